@@ -1,0 +1,128 @@
+"""The ``mathhammer`` command line.
+
+Each game registers its subcommands through a ``register(subparsers)`` function in its own
+``cli`` module; this module owns the shared conventions: ``--trials``/``--seed``/``--json``,
+the readable table, and error handling (one line on stderr, exit status 2, never a
+traceback for bad input).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any, NoReturn
+
+from mathhammer.errors import MathhammerError, OptionError
+
+EXIT_OK = 0
+EXIT_USAGE = 2
+
+DEFAULT_TRIALS = 1_000_000
+DEFAULT_SEED = 1
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse with errors raised as :class:`OptionError` so :func:`main` prints one line."""
+
+    def error(self, message: str) -> NoReturn:
+        raise OptionError(f"{self.prog}: {message} (see '{self.prog} --help')")
+
+
+def positive_int(text: str) -> int:
+    """argparse type: an integer >= 1 (``--trials 0`` is an error)."""
+    try:
+        value = int(text.replace("_", ""))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} must be at least 1")
+    return value
+
+
+def non_negative_int(text: str) -> int:
+    """argparse type: an integer >= 0."""
+    try:
+        value = int(text.replace("_", ""))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{value} must not be negative")
+    return value
+
+
+def add_monte_carlo_options(parser: argparse.ArgumentParser) -> None:
+    """``--trials`` and ``--seed``, shared by every ``simulate`` command."""
+    parser.add_argument("--trials", type=positive_int, default=DEFAULT_TRIALS,
+                        help=f"Monte Carlo trials (default {DEFAULT_TRIALS:,})")
+    parser.add_argument("--seed", type=non_negative_int, default=DEFAULT_SEED,
+                        help=f"random seed; the same seed gives the same result "
+                             f"(default {DEFAULT_SEED})")
+
+
+def add_output_options(parser: argparse.ArgumentParser) -> None:
+    """``--json``, shared by every command."""
+    parser.add_argument("--json", action="store_true",
+                        help="print exactly one JSON object instead of a table")
+
+
+def emit(result: Any, args: argparse.Namespace, header: str = "") -> None:
+    """Print a result as JSON (``--json``) or as a readable table."""
+    if getattr(args, "json", False):
+        print(json.dumps(result.to_dict()))
+    else:
+        if header:
+            print(header)
+        print(result.to_text())
+
+
+def build_parser() -> ArgumentParser:
+    from mathhammer.wh40k import cli as wh40k_cli
+
+    parser = ArgumentParser(
+        prog="mathhammer",
+        description="Exact and Monte Carlo attack statistics for tabletop wargames.")
+    subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
+                                       parser_class=ArgumentParser)
+    wh40k_cli.register(subparsers)
+    for module_name in ("mathhammer.warmachine.cli", "mathhammer.dust.cli"):
+        _register_optional(subparsers, module_name)
+    return parser
+
+
+def _register_optional(subparsers: Any, module_name: str) -> None:
+    import importlib
+
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name and module_name.startswith(exc.name):
+            return
+        raise
+    module.register(subparsers)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the exit status."""
+    try:
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        handler: Callable[[argparse.Namespace], int | None] = args.handler
+        return handler(args) or EXIT_OK
+    except MathhammerError as exc:
+        print(f"mathhammer: error: {_one_line(str(exc))}", file=sys.stderr)
+        return EXIT_USAGE
+    except OSError as exc:
+        print(f"mathhammer: error: {_one_line(str(exc))}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        return 130
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

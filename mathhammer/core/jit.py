@@ -1,0 +1,21 @@
+"""The one place that decides numba's compilation options.
+
+Every kernel in the package is compiled with ``cache=True`` so that the JIT cost is paid once
+per installation, not once per process. ``nogil`` lets a Dask or thread pool run kernels side
+by side. ``fastmath`` stays off: the kernels compare probabilities and integer thresholds, and
+re-associated floating-point sums would break bit-for-bit reproducibility.
+"""
+
+from __future__ import annotations
+
+import numba
+
+JIT_OPTIONS = {"cache": True, "nogil": True, "fastmath": False, "error_model": "numpy"}
+
+#: Decorator for serial kernels.
+kernel = numba.njit(**JIT_OPTIONS)
+
+#: Decorator for kernels that use ``numba.prange`` over a fixed number of chunks.
+parallel_kernel = numba.njit(parallel=True, **JIT_OPTIONS)
+
+prange = numba.prange

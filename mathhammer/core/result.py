@@ -1,0 +1,277 @@
+"""Result objects shared by every game: distributions plus where they came from.
+
+A :class:`Distribution` is a probability mass function over the integers 0..n (damage,
+models destroyed, hits...). A :class:`Result` holds several of them, a few headline
+probabilities (such as P(unit destroyed)), and its provenance: the engine, the trial count,
+the seed and the inputs. Methods hand out new pandas objects; nothing here subclasses
+``DataFrame``.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from mathhammer.errors import MathhammerError
+
+EXACT = "exact"
+MONTE_CARLO = "monte-carlo"
+
+
+@dataclass(frozen=True, eq=False)
+class Distribution:
+    """A pmf over 0..n, either exact or estimated from ``trials`` Monte Carlo trials.
+
+    Parameters
+    ----------
+    probabilities
+        ``probabilities[k]`` = P(outcome == k).
+    trials
+        Number of Monte Carlo trials behind the estimate, or ``None`` for an exact pmf.
+    """
+
+    probabilities: np.ndarray
+    trials: int | None = None
+
+    @classmethod
+    def from_counts(cls, counts: np.ndarray) -> Distribution:
+        """Estimate from a histogram of trial outcomes (``counts[k]`` trials gave ``k``)."""
+        counts = np.asarray(counts, dtype=np.int64)
+        total = int(counts.sum())
+        if total <= 0:
+            raise MathhammerError("a Monte Carlo histogram needs at least one trial")
+        return cls(_trim(counts / total), trials=total)
+
+    @classmethod
+    def from_pmf(cls, pmf: np.ndarray) -> Distribution:
+        """An exact pmf (renormalised against rounding drift of order 1e-15)."""
+        pmf = np.clip(np.asarray(pmf, dtype=np.float64), 0.0, None)
+        return cls(_trim(pmf / pmf.sum()))
+
+    @property
+    def is_exact(self) -> bool:
+        return self.trials is None
+
+    @property
+    def support(self) -> np.ndarray:
+        return np.arange(len(self.probabilities))
+
+    @property
+    def mean(self) -> float:
+        return float(np.dot(self.support, self.probabilities))
+
+    @property
+    def variance(self) -> float:
+        return float(np.dot((self.support - self.mean) ** 2, self.probabilities))
+
+    @property
+    def std(self) -> float:
+        return math.sqrt(max(self.variance, 0.0))
+
+    @property
+    def stderr(self) -> float | None:
+        """Monte Carlo standard error of the mean; ``None`` for an exact pmf."""
+        return None if self.trials is None else self.std / math.sqrt(self.trials)
+
+    def at_least(self) -> np.ndarray:
+        """P(outcome >= k) for each k."""
+        return np.cumsum(self.probabilities[::-1])[::-1].clip(0.0, 1.0)
+
+    def probability_at_least(self, k: int) -> float:
+        if k <= 0:
+            return 1.0
+        return float(self.probabilities[k:].sum()) if k < len(self.probabilities) else 0.0
+
+    def quantile(self, q: float) -> int:
+        """Smallest k with P(outcome <= k) >= q."""
+        if not 0.0 <= q <= 1.0:
+            raise MathhammerError(f"quantile {q} is not between 0 and 1")
+        cdf = np.cumsum(self.probabilities)
+        return int(min(np.searchsorted(cdf, q - 1e-12), len(cdf) - 1))
+
+    def proportion_stderr(self, p: float) -> float | None:
+        """Standard error of a probability estimated from the same trials."""
+        return None if self.trials is None else math.sqrt(p * (1 - p) / self.trials)
+
+
+def _trim(pmf: np.ndarray) -> np.ndarray:
+    nonzero = np.flatnonzero(pmf > 0)
+    end = int(nonzero[-1]) + 1 if len(nonzero) else 1
+    return np.ascontiguousarray(pmf[:end], dtype=np.float64)
+
+
+@dataclass(frozen=True, eq=False)
+class Result:
+    """The answer to one question: named distributions, headline probabilities, provenance.
+
+    Parameters
+    ----------
+    method
+        ``"exact"`` or ``"monte-carlo"``.
+    distributions
+        Outcome name (``"damage"``, ``"models_destroyed"``...) to :class:`Distribution`.
+    probabilities
+        Headline event probabilities such as ``{"unit_destroyed": 0.41}``.
+    trials, seed
+        Monte Carlo provenance (``None`` for exact results).
+    inputs
+        What was asked: profile texts, situation, engine switches.
+    labels
+        Human-readable name of each outcome, for tables and charts.
+    """
+
+    method: str
+    distributions: dict[str, Distribution]
+    probabilities: dict[str, float] = field(default_factory=dict)
+    trials: int | None = None
+    seed: int | None = None
+    inputs: dict[str, Any] = field(default_factory=dict)
+    labels: dict[str, str] = field(default_factory=dict)
+
+    # -- access ---------------------------------------------------------------------------
+    def _dist(self, outcome: str) -> Distribution:
+        try:
+            return self.distributions[outcome]
+        except KeyError:
+            known = ", ".join(self.distributions)
+            raise MathhammerError(f"no outcome '{outcome}' in this result; it has: {known}") \
+                from None
+
+    @property
+    def outcomes(self) -> tuple[str, ...]:
+        return tuple(self.distributions)
+
+    def label(self, outcome: str) -> str:
+        return self.labels.get(outcome, outcome.replace("_", " "))
+
+    def mean(self, outcome: str) -> float:
+        return self._dist(outcome).mean
+
+    def stderr(self, outcome: str) -> float | None:
+        return self._dist(outcome).stderr
+
+    def pmf(self, outcome: str) -> pd.Series:
+        """P(outcome == k) as a Series indexed by k."""
+        dist = self._dist(outcome)
+        return pd.Series(dist.probabilities, index=pd.Index(dist.support, name=outcome),
+                         name="probability")
+
+    def at_least(self, outcome: str) -> pd.Series:
+        """P(outcome >= k) as a Series indexed by k."""
+        dist = self._dist(outcome)
+        return pd.Series(dist.at_least(), index=pd.Index(dist.support, name=outcome),
+                         name="at_least")
+
+    def quantile(self, outcome: str, q: float) -> int:
+        return self._dist(outcome).quantile(q)
+
+    def probability(self, event: str) -> float:
+        try:
+            return self.probabilities[event]
+        except KeyError:
+            raise MathhammerError(f"no event '{event}' in this result; it has: "
+                                  f"{', '.join(self.probabilities)}") from None
+
+    def probability_stderr(self, event: str) -> float | None:
+        if self.trials is None:
+            return None
+        p = self.probability(event)
+        return math.sqrt(p * (1 - p) / self.trials)
+
+    # -- tables ---------------------------------------------------------------------------
+    def summary(self) -> pd.DataFrame:
+        """One row per outcome: mean, standard error, sd, median, 5% and 95% quantiles."""
+        rows = []
+        for name, dist in self.distributions.items():
+            rows.append({"outcome": name, "mean": dist.mean, "stderr": dist.stderr,
+                         "sd": dist.std, "p05": dist.quantile(0.05),
+                         "median": dist.quantile(0.5), "p95": dist.quantile(0.95),
+                         "max": len(dist.probabilities) - 1})
+        for name, p in self.probabilities.items():
+            rows.append({"outcome": name, "mean": p, "stderr": self.probability_stderr(name)})
+        frame = pd.DataFrame(rows).set_index("outcome")
+        if self.trials is None:
+            frame = frame.drop(columns="stderr")
+        return frame
+
+    def to_frame(self) -> pd.DataFrame:
+        """Tidy frame: one row per (outcome, k) with P(== k) and P(>= k)."""
+        parts = []
+        for name, dist in self.distributions.items():
+            parts.append(pd.DataFrame({"outcome": name, "value": dist.support,
+                                       "probability": dist.probabilities,
+                                       "at_least": dist.at_least()}))
+        return pd.concat(parts, ignore_index=True)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON shape of the command line: method, trials, seed, then each outcome."""
+        out: dict[str, Any] = {"method": self.method}
+        if self.method == MONTE_CARLO:
+            out["trials"] = self.trials
+            out["seed"] = self.seed
+        for name, dist in self.distributions.items():
+            block: dict[str, Any] = {"mean": dist.mean}
+            if dist.stderr is not None:
+                block["stderr"] = dist.stderr
+            block["pmf"] = {str(k): float(p) for k, p in enumerate(dist.probabilities) if p > 0}
+            out[name] = block
+        for name, p in self.probabilities.items():
+            out[name] = p
+        return out
+
+    def to_text(self, max_rows: int = 16) -> str:
+        """A readable plain-text report (the command line's default output)."""
+        lines = []
+        engine = ("exact" if self.method == EXACT
+                  else f"Monte Carlo, {self.trials:,} trials, seed {self.seed}")
+        lines.append(f"Engine: {engine}")
+        summary = []
+        for name, dist in self.distributions.items():
+            err = "" if dist.stderr is None else f" ± {dist.stderr:.4f}"
+            summary.append(f"  {self.label(name):<24} mean {dist.mean:8.4f}{err}"
+                           f"   median {dist.quantile(0.5)}   90% ≤ {dist.quantile(0.9)}")
+        for name, p in self.probabilities.items():
+            err = self.probability_stderr(name)
+            err_text = "" if err is None else f" ± {err:.4f}"
+            summary.append(f"  P({self.label(name)}) = {p:.4f}{err_text}")
+        lines.extend(summary)
+        for name, dist in self.distributions.items():
+            lines.append("")
+            lines.append(f"{self.label(name)}:")
+            lines.append(f"  {'k':>4}  {'P(= k)':>8}  {'P(>= k)':>8}")
+            at_least = dist.at_least()
+            shown = _rows_to_show(dist.probabilities, max_rows)
+            for k in shown:
+                lines.append(f"  {k:>4}  {dist.probabilities[k]:8.4f}  {at_least[k]:8.4f}")
+            if len(shown) < len(dist.probabilities):
+                lines.append(f"  (values with P < 0.0005 beyond k = {shown[-1]} omitted)")
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        title = html.escape(f"mathhammer result ({self.method}"
+                            + (f", {self.trials:,} trials, seed {self.seed})"
+                               if self.trials else ")"))
+        return f"<p><b>{title}</b></p>" + self.summary().to_html(float_format="{:.4f}".format)
+
+    def __repr__(self) -> str:
+        means = ", ".join(f"{k}={d.mean:.3f}" for k, d in self.distributions.items())
+        return f"<Result {self.method}: {means}>"
+
+
+def _rows_to_show(pmf: np.ndarray, max_rows: int) -> list[int]:
+    significant = [k for k, p in enumerate(pmf) if p >= 0.0005]
+    if not significant:
+        return [0]
+    last = significant[-1]
+    rows = list(range(last + 1))
+    if len(rows) > max_rows:
+        step = math.ceil(len(rows) / max_rows)
+        rows = rows[::step]
+        if rows[-1] != last:
+            rows.append(last)
+    return rows
