@@ -51,6 +51,31 @@ def seed_streams(seed: int | np.random.SeedSequence, n_streams: int) -> np.ndarr
     return states
 
 
+def scripted_stream(faces) -> np.ndarray:
+    """A stream that returns the given D6 faces in order, then fails: forced dice for tests.
+
+    The kernels cannot tell it from a random stream (the script is consulted only when the
+    face buffer runs empty, so random streams pay nothing for it).
+
+    Examples
+    --------
+    >>> stream = scripted_stream([6, 1, 3])
+    >>> [int(d6(stream)) for _ in range(3)]
+    [6, 1, 3]
+    """
+    faces = [int(f) for f in faces]
+    if any(not 1 <= f <= 6 for f in faces):
+        raise ValueError(f"scripted D6 faces must be 1..6: {faces}")
+    state = np.zeros(STREAM_WORDS + 1 + len(faces), dtype=np.uint64)
+    state[STREAM_WORDS + 1:] = faces
+    return state
+
+
+def scripted_dice_used(stream: np.ndarray) -> int:
+    """How many scripted faces a kernel consumed."""
+    return int(stream[STREAM_WORDS])
+
+
 @kernel
 def _rotl(x, k):
     return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
@@ -79,14 +104,27 @@ def uniform(state):
 
 
 @kernel
+def _next_scripted_face(state):
+    position = state[STREAM_WORDS]
+    if position >= np.uint64(state.shape[0] - STREAM_WORDS - 1):
+        raise IndexError("the scripted dice ran out: the scenario rolled more dice than given")
+    state[4] = state[STREAM_WORDS + 1 + position] - _ONE
+    state[5] = _ONE
+    state[STREAM_WORDS] = position + _ONE
+
+
+@kernel
 def d6(state):
     """One D6 face (1..6), exactly uniform."""
     if state[5] == 0:
-        x = next_u64(state)
-        while x >= _D6_LIMIT:
+        if state.shape[0] > STREAM_WORDS:
+            _next_scripted_face(state)
+        else:
             x = next_u64(state)
-        state[4] = x
-        state[5] = np.uint64(_FACES_PER_DRAW)
+            while x >= _D6_LIMIT:
+                x = next_u64(state)
+            state[4] = x
+            state[5] = np.uint64(_FACES_PER_DRAW)
     buffer = state[4]
     face = buffer % _SIX
     state[4] = buffer // _SIX

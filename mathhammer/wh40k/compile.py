@@ -128,6 +128,52 @@ def _best(instances: tuple[Ability, ...]) -> Ability | None:
     return max(instances, key=lambda a: a.value.mean if a.value is not None else 1)
 
 
+@dataclass(frozen=True, slots=True)
+class Defender:
+    """What the tables need to know about the unit being attacked.
+
+    Parameters
+    ----------
+    keywords
+        The unit's keywords (every model's, 19.03): scoped abilities and [ANTI].
+    stealth
+        Every model has Stealth (cover against ranged attacks).
+    toughness_values
+        Each T the unit's wound rolls may use (one wound table per value).
+    groups
+        Per allocation group: (Sv, InSv or None, InSv scope).
+    damage_minus, damage_halved, reroll_saves
+        The defender's rules (from the unit, or the run's modifiers).
+    """
+
+    keywords: frozenset[str]
+    stealth: bool
+    toughness_values: tuple[int, ...]
+    groups: tuple[tuple[int, int | None, str], ...]
+    damage_minus: int = 0
+    damage_halved: bool = False
+    reroll_saves: str = "none"
+
+    @classmethod
+    def of_target(cls, target: TargetProfile, modifiers: Modifiers) -> Defender:
+        return cls(target.keywords, target.has_stealth, (target.toughness,),
+                   ((target.save, target.invuln, target.invuln_scope),),
+                   modifiers.damage_minus, modifiers.damage_halved, modifiers.reroll_saves)
+
+
+@dataclass(frozen=True, eq=False)
+class BatchTables:
+    """Everything settled for one weapon profile against one defender."""
+
+    row: list[int]
+    hit: np.ndarray            # int64[2, 7]: outcome, re-roll
+    wound: np.ndarray          # int64[n_toughness, 2, 7]
+    saves: np.ndarray          # int64[n_groups, 2, 7]
+    damage_maps: np.ndarray    # int64[2, Dmax + 1]
+    blast_per_five: int
+    cleave_per_five: int
+
+
 def compile_plan(weapons: Sequence[Weapon], target: TargetProfile,
                  situation: Situation = Situation(), modifiers: Modifiers = Modifiers(),
                  rules: Rules = Rules(), attacker_monster_vehicle: bool = False) -> CompiledPlan:
@@ -153,23 +199,25 @@ def compile_plan(weapons: Sequence[Weapon], target: TargetProfile,
     """
     if not weapons:
         raise OptionError("give at least one weapon line")
-    fnp = modifiers.fnp if modifiers.fnp is not None else target.fnp
-    fnp_mortal_only = (modifiers.fnp_mortal if modifiers.fnp_mortal is not None
-                       else target.fnp_mortal)
-    fnp_all = fnp if fnp is not None else NO_FNP
-    fnp_mortal = min(fnp_all, fnp_mortal_only if fnp_mortal_only is not None else NO_FNP)
+    fnp_all, fnp_mortal = feel_no_pain(target, modifiers)
     groups = np.array([[target.count, target.wounds, fnp_all, fnp_mortal]], dtype=np.int64)
-
-    compiled = [_compile_batch(w, target, situation, modifiers, rules) for w in weapons]
-    width = max(len(c[3][0]) for c in compiled)
+    defender = Defender.of_target(target, modifiers)
+    tables = [batch_tables(w, defender, situation, modifiers, rules) for w in weapons]
+    rows = []
+    for w, t in zip(weapons, tables):
+        row = list(t.row)
+        row[BONUS_DICE] = (t.blast_per_five + t.cleave_per_five) * (target.count // 5)
+        rows.append(row)
+    width = max(t.damage_maps.shape[1] for t in tables)
     damage_maps = np.ones((len(weapons), 2, width), dtype=np.int64)
-    for b, (_, _, _, maps) in enumerate(compiled):
-        damage_maps[b, :, : len(maps[0])] = maps
+    for b, t in enumerate(tables):
+        damage_maps[b, :, : t.damage_maps.shape[1]] = t.damage_maps
+    rolls = np.array([np.concatenate([t.hit, t.wound[0]]) for t in tables], dtype=np.int64)
     hazard_rolls = sum(w.count for w in weapons if w.has(ab.HAZARDOUS))
     return CompiledPlan(
-        batch=np.array([c[0] for c in compiled], dtype=np.int64),
-        rolls=np.array([c[1] for c in compiled], dtype=np.int64),
-        saves=np.array([c[2] for c in compiled], dtype=np.int64),
+        batch=np.array(rows, dtype=np.int64),
+        rolls=rolls,
+        saves=np.array([t.saves for t in tables], dtype=np.int64),
         damage_maps=damage_maps,
         groups=groups,
         hazard_rolls=hazard_rolls,
@@ -179,11 +227,21 @@ def compile_plan(weapons: Sequence[Weapon], target: TargetProfile,
     )
 
 
-def _compile_batch(weapon: Weapon, target: TargetProfile, situation: Situation,
-                   modifiers: Modifiers, rules: Rules):
-    keywords = target.keywords
+def feel_no_pain(profile: TargetProfile, modifiers: Modifiers) -> tuple[int, int]:
+    """(FNP against all damage, FNP against mortal wounds), 7 for none; the best applies."""
+    fnp = modifiers.fnp if modifiers.fnp is not None else profile.fnp
+    mortal_only = (modifiers.fnp_mortal if modifiers.fnp_mortal is not None
+                   else profile.fnp_mortal)
+    fnp_all = fnp if fnp is not None else NO_FNP
+    return fnp_all, min(fnp_all, mortal_only if mortal_only is not None else NO_FNP)
+
+
+def batch_tables(weapon: Weapon, defender: Defender, situation: Situation,
+                 modifiers: Modifiers, rules: Rules) -> BatchTables:
+    """Outcome and re-roll tables, dice and damage maps of one weapon against a defender."""
+    keywords = defender.keywords
     ranged = not weapon.melee
-    _check_situation(weapon, situation, rules)
+    check_situation(weapon, situation)
 
     def active(name: str) -> Ability | None:
         return _best(weapon.active(name, keywords))
@@ -192,20 +250,15 @@ def _compile_batch(weapon: Weapon, target: TargetProfile, situation: Situation,
     indirect = situation.indirect and ranged
     overwatch = situation.overwatch and ranged
 
-    # Attack dice (24.05, 24.06, 24.30): per weapon, fixed at Select Targets.
-    bonus = 0
+    # Attack dice (24.05, 24.06, 24.30): per weapon, from the target at Select Targets.
     blast = active(ab.BLAST)
-    if blast is not None:
-        bonus += blast.number * (target.count // 5)
     cleave = active(ab.CLEAVE)
-    if cleave is not None:
-        bonus += cleave.number * (target.count // 5)
     rapid = active(ab.RAPID_FIRE) if (situation.half_range and ranged) else None
     rf = rapid.value if rapid is not None else DiceExpr.fixed(0)
 
     # Hit roll (05.01, 02.02.01).
     auto_hit = weapon.auto_hits and not (overwatch and not rules.torrent_in_snap)
-    cover = ranged and (situation.cover or target.has_stealth or indirect)
+    cover = ranged and (situation.cover or defender.stealth or indirect)
     if active(ab.IGNORES_COVER) is not None:
         cover = False
     skill_change = modifiers.skill_mod - (1 if cover else 0)
@@ -244,40 +297,46 @@ def _compile_batch(weapon: Weapon, target: TargetProfile, situation: Situation,
     if overwatch or indirect:
         hit_reroll[:] = 0  # 10.07, 15.09: hit re-rolls are not allowed
 
-    # Wound roll (05.02).
+    # Wound roll (05.02): one table per toughness the unit may present.
     strength = max(1, weapon.strength + modifiers.strength_mod)
-    need = wound_threshold(strength, target.toughness)
     lance = active(ab.LANCE) is not None and situation.charged
     wound_mod = _cap(modifiers.wound_mod + (1 if lance else 0), rules)
     crit_wound = modifiers.crit_wounds
     for anti in weapon.active(ab.ANTI, keywords):
         crit_wound = min(crit_wound, anti.threshold)
-    wound_class = np.zeros(7, dtype=np.int64)
-    for face in range(2, 7):
-        if face >= crit_wound:
-            wound_class[face] = CRITICAL
-        elif face + wound_mod >= need:
-            wound_class[face] = SUCCESS
-    wound_reroll = _reroll_mask(modifiers.reroll_wounds, wound_class)
-    if active(ab.TWIN_LINKED) is not None:
-        wound_reroll |= _reroll_mask("failed", wound_class)
+    twin = active(ab.TWIN_LINKED) is not None
+    wound_tables = []
+    for toughness in defender.toughness_values:
+        need = wound_threshold(strength, toughness)
+        wound_class = np.zeros(7, dtype=np.int64)
+        for face in range(2, 7):
+            if face >= crit_wound:
+                wound_class[face] = CRITICAL
+            elif face + wound_mod >= need:
+                wound_class[face] = SUCCESS
+        wound_reroll = _reroll_mask(modifiers.reroll_wounds, wound_class)
+        if twin:
+            wound_reroll |= _reroll_mask("failed", wound_class)
+        wound_tables.append(np.stack([wound_class, wound_reroll]))
 
     # Save (05.04): AP never touches the invulnerable save.
     ap = min(0, weapon.ap - modifiers.ap_mod)
-    threshold = target.save - ap
-    if target.invuln is not None and target.invuln_scope in ("all",
-                                                             "ranged" if ranged else "melee"):
-        threshold = min(threshold, target.invuln)
-    save_fails = np.zeros(7, dtype=np.int64)
-    for face in range(1, 7):
-        save_fails[face] = int(face == 1 or face < threshold or threshold >= NO_SAVE)
-    save_reroll = np.zeros(7, dtype=np.int64)
-    if modifiers.reroll_saves == "ones":
-        save_reroll[1] = 1
-    elif modifiers.reroll_saves == "failed":
-        save_reroll[:] = save_fails
-    elif modifiers.reroll_saves == "all":
-        save_reroll[1:] = 1
+    save_tables = []
+    for save, invuln, scope in defender.groups:
+        threshold = save - ap
+        if invuln is not None and scope in ("all", "ranged" if ranged else "melee"):
+            threshold = min(threshold, invuln)
+        save_fails = np.zeros(7, dtype=np.int64)
+        for face in range(1, 7):
+            save_fails[face] = int(face == 1 or face < threshold or threshold >= NO_SAVE)
+        save_reroll = np.zeros(7, dtype=np.int64)
+        if defender.reroll_saves == "ones":
+            save_reroll[1] = 1
+        elif defender.reroll_saves == "failed":
+            save_reroll[:] = save_fails
+        elif defender.reroll_saves == "all":
+            save_reroll[1:] = 1
+        save_tables.append(np.stack([save_fails, save_reroll]))
 
     # Damage (02.02.01 order: add, divide, subtract, round up, at least 1).
     melta = active(ab.MELTA) if (situation.half_range and ranged) else None
@@ -287,8 +346,8 @@ def _compile_batch(weapon: Weapon, target: TargetProfile, situation: Situation,
                                and rules.damage_mod_trigger == "target"))
     maps = np.ones((2, weapon.damage.maximum + 1), dtype=np.int64)
     for raw in range(weapon.damage.minimum, weapon.damage.maximum + 1):
-        maps[NORMAL_DAMAGE, raw] = final_damage(raw, damage_add, modifiers.damage_halved,
-                                                modifiers.damage_minus)
+        maps[NORMAL_DAMAGE, raw] = final_damage(raw, damage_add, defender.damage_halved,
+                                                defender.damage_minus)
         if defender_vs_mortals:
             maps[MORTAL_DAMAGE, raw] = maps[NORMAL_DAMAGE, raw]
         else:
@@ -296,25 +355,28 @@ def _compile_batch(weapon: Weapon, target: TargetProfile, situation: Situation,
 
     sustained = active(ab.SUSTAINED_HITS)
     sus = sustained.value if sustained is not None else DiceExpr.fixed(0)
+    devastating = active(ab.DEVASTATING_WOUNDS) is not None
+    first_wound, first_save = wound_tables[0], save_tables[0]
     lethal = (active(ab.LETHAL_HITS) is not None and not auto_hit
-              and _take_lethal(rules, wound_class, wound_reroll, save_fails, save_reroll,
-                               maps, weapon, active(ab.DEVASTATING_WOUNDS) is not None))
+              and _take_lethal(rules, first_wound[0], first_wound[1], first_save[0],
+                               first_save[1], maps, weapon, devastating))
     row = [0] * BATCH_COLUMNS
     row[N_WEAPONS] = weapon.count
     row[A_COUNT], row[A_SIDES], row[A_CONST] = (weapon.attacks.count, weapon.attacks.sides,
                                                 weapon.attacks.constant)
-    row[BONUS_DICE] = bonus
     row[RF_COUNT], row[RF_SIDES], row[RF_CONST] = rf.count, rf.sides, rf.constant
     row[AUTO_HIT] = int(auto_hit)
     row[SUS_COUNT], row[SUS_SIDES], row[SUS_CONST] = sus.count, sus.sides, sus.constant
     row[LETHAL] = int(lethal)
     row[EXTRA_CRIT] = int(rules.sustained_extra_are_crit)
-    row[DEVASTATING] = int(active(ab.DEVASTATING_WOUNDS) is not None)
+    row[DEVASTATING] = int(devastating)
     row[D_COUNT], row[D_SIDES], row[D_CONST] = (weapon.damage.count, weapon.damage.sides,
                                                 weapon.damage.constant)
-    rolls = np.stack([hit_class, hit_reroll, wound_class, wound_reroll])
-    saves = np.stack([save_fails, save_reroll])[None, :, :]
-    return row, rolls, saves, maps
+    return BatchTables(row=row, hit=np.stack([hit_class, hit_reroll]),
+                       wound=np.array(wound_tables, dtype=np.int64),
+                       saves=np.array(save_tables, dtype=np.int64), damage_maps=maps,
+                       blast_per_five=blast.number if blast is not None else 0,
+                       cleave_per_five=cleave.number if cleave is not None else 0)
 
 
 def final_damage(raw: int, add: int, halved: bool, minus: int) -> int:
@@ -378,7 +440,8 @@ def _take_lethal(rules: Rules, wound_class, wound_reroll, save_fails, save_rerol
     return auto_value >= roll_value
 
 
-def _check_situation(weapon: Weapon, situation: Situation, rules: Rules) -> None:
+def check_situation(weapon: Weapon, situation: Situation) -> None:
+    """Refuse situations a weapon cannot be in."""
     label = weapon.name or str(weapon)
     if weapon.melee and situation.overwatch:
         raise OptionError(f"'{label}' is a melee weapon: overwatch is snap shooting with ranged "
