@@ -185,7 +185,10 @@ def parse_weapons(weapons: WeaponsLike) -> list[Weapon]:
 
 
 def parse_target(target: str | TargetProfile) -> TargetProfile:
-    return target if isinstance(target, TargetProfile) else TargetProfile.parse(target)
+    """A target line, or a reference name such as ``"MEQ"`` or ``"10x TEQ"``, to a profile."""
+    from mathhammer.wh40k.targets import resolve_target
+
+    return resolve_target(target)
 
 
 def _prepare(weapons: WeaponsLike, target: str | TargetProfile, options: dict[str, Any]):

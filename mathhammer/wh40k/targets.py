@@ -1,0 +1,401 @@
+"""Reference target profiles (archetypes such as GEQ, MEQ, TEQ, KEQ) and user profile files.
+
+The built-in library lives in ``mathhammer/data/targets.toml`` (package data, with the source
+of every number). :data:`targets` is a read-only mapping from names to
+:class:`~mathhammer.wh40k.profiles.TargetProfile`; look-ups ignore case, spaces, hyphens and
+underscores and accept the aliases players use (``"Intercessor"`` finds ``MEQ``).
+:func:`load` reads a user TOML file and returns a new library in which its profiles add to or
+override the built-in ones.
+
+Anywhere a target line is accepted, a name works too, optionally with a model count and
+extra keywords: ``"MEQ"``, ``"10x MEQ"``, ``"3x TEQ [STEALTH]"``.
+
+Examples
+--------
+>>> from mathhammer.wh40k.targets import targets
+>>> str(targets["MEQ"])
+'5x Intercessor: T4 Sv3+ W2 [INFANTRY]'
+>>> str(resolve_target("10x meq"))
+'10x Intercessor: T4 Sv3+ W2 [INFANTRY]'
+>>> targets.info("KEQ").data
+'10e =11e'
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tomllib
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+from mathhammer.errors import MathhammerError, ProfileError, did_you_mean
+from mathhammer.wh40k.profiles import NO_SAVE, TargetProfile
+
+_FIELDS = {"aliases", "name", "models", "T", "Sv", "W", "InSv", "InSv_scope", "FNP",
+           "FNP_mortal", "keywords", "data", "note", "line"}
+_NAME_LINE_RE = re.compile(r"^\s*(?:(\d+)\s*[x×]\s*)?([^\[\]:]+?)\s*(?:\[([^\[\]]*)\])?\s*$")
+_LOOKS_LIKE_PROFILE_RE = re.compile(r"(?i)(^|\s)(T|Sv|W)\s*[\d-]")
+
+
+def normalize(name: str) -> str:
+    """The look-up key of a name: case, spaces, hyphens and underscores ignored."""
+    return re.sub(r"[\s_\-]+", "", name).casefold()
+
+
+class UnknownTargetError(MathhammerError, KeyError):
+    """A name that is neither a reference profile nor one of its aliases."""
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0]) if self.args else ""
+
+
+@dataclass(frozen=True, slots=True)
+class TargetEntry:
+    """One library entry: the profile plus its names and where its numbers come from.
+
+    Attributes
+    ----------
+    key
+        Canonical name (the TOML table name), e.g. ``"MEQ"``.
+    profile
+        The reference unit as a :class:`TargetProfile`.
+    aliases
+        Other names that find this entry.
+    data
+        Source of the numbers (``"10e"``, ``"10e =11e"``, or a user file's own note).
+    note
+        Anything else worth knowing (e.g. UNCERTAIN values).
+    source
+        The file the entry was read from.
+    """
+
+    key: str
+    profile: TargetProfile
+    aliases: tuple[str, ...] = ()
+    data: str = ""
+    note: str = ""
+    source: str = ""
+
+
+class TargetLibrary(Mapping[str, TargetProfile]):
+    """A read-only mapping of names (and aliases) to :class:`TargetProfile`.
+
+    Iterating gives the canonical names; ``library["intercessor"]`` finds ``MEQ``. A name
+    that is not known raises :class:`UnknownTargetError` (a ``KeyError``) listing the known
+    names with a suggestion.
+    """
+
+    def __init__(self, entries: Mapping[str, TargetEntry] | None = None,
+                 index: Mapping[str, str] | None = None) -> None:
+        self._entries: dict[str, TargetEntry] = dict(entries or {})
+        self._index: dict[str, str] = dict(index or {})
+
+    # -- Mapping --------------------------------------------------------------------------
+    def __getitem__(self, name: str) -> TargetProfile:
+        return self.info(name).profile
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._entries)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and normalize(name) in self._index
+
+    def __repr__(self) -> str:
+        return f"<TargetLibrary: {', '.join(self._entries)}>"
+
+    # -- look-ups -------------------------------------------------------------------------
+    def info(self, name: str) -> TargetEntry:
+        """The :class:`TargetEntry` (profile, aliases, source notes) for ``name``."""
+        if not isinstance(name, str):
+            raise UnknownTargetError(f"target names are strings, not {type(name).__name__}")
+        key = self._index.get(normalize(name))
+        if key is None:
+            names = list(self._entries) + [a for e in self._entries.values() for a in e.aliases]
+            hint = _suggest(name, names)
+            raise UnknownTargetError(f"unknown reference target '{name}'{hint}; known: "
+                                     f"{', '.join(self._entries)}")
+        return self._entries[key]
+
+    def aliases(self) -> dict[str, str]:
+        """Every accepted name (canonical names and aliases) to its canonical name."""
+        out = {}
+        for key, entry in self._entries.items():
+            out[key] = key
+            for alias in entry.aliases:
+                if self._index.get(normalize(alias)) == key:
+                    out[alias] = key
+        return out
+
+    def resolve(self, text: str) -> TargetProfile | None:
+        """``"10x MEQ [STEALTH]"`` to a profile, or ``None`` when ``text`` names no entry."""
+        match = _NAME_LINE_RE.match(text)
+        if match is None:
+            return None
+        count, name, extra = match.groups()
+        key = self._index.get(normalize(name))
+        if key is None:
+            return None
+        profile = self._entries[key].profile
+        if count is not None:
+            if int(count) < 1:
+                raise ProfileError(f"model count {count}x must be at least 1", line=text)
+            profile = profile.with_count(int(count))
+        if extra:
+            words = frozenset(w.strip().upper() for w in extra.split(",") if w.strip())
+            from dataclasses import replace
+
+            profile = replace(profile, keywords=profile.keywords | words)
+        return profile
+
+    def with_entries(self, entries: list[TargetEntry]) -> TargetLibrary:
+        """A new library with ``entries`` added; an entry whose name is already a canonical
+        name replaces that entry, one whose name is an alias takes the alias over."""
+        new_entries = dict(self._entries)
+        index = dict(self._index)
+        for entry in entries:
+            existing = index.get(normalize(entry.key))
+            key = existing if existing is not None and normalize(existing) == normalize(
+                entry.key) else entry.key
+            if key != entry.key:
+                entry = TargetEntry(key, entry.profile, entry.aliases, entry.data, entry.note,
+                                    entry.source)
+            new_entries[key] = entry
+            index[normalize(key)] = key
+            for alias in entry.aliases:
+                index[normalize(alias)] = key
+        return TargetLibrary(new_entries, index)
+
+    def with_file(self, path: str | os.PathLike[str]) -> TargetLibrary:
+        """This library plus the profiles of a TOML file (see :func:`load`)."""
+        return self.with_entries(read_file(path))
+
+    def to_rows(self) -> list[dict[str, Any]]:
+        """One dict per entry: name, aliases, line, data, note (``pandas.DataFrame(rows)``)."""
+        return [{"name": e.key, "aliases": ", ".join(e.aliases), "line": str(e.profile),
+                 "data": e.data, "note": e.note} for e in self._entries.values()]
+
+
+def _suggest(name: str, names: list[str]) -> str:
+    hint = did_you_mean(name, names)
+    if hint:
+        upper = hint.split("'")[1]
+        for candidate in names:
+            if candidate.upper() == upper:
+                return f"; did you mean '{candidate}'?"
+    return hint
+
+
+# -- files ------------------------------------------------------------------------------
+def read_file(path: str | os.PathLike[str]) -> list[TargetEntry]:
+    """Read the entries of one TOML profile file.
+
+    Raises
+    ------
+    ProfileError
+        When the file cannot be read, is not valid TOML, or a profile in it is incomplete or
+        impossible; the message names the file and the line.
+    """
+    path = os.fspath(path)
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read()
+    except OSError as exc:
+        raise ProfileError(f"cannot read target file {path}: {exc.strerror or exc}") from None
+    return _parse_text(raw, path)
+
+
+def _parse_text(raw: bytes, source: str) -> list[TargetEntry]:
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise ProfileError(f"{source}, line {line}: not UTF-8 text") from None
+    try:
+        document = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        msg = str(exc)
+        found = re.search(r"\(at line (\d+), column (\d+)\)", msg)
+        where = f"line {found.group(1)}, column {found.group(2)}" if found else "somewhere"
+        reason = re.sub(r"\s*\(at .*\)$", "", msg)
+        raise ProfileError(f"{source}, {where}: malformed TOML: {reason}") from None
+    entries = []
+    for key, table in document.items():
+        line = _line_of(text, key)
+        if not isinstance(table, dict):
+            raise ProfileError(f"{source}, line {line}: '{key}' must be a table "
+                               f"([{key}] followed by T = ..., Sv = ..., W = ...)")
+        entries.append(_entry(key, table, text, source))
+    return entries
+
+
+def _entry(key: str, table: dict[str, Any], text: str, source: str) -> TargetEntry:
+    def fail(message: str, field: str | None = None) -> ProfileError:
+        line = _line_of(text, key, field)
+        return ProfileError(f"{source}, line {line}: [{key}] {message}")
+
+    unknown = [f for f in table if f not in _FIELDS]
+    if unknown:
+        hint = did_you_mean(unknown[0], _FIELDS)
+        raise fail(f"unknown field '{unknown[0]}'{hint}; fields: {', '.join(sorted(_FIELDS))}",
+                   unknown[0])
+    aliases = table.get("aliases", [])
+    if not isinstance(aliases, list) or not all(isinstance(a, str) for a in aliases):
+        raise fail("aliases must be a list of strings", "aliases")
+    try:
+        if "line" in table:
+            if not isinstance(table["line"], str):
+                raise fail("line must be a string such as \"5x Intercessor: T4 Sv3+ W2\"",
+                           "line")
+            try:
+                profile = TargetProfile.parse(table["line"])
+            except ProfileError as exc:
+                raise fail(str(exc), "line") from None
+            if "models" in table:
+                profile = profile.with_count(_int(table, "models", fail))
+        else:
+            profile = _profile_from_fields(key, table, fail)
+    except ProfileError as exc:
+        if str(exc).startswith(f"{source}, line"):
+            raise
+        raise fail(str(exc)) from None
+    return TargetEntry(key=key, profile=profile, aliases=tuple(aliases),
+                       data=str(table.get("data", "")), note=str(table.get("note", "")),
+                       source=source)
+
+
+def _profile_from_fields(key: str, table: dict[str, Any], fail) -> TargetProfile:
+    for required in ("T", "Sv", "W"):
+        if required not in table:
+            raise fail(f"missing {required}: give T, Sv and W (or a `line = \"...\"`)")
+    save = table["Sv"]
+    if isinstance(save, str):
+        stripped = save.strip().rstrip("+")
+        if stripped in ("-", "", "7"):
+            save = NO_SAVE
+        elif stripped.isdigit():
+            save = int(stripped)
+        else:
+            raise fail(f"Sv = {table['Sv']!r}: write a number such as 3, or \"-\" for none", "Sv")
+    elif not isinstance(save, int) or isinstance(save, bool):
+        raise fail(f"Sv = {save!r}: write a number such as 3, or \"-\" for none", "Sv")
+    keywords = table.get("keywords", [])
+    if not isinstance(keywords, list) or not all(isinstance(k, str) for k in keywords):
+        raise fail("keywords must be a list of strings such as [\"INFANTRY\"]", "keywords")
+    scope = table.get("InSv_scope", "all")
+    if scope not in ("all", "ranged", "melee"):
+        raise fail(f"InSv_scope = {scope!r} must be \"all\", \"ranged\" or \"melee\"",
+                   "InSv_scope")
+    return TargetProfile(
+        toughness=_int(table, "T", fail), save=save, wounds=_int(table, "W", fail),
+        count=_int(table, "models", fail, default=1), name=str(table.get("name", key)),
+        invuln=_int(table, "InSv", fail, default=None), invuln_scope=scope,
+        fnp=_int(table, "FNP", fail, default=None),
+        fnp_mortal=_int(table, "FNP_mortal", fail, default=None),
+        keywords=frozenset(keywords))
+
+
+_MISSING = object()
+
+
+def _int(table: dict[str, Any], field: str, fail, default: Any = _MISSING) -> Any:
+    if field not in table:
+        return default
+    value = table[field]
+    if isinstance(value, str) and value.strip().rstrip("+").isdigit():
+        value = int(value.strip().rstrip("+"))
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise fail(f"{field} = {value!r} must be a whole number", field)
+    return value
+
+
+def _line_of(text: str, table: str, field: str | None = None) -> int:
+    """1-based line of ``[table]`` (or of ``field =`` inside it) in ``text``; 1 if not found."""
+    lines = text.splitlines()
+    header = re.compile(r'^\s*\[\s*(?:"' + re.escape(table) + r'"|\'' + re.escape(table)
+                        + r"'|" + re.escape(table) + r")\s*\]")
+    start = next((i for i, line in enumerate(lines) if header.match(line)), None)
+    if start is None:
+        return 1
+    if field is None:
+        return start + 1
+    key_re = re.compile(r"^\s*" + re.escape(field) + r"\s*=")
+    for i in range(start + 1, len(lines)):
+        if re.match(r"^\s*\[", lines[i]):
+            break
+        if key_re.match(lines[i]):
+            return i + 1
+    return start + 1
+
+
+def _builtin() -> TargetLibrary:
+    ref = resources.files("mathhammer").joinpath("data", "targets.toml")
+    entries = _parse_text(ref.read_bytes(), "mathhammer/data/targets.toml")
+    return TargetLibrary().with_entries(entries)
+
+
+#: The built-in reference profiles (read-only mapping).
+targets: TargetLibrary = _builtin()
+
+
+def load(*paths: str | os.PathLike[str], base: TargetLibrary | None = None) -> TargetLibrary:
+    """The built-in library (or ``base``) plus the profiles of one or more TOML files.
+
+    Each table of a file is one profile, named by the table, with the fields of the built-in
+    file (``T``, ``Sv``, ``W``, optional ``InSv``, ``InSv_scope``, ``FNP``, ``FNP_mortal``,
+    ``models``, ``name``, ``keywords``, ``aliases``, ``data``, ``note``) or a whole
+    ``line = "5x Intercessor: T4 Sv3+ W2 [INFANTRY]"``. A table named like an existing
+    profile replaces it; later files override earlier ones.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> f = pathlib.Path(tempfile.mkdtemp()) / "mine.toml"
+    >>> _ = f.write_text('[Sisters]\\nline = "10x Battle Sister: T3 Sv3+ W1"\\n')
+    >>> lib = load(f)
+    >>> str(lib["sisters"]), "MEQ" in lib
+    ('10x Battle Sister: T3 Sv3+ W1', True)
+    """
+    library = targets if base is None else base
+    for path in paths:
+        library = library.with_file(path)
+    return library
+
+
+def resolve_target(target: str | TargetProfile,
+                   library: TargetLibrary | None = None) -> TargetProfile:
+    """A target line or reference name (``"MEQ"``, ``"10x TEQ"``) to a :class:`TargetProfile`.
+
+    Names are tried first, then the text is parsed as a target line. Text that looks like
+    neither gets an error suggesting the closest reference name.
+    """
+    if isinstance(target, TargetProfile):
+        return target
+    library = targets if library is None else library
+    if isinstance(target, str):
+        found = library.resolve(target)
+        if found is not None:
+            return found
+    try:
+        return TargetProfile.parse(target)
+    except ProfileError:
+        if isinstance(target, str) and target.strip() and ":" not in target \
+                and not _LOOKS_LIKE_PROFILE_RE.search(target):
+            match = _NAME_LINE_RE.match(target)
+            name = match.group(2) if match else target
+            names = list(library) + [a for e in library._entries.values() for a in e.aliases]
+            hint = _suggest(name, names)
+            raise ProfileError(
+                f"unknown target '{target.strip()}'{hint} (reference profiles: "
+                f"{', '.join(library)}; or write a target line such as "
+                f"'5x Intercessor: T4 Sv3+ W2')") from None
+        raise
+
+
+__all__ = ["targets", "load", "resolve_target", "TargetLibrary", "TargetEntry",
+           "UnknownTargetError", "read_file", "normalize"]
