@@ -57,5 +57,6 @@ class UnsupportedError(MathhammerError):
 
 def did_you_mean(word: str, choices: Iterable[str]) -> str:
     """Return ``"; did you mean 'X'?"`` for the closest choice, or ``""`` when none is close."""
-    matches = difflib.get_close_matches(word.upper(), [c.upper() for c in choices], n=1, cutoff=0.6)
-    return f"; did you mean '{matches[0]}'?" if matches else ""
+    by_upper = {c.upper(): c for c in choices}
+    matches = difflib.get_close_matches(word.upper(), list(by_upper), n=1, cutoff=0.6)
+    return f"; did you mean '{by_upper[matches[0]]}'?" if matches else ""

@@ -33,13 +33,18 @@ class CarriedWeapon:
         ("Plasma gun - supercharge"). The first profile is the default.
     hunter
         Per profile, keywords the target must have one of (Hunter profiles); empty for any.
+    per_model
+        How many of this weapon each model carries (``2x`` on the line).
     """
 
     name: str
     profiles: tuple[Weapon, ...]
     hunter: tuple[frozenset[str], ...] = ()
+    per_model: int = 1
 
     def __post_init__(self) -> None:
+        if self.per_model < 1:
+            raise ScenarioError(f"weapon '{self.name}': each model carries at least 1")
         if not self.profiles:
             raise ScenarioError(f"weapon '{self.name}' has no profile")
         if not self.hunter:
@@ -51,7 +56,7 @@ class CarriedWeapon:
 
     @classmethod
     def single(cls, weapon: Weapon) -> CarriedWeapon:
-        return cls(weapon.name or str(weapon), (weapon.with_count(1),))
+        return cls(weapon.name or str(weapon), (weapon.with_count(1),), per_model=weapon.count)
 
     @property
     def melee(self) -> bool:
