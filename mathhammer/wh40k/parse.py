@@ -281,6 +281,9 @@ def _dice(piece: _Piece, label: str, line: str) -> DiceExpr:
     try:
         return DiceExpr.parse(piece.text)
     except ProfileError as exc:
+        if label.upper() == "D" and re.fullmatch(r"\d+\+\d+", piece.text):
+            # 'D6+1' under D: "6+1" is no dice expression, so the D is the die's (D6+1)
+            return DiceExpr.parse("D" + piece.text)
         raise ProfileError(f"{label}{piece.text}{{where}}: {exc}", token=f"{label}{piece.text}",
                            column=piece.column - len(label), line=line) from None
 
