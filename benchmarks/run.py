@@ -1,0 +1,505 @@
+"""mathhammer benchmark suite: one command, one table of figures and ratios.
+
+    python benchmarks/run.py            # full run (about 6-8 minutes on 2 cores)
+    python benchmarks/run.py --quick    # smaller trial counts, no 100M-trial run (~1.5 min)
+
+Every engine runs on the same fixed scenarios (benchmarks/scenarios.py) in the same process
+and the same run, so the ratios compare like with like:
+
+- mathhammer Monte Carlo: ``mathhammer.simulate`` end to end (parse, compile, kernel,
+  result), the number a user sees;
+- the dice-rolling floor (numba; three generator variants measured, the fastest is "floor");
+- a vectorised numpy Monte Carlo; icepool (exact); mathhammer's exact engine.
+
+Each engine's answer is checked against mathhammer's exact answer (Monte Carlo means within
+5 standard errors, exact pmfs equal to 1e-12); a mismatch stops the run. No time is ever
+asserted. Times are the median of several repeats after a warm-up run (JIT compiled and
+cached). Peak memory per engine is the tracemalloc peak of one separate, untimed run: every
+numpy array and Python object allocated, not memory numba allocates inside a kernel; the
+100M-trial row reports the peak RSS of a fresh process instead (psutil / ru_maxrss).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+import tracemalloc
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+import numba  # noqa: E402
+import numpy as np  # noqa: E402
+
+import mathhammer as mh  # noqa: E402
+from benchmarks.baselines import dice_floor, icepool_exact, numpy_mc  # noqa: E402
+from benchmarks.scenarios import SCENARIOS, SHOOT_THEN_FIGHT_TOML, Scenario  # noqa: E402
+
+SEED = 20261129
+Z_LIMIT = 5.0
+
+
+# --- measurement helpers ---------------------------------------------------------------------
+
+def median_time(fn, repeats: int) -> tuple[float, object]:
+    """Median wall time of ``repeats`` calls (after the caller's warm-up) and the last value."""
+    times = []
+    value = None
+    for _ in range(repeats):
+        start = time.perf_counter()
+        value = fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times), value
+
+
+def traced_peak(fn) -> int:
+    """tracemalloc peak (bytes) of one call."""
+    tracemalloc.start()
+    tracemalloc.reset_peak()
+    try:
+        fn()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def hist_mean_se(hist: np.ndarray) -> tuple[float, float]:
+    values = np.arange(len(hist))
+    n = hist.sum()
+    mean = float((hist * values).sum() / n)
+    var = float((hist * (values - mean) ** 2).sum() / n)
+    return mean, math.sqrt(var / n)
+
+
+def mib(n_bytes: float) -> str:
+    if n_bytes < 2**20:
+        return f"{n_bytes / 2**10:.0f} KiB"
+    return f"{n_bytes / 2**20:.1f} MiB"
+
+
+def rate(x: float) -> str:
+    for unit, scale in (("G", 1e9), ("M", 1e6), ("k", 1e3)):
+        if x >= scale:
+            return f"{x / scale:.3g} {unit}/s"
+    return f"{x:.3g} /s"
+
+
+def secs(x: float) -> str:
+    return f"{x * 1e3:.3g} ms" if x < 1 else f"{x:.3g} s"
+
+
+@dataclass
+class Row:
+    scenario: str
+    engine: str
+    trials: str = "-"
+    trials_per_s: str = "-"
+    dice_per_s: str = "-"
+    time_per_answer: str = "-"
+    peak_mem: str = "-"
+    ratio: str = "-"
+    target: str = "-"
+    check: str = "-"
+
+    def cells(self) -> list[str]:
+        return [self.scenario, self.engine, self.trials, self.trials_per_s, self.dice_per_s,
+                self.time_per_answer, self.peak_mem, self.ratio, self.target, self.check]
+
+
+HEADER = ["scenario", "engine", "trials", "trials/s", "attack dice/s", "time/answer",
+          "peak mem", "mathhammer / this", "target", "answer check"]
+
+
+def markdown_table(rows: list[Row]) -> str:
+    table = [HEADER] + [r.cells() for r in rows]
+    widths = [max(len(line[i]) for line in table) for i in range(len(HEADER))]
+    out = []
+    for k, line in enumerate(table):
+        out.append("| " + " | ".join(c.ljust(w) for c, w in zip(line, widths)) + " |")
+        if k == 0:
+            out.append("|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    return "\n".join(out)
+
+
+@dataclass
+class Targets:
+    """Figures behind each issue-5 target (filled as the run goes)."""
+
+    floor_ratio: dict[str, float] = field(default_factory=dict)     # mh time/trial ÷ floor
+    numpy_ratio: dict[str, float] = field(default_factory=dict)     # mh throughput ÷ numpy
+    icepool_ratio: dict[str, float] = field(default_factory=dict)   # icepool time ÷ mh exact
+    extra: dict[str, object] = field(default_factory=dict)
+
+
+# --- per-scenario engines ---------------------------------------------------------------------
+
+def check_mc(mean: float, se: float, exact_mean: float) -> tuple[float, str]:
+    z = (mean - exact_mean) / se if se > 0 else 0.0
+    if abs(z) > Z_LIMIT:
+        raise AssertionError(f"Monte Carlo mean {mean} is {z:.1f} SE from exact {exact_mean}")
+    return z, f"mean {mean:.4f} vs exact {exact_mean:.4f} ({z:+.1f} SE) ok"
+
+
+def bench_scenario(s: Scenario, trials: int, repeats: int, targets: Targets) -> list[Row]:
+    rows: list[Row] = []
+    weapons, target, opts = list(s.weapons), s.target, s.options
+    size = s.models * s.wounds + 1
+    attacks = float(s.mean_attacks)
+
+    # mathhammer exact: the reference answer.
+    mh.exact(weapons, target, **opts)  # warm-up (imports, caches)
+    t_exact, exact = median_time(lambda: mh.exact(weapons, target, **opts),
+                                 max(repeats * 3, 5))
+    exact_pmf = np.zeros(size)
+    exact_series = exact.pmf("damage")
+    exact_pmf[: len(exact_series)] = exact_series.to_numpy()
+    exact_mean = exact.mean("damage")
+    mem_exact = traced_peak(lambda: mh.exact(weapons, target, **opts))
+
+    # mathhammer Monte Carlo, end to end.
+    mh.simulate(weapons, target, trials=1000, seed=SEED, **opts)  # JIT warm-up / cache load
+    t_mc, result = median_time(
+        lambda: mh.simulate(weapons, target, trials=trials, seed=SEED, **opts), repeats)
+    mc_tps = trials / t_mc
+    _, mc_check = check_mc(result.mean("damage"), result.stderr("damage"), exact_mean)
+    mem_mc = traced_peak(lambda: mh.simulate(weapons, target, trials=trials, seed=SEED,
+                                             **opts))
+    rows.append(Row(s.title, "mathhammer MC", f"{trials:,}", rate(mc_tps),
+                    rate(mc_tps * attacks), secs(t_mc), mib(mem_mc), "1", "-", mc_check))
+
+    # Dice-rolling floor: all variants, the fastest is the floor.
+    d6 = s.d6_per_trial()
+    variant_tps = {}
+    for variant in dice_floor.VARIANTS:
+        dice_floor.roll_floor(d6, 1000, SEED, variant)  # JIT warm-up / cache load
+        t_v, hist = median_time(lambda: dice_floor.roll_floor(d6, trials, SEED, variant),
+                                repeats)
+        z = dice_floor.check_floor(hist, d6, trials)
+        if abs(z) > Z_LIMIT:
+            raise AssertionError(f"floor {variant}: mean face {z:.1f} SE from 3.5")
+        variant_tps[variant] = (trials / t_v, t_v, z)
+    best = max(variant_tps, key=lambda v: variant_tps[v][0])
+    for variant, (tps, t_v, z) in variant_tps.items():
+        name = f"floor {variant}" + (" *" if variant == best else "")
+        mem = traced_peak(lambda: dice_floor.roll_floor(d6, trials, SEED, variant)) \
+            if variant == best else None
+        rows.append(Row(s.title, name, f"{trials:,}", rate(tps), rate(tps * attacks),
+                        secs(t_v), mib(mem) if mem is not None else "-",
+                        f"{mc_tps / tps:.3g}x speed ({tps / mc_tps:.3g}x time/trial)",
+                        "time/trial <= 2x" if variant == best else "-",
+                        f"{d6:.1f} D6/trial, {rate(tps * d6)} D6; mean face {z:+.1f} SE ok"))
+    targets.floor_ratio[s.key] = variant_tps[best][0] / mc_tps
+
+    # Vectorised numpy Monte Carlo.
+    numpy_mc.simulate(s, 1000, SEED)
+    t_np, hist = median_time(lambda: numpy_mc.simulate(s, trials, SEED), repeats)
+    np_tps = trials / t_np
+    mean, se = hist_mean_se(hist)
+    _, np_check = check_mc(mean, se, exact_mean)
+    mem_np = traced_peak(lambda: numpy_mc.simulate(s, trials, SEED))
+    rows.append(Row(s.title, "numpy MC", f"{trials:,}", rate(np_tps), rate(np_tps * attacks),
+                    secs(t_np), mib(mem_np), f"{mc_tps / np_tps:.3g}x speed", ">= 20x",
+                    np_check))
+    targets.numpy_ratio[s.key] = mc_tps / np_tps
+
+    # icepool (exact). Each repeat rebuilds every die from scratch.
+    def icepool_answer():
+        return icepool_exact.pmf(icepool_exact.wounds_lost(s), size)
+
+    icepool_answer()
+    t_ice, ice_pmf = median_time(icepool_answer, max(repeats * 3, 5))
+    diff = float(np.abs(ice_pmf - exact_pmf).max())
+    if diff > 1e-12:
+        raise AssertionError(f"icepool pmf differs from exact by {diff}")
+    mem_ice = traced_peak(icepool_answer)
+    rows.append(Row(s.title, "icepool (exact)", "-", "-", "-", secs(t_ice), mib(mem_ice),
+                    f"{t_ice / t_exact:.3g}x speed", ">= 100x",
+                    f"pmf = exact (max diff {diff:.0e}) ok"))
+    targets.icepool_ratio[s.key] = t_ice / t_exact
+
+    rows.append(Row(s.title, "mathhammer exact", "-", "-", "-", secs(t_exact),
+                    mib(mem_exact), "1", "-", f"mean {exact_mean:.4f} (reference)"))
+    return rows
+
+
+# --- whole-unit shoot-then-fight ---------------------------------------------------------------
+
+def scenario_engine():
+    """The callable that runs a scenario file, or None while issue 3's engine is pending.
+
+    >>> FILL IN when the scenario engine lands: point this at the function that takes the
+    scenario TOML text (or a parsed Scenario), trials and seed, and returns a result with
+    per-unit distributions. The guesses below follow issue 3's wording.
+    """
+    try:
+        from mathhammer.wh40k import scenario
+    except ImportError:
+        return None
+    for owner, name in ((mh, "run"), (scenario, "run"), (scenario, "simulate"),
+                        (scenario, "simulate_scenario")):
+        fn = getattr(owner, name, None)
+        if callable(fn):
+            return fn
+    return None
+
+
+def bench_shoot_then_fight(trials: int, repeats: int) -> Row:
+    title = "shoot then fight (whole units)"
+    run = scenario_engine()
+    if run is None:
+        return Row(title, "mathhammer MC", check="n/a (scenario engine pending)")
+    from mathhammer.wh40k.scenario import parse_scenario
+
+    scenario = parse_scenario(SHOOT_THEN_FIGHT_TOML)
+    try:
+        run(scenario, trials=1000, seed=SEED)
+        t, _ = median_time(lambda: run(scenario, trials=trials, seed=SEED), repeats)
+    except TypeError as exc:  # the guessed signature is wrong: fill in scenario_engine()
+        return Row(title, "mathhammer MC",
+                   check=f"n/a (fill in benchmarks/run.py scenario_engine: {exc})")
+    return Row(title, "mathhammer MC", f"{trials:,}", rate(trials / t), "-", secs(t),
+               check="no exact engine for whole units yet")
+
+
+# --- measurements in fresh processes -----------------------------------------------------------
+
+RIFLE = SCENARIOS[0]
+
+
+def _python(code: str, env: dict | None = None, timeout: float = 900) -> tuple[float, str]:
+    full_env = dict(os.environ)
+    full_env.update(env or {})
+    start = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env=full_env, timeout=timeout, cwd=ROOT)
+    wall = time.perf_counter() - start
+    if proc.returncode != 0:
+        raise RuntimeError(f"subprocess failed:\n{proc.stderr}")
+    return wall, proc.stdout
+
+
+def memory_for_trials(trials: int) -> dict:
+    """Peak RSS of a fresh process running ``trials`` trials of the rifle squad."""
+    code = textwrap.dedent(f"""
+        import json, resource, time, psutil, mathhammer as mh
+        w, t = {list(RIFLE.weapons)!r}, {RIFLE.target!r}
+        mh.simulate(w, t, trials=1000, seed=1)
+        before = psutil.Process().memory_info().rss
+        start = time.perf_counter()
+        r = mh.simulate(w, t, trials={trials}, seed={SEED})
+        elapsed = time.perf_counter() - start
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+        print(json.dumps(dict(before=before, peak=peak, elapsed=elapsed,
+                              mean=r.mean("damage"), se=r.stderr("damage"))))
+    """)
+    _, out = _python(code, timeout=3600)
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def cli_command(trials: int) -> list[str]:
+    return [sys.executable, "-m", "mathhammer", "simulate", *RIFLE.weapons, "--target",
+            RIFLE.target, "--trials", str(trials), "--seed", "1"]
+
+
+def _wall(cmd: list[str], env: dict | None = None) -> float:
+    full_env = dict(os.environ)
+    full_env.update(env or {})
+    start = time.perf_counter()
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, env=full_env, cwd=ROOT)
+    return time.perf_counter() - start
+
+
+def cli_startup(runs: int = 5) -> dict:
+    """Warm-cache CLI wall time (1M trials) minus the wall time of importing the API."""
+    _wall(cli_command(1_000_000))  # make sure the JIT cache is warm
+    cli = statistics.median(_wall(cli_command(1_000_000)) for _ in range(runs))
+    tiny = statistics.median(_wall(cli_command(1)) for _ in range(runs))
+    imp = statistics.median(
+        _wall([sys.executable, "-c", "import mathhammer.wh40k.api"]) for _ in range(runs))
+    return {"cli_1m": cli, "cli_1_trial": tiny, "import": imp, "beyond_import": cli - imp}
+
+
+def cold_jit() -> dict:
+    """First CLI run with an empty numba cache (a temporary NUMBA_CACHE_DIR)."""
+    with tempfile.TemporaryDirectory() as cache:
+        first = _wall(cli_command(1_000_000), {"NUMBA_CACHE_DIR": cache})
+        second = _wall(cli_command(1_000_000), {"NUMBA_CACHE_DIR": cache})
+    return {"first": first, "second": second}
+
+
+def thread_scaling(trials: int) -> dict:
+    """Kernel throughput with NUMBA_NUM_THREADS=1 and 2, and a hash of the histograms."""
+    code = textwrap.dedent(f"""
+        import hashlib, json, time, numpy as np
+        from mathhammer.wh40k.api import _prepare, run_monte_carlo
+        _, _, plan, _ = _prepare({list(RIFLE.weapons)!r}, {RIFLE.target!r}, {{}})
+        run_monte_carlo(plan, 1000, 1)
+        times = []
+        for _ in range(3):
+            start = time.perf_counter()
+            hists = run_monte_carlo(plan, {trials}, {SEED})
+            times.append(time.perf_counter() - start)
+        digest = hashlib.sha256(b"".join(np.ascontiguousarray(h).tobytes()
+                                         for h in hists)).hexdigest()
+        print(json.dumps(dict(seconds=sorted(times)[1], digest=digest)))
+    """)
+    out = {}
+    for threads in (1, 2):
+        _, text = _python(code, {"NUMBA_NUM_THREADS": str(threads)})
+        out[threads] = json.loads(text.strip().splitlines()[-1])
+    return out
+
+
+def extra_rows(quick: bool, targets: Targets) -> list[Row]:
+    rows = []
+    title = RIFLE.title
+
+    big = 10_000_000 if quick else 100_000_000
+    m = memory_for_trials(big)
+    _, check = check_mc(m["mean"], m["se"], mh.exact(list(RIFLE.weapons),
+                                                     RIFLE.target).mean("damage"))
+    targets.extra["memory"] = (big, m["peak"], m["peak"] - m["before"])
+    rows.append(Row(title, f"{big // 1_000_000}M trials, fresh process", f"{big:,}",
+                    rate(big / m["elapsed"]), rate(big / m["elapsed"] * float(RIFLE.mean_attacks)),
+                    secs(m["elapsed"]),
+                    f"{mib(m['peak'])} RSS (+{mib(m['peak'] - m['before'])} in run)", "-",
+                    "< 500 MB at 100M", check))
+
+    c = cli_startup()
+    targets.extra["cli"] = c
+    rows.append(Row(title, "CLI 1M trials, warm cache", "1,000,000", "-", "-",
+                    f"{secs(c['beyond_import'])} beyond import",
+                    "-", "-", "< 0.3 s",
+                    f"cli {secs(c['cli_1m'])}, 1-trial cli {secs(c['cli_1_trial'])}, "
+                    f"import {secs(c['import'])} (median of 5)"))
+
+    j = cold_jit()
+    targets.extra["cold"] = j
+    rows.append(Row(title, "CLI 1M trials, cold JIT", "1,000,000", "-", "-",
+                    secs(j["first"]), "-", "-", "< 20 s",
+                    f"then {secs(j['second'])} with that cache warm"))
+
+    n = 2_000_000 if quick else 10_000_000
+    sc = thread_scaling(n)
+    one, two = n / sc[1]["seconds"], n / sc[2]["seconds"]
+    same = sc[1]["digest"] == sc[2]["digest"]
+    targets.extra["scaling"] = (one, two, same)
+    rows.append(Row(title, "kernel, 1 vs 2 threads", f"{n:,}", f"{rate(one)} / {rate(two)}",
+                    "-", "-", "-", f"{two / one:.2f}x on 2 threads", ">= 1.7x",
+                    "histograms bit-identical" if same else "HISTOGRAMS DIFFER"))
+    return rows
+
+
+# --- report ------------------------------------------------------------------------------------
+
+def machine() -> str:
+    model = platform.processor()
+    try:
+        for line in subprocess.run(["lscpu"], capture_output=True, text=True).stdout.splitlines():
+            if line.startswith("Model name:"):
+                model = line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    blas = {k: os.environ[k] for k in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE") if k in os.environ}
+    import icepool
+    dice_floor.roll_floor(1.0, 64, 1)  # a parallel kernel has run: the layer is known
+    return (f"{model}, {os.cpu_count()} cores; numba threads {numba.get_num_threads()} "
+            f"({numba.threading_layer()} threading layer); "
+            f"Python {platform.python_version()}, numba {numba.__version__}, "
+            f"numpy {np.__version__}, icepool {icepool.__version__}; "
+            f"OpenBLAS env: {blas or 'unset'}; load average {os.getloadavg()[0]:.2f}")
+
+
+def verdicts(t: Targets) -> list[str]:
+    def worst(d, fn):
+        key = fn(d, key=d.get)
+        return key, d[key]
+
+    lines = []
+    k, v = worst(t.floor_ratio, max)
+    ok = all(r <= 2 for r in t.floor_ratio.values())
+    lines.append(f"MC <= 2x floor time/trial: {'MET' if ok else 'NOT MET'} "
+                 f"(worst {v:.1f}x on {k}; " +
+                 ", ".join(f"{x} {r:.1f}x" for x, r in t.floor_ratio.items()) + ")")
+    k, v = worst(t.numpy_ratio, min)
+    ok = all(r >= 20 for r in t.numpy_ratio.values())
+    lines.append(f">= 20x numpy throughput: {'MET' if ok else 'NOT MET'} (worst {v:.2f}x on {k}; "
+                 + ", ".join(f"{x} {r:.2f}x" for x, r in t.numpy_ratio.items()) + ")")
+    k, v = worst(t.icepool_ratio, min)
+    ok = all(r >= 100 for r in t.icepool_ratio.values())
+    lines.append(f"exact >= 100x icepool: {'MET' if ok else 'NOT MET'} (worst {v:.2f}x on {k}; "
+                 + ", ".join(f"{x} {r:.2f}x" for x, r in t.icepool_ratio.items()) + ")")
+    if "memory" in t.extra:
+        n, peak, grow = t.extra["memory"]
+        lines.append(f"{n:,} trials < 500 MB: {'MET' if peak < 500e6 else 'NOT MET'} "
+                     f"(peak RSS {mib(peak)}, {mib(grow)} of it during the run)")
+    if "cli" in t.extra:
+        c = t.extra["cli"]["beyond_import"]
+        lines.append(f"warm CLI 1M trials < 0.3 s beyond import: "
+                     f"{'MET' if c < 0.3 else 'NOT MET'} ({secs(c)})")
+    if "cold" in t.extra:
+        f = t.extra["cold"]["first"]
+        lines.append(f"cold JIT first run < 20 s: {'MET' if f < 20 else 'NOT MET'} ({secs(f)})")
+    if "scaling" in t.extra:
+        one, two, same = t.extra["scaling"]
+        lines.append(f"2 threads >= 1.7x 1 thread: {'MET' if two / one >= 1.7 else 'NOT MET'} "
+                     f"({two / one:.2f}x); bit-identical across thread counts: "
+                     f"{'MET' if same else 'NOT MET'}")
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true",
+                        help="200k trials per engine, 10M-trial memory row, fewer repeats")
+    parser.add_argument("--no-extra", action="store_true",
+                        help="skip the fresh-process rows (memory, CLI, cold JIT, threads)")
+    parser.add_argument("--json", metavar="PATH", help="also write the rows as JSON")
+    args = parser.parse_args(argv)
+    trials = 200_000 if args.quick else 2_000_000
+    repeats = 3 if args.quick else 5
+
+    started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    print(f"mathhammer benchmarks, {started}{' (--quick)' if args.quick else ''}")
+    print(machine(), flush=True)
+    targets = Targets()
+    rows: list[Row] = []
+    for s in SCENARIOS:
+        print(f"  {s.title} ...", file=sys.stderr, flush=True)
+        rows += bench_scenario(s, trials, repeats, targets)
+    rows.append(bench_shoot_then_fight(trials, repeats))
+    if not args.no_extra:
+        print("  fresh-process measurements ...", file=sys.stderr, flush=True)
+        rows += extra_rows(args.quick, targets)
+    print()
+    print(markdown_table(rows))
+    print()
+    print("floor * = fastest generator variant this run. 'mathhammer / this' is speed "
+          "(trials/s, or 1 / time per exact answer) of mathhammer over that engine.")
+    print("Peak mem: tracemalloc peak of one untimed run (numpy arrays and Python objects; not "
+          "numba-internal allocations) unless it says RSS.")
+    print()
+    print("Issue-5 targets:")
+    for line in verdicts(targets):
+        print("- " + line)
+    if args.json:
+        Path(args.json).write_text(json.dumps(
+            {"date": started, "machine": machine(), "rows": [r.cells() for r in rows],
+             "header": HEADER, "targets": verdicts(targets)}, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
