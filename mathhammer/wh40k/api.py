@@ -39,7 +39,7 @@ WeaponsLike = str | Weapon | Iterable[str | Weapon]
 
 
 def simulate(weapons: WeaponsLike, target: str | TargetProfile, *, trials: int = 1_000_000,
-             seed: int = 1, **options: Any) -> Result:
+             seed: int | np.random.SeedSequence = 1, **options: Any) -> Result:
     """Monte Carlo distribution of what ``weapons`` do to ``target``.
 
     Parameters
@@ -51,7 +51,10 @@ def simulate(weapons: WeaponsLike, target: str | TargetProfile, *, trials: int =
     trials
         Number of simulated attack sequences (at least 1).
     seed
-        Random seed; the same seed gives bit-identical results on any thread count.
+        Random seed; the same seed gives bit-identical results on any thread count. May be
+        a :class:`numpy.random.SeedSequence` (e.g. the child spawned for one cell of a
+        comparison grid): the result's ``seed`` is then its entropy and
+        ``inputs["seed_spawn_key"]`` its spawn key; only (entropy, spawn key) matter.
     **options
         Situation flags (``half_range``, ``charged``, ``stationary``, ``cover``,
         ``indirect``, ``spotted``, ``overwatch``), modifiers (``hit_mod``, ``wound_mod``,
@@ -78,6 +81,8 @@ def simulate(weapons: WeaponsLike, target: str | TargetProfile, *, trials: int =
     trials = _check_trials(trials)
     seed = _check_seed(seed)
     weapon_list, target_profile, plan, inputs = _prepare(weapons, target, options)
+    if isinstance(seed, np.random.SeedSequence):
+        inputs["seed_spawn_key"] = list(seed.spawn_key)
     hists = run_monte_carlo(plan, trials, seed)
     distributions = {"damage": Distribution.from_counts(hists[0]),
                      "models_destroyed": Distribution.from_counts(hists[1])}
@@ -86,7 +91,8 @@ def simulate(weapons: WeaponsLike, target: str | TargetProfile, *, trials: int =
     unit_destroyed = float(hists[1][plan.total_models] / trials) \
         if len(hists[1]) > plan.total_models else 0.0
     return Result(method=MONTE_CARLO, distributions=distributions,
-                  probabilities={"unit_destroyed": unit_destroyed}, trials=trials, seed=seed,
+                  probabilities={"unit_destroyed": unit_destroyed}, trials=trials,
+                  seed=seed.entropy if isinstance(seed, np.random.SeedSequence) else seed,
                   inputs=inputs, labels=LABELS)
 
 
@@ -211,7 +217,12 @@ def _check_trials(trials: Any) -> int:
     return int(trials)
 
 
-def _check_seed(seed: Any) -> int:
+def _check_seed(seed: Any) -> int | np.random.SeedSequence:
+    if isinstance(seed, np.random.SeedSequence):
+        # a fresh copy: spawning children advances a SeedSequence, and the answer must
+        # depend only on (entropy, spawn_key)
+        return np.random.SeedSequence(seed.entropy, spawn_key=seed.spawn_key,
+                                      pool_size=seed.pool_size)
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise OptionError(f"seed={seed!r} must be a non-negative whole number")
     return int(seed)

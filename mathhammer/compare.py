@@ -1,0 +1,477 @@
+"""Comparison grids and one-parameter sweeps as tidy pandas frames.
+
+:func:`compare` runs every attacker against every target under the same situation and
+returns one row per (attacker, target, metric)::
+
+    attacker  target  metric                       value   stderr
+    Lascannon MEQ     expected_damage              1.31    0.0023
+    Lascannon MEQ     expected_models_destroyed    0.66    0.0011
+    Lascannon MEQ     p_unit_destroyed             0.00    0.0000
+    ...
+
+Metrics: ``expected_damage`` (wounds the target lost), ``expected_models_destroyed``,
+``p_unit_destroyed``, ``expected_attacker_mortal_wounds`` (only when a weapon is
+[HAZARDOUS]), and, when ``points`` are given, ``damage_per_100pts`` and
+``models_destroyed_per_100pts`` (the expectation divided by the attacker's points, times
+100). ``stderr`` is the Monte Carlo standard error (NaN for exact cells).
+
+:func:`sweep` varies one parameter (range band, a modifier, the number of models, the
+target's save...) and returns the same frame with one more column, named after the
+parameter, right after ``target``.
+
+Reproducibility: cell ``i`` (attackers outermost, then targets, then sweep values) is seeded
+with ``numpy.random.SeedSequence(seed).spawn(n_cells)[i]``, so a cell gives the same numbers
+as ``mh.simulate(..., seed=that_child)`` on its own, whatever else is in the grid.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import sys
+import types
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from mathhammer.core.result import Result
+from mathhammer.core.tables import format_number, markdown_table
+from mathhammer.errors import OptionError, UnsupportedError, did_you_mean
+from mathhammer.wh40k import api
+from mathhammer.wh40k.profiles import NO_SAVE, TargetProfile, Weapon
+from mathhammer.wh40k.targets import TargetLibrary, resolve_target
+
+COLUMNS = ["attacker", "target", "metric", "value", "stderr"]
+METRICS = ("expected_damage", "expected_models_destroyed", "p_unit_destroyed",
+           "expected_attacker_mortal_wounds", "damage_per_100pts",
+           "models_destroyed_per_100pts")
+METRIC_LABELS = {
+    "expected_damage": "expected wounds lost",
+    "expected_models_destroyed": "expected models destroyed",
+    "p_unit_destroyed": "P(unit destroyed)",
+    "expected_attacker_mortal_wounds": "expected hazard mortal wounds (attacker)",
+    "damage_per_100pts": "wounds lost per 100 points",
+    "models_destroyed_per_100pts": "models destroyed per 100 points",
+}
+DEFAULT_TRIALS = 200_000
+
+#: Sweep parameters that change the target profile or the attackers rather than an option.
+TARGET_PARAMETERS = ("save", "toughness", "wounds", "invuln", "target_models")
+ATTACKER_PARAMETERS = ("models",)
+RANGE_PARAMETER = "range"
+
+AttackerLike = str | Weapon | Sequence[str | Weapon]
+
+
+@dataclasses.dataclass(frozen=True)
+class _Attacker:
+    label: str
+    weapons: tuple[Weapon, ...]
+
+
+@dataclasses.dataclass(frozen=True)
+class _Target:
+    label: str
+    profile: TargetProfile
+
+
+# -- public ---------------------------------------------------------------------------------
+def compare(attackers: AttackerLike | Mapping[str, AttackerLike],
+            targets: str | TargetProfile | Iterable[str | TargetProfile]
+            | Mapping[str, str | TargetProfile], *,
+            trials: int = DEFAULT_TRIALS, seed: int = 1, exact: bool = False,
+            points: float | Sequence[float] | Mapping[str, float] | None = None,
+            library: TargetLibrary | None = None, **options: Any) -> pd.DataFrame:
+    """Every attacker against every target, under the same situation: a tidy frame.
+
+    Parameters
+    ----------
+    attackers
+        A weapon line, or a list whose items are each one attacker: a weapon line, a
+        :class:`Weapon`, or a list of them (a unit's weapons, resolved in order). A dict
+        gives the attackers their labels; otherwise the label is the weapon's name (with
+        its count), e.g. ``"10x Bolt rifle"``.
+    targets
+        Target lines, reference names (``"MEQ"``, ``"10x GEQ"``) or profiles; a dict gives
+        labels. The label of a reference name is the name as written.
+    trials, seed
+        Monte Carlo trials per cell and the root seed (cell ``i`` uses
+        ``SeedSequence(seed).spawn(n_cells)[i]``).
+    exact
+        Use the exact engine (``stderr`` is NaN).
+    points
+        Points cost of each attacker (a number for one attacker, a list in attacker order,
+        or a dict by label) to add the per-100-points metrics.
+    library
+        Reference-profile library for names (default: the built-in one; see
+        :func:`mathhammer.wh40k.targets.load`).
+    **options
+        Situation, modifier and rule switches, as for :func:`mathhammer.simulate`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``attacker, target, metric, value, stderr``; ``attrs`` holds ``method``,
+        ``trials`` and ``seed``.
+
+    Examples
+    --------
+    >>> import mathhammer as mh
+    >>> df = mh.compare(['Lascannon: 48" A1 BS3+ S12 AP-3 D6+1'], ["MEQ", "VEQ"], exact=True)
+    >>> df.query("metric == 'expected_damage'")["value"].round(3).tolist()
+    [1.0, 1.667]
+    """
+    attacker_list = _attackers(attackers)
+    target_list = _targets(targets, library)
+    costs = _points(points, attacker_list)
+    api.build_options(options)  # fail fast on a bad option, before any cell runs
+    cells = [(a, t, {}) for a in attacker_list for t in target_list]
+    return _run(cells, None, costs, trials=trials, seed=seed, exact=exact, options=options)
+
+
+def sweep(attackers: AttackerLike | Mapping[str, AttackerLike],
+          targets: str | TargetProfile | Iterable[str | TargetProfile]
+          | Mapping[str, str | TargetProfile],
+          parameter: str, values: Iterable[Any], *,
+          trials: int = DEFAULT_TRIALS, seed: int = 1, exact: bool = False,
+          points: float | Sequence[float] | Mapping[str, float] | None = None,
+          library: TargetLibrary | None = None, **options: Any) -> pd.DataFrame:
+    """:func:`compare` repeated for each value of one parameter.
+
+    Parameters
+    ----------
+    parameter
+        ``"range"`` (values ``"full"``/``"half"``), ``"models"`` (number of models carrying
+        each weapon line), ``"target_models"``, ``"save"`` (2..6, or 7/``"-"`` for none),
+        ``"toughness"``, ``"wounds"``, ``"invuln"`` (``None`` for none), or any option of
+        :func:`mathhammer.simulate` (``"hit_mod"``, ``"ap_mod"``, ``"half_range"``,
+        ``"cover"``, ``"reroll_hits"``...).
+    values
+        The settings, in the order they should appear.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The frame of :func:`compare` with a column named ``parameter`` after ``target``.
+
+    Examples
+    --------
+    >>> import mathhammer as mh
+    >>> df = mh.sweep("Bolter: A1 BS3+ S4 AP0 D1", "T4 Sv3+ W1", "save", [2, 7], exact=True)
+    >>> df.query("metric == 'expected_damage'")[["save", "value"]].round(4).values.tolist()
+    [[2, 0.0556], [7, 0.3333]]
+    """
+    values = list(values)
+    if not values:
+        raise OptionError(f"sweep over '{parameter}' needs at least one value")
+    _check_parameter(parameter)
+    attacker_list = _attackers(attackers)
+    target_list = _targets(targets, library)
+    costs = _points(points, attacker_list)
+    api.build_options(options)
+    cells = []
+    for a in attacker_list:
+        for t in target_list:
+            for value in values:
+                cells.append(_apply(parameter, value, a, t))
+    return _run(cells, parameter, costs, trials=trials, seed=seed, exact=exact,
+                options=options, settings=[v for _ in attacker_list for _ in target_list
+                                           for v in values])
+
+
+def results(attackers: AttackerLike | Mapping[str, AttackerLike],
+            targets: str | TargetProfile | Iterable[str | TargetProfile]
+            | Mapping[str, str | TargetProfile], *,
+            trials: int = DEFAULT_TRIALS, seed: int = 1, exact: bool = False,
+            library: TargetLibrary | None = None, **options: Any) -> dict[tuple[str, str], Result]:
+    """The full :class:`Result` of every cell of :func:`compare` (same seeding), keyed by
+    ``(attacker label, target label)``; handy for overlay charts of whole distributions."""
+    attacker_list = _attackers(attackers)
+    target_list = _targets(targets, library)
+    cells = [(a, t) for a in attacker_list for t in target_list]
+    children = np.random.SeedSequence(_seed(seed)).spawn(len(cells))
+    out = {}
+    for (a, t), child in zip(cells, children):
+        out[(a.label, t.label)] = _one(a, t, options, trials, child, exact)
+    return out
+
+
+def pivot(frame: pd.DataFrame, metric: str | None = None, *, stderr: bool = True) -> pd.DataFrame:
+    """A readable wide table of a :func:`compare` / :func:`sweep` frame.
+
+    With ``metric``: attackers (and sweep settings) as rows, targets as columns. Without:
+    one row per cell, one column per metric. Monte Carlo cells read ``"1.234 ± 0.002"``.
+    """
+    extra = [c for c in frame.columns if c not in COLUMNS]
+    text = frame.assign(cell=[_cell(v, s, stderr) for v, s in zip(frame["value"],
+                                                                  frame["stderr"])])
+    if metric is not None:
+        _check_metric(frame, metric)
+        part = text[text["metric"] == metric]
+        table = part.pivot_table(index=["attacker", *extra], columns="target", values="cell",
+                                 aggfunc="first", sort=False)
+    else:
+        table = text.pivot_table(index=["attacker", "target", *extra], columns="metric",
+                                 values="cell", aggfunc="first", sort=False)
+    table.columns.name = None
+    return table.fillna("")
+
+
+def to_markdown(frame: pd.DataFrame, metric: str | None = None, *, stderr: bool = True) -> str:
+    """:func:`pivot` as a Markdown table for articles."""
+    return markdown_table(pivot(frame, metric, stderr=stderr), formatter=str)
+
+
+def to_json_dict(frame: pd.DataFrame) -> dict[str, Any]:
+    """The ``--json`` shape: provenance plus one record per row (NaN stderr as null)."""
+    records = []
+    for row in frame.to_dict(orient="records"):
+        records.append({k: (None if isinstance(v, float) and math.isnan(v) else
+                            v.item() if isinstance(v, np.generic) else v)
+                        for k, v in row.items()})
+    return {"method": frame.attrs.get("method"), "trials": frame.attrs.get("trials"),
+            "seed": frame.attrs.get("seed"), "rows": records}
+
+
+# -- cells ----------------------------------------------------------------------------------
+def _run(cells, parameter, costs, *, trials, seed, exact, options, settings=None):
+    if not exact:
+        trials = api._check_trials(trials)
+    seed = _seed(seed)
+    children = np.random.SeedSequence(seed).spawn(len(cells))
+    rows: list[dict[str, Any]] = []
+    for i, ((attacker, target, overrides), child) in enumerate(zip(cells, children)):
+        result = _one(attacker, target, {**options, **overrides}, trials, child, exact)
+        for metric, value, err in _metrics(result, costs.get(attacker.label)):
+            row = {"attacker": attacker.label, "target": target.label}
+            if parameter is not None:
+                row[parameter] = settings[i]
+            row.update(metric=metric, value=value, stderr=err)
+            rows.append(row)
+    columns = COLUMNS[:2] + ([parameter] if parameter is not None else []) + COLUMNS[2:]
+    frame = pd.DataFrame(rows, columns=columns)
+    frame["value"] = frame["value"].astype(float)
+    frame["stderr"] = frame["stderr"].astype(float)
+    frame.attrs.update(method="exact" if exact else "monte-carlo",
+                       trials=None if exact else trials, seed=None if exact else seed)
+    return frame
+
+
+def _one(attacker, target, options, trials, child, exact) -> Result:
+    try:
+        if exact:
+            return api.exact(list(attacker.weapons), target.profile, **options)
+        return api.simulate(list(attacker.weapons), target.profile, trials=trials, seed=child,
+                            **options)
+    except UnsupportedError as exc:
+        raise UnsupportedError(f"{attacker.label} against {target.label}: {exc}") from None
+
+
+def _metrics(result: Result, cost: float | None):
+    def err(x):
+        return math.nan if x is None else float(x)
+
+    dmg, dmg_se = result.mean("damage"), err(result.stderr("damage"))
+    mod, mod_se = result.mean("models_destroyed"), err(result.stderr("models_destroyed"))
+    p = result.probability("unit_destroyed")
+    out = [("expected_damage", dmg, dmg_se), ("expected_models_destroyed", mod, mod_se),
+           ("p_unit_destroyed", p, err(result.probability_stderr("unit_destroyed")))]
+    if "attacker_mortal_wounds" in result.distributions:
+        out.append(("expected_attacker_mortal_wounds", result.mean("attacker_mortal_wounds"),
+                    err(result.stderr("attacker_mortal_wounds"))))
+    if cost is not None:
+        scale = 100.0 / cost
+        out.append(("damage_per_100pts", dmg * scale, dmg_se * scale))
+        out.append(("models_destroyed_per_100pts", mod * scale, mod_se * scale))
+    return out
+
+
+# -- inputs ---------------------------------------------------------------------------------
+def _attackers(attackers) -> list[_Attacker]:
+    if isinstance(attackers, Mapping):
+        items = [(str(k), v) for k, v in attackers.items()]
+    else:
+        if isinstance(attackers, (str, Weapon)):
+            attackers = [attackers]
+        items = [(None, v) for v in attackers]
+    if not items:
+        raise OptionError("give at least one attacker (a weapon line)")
+    out = []
+    for label, spec in items:
+        weapons = tuple(api.parse_weapons(spec))
+        out.append(_Attacker(label or " + ".join(_weapon_label(w) for w in weapons), weapons))
+    return _unique(out)
+
+
+def _weapon_label(weapon: Weapon) -> str:
+    if not weapon.name:
+        return str(weapon)
+    return f"{weapon.count}x {weapon.name}" if weapon.count != 1 else weapon.name
+
+
+def _targets(targets, library) -> list[_Target]:
+    if isinstance(targets, Mapping):
+        items = [(str(k), v) for k, v in targets.items()]
+    else:
+        if isinstance(targets, (str, TargetProfile)):
+            targets = [targets]
+        items = [(None, v) for v in targets]
+    if not items:
+        raise OptionError("give at least one target (a target line or a name such as MEQ)")
+    out = []
+    for label, spec in items:
+        profile = resolve_target(spec, library)
+        if label is None:
+            if isinstance(spec, str) and ":" not in spec and (library or _builtin()).resolve(
+                    spec) is not None:
+                label = " ".join(spec.split())
+            elif profile.name:
+                label = f"{profile.count}x {profile.name}" if profile.count != 1 \
+                    else profile.name
+            else:
+                label = str(profile)
+        out.append(_Target(label, profile))
+    return _unique(out)
+
+
+def _builtin() -> TargetLibrary:
+    from mathhammer.wh40k.targets import targets
+
+    return targets
+
+
+def _unique(items):
+    seen: dict[str, int] = {}
+    out = []
+    for item in items:
+        n = seen.get(item.label, 0) + 1
+        seen[item.label] = n
+        out.append(item if n == 1 else dataclasses.replace(item, label=f"{item.label} ({n})"))
+    return out
+
+
+def _points(points, attackers: list[_Attacker]) -> dict[str, float]:
+    if points is None:
+        return {}
+    labels = [a.label for a in attackers]
+    if isinstance(points, Mapping):
+        unknown = [k for k in points if k not in labels]
+        if unknown:
+            raise OptionError(f"points given for '{unknown[0]}', which is not an attacker; "
+                              f"attackers: {', '.join(labels)}")
+        costs = {str(k): v for k, v in points.items()}
+    elif isinstance(points, (int, float)) and not isinstance(points, bool):
+        if len(labels) != 1:
+            raise OptionError(f"one points value for {len(labels)} attackers: give a list "
+                              "in attacker order or a dict by attacker")
+        costs = {labels[0]: points}
+    else:
+        points = list(points)
+        if len(points) != len(labels):
+            raise OptionError(f"{len(points)} points values for {len(labels)} attackers; "
+                              "give one per attacker, in order")
+        costs = dict(zip(labels, points))
+    for label, cost in costs.items():
+        if isinstance(cost, bool) or not isinstance(cost, (int, float, np.integer,
+                                                           np.floating)) or not cost > 0:
+            raise OptionError(f"points for '{label}' must be a positive number, not {cost!r}")
+    return {k: float(v) for k, v in costs.items()}
+
+
+def _seed(seed: Any) -> int:
+    return api._check_seed(seed)
+
+
+# -- sweeps ---------------------------------------------------------------------------------
+def _option_names() -> set[str]:
+    return set(api._SITUATION_FIELDS | api._MODIFIER_FIELDS | api._RULE_FIELDS
+               | api._OTHER_OPTIONS)
+
+
+def _check_parameter(parameter: str) -> None:
+    known = _option_names() | set(TARGET_PARAMETERS) | set(ATTACKER_PARAMETERS) | {
+        RANGE_PARAMETER}
+    if parameter not in known:
+        hint = did_you_mean(parameter, known).lower()
+        raise OptionError(f"cannot sweep over '{parameter}'{hint}; choose range, models, "
+                          "target_models, save, toughness, wounds, invuln or an option of "
+                          "mathhammer.simulate such as hit_mod")
+
+
+def _apply(parameter: str, value: Any, attacker: _Attacker, target: _Target):
+    if parameter == RANGE_PARAMETER:
+        text = str(value).strip().lower()
+        if text in ("half", "true", "1"):
+            return attacker, target, {"half_range": True}
+        if text in ("full", "false", "0"):
+            return attacker, target, {"half_range": False}
+        raise OptionError(f"range band '{value}' must be 'full' or 'half'")
+    if parameter == "models":
+        count = _whole(parameter, value, minimum=1)
+        return (dataclasses.replace(attacker, weapons=tuple(w.with_count(count)
+                                                            for w in attacker.weapons)),
+                target, {})
+    if parameter in TARGET_PARAMETERS:
+        field = {"target_models": "count"}.get(parameter, parameter)
+        if parameter == "save":
+            new = _save(value)
+        elif parameter == "invuln" and (value is None or str(value).strip() in ("-", "")):
+            new = None
+        else:
+            new = _whole(parameter, value, minimum=1)
+        profile = dataclasses.replace(target.profile, **{field: new})
+        return attacker, dataclasses.replace(target, profile=profile), {}
+    return attacker, target, {parameter: value}
+
+
+def _whole(parameter: str, value: Any, minimum: int) -> int:
+    text = str(value).strip().rstrip("+")
+    if isinstance(value, bool) or not text.lstrip("-").isdigit():
+        raise OptionError(f"{parameter} value {value!r} must be a whole number")
+    number = int(text)
+    if number < minimum:
+        raise OptionError(f"{parameter} value {number} must be at least {minimum}")
+    return number
+
+
+def _save(value: Any) -> int:
+    if value is None or str(value).strip() in ("-", "none"):
+        return NO_SAVE
+    return _whole("save", value, minimum=2)
+
+
+# -- text -----------------------------------------------------------------------------------
+def _cell(value: float, err: float, with_stderr: bool) -> str:
+    text = format_number(value)
+    if with_stderr and not math.isnan(err):
+        text += f" ± {format_number(err, 2)}"
+    return text
+
+
+def _check_metric(frame: pd.DataFrame, metric: str) -> None:
+    present = list(dict.fromkeys(frame["metric"]))
+    if metric not in present:
+        hint = did_you_mean(metric, present).lower()
+        raise OptionError(f"no metric '{metric}' in this comparison{hint}; it has: "
+                          f"{', '.join(present)}")
+
+
+__all__ = ["compare", "sweep", "results", "pivot", "to_markdown", "to_json_dict", "COLUMNS",
+           "METRICS", "METRIC_LABELS"]
+
+
+class _CallableModule(types.ModuleType):
+    """``mathhammer.compare`` is both this module and its main function.
+
+    Importing the submodule makes ``mathhammer.compare`` the module object (Python sets the
+    attribute on the package), which would hide the lazily exported function; a callable
+    module keeps ``mh.compare(attackers, targets, ...)`` working either way.
+    """
+
+    def __call__(self, *args: Any, **kwargs: Any) -> pd.DataFrame:
+        return compare(*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _CallableModule

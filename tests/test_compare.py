@@ -1,0 +1,240 @@
+"""Comparison grids and sweeps, checked cell by cell against single runs of the same pairs."""
+
+import json
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import mathhammer as mh
+from mathhammer.compare import (COLUMNS, pivot, results, sweep, to_json_dict, to_markdown)
+from mathhammer.errors import OptionError, ProfileError
+
+HB = 'Heavy bolter: 36" A3 BS4+ S5 AP-1 D2 [SUSTAINED HITS 1]'
+LC = 'Lascannon: 48" A1 BS4+ S12 AP-3 D6+1'
+PLASMA = '5x Plasma gun: 24" A1 BS3+ S8 AP-3 D2 [RAPID FIRE 1, HAZARDOUS]'
+TARGETS = ["GEQ", "MEQ", "10x TEQ"]
+TRIALS = 20_000
+
+
+def cell(frame, attacker, target, metric, **extra):
+    mask = (frame.attacker == attacker) & (frame.target == target) & (frame.metric == metric)
+    for key, value in extra.items():
+        mask &= frame[key] == value
+    rows = frame[mask]
+    assert len(rows) == 1, (attacker, target, metric, extra)
+    return rows.iloc[0]
+
+
+def test_shape_labels_and_provenance():
+    df = mh.compare([HB, LC], TARGETS, trials=TRIALS, seed=5)
+    assert list(df.columns) == COLUMNS
+    assert list(dict.fromkeys(df.attacker)) == ["Heavy bolter", "Lascannon"]
+    assert list(dict.fromkeys(df.target)) == TARGETS
+    assert list(dict.fromkeys(df.metric)) == ["expected_damage", "expected_models_destroyed",
+                                             "p_unit_destroyed"]
+    assert len(df) == 2 * 3 * 3
+    assert df.attrs == {"method": "monte-carlo", "trials": TRIALS, "seed": 5}
+    assert (df.stderr >= 0).all() and df.value.dtype == float
+
+
+def test_monte_carlo_cells_equal_single_runs_with_the_same_seed_child():
+    seed = 11
+    df = mh.compare([HB, PLASMA], TARGETS, trials=TRIALS, seed=seed)
+    children = np.random.SeedSequence(seed).spawn(2 * 3)
+    for a, (label, line) in enumerate([("Heavy bolter", HB), ("5x Plasma gun", PLASMA)]):
+        for t, target in enumerate(TARGETS):
+            r = mh.simulate(line, target, trials=TRIALS, seed=children[a * 3 + t])
+            got = cell(df, label, target, "expected_damage")
+            assert (got.value, got.stderr) == (r.mean("damage"), r.stderr("damage"))
+            got = cell(df, label, target, "expected_models_destroyed")
+            assert (got.value, got.stderr) == (r.mean("models_destroyed"),
+                                               r.stderr("models_destroyed"))
+            got = cell(df, label, target, "p_unit_destroyed")
+            assert got.value == r.probability("unit_destroyed")
+            assert got.stderr == r.probability_stderr("unit_destroyed")
+            got = cell(df, label, target, "expected_attacker_mortal_wounds") \
+                if label.endswith("Plasma gun") else None
+            if got is not None:
+                assert got.value == r.mean("attacker_mortal_wounds")
+
+
+def test_a_cell_does_not_depend_on_the_rest_of_the_grid():
+    big = mh.compare([HB, LC], TARGETS, trials=TRIALS, seed=3)
+    small = mh.compare([HB], TARGETS[:1], trials=TRIALS, seed=3)
+    assert cell(big, "Heavy bolter", "GEQ", "expected_damage").value == \
+        cell(small, "Heavy bolter", "GEQ", "expected_damage").value
+
+
+def test_same_seed_same_frame_and_other_seed_differs():
+    a = mh.compare([HB], ["MEQ"], trials=TRIALS, seed=1)
+    b = mh.compare([HB], ["MEQ"], trials=TRIALS, seed=1)
+    c = mh.compare([HB], ["MEQ"], trials=TRIALS, seed=2)
+    pd.testing.assert_frame_equal(a, b)
+    assert not a.value.equals(c.value)
+
+
+def test_exact_cells_equal_exact():
+    df = mh.compare([HB, LC], TARGETS, exact=True, stationary=True)
+    assert df.attrs["method"] == "exact" and df.stderr.isna().all()
+    for label, line in (("Heavy bolter", HB), ("Lascannon", LC)):
+        for target in TARGETS:
+            e = mh.exact(line, target, stationary=True)
+            assert cell(df, label, target, "expected_damage").value == e.mean("damage")
+            assert cell(df, label, target, "expected_models_destroyed").value == \
+                e.mean("models_destroyed")
+            assert cell(df, label, target, "p_unit_destroyed").value == \
+                e.probability("unit_destroyed")
+
+
+def test_lascannon_by_hand():
+    # BS4+ 1/2, S12 vs T4 wounds on 2+ 5/6, AP-3 vs Sv3+ saves on 6+ 5/6 fail; D6+1 >= 2 = W
+    df = mh.compare([LC], ["MEQ"], exact=True)
+    assert cell(df, "Lascannon", "MEQ", "expected_models_destroyed").value == \
+        pytest.approx(0.5 * 5 / 6 * 5 / 6)
+
+
+def test_monte_carlo_agrees_with_exact_within_five_standard_errors():
+    mc = mh.compare([HB, LC], TARGETS, trials=50_000, seed=4)
+    ex = mh.compare([HB, LC], TARGETS, exact=True)
+    merged = mc.merge(ex, on=["attacker", "target", "metric"], suffixes=("_mc", "_ex"))
+    ok = merged.stderr_mc > 0
+    z = (merged.value_mc - merged.value_ex)[ok].abs() / merged.stderr_mc[ok]
+    assert (z < 5).all()
+
+
+def test_a_unit_of_several_weapon_lines_and_labels():
+    df = mh.compare({"Devastators": [HB, LC]}, {"Marines": "MEQ"}, exact=True)
+    e = mh.exact([HB, LC], "MEQ")
+    assert cell(df, "Devastators", "Marines", "expected_damage").value == e.mean("damage")
+    default = mh.compare([[HB, LC]], ["MEQ"], exact=True)
+    assert default.attacker.iloc[0] == "Heavy bolter + Lascannon"
+
+
+def test_duplicate_labels_are_numbered_and_lines_label_by_name():
+    df = mh.compare([HB, HB, "A2 BS3+ S4 AP0 D1"], ["T4 Sv3+ W2", "MEQ"], exact=True)
+    assert list(dict.fromkeys(df.attacker)) == ["Heavy bolter", "Heavy bolter (2)",
+                                               "A2 BS3+ S4 AP0 D1"]
+    assert list(dict.fromkeys(df.target)) == ["T4 Sv3+ W2", "MEQ"]
+
+
+def test_points_add_per_100_point_metrics():
+    df = mh.compare([HB, LC], ["MEQ"], trials=TRIALS, seed=2, points=[20, 40])
+    for label, pts in (("Heavy bolter", 20), ("Lascannon", 40)):
+        dmg = cell(df, label, "MEQ", "expected_damage")
+        per = cell(df, label, "MEQ", "damage_per_100pts")
+        assert per.value == pytest.approx(dmg.value * 100 / pts)
+        assert per.stderr == pytest.approx(dmg.stderr * 100 / pts)
+        models = cell(df, label, "MEQ", "expected_models_destroyed")
+        assert cell(df, label, "MEQ", "models_destroyed_per_100pts").value == \
+            pytest.approx(models.value * 100 / pts)
+    by_name = mh.compare([HB, LC], ["MEQ"], trials=TRIALS, seed=2,
+                         points={"Heavy bolter": 20, "Lascannon": 40})
+    pd.testing.assert_frame_equal(df, by_name)
+    one = mh.compare(HB, "MEQ", exact=True, points=50)
+    assert "damage_per_100pts" in set(one.metric)
+
+
+@pytest.mark.parametrize("points, pattern", [
+    ([10], "1 points values for 2 attackers"), ({"Nope": 3}, "not an attacker"),
+    ([10, -1], "positive number"), (5, "one points value for 2 attackers")])
+def test_bad_points(points, pattern):
+    with pytest.raises(OptionError, match=pattern):
+        mh.compare([HB, LC], ["MEQ"], exact=True, points=points)
+
+
+def test_bad_inputs_fail_before_running():
+    with pytest.raises(OptionError, match="unknown option 'half_rang'"):
+        mh.compare([HB], ["MEQ"], half_rang=True)
+    with pytest.raises(ProfileError, match="did you mean 'MEQ'"):
+        mh.compare([HB], ["MEQQ"])
+    with pytest.raises(OptionError, match="at least one attacker"):
+        mh.compare([], ["MEQ"])
+    with pytest.raises(OptionError, match="at least one target"):
+        mh.compare([HB], [])
+
+
+# -- sweeps --------------------------------------------------------------------------------
+def test_sweep_save_equals_exact_on_the_changed_target():
+    df = sweep([HB], ["T4 Sv3+ W2"], "save", [2, 3, "4+", 7], exact=True)
+    assert list(df.columns) == ["attacker", "target", "save", "metric", "value", "stderr"]
+    for save, line in ((2, "T4 Sv2+ W2"), (3, "T4 Sv3+ W2"), ("4+", "T4 Sv4+ W2"),
+                       (7, "T4 Sv- W2")):
+        e = mh.exact(HB, line)
+        assert cell(df, "Heavy bolter", "T4 Sv3+ W2", "expected_damage", save=save).value == \
+            pytest.approx(e.mean("damage"), abs=1e-15)
+
+
+def test_sweep_option_cells_equal_single_runs_with_seed_children():
+    values = [-1, 0, 1]
+    df = sweep([HB, LC], ["MEQ"], "hit_mod", values, trials=TRIALS, seed=9)
+    children = np.random.SeedSequence(9).spawn(2 * 1 * 3)
+    for a, (label, line) in enumerate([("Heavy bolter", HB), ("Lascannon", LC)]):
+        for v, value in enumerate(values):
+            r = mh.simulate(line, "MEQ", trials=TRIALS, seed=children[a * 3 + v], hit_mod=value)
+            assert cell(df, label, "MEQ", "expected_damage", hit_mod=value).value == \
+                r.mean("damage")
+
+
+def test_sweep_range_models_and_target_models():
+    melta = 'Meltagun: 12" A1 BS3+ S9 AP-4 D6 [MELTA 2]'
+    df = sweep([melta], ["VEQ"], "range", ["full", "half"], exact=True)
+    assert cell(df, "Meltagun", "VEQ", "expected_damage", range="half").value == \
+        pytest.approx(mh.exact(melta, "VEQ", half_range=True).mean("damage"))
+    df = sweep([HB], ["GEQ"], "models", [1, 3], exact=True)
+    assert cell(df, "Heavy bolter", "GEQ", "expected_damage", models=3).value == \
+        pytest.approx(mh.exact("3x " + HB, "GEQ").mean("damage"))
+    df = sweep([HB], ["MEQ"], "target_models", [1, 10], exact=True)
+    assert cell(df, "Heavy bolter", "MEQ", "p_unit_destroyed", target_models=1).value == \
+        pytest.approx(mh.exact(HB, "1x MEQ").probability("unit_destroyed"))
+    df = sweep([LC], ["TEQ"], "invuln", ["-", 4], exact=True)
+    assert cell(df, "Lascannon", "TEQ", "expected_damage", invuln="-").value > \
+        cell(df, "Lascannon", "TEQ", "expected_damage", invuln=4).value
+
+
+def test_sweep_errors():
+    with pytest.raises(OptionError, match="cannot sweep over 'hitmod'; did you mean 'hit_mod'"):
+        sweep([HB], ["MEQ"], "hitmod", [1])
+    with pytest.raises(OptionError, match="at least one value"):
+        sweep([HB], ["MEQ"], "save", [])
+    with pytest.raises(OptionError, match="range band 'close'"):
+        sweep([HB], ["MEQ"], "range", ["close"], exact=True)
+    with pytest.raises(OptionError, match="save value 1 must be at least 2"):
+        sweep([HB], ["MEQ"], "save", [1], exact=True)
+
+
+# -- tables --------------------------------------------------------------------------------
+def test_pivot_markdown_and_json():
+    df = mh.compare([HB, LC], ["GEQ", "MEQ"], trials=TRIALS, seed=1)
+    wide = pivot(df, "expected_damage")
+    assert list(wide.columns) == ["GEQ", "MEQ"] and list(wide.index) == ["Heavy bolter",
+                                                                          "Lascannon"]
+    assert " ± " in wide.iloc[0, 0]
+    md = to_markdown(df, "expected_damage")
+    lines = md.splitlines()
+    assert lines[0] == "| attacker | GEQ | MEQ |" and len(lines) == 4
+    full = pivot(df)
+    assert list(full.index.names) == ["attacker", "target"] and len(full) == 4
+    with pytest.raises(OptionError, match="no metric 'damage'"):
+        pivot(df, "damage")
+    exact = mh.compare([HB], ["MEQ"], exact=True)
+    data = to_json_dict(exact)
+    json.dumps(data, allow_nan=False)
+    assert data["method"] == "exact" and data["rows"][0]["stderr"] is None
+    assert " ± " not in to_markdown(exact)
+
+
+def test_results_grid_matches_compare():
+    df = mh.compare([HB], ["MEQ", "GEQ"], trials=TRIALS, seed=6)
+    res = results([HB], ["MEQ", "GEQ"], trials=TRIALS, seed=6)
+    assert set(res) == {("Heavy bolter", "MEQ"), ("Heavy bolter", "GEQ")}
+    for (a, t), r in res.items():
+        assert cell(df, a, t, "expected_damage").value == r.mean("damage")
+
+
+def test_module_is_callable_after_submodule_import():
+    import mathhammer.compare as module
+
+    assert callable(mh.compare) and callable(module)
+    assert not math.isnan(mh.compare(HB, "MEQ", exact=True).value.iloc[0])
