@@ -1,0 +1,281 @@
+"""Run whole-unit scenarios: :func:`run` and the :class:`ScenarioResult` it returns."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from mathhammer.core.result import MONTE_CARLO, Distribution
+from mathhammer.core.rng import seed_streams
+from mathhammer.wh40k.api import CHUNKS, _check_seed, _check_trials
+from mathhammer.wh40k.compile import N_WEAPONS, RF_CONST, RF_COUNT, RF_SIDES, SUS_CONST, \
+    SUS_COUNT, SUS_SIDES
+from mathhammer.wh40k.scenario import Scenario, load_scenario
+from mathhammer.wh40k.scenario_compile import (B_BLAST, B_CLEAVE, B_FIRST_CONTRIB,
+                                               B_N_CONTRIBS, C_A_CONST, C_A_COUNT, C_A_SIDES,
+                                               C_PER_MODEL, C_SUB_FIRST, K_FIRST_BATCH,
+                                               K_N_BATCHES, S_MODELS, U_MODEL_BINS, U_MODELS,
+                                               U_N_ALLOCS, U_WOUND_BINS, U_WOUNDS,
+                                               ScenarioPlan, compile_scenario)
+
+
+def run(scenario: Scenario | str | Path, trials: int = 100_000, seed: int = 1) -> ScenarioResult:
+    """Simulate a scenario: every activation, every battle round, ``trials`` times.
+
+    Parameters
+    ----------
+    scenario
+        A :class:`Scenario` or the path of a scenario TOML file.
+    trials, seed
+        Monte Carlo trials and seed (bit-identical results for a seed on any thread count).
+
+    Returns
+    -------
+    ScenarioResult
+        Distributions of models destroyed and wounds lost per unit and per model group, after
+        every activation of every round, and when each side was wiped out.
+    """
+    if not isinstance(scenario, Scenario):
+        scenario = load_scenario(scenario)
+    trials = _check_trials(trials)
+    seed = _check_seed(seed)
+    plan = compile_scenario(scenario)
+    hists = run_scenario_monte_carlo(plan, trials, seed)
+    return ScenarioResult(plan=plan, trials=trials, seed=seed, models=hists[0],
+                          wounds=hists[1], groups=hists[2], sides=hists[3])
+
+
+def max_pending(plan: ScenarioPlan) -> int:
+    """An upper bound on [DEVASTATING WOUNDS] critical wounds in one activation."""
+    worst = 1
+    for k in range(plan.activations.shape[0]):
+        total = 0
+        first = plan.activations[k, K_FIRST_BATCH]
+        for b in range(first, first + plan.activations[k, K_N_BATCHES]):
+            row = plan.batches[b]
+            bonus = (row[B_BLAST] + row[B_CLEAVE]) * (plan.units[:, U_MODELS].max() // 5)
+            rapid = row[RF_COUNT] * max(row[RF_SIDES], 1) + row[RF_CONST]
+            sustained = row[SUS_COUNT] * max(row[SUS_SIDES], 1) + row[SUS_CONST]
+            for c in range(row[B_FIRST_CONTRIB], row[B_FIRST_CONTRIB] + row[B_N_CONTRIBS]):
+                con = plan.contribs[c]
+                models = plan.subs[con[C_SUB_FIRST], S_MODELS]
+                per_weapon = (con[C_A_COUNT] * max(con[C_A_SIDES], 1) + con[C_A_CONST]
+                              + bonus + rapid)
+                total += models * con[C_PER_MODEL] * per_weapon * (1 + sustained)
+        worst = max(worst, total)
+    return int(worst)
+
+
+def run_scenario_monte_carlo(plan: ScenarioPlan, trials: int,
+                             seed: int | np.random.SeedSequence, chunks: int = CHUNKS):
+    """Run the scenario kernel; return summed histograms (models, wounds, groups, sides)."""
+    from mathhammer.wh40k.scenario_kernels import simulate_scenario_chunks
+
+    streams = seed_streams(seed, chunks)
+    per_chunk = np.full(chunks, trials // chunks, dtype=np.int64)
+    per_chunk[: trials % chunks] += 1
+    cps = plan.checkpoints
+    models = np.zeros((chunks, cps, plan.model_bins), dtype=np.int64)
+    wounds = np.zeros((chunks, cps, plan.wound_bins), dtype=np.int64)
+    groups = np.zeros((chunks, cps, plan.group_bins), dtype=np.int64)
+    sides = np.zeros((chunks, len(plan.side_names), plan.rounds + 1), dtype=np.int64)
+    pending = max_pending(plan) if plan.dw_at_unit_end else 1
+    simulate_scenario_chunks(streams, per_chunk, plan.rounds, plan.activations, plan.batches,
+                             plan.contribs, plan.hit, plan.wound, plan.saves, plan.damage_maps,
+                             plan.units, plan.orders, plan.toughness, plan.subs, plan.allocs,
+                             plan.report_groups, plan.dw_at_unit_end, pending,
+                             int(plan.units[:, U_N_ALLOCS].max()), models, wounds, groups,
+                             sides)
+    return models.sum(axis=0), wounds.sum(axis=0), groups.sum(axis=0), sides.sum(axis=0)
+
+
+@dataclass(frozen=True, eq=False)
+class ScenarioResult:
+    """Per-unit and per-group distributions after every activation of every round.
+
+    Checkpoint ``i`` is the state after activation ``i % A`` of round ``i // A + 1``
+    (``A`` activations per round); the last checkpoint is the end of the scenario.
+    """
+
+    plan: ScenarioPlan
+    trials: int
+    seed: int
+    models: np.ndarray
+    wounds: np.ndarray
+    groups: np.ndarray
+    sides: np.ndarray
+    method: str = MONTE_CARLO
+
+    @property
+    def units(self) -> tuple[str, ...]:
+        return self.plan.unit_names
+
+    @property
+    def checkpoints(self) -> int:
+        return self.plan.checkpoints
+
+    def _unit_row(self, unit: str) -> int:
+        try:
+            return self.plan.unit_names.index(unit)
+        except ValueError:
+            raise KeyError(f"no unit '{unit}'; units: {', '.join(self.plan.unit_names)}") \
+                from None
+
+    def _checkpoint(self, checkpoint: int | None) -> int:
+        return self.checkpoints - 1 if checkpoint is None else checkpoint
+
+    def models_destroyed(self, unit: str, checkpoint: int | None = None) -> Distribution:
+        """Models of ``unit`` destroyed by ``checkpoint`` (default: the end)."""
+        u = self._unit_row(unit)
+        row = self.plan.units[u]
+        start = row[U_MODEL_BINS]
+        counts = self.models[self._checkpoint(checkpoint), start:start + row[U_MODELS] + 1]
+        return Distribution.from_counts(counts)
+
+    def wounds_lost(self, unit: str, checkpoint: int | None = None) -> Distribution:
+        u = self._unit_row(unit)
+        row = self.plan.units[u]
+        start = row[U_WOUND_BINS]
+        counts = self.wounds[self._checkpoint(checkpoint), start:start + row[U_WOUNDS] + 1]
+        return Distribution.from_counts(counts)
+
+    def group_models_destroyed(self, unit: str, group: str,
+                               checkpoint: int | None = None) -> Distribution:
+        for i, (u, g) in enumerate(self.plan.group_names):
+            if u == unit and g.lower() == group.lower():
+                _, models, start = self.plan.report_groups[i]
+                counts = self.groups[self._checkpoint(checkpoint), start:start + models + 1]
+                return Distribution.from_counts(counts)
+        raise KeyError(f"unit '{unit}' has no model group '{group}'")
+
+    def destroyed(self, unit: str, checkpoint: int | None = None) -> float:
+        """P(every model of ``unit`` destroyed by ``checkpoint``)."""
+        dist = self.models_destroyed(unit, checkpoint)
+        n = int(self.plan.units[self._unit_row(unit), U_MODELS])
+        return float(dist.probabilities[n]) if len(dist.probabilities) > n else 0.0
+
+    def wiped_out(self) -> pd.DataFrame:
+        """Per side: P(wiped out in round r) for each round, and P(still standing)."""
+        rows = []
+        for s, side in enumerate(self.plan.side_names):
+            counts = self.sides[s]
+            for r in range(1, self.plan.rounds + 1):
+                rows.append({"side": side, "round": r, "p_wiped_out": counts[r] / self.trials,
+                             "p_wiped_out_by_then": counts[1:r + 1].sum() / self.trials})
+        return pd.DataFrame(rows)
+
+    def checkpoint_label(self, checkpoint: int) -> tuple[int, str]:
+        n = self.plan.activations.shape[0]
+        return checkpoint // n + 1, self.plan.activation_labels[checkpoint % n]
+
+    def to_frame(self) -> pd.DataFrame:
+        """Tidy frame: one row per unit x checkpoint x outcome value."""
+        parts = []
+        for cp in range(self.checkpoints):
+            rnd, label = self.checkpoint_label(cp)
+            for unit in self.units:
+                for outcome, dist in (("models_destroyed", self.models_destroyed(unit, cp)),
+                                      ("wounds_lost", self.wounds_lost(unit, cp))):
+                    parts.append(pd.DataFrame({
+                        "checkpoint": cp, "round": rnd, "activation": label, "unit": unit,
+                        "group": "", "outcome": outcome, "value": dist.support,
+                        "probability": dist.probabilities}))
+            for unit, group in self.plan.group_names:
+                dist = self.group_models_destroyed(unit, group, cp)
+                parts.append(pd.DataFrame({
+                    "checkpoint": cp, "round": rnd, "activation": label, "unit": unit,
+                    "group": group, "outcome": "models_destroyed", "value": dist.support,
+                    "probability": dist.probabilities}))
+        return pd.concat(parts, ignore_index=True)
+
+    def summary(self) -> pd.DataFrame:
+        """Per unit at the end: mean models destroyed and wounds lost (± stderr), P(destroyed)."""
+        rows = []
+        for unit in self.units:
+            m, w = self.models_destroyed(unit), self.wounds_lost(unit)
+            p = self.destroyed(unit)
+            rows.append({"unit": unit, "models_destroyed": m.mean, "models_stderr": m.stderr,
+                         "wounds_lost": w.mean, "wounds_stderr": w.stderr, "p_destroyed": p,
+                         "p_destroyed_stderr": math.sqrt(p * (1 - p) / self.trials)})
+        return pd.DataFrame(rows).set_index("unit")
+
+    def survival(self) -> pd.DataFrame:
+        """Per unit and round: P(unit still has models) at the end of the round."""
+        n = self.plan.activations.shape[0]
+        rows = []
+        for unit in self.units:
+            for r in range(self.plan.rounds):
+                p = 1.0 - self.destroyed(unit, r * n + n - 1)
+                rows.append({"unit": unit, "round": r + 1, "p_alive": p})
+        return pd.DataFrame(rows)
+
+    def _unit_block(self, unit: str, checkpoint: int) -> dict[str, Any]:
+        groups = {}
+        for u, g in self.plan.group_names:
+            if u == unit:
+                groups[g] = {"models_destroyed": _dist_json(
+                    self.group_models_destroyed(unit, g, checkpoint))}
+        return {"models_destroyed": _dist_json(self.models_destroyed(unit, checkpoint)),
+                "wounds_lost": _dist_json(self.wounds_lost(unit, checkpoint)),
+                "destroyed": self.destroyed(unit, checkpoint), "groups": groups}
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON shape of ``mathhammer run --json``."""
+        n = self.plan.activations.shape[0]
+        out: dict[str, Any] = {"method": self.method, "trials": self.trials, "seed": self.seed,
+                               "units": {u: self._unit_block(u, self.checkpoints - 1)
+                                         for u in self.units}}
+        out["activations"] = [
+            {"round": cp // n + 1, "activation": self.plan.activation_labels[cp % n],
+             "units": {u: self._unit_block(u, cp) for u in self.units}}
+            for cp in range(self.checkpoints)]
+        out["rounds"] = [
+            {"round": r + 1, "units": {u: self._unit_block(u, r * n + n - 1)
+                                       for u in self.units}}
+            for r in range(self.plan.rounds)]
+        out["sides"] = {
+            side: {"units": [u for u, i in zip(self.units, self.plan.units[:, -3])
+                             if self.plan.side_names[i] == side],
+                   "wiped_out_in_round": {str(r): self.sides[s][r] / self.trials
+                                          for r in range(1, self.plan.rounds + 1)},
+                   "standing": self.sides[s][0] / self.trials}
+            for s, side in enumerate(self.plan.side_names)}
+        return out
+
+    def to_text(self) -> str:
+        lines = [f"Engine: Monte Carlo, {self.trials:,} trials, seed {self.seed}; "
+                 f"{self.plan.rounds} round(s) of {self.plan.activations.shape[0]} "
+                 "activation(s)", ""]
+        header = f"  {'after':<44} " + "  ".join(f"{u[:18]:>18}" for u in self.units)
+        lines.append("Mean models destroyed (P(unit destroyed)):")
+        lines.append(header)
+        for cp in range(self.checkpoints):
+            rnd, label = self.checkpoint_label(cp)
+            cells = "  ".join(f"{self.models_destroyed(u, cp).mean:7.2f} ({self.destroyed(u, cp):5.3f})"
+                              .rjust(18) for u in self.units)
+            lines.append(f"  {f'R{rnd} {label}'[:44]:<44} {cells}")
+        lines.append("")
+        lines.append("Side wiped out (probability by round):")
+        frame = self.wiped_out()
+        for side in self.plan.side_names:
+            sub = frame[frame.side == side]
+            cells = ", ".join(f"R{r}: {p:.3f}" for r, p in zip(sub["round"], sub.p_wiped_out))
+            lines.append(f"  {side:<10} {cells}; still standing: "
+                         f"{self.sides[self.plan.side_names.index(side)][0] / self.trials:.3f}")
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        return self.summary().to_html(float_format="{:.4f}".format)
+
+
+def _dist_json(dist: Distribution) -> dict[str, Any]:
+    return {"mean": dist.mean, "stderr": dist.stderr,
+            "pmf": {str(k): float(p) for k, p in enumerate(dist.probabilities) if p > 0}}
+
+
+__all__ = ("run", "ScenarioResult", "run_scenario_monte_carlo", "N_WEAPONS")

@@ -1,0 +1,347 @@
+"""Numba kernels for whole-unit scenarios: activations in sequence over battle rounds.
+
+Reads a :class:`~mathhammer.wh40k.scenario_compile.ScenarioPlan`'s arrays only. State per
+trial: ``alive[s]`` models per sub-group, ``current[a]`` wounds left on allocation group
+``a``'s wounded model (W when none is wounded), ``group_alive[a]``, ``unit_alive[u]`` and
+``unit_lost[u]`` (wounds lost).
+
+Dice order inside a batch (what forced-dice tests script): for each contributing model, each
+weapon's A, then its [RAPID FIRE] X; the hit dice (each re-roll straight after its die); one
+[SUSTAINED HITS] X per critical hit when X is random; the wound dice; the save dice; then,
+lowest save first, for each failed save its damage roll and Feel No Pain rolls; then each
+[DEVASTATING WOUNDS] critical wound's damage roll and Feel No Pain rolls. Hazard rolls come
+after the activation's last batch, then Feel No Pain rolls for their mortal wounds.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from mathhammer.core.jit import kernel, parallel_kernel, prange
+from mathhammer.core.rng import d6, roll_dice
+from mathhammer.wh40k.compile import (AUTO_HIT, CRITICAL, D_CONST, D_COUNT, D_SIDES,
+                                      DEVASTATING, EXTRA_CRIT, LETHAL, MORTAL_DAMAGE,
+                                      NORMAL_DAMAGE, RF_CONST, RF_COUNT, RF_SIDES, SAVE_FAILS,
+                                      SAVE_REROLL, SUCCESS, SUS_CONST, SUS_COUNT, SUS_SIDES)
+from mathhammer.wh40k.scenario_compile import (A_CHARACTER, A_FIRST_SUB, A_LOCAL, A_N_SUBS,
+                                               A_UNIT, A_WOUNDS, B_BLAST, B_CLEAVE,
+                                               B_FIRST_CONTRIB, B_HAZARDOUS, B_N_CONTRIBS,
+                                               B_PRECISION, B_TARGET, C_A_CONST, C_A_COUNT,
+                                               C_A_SIDES, C_PER_MODEL, C_SUB_FIRST,
+                                               K_ATTACKER, K_FIRST_BATCH, K_N_BATCHES,
+                                               S_ALLOC, S_BODYGUARD, S_FNP, S_FNP_MORTAL,
+                                               S_MODELS, S_REPORT, S_TOUGHNESS, U_ALL_MV,
+                                               U_FIRST_SUB, U_FIRST_T, U_MODEL_BINS, U_MODELS,
+                                               U_N_ALLOCS, U_N_SUBS, U_N_T, U_ORDER, U_SIDE,
+                                               U_WOUND_BINS)
+
+
+@kernel
+def _reset(subs, allocs, units, alive, current, group_alive, unit_alive, unit_lost):
+    for s in range(subs.shape[0]):
+        alive[s] = subs[s, S_MODELS]
+    for a in range(allocs.shape[0]):
+        total = 0
+        for s in range(allocs[a, A_FIRST_SUB], allocs[a, A_FIRST_SUB] + allocs[a, A_N_SUBS]):
+            total += subs[s, S_MODELS]
+        group_alive[a] = total
+        current[a] = allocs[a, A_WOUNDS]
+    for u in range(units.shape[0]):
+        unit_alive[u] = units[u, U_MODELS]
+        unit_lost[u] = 0
+
+
+@kernel
+def _damage_model(state, a, damage, mortal, subs, allocs, alive, current, group_alive,
+                  unit_alive, unit_lost):
+    """Allocation group ``a``'s model (the wounded one) suffers ``damage``; FNP per wound.
+
+    Excess damage is lost. Returns True when the model is destroyed.
+    """
+    s = allocs[a, A_FIRST_SUB]
+    while alive[s] == 0:
+        s += 1
+    fnp = subs[s, S_FNP_MORTAL] if mortal else subs[s, S_FNP]
+    lost = 0
+    for _ in range(damage):
+        if lost == current[a]:
+            break
+        if fnp < 7 and d6(state) >= fnp:
+            continue
+        lost += 1
+    current[a] -= lost
+    u = allocs[a, A_UNIT]
+    unit_lost[u] += lost
+    if current[a] == 0:
+        alive[s] -= 1
+        group_alive[a] -= 1
+        unit_alive[u] -= 1
+        current[a] = allocs[a, A_WOUNDS]
+        return True
+    return False
+
+
+@kernel
+def _allocation_order(u, units, orders, allocs, group_alive, current, buffer):
+    """The defender's order for one batch with the rules' forced moves (05.03).
+
+    Groups holding a wounded model first, every non-CHARACTER group before any CHARACTER
+    group; otherwise the declared order. The first entry is also where mortal wounds go
+    (06.02). Returns how many entries ``buffer`` holds.
+    """
+    n = 0
+    for step in range(4):
+        want_character = step >= 2
+        want_wounded = step % 2 == 0
+        for i in range(units[u, U_N_ALLOCS]):
+            a = orders[units[u, U_ORDER] + i]
+            if group_alive[a] == 0:
+                continue
+            character = allocs[a, A_CHARACTER] == 1
+            wounded = current[a] < allocs[a, A_WOUNDS]
+            if character == want_character and wounded == want_wounded:
+                buffer[n] = a
+                n += 1
+    return n
+
+
+@kernel
+def _toughness_index(u, units, subs, toughness, alive):
+    """19.02: the bodyguard's highest T while any remains, else the highest T left."""
+    best = 0
+    fallback = 0
+    for s in range(units[u, U_FIRST_SUB], units[u, U_FIRST_SUB] + units[u, U_N_SUBS]):
+        if alive[s] > 0:
+            if subs[s, S_BODYGUARD] and subs[s, S_TOUGHNESS] > best:
+                best = subs[s, S_TOUGHNESS]
+            if subs[s, S_TOUGHNESS] > fallback:
+                fallback = subs[s, S_TOUGHNESS]
+    value = best if best > 0 else fallback
+    for k in range(units[u, U_N_T]):
+        if toughness[units[u, U_FIRST_T] + k] == value:
+            return k
+    return 0
+
+
+@kernel
+def _roll_classified(state, n, table):
+    successes = 0
+    criticals = 0
+    for _ in range(n):
+        face = d6(state)
+        if table[1, face]:
+            face = d6(state)
+        outcome = table[0, face]
+        if outcome == SUCCESS:
+            successes += 1
+        elif outcome == CRITICAL:
+            criticals += 1
+    return successes, criticals
+
+
+@kernel
+def _mortal_wounds(state, u, count, units, orders, subs, allocs, alive, current, group_alive,
+                   unit_alive, unit_lost, buffer):
+    """06.02: ``count`` mortal wounds one at a time, spilling from model to model."""
+    for _ in range(count):
+        if unit_alive[u] == 0:
+            return
+        n = _allocation_order(u, units, orders, allocs, group_alive, current, buffer)
+        if n == 0:
+            return
+        _damage_model(state, buffer[0], 1, True, subs, allocs, alive, current, group_alive,
+                      unit_alive, unit_lost)
+
+
+@kernel
+def _resolve_batch(state, b, blast_models, batches, contribs, hit, wound, saves, damage_maps,
+                   units, orders, toughness, subs, allocs, alive, current, group_alive,
+                   unit_alive, unit_lost, buffer, counts, pending_unit, pending_damage,
+                   n_pending, dw_at_unit_end):
+    row = batches[b]
+    u = row[B_TARGET]
+    bonus = (row[B_BLAST] + row[B_CLEAVE]) * (blast_models // 5)
+    dice = 0
+    for c in range(row[B_FIRST_CONTRIB], row[B_FIRST_CONTRIB] + row[B_N_CONTRIBS]):
+        weapons = alive[contribs[c, C_SUB_FIRST]] * contribs[c, C_PER_MODEL]
+        for _ in range(weapons):
+            dice += roll_dice(state, contribs[c, C_A_COUNT], contribs[c, C_A_SIDES],
+                              contribs[c, C_A_CONST]) + bonus
+            if row[RF_COUNT] > 0 or row[RF_CONST] > 0:
+                dice += roll_dice(state, row[RF_COUNT], row[RF_SIDES], row[RF_CONST])
+    if row[AUTO_HIT]:
+        hits = dice
+        crits = 0
+    else:
+        hits, crits = _roll_classified(state, dice, hit[b])
+    extra = 0
+    if row[SUS_COUNT] > 0 or row[SUS_CONST] > 0:
+        for _ in range(crits):
+            extra += roll_dice(state, row[SUS_COUNT], row[SUS_SIDES], row[SUS_CONST])
+    auto_wounds = 0
+    if row[LETHAL]:
+        auto_wounds = crits
+        if row[EXTRA_CRIT]:
+            auto_wounds += extra
+            extra = 0
+        crits = 0
+    t_index = _toughness_index(u, units, subs, toughness, alive)
+    wounds, crit_wounds = _roll_classified(state, hits + extra + crits, wound[b, t_index])
+    devastating = crit_wounds if row[DEVASTATING] else 0
+    to_save = wounds + crit_wounds - devastating + auto_wounds
+
+    n = _allocation_order(u, units, orders, allocs, group_alive, current, buffer)
+    precision = -1
+    if row[B_PRECISION]:
+        for i in range(n):
+            if allocs[buffer[i], A_CHARACTER]:
+                precision = buffer[i]
+                break
+    start = precision if precision >= 0 else buffer[0]
+    reference = allocs[start, A_LOCAL]
+    for face in range(7):
+        counts[face] = 0
+    for _ in range(to_save):
+        face = d6(state)
+        if saves[b, reference, SAVE_REROLL, face]:
+            face = d6(state)
+        counts[face] += 1
+    pointer = 0
+    for face in range(1, 7):
+        for _ in range(counts[face]):
+            if precision >= 0 and group_alive[precision] > 0:
+                a = precision
+            else:
+                while pointer < n and group_alive[buffer[pointer]] == 0:
+                    pointer += 1
+                if pointer == n:
+                    break
+                a = buffer[pointer]
+            if saves[b, allocs[a, A_LOCAL], SAVE_FAILS, face]:
+                raw = roll_dice(state, row[D_COUNT], row[D_SIDES], row[D_CONST])
+                _damage_model(state, a, damage_maps[b, NORMAL_DAMAGE, raw], False, subs,
+                              allocs, alive, current, group_alive, unit_alive, unit_lost)
+    for _ in range(devastating):
+        if unit_alive[u] == 0:
+            break
+        raw = roll_dice(state, row[D_COUNT], row[D_SIDES], row[D_CONST])
+        damage = damage_maps[b, MORTAL_DAMAGE, raw]
+        if dw_at_unit_end:
+            pending_unit[n_pending] = u
+            pending_damage[n_pending] = damage
+            n_pending += 1
+            continue
+        m = _allocation_order(u, units, orders, allocs, group_alive, current, buffer)
+        if m == 0:
+            break
+        _damage_model(state, buffer[0], damage, True, subs, allocs, alive, current,
+                      group_alive, unit_alive, unit_lost)
+    return n_pending
+
+
+@kernel
+def scenario_trial(state, rounds, activations, batches, contribs, hit, wound, saves,
+                   damage_maps, units, orders, toughness, subs, allocs, report_groups,
+                   dw_at_unit_end, alive, current, group_alive, unit_alive, unit_lost, buffer,
+                   counts, snapshot, pending_unit, pending_damage, group_dead, side_wiped,
+                   models_hist, wounds_hist, groups_hist, sides_hist):
+    """One trial of the whole scenario; adds one count per checkpoint to each histogram row."""
+    _reset(subs, allocs, units, alive, current, group_alive, unit_alive, unit_lost)
+    n_units = units.shape[0]
+    n_sides = sides_hist.shape[0]
+    for side in range(n_sides):
+        side_wiped[side] = 0
+    n_acts = activations.shape[0]
+    for r in range(rounds):
+        for k in range(n_acts):
+            attacker = activations[k, K_ATTACKER]
+            if unit_alive[attacker] > 0:
+                for u in range(n_units):
+                    snapshot[u] = unit_alive[u]
+                hazard_rolls = 0
+                n_pending = 0
+                first = activations[k, K_FIRST_BATCH]
+                for b in range(first, first + activations[k, K_N_BATCHES]):
+                    target = batches[b, B_TARGET]
+                    if snapshot[target] == 0:
+                        continue  # a destroyed unit cannot be selected as a target
+                    if batches[b, B_HAZARDOUS]:
+                        for c in range(batches[b, B_FIRST_CONTRIB],
+                                       batches[b, B_FIRST_CONTRIB] + batches[b, B_N_CONTRIBS]):
+                            hazard_rolls += alive[contribs[c, C_SUB_FIRST]] * \
+                                contribs[c, C_PER_MODEL]
+                    if unit_alive[target] == 0:
+                        continue  # attacks on a unit destroyed earlier in this activation
+                    n_pending = _resolve_batch(
+                        state, b, snapshot[target], batches, contribs, hit, wound, saves,
+                        damage_maps, units, orders, toughness, subs, allocs, alive, current,
+                        group_alive, unit_alive, unit_lost, buffer, counts, pending_unit,
+                        pending_damage, n_pending, dw_at_unit_end)
+                for i in range(n_pending):
+                    u = pending_unit[i]
+                    if unit_alive[u] == 0:
+                        continue
+                    m = _allocation_order(u, units, orders, allocs, group_alive, current,
+                                          buffer)
+                    if m > 0:
+                        _damage_model(state, buffer[0], pending_damage[i], True, subs, allocs,
+                                      alive, current, group_alive, unit_alive, unit_lost)
+                if hazard_rolls > 0:
+                    fails = 0
+                    for _ in range(hazard_rolls):
+                        if d6(state) <= 2:
+                            fails += 1
+                    per_fail = 3 if units[attacker, U_ALL_MV] else 1
+                    _mortal_wounds(state, attacker, fails * per_fail, units, orders, subs,
+                                   allocs, alive, current, group_alive, unit_alive, unit_lost,
+                                   buffer)
+            for side in range(n_sides):
+                if side_wiped[side] == 0:
+                    standing = 0
+                    for u in range(n_units):
+                        if units[u, U_SIDE] == side:
+                            standing += unit_alive[u]
+                    if standing == 0:
+                        side_wiped[side] = r + 1
+            checkpoint = r * n_acts + k
+            for i in range(report_groups.shape[0]):
+                group_dead[i] = report_groups[i, 1]
+            for s in range(subs.shape[0]):
+                group_dead[subs[s, S_REPORT]] -= alive[s]
+            for i in range(report_groups.shape[0]):
+                groups_hist[checkpoint, report_groups[i, 2] + group_dead[i]] += 1
+            for u in range(n_units):
+                models_hist[checkpoint, units[u, U_MODEL_BINS] + units[u, U_MODELS]
+                            - unit_alive[u]] += 1
+                wounds_hist[checkpoint, units[u, U_WOUND_BINS] + unit_lost[u]] += 1
+    for side in range(n_sides):
+        sides_hist[side, side_wiped[side]] += 1
+
+
+@parallel_kernel
+def simulate_scenario_chunks(streams, trials_per_chunk, rounds, activations, batches, contribs,
+                             hit, wound, saves, damage_maps, units, orders, toughness, subs,
+                             allocs, report_groups, dw_at_unit_end, max_pending, max_groups,
+                             models_hist, wounds_hist, groups_hist, sides_hist):
+    """Run every chunk's trials in parallel; chunk ``c`` owns stream ``c`` and row ``c``."""
+    for c in prange(streams.shape[0]):
+        state = streams[c]
+        alive = np.zeros(subs.shape[0], dtype=np.int64)
+        current = np.zeros(allocs.shape[0], dtype=np.int64)
+        group_alive = np.zeros(allocs.shape[0], dtype=np.int64)
+        unit_alive = np.zeros(units.shape[0], dtype=np.int64)
+        unit_lost = np.zeros(units.shape[0], dtype=np.int64)
+        buffer = np.zeros(max(max_groups, 1), dtype=np.int64)
+        counts = np.zeros(7, dtype=np.int64)
+        snapshot = np.zeros(units.shape[0], dtype=np.int64)
+        pending_unit = np.zeros(max(max_pending, 1), dtype=np.int64)
+        pending_damage = np.zeros(max(max_pending, 1), dtype=np.int64)
+        group_dead = np.zeros(report_groups.shape[0], dtype=np.int64)
+        side_wiped = np.zeros(sides_hist.shape[1], dtype=np.int64)
+        for _ in range(trials_per_chunk[c]):
+            scenario_trial(state, rounds, activations, batches, contribs, hit, wound, saves,
+                           damage_maps, units, orders, toughness, subs, allocs, report_groups,
+                           dw_at_unit_end, alive, current, group_alive, unit_alive, unit_lost,
+                           buffer, counts, snapshot, pending_unit, pending_damage, group_dead,
+                           side_wiped, models_hist[c], wounds_hist[c], groups_hist[c],
+                           sides_hist[c])
