@@ -279,3 +279,58 @@ def _dist_json(dist: Distribution) -> dict[str, Any]:
 
 
 __all__ = ("run", "ScenarioResult", "run_scenario_monte_carlo", "N_WEAPONS")
+
+
+def run_scripted(scenario: Scenario, faces: list[int]) -> dict[str, Any]:
+    """Run ONE trial with forced dice (tests and worked examples).
+
+    Parameters
+    ----------
+    scenario
+        The scenario (one round is usual).
+    faces
+        Every D6 the trial rolls, in the kernel's documented order (see
+        :mod:`mathhammer.wh40k.scenario_kernels`).
+
+    Returns
+    -------
+    dict
+        ``{"units": {unit: {"models_destroyed": n, "wounds_lost": n,
+        "groups": {group: n}}}, "dice_used": n}`` at the end of the scenario.
+
+    Raises
+    ------
+    IndexError
+        When the scenario needs more dice than given.
+    """
+    from mathhammer.core.rng import scripted_dice_used, scripted_stream
+    from mathhammer.wh40k.scenario_kernels import scenario_trial
+
+    plan = compile_scenario(scenario)
+    stream = scripted_stream(faces)
+    cps = plan.checkpoints
+    models = np.zeros((cps, plan.model_bins), dtype=np.int64)
+    wounds = np.zeros((cps, plan.wound_bins), dtype=np.int64)
+    groups = np.zeros((cps, plan.group_bins), dtype=np.int64)
+    sides = np.zeros((len(plan.side_names), plan.rounds + 1), dtype=np.int64)
+    n_subs, n_allocs, n_units = plan.subs.shape[0], plan.allocs.shape[0], plan.units.shape[0]
+    scenario_trial(stream, plan.rounds, plan.activations, plan.batches, plan.contribs,
+                   plan.hit, plan.wound, plan.saves, plan.damage_maps, plan.units, plan.orders,
+                   plan.toughness, plan.subs, plan.allocs, plan.report_groups,
+                   plan.dw_at_unit_end, np.zeros(n_subs, np.int64), np.zeros(n_allocs, np.int64),
+                   np.zeros(n_allocs, np.int64), np.zeros(n_units, np.int64),
+                   np.zeros(n_units, np.int64), np.zeros(max(n_allocs, 1), np.int64),
+                   np.zeros(7, np.int64), np.zeros(n_units, np.int64),
+                   np.zeros(max(len(faces), 1), np.int64), np.zeros(max(len(faces), 1), np.int64),
+                   np.zeros(plan.report_groups.shape[0], np.int64),
+                   np.zeros(len(plan.side_names), np.int64), models, wounds, groups, sides)
+    result = ScenarioResult(plan=plan, trials=1, seed=0, models=models, wounds=wounds,
+                            groups=groups, sides=sides)
+    out: dict[str, Any] = {"units": {}, "dice_used": scripted_dice_used(stream)}
+    for unit in plan.unit_names:
+        out["units"][unit] = {
+            "models_destroyed": int(result.models_destroyed(unit).quantile(0.5)),
+            "wounds_lost": int(result.wounds_lost(unit).quantile(0.5)),
+            "groups": {g: int(result.group_models_destroyed(unit, g).quantile(0.5))
+                       for u, g in plan.group_names if u == unit}}
+    return out

@@ -1,0 +1,44 @@
+"""``mathhammer run SCENARIO.toml``: whole units, activations in sequence, battle rounds."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from mathhammer.cli import add_monte_carlo_options, positive_int
+
+DEFAULT_SCENARIO_TRIALS = 100_000
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``run`` subcommand."""
+    parser = subparsers.add_parser(
+        "run", help="simulate a scenario file (units, activations, battle rounds)",
+        description="Simulate every activation of a scenario TOML file, round after round.")
+    parser.add_argument("scenario", metavar="SCENARIO.toml", help="scenario file (see README)")
+    add_monte_carlo_options(parser)
+    parser.set_defaults(trials=DEFAULT_SCENARIO_TRIALS)
+    parser.add_argument("--rounds", type=positive_int, default=None,
+                        help="override the file's number of battle rounds")
+    parser.add_argument("--json", action="store_true",
+                        help="print exactly one JSON object instead of a table")
+    parser.set_defaults(handler=_run)
+
+
+def _run(args: argparse.Namespace) -> int:
+    import dataclasses
+
+    from mathhammer.wh40k.scenario import load_scenario
+    from mathhammer.wh40k.scenario_api import run
+
+    scenario = load_scenario(args.scenario)
+    if args.rounds is not None:
+        scenario = dataclasses.replace(scenario, rounds=args.rounds)
+    result = run(scenario, trials=args.trials, seed=args.seed)
+    if args.json:
+        print(json.dumps(result.to_dict()))
+    else:
+        print(f"Scenario: {args.scenario}")
+        print(result.to_text())
+    return 0
