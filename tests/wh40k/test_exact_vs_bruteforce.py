@@ -1,0 +1,99 @@
+"""The exact engine against brute-force enumeration of the reference resolver.
+
+:func:`mathhammer.wh40k.reference.reference_pmfs` walks every dice path of a plain,
+independent resolver written from the rules reference; each path has probability
+``6 ** -dice``. The exact engine (generating functions and a Markov chain) must give the same
+pmfs to 1e-12 on every case. Cases are kept tiny (a handful of dice per path) because the
+enumeration is exponential.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import mathhammer as mh
+from mathhammer.wh40k.profiles import TargetProfile, Weapon
+from mathhammer.wh40k.reference import reference_pmfs
+
+CASES = {
+    "sustained+lethal": (["A2 BS3+ S4 AP0 D1 [SUSTAINED HITS 1, LETHAL HITS]"],
+                         "3x T4 Sv- W1", {}),
+    "sustained+lethal, saves": (["A1 BS3+ S4 AP0 D1 [SUSTAINED HITS 1, LETHAL HITS]"],
+                                "2x T4 Sv4+ W1", {}),
+    "crit-hits-5+ sustained": (["A1 BS4+ S4 AP0 D1 [SUSTAINED HITS 1]"], "3x T4 Sv5+ W1",
+                               {"crit_hits": 5}),
+    "crit-wounds-5+ devastating": (["A2 BS3+ S5 AP-1 D2 [DEVASTATING WOUNDS]"],
+                                   "2x T4 Sv3+ W3", {"crit_wounds": 5}),
+    "devastating+anti": (["A2 BS3+ S4 AP-1 D3 [DEVASTATING WOUNDS, ANTI-INFANTRY 4+]"],
+                         "2x T4 Sv3+ W2 [INFANTRY]", {}),
+    "lethal+devastating": (["A2 BS3+ S4 AP0 D2 [LETHAL HITS, DEVASTATING WOUNDS]"],
+                           "2x T5 Sv4+ W2", {}),
+    "lethal never+devastating": (["A2 BS3+ S4 AP0 D2 [LETHAL HITS, DEVASTATING WOUNDS]"],
+                                 "2x T5 Sv4+ W2", {"lethal_policy": "never"}),
+    "reroll noncrit hits + sustained 2": (["A1 BS3+ S4 AP0 D1 [SUSTAINED HITS 2]"],
+                                          "4x T4 Sv- W1", {"reroll_hits": "noncrit"}),
+    "reroll noncrit wounds + devastating": (["A1 BS3+ S4 AP0 D2 [DEVASTATING WOUNDS]"],
+                                            "2x T4 Sv4+ W2", {"reroll_wounds": "noncrit"}),
+    "melta+halved+minus": (["A1 BS3+ S9 AP-4 D6 [MELTA 2]"], "2x T10 Sv3+ InSv5+ W4",
+                           {"half_range": True, "damage_halved": True, "damage_minus": 1}),
+    "fnp": (["A1 BS3+ S5 AP0 D3"], "2x T4 Sv5+ W2 FNP5+", {}),
+    "fnp mortal-only + devastating": (["A1 BS3+ S4 AP0 D3 [DEVASTATING WOUNDS]"],
+                                      "2x T4 Sv4+ W2 FNP6+ FNP4+(mortal)", {"crit_wounds": 4}),
+    "random A": (["AD3 BSN/A S4 AP0 D1 [TORRENT]"], "3x T4 Sv4+ W1", {}),
+    "random D": (["A1 BS3+ S4 AP-1 DD3+1"], "2x T4 Sv3+ W3", {}),
+    "random A and D": (["AD3 BSN/A S8 AP0 DD3 [TORRENT]"], "2x T4 Sv- W2", {}),
+    "two batches carry over": (["A1 BS3+ S4 AP0 D2", "A2 BS3+ S4 AP0 D1"], "2x T4 Sv- W3",
+                               {}),
+    "torrent+twin-linked": (["A2 BSN/A S4 AP0 D1 [TORRENT, TWIN-LINKED]"], "3x T4 Sv4+ W1",
+                            {}),
+    "blast": (["A1 BS3+ S4 AP0 D1 [BLAST]"], "5x T4 Sv6+ W1", {}),
+    "rapid fire at half range": (["A1 BS3+ S4 AP0 D1 [RAPID FIRE 1]"], "3x T3 Sv5+ W1",
+                                 {"half_range": True}),
+    "hazardous monster": (["A1 BS3+ S8 AP-3 D2 [HAZARDOUS]"], "T4 Sv3+ W2",
+                          {"attacker_monster_vehicle": True}),
+    "indirect spotted": (["A2 BS3+ S5 AP0 D1 [INDIRECT FIRE]"], "3x T4 Sv5+ W1",
+                         {"indirect": True, "stationary": True, "spotted": True,
+                          "reroll_hits": "failed"}),
+    "overwatch crit 5+": (["A2 BS3+ S4 AP0 D1 [SUSTAINED HITS 1]"], "3x T4 Sv- W1",
+                          {"overwatch": True, "crit_hits": 5}),
+    "heavy + hit mod capped, cover": (["A2 BS4+ S4 AP0 D1 [HEAVY]"], "3x T4 Sv5+ W1",
+                                      {"stationary": True, "hit_mod": 1, "cover": True}),
+    "lance + wound mod, reroll ones": (["Melee A2 WS3+ S4 AP-1 D1 [LANCE]"], "2x T4 Sv- W1",
+                                       {"charged": True, "wound_mod": 1,
+                                        "reroll_hits": "ones"}),
+    "defender rerolls failed saves": (["A2 BS3+ S4 AP-1 D1"], "2x T4 Sv3+ W1",
+                                      {"reroll_saves": "failed"}),
+    "sustained D3": (["A1 BS3+ S4 AP0 D1 [SUSTAINED HITS D3]"], "3x T4 Sv- W1",
+                     {"crit_hits": 5}),
+    "dw vs halving, always": (["A1 BS3+ S4 AP0 D4 [DEVASTATING WOUNDS]"], "2x T4 Sv4+ W3",
+                              {"damage_halved": True, "defender_dmg_mods_vs_dw": "always",
+                               "crit_wounds": 5}),
+    "psychic drops cover and -1": (["A2 BS4+ S4 AP0 D1 [PSYCHIC]"], "3x T4 Sv5+ W1",
+                                   {"cover": True, "hit_mod": -1}),
+    "ranged-only invuln vs melee": (["Melee A2 WS3+ S6 AP-3 D1"],
+                                    "2x T5 Sv3+ InSv4+(ranged) W1", {}),
+    "ap, skill and strength mods": (["A2 BS4+ S4 AP0 D1"], "3x T5 Sv4+ W1",
+                                    {"ap_mod": 1, "skill_mod": 1, "strength_mod": 2}),
+}
+
+
+def _dense(pmf: dict, length: int) -> list[float]:
+    return [float(pmf.get(k, 0)) for k in range(length)]
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_exact_matches_bruteforce(name: str) -> None:
+    lines, target_line, options = CASES[name]
+    weapons = [Weapon.parse(line) for line in lines]
+    target = TargetProfile.parse(target_line)
+    expected = reference_pmfs(weapons, target, **options)
+    result = mh.exact(weapons, target, **options)
+    outcomes = ["damage", "models_destroyed"]
+    if "attacker_mortal_wounds" in result.distributions:
+        outcomes.append("attacker_mortal_wounds")
+    for outcome in outcomes:
+        got = list(result.distributions[outcome].probabilities)
+        length = max(len(got), max(expected[outcome]) + 1)
+        got += [0.0] * (length - len(got))
+        assert got == pytest.approx(_dense(expected[outcome], length), abs=1e-12, rel=0), \
+            outcome
