@@ -252,6 +252,49 @@ class Result:
                 lines.append(f"  (values with P < 0.0005 beyond k = {shown[-1]} omitted)")
         return "\n".join(lines)
 
+    def to_markdown(self, digits: int = 4) -> str:
+        """Markdown tables for articles: the summary, then P(= k) and P(>= k) per outcome."""
+        from mathhammer.core.tables import markdown_table
+
+        engine = ("exact" if self.method == EXACT
+                  else f"Monte Carlo, {self.trials:,} trials, seed {self.seed}")
+        parts = [f"*{engine}*", "", markdown_table(self.summary(), digits=digits)]
+        for name, dist in self.distributions.items():
+            shown = _rows_to_show(dist.probabilities, 10_000)
+            frame = pd.DataFrame({"k": shown, "P(= k)": dist.probabilities[shown],
+                                  "P(>= k)": dist.at_least()[shown]})
+            parts += ["", f"**{self.label(name)}**", "",
+                      markdown_table(frame, index=False, digits=digits)]
+        return "\n".join(parts)
+
+    def plot(self, outcome: str = "damage", *, kind: str = "distribution", ax: Any = None,
+             **kwargs: Any) -> Any:
+        """Chart of one outcome (matplotlib; see :mod:`mathhammer.core.charts`).
+
+        Parameters
+        ----------
+        outcome
+            ``"damage"``, ``"models_destroyed"``...
+        kind
+            ``"distribution"`` (bars of P(= k), the "at least k" curve, the mean) or
+            ``"at_least"`` (the "at least k" curve alone).
+        ax
+            Axes to draw in; a new article-width figure when ``None``.
+
+        Returns
+        -------
+        The chart's artists; ``.ax.figure`` is the figure (save it with
+        :func:`mathhammer.core.charts.save`).
+        """
+        from mathhammer.core import charts
+
+        self._dist(outcome)
+        if kind == "distribution":
+            return charts.distribution(self, outcome, ax=ax, **kwargs)
+        if kind == "at_least":
+            return charts.overlay([self], outcome, ax=ax, **kwargs)
+        raise MathhammerError(f"unknown chart kind '{kind}'; use 'distribution' or 'at_least'")
+
     def _repr_html_(self) -> str:
         title = html.escape(f"mathhammer result ({self.method}"
                             + (f", {self.trials:,} trials, seed {self.seed})"
