@@ -398,8 +398,8 @@ def parse_scenario(text: str, source: str = "<scenario>") -> Scenario:
         try:
             activations.append(_activation_from_toml(spec))
         except MathhammerError as exc:
-            raise ScenarioError(locator.at(line_anchor, f"activation {i + 1}: {exc}")) \
-                from None
+            raise ScenarioError(locator.at(line_anchor, f"activation {i + 1}: {exc}",
+                                           _quoted(str(exc), first=True))) from None
     try:
         return Scenario(units=units, activations=tuple(activations), rounds=rounds,
                         sides=sides if sides else {}, rules=rules)
@@ -412,9 +412,12 @@ def parse_scenario(text: str, source: str = "<scenario>") -> Scenario:
         raise ScenarioError(locator.at(anchor, message, _quoted(message))) from None
 
 
-def _quoted(message: str) -> str | None:
+def _quoted(message: str, first: bool = False) -> str | None:
+    """A quoted token of an error message to look for in the file."""
     found = re.findall(r"'([^']+)'", message)
-    return found[1] if len(found) > 1 else (found[0] if found else None)
+    if first or len(found) < 2:
+        return found[0] if found else None
+    return found[1]
 
 
 class _Locator:

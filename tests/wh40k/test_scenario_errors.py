@@ -1,0 +1,87 @@
+"""Scenario errors name the file, the line and the fix; the CLI prints one line, exit 2."""
+
+import pytest
+
+from mathhammer.cli import main
+from mathhammer.errors import ScenarioError
+from mathhammer.wh40k.scenario import load_scenario, parse_scenario
+
+BASE = '''
+[units.Squad]
+models = [{ name = "Marine", count = 5, profile = "T4 Sv3+ W2 [INFANTRY]",
+            weapons = ["Bolt rifle: 24\\" A2 BS3+ S4 AP-1 D1",
+                       { name = "Krak", profiles = ["Krak: 24\\" A1 BS3+ S9 AP-2 D6"], hunter = ["VEHICLE"] },
+                       "Knife: Melee A3 WS3+ S4 AP0 D1"] }]
+[units.Mob]
+models = [{ name = "Boy", count = 10, profile = "T5 Sv5+ W1 [INFANTRY]",
+            weapons = ["Choppa: Melee A3 WS3+ S4 AP-1 D1"] }]
+[units.Grots]
+models = [{ name = "Grot", count = 10, profile = "T2 Sv7+ W1", weapons = [] }]
+[units.Cap1]
+models = [{ name = "C1", count = 1, profile = "T4 Sv3+ W4 [CHARACTER]", weapons = [] }]
+[units.Cap2]
+models = [{ name = "C2", count = 1, profile = "T4 Sv3+ W4 [CHARACTER]", weapons = [] }]
+[units.Cap3]
+models = [{ name = "C3", count = 1, profile = "T4 Sv3+ W4 [CHARACTER]", weapons = [] }]
+[[activations]]
+phase = "shooting"
+attacker = "Squad"
+target = "Mob"
+'''
+
+
+def line_of(text, needle, occurrence=0):
+    hits = [i + 1 for i, line in enumerate(text.splitlines()) if needle in line]
+    return hits[occurrence]
+
+
+@pytest.mark.parametrize("edit, fragment, needle", [
+    (('target = "Mob"', 'target = "Mobb"'), "unknown unit 'Mobb'; did you mean 'Mob'", '[[activations]]'),
+    (('phase = "shooting"', 'phase = "shooting"\nweapons = ["Knife"]'), "is a melee weapon", "weapons = [\"Knife\"]"),
+    (('phase = "shooting"', 'phase = "shooting"\nweapons = ["Krak"]'), "Hunter profile", "weapons = [\"Krak\"]"),
+    (('phase = "shooting"\nattacker = "Squad"', 'phase = "fight"\nattacker = "Mob"\nweapons = [{ name = "Choppa", split = { Squad = 1, Grots = 1 } }]'),
+     "sends 2 attacks per model but the weapon has A3", "split"),
+    (('[units.Squad]\n', '[units.Squad]\nattached = ["Cap1", "Cap2", "Cap3"]\n'), "at most one Leader", "[units.Squad]"),
+    (('phase = "shooting"', 'phase = "shoting"'), "phase 'shoting' must be one of", "[[activations]]"),
+    (('count = 10, profile = "T5', 'count = -10, profile = "T5'), "count -10", "count = -10"),
+    (('"T5 Sv5+ W1 [INFANTRY]"', '"T5 Sv5+ W0 [INFANTRY]"'), "W0", "W0"),
+    (('phase = "shooting"', 'phase = "shooting"\nsituation = { stationery = true }'), "did you mean 'stationary'", "stationery"),
+    (('target = "Mob"', 'target = "Squad"'), "cannot attack itself", "[[activations]]"),
+])
+def test_scenario_errors_name_the_line(edit, fragment, needle):
+    text = BASE.replace(*edit, 1)
+    with pytest.raises(ScenarioError) as err:
+        parse_scenario(text, source="army.toml")
+    message = str(err.value)
+    assert fragment in message
+    assert message.startswith("army.toml:")
+    line = int(message.split(":")[1])
+    expected = line_of(text, needle)
+    slack = 4 if needle == "[[activations]]" else 1  # anywhere in the activation's table
+    assert expected - 1 <= line <= expected + slack, message
+
+
+def test_not_toml_and_unreadable_files(tmp_path, capsys):
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[units.Squad\nmodels = 1")
+    with pytest.raises(ScenarioError, match="not valid TOML"):
+        load_scenario(bad)
+    assert main(["run", str(tmp_path / "missing.toml")]) == 2
+    err = capsys.readouterr().err
+    assert "cannot read scenario file" in err and err.count("\n") == 1
+    assert main(["run", str(bad)]) == 2
+    assert "not valid TOML" in capsys.readouterr().err
+
+
+def test_two_melee_weapons_on_one_model_are_refused():
+    text = BASE.replace('"Knife: Melee A3 WS3+ S4 AP0 D1"]', '"Knife: Melee A3 WS3+ S4 AP0 D1", "Axe: Melee A2 WS3+ S5 AP-1 D1"]')
+    text = text.replace('phase = "shooting"', 'phase = "fight"\nweapons = ["Knife", "Axe"]')
+    with pytest.raises(ScenarioError, match="two melee weapons"):
+        parse_scenario(text)
+
+
+def test_sidearms_with_other_ranged_weapons_are_refused():
+    text = BASE.replace('"Bolt rifle: 24\\" A2 BS3+ S4 AP-1 D1",', '"Bolt rifle: 24\\" A2 BS3+ S4 AP-1 D1", "Pistol: 12\\" A1 BS3+ S4 AP0 D1 [PISTOL]",')
+    text = text.replace('phase = "shooting"', 'phase = "shooting"\nweapons = ["Bolt rifle", "Pistol"]')
+    with pytest.raises(ScenarioError, match=r"\[PISTOL\]"):
+        parse_scenario(text)
