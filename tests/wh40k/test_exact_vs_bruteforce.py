@@ -34,7 +34,7 @@ CASES = {
                                           "4x T4 Sv- W1", {"reroll_hits": "noncrit"}),
     "reroll noncrit wounds + devastating": (["A1 BS3+ S4 AP0 D2 [DEVASTATING WOUNDS]"],
                                             "2x T4 Sv4+ W2", {"reroll_wounds": "noncrit"}),
-    "melta+halved+minus": (["A1 BS3+ S9 AP-4 D6 [MELTA 2]"], "2x T10 Sv3+ InSv5+ W4",
+    "melta+halved+minus": (["A1 BS3+ S9 AP-4 DD6 [MELTA 2]"], "2x T10 Sv3+ InSv5+ W4",
                            {"half_range": True, "damage_halved": True, "damage_minus": 1}),
     "fnp": (["A1 BS3+ S5 AP0 D3"], "2x T4 Sv5+ W2 FNP5+", {}),
     "fnp mortal-only + devastating": (["A1 BS3+ S4 AP0 D3 [DEVASTATING WOUNDS]"],
