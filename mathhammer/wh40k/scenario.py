@@ -119,9 +119,9 @@ class Scenario:
         for activation in self.activations:
             for name in (activation.attacker, activation.target):
                 if name is not None and name not in self.units:
-                    raise ScenarioError(f"unknown unit '{name}' in activation "
-                                        f"'{activation.label}'{did_you_mean(name, self.units)}"
-                                        .replace("'?", "'?"))
+                    raise ScenarioError(f"unknown unit '{name}'"
+                                        f"{did_you_mean(name, self.units)} (activation "
+                                        f"'{activation.label}')")
             select_attacks(self, activation)
         if not self.sides:
             object.__setattr__(self, "sides", infer_sides(self))
