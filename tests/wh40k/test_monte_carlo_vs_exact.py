@@ -1,0 +1,118 @@
+"""Monte Carlo against the exact engine over a grid that crosses abilities.
+
+For every case: the Monte Carlo mean of each outcome lies within 5 standard errors of the
+exact mean, and the whole Monte Carlo histogram passes a chi-square goodness-of-fit test
+against the exact pmf (cells with expected count below 5 pooled with their neighbours,
+p > 1e-4). Seeds are fixed, so the test is deterministic.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy.stats import chisquare
+
+import mathhammer as mh
+
+TRIALS = 200_000
+
+CASES = {
+    "bolt rifles v guardsmen": (['10x Bolt rifle: 24" A2 BS3+ S4 AP-1 D1 [ASSAULT, HEAVY]'],
+                                "10x Guardsman: T3 Sv5+ W1", {"stationary": True}),
+    "heavy bolters v MEQ": (['2x Heavy bolter: 36" A3 BS4+ S5 AP-1 D2 [HEAVY, SUSTAINED HITS 1]'],
+                            "5x Intercessor: T4 Sv3+ W2", {"stationary": True}),
+    "thunder hammers v TEQ": (["5x Thunder hammer: Melee A3 WS3+ S8 AP-2 D2 "
+                               "[DEVASTATING WOUNDS]"], "5x Terminator: T5 Sv2+ InSv4+ W3",
+                              {}),
+    "sustained+lethal": (["5x A2 BS3+ S5 AP-1 D1 [SUSTAINED HITS 1, LETHAL HITS]"],
+                         "10x T5 Sv4+ W1", {}),
+    "sustained+lethal, crits 5+": (["5x A2 BS3+ S4 AP0 D2 [SUSTAINED HITS 2, LETHAL HITS]"],
+                                   "5x T6 Sv3+ W2", {"crit_hits": 5}),
+    "devastating+anti": (["3x A3 BS3+ S4 AP-1 D2 [DEVASTATING WOUNDS, ANTI-INFANTRY 4+]"],
+                         "5x T4 Sv3+ W2 [INFANTRY]", {}),
+    "devastating, crit wounds 5+, noncrit rerolls": (
+        ["4x A3 WS3+ S6 AP-1 DD3 [DEVASTATING WOUNDS]"], "5x T6 Sv2+ InSv4+ W3",
+        {"crit_wounds": 5, "reroll_wounds": "noncrit", "reroll_hits": "noncrit"}),
+    "melta+halved": (['2x Multi-melta: 18" A2 BS4+ S9 AP-4 DD6 [HEAVY, MELTA 2]'],
+                     "T10 Sv3+ W12 [VEHICLE]", {"half_range": True, "damage_halved": True,
+                                                "stationary": True}),
+    "melta+minus, invuln": (['3x Meltagun: 12" A1 BS3+ S9 AP-4 DD6 [MELTA 2]'],
+                            "2x T11 Sv3+ InSv5+ W12", {"half_range": True, "damage_minus": 1}),
+    "fnp v bolters": (["10x Bolter: A2 BS3+ S4 AP0 D1"], "10x T4 Sv6+ W1 FNP5+", {}),
+    "fnp, D2 v W3": (["4x A3 BS3+ S5 AP-1 D2"], "3x T5 Sv4+ W3 FNP5+", {}),
+    "fnp mortal-only + devastating": (["3x A4 BS3+ S4 AP0 D2 [DEVASTATING WOUNDS]"],
+                                      "4x T4 Sv3+ W2 FNP6+ FNP4+(mortal)", {"crit_wounds": 5}),
+    "random A, blast": (['Battle cannon: 48" AD6+3 BS4+ S10 AP-1 D3 [BLAST]'],
+                        "10x Guardsman: T3 Sv5+ W1", {}),
+    "random A and D, fnp": (["2x AD3 BS3+ S6 AP-1 DD3"], "3x T6 Sv3+ W3 FNP6+", {}),
+    "thermal cannon": (['Thermal cannon: 24" A2D3 BS3+ S12 AP-4 DD6 [BLAST, MELTA 6]'],
+                       "6x T5 Sv2+ InSv4+ W3", {"half_range": True}),
+    "two batches carry over": (['10x Bolt rifle: 24" A2 BS3+ S4 AP-1 D1',
+                                '2x Heavy bolter: 36" A3 BS4+ S5 AP-1 D2 [SUSTAINED HITS 1]'],
+                               "5x Intercessor: T4 Sv3+ W2", {}),
+    "supercharged plasma, hazardous": (['5x Plasma gun: 24" A1 BS3+ S8 AP-3 D2 '
+                                        '[RAPID FIRE 1, HAZARDOUS]'], "5x T4 Sv3+ W2",
+                                       {"half_range": True}),
+    "torrent, twin-linked, cover": (["3x Flamer: 12\" AD6 BSN/A S4 AP0 D1 "
+                                     "[TORRENT, TWIN-LINKED, IGNORES COVER]"],
+                                    "10x T3 Sv5+ W1", {"cover": True}),
+    "overwatch": (["5x A2 BS3+ S4 AP0 D1 [SUSTAINED HITS 1]"], "10x T4 Sv4+ W1",
+                  {"overwatch": True}),
+    "indirect": (["2x A6 BS3+ S5 AP0 D1 [INDIRECT FIRE]"], "10x T4 Sv5+ W1",
+                 {"indirect": True, "stationary": True, "spotted": True}),
+    "cleave, lance, capped mods": (["5x Melee A3 WS3+ S5 AP-1 D1 [CLEAVE 1, LANCE]"],
+                                   "20x T4 Sv5+ W1", {"charged": True, "wound_mod": 1,
+                                                      "hit_mod": -2}),
+    "saves rerolled": (["10x A2 BS3+ S4 AP-1 D1"], "10x T4 Sv3+ W1", {"reroll_saves": "failed"}),
+}
+
+
+def _pooled_chisquare(observed: np.ndarray, expected: np.ndarray) -> float:
+    """p-value of a chi-square test, pooling adjacent cells until each expects >= 5."""
+    obs_bins, exp_bins = [], []
+    o_acc = e_acc = 0.0
+    for o, e in zip(observed, expected):
+        o_acc += o
+        e_acc += e
+        if e_acc >= 5:
+            obs_bins.append(o_acc)
+            exp_bins.append(e_acc)
+            o_acc = e_acc = 0.0
+    if exp_bins:
+        obs_bins[-1] += o_acc
+        exp_bins[-1] += e_acc
+    else:
+        return 1.0
+    if len(exp_bins) < 2:
+        return 1.0
+    obs = np.array(obs_bins)
+    exp = np.array(exp_bins)
+    exp *= obs.sum() / exp.sum()
+    return float(chisquare(obs, exp).pvalue)
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_monte_carlo_agrees_with_exact(name: str) -> None:
+    lines, target, options = CASES[name]
+    seed = 1000 + list(CASES).index(name)
+    mc = mh.simulate(lines, target, trials=TRIALS, seed=seed, **options)
+    ex = mh.exact(lines, target, **options)
+    assert set(mc.distributions) == set(ex.distributions)
+    for outcome in ex.distributions:
+        exact_p = ex.distributions[outcome].probabilities
+        mc_p = mc.distributions[outcome].probabilities
+        size = max(len(exact_p), len(mc_p))
+        exact_p = np.pad(exact_p, (0, size - len(exact_p)))
+        counts = np.rint(np.pad(mc_p, (0, size - len(mc_p))) * TRIALS)
+        assert counts.sum() == TRIALS
+        # an outcome the exact engine calls impossible must never happen
+        assert not np.any((exact_p == 0) & (counts > 0)), outcome
+        stderr = mc.stderr(outcome)
+        if stderr > 0:
+            assert abs(mc.mean(outcome) - ex.mean(outcome)) < 5 * stderr, outcome
+        else:
+            assert mc.mean(outcome) == pytest.approx(ex.mean(outcome), abs=1e-12)
+        assert _pooled_chisquare(counts, exact_p * TRIALS) > 1e-4, outcome
+    p = ex.probability("unit_destroyed")
+    assert abs(mc.probability("unit_destroyed") - p) < 5 * np.sqrt(p * (1 - p) / TRIALS) \
+        + 1 / TRIALS
