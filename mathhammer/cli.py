@@ -61,20 +61,63 @@ def add_monte_carlo_options(parser: argparse.ArgumentParser) -> None:
                              f"(default {DEFAULT_SEED})")
 
 
-def add_output_options(parser: argparse.ArgumentParser) -> None:
-    """``--json``, shared by every command."""
-    parser.add_argument("--json", action="store_true",
-                        help="print exactly one JSON object instead of a table")
+def chart_path(text: str) -> str:
+    """argparse type: a file name ending in .png, .svg or .pdf."""
+    suffix = text.lower().rsplit(".", 1)[-1] if "." in text else ""
+    if suffix not in ("png", "svg", "pdf"):
+        raise argparse.ArgumentTypeError(f"'{text}': give a .png, .svg or .pdf file name")
+    return text
+
+
+def add_output_options(parser: argparse.ArgumentParser, *, plot_outcome: bool = True) -> None:
+    """``--json``/``--markdown``, ``--csv FILE`` and ``--plot FILE``, shared by every command.
+
+    ``--json`` prints exactly one JSON object and nothing else; ``--markdown`` prints
+    Markdown tables for articles instead of the plain table. ``--csv`` and ``--plot`` write
+    files in addition to what is printed.
+    """
+    output = parser.add_argument_group("output")
+    form = output.add_mutually_exclusive_group()
+    form.add_argument("--json", action="store_true",
+                      help="print exactly one JSON object instead of a table")
+    form.add_argument("--markdown", action="store_true",
+                      help="print Markdown tables (for articles) instead of a plain table")
+    output.add_argument("--csv", metavar="FILE",
+                        help="also write the tidy table (one row per value) as CSV to FILE")
+    output.add_argument("--plot", metavar="FILE", type=chart_path,
+                        help="also draw a chart to FILE (.png, .svg or .pdf)")
+    if plot_outcome:
+        output.add_argument("--plot-outcome", metavar="OUTCOME", default="damage",
+                            help="what --plot draws: damage (default), models_destroyed or "
+                                 "attacker_mortal_wounds")
 
 
 def emit(result: Any, args: argparse.Namespace, header: str = "") -> None:
-    """Print a result as JSON (``--json``) or as a readable table."""
+    """Write ``--csv``/``--plot`` files, then print JSON, Markdown or a readable table."""
+    csv_path = getattr(args, "csv", None)
+    plot_path = getattr(args, "plot", None)
+    if plot_path:
+        from mathhammer.core.charts import save
+
+        save(result.plot(getattr(args, "plot_outcome", "damage")), plot_path)
+    if csv_path:
+        result.to_frame().to_csv(csv_path, index=False)
     if getattr(args, "json", False):
         print(json.dumps(result.to_dict()))
+    elif getattr(args, "markdown", False):
+        if header:
+            print("\n".join(_markdown_item(line) for line in header.splitlines()))
+            print()
+        print(result.to_markdown())
     else:
         if header:
             print(header)
         print(result.to_text())
+
+
+def _markdown_item(line: str) -> str:
+    label, sep, value = line.partition(":")
+    return f"- {label}: `{value.strip()}`" if sep and value.strip() else f"- {line}"
 
 
 def build_parser() -> ArgumentParser:

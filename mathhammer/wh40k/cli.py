@@ -35,7 +35,30 @@ def _add_attack_arguments(parser: ArgumentParser) -> None:
                         help='e.g. \'10x Bolt rifle: 24" A2 BS3+ S4 AP-1 D1 [ASSAULT, HEAVY]\'; '
                              "several lines are resolved in order against the same unit")
     parser.add_argument("--target", required=True, metavar="TARGET_LINE",
-                        help="e.g. '5x Intercessor: T4 Sv3+ W2 [INFANTRY]'")
+                        help="e.g. '5x Intercessor: T4 Sv3+ W2 [INFANTRY]', or a reference "
+                             "profile such as MEQ, '10x GEQ', KEQ")
+    add_targets_file_option(parser)
+    add_situation_arguments(parser)
+
+
+def add_targets_file_option(parser: ArgumentParser) -> None:
+    """``--targets-file FILE``: extra or overriding reference target profiles (TOML)."""
+    parser.add_argument("--targets-file", metavar="FILE", action="append", default=[],
+                        help="TOML file of your own target profiles, usable by name in "
+                             "--target (adds to / overrides the built-in MEQ, TEQ, ...); "
+                             "may be repeated")
+
+
+def target_from_args(text: str, args: argparse.Namespace) -> Any:
+    """Resolve a ``--target`` value with the built-in profiles plus any ``--targets-file``."""
+    from mathhammer.wh40k.targets import load, resolve_target
+
+    files = getattr(args, "targets_file", None) or []
+    return resolve_target(text, load(*files) if files else None)
+
+
+def add_situation_arguments(parser: ArgumentParser) -> None:
+    """The situation, modifier and rule-switch flags (read back by :func:`options_from_args`)."""
     situation = parser.add_argument_group("situation")
     situation.add_argument("--half-range", action="store_true",
                            help="target within half range ([RAPID FIRE], [MELTA])")
@@ -127,8 +150,8 @@ def _header(result: Any) -> str:
 def _run_simulate(args: argparse.Namespace) -> int:
     from mathhammer.wh40k.api import simulate
 
-    result = simulate(args.weapons, args.target, trials=args.trials, seed=args.seed,
-                      **options_from_args(args))
+    result = simulate(args.weapons, target_from_args(args.target, args), trials=args.trials,
+                      seed=args.seed, **options_from_args(args))
     emit(result, args, _header(result))
     return 0
 
@@ -136,6 +159,6 @@ def _run_simulate(args: argparse.Namespace) -> int:
 def _run_exact(args: argparse.Namespace) -> int:
     from mathhammer.wh40k.api import exact
 
-    result = exact(args.weapons, args.target, **options_from_args(args))
+    result = exact(args.weapons, target_from_args(args.target, args), **options_from_args(args))
     emit(result, args, _header(result))
     return 0

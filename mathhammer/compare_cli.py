@@ -1,0 +1,128 @@
+"""``mathhammer compare``: several weapon lines against several targets, as one grid."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from mathhammer.cli import (ArgumentParser, add_monte_carlo_options, add_output_options,
+                            positive_int)
+from mathhammer.errors import OptionError
+
+DEFAULT_COMPARE_TRIALS = 200_000
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``compare`` subcommand to the top-level parser."""
+    from mathhammer.wh40k.cli import add_situation_arguments, add_targets_file_option
+
+    parser = subparsers.add_parser(
+        "compare", help="grid of weapon lines against targets (expected damage, models "
+                        "destroyed, P(destroy unit)); table, CSV, JSON, Markdown or heat map",
+        description="Each WEAPON_LINE on its own against each --target, under the same "
+                    "situation. Prints the grid; --csv writes the tidy frame (attacker, "
+                    "target, metric, value, stderr); --plot draws a heat map.")
+    parser.add_argument("weapons", nargs="+", metavar="WEAPON_LINE",
+                        help="a weapon line; each is compared on its own (join several "
+                             "lines of one unit with ' + ')")
+    parser.add_argument("--target", action="append", required=True, metavar="TARGET",
+                        help="a target line or reference profile (MEQ, TEQ, '10x GEQ', "
+                             "KEQ, ...); repeat for several targets")
+    add_targets_file_option(parser)
+    grid = parser.add_argument_group("grid")
+    grid.add_argument("--exact", action="store_true",
+                      help="use the exact engine instead of Monte Carlo")
+    grid.add_argument("--points", type=float, action="append", default=None, metavar="N",
+                      help="points cost of each weapon line's unit, in order (repeat once "
+                           "per WEAPON_LINE): adds per-100-points metrics")
+    grid.add_argument("--sweep", metavar="PARAM=V1,V2,...",
+                      help="also vary one parameter: range=full,half; save=2,3,4,5,6,-; "
+                           "models=1,5,10; target_models=...; toughness=...; invuln=-,4; "
+                           "or an option such as hit_mod=-1,0,1 or reroll_hits=none,ones")
+    grid.add_argument("--metric", default=None, metavar="METRIC",
+                      help="metric of the heat map and of the --markdown grid "
+                           "(expected_damage, expected_models_destroyed, p_unit_destroyed, "
+                           "damage_per_100pts, ...); default: all metrics in the table, "
+                           "expected_damage in the heat map")
+    add_situation_arguments(parser)
+    add_monte_carlo_options(parser)
+    for action in parser._actions:
+        if action.dest == "trials":
+            action.default = DEFAULT_COMPARE_TRIALS
+            action.type = positive_int
+            action.help = f"Monte Carlo trials per cell (default {DEFAULT_COMPARE_TRIALS:,})"
+    add_output_options(parser, plot_outcome=False)
+    parser.set_defaults(handler=_run_compare)
+
+
+def _attackers(lines: list[str]) -> list[Any]:
+    out: list[Any] = []
+    for line in lines:
+        parts = [p.strip() for p in line.split(" + ")] if " + " in line else [line]
+        out.append(parts if len(parts) > 1 else line)
+    return out
+
+
+def _parse_sweep(text: str) -> tuple[str, list[str]]:
+    name, sep, values = text.partition("=")
+    name = name.strip().replace("-", "_")
+    items = [v.strip() for v in values.split(",") if v.strip()]
+    if not sep or not name or not items:
+        raise OptionError(f"--sweep '{text}': write PARAM=V1,V2,... e.g. save=2,3,4 or "
+                          "hit_mod=-1,0,1")
+    return name, items
+
+
+def _sweep_value(text: str) -> Any:
+    """Command-line text to a value: yes/no as booleans, whole numbers as ints, else text
+    (the sweep itself validates it)."""
+    lowered = text.lower()
+    if lowered in ("true", "yes", "on"):
+        return True
+    if lowered in ("false", "no", "off"):
+        return False
+    try:
+        return int(text)
+    except ValueError:
+        return text
+
+
+def _run_compare(args: argparse.Namespace) -> int:
+    from mathhammer.compare import compare, pivot, sweep, to_json_dict, to_markdown
+    from mathhammer.wh40k.cli import options_from_args
+    from mathhammer.wh40k.targets import load
+
+    options = options_from_args(args)
+    library = load(*args.targets_file) if args.targets_file else None
+    attackers = _attackers(args.weapons)
+    common = dict(trials=args.trials, seed=args.seed, exact=args.exact, points=args.points,
+                  library=library)
+    if args.sweep:
+        parameter, texts = _parse_sweep(args.sweep)
+        values = [_sweep_value(t) for t in texts]
+        options.pop(parameter, None)
+        if parameter == "range":
+            options.pop("half_range", None)
+        frame = sweep(attackers, args.target, parameter, values, **common, **options)
+    else:
+        frame = compare(attackers, args.target, **common, **options)
+    if args.metric is not None:
+        pivot(frame, args.metric)  # unknown metric: fail before writing anything
+    if args.plot:
+        from mathhammer.core import charts
+
+        charts.save(charts.heatmap(frame, args.metric), args.plot)
+    if args.csv:
+        frame.to_csv(args.csv, index=False)
+    if args.json:
+        print(json.dumps(to_json_dict(frame)))
+    elif args.markdown:
+        print(to_markdown(frame, args.metric))
+    else:
+        engine = ("exact" if args.exact
+                  else f"Monte Carlo, {args.trials:,} trials per cell, seed {args.seed}")
+        print(f"Engine: {engine}")
+        table = pivot(frame, args.metric)
+        print(table.to_string())
+    return 0
