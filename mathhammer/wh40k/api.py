@@ -142,7 +142,8 @@ def run_monte_carlo(plan: CompiledPlan, trials: int, seed: int | np.random.SeedS
         if plan.dw_at_unit_end else 1
     simulate_chunks(streams, per_chunk, plan.batch, plan.rolls, plan.saves, plan.damage_maps,
                     plan.groups, plan.hazard_rolls, plan.hazard_mortals, plan.dw_at_unit_end,
-                    max_pending, damage_hist, models_hist, hazard_hist)
+                    max_pending, plan.count_cdfs, plan.use_counts, damage_hist, models_hist,
+                    hazard_hist)
     return damage_hist.sum(axis=0), models_hist.sum(axis=0), hazard_hist.sum(axis=0)
 
 

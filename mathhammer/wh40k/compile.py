@@ -79,6 +79,12 @@ class CompiledPlan:
     hazard_mortals: int
     dw_at_unit_end: int
     labels: tuple[str, ...]
+    count_cdfs: np.ndarray = None  # float64[B, 5, N + 1, N + 1], see count_tables()
+    use_counts: int = 1
+
+    @property
+    def count_limit(self) -> int:
+        return self.count_cdfs.shape[2] - 1
 
     @property
     def n_batches(self) -> int:
@@ -224,7 +230,47 @@ def compile_plan(weapons: Sequence[Weapon], target: TargetProfile,
         hazard_mortals=3 if attacker_monster_vehicle else 1,
         dw_at_unit_end=int(rules.dw_timing == "unit_end"),
         labels=tuple(str(w) for w in weapons),
+        count_cdfs=count_tables(rows, rolls, np.array([t.saves for t in tables])),
     )
+
+
+# Rows of CompiledPlan.count_cdfs[b]: binomial CDFs for sampling outcome counts.
+CRIT_HITS, HITS_OF_REST, CRIT_WOUNDS, WOUNDS_OF_REST, FAILED_SAVES = range(5)
+
+
+def count_tables(rows: list[list[int]], rolls: np.ndarray, saves: np.ndarray) -> np.ndarray:
+    """Binomial CDF tables so the kernel can sample outcome counts instead of rolling dice.
+
+    Per batch: critical hits among n dice, ordinary hits among the rest, the same for wound
+    rolls, and failed saves against the first allocation group. Each die's probabilities
+    come from the same per-face tables (re-rolls included) the dice-by-dice path reads.
+    """
+    from mathhammer.core.sampling import TABLE_LIMIT, binomial_cdf_rows
+
+    def ratio(a: float, rest: float) -> float:
+        return a / rest if rest > 1e-15 else 0.0
+
+    sizes = []
+    for row in rows:
+        dice = row[N_WEAPONS] * (row[A_COUNT] * max(row[A_SIDES], 1) + row[A_CONST]
+                                 + row[BONUS_DICE] + row[RF_COUNT] * max(row[RF_SIDES], 1)
+                                 + row[RF_CONST])
+        sustained = row[SUS_COUNT] * max(row[SUS_SIDES], 1) + row[SUS_CONST]
+        sizes.append(dice * (1 + sustained))
+    n_max = int(min(TABLE_LIMIT, max(sizes + [1])))
+    out = np.ones((len(rows), 5, n_max + 1, n_max + 1))
+    for b in range(len(rows)):
+        _, hit, crit = outcome_probabilities(rolls[b, HIT_CLASS], rolls[b, HIT_REROLL])
+        _, wound, crit_wound = outcome_probabilities(rolls[b, WOUND_CLASS],
+                                                     rolls[b, WOUND_REROLL])
+        faces = face_probabilities(saves[b, 0, SAVE_REROLL])
+        failed = float(faces[saves[b, 0, SAVE_FAILS] == 1].sum())
+        for index, p in ((CRIT_HITS, crit), (HITS_OF_REST, ratio(hit, 1.0 - crit)),
+                         (CRIT_WOUNDS, crit_wound),
+                         (WOUNDS_OF_REST, ratio(wound, 1.0 - crit_wound)),
+                         (FAILED_SAVES, failed)):
+            out[b, index] = binomial_cdf_rows(p, n_max)
+    return out
 
 
 def feel_no_pain(profile: TargetProfile, modifiers: Modifiers) -> tuple[int, int]:

@@ -15,8 +15,10 @@ import numpy as np
 
 from mathhammer.core.jit import kernel, parallel_kernel, prange
 from mathhammer.core.rng import d6, roll_dice
+from mathhammer.core.sampling import sample_binomial
 from mathhammer.wh40k.compile import (A_CONST, A_COUNT, A_SIDES, AUTO_HIT, BONUS_DICE,
-                                      CRITICAL, D_CONST, D_COUNT, D_SIDES, DEVASTATING,
+                                      CRIT_HITS, CRIT_WOUNDS, CRITICAL, FAILED_SAVES,
+                                      HITS_OF_REST, WOUNDS_OF_REST, D_CONST, D_COUNT, D_SIDES, DEVASTATING,
                                       EXTRA_CRIT, G_FNP, G_FNP_MORTAL, G_MODELS, G_WOUNDS,
                                       HIT_CLASS, HIT_REROLL, LETHAL, MORTAL_DAMAGE, N_WEAPONS,
                                       NORMAL_DAMAGE, RF_CONST, RF_COUNT, RF_SIDES, SAVE_FAILS,
@@ -79,9 +81,23 @@ def _roll_classified(state, n, classes, reroll):
 
 
 @kernel
+def _count_outcomes(state, n, crit_rows, rest_rows):
+    """(successes, criticals) among ``n`` dice, sampled as counts: criticals first, then
+    ordinary successes among the other dice."""
+    criticals = sample_binomial(state, crit_rows[n], n)
+    successes = sample_binomial(state, rest_rows[n - criticals], n - criticals)
+    return successes, criticals
+
+
+@kernel
 def run_trial(state, batch, rolls, saves, damage_maps, groups, hazard_rolls, hazard_mortals,
-              dw_at_unit_end, alive, current, wounds, counts, pending):
-    """Resolve every batch once; return (wounds lost, models destroyed, hazard mortals)."""
+              dw_at_unit_end, alive, current, wounds, counts, pending, cdfs, use_counts):
+    """Resolve every batch once; return (wounds lost, models destroyed, hazard mortals).
+
+    With ``use_counts``, pools of dice no larger than the tables in ``cdfs`` are resolved by
+    sampling outcome counts (:mod:`mathhammer.core.sampling`); otherwise die by die.
+    """
+    limit = cdfs.shape[2] - 1
     n_groups = groups.shape[0]
     for g in range(n_groups):
         alive[g] = groups[g, G_MODELS]
@@ -104,6 +120,9 @@ def run_trial(state, batch, rolls, saves, damage_maps, groups, hazard_rolls, haz
         if row[AUTO_HIT]:
             hits = dice
             crits = 0
+        elif use_counts and dice <= limit:
+            hits, crits = _count_outcomes(state, dice, cdfs[b, CRIT_HITS],
+                                          cdfs[b, HITS_OF_REST])
         else:
             hits, crits = _roll_classified(state, dice, rolls[b, HIT_CLASS],
                                            rolls[b, HIT_REROLL])
@@ -119,11 +138,26 @@ def run_trial(state, batch, rolls, saves, damage_maps, groups, hazard_rolls, haz
                 extra = 0
             crits = 0
         # Wound roll (05.02).
-        wounds_normal, wounds_crit = _roll_classified(state, hits + extra + crits,
-                                                      rolls[b, WOUND_CLASS],
-                                                      rolls[b, WOUND_REROLL])
+        to_wound = hits + extra + crits
+        if use_counts and to_wound <= limit:
+            wounds_normal, wounds_crit = _count_outcomes(state, to_wound, cdfs[b, CRIT_WOUNDS],
+                                                         cdfs[b, WOUNDS_OF_REST])
+        else:
+            wounds_normal, wounds_crit = _roll_classified(state, to_wound,
+                                                          rolls[b, WOUND_CLASS],
+                                                          rolls[b, WOUND_REROLL])
         devastating = wounds_crit if row[DEVASTATING] else 0
         to_save = wounds_normal + wounds_crit - devastating + auto_wounds
+        if use_counts and n_groups == 1 and to_save <= limit:
+            # One group: the order of the save dice cannot matter, only how many fail.
+            failed = sample_binomial(state, cdfs[b, FAILED_SAVES, to_save], to_save)
+            for _ in range(failed):
+                if alive[0] == 0:
+                    break
+                raw = roll_dice(state, row[D_COUNT], row[D_SIDES], row[D_CONST])
+                lost_total += _lose_wounds(state, 0, damage_maps[b, NORMAL_DAMAGE, raw],
+                                           groups[0, G_FNP], alive, current, wounds)
+            to_save = 0
         # Save rolls (05.03): the defender re-rolls against the group current at the start.
         g0 = _first_alive(alive)
         for face in range(7):
@@ -175,8 +209,8 @@ def run_trial(state, batch, rolls, saves, damage_maps, groups, hazard_rolls, haz
 
 @parallel_kernel
 def simulate_chunks(streams, trials_per_chunk, batch, rolls, saves, damage_maps, groups,
-                    hazard_rolls, hazard_mortals, dw_at_unit_end, max_pending,
-                    damage_hist, models_hist, hazard_hist):
+                    hazard_rolls, hazard_mortals, dw_at_unit_end, max_pending, cdfs,
+                    use_counts, damage_hist, models_hist, hazard_hist):
     """Run ``trials_per_chunk[c]`` trials on stream ``c`` for every chunk, in parallel.
 
     Each chunk owns its stream and its histogram rows, so the result does not depend on how
@@ -193,7 +227,7 @@ def simulate_chunks(streams, trials_per_chunk, batch, rolls, saves, damage_maps,
         for _ in range(trials_per_chunk[c]):
             lost, destroyed, mortals = run_trial(
                 state, batch, rolls, saves, damage_maps, groups, hazard_rolls, hazard_mortals,
-                dw_at_unit_end, alive, current, wounds, counts, pending)
+                dw_at_unit_end, alive, current, wounds, counts, pending, cdfs, use_counts)
             damage_hist[c, lost] += 1
             models_hist[c, destroyed] += 1
             hazard_hist[c, mortals] += 1

@@ -1,0 +1,60 @@
+"""The count-sampling path and the dice-by-dice path of the kernel agree with the exact engine."""
+
+import dataclasses
+
+import numpy as np
+import pytest
+from scipy import stats
+
+import mathhammer as mh
+from mathhammer.wh40k.api import _prepare, run_monte_carlo
+
+CASES = [
+    ('10x Bolt rifle: 24" A2 BS3+ S4 AP-1 D1', "10x T3 Sv5+ W1", {}),
+    ('3x Heavy bolter: 36" A3 BS4+ S5 AP-1 D2 [SUSTAINED HITS 1, LETHAL HITS]',
+     "5x T4 Sv3+ W2", {"reroll_hits": "noncrit"}),
+    ("4x Hammer: Melee A3 WS3+ S8 AP-2 D2 [DEVASTATING WOUNDS, ANTI-INFANTRY 4+]",
+     "5x T5 Sv2+ InSv4+ W3 [INFANTRY]", {"reroll_wounds": "ones"}),
+    ('2x Cannon: 48" AD6+3 BS4+ S10 AP-1 D3 [BLAST]', "20x T3 Sv6+ W1 FNP5+",
+     {"reroll_saves": "ones"}),
+    ('Big gun: 24" A300 BS5+ S3 AP0 D1', "60x T6 Sv4+ W1", {}),  # beyond the tables
+]
+TRIALS = 150_000
+
+
+def chi_square_pvalue(observed_counts, pmf):
+    expected = np.zeros(max(len(pmf), len(observed_counts)))
+    expected[: len(pmf)] = pmf * observed_counts.sum()
+    observed = np.zeros_like(expected)
+    observed[: len(observed_counts)] = observed_counts
+    keep = expected >= 5
+    obs = np.append(observed[keep], observed[~keep].sum())
+    exp = np.append(expected[keep], expected[~keep].sum())
+    if exp[-1] < 5:
+        obs[-2] += obs[-1]
+        exp[-2] += exp[-1]
+        obs, exp = obs[:-1], exp[:-1]
+    return stats.chisquare(obs, exp * obs.sum() / exp.sum()).pvalue
+
+
+@pytest.mark.parametrize("weapon, target, options", CASES)
+@pytest.mark.parametrize("use_counts", [1, 0])
+def test_both_kernel_paths_match_exact(weapon, target, options, use_counts):
+    _, _, plan, _ = _prepare(weapon, target, dict(options))
+    plan = dataclasses.replace(plan, use_counts=use_counts)
+    damage, models, _ = run_monte_carlo(plan, TRIALS, seed=21)
+    exact = mh.exact(weapon, target, **options).distributions["damage"]
+    support = np.arange(len(damage))
+    mean = support @ damage / TRIALS
+    sd = np.sqrt(((support - mean) ** 2) @ damage / TRIALS)
+    assert abs(mean - exact.mean) < 5 * sd / np.sqrt(TRIALS)
+    assert chi_square_pvalue(damage, exact.probabilities) > 1e-4
+
+
+def test_paths_use_different_dice_but_the_same_seed_is_reproducible():
+    _, _, plan, _ = _prepare(CASES[0][0], CASES[0][1], {})
+    counts_a = run_monte_carlo(plan, 10_000, seed=5)[0]
+    counts_b = run_monte_carlo(plan, 10_000, seed=5)[0]
+    dice = run_monte_carlo(dataclasses.replace(plan, use_counts=0), 10_000, seed=5)[0]
+    assert np.array_equal(counts_a, counts_b)
+    assert not np.array_equal(counts_a, dice)
