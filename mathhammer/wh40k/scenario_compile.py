@@ -77,6 +77,10 @@ class ScenarioPlan:
     wound_bins: int
     group_bins: int
     batch_labels: tuple[str, ...]
+    hit_cdfs: np.ndarray = None     # float64[B, 2, N + 1, N + 1]: crits, hits of the rest
+    wound_cdfs: np.ndarray = None   # float64[B, T, 2, N + 1, N + 1]: per toughness index
+    save_cdfs: np.ndarray = None    # float64[B, N + 1, N + 1]: failed saves, one-group targets
+    use_counts: int = 1
 
     @property
     def checkpoints(self) -> int:
@@ -175,7 +179,14 @@ def compile_scenario(scenario: Scenario) -> ScenarioPlan:
         wound[b, : t.wound.shape[0]] = t.wound
         saves[b, : t.saves.shape[0]] = t.saves
         damage_maps[b, :, : t.damage_maps.shape[1]] = t.damage_maps
+    contrib_array = np.array(contribs, dtype=np.int64).reshape(-1, 6)
+    sub_array = np.array(subs, dtype=np.int64)
+    hit_cdfs, wound_cdfs, save_cdfs = _count_tables(batch_rows, contrib_array, sub_array,
+                                                    tables, wound, saves,
+                                                    [scenario.units[n].models
+                                                     for n in unit_names])
     return ScenarioPlan(
+        hit_cdfs=hit_cdfs, wound_cdfs=wound_cdfs, save_cdfs=save_cdfs,
         subs=np.array(subs, dtype=np.int64), allocs=np.array(allocs, dtype=np.int64),
         units=np.array(units, dtype=np.int64), orders=np.array(orders, dtype=np.int64),
         toughness=np.array(toughness, dtype=np.int64),
@@ -258,3 +269,44 @@ def _report_local(subs: list, row: list) -> int:
     unit = row[S_UNIT]
     first_report = min(r[S_REPORT] for r in subs if r[S_UNIT] == unit)
     return row[S_REPORT] - first_report
+
+
+def _count_tables(rows, contribs, subs, tables, wound, saves, unit_models):
+    """Binomial CDF tables so the kernel can sample outcome counts (see core.sampling)."""
+    from mathhammer.core.sampling import TABLE_LIMIT, binomial_cdf_rows
+    from mathhammer.wh40k.compile import (RF_CONST, RF_COUNT, RF_SIDES, SAVE_FAILS,
+                                          SAVE_REROLL, SUS_CONST, SUS_COUNT, SUS_SIDES,
+                                          face_probabilities, outcome_probabilities)
+
+    def ratio(a: float, rest: float) -> float:
+        return a / rest if rest > 1e-15 else 0.0
+
+    sizes = [1]
+    for row in rows:
+        bonus = (row[B_BLAST] + row[B_CLEAVE]) * (unit_models[row[B_TARGET]] // 5)
+        rapid = row[RF_COUNT] * max(row[RF_SIDES], 1) + row[RF_CONST]
+        sustained = row[SUS_COUNT] * max(row[SUS_SIDES], 1) + row[SUS_CONST]
+        dice = 0
+        for c in range(row[B_FIRST_CONTRIB], row[B_FIRST_CONTRIB] + row[B_N_CONTRIBS]):
+            con = contribs[c]
+            models = subs[con[C_SUB_FIRST], S_MODELS]
+            dice += models * con[C_PER_MODEL] * (con[C_A_COUNT] * max(con[C_A_SIDES], 1)
+                                                 + con[C_A_CONST] + bonus + rapid)
+        sizes.append(dice * (1 + sustained))
+    n_max = int(min(TABLE_LIMIT, max(sizes)))
+    n_batches, n_t = wound.shape[0], wound.shape[1]
+    hit_cdfs = np.ones((n_batches, 2, n_max + 1, n_max + 1))
+    wound_cdfs = np.ones((n_batches, n_t, 2, n_max + 1, n_max + 1))
+    save_cdfs = np.ones((n_batches, n_max + 1, n_max + 1))
+    for b, t in enumerate(tables):
+        _, hit, crit = outcome_probabilities(t.hit[0], t.hit[1])
+        hit_cdfs[b, 0] = binomial_cdf_rows(crit, n_max)
+        hit_cdfs[b, 1] = binomial_cdf_rows(ratio(hit, 1.0 - crit), n_max)
+        for k in range(t.wound.shape[0]):
+            _, ordinary, critical = outcome_probabilities(wound[b, k, 0], wound[b, k, 1])
+            wound_cdfs[b, k, 0] = binomial_cdf_rows(critical, n_max)
+            wound_cdfs[b, k, 1] = binomial_cdf_rows(ratio(ordinary, 1.0 - critical), n_max)
+        faces = face_probabilities(saves[b, 0, SAVE_REROLL])
+        save_cdfs[b] = binomial_cdf_rows(float(faces[saves[b, 0, SAVE_FAILS] == 1].sum()),
+                                         n_max)
+    return hit_cdfs, wound_cdfs, save_cdfs

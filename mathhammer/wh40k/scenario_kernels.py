@@ -19,6 +19,7 @@ import numpy as np
 
 from mathhammer.core.jit import kernel, parallel_kernel, prange
 from mathhammer.core.rng import d6, roll_dice
+from mathhammer.core.sampling import sample_binomial
 from mathhammer.wh40k.compile import (AUTO_HIT, CRITICAL, D_CONST, D_COUNT, D_SIDES,
                                       DEVASTATING, EXTRA_CRIT, LETHAL, MORTAL_DAMAGE,
                                       NORMAL_DAMAGE, RF_CONST, RF_COUNT, RF_SIDES, SAVE_FAILS,
@@ -140,6 +141,13 @@ def _roll_classified(state, n, table):
 
 
 @kernel
+def _count_outcomes(state, n, crit_rows, rest_rows):
+    criticals = sample_binomial(state, crit_rows[n], n)
+    successes = sample_binomial(state, rest_rows[n - criticals], n - criticals)
+    return successes, criticals
+
+
+@kernel
 def _mortal_wounds(state, u, count, units, orders, subs, allocs, alive, current, group_alive,
                    unit_alive, unit_lost, buffer):
     """06.02: ``count`` mortal wounds one at a time, spilling from model to model."""
@@ -157,8 +165,9 @@ def _mortal_wounds(state, u, count, units, orders, subs, allocs, alive, current,
 def _resolve_batch(state, b, blast_models, batches, contribs, hit, wound, saves, damage_maps,
                    units, orders, toughness, subs, allocs, alive, current, group_alive,
                    unit_alive, unit_lost, buffer, counts, pending_unit, pending_damage,
-                   n_pending, dw_at_unit_end):
+                   n_pending, dw_at_unit_end, hit_cdfs, wound_cdfs, save_cdfs, use_counts):
     row = batches[b]
+    limit = hit_cdfs.shape[2] - 1
     u = row[B_TARGET]
     bonus = (row[B_BLAST] + row[B_CLEAVE]) * (blast_models // 5)
     dice = 0
@@ -172,6 +181,8 @@ def _resolve_batch(state, b, blast_models, batches, contribs, hit, wound, saves,
     if row[AUTO_HIT]:
         hits = dice
         crits = 0
+    elif use_counts and dice <= limit:
+        hits, crits = _count_outcomes(state, dice, hit_cdfs[b, 0], hit_cdfs[b, 1])
     else:
         hits, crits = _roll_classified(state, dice, hit[b])
     extra = 0
@@ -186,11 +197,29 @@ def _resolve_batch(state, b, blast_models, batches, contribs, hit, wound, saves,
             extra = 0
         crits = 0
     t_index = _toughness_index(u, units, subs, toughness, alive)
-    wounds, crit_wounds = _roll_classified(state, hits + extra + crits, wound[b, t_index])
+    to_wound = hits + extra + crits
+    if use_counts and to_wound <= limit:
+        wounds, crit_wounds = _count_outcomes(state, to_wound, wound_cdfs[b, t_index, 0],
+                                              wound_cdfs[b, t_index, 1])
+    else:
+        wounds, crit_wounds = _roll_classified(state, to_wound, wound[b, t_index])
     devastating = crit_wounds if row[DEVASTATING] else 0
     to_save = wounds + crit_wounds - devastating + auto_wounds
 
+    if use_counts and units[u, U_N_ALLOCS] == 1 and to_save <= limit:
+        # One allocation group: only how many saves fail matters, not their order.
+        a = orders[units[u, U_ORDER]]
+        failed = sample_binomial(state, save_cdfs[b, to_save], to_save)
+        for _ in range(failed):
+            if group_alive[a] == 0:
+                break
+            raw = roll_dice(state, row[D_COUNT], row[D_SIDES], row[D_CONST])
+            _damage_model(state, a, damage_maps[b, NORMAL_DAMAGE, raw], False, subs, allocs,
+                          alive, current, group_alive, unit_alive, unit_lost)
+        to_save = 0
     n = _allocation_order(u, units, orders, allocs, group_alive, current, buffer)
+    if n == 0:
+        return n_pending
     precision = -1
     if row[B_PRECISION]:
         for i in range(n):
@@ -244,7 +273,8 @@ def scenario_trial(state, rounds, activations, batches, contribs, hit, wound, sa
                    damage_maps, units, orders, toughness, subs, allocs, report_groups,
                    dw_at_unit_end, alive, current, group_alive, unit_alive, unit_lost, buffer,
                    counts, snapshot, pending_unit, pending_damage, group_dead, side_wiped,
-                   models_hist, wounds_hist, groups_hist, sides_hist):
+                   models_hist, wounds_hist, groups_hist, sides_hist, hit_cdfs, wound_cdfs,
+                   save_cdfs, use_counts):
     """One trial of the whole scenario; adds one count per checkpoint to each histogram row."""
     _reset(subs, allocs, units, alive, current, group_alive, unit_alive, unit_lost)
     n_units = units.shape[0]
@@ -276,7 +306,8 @@ def scenario_trial(state, rounds, activations, batches, contribs, hit, wound, sa
                         state, b, snapshot[target], batches, contribs, hit, wound, saves,
                         damage_maps, units, orders, toughness, subs, allocs, alive, current,
                         group_alive, unit_alive, unit_lost, buffer, counts, pending_unit,
-                        pending_damage, n_pending, dw_at_unit_end)
+                        pending_damage, n_pending, dw_at_unit_end, hit_cdfs, wound_cdfs,
+                        save_cdfs, use_counts)
                 for i in range(n_pending):
                     u = pending_unit[i]
                     if unit_alive[u] == 0:
@@ -322,7 +353,8 @@ def scenario_trial(state, rounds, activations, batches, contribs, hit, wound, sa
 def simulate_scenario_chunks(streams, trials_per_chunk, rounds, activations, batches, contribs,
                              hit, wound, saves, damage_maps, units, orders, toughness, subs,
                              allocs, report_groups, dw_at_unit_end, max_pending, max_groups,
-                             models_hist, wounds_hist, groups_hist, sides_hist):
+                             models_hist, wounds_hist, groups_hist, sides_hist, hit_cdfs,
+                             wound_cdfs, save_cdfs, use_counts):
     """Run every chunk's trials in parallel; chunk ``c`` owns stream ``c`` and row ``c``."""
     for c in prange(streams.shape[0]):
         state = streams[c]
@@ -344,4 +376,4 @@ def simulate_scenario_chunks(streams, trials_per_chunk, rounds, activations, bat
                            dw_at_unit_end, alive, current, group_alive, unit_alive, unit_lost,
                            buffer, counts, snapshot, pending_unit, pending_damage, group_dead,
                            side_wiped, models_hist[c], wounds_hist[c], groups_hist[c],
-                           sides_hist[c])
+                           sides_hist[c], hit_cdfs, wound_cdfs, save_cdfs, use_counts)

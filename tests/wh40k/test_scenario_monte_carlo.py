@@ -1,5 +1,6 @@
 """Scenario Monte Carlo against exact or independently computed answers (fixed seeds)."""
 
+import dataclasses
 import json
 
 import numpy as np
@@ -10,7 +11,8 @@ import mathhammer as mh
 from mathhammer.cli import main
 from mathhammer.wh40k.parse import parse_target, parse_weapon
 from mathhammer.wh40k.scenario import Activation, Scenario, WeaponChoice, parse_scenario
-from mathhammer.wh40k.scenario_api import run
+from mathhammer.wh40k.scenario_api import ScenarioResult, run, run_scenario_monte_carlo
+from mathhammer.wh40k.scenario_compile import compile_scenario
 from mathhammer.wh40k.units import CarriedWeapon, ModelGroup, Unit, attach
 
 TRIALS = 120_000
@@ -41,7 +43,8 @@ def assert_matches(mc_dist, exact_pmf, trials=TRIALS):
     assert stats.chisquare(obs, exp * obs.sum() / exp.sum()).pvalue > 1e-4
 
 
-def test_two_weapon_types_at_one_target_match_the_exact_engine():
+@pytest.mark.parametrize("use_counts", [1, 0])
+def test_two_weapon_types_at_one_target_match_the_exact_engine(use_counts):
     rifles = 'Bolt rifle: 24" A2 BS3+ S4 AP-1 D1'
     hb = 'Heavy bolter: 36" A3 BS4+ S5 AP-1 D2 [SUSTAINED HITS 1]'
     squad = Unit("Squad", (group("Marine", 4, "T4 Sv3+ W2", rifles),
@@ -49,7 +52,9 @@ def test_two_weapon_types_at_one_target_match_the_exact_engine():
     target = Unit("Target", (group("Trooper", 6, "T4 Sv3+ W2 [INFANTRY]"),))
     sc = Scenario({"Squad": squad, "Target": target},
                   (Activation("shooting", "Squad", "Target"),))
-    result = run(sc, trials=TRIALS, seed=11)
+    plan = dataclasses.replace(compile_scenario(sc), use_counts=use_counts)
+    hists = run_scenario_monte_carlo(plan, TRIALS, 11)
+    result = ScenarioResult(plan, TRIALS, 11, *hists)
     exact = mh.exact([f"4x {rifles}", hb], "6x T4 Sv3+ W2 [INFANTRY]")
     assert_matches(result.wounds_lost("Target"), exact.distributions["damage"].probabilities)
 
