@@ -2,7 +2,8 @@
 
 Every function takes ``ax=None`` (a new figure of article width is made when it is ``None``)
 and returns its artists in a small named tuple whose ``ax`` field leads to the figure
-(``artists.ax.figure``); :func:`save` writes PNG or SVG. Charts are titled, their axes
+(``artists.ax.figure``); notebooks display the tuple as the chart, and :func:`save` writes
+PNG or SVG. Charts are titled, their axes
 labelled with units, and drawn with the Okabe–Ito colour-blind-safe palette, with
 different markers and line styles as well so they survive greyscale printing.
 
@@ -164,6 +165,16 @@ def _visible_max(dist: Distribution, tail: float = 5e-4) -> int:
     return max(int(big[-1]) if len(big) else 0, 1)
 
 
+def _figure_png(self: Any) -> bytes:
+    """Notebook display of a chart's artists: the figure as a 100-dpi PNG."""
+    import io
+
+    buffer = io.BytesIO()
+    with style():
+        self.ax.figure.savefig(buffer, format="png", dpi=100)
+    return buffer.getvalue()
+
+
 # -- distribution ---------------------------------------------------------------------------
 class DistributionArtists(NamedTuple):
     ax: Any
@@ -171,6 +182,7 @@ class DistributionArtists(NamedTuple):
     curve: Any
     mean_line: Any
     twin: Any
+    _repr_png_ = _figure_png
 
 
 def distribution(result: Result | Distribution, outcome: str = "damage", *,
@@ -256,6 +268,7 @@ def distribution(result: Result | Distribution, outcome: str = "damage", *,
 class OverlayArtists(NamedTuple):
     ax: Any
     lines: list
+    _repr_png_ = _figure_png
 
 
 def overlay(results: Mapping[Any, Result] | Sequence[Result], outcome: str = "damage", *,
@@ -327,6 +340,7 @@ class HeatmapArtists(NamedTuple):
     image: Any
     texts: list
     colorbar: Any
+    _repr_png_ = _figure_png
 
 
 _METRIC_LABELS = {
@@ -474,6 +488,7 @@ class LinesArtists(NamedTuple):
     ax: Any
     lines: list
     bands: list
+    _repr_png_ = _figure_png
 
 
 def sweep_lines(frame: pd.DataFrame, parameter: str | None = None, metric: str | None = None,
