@@ -206,14 +206,40 @@ class ScenarioResult:
         return pd.DataFrame(rows).set_index("unit")
 
     def survival(self) -> pd.DataFrame:
-        """Per unit and round: P(unit still has models) at the end of the round."""
+        """Per unit and round: P(unit still has models) at the end of the round (round 0: the
+        start), with its Monte Carlo standard error (the data interface of
+        :func:`mathhammer.core.charts.survival`)."""
         n = self.plan.activations.shape[0]
         rows = []
         for unit in self.units:
+            rows.append({"unit": unit, "round": 0, "p_alive": 1.0, "stderr": 0.0})
             for r in range(self.plan.rounds):
                 p = 1.0 - self.destroyed(unit, r * n + n - 1)
-                rows.append({"unit": unit, "round": r + 1, "p_alive": p})
+                rows.append({"unit": unit, "round": r + 1, "p_alive": p,
+                             "stderr": math.sqrt(p * (1 - p) / self.trials)})
         return pd.DataFrame(rows)
+
+    def plot(self, outcome: str | None = None, *, ax=None, title: str | None = None):
+        """Per-round survival curves of every unit (``outcome`` is accepted and ignored, for
+        the command line's shared ``--plot``)."""
+        from mathhammer.core.charts import survival
+
+        title = title or (f"Survival by battle round ({self.trials:,} trials, "
+                          f"seed {self.seed})")
+        return survival(self.survival(), ax=ax, title=title)
+
+    def to_markdown(self, digits: int = 3) -> str:
+        """Summary and per-activation tables as Markdown, for articles."""
+        from mathhammer.core.tables import markdown_table
+
+        per_step = pd.DataFrame([
+            {"round": self.checkpoint_label(cp)[0], "after": self.checkpoint_label(cp)[1],
+             **{f"{u}: models destroyed": self.models_destroyed(u, cp).mean
+                for u in self.units},
+             **{f"{u}: P(destroyed)": self.destroyed(u, cp) for u in self.units}}
+            for cp in range(self.checkpoints)])
+        return (markdown_table(self.summary(), digits=digits) + "\n\n"
+                + markdown_table(per_step, index=False, digits=digits))
 
     def _unit_block(self, unit: str, checkpoint: int) -> dict[str, Any]:
         groups = {}

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import json
 from typing import Any
 
-from mathhammer.cli import add_monte_carlo_options, positive_int
+from mathhammer.cli import add_monte_carlo_options, add_output_options, emit, positive_int
 
 DEFAULT_SCENARIO_TRIALS = 100_000
 
@@ -21,8 +20,7 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(trials=DEFAULT_SCENARIO_TRIALS)
     parser.add_argument("--rounds", type=positive_int, default=None,
                         help="override the file's number of battle rounds")
-    parser.add_argument("--json", action="store_true",
-                        help="print exactly one JSON object instead of a table")
+    add_output_options(parser, plot_outcome=False)
     parser.set_defaults(handler=_run)
 
 
@@ -36,9 +34,5 @@ def _run(args: argparse.Namespace) -> int:
     if args.rounds is not None:
         scenario = dataclasses.replace(scenario, rounds=args.rounds)
     result = run(scenario, trials=args.trials, seed=args.seed)
-    if args.json:
-        print(json.dumps(result.to_dict()))
-    else:
-        print(f"Scenario: {args.scenario}")
-        print(result.to_text())
+    emit(result, args, f"Scenario: {args.scenario}")
     return 0

@@ -163,6 +163,12 @@ target = "Boyz"
     assert (total == 100_000).all()
     survival = result.survival()
     assert survival[survival.unit == "Boyz"].p_alive.is_monotonic_decreasing
+    assert list(survival[survival.unit == "Boyz"]["round"]) == [0, 1, 2, 3]
+    png = tmp_path / "survival.png"
+    from mathhammer.core.charts import save
+    save(result.plot(), png)
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "| unit |" in result.to_markdown()
     # Each round's end state carries into the next: models destroyed never decreases.
     means = [result.models_destroyed("Boyz", cp).mean for cp in range(result.checkpoints)]
     assert all(a <= b + 1e-12 for a, b in zip(means, means[1:]))
