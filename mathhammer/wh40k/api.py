@@ -1,0 +1,217 @@
+"""The public 40k entry points: :func:`simulate` (Monte Carlo) and :func:`exact`.
+
+Both take the same arguments: weapon lines (or :class:`Weapon` objects), a target line (or
+:class:`TargetProfile`), and situation, modifier and rule switches as keyword arguments named
+like the command-line flags (``half_range=True``, ``reroll_hits="ones"``, ``fnp=5``...).
+Several weapon lines are resolved one batch after another against the same unit, in the order
+given; wounds carry over.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import numpy as np
+
+from mathhammer.core.result import EXACT, MONTE_CARLO, Distribution, Result
+from mathhammer.core.rng import seed_streams
+from mathhammer.errors import OptionError, did_you_mean
+from mathhammer.wh40k.compile import CompiledPlan, compile_plan
+from mathhammer.wh40k.profiles import Modifiers, Rules, Situation, TargetProfile, Weapon
+
+#: Trials are split into this many chunks whatever the thread count, each with its own
+#: random stream, so a seed gives bit-identical results on 1 or 64 threads.
+CHUNKS = 64
+
+LABELS = {"damage": "wounds lost", "models_destroyed": "models destroyed",
+          "attacker_mortal_wounds": "hazard mortal wounds (attacker)",
+          "unit_destroyed": "unit destroyed"}
+
+_SITUATION_FIELDS = {f.name for f in dataclasses.fields(Situation)}
+_MODIFIER_FIELDS = {f.name for f in dataclasses.fields(Modifiers)}
+_RULE_FIELDS = {f.name for f in dataclasses.fields(Rules)}
+_OTHER_OPTIONS = {"attacker_monster_vehicle"}
+
+
+WeaponsLike = str | Weapon | Iterable[str | Weapon]
+
+
+def simulate(weapons: WeaponsLike, target: str | TargetProfile, *, trials: int = 1_000_000,
+             seed: int = 1, **options: Any) -> Result:
+    """Monte Carlo distribution of what ``weapons`` do to ``target``.
+
+    Parameters
+    ----------
+    weapons
+        One weapon line or :class:`Weapon`, or a list of them (resolved in order).
+    target
+        A target line or :class:`TargetProfile`.
+    trials
+        Number of simulated attack sequences (at least 1).
+    seed
+        Random seed; the same seed gives bit-identical results on any thread count.
+    **options
+        Situation flags (``half_range``, ``charged``, ``stationary``, ``cover``,
+        ``indirect``, ``spotted``, ``overwatch``), modifiers (``hit_mod``, ``wound_mod``,
+        ``skill_mod``, ``strength_mod``, ``reroll_hits``, ``reroll_wounds``,
+        ``reroll_saves``, ``crit_hits``, ``crit_wounds``, ``ap_mod``, ``damage_plus``,
+        ``damage_minus``, ``damage_halved``, ``fnp``, ``fnp_mortal``), rule switches
+        (``lethal_policy``, ``roll_mod_cap``, ``dw_timing``, ...; see :class:`Rules`),
+        ``attacker_monster_vehicle``, or whole ``situation=``, ``modifiers=``, ``rules=``
+        objects.
+
+    Returns
+    -------
+    Result
+        ``damage`` (wounds the target lost), ``models_destroyed``, and
+        ``attacker_mortal_wounds`` when a weapon is [HAZARDOUS]; ``unit_destroyed``.
+
+    Examples
+    --------
+    >>> r = simulate('10x Bolt rifle: 24" A2 BS3+ S4 AP-1 D1', "10x Guardsman: T3 Sv5+ W1",
+    ...              trials=20_000, seed=1, half_range=True)
+    >>> round(r.mean("models_destroyed"), 1)
+    7.1
+    """
+    trials = _check_trials(trials)
+    seed = _check_seed(seed)
+    weapon_list, target_profile, plan, inputs = _prepare(weapons, target, options)
+    hists = run_monte_carlo(plan, trials, seed)
+    distributions = {"damage": Distribution.from_counts(hists[0]),
+                     "models_destroyed": Distribution.from_counts(hists[1])}
+    if plan.hazard_rolls:
+        distributions["attacker_mortal_wounds"] = Distribution.from_counts(hists[2])
+    unit_destroyed = float(hists[1][plan.total_models] / trials) \
+        if len(hists[1]) > plan.total_models else 0.0
+    return Result(method=MONTE_CARLO, distributions=distributions,
+                  probabilities={"unit_destroyed": unit_destroyed}, trials=trials, seed=seed,
+                  inputs=inputs, labels=LABELS)
+
+
+def exact(weapons: WeaponsLike, target: str | TargetProfile, **options: Any) -> Result:
+    """Exact distribution of what ``weapons`` do to ``target``.
+
+    Takes the same arguments as :func:`simulate` (without ``trials`` and ``seed``).
+
+    Raises
+    ------
+    UnsupportedError
+        When the scenario is outside what the exact engine covers (it never approximates).
+
+    Examples
+    --------
+    >>> e = exact("Bolter: A1 BS3+ S4 AP0 D1", "T4 Sv- W1")   # Appendix C1: 2/3 * 1/2
+    >>> round(e.mean("damage"), 6)
+    0.333333
+    """
+    from mathhammer.wh40k.exact import solve
+
+    _, _, plan, inputs = _prepare(weapons, target, options)
+    pmfs = solve(plan)
+    distributions = {"damage": Distribution.from_pmf(pmfs["damage"]),
+                     "models_destroyed": Distribution.from_pmf(pmfs["models_destroyed"])}
+    if plan.hazard_rolls:
+        distributions["attacker_mortal_wounds"] = Distribution.from_pmf(
+            pmfs["attacker_mortal_wounds"])
+    models = pmfs["models_destroyed"]
+    return Result(method=EXACT, distributions=distributions,
+                  probabilities={"unit_destroyed": float(models[plan.total_models])},
+                  inputs=inputs, labels=LABELS)
+
+
+def run_monte_carlo(plan: CompiledPlan, trials: int, seed: int | np.random.SeedSequence,
+                    chunks: int = CHUNKS) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Run the kernel; return summed histograms (wounds lost, models destroyed, hazard)."""
+    from mathhammer.wh40k.kernels import simulate_chunks
+
+    streams = seed_streams(seed, chunks)
+    per_chunk = np.full(chunks, trials // chunks, dtype=np.int64)
+    per_chunk[: trials % chunks] += 1
+    damage_hist = np.zeros((chunks, plan.total_wounds + 1), dtype=np.int64)
+    models_hist = np.zeros((chunks, plan.total_models + 1), dtype=np.int64)
+    hazard_hist = np.zeros((chunks, plan.max_hazard_mortals + 1), dtype=np.int64)
+    max_pending = sum(plan.max_dice(b) for b in range(plan.n_batches)) * 7 \
+        if plan.dw_at_unit_end else 1
+    simulate_chunks(streams, per_chunk, plan.batch, plan.rolls, plan.saves, plan.damage_maps,
+                    plan.groups, plan.hazard_rolls, plan.hazard_mortals, plan.dw_at_unit_end,
+                    max_pending, damage_hist, models_hist, hazard_hist)
+    return damage_hist.sum(axis=0), models_hist.sum(axis=0), hazard_hist.sum(axis=0)
+
+
+def build_options(options: dict[str, Any]) -> tuple[Situation, Modifiers, Rules, bool]:
+    """Split keyword options into :class:`Situation`, :class:`Modifiers` and :class:`Rules`.
+
+    Raises
+    ------
+    OptionError
+        For an unknown option (with a suggestion) or an impossible value.
+    """
+    options = dict(options)
+    situation = options.pop("situation", None) or Situation()
+    modifiers = options.pop("modifiers", None) or Modifiers()
+    rules = options.pop("rules", None) or Rules()
+    monster_vehicle = bool(options.pop("attacker_monster_vehicle", False))
+    groups: dict[str, dict[str, Any]] = {"situation": {}, "modifiers": {}, "rules": {}}
+    for key, value in options.items():
+        if key in _SITUATION_FIELDS:
+            groups["situation"][key] = value
+        elif key in _MODIFIER_FIELDS:
+            groups["modifiers"][key] = value
+        elif key in _RULE_FIELDS:
+            groups["rules"][key] = value
+        else:
+            known = _SITUATION_FIELDS | _MODIFIER_FIELDS | _RULE_FIELDS | _OTHER_OPTIONS
+            hint = did_you_mean(key, known).lower()
+            raise OptionError(f"unknown option '{key}'{hint or '; see help(mathhammer.simulate)'}")
+    try:
+        situation = dataclasses.replace(situation, **groups["situation"])
+        modifiers = dataclasses.replace(modifiers, **groups["modifiers"])
+        rules = dataclasses.replace(rules, **groups["rules"])
+    except TypeError as exc:  # pragma: no cover - guarded by the field checks above
+        raise OptionError(str(exc)) from None
+    return situation, modifiers, rules, monster_vehicle
+
+
+def parse_weapons(weapons: WeaponsLike) -> list[Weapon]:
+    """Weapon lines or objects to a list of :class:`Weapon`."""
+    if isinstance(weapons, (str, Weapon)):
+        weapons = [weapons]
+    parsed = [w if isinstance(w, Weapon) else Weapon.parse(w) for w in weapons]
+    if not parsed:
+        raise OptionError("give at least one weapon line")
+    return parsed
+
+
+def parse_target(target: str | TargetProfile) -> TargetProfile:
+    return target if isinstance(target, TargetProfile) else TargetProfile.parse(target)
+
+
+def _prepare(weapons: WeaponsLike, target: str | TargetProfile, options: dict[str, Any]):
+    weapon_list = parse_weapons(weapons)
+    target_profile = parse_target(target)
+    situation, modifiers, rules, monster_vehicle = build_options(options)
+    plan = compile_plan(weapon_list, target_profile, situation, modifiers, rules,
+                        attacker_monster_vehicle=monster_vehicle)
+    inputs = {"weapons": [str(w) for w in weapon_list], "target": str(target_profile),
+              "situation": dataclasses.asdict(situation),
+              "modifiers": dataclasses.asdict(modifiers), "rules": dataclasses.asdict(rules)}
+    return weapon_list, target_profile, plan, inputs
+
+
+def _check_trials(trials: Any) -> int:
+    if isinstance(trials, bool) or not isinstance(trials, (int, np.integer)):
+        raise OptionError(f"trials={trials!r} must be a whole number of trials, e.g. 1_000_000")
+    if trials < 1:
+        raise OptionError(f"trials={trials} must be at least 1")
+    return int(trials)
+
+
+def _check_seed(seed: Any) -> int:
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise OptionError(f"seed={seed!r} must be a non-negative whole number")
+    return int(seed)
+
+
+__all__: Sequence[str] = ("simulate", "exact", "run_monte_carlo", "build_options")

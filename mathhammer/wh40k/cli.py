@@ -1,0 +1,141 @@
+"""``mathhammer simulate`` and ``mathhammer exact``: one unit's weapons against one target."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from mathhammer.cli import (ArgumentParser, add_monte_carlo_options, add_output_options, emit)
+from mathhammer.errors import OptionError
+from mathhammer.wh40k.profiles import REROLL_POLICIES
+
+_REROLL_CHOICES = [p for p in REROLL_POLICIES if p != "none"]
+
+
+def register(subparsers: Any) -> None:
+    """Add the 40k subcommands to the top-level parser."""
+    simulate = subparsers.add_parser(
+        "simulate", help="Monte Carlo distribution of damage and models destroyed (40k)",
+        description="Roll the attack sequence many times: WEAPON_LINEs against --target.")
+    _add_attack_arguments(simulate)
+    add_monte_carlo_options(simulate)
+    add_output_options(simulate)
+    simulate.set_defaults(handler=_run_simulate)
+
+    exact = subparsers.add_parser(
+        "exact", help="exact distribution of damage and models destroyed (40k)",
+        description="Compute the exact distribution: WEAPON_LINEs against --target.")
+    _add_attack_arguments(exact)
+    add_output_options(exact)
+    exact.set_defaults(handler=_run_exact)
+
+
+def _add_attack_arguments(parser: ArgumentParser) -> None:
+    parser.add_argument("weapons", nargs="+", metavar="WEAPON_LINE",
+                        help='e.g. \'10x Bolt rifle: 24" A2 BS3+ S4 AP-1 D1 [ASSAULT, HEAVY]\'; '
+                             "several lines are resolved in order against the same unit")
+    parser.add_argument("--target", required=True, metavar="TARGET_LINE",
+                        help="e.g. '5x Intercessor: T4 Sv3+ W2 [INFANTRY]'")
+    situation = parser.add_argument_group("situation")
+    situation.add_argument("--half-range", action="store_true",
+                           help="target within half range ([RAPID FIRE], [MELTA])")
+    situation.add_argument("--charged", action="store_true",
+                           help="the attacking unit charged this turn ([LANCE])")
+    situation.add_argument("--stationary", action="store_true",
+                           help="no attacking model moved more than 3\" ([HEAVY])")
+    situation.add_argument("--cover", action="store_true",
+                           help="target has the benefit of cover (BS worsened by 1)")
+    situation.add_argument("--indirect", action="store_true",
+                           help="indirect shooting with [INDIRECT FIRE] weapons")
+    situation.add_argument("--spotted", action="store_true",
+                           help="with --indirect: a friendly unit sees the target")
+    situation.add_argument("--overwatch", action="store_true",
+                           help="snap shooting: hits only on an unmodified 6")
+    situation.add_argument("--attacker-monster-vehicle", action="store_true",
+                           help="every attacking model is a MONSTER or VEHICLE (hazard: 3 MW)")
+    mods = parser.add_argument_group("modifiers")
+    mods.add_argument("--hit-mod", type=int, default=0, metavar="N",
+                      help="+N/-N to hit rolls (net roll modifiers are capped at +-1)")
+    mods.add_argument("--wound-mod", type=int, default=0, metavar="N",
+                      help="+N/-N to wound rolls (capped at +-1)")
+    mods.add_argument("--skill-mod", type=int, default=0, metavar="N",
+                      help="improve (N>0) or worsen (N<0) BS/WS; not capped, clamped 2+..6+")
+    mods.add_argument("--strength-mod", type=int, default=0, metavar="N", help="+N to S")
+    mods.add_argument("--reroll-hits", choices=_REROLL_CHOICES, default="none")
+    mods.add_argument("--reroll-wounds", choices=_REROLL_CHOICES, default="none")
+    mods.add_argument("--reroll-saves", choices=["ones", "failed", "all"], default="none",
+                      help="the defender's save re-rolls")
+    mods.add_argument("--crit-hits", type=int, default=6, metavar="N",
+                      help="critical hits on N+ (default 6)")
+    mods.add_argument("--crit-wounds", type=int, default=6, metavar="N",
+                      help="critical wounds on N+ (default 6)")
+    mods.add_argument("--ap-mod", type=int, default=0, metavar="N",
+                      help="improve AP by N (AP-1 becomes AP-2); negative N worsens it")
+    mods.add_argument("--damage-plus", type=int, default=0, metavar="N",
+                      help="attacker's +N damage")
+    mods.add_argument("--damage-minus", type=int, default=0, metavar="N",
+                      help="defender's -N damage (at least 1 remains)")
+    mods.add_argument("--damage-halved", action="store_true",
+                      help="defender halves damage (rounded up)")
+    mods.add_argument("--fnp", type=int, default=None, metavar="N",
+                      help="Feel No Pain N+ against all damage (overrides the target line)")
+    mods.add_argument("--fnp-mortal", type=int, default=None, metavar="N",
+                      help="Feel No Pain N+ against mortal wounds only")
+    rules = parser.add_argument_group("rule switches (points the rules leave open)")
+    rules.add_argument("--lethal-policy", choices=["always", "never", "ev"], default="always",
+                       help="take [LETHAL HITS] automatic wounds: always (default), never, or "
+                            "when it gives more expected damage (ev)")
+    rules.add_argument("--no-roll-cap", action="store_true",
+                       help="do not cap net hit/wound roll modifiers at +-1")
+    rules.add_argument("--dw-timing", choices=["batch", "unit_end"], default="batch",
+                       help="[DEVASTATING WOUNDS] mortal wounds after each batch (default) or "
+                            "after all batches")
+    rules.add_argument("--damage-mod-trigger", choices=["allocation", "target"],
+                       default="allocation",
+                       help="the defender's damage reduction triggers on allocation (default; "
+                            "then it does not reduce [DEVASTATING WOUNDS]) or on being targeted")
+
+
+def options_from_args(args: argparse.Namespace) -> dict[str, Any]:
+    """The keyword options of :func:`mathhammer.simulate` from parsed flags."""
+    options = {
+        "half_range": args.half_range, "charged": args.charged, "stationary": args.stationary,
+        "cover": args.cover, "indirect": args.indirect, "spotted": args.spotted,
+        "overwatch": args.overwatch, "attacker_monster_vehicle": args.attacker_monster_vehicle,
+        "hit_mod": args.hit_mod, "wound_mod": args.wound_mod, "skill_mod": args.skill_mod,
+        "strength_mod": args.strength_mod, "reroll_hits": args.reroll_hits,
+        "reroll_wounds": args.reroll_wounds, "reroll_saves": args.reroll_saves,
+        "crit_hits": args.crit_hits, "crit_wounds": args.crit_wounds, "ap_mod": args.ap_mod,
+        "damage_plus": args.damage_plus, "damage_minus": args.damage_minus,
+        "damage_halved": args.damage_halved, "fnp": args.fnp, "fnp_mortal": args.fnp_mortal,
+        "lethal_policy": args.lethal_policy, "roll_mod_cap": not args.no_roll_cap,
+        "dw_timing": args.dw_timing, "damage_mod_trigger": args.damage_mod_trigger,
+    }
+    if args.crit_hits != 6 and args.overwatch:
+        raise OptionError("--crit-hits has no effect in overwatch (snap shooting hits and "
+                          "crits only on an unmodified 6); drop one of the two flags")
+    return options
+
+
+def _header(result: Any) -> str:
+    lines = [f"Target:  {result.inputs['target']}"]
+    for i, weapon in enumerate(result.inputs["weapons"], 1):
+        lines.append(f"Weapon {i}: {weapon}")
+    return "\n".join(lines)
+
+
+def _run_simulate(args: argparse.Namespace) -> int:
+    from mathhammer.wh40k.api import simulate
+
+    result = simulate(args.weapons, args.target, trials=args.trials, seed=args.seed,
+                      **options_from_args(args))
+    emit(result, args, _header(result))
+    return 0
+
+
+def _run_exact(args: argparse.Namespace) -> int:
+    from mathhammer.wh40k.api import exact
+
+    result = exact(args.weapons, args.target, **options_from_args(args))
+    emit(result, args, _header(result))
+    return 0

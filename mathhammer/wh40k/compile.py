@@ -1,0 +1,390 @@
+"""Compile profiles, situation and modifiers into the flat arrays both engines read.
+
+Every rule that can be settled before the dice are rolled is settled here: ability scoping and
+duplicates (24.01-24.02), the ballistic-skill clamp and the +-1 roll-modifier cap (02.02.01),
+the wound table (05.02), the best of armour and invulnerable saves (05.04), the order of
+damage modifiers (02.02.01), [BLAST]/[CLEAVE]/[RAPID FIRE] dice and [MELTA] damage. What is
+left for the engines is a table per roll: for each D6 face, its outcome and whether it is
+re-rolled. The Monte Carlo kernel and the exact engine read the same :class:`CompiledPlan`,
+so a disagreement between them points at one engine, never at two interpretations.
+
+One weapon line is one batch of identical attacks (04.03.01), resolved in the order given.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from mathhammer.core.dice import DiceExpr
+from mathhammer.errors import OptionError
+from mathhammer.wh40k import abilities as ab
+from mathhammer.wh40k.profiles import (NO_SAVE, Ability, Modifiers, Rules, Situation,
+                                       TargetProfile, Weapon)
+
+# Outcome codes in the hit and wound tables.
+FAIL, SUCCESS, CRITICAL = 0, 1, 2
+
+# Columns of CompiledPlan.batch.
+(N_WEAPONS, A_COUNT, A_SIDES, A_CONST, BONUS_DICE, RF_COUNT, RF_SIDES, RF_CONST, AUTO_HIT,
+ SUS_COUNT, SUS_SIDES, SUS_CONST, LETHAL, EXTRA_CRIT, DEVASTATING, D_COUNT, D_SIDES,
+ D_CONST) = range(18)
+BATCH_COLUMNS = 18
+
+# Rows of CompiledPlan.rolls (each indexed by the D6 face 1..6; column 0 unused).
+HIT_CLASS, HIT_REROLL, WOUND_CLASS, WOUND_REROLL = range(4)
+# Rows of CompiledPlan.saves[b, g].
+SAVE_FAILS, SAVE_REROLL = range(2)
+# Rows of CompiledPlan.damage_maps[b].
+NORMAL_DAMAGE, MORTAL_DAMAGE = range(2)
+# Columns of CompiledPlan.groups.
+G_MODELS, G_WOUNDS, G_FNP, G_FNP_MORTAL = range(4)
+NO_FNP = 7
+
+
+@dataclass(frozen=True, eq=False)
+class CompiledPlan:
+    """Flat arrays for one attacking unit's batches against one target unit.
+
+    Attributes
+    ----------
+    batch
+        ``int64[B, BATCH_COLUMNS]``: dice, abilities and flags per batch (see the column
+        constants of this module).
+    rolls
+        ``int64[B, 4, 7]``: hit and wound outcome and re-roll tables by D6 face.
+    saves
+        ``int64[B, G, 2, 7]``: per target group, whether each save face lets damage through
+        and whether the defender re-rolls it.
+    damage_maps
+        ``int64[B, 2, Dmax + 1]``: the final damage of a raw damage roll, for normal damage
+        and for [DEVASTATING WOUNDS] mortal wounds.
+    groups
+        ``int64[G, 4]``: models, W, FNP and mortal-wound FNP per target group (7 = none).
+    hazard_rolls, hazard_mortals
+        Hazard rolls the attacking unit makes afterwards, and mortal wounds per failed roll.
+    dw_at_unit_end
+        1 when [DEVASTATING WOUNDS] mortal wounds wait for the end of all batches.
+    """
+
+    batch: np.ndarray
+    rolls: np.ndarray
+    saves: np.ndarray
+    damage_maps: np.ndarray
+    groups: np.ndarray
+    hazard_rolls: int
+    hazard_mortals: int
+    dw_at_unit_end: int
+    labels: tuple[str, ...]
+
+    @property
+    def n_batches(self) -> int:
+        return self.batch.shape[0]
+
+    @property
+    def total_models(self) -> int:
+        return int(self.groups[:, G_MODELS].sum())
+
+    @property
+    def total_wounds(self) -> int:
+        return int((self.groups[:, G_MODELS] * self.groups[:, G_WOUNDS]).sum())
+
+    @property
+    def max_hazard_mortals(self) -> int:
+        return self.hazard_rolls * self.hazard_mortals
+
+    def max_dice(self, b: int) -> int:
+        """Most attack dice batch ``b`` can gather."""
+        row = self.batch[b]
+        per_weapon = (row[A_COUNT] * row[A_SIDES] + row[A_CONST] + row[BONUS_DICE]
+                      + row[RF_COUNT] * row[RF_SIDES] + row[RF_CONST])
+        return int(row[N_WEAPONS] * per_weapon)
+
+
+def wound_threshold(strength: int, toughness: int) -> int:
+    """The wound roll needed for S against T (05.02)."""
+    if strength >= 2 * toughness:
+        return 2
+    if strength > toughness:
+        return 3
+    if strength == toughness:
+        return 4
+    if 2 * strength > toughness:
+        return 5
+    return 6
+
+
+def _cap(value: int, rules: Rules) -> int:
+    return max(-1, min(1, value)) if rules.roll_mod_cap else value
+
+
+def _best(instances: tuple[Ability, ...]) -> Ability | None:
+    """24.02: duplicates never stack; keep the instance worth the most."""
+    if not instances:
+        return None
+    return max(instances, key=lambda a: a.value.mean if a.value is not None else 1)
+
+
+def compile_plan(weapons: Sequence[Weapon], target: TargetProfile,
+                 situation: Situation = Situation(), modifiers: Modifiers = Modifiers(),
+                 rules: Rules = Rules(), attacker_monster_vehicle: bool = False) -> CompiledPlan:
+    """Settle every rule that does not depend on the dice.
+
+    Parameters
+    ----------
+    weapons
+        One :class:`Weapon` per batch, in the order they are resolved.
+    target
+        The target unit (identical models).
+    situation, modifiers, rules
+        See :mod:`mathhammer.wh40k.profiles`.
+    attacker_monster_vehicle
+        Every model of the attacking unit is a MONSTER or VEHICLE: a failed hazard roll
+        then costs 3 mortal wounds instead of 1 (06.03).
+
+    Raises
+    ------
+    OptionError
+        For a situation that the weapons cannot be in (melee weapons in overwatch, indirect
+        fire from a weapon without [INDIRECT FIRE]...).
+    """
+    if not weapons:
+        raise OptionError("give at least one weapon line")
+    fnp = modifiers.fnp if modifiers.fnp is not None else target.fnp
+    fnp_mortal_only = (modifiers.fnp_mortal if modifiers.fnp_mortal is not None
+                       else target.fnp_mortal)
+    fnp_all = fnp if fnp is not None else NO_FNP
+    fnp_mortal = min(fnp_all, fnp_mortal_only if fnp_mortal_only is not None else NO_FNP)
+    groups = np.array([[target.count, target.wounds, fnp_all, fnp_mortal]], dtype=np.int64)
+
+    compiled = [_compile_batch(w, target, situation, modifiers, rules) for w in weapons]
+    width = max(len(c[3][0]) for c in compiled)
+    damage_maps = np.ones((len(weapons), 2, width), dtype=np.int64)
+    for b, (_, _, _, maps) in enumerate(compiled):
+        damage_maps[b, :, : len(maps[0])] = maps
+    hazard_rolls = sum(w.count for w in weapons if w.has(ab.HAZARDOUS))
+    return CompiledPlan(
+        batch=np.array([c[0] for c in compiled], dtype=np.int64),
+        rolls=np.array([c[1] for c in compiled], dtype=np.int64),
+        saves=np.array([c[2] for c in compiled], dtype=np.int64),
+        damage_maps=damage_maps,
+        groups=groups,
+        hazard_rolls=hazard_rolls,
+        hazard_mortals=3 if attacker_monster_vehicle else 1,
+        dw_at_unit_end=int(rules.dw_timing == "unit_end"),
+        labels=tuple(str(w) for w in weapons),
+    )
+
+
+def _compile_batch(weapon: Weapon, target: TargetProfile, situation: Situation,
+                   modifiers: Modifiers, rules: Rules):
+    keywords = target.keywords
+    ranged = not weapon.melee
+    _check_situation(weapon, situation, rules)
+
+    def active(name: str) -> Ability | None:
+        return _best(weapon.active(name, keywords))
+
+    psychic = active(ab.PSYCHIC) is not None
+    indirect = situation.indirect and ranged
+    overwatch = situation.overwatch and ranged
+
+    # Attack dice (24.05, 24.06, 24.30): per weapon, fixed at Select Targets.
+    bonus = 0
+    blast = active(ab.BLAST)
+    if blast is not None:
+        bonus += blast.number * (target.count // 5)
+    cleave = active(ab.CLEAVE)
+    if cleave is not None:
+        bonus += cleave.number * (target.count // 5)
+    rapid = active(ab.RAPID_FIRE) if (situation.half_range and ranged) else None
+    rf = rapid.value if rapid is not None else DiceExpr.fixed(0)
+
+    # Hit roll (05.01, 02.02.01).
+    auto_hit = weapon.auto_hits and not (overwatch and not rules.torrent_in_snap)
+    cover = ranged and (situation.cover or target.has_stealth or indirect)
+    if active(ab.IGNORES_COVER) is not None:
+        cover = False
+    skill_change = modifiers.skill_mod - (1 if cover else 0)
+    if psychic:  # 24.29: drop the harmful BS modifiers (cover included), keep helpful ones
+        skill_change = max(modifiers.skill_mod, 0)
+    skill = weapon.skill if weapon.skill is not None else 2
+    skill_eff = min(6, max(2, skill - skill_change))
+    heavy = (active(ab.HEAVY) is not None and situation.stationary and ranged
+             and not overwatch)
+    hit_mod = modifiers.hit_mod + (1 if heavy else 0)
+    if psychic:
+        hit_mod = max(modifiers.hit_mod, 0) + (1 if heavy else 0)
+    hit_mod = _cap(hit_mod, rules)
+    crit_hit = 6 if overwatch else modifiers.crit_hits
+    fails_below = 0  # raw results up to this fail outright (indirect fire)
+    if indirect:
+        fails_below = 3 if (situation.stationary and situation.spotted) else 5
+    hit_class = np.zeros(7, dtype=np.int64)
+    for face in range(1, 7):
+        if face == 1:
+            outcome = FAIL
+        elif overwatch:
+            outcome = CRITICAL if face == 6 else FAIL
+        elif face <= fails_below and rules.indirect_fail_beats_crit:
+            outcome = FAIL
+        elif face >= crit_hit:
+            outcome = CRITICAL
+        elif face <= fails_below:
+            outcome = FAIL
+        elif face + hit_mod >= skill_eff:
+            outcome = SUCCESS
+        else:
+            outcome = FAIL
+        hit_class[face] = outcome
+    hit_reroll = _reroll_mask(modifiers.reroll_hits, hit_class)
+    if overwatch or indirect:
+        hit_reroll[:] = 0  # 10.07, 15.09: hit re-rolls are not allowed
+
+    # Wound roll (05.02).
+    strength = max(1, weapon.strength + modifiers.strength_mod)
+    need = wound_threshold(strength, target.toughness)
+    lance = active(ab.LANCE) is not None and situation.charged
+    wound_mod = _cap(modifiers.wound_mod + (1 if lance else 0), rules)
+    crit_wound = modifiers.crit_wounds
+    for anti in weapon.active(ab.ANTI, keywords):
+        crit_wound = min(crit_wound, anti.threshold)
+    wound_class = np.zeros(7, dtype=np.int64)
+    for face in range(2, 7):
+        if face >= crit_wound:
+            wound_class[face] = CRITICAL
+        elif face + wound_mod >= need:
+            wound_class[face] = SUCCESS
+    wound_reroll = _reroll_mask(modifiers.reroll_wounds, wound_class)
+    if active(ab.TWIN_LINKED) is not None:
+        wound_reroll |= _reroll_mask("failed", wound_class)
+
+    # Save (05.04): AP never touches the invulnerable save.
+    ap = min(0, weapon.ap - modifiers.ap_mod)
+    threshold = target.save - ap
+    if target.invuln is not None and target.invuln_scope in ("all",
+                                                             "ranged" if ranged else "melee"):
+        threshold = min(threshold, target.invuln)
+    save_fails = np.zeros(7, dtype=np.int64)
+    for face in range(1, 7):
+        save_fails[face] = int(face == 1 or face < threshold or threshold >= NO_SAVE)
+    save_reroll = np.zeros(7, dtype=np.int64)
+    if modifiers.reroll_saves == "ones":
+        save_reroll[1] = 1
+    elif modifiers.reroll_saves == "failed":
+        save_reroll[:] = save_fails
+    elif modifiers.reroll_saves == "all":
+        save_reroll[1:] = 1
+
+    # Damage (02.02.01 order: add, divide, subtract, round up, at least 1).
+    melta = active(ab.MELTA) if (situation.half_range and ranged) else None
+    damage_add = (melta.number if melta is not None else 0) + modifiers.damage_plus
+    defender_vs_mortals = (rules.defender_dmg_mods_vs_dw == "always"
+                           or (rules.defender_dmg_mods_vs_dw == "by_trigger"
+                               and rules.damage_mod_trigger == "target"))
+    maps = np.ones((2, weapon.damage.maximum + 1), dtype=np.int64)
+    for raw in range(weapon.damage.minimum, weapon.damage.maximum + 1):
+        maps[NORMAL_DAMAGE, raw] = final_damage(raw, damage_add, modifiers.damage_halved,
+                                                modifiers.damage_minus)
+        if defender_vs_mortals:
+            maps[MORTAL_DAMAGE, raw] = maps[NORMAL_DAMAGE, raw]
+        else:
+            maps[MORTAL_DAMAGE, raw] = final_damage(raw, damage_add, False, 0)
+
+    sustained = active(ab.SUSTAINED_HITS)
+    sus = sustained.value if sustained is not None else DiceExpr.fixed(0)
+    lethal = (active(ab.LETHAL_HITS) is not None and not auto_hit
+              and _take_lethal(rules, wound_class, wound_reroll, save_fails, save_reroll,
+                               maps, weapon, active(ab.DEVASTATING_WOUNDS) is not None))
+    row = [0] * BATCH_COLUMNS
+    row[N_WEAPONS] = weapon.count
+    row[A_COUNT], row[A_SIDES], row[A_CONST] = (weapon.attacks.count, weapon.attacks.sides,
+                                                weapon.attacks.constant)
+    row[BONUS_DICE] = bonus
+    row[RF_COUNT], row[RF_SIDES], row[RF_CONST] = rf.count, rf.sides, rf.constant
+    row[AUTO_HIT] = int(auto_hit)
+    row[SUS_COUNT], row[SUS_SIDES], row[SUS_CONST] = sus.count, sus.sides, sus.constant
+    row[LETHAL] = int(lethal)
+    row[EXTRA_CRIT] = int(rules.sustained_extra_are_crit)
+    row[DEVASTATING] = int(active(ab.DEVASTATING_WOUNDS) is not None)
+    row[D_COUNT], row[D_SIDES], row[D_CONST] = (weapon.damage.count, weapon.damage.sides,
+                                                weapon.damage.constant)
+    rolls = np.stack([hit_class, hit_reroll, wound_class, wound_reroll])
+    saves = np.stack([save_fails, save_reroll])[None, :, :]
+    return row, rolls, saves, maps
+
+
+def final_damage(raw: int, add: int, halved: bool, minus: int) -> int:
+    """Damage after modifiers in the 11e order: add, halve, subtract, round up, at least 1.
+
+    >>> final_damage(5, 2, True, 1)   # Appendix C15: (5 + 2) / 2 - 1 = 2.5 -> 3
+    3
+    """
+    value = raw + add
+    value = math.ceil((value - 2 * minus) / 2) if halved else value - minus
+    return max(1, value)
+
+
+def _reroll_mask(policy: str, classes: np.ndarray) -> np.ndarray:
+    mask = np.zeros(7, dtype=np.int64)
+    for face in range(1, 7):
+        if policy == "ones":
+            mask[face] = face == 1
+        elif policy == "failed":
+            mask[face] = classes[face] == FAIL
+        elif policy == "noncrit":
+            mask[face] = classes[face] != CRITICAL
+        elif policy == "all":
+            mask[face] = 1
+    return mask
+
+
+def face_probabilities(reroll: np.ndarray) -> np.ndarray:
+    """P(final face = f) for f = 1..6 (index 0 unused) under a per-face re-roll mask."""
+    p_reroll = reroll[1:7].sum() / 6.0
+    probs = np.zeros(7)
+    for face in range(1, 7):
+        probs[face] = (0.0 if reroll[face] else 1.0 / 6.0) + p_reroll / 6.0
+    return probs
+
+
+def outcome_probabilities(classes: np.ndarray, reroll: np.ndarray) -> np.ndarray:
+    """P(fail), P(success), P(critical) of one roll under a table and its re-roll mask."""
+    faces = face_probabilities(reroll)
+    out = np.zeros(3)
+    for face in range(1, 7):
+        out[classes[face]] += faces[face]
+    return out
+
+
+def _take_lethal(rules: Rules, wound_class, wound_reroll, save_fails, save_reroll, maps,
+                 weapon: Weapon, devastating: bool) -> bool:
+    """[LETHAL HITS] is optional in 11e: decide once per batch by the chosen policy (9.4)."""
+    if rules.lethal_policy == "always":
+        return True
+    if rules.lethal_policy == "never":
+        return False
+    d_pmf = weapon.damage.probabilities()
+    mean_normal = sum(p * maps[NORMAL_DAMAGE, v] for v, p in enumerate(d_pmf) if p)
+    mean_mortal = sum(p * maps[MORTAL_DAMAGE, v] for v, p in enumerate(d_pmf) if p)
+    unsaved = face_probabilities(save_reroll)[save_fails == 1].sum()
+    fail, wound, crit = outcome_probabilities(wound_class, wound_reroll)
+    auto_value = unsaved * mean_normal
+    crit_value = mean_mortal if devastating else unsaved * mean_normal
+    roll_value = wound * unsaved * mean_normal + crit * crit_value
+    return auto_value >= roll_value
+
+
+def _check_situation(weapon: Weapon, situation: Situation, rules: Rules) -> None:
+    label = weapon.name or str(weapon)
+    if weapon.melee and situation.overwatch:
+        raise OptionError(f"'{label}' is a melee weapon: overwatch is snap shooting with ranged "
+                          "weapons; drop --overwatch or the melee line")
+    if situation.indirect and not weapon.melee and not weapon.has(ab.INDIRECT_FIRE):
+        raise OptionError(f"'{label}' has no [INDIRECT FIRE]: only such weapons can shoot "
+                          "indirectly; drop --indirect or add the ability")
+    if situation.indirect and weapon.melee:
+        raise OptionError(f"'{label}' is a melee weapon and cannot shoot indirectly")

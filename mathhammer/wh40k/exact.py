@@ -1,0 +1,201 @@
+"""Exact distributions for batches of identical attacks against one unit of identical models.
+
+The method, per batch (one weapon line):
+
+1. The number of attack dice is a convolution of the per-weapon A, [BLAST]/[CLEAVE] and
+   [RAPID FIRE] pmfs.
+2. Each die becomes a small bivariate generating function over (u, k): u = unsaved ordinary
+   wounds, k = [DEVASTATING WOUNDS] critical wounds. Hits, [SUSTAINED HITS] extra hits,
+   [LETHAL HITS] automatic wounds, wound and save rolls (with their re-roll masks) all come
+   from the same tables the Monte Carlo kernel reads. Raising it to the power n and mixing
+   over n gives the joint pmf of (U, K) for the batch.
+3. The target is a Markov chain over L, the wounds it has lost (with one group of identical
+   models, L fixes both the models destroyed and the wounds left on the wounded model). Each
+   unsaved wound moves L by min(damage after FNP, wounds left on the model); each
+   [DEVASTATING WOUNDS] critical wound does the same with mortal-wound FNP, after the batch's
+   ordinary damage. Once every model is destroyed the chain stays put: later attacks are lost.
+
+With one group of identical models the order of save rolls does not change the law of the
+outcome, so sorting saves (05.04) needs no modelling here. Mixed units are outside this engine
+and are refused with :class:`~mathhammer.errors.UnsupportedError`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy.signal import convolve
+
+from mathhammer.core.dice import DiceExpr
+from mathhammer.errors import UnsupportedError
+from mathhammer.wh40k.compile import (A_CONST, A_COUNT, A_SIDES, AUTO_HIT, BONUS_DICE,
+                                      D_CONST, D_COUNT, D_SIDES, DEVASTATING, EXTRA_CRIT,
+                                      G_FNP, G_FNP_MORTAL, G_MODELS, G_WOUNDS, HIT_CLASS,
+                                      HIT_REROLL, LETHAL, MORTAL_DAMAGE, N_WEAPONS,
+                                      NORMAL_DAMAGE, RF_CONST, RF_COUNT, RF_SIDES, SAVE_FAILS,
+                                      SAVE_REROLL, SUS_CONST, SUS_COUNT, SUS_SIDES, WOUND_CLASS,
+                                      WOUND_REROLL, CompiledPlan, face_probabilities,
+                                      outcome_probabilities)
+
+
+def solve(plan: CompiledPlan) -> dict[str, np.ndarray]:
+    """Exact pmfs of wounds lost, models destroyed and hazard mortal wounds.
+
+    Returns
+    -------
+    dict
+        ``"damage"``, ``"models_destroyed"`` and ``"attacker_mortal_wounds"`` pmfs, each
+        indexed by outcome.
+
+    Raises
+    ------
+    UnsupportedError
+        For a target with several allocation groups, or [DEVASTATING WOUNDS] deferred to the
+        end of several batches.
+    """
+    if plan.groups.shape[0] != 1:
+        raise UnsupportedError("the exact engine covers one group of identical models; use "
+                               "the Monte Carlo engine for mixed units")
+    if plan.dw_at_unit_end and plan.n_batches > 1 and plan.batch[:-1, DEVASTATING].any():
+        raise UnsupportedError("the exact engine resolves [DEVASTATING WOUNDS] after each batch; "
+                               "dw_timing='unit_end' with several batches needs Monte Carlo")
+    models, wounds = int(plan.groups[0, G_MODELS]), int(plan.groups[0, G_WOUNDS])
+    state = np.zeros(models * wounds + 1)
+    state[0] = 1.0
+    for b in range(plan.n_batches):
+        state = _resolve_batch(plan, b, state, models, wounds)
+    models_pmf = np.zeros(models + 1)
+    np.add.at(models_pmf, np.arange(len(state)) // wounds, state)
+    return {"damage": state, "models_destroyed": models_pmf,
+            "attacker_mortal_wounds": hazard_pmf(plan.hazard_rolls, plan.hazard_mortals)}
+
+
+def hazard_pmf(rolls: int, mortals_per_fail: int) -> np.ndarray:
+    """Mortal wounds from ``rolls`` hazard rolls failing on 1-2 (06.03)."""
+    fails = np.array([1.0])
+    for _ in range(rolls):
+        fails = np.convolve(fails, [2 / 3, 1 / 3])
+    pmf = np.zeros(rolls * mortals_per_fail + 1)
+    pmf[::mortals_per_fail] = fails
+    return pmf
+
+
+def dice_pmf(count: int, sides: int, constant: int) -> np.ndarray:
+    """Dense pmf of a dice expression, indexed by value."""
+    if count == 0 and sides == 0:
+        pmf = np.zeros(constant + 1)
+        pmf[constant] = 1.0
+        return pmf
+    return np.array(DiceExpr(count, sides, constant).probabilities())
+
+
+def attack_dice_pmf(row: np.ndarray) -> np.ndarray:
+    """pmf of the number of attack dice a batch gathers (A + bonus + rapid fire, per weapon)."""
+    per_weapon = dice_pmf(row[A_COUNT], row[A_SIDES], row[A_CONST])
+    per_weapon = np.concatenate([np.zeros(row[BONUS_DICE]), per_weapon])
+    if row[RF_COUNT] or row[RF_CONST]:
+        per_weapon = np.convolve(per_weapon, dice_pmf(row[RF_COUNT], row[RF_SIDES],
+                                                      row[RF_CONST]))
+    total = np.array([1.0])
+    for _ in range(row[N_WEAPONS]):
+        total = np.convolve(total, per_weapon)
+    return total
+
+
+def unsaved_and_devastating_pmf(plan: CompiledPlan, b: int, group: int = 0) -> np.ndarray:
+    """Joint pmf ``P[u, k]`` of unsaved ordinary wounds and devastating critical wounds."""
+    row = plan.batch[b]
+    fail_hit, hit, crit = (np.array([0.0, 1.0, 0.0]) if row[AUTO_HIT] else
+                           outcome_probabilities(plan.rolls[b, HIT_CLASS],
+                                                 plan.rolls[b, HIT_REROLL]))
+    _, wound, crit_wound = outcome_probabilities(plan.rolls[b, WOUND_CLASS],
+                                                 plan.rolls[b, WOUND_REROLL])
+    faces = face_probabilities(plan.saves[b, group, SAVE_REROLL])
+    unsaved = float(faces[plan.saves[b, group, SAVE_FAILS] == 1].sum())
+    devastating = crit_wound if row[DEVASTATING] else 0.0
+    ordinary = (wound + (0.0 if row[DEVASTATING] else crit_wound)) * unsaved
+    token = np.array([[1.0 - ordinary - devastating, devastating], [ordinary, 0.0]])
+    auto = np.array([[1.0 - unsaved], [unsaved]])
+
+    sustained = dice_pmf(row[SUS_COUNT], row[SUS_SIDES], row[SUS_CONST])
+    extra_token = auto if (row[LETHAL] and row[EXTRA_CRIT]) else token
+    extra_gf = np.zeros((1, 1))
+    power = np.ones((1, 1))
+    for x, px in enumerate(sustained):
+        if x > 0:
+            power = convolve(power, extra_token)
+        if px > 0:
+            extra_gf = _add(extra_gf, px * power)
+    crit_gf = convolve(auto if row[LETHAL] else token, extra_gf)
+    die = _add(_add(np.array([[fail_hit]]), hit * token), crit * crit_gf)
+
+    n_pmf = attack_dice_pmf(row)
+    joint = np.zeros((1, 1))
+    power = np.ones((1, 1))
+    for n, pn in enumerate(n_pmf):
+        if n > 0:
+            power = convolve(power, die)
+        if pn > 0:
+            joint = _add(joint, pn * power)
+    return np.clip(joint, 0.0, None)
+
+
+def damage_transition(damage_pmf: np.ndarray, fnp: int, models: int, wounds: int) -> np.ndarray:
+    """Markov matrix over wounds lost for one allocation of damage with Feel No Pain."""
+    size = models * wounds + 1
+    matrix = np.zeros((size, size))
+    matrix[-1, -1] = 1.0
+    through = 1.0 - (7 - fnp) / 6.0 if fnp < 7 else 1.0
+    for lost_before in range(size - 1):
+        left = wounds - lost_before % wounds
+        for damage, pd in enumerate(damage_pmf):
+            if pd == 0:
+                continue
+            for lost, pl in enumerate(_binomial(damage, through)):
+                matrix[lost_before, lost_before + min(lost, left)] += pd * pl
+    return matrix
+
+
+def _resolve_batch(plan: CompiledPlan, b: int, state: np.ndarray, models: int,
+                   wounds: int) -> np.ndarray:
+    row = plan.batch[b]
+    joint = unsaved_and_devastating_pmf(plan, b)
+    raw = dice_pmf(row[D_COUNT], row[D_SIDES], row[D_CONST])
+    normal = _mapped(raw, plan.damage_maps[b, NORMAL_DAMAGE])
+    mortal = _mapped(raw, plan.damage_maps[b, MORTAL_DAMAGE])
+    step_normal = damage_transition(normal, int(plan.groups[0, G_FNP]), models, wounds)
+    step_mortal = damage_transition(mortal, int(plan.groups[0, G_FNP_MORTAL]), models, wounds)
+    # after_u[u] = state after u unsaved wounds; then mix over u for each k and apply
+    # k devastating critical wounds with Horner's scheme.
+    after_u = np.empty((joint.shape[0], len(state)))
+    current = state
+    for u in range(joint.shape[0]):
+        after_u[u] = current
+        current = current @ step_normal
+    per_k = joint.T @ after_u
+    result = per_k[-1]
+    for k in range(per_k.shape[0] - 2, -1, -1):
+        result = result @ step_mortal + per_k[k]
+    return result
+
+
+def _mapped(raw_pmf: np.ndarray, damage_map: np.ndarray) -> np.ndarray:
+    out = np.zeros(int(damage_map.max()) + 1)
+    for raw, p in enumerate(raw_pmf):
+        if p > 0:
+            out[damage_map[raw]] += p
+    return out
+
+
+def _binomial(n: int, p: float) -> np.ndarray:
+    pmf = np.array([1.0])
+    for _ in range(n):
+        pmf = np.convolve(pmf, [1.0 - p, p])
+    return pmf
+
+
+def _add(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    shape = (max(a.shape[0], b.shape[0]), max(a.shape[1], b.shape[1]))
+    out = np.zeros(shape)
+    out[: a.shape[0], : a.shape[1]] += a
+    out[: b.shape[0], : b.shape[1]] += b
+    return out

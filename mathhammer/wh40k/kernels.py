@@ -1,0 +1,199 @@
+"""The 40k attack sequence in numba: every ``@kernel`` of the 40k engine lives here.
+
+The kernels read a :class:`~mathhammer.wh40k.compile.CompiledPlan`'s arrays and nothing
+else, so one compiled machine-code kernel serves every weapon profile. They trust their
+caller: validation happens in :mod:`mathhammer.wh40k.compile` and :mod:`mathhammer.wh40k.api`.
+
+Target state during a trial, per allocation group ``g``: ``alive[g]`` models left and
+``current[g]`` wounds left on the group's wounded model (``W`` when none is wounded). A group
+never has two wounded models, because damage must go to a model that has lost wounds (05.04).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from mathhammer.core.jit import kernel, parallel_kernel, prange
+from mathhammer.core.rng import d6, roll_dice
+from mathhammer.wh40k.compile import (A_CONST, A_COUNT, A_SIDES, AUTO_HIT, BONUS_DICE,
+                                      CRITICAL, D_CONST, D_COUNT, D_SIDES, DEVASTATING,
+                                      EXTRA_CRIT, G_FNP, G_FNP_MORTAL, G_MODELS, G_WOUNDS,
+                                      HIT_CLASS, HIT_REROLL, LETHAL, MORTAL_DAMAGE, N_WEAPONS,
+                                      NORMAL_DAMAGE, RF_CONST, RF_COUNT, RF_SIDES, SAVE_FAILS,
+                                      SAVE_REROLL, SUCCESS, SUS_CONST, SUS_COUNT, SUS_SIDES,
+                                      WOUND_CLASS, WOUND_REROLL)
+
+
+@kernel
+def _first_alive(alive):
+    for g in range(alive.shape[0]):
+        if alive[g] > 0:
+            return g
+    return -1
+
+
+@kernel
+def _lose_wounds(state, g, damage, fnp, alive, current, wounds):
+    """One model of group ``g`` suffers ``damage``; each wound may be stopped by FNP.
+
+    Excess damage is lost (05.04). Returns the wounds actually lost.
+    """
+    lost = 0
+    for _ in range(damage):
+        if lost == current[g]:
+            break  # the model is dead: later FNP rolls cannot matter
+        if fnp < 7 and d6(state) >= fnp:
+            continue
+        lost += 1
+    current[g] -= lost
+    if current[g] == 0:
+        alive[g] -= 1
+        current[g] = wounds[g]
+    return lost
+
+
+@kernel
+def _mortal_target(alive, current, wounds):
+    """06.02: a model that has lost wounds first, else the first group with a model left."""
+    for g in range(alive.shape[0]):
+        if alive[g] > 0 and current[g] < wounds[g]:
+            return g
+    return _first_alive(alive)
+
+
+@kernel
+def _roll_classified(state, n, classes, reroll):
+    """Roll ``n`` D6 with a per-face re-roll mask; return (successes, criticals)."""
+    successes = 0
+    criticals = 0
+    for _ in range(n):
+        face = d6(state)
+        if reroll[face]:
+            face = d6(state)
+        outcome = classes[face]
+        if outcome == SUCCESS:
+            successes += 1
+        elif outcome == CRITICAL:
+            criticals += 1
+    return successes, criticals
+
+
+@kernel
+def run_trial(state, batch, rolls, saves, damage_maps, groups, hazard_rolls, hazard_mortals,
+              dw_at_unit_end, alive, current, wounds, counts, pending):
+    """Resolve every batch once; return (wounds lost, models destroyed, hazard mortals)."""
+    n_groups = groups.shape[0]
+    for g in range(n_groups):
+        alive[g] = groups[g, G_MODELS]
+        wounds[g] = groups[g, G_WOUNDS]
+        current[g] = wounds[g]
+    lost_total = 0
+    n_pending = 0
+    for b in range(batch.shape[0]):
+        if _first_alive(alive) < 0:
+            break
+        row = batch[b]
+        # Gather attack dice per weapon (04.03): A, then [BLAST]/[CLEAVE], then [RAPID FIRE].
+        dice = 0
+        for _ in range(row[N_WEAPONS]):
+            dice += roll_dice(state, row[A_COUNT], row[A_SIDES], row[A_CONST])
+            dice += row[BONUS_DICE]
+            if row[RF_COUNT] > 0 or row[RF_CONST] > 0:
+                dice += roll_dice(state, row[RF_COUNT], row[RF_SIDES], row[RF_CONST])
+        # Hit roll (05.01).
+        if row[AUTO_HIT]:
+            hits = dice
+            crits = 0
+        else:
+            hits, crits = _roll_classified(state, dice, rolls[b, HIT_CLASS],
+                                           rolls[b, HIT_REROLL])
+        extra = 0
+        if row[SUS_COUNT] > 0 or row[SUS_CONST] > 0:
+            for _ in range(crits):
+                extra += roll_dice(state, row[SUS_COUNT], row[SUS_SIDES], row[SUS_CONST])
+        auto_wounds = 0
+        if row[LETHAL]:
+            auto_wounds = crits
+            if row[EXTRA_CRIT]:
+                auto_wounds += extra
+                extra = 0
+            crits = 0
+        # Wound roll (05.02).
+        wounds_normal, wounds_crit = _roll_classified(state, hits + extra + crits,
+                                                      rolls[b, WOUND_CLASS],
+                                                      rolls[b, WOUND_REROLL])
+        devastating = wounds_crit if row[DEVASTATING] else 0
+        to_save = wounds_normal + wounds_crit - devastating + auto_wounds
+        # Save rolls (05.03): the defender re-rolls against the group current at the start.
+        g0 = _first_alive(alive)
+        for face in range(7):
+            counts[face] = 0
+        for _ in range(to_save):
+            face = d6(state)
+            if saves[b, g0, SAVE_REROLL, face]:
+                face = d6(state)
+            counts[face] += 1
+        # Inflict damage (05.04): lowest save results first, against the current group.
+        for face in range(1, 7):
+            for _ in range(counts[face]):
+                g = _first_alive(alive)
+                if g < 0:
+                    break
+                if saves[b, g, SAVE_FAILS, face]:
+                    raw = roll_dice(state, row[D_COUNT], row[D_SIDES], row[D_CONST])
+                    damage = damage_maps[b, NORMAL_DAMAGE, raw]
+                    lost_total += _lose_wounds(state, g, damage, groups[g, G_FNP], alive,
+                                               current, wounds)
+        # [DEVASTATING WOUNDS] (24.10): D mortal wounds, at most one model each.
+        for _ in range(devastating):
+            raw = roll_dice(state, row[D_COUNT], row[D_SIDES], row[D_CONST])
+            damage = damage_maps[b, MORTAL_DAMAGE, raw]
+            if dw_at_unit_end:
+                pending[n_pending] = damage
+                n_pending += 1
+                continue
+            g = _mortal_target(alive, current, wounds)
+            if g < 0:
+                break
+            lost_total += _lose_wounds(state, g, damage, groups[g, G_FNP_MORTAL], alive,
+                                       current, wounds)
+    for i in range(n_pending):
+        g = _mortal_target(alive, current, wounds)
+        if g < 0:
+            break
+        lost_total += _lose_wounds(state, g, pending[i], groups[g, G_FNP_MORTAL], alive,
+                                   current, wounds)
+    destroyed = 0
+    for g in range(n_groups):
+        destroyed += groups[g, G_MODELS] - alive[g]
+    hazard_fails = 0
+    for _ in range(hazard_rolls):
+        if d6(state) <= 2:
+            hazard_fails += 1
+    return lost_total, destroyed, hazard_fails * hazard_mortals
+
+
+@parallel_kernel
+def simulate_chunks(streams, trials_per_chunk, batch, rolls, saves, damage_maps, groups,
+                    hazard_rolls, hazard_mortals, dw_at_unit_end, max_pending,
+                    damage_hist, models_hist, hazard_hist):
+    """Run ``trials_per_chunk[c]`` trials on stream ``c`` for every chunk, in parallel.
+
+    Each chunk owns its stream and its histogram rows, so the result does not depend on how
+    chunks are spread over threads.
+    """
+    n_groups = groups.shape[0]
+    for c in prange(streams.shape[0]):
+        state = streams[c]
+        alive = np.zeros(n_groups, dtype=np.int64)
+        current = np.zeros(n_groups, dtype=np.int64)
+        wounds = np.zeros(n_groups, dtype=np.int64)
+        counts = np.zeros(7, dtype=np.int64)
+        pending = np.zeros(max(max_pending, 1), dtype=np.int64)
+        for _ in range(trials_per_chunk[c]):
+            lost, destroyed, mortals = run_trial(
+                state, batch, rolls, saves, damage_maps, groups, hazard_rolls, hazard_mortals,
+                dw_at_unit_end, alive, current, wounds, counts, pending)
+            damage_hist[c, lost] += 1
+            models_hist[c, destroyed] += 1
+            hazard_hist[c, mortals] += 1

@@ -1,0 +1,459 @@
+"""Datasheet lines to profiles, with errors that point at the offending token.
+
+Weapon lines::
+
+    [Nx] [Name:] [24" | Melee] A<dice> BS<n>+|WS<n>+|BSN/A S<n> AP<-n> D<dice> [ABILITY, ...]
+
+Target lines::
+
+    [Nx] [Name:] T<n> Sv<n>+ [InSv<n>+[(ranged)|(melee)]] W<n> [FNP<n>+] [FNP<n>+(mortal)]
+        [KEYWORD, ...]
+
+Tokens are case-insensitive and a space may separate a characteristic from its value
+(``A D6+3``, ``AP -1``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from mathhammer.core.dice import DiceExpr
+from mathhammer.errors import ProfileError, did_you_mean
+from mathhammer.wh40k import abilities as ab
+from mathhammer.wh40k.profiles import NO_SAVE, Ability, TargetProfile, Weapon
+
+_DASHES = str.maketrans({"\u2011": "-", "\u2010": "-", "\u2013": "-", "\u2212": "-",
+                         "\u00d7": "x", "\u201d": '"', "\u2033": '"'})
+_COUNT_RE = re.compile(r"\s*(-?\d+)\s*x\s+", re.IGNORECASE)
+_RANGE_RE = re.compile(r'(\d+)\s*(?:"|\'\'|in\b|inches\b)|(melee)\b', re.IGNORECASE)
+_WEAPON_TOKEN_RE = re.compile(r"(AP|A|BS|WS|S|D)\s*([^\s\[\]]+)", re.IGNORECASE)
+_TARGET_TOKEN_RE = re.compile(r"(INSV|INV|SV|T|W|FNP)\s*([^\s\[\]]+)", re.IGNORECASE)
+_SKILL_RE = re.compile(r"(\d+)\+$|(N/?A|-)$", re.IGNORECASE)
+_ROLL_RE = re.compile(r"(\d+)\+?$")
+_KEYWORD_RE = re.compile(r"[A-Z][A-Z0-9' -]*$")
+_WEAPON_LABELS = {"A": "A (attacks)", "BS": "BS", "WS": "WS", "S": "S (strength)",
+                  "AP": "AP", "D": "D (damage)"}
+
+
+@dataclass(frozen=True, slots=True)
+class _Piece:
+    text: str
+    column: int  # 1-based column in the original line
+
+
+def parse_weapon(line: str) -> Weapon:
+    """Parse one weapon line.
+
+    Parameters
+    ----------
+    line
+        E.g. ``'10x Bolt rifle: 24" A2 BS3+ S4 AP-1 D1 [ASSAULT, HEAVY]'``.
+
+    Raises
+    ------
+    ProfileError
+        Naming the offending token, its column and the fix.
+
+    Examples
+    --------
+    >>> str(parse_weapon("Thunder hammer: melee a3 ws3+ s8 ap -2 d2 [devastating wounds]"))
+    'Thunder hammer: Melee A3 WS3+ S8 AP-2 D2 [DEVASTATING WOUNDS]'
+    """
+    if not isinstance(line, str) or not line.strip():
+        raise ProfileError("empty weapon line: write e.g. 'Bolt rifle: 24\" A2 BS3+ S4 AP-1 D1'")
+    text = line.translate(_DASHES)
+    count, body = _split_count(text, line)
+    body, bracket = _split_brackets(body, line)
+    name, body = _split_name(body)
+    values: dict[str, _Piece] = {}
+    melee = False
+    range_inches = None
+    for piece in _scan(body, line):
+        range_match = _RANGE_RE.fullmatch(piece.text)
+        if range_match:
+            if "range" in values:
+                _fail_duplicate("range", piece, line)
+            values["range"] = piece
+            melee = range_match.group(2) is not None
+            range_inches = None if melee else int(range_match.group(1))
+            continue
+        token = _WEAPON_TOKEN_RE.fullmatch(piece.text)
+        if token is None:
+            raise ProfileError(
+                f"unknown token '{piece.text}'{{where}}: a weapon line reads "
+                "[Nx] [Name:] [24\" | Melee] A2 BS3+ S4 AP-1 D1 [ABILITIES]; put the name "
+                "before a colon", token=piece.text, column=piece.column, line=line)
+        label = token.group(1).upper()
+        if label in values or (label in ("BS", "WS") and "skill" in values):
+            _fail_duplicate(label, piece, line)
+        values["skill" if label in ("BS", "WS") else label] = _Piece(
+            token.group(2), piece.column + token.start(2))
+        if label in ("BS", "WS"):
+            values["skill_label"] = _Piece(label, piece.column)
+    for label in ("A", "skill", "S", "AP", "D"):
+        if label not in values:
+            shown = "BS or WS" if label == "skill" else _WEAPON_LABELS[label]
+            example = {"A": "A2", "skill": "BS3+ (or WS3+, or BSN/A)", "S": "S4",
+                       "AP": "AP0 or AP-1", "D": "D1"}[label]
+            raise ProfileError(f"missing characteristic {shown}: add it, e.g. {example}",
+                               line=line)
+    skill_label = values["skill_label"].text
+    if "range" in values and melee and skill_label == "BS":
+        raise ProfileError("a Melee weapon uses WS, not BS", token="BS",
+                           column=values["skill_label"].column, line=line)
+    if skill_label == "WS":
+        melee = True
+    abilities = _parse_abilities(bracket, line) if bracket else ()
+    try:
+        return Weapon(
+            name=name,
+            count=count,
+            melee=melee,
+            range_inches=range_inches,
+            attacks=_dice(values["A"], "A", line),
+            skill=_skill(values["skill"], skill_label, line),
+            strength=_integer(values["S"], "S", line),
+            ap=_integer(values["AP"], "AP", line),
+            damage=_dice(values["D"], "D", line),
+            abilities=abilities,
+        )
+    except ProfileError as exc:
+        raise _locate(exc, line) from None
+
+
+def parse_target(line: str) -> TargetProfile:
+    """Parse one target line.
+
+    Parameters
+    ----------
+    line
+        E.g. ``"5x Terminator: T5 Sv2+ InSv4+ W3 [INFANTRY]"`` or
+        ``"10x Cultist: T3 Sv6+ W1 FNP6+"``.
+
+    Raises
+    ------
+    ProfileError
+        Naming the offending token, its column and the fix.
+    """
+    if not isinstance(line, str) or not line.strip():
+        raise ProfileError("empty target line: write e.g. '5x Intercessor: T4 Sv3+ W2'")
+    text = line.translate(_DASHES)
+    count, body = _split_count(text, line)
+    body, bracket = _split_brackets(body, line)
+    name, body = _split_name(body)
+    fields: dict[str, object] = {}
+    for piece in _scan(body, line):
+        token = _TARGET_TOKEN_RE.fullmatch(piece.text)
+        if token is None:
+            raise ProfileError(
+                f"unknown token '{piece.text}'{{where}}: a target line reads "
+                "[Nx] [Name:] T4 Sv3+ [InSv4+] W2 [FNP5+] [KEYWORDS]; put the name before a "
+                "colon", token=piece.text, column=piece.column, line=line)
+        label = token.group(1).upper()
+        value = _Piece(token.group(2), piece.column + token.start(2))
+        key = {"INV": "INSV"}.get(label, label)
+        if key == "FNP":
+            fnp, mortal = _fnp(value, line)
+            key = "fnp_mortal" if mortal else "fnp"
+            if key in fields:
+                _fail_duplicate(piece.text, piece, line)
+            fields[key] = fnp
+            continue
+        if key in fields:
+            _fail_duplicate(key, piece, line)
+        if key == "T":
+            fields["T"] = _integer(value, "T", line)
+        elif key == "W":
+            fields["W"] = _integer(value, "W", line)
+        elif key == "SV":
+            fields["SV"] = _save(value, "Sv", line)
+        else:
+            fields["INSV"], fields["invuln_scope"] = _invuln(value, line)
+    for key, example in (("T", "T4"), ("SV", "Sv3+ (or Sv- for none)"), ("W", "W2")):
+        if key not in fields:
+            shown = {"SV": "Sv"}.get(key, key)
+            raise ProfileError(f"missing characteristic {shown}: add it, e.g. {example}",
+                               line=line)
+    keywords = _parse_keywords(bracket, line) if bracket else frozenset()
+    try:
+        return TargetProfile(
+            name=name, count=count, toughness=fields["T"], save=fields["SV"],
+            wounds=fields["W"], invuln=fields.get("INSV"),
+            invuln_scope=fields.get("invuln_scope", "all"),
+            fnp=fields.get("fnp"), fnp_mortal=fields.get("fnp_mortal"), keywords=keywords)
+    except ProfileError as exc:
+        raise _locate(exc, line) from None
+
+
+# -- pieces of a line ---------------------------------------------------------------------
+def _split_count(text: str, line: str) -> tuple[int, _Piece]:
+    match = _COUNT_RE.match(text)
+    if not match:
+        return 1, _Piece(text, 1)
+    count = int(match.group(1))
+    if count < 1:
+        raise ProfileError(f"count '{match.group(1)}x'{{where}} is impossible: a line needs at "
+                           "least one model (write 1x or leave the count out)",
+                           token=f"{match.group(1)}x", column=match.start(1) + 1, line=line)
+    return count, _Piece(text[match.end():], match.end() + 1)
+
+
+def _split_brackets(body: _Piece, line: str) -> tuple[_Piece, _Piece | None]:
+    text = body.text
+    start = text.find("[")
+    if start < 0:
+        if "]" in text:
+            raise ProfileError("']'{where} has no matching '['", token="]",
+                               column=body.column + text.index("]"), line=line)
+        return body, None
+    end = text.rfind("]")
+    if end < start:
+        raise ProfileError("'['{where} is never closed: end the list with ']'", token="[",
+                           column=body.column + start, line=line)
+    trailing = text[end + 1:].strip()
+    if trailing:
+        raise ProfileError(f"'{trailing}'{{where}} follows the closing ']': the bracketed list "
+                           "comes last", token=trailing,
+                           column=body.column + text.index(trailing, end), line=line)
+    inner = _Piece(text[start + 1:end], body.column + start + 1)
+    if "[" in inner.text or "]" in inner.text:
+        raise ProfileError("nested brackets{where}: write one list, e.g. [ASSAULT, HEAVY]",
+                           token="[", column=body.column + start, line=line)
+    return _Piece(text[:start], body.column), inner
+
+
+def _split_name(body: _Piece) -> tuple[str, _Piece]:
+    colon = body.text.find(":")
+    if colon < 0:
+        return "", body
+    name = body.text[:colon].strip()
+    return name, _Piece(body.text[colon + 1:], body.column + colon + 1)
+
+
+def _scan(body: _Piece, line: str) -> list[_Piece]:
+    """Split the characteristics into tokens, joining a label to a value after a space."""
+    pieces = [_Piece(m.group(0), body.column + m.start())
+              for m in re.finditer(r"\S+", body.text)]
+    joined: list[_Piece] = []
+    i = 0
+    while i < len(pieces):
+        piece = pieces[i]
+        bare_label = piece.text.upper() in {"A", "AP", "BS", "WS", "S", "D", "T", "SV", "W",
+                                            "INSV", "INV", "FNP"}
+        number_only = re.fullmatch(r"\d+", piece.text)
+        nxt = pieces[i + 1] if i + 1 < len(pieces) else None
+        if bare_label and nxt is not None:
+            joined.append(_Piece(piece.text + nxt.text, piece.column))
+            i += 2
+        elif number_only and nxt is not None and nxt.text in ('"', "''", "in", "inches"):
+            joined.append(_Piece(piece.text + nxt.text, piece.column))
+            i += 2
+        else:
+            joined.append(piece)
+            i += 1
+    return joined
+
+
+def _fail_duplicate(label: str, piece: _Piece, line: str) -> None:
+    raise ProfileError(f"'{piece.text}'{{where}} gives {label} a second time: keep one",
+                       token=piece.text, column=piece.column, line=line)
+
+
+def _locate(exc: ProfileError, line: str) -> ProfileError:
+    """Add the column and the line to an error raised by a profile's own validation."""
+    if exc.line is not None:
+        return exc
+    message = str(exc)
+    index = line.upper().find(exc.token.upper()) if exc.token else -1
+    if index < 0:
+        return ProfileError(message, line=line)
+    column = index + 1
+    if message.startswith(exc.token):
+        message = message.replace(exc.token, f"{exc.token}{{where}}", 1)
+    else:
+        message = f"{exc.token}{{where}}: {message}"
+    return ProfileError(message, token=exc.token, column=column, line=line)
+
+
+# -- values -------------------------------------------------------------------------------
+def _dice(piece: _Piece, label: str, line: str) -> DiceExpr:
+    try:
+        return DiceExpr.parse(piece.text)
+    except ProfileError as exc:
+        raise ProfileError(f"{label}{piece.text}{{where}}: {exc}", token=f"{label}{piece.text}",
+                           column=piece.column - len(label), line=line) from None
+
+
+def _integer(piece: _Piece, label: str, line: str) -> int:
+    text = piece.text.replace(" ", "")
+    if not re.fullmatch(r"[+-]?\d+", text):
+        hint = {"S": "S4", "AP": "AP-1 (or AP0)", "T": "T4", "W": "W2"}.get(label, "a number")
+        raise ProfileError(f"'{label}{piece.text}'{{where}} is not a number: write e.g. {hint}",
+                           token=f"{label}{piece.text}", column=piece.column - len(label),
+                           line=line)
+    return int(text)
+
+
+def _skill(piece: _Piece, label: str, line: str) -> int | None:
+    match = _SKILL_RE.fullmatch(piece.text)
+    if match is None:
+        raise ProfileError(f"'{label}{piece.text}'{{where}} is not a skill: write e.g. "
+                           f"{label}3+ or {label}N/A", token=f"{label}{piece.text}",
+                           column=piece.column - len(label), line=line)
+    return None if match.group(2) else int(match.group(1))
+
+
+def _save(piece: _Piece, label: str, line: str) -> int:
+    if piece.text in ("-", "7+", "7"):
+        return NO_SAVE
+    match = re.fullmatch(r"(\d+)\+", piece.text)
+    if match is None:
+        raise ProfileError(f"'{label}{piece.text}'{{where}} is not a save: write e.g. {label}3+ "
+                           f"(or {label}- for none)", token=f"{label}{piece.text}",
+                           column=piece.column - len(label), line=line)
+    return int(match.group(1))
+
+
+def _invuln(piece: _Piece, line: str) -> tuple[int, str]:
+    match = re.fullmatch(r"(\d+)\+(?:\((ranged|melee)\)|/(ranged|melee))?", piece.text,
+                         re.IGNORECASE)
+    if match is None:
+        raise ProfileError(f"'InSv{piece.text}'{{where}} is not an invulnerable save: write "
+                           "e.g. InSv4+, or InSv5+(ranged) for one that works against ranged "
+                           "attacks only", token=f"InSv{piece.text}", column=piece.column - 4,
+                           line=line)
+    scope = (match.group(2) or match.group(3) or "all").lower()
+    return int(match.group(1)), scope
+
+
+def _fnp(piece: _Piece, line: str) -> tuple[int, bool]:
+    match = re.fullmatch(r"(\d+)\+(?:\((mortal|mw)\)|/(mortal|mw))?", piece.text, re.IGNORECASE)
+    if match is None:
+        raise ProfileError(f"'FNP{piece.text}'{{where}} is not a Feel No Pain: write e.g. "
+                           "FNP5+, or FNP5+(mortal) for one against mortal wounds only",
+                           token=f"FNP{piece.text}", column=piece.column - 3, line=line)
+    return int(match.group(1)), bool(match.group(2) or match.group(3))
+
+
+# -- abilities and keywords ---------------------------------------------------------------
+def _items(bracket: _Piece) -> list[_Piece]:
+    items = []
+    offset = 0
+    for raw in bracket.text.split(","):
+        stripped = raw.strip()
+        lead = len(raw) - len(raw.lstrip())
+        if stripped:
+            items.append(_Piece(stripped, bracket.column + offset + lead))
+        offset += len(raw) + 1
+    return items
+
+
+def _parse_abilities(bracket: _Piece, line: str) -> tuple[Ability, ...]:
+    parsed: list[Ability] = []
+    for item in _items(bracket):
+        text = " ".join(item.text.upper().split())
+        if ":" in text:
+            head, scope_text = (part.strip() for part in text.split(":", 1))
+            scope = _scope_keywords(scope_text, item, line)
+        else:
+            head, scope = text, ()
+            if parsed and parsed[-1].scope and _ability_head(head) is None:
+                # "[LETHAL HITS: VEHICLE, MONSTER]": a comma list of keywords after a colon.
+                last = parsed.pop()
+                parsed.append(Ability(last.name, last.value, last.anti_keyword, last.threshold,
+                                      last.scope + _scope_keywords(head, item, line)))
+                continue
+        parsed.append(_ability(head, scope, item, line))
+    return tuple(parsed)
+
+
+def _ability_head(text: str) -> tuple[str, str] | None:
+    """Split ``SUSTAINED HITS D3`` into the canonical name and its parameter text."""
+    if text.startswith("ANTI-") or text.startswith("ANTI "):
+        return ab.ANTI, text[5:]
+    for alias, canonical in ab.ALIASES.items():
+        if text == alias or text.startswith(alias + " "):
+            return canonical, text[len(alias):].strip()
+    for name in sorted(ab.WEAPON_ABILITIES, key=len, reverse=True):
+        if text == name or text.startswith(name + " "):
+            return name, text[len(name):].strip()
+    return None
+
+
+def _ability(text: str, scope: tuple[str, ...], item: _Piece, line: str) -> Ability:
+    head = _ability_head(text)
+    if head is None:
+        stem = re.sub(r"\s+(D?\d+\+?|\d*D\d+(?:\+\d+)?)$", "", text)
+        tail = text[len(stem):]
+        hint = did_you_mean(stem, ab.WEAPON_ABILITIES)
+        if hint:
+            hint = hint.replace("?'", "'").rstrip("?")
+            hint = hint[:-1] + f"{tail}'?"
+        else:
+            hint = "; known abilities: " + ", ".join(sorted(ab.WEAPON_ABILITIES))
+        raise ProfileError(f"unknown ability '{item.text}'{{where}}{hint}", token=item.text,
+                           column=item.column, line=line)
+    name, param_text = head
+    spec = ab.WEAPON_ABILITIES[name]
+    if spec.param is ab.Param.ANTI:
+        match = re.fullmatch(r"(.+?)\s+(\d+)\+?", param_text)
+        if match is None:
+            raise ProfileError(f"'{item.text}'{{where}}: write ANTI-KEYWORD Y+, e.g. "
+                               "ANTI-INFANTRY 4+", token=item.text, column=item.column,
+                               line=line)
+        keyword = match.group(1).strip()
+        threshold = int(match.group(2))
+        if not 2 <= threshold <= 6:
+            raise ProfileError(f"'{item.text}'{{where}}: the threshold {threshold}+ must be "
+                               "between 2+ and 6+", token=item.text, column=item.column,
+                               line=line)
+        return Ability(name, anti_keyword=keyword, threshold=threshold, scope=scope)
+    if spec.param is ab.Param.NONE:
+        if param_text:
+            raise ProfileError(f"'{item.text}'{{where}}: {name} takes no value; write "
+                               f"[{name}]", token=item.text, column=item.column, line=line)
+        return Ability(name, scope=scope)
+    if not param_text:
+        if spec.param is ab.Param.OPTIONAL_NUMBER:
+            return Ability(name, scope=scope)
+        example = "D3" if spec.param is ab.Param.DICE else "2"
+        raise ProfileError(f"'{item.text}'{{where}}: {name} needs a value, e.g. "
+                           f"{name} {example}", token=item.text, column=item.column, line=line)
+    try:
+        value = DiceExpr.parse(param_text)
+    except ProfileError as exc:
+        raise ProfileError(f"'{item.text}'{{where}}: {exc}", token=item.text,
+                           column=item.column, line=line) from None
+    if spec.param in (ab.Param.NUMBER, ab.Param.OPTIONAL_NUMBER) and value.is_random:
+        raise ProfileError(f"'{item.text}'{{where}}: {name} takes a whole number, not dice",
+                           token=item.text, column=item.column, line=line)
+    if value.maximum < 1:
+        raise ProfileError(f"'{item.text}'{{where}}: {name} {value} adds nothing; X must be at "
+                           "least 1", token=item.text, column=item.column, line=line)
+    return Ability(name, value=value, scope=scope)
+
+
+def _scope_keywords(text: str, item: _Piece, line: str) -> tuple[str, ...]:
+    keywords = tuple(k.strip() for k in re.split(r"/|\bOR\b", text) if k.strip())
+    for keyword in keywords:
+        if not _KEYWORD_RE.fullmatch(keyword):
+            raise ProfileError(f"'{keyword}'{{where}} is not a keyword: write e.g. "
+                               "[LETHAL HITS: VEHICLE] or [LETHAL HITS: VEHICLE/MONSTER]",
+                               token=keyword, column=item.column, line=line)
+    if not keywords:
+        raise ProfileError(f"'{item.text}'{{where}}: name a keyword after the colon",
+                           token=item.text, column=item.column, line=line)
+    return keywords
+
+
+def _parse_keywords(bracket: _Piece, line: str) -> frozenset[str]:
+    keywords = set()
+    for item in _items(bracket):
+        keyword = " ".join(item.text.upper().split())
+        if not _KEYWORD_RE.fullmatch(keyword):
+            raise ProfileError(f"'{item.text}'{{where}} is not a keyword: keywords are words "
+                               "such as INFANTRY, VEHICLE, CHARACTER", token=item.text,
+                               column=item.column, line=line)
+        keywords.add(keyword)
+    return frozenset(keywords)

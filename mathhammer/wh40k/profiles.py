@@ -1,0 +1,461 @@
+"""Warhammer 40,000 value objects: weapons, target profiles, situation, modifiers, rules.
+
+Frozen, hashable, stdlib only. Text goes in through :mod:`mathhammer.wh40k.parse`
+(``Weapon.parse``, ``TargetProfile.parse``) and comes back out through ``str()``, so
+``Weapon.parse(str(w)) == w``. Validation of characteristics happens here, so a profile built
+in Python is held to the same rules as one parsed from text.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Literal
+
+from mathhammer.core.dice import DiceExpr
+from mathhammer.errors import OptionError, ProfileError
+from mathhammer.wh40k import abilities as ab
+
+NO_SAVE = 7
+RerollPolicy = Literal["none", "ones", "failed", "noncrit", "all"]
+REROLL_POLICIES: tuple[str, ...] = ("none", "ones", "failed", "noncrit", "all")
+
+
+@dataclass(frozen=True, slots=True)
+class Ability:
+    """One weapon ability, e.g. ``SUSTAINED HITS 1``, ``ANTI-INFANTRY 4+`` or
+    ``LETHAL HITS: VEHICLE``.
+
+    Parameters
+    ----------
+    name
+        Canonical name from :data:`mathhammer.wh40k.abilities.WEAPON_ABILITIES`.
+    value
+        X for abilities that carry one (SUSTAINED HITS, RAPID FIRE, MELTA, BLAST, CLEAVE).
+    anti_keyword, threshold
+        For ANTI: the keyword X (``NON-`` prefix allowed) and the critical threshold Y.
+    scope
+        Keywords after a colon: the ability applies only if the target has one of them
+        (or none of them, for ``NON-`` keywords).
+    """
+
+    name: str
+    value: DiceExpr | None = None
+    anti_keyword: str | None = None
+    threshold: int | None = None
+    scope: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.name not in ab.WEAPON_ABILITIES:
+            raise ProfileError(f"unknown ability '{self.name}'")
+        if self.name == ab.ANTI and (self.anti_keyword is None or self.threshold is None):
+            raise ProfileError("ANTI needs a keyword and a threshold, e.g. ANTI-INFANTRY 4+")
+        if self.threshold is not None and not 2 <= self.threshold <= 6:
+            raise ProfileError(f"ANTI threshold {self.threshold}+ must be between 2+ and 6+",
+                               token=f"{self.threshold}+")
+
+    def applies_to(self, keywords: frozenset[str]) -> bool:
+        """Whether this instance is active against a target with ``keywords``."""
+        if self.anti_keyword is not None and not _keyword_matches(self.anti_keyword, keywords):
+            return False
+        return not self.scope or any(_keyword_matches(k, keywords) for k in self.scope)
+
+    @property
+    def number(self) -> int:
+        """X as a fixed number (NUMBER and OPTIONAL_NUMBER abilities)."""
+        if self.value is None:
+            return 1
+        return self.value.constant
+
+    def __str__(self) -> str:
+        if self.name == ab.ANTI:
+            text = f"ANTI-{self.anti_keyword} {self.threshold}+"
+        elif self.value is not None:
+            text = f"{self.name} {self.value}"
+        else:
+            text = self.name
+        return f"{text}: {'/'.join(self.scope)}" if self.scope else text
+
+
+def _keyword_matches(keyword: str, keywords: frozenset[str]) -> bool:
+    if keyword.startswith("NON-"):
+        return keyword[4:] not in keywords
+    return keyword in keywords
+
+
+@dataclass(frozen=True, slots=True)
+class Weapon:
+    """A weapon profile as printed on a datasheet, carried by ``count`` models.
+
+    Parameters
+    ----------
+    name
+        Free text ("Bolt rifle").
+    attacks
+        A, a dice expression.
+    skill
+        BS or WS as the number before ``+`` (3 for BS3+), or ``None`` for N/A.
+    strength, ap, damage
+        S, AP (0 or negative) and D.
+    melee
+        True for melee weapons (WS), False for ranged weapons (BS).
+    range_inches
+        Range in inches for ranged weapons, or ``None`` when not given.
+    abilities
+        The weapon's abilities, in the order written.
+    count
+        How many models fire this weapon (``10x`` on the line).
+
+    Examples
+    --------
+    >>> w = Weapon.parse('10x Bolt rifle: 24" A2 BS3+ S4 AP-1 D1 [ASSAULT, HEAVY]')
+    >>> w.count, w.skill, w.ap, str(w.damage)
+    (10, 3, -1, '1')
+    """
+
+    attacks: DiceExpr
+    skill: int | None
+    strength: int
+    ap: int
+    damage: DiceExpr
+    name: str = ""
+    melee: bool = False
+    range_inches: int | None = None
+    abilities: tuple[Ability, ...] = ()
+    count: int = 1
+
+    def __post_init__(self) -> None:
+        where = f" of '{self.name}'" if self.name else ""
+        if self.count < 1:
+            raise ProfileError(f"weapon count {self.count}{where} must be at least 1",
+                               token=f"{self.count}x")
+        if self.attacks.minimum < 1 and not self.attacks.is_random:
+            raise ProfileError(f"A{self.attacks}{where}: a weapon makes at least 1 attack",
+                               token=f"A{self.attacks}")
+        if self.skill is not None and not 2 <= self.skill <= 6:
+            label = "WS" if self.melee else "BS"
+            raise ProfileError(f"{label}{self.skill}+{where} is impossible: {label} runs from "
+                               f"2+ to 6+ (write {label}N/A for weapons that never roll to hit)",
+                               token=f"{label}{self.skill}+")
+        if self.strength < 1:
+            raise ProfileError(f"S{self.strength}{where} is impossible: S is at least 1",
+                               token=f"S{self.strength}")
+        if self.ap > 0:
+            raise ProfileError(f"AP{self.ap}{where}: AP is 0 or negative; write AP-{self.ap}",
+                               token=f"AP{self.ap}")
+        if self.damage.minimum < 1 and not self.damage.is_random:
+            raise ProfileError(f"D{self.damage}{where}: damage is at least 1",
+                               token=f"D{self.damage}")
+        if self.range_inches is not None and self.range_inches < 1:
+            raise ProfileError(f"range {self.range_inches}\"{where} must be at least 1\"",
+                               token=f'{self.range_inches}"')
+
+    @classmethod
+    def parse(cls, line: str) -> Weapon:
+        """Parse a datasheet weapon line (see :func:`mathhammer.wh40k.parse.parse_weapon`)."""
+        from mathhammer.wh40k.parse import parse_weapon
+
+        return parse_weapon(line)
+
+    # -- abilities ------------------------------------------------------------------------
+    def has(self, name: str) -> bool:
+        """Whether any instance of ability ``name`` is printed on the weapon (any scope)."""
+        return any(a.name == name for a in self.abilities)
+
+    def active(self, name: str, keywords: frozenset[str]) -> tuple[Ability, ...]:
+        """Instances of ``name`` that apply against a target with ``keywords``."""
+        return tuple(a for a in self.abilities if a.name == name and a.applies_to(keywords))
+
+    @property
+    def auto_hits(self) -> bool:
+        """TORRENT, or a skill of N/A: no hit roll."""
+        return self.skill is None or self.has(ab.TORRENT)
+
+    def with_count(self, count: int) -> Weapon:
+        return replace(self, count=count)
+
+    def __str__(self) -> str:
+        parts = []
+        if self.count != 1:
+            parts.append(f"{self.count}x")
+        head = []
+        if self.melee:
+            head.append("Melee")
+        elif self.range_inches is not None:
+            head.append(f'{self.range_inches}"')
+        label = "WS" if self.melee else "BS"
+        skill = f"{label}N/A" if self.skill is None else f"{label}{self.skill}+"
+        head += [f"A{self.attacks}", skill, f"S{self.strength}", f"AP{self.ap}",
+                 f"D{self.damage}"]
+        text = " ".join(head)
+        if self.abilities:
+            text += " [" + ", ".join(str(a) for a in self.abilities) + "]"
+        if self.name:
+            parts.append(f"{self.name}:")
+        parts.append(text)
+        return " ".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class TargetProfile:
+    """``count`` identical models receiving the attacks.
+
+    Parameters
+    ----------
+    toughness, save, wounds
+        T, Sv (2..6, or 7 for no armour save) and W.
+    invuln
+        Invulnerable save (2..6) or ``None``.
+    invuln_scope
+        ``"all"``, ``"ranged"`` or ``"melee"``: which attacks the invulnerable save works
+        against (Knights have 5+ against ranged attacks only).
+    fnp, fnp_mortal
+        Feel No Pain against every wound, and one that works only against mortal wounds.
+    keywords
+        Upper-case keywords (INFANTRY, VEHICLE, CHARACTER...), plus STEALTH if every model
+        has it.
+
+    Examples
+    --------
+    >>> t = TargetProfile.parse("5x Terminator: T5 Sv2+ InSv4+ W3 [INFANTRY]")
+    >>> t.count, t.invuln, sorted(t.keywords)
+    (5, 4, ['INFANTRY'])
+    """
+
+    toughness: int
+    save: int
+    wounds: int
+    count: int = 1
+    name: str = ""
+    invuln: int | None = None
+    invuln_scope: Literal["all", "ranged", "melee"] = "all"
+    fnp: int | None = None
+    fnp_mortal: int | None = None
+    keywords: frozenset[str] = field(default_factory=frozenset)
+
+    def __post_init__(self) -> None:
+        where = f" of '{self.name}'" if self.name else ""
+        if self.count < 1:
+            raise ProfileError(f"model count {self.count}{where} must be at least 1",
+                               token=f"{self.count}x")
+        if self.toughness < 1:
+            raise ProfileError(f"T{self.toughness}{where} is impossible: T is at least 1",
+                               token=f"T{self.toughness}")
+        if not 2 <= self.save <= NO_SAVE:
+            raise ProfileError(f"Sv{self.save}+{where} is impossible: saves run from 2+ to 6+ "
+                               "(write Sv- or Sv7+ for none)", token=f"Sv{self.save}+")
+        if self.invuln is not None and not 2 <= self.invuln <= 6:
+            raise ProfileError(f"InSv{self.invuln}+{where} is impossible: invulnerable saves "
+                               "run from 2+ to 6+", token=f"InSv{self.invuln}+")
+        if self.wounds < 1:
+            raise ProfileError(f"W{self.wounds}{where} is impossible: W is at least 1",
+                               token=f"W{self.wounds}")
+        for label, value in (("FNP", self.fnp), ("FNP (mortal)", self.fnp_mortal)):
+            if value is not None and not 2 <= value <= 6:
+                raise ProfileError(f"{label} {value}+{where} is impossible: Feel No Pain runs "
+                                   "from 2+ to 6+", token=f"FNP{value}+")
+        if self.invuln_scope not in ("all", "ranged", "melee"):
+            raise ProfileError(f"invulnerable save scope '{self.invuln_scope}' must be all, "
+                               "ranged or melee")
+        object.__setattr__(self, "keywords", frozenset(k.upper() for k in self.keywords))
+
+    @classmethod
+    def parse(cls, line: str) -> TargetProfile:
+        """Parse a target line (see :func:`mathhammer.wh40k.parse.parse_target`)."""
+        from mathhammer.wh40k.parse import parse_target
+
+        return parse_target(line)
+
+    @property
+    def total_wounds(self) -> int:
+        return self.count * self.wounds
+
+    @property
+    def has_stealth(self) -> bool:
+        return ab.STEALTH in self.keywords
+
+    @property
+    def all_monster_or_vehicle(self) -> bool:
+        return bool({"MONSTER", "VEHICLE"} & self.keywords)
+
+    def with_count(self, count: int) -> TargetProfile:
+        return replace(self, count=count)
+
+    def __str__(self) -> str:
+        parts = []
+        if self.count != 1:
+            parts.append(f"{self.count}x")
+        if self.name:
+            parts.append(f"{self.name}:")
+        parts.append(f"T{self.toughness}")
+        parts.append("Sv-" if self.save == NO_SAVE else f"Sv{self.save}+")
+        if self.invuln is not None:
+            scope = "" if self.invuln_scope == "all" else f"({self.invuln_scope})"
+            parts.append(f"InSv{self.invuln}+{scope}")
+        parts.append(f"W{self.wounds}")
+        if self.fnp is not None:
+            parts.append(f"FNP{self.fnp}+")
+        if self.fnp_mortal is not None:
+            parts.append(f"FNP{self.fnp_mortal}+(mortal)")
+        text = " ".join(parts)
+        if self.keywords:
+            text += " [" + ", ".join(sorted(self.keywords)) + "]"
+        return text
+
+
+@dataclass(frozen=True, slots=True)
+class Situation:
+    """What happened on the table before the attacks (the CLI's situation flags).
+
+    Parameters
+    ----------
+    half_range
+        The target is within half range of the attacking models ([RAPID FIRE], [MELTA]).
+    charged
+        The attacking unit made a charge move this turn ([LANCE]).
+    stationary
+        No attacking model moved more than 3" this turn ([HEAVY]; indirect fire 1-3).
+    cover
+        The target has the benefit of cover against ranged attacks (BS worsened by 1).
+    indirect
+        The attacks are made by indirect shooting ([INDIRECT FIRE] weapons only).
+    spotted
+        For indirect shooting: a friendly unit can see the target.
+    overwatch
+        Snap shooting (Fire Overwatch): hits only on an unmodified 6.
+    """
+
+    half_range: bool = False
+    charged: bool = False
+    stationary: bool = False
+    cover: bool = False
+    indirect: bool = False
+    spotted: bool = False
+    overwatch: bool = False
+
+    def __post_init__(self) -> None:
+        if self.indirect and self.overwatch:
+            raise OptionError("indirect shooting and overwatch (snap shooting) are different "
+                              "shooting types; choose one of --indirect and --overwatch")
+        if self.spotted and not self.indirect:
+            raise OptionError("--spotted only matters for indirect shooting; add --indirect "
+                              "or drop --spotted")
+
+
+@dataclass(frozen=True, slots=True)
+class Modifiers:
+    """Army rules, stratagems and auras a user toggles per run (the CLI's modifier flags).
+
+    Parameters
+    ----------
+    hit_mod, wound_mod
+        Net +N/-N to the hit and wound rolls (capped with every other roll modifier at +-1).
+    skill_mod
+        Improve (positive) or worsen (negative) BS/WS: a characteristic change, not capped.
+    strength_mod
+        Add to S (moves the wound-table row; not capped).
+    reroll_hits, reroll_wounds, reroll_saves
+        ``none``, ``ones``, ``failed``, ``noncrit`` (re-roll anything that is not a critical:
+        fishing for criticals) or ``all``. ``reroll_saves`` is the defender's.
+    crit_hits, crit_wounds
+        Critical hits / wounds on N+ (6 by default).
+    ap_mod
+        Improve (positive: AP-1 becomes AP-2) or worsen (negative, never past AP0) the AP.
+    damage_plus
+        The attacker's +N to D (applied with [MELTA], before halving).
+    damage_minus, damage_halved
+        The defender's "-N damage" and "halve damage" rules.
+    fnp, fnp_mortal
+        Feel No Pain N+ against all damage / against mortal wounds only; override the
+        target line's values when given.
+    """
+
+    hit_mod: int = 0
+    wound_mod: int = 0
+    skill_mod: int = 0
+    strength_mod: int = 0
+    reroll_hits: str = "none"
+    reroll_wounds: str = "none"
+    reroll_saves: str = "none"
+    crit_hits: int = 6
+    crit_wounds: int = 6
+    ap_mod: int = 0
+    damage_plus: int = 0
+    damage_minus: int = 0
+    damage_halved: bool = False
+    fnp: int | None = None
+    fnp_mortal: int | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("reroll_hits", "reroll_wounds", "reroll_saves"):
+            value = getattr(self, name)
+            if value not in REROLL_POLICIES:
+                raise OptionError(f"{name.replace('_', '-')} '{value}' is not a re-roll policy; "
+                                  f"use one of {', '.join(REROLL_POLICIES)}")
+        if self.reroll_saves == "noncrit":
+            raise OptionError("saves have no critical results; use reroll-saves ones or failed")
+        for name in ("crit_hits", "crit_wounds"):
+            value = getattr(self, name)
+            if not 2 <= value <= 6:
+                raise OptionError(f"--{name.replace('_', '-')} {value} is impossible: critical "
+                                  "results happen on 2+ to 6+ (6 is the default)")
+        for name in ("damage_minus", "damage_plus"):
+            if getattr(self, name) < 0:
+                raise OptionError(f"--{name.replace('_', '-')} {getattr(self, name)} must not "
+                                  "be negative")
+        for name in ("fnp", "fnp_mortal"):
+            value = getattr(self, name)
+            if value is not None and not 2 <= value <= 6:
+                raise OptionError(f"--{name.replace('_', '-')} {value} is impossible: Feel No "
+                                  "Pain runs from 2+ to 6+")
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """Engine switches for the points the rules leave open (spec section 10).
+
+    Each default follows the rules as written; each is documented in the README.
+
+    Parameters
+    ----------
+    roll_mod_cap
+        Cap the net hit/wound roll modifier at +-1 (02.02.01, UNCERTAIN).
+    lethal_policy
+        [LETHAL HITS] is optional in 11e: ``always`` take the automatic wound, ``never``, or
+        ``ev``: take it only when that gives more expected damage (9.4).
+    sustained_extra_are_crit
+        Whether [SUSTAINED HITS] extra hits are critical hits (UNCERTAIN, default no).
+    torrent_in_snap
+        [TORRENT] still hits automatically in snap shooting (UNCERTAIN, default yes).
+    indirect_fail_beats_crit
+        In indirect shooting, raw 1-5 (1-3) fails even when criticals happen on 5+
+        (UNCERTAIN, default yes).
+    dw_timing
+        [DEVASTATING WOUNDS] mortal wounds after each ``batch`` (default) or at the end of
+        the unit's attacks (``unit_end``, the 10e timing) (UNCERTAIN).
+    defender_dmg_mods_vs_dw
+        Whether the defender's damage reduction applies to [DEVASTATING WOUNDS] mortal
+        wounds: ``by_trigger`` (only reductions triggered on being targeted, see
+        ``damage_mod_trigger``), ``always`` or ``never`` (UNCERTAIN).
+    damage_mod_trigger
+        When the defender's damage reduction triggers: ``allocation`` (the usual wording,
+        "each time an attack is allocated") or ``target``.
+    """
+
+    roll_mod_cap: bool = True
+    lethal_policy: Literal["always", "never", "ev"] = "always"
+    sustained_extra_are_crit: bool = False
+    torrent_in_snap: bool = True
+    indirect_fail_beats_crit: bool = True
+    dw_timing: Literal["batch", "unit_end"] = "batch"
+    defender_dmg_mods_vs_dw: Literal["by_trigger", "always", "never"] = "by_trigger"
+    damage_mod_trigger: Literal["allocation", "target"] = "allocation"
+
+    def __post_init__(self) -> None:
+        choices = {"lethal_policy": ("always", "never", "ev"),
+                   "dw_timing": ("batch", "unit_end"),
+                   "defender_dmg_mods_vs_dw": ("by_trigger", "always", "never"),
+                   "damage_mod_trigger": ("allocation", "target")}
+        for name, allowed in choices.items():
+            if getattr(self, name) not in allowed:
+                raise OptionError(f"{name} '{getattr(self, name)}' must be one of "
+                                  f"{', '.join(allowed)}")
