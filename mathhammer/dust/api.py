@@ -409,6 +409,41 @@ def _alive_after(counts: np.ndarray, order: np.ndarray, lost: int) -> np.ndarray
     return alive
 
 
+def pool_after_losses(unit: Unit, target: TargetLike, lost: int = 0,
+                      policy: str = "protect_special") -> dict[str, int]:
+    """Dice each weapon line of ``unit`` rolls against ``target`` after ``lost`` losses.
+
+    Squads lose models in the order of ``policy`` (see :func:`removal_order`; the reference
+    for ``owner_optimal`` and ``attacker_worst`` is ``target``); vehicles and heroes keep
+    their printed dice until destroyed. Lines that cannot attack the target are left out.
+
+    Examples
+    --------
+    >>> from mathhammer.dust import load_unit
+    >>> rangers = load_unit("seed.toml", "Assault Rangers")
+    >>> pool_after_losses(rangers, "G: INFANTRY2"), pool_after_losses(rangers, "G: INFANTRY2", 2)
+    ({'Shotgun': 12}, {'Shotgun': 6})
+    """
+    target = parse_target(target)
+    if lost < 0:
+        raise OptionError(f"losses must not be negative, not {lost}")
+    cap = unit.profile.capacity
+    if unit.profile.is_squad:
+        counts = np.array([g.count for g in unit.groups], dtype=np.int64)
+        alive = _alive_after(counts, removal_order(unit, policy, target),
+                             min(lost, int(counts.sum())))
+        carriers = {ln.name: int(sum(a for a, g in zip(alive, unit.groups) if ln.name in g.weapons))
+                    for ln in unit.weapons}
+    else:
+        carriers = {ln.name: (0 if lost >= cap else 1) for ln in unit.weapons}
+    out = {}
+    for line in unit.weapons:
+        cell = line.cell_for(target.unit_class, target.armour)
+        if cell is not None:
+            out[line.name] = cell.dice * carriers[line.name]
+    return out
+
+
 def exchange(a: Unit, b: Unit, rounds: int = 1, *, method: str = "exact",
              a_weapons: Sequence[str] | None = None, b_weapons: Sequence[str] | None = None,
              sustained: bool = False, rules: Rules | None = None,
@@ -534,5 +569,5 @@ def dice_to_kill(points: int, q: Fraction | float) -> float:
 
 
 __all__ = ["exact", "simulate", "fire_plan", "exact_pmfs", "losses_table", "exchange",
-           "removal_order", "effective_probability", "dice_to_kill", "run_plan_kernel",
+           "removal_order", "pool_after_losses", "effective_probability", "dice_to_kill", "run_plan_kernel",
            "N_CHUNKS", "DEFAULT_TRIALS"]

@@ -486,3 +486,65 @@ class Rules:
     def as_dict(self) -> dict:
         from dataclasses import asdict
         return asdict(self)
+
+
+# -- reading dice and applying damage (plain Python, for worked examples) --------------------
+#: Faces of a classic (2010) die and of a newer die.
+CLASSIC_FACES = ("hit", "hit", "blank", "blank", "blank", "blank")
+NEWER_FACES = ("army", "army", "target", "target", "shield", "shield")
+
+
+def count_successes(faces, rule: str = SINGLE, purpose: str = "hit") -> int:
+    """Successes among rolled faces (``"hit"``/``"blank"`` or ``"army"``/``"target"``/
+    ``"shield"``).
+
+    On classic dice a single success is a hit and a double success ("army symbol plus
+    another symbol") is a blank. On newer dice a single success is the army symbol; a double
+    success adds the target symbol to hit, or the shield to save (``purpose="save"``).
+
+    Examples
+    --------
+    >>> count_successes(["hit", "hit", "blank", "blank"])
+    2
+    >>> count_successes(["hit", "hit", "blank", "blank"], rule="double")
+    2
+    """
+    if rule not in SUCCESS_FACES:
+        raise OptionError(f"success rule must be 'single' or 'double', not {rule!r}")
+    newer_double = {"army", "target"} if purpose == "hit" else {"army", "shield"}
+    total = 0
+    for face in faces:
+        face = str(face).lower()
+        if face not in CLASSIC_FACES and face not in NEWER_FACES:
+            raise ProfileError(f"unknown die face {face!r}: use hit/blank (classic dice) or "
+                               "army/target/shield (newer dice)", token=face)
+        if rule == SINGLE:
+            total += face in ("hit", "army")
+        else:
+            total += face == "blank" or face in newer_double
+    return total
+
+
+@dataclass(frozen=True)
+class Casualties:
+    """What a total of damage points does to a target (section 6 of the reference)."""
+
+    lost: int
+    remaining: int
+    destroyed: bool
+    overkill: int
+
+
+def apply_damage(target: Target, points: int) -> Casualties:
+    """Apply ``points`` damage at once: one model per point for a squad, boxes otherwise.
+
+    Examples
+    --------
+    >>> apply_damage(Target("Laser Grenadiers", "infantry", 2, models=5), 3)
+    Casualties(lost=3, remaining=2, destroyed=False, overkill=0)
+    """
+    if points < 0:
+        raise OptionError(f"damage points must not be negative, not {points}")
+    cap = target.capacity
+    lost = min(points, cap)
+    return Casualties(lost, cap - lost, lost == cap, max(points - cap, 0))
