@@ -86,7 +86,8 @@ def build_parser() -> ArgumentParser:
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
                                        parser_class=ArgumentParser)
     wh40k_cli.register(subparsers)
-    for module_name in ("mathhammer.warmachine.cli", "mathhammer.dust.cli"):
+    for module_name in ("mathhammer.wh40k.scenario_cli", "mathhammer.compare_cli",
+                        "mathhammer.warmachine.cli", "mathhammer.dust.cli"):
         _register_optional(subparsers, module_name)
     return parser
 
