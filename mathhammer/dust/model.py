@@ -42,6 +42,16 @@ COVER_IGNORING_TAGS = frozenset({"IGNORES COVER", "FLAME", "NAPALM", "ARTILLERY"
 CASUALTY_POLICIES = ("protect_special", "owner_optimal", "random", "attacker_worst")
 
 
+def suggest(word: str, choices) -> str:
+    """``"; did you mean 'x'?"`` keeping the choice's own spelling (for lower-case names)."""
+    import difflib
+
+    choices = list(choices)
+    lowered = {c.lower(): c for c in choices}
+    match = difflib.get_close_matches(word.lower(), list(lowered), n=1, cutoff=0.6)
+    return f"; did you mean '{lowered[match[0]]}'?" if match else ""
+
+
 @dataclass(frozen=True, slots=True)
 class Cell:
     """One cell of a weapon line: dice per carrier and damage per hit.
@@ -391,9 +401,8 @@ class Unit:
         for line in self.weapons:
             if line.name.lower() == name.lower():
                 return line
-        from mathhammer.errors import did_you_mean
         raise ProfileError(f"unit {self.name!r} has no weapon {name!r}"
-                           f"{did_you_mean(name, [w.name for w in self.weapons])}", token=name)
+                           f"{suggest(name, [w.name for w in self.weapons])}", token=name)
 
     def carriers(self, name: str) -> int:
         """Carriers of a weapon line at full strength (1 for vehicles and heroes)."""
@@ -475,9 +484,8 @@ class Rules:
             checks.append((kind, getattr(self, kind), tuple(SAVE_FACES)))
         for name, value, allowed in checks:
             if value not in allowed:
-                from mathhammer.errors import did_you_mean
                 raise OptionError(f"{name} must be one of {', '.join(allowed)}, not {value!r}"
-                                  f"{did_you_mean(str(value), allowed)}")
+                                  f"{suggest(str(value), allowed)}")
         if self.laser_chain_depth is not None and self.laser_chain_depth < 0:
             raise OptionError("laser_chain_depth must be 0 or more (None: unbounded)")
         if not 1 <= self.aircraft_levels <= MAX_LEVELS[AIRCRAFT]:
