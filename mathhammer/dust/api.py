@@ -338,6 +338,122 @@ def losses_table(weapons: WeaponsLike, *, sustained: bool = False, models: int |
     return pd.DataFrame(records).set_index(["target class", "armour"])
 
 
+# -- comparisons and plan search ------------------------------------------------------------
+def compare(variants: dict[str, dict[str, Any]], *, method: str = "exact",
+            trials: int = DEFAULT_TRIALS, seed: int = 1) -> pd.DataFrame:
+    """Headline figures of several attacks side by side (normal vs sustained, single vs
+    double success, plan A vs plan B...).
+
+    Parameters
+    ----------
+    variants
+        Label to keyword arguments of :func:`exact`/:func:`simulate` (``weapons``,
+        ``target`` and any switch).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per variant: E[hits], E[damage], E[models destroyed], P(unit destroyed),
+        P(some damage wasted); with ``stderr`` columns for Monte Carlo.
+    """
+    method = _check_method(method)
+    rows = []
+    for label, kwargs in variants.items():
+        kwargs = dict(kwargs)
+        if method == EXACT:
+            result = exact(kwargs.pop("weapons"), kwargs.pop("target"), **kwargs)
+        else:
+            result = simulate(kwargs.pop("weapons"), kwargs.pop("target"), trials=trials,
+                              seed=seed, **kwargs)
+        row = {"variant": label, "hits": result.mean("hits"), "damage": result.mean("damage"),
+               "models_destroyed": result.mean("models_destroyed"),
+               "unit_destroyed": result.probability("unit_destroyed"),
+               "damage_wasted": result.probability("damage_wasted")}
+        if method == MONTE_CARLO:
+            row["models_destroyed_stderr"] = result.stderr("models_destroyed")
+        rows.append(row)
+    return pd.DataFrame(rows).set_index("variant")
+
+
+def best_fire_plan(weapons: WeaponsLike, targets: Sequence[TargetLike], *,
+                   objective: str = "expected_losses", sustained: bool = False,
+                   rules: Rules | None = None, **rule_switches) -> pd.DataFrame:
+    """Rank every declaration of weapons to targets by an exact objective.
+
+    Each weapon is aimed at one target it can attack (section 4: the plan is fixed before
+    any die is rolled, no retargeting). The result of one target depends only on the set
+    of weapons aimed at it, so each (target, weapon set) pair is solved once.
+
+    Parameters
+    ----------
+    weapons, targets
+        The attacker's weapons and the candidate targets.
+    objective
+        ``"expected_losses"`` (models plus boxes removed, summed over targets) or
+        ``"units_destroyed"`` (expected number of targets destroyed).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per plan, best first: a column per weapon naming its target, then
+        ``expected_losses``, ``units_destroyed`` and ``expected_overkill``.
+    """
+    import itertools
+
+    if objective not in ("expected_losses", "units_destroyed"):
+        raise OptionError(f"objective must be 'expected_losses' or 'units_destroyed', not "
+                          f"{objective!r}")
+    rules = _rules(rules, rule_switches)
+    parsed = parse_weapons(weapons)
+    tgts = [parse_target(t) for t in targets]
+    if not tgts:
+        raise OptionError("give at least one target")
+    names = [t.name for t in tgts]
+    if len(set(names)) != len(names):
+        raise OptionError("targets need distinct names to be told apart in the plan table")
+    choices = []
+    for w in parsed:
+        ok = [j for j, t in enumerate(tgts) if w.line.cell_for(t.unit_class, t.armour)
+              is not None]
+        if not ok:
+            raise OptionError(f"weapon {w.name!r} cannot attack any of the targets")
+        choices.append(ok)
+    cache: dict[tuple[int, tuple[int, ...]], tuple[Fraction, Fraction, Fraction]] = {}
+
+    def solve(j: int, subset: tuple[int, ...]):
+        key = (j, subset)
+        if key not in cache:
+            target = tgts[j]
+            if not subset:
+                cache[key] = (Fraction(0), Fraction(0), Fraction(0))
+            else:
+                compiled = compile_plan([(parsed[i], target) for i in subset],
+                                        sustained=sustained, rules=rules)
+                dmg = _exact.plan_pmfs(compiled)[0]["damage"]
+                cap = target.capacity
+                cache[key] = (sum((min(k, cap) * p for k, p in enumerate(dmg)), Fraction(0)),
+                              sum(dmg[cap:], Fraction(0)),
+                              sum((max(k - cap, 0) * p for k, p in enumerate(dmg)),
+                                  Fraction(0)))
+        return cache[key]
+
+    records = []
+    for assignment in itertools.product(*choices):
+        totals = [Fraction(0)] * 3
+        for j in range(len(tgts)):
+            subset = tuple(i for i, a in enumerate(assignment) if a == j)
+            for k, v in enumerate(solve(j, subset)):
+                totals[k] += v
+        row = {f"{w.name}": tgts[a].name for w, a in zip(parsed, assignment)}
+        row.update({"expected_losses": float(totals[0]), "units_destroyed": float(totals[1]),
+                    "expected_overkill": float(totals[2])})
+        records.append(row)
+    frame = pd.DataFrame(records)
+    other = "units_destroyed" if objective == "expected_losses" else "expected_losses"
+    return frame.sort_values([objective, other], ascending=False, kind="stable") \
+        .reset_index(drop=True)
+
+
 # -- multi-round exchanges -------------------------------------------------------------------
 def _side(attacker: Unit, defender: Target, weapons: Sequence[str] | None, sustained: bool,
           rules: Rules):
@@ -569,5 +685,5 @@ def dice_to_kill(points: int, q: Fraction | float) -> float:
 
 
 __all__ = ["exact", "simulate", "fire_plan", "exact_pmfs", "losses_table", "exchange",
-           "removal_order", "pool_after_losses", "effective_probability", "dice_to_kill", "run_plan_kernel",
+           "removal_order", "pool_after_losses", "compare", "best_fire_plan", "effective_probability", "dice_to_kill", "run_plan_kernel",
            "N_CHUNKS", "DEFAULT_TRIALS"]
