@@ -144,7 +144,9 @@ def fire_plan(plan: Sequence[tuple[str | Weapon, str | Target]], *, method: str 
     ----------
     plan
         ``[(weapon, target), ...]``. Weapons and targets may be text or model objects. The
-        same target object (or equal text) aimed at twice is one target.
+        same target object (or equal text) aimed at twice is one target; each weapon text
+        is its own weapon, while one :class:`Weapon` object declared against two targets
+        splits its line (allowed only with ``split_weapon_line=True``).
     method
         ``"exact"`` or ``"monte-carlo"``.
     sustained
@@ -171,7 +173,6 @@ def fire_plan(plan: Sequence[tuple[str | Weapon, str | Target]], *, method: str 
     method = _check_method(method)
     rules = _rules(rules, rule_switches)
     targets: dict[Any, Target] = {}
-    weapons: dict[Any, Weapon] = {}
     resolved = []
     for weapon, target in plan:
         if not isinstance(target, Target):
@@ -181,7 +182,7 @@ def fire_plan(plan: Sequence[tuple[str | Weapon, str | Target]], *, method: str 
             if len(parsed) != 1:
                 raise OptionError("a unit reference in a fire plan must name one weapon "
                                   "(FILE.toml#UNIT/WEAPON)")
-            weapon = weapons.setdefault(weapon, parsed[0])
+            weapon = parsed[0]  # each text is its own weapon (two equal MGs are two weapons)
         resolved.append((weapon, target))
     compiled = compile_plan(resolved, sustained=sustained, rules=rules, distance=distance)
     if method == EXACT:

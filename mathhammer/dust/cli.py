@@ -27,6 +27,11 @@ _TARGET_HELP = ('"5x Laser Grenadier: INFANTRY2 [SOFT COVER]", "Luther: VEHICLE6
                 'HIT|MISS|NONE; or "FILE.toml#UNIT [TAGS]"')
 
 
+def _depth(text: str) -> int | None:
+    """argparse type: a laser chain depth (0 or more) or ``unbounded``."""
+    return None if text.strip().lower() in ("unbounded", "none", "inf") else non_negative_int(text)
+
+
 def _add_rule_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--sustained", action="store_true",
                         help="sustained attack: reroll every failed die once")
@@ -34,8 +39,9 @@ def _add_rule_options(parser: argparse.ArgumentParser) -> None:
                         help="squares to the target; checks each weapon's range")
     parser.add_argument("--cover-save-per", choices=("hit", "damage_point"), default="hit",
                         help="what one cover save cancels (UNCERTAIN; default hit)")
-    parser.add_argument("--laser-chain-depth", type=non_negative_int, default=1,
-                        help="generations of extra laser dice (UNCERTAIN; default 1)")
+    parser.add_argument("--laser-chain-depth", type=_depth, default=1,
+                        help="generations of extra laser dice, or 'unbounded' (Monte Carlo "
+                             "only) (UNCERTAIN; default 1)")
     parser.add_argument("--ruleset", choices=("dust_tactics", "dust1947"),
                         default="dust_tactics", help="rules profile (default dust_tactics)")
     parser.add_argument("--hero-joined", action="store_true",

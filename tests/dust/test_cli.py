@@ -96,6 +96,17 @@ def test_bad_input_is_one_line_and_exit_2(capsys, argv, message):
     assert message in err
 
 
+def test_unbounded_laser_chain(capsys):
+    code, out, _ = run(capsys, "dust", "simulate", "Laser: 4/1 [LASER]", "--target", TARGET,
+                       "--laser-chain-depth", "unbounded", "--trials", "50000", "--json")
+    assert code == 0
+    hits = json.loads(out)["hits"]
+    assert abs(hits["mean"] - 2.0) < 5 * hits["stderr"]
+    code, _, err = run(capsys, "dust", "exact", "Laser: 4/1 [LASER]", "--target", TARGET,
+                       "--laser-chain-depth", "unbounded")
+    assert code == 2 and "Monte Carlo" in err
+
+
 def test_joined_hero_with_switch(capsys):
     code, out, _ = run(capsys, "dust", "exact", "Gun: 9/1", "--target", "3x G: INFANTRY2 HERO2",
                        "--hero-joined", "--json")
