@@ -563,9 +563,13 @@ def pool_after_losses(unit: Unit, target: TargetLike, lost: int = 0,
 
 def exchange(a: Unit, b: Unit, rounds: int = 1, *, method: str = "exact",
              a_weapons: Sequence[str] | None = None, b_weapons: Sequence[str] | None = None,
+             a_cover: str | None = None, b_cover: str | None = None,
              sustained: bool = False, rules: Rules | None = None,
              trials: int = DEFAULT_TRIALS, seed: int = 1, **rule_switches) -> Result:
     """Multi-round firefight: each round A attacks B, then what is left of B attacks A.
+
+    ``a_cover``/``b_cover`` (``"open"``, ``"soft"``, ``"hard"``) override the cover state
+    of a unit's profile; ``sustained`` applies to both sides' attacks.
 
     Pools shrink with losses (squads lose carriers by ``rules.casualty_policy``; vehicles and
     heroes fire their printed dice until destroyed). Each unit's cover state and Damage
@@ -579,6 +583,14 @@ def exchange(a: Unit, b: Unit, rounds: int = 1, *, method: str = "exact",
     """
     method = _check_method(method)
     rules = _rules(rules, rule_switches)
+    from dataclasses import replace as _replace
+    for cover in (a_cover, b_cover):
+        if cover is not None and cover not in COVER_STATES:
+            raise OptionError(f"cover must be open, soft or hard, not {cover!r}")
+    if a_cover is not None:
+        a = _replace(a, profile=a.profile.with_cover(a_cover))
+    if b_cover is not None:
+        b = _replace(b, profile=b.profile.with_cover(b_cover))
     if rounds < 1:
         raise OptionError(f"rounds must be at least 1, not {rounds}")
     rows_a, carries_a, counts_a = _side(a, b.profile, a_weapons, sustained, rules)

@@ -31,7 +31,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from mathhammer.dust.model import (
-    AIRCRAFT, DOUBLE, HARD, INFANTRY, MAX_LEVELS, SINGLE, SOFT, VEHICLE, WEAPON_TAGS, Cell,
+    AIRCRAFT, DOUBLE, HARD, INFANTRY, MAX_LEVELS, SOFT, VEHICLE, WEAPON_TAGS, Cell,
     ModelGroup, Target, Unit, Weapon, WeaponLine, suggest,
 )
 from mathhammer.errors import ProfileError, did_you_mean
@@ -525,4 +525,4 @@ def _unit_from_table(name: str, table, path) -> Unit:
 
 
 __all__ = ["parse_weapon", "parse_weapons", "parse_target", "parse_weapon_line", "load_units",
-           "load_unit", "DATA_DIR", "SINGLE"]
+           "load_unit", "DATA_DIR"]

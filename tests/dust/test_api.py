@@ -101,6 +101,11 @@ def test_exchange_pools_shrink_between_rounds():
     two = exchange(pounder, rangers, rounds=2)
     one = exchange(pounder, rangers, rounds=1)
     assert two.mean("b_losses") > one.mean("b_losses")
+    covered = exchange(pounder, rangers, rounds=1, b_cover="hard")
+    q = F(1, 9)
+    p_destroyed = sum(comb(10, k) * q ** k * (1 - q) ** (10 - k) for k in range(5, 11))
+    assert covered.probability("b_destroyed") == pytest.approx(float(p_destroyed))
+    assert "HARD COVER" in covered.inputs["b_profile"]
 
 
 def test_charts_return_artists():
