@@ -120,3 +120,33 @@ def test_same_seed_same_bits_on_any_thread_count():
     assert one_x == two_x
     other = simulate(weapons, target, trials=30_000, seed=10).to_dict()
     assert other != one
+
+
+def test_exchange_squad_against_vehicle(tmp_path):
+    from mathhammer.dust import load_units
+
+    path = tmp_path / "units.toml"
+    path.write_text('''
+[units.Walker]
+profile = "VEHICLE3 BOXES3 [SOFT SAVE HIT]"
+weapons = ["MG: INF 3/1 3/1 2/1 2/1", "Cannon: INF 1/2 1/2 1/2 1/1 VEH 2/1 2/1 2/1 2/1 1/1 1/1 1/1"]
+
+[units.Tankhunters]
+profile = "INFANTRY2"
+weapons = ["Rifle: INF 2/1 2/1 1/1 1/1", "Panzerfaust (1): INF - - - - VEH 3/2 3/2 2/2 2/2 2/1 2/1 1/1"]
+models = [{ count = 3, weapons = ["Rifle"] }, { count = 1, weapons = ["Panzerfaust"] }]
+''')
+    units = load_units(path)
+    walker, hunters = units["Walker"], units["Tankhunters"]
+    for policy in ("protect_special", "attacker_worst"):
+        ex = exchange(hunters, walker, rounds=3, b_cover="soft", casualty_policy=policy)
+        mc = exchange(hunters, walker, rounds=3, b_cover="soft", casualty_policy=policy,
+                      method="monte-carlo", trials=TRIALS, seed=8)
+        for outcome in ("a_losses", "b_losses"):
+            assert abs(mc.mean(outcome) - ex.mean(outcome)) <= 5 * mc.stderr(outcome)
+        p = ex.probability("b_destroyed")
+        assert abs(mc.probability("b_destroyed") - p) <= 4 * np.sqrt(p * (1 - p) / TRIALS)
+    # losing the panzerfaust first (attacker_worst) saves the walker more often
+    worst = exchange(hunters, walker, rounds=3, casualty_policy="attacker_worst")
+    best = exchange(hunters, walker, rounds=3, casualty_policy="protect_special")
+    assert worst.probability("b_destroyed") < best.probability("b_destroyed")
