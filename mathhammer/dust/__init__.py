@@ -23,6 +23,7 @@ _LAZY = {
     "dice_to_kill": "mathhammer.dust.api",
     "pool_after_losses": "mathhammer.dust.api",
     "compare": "mathhammer.dust.api",
+    "weapon_breakdown": "mathhammer.dust.api",
     "best_fire_plan": "mathhammer.dust.api",
     "plot_pmfs": "mathhammer.dust.charts",
     "removal_order": "mathhammer.dust.api",

@@ -282,6 +282,43 @@ def exact_pmfs(weapons: WeaponsLike, target: TargetLike, *, sustained: bool = Fa
     return dists
 
 
+def weapon_breakdown(weapons: WeaponsLike, target: TargetLike, *, sustained: bool = False,
+                     rules: Rules | None = None, **rule_switches) -> pd.DataFrame:
+    """Each declared weapon's share of one simultaneous attack, exactly.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per weapon: ``dice``, ``hits`` and ``damage`` (expected), and
+        ``p_redundant``: the probability that the *other* weapons alone already destroy the
+        target, so this weapon's dice are wasted (it still fires: no retargeting).
+
+    Examples
+    --------
+    >>> frame = weapon_breakdown([".30 cal: 3/1", ".50 cal: 3/1"], "2x G: INFANTRY2")
+    >>> round(float(frame.loc[".50 cal", "p_redundant"]) * 27, 6)
+    7.0
+    """
+    target_obj = parse_target(target)
+    rules = _rules(rules, rule_switches)
+    parsed = parse_weapons(weapons)
+    compiled = compile_plan([(w, target_obj) for w in parsed], sustained=sustained, rules=rules)
+    per_row = [_exact.row_pmfs(tuple(int(v) for v in row), int(row[N_DICE]))
+               for row in compiled.rows]
+    cap = target_obj.capacity
+    records = []
+    for i, (w, row) in enumerate(zip(parsed, compiled.rows)):
+        others: tuple[Fraction, ...] = (Fraction(1),)
+        for j, pmfs in enumerate(per_row):
+            if j != i:
+                others = _exact.convolve(others, pmfs[2])
+        records.append({"weapon": w.name, "dice": int(row[N_DICE]),
+                        "hits": float(sum(k * p for k, p in enumerate(per_row[i][0]))),
+                        "damage": float(sum(k * p for k, p in enumerate(per_row[i][2]))),
+                        "p_redundant": float(sum(others[cap:], Fraction(0)))})
+    return pd.DataFrame(records).set_index("weapon")
+
+
 # -- tables ----------------------------------------------------------------------------------
 def losses_table(weapons: WeaponsLike, *, sustained: bool = False, models: int | None = None,
                  boxes: int | None = None, damage_resilient: bool = False,
@@ -698,5 +735,6 @@ def dice_to_kill(points: int, q: Fraction | float) -> float:
 
 
 __all__ = ["exact", "simulate", "fire_plan", "exact_pmfs", "losses_table", "exchange",
-           "removal_order", "pool_after_losses", "compare", "best_fire_plan", "effective_probability", "dice_to_kill", "run_plan_kernel",
+           "removal_order", "pool_after_losses", "compare", "best_fire_plan",
+           "weapon_breakdown", "effective_probability", "dice_to_kill", "run_plan_kernel",
            "N_CHUNKS", "DEFAULT_TRIALS"]

@@ -7,7 +7,9 @@ from math import comb
 
 import pytest
 
-from mathhammer.dust import effective_probability, exact, exact_pmfs, fire_plan
+from mathhammer.dust import (
+    effective_probability, exact, exact_pmfs, fire_plan, weapon_breakdown,
+)
 
 POUNDER = ["17-pounder: 4/1", ".50 cal: 3/1", ".30 cal: 3/1"]
 GRENADIERS = "5x Laser Grenadier: INFANTRY2"
@@ -135,6 +137,9 @@ def test_d2_split_fire():
     # the .30 alone destroys the squad with P = 7/27: the .50 still fires
     alone = exact_pmfs(".30 cal: 3/1", squad)
     assert alone["models_destroyed"][2] == F(7, 27)
+    shares = weapon_breakdown([".30 cal: 3/1", ".50 cal: 3/1"], squad)
+    assert shares.loc[".50 cal", "p_redundant"] == pytest.approx(7 / 27, abs=1e-12)
+    assert shares["hits"].tolist() == pytest.approx([1.0, 1.0])
     assert on_luther.mean("hits") == pytest.approx(5 / 3, abs=1e-12)
 
 
