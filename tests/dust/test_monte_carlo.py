@@ -11,7 +11,7 @@ from scipy import stats
 from mathhammer.dust import exact, exchange, load_unit, simulate
 from mathhammer.dust.parse import parse_weapon_line
 
-TRIALS = 200_000
+TRIALS = 100_000
 
 CASES = [
     (["17-pounder: 4/1", ".50 cal: 3/1", ".30 cal: 3/1"], "5x Laser Grenadier: INFANTRY2", {}),

@@ -170,19 +170,19 @@ def targets(draw):
                   hero_boxes=draw(st.integers(0, 4)) if squad else 0)
 
 
-@settings(deadline=None, max_examples=150)
+@settings(deadline=None, max_examples=100)
 @given(weapons())
 def test_weapon_text_round_trip(weapon):
     assert parse_weapon(str(weapon)) == weapon
 
 
-@settings(deadline=None, max_examples=150)
+@settings(deadline=None, max_examples=100)
 @given(targets())
 def test_target_text_round_trip(target):
     assert parse_target(str(target)) == target
 
 
-@settings(deadline=None, max_examples=300)
+@settings(deadline=None, max_examples=200)
 @given(st.text(alphabet="0123456789xXz/:-[], ABCDEFGHIKLMNORSTUVY()", max_size=40))
 def test_any_text_parses_or_raises_profile_error(text):
     for parse in (parse_weapon, parse_target):
