@@ -1,0 +1,740 @@
+"""Public entry points of the Dust Tactics engine: one attack, fire plans, tables, exchanges.
+
+Every function takes text or model objects, validates, compiles once and runs either the
+exact engine or the Monte Carlo kernels on the same compiled rows, and returns a
+:class:`~mathhammer.core.result.Result` (or a pandas table of them).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from mathhammer.core.result import EXACT, MONTE_CARLO, Distribution, Result
+from mathhammer.core.rng import seed_streams
+from mathhammer.dust import exact_engine as _exact
+from mathhammer.dust.compile import N_DICE, CompiledPlan, _compile_row, compile_plan
+from mathhammer.dust.model import (
+    AIRCRAFT, CLASSES, COVER_STATES, MAX_LEVELS, Rules, Target, Unit, Weapon,
+)
+from mathhammer.dust.parse import parse_target, parse_weapons
+from mathhammer.errors import OptionError, UnsupportedError
+
+#: Fixed number of Monte Carlo chunks (independent of the thread count: determinism).
+N_CHUNKS = 64
+DEFAULT_TRIALS = 200_000
+
+LABELS = {
+    "hits": "hits",
+    "damage_before_saves": "damage before saves",
+    "damage": "damage points (after saves)",
+    "models_destroyed": "models destroyed",
+    "boxes_lost": "boxes lost",
+    "overkill": "overkill (wasted points)",
+    "unit_destroyed": "unit destroyed",
+    "damage_wasted": "some damage wasted",
+}
+
+WeaponsLike = str | Weapon | Sequence[str | Weapon]
+TargetLike = str | Target
+
+
+def _rules(rules: Rules | None, overrides: dict[str, Any]) -> Rules:
+    from dataclasses import replace
+    base = rules or Rules()
+    if overrides:
+        try:
+            return replace(base, **overrides)
+        except TypeError as exc:
+            raise OptionError(f"unknown rule switch: {exc}") from None
+    return base
+
+
+def _check_method(method: str) -> str:
+    if method in ("exact", EXACT):
+        return EXACT
+    if method in ("monte-carlo", "simulate", MONTE_CARLO):
+        return MONTE_CARLO
+    raise OptionError(f"method must be 'exact' or 'monte-carlo', not {method!r}")
+
+
+def _chunk_trials(trials: int, chunks: int = N_CHUNKS) -> np.ndarray:
+    if trials < 1:
+        raise OptionError(f"trials must be at least 1, not {trials}")
+    base, extra = divmod(trials, chunks)
+    counts = np.full(chunks, base, dtype=np.int64)
+    counts[:extra] += 1
+    return counts
+
+
+# -- derived outcomes (generic over Fraction pmfs and integer histograms) --------------------
+def _derived(damage: Sequence, target: Target) -> dict[str, list]:
+    """From the damage distribution (pmf or counts): losses, boxes, overkill."""
+    cap = target.capacity
+    zero = damage[0] * 0
+    models = [zero] * (target.models + (1 if target.hero_boxes else 0) + 1) \
+        if target.is_squad else [zero, zero]
+    boxes = [zero] * (cap + 1)
+    overkill = [zero] * max(len(damage) - cap, 1)
+    for d, w in enumerate(damage):
+        if not w:
+            continue
+        if target.is_squad:
+            lost = min(d, target.models) + (1 if target.hero_boxes and d >= cap else 0)
+        else:
+            lost = 1 if d >= cap else 0
+        models[lost] += w
+        boxes[min(d, cap)] += w
+        overkill[max(d - cap, 0)] += w
+    out = {"models_destroyed": models, "overkill": overkill}
+    if not target.is_squad:
+        out["boxes_lost"] = boxes
+    return out
+
+
+def _target_result(method: str, dists: dict[str, Sequence], target: Target, inputs: dict,
+                   trials: int | None, seed: int | None) -> Result:
+    damage = list(dists["damage"])
+    derived = _derived(damage, target)
+    ordered = {"hits": dists["hits"], "damage_before_saves": dists["damage_before_saves"],
+               "damage": damage, "models_destroyed": derived["models_destroyed"]}
+    if "boxes_lost" in derived:
+        ordered["boxes_lost"] = derived["boxes_lost"]
+    ordered["overkill"] = derived["overkill"]
+    cap = target.capacity
+    if method == EXACT:
+        destroyed = float(sum(damage[cap:], Fraction(0)))
+        wasted = float(sum(damage[cap + 1:], Fraction(0)))
+        distributions = {k: Distribution.from_pmf(_exact.to_float(tuple(v)))
+                         for k, v in ordered.items()}
+    else:
+        total = sum(damage)
+        destroyed = sum(damage[cap:]) / total
+        wasted = sum(damage[cap + 1:]) / total
+        distributions = {k: Distribution.from_counts(np.asarray(v, dtype=np.int64))
+                         for k, v in ordered.items()}
+    return Result(method, distributions,
+                  {"unit_destroyed": float(destroyed), "damage_wasted": float(wasted)},
+                  trials=trials, seed=seed, inputs=inputs, labels=dict(LABELS))
+
+
+def _inputs(plan: Sequence[tuple[Weapon, Target]], target: Target, sustained: bool,
+            rules: Rules, distance: int | None, method: str, **extra) -> dict:
+    inputs = {"weapons": [str(w) for w, t in plan if t is target], "target": str(target),
+              "sustained": sustained, "distance": distance, "engine": method,
+              "rules": rules.as_dict()}
+    inputs.update(extra)
+    return inputs
+
+
+# -- fire plans ------------------------------------------------------------------------------
+def fire_plan(plan: Sequence[tuple[str | Weapon, str | Target]], *, method: str = "exact",
+              sustained: bool = False, rules: Rules | None = None, distance: int | None = None,
+              trials: int = DEFAULT_TRIALS, seed: int = 1, **rule_switches) -> list[Result]:
+    """Resolve a declared fire plan; one :class:`Result` per target.
+
+    All weapons fire together with no retargeting: damage is summed per target and applied
+    at once, and damage beyond what a target absorbs is reported as ``overkill``.
+
+    Parameters
+    ----------
+    plan
+        ``[(weapon, target), ...]``. Weapons and targets may be text or model objects. The
+        same target object (or equal text) aimed at twice is one target; each weapon text
+        is its own weapon, while one :class:`Weapon` object declared against two targets
+        splits its line (allowed only with ``split_weapon_line=True``).
+    method
+        ``"exact"`` or ``"monte-carlo"``.
+    sustained
+        A sustained attack: every failed die is rolled once more.
+    rules
+        :class:`~mathhammer.dust.model.Rules`; keyword ``rule_switches`` override fields.
+    distance
+        Squares to the targets, to check ranges (optional).
+    trials, seed
+        Monte Carlo trials and seed.
+
+    Returns
+    -------
+    list of Result
+        In the order targets are first declared.
+
+    Examples
+    --------
+    >>> out = fire_plan([(".30 cal: 3/1", "2x Grenadier: INFANTRY2"),
+    ...                  (".50 cal: 3/1", "2x Grenadier: INFANTRY2")])
+    >>> round(out[0].probability("unit_destroyed"), 5)
+    0.64883
+    """
+    method = _check_method(method)
+    rules = _rules(rules, rule_switches)
+    targets: dict[Any, Target] = {}
+    resolved = []
+    for weapon, target in plan:
+        if not isinstance(target, Target):
+            target = targets.setdefault(target, parse_target(target))
+        if not isinstance(weapon, Weapon):
+            parsed = parse_weapons(weapon)
+            if len(parsed) != 1:
+                raise OptionError("a unit reference in a fire plan must name one weapon "
+                                  "(FILE.toml#UNIT/WEAPON)")
+            weapon = parsed[0]  # each text is its own weapon (two equal MGs are two weapons)
+        resolved.append((weapon, target))
+    compiled = compile_plan(resolved, sustained=sustained, rules=rules, distance=distance)
+    if method == EXACT:
+        per_target = _exact.plan_pmfs(compiled)
+        return [_target_result(EXACT, dists, t,
+                               _inputs(resolved, t, sustained, rules, distance, EXACT),
+                               None, None)
+                for dists, t in zip(per_target, compiled.targets)]
+    hist = run_plan_kernel(compiled, trials, seed)
+    return [_target_result(MONTE_CARLO, {"hits": hist[i, 0, :compiled.max_hits[i] + 1],
+                                         "damage_before_saves":
+                                             hist[i, 1, :compiled.max_damage[i] + 1],
+                                         "damage": hist[i, 2, :compiled.max_damage[i] + 1]},
+                           t, _inputs(resolved, t, sustained, rules, distance, MONTE_CARLO,
+                                      chunks=N_CHUNKS), trials, seed)
+            for i, t in enumerate(compiled.targets)]
+
+
+def run_plan_kernel(compiled: CompiledPlan, trials: int, seed: int) -> np.ndarray:
+    """Run the Monte Carlo kernel; return counts ``(target, quantity, value)`` summed over
+    chunks (quantities: hits, damage before saves, damage after saves)."""
+    from mathhammer.dust.kernels import plan_kernel
+
+    chunk_trials = _chunk_trials(trials)
+    if seed < 0:
+        raise OptionError(f"seed must not be negative, not {seed}")
+    streams = seed_streams(seed, N_CHUNKS)
+    n_bins = int(max(compiled.max_hits.max(), compiled.max_damage.max())) + 1
+    hist = np.zeros((N_CHUNKS, len(compiled.targets), 3, n_bins), dtype=np.int64)
+    plan_kernel(streams, chunk_trials, np.ascontiguousarray(compiled.rows),
+                len(compiled.targets), hist)
+    return hist.sum(axis=0)
+
+
+def _single(weapons: WeaponsLike, target: TargetLike, method: str, **kwargs) -> Result:
+    target_obj = parse_target(target)
+    plan = [(w, target_obj) for w in parse_weapons(weapons)]
+    return fire_plan(plan, method=method, **kwargs)[0]
+
+
+def exact(weapons: WeaponsLike, target: TargetLike, *, sustained: bool = False,
+          rules: Rules | None = None, distance: int | None = None, **rule_switches) -> Result:
+    """Exact distributions of one unit's declared weapons against one target.
+
+    Parameters
+    ----------
+    weapons
+        One weapon or a list (text such as ``"4x Shotgun: 3/1"``, or :class:`Weapon`).
+    target
+        Text such as ``"5x Laser Grenadier: INFANTRY2 [SOFT COVER]"`` or a :class:`Target`.
+    sustained, rules, distance, rule_switches
+        As in :func:`fire_plan`.
+
+    Returns
+    -------
+    Result
+        Outcomes ``hits``, ``damage_before_saves``, ``damage`` (points through saves,
+        before capping at what the target absorbs), ``models_destroyed``, ``boxes_lost``
+        (vehicles and heroes), ``overkill``; events ``unit_destroyed``, ``damage_wasted``.
+
+    Examples
+    --------
+    >>> r = exact(["17-pounder: 4/1", ".50 cal: 3/1", ".30 cal: 3/1"],
+    ...           "5x Laser Grenadier: INFANTRY2")
+    >>> round(r.mean("models_destroyed"), 4), round(r.probability("unit_destroyed"), 4)
+    (3.2333, 0.2131)
+    """
+    return _single(weapons, target, EXACT, sustained=sustained, rules=rules, distance=distance,
+                   **rule_switches)
+
+
+def simulate(weapons: WeaponsLike, target: TargetLike, *, sustained: bool = False,
+             rules: Rules | None = None, distance: int | None = None,
+             trials: int = DEFAULT_TRIALS, seed: int = 1, **rule_switches) -> Result:
+    """Monte Carlo version of :func:`exact` (same outcomes, with standard errors).
+
+    Examples
+    --------
+    >>> r = simulate("4x Shotgun: 3/1", "5x Laser Grenadier: INFANTRY2", trials=20_000, seed=7)
+    >>> abs(r.mean("hits") - 4) < 5 * r.stderr("hits")
+    True
+    """
+    return _single(weapons, target, MONTE_CARLO, sustained=sustained, rules=rules,
+                   distance=distance, trials=trials, seed=seed, **rule_switches)
+
+
+def exact_pmfs(weapons: WeaponsLike, target: TargetLike, *, sustained: bool = False,
+               rules: Rules | None = None, **rule_switches) -> dict[str, tuple[Fraction, ...]]:
+    """The exact engine's pmfs as fractions (``hits``, ``damage_before_saves``, ``damage``,
+    ``models_destroyed``, ``overkill`` and, for vehicles and heroes, ``boxes_lost``)."""
+    target_obj = parse_target(target)
+    rules = _rules(rules, rule_switches)
+    compiled = compile_plan([(w, target_obj) for w in parse_weapons(weapons)],
+                            sustained=sustained, rules=rules)
+    dists = dict(_exact.plan_pmfs(compiled)[0])
+    dists.update({k: tuple(v) for k, v in _derived(list(dists["damage"]), target_obj).items()})
+    return dists
+
+
+def weapon_breakdown(weapons: WeaponsLike, target: TargetLike, *, sustained: bool = False,
+                     rules: Rules | None = None, **rule_switches) -> pd.DataFrame:
+    """Each declared weapon's share of one simultaneous attack, exactly.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per weapon: ``dice``, ``hits`` and ``damage`` (expected), and
+        ``p_redundant``: the probability that the *other* weapons alone already destroy the
+        target, so this weapon's dice are wasted (it still fires: no retargeting).
+
+    Examples
+    --------
+    >>> frame = weapon_breakdown([".30 cal: 3/1", ".50 cal: 3/1"], "2x G: INFANTRY2")
+    >>> round(float(frame.loc[".50 cal", "p_redundant"]) * 27, 6)
+    7.0
+    """
+    target_obj = parse_target(target)
+    rules = _rules(rules, rule_switches)
+    parsed = parse_weapons(weapons)
+    compiled = compile_plan([(w, target_obj) for w in parsed], sustained=sustained, rules=rules)
+    per_row = [_exact.row_pmfs(tuple(int(v) for v in row), int(row[N_DICE]))
+               for row in compiled.rows]
+    cap = target_obj.capacity
+    records = []
+    for i, (w, row) in enumerate(zip(parsed, compiled.rows)):
+        others: tuple[Fraction, ...] = (Fraction(1),)
+        for j, pmfs in enumerate(per_row):
+            if j != i:
+                others = _exact.convolve(others, pmfs[2])
+        records.append({"weapon": w.name, "dice": int(row[N_DICE]),
+                        "hits": float(sum(k * p for k, p in enumerate(per_row[i][0]))),
+                        "damage": float(sum(k * p for k, p in enumerate(per_row[i][2]))),
+                        "p_redundant": float(sum(others[cap:], Fraction(0)))})
+    return pd.DataFrame(records).set_index("weapon")
+
+
+# -- tables ----------------------------------------------------------------------------------
+def losses_table(weapons: WeaponsLike, *, sustained: bool = False, models: int | None = None,
+                 boxes: int | None = None, damage_resilient: bool = False,
+                 rules: Rules | None = None, **rule_switches) -> pd.DataFrame:
+    """Expected losses of every target column and cover state for one attacker.
+
+    Parameters
+    ----------
+    weapons
+        The attacker's declared weapons.
+    sustained
+        Sustained attack. Aircraft rows always use a sustained attack when
+        ``aircraft_needs_sustained`` (the only attack the rules allow).
+    models, boxes
+        Size of the target squads and boxes of the target vehicles and aircraft. ``None``
+        (default) gives expected damage points through saves, i.e. the expected losses of
+        a target large enough to absorb them all.
+    damage_resilient
+        Give every target Damage Resilient.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Index ``(target class, armour)``, columns ``open``, ``soft``, ``hard``; ``NaN``
+        where no declared weapon can attack that column.
+    """
+    rules = _rules(rules, rule_switches)
+    parsed = parse_weapons(weapons)
+    records = []
+    for cls in CLASSES:
+        levels = rules.aircraft_levels if cls == AIRCRAFT else MAX_LEVELS[cls]
+        for armour in range(1, levels + 1):
+            row: dict[str, Any] = {"target class": cls, "armour": armour}
+            for cover in COVER_STATES:
+                size = {"models": models} if cls == "infantry" and models else {}
+                if cls != "infantry":
+                    size = {"boxes": boxes or 1}
+                target = Target(f"{cls}{armour}", cls, armour, cover=cover,
+                                damage_resilient=damage_resilient, **size)
+                usable = [w for w in parsed if w.line.cell_for(cls, armour) is not None]
+                if not usable:
+                    row[cover] = np.nan
+                    continue
+                sus = sustained or (cls == AIRCRAFT and rules.aircraft_needs_sustained)
+                compiled = compile_plan([(w, target) for w in usable], sustained=sus,
+                                        rules=rules)
+                dmg = _exact.plan_pmfs(compiled)[0]["damage"]
+                if (models is None and cls == "infantry") or (boxes is None and
+                                                              cls != "infantry"):
+                    row[cover] = float(sum(k * p for k, p in enumerate(dmg)))
+                else:
+                    cap = target.capacity
+                    row[cover] = float(sum(min(k, cap) * p for k, p in enumerate(dmg)))
+            records.append(row)
+    return pd.DataFrame(records).set_index(["target class", "armour"])
+
+
+# -- comparisons and plan search ------------------------------------------------------------
+def compare(variants: dict[str, dict[str, Any]], *, method: str = "exact",
+            trials: int = DEFAULT_TRIALS, seed: int = 1) -> pd.DataFrame:
+    """Headline figures of several attacks side by side (normal vs sustained, single vs
+    double success, plan A vs plan B...).
+
+    Parameters
+    ----------
+    variants
+        Label to keyword arguments of :func:`exact`/:func:`simulate` (``weapons``,
+        ``target`` and any switch).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per variant: E[hits], E[damage], E[models destroyed], P(unit destroyed),
+        P(some damage wasted); with ``stderr`` columns for Monte Carlo.
+    """
+    method = _check_method(method)
+    rows = []
+    for label, kwargs in variants.items():
+        kwargs = dict(kwargs)
+        if method == EXACT:
+            result = exact(kwargs.pop("weapons"), kwargs.pop("target"), **kwargs)
+        else:
+            result = simulate(kwargs.pop("weapons"), kwargs.pop("target"), trials=trials,
+                              seed=seed, **kwargs)
+        row = {"variant": label, "hits": result.mean("hits"), "damage": result.mean("damage"),
+               "models_destroyed": result.mean("models_destroyed"),
+               "unit_destroyed": result.probability("unit_destroyed"),
+               "damage_wasted": result.probability("damage_wasted")}
+        if method == MONTE_CARLO:
+            row["models_destroyed_stderr"] = result.stderr("models_destroyed")
+        rows.append(row)
+    return pd.DataFrame(rows).set_index("variant")
+
+
+def best_fire_plan(weapons: WeaponsLike, targets: Sequence[TargetLike], *,
+                   objective: str = "expected_losses", sustained: bool = False,
+                   rules: Rules | None = None, **rule_switches) -> pd.DataFrame:
+    """Rank every declaration of weapons to targets by an exact objective.
+
+    Each weapon is aimed at one target it can attack (section 4: the plan is fixed before
+    any die is rolled, no retargeting). The result of one target depends only on the set
+    of weapons aimed at it, so each (target, weapon set) pair is solved once.
+
+    Parameters
+    ----------
+    weapons, targets
+        The attacker's weapons and the candidate targets.
+    objective
+        ``"expected_losses"`` (models plus boxes removed, summed over targets) or
+        ``"units_destroyed"`` (expected number of targets destroyed).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per plan, best first: a column per weapon naming its target, then
+        ``expected_losses``, ``units_destroyed`` and ``expected_overkill``.
+    """
+    import itertools
+
+    if objective not in ("expected_losses", "units_destroyed"):
+        raise OptionError(f"objective must be 'expected_losses' or 'units_destroyed', not "
+                          f"{objective!r}")
+    rules = _rules(rules, rule_switches)
+    parsed = parse_weapons(weapons)
+    tgts = [parse_target(t) for t in targets]
+    if not tgts:
+        raise OptionError("give at least one target")
+    names = [t.name for t in tgts]
+    if len(set(names)) != len(names):
+        raise OptionError("targets need distinct names to be told apart in the plan table")
+    choices = []
+    for w in parsed:
+        ok = [j for j, t in enumerate(tgts) if w.line.cell_for(t.unit_class, t.armour)
+              is not None]
+        if not ok:
+            raise OptionError(f"weapon {w.name!r} cannot attack any of the targets")
+        choices.append(ok)
+    cache: dict[tuple[int, tuple[int, ...]], tuple[Fraction, Fraction, Fraction]] = {}
+
+    def solve(j: int, subset: tuple[int, ...]):
+        key = (j, subset)
+        if key not in cache:
+            target = tgts[j]
+            if not subset:
+                cache[key] = (Fraction(0), Fraction(0), Fraction(0))
+            else:
+                compiled = compile_plan([(parsed[i], target) for i in subset],
+                                        sustained=sustained, rules=rules)
+                dmg = _exact.plan_pmfs(compiled)[0]["damage"]
+                cap = target.capacity
+                cache[key] = (sum((min(k, cap) * p for k, p in enumerate(dmg)), Fraction(0)),
+                              sum(dmg[cap:], Fraction(0)),
+                              sum((max(k - cap, 0) * p for k, p in enumerate(dmg)),
+                                  Fraction(0)))
+        return cache[key]
+
+    records = []
+    for assignment in itertools.product(*choices):
+        totals = [Fraction(0)] * 3
+        for j in range(len(tgts)):
+            subset = tuple(i for i, a in enumerate(assignment) if a == j)
+            for k, v in enumerate(solve(j, subset)):
+                totals[k] += v
+        row = {f"{w.name}": tgts[a].name for w, a in zip(parsed, assignment)}
+        row.update({"expected_losses": float(totals[0]), "units_destroyed": float(totals[1]),
+                    "expected_overkill": float(totals[2])})
+        records.append(row)
+    frame = pd.DataFrame(records)
+    other = "units_destroyed" if objective == "expected_losses" else "expected_losses"
+    return frame.sort_values([objective, other], ascending=False, kind="stable") \
+        .reset_index(drop=True)
+
+
+# -- multi-round exchanges -------------------------------------------------------------------
+def _side(attacker: Unit, defender: Target, weapons: Sequence[str] | None, sustained: bool,
+          rules: Rules):
+    """Compiled rows (dice per carrier), carrier matrix and group counts of one side."""
+    names = [w.name for w in attacker.weapons] if weapons is None else list(weapons)
+    lines = [attacker.weapon(n) for n in names]
+    usable = [ln for ln in lines if ln.cell_for(defender.unit_class, defender.armour)
+              is not None]
+    if weapons is not None and len(usable) != len(lines):
+        bad = [ln.name for ln in lines if ln not in usable]
+        raise OptionError(f"{attacker.name!r}: {', '.join(bad)} cannot attack {defender.name!r}"
+                          " ('-' on the line)")
+    rows = np.zeros((len(usable), 14), dtype=np.int64)
+    for i, line in enumerate(usable):
+        rows[i] = _compile_row(Weapon(line, 1), defender, 0, sustained, rules, None)
+    if attacker.profile.is_squad:
+        groups = attacker.groups
+        counts = np.array([g.count for g in groups], dtype=np.int64)
+        carries = np.array([[1 if ln.name in g.weapons else 0 for ln in usable]
+                            for g in groups], dtype=np.int64).reshape(len(groups), len(usable))
+    else:
+        counts = np.ones(1, dtype=np.int64)
+        carries = np.ones((1, len(usable)), dtype=np.int64)
+    return rows, carries, counts
+
+
+def removal_order(unit: Unit, policy: str, reference: Target | None = None) -> np.ndarray:
+    """Order in which a squad's model groups lose models under a deterministic policy.
+
+    ``protect_special``: groups without a special weapon first; ``owner_optimal``: the
+    groups adding the fewest dice against ``reference`` first; ``attacker_worst``: the
+    groups adding the most dice first.
+    """
+    if not unit.profile.is_squad:
+        return np.zeros(1, dtype=np.int64)
+    specials = {w.name for w in unit.weapons if w.special}
+
+    def is_special(g):
+        return any(n in specials for n in g.weapons)
+
+    def dice(g):
+        if reference is None:
+            return 0
+        total = 0
+        for n in g.weapons:
+            cell = unit.weapon(n).cell_for(reference.unit_class, reference.armour)
+            if cell is not None:
+                total += cell.dice * cell.damage
+        return total
+
+    idx = range(len(unit.groups))
+    if policy == "protect_special":
+        order = sorted(idx, key=lambda i: is_special(unit.groups[i]))
+    elif policy == "owner_optimal":
+        order = sorted(idx, key=lambda i: (dice(unit.groups[i]), is_special(unit.groups[i])))
+    elif policy == "attacker_worst":
+        order = sorted(idx, key=lambda i: (-dice(unit.groups[i]), not is_special(unit.groups[i])))
+    else:
+        raise UnsupportedError(f"casualty policy {policy!r} has no fixed removal order")
+    return np.array(order, dtype=np.int64)
+
+
+def _alive_after(counts: np.ndarray, order: np.ndarray, lost: int) -> np.ndarray:
+    alive = counts.copy()
+    for g in order:
+        take = min(lost, alive[g])
+        alive[g] -= take
+        lost -= take
+    return alive
+
+
+def pool_after_losses(unit: Unit, target: TargetLike, lost: int = 0,
+                      policy: str = "protect_special") -> dict[str, int]:
+    """Dice each weapon line of ``unit`` rolls against ``target`` after ``lost`` losses.
+
+    Squads lose models in the order of ``policy`` (see :func:`removal_order`; the reference
+    for ``owner_optimal`` and ``attacker_worst`` is ``target``); vehicles and heroes keep
+    their printed dice until destroyed. Lines that cannot attack the target are left out.
+
+    Examples
+    --------
+    >>> from mathhammer.dust import load_unit
+    >>> rangers = load_unit("seed.toml", "Assault Rangers")
+    >>> pool_after_losses(rangers, "G: INFANTRY2"), pool_after_losses(rangers, "G: INFANTRY2", 2)
+    ({'Shotgun': 12}, {'Shotgun': 6})
+    """
+    target = parse_target(target)
+    if lost < 0:
+        raise OptionError(f"losses must not be negative, not {lost}")
+    cap = unit.profile.capacity
+    if unit.profile.is_squad:
+        counts = np.array([g.count for g in unit.groups], dtype=np.int64)
+        alive = _alive_after(counts, removal_order(unit, policy, target),
+                             min(lost, int(counts.sum())))
+        carriers = {ln.name: int(sum(a for a, g in zip(alive, unit.groups) if ln.name in g.weapons))
+                    for ln in unit.weapons}
+    else:
+        carriers = {ln.name: (0 if lost >= cap else 1) for ln in unit.weapons}
+    out = {}
+    for line in unit.weapons:
+        cell = line.cell_for(target.unit_class, target.armour)
+        if cell is not None:
+            out[line.name] = cell.dice * carriers[line.name]
+    return out
+
+
+def exchange(a: Unit, b: Unit, rounds: int = 1, *, method: str = "exact",
+             a_weapons: Sequence[str] | None = None, b_weapons: Sequence[str] | None = None,
+             a_cover: str | None = None, b_cover: str | None = None,
+             sustained: bool = False, rules: Rules | None = None,
+             trials: int = DEFAULT_TRIALS, seed: int = 1, **rule_switches) -> Result:
+    """Multi-round firefight: each round A attacks B, then what is left of B attacks A.
+
+    ``a_cover``/``b_cover`` (``"open"``, ``"soft"``, ``"hard"``) override the cover state
+    of a unit's profile; ``sustained`` applies to both sides' attacks.
+
+    Pools shrink with losses (squads lose carriers by ``rules.casualty_policy``; vehicles and
+    heroes fire their printed dice until destroyed). Each unit's cover state and Damage
+    Resilient come from its profile.
+
+    Returns
+    -------
+    Result
+        Outcomes ``a_losses`` and ``b_losses`` (models for squads, boxes for vehicles and
+        heroes), events ``a_destroyed`` and ``b_destroyed``.
+    """
+    method = _check_method(method)
+    rules = _rules(rules, rule_switches)
+    from dataclasses import replace as _replace
+    for cover in (a_cover, b_cover):
+        if cover is not None and cover not in COVER_STATES:
+            raise OptionError(f"cover must be open, soft or hard, not {cover!r}")
+    if a_cover is not None:
+        a = _replace(a, profile=a.profile.with_cover(a_cover))
+    if b_cover is not None:
+        b = _replace(b, profile=b.profile.with_cover(b_cover))
+    if rounds < 1:
+        raise OptionError(f"rounds must be at least 1, not {rounds}")
+    rows_a, carries_a, counts_a = _side(a, b.profile, a_weapons, sustained, rules)
+    rows_b, carries_b, counts_b = _side(b, a.profile, b_weapons, sustained, rules)
+    policy = rules.casualty_policy
+    random_policy = policy == "random"
+    order_a = (np.arange(len(counts_a), dtype=np.int64) if random_policy
+               else removal_order(a, policy, b.profile))
+    order_b = (np.arange(len(counts_b), dtype=np.int64) if random_policy
+               else removal_order(b, policy, a.profile))
+    cap_a, cap_b = a.profile.capacity, b.profile.capacity
+    inputs = {"a": a.name, "b": b.name, "a_profile": str(a.profile),
+              "b_profile": str(b.profile), "rounds": rounds, "sustained": sustained,
+              "a_weapons": [str(ln) for ln in a.weapons], "b_weapons": [str(ln) for ln in b.weapons],
+              "casualty_policy": policy, "engine": method, "rules": rules.as_dict()}
+    labels = {"a_losses": f"{a.name} losses", "b_losses": f"{b.name} losses",
+              "a_destroyed": f"{a.name} destroyed", "b_destroyed": f"{b.name} destroyed"}
+    if method == MONTE_CARLO:
+        from mathhammer.dust.kernels import exchange_kernel
+
+        chunk_trials = _chunk_trials(trials)
+        streams = seed_streams(seed, N_CHUNKS)
+        hist_a = np.zeros((N_CHUNKS, cap_a + 1), dtype=np.int64)
+        hist_b = np.zeros((N_CHUNKS, cap_b + 1), dtype=np.int64)
+        exchange_kernel(streams, chunk_trials, rounds,
+                        rows_a, carries_a, counts_a, order_a, a.profile.is_squad, cap_a,
+                        a.profile.models, rows_b, carries_b, counts_b, order_b,
+                        b.profile.is_squad, cap_b, b.profile.models, random_policy,
+                        hist_a, hist_b)
+        ha, hb = hist_a.sum(axis=0), hist_b.sum(axis=0)
+        return Result(MONTE_CARLO, {"a_losses": Distribution.from_counts(ha),
+                                    "b_losses": Distribution.from_counts(hb)},
+                      {"a_destroyed": float(ha[cap_a] / trials),
+                       "b_destroyed": float(hb[cap_b] / trials)},
+                      trials=trials, seed=seed, inputs=dict(inputs, chunks=N_CHUNKS),
+                      labels=labels)
+    if random_policy:
+        raise UnsupportedError("the exact engine covers deterministic casualty policies "
+                               "(protect_special, owner_optimal, attacker_worst), not "
+                               "'random'; use method='monte-carlo'")
+
+    def volley(rows, carries, counts, order, is_squad, lost, cache):
+        if lost not in cache:
+            alive = _alive_after(counts, order, min(lost, int(counts.sum()))) if is_squad \
+                else counts
+            dice = tuple(int(v) for v in (alive @ carries) * rows[:, N_DICE]) \
+                if len(rows) else ()
+            cache[lost] = _exact.volley_pmf(rows, dice)
+        return cache[lost]
+
+    cache_a: dict = {}
+    cache_b: dict = {}
+    state: dict[tuple[int, int], Fraction] = {(0, 0): Fraction(1)}
+    for _ in range(rounds):
+        for attacking in ("a", "b"):
+            nxt: dict[tuple[int, int], Fraction] = {}
+            for (la, lb), p in state.items():
+                if la >= cap_a or lb >= cap_b:
+                    nxt[(la, lb)] = nxt.get((la, lb), Fraction(0)) + p
+                    continue
+                if attacking == "a":
+                    pmf = volley(rows_a, carries_a, counts_a, order_a, a.profile.is_squad,
+                                 la, cache_a)
+                    for d, q in enumerate(pmf):
+                        if q:
+                            key = (la, min(lb + d, cap_b))
+                            nxt[key] = nxt.get(key, Fraction(0)) + p * q
+                else:
+                    pmf = volley(rows_b, carries_b, counts_b, order_b, b.profile.is_squad,
+                                 lb, cache_b)
+                    for d, q in enumerate(pmf):
+                        if q:
+                            key = (min(la + d, cap_a), lb)
+                            nxt[key] = nxt.get(key, Fraction(0)) + p * q
+            state = nxt
+    pa = [Fraction(0)] * (cap_a + 1)
+    pb = [Fraction(0)] * (cap_b + 1)
+    for (la, lb), p in state.items():
+        pa[la] += p
+        pb[lb] += p
+    return Result(EXACT, {"a_losses": Distribution.from_pmf(_exact.to_float(tuple(pa))),
+                          "b_losses": Distribution.from_pmf(_exact.to_float(tuple(pb)))},
+                  {"a_destroyed": float(pa[cap_a]), "b_destroyed": float(pb[cap_b])},
+                  inputs=inputs, labels=labels)
+
+
+# -- small closed forms ----------------------------------------------------------------------
+def effective_probability(*, sustained: bool = False, cover_faces: int = 0,
+                          damage_resilient: bool = False, double: bool = False) -> Fraction:
+    """Per-die chance that a /1 weapon removes a point (section 12.1 of the reference)."""
+    p = Fraction(4 if double else 2, 6)
+    q = p + (1 - p) * p if sustained else p
+    q *= Fraction(6 - cover_faces, 6)
+    if damage_resilient:
+        q *= Fraction(2, 3)
+    return q
+
+
+def dice_to_kill(points: int, q: Fraction | float) -> float:
+    """Expected dice needed to deal ``points`` damage with a /1 weapon of per-die chance
+    ``q`` (negative binomial mean ``points / q``)."""
+    if not 0 < q <= 1:
+        raise OptionError(f"per-die probability must be in (0, 1], not {q}")
+    return float(Fraction(points) / Fraction(q)) if isinstance(q, Fraction) else points / q
+
+
+__all__ = ["exact", "simulate", "fire_plan", "exact_pmfs", "losses_table", "exchange",
+           "removal_order", "pool_after_losses", "compare", "best_fire_plan",
+           "weapon_breakdown", "effective_probability", "dice_to_kill", "run_plan_kernel",
+           "N_CHUNKS", "DEFAULT_TRIALS"]

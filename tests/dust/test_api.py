@@ -1,0 +1,121 @@
+"""Fire plans, tables, comparisons, plan search, exchanges and charts."""
+
+from fractions import Fraction as F
+from math import comb
+
+import matplotlib
+import pytest
+
+from mathhammer.dust import (
+    Rules, best_fire_plan, compare, dice_to_kill, exact, exchange, fire_plan, load_unit,
+    losses_table, parse_target, plot_losses, plot_pmfs, simulate,
+)
+from mathhammer.errors import OptionError, UnsupportedError
+
+matplotlib.use("Agg")
+
+
+def test_losses_table_shape_and_values():
+    table = losses_table("17-pounder: INF 4/1 4/1 2/1 2/1 VEH 7/1 7/1 6/1 6/1 5/1 5/1 4/1")
+    assert list(table.columns) == ["open", "soft", "hard"]
+    assert len(table) == 4 + 7 + 3
+    assert table.loc[("infantry", 1)].tolist() == pytest.approx([4 / 3, 8 / 9, 4 / 9])
+    # vehicles have no cover save by default (UNCERTAIN), so cover changes nothing
+    assert table.loc[("vehicle", 7)].tolist() == pytest.approx([4 / 3] * 3)
+    assert table.loc[("aircraft", 1)].isna().all()
+    capped = losses_table("Gun: 6/1", models=1)
+    assert capped.loc[("infantry", 1), "open"] == pytest.approx(1 - (2 / 3) ** 6)
+    air = losses_table("AA: 3/1")
+    # aircraft are attacked with a sustained attack without the reroll: still 1/3 a die
+    assert air.loc[("aircraft", 2), "open"] == pytest.approx(1.0)
+
+
+def test_vehicle_cover_from_card_or_rules():
+    card = exact("Gun: 3/1", "Tank: VEHICLE2 BOXES5 [SOFT COVER, SOFT SAVE HIT]")
+    assert card.mean("damage") == pytest.approx(2 / 3)
+    ruled = exact("Gun: 3/1", "Tank: VEHICLE2 BOXES5 [HARD COVER]",
+                  rules=Rules(vehicle_hard_save="miss_save"))
+    assert ruled.mean("damage") == pytest.approx(1 / 3)
+
+
+def test_compare_and_dice_to_kill():
+    frame = compare({"normal": dict(weapons="Gun: 6/1", target="5x G: INFANTRY2"),
+                     "sustained": dict(weapons="Gun: 6/1", target="5x G: INFANTRY2",
+                                       sustained=True)})
+    assert frame.loc["normal", "hits"] == pytest.approx(2.0)
+    assert frame.loc["sustained", "hits"] == pytest.approx(10 / 3)
+    mc = compare({"a": dict(weapons="Gun: 6/1", target="5x G: INFANTRY2")},
+                 method="monte-carlo", trials=20_000)
+    assert "models_destroyed_stderr" in mc.columns
+    assert dice_to_kill(3, F(10, 81)) == pytest.approx(24.3)
+
+
+def test_best_fire_plan_concentrates_where_it_pays():
+    plans = best_fire_plan(["A: 3/1", "B: 3/1"], ["1x Lone: INFANTRY1", "9x Mob: INFANTRY1"])
+    best, second = plans.iloc[0], plans.iloc[1]
+    # the big squad absorbs every hit (E = 2); a lone model wastes its overkill
+    assert best["A"] == best["B"] == "Mob"
+    assert best["expected_losses"] == pytest.approx(2.0)
+    one_on_lone = 1 - F(2, 3) ** 3
+    assert {second["A"], second["B"]} == {"Lone", "Mob"}
+    assert second["expected_losses"] == pytest.approx(float(one_on_lone + 1))
+    assert len(plans) == 4
+    killers = best_fire_plan(["A: 3/1", "B: 3/1"], ["1x Lone: INFANTRY1", "9x Mob: INFANTRY1"],
+                             objective="units_destroyed")
+    assert killers.iloc[0]["A"] == killers.iloc[0]["B"] == "Lone"
+    with pytest.raises(OptionError, match="cannot attack"):
+        best_fire_plan(["A: INF - - - -"], ["G: INFANTRY1"])
+
+
+def test_split_weapon_line_switch():
+    from mathhammer.dust import parse_weapon
+
+    gun = parse_weapon("4x Gun: 1/1")
+    a, b = parse_target("A: INFANTRY1"), parse_target("B: INFANTRY1")
+    with pytest.raises(OptionError, match="split_weapon_line"):
+        fire_plan([(gun, a), (gun, b)])
+    assert len(fire_plan([(gun, a), (gun, b)], split_weapon_line=True)) == 2
+
+
+def test_unbounded_laser_is_unsupported_exactly():
+    with pytest.raises(UnsupportedError, match="Monte Carlo"):
+        exact("Laser: 2/1 [LASER]", "5x G: INFANTRY2", laser_chain_depth=None)
+
+
+def test_exchange_one_round_by_hand():
+    rangers = load_unit("seed.toml", "Assault Rangers")
+    pounder = load_unit("seed.toml", "Pounder")
+    # The rangers' lines cannot hurt the Pounder ('-' cells): only the Pounder deals damage.
+    result = exchange(pounder, rangers, rounds=1)
+    q = F(1, 3)
+    p_destroyed = sum(comb(10, k) * q ** k * (1 - q) ** (10 - k) for k in range(5, 11))
+    assert result.probability("b_destroyed") == pytest.approx(float(p_destroyed))
+    assert result.mean("a_losses") == 0
+    with pytest.raises(OptionError, match="rounds"):
+        exchange(pounder, rangers, rounds=0)
+
+
+def test_exchange_pools_shrink_between_rounds():
+    rangers = load_unit("seed.toml", "Assault Rangers")
+    pounder = load_unit("seed.toml", "Pounder")
+    two = exchange(pounder, rangers, rounds=2)
+    one = exchange(pounder, rangers, rounds=1)
+    assert two.mean("b_losses") > one.mean("b_losses")
+    covered = exchange(pounder, rangers, rounds=1, b_cover="hard")
+    q = F(1, 9)
+    p_destroyed = sum(comb(10, k) * q ** k * (1 - q) ** (10 - k) for k in range(5, 11))
+    assert covered.probability("b_destroyed") == pytest.approx(float(p_destroyed))
+    assert "HARD COVER" in covered.inputs["b_profile"]
+
+
+def test_charts_return_artists():
+    import matplotlib.pyplot as plt
+
+    frame = losses_table(["Gun: 3/1"]).loc["infantry"]
+    bars = plot_losses(frame)
+    assert len(bars) == 3
+    results = {"open": exact("Gun: 6/1", "5x G: INFANTRY2"),
+               "soft": simulate("Gun: 6/1", "5x G: INFANTRY2 [SOFT COVER]", trials=5_000)}
+    lines = plot_pmfs(results)
+    assert len(lines) == 2
+    plt.close("all")
