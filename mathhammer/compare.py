@@ -121,7 +121,7 @@ def compare(attackers: AttackerLike | Mapping[str, AttackerLike],
     >>> import mathhammer as mh
     >>> df = mh.compare(['Lascannon: 48" A1 BS3+ S12 AP-3 D6+1'], ["MEQ", "VEQ"], exact=True)
     >>> df.query("metric == 'expected_damage'")["value"].round(3).tolist()
-    [1.0, 1.667]
+    [0.926, 1.667]
     """
     attacker_list = _attackers(attackers)
     target_list = _targets(targets, library)
@@ -160,8 +160,8 @@ def sweep(attackers: AttackerLike | Mapping[str, AttackerLike],
     --------
     >>> import mathhammer as mh
     >>> df = mh.sweep("Bolter: A1 BS3+ S4 AP0 D1", "T4 Sv3+ W1", "save", [2, 7], exact=True)
-    >>> df.query("metric == 'expected_damage'")[["save", "value"]].round(4).values.tolist()
-    [[2, 0.0556], [7, 0.3333]]
+    >>> df.query("metric == 'expected_damage'")[["save", "value"]].round(4).to_dict("records")
+    [{'save': 2, 'value': 0.0556}, {'save': 7, 'value': 0.3333}]
     """
     values = list(values)
     if not values:
