@@ -1,0 +1,1 @@
+"""Warmachine MkIV attack statistics (placeholder; filled in below)."""
