@@ -76,7 +76,7 @@ def exact(attacks: AttackLike | Iterable[AttackLike], targets: TargetLike | Iter
     --------
     >>> r = exact("2x Battle hammer: MAT7 POW16", "Heavy warjack: DEF12 ARM19 BOXES30")
     >>> round(r.probability("hit"), 4), round(r.mean("damage"), 4)
-    (0.5833, 4.8796)
+    (0.8333, 6.713)
     """
     return run_exact(plan(attacks, targets, rules))
 

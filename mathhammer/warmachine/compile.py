@@ -118,7 +118,7 @@ def compile_plan(attacks: Sequence[Attack], targets: Sequence[Target],
             row[R_AOE] = attack.is_aoe
             row[R_CATCHES] = attack.catches
             row[R_SPRAY] = attack.spray
-            row[R_ATK_N] = attack.attack_dice_rolled
+            row[R_ATK_N] = attack.attack_dice_rolled + (k < attack.attack_boosts)
             row[R_ATK_DROP] = attack.attack_drop
             row[R_DMG_N] = 2 + attack.damage_dice - attack.damage_reduced
             row[R_DMG_DROP] = attack.damage_drop

@@ -309,36 +309,47 @@ class _Chain:
                 results[(new_state, trig)] += p
         return [(p, s, t) for (s, t), p in results.items()]
 
+    def initial(self) -> dict[tuple, float]:
+        """The starting state: every model as listed, nothing spent."""
+        models = tuple((int(m[M_MARKED]), bool(m[M_KD])) for m in self.plan.models)
+        return {(models, 0, 0, 0, False): 1.0}
+
+    def step(self, dist: dict[tuple, float], row: np.ndarray) -> dict[tuple, float]:
+        """Apply one attack row (and any attacks it generates) to a state distribution."""
+        if row[R_FIRST]:
+            reset: dict[tuple, float] = defaultdict(float)
+            for (models, _, spent, _, saved), p in dist.items():
+                reset[(models, int(row[R_BUDGET]), spent, 0, saved)] += p
+            dist = reset
+        cap = int(row[R_GEN_CAP])
+        pending, generated = dist, False
+        done: dict[tuple, float] = defaultdict(float)
+        while pending:
+            new_pending: dict[tuple, float] = defaultdict(float)
+            for state, p in pending.items():
+                for q, new_state, trig in self.apply(row, state, generated):
+                    if trig and (cap < 0 or new_state[3] < cap):
+                        models, left, spent, gen, saved = new_state
+                        new_pending[(models, left, spent, gen + 1, saved)] += p * q
+                    else:
+                        done[new_state] += p * q
+            pending = {s: p for s, p in new_pending.items() if p > 0}
+            generated = True
+        if len(done) > MAX_STATES:
+            raise UnsupportedError(
+                f"the exact engine's state space grew past {MAX_STATES:,} states (many "
+                "multi-box models under areas or sprays); use simulate instead")
+        return done
+
     def run(self) -> dict[tuple, float]:
-        plan = self.plan
-        init_models = tuple((int(m[M_MARKED]), bool(m[M_KD])) for m in plan.models)
-        dist: dict[tuple, float] = {(init_models, 0, 0, 0, False): 1.0}
-        for row in plan.rows:
-            if row[R_FIRST]:
-                reset: dict[tuple, float] = defaultdict(float)
-                for (models, _, spent, _, saved), p in dist.items():
-                    reset[(models, int(row[R_BUDGET]), spent, 0, saved)] += p
-                dist = reset
-            cap = int(row[R_GEN_CAP])
-            pending, generated = dist, False
-            done: dict[tuple, float] = defaultdict(float)
-            while pending:
-                new_pending: dict[tuple, float] = defaultdict(float)
-                for state, p in pending.items():
-                    for q, new_state, trig in self.apply(row, state, generated):
-                        if trig and (cap < 0 or new_state[3] < cap):
-                            models, left, spent, gen, saved = new_state
-                            new_pending[(models, left, spent, gen + 1, saved)] += p * q
-                        else:
-                            done[new_state] += p * q
-                pending = {s: p for s, p in new_pending.items() if p > 0}
-                generated = True
-            dist = done
-            if len(dist) > MAX_STATES:
-                raise UnsupportedError(
-                    f"the exact engine's state space grew past {MAX_STATES:,} states (many "
-                    "multi-box models under areas or sprays); use simulate instead")
+        dist = self.initial()
+        for row in self.plan.rows:
+            dist = self.step(dist, row)
         return dist
+
+    def all_destroyed(self, state: tuple) -> bool:
+        boxes = self.models[:, M_BOXES]
+        return all(m >= boxes[i] for i, (m, _) in enumerate(state[0]))
 
 
 def first_roll(plan: CompiledPlan) -> np.ndarray:

@@ -107,6 +107,9 @@ class Attack:
         The first attack of the line is a charge attack: its damage roll is boosted on a hit.
     boosted_attack, boosted_damage
         Every attack / damage roll of the line is boosted.
+    attack_boosts
+        Attack rolls of the first ``attack_boosts`` attacks of the line are boosted (focus or
+        fury spent before rolling; capped at ``count``).
     damage_boosts
         Damage boosts bought with focus or fury, spent on the first hits of the line whose
         damage is not already boosted (spent only on hits).
@@ -148,6 +151,7 @@ class Attack:
     boosted_attack: bool = False
     boosted_damage: bool = False
     damage_boosts: int = 0
+    attack_boosts: int = 0
     attack_dice: int = 0
     damage_dice: int = 0
     attack_drop: int = 0
@@ -171,7 +175,8 @@ class Attack:
 
     def __post_init__(self) -> None:
         _check_counts(self, ("count",), minimum=1)
-        _check_counts(self, ("stat", "pow", "catches", "spray", "damage_boosts", "attack_dice",
+        _check_counts(self, ("stat", "pow", "catches", "spray", "damage_boosts",
+                             "attack_boosts", "attack_dice",
                              "damage_dice", "attack_drop", "damage_drop", "attack_reduced",
                              "damage_reduced", "crit_damage_dice", "attack_rerolls",
                              "damage_rerolls"), minimum=0)
@@ -197,10 +202,18 @@ class Attack:
                                token="CHARGE")
         if self.spray and self.is_aoe:
             raise ProfileError("a weapon is either a SPRAY or an AOE, not both", token="SPRAY")
+        if self.attack_boosts > self.count:
+            raise ProfileError(f"ATTACK BOOSTS {self.attack_boosts} is more than the "
+                               f"{self.count} attacks of the line", token="ATTACK BOOSTS")
+        if self.boosted_attack and self.attack_boosts:
+            raise ProfileError("BOOSTED ATTACK already boosts every attack roll; drop "
+                               "ATTACK BOOSTS (a roll is boosted at most once)",
+                               token="ATTACK BOOSTS")
         if self.catches and not self.is_aoe:
             raise ProfileError("CATCHES needs an AOE weapon; add AOE or BLAST POW n",
                                token="CATCHES")
-        for what, total in (("attack", 2 + self.boosted_attack + self.attack_dice),
+        for what, total in (("attack", 2 + int(self.boosted_attack or self.attack_boosts > 0)
+                             + self.attack_dice),
                             ("damage", 3 + self.damage_dice + self.crit_damage_dice)):
             if total > MAX_DICE:
                 raise ProfileError(f"{total} {what} dice is more than the {MAX_DICE} one roll "
