@@ -14,7 +14,7 @@ from mathhammer.core.result import MONTE_CARLO, Distribution, Result
 from mathhammer.core.rng import seed_streams
 from mathhammer.errors import OptionError
 from mathhammer.warmachine.compile import CompiledPlan, compile_plan
-from mathhammer.warmachine.exact import _LABELS, _inputs, run_exact
+from mathhammer.warmachine.exact_engine import _LABELS, _inputs, run_exact
 from mathhammer.warmachine.profiles import Attack, Rules, Target
 
 #: Fixed number of random-stream chunks (never tied to the thread count: same seed, same bits).
