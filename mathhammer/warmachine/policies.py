@@ -81,6 +81,8 @@ class FocusPolicy:
 def focus_policies(points: int, attacks: int = 1) -> list[FocusPolicy]:
     """Every way to commit at most ``points`` points to one weapon with ``attacks`` attacks.
 
+    A roll is boosted at most once, so neither kind of boost exceeds the number of attacks.
+
     Examples
     --------
     >>> [p.name for p in focus_policies(1)]
@@ -92,7 +94,7 @@ def focus_policies(points: int, attacks: int = 1) -> list[FocusPolicy]:
     for total in range(points + 1):
         for buy, boost_a in itertools.product(range(total + 1), repeat=2):
             boost_d = total - buy - boost_a
-            if boost_d >= 0 and boost_a <= attacks + buy:
+            if 0 <= boost_d <= attacks + buy and boost_a <= attacks + buy:
                 out.append(FocusPolicy(boost_a, boost_d, buy))
     return out
 

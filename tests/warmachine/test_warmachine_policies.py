@@ -18,8 +18,11 @@ def test_policy_enumeration():
     assert [p.name for p in focus_policies(1)] == ["no spend", "boost damage", "boost attack",
                                                    "buy attack"]
     two = {p.name for p in focus_policies(2)}
-    assert {"boost attack + boost damage", "2x buy attack", "2x boost damage",
-            "boost attack + buy attack", "boost damage + buy attack"} <= two
+    assert {"boost attack + boost damage", "2x buy attack", "boost attack + buy attack",
+            "boost damage + buy attack"} <= two
+    # a roll is boosted at most once: two damage boosts need two attacks
+    assert "2x boost damage" not in two
+    assert "2x boost damage" in {p.name for p in focus_policies(2, attacks=2)}
     # two attack boosts need two attacks: only with a bought one
     assert "2x boost attack + buy attack" not in two
     assert "2x boost attack" not in {p.name for p in focus_policies(2, attacks=1)}
