@@ -101,8 +101,9 @@ def simulate(attacks: AttackLike | Iterable[AttackLike],
 
 def run_monte_carlo(compiled: CompiledPlan, trials: int, seed: int) -> Result:
     """Run the Monte Carlo kernel on a compiled plan."""
-    from mathhammer.warmachine.kernels import N_COUNTERS, C_CRIT, C_HIT, C_SAVED, C_UNIT, \
-        simulate_chunks
+    from mathhammer.warmachine.compile import R_CRIT_CONT
+    from mathhammer.warmachine.kernels import (C_CONTINUOUS, C_CRIT, C_HIT, C_SAVED, C_UNIT,
+                                               N_COUNTERS, simulate_chunks)
 
     if not isinstance(trials, (int, np.integer)) or trials < 1:
         raise OptionError(f"trials = {trials!r}: run at least one trial")
@@ -123,10 +124,12 @@ def run_monte_carlo(compiled: CompiledPlan, trials: int, seed: int) -> Result:
                      "models_destroyed": Distribution.from_counts(hist_destroyed.sum(axis=0))}
     if compiled.max_boosts:
         distributions["boosts_spent"] = Distribution.from_counts(hist_spent.sum(axis=0))
-    return Result(method=MONTE_CARLO, distributions=distributions,
-                  probabilities={"hit": float(totals[C_HIT] / trials),
-                                 "crit": float(totals[C_CRIT] / trials),
-                                 "unit_destroyed": float(totals[C_UNIT] / trials),
-                                 "tough_saved": float(totals[C_SAVED] / trials)},
+    probabilities = {"hit": float(totals[C_HIT] / trials),
+                     "crit": float(totals[C_CRIT] / trials),
+                     "unit_destroyed": float(totals[C_UNIT] / trials),
+                     "tough_saved": float(totals[C_SAVED] / trials)}
+    if compiled.rows[:, R_CRIT_CONT].any():
+        probabilities["continuous_effect"] = float(totals[C_CONTINUOUS] / trials)
+    return Result(method=MONTE_CARLO, distributions=distributions, probabilities=probabilities,
                   trials=trials, seed=seed,
                   inputs={**_inputs(compiled), "chunks": N_CHUNKS}, labels=_LABELS)

@@ -20,8 +20,8 @@ from mathhammer.warmachine.profiles import Attack, Rules, Target
 (R_LINE, R_FIRST, R_MELEE, R_STAT, R_POW, R_BLAST_POW, R_AOE, R_CATCHES, R_SPRAY, R_ATK_N,
  R_ATK_DROP, R_DMG_N, R_DMG_DROP, R_DMG_BOOSTED, R_CHARGE, R_AP, R_CRIT_AP, R_CRIT_KD,
  R_CRIT_NO_TOUGH, R_CRIT_MULT, R_CRIT_DICE, R_AUTO_HIT, R_AUTO_MISS, R_REROLL_MODE, R_REROLL_N,
- R_DREROLL_BELOW, R_DREROLL_N, R_GEN, R_GEN_CAP, R_BUDGET) = range(30)
-N_ROW_FIELDS = 30
+ R_DREROLL_BELOW, R_DREROLL_N, R_GEN, R_GEN_CAP, R_BUDGET, R_CRIT_CONT) = range(31)
+N_ROW_FIELDS = 31
 
 REROLL_CODES = {"none": 0, "on_miss": 1, "on_miss_or_no_crit": 2}
 GENERATE_CODES = {"none": 0, "on_hit": 1, "on_kill": 2}
@@ -34,6 +34,10 @@ N_MODEL_FIELDS = 9
 RU_ALL_ONES, RU_SPECIAL_KEPT, RU_ROLL_VS_AUTO, RU_STAT_DEF, RU_TOUGH_ALLOWED, RU_AOE_BOOST_ALL = \
     range(6)
 N_RULE_FIELDS = 6
+
+#: Bits of the per-sequence event flags both engines keep.
+FLAG_TOUGH_SAVED = 1
+FLAG_CONTINUOUS = 2
 
 
 @dataclass(frozen=True, eq=False)
@@ -139,6 +143,7 @@ def compile_plan(attacks: Sequence[Attack], targets: Sequence[Target],
             row[R_GEN] = GENERATE_CODES[attack.generate]
             row[R_GEN_CAP] = -1 if attack.max_generated is None else attack.max_generated
             row[R_BUDGET] = attack.damage_boosts if first else 0
+            row[R_CRIT_CONT] = attack.crit_continuous
             rows.append(row)
     models = []
     for unit_index, target in enumerate(targets):

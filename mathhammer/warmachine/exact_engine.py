@@ -20,10 +20,11 @@ from mathhammer.errors import UnsupportedError
 from mathhammer.warmachine.compile import (
     M_ARM, M_BOXES, M_DEF, M_KD, M_MARKED, M_STATIONARY, M_TOUGH, M_TOUGH_THR, R_AOE, R_AP,
     R_ATK_DROP, R_ATK_N, R_AUTO_HIT, R_AUTO_MISS, R_BLAST_POW, R_BUDGET, R_CATCHES, R_CHARGE,
-    R_CRIT_AP, R_CRIT_DICE, R_CRIT_KD, R_CRIT_MULT, R_CRIT_NO_TOUGH, R_DMG_BOOSTED, R_DMG_DROP,
+    R_CRIT_AP, R_CRIT_CONT, R_CRIT_DICE, R_CRIT_KD, R_CRIT_MULT, R_CRIT_NO_TOUGH, R_DMG_BOOSTED, R_DMG_DROP,
     R_DMG_N, R_DREROLL_BELOW, R_DREROLL_N, R_FIRST, R_GEN, R_GEN_CAP, R_MELEE, R_POW,
     R_REROLL_MODE, R_REROLL_N, R_SPRAY, R_STAT, RU_ALL_ONES, RU_AOE_BOOST_ALL, RU_ROLL_VS_AUTO,
-    RU_SPECIAL_KEPT, RU_STAT_DEF, RU_TOUGH_ALLOWED, CompiledPlan)
+    RU_SPECIAL_KEPT, RU_STAT_DEF, RU_TOUGH_ALLOWED, FLAG_CONTINUOUS, FLAG_TOUGH_SAVED,
+    CompiledPlan)
 
 #: Largest number of distinct chain states the exact engine accepts before giving up.
 MAX_STATES = 200_000
@@ -176,8 +177,9 @@ def row_damage_pmf(row: np.ndarray, armor: int, crit: bool, direct: bool, booste
 
 
 # -- the chain ----------------------------------------------------------------------------------
-# state = (models, budget_left, boosts_spent, generated, tough_saved)
+# state = (models, budget_left, boosts_spent, generated, flags)
 #   models = ((marked, knocked_down), ...) in targeting order
+#   flags = FLAG_TOUGH_SAVED | FLAG_CONTINUOUS bits of events seen so far
 
 
 class _Chain:
@@ -255,7 +257,7 @@ class _Chain:
         return cached
 
     def _apply(self, row, state, generated):
-        models, budget, spent, gen, saved = state
+        models, budget, spent, gen, flags = state
         boxes = self.models[:, M_BOXES]
         alive = [i for i, (m, _) in enumerate(models) if m < boxes[i]]
         if not alive:
@@ -284,7 +286,9 @@ class _Chain:
                     boosts.append(None)
             aoe_bonus = bought_direct and bool(self.rules[RU_AOE_BOOST_ALL])
             boosts = [static_boost or aoe_bonus if b is None else b for b in boosts]
-            partial = [(p_hit, dict(), False, False)]
+            event = FLAG_CONTINUOUS if row[R_CRIT_CONT] and any(k == 2 for _, k, _ in hits) \
+                else 0
+            partial = [(p_hit, dict(), event, False)]
             for (j, kind, direct), boosted in zip(hits, boosts):
                 marked, kd = models[j]
                 crit = kind == 2
@@ -293,33 +297,32 @@ class _Chain:
                 pmf = row_damage_pmf(row, int(self.models[j, M_ARM]), crit, direct, boosted)
                 outcomes = self.mark(row, j, marked, kd, pmf, crit)
                 nxt = []
-                for p, changes, any_saved, killed in partial:
+                for p, changes, events, killed in partial:
                     for q, new_marked, new_kd, tough_saved in outcomes:
                         c = dict(changes)
                         c[j] = (new_marked, bool(new_kd))
-                        nxt.append((p * q, c, any_saved or tough_saved,
+                        nxt.append((p * q, c, events | (FLAG_TOUGH_SAVED if tough_saved else 0),
                                     killed or new_marked >= boxes[j]))
                 partial = nxt
-            for p, changes, any_saved, killed in partial:
+            for p, changes, events, killed in partial:
                 new_models = tuple(changes.get(i, s) for i, s in enumerate(models))
                 trig = (primary_hit if row[R_GEN] == 1 else killed if row[R_GEN] == 2
                         else False)
-                new_state = (new_models, left, spent + (budget - left), gen,
-                             saved or any_saved)
+                new_state = (new_models, left, spent + (budget - left), gen, flags | events)
                 results[(new_state, trig)] += p
         return [(p, s, t) for (s, t), p in results.items()]
 
     def initial(self) -> dict[tuple, float]:
         """The starting state: every model as listed, nothing spent."""
         models = tuple((int(m[M_MARKED]), bool(m[M_KD])) for m in self.plan.models)
-        return {(models, 0, 0, 0, False): 1.0}
+        return {(models, 0, 0, 0, 0): 1.0}
 
     def step(self, dist: dict[tuple, float], row: np.ndarray) -> dict[tuple, float]:
         """Apply one attack row (and any attacks it generates) to a state distribution."""
         if row[R_FIRST]:
             reset: dict[tuple, float] = defaultdict(float)
-            for (models, _, spent, _, saved), p in dist.items():
-                reset[(models, int(row[R_BUDGET]), spent, 0, saved)] += p
+            for (models, _, spent, _, flags), p in dist.items():
+                reset[(models, int(row[R_BUDGET]), spent, 0, flags)] += p
             dist = reset
         cap = int(row[R_GEN_CAP])
         pending, generated = dist, False
@@ -329,8 +332,8 @@ class _Chain:
             for state, p in pending.items():
                 for q, new_state, trig in self.apply(row, state, generated):
                     if trig and (cap < 0 or new_state[3] < cap):
-                        models, left, spent, gen, saved = new_state
-                        new_pending[(models, left, spent, gen + 1, saved)] += p * q
+                        models, left, spent, gen, flags = new_state
+                        new_pending[(models, left, spent, gen + 1, flags)] += p * q
                     else:
                         done[new_state] += p * q
             pending = {s: p for s, p in new_pending.items() if p > 0}
@@ -368,7 +371,9 @@ def run_exact(plan: CompiledPlan) -> Result:
         Distributions ``damage`` (boxes marked), ``models_destroyed`` and, when damage boosts
         were bought, ``boosts_spent``; probabilities ``hit``, ``crit`` (first attack roll of
         the first line), ``unit_destroyed`` (every target model destroyed) and
-        ``tough_saved`` (at least one Tough roll succeeded).
+        ``tough_saved`` (at least one Tough roll succeeded) and, for weapons with a
+        critical continuous effect, ``continuous_effect`` (at least one critical hit applied
+        it).
 
     Raises
     ------
@@ -381,28 +386,33 @@ def run_exact(plan: CompiledPlan) -> Result:
     damage = np.zeros(plan.max_damage + 1)
     destroyed = np.zeros(plan.n_models + 1)
     spent_pmf = np.zeros(plan.max_boosts + 1)
-    saved_p = 0.0
-    for (models, _, spent, _, saved), p in final.items():
+    saved_p = continuous_p = 0.0
+    for (models, _, spent, _, flags), p in final.items():
         damage[sum(m for m, _ in models) - initial] += p
         destroyed[sum(1 for i, (m, _) in enumerate(models) if m >= boxes[i])] += p
         spent_pmf[spent] += p
-        if saved:
+        if flags & FLAG_TOUGH_SAVED:
             saved_p += p
+        if flags & FLAG_CONTINUOUS:
+            continuous_p += p
     roll = first_roll(plan)
     distributions = {"damage": Distribution.from_pmf(damage),
                      "models_destroyed": Distribution.from_pmf(destroyed)}
     if plan.max_boosts:
         distributions["boosts_spent"] = Distribution.from_pmf(spent_pmf)
-    return Result(method=EXACT, distributions=distributions,
-                  probabilities={"hit": float(roll[1] + roll[2]), "crit": float(roll[2]),
-                                 "unit_destroyed": float(destroyed[-1]),
-                                 "tough_saved": float(min(1.0, saved_p))},
+    probabilities = {"hit": float(roll[1] + roll[2]), "crit": float(roll[2]),
+                     "unit_destroyed": float(destroyed[-1]),
+                     "tough_saved": float(min(1.0, saved_p))}
+    if plan.rows[:, R_CRIT_CONT].any():
+        probabilities["continuous_effect"] = float(min(1.0, continuous_p))
+    return Result(method=EXACT, distributions=distributions, probabilities=probabilities,
                   inputs=_inputs(plan), labels=_LABELS)
 
 
 _LABELS = {"damage": "boxes marked", "models_destroyed": "models destroyed",
            "boosts_spent": "damage boosts spent", "unit_destroyed": "all targets destroyed",
-           "tough_saved": "a Tough roll saved"}
+           "tough_saved": "a Tough roll saved",
+           "continuous_effect": "continuous effect applied"}
 
 
 def _inputs(plan: CompiledPlan) -> dict[str, object]:

@@ -15,18 +15,18 @@ from mathhammer.core.rng import d6, uniform
 from mathhammer.warmachine.compile import (
     M_ARM, M_BOXES, M_DEF, M_KD, M_MARKED, M_STATIONARY, M_TOUGH, M_TOUGH_THR, R_AOE, R_AP,
     R_ATK_DROP, R_ATK_N, R_AUTO_HIT, R_AUTO_MISS, R_BLAST_POW, R_BUDGET, R_CATCHES, R_CHARGE,
-    R_CRIT_AP, R_CRIT_DICE, R_CRIT_KD, R_CRIT_MULT, R_CRIT_NO_TOUGH, R_DMG_BOOSTED, R_DMG_DROP,
+    R_CRIT_AP, R_CRIT_CONT, R_CRIT_DICE, R_CRIT_KD, R_CRIT_MULT, R_CRIT_NO_TOUGH, R_DMG_BOOSTED, R_DMG_DROP,
     R_DMG_N, R_DREROLL_BELOW, R_DREROLL_N, R_FIRST, R_GEN, R_GEN_CAP, R_MELEE, R_POW,
     R_REROLL_MODE, R_REROLL_N, R_SPRAY, R_STAT, RU_ALL_ONES, RU_AOE_BOOST_ALL, RU_ROLL_VS_AUTO,
-    RU_SPECIAL_KEPT, RU_STAT_DEF, RU_TOUGH_ALLOWED)
+    RU_SPECIAL_KEPT, RU_STAT_DEF, RU_TOUGH_ALLOWED, FLAG_CONTINUOUS, FLAG_TOUGH_SAVED)
 from mathhammer.warmachine.profiles import MAX_DICE
 
 #: Trial outputs written by :func:`trial`.
-OUT_DAMAGE, OUT_DESTROYED, OUT_SPENT, OUT_SAVED, OUT_FIRST = range(5)
+OUT_DAMAGE, OUT_DESTROYED, OUT_SPENT, OUT_FLAGS, OUT_FIRST = range(5)
 N_OUT = 5
 #: Per-chunk event counters.
-C_HIT, C_CRIT, C_UNIT, C_SAVED = range(4)
-N_COUNTERS = 4
+C_HIT, C_CRIT, C_UNIT, C_SAVED, C_CONTINUOUS = range(5)
+N_COUNTERS = 5
 BUFFER = MAX_DICE + 4
 
 
@@ -138,7 +138,7 @@ def trial(state, rows, models, rules, coverage, marked, knocked, covered, kinds,
         initial += marked[i]
     budget = 0
     spent = 0
-    saved = 0
+    flags = 0
     first = -1
     gen = 0
     for r in range(rows.shape[0]):
@@ -181,7 +181,7 @@ def trial(state, rows, models, rules, coverage, marked, knocked, covered, kinds,
                     for c in range(n_cov):
                         kinds[c] = k
                         direct[c] = 1 if c == 0 else 0
-                        boosts[c] = (1 if boosted else 0) if c == 0 else (1 if blast_boost else 0)
+                        boosts[c] = int(boosted) if c == 0 else int(blast_boost)
                 else:
                     for c in range(n_cov):
                         kinds[c] = 1 if (coverage > 0.0 and uniform(state) < coverage) else 0
@@ -205,8 +205,11 @@ def trial(state, rows, models, rules, coverage, marked, knocked, covered, kinds,
                 primary_hit = kinds[0] > 0
             # hit effects before damage
             for c in range(n_cov):
-                if kinds[c] == 2 and rows[r, R_CRIT_KD] != 0:
-                    knocked[covered[c]] = 1
+                if kinds[c] == 2:
+                    if rows[r, R_CRIT_KD] != 0:
+                        knocked[covered[c]] = 1
+                    if rows[r, R_CRIT_CONT] != 0:
+                        flags |= FLAG_CONTINUOUS
             # every damage roll of the attack, then the Tough rolls
             for c in range(n_cov):
                 if kinds[c] > 0:
@@ -224,7 +227,7 @@ def trial(state, rows, models, rules, coverage, marked, knocked, covered, kinds,
                     if tough and d6(state) >= models[j, M_TOUGH_THR]:
                         marked[j] = models[j, M_BOXES] - 1
                         knocked[j] = 1
-                        saved = 1
+                        flags |= FLAG_TOUGH_SAVED
                     else:
                         killed = True
             mode = rows[r, R_GEN]
@@ -244,7 +247,7 @@ def trial(state, rows, models, rules, coverage, marked, knocked, covered, kinds,
     out[OUT_DAMAGE] = total - initial
     out[OUT_DESTROYED] = destroyed
     out[OUT_SPENT] = spent
-    out[OUT_SAVED] = saved
+    out[OUT_FLAGS] = flags
     out[OUT_FIRST] = first
 
 
@@ -279,4 +282,7 @@ def simulate_chunks(rows, models, rules, coverage, streams, per_chunk, hist_dama
                 counters[c, C_CRIT] += 1
             if out[OUT_DESTROYED] == n_models:
                 counters[c, C_UNIT] += 1
-            counters[c, C_SAVED] += out[OUT_SAVED]
+            if out[OUT_FLAGS] & FLAG_TOUGH_SAVED:
+                counters[c, C_SAVED] += 1
+            if out[OUT_FLAGS] & FLAG_CONTINUOUS:
+                counters[c, C_CONTINUOUS] += 1

@@ -47,6 +47,7 @@ _ATTACK_KEYWORDS: dict[str, tuple[str, Callable[[int | None], Updates]]] = {
     "CRITICAL DAMAGE MULTIPLIER": ("yes", _number("crit_damage_multiplier")),
     "CRITICAL DAMAGE DIE": ("no", lambda n: {"crit_damage_dice": 1}),
     "CRITICAL DAMAGE DICE": ("yes", _number("crit_damage_dice")),
+    "CRITICAL CONTINUOUS EFFECT": ("no", _flag("crit_continuous")),
     "BOOSTED ATTACK": ("no", _flag("boosted_attack")),
     "BOOSTED DAMAGE": ("no", _flag("boosted_damage")),
     "DAMAGE BOOSTS": ("yes", _number("damage_boosts")),
@@ -89,7 +90,9 @@ _ALIASES = {
     "CRITICAL ARMOR PIERCING": "CRITICAL ARMOR-PIERCING", "AUTOMATIC HIT": "AUTO HIT",
     "AUTOMATIC MISS": "AUTO MISS", "REROLL MISS": "REROLL MISSES",
     "KNOCKDOWN": "KNOCKED DOWN", "CRITICAL NO TOUGH": "CRITICAL DECAPITATION",
-    "ADDITIONAL DAMAGE DICE 1": "ADDITIONAL DAMAGE DIE",
+    "ADDITIONAL DAMAGE DICE 1": "ADDITIONAL DAMAGE DIE", "CRITICAL FIRE":
+    "CRITICAL CONTINUOUS EFFECT", "CRITICAL CORROSION": "CRITICAL CONTINUOUS EFFECT",
+    "CRITICAL CONTINUOUS": "CRITICAL CONTINUOUS EFFECT",
 }
 
 _ATTACK_STATS = ("MAT", "RAT", "AAT", "POW")
@@ -286,6 +289,7 @@ def format_attack(attack: Attack) -> str:
     flags = [("charge", "CHARGE"), ("armor_piercing", "ARMOR-PIERCING"),
              ("crit_armor_piercing", "CRITICAL ARMOR-PIERCING"),
              ("crit_knockdown", "CRITICAL KNOCKDOWN"), ("crit_no_tough", "CRITICAL DECAPITATION"),
+             ("crit_continuous", "CRITICAL CONTINUOUS EFFECT"),
              ("boosted_attack", "BOOSTED ATTACK"), ("boosted_damage", "BOOSTED DAMAGE"),
              ("auto_hit", "AUTO HIT"), ("auto_miss", "AUTO MISS"), ("aoe", "AOE")]
     words += [text for field_name, text in flags if getattr(a, field_name)]

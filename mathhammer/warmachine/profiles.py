@@ -127,6 +127,9 @@ class Attack:
         Damage beyond ARM is multiplied on a critical hit (1 = no effect).
     crit_damage_dice
         Extra damage dice on a critical hit.
+    crit_continuous
+        A critical hit applies a continuous effect (fire, corrosion). It adds no damage in a
+        single activation; the engines report P(applied).
     auto_hit, auto_miss
         Automatic results (an automatic miss wins over an automatic hit).
     reroll_attack, attack_rerolls
@@ -164,6 +167,7 @@ class Attack:
     crit_no_tough: bool = False
     crit_damage_multiplier: int = 1
     crit_damage_dice: int = 0
+    crit_continuous: bool = False
     auto_hit: bool = False
     auto_miss: bool = False
     reroll_attack: str = "none"

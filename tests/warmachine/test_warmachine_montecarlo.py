@@ -23,7 +23,7 @@ SCENARIOS = {
                                      ["5x Trooper: DEF12 ARM13 BOXES2 [TOUGH]"],
                                      Rules(aoe_miss_coverage=0.5)),
     "spray, rerolls, decapitation": (["Flamer: RAT5 POW12 [SPRAY 3, REROLL MISSES, "
-                                      "CRITICAL DECAPITATION]",
+                                      "CRITICAL DECAPITATION, CRITICAL FIRE]",
                                       "2x Axe: MAT6 POW10 [EXTRA ATTACK ON KILL, "
                                       "ADDITIONAL ATTACK DIE, ATTACK DROP LOWEST]"],
                                      ["5x Grunt: DEF13 ARM13 BOXES1 [TOUGH]"], Rules()),

@@ -40,7 +40,8 @@ def attacks(draw):
         damage_drop=draw(st.integers(0, 2)), attack_reduced=draw(st.integers(0, 2)),
         damage_reduced=draw(st.integers(0, 2)), armor_piercing=draw(st.booleans()),
         crit_armor_piercing=draw(st.booleans()), crit_knockdown=draw(st.booleans()),
-        crit_no_tough=draw(st.booleans()), crit_damage_multiplier=draw(st.integers(1, 3)),
+        crit_no_tough=draw(st.booleans()), crit_continuous=draw(st.booleans()),
+        crit_damage_multiplier=draw(st.integers(1, 3)),
         crit_damage_dice=draw(st.integers(0, 2)), auto_hit=draw(st.booleans()),
         auto_miss=draw(st.booleans()), reroll_attack=reroll,
         attack_rerolls=draw(st.integers(1, 3)) if reroll != "none" else 1,
@@ -110,6 +111,7 @@ def test_issue_examples():
 def test_aliases():
     assert Attack.parse("Pick: MAT6 POW12 [armour-piercing]").armor_piercing
     assert Attack.parse("Pick: MAT6 POW12 [AUTOMATIC HIT]").auto_hit
+    assert Attack.parse("Pick: MAT6 POW12 [CRITICAL CORROSION]").crit_continuous
     assert Attack.parse("Pick: MAT6 POW12 [RE-ROLL MISSES 2]").attack_rerolls == 2
     assert Target.parse("Grunt: DEF12 ARM12 [TOUGH 4+]").tough_threshold == 4
 

@@ -251,6 +251,14 @@ def test_critical_armor_piercing_only_on_crits():
     assert result.mean("damage") == approx(F(18, 36) * F(5, 18) + F(3, 36) * 7)
 
 
+def test_continuous_effects_are_counted_not_added():
+    fire = exact("2x Torch: MAT5 POW12 [CRITICAL FIRE]", BIG.format(arm=12))
+    plain = exact("2x Torch: MAT5 POW12", BIG.format(arm=12))
+    assert fire.probability("continuous_effect") == approx(1 - F(33, 36) ** 2)
+    assert fire.mean("damage") == approx(plain.mean("damage"))
+    assert "continuous_effect" not in plain.probabilities
+
+
 def test_blast_pow_default_is_half_pow_rounded_up():
     assert [Attack.parse(f"Mortar: RAT5 POW{p} [AOE]").effective_blast_pow
             for p in (13, 15, 17)] == [7, 8, 9]
