@@ -193,7 +193,7 @@ def test_reroll_until_crit():
     assert result.probability("hit") == approx(F(3, 36) + F(33, 36) * F(21, 36))
 
 
-# -- 13.3 expected damage ---------------------------------------------------------------------------
+# -- 13.3 expected damage -------------------------------------------------------------------
 DAMAGE_2D6 = {-12: (F(0), 0.0), -11: (F(1, 36), 2.78), -10: (F(1, 9), 8.33),
               -9: (F(5, 18), 16.67), -8: (F(5, 9), 27.78), -7: (F(35, 36), 41.67),
               -6: (F(14, 9), 58.33), -5: (F(41, 18), 72.22), -4: (F(28, 9), 83.33),
@@ -265,7 +265,7 @@ def test_blast_pow_default_is_half_pow_rounded_up():
     assert Attack.parse("Mortar: RAT5 POW14 [BLAST POW 8]").effective_blast_pow == 8
 
 
-# -- section 5.2 and the seed's Tough example -------------------------------------------------------
+# -- section 5.2 and the seed's Tough example -----------------------------------------------
 def test_critical_knockdown_denies_tough():
     # need 7, POW >= ARM: a crit knocks down before damage, so no Tough roll
     kd = exact("Gore: MAT5 POW13 [CRITICAL KNOCKDOWN]", "Trooper: DEF12 ARM13 BOXES1 [TOUGH]")
