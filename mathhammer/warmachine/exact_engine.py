@@ -189,6 +189,7 @@ class _Chain:
         self.models = plan.models
         self.rules = plan.rules
         self.cache: dict[tuple, list] = {}
+        self.mark_cache: dict[tuple, tuple] = {}
 
     def hit_scenarios(self, row, models, covered, primary):
         """[(p, [(model, kind 1|2, direct)], primary_hit)] for one attack row."""
@@ -227,6 +228,17 @@ class _Chain:
                 out.append((p, [(j, kind, True) for j, kind in zip(covered, kinds) if kind],
                             kinds[0] > 0))
         return out
+
+    def outcomes(self, row, j, marked, kd, crit, direct, boosted):
+        """Cached :meth:`mark` of one damage roll against model ``j``."""
+        key = (row.tobytes(), j, marked, kd, crit, direct, boosted)
+        found = self.mark_cache.get(key)
+        if found is None:
+            pmf = row_damage_pmf(row, int(self.models[j, M_ARM]), crit, direct, boosted)
+            found = tuple((p, m, bool(k), saved)
+                          for p, m, k, saved in self.mark(row, j, marked, kd, pmf, crit))
+            self.mark_cache[key] = found
+        return found
 
     def mark(self, row, j, marked, kd, pmf, crit):
         """[(p, marked, kd, tough_saved)] after one damage roll and the Tough check."""
@@ -289,28 +301,29 @@ class _Chain:
             boosts = [static_boost or aoe_bonus if b is None else b for b in boosts]
             event = FLAG_CONTINUOUS if row[R_CRIT_CONT] and any(k == 2 for _, k, _ in hits) \
                 else 0
-            partial = [(p_hit, dict(), event, False)]
+            per_model = []
             for (j, kind, direct), boosted in zip(hits, boosts):
                 marked, kd = models[j]
                 crit = kind == 2
                 if crit and row[R_CRIT_KD]:
                     kd = True
-                pmf = row_damage_pmf(row, int(self.models[j, M_ARM]), crit, direct, boosted)
-                outcomes = self.mark(row, j, marked, kd, pmf, crit)
-                nxt = []
-                for p, changes, events, killed in partial:
-                    for q, new_marked, new_kd, tough_saved in outcomes:
-                        c = dict(changes)
-                        c[j] = (new_marked, bool(new_kd))
-                        nxt.append((p * q, c, events | (FLAG_TOUGH_SAVED if tough_saved else 0),
-                                    killed or new_marked >= boxes[j]))
-                partial = nxt
-            for p, changes, events, killed in partial:
-                new_models = tuple(changes.get(i, s) for i, s in enumerate(models))
-                trig = (primary_hit if row[R_GEN] == 1 else killed if row[R_GEN] == 2
-                        else False)
-                new_state = (new_models, left, spent + (budget - left), gen, flags | events)
-                results[(new_state, trig)] += p
+                per_model.append(self.outcomes(row, j, marked, kd, crit, direct, boosted))
+            spent_now = spent + (budget - left)
+            gen_mode = int(row[R_GEN])
+            for combo in itertools.product(*per_model):
+                p = p_hit
+                new_models = list(models)
+                events = flags | event
+                killed = False
+                for (j, _, _), (q, new_marked, new_kd, tough_saved) in zip(hits, combo):
+                    p *= q
+                    new_models[j] = (new_marked, new_kd)
+                    if tough_saved:
+                        events |= FLAG_TOUGH_SAVED
+                    if new_marked >= boxes[j]:
+                        killed = True
+                trig = primary_hit if gen_mode == 1 else killed if gen_mode == 2 else False
+                results[((tuple(new_models), left, spent_now, gen, events), trig)] += p
         return [(p, s, t) for (s, t), p in results.items()]
 
     def initial(self) -> dict[tuple, float]:
