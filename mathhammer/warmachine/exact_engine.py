@@ -26,6 +26,7 @@ from mathhammer.warmachine.compile import (
     R_REROLL_MODE, R_REROLL_N, R_SPRAY, R_STAT, RU_ALL_ONES, RU_AOE_BOOST_ALL, RU_ROLL_VS_AUTO,
     RU_SPECIAL_KEPT, RU_STAT_DEF, RU_TOUGH_ALLOWED, FLAG_CONTINUOUS, FLAG_TOUGH_SAVED,
     CompiledPlan)
+from mathhammer.warmachine.profiles import _ceil_half
 
 #: Largest number of distinct chain states the exact engine accepts before giving up.
 MAX_STATES = 200_000
@@ -159,10 +160,6 @@ def hit_crit(row: np.ndarray, defense: int, knocked_down: bool, stationary: bool
         return base
     rerollable = np.array([True, mode == 2, False])
     return reroll(base, rerollable, int(row[R_REROLL_N]))
-
-
-def _ceil_half(value: int) -> int:
-    return -(-value // 2)
 
 
 def row_damage_pmf(row: np.ndarray, armor: int, crit: bool, direct: bool, boosted: bool
