@@ -1,0 +1,47 @@
+"""Warmachine MkIV attack statistics, exact and by Monte Carlo.
+
+Public API (loaded lazily so the command line starts quickly):
+
+- :func:`exact`, :func:`simulate`: a sequence of attack lines against one or more target units.
+- :func:`compare_focus`, :func:`focus_policies`, :class:`FocusPolicy`: rank focus/fury spends.
+- :func:`attacks_to_kill`: how many attacks it takes to destroy a target.
+- :class:`Attack`, :class:`Target`, :class:`Rules`: profiles and rule switches
+  (``Attack.parse("3x Battle hammer: MAT7 POW16 [CHARGE]")``).
+- :func:`mark_lanes`: where damage lands on a warjack grid or warbeast spiral.
+- :func:`attack_roll_counts`, :func:`damage_pmf`: single rolls, exactly.
+
+Rules reference: ``docs/warmachine.md``.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import Any
+
+_LAZY = {
+    "exact": "mathhammer.warmachine.api",
+    "simulate": "mathhammer.warmachine.api",
+    "plan": "mathhammer.warmachine.api",
+    "compare_focus": "mathhammer.warmachine.policies",
+    "focus_policies": "mathhammer.warmachine.policies",
+    "FocusPolicy": "mathhammer.warmachine.policies",
+    "attacks_to_kill": "mathhammer.warmachine.policies",
+    "Attack": "mathhammer.warmachine.profiles",
+    "Target": "mathhammer.warmachine.profiles",
+    "Rules": "mathhammer.warmachine.profiles",
+    "mark_lanes": "mathhammer.warmachine.grid",
+    "attack_roll_counts": "mathhammer.warmachine.exact_engine",
+    "damage_pmf": "mathhammer.warmachine.exact_engine",
+}
+
+__all__ = sorted(_LAZY)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        return getattr(import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'mathhammer.warmachine' has no attribute '{name}'")
+
+
+def __dir__() -> list[str]:
+    return sorted(list(globals()) + __all__)

@@ -1,0 +1,135 @@
+"""Public entry points: :func:`simulate` (Monte Carlo) and :func:`exact`.
+
+Both take attack lines and target units (text or profile objects), compile them into one
+:class:`~mathhammer.warmachine.compile.CompiledPlan` and hand it to an engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+
+from mathhammer.core.result import MONTE_CARLO, Distribution, Result
+from mathhammer.core.rng import seed_streams
+from mathhammer.errors import OptionError
+from mathhammer.warmachine.compile import CompiledPlan, compile_plan
+from mathhammer.warmachine.exact_engine import _LABELS, _inputs, run_exact
+from mathhammer.warmachine.profiles import Attack, Rules, Target
+
+#: Fixed number of random-stream chunks (never tied to the thread count: same seed, same bits).
+N_CHUNKS = 64
+
+AttackLike = Attack | str
+TargetLike = Target | str
+
+
+def _attacks(attacks: AttackLike | Iterable[AttackLike]) -> tuple[Attack, ...]:
+    if isinstance(attacks, (Attack, str)):
+        attacks = [attacks]
+    return tuple(a if isinstance(a, Attack) else Attack.parse(a) for a in attacks)
+
+
+def _targets(targets: TargetLike | Iterable[TargetLike]) -> tuple[Target, ...]:
+    if isinstance(targets, (Target, str)):
+        targets = [targets]
+    return tuple(t if isinstance(t, Target) else Target.parse(t) for t in targets)
+
+
+def plan(attacks: AttackLike | Iterable[AttackLike], targets: TargetLike | Iterable[TargetLike],
+         rules: Rules | None = None) -> CompiledPlan:
+    """Parse (if needed) and compile attack lines and targets.
+
+    Parameters
+    ----------
+    attacks
+        One attack line or a sequence of them, resolved in order (each line is one attacking
+        model's attacks with one weapon).
+    targets
+        One target unit or several; attacks move on to the next model (then the next unit)
+        when their target is destroyed.
+    rules
+        Rule switches; defaults to :class:`~mathhammer.warmachine.profiles.Rules()`.
+    """
+    return compile_plan(_attacks(attacks), _targets(targets), rules)
+
+
+def exact(attacks: AttackLike | Iterable[AttackLike], targets: TargetLike | Iterable[TargetLike],
+          rules: Rules | None = None) -> Result:
+    """Exact distributions of a sequence of attacks against one or more targets.
+
+    Returns
+    -------
+    Result
+        ``damage`` (boxes marked), ``models_destroyed`` (and ``boosts_spent`` when damage
+        boosts are bought) plus ``hit``/``crit`` (first attack roll of the first line),
+        ``unit_destroyed`` and ``tough_saved``.
+
+    Raises
+    ------
+    ProfileError
+        For malformed lines.
+    UnsupportedError
+        When the state space is too large to enumerate.
+
+    Examples
+    --------
+    >>> r = exact("2x Battle hammer: MAT7 POW16", "Heavy warjack: DEF12 ARM19 BOXES30")
+    >>> round(r.probability("hit"), 4), round(r.mean("damage"), 4)
+    (0.8333, 6.713)
+    """
+    return run_exact(plan(attacks, targets, rules))
+
+
+def simulate(attacks: AttackLike | Iterable[AttackLike],
+             targets: TargetLike | Iterable[TargetLike], trials: int = 1_000_000,
+             seed: int = 1, rules: Rules | None = None) -> Result:
+    """Monte Carlo estimate of the same outcomes as :func:`exact`.
+
+    The trials are split into :data:`N_CHUNKS` chunks with independent xoshiro256** streams,
+    so one seed gives the same result on any number of threads.
+
+    Examples
+    --------
+    >>> r = simulate("2x Battle hammer: MAT7 POW16", "Heavy warjack: DEF12 ARM19 BOXES30",
+    ...              trials=20_000, seed=1)
+    >>> r.trials, r.seed
+    (20000, 1)
+    """
+    return run_monte_carlo(plan(attacks, targets, rules), trials, seed)
+
+
+def run_monte_carlo(compiled: CompiledPlan, trials: int, seed: int) -> Result:
+    """Run the Monte Carlo kernel on a compiled plan."""
+    from mathhammer.warmachine.compile import R_CRIT_CONT
+    from mathhammer.warmachine.kernels import (C_CONTINUOUS, C_CRIT, C_HIT, C_SAVED, C_UNIT,
+                                               N_COUNTERS, simulate_chunks)
+
+    if not isinstance(trials, (int, np.integer)) or trials < 1:
+        raise OptionError(f"trials = {trials!r}: run at least one trial")
+    if not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise OptionError(f"seed = {seed!r}: use a non-negative whole number")
+    trials, seed = int(trials), int(seed)
+    streams = seed_streams(seed, N_CHUNKS)
+    per_chunk = np.full(N_CHUNKS, trials // N_CHUNKS, dtype=np.int64)
+    per_chunk[: trials % N_CHUNKS] += 1
+    hist_damage = np.zeros((N_CHUNKS, compiled.max_damage + 1), dtype=np.int64)
+    hist_destroyed = np.zeros((N_CHUNKS, compiled.n_models + 1), dtype=np.int64)
+    hist_spent = np.zeros((N_CHUNKS, compiled.max_boosts + 1), dtype=np.int64)
+    counters = np.zeros((N_CHUNKS, N_COUNTERS), dtype=np.int64)
+    simulate_chunks(compiled.rows, compiled.models, compiled.rules, compiled.coverage, streams,
+                    per_chunk, hist_damage, hist_destroyed, hist_spent, counters)
+    totals = counters.sum(axis=0)
+    distributions = {"damage": Distribution.from_counts(hist_damage.sum(axis=0)),
+                     "models_destroyed": Distribution.from_counts(hist_destroyed.sum(axis=0))}
+    if compiled.max_boosts:
+        distributions["boosts_spent"] = Distribution.from_counts(hist_spent.sum(axis=0))
+    probabilities = {"hit": float(totals[C_HIT] / trials),
+                     "crit": float(totals[C_CRIT] / trials),
+                     "unit_destroyed": float(totals[C_UNIT] / trials),
+                     "tough_saved": float(totals[C_SAVED] / trials)}
+    if compiled.rows[:, R_CRIT_CONT].any():
+        probabilities["continuous_effect"] = float(totals[C_CONTINUOUS] / trials)
+    return Result(method=MONTE_CARLO, distributions=distributions, probabilities=probabilities,
+                  trials=trials, seed=seed,
+                  inputs={**_inputs(compiled), "chunks": N_CHUNKS}, labels=_LABELS)

@@ -1,0 +1,172 @@
+"""Attack lines and targets -> one flat integer plan shared by both engines.
+
+Each attack of each line becomes one row of :attr:`CompiledPlan.rows` (column indices are the
+``R_*`` constants); each target model one row of :attr:`CompiledPlan.models` (``M_*``); the
+rule switches one small vector (``RU_*``). The Monte Carlo kernel and the exact engine read
+exactly these arrays, so they cannot disagree about what was asked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from mathhammer.errors import OptionError, UnsupportedError
+from mathhammer.warmachine.profiles import Attack, Rules, Target
+
+# -- attack rows --------------------------------------------------------------------------------
+(R_LINE, R_FIRST, R_MELEE, R_STAT, R_POW, R_BLAST_POW, R_AOE, R_CATCHES, R_SPRAY, R_ATK_N,
+ R_ATK_DROP, R_DMG_N, R_DMG_DROP, R_DMG_BOOSTED, R_CHARGE, R_AP, R_CRIT_AP, R_CRIT_KD,
+ R_CRIT_NO_TOUGH, R_CRIT_MULT, R_CRIT_DICE, R_AUTO_HIT, R_AUTO_MISS, R_REROLL_MODE, R_REROLL_N,
+ R_DREROLL_BELOW, R_DREROLL_N, R_GEN, R_GEN_CAP, R_BUDGET, R_CRIT_CONT) = range(31)
+N_ROW_FIELDS = 31
+
+REROLL_CODES = {"none": 0, "on_miss": 1, "on_miss_or_no_crit": 2}
+GENERATE_CODES = {"none": 0, "on_hit": 1, "on_kill": 2}
+
+# -- target models ------------------------------------------------------------------------------
+M_DEF, M_ARM, M_BOXES, M_MARKED, M_TOUGH, M_TOUGH_THR, M_KD, M_STATIONARY, M_UNIT = range(9)
+N_MODEL_FIELDS = 9
+
+# -- rule switches ------------------------------------------------------------------------------
+RU_ALL_ONES, RU_SPECIAL_KEPT, RU_ROLL_VS_AUTO, RU_STAT_DEF, RU_TOUGH_ALLOWED, RU_AOE_BOOST_ALL = \
+    range(6)
+N_RULE_FIELDS = 6
+
+#: Bits of the per-sequence event flags both engines keep.
+FLAG_TOUGH_SAVED = 1
+FLAG_CONTINUOUS = 2
+
+
+@dataclass(frozen=True, eq=False)
+class CompiledPlan:
+    """The flat representation both engines run.
+
+    Attributes
+    ----------
+    rows
+        ``int64 (n_attacks, N_ROW_FIELDS)``: one row per attack, in resolution order.
+    models
+        ``int64 (n_models, N_MODEL_FIELDS)``: target models in targeting order.
+    rules
+        ``int64 (N_RULE_FIELDS,)`` rule switches.
+    coverage
+        ``aoe_miss_coverage``.
+    attacks, targets, rule_set
+        The profiles the plan was compiled from (provenance).
+    """
+
+    rows: np.ndarray
+    models: np.ndarray
+    rules: np.ndarray
+    coverage: float
+    attacks: tuple[Attack, ...]
+    targets: tuple[Target, ...]
+    rule_set: Rules
+
+    @property
+    def n_models(self) -> int:
+        return int(self.models.shape[0])
+
+    @property
+    def max_damage(self) -> int:
+        """Most boxes the sequence can mark (every model's unmarked boxes)."""
+        return int((self.models[:, M_BOXES] - self.models[:, M_MARKED]).sum())
+
+    @property
+    def max_boosts(self) -> int:
+        return int(self.rows[:, R_BUDGET].sum()) if len(self.rows) else 0
+
+
+def compile_plan(attacks: Sequence[Attack], targets: Sequence[Target],
+                 rules: Rules | None = None) -> CompiledPlan:
+    """Lay out attack lines, target units and rule switches as flat integer arrays.
+
+    Raises
+    ------
+    OptionError
+        For an empty request or an unbounded attack-generating rule.
+    UnsupportedError
+        For switches no engine implements (crippling, no retargeting).
+    """
+    rules = Rules() if rules is None else rules
+    attacks = tuple(attacks)
+    targets = tuple(targets)
+    if not attacks:
+        raise OptionError("give at least one attack line")
+    if not targets:
+        raise OptionError("give at least one target")
+    if rules.apply_crippling:
+        raise UnsupportedError("apply_crippling=True is not implemented: damage grids and "
+                               "crippled systems are not modelled; leave it False")
+    if not rules.retarget_after_kill:
+        raise UnsupportedError("retarget_after_kill=False is not implemented: attacks always "
+                               "move on to the next model after a kill")
+    rows = []
+    for line_index, attack in enumerate(attacks):
+        if attack.generate == "on_hit" and attack.max_generated is None:
+            raise OptionError(f"'{attack.name or 'attack'}': EXTRA ATTACK ON HIT needs a cap, "
+                              "e.g. EXTRA ATTACKS MAX 1 (otherwise the chain is unbounded)")
+        for k in range(attack.count):
+            first = k == 0
+            charge = attack.charge and first
+            row = np.zeros(N_ROW_FIELDS, dtype=np.int64)
+            row[R_LINE] = line_index
+            row[R_FIRST] = first
+            row[R_MELEE] = attack.is_melee
+            row[R_STAT] = attack.stat
+            row[R_POW] = attack.pow
+            row[R_BLAST_POW] = attack.effective_blast_pow
+            row[R_AOE] = attack.is_aoe
+            row[R_CATCHES] = attack.catches
+            row[R_SPRAY] = attack.spray
+            row[R_ATK_N] = attack.attack_dice_rolled + (k < attack.attack_boosts)
+            row[R_ATK_DROP] = attack.attack_drop
+            row[R_DMG_N] = 2 + attack.damage_dice - attack.damage_reduced
+            row[R_DMG_DROP] = attack.damage_drop
+            row[R_DMG_BOOSTED] = attack.boosted_damage
+            row[R_CHARGE] = charge
+            row[R_AP] = attack.armor_piercing
+            row[R_CRIT_AP] = attack.crit_armor_piercing
+            row[R_CRIT_KD] = attack.crit_knockdown
+            row[R_CRIT_NO_TOUGH] = attack.crit_no_tough
+            row[R_CRIT_MULT] = attack.crit_damage_multiplier
+            row[R_CRIT_DICE] = attack.crit_damage_dice
+            row[R_AUTO_HIT] = attack.auto_hit
+            row[R_AUTO_MISS] = attack.auto_miss
+            row[R_REROLL_MODE] = REROLL_CODES[attack.reroll_attack]
+            row[R_REROLL_N] = attack.attack_rerolls
+            row[R_DREROLL_BELOW] = attack.reroll_damage_below or 0
+            row[R_DREROLL_N] = attack.damage_rerolls
+            row[R_GEN] = GENERATE_CODES[attack.generate]
+            row[R_GEN_CAP] = -1 if attack.max_generated is None else attack.max_generated
+            row[R_BUDGET] = attack.damage_boosts if first else 0
+            row[R_CRIT_CONT] = attack.crit_continuous
+            rows.append(row)
+    models = []
+    for unit_index, target in enumerate(targets):
+        for _ in range(target.count):
+            model = np.zeros(N_MODEL_FIELDS, dtype=np.int64)
+            model[M_DEF] = target.defense
+            model[M_ARM] = target.armor
+            model[M_BOXES] = target.boxes
+            model[M_MARKED] = target.damaged
+            model[M_TOUGH] = target.tough
+            model[M_TOUGH_THR] = target.tough_threshold
+            model[M_KD] = target.knocked_down
+            model[M_STATIONARY] = target.stationary
+            model[M_UNIT] = unit_index
+            models.append(model)
+    rule_vector = np.zeros(N_RULE_FIELDS, dtype=np.int64)
+    rule_vector[RU_ALL_ONES] = rules.all_ones_miss
+    rule_vector[RU_SPECIAL_KEPT] = rules.special_on_kept_dice
+    rule_vector[RU_ROLL_VS_AUTO] = rules.roll_vs_auto_hit
+    rule_vector[RU_STAT_DEF] = rules.stationary_base_def
+    rule_vector[RU_TOUGH_ALLOWED] = rules.tough_allowed
+    rule_vector[RU_AOE_BOOST_ALL] = rules.aoe_boost_all
+    return CompiledPlan(rows=np.array(rows, dtype=np.int64).reshape(-1, N_ROW_FIELDS),
+                        models=np.array(models, dtype=np.int64).reshape(-1, N_MODEL_FIELDS),
+                        rules=rule_vector, coverage=float(rules.aoe_miss_coverage),
+                        attacks=attacks, targets=targets, rule_set=rules)

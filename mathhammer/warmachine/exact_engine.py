@@ -1,0 +1,432 @@
+"""Exact engine: dice enumeration for single rolls, a Markov chain for sequences.
+
+A single attack or damage roll is solved by enumerating all ``6**n`` outcomes of its dice
+(``n <= 8``). A sequence of attacks is a Markov chain over the joint state of the target
+models (boxes marked, knocked down) plus the attacker's bookkeeping (damage boosts left and
+spent, attacks generated, whether any Tough roll succeeded). The chain reads the same
+:class:`~mathhammer.warmachine.compile.CompiledPlan` as the Monte Carlo kernel.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import defaultdict
+from functools import lru_cache
+
+import numpy as np
+
+from mathhammer.core.result import EXACT, Distribution, Result
+from mathhammer.errors import UnsupportedError
+from mathhammer.warmachine.compile import (
+    M_ARM, M_BOXES, M_DEF, M_KD, M_MARKED, M_STATIONARY, M_TOUGH, M_TOUGH_THR, R_AOE, R_AP,
+    R_ATK_DROP, R_ATK_N, R_AUTO_HIT, R_AUTO_MISS, R_BLAST_POW, R_BUDGET, R_CATCHES, R_CHARGE,
+    R_CRIT_AP, R_CRIT_CONT, R_CRIT_DICE, R_CRIT_KD, R_CRIT_MULT, R_CRIT_NO_TOUGH,
+    R_DMG_BOOSTED, R_DMG_DROP, R_DMG_N, R_DREROLL_BELOW, R_DREROLL_N, R_FIRST, R_GEN,
+    R_GEN_CAP, R_MELEE, R_POW,
+    R_REROLL_MODE, R_REROLL_N, R_SPRAY, R_STAT, RU_ALL_ONES, RU_AOE_BOOST_ALL, RU_ROLL_VS_AUTO,
+    RU_SPECIAL_KEPT, RU_STAT_DEF, RU_TOUGH_ALLOWED, FLAG_CONTINUOUS, FLAG_TOUGH_SAVED,
+    CompiledPlan)
+from mathhammer.warmachine.profiles import _ceil_half
+
+#: Largest number of distinct chain states the exact engine accepts before giving up.
+MAX_STATES = 200_000
+
+
+# -- single rolls -------------------------------------------------------------------------------
+@lru_cache(maxsize=16)
+def _sorted_faces(n: int) -> np.ndarray:
+    faces = np.array(list(itertools.product(range(1, 7), repeat=n)), dtype=np.int8)
+    return np.sort(faces.reshape(-1, n), axis=1)
+
+
+@lru_cache(maxsize=4096)
+def attack_roll_counts(n: int, drop: int, need: int, all_ones_miss: bool = True,
+                       special_on_kept_dice: bool = True) -> tuple[int, int, int]:
+    """Count the outcomes of an ``n``-dice attack roll that miss, hit, and crit.
+
+    Parameters
+    ----------
+    n, drop
+        Dice rolled and lowest dice discarded.
+    need
+        ``DEF - stat``: the kept dice must sum to at least this.
+    all_ones_miss, special_on_kept_dice
+        Rule switches (see :class:`~mathhammer.warmachine.profiles.Rules`).
+
+    Returns
+    -------
+    tuple of int
+        ``(misses, hits without a critical, critical hits)``, summing to ``6**n``
+        (``(1, 0, 0)`` when no die is kept: an automatic miss).
+
+    Examples
+    --------
+    >>> attack_roll_counts(2, 0, 7)
+    (15, 18, 3)
+    """
+    kept_n = n - drop
+    if n <= 0 or kept_n <= 0:
+        return (1, 0, 0)
+    faces = _sorted_faces(n)
+    kept = faces[:, drop:]
+    checked = kept if special_on_kept_dice else faces
+    ones = (checked == 1).all(axis=1) if all_ones_miss else np.zeros(len(faces), bool)
+    sixes = (checked == 6).all(axis=1) & (kept_n >= 2)
+    hit = ~ones & (sixes | (kept.sum(axis=1, dtype=np.int64) >= need))
+    if kept_n >= 2:
+        pair = (np.diff(kept, axis=1) == 0).any(axis=1)
+    else:
+        pair = np.zeros(len(faces), bool)
+    crit = hit & pair
+    n_hit, n_crit = int(hit.sum()), int(crit.sum())
+    return (len(faces) - n_hit, n_hit - n_crit, n_crit)
+
+
+def reroll(base: np.ndarray, rerollable: np.ndarray, times: int) -> np.ndarray:
+    """Outcome probabilities when an outcome in ``rerollable`` is rolled again, ``times`` times.
+
+    The reroll replaces the earlier result completely (rules section 4).
+    """
+    result = base.copy()
+    keep = np.where(rerollable, 0.0, base)
+    again = float(base[rerollable].sum())
+    for _ in range(times):
+        result = keep + again * result
+    return result
+
+
+@lru_cache(maxsize=1024)
+def _kept_sum(n: int, drop: int) -> tuple[float, ...]:
+    if n <= 0 or n - drop <= 0:
+        return (1.0,)
+    if drop == 0:
+        pmf = np.array([1.0])
+        for _ in range(n):
+            pmf = np.convolve(pmf, np.r_[0.0, np.full(6, 1 / 6)])
+        return tuple(pmf)
+    sums = _sorted_faces(n)[:, drop:].sum(axis=1, dtype=np.int64)
+    return tuple(np.bincount(sums) / len(sums))
+
+
+def kept_sum_pmf(n: int, drop: int = 0) -> np.ndarray:
+    """P(sum of the kept dice == s) for ``n`` d6 with the ``drop`` lowest discarded."""
+    return np.array(_kept_sum(n, drop))
+
+
+@lru_cache(maxsize=8192)
+def _damage(n: int, drop: int, pow_: int, arm: int, mult: int, below: int, times: int
+            ) -> tuple[float, ...]:
+    sums = kept_sum_pmf(n, drop)
+    values = np.maximum(0, np.arange(len(sums)) + pow_ - arm) * mult
+    pmf = np.bincount(values, weights=sums)
+    if below > 0:
+        pmf = reroll(pmf, np.arange(len(pmf)) < below, times)
+    return tuple(pmf)
+
+
+def damage_pmf(n: int, drop: int, pow_: int, arm: int, multiplier: int = 1,
+               reroll_below: int = 0, rerolls: int = 1) -> np.ndarray:
+    """P(damage == d) for ``max(0, kept dice + POW - ARM) * multiplier``.
+
+    A roll left with no kept die deals ``max(0, POW - ARM)`` (``zero_damage_dice``,
+    UNCERTAIN). A roll dealing fewer than ``reroll_below`` is rolled again, ``rerolls`` times.
+
+    Examples
+    --------
+    >>> round(float(damage_pmf(2, 0, 10, 12) @ range(11)), 4)
+    5.0
+    """
+    return np.array(_damage(n, drop, pow_, arm, multiplier, reroll_below, rerolls))
+
+
+def hit_crit(row: np.ndarray, defense: int, knocked_down: bool, stationary: bool,
+             rules: np.ndarray) -> np.ndarray:
+    """``[P(miss), P(hit, no crit), P(crit)]`` of one attack row against one model state."""
+    if row[R_AUTO_MISS]:
+        return np.array([1.0, 0.0, 0.0])
+    n, drop = int(row[R_ATK_N]), int(row[R_ATK_DROP])
+    if n <= 0 or n - drop <= 0:
+        return np.array([1.0, 0.0, 0.0])
+    low = bool(knocked_down or stationary)
+    if (row[R_AUTO_HIT] or (row[R_MELEE] and low)) and not rules[RU_ROLL_VS_AUTO]:
+        return np.array([0.0, 1.0, 0.0])
+    need = int((rules[RU_STAT_DEF] if low else defense) - row[R_STAT])
+    need = min(max(need, -1), 6 * n + 1)
+    counts = attack_roll_counts(n, drop, need, bool(rules[RU_ALL_ONES]),
+                                bool(rules[RU_SPECIAL_KEPT]))
+    base = np.array(counts, dtype=np.float64) / sum(counts)
+    mode = int(row[R_REROLL_MODE])
+    if mode == 0:
+        return base
+    rerollable = np.array([True, mode == 2, False])
+    return reroll(base, rerollable, int(row[R_REROLL_N]))
+
+
+def row_damage_pmf(row: np.ndarray, armor: int, crit: bool, direct: bool, boosted: bool
+                   ) -> np.ndarray:
+    """Damage pmf of one attack row against one model (direct or blast, crit or not)."""
+    if row[R_AP] or (crit and row[R_CRIT_AP]):
+        armor = _ceil_half(armor)
+    n = int(row[R_DMG_N]) + int(boosted) + (int(row[R_CRIT_DICE]) if crit else 0)
+    pow_ = int(row[R_POW] if direct else row[R_BLAST_POW])
+    mult = int(row[R_CRIT_MULT]) if crit else 1
+    return damage_pmf(n, int(row[R_DMG_DROP]), pow_, int(armor), mult,
+                      int(row[R_DREROLL_BELOW]), int(row[R_DREROLL_N]))
+
+
+# -- the chain ----------------------------------------------------------------------------------
+# state = (models, budget_left, boosts_spent, generated, flags)
+#   models = ((marked, knocked_down), ...) in targeting order
+#   flags = FLAG_TOUGH_SAVED | FLAG_CONTINUOUS bits of events seen so far
+
+
+class _Chain:
+    def __init__(self, plan: CompiledPlan) -> None:
+        self.plan = plan
+        self.models = plan.models
+        self.rules = plan.rules
+        self.cache: dict[tuple, list] = {}
+        self.mark_cache: dict[tuple, tuple] = {}
+
+    def hit_scenarios(self, row, models, covered, primary):
+        """[(p, [(model, kind 1|2, direct)], primary_hit)] for one attack row."""
+        static = self.models
+        rules = self.rules
+        out = []
+        if row[R_AOE]:
+            m, k = models[primary]
+            probs = hit_crit(row, static[primary, M_DEF], k, static[primary, M_STATIONARY],
+                             rules)
+            for kind in (1, 2):
+                if probs[kind] > 0:
+                    out.append((probs[kind], [(j, kind, j == primary) for j in covered], True))
+            c = self.plan.coverage
+            if probs[0] > 0:
+                if c == 0.0:
+                    out.append((probs[0], [], False))
+                else:
+                    for mask in itertools.product((False, True), repeat=len(covered)):
+                        p = probs[0]
+                        for inside in mask:
+                            p *= c if inside else 1.0 - c
+                        if p > 0:
+                            out.append((p, [(j, 1, False) for j, inside in zip(covered, mask)
+                                            if inside], False))
+            return out
+        per_model = []
+        for j in covered:
+            m, k = models[j]
+            per_model.append(hit_crit(row, static[j, M_DEF], k, static[j, M_STATIONARY], rules))
+        for kinds in itertools.product((0, 1, 2), repeat=len(covered)):
+            p = 1.0
+            for probs, kind in zip(per_model, kinds):
+                p *= probs[kind]
+            if p > 0:
+                out.append((p, [(j, kind, True) for j, kind in zip(covered, kinds) if kind],
+                            kinds[0] > 0))
+        return out
+
+    def outcomes(self, row, j, marked, kd, crit, direct, boosted):
+        """Cached :meth:`mark` of one damage roll against model ``j``."""
+        key = (row.tobytes(), j, marked, kd, crit, direct, boosted)
+        found = self.mark_cache.get(key)
+        if found is None:
+            pmf = row_damage_pmf(row, int(self.models[j, M_ARM]), crit, direct, boosted)
+            found = tuple((p, m, bool(k), saved)
+                          for p, m, k, saved in self.mark(row, j, marked, kd, pmf, crit))
+            self.mark_cache[key] = found
+        return found
+
+    def mark(self, row, j, marked, kd, pmf, crit):
+        """[(p, marked, kd, tough_saved)] after one damage roll and the Tough check."""
+        static = self.models[j]
+        boxes = int(static[M_BOXES])
+        left = boxes - marked
+        out = []
+        for value in range(min(left, len(pmf))):
+            if pmf[value] > 0:
+                out.append((float(pmf[value]), marked + value, kd, False))
+        p_disabled = float(pmf[left:].sum())
+        if p_disabled > 0:
+            tough = (static[M_TOUGH] and self.rules[RU_TOUGH_ALLOWED] and not kd
+                     and not (crit and row[R_CRIT_NO_TOUGH]))
+            if tough:
+                p_save = (7 - int(static[M_TOUGH_THR])) / 6
+                out.append((p_disabled * p_save, boxes - 1, True, True))
+                out.append((p_disabled * (1 - p_save), boxes, kd, False))
+            else:
+                out.append((p_disabled, boxes, kd, False))
+        return out
+
+    def apply(self, row, state, generated):
+        key = (row.tobytes(), state, generated)
+        cached = self.cache.get(key)
+        if cached is None:
+            cached = self._apply(row, state, generated)
+            self.cache[key] = cached
+        return cached
+
+    def _apply(self, row, state, generated):
+        models, budget, spent, gen, flags = state
+        boxes = self.models[:, M_BOXES]
+        alive = [i for i, (m, _) in enumerate(models) if m < boxes[i]]
+        if not alive:
+            return [(1.0, state, False)]
+        primary = alive[0]
+        if row[R_SPRAY]:
+            covered = alive[:int(row[R_SPRAY])]
+        elif row[R_AOE]:
+            covered = alive[:1 + int(row[R_CATCHES])]
+        else:
+            covered = [primary]
+        static_boost = bool(row[R_DMG_BOOSTED]) or (bool(row[R_CHARGE]) and not generated)
+        results: dict[tuple, float] = defaultdict(float)
+        for p_hit, hits, primary_hit in self.hit_scenarios(row, models, covered, primary):
+            left = budget
+            bought_direct = False
+            boosts = []
+            for j, kind, direct in hits:
+                if direct:
+                    boosted = static_boost
+                    if not boosted and left > 0:
+                        boosted, left = True, left - 1
+                        bought_direct = True
+                    boosts.append(boosted)
+                else:
+                    boosts.append(None)
+            aoe_bonus = bought_direct and bool(self.rules[RU_AOE_BOOST_ALL])
+            boosts = [static_boost or aoe_bonus if b is None else b for b in boosts]
+            event = FLAG_CONTINUOUS if row[R_CRIT_CONT] and any(k == 2 for _, k, _ in hits) \
+                else 0
+            per_model = []
+            for (j, kind, direct), boosted in zip(hits, boosts):
+                marked, kd = models[j]
+                crit = kind == 2
+                if crit and row[R_CRIT_KD]:
+                    kd = True
+                per_model.append(self.outcomes(row, j, marked, kd, crit, direct, boosted))
+            spent_now = spent + (budget - left)
+            gen_mode = int(row[R_GEN])
+            for combo in itertools.product(*per_model):
+                p = p_hit
+                new_models = list(models)
+                events = flags | event
+                killed = False
+                for (j, _, _), (q, new_marked, new_kd, tough_saved) in zip(hits, combo):
+                    p *= q
+                    new_models[j] = (new_marked, new_kd)
+                    if tough_saved:
+                        events |= FLAG_TOUGH_SAVED
+                    if new_marked >= boxes[j]:
+                        killed = True
+                trig = primary_hit if gen_mode == 1 else killed if gen_mode == 2 else False
+                results[((tuple(new_models), left, spent_now, gen, events), trig)] += p
+        return [(p, s, t) for (s, t), p in results.items()]
+
+    def initial(self) -> dict[tuple, float]:
+        """The starting state: every model as listed, nothing spent."""
+        models = tuple((int(m[M_MARKED]), bool(m[M_KD])) for m in self.plan.models)
+        return {(models, 0, 0, 0, 0): 1.0}
+
+    def step(self, dist: dict[tuple, float], row: np.ndarray) -> dict[tuple, float]:
+        """Apply one attack row (and any attacks it generates) to a state distribution."""
+        if row[R_FIRST]:
+            reset: dict[tuple, float] = defaultdict(float)
+            for (models, _, spent, _, flags), p in dist.items():
+                reset[(models, int(row[R_BUDGET]), spent, 0, flags)] += p
+            dist = reset
+        cap = int(row[R_GEN_CAP])
+        pending, generated = dist, False
+        done: dict[tuple, float] = defaultdict(float)
+        while pending:
+            new_pending: dict[tuple, float] = defaultdict(float)
+            for state, p in pending.items():
+                for q, new_state, trig in self.apply(row, state, generated):
+                    if trig and (cap < 0 or new_state[3] < cap):
+                        models, left, spent, gen, flags = new_state
+                        new_pending[(models, left, spent, gen + 1, flags)] += p * q
+                    else:
+                        done[new_state] += p * q
+            pending = {s: p for s, p in new_pending.items() if p > 0}
+            generated = True
+        if len(done) > MAX_STATES:
+            raise UnsupportedError(
+                f"the exact engine's state space grew past {MAX_STATES:,} states (many "
+                "multi-box models under areas or sprays); use simulate instead")
+        return done
+
+    def run(self) -> dict[tuple, float]:
+        dist = self.initial()
+        for row in self.plan.rows:
+            dist = self.step(dist, row)
+        return dist
+
+    def all_destroyed(self, state: tuple) -> bool:
+        boxes = self.models[:, M_BOXES]
+        return all(m >= boxes[i] for i, (m, _) in enumerate(state[0]))
+
+
+def first_roll(plan: CompiledPlan) -> np.ndarray:
+    """``[P(miss), P(hit, no crit), P(crit)]`` of the first attack roll of the first line."""
+    model = plan.models[0]
+    return hit_crit(plan.rows[0], int(model[M_DEF]), bool(model[M_KD]),
+                    bool(model[M_STATIONARY]), plan.rules)
+
+
+def run_exact(plan: CompiledPlan) -> Result:
+    """Solve a compiled plan exactly.
+
+    Returns
+    -------
+    Result
+        Distributions ``damage`` (boxes marked), ``models_destroyed`` and, when damage boosts
+        were bought, ``boosts_spent``; probabilities ``hit``, ``crit`` (first attack roll of
+        the first line), ``unit_destroyed`` (every target model destroyed) and
+        ``tough_saved`` (at least one Tough roll succeeded) and, for weapons with a
+        critical continuous effect, ``continuous_effect`` (at least one critical hit applied
+        it).
+
+    Raises
+    ------
+    UnsupportedError
+        When the chain's state space is too large to enumerate.
+    """
+    final = _Chain(plan).run()
+    boxes = plan.models[:, M_BOXES]
+    initial = int(plan.models[:, M_MARKED].sum())
+    damage = np.zeros(plan.max_damage + 1)
+    destroyed = np.zeros(plan.n_models + 1)
+    spent_pmf = np.zeros(plan.max_boosts + 1)
+    saved_p = continuous_p = 0.0
+    for (models, _, spent, _, flags), p in final.items():
+        damage[sum(m for m, _ in models) - initial] += p
+        destroyed[sum(1 for i, (m, _) in enumerate(models) if m >= boxes[i])] += p
+        spent_pmf[spent] += p
+        if flags & FLAG_TOUGH_SAVED:
+            saved_p += p
+        if flags & FLAG_CONTINUOUS:
+            continuous_p += p
+    roll = first_roll(plan)
+    distributions = {"damage": Distribution.from_pmf(damage),
+                     "models_destroyed": Distribution.from_pmf(destroyed)}
+    if plan.max_boosts:
+        distributions["boosts_spent"] = Distribution.from_pmf(spent_pmf)
+    probabilities = {"hit": float(roll[1] + roll[2]), "crit": float(roll[2]),
+                     "unit_destroyed": float(destroyed[-1]),
+                     "tough_saved": float(min(1.0, saved_p))}
+    if plan.rows[:, R_CRIT_CONT].any():
+        probabilities["continuous_effect"] = float(min(1.0, continuous_p))
+    return Result(method=EXACT, distributions=distributions, probabilities=probabilities,
+                  inputs=_inputs(plan), labels=_LABELS)
+
+
+_LABELS = {"damage": "boxes marked", "models_destroyed": "models destroyed",
+           "boosts_spent": "damage boosts spent", "unit_destroyed": "all targets destroyed",
+           "tough_saved": "a Tough roll saved",
+           "continuous_effect": "continuous effect applied"}
+
+
+def _inputs(plan: CompiledPlan) -> dict[str, object]:
+    return {"attacks": [str(a) for a in plan.attacks],
+            "targets": [str(t) for t in plan.targets],
+            "rules": plan.rule_set.as_dict()}

@@ -1,0 +1,289 @@
+"""Monte Carlo kernels for Warmachine MkIV (all numba code of the subpackage lives here).
+
+The kernels take the arrays of a :class:`~mathhammer.warmachine.compile.CompiledPlan`, do no
+validation, and follow the rules step by step: attack roll (automatic results, rerolls),
+hit effects (critical knockdown) before damage, every damage roll of an attack before any
+Tough roll (simultaneous resolution), then attack generation.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from mathhammer.core.jit import kernel, parallel_kernel, prange
+from mathhammer.core.rng import d6, uniform
+from mathhammer.warmachine.compile import (
+    M_ARM, M_BOXES, M_DEF, M_KD, M_MARKED, M_STATIONARY, M_TOUGH, M_TOUGH_THR, R_AOE, R_AP,
+    R_ATK_DROP, R_ATK_N, R_AUTO_HIT, R_AUTO_MISS, R_BLAST_POW, R_BUDGET, R_CATCHES, R_CHARGE,
+    R_CRIT_AP, R_CRIT_CONT, R_CRIT_DICE, R_CRIT_KD, R_CRIT_MULT, R_CRIT_NO_TOUGH,
+    R_DMG_BOOSTED, R_DMG_DROP, R_DMG_N, R_DREROLL_BELOW, R_DREROLL_N, R_FIRST, R_GEN,
+    R_GEN_CAP, R_MELEE, R_POW,
+    R_REROLL_MODE, R_REROLL_N, R_SPRAY, R_STAT, RU_ALL_ONES, RU_AOE_BOOST_ALL, RU_ROLL_VS_AUTO,
+    RU_SPECIAL_KEPT, RU_STAT_DEF, RU_TOUGH_ALLOWED, FLAG_CONTINUOUS, FLAG_TOUGH_SAVED)
+from mathhammer.warmachine.profiles import MAX_DICE
+
+#: Trial outputs written by :func:`trial`.
+OUT_DAMAGE, OUT_DESTROYED, OUT_SPENT, OUT_FLAGS, OUT_FIRST = range(5)
+N_OUT = 5
+#: Per-chunk event counters.
+C_HIT, C_CRIT, C_UNIT, C_SAVED, C_CONTINUOUS = range(5)
+N_COUNTERS = 5
+BUFFER = MAX_DICE + 4
+
+
+@kernel
+def _roll_sorted(state, n, buf):
+    """Roll ``n`` d6 into ``buf[:n]`` in ascending order."""
+    for i in range(n):
+        face = d6(state)
+        j = i
+        while j > 0 and buf[j - 1] > face:
+            buf[j] = buf[j - 1]
+            j -= 1
+        buf[j] = face
+
+
+@kernel
+def attack_roll(state, n, drop, need, all_ones_miss, special_on_kept, buf):
+    """One attack roll: 0 miss, 1 hit, 2 critical hit (needs ``n - drop >= 1``)."""
+    _roll_sorted(state, n, buf)
+    kept = n - drop
+    start = drop if special_on_kept else 0
+    all_ones = True
+    all_sixes = True
+    for i in range(start, n):
+        if buf[i] != 1:
+            all_ones = False
+        if buf[i] != 6:
+            all_sixes = False
+    if all_ones_miss and all_ones:
+        return 0
+    total = 0
+    for i in range(drop, n):
+        total += buf[i]
+    if not ((kept >= 2 and all_sixes) or total >= need):
+        return 0
+    for i in range(drop + 1, n):
+        if buf[i] == buf[i - 1]:
+            return 2
+    return 1
+
+
+@kernel
+def hit_outcome(state, rows, r, defense, knocked_down, stationary, rules, buf):
+    """Attack row ``r`` against one model: 0 miss, 1 hit, 2 crit (rerolls applied)."""
+    if rows[r, R_AUTO_MISS]:
+        return 0
+    n = rows[r, R_ATK_N]
+    drop = rows[r, R_ATK_DROP]
+    if n <= 0 or n - drop <= 0:
+        return 0
+    low = knocked_down != 0 or stationary != 0
+    if (rows[r, R_AUTO_HIT] != 0 or (rows[r, R_MELEE] != 0 and low)) \
+            and rules[RU_ROLL_VS_AUTO] == 0:
+        return 1
+    need = (rules[RU_STAT_DEF] if low else defense) - rows[r, R_STAT]
+    all_ones = rules[RU_ALL_ONES] != 0
+    kept_rule = rules[RU_SPECIAL_KEPT] != 0
+    result = attack_roll(state, n, drop, need, all_ones, kept_rule, buf)
+    mode = rows[r, R_REROLL_MODE]
+    if mode != 0:
+        for _ in range(rows[r, R_REROLL_N]):
+            if result == 0 or (mode == 2 and result == 1):
+                result = attack_roll(state, n, drop, need, all_ones, kept_rule, buf)
+            else:
+                break
+    return result
+
+
+@kernel
+def _damage_once(state, n, drop, pow_, armor, mult, buf):
+    total = 0
+    if n > 0 and n - drop > 0:
+        _roll_sorted(state, n, buf)
+        for i in range(drop, n):
+            total += buf[i]
+    value = total + pow_ - armor
+    return value * mult if value > 0 else 0
+
+
+@kernel
+def damage_roll(state, rows, r, armor, crit, direct, boosted, buf):
+    """Boxes of damage dealt by one damage roll of row ``r`` (rerolls applied)."""
+    if rows[r, R_AP] != 0 or (crit and rows[r, R_CRIT_AP] != 0):
+        armor = (armor + 1) // 2
+    n = rows[r, R_DMG_N] + (1 if boosted else 0) + (rows[r, R_CRIT_DICE] if crit else 0)
+    drop = rows[r, R_DMG_DROP]
+    pow_ = rows[r, R_POW] if direct else rows[r, R_BLAST_POW]
+    mult = rows[r, R_CRIT_MULT] if crit else 1
+    value = _damage_once(state, n, drop, pow_, armor, mult, buf)
+    below = rows[r, R_DREROLL_BELOW]
+    if below > 0:
+        for _ in range(rows[r, R_DREROLL_N]):
+            if value < below:
+                value = _damage_once(state, n, drop, pow_, armor, mult, buf)
+            else:
+                break
+    return value
+
+
+@kernel
+def trial(state, rows, models, rules, coverage, marked, knocked, covered, kinds, direct,
+          boosts, buf, out):
+    """One full sequence of attacks; writes the outcome into ``out`` (``OUT_*``)."""
+    n_models = models.shape[0]
+    initial = 0
+    for i in range(n_models):
+        marked[i] = models[i, M_MARKED]
+        knocked[i] = models[i, M_KD]
+        initial += marked[i]
+    budget = 0
+    spent = 0
+    flags = 0
+    first = -1
+    gen = 0
+    for r in range(rows.shape[0]):
+        if rows[r, R_FIRST] != 0:
+            budget = rows[r, R_BUDGET]
+            gen = 0
+        generated = False
+        while True:
+            if rows[r, R_SPRAY] > 0:
+                width = rows[r, R_SPRAY]
+            elif rows[r, R_AOE] != 0:
+                width = 1 + rows[r, R_CATCHES]
+            else:
+                width = 1
+            n_cov = 0
+            for i in range(n_models):
+                if n_cov < width and marked[i] < models[i, M_BOXES]:
+                    covered[n_cov] = i
+                    n_cov += 1
+            if n_cov == 0:
+                break
+            static_boost = rows[r, R_DMG_BOOSTED] != 0 or (rows[r, R_CHARGE] != 0
+                                                          and not generated)
+            primary = covered[0]
+            if rows[r, R_AOE] != 0:
+                k = hit_outcome(state, rows, r, models[primary, M_DEF], knocked[primary],
+                                models[primary, M_STATIONARY], rules, buf)
+                if first < 0:
+                    first = k
+                primary_hit = k > 0
+                if primary_hit:
+                    boosted = static_boost
+                    bought = False
+                    if not boosted and budget > 0:
+                        boosted = True
+                        bought = True
+                        budget -= 1
+                        spent += 1
+                    blast_boost = static_boost or (bought and rules[RU_AOE_BOOST_ALL] != 0)
+                    for c in range(n_cov):
+                        kinds[c] = k
+                        direct[c] = 1 if c == 0 else 0
+                        boosts[c] = int(boosted) if c == 0 else int(blast_boost)
+                else:
+                    for c in range(n_cov):
+                        kinds[c] = 1 if (coverage > 0.0 and uniform(state) < coverage) else 0
+                        direct[c] = 0
+                        boosts[c] = 1 if static_boost else 0
+            else:
+                for c in range(n_cov):
+                    j = covered[c]
+                    k = hit_outcome(state, rows, r, models[j, M_DEF], knocked[j],
+                                    models[j, M_STATIONARY], rules, buf)
+                    if first < 0:
+                        first = k
+                    kinds[c] = k
+                    direct[c] = 1
+                    boosted = static_boost
+                    if k > 0 and not boosted and budget > 0:
+                        boosted = True
+                        budget -= 1
+                        spent += 1
+                    boosts[c] = 1 if boosted else 0
+                primary_hit = kinds[0] > 0
+            # hit effects before damage
+            for c in range(n_cov):
+                if kinds[c] == 2:
+                    if rows[r, R_CRIT_KD] != 0:
+                        knocked[covered[c]] = 1
+                    if rows[r, R_CRIT_CONT] != 0:
+                        flags |= FLAG_CONTINUOUS
+            # every damage roll of the attack, then the Tough rolls
+            for c in range(n_cov):
+                if kinds[c] > 0:
+                    j = covered[c]
+                    dmg = damage_roll(state, rows, r, models[j, M_ARM], kinds[c] == 2,
+                                      direct[c] != 0, boosts[c] != 0, buf)
+                    marked[j] = min(models[j, M_BOXES], marked[j] + dmg)
+            killed = False
+            for c in range(n_cov):
+                j = covered[c]
+                if kinds[c] > 0 and marked[j] >= models[j, M_BOXES]:
+                    tough = (models[j, M_TOUGH] != 0 and rules[RU_TOUGH_ALLOWED] != 0
+                             and knocked[j] == 0
+                             and not (kinds[c] == 2 and rows[r, R_CRIT_NO_TOUGH] != 0))
+                    if tough and d6(state) >= models[j, M_TOUGH_THR]:
+                        marked[j] = models[j, M_BOXES] - 1
+                        knocked[j] = 1
+                        flags |= FLAG_TOUGH_SAVED
+                    else:
+                        killed = True
+            mode = rows[r, R_GEN]
+            trig = (mode == 1 and primary_hit) or (mode == 2 and killed)
+            cap = rows[r, R_GEN_CAP]
+            if trig and (cap < 0 or gen < cap):
+                gen += 1
+                generated = True
+                continue
+            break
+    total = 0
+    destroyed = 0
+    for i in range(n_models):
+        total += marked[i]
+        if marked[i] >= models[i, M_BOXES]:
+            destroyed += 1
+    out[OUT_DAMAGE] = total - initial
+    out[OUT_DESTROYED] = destroyed
+    out[OUT_SPENT] = spent
+    out[OUT_FLAGS] = flags
+    out[OUT_FIRST] = first
+
+
+@parallel_kernel
+def simulate_chunks(rows, models, rules, coverage, streams, per_chunk, hist_damage,
+                    hist_destroyed, hist_spent, counters):
+    """Run ``per_chunk[c]`` trials with stream ``streams[c]`` for every chunk ``c``.
+
+    Each chunk writes only its own histogram rows, so the summed result does not depend on
+    how many threads ran the chunks.
+    """
+    n_models = models.shape[0]
+    for c in prange(streams.shape[0]):
+        state = streams[c]
+        marked = np.zeros(n_models, dtype=np.int64)
+        knocked = np.zeros(n_models, dtype=np.int64)
+        covered = np.zeros(n_models, dtype=np.int64)
+        kinds = np.zeros(n_models, dtype=np.int64)
+        direct = np.zeros(n_models, dtype=np.int64)
+        boosts = np.zeros(n_models, dtype=np.int64)
+        buf = np.zeros(BUFFER, dtype=np.int64)
+        out = np.zeros(N_OUT, dtype=np.int64)
+        for _ in range(per_chunk[c]):
+            trial(state, rows, models, rules, coverage, marked, knocked, covered, kinds,
+                  direct, boosts, buf, out)
+            hist_damage[c, out[OUT_DAMAGE]] += 1
+            hist_destroyed[c, out[OUT_DESTROYED]] += 1
+            hist_spent[c, out[OUT_SPENT]] += 1
+            if out[OUT_FIRST] > 0:
+                counters[c, C_HIT] += 1
+            if out[OUT_FIRST] == 2:
+                counters[c, C_CRIT] += 1
+            if out[OUT_DESTROYED] == n_models:
+                counters[c, C_UNIT] += 1
+            if out[OUT_FLAGS] & FLAG_TOUGH_SAVED:
+                counters[c, C_SAVED] += 1
+            if out[OUT_FLAGS] & FLAG_CONTINUOUS:
+                counters[c, C_CONTINUOUS] += 1

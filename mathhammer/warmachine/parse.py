@@ -1,0 +1,343 @@
+"""Attack and target lines in text form, both ways.
+
+Attack line::
+
+    [Nx] Name: MAT7 POW16 [CHARGE, ARMOR-PIERCING, BLAST POW 8, ...]
+
+Target line::
+
+    [Nx] Name: DEF13 ARM13 BOXES1 [TOUGH, KNOCKED DOWN, ...]
+
+Every error is a :class:`~mathhammer.errors.ProfileError` naming the token, its column and
+the fix. Standard library only.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from mathhammer.errors import ProfileError, did_you_mean
+from mathhammer.warmachine.profiles import Attack, Target
+
+_COUNT_RE = re.compile(r"^\s*(-?\d+)\s*[xX×]\s+")
+_STAT_RE = re.compile(r"^([A-Za-z]+)(-?\d+)$")
+_KEYWORD_RE = re.compile(r"^(.*?)\s*(-?\d+)?\s*(\+)?$")
+
+Updates = dict[str, object]
+
+
+def _flag(name: str) -> Callable[[int | None], Updates]:
+    return lambda n: {name: True}
+
+
+def _number(name: str, default: int | None = None) -> Callable[[int | None], Updates]:
+    def apply(n: int | None) -> Updates:
+        return {name: default if n is None else n}
+    return apply
+
+
+#: keyword -> (takes a number: "no" | "yes" | "optional", updates from the number)
+_ATTACK_KEYWORDS: dict[str, tuple[str, Callable[[int | None], Updates]]] = {
+    "CHARGE": ("no", _flag("charge")),
+    "ARMOR-PIERCING": ("no", _flag("armor_piercing")),
+    "CRITICAL ARMOR-PIERCING": ("no", _flag("crit_armor_piercing")),
+    "CRITICAL KNOCKDOWN": ("no", _flag("crit_knockdown")),
+    "CRITICAL DECAPITATION": ("no", _flag("crit_no_tough")),
+    "CRITICAL DAMAGE MULTIPLIER": ("yes", _number("crit_damage_multiplier")),
+    "CRITICAL DAMAGE DIE": ("no", lambda n: {"crit_damage_dice": 1}),
+    "CRITICAL DAMAGE DICE": ("yes", _number("crit_damage_dice")),
+    "CRITICAL CONTINUOUS EFFECT": ("no", _flag("crit_continuous")),
+    "BOOSTED ATTACK": ("no", _flag("boosted_attack")),
+    "BOOSTED DAMAGE": ("no", _flag("boosted_damage")),
+    "DAMAGE BOOSTS": ("yes", _number("damage_boosts")),
+    "ATTACK BOOSTS": ("yes", _number("attack_boosts")),
+    "ADDITIONAL ATTACK DIE": ("no", lambda n: {"attack_dice": 1}),
+    "ADDITIONAL ATTACK DICE": ("yes", _number("attack_dice")),
+    "ADDITIONAL DAMAGE DIE": ("no", lambda n: {"damage_dice": 1}),
+    "ADDITIONAL DAMAGE DICE": ("yes", _number("damage_dice")),
+    "ATTACK DROP LOWEST": ("optional", _number("attack_drop", 1)),
+    "DAMAGE DROP LOWEST": ("optional", _number("damage_drop", 1)),
+    "FEWER ATTACK DICE": ("yes", _number("attack_reduced")),
+    "FEWER DAMAGE DICE": ("yes", _number("damage_reduced")),
+    "AUTO HIT": ("no", _flag("auto_hit")),
+    "AUTO MISS": ("no", _flag("auto_miss")),
+    "REROLL MISSES": ("optional",
+                      lambda n: {"reroll_attack": "on_miss", "attack_rerolls": n or 1}),
+    "REROLL MISSES OR NO CRIT": ("optional", lambda n: {"reroll_attack": "on_miss_or_no_crit",
+                                                        "attack_rerolls": n or 1}),
+    "REROLL DAMAGE BELOW": ("yes", _number("reroll_damage_below")),
+    "DAMAGE REROLLS": ("yes", _number("damage_rerolls")),
+    "AOE": ("no", _flag("aoe")),
+    "BLAST POW": ("yes", _number("blast_pow")),
+    "CATCHES": ("yes", _number("catches")),
+    "SPRAY": ("yes", _number("spray")),
+    "EXTRA ATTACK ON HIT": ("no", lambda n: {"generate": "on_hit"}),
+    "EXTRA ATTACK ON KILL": ("no", lambda n: {"generate": "on_kill"}),
+    "EXTRA ATTACKS MAX": ("yes", _number("max_generated")),
+}
+
+_TARGET_KEYWORDS: dict[str, tuple[str, Callable[[int | None], Updates]]] = {
+    "TOUGH": ("optional", lambda n: {"tough": True, "tough_threshold": 5 if n is None else n}),
+    "KNOCKED DOWN": ("no", _flag("knocked_down")),
+    "STATIONARY": ("no", _flag("stationary")),
+    "DAMAGED": ("yes", _number("damaged")),
+}
+
+_ALIASES = {
+    "ARMOUR-PIERCING": "ARMOR-PIERCING", "ARMOR PIERCING": "ARMOR-PIERCING",
+    "AP": "ARMOR-PIERCING", "CRITICAL ARMOUR-PIERCING": "CRITICAL ARMOR-PIERCING",
+    "CRITICAL ARMOR PIERCING": "CRITICAL ARMOR-PIERCING", "AUTOMATIC HIT": "AUTO HIT",
+    "AUTOMATIC MISS": "AUTO MISS", "REROLL MISS": "REROLL MISSES",
+    "KNOCKDOWN": "KNOCKED DOWN", "CRITICAL NO TOUGH": "CRITICAL DECAPITATION",
+    "ADDITIONAL DAMAGE DICE 1": "ADDITIONAL DAMAGE DIE", "CRITICAL FIRE":
+    "CRITICAL CONTINUOUS EFFECT", "CRITICAL CORROSION": "CRITICAL CONTINUOUS EFFECT",
+    "CRITICAL CONTINUOUS": "CRITICAL CONTINUOUS EFFECT",
+}
+
+_ATTACK_STATS = ("MAT", "RAT", "AAT", "POW")
+_TARGET_STATS = ("DEF", "ARM", "BOXES")
+
+
+def _normalise(text: str) -> str:
+    text = " ".join(text.upper().split())
+    return text.replace("RE-ROLL", "REROLL").replace("ARMOUR", "ARMOR")
+
+
+def _split_line(line: str, what: str, example: str
+                ) -> tuple[int, str, str, int, list[tuple[str, int]]]:
+    """Split into (count, name, stats text, stats column, [(keyword, column)])."""
+    if not isinstance(line, str) or not line.strip():
+        raise ProfileError(f"empty {what} line; write it like {example!r}", line=str(line))
+    count = 1
+    offset = 0
+    match = _COUNT_RE.match(line)
+    if match:
+        count = int(match.group(1))
+        if count < 1:
+            raise ProfileError(f"model/attack count '{match.group(1)}x'{{where}} is impossible; "
+                               "write 1x or more", token=f"{match.group(1)}x",
+                               column=match.start(1) + 1, line=line)
+        offset = match.end()
+    rest = line[offset:]
+    name = ""
+    if ":" in rest:
+        name, _, _ = rest.partition(":")
+        offset += len(name) + 1
+        name = name.strip()
+    body = line[offset:]
+    keywords: list[tuple[str, int]] = []
+    if "[" in body or "]" in body:
+        open_at = body.find("[")
+        close_at = body.rfind("]")
+        if open_at < 0 or close_at < open_at or body[close_at + 1:].strip():
+            token = "]" if open_at < 0 else "["
+            column = offset + (body.find(token) if token in body else len(body)) + 1
+            raise ProfileError(f"unbalanced brackets{{where}}: put keywords in one "
+                               f"[...] group at the end, like {example!r}", token=token,
+                               column=column, line=line)
+        inner = body[open_at + 1:close_at]
+        position = offset + open_at + 1
+        for part in inner.split(","):
+            stripped = part.strip()
+            if stripped:
+                keywords.append((stripped, position + part.find(stripped) + 1))
+            elif inner.strip():
+                raise ProfileError(f"empty keyword{{where}}: remove the extra comma",
+                                   token=",", column=position + 1, line=line)
+            position += len(part) + 1
+        stats = body[:open_at]
+    else:
+        stats = body
+    return count, name, stats, offset, keywords
+
+
+def _parse_stats(line: str, stats: str, offset: int, allowed: tuple[str, ...], example: str
+                 ) -> dict[str, tuple[int, str, int]]:
+    found: dict[str, tuple[int, str, int]] = {}
+    for match in re.finditer(r"\S+", stats):
+        token = match.group(0)
+        column = offset + match.start() + 1
+        parsed = _STAT_RE.match(token)
+        if parsed is None:
+            raise ProfileError(f"malformed characteristic '{token}'{{where}}; write a name and "
+                               f"a number with no space, like {example!r}", token=token,
+                               column=column, line=line)
+        name = parsed.group(1).upper()
+        value = int(parsed.group(2))
+        if name not in allowed:
+            raise ProfileError(f"unknown characteristic '{name}'{{where}}"
+                               f"{did_you_mean(name, allowed)} (known: {', '.join(allowed)})",
+                               token=token, column=column, line=line)
+        if name in found:
+            raise ProfileError(f"characteristic {name} given twice{{where}}; keep one",
+                               token=token, column=column, line=line)
+        if value < 0:
+            raise ProfileError(f"{name} {value}{{where}} is impossible; it must not be "
+                               "negative", token=token, column=column, line=line)
+        found[name] = (value, token, column)
+    return found
+
+
+def _parse_keywords(line: str, keywords: list[tuple[str, int]],
+                    table: dict[str, tuple[str, Callable[[int | None], Updates]]]) -> Updates:
+    updates: Updates = {}
+    seen: set[str] = set()
+    for text, column in keywords:
+        normal = _normalise(text)
+        normal = _ALIASES.get(normal, normal)
+        match = _KEYWORD_RE.match(normal)
+        assert match is not None  # the pattern matches any string
+        word, number_text = match.group(1), match.group(2)
+        word = _ALIASES.get(word, word)
+        if word not in table and normal in table:
+            word, number_text = normal, None
+        if word not in table:
+            raise ProfileError(f"unknown keyword '{text}'{{where}}"
+                               f"{did_you_mean(word, table)}", token=text, column=column,
+                               line=line)
+        takes, apply = table[word]
+        number = None if number_text is None else int(number_text)
+        if takes == "yes" and number is None:
+            raise ProfileError(f"keyword {word}{{where}} needs a number, like '{word} 2'",
+                               token=text, column=column, line=line)
+        if takes == "no" and number is not None:
+            raise ProfileError(f"keyword {word}{{where}} takes no number; write '{word}'",
+                               token=text, column=column, line=line)
+        if number is not None and number < 0:
+            raise ProfileError(f"{word} {number}{{where}} is impossible; it must not be "
+                               "negative", token=text, column=column, line=line)
+        if word in seen:
+            raise ProfileError(f"keyword {word} given twice{{where}}; keep one", token=text,
+                               column=column, line=line)
+        seen.add(word)
+        for key, value in apply(number).items():
+            if key in updates and key not in ("attack_rerolls",):
+                raise ProfileError(f"keyword '{text}'{{where}} conflicts with an earlier "
+                                   "keyword; keep one", token=text, column=column, line=line)
+            updates[key] = value
+    return updates
+
+
+_ATTACK_EXAMPLE = "3x Battle hammer: MAT7 POW16 [CHARGE]"
+_TARGET_EXAMPLE = "5x Trencher: DEF13 ARM13 BOXES1 [TOUGH]"
+
+
+def parse_attack(line: str) -> Attack:
+    """Parse an attack line; see the module docstring for the syntax.
+
+    Examples
+    --------
+    >>> a = parse_attack("2x Battle hammer: MAT7 POW16 [CHARGE]")
+    >>> a.count, a.stat, a.pow, a.charge
+    (2, 7, 16, True)
+    """
+    count, name, stats, offset, keywords = _split_line(line, "attack", _ATTACK_EXAMPLE)
+    found = _parse_stats(line, stats, offset, _ATTACK_STATS, _ATTACK_EXAMPLE)
+    kinds = [k for k in ("MAT", "RAT", "AAT") if k in found]
+    if len(kinds) != 1:
+        if kinds:
+            _, token, column = found[kinds[1]]
+            raise ProfileError(f"an attack uses one of MAT, RAT and AAT, not both "
+                               f"{kinds[0]} and {kinds[1]}{{where}}", token=token,
+                               column=column, line=line)
+        raise ProfileError(f"attack line needs its attack stat: add MAT n (melee), RAT n "
+                           f"(ranged) or AAT n (arcane), like {_ATTACK_EXAMPLE!r}", line=line)
+    if "POW" not in found:
+        raise ProfileError(f"attack line needs the weapon's POW, like {_ATTACK_EXAMPLE!r}",
+                           line=line)
+    updates = _parse_keywords(line, keywords, _ATTACK_KEYWORDS)
+    try:
+        return Attack(name=name, count=count, stat_kind=kinds[0], stat=found[kinds[0]][0],
+                      pow=found["POW"][0], **updates)  # type: ignore[arg-type]
+    except ProfileError as exc:
+        raise ProfileError(f"{exc}", token=exc.token, line=line) from None
+
+
+def parse_target(line: str) -> Target:
+    """Parse a target line; see the module docstring for the syntax.
+
+    Examples
+    --------
+    >>> t = parse_target("5x Trencher: DEF13 ARM13 BOXES1 [TOUGH]")
+    >>> t.count, t.defense, t.armor, t.boxes, t.tough
+    (5, 13, 13, 1, True)
+    """
+    count, name, stats, offset, keywords = _split_line(line, "target", _TARGET_EXAMPLE)
+    found = _parse_stats(line, stats, offset, _TARGET_STATS, _TARGET_EXAMPLE)
+    missing = [k for k in ("DEF", "ARM") if k not in found]
+    if missing:
+        raise ProfileError(f"target line needs {' and '.join(missing)}, like "
+                           f"{_TARGET_EXAMPLE!r}", line=line)
+    updates = _parse_keywords(line, keywords, _TARGET_KEYWORDS)
+    boxes = found["BOXES"][0] if "BOXES" in found else 1
+    if boxes < 1:
+        _, token, column = found["BOXES"]
+        raise ProfileError("BOXES 0{where} is impossible; a model has at least one box",
+                           token=token, column=column, line=line)
+    try:
+        return Target(name=name, count=count, defense=found["DEF"][0], armor=found["ARM"][0],
+                      boxes=boxes, **updates)  # type: ignore[arg-type]
+    except ProfileError as exc:
+        raise ProfileError(f"{exc}", token=exc.token, line=line) from None
+
+
+def format_attack(attack: Attack) -> str:
+    """Canonical text of an attack line (``parse_attack(format_attack(a)) == a``)."""
+    a = attack
+    words: list[str] = []
+    flags = [("charge", "CHARGE"), ("armor_piercing", "ARMOR-PIERCING"),
+             ("crit_armor_piercing", "CRITICAL ARMOR-PIERCING"),
+             ("crit_knockdown", "CRITICAL KNOCKDOWN"), ("crit_no_tough", "CRITICAL DECAPITATION"),
+             ("crit_continuous", "CRITICAL CONTINUOUS EFFECT"),
+             ("boosted_attack", "BOOSTED ATTACK"), ("boosted_damage", "BOOSTED DAMAGE"),
+             ("auto_hit", "AUTO HIT"), ("auto_miss", "AUTO MISS"), ("aoe", "AOE")]
+    words += [text for field_name, text in flags if getattr(a, field_name)]
+    numbers = [("crit_damage_multiplier", "CRITICAL DAMAGE MULTIPLIER", 1),
+               ("crit_damage_dice", "CRITICAL DAMAGE DICE", 0),
+               ("damage_boosts", "DAMAGE BOOSTS", 0),
+               ("attack_boosts", "ATTACK BOOSTS", 0),
+               ("attack_dice", "ADDITIONAL ATTACK DICE", 0),
+               ("damage_dice", "ADDITIONAL DAMAGE DICE", 0),
+               ("attack_drop", "ATTACK DROP LOWEST", 0),
+               ("damage_drop", "DAMAGE DROP LOWEST", 0),
+               ("attack_reduced", "FEWER ATTACK DICE", 0),
+               ("damage_reduced", "FEWER DAMAGE DICE", 0),
+               ("catches", "CATCHES", 0), ("spray", "SPRAY", 0)]
+    words += [f"{text} {getattr(a, name)}" for name, text, default in numbers
+              if getattr(a, name) != default]
+    if a.blast_pow is not None:
+        words.append(f"BLAST POW {a.blast_pow}")
+    if a.reroll_attack == "on_miss":
+        words.append(f"REROLL MISSES {a.attack_rerolls}")
+    elif a.reroll_attack == "on_miss_or_no_crit":
+        words.append(f"REROLL MISSES OR NO CRIT {a.attack_rerolls}")
+    if a.reroll_damage_below is not None:
+        words.append(f"REROLL DAMAGE BELOW {a.reroll_damage_below}")
+    if a.damage_rerolls != 1:
+        words.append(f"DAMAGE REROLLS {a.damage_rerolls}")
+    if a.generate != "none":
+        words.append("EXTRA ATTACK ON HIT" if a.generate == "on_hit" else "EXTRA ATTACK ON KILL")
+    if a.max_generated is not None:
+        words.append(f"EXTRA ATTACKS MAX {a.max_generated}")
+    head = f"{a.count}x {a.name}: " if a.name else f"{a.count}x : "
+    text = f"{head}{a.stat_kind}{a.stat} POW{a.pow}"
+    return f"{text} [{', '.join(words)}]" if words else text
+
+
+def format_target(target: Target) -> str:
+    """Canonical text of a target line (``parse_target(format_target(t)) == t``)."""
+    t = target
+    words: list[str] = []
+    if t.tough:
+        words.append("TOUGH" if t.tough_threshold == 5 else f"TOUGH {t.tough_threshold}+")
+    if t.knocked_down:
+        words.append("KNOCKED DOWN")
+    if t.stationary:
+        words.append("STATIONARY")
+    if t.damaged:
+        words.append(f"DAMAGED {t.damaged}")
+    head = f"{t.count}x {t.name}: " if t.name else f"{t.count}x : "
+    text = f"{head}DEF{t.defense} ARM{t.armor} BOXES{t.boxes}"
+    return f"{text} [{', '.join(words)}]" if words else text
+

@@ -1,0 +1,334 @@
+"""Warmachine MkIV value objects: attack lines, targets and rule switches.
+
+Model layer: frozen dataclasses, standard library only. Text parsing lives in
+:mod:`mathhammer.warmachine.parse`; ``Attack.parse`` and ``Target.parse`` delegate to it and
+``str()`` gives the canonical line back, so ``Attack.parse(str(a)) == a``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+
+from mathhammer.errors import OptionError, ProfileError
+
+#: Largest number of dice a single roll may use (the exact engine enumerates 6**n outcomes).
+MAX_DICE = 8
+
+#: Attack-roll reroll policies (section 4 of the rules reference).
+REROLL_POLICIES = ("none", "on_miss", "on_miss_or_no_crit")
+
+#: Attack-generating triggers (section 8.4).
+GENERATE_TRIGGERS = ("none", "on_hit", "on_kill")
+
+STAT_KINDS = ("MAT", "RAT", "AAT")
+
+
+def _ceil_half(value: int) -> int:
+    return -(-value // 2)
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """Engine switches for the points the MkIV text leaves open (UNCERTAIN in the reference).
+
+    Parameters
+    ----------
+    all_ones_miss
+        A roll whose kept dice all show 1 misses (default ``True``; older editions).
+    special_on_kept_dice
+        The all-1s and all-6s checks look at the kept dice only (default ``True``); ``False``
+        looks at every rolled die, discarded ones included.
+    roll_vs_auto_hit
+        Roll anyway against an automatic hit to fish for a critical hit (default ``False``);
+        the roll then replaces the automatic hit and can miss.
+    stationary_base_def
+        DEF of a knocked-down or stationary model (default 5).
+    tough_allowed
+        ``False`` forbids every Tough roll (default ``True``).
+    aoe_boost_all
+        A bought damage boost also boosts every blast damage roll of the AOE (default ``True``).
+    aoe_miss_coverage
+        Probability that a model listed under an AOE is still inside the area after the
+        attack misses and deviates (default 0: geometry is not modelled).
+    apply_crippling
+        Apply older-edition crippling effects (default ``False``; ``True`` is not supported).
+    retarget_after_kill
+        Later attacks move on to the next model when their target is destroyed (default
+        ``True``; ``False`` is not supported).
+    """
+
+    all_ones_miss: bool = True
+    special_on_kept_dice: bool = True
+    roll_vs_auto_hit: bool = False
+    stationary_base_def: int = 5
+    tough_allowed: bool = True
+    aoe_boost_all: bool = True
+    aoe_miss_coverage: float = 0.0
+    apply_crippling: bool = False
+    retarget_after_kill: bool = True
+
+    def __post_init__(self) -> None:
+        if not 0.0 <= self.aoe_miss_coverage <= 1.0:
+            raise OptionError(f"aoe_miss_coverage {self.aoe_miss_coverage} is not a probability "
+                              "between 0 and 1")
+        if self.stationary_base_def < 0:
+            raise OptionError(f"stationary_base_def {self.stationary_base_def} must not be "
+                              "negative")
+
+    def as_dict(self) -> dict[str, object]:
+        """The switches as a plain dict (recorded in every result)."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+@dataclass(frozen=True, slots=True)
+class Attack:
+    """One attack line: ``count`` attacks with one weapon, made one after another.
+
+    Parameters
+    ----------
+    name
+        Weapon name (free text).
+    count
+        Number of attacks on this line (``Nx``).
+    stat_kind, stat
+        ``"MAT"`` (melee), ``"RAT"`` (ranged) or ``"AAT"`` (arcane) and its value.
+    pow
+        Weapon POW (melee POW includes strength in MkIV).
+    blast_pow
+        Blast POW of an AOE weapon, or ``None`` for a weapon without an area.
+    aoe
+        The weapon has an area of effect. Without a printed blast POW, blast damage uses
+        ``ceil(pow / 2)``.
+    catches
+        Further models of the target unit inside the area (AOE) besides the target.
+    spray
+        Number of models the spray covers (0 = not a spray); each gets its own attack roll.
+    charge
+        The first attack of the line is a charge attack: its damage roll is boosted on a hit.
+    boosted_attack, boosted_damage
+        Every attack / damage roll of the line is boosted.
+    attack_boosts
+        Attack rolls of the first ``attack_boosts`` attacks of the line are boosted (focus or
+        fury spent before rolling; capped at ``count``).
+    damage_boosts
+        Damage boosts bought with focus or fury, spent on the first hits of the line whose
+        damage is not already boosted (spent only on hits).
+    attack_dice, damage_dice
+        Additional dice (rules such as "roll an additional die").
+    attack_drop, damage_drop
+        Lowest dice discarded after rolling.
+    attack_reduced, damage_reduced
+        Dice removed (fewer dice).
+    armor_piercing, crit_armor_piercing
+        Halve the target's base ARM (rounded up), always or on a critical hit.
+    crit_knockdown, crit_no_tough
+        Critical effects applied before damage: knock the target down; no Tough roll.
+    crit_damage_multiplier
+        Damage beyond ARM is multiplied on a critical hit (1 = no effect).
+    crit_damage_dice
+        Extra damage dice on a critical hit.
+    crit_continuous
+        A critical hit applies a continuous effect (fire, corrosion). It adds no damage in a
+        single activation; the engines report P(applied).
+    auto_hit, auto_miss
+        Automatic results (an automatic miss wins over an automatic hit).
+    reroll_attack, attack_rerolls
+        Reroll policy for the attack roll and how many rerolls each attack roll may use.
+    reroll_damage_below, damage_rerolls
+        Reroll a damage roll that deals fewer than this many boxes (``None`` = never).
+    generate, max_generated
+        Attack-generating rule (``"on_hit"``/``"on_kill"``) and its cap per line (``None``
+        = no cap). Each attack generates at most one attack, which may chain.
+    """
+
+    name: str = ""
+    count: int = 1
+    stat_kind: str = "MAT"
+    stat: int = 0
+    pow: int = 0
+    blast_pow: int | None = None
+    aoe: bool = False
+    catches: int = 0
+    spray: int = 0
+    charge: bool = False
+    boosted_attack: bool = False
+    boosted_damage: bool = False
+    damage_boosts: int = 0
+    attack_boosts: int = 0
+    attack_dice: int = 0
+    damage_dice: int = 0
+    attack_drop: int = 0
+    damage_drop: int = 0
+    attack_reduced: int = 0
+    damage_reduced: int = 0
+    armor_piercing: bool = False
+    crit_armor_piercing: bool = False
+    crit_knockdown: bool = False
+    crit_no_tough: bool = False
+    crit_damage_multiplier: int = 1
+    crit_damage_dice: int = 0
+    crit_continuous: bool = False
+    auto_hit: bool = False
+    auto_miss: bool = False
+    reroll_attack: str = "none"
+    attack_rerolls: int = 1
+    reroll_damage_below: int | None = None
+    damage_rerolls: int = 1
+    generate: str = "none"
+    max_generated: int | None = None
+
+    def __post_init__(self) -> None:
+        _check_counts(self, ("count",), minimum=1)
+        _check_counts(self, ("stat", "pow", "catches", "spray", "damage_boosts",
+                             "attack_boosts", "attack_dice",
+                             "damage_dice", "attack_drop", "damage_drop", "attack_reduced",
+                             "damage_reduced", "crit_damage_dice", "attack_rerolls",
+                             "damage_rerolls"), minimum=0)
+        _check_counts(self, ("crit_damage_multiplier",), minimum=1)
+        if self.stat_kind not in STAT_KINDS:
+            raise ProfileError(f"attack stat '{self.stat_kind}' must be MAT, RAT or AAT",
+                               token=self.stat_kind)
+        if self.reroll_attack not in REROLL_POLICIES:
+            raise ProfileError(f"reroll policy '{self.reroll_attack}' must be one of "
+                               f"{', '.join(REROLL_POLICIES)}", token=self.reroll_attack)
+        if self.generate not in GENERATE_TRIGGERS:
+            raise ProfileError(f"attack-generating trigger '{self.generate}' must be one of "
+                               f"{', '.join(GENERATE_TRIGGERS)}", token=self.generate)
+        if self.blast_pow is not None and self.blast_pow < 0:
+            raise ProfileError(f"BLAST POW {self.blast_pow} must not be negative")
+        if self.max_generated is not None and self.max_generated < 0:
+            raise ProfileError(f"the cap on generated attacks ({self.max_generated}) must not "
+                               "be negative")
+        if self.reroll_damage_below is not None and self.reroll_damage_below < 1:
+            raise ProfileError("REROLL DAMAGE BELOW needs a threshold of at least 1")
+        if self.charge and self.stat_kind != "MAT":
+            raise ProfileError(f"CHARGE is a melee attack; use MAT, not {self.stat_kind}",
+                               token="CHARGE")
+        if self.spray and self.is_aoe:
+            raise ProfileError("a weapon is either a SPRAY or an AOE, not both", token="SPRAY")
+        if self.attack_boosts > self.count:
+            raise ProfileError(f"ATTACK BOOSTS {self.attack_boosts} is more than the "
+                               f"{self.count} attacks of the line", token="ATTACK BOOSTS")
+        if self.boosted_attack and self.attack_boosts:
+            raise ProfileError("BOOSTED ATTACK already boosts every attack roll; drop "
+                               "ATTACK BOOSTS (a roll is boosted at most once)",
+                               token="ATTACK BOOSTS")
+        if self.catches and not self.is_aoe:
+            raise ProfileError("CATCHES needs an AOE weapon; add AOE or BLAST POW n",
+                               token="CATCHES")
+        for what, total in (("attack", 2 + int(self.boosted_attack or self.attack_boosts > 0)
+                             + self.attack_dice),
+                            ("damage", 3 + self.damage_dice + self.crit_damage_dice)):
+            if total > MAX_DICE:
+                raise ProfileError(f"{total} {what} dice is more than the {MAX_DICE} one roll "
+                                   "can use; remove additional dice")
+
+    # -- derived ------------------------------------------------------------------------------
+    @property
+    def is_melee(self) -> bool:
+        return self.stat_kind == "MAT"
+
+    @property
+    def is_aoe(self) -> bool:
+        return self.aoe or self.blast_pow is not None
+
+    @property
+    def effective_blast_pow(self) -> int:
+        """Printed blast POW, else ``ceil(POW / 2)`` (older-edition default, UNCERTAIN)."""
+        return self.blast_pow if self.blast_pow is not None else _ceil_half(self.pow)
+
+    @property
+    def attack_dice_rolled(self) -> int:
+        return 2 + int(self.boosted_attack) + self.attack_dice - self.attack_reduced
+
+    def with_count(self, count: int) -> Attack:
+        return replace(self, count=count)
+
+    @classmethod
+    def parse(cls, line: str) -> Attack:
+        """Parse an attack line such as ``"3x Battle hammer: MAT7 POW16 [CHARGE]"``.
+
+        Raises
+        ------
+        ProfileError
+            Naming the offending token, its column and the fix.
+        """
+        from mathhammer.warmachine.parse import parse_attack
+
+        return parse_attack(line)
+
+    def __str__(self) -> str:
+        from mathhammer.warmachine.parse import format_attack
+
+        return format_attack(self)
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """A target unit of ``count`` identical models (or one model).
+
+    Parameters
+    ----------
+    name
+        Free text.
+    count
+        Number of models.
+    defense, armor
+        DEF and base ARM (after any modifiers the caller applies).
+    boxes
+        Damage boxes per model.
+    damaged
+        Boxes already marked on each model.
+    tough, tough_threshold
+        Tough, saving on a d6 roll of ``tough_threshold`` or more (default 5).
+    knocked_down, stationary
+        The models start knocked down / stationary (DEF ``stationary_base_def``, melee
+        attacks hit automatically; knocked down also removes Tough).
+    """
+
+    name: str = ""
+    count: int = 1
+    defense: int = 12
+    armor: int = 12
+    boxes: int = 1
+    damaged: int = 0
+    tough: bool = False
+    tough_threshold: int = 5
+    knocked_down: bool = False
+    stationary: bool = False
+
+    def __post_init__(self) -> None:
+        _check_counts(self, ("count", "boxes"), minimum=1)
+        _check_counts(self, ("defense", "armor", "damaged"), minimum=0)
+        if self.damaged >= self.boxes:
+            raise ProfileError(f"DAMAGED {self.damaged} marks every one of the {self.boxes} "
+                               "boxes; a model needs an unmarked box", token="DAMAGED")
+        if not 2 <= self.tough_threshold <= 6:
+            raise ProfileError(f"TOUGH {self.tough_threshold}+ is not a d6 roll; use 2+ to 6+",
+                               token="TOUGH")
+
+    @property
+    def boxes_left(self) -> int:
+        return self.boxes - self.damaged
+
+    @classmethod
+    def parse(cls, line: str) -> Target:
+        """Parse a target line such as ``"5x Trencher: DEF13 ARM13 BOXES1 [TOUGH]"``."""
+        from mathhammer.warmachine.parse import parse_target
+
+        return parse_target(line)
+
+    def __str__(self) -> str:
+        from mathhammer.warmachine.parse import format_target
+
+        return format_target(self)
+
+
+def _check_counts(obj: object, names: tuple[str, ...], minimum: int) -> None:
+    for name in names:
+        value = getattr(obj, name)
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise ProfileError(f"{name} must be a whole number, not {value!r}", token=str(value))
+        if value < minimum:
+            raise ProfileError(f"{name} = {value} is impossible; it must be at least {minimum}",
+                               token=str(value))
