@@ -61,7 +61,7 @@ CASES = {
     "lance + wound mod, reroll ones": (["Melee A2 WS3+ S4 AP-1 D1 [LANCE]"], "2x T4 Sv- W1",
                                        {"charged": True, "wound_mod": 1,
                                         "reroll_hits": "ones"}),
-    "defender rerolls failed saves": (["A2 BS3+ S4 AP-1 D1"], "2x T4 Sv3+ W1",
+    "defender rerolls failed saves": (["A1 BS3+ S4 AP-1 D2"], "2x T4 Sv3+ W1",
                                       {"reroll_saves": "failed"}),
     "sustained D3": (["A1 BS3+ S4 AP0 D1 [SUSTAINED HITS D3]"], "3x T4 Sv- W1",
                      {"crit_hits": 5}),
@@ -74,6 +74,26 @@ CASES = {
                                     "2x T5 Sv3+ InSv4+(ranged) W1", {}),
     "ap, skill and strength mods": (["A2 BS4+ S4 AP0 D1"], "3x T5 Sv4+ W1",
                                     {"ap_mod": 1, "skill_mod": 1, "strength_mod": 2}),
+    # engine switches of spec section 10, each away from its default
+    "sustained extra hits critical + lethal": (
+        ["A1 BS3+ S4 AP0 D1 [SUSTAINED HITS 1, LETHAL HITS]"], "3x T8 Sv- W1",
+        {"sustained_extra_are_crit": True}),
+    "torrent not in snap shooting": (["A2 BSN/A S4 AP0 D1 [TORRENT]"], "3x T4 Sv- W1",
+                                     {"overwatch": True, "torrent_in_snap": False}),
+    "indirect fail does not beat crit 5+": (["A2 BS3+ S5 AP0 D1 [INDIRECT FIRE]"],
+                                            "3x T4 Sv- W1",
+                                            {"indirect": True, "crit_hits": 5,
+                                             "indirect_fail_beats_crit": False}),
+    "no roll modifier cap": (["A2 BS5+ S4 AP0 D1"], "3x T5 Sv- W1",
+                             {"hit_mod": 2, "wound_mod": 2, "roll_mod_cap": False}),
+    "defender mods on dw by trigger": (["A1 BSN/A S4 AP0 D4 [TORRENT, DEVASTATING WOUNDS]"],
+                                       "2x T4 Sv5+ W3", {"damage_halved": True,
+                                                         "damage_minus": 1, "crit_wounds": 5,
+                                                         "damage_mod_trigger": "target"}),
+    "dw at unit end, one batch": (["A2 BSN/A S4 AP0 D2 [TORRENT, DEVASTATING WOUNDS]"],
+                                  "2x T4 Sv- W3", {"dw_timing": "unit_end", "crit_wounds": 5}),
+    "stealth, psychic, hazardous x2": (["2x A1 BS4+ S4 AP0 D1 [PSYCHIC, HAZARDOUS]"],
+                                       "2x T4 Sv- W1 [STEALTH]", {"hit_mod": 1}),
 }
 
 
