@@ -538,3 +538,19 @@ def _options(**options):
 
     situation, modifiers, rules, _ = split_options(**options)
     return situation, modifiers, rules
+
+
+@pytest.mark.xfail(strict=True, reason="engine bug: lethal_policy='ev' ignores Feel No Pain "
+                   "against mortal wounds when it compares auto-wounding with rolling (9.4)")
+def test_lethal_policy_ev_counts_fnp_against_mortal_wounds():
+    # S4 AP0 D2 [LETHAL HITS, DEVASTATING WOUNDS] v T4 Sv2+ W5 FNP4+(mortal).
+    # Per critical hit: auto-wound -> save fails on a 1 -> 1/6 * 2 = 1/3 wounds lost (the
+    # mortal-only FNP does not touch normal damage). Rolling: raw 4-5 (2/6) -> 1/6 * 2 = 1/9;
+    # raw 6 (1/6) -> DW 2 mortal wounds, each stopped on 4+ -> 1/6 * 1 = 1/6; total 5/18.
+    # 1/3 > 5/18, so 'ev' must take the auto-wound: E = 3/6 * 5/18 + 1/6 * 1/3 = 7/36
+    # ('always'), not 4/6 * 5/18 = 5/27 ('never'). Damage is wounds lost after FNP (issue 2).
+    weapon = "A1 BS3+ S4 AP0 D2 [LETHAL HITS, DEVASTATING WOUNDS]"
+    target = "T4 Sv2+ W5 FNP4+(mortal)"
+    assert mean(weapon, target, lethal_policy="always") == approx(F(7, 36))
+    assert mean(weapon, target, lethal_policy="never") == approx(F(5, 27))
+    assert mean(weapon, target, lethal_policy="ev") == approx(F(7, 36))
