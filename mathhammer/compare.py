@@ -198,6 +198,50 @@ def results(attackers: AttackerLike | Mapping[str, AttackerLike],
     return out
 
 
+def per_points(frame: pd.DataFrame, points: Mapping[str, float], *, by: str = "attacker",
+               metrics: Sequence[str] = ("expected_damage", "expected_models_destroyed")
+               ) -> pd.DataFrame:
+    """Add per-100-points rows to any tidy frame of expectations (e.g. whole-unit results).
+
+    Data interface: a frame with columns ``by`` (the label that has a points cost, e.g.
+    ``attacker`` or ``unit``), ``metric``, ``value`` and ``stderr``; other columns (target,
+    sweep settings, battle round...) are kept and identify the cell. For every row whose
+    metric is in ``metrics`` and whose ``by`` label is in ``points``, a row is added with
+    ``value * 100 / points`` (and the same scaling of ``stderr``), named by dropping
+    ``expected_`` and adding ``_per_100pts`` (``expected_damage`` ->
+    ``damage_per_100pts``), right after its cell's rows. Probabilities are not scaled.
+
+    Examples
+    --------
+    >>> df = pd.DataFrame({"unit": ["A", "A"], "metric": ["expected_damage", "p_unit_destroyed"],
+    ...                    "value": [3.0, 0.5], "stderr": [0.1, 0.01]})
+    >>> per_points(df, {"A": 150}, by="unit")[["metric", "value"]].round(3).values.tolist()
+    [['expected_damage', 3.0], ['p_unit_destroyed', 0.5], ['damage_per_100pts', 2.0]]
+    """
+    for column in (by, "metric", "value", "stderr"):
+        if column not in frame.columns:
+            raise OptionError(f"per_points needs a '{column}' column; the frame has: "
+                              f"{', '.join(map(str, frame.columns))}")
+    for label, cost in points.items():
+        if isinstance(cost, bool) or not isinstance(cost, (int, float, np.integer,
+                                                           np.floating)) or not cost > 0:
+            raise OptionError(f"points for '{label}' must be a positive number, not {cost!r}")
+    keys = [c for c in frame.columns if c not in ("metric", "value", "stderr")]
+    cell_ids = pd.Series(pd.factorize(pd.MultiIndex.from_frame(frame[keys].astype(str)))[0],
+                         index=frame.index)
+    chosen = frame["metric"].isin(list(metrics)) & frame[by].isin(list(points))
+    added = frame[chosen].copy()
+    scale = 100.0 / added[by].map(lambda label: float(points[label]))
+    added["value"] = added["value"] * scale
+    added["stderr"] = added["stderr"] * scale
+    added["metric"] = [m.removeprefix("expected_") + "_per_100pts" for m in added["metric"]]
+    order = pd.concat([cell_ids, cell_ids[chosen]], ignore_index=True)
+    out = pd.concat([frame, added], ignore_index=True)
+    out = out.iloc[np.argsort(order.to_numpy(), kind="stable")].reset_index(drop=True)
+    out.attrs = dict(frame.attrs)
+    return out
+
+
 def pivot(frame: pd.DataFrame, metric: str | None = None, *, stderr: bool = True) -> pd.DataFrame:
     """A readable wide table of a :func:`compare` / :func:`sweep` frame.
 
@@ -458,7 +502,7 @@ def _check_metric(frame: pd.DataFrame, metric: str) -> None:
                           f"{', '.join(present)}")
 
 
-__all__ = ["compare", "sweep", "results", "pivot", "to_markdown", "to_json_dict", "COLUMNS",
+__all__ = ["compare", "sweep", "results", "per_points", "pivot", "to_markdown", "to_json_dict", "COLUMNS",
            "METRICS", "METRIC_LABELS"]
 
 

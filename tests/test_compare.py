@@ -238,3 +238,23 @@ def test_module_is_callable_after_submodule_import():
 
     assert callable(mh.compare) and callable(module)
     assert not math.isnan(mh.compare(HB, "MEQ", exact=True).value.iloc[0])
+
+
+def test_per_points_on_any_tidy_frame_matches_compare_points():
+    plain = mh.compare([HB, LC], ["MEQ", "TEQ"], trials=TRIALS, seed=2)
+    with_points = mh.compare([HB, LC], ["MEQ", "TEQ"], trials=TRIALS, seed=2, points=[20, 40])
+    from mathhammer.compare import per_points
+
+    added = per_points(plain, {"Heavy bolter": 20, "Lascannon": 40})
+    pd.testing.assert_frame_equal(added, with_points)
+    units = pd.DataFrame({"unit": ["Intercessors", "Intercessors", "Boyz"],
+                          "round": [1, 2, 1], "metric": ["expected_damage"] * 3,
+                          "value": [4.0, 6.0, 3.0], "stderr": [0.1, 0.2, float("nan")]})
+    out = per_points(units, {"Intercessors": 80}, by="unit")
+    assert list(out.metric) == ["expected_damage", "damage_per_100pts", "expected_damage",
+                                "damage_per_100pts", "expected_damage"]
+    assert out.value.tolist() == [4.0, 5.0, 6.0, 7.5, 3.0]
+    with pytest.raises(OptionError, match="needs a 'unit' column"):
+        per_points(plain, {"x": 1}, by="unit")
+    with pytest.raises(OptionError, match="positive number"):
+        per_points(units, {"Boyz": 0}, by="unit")
