@@ -420,6 +420,21 @@ def extra_rows(quick: bool, targets: Targets) -> list[Row]:
 
 # --- report ------------------------------------------------------------------------------------
 
+def code_version() -> str:
+    """HEAD and whether package files differ from it (the working tree is what runs)."""
+    def git(*args):
+        return subprocess.run(["git", *args], capture_output=True, text=True,
+                              cwd=ROOT).stdout.strip()
+    try:
+        head = git("rev-parse", "--short", "HEAD")
+        dirty = [line[3:] for line in git("status", "--porcelain", "mathhammer").splitlines()]
+    except OSError:
+        return "unknown (no git)"
+    if not head:
+        return "unknown (not a git checkout)"
+    return head + (f" + uncommitted changes in {', '.join(dirty)}" if dirty else " (clean)")
+
+
 def machine() -> str:
     model = platform.processor()
     try:
@@ -508,7 +523,9 @@ def main(argv: list[str] | None = None) -> int:
     started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     load_start = os.getloadavg()[0]
     print(f"mathhammer benchmarks, {started}{' (--quick)' if args.quick else ''}")
+    version = code_version()
     print(machine(), flush=True)
+    print(f"mathhammer at {version}", flush=True)
     targets = Targets()
     rows: list[Row] = []
     for s in SCENARIOS:
@@ -537,7 +554,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.results:
         block = "\n".join([
             BEGIN, f"Measured {started} with `python benchmarks/run.py"
-            f"{' --quick' if args.quick else ''}`.", "", f"Machine: {machine()}.", "",
+            f"{' --quick' if args.quick else ''}`, mathhammer at {version}.", "",
+            f"Machine: {machine()}.", "",
             markdown_table(rows), "",
             "`floor *` = the fastest dice-floor generator variant this run. "
             "'mathhammer / this' = speed of mathhammer over that engine (trials/s, or "
