@@ -424,10 +424,11 @@ def code_version() -> str:
     """HEAD and whether package files differ from it (the working tree is what runs)."""
     def git(*args):
         return subprocess.run(["git", *args], capture_output=True, text=True,
-                              cwd=ROOT).stdout.strip()
+                              cwd=ROOT).stdout
     try:
-        head = git("rev-parse", "--short", "HEAD")
-        dirty = [line[3:] for line in git("status", "--porcelain", "mathhammer").splitlines()]
+        head = git("rev-parse", "--short", "HEAD").strip()
+        dirty = [line[3:] for line in git("status", "--porcelain", "mathhammer").splitlines()
+                 if len(line) > 3]
     except OSError:
         return "unknown (no git)"
     if not head:
