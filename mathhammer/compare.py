@@ -83,7 +83,8 @@ def compare(attackers: AttackerLike | Mapping[str, AttackerLike],
             | Mapping[str, str | TargetProfile], *,
             trials: int = DEFAULT_TRIALS, seed: int = 1, exact: bool = False,
             points: float | Sequence[float] | Mapping[str, float] | None = None,
-            library: TargetLibrary | None = None, **options: Any) -> pd.DataFrame:
+            library: TargetLibrary | None = None, results_out: dict | None = None,
+            **options: Any) -> pd.DataFrame:
     """Every attacker against every target, under the same situation: a tidy frame.
 
     Parameters
@@ -107,6 +108,10 @@ def compare(attackers: AttackerLike | Mapping[str, AttackerLike],
     library
         Reference-profile library for names (default: the built-in one; see
         :func:`mathhammer.wh40k.targets.load`).
+    results_out
+        If a dict is given, each cell's full :class:`Result` is stored in it under
+        ``(attacker, target)`` (``(attacker, target, setting)`` for sweeps), e.g. for
+        :func:`mathhammer.core.charts.overlay`.
     **options
         Situation, modifier and rule switches, as for :func:`mathhammer.simulate`.
 
@@ -128,7 +133,8 @@ def compare(attackers: AttackerLike | Mapping[str, AttackerLike],
     costs = _points(points, attacker_list)
     api.build_options(options)  # fail fast on a bad option, before any cell runs
     cells = [(a, t, {}) for a in attacker_list for t in target_list]
-    return _run(cells, None, costs, trials=trials, seed=seed, exact=exact, options=options)
+    return _run(cells, None, costs, trials=trials, seed=seed, exact=exact, options=options,
+                results_out=results_out)
 
 
 def sweep(attackers: AttackerLike | Mapping[str, AttackerLike],
@@ -137,7 +143,8 @@ def sweep(attackers: AttackerLike | Mapping[str, AttackerLike],
           parameter: str, values: Iterable[Any], *,
           trials: int = DEFAULT_TRIALS, seed: int = 1, exact: bool = False,
           points: float | Sequence[float] | Mapping[str, float] | None = None,
-          library: TargetLibrary | None = None, **options: Any) -> pd.DataFrame:
+          library: TargetLibrary | None = None, results_out: dict | None = None,
+          **options: Any) -> pd.DataFrame:
     """:func:`compare` repeated for each value of one parameter.
 
     Parameters
@@ -178,7 +185,7 @@ def sweep(attackers: AttackerLike | Mapping[str, AttackerLike],
                 cells.append(_apply(parameter, value, a, t))
     return _run(cells, parameter, costs, trials=trials, seed=seed, exact=exact,
                 options=options, settings=[v for _ in attacker_list for _ in target_list
-                                           for v in values])
+                                           for v in values], results_out=results_out)
 
 
 def results(attackers: AttackerLike | Mapping[str, AttackerLike],
@@ -280,7 +287,8 @@ def to_json_dict(frame: pd.DataFrame) -> dict[str, Any]:
 
 
 # -- cells ----------------------------------------------------------------------------------
-def _run(cells, parameter, costs, *, trials, seed, exact, options, settings=None):
+def _run(cells, parameter, costs, *, trials, seed, exact, options, settings=None,
+         results_out=None):
     if not exact:
         trials = api._check_trials(trials)
     seed = _seed(seed)
@@ -288,6 +296,10 @@ def _run(cells, parameter, costs, *, trials, seed, exact, options, settings=None
     rows: list[dict[str, Any]] = []
     for i, ((attacker, target, overrides), child) in enumerate(zip(cells, children)):
         result = _one(attacker, target, {**options, **overrides}, trials, child, exact)
+        if results_out is not None:
+            key = (attacker.label, target.label) if parameter is None \
+                else (attacker.label, target.label, settings[i])
+            results_out[key] = result
         for metric, value, err in _metrics(result, costs.get(attacker.label)):
             row = {"attacker": attacker.label, "target": target.label}
             if parameter is not None:

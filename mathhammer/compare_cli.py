@@ -45,6 +45,13 @@ def register(subparsers: Any) -> None:
                            "(expected_damage, expected_models_destroyed, p_unit_destroyed, "
                            "damage_per_100pts, ...); default: all metrics in the table, "
                            "expected_damage in the heat map")
+    grid.add_argument("--plot-kind", choices=["heatmap", "overlay", "lines"], default=None,
+                      help="what --plot draws: heatmap of --metric (default), overlay of "
+                           "every cell's 'at least k' curve of --plot-outcome, or lines of "
+                           "--metric against the --sweep parameter (default with --sweep)")
+    grid.add_argument("--plot-outcome", default="damage", metavar="OUTCOME",
+                      help="outcome of --plot-kind overlay: damage (default) or "
+                           "models_destroyed")
     add_situation_arguments(parser)
     add_monte_carlo_options(parser)
     for action in parser._actions:
@@ -96,8 +103,12 @@ def _run_compare(args: argparse.Namespace) -> int:
     options = options_from_args(args)
     library = load(*args.targets_file) if args.targets_file else None
     attackers = _attackers(args.weapons)
+    cells: dict = {}
     common = dict(trials=args.trials, seed=args.seed, exact=args.exact, points=args.points,
-                  library=library)
+                  library=library, results_out=cells)
+    kind = args.plot_kind or ("lines" if args.sweep else "heatmap")
+    if kind == "lines" and not args.sweep:
+        raise OptionError("--plot-kind lines needs --sweep PARAM=V1,V2,...")
     if args.sweep:
         parameter, texts = _parse_sweep(args.sweep)
         values = [_sweep_value(t) for t in texts]
@@ -112,7 +123,14 @@ def _run_compare(args: argparse.Namespace) -> int:
     if args.plot:
         from mathhammer.core import charts
 
-        charts.save(charts.heatmap(frame, args.metric), args.plot)
+        if kind == "heatmap":
+            art = charts.heatmap(frame, args.metric)
+        elif kind == "lines":
+            art = charts.sweep_lines(frame, metric=args.metric)
+        else:
+            labelled = {" · ".join(map(str, key)): result for key, result in cells.items()}
+            art = charts.overlay(labelled, args.plot_outcome)
+        charts.save(art, args.plot)
     if args.csv:
         frame.to_csv(args.csv, index=False)
     if args.json:

@@ -154,3 +154,25 @@ def test_compare_bad_input(capsys, argv, pattern):
     code, out, err = run(capsys, "compare", HB, "--exact", *argv)
     assert code == 2 and out == "" and re.search(pattern, err)
     assert err.count("\n") == 1
+
+
+def test_compare_plot_kinds(capsys, tmp_path):
+    overlay, lines = tmp_path / "o.png", tmp_path / "l.svg"
+    code, _, _ = run(capsys, "compare", HB, LC, "--target", "MEQ", "--exact", "--plot",
+                     str(overlay), "--plot-kind", "overlay", "--plot-outcome",
+                     "models_destroyed")
+    assert code == 0 and png_size(overlay) == (1050, 630)
+    code, _, _ = run(capsys, "compare", HB, "--target", "MEQ", "--target", "TEQ", "--exact",
+                     "--sweep", "hit_mod=-1,0,1", "--plot", str(lines))
+    assert code == 0 and "<svg" in lines.read_text()
+    code, _, err = run(capsys, "compare", HB, "--target", "MEQ", "--exact", "--plot",
+                       str(tmp_path / "x.png"), "--plot-kind", "lines")
+    assert code == 2 and "needs --sweep" in err
+
+
+def test_results_out_collects_every_cell():
+    cells = {}
+    df = mh.sweep([HB], ["MEQ"], "save", [2, 3], exact=True, results_out=cells)
+    assert set(cells) == {("Heavy bolter", "MEQ", 2), ("Heavy bolter", "MEQ", 3)}
+    assert cells[("Heavy bolter", "MEQ", 3)].mean("damage") == \
+        df[(df.save == 3) & (df.metric == "expected_damage")].value.iloc[0]

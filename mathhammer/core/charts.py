@@ -550,6 +550,8 @@ def sweep_lines(frame: pd.DataFrame, parameter: str | None = None, metric: str |
                                              linewidth=0))
         if not numeric:
             ax.set_xticks(range(len(settings)), [str(s) for s in settings])
+        elif all(float(s).is_integer() for s in settings):
+            ax.set_xticks([position[s] for s in settings], [str(int(s)) for s in settings])
         label = _METRIC_LABELS.get(metric, metric.replace("_", " "))
         if metric.startswith("p_"):
             ax.set_ylim(0, 1.04)
