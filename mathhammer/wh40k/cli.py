@@ -74,6 +74,8 @@ def add_situation_arguments(parser: ArgumentParser) -> None:
                            help="with --indirect: a friendly unit sees the target")
     situation.add_argument("--overwatch", action="store_true",
                            help="snap shooting: hits only on an unmodified 6")
+    situation.add_argument("--advanced", action="store_true",
+                           help="the unit advanced: only [ASSAULT] weapons may shoot")
     situation.add_argument("--attacker-monster-vehicle", action="store_true",
                            help="every attacking model is a MONSTER or VEHICLE (hazard: 3 MW)")
     mods = parser.add_argument_group("modifiers")
@@ -124,7 +126,8 @@ def options_from_args(args: argparse.Namespace) -> dict[str, Any]:
     options = {
         "half_range": args.half_range, "charged": args.charged, "stationary": args.stationary,
         "cover": args.cover, "indirect": args.indirect, "spotted": args.spotted,
-        "overwatch": args.overwatch, "attacker_monster_vehicle": args.attacker_monster_vehicle,
+        "overwatch": args.overwatch, "advanced": args.advanced,
+        "attacker_monster_vehicle": args.attacker_monster_vehicle,
         "hit_mod": args.hit_mod, "wound_mod": args.wound_mod, "skill_mod": args.skill_mod,
         "strength_mod": args.strength_mod, "reroll_hits": args.reroll_hits,
         "reroll_wounds": args.reroll_wounds, "reroll_saves": args.reroll_saves,

@@ -489,6 +489,9 @@ def _take_lethal(rules: Rules, wound_class, wound_reroll, save_fails, save_rerol
 def check_situation(weapon: Weapon, situation: Situation) -> None:
     """Refuse situations a weapon cannot be in."""
     label = weapon.name or str(weapon)
+    if situation.advanced and not weapon.melee and not weapon.has(ab.ASSAULT):
+        raise OptionError(f"'{label}' has no [ASSAULT]: after advancing, a unit shoots only "
+                          "[ASSAULT] weapons (10.05); drop --advanced or the weapon")
     if weapon.melee and situation.overwatch:
         raise OptionError(f"'{label}' is a melee weapon: overwatch is snap shooting with ranged "
                           "weapons; drop --overwatch or the melee line")

@@ -322,6 +322,8 @@ class Situation:
         For indirect shooting: a friendly unit can see the target.
     overwatch
         Snap shooting (Fire Overwatch): hits only on an unmodified 6.
+    advanced
+        The attacking unit advanced: assault shooting, only [ASSAULT] weapons (10.05).
     """
 
     half_range: bool = False
@@ -331,8 +333,15 @@ class Situation:
     indirect: bool = False
     spotted: bool = False
     overwatch: bool = False
+    advanced: bool = False
 
     def __post_init__(self) -> None:
+        if self.advanced and self.stationary:
+            raise OptionError("a unit that advanced did not remain stationary; drop --advanced "
+                              "or --stationary")
+        if self.advanced and self.indirect:
+            raise OptionError("indirect shooting needs a unit that did not advance (10.07); "
+                              "drop --advanced or --indirect")
         if self.indirect and self.overwatch:
             raise OptionError("indirect shooting and overwatch (snap shooting) are different "
                               "shooting types; choose one of --indirect and --overwatch")

@@ -215,6 +215,8 @@ def select_attacks(scenario: Scenario, activation: Activation) -> list[Attack]:
             picks = _fight_selection(group, picks, where)
         elif not picks and not activation.weapons:
             picks = _shooting_defaults(group)
+            if activation.situation.advanced:  # 10.05: assault shooting
+                picks = [p for p in picks if p[0].profiles[p[1]].has(ab.ASSAULT)]
         _check_sidearms(group, picks, where, melee)
         chosen[group.name] = picks
 

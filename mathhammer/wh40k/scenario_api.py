@@ -91,7 +91,7 @@ def run_scenario_monte_carlo(plan: ScenarioPlan, trials: int,
                              plan.report_groups, plan.dw_at_unit_end, pending,
                              int(plan.units[:, U_N_ALLOCS].max()), models, wounds, groups,
                              sides, plan.hit_cdfs, plan.wound_cdfs, plan.save_cdfs,
-                             plan.use_counts)
+                             plan.use_counts, plan.one_shot_slots)
     return models.sum(axis=0), wounds.sum(axis=0), groups.sum(axis=0), sides.sum(axis=0)
 
 
@@ -351,7 +351,8 @@ def run_scripted(scenario: Scenario, faces: list[int]) -> dict[str, Any]:
                    np.zeros(max(len(faces), 1), np.int64), np.zeros(max(len(faces), 1), np.int64),
                    np.zeros(plan.report_groups.shape[0], np.int64),
                    np.zeros(len(plan.side_names), np.int64), models, wounds, groups, sides,
-                   plan.hit_cdfs, plan.wound_cdfs, plan.save_cdfs, 0)
+                   plan.hit_cdfs, plan.wound_cdfs, plan.save_cdfs, 0,
+                   np.zeros(max(plan.one_shot_slots, 1), np.int64))
     result = ScenarioResult(plan=plan, trials=1, seed=0, models=models, wounds=wounds,
                             groups=groups, sides=sides)
     out: dict[str, Any] = {"units": {}, "dice_used": scripted_dice_used(stream)}

@@ -42,8 +42,8 @@ A_UNIT, A_FIRST_SUB, A_N_SUBS, A_CHARACTER, A_WOUNDS, A_LOCAL = range(6)
  U_MODELS, U_WOUNDS, U_SIDE, U_MODEL_BINS, U_WOUND_BINS) = range(13)
 # batch columns beyond the single-batch ones
 (B_TARGET, B_FIRST_CONTRIB, B_N_CONTRIBS, B_BLAST, B_CLEAVE, B_HAZARDOUS,
- B_PRECISION) = range(BATCH_COLUMNS, BATCH_COLUMNS + 7)
-SCENARIO_BATCH_COLUMNS = BATCH_COLUMNS + 7
+ B_PRECISION, B_ONE_SHOT) = range(BATCH_COLUMNS, BATCH_COLUMNS + 8)
+SCENARIO_BATCH_COLUMNS = BATCH_COLUMNS + 8
 # contribs columns: which model group fires, how many weapons per model, its A (or split)
 C_SUB_FIRST, C_SUB_COUNT, C_PER_MODEL, C_A_COUNT, C_A_SIDES, C_A_CONST = range(6)
 # activations columns
@@ -77,6 +77,7 @@ class ScenarioPlan:
     wound_bins: int
     group_bins: int
     batch_labels: tuple[str, ...]
+    one_shot_slots: int = 0
     hit_cdfs: np.ndarray = None     # float64[B, 2, N + 1, N + 1]: crits, hits of the rest
     wound_cdfs: np.ndarray = None   # float64[B, T, 2, N + 1, N + 1]: per toughness index
     save_cdfs: np.ndarray = None    # float64[B, N + 1, N + 1]: failed saves, one-group targets
@@ -128,6 +129,7 @@ def compile_scenario(scenario: Scenario) -> ScenarioPlan:
         wound_bins += sum(g.count * g.profile.wounds for g in unit.groups) + 1
 
     batch_rows, contribs, tables, labels, acts, act_labels = [], [], [], [], [], []
+    one_shot_slots: dict[tuple[str, str], int] = {}
     for activation in scenario.activations:
         attacks = select_attacks(scenario, activation)
         batches = _gather(scenario, activation, attacks)
@@ -153,6 +155,10 @@ def compile_scenario(scenario: Scenario) -> ScenarioPlan:
                                                       if a.weapon == weapon}) == 1 else 0
             row[B_HAZARDOUS] = int(weapon.has(ab.HAZARDOUS))
             row[B_PRECISION] = int(bool(weapon.active(ab.PRECISION, target.keywords)))
+            row[B_ONE_SHOT] = -1
+            if weapon.has(ab.ONE_SHOT):  # 24.26: once per battle, tracked per unit and weapon
+                key = (activation.attacker, str(weapon))
+                row[B_ONE_SHOT] = one_shot_slots.setdefault(key, len(one_shot_slots))
             for attack in members:
                 first, count = _sub_range(scenario, attacker, attack.group, subs,
                                           unit_index[activation.attacker])
@@ -199,7 +205,8 @@ def compile_scenario(scenario: Scenario) -> ScenarioPlan:
         report_groups=np.array(report, dtype=np.int64), unit_names=unit_names,
         group_names=tuple(group_names), activation_labels=tuple(act_labels),
         side_names=side_names, model_bins=model_bins, wound_bins=wound_bins,
-        group_bins=group_bins, batch_labels=tuple(labels))
+        group_bins=group_bins, batch_labels=tuple(labels),
+        one_shot_slots=len(one_shot_slots))
 
 
 def _defender(unit) -> Defender:
@@ -238,7 +245,8 @@ def _gather(scenario: Scenario, activation, attacks: list[Attack]):
         for attack in attacks:
             if attack.target != target:
                 continue
-            key = identity(attack.weapon, keywords) + (attack.split_attacks is not None,)
+            key = identity(attack.weapon, keywords) + (attack.split_attacks is not None,
+                                                         attack.weapon.has(ab.ONE_SHOT))
             keyed.setdefault(key, []).append(attack)
         members = list(keyed.values())
         if activation.order:

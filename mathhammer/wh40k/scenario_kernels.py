@@ -27,6 +27,7 @@ from mathhammer.wh40k.compile import (AUTO_HIT, CRITICAL, D_CONST, D_COUNT, D_SI
 from mathhammer.wh40k.scenario_compile import (A_CHARACTER, A_FIRST_SUB, A_LOCAL, A_N_SUBS,
                                                A_UNIT, A_WOUNDS, B_BLAST, B_CLEAVE,
                                                B_FIRST_CONTRIB, B_HAZARDOUS, B_N_CONTRIBS,
+                                               B_ONE_SHOT,
                                                B_PRECISION, B_TARGET, C_A_CONST, C_A_COUNT,
                                                C_A_SIDES, C_PER_MODEL, C_SUB_FIRST,
                                                K_ATTACKER, K_FIRST_BATCH, K_N_BATCHES,
@@ -274,9 +275,15 @@ def scenario_trial(state, rounds, activations, batches, contribs, hit, wound, sa
                    dw_at_unit_end, alive, current, group_alive, unit_alive, unit_lost, buffer,
                    counts, snapshot, pending_unit, pending_damage, group_dead, side_wiped,
                    models_hist, wounds_hist, groups_hist, sides_hist, hit_cdfs, wound_cdfs,
-                   save_cdfs, use_counts):
-    """One trial of the whole scenario; adds one count per checkpoint to each histogram row."""
+                   save_cdfs, use_counts, one_shot_used):
+    """One trial of the whole scenario; adds one count per checkpoint to each histogram row.
+
+    ``one_shot_used[slot]`` is 0, or 1 + the checkpoint of the activation that selected that
+    [ONE SHOT] weapon: later activations cannot select it again (24.26).
+    """
     _reset(subs, allocs, units, alive, current, group_alive, unit_alive, unit_lost)
+    for i in range(one_shot_used.shape[0]):
+        one_shot_used[i] = 0
     n_units = units.shape[0]
     n_sides = sides_hist.shape[0]
     for side in range(n_sides):
@@ -295,6 +302,12 @@ def scenario_trial(state, rounds, activations, batches, contribs, hit, wound, sa
                     target = batches[b, B_TARGET]
                     if snapshot[target] == 0:
                         continue  # a destroyed unit cannot be selected as a target
+                    slot = batches[b, B_ONE_SHOT]
+                    if slot >= 0:
+                        here = r * n_acts + k + 1
+                        if one_shot_used[slot] != 0 and one_shot_used[slot] != here:
+                            continue  # fired in an earlier activation
+                        one_shot_used[slot] = here
                     if batches[b, B_HAZARDOUS]:
                         for c in range(batches[b, B_FIRST_CONTRIB],
                                        batches[b, B_FIRST_CONTRIB] + batches[b, B_N_CONTRIBS]):
@@ -354,7 +367,7 @@ def simulate_scenario_chunks(streams, trials_per_chunk, rounds, activations, bat
                              hit, wound, saves, damage_maps, units, orders, toughness, subs,
                              allocs, report_groups, dw_at_unit_end, max_pending, max_groups,
                              models_hist, wounds_hist, groups_hist, sides_hist, hit_cdfs,
-                             wound_cdfs, save_cdfs, use_counts):
+                             wound_cdfs, save_cdfs, use_counts, one_shot_slots):
     """Run every chunk's trials in parallel; chunk ``c`` owns stream ``c`` and row ``c``."""
     for c in prange(streams.shape[0]):
         state = streams[c]
@@ -370,10 +383,12 @@ def simulate_scenario_chunks(streams, trials_per_chunk, rounds, activations, bat
         pending_damage = np.zeros(max(max_pending, 1), dtype=np.int64)
         group_dead = np.zeros(report_groups.shape[0], dtype=np.int64)
         side_wiped = np.zeros(sides_hist.shape[1], dtype=np.int64)
+        one_shot_used = np.zeros(max(one_shot_slots, 1), dtype=np.int64)
         for _ in range(trials_per_chunk[c]):
             scenario_trial(state, rounds, activations, batches, contribs, hit, wound, saves,
                            damage_maps, units, orders, toughness, subs, allocs, report_groups,
                            dw_at_unit_end, alive, current, group_alive, unit_alive, unit_lost,
                            buffer, counts, snapshot, pending_unit, pending_damage, group_dead,
                            side_wiped, models_hist[c], wounds_hist[c], groups_hist[c],
-                           sides_hist[c], hit_cdfs, wound_cdfs, save_cdfs, use_counts)
+                           sides_hist[c], hit_cdfs, wound_cdfs, save_cdfs, use_counts,
+                           one_shot_used)

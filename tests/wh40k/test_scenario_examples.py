@@ -183,3 +183,34 @@ def test_precision_picks_the_character_group():
     unit = attach(body, leader)
     out = run_scripted(shooting(shooters, unit, [shooters, unit]), [5, 5, 5])
     assert out["units"]["Body"]["groups"] == {"Trooper": 0, "Captain": 1}
+
+
+def test_one_shot_weapons_fire_once_per_battle():
+    launcher = "Missile: 48\" A1 BS2+ S10 AP-3 D1 [ONE SHOT]"
+    shooters = Unit("S", (group("G", 1, "T4 Sv3+ W2", launcher, BOLTGUN),))
+    target = Unit("T", (group("Trooper", 10, "T4 Sv7+ W1"),))
+    import dataclasses
+    sc = dataclasses.replace(shooting(shooters, target, [shooters, target]), rounds=2)
+    # Round 1: missile (hit 6, wound 6, save 1) and boltgun (hits 6 6, wounds 6 6, saves
+    # 1 1): 3 kills. Round 2: the boltgun alone: the missile is spent. 2 more kills.
+    faces = [6, 6, 1] + [6, 6, 6, 6, 1, 1] + [6, 6, 6, 6, 1, 1]
+    out = run_scripted(sc, faces)
+    assert out["units"]["T"]["models_destroyed"] == 5
+    assert out["dice_used"] == len(faces)
+
+
+def test_advanced_units_shoot_only_assault_weapons():
+    rifle = "Bolt rifle: 24\" A2 BS3+ S4 AP-1 D1 [ASSAULT]"
+    heavy = "Heavy bolter: 36\" A3 BS4+ S5 AP-1 D2 [HEAVY]"
+    shooters = Unit("S", (group("G", 1, "T4 Sv3+ W2", rifle, heavy),))
+    target = Unit("T", (group("Trooper", 10, "T4 Sv7+ W1"),))
+    from mathhammer.wh40k.profiles import Situation
+    from mathhammer.wh40k.scenario import select_attacks
+    act = Activation("shooting", "S", "T", situation=Situation(advanced=True))
+    sc = Scenario({"S": shooters, "T": target}, (act,))
+    assert [a.weapon.name for a in select_attacks(sc, act)] == ["Bolt rifle"]
+    with pytest.raises(Exception, match="ASSAULT"):
+        bad = Activation("shooting", "S", "T", weapons=(WeaponChoice("Heavy bolter"),),
+                         situation=Situation(advanced=True))
+        from mathhammer.wh40k.scenario_compile import compile_scenario
+        compile_scenario(Scenario({"S": shooters, "T": target}, (bad,)))
