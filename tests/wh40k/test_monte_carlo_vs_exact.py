@@ -64,6 +64,12 @@ CASES = {
                                    "20x T4 Sv5+ W1", {"charged": True, "wound_mod": 1,
                                                       "hit_mod": -2}),
     "saves rerolled": (["10x A2 BS3+ S4 AP-1 D1"], "10x T4 Sv3+ W1", {"reroll_saves": "failed"}),
+    # large batches: beyond the kernel's count-sampling tables (256 dice), dice by dice
+    "horde, sustained 2, random A": (["10x AD6+3 BS4+ S5 AP0 D1 [SUSTAINED HITS 2]"],
+                                     "20x T4 Sv5+ W1", {}),
+    "300 attacks": (["30x Melee A10 WS3+ S4 AP0 D1"], "40x T4 Sv4+ W1", {}),
+    "lascannons v vehicle": (["10x Lascannon: 48\" A1 BS3+ S12 AP-3 DD6+1"],
+                             "T10 Sv3+ W12 [VEHICLE]", {}),
 }
 
 
