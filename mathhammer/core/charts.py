@@ -123,6 +123,13 @@ def _figure_of(obj: Any) -> Figure:
     raise OptionError(f"cannot find a figure in {type(obj).__name__}")
 
 
+def _wrap(title: str, width: int = 64) -> str:
+    """Long titles on two or more lines so they stay inside an article-width figure."""
+    import textwrap
+
+    return "\n".join(textwrap.wrap(title, width)) if len(title) > width else title
+
+
 def _percent_axis(axis: Any) -> None:
     from matplotlib.ticker import PercentFormatter
 
@@ -257,7 +264,7 @@ def distribution(result: Result | Distribution, outcome: str = "damage", *,
         ax.set_xlabel(f"k ({name})")
         ax.set_ylabel("P(exactly k)", color=PALETTE[0])
         twin.set_ylabel("P(at least k)", color=PALETTE[3])
-        ax.set_title(title or default_title, loc="left")
+        ax.set_title(_wrap(title or default_title), loc="left")
         handles = [bars, curve, mean_line]
         _legend_below(ax, handles, note)
         ax.set_axisbelow(True)
@@ -327,7 +334,7 @@ def overlay(results: Mapping[Any, Result] | Sequence[Result], outcome: str = "da
         _integer_axis(ax.xaxis)
         ax.set_xlabel(f"k ({name})")
         ax.set_ylabel("P(at least k)")
-        ax.set_title(title or f"Chance of at least k {name}", loc="left")
+        ax.set_title(_wrap(title or f"Chance of at least k {name}"), loc="left")
         engines = {_engine_note(r) for _, r in items}
         ax.legend(loc="upper right", title=engines.pop() if len(engines) == 1 else None,
                   title_fontsize=8.5, alignment="left")
@@ -640,7 +647,7 @@ def survival(frame: pd.DataFrame, *, ax: Axes | None = None, title: str | None =
         _integer_axis(ax.xaxis)
         ax.set_xlabel("battle round (end of)")
         ax.set_ylabel("P(unit still on the table)")
-        ax.set_title(title or "Survival by battle round", loc="left")
+        ax.set_title(_wrap(title or "Survival by battle round"), loc="left")
         ax.legend(loc="lower left", title="bands: ±2 s.e." if bands else None,
                   title_fontsize=8.5, alignment="left")
     return LinesArtists(ax, lines, bands)
