@@ -150,6 +150,9 @@ class Defender:
         Per allocation group: (Sv, InSv or None, InSv scope).
     damage_minus, damage_halved, reroll_saves
         The defender's rules (from the unit, or the run's modifiers).
+    fnp, fnp_mortal
+        Feel No Pain against all damage and against mortal wounds (7 for none), for the
+        [LETHAL HITS] ``ev`` policy.
     """
 
     keywords: frozenset[str]
@@ -159,12 +162,16 @@ class Defender:
     damage_minus: int = 0
     damage_halved: bool = False
     reroll_saves: str = "none"
+    fnp: int = NO_FNP
+    fnp_mortal: int = NO_FNP
 
     @classmethod
     def of_target(cls, target: TargetProfile, modifiers: Modifiers) -> Defender:
+        fnp_all, fnp_mortal = feel_no_pain(target, modifiers)
         return cls(target.keywords, target.has_stealth, (target.toughness,),
                    ((target.save, target.invuln, target.invuln_scope),),
-                   modifiers.damage_minus, modifiers.damage_halved, modifiers.reroll_saves)
+                   modifiers.damage_minus, modifiers.damage_halved, modifiers.reroll_saves,
+                   fnp_all, fnp_mortal)
 
 
 @dataclass(frozen=True, eq=False)
@@ -405,7 +412,7 @@ def batch_tables(weapon: Weapon, defender: Defender, situation: Situation,
     first_wound, first_save = wound_tables[0], save_tables[0]
     lethal = (active(ab.LETHAL_HITS) is not None and not auto_hit
               and _take_lethal(rules, first_wound[0], first_wound[1], first_save[0],
-                               first_save[1], maps, weapon, devastating))
+                               first_save[1], maps, weapon, devastating, defender))
     row = [0] * BATCH_COLUMNS
     row[N_WEAPONS] = weapon.count
     row[A_COUNT], row[A_SIDES], row[A_CONST] = (weapon.attacks.count, weapon.attacks.sides,
@@ -469,7 +476,7 @@ def outcome_probabilities(classes: np.ndarray, reroll: np.ndarray) -> np.ndarray
 
 
 def _take_lethal(rules: Rules, wound_class, wound_reroll, save_fails, save_reroll, maps,
-                 weapon: Weapon, devastating: bool) -> bool:
+                 weapon: Weapon, devastating: bool, defender: Defender) -> bool:
     """[LETHAL HITS] is optional in 11e: decide once per batch by the chosen policy (9.4)."""
     if rules.lethal_policy == "always":
         return True
@@ -480,6 +487,12 @@ def _take_lethal(rules: Rules, wound_class, wound_reroll, save_fails, save_rerol
     mean_mortal = sum(p * maps[MORTAL_DAMAGE, v] for v, p in enumerate(d_pmf) if p)
     unsaved = face_probabilities(save_reroll)[save_fails == 1].sum()
     fail, wound, crit = outcome_probabilities(wound_class, wound_reroll)
+    # Wounds the target would lose: Feel No Pain thins normal damage and mortal wounds
+    # with whichever instance applies to each (5.3).
+    through_normal = (defender.fnp - 1) / 6.0 if defender.fnp < NO_FNP else 1.0
+    through_mortal = (defender.fnp_mortal - 1) / 6.0 if defender.fnp_mortal < NO_FNP else 1.0
+    mean_normal *= through_normal
+    mean_mortal *= through_mortal
     auto_value = unsaved * mean_normal
     crit_value = mean_mortal if devastating else unsaved * mean_normal
     roll_value = wound * unsaved * mean_normal + crit * crit_value

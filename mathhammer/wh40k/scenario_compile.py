@@ -213,11 +213,12 @@ def _defender(unit) -> Defender:
     groups = allocation_groups(unit)
     # per allocation group: the profile of its first model group
     profiles = [unit.groups[ag.parts[0][0]].profile for ag in groups]
+    fnp_all, fnp_mortal = feel_no_pain(profiles[0], Modifiers())
     return Defender(keywords=unit.keywords, stealth=unit.has_stealth,
                     toughness_values=tuple(sorted({g.profile.toughness for g in unit.groups})),
                     groups=tuple((p.save, p.invuln, p.invuln_scope) for p in profiles),
                     damage_minus=unit.damage_minus, damage_halved=unit.damage_halved,
-                    reroll_saves=unit.reroll_saves)
+                    reroll_saves=unit.reroll_saves, fnp=fnp_all, fnp_mortal=fnp_mortal)
 
 
 def identity(weapon, keywords: frozenset[str]) -> tuple:

@@ -540,8 +540,6 @@ def _options(**options):
     return situation, modifiers, rules
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: lethal_policy='ev' ignores Feel No Pain "
-                   "against mortal wounds when it compares auto-wounding with rolling (9.4)")
 def test_lethal_policy_ev_counts_fnp_against_mortal_wounds():
     # S4 AP0 D2 [LETHAL HITS, DEVASTATING WOUNDS] v T4 Sv2+ W5 FNP4+(mortal).
     # Per critical hit: auto-wound -> save fails on a 1 -> 1/6 * 2 = 1/3 wounds lost (the
@@ -554,3 +552,18 @@ def test_lethal_policy_ev_counts_fnp_against_mortal_wounds():
     assert mean(weapon, target, lethal_policy="always") == approx(F(7, 36))
     assert mean(weapon, target, lethal_policy="never") == approx(F(5, 27))
     assert mean(weapon, target, lethal_policy="ev") == approx(F(7, 36))
+
+
+@pytest.mark.xfail(strict=True, reason="engine bug: lethal_policy='ev' values [DEVASTATING "
+                   "WOUNDS] mortal wounds past the one model they may damage (8.3 (4), 9.4)")
+def test_lethal_policy_ev_counts_the_one_model_cap():
+    # S4 AP0 D4 [LETHAL HITS, DEVASTATING WOUNDS] v T4 Sv3+ W2, defender halves damage
+    # (on allocation, so not the DW mortal wounds). Per critical hit: auto-wound -> save
+    # fails on 1-2 (1/3) -> D 4/2 = 2 -> 2/3. Rolling: raw 4-5 (2/6) -> 1/3 * 2 = 2/9;
+    # raw 6 (1/6) -> 4 mortal wounds on one W2 model = 2 lost -> 1/3; total 5/9 < 2/3.
+    # So 'ev' must auto-wound: E = 3/6 * 5/9 + 1/6 * 2/3 = 7/18 ('always'), not
+    # 4/6 * 5/9 = 10/27 ('never'). Counting 4 mortal wounds instead of 2 flips the choice.
+    weapon, target = "A1 BS3+ S4 AP0 D4 [LETHAL HITS, DEVASTATING WOUNDS]", "T4 Sv3+ W2"
+    assert mean(weapon, target, lethal_policy="always", damage_halved=True) == approx(F(7, 18))
+    assert mean(weapon, target, lethal_policy="never", damage_halved=True) == approx(F(10, 27))
+    assert mean(weapon, target, lethal_policy="ev", damage_halved=True) == approx(F(7, 18))
