@@ -141,3 +141,18 @@ def test_monte_carlo_matches_bruteforce_for_devastating_at_unit_end() -> None:
         assert not np.any((want == 0) & (counts > 0))
         keep = want > 0
         assert chisquare(counts[keep], want[keep] * counts.sum() / want.sum()).pvalue > 1e-4
+
+
+def test_reference_is_independent_of_the_engines() -> None:
+    # the oracle must not share code with what it checks: no compile, kernels or exact,
+    # and no numpy or numba either
+    import subprocess
+    import sys
+
+    code = ("import sys, mathhammer.wh40k.reference\n"
+            "bad = [m for m in ('mathhammer.wh40k.compile', 'mathhammer.wh40k.kernels', "
+            "'mathhammer.wh40k.exact', 'numpy', 'numba') if m in sys.modules]\n"
+            "print(','.join(bad))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.strip() == ""
