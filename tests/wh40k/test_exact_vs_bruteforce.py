@@ -94,6 +94,11 @@ CASES = {
                                   "2x T4 Sv- W3", {"dw_timing": "unit_end", "crit_wounds": 5}),
     "stealth, psychic, hazardous x2": (["2x A1 BS4+ S4 AP0 D1 [PSYCHIC, HAZARDOUS]"],
                                        "2x T4 Sv- W1 [STEALTH]", {"hit_mod": 1}),
+    "two batches, devastating first": (["A1 BSN/A S4 AP0 D3 [TORRENT, DEVASTATING WOUNDS]",
+                                        "A2 BSN/A S4 AP0 D1 [TORRENT]"], "2x T4 Sv- W2",
+                                       {"crit_wounds": 5}),
+    "hazard rolled after a wipe": (["A1 BSN/A S8 AP0 D1 [TORRENT]",
+                                    "A1 BS3+ S4 AP0 D1 [HAZARDOUS]"], "T4 Sv- W1", {}),
 }
 
 
