@@ -1,7 +1,8 @@
 """Property tests: the exact engine against brute force on random tiny scenarios, and the
 Monte Carlo engine against brute force where the exact engine declines.
 
-Hypothesis draws a weapon line (with up to three abilities), a target line, and situation,
+Hypothesis draws a weapon line (with up to three abilities; sometimes a second line, resolved
+after it against the same unit), a target line, and situation,
 modifier and rule switches; the scenario is kept only if the reference resolver's dice tree
 is small enough to enumerate.
 """
@@ -55,6 +56,12 @@ def scenarios(draw):
             f"AP{-draw(st.integers(0, 4))} D{damage}")
     if abilities:
         line += f" [{', '.join(abilities)}]"
+    lines = [line]
+    if draw(st.integers(0, 3)) == 0:  # a second batch: wounds carry over
+        extra = draw(st.lists(st.sampled_from(pool), max_size=1))
+        second = (f"{head} A1 {label}{draw(st.integers(2, 6))}+ S{draw(st.integers(1, 12))} "
+                  f"AP{-draw(st.integers(0, 4))} D{draw(st.sampled_from(['1', '2', 'D3']))}")
+        lines.append(second + (f" [{extra[0]}]" if extra else ""))
     target = (f"{draw(st.sampled_from([1, 2, 3, 5]))}x T{draw(st.integers(1, 10))} "
               f"Sv{draw(st.sampled_from(['2+', '3+', '4+', '5+', '6+', '-']))}")
     if draw(st.booleans()):
@@ -70,14 +77,14 @@ def scenarios(draw):
         target += f" [{', '.join(keywords)}]"
     names = draw(st.lists(st.sampled_from(sorted(OPTIONS)), max_size=4, unique=True))
     options = {name: draw(st.sampled_from(OPTIONS[name])) for name in names}
-    if not melee and "INDIRECT FIRE" in abilities and draw(st.booleans()):
+    if not melee and all("INDIRECT FIRE" in x for x in lines) and draw(st.booleans()):
         options["indirect"] = True
         options["spotted"] = draw(st.booleans())
     elif not melee and draw(st.integers(0, 5)) == 0:
         options["overwatch"] = True
     if draw(st.integers(0, 9)) == 0:
         options["dw_timing"] = "unit_end"
-    return line, target, options
+    return lines, target, options
 
 
 def _reference(weapons, target, options, max_paths: int = MAX_PATHS
@@ -102,9 +109,9 @@ def _reference(weapons, target, options, max_paths: int = MAX_PATHS
                                                                   HealthCheck.filter_too_much])
 @given(scenarios())
 def test_exact_matches_bruteforce_on_random_scenarios(scenario) -> None:
-    line, target_line, options = scenario
+    lines, target_line, options = scenario
     try:
-        weapons = [Weapon.parse(line)]
+        weapons = [Weapon.parse(line) for line in lines]
         target = TargetProfile.parse(target_line)
         result = mh.exact(weapons, target, **options)
     except MathhammerError:
