@@ -150,9 +150,9 @@ class Defender:
         Per allocation group: (Sv, InSv or None, InSv scope).
     damage_minus, damage_halved, reroll_saves
         The defender's rules (from the unit, or the run's modifiers).
-    fnp, fnp_mortal
-        Feel No Pain against all damage and against mortal wounds (7 for none), for the
-        [LETHAL HITS] ``ev`` policy.
+    fnp, fnp_mortal, wounds
+        Feel No Pain against all damage and against mortal wounds (7 for none) and W of the
+        first allocation group, for the [LETHAL HITS] ``ev`` policy.
     """
 
     keywords: frozenset[str]
@@ -164,6 +164,7 @@ class Defender:
     reroll_saves: str = "none"
     fnp: int = NO_FNP
     fnp_mortal: int = NO_FNP
+    wounds: int = 1
 
     @classmethod
     def of_target(cls, target: TargetProfile, modifiers: Modifiers) -> Defender:
@@ -171,7 +172,7 @@ class Defender:
         return cls(target.keywords, target.has_stealth, (target.toughness,),
                    ((target.save, target.invuln, target.invuln_scope),),
                    modifiers.damage_minus, modifiers.damage_halved, modifiers.reroll_saves,
-                   fnp_all, fnp_mortal)
+                   fnp_all, fnp_mortal, target.wounds)
 
 
 @dataclass(frozen=True, eq=False)
@@ -483,20 +484,29 @@ def _take_lethal(rules: Rules, wound_class, wound_reroll, save_fails, save_rerol
     if rules.lethal_policy == "never":
         return False
     d_pmf = weapon.damage.probabilities()
-    mean_normal = sum(p * maps[NORMAL_DAMAGE, v] for v, p in enumerate(d_pmf) if p)
-    mean_mortal = sum(p * maps[MORTAL_DAMAGE, v] for v, p in enumerate(d_pmf) if p)
-    unsaved = face_probabilities(save_reroll)[save_fails == 1].sum()
-    fail, wound, crit = outcome_probabilities(wound_class, wound_reroll)
-    # Wounds the target would lose: Feel No Pain thins normal damage and mortal wounds
-    # with whichever instance applies to each (5.3).
+    # Wounds one allocation can take from a model: Feel No Pain per wound (whichever instance
+    # applies), then the model's W (excess damage is lost; devastating mortal wounds damage
+    # one model at most, 8.3).
     through_normal = (defender.fnp - 1) / 6.0 if defender.fnp < NO_FNP else 1.0
     through_mortal = (defender.fnp_mortal - 1) / 6.0 if defender.fnp_mortal < NO_FNP else 1.0
-    mean_normal *= through_normal
-    mean_mortal *= through_mortal
+    mean_normal = sum(p * _capped_mean(maps[NORMAL_DAMAGE, v], through_normal, defender.wounds)
+                      for v, p in enumerate(d_pmf) if p)
+    mean_mortal = sum(p * _capped_mean(maps[MORTAL_DAMAGE, v], through_mortal, defender.wounds)
+                      for v, p in enumerate(d_pmf) if p)
+    unsaved = face_probabilities(save_reroll)[save_fails == 1].sum()
+    fail, wound, crit = outcome_probabilities(wound_class, wound_reroll)
     auto_value = unsaved * mean_normal
     crit_value = mean_mortal if devastating else unsaved * mean_normal
     roll_value = wound * unsaved * mean_normal + crit * crit_value
     return auto_value >= roll_value
+
+
+def _capped_mean(damage: int, through: float, cap: int) -> float:
+    """E[min(Binomial(damage, through), cap)]: wounds a model loses from one allocation."""
+    pmf = [1.0]
+    for _ in range(damage):
+        pmf = [a * (1 - through) + b * through for a, b in zip(pmf + [0.0], [0.0] + pmf)]
+    return sum(min(k, cap) * p for k, p in enumerate(pmf))
 
 
 def check_situation(weapon: Weapon, situation: Situation) -> None:

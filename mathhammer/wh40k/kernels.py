@@ -16,14 +16,44 @@ import numpy as np
 from mathhammer.core.jit import kernel, parallel_kernel, prange
 from mathhammer.core.rng import d6, roll_dice
 from mathhammer.core.sampling import sample_binomial
-from mathhammer.wh40k.compile import (A_CONST, A_COUNT, A_SIDES, AUTO_HIT, BONUS_DICE,
-                                      CRIT_HITS, CRIT_WOUNDS, CRITICAL, FAILED_SAVES,
-                                      HITS_OF_REST, WOUNDS_OF_REST, D_CONST, D_COUNT, D_SIDES, DEVASTATING,
-                                      EXTRA_CRIT, G_FNP, G_FNP_MORTAL, G_MODELS, G_WOUNDS,
-                                      HIT_CLASS, HIT_REROLL, LETHAL, MORTAL_DAMAGE, N_WEAPONS,
-                                      NORMAL_DAMAGE, RF_CONST, RF_COUNT, RF_SIDES, SAVE_FAILS,
-                                      SAVE_REROLL, SUCCESS, SUS_CONST, SUS_COUNT, SUS_SIDES,
-                                      WOUND_CLASS, WOUND_REROLL)
+from mathhammer.wh40k.compile import (
+    A_CONST,
+    A_COUNT,
+    A_SIDES,
+    AUTO_HIT,
+    BONUS_DICE,
+    CRIT_HITS,
+    CRIT_WOUNDS,
+    D_CONST,
+    D_COUNT,
+    D_SIDES,
+    DEVASTATING,
+    EXTRA_CRIT,
+    FAILED_SAVES,
+    G_FNP,
+    G_FNP_MORTAL,
+    G_MODELS,
+    G_WOUNDS,
+    HIT_CLASS,
+    HIT_REROLL,
+    HITS_OF_REST,
+    LETHAL,
+    MORTAL_DAMAGE,
+    N_WEAPONS,
+    NORMAL_DAMAGE,
+    RF_CONST,
+    RF_COUNT,
+    RF_SIDES,
+    SAVE_FAILS,
+    SAVE_REROLL,
+    SUS_CONST,
+    SUS_COUNT,
+    SUS_SIDES,
+    WOUND_CLASS,
+    WOUND_REROLL,
+    WOUNDS_OF_REST,
+)
+from mathhammer.wh40k.dice_steps import count_outcomes, roll_classified
 
 
 @kernel
@@ -64,32 +94,6 @@ def _mortal_target(alive, current, wounds):
 
 
 @kernel
-def _roll_classified(state, n, classes, reroll):
-    """Roll ``n`` D6 with a per-face re-roll mask; return (successes, criticals)."""
-    successes = 0
-    criticals = 0
-    for _ in range(n):
-        face = d6(state)
-        if reroll[face]:
-            face = d6(state)
-        outcome = classes[face]
-        if outcome == SUCCESS:
-            successes += 1
-        elif outcome == CRITICAL:
-            criticals += 1
-    return successes, criticals
-
-
-@kernel
-def _count_outcomes(state, n, crit_rows, rest_rows):
-    """(successes, criticals) among ``n`` dice, sampled as counts: criticals first, then
-    ordinary successes among the other dice."""
-    criticals = sample_binomial(state, crit_rows[n], n)
-    successes = sample_binomial(state, rest_rows[n - criticals], n - criticals)
-    return successes, criticals
-
-
-@kernel
 def run_trial(state, batch, rolls, saves, damage_maps, groups, hazard_rolls, hazard_mortals,
               dw_at_unit_end, alive, current, wounds, counts, pending, cdfs, use_counts):
     """Resolve every batch once; return (wounds lost, models destroyed, hazard mortals).
@@ -121,10 +125,10 @@ def run_trial(state, batch, rolls, saves, damage_maps, groups, hazard_rolls, haz
             hits = dice
             crits = 0
         elif use_counts and dice <= limit:
-            hits, crits = _count_outcomes(state, dice, cdfs[b, CRIT_HITS],
+            hits, crits = count_outcomes(state, dice, cdfs[b, CRIT_HITS],
                                           cdfs[b, HITS_OF_REST])
         else:
-            hits, crits = _roll_classified(state, dice, rolls[b, HIT_CLASS],
+            hits, crits = roll_classified(state, dice, rolls[b, HIT_CLASS],
                                            rolls[b, HIT_REROLL])
         extra = 0
         if row[SUS_COUNT] > 0 or row[SUS_CONST] > 0:
@@ -140,10 +144,10 @@ def run_trial(state, batch, rolls, saves, damage_maps, groups, hazard_rolls, haz
         # Wound roll (05.02).
         to_wound = hits + extra + crits
         if use_counts and to_wound <= limit:
-            wounds_normal, wounds_crit = _count_outcomes(state, to_wound, cdfs[b, CRIT_WOUNDS],
+            wounds_normal, wounds_crit = count_outcomes(state, to_wound, cdfs[b, CRIT_WOUNDS],
                                                          cdfs[b, WOUNDS_OF_REST])
         else:
-            wounds_normal, wounds_crit = _roll_classified(state, to_wound,
+            wounds_normal, wounds_crit = roll_classified(state, to_wound,
                                                           rolls[b, WOUND_CLASS],
                                                           rolls[b, WOUND_REROLL])
         devastating = wounds_crit if row[DEVASTATING] else 0

@@ -438,14 +438,15 @@ class _Locator:
         start = 0
         if isinstance(anchor, tuple):
             header, index = anchor
-            hits = [i for i, l in enumerate(self.lines) if l.strip().startswith(header)]
+            hits = [i for i, text in enumerate(self.lines) if text.strip().startswith(header)]
             if index < len(hits):
                 start = hits[index]
             else:
                 return None
         elif isinstance(anchor, str):
-            hits = [i for i, l in enumerate(self.lines)
-                    if l.strip().startswith(anchor) or l.strip().startswith(anchor.strip("[]"))]
+            hits = [i for i, text in enumerate(self.lines)
+                    if text.strip().startswith(anchor)
+                    or text.strip().startswith(anchor.strip("[]"))]
             if not hits:
                 return None
             start = hits[0]

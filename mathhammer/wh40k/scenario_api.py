@@ -283,8 +283,9 @@ class ScenarioResult:
         lines.append(header)
         for cp in range(self.checkpoints):
             rnd, label = self.checkpoint_label(cp)
-            cells = "  ".join(f"{self.models_destroyed(u, cp).mean:7.2f} ({self.destroyed(u, cp):5.3f})"
-                              .rjust(18) for u in self.units)
+            cells = "  ".join(
+                f"{self.models_destroyed(u, cp).mean:7.2f} ({self.destroyed(u, cp):5.3f})"
+                .rjust(18) for u in self.units)
             lines.append(f"  {f'R{rnd} {label}'[:44]:<44} {cells}")
         lines.append("")
         lines.append("Side wiped out (probability by round):")

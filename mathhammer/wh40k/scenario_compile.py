@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from mathhammer.wh40k import abilities as ab
-from mathhammer.wh40k.compile import (BATCH_COLUMNS, BatchTables, Defender, N_WEAPONS,
+from mathhammer.wh40k.compile import (BATCH_COLUMNS, Defender, N_WEAPONS,
                                       batch_tables, feel_no_pain)
 from mathhammer.wh40k.profiles import Modifiers
 from mathhammer.wh40k.scenario import Attack, Scenario, select_attacks
@@ -218,7 +218,8 @@ def _defender(unit) -> Defender:
                     toughness_values=tuple(sorted({g.profile.toughness for g in unit.groups})),
                     groups=tuple((p.save, p.invuln, p.invuln_scope) for p in profiles),
                     damage_minus=unit.damage_minus, damage_halved=unit.damage_halved,
-                    reroll_saves=unit.reroll_saves, fnp=fnp_all, fnp_mortal=fnp_mortal)
+                    reroll_saves=unit.reroll_saves, fnp=fnp_all, fnp_mortal=fnp_mortal,
+                    wounds=profiles[0].wounds)
 
 
 def identity(weapon, keywords: frozenset[str]) -> tuple:

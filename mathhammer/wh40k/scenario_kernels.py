@@ -20,22 +20,67 @@ import numpy as np
 from mathhammer.core.jit import kernel, parallel_kernel, prange
 from mathhammer.core.rng import d6, roll_dice
 from mathhammer.core.sampling import sample_binomial
-from mathhammer.wh40k.compile import (AUTO_HIT, CRITICAL, D_CONST, D_COUNT, D_SIDES,
-                                      DEVASTATING, EXTRA_CRIT, LETHAL, MORTAL_DAMAGE,
-                                      NORMAL_DAMAGE, RF_CONST, RF_COUNT, RF_SIDES, SAVE_FAILS,
-                                      SAVE_REROLL, SUCCESS, SUS_CONST, SUS_COUNT, SUS_SIDES)
-from mathhammer.wh40k.scenario_compile import (A_CHARACTER, A_FIRST_SUB, A_LOCAL, A_N_SUBS,
-                                               A_UNIT, A_WOUNDS, B_BLAST, B_CLEAVE,
-                                               B_FIRST_CONTRIB, B_HAZARDOUS, B_N_CONTRIBS,
-                                               B_ONE_SHOT,
-                                               B_PRECISION, B_TARGET, C_A_CONST, C_A_COUNT,
-                                               C_A_SIDES, C_PER_MODEL, C_SUB_FIRST,
-                                               K_ATTACKER, K_FIRST_BATCH, K_N_BATCHES,
-                                               S_ALLOC, S_BODYGUARD, S_FNP, S_FNP_MORTAL,
-                                               S_MODELS, S_REPORT, S_TOUGHNESS, U_ALL_MV,
-                                               U_FIRST_SUB, U_FIRST_T, U_MODEL_BINS, U_MODELS,
-                                               U_N_ALLOCS, U_N_SUBS, U_N_T, U_ORDER, U_SIDE,
-                                               U_WOUND_BINS)
+from mathhammer.wh40k.compile import (
+    AUTO_HIT,
+    D_CONST,
+    D_COUNT,
+    D_SIDES,
+    DEVASTATING,
+    EXTRA_CRIT,
+    LETHAL,
+    MORTAL_DAMAGE,
+    NORMAL_DAMAGE,
+    RF_CONST,
+    RF_COUNT,
+    RF_SIDES,
+    SAVE_FAILS,
+    SAVE_REROLL,
+    SUS_CONST,
+    SUS_COUNT,
+    SUS_SIDES,
+)
+from mathhammer.wh40k.dice_steps import count_outcomes, roll_classified
+from mathhammer.wh40k.scenario_compile import (
+    A_CHARACTER,
+    A_FIRST_SUB,
+    A_LOCAL,
+    A_N_SUBS,
+    A_UNIT,
+    A_WOUNDS,
+    B_BLAST,
+    B_CLEAVE,
+    B_FIRST_CONTRIB,
+    B_HAZARDOUS,
+    B_N_CONTRIBS,
+    B_ONE_SHOT,
+    B_PRECISION,
+    B_TARGET,
+    C_A_CONST,
+    C_A_COUNT,
+    C_A_SIDES,
+    C_PER_MODEL,
+    C_SUB_FIRST,
+    K_ATTACKER,
+    K_FIRST_BATCH,
+    K_N_BATCHES,
+    S_BODYGUARD,
+    S_FNP,
+    S_FNP_MORTAL,
+    S_MODELS,
+    S_REPORT,
+    S_TOUGHNESS,
+    U_ALL_MV,
+    U_FIRST_SUB,
+    U_FIRST_T,
+    U_MODEL_BINS,
+    U_MODELS,
+    U_N_ALLOCS,
+    U_N_SUBS,
+    U_N_T,
+    U_ORDER,
+    U_SIDE,
+    U_WOUND_BINS,
+)
 
 
 @kernel
@@ -126,29 +171,6 @@ def _toughness_index(u, units, subs, toughness, alive):
 
 
 @kernel
-def _roll_classified(state, n, table):
-    successes = 0
-    criticals = 0
-    for _ in range(n):
-        face = d6(state)
-        if table[1, face]:
-            face = d6(state)
-        outcome = table[0, face]
-        if outcome == SUCCESS:
-            successes += 1
-        elif outcome == CRITICAL:
-            criticals += 1
-    return successes, criticals
-
-
-@kernel
-def _count_outcomes(state, n, crit_rows, rest_rows):
-    criticals = sample_binomial(state, crit_rows[n], n)
-    successes = sample_binomial(state, rest_rows[n - criticals], n - criticals)
-    return successes, criticals
-
-
-@kernel
 def _mortal_wounds(state, u, count, units, orders, subs, allocs, alive, current, group_alive,
                    unit_alive, unit_lost, buffer):
     """06.02: ``count`` mortal wounds one at a time, spilling from model to model."""
@@ -183,9 +205,9 @@ def _resolve_batch(state, b, blast_models, batches, contribs, hit, wound, saves,
         hits = dice
         crits = 0
     elif use_counts and dice <= limit:
-        hits, crits = _count_outcomes(state, dice, hit_cdfs[b, 0], hit_cdfs[b, 1])
+        hits, crits = count_outcomes(state, dice, hit_cdfs[b, 0], hit_cdfs[b, 1])
     else:
-        hits, crits = _roll_classified(state, dice, hit[b])
+        hits, crits = roll_classified(state, dice, hit[b, 0], hit[b, 1])
     extra = 0
     if row[SUS_COUNT] > 0 or row[SUS_CONST] > 0:
         for _ in range(crits):
@@ -200,10 +222,11 @@ def _resolve_batch(state, b, blast_models, batches, contribs, hit, wound, saves,
     t_index = _toughness_index(u, units, subs, toughness, alive)
     to_wound = hits + extra + crits
     if use_counts and to_wound <= limit:
-        wounds, crit_wounds = _count_outcomes(state, to_wound, wound_cdfs[b, t_index, 0],
+        wounds, crit_wounds = count_outcomes(state, to_wound, wound_cdfs[b, t_index, 0],
                                               wound_cdfs[b, t_index, 1])
     else:
-        wounds, crit_wounds = _roll_classified(state, to_wound, wound[b, t_index])
+        wounds, crit_wounds = roll_classified(state, to_wound, wound[b, t_index, 0],
+                                              wound[b, t_index, 1])
     devastating = crit_wounds if row[DEVASTATING] else 0
     to_save = wounds + crit_wounds - devastating + auto_wounds
 

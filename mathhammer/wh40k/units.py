@@ -301,8 +301,9 @@ def validate_allocation_order(unit: Unit, order: tuple[str, ...]) -> None:
     seen: set[str] = set()
     for name in order:
         if name.lower() not in names:
+            known = ", ".join(g.name for g in unit.groups)
             raise ScenarioError(f"unit '{unit.name}': allocation order names '{name}', which "
-                                f"is not one of its model groups ({', '.join(g.name for g in unit.groups)})")
+                                f"is not one of its model groups ({known})")
         if name.lower() in seen:
             raise ScenarioError(f"unit '{unit.name}': allocation order names '{name}' twice")
         seen.add(name.lower())

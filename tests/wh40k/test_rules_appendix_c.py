@@ -554,8 +554,6 @@ def test_lethal_policy_ev_counts_fnp_against_mortal_wounds():
     assert mean(weapon, target, lethal_policy="ev") == approx(F(7, 36))
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: lethal_policy='ev' values [DEVASTATING "
-                   "WOUNDS] mortal wounds past the one model they may damage (8.3 (4), 9.4)")
 def test_lethal_policy_ev_counts_the_one_model_cap():
     # S4 AP0 D4 [LETHAL HITS, DEVASTATING WOUNDS] v T4 Sv3+ W2, defender halves damage
     # (on allocation, so not the DW mortal wounds). Per critical hit: auto-wound -> save
