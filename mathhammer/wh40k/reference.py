@@ -46,8 +46,14 @@ from fractions import Fraction
 from typing import Any
 
 from mathhammer.core.dice import DiceExpr
-from mathhammer.wh40k.profiles import (Ability, Modifiers, Rules, Situation, TargetProfile,
-                                       Weapon)
+from mathhammer.wh40k.profiles import (
+    Ability,
+    Modifiers,
+    Rules,
+    Situation,
+    TargetProfile,
+    Weapon,
+)
 
 Roll = Callable[[], int]
 Batch = Weapon | Sequence[Weapon]
@@ -194,7 +200,7 @@ def _capped(total: int, rules: Rules) -> int:
     """2.7: the net roll modifier is capped at +-1."""
     if not rules.roll_mod_cap:
         return total
-    return 1 if total > 1 else (-1 if total < -1 else total)
+    return min(1, max(-1, total))
 
 
 def _wants_reroll(policy: str, raw: int, outcome: str) -> bool:
@@ -205,9 +211,7 @@ def _wants_reroll(policy: str, raw: int, outcome: str) -> bool:
         return outcome == "fail"
     if policy == "noncrit":
         return outcome != "critical"
-    if policy == "all":
-        return True
-    return False
+    return policy == "all"
 
 
 def modified_damage(raw: int, add: int, halve: bool, minus: int) -> int:
@@ -475,8 +479,8 @@ def _devastate(p: _Profile, unit: _Unit, fnp_mortal: int | None, roll: Roll, not
 
 
 def resolve(weapons: Sequence[Batch], target: TargetProfile,
-            situation: Situation = Situation(), modifiers: Modifiers = Modifiers(),
-            rules: Rules = Rules(), *, roll: Roll, attacker_monster_vehicle: bool = False,
+            situation: Situation | None = None, modifiers: Modifiers | None = None,
+            rules: Rules | None = None, *, roll: Roll, attacker_monster_vehicle: bool = False,
             trace: Trace | None = None) -> Outcome:
     """Resolve every batch against ``target`` with the dice ``roll`` hands out.
 
@@ -515,8 +519,11 @@ class Resolver:
     """
 
     def __init__(self, weapons: Sequence[Batch], target: TargetProfile,
-                 situation: Situation = Situation(), modifiers: Modifiers = Modifiers(),
-                 rules: Rules = Rules(), *, attacker_monster_vehicle: bool = False) -> None:
+                 situation: Situation | None = None, modifiers: Modifiers | None = None,
+                 rules: Rules | None = None, *, attacker_monster_vehicle: bool = False) -> None:
+        situation = situation or Situation()
+        modifiers = modifiers or Modifiers()
+        rules = rules or Rules()
         fnp = modifiers.fnp if modifiers.fnp is not None else target.fnp
         mortal_only = (modifiers.fnp_mortal if modifiers.fnp_mortal is not None
                        else target.fnp_mortal)

@@ -21,8 +21,8 @@ CASES = {
                                 "10x Guardsman: T3 Sv5+ W1", {"stationary": True}),
     "heavy bolters v MEQ": (['2x Heavy bolter: 36" A3 BS4+ S5 AP-1 D2 [HEAVY, SUSTAINED HITS 1]'],
                             "5x Intercessor: T4 Sv3+ W2", {"stationary": True}),
-    "thunder hammers v TEQ": (["5x Thunder hammer: Melee A3 WS3+ S8 AP-2 D2 "
-                               "[DEVASTATING WOUNDS]"], "5x Terminator: T5 Sv2+ InSv4+ W3",
+    "thunder hammers v TEQ": ([("5x Thunder hammer: Melee A3 WS3+ S8 AP-2 D2 "
+                                "[DEVASTATING WOUNDS]")], "5x Terminator: T5 Sv2+ InSv4+ W3",
                               {}),
     "sustained+lethal": (["5x A2 BS3+ S5 AP-1 D1 [SUSTAINED HITS 1, LETHAL HITS]"],
                          "10x T5 Sv4+ W1", {}),
@@ -50,11 +50,11 @@ CASES = {
     "two batches carry over": (['10x Bolt rifle: 24" A2 BS3+ S4 AP-1 D1',
                                 '2x Heavy bolter: 36" A3 BS4+ S5 AP-1 D2 [SUSTAINED HITS 1]'],
                                "5x Intercessor: T4 Sv3+ W2", {}),
-    "supercharged plasma, hazardous": (['5x Plasma gun: 24" A1 BS3+ S8 AP-3 D2 '
-                                        '[RAPID FIRE 1, HAZARDOUS]'], "5x T4 Sv3+ W2",
+    "supercharged plasma, hazardous": ([('5x Plasma gun: 24" A1 BS3+ S8 AP-3 D2 '
+                                         '[RAPID FIRE 1, HAZARDOUS]')], "5x T4 Sv3+ W2",
                                        {"half_range": True}),
-    "torrent, twin-linked, cover": (["3x Flamer: 12\" AD6 BSN/A S4 AP0 D1 "
-                                     "[TORRENT, TWIN-LINKED, IGNORES COVER]"],
+    "torrent, twin-linked, cover": ([("3x Flamer: 12\" AD6 BSN/A S4 AP0 D1 "
+                                      "[TORRENT, TWIN-LINKED, IGNORES COVER]")],
                                     "10x T3 Sv5+ W1", {"cover": True}),
     "overwatch": (["5x A2 BS3+ S4 AP0 D1 [SUSTAINED HITS 1]"], "10x T4 Sv4+ W1",
                   {"overwatch": True}),
