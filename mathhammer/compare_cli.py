@@ -22,7 +22,7 @@ def register(subparsers: Any) -> None:
                         "destroyed, P(destroy unit)); table, CSV, JSON, Markdown or heat map",
         description="Each WEAPON_LINE on its own against each --target, under the same "
                     "situation. Prints the grid; --csv writes the tidy frame (attacker, "
-                    "target, metric, value, stderr); --plot draws a heat map.")
+                    "target, metric, value, stderr); --plot draws a heat map (see --plot-kind).")
     parser.add_argument("weapons", nargs="+", metavar="WEAPON_LINE",
                         help="a weapon line; each is compared on its own (join several "
                              "lines of one unit with ' + ')")
