@@ -514,8 +514,18 @@ def _check_metric(frame: pd.DataFrame, metric: str) -> None:
                           f"{', '.join(present)}")
 
 
-__all__ = ["compare", "sweep", "results", "per_points", "pivot", "to_markdown", "to_json_dict", "COLUMNS",
-           "METRICS", "METRIC_LABELS"]
+__all__ = [
+    "COLUMNS",
+    "METRICS",
+    "METRIC_LABELS",
+    "compare",
+    "per_points",
+    "pivot",
+    "results",
+    "sweep",
+    "to_json_dict",
+    "to_markdown",
+]
 
 
 class _CallableModule(types.ModuleType):

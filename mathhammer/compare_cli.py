@@ -6,8 +6,7 @@ import argparse
 import json
 from typing import Any
 
-from mathhammer.cli import (ArgumentParser, add_monte_carlo_options, add_output_options,
-                            positive_int)
+from mathhammer.cli import add_monte_carlo_options, add_output_options, positive_int
 from mathhammer.errors import OptionError
 
 DEFAULT_COMPARE_TRIALS = 200_000
@@ -104,8 +103,8 @@ def _run_compare(args: argparse.Namespace) -> int:
     library = load(*args.targets_file) if args.targets_file else None
     attackers = _attackers(args.weapons)
     cells: dict = {}
-    common = dict(trials=args.trials, seed=args.seed, exact=args.exact, points=args.points,
-                  library=library, results_out=cells)
+    common: dict[str, Any] = {"trials": args.trials, "seed": args.seed, "exact": args.exact,
+                              "points": args.points, "library": library, "results_out": cells}
     kind = args.plot_kind or ("lines" if args.sweep else "heatmap")
     if kind == "lines" and not args.sweep:
         raise OptionError("--plot-kind lines needs --sweep PARAM=V1,V2,...")

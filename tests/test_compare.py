@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 import mathhammer as mh
-from mathhammer.compare import (COLUMNS, pivot, results, sweep, to_json_dict, to_markdown)
+from mathhammer.compare import COLUMNS, pivot, results, sweep, to_json_dict, to_markdown
 from mathhammer.errors import OptionError, ProfileError
 
 HB = 'Heavy bolter: 36" A3 BS4+ S5 AP-1 D2 [SUSTAINED HITS 1]'

@@ -11,8 +11,8 @@ import pytest
 
 matplotlib.use("Agg")
 
-import mathhammer as mh  # noqa: E402
-from mathhammer.cli import main  # noqa: E402
+import mathhammer as mh
+from mathhammer.cli import main
 
 HB = 'Heavy bolter: 36" A3 BS4+ S5 AP-1 D2 [SUSTAINED HITS 1]'
 LC = 'Lascannon: 48" A1 BS4+ S12 AP-3 D6+1'

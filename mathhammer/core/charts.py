@@ -653,6 +653,20 @@ def survival(frame: pd.DataFrame, *, ax: Axes | None = None, title: str | None =
     return LinesArtists(ax, lines, bands)
 
 
-__all__ = ["distribution", "overlay", "heatmap", "sweep_lines", "survival", "save", "style",
-           "new_axes", "PALETTE", "FIGSIZE", "DPI", "DistributionArtists", "OverlayArtists",
-           "HeatmapArtists", "LinesArtists"]
+__all__ = [
+    "DPI",
+    "FIGSIZE",
+    "PALETTE",
+    "DistributionArtists",
+    "HeatmapArtists",
+    "LinesArtists",
+    "OverlayArtists",
+    "distribution",
+    "heatmap",
+    "new_axes",
+    "overlay",
+    "save",
+    "style",
+    "survival",
+    "sweep_lines",
+]

@@ -397,5 +397,13 @@ def resolve_target(target: str | TargetProfile,
         raise
 
 
-__all__ = ["targets", "load", "resolve_target", "TargetLibrary", "TargetEntry",
-           "UnknownTargetError", "read_file", "normalize"]
+__all__ = [
+    "TargetEntry",
+    "TargetLibrary",
+    "UnknownTargetError",
+    "load",
+    "normalize",
+    "read_file",
+    "resolve_target",
+    "targets",
+]

@@ -10,11 +10,11 @@ import pytest
 
 matplotlib.use("Agg")
 
-import mathhammer as mh  # noqa: E402
-from mathhammer.compare import results  # noqa: E402
-from mathhammer.core import charts  # noqa: E402
-from mathhammer.core.result import Distribution  # noqa: E402
-from mathhammer.errors import MathhammerError, OptionError  # noqa: E402
+import mathhammer as mh
+from mathhammer.compare import results
+from mathhammer.core import charts
+from mathhammer.core.result import Distribution
+from mathhammer.errors import MathhammerError, OptionError
 
 HB = 'Heavy bolter: 36" A3 BS4+ S5 AP-1 D2 [SUSTAINED HITS 1]'
 LC = 'Lascannon: 48" A1 BS4+ S12 AP-3 D6+1'

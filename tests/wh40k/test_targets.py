@@ -5,8 +5,13 @@ import pytest
 import mathhammer as mh
 from mathhammer.errors import MathhammerError, ProfileError
 from mathhammer.wh40k.api import parse_target
-from mathhammer.wh40k.targets import (TargetLibrary, UnknownTargetError, load, resolve_target,
-                                      targets)
+from mathhammer.wh40k.targets import (
+    TargetLibrary,
+    UnknownTargetError,
+    load,
+    resolve_target,
+    targets,
+)
 
 # Appendix B of /work/shared/rules/wh40k-11e.md, copied by hand:
 # alias -> (T, Sv (7 = none), W, InSv, InSv scope, data note)
