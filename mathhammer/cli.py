@@ -157,6 +157,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except MathhammerError as exc:
         print(f"mathhammer: error: {_one_line(str(exc))}", file=sys.stderr)
         return EXIT_USAGE
+    except BrokenPipeError:
+        # The reader (e.g. `| head`) went away: stop quietly, as other command-line tools do.
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
     except OSError as exc:
         print(f"mathhammer: error: {_one_line(str(exc))}", file=sys.stderr)
         return EXIT_USAGE
