@@ -163,3 +163,40 @@ def test_reference_is_independent_of_the_engines() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)
     assert out.stdout.strip() == ""
+
+
+@st.composite
+def lethal_scenarios(draw):
+    extra = draw(st.lists(st.sampled_from(["DEVASTATING WOUNDS", "ANTI-INFANTRY 4+",
+                                           "TWIN-LINKED", "MELTA 2"]), unique=True))
+    weapon = (f"A1 BS{draw(st.integers(2, 6))}+ S{draw(st.integers(1, 12))} "
+              f"AP{-draw(st.integers(0, 4))} "
+              f"D{draw(st.sampled_from(['1', '2', '3', 'D3', 'D3+1', 'D6', '4', '6']))} "
+              f"[{', '.join(['LETHAL HITS', *extra])}]")
+    target = (f"{draw(st.integers(1, 3))}x T{draw(st.integers(1, 10))} "
+              f"Sv{draw(st.sampled_from(['2+', '3+', '4+', '5+', '6+', '-']))}")
+    if draw(st.booleans()):
+        target += f" InSv{draw(st.integers(3, 6))}+"
+    target += f" W{draw(st.integers(1, 6))}"
+    if draw(st.booleans()):
+        target += f" FNP{draw(st.integers(4, 6))}+"
+    if draw(st.booleans()):
+        target += f" FNP{draw(st.integers(3, 6))}+(mortal)"
+    if draw(st.booleans()):
+        target += " [INFANTRY]"
+    flags = {"damage_halved": True, "damage_minus": 1, "half_range": True, "crit_wounds": 5,
+             "reroll_wounds": "noncrit", "reroll_saves": "failed", "damage_plus": 1,
+             "defender_dmg_mods_vs_dw": "always"}
+    names = draw(st.lists(st.sampled_from(sorted(flags)), max_size=3, unique=True))
+    return weapon, target, {name: flags[name] for name in names}
+
+
+@settings(max_examples=60, deadline=None)
+@given(lethal_scenarios())
+def test_lethal_ev_takes_the_better_choice_for_one_attack(scenario) -> None:
+    # 9.4: with a single attack the only difference between 'always' and 'never' is the
+    # choice on its critical hit, so 'ev' must reach the better of the two exactly
+    weapon, target, options = scenario
+    means = {policy: mh.exact(weapon, target, lethal_policy=policy, **options).mean("damage")
+             for policy in ("always", "never", "ev")}
+    assert means["ev"] == pytest.approx(max(means["always"], means["never"]), abs=1e-12)
