@@ -70,6 +70,22 @@ CASES = {
     "300 attacks": (["30x Melee A10 WS3+ S4 AP0 D1"], "40x T4 Sv4+ W1", {}),
     "lascannons v vehicle": (["10x Lascannon: 48\" A1 BS3+ S12 AP-3 DD6+1"],
                              "T10 Sv3+ W12 [VEHICLE]", {}),
+    # engine switches away from their defaults
+    "sustained extra hits critical + lethal": (
+        ["5x A2 BS3+ S4 AP0 D1 [SUSTAINED HITS 2, LETHAL HITS]"], "10x T8 Sv5+ W1",
+        {"sustained_extra_are_crit": True}),
+    "torrent in snap shooting rolls": (["3x AD6 BSN/A S4 AP0 D1 [TORRENT]"], "10x T4 Sv- W1",
+                                       {"overwatch": True, "torrent_in_snap": False}),
+    "indirect, crits 5+ beat the fail": (["3x A3 BS3+ S5 AP0 D2 [INDIRECT FIRE]"],
+                                         "5x T4 Sv4+ W2",
+                                         {"indirect": True, "crit_hits": 5,
+                                          "indirect_fail_beats_crit": False}),
+    "devastating at unit end, halving on target": (
+        ["5x A2 BS3+ S5 AP-1 DD3+1 [DEVASTATING WOUNDS]"], "5x T5 Sv3+ W3 FNP5+",
+        {"dw_timing": "unit_end", "crit_wounds": 5, "damage_halved": True,
+         "damage_mod_trigger": "target"}),
+    "lethal ev, W cap": (["5x A2 BS3+ S4 AP0 D4 [LETHAL HITS, DEVASTATING WOUNDS]"],
+                         "5x T4 Sv3+ W2", {"lethal_policy": "ev", "damage_halved": True}),
 }
 
 
