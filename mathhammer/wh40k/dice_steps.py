@@ -1,23 +1,27 @@
-"""Dice steps shared by the 40k kernels: one roll of a pool, die by die or as counts."""
+"""Dice steps shared by the 40k kernels: one roll of a pool, die by die or as counts.
+
+They take whole tables plus indices rather than slices: slicing an array inside a hot loop
+creates a view whose reference counting costs more than the dice.
+"""
 
 from __future__ import annotations
 
 from mathhammer.core.jit import kernel
-from mathhammer.core.rng import d6
-from mathhammer.core.sampling import sample_binomial
+from mathhammer.core.rng import d6, uniform
 from mathhammer.wh40k.compile import CRITICAL, SUCCESS
 
 
 @kernel
-def roll_classified(state, n, classes, reroll):
-    """Roll ``n`` D6 with a per-face re-roll mask; return (successes, criticals)."""
+def roll_classified(state, n, tables, b, classes, reroll):
+    """Roll ``n`` D6 with the per-face outcome row ``tables[b, classes]`` and re-roll mask
+    ``tables[b, reroll]``; return (successes, criticals)."""
     successes = 0
     criticals = 0
     for _ in range(n):
         face = d6(state)
-        if reroll[face]:
+        if tables[b, reroll, face]:
             face = d6(state)
-        outcome = classes[face]
+        outcome = tables[b, classes, face]
         if outcome == SUCCESS:
             successes += 1
         elif outcome == CRITICAL:
@@ -26,9 +30,19 @@ def roll_classified(state, n, classes, reroll):
 
 
 @kernel
-def count_outcomes(state, n, crit_rows, rest_rows):
+def binomial_at(state, cdfs, b, table, n):
+    """Draw Binomial(n, p) from ``cdfs[b, table, n]`` (see :mod:`mathhammer.core.sampling`)."""
+    u = uniform(state)
+    k = 0
+    while k < n and u >= cdfs[b, table, n, k]:
+        k += 1
+    return k
+
+
+@kernel
+def count_outcomes(state, n, cdfs, b, crit_table, rest_table):
     """(successes, criticals) among ``n`` dice, sampled as counts: criticals first, then
-    ordinary successes among the other dice (see :mod:`mathhammer.core.sampling`)."""
-    criticals = sample_binomial(state, crit_rows[n], n)
-    successes = sample_binomial(state, rest_rows[n - criticals], n - criticals)
+    ordinary successes among the other dice."""
+    criticals = binomial_at(state, cdfs, b, crit_table, n)
+    successes = binomial_at(state, cdfs, b, rest_table, n - criticals)
     return successes, criticals

@@ -15,7 +15,6 @@ import numpy as np
 
 from mathhammer.core.jit import kernel, parallel_kernel, prange
 from mathhammer.core.rng import d6, roll_dice
-from mathhammer.core.sampling import sample_binomial
 from mathhammer.wh40k.compile import (
     A_CONST,
     A_COUNT,
@@ -53,7 +52,7 @@ from mathhammer.wh40k.compile import (
     WOUND_REROLL,
     WOUNDS_OF_REST,
 )
-from mathhammer.wh40k.dice_steps import count_outcomes, roll_classified
+from mathhammer.wh40k.dice_steps import binomial_at, count_outcomes, roll_classified
 
 
 @kernel
@@ -112,53 +111,50 @@ def run_trial(state, batch, rolls, saves, damage_maps, groups, hazard_rolls, haz
     for b in range(batch.shape[0]):
         if _first_alive(alive) < 0:
             break
-        row = batch[b]
         # Gather attack dice per weapon (04.03): A, then [BLAST]/[CLEAVE], then [RAPID FIRE].
         dice = 0
-        for _ in range(row[N_WEAPONS]):
-            dice += roll_dice(state, row[A_COUNT], row[A_SIDES], row[A_CONST])
-            dice += row[BONUS_DICE]
-            if row[RF_COUNT] > 0 or row[RF_CONST] > 0:
-                dice += roll_dice(state, row[RF_COUNT], row[RF_SIDES], row[RF_CONST])
+        for _ in range(batch[b, N_WEAPONS]):
+            dice += roll_dice(state, batch[b, A_COUNT], batch[b, A_SIDES], batch[b, A_CONST])
+            dice += batch[b, BONUS_DICE]
+            if batch[b, RF_COUNT] > 0 or batch[b, RF_CONST] > 0:
+                dice += roll_dice(state, batch[b, RF_COUNT], batch[b, RF_SIDES], batch[b, RF_CONST])
         # Hit roll (05.01).
-        if row[AUTO_HIT]:
+        if batch[b, AUTO_HIT]:
             hits = dice
             crits = 0
         elif use_counts and dice <= limit:
-            hits, crits = count_outcomes(state, dice, cdfs[b, CRIT_HITS],
-                                          cdfs[b, HITS_OF_REST])
+            hits, crits = count_outcomes(state, dice, cdfs, b, CRIT_HITS, HITS_OF_REST)
         else:
-            hits, crits = roll_classified(state, dice, rolls[b, HIT_CLASS],
-                                           rolls[b, HIT_REROLL])
+            hits, crits = roll_classified(state, dice, rolls, b, HIT_CLASS, HIT_REROLL)
         extra = 0
-        if row[SUS_COUNT] > 0 or row[SUS_CONST] > 0:
+        if batch[b, SUS_COUNT] > 0 or batch[b, SUS_CONST] > 0:
             for _ in range(crits):
-                extra += roll_dice(state, row[SUS_COUNT], row[SUS_SIDES], row[SUS_CONST])
+                extra += roll_dice(state, batch[b, SUS_COUNT], batch[b, SUS_SIDES],
+                                   batch[b, SUS_CONST])
         auto_wounds = 0
-        if row[LETHAL]:
+        if batch[b, LETHAL]:
             auto_wounds = crits
-            if row[EXTRA_CRIT]:
+            if batch[b, EXTRA_CRIT]:
                 auto_wounds += extra
                 extra = 0
             crits = 0
         # Wound roll (05.02).
         to_wound = hits + extra + crits
         if use_counts and to_wound <= limit:
-            wounds_normal, wounds_crit = count_outcomes(state, to_wound, cdfs[b, CRIT_WOUNDS],
-                                                         cdfs[b, WOUNDS_OF_REST])
+            wounds_normal, wounds_crit = count_outcomes(state, to_wound, cdfs, b, CRIT_WOUNDS,
+                                                        WOUNDS_OF_REST)
         else:
-            wounds_normal, wounds_crit = roll_classified(state, to_wound,
-                                                          rolls[b, WOUND_CLASS],
-                                                          rolls[b, WOUND_REROLL])
-        devastating = wounds_crit if row[DEVASTATING] else 0
+            wounds_normal, wounds_crit = roll_classified(state, to_wound, rolls, b,
+                                                         WOUND_CLASS, WOUND_REROLL)
+        devastating = wounds_crit if batch[b, DEVASTATING] else 0
         to_save = wounds_normal + wounds_crit - devastating + auto_wounds
         if use_counts and n_groups == 1 and to_save <= limit:
             # One group: the order of the save dice cannot matter, only how many fail.
-            failed = sample_binomial(state, cdfs[b, FAILED_SAVES, to_save], to_save)
+            failed = binomial_at(state, cdfs, b, FAILED_SAVES, to_save)
             for _ in range(failed):
                 if alive[0] == 0:
                     break
-                raw = roll_dice(state, row[D_COUNT], row[D_SIDES], row[D_CONST])
+                raw = roll_dice(state, batch[b, D_COUNT], batch[b, D_SIDES], batch[b, D_CONST])
                 lost_total += _lose_wounds(state, 0, damage_maps[b, NORMAL_DAMAGE, raw],
                                            groups[0, G_FNP], alive, current, wounds)
             to_save = 0
@@ -178,13 +174,13 @@ def run_trial(state, batch, rolls, saves, damage_maps, groups, hazard_rolls, haz
                 if g < 0:
                     break
                 if saves[b, g, SAVE_FAILS, face]:
-                    raw = roll_dice(state, row[D_COUNT], row[D_SIDES], row[D_CONST])
+                    raw = roll_dice(state, batch[b, D_COUNT], batch[b, D_SIDES], batch[b, D_CONST])
                     damage = damage_maps[b, NORMAL_DAMAGE, raw]
                     lost_total += _lose_wounds(state, g, damage, groups[g, G_FNP], alive,
                                                current, wounds)
         # [DEVASTATING WOUNDS] (24.10): D mortal wounds, at most one model each.
         for _ in range(devastating):
-            raw = roll_dice(state, row[D_COUNT], row[D_SIDES], row[D_CONST])
+            raw = roll_dice(state, batch[b, D_COUNT], batch[b, D_SIDES], batch[b, D_CONST])
             damage = damage_maps[b, MORTAL_DAMAGE, raw]
             if dw_at_unit_end:
                 pending[n_pending] = damage

@@ -11,7 +11,8 @@ Layout (every array is int64):
   a MONSTER or VEHICLE (hazard rolls).
 - ``batches[B, ...]``: the columns of :mod:`mathhammer.wh40k.compile` plus the target unit,
   the contributing model groups (``contribs``), [BLAST]/[CLEAVE] X and flags. Tables:
-  ``hit[B, 2, 7]``, ``wound[B, T, 2, 7]`` (per toughness index), ``saves[B, G, 2, 7]``
+  ``hit[B, 2, 7]``, ``wound[B, 2T, 7]`` (rows 2t and 2t+1: outcome and re-roll for
+  toughness index t), ``saves[B, G, 2, 7]``
   (per allocation group of the target), ``damage_maps[B, 2, Dmax + 1]``.
 - ``activations[K, ...]``: attacker and batch range. The kernel repeats them ``rounds`` times.
 - Report bins: per checkpoint (round x activation), histograms of models destroyed and wounds
@@ -26,8 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from mathhammer.wh40k import abilities as ab
-from mathhammer.wh40k.compile import (BATCH_COLUMNS, Defender, N_WEAPONS,
-                                      batch_tables, feel_no_pain)
+from mathhammer.wh40k.compile import BATCH_COLUMNS, N_WEAPONS, Defender, batch_tables, feel_no_pain
 from mathhammer.wh40k.profiles import Modifiers
 from mathhammer.wh40k.scenario import Attack, Scenario, select_attacks
 from mathhammer.wh40k.units import allocation_groups, declared_order
@@ -79,8 +79,8 @@ class ScenarioPlan:
     batch_labels: tuple[str, ...]
     one_shot_slots: int = 0
     hit_cdfs: np.ndarray = None     # float64[B, 2, N + 1, N + 1]: crits, hits of the rest
-    wound_cdfs: np.ndarray = None   # float64[B, T, 2, N + 1, N + 1]: per toughness index
-    save_cdfs: np.ndarray = None    # float64[B, N + 1, N + 1]: failed saves, one-group targets
+    wound_cdfs: np.ndarray = None   # float64[B, 2T, N + 1, N + 1]: rows 2t, 2t+1 for T index t
+    save_cdfs: np.ndarray = None    # float64[B, 1, N + 1, N + 1]: failed saves, one group
     use_counts: int = 1
 
     @property
@@ -199,7 +199,7 @@ def compile_scenario(scenario: Scenario) -> ScenarioPlan:
         batches=np.array(batch_rows, dtype=np.int64).reshape(n, SCENARIO_BATCH_COLUMNS),
         contribs=np.array(contribs, dtype=np.int64).reshape(-1, 6),
         hit=np.array([t.hit for t in tables], dtype=np.int64).reshape(n, 2, 7),
-        wound=wound, saves=saves, damage_maps=damage_maps,
+        wound=wound.reshape(n, 2 * max_t, 7), saves=saves, damage_maps=damage_maps,
         activations=np.array(acts, dtype=np.int64).reshape(-1, 3), rounds=scenario.rounds,
         dw_at_unit_end=int(scenario.rules.dw_timing == "unit_end"),
         report_groups=np.array(report, dtype=np.int64), unit_names=unit_names,
@@ -284,9 +284,18 @@ def _report_local(subs: list, row: list) -> int:
 def _count_tables(rows, contribs, subs, tables, wound, saves, unit_models):
     """Binomial CDF tables so the kernel can sample outcome counts (see core.sampling)."""
     from mathhammer.core.sampling import TABLE_LIMIT, binomial_cdf_rows
-    from mathhammer.wh40k.compile import (RF_CONST, RF_COUNT, RF_SIDES, SAVE_FAILS,
-                                          SAVE_REROLL, SUS_CONST, SUS_COUNT, SUS_SIDES,
-                                          face_probabilities, outcome_probabilities)
+    from mathhammer.wh40k.compile import (
+        RF_CONST,
+        RF_COUNT,
+        RF_SIDES,
+        SAVE_FAILS,
+        SAVE_REROLL,
+        SUS_CONST,
+        SUS_COUNT,
+        SUS_SIDES,
+        face_probabilities,
+        outcome_probabilities,
+    )
 
     def ratio(a: float, rest: float) -> float:
         return a / rest if rest > 1e-15 else 0.0
@@ -319,4 +328,5 @@ def _count_tables(rows, contribs, subs, tables, wound, saves, unit_models):
         faces = face_probabilities(saves[b, 0, SAVE_REROLL])
         save_cdfs[b] = binomial_cdf_rows(float(faces[saves[b, 0, SAVE_FAILS] == 1].sum()),
                                          n_max)
-    return hit_cdfs, wound_cdfs, save_cdfs
+    return (hit_cdfs, wound_cdfs.reshape(n_batches, 2 * n_t, n_max + 1, n_max + 1),
+            save_cdfs.reshape(n_batches, 1, n_max + 1, n_max + 1))

@@ -19,7 +19,6 @@ import numpy as np
 
 from mathhammer.core.jit import kernel, parallel_kernel, prange
 from mathhammer.core.rng import d6, roll_dice
-from mathhammer.core.sampling import sample_binomial
 from mathhammer.wh40k.compile import (
     AUTO_HIT,
     D_CONST,
@@ -39,7 +38,7 @@ from mathhammer.wh40k.compile import (
     SUS_COUNT,
     SUS_SIDES,
 )
-from mathhammer.wh40k.dice_steps import count_outcomes, roll_classified
+from mathhammer.wh40k.dice_steps import binomial_at, count_outcomes, roll_classified
 from mathhammer.wh40k.scenario_compile import (
     A_CHARACTER,
     A_FIRST_SUB,
@@ -189,55 +188,57 @@ def _resolve_batch(state, b, blast_models, batches, contribs, hit, wound, saves,
                    units, orders, toughness, subs, allocs, alive, current, group_alive,
                    unit_alive, unit_lost, buffer, counts, pending_unit, pending_damage,
                    n_pending, dw_at_unit_end, hit_cdfs, wound_cdfs, save_cdfs, use_counts):
-    row = batches[b]
     limit = hit_cdfs.shape[2] - 1
-    u = row[B_TARGET]
-    bonus = (row[B_BLAST] + row[B_CLEAVE]) * (blast_models // 5)
+    u = batches[b, B_TARGET]
+    bonus = (batches[b, B_BLAST] + batches[b, B_CLEAVE]) * (blast_models // 5)
     dice = 0
-    for c in range(row[B_FIRST_CONTRIB], row[B_FIRST_CONTRIB] + row[B_N_CONTRIBS]):
+    first = batches[b, B_FIRST_CONTRIB]
+    for c in range(first, first + batches[b, B_N_CONTRIBS]):
         weapons = alive[contribs[c, C_SUB_FIRST]] * contribs[c, C_PER_MODEL]
         for _ in range(weapons):
             dice += roll_dice(state, contribs[c, C_A_COUNT], contribs[c, C_A_SIDES],
                               contribs[c, C_A_CONST]) + bonus
-            if row[RF_COUNT] > 0 or row[RF_CONST] > 0:
-                dice += roll_dice(state, row[RF_COUNT], row[RF_SIDES], row[RF_CONST])
-    if row[AUTO_HIT]:
+            if batches[b, RF_COUNT] > 0 or batches[b, RF_CONST] > 0:
+                dice += roll_dice(state, batches[b, RF_COUNT], batches[b, RF_SIDES],
+                                  batches[b, RF_CONST])
+    if batches[b, AUTO_HIT]:
         hits = dice
         crits = 0
     elif use_counts and dice <= limit:
-        hits, crits = count_outcomes(state, dice, hit_cdfs[b, 0], hit_cdfs[b, 1])
+        hits, crits = count_outcomes(state, dice, hit_cdfs, b, 0, 1)
     else:
-        hits, crits = roll_classified(state, dice, hit[b, 0], hit[b, 1])
+        hits, crits = roll_classified(state, dice, hit, b, 0, 1)
     extra = 0
-    if row[SUS_COUNT] > 0 or row[SUS_CONST] > 0:
+    if batches[b, SUS_COUNT] > 0 or batches[b, SUS_CONST] > 0:
         for _ in range(crits):
-            extra += roll_dice(state, row[SUS_COUNT], row[SUS_SIDES], row[SUS_CONST])
+            extra += roll_dice(state, batches[b, SUS_COUNT], batches[b, SUS_SIDES],
+                               batches[b, SUS_CONST])
     auto_wounds = 0
-    if row[LETHAL]:
+    if batches[b, LETHAL]:
         auto_wounds = crits
-        if row[EXTRA_CRIT]:
+        if batches[b, EXTRA_CRIT]:
             auto_wounds += extra
             extra = 0
         crits = 0
     t_index = _toughness_index(u, units, subs, toughness, alive)
     to_wound = hits + extra + crits
     if use_counts and to_wound <= limit:
-        wounds, crit_wounds = count_outcomes(state, to_wound, wound_cdfs[b, t_index, 0],
-                                              wound_cdfs[b, t_index, 1])
+        wounds, crit_wounds = count_outcomes(state, to_wound, wound_cdfs, b, 2 * t_index,
+                                             2 * t_index + 1)
     else:
-        wounds, crit_wounds = roll_classified(state, to_wound, wound[b, t_index, 0],
-                                              wound[b, t_index, 1])
-    devastating = crit_wounds if row[DEVASTATING] else 0
+        wounds, crit_wounds = roll_classified(state, to_wound, wound, b, 2 * t_index,
+                                              2 * t_index + 1)
+    devastating = crit_wounds if batches[b, DEVASTATING] else 0
     to_save = wounds + crit_wounds - devastating + auto_wounds
 
     if use_counts and units[u, U_N_ALLOCS] == 1 and to_save <= limit:
         # One allocation group: only how many saves fail matters, not their order.
         a = orders[units[u, U_ORDER]]
-        failed = sample_binomial(state, save_cdfs[b, to_save], to_save)
+        failed = binomial_at(state, save_cdfs, b, 0, to_save)
         for _ in range(failed):
             if group_alive[a] == 0:
                 break
-            raw = roll_dice(state, row[D_COUNT], row[D_SIDES], row[D_CONST])
+            raw = roll_dice(state, batches[b, D_COUNT], batches[b, D_SIDES], batches[b, D_CONST])
             _damage_model(state, a, damage_maps[b, NORMAL_DAMAGE, raw], False, subs, allocs,
                           alive, current, group_alive, unit_alive, unit_lost)
         to_save = 0
@@ -245,7 +246,7 @@ def _resolve_batch(state, b, blast_models, batches, contribs, hit, wound, saves,
     if n == 0:
         return n_pending
     precision = -1
-    if row[B_PRECISION]:
+    if batches[b, B_PRECISION]:
         for i in range(n):
             if allocs[buffer[i], A_CHARACTER]:
                 precision = buffer[i]
@@ -271,13 +272,14 @@ def _resolve_batch(state, b, blast_models, batches, contribs, hit, wound, saves,
                     break
                 a = buffer[pointer]
             if saves[b, allocs[a, A_LOCAL], SAVE_FAILS, face]:
-                raw = roll_dice(state, row[D_COUNT], row[D_SIDES], row[D_CONST])
+                raw = roll_dice(state, batches[b, D_COUNT], batches[b, D_SIDES],
+                                batches[b, D_CONST])
                 _damage_model(state, a, damage_maps[b, NORMAL_DAMAGE, raw], False, subs,
                               allocs, alive, current, group_alive, unit_alive, unit_lost)
     for _ in range(devastating):
         if unit_alive[u] == 0:
             break
-        raw = roll_dice(state, row[D_COUNT], row[D_SIDES], row[D_CONST])
+        raw = roll_dice(state, batches[b, D_COUNT], batches[b, D_SIDES], batches[b, D_CONST])
         damage = damage_maps[b, MORTAL_DAMAGE, raw]
         if dw_at_unit_end:
             pending_unit[n_pending] = u
