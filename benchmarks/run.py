@@ -316,6 +316,10 @@ def memory_for_trials(trials: int) -> dict:
         print(json.dumps(dict(imported=imported, warm=warm, warm_peak=warm_peak, peak=peak,
                               elapsed=elapsed, mean=r.mean("damage"), se=r.stderr("damage"))))
     """)
+    # A first process brings numba's on-disk cache up to date, so the measured process loads
+    # machine code instead of compiling it (LLVM's compile-time peak is not the run's memory).
+    _python(f"import mathhammer as mh; mh.simulate({list(RIFLE.weapons)!r}, {RIFLE.target!r}, "
+            f"trials=1000, seed=1)")
     _, out = _python(code, timeout=3600)
     return json.loads(out.strip().splitlines()[-1])
 
