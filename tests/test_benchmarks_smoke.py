@@ -98,8 +98,10 @@ def test_expected_dice_formula_by_hand():
     assert hammers.expected_d6()["save"] == 10 * Fraction(3, 6)
 
 
-def test_shoot_then_fight_row_never_crashes():
+def test_shoot_then_fight_row_is_na_without_the_scenario_engine(monkeypatch):
+    # The real row runs issue 3's engine (compiling its kernels); here only the fallback.
     from benchmarks import run
 
+    monkeypatch.setattr(run, "scenario_engine", lambda: None)
     row = run.bench_shoot_then_fight(200, 1)
-    assert row.scenario.startswith("shoot then fight")
+    assert row.check == "n/a (scenario engine pending)"
