@@ -84,6 +84,34 @@ def _lose_wounds(state, g, damage, fnp, alive, current, wounds):
 
 
 @kernel
+def _allocate_fixed(failed, damage, alive, current, wounds):
+    """``failed`` unsaved attacks of fixed ``damage`` against group 0, no Feel No Pain.
+
+    The same as allocating them one at a time (05.04): the wounded model first, excess
+    damage lost, attacks left over once every model is destroyed lost. Returns wounds lost.
+    """
+    if failed == 0 or alive[0] == 0:
+        return 0
+    need = (current[0] + damage - 1) // damage      # failures that finish the wounded model
+    if failed < need:
+        current[0] -= failed * damage
+        return failed * damage
+    lost = current[0]
+    failed -= need
+    alive[0] -= 1
+    current[0] = wounds[0]
+    per_model = (wounds[0] + damage - 1) // damage
+    kills = min(failed // per_model, alive[0])
+    lost += kills * wounds[0]
+    alive[0] -= kills
+    failed -= kills * per_model
+    if alive[0] > 0 and failed > 0:
+        current[0] -= failed * damage
+        lost += failed * damage
+    return lost
+
+
+@kernel
 def _mortal_target(alive, current, wounds):
     """06.02: a model that has lost wounds first, else the first group with a model left."""
     for g in range(alive.shape[0]):
@@ -93,118 +121,137 @@ def _mortal_target(alive, current, wounds):
 
 
 @kernel
-def run_trial(state, batch, rolls, saves, damage_maps, groups, hazard_rolls, hazard_mortals,
-              dw_at_unit_end, alive, current, wounds, counts, pending, cdfs, use_counts):
-    """Resolve every batch once; return (wounds lost, models destroyed, hazard mortals).
+def run_chunk(state, trials, batch, rolls, saves, damage_maps, groups, hazard_rolls,
+              hazard_mortals, dw_at_unit_end, max_pending, cdfs, use_counts, damage_hist,
+              models_hist, hazard_hist):
+    """Run ``trials`` trials on one stream, adding one count per trial to each histogram.
 
-    With ``use_counts``, pools of dice no larger than the tables in ``cdfs`` are resolved by
-    sampling outcome counts (:mod:`mathhammer.core.sampling`); otherwise die by die.
+    One trial resolves every batch (05-06), in order, against a fresh target. The trial loop
+    and its body live in this one function so arrays are passed (and reference-counted)
+    once per chunk, not once per trial or per die. With ``use_counts``, pools no larger than
+    the tables in ``cdfs`` are resolved by sampling outcome counts
+    (:mod:`mathhammer.core.sampling`); otherwise die by die.
     """
-    limit = cdfs.shape[2] - 1
     n_groups = groups.shape[0]
-    for g in range(n_groups):
-        alive[g] = groups[g, G_MODELS]
-        wounds[g] = groups[g, G_WOUNDS]
-        current[g] = wounds[g]
-    lost_total = 0
-    n_pending = 0
-    for b in range(batch.shape[0]):
-        if _first_alive(alive) < 0:
-            break
-        # Gather attack dice per weapon (04.03): A, then [BLAST]/[CLEAVE], then [RAPID FIRE].
-        dice = 0
-        for _ in range(batch[b, N_WEAPONS]):
-            dice += roll_dice(state, batch[b, A_COUNT], batch[b, A_SIDES], batch[b, A_CONST])
-            dice += batch[b, BONUS_DICE]
-            if batch[b, RF_COUNT] > 0 or batch[b, RF_CONST] > 0:
-                dice += roll_dice(state, batch[b, RF_COUNT], batch[b, RF_SIDES], batch[b, RF_CONST])
-        # Hit roll (05.01).
-        if batch[b, AUTO_HIT]:
-            hits = dice
-            crits = 0
-        elif use_counts and dice <= limit:
-            hits, crits = count_outcomes(state, dice, cdfs, b, CRIT_HITS, HITS_OF_REST)
-        else:
-            hits, crits = roll_classified(state, dice, rolls, b, HIT_CLASS, HIT_REROLL)
-        extra = 0
-        if batch[b, SUS_COUNT] > 0 or batch[b, SUS_CONST] > 0:
-            for _ in range(crits):
-                extra += roll_dice(state, batch[b, SUS_COUNT], batch[b, SUS_SIDES],
-                                   batch[b, SUS_CONST])
-        auto_wounds = 0
-        if batch[b, LETHAL]:
-            auto_wounds = crits
-            if batch[b, EXTRA_CRIT]:
-                auto_wounds += extra
-                extra = 0
-            crits = 0
-        # Wound roll (05.02).
-        to_wound = hits + extra + crits
-        if use_counts and to_wound <= limit:
-            wounds_normal, wounds_crit = count_outcomes(state, to_wound, cdfs, b, CRIT_WOUNDS,
-                                                        WOUNDS_OF_REST)
-        else:
-            wounds_normal, wounds_crit = roll_classified(state, to_wound, rolls, b,
-                                                         WOUND_CLASS, WOUND_REROLL)
-        devastating = wounds_crit if batch[b, DEVASTATING] else 0
-        to_save = wounds_normal + wounds_crit - devastating + auto_wounds
-        if use_counts and n_groups == 1 and to_save <= limit:
-            # One group: the order of the save dice cannot matter, only how many fail.
-            failed = binomial_at(state, cdfs, b, FAILED_SAVES, to_save)
-            for _ in range(failed):
-                if alive[0] == 0:
-                    break
-                raw = roll_dice(state, batch[b, D_COUNT], batch[b, D_SIDES], batch[b, D_CONST])
-                lost_total += _lose_wounds(state, 0, damage_maps[b, NORMAL_DAMAGE, raw],
-                                           groups[0, G_FNP], alive, current, wounds)
-            to_save = 0
-        # Save rolls (05.03): the defender re-rolls against the group current at the start.
-        g0 = _first_alive(alive)
-        for face in range(7):
-            counts[face] = 0
-        for _ in range(to_save):
-            face = d6(state)
-            if saves[b, g0, SAVE_REROLL, face]:
+    alive = np.zeros(n_groups, dtype=np.int64)
+    current = np.zeros(n_groups, dtype=np.int64)
+    wounds = np.zeros(n_groups, dtype=np.int64)
+    counts = np.zeros(7, dtype=np.int64)
+    pending = np.zeros(max(max_pending, 1), dtype=np.int64)
+    limit = cdfs.shape[2] - 1
+    for _ in range(trials):
+        for g in range(n_groups):
+            alive[g] = groups[g, G_MODELS]
+            wounds[g] = groups[g, G_WOUNDS]
+            current[g] = wounds[g]
+        lost_total = 0
+        n_pending = 0
+        for b in range(batch.shape[0]):
+            if _first_alive(alive) < 0:
+                break
+            # Gather attack dice per weapon (04.03): A, [BLAST]/[CLEAVE], [RAPID FIRE].
+            dice = 0
+            for _ in range(batch[b, N_WEAPONS]):
+                dice += roll_dice(state, batch[b, A_COUNT], batch[b, A_SIDES], batch[b, A_CONST])
+                dice += batch[b, BONUS_DICE]
+                if batch[b, RF_COUNT] > 0 or batch[b, RF_CONST] > 0:
+                    dice += roll_dice(state, batch[b, RF_COUNT], batch[b, RF_SIDES],
+                                      batch[b, RF_CONST])
+            # Hit roll (05.01).
+            if batch[b, AUTO_HIT]:
+                hits = dice
+                crits = 0
+            elif use_counts and dice <= limit:
+                hits, crits = count_outcomes(state, dice, cdfs, b, CRIT_HITS, HITS_OF_REST)
+            else:
+                hits, crits = roll_classified(state, dice, rolls, b, HIT_CLASS, HIT_REROLL)
+            extra = 0
+            if batch[b, SUS_COUNT] > 0 or batch[b, SUS_CONST] > 0:
+                for _ in range(crits):
+                    extra += roll_dice(state, batch[b, SUS_COUNT], batch[b, SUS_SIDES],
+                                       batch[b, SUS_CONST])
+            auto_wounds = 0
+            if batch[b, LETHAL]:
+                auto_wounds = crits
+                if batch[b, EXTRA_CRIT]:
+                    auto_wounds += extra
+                    extra = 0
+                crits = 0
+            # Wound roll (05.02).
+            to_wound = hits + extra + crits
+            if use_counts and to_wound <= limit:
+                wounds_normal, wounds_crit = count_outcomes(state, to_wound, cdfs, b, CRIT_WOUNDS,
+                                                            WOUNDS_OF_REST)
+            else:
+                wounds_normal, wounds_crit = roll_classified(state, to_wound, rolls, b,
+                                                             WOUND_CLASS, WOUND_REROLL)
+            devastating = wounds_crit if batch[b, DEVASTATING] else 0
+            to_save = wounds_normal + wounds_crit - devastating + auto_wounds
+            if use_counts and n_groups == 1 and to_save <= limit:
+                # One group: the order of the save dice cannot matter, only how many fail.
+                failed = binomial_at(state, cdfs, b, FAILED_SAVES, to_save)
+                if batch[b, D_COUNT] == 0 and groups[0, G_FNP] >= 7:
+                    # Fixed damage, no Feel No Pain: the failures' effect is arithmetic.
+                    damage = damage_maps[b, NORMAL_DAMAGE, batch[b, D_CONST]]
+                    lost_total += _allocate_fixed(failed, damage, alive, current, wounds)
+                    failed = 0
+                for _ in range(failed):
+                    if alive[0] == 0:
+                        break
+                    raw = roll_dice(state, batch[b, D_COUNT], batch[b, D_SIDES], batch[b, D_CONST])
+                    lost_total += _lose_wounds(state, 0, damage_maps[b, NORMAL_DAMAGE, raw],
+                                               groups[0, G_FNP], alive, current, wounds)
+                to_save = 0
+            # Save rolls (05.03): the defender re-rolls against the group current at the start.
+            g0 = _first_alive(alive)
+            for face in range(7):
+                counts[face] = 0
+            for _ in range(to_save):
                 face = d6(state)
-            counts[face] += 1
-        # Inflict damage (05.04): lowest save results first, against the current group.
-        for face in range(1, 7):
-            for _ in range(counts[face]):
-                g = _first_alive(alive)
+                if saves[b, g0, SAVE_REROLL, face]:
+                    face = d6(state)
+                counts[face] += 1
+            # Inflict damage (05.04): lowest save results first, against the current group.
+            for face in range(1, 7):
+                for _ in range(counts[face]):
+                    g = _first_alive(alive)
+                    if g < 0:
+                        break
+                    if saves[b, g, SAVE_FAILS, face]:
+                        raw = roll_dice(state, batch[b, D_COUNT], batch[b, D_SIDES],
+                                        batch[b, D_CONST])
+                        damage = damage_maps[b, NORMAL_DAMAGE, raw]
+                        lost_total += _lose_wounds(state, g, damage, groups[g, G_FNP], alive,
+                                                   current, wounds)
+            # [DEVASTATING WOUNDS] (24.10): D mortal wounds, at most one model each.
+            for _ in range(devastating):
+                raw = roll_dice(state, batch[b, D_COUNT], batch[b, D_SIDES], batch[b, D_CONST])
+                damage = damage_maps[b, MORTAL_DAMAGE, raw]
+                if dw_at_unit_end:
+                    pending[n_pending] = damage
+                    n_pending += 1
+                    continue
+                g = _mortal_target(alive, current, wounds)
                 if g < 0:
                     break
-                if saves[b, g, SAVE_FAILS, face]:
-                    raw = roll_dice(state, batch[b, D_COUNT], batch[b, D_SIDES], batch[b, D_CONST])
-                    damage = damage_maps[b, NORMAL_DAMAGE, raw]
-                    lost_total += _lose_wounds(state, g, damage, groups[g, G_FNP], alive,
-                                               current, wounds)
-        # [DEVASTATING WOUNDS] (24.10): D mortal wounds, at most one model each.
-        for _ in range(devastating):
-            raw = roll_dice(state, batch[b, D_COUNT], batch[b, D_SIDES], batch[b, D_CONST])
-            damage = damage_maps[b, MORTAL_DAMAGE, raw]
-            if dw_at_unit_end:
-                pending[n_pending] = damage
-                n_pending += 1
-                continue
+                lost_total += _lose_wounds(state, g, damage, groups[g, G_FNP_MORTAL], alive,
+                                           current, wounds)
+        for i in range(n_pending):
             g = _mortal_target(alive, current, wounds)
             if g < 0:
                 break
-            lost_total += _lose_wounds(state, g, damage, groups[g, G_FNP_MORTAL], alive,
+            lost_total += _lose_wounds(state, g, pending[i], groups[g, G_FNP_MORTAL], alive,
                                        current, wounds)
-    for i in range(n_pending):
-        g = _mortal_target(alive, current, wounds)
-        if g < 0:
-            break
-        lost_total += _lose_wounds(state, g, pending[i], groups[g, G_FNP_MORTAL], alive,
-                                   current, wounds)
-    destroyed = 0
-    for g in range(n_groups):
-        destroyed += groups[g, G_MODELS] - alive[g]
-    hazard_fails = 0
-    for _ in range(hazard_rolls):
-        if d6(state) <= 2:
-            hazard_fails += 1
-    return lost_total, destroyed, hazard_fails * hazard_mortals
+        destroyed = 0
+        for g in range(n_groups):
+            destroyed += groups[g, G_MODELS] - alive[g]
+        hazard_fails = 0
+        for _ in range(hazard_rolls):
+            if d6(state) <= 2:
+                hazard_fails += 1
+        damage_hist[lost_total] += 1
+        models_hist[destroyed] += 1
+        hazard_hist[hazard_fails * hazard_mortals] += 1
 
 
 @parallel_kernel
@@ -214,20 +261,17 @@ def simulate_chunks(streams, trials_per_chunk, batch, rolls, saves, damage_maps,
     """Run ``trials_per_chunk[c]`` trials on stream ``c`` for every chunk, in parallel.
 
     Each chunk owns its stream and its histogram rows, so the result does not depend on how
-    chunks are spread over threads.
+    chunks are spread over threads. Private copies keep threads off each other's reference
+    counts and cache lines.
     """
-    n_groups = groups.shape[0]
     for c in prange(streams.shape[0]):
-        state = streams[c]
-        alive = np.zeros(n_groups, dtype=np.int64)
-        current = np.zeros(n_groups, dtype=np.int64)
-        wounds = np.zeros(n_groups, dtype=np.int64)
-        counts = np.zeros(7, dtype=np.int64)
-        pending = np.zeros(max(max_pending, 1), dtype=np.int64)
-        for _ in range(trials_per_chunk[c]):
-            lost, destroyed, mortals = run_trial(
-                state, batch, rolls, saves, damage_maps, groups, hazard_rolls, hazard_mortals,
-                dw_at_unit_end, alive, current, wounds, counts, pending, cdfs, use_counts)
-            damage_hist[c, lost] += 1
-            models_hist[c, destroyed] += 1
-            hazard_hist[c, mortals] += 1
+        state = streams[c].copy()
+        damage_local = np.zeros(damage_hist.shape[1], dtype=np.int64)
+        models_local = np.zeros(models_hist.shape[1], dtype=np.int64)
+        hazard_local = np.zeros(hazard_hist.shape[1], dtype=np.int64)
+        run_chunk(state, trials_per_chunk[c], batch, rolls, saves, damage_maps, groups,
+                  hazard_rolls, hazard_mortals, dw_at_unit_end, max_pending, cdfs, use_counts,
+                  damage_local, models_local, hazard_local)
+        damage_hist[c, :] = damage_local
+        models_hist[c, :] = models_local
+        hazard_hist[c, :] = hazard_local

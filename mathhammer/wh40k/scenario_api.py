@@ -332,7 +332,7 @@ def run_scripted(scenario: Scenario, faces: list[int]) -> dict[str, Any]:
         When the scenario needs more dice than given.
     """
     from mathhammer.core.rng import scripted_dice_used, scripted_stream
-    from mathhammer.wh40k.scenario_kernels import scenario_trial
+    from mathhammer.wh40k.scenario_kernels import scenario_trials
 
     plan = compile_scenario(scenario)
     stream = scripted_stream(faces)
@@ -342,7 +342,7 @@ def run_scripted(scenario: Scenario, faces: list[int]) -> dict[str, Any]:
     groups = np.zeros((cps, plan.group_bins), dtype=np.int64)
     sides = np.zeros((len(plan.side_names), plan.rounds + 1), dtype=np.int64)
     n_subs, n_allocs, n_units = plan.subs.shape[0], plan.allocs.shape[0], plan.units.shape[0]
-    scenario_trial(stream, plan.rounds, plan.activations, plan.batches, plan.contribs,
+    scenario_trials(stream, 1, plan.rounds, plan.activations, plan.batches, plan.contribs,
                    plan.hit, plan.wound, plan.saves, plan.damage_maps, plan.units, plan.orders,
                    plan.toughness, plan.subs, plan.allocs, plan.report_groups,
                    plan.dw_at_unit_end, np.zeros(n_subs, np.int64), np.zeros(n_allocs, np.int64),

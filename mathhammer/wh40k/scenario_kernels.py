@@ -295,96 +295,100 @@ def _resolve_batch(state, b, blast_models, batches, contribs, hit, wound, saves,
 
 
 @kernel
-def scenario_trial(state, rounds, activations, batches, contribs, hit, wound, saves,
-                   damage_maps, units, orders, toughness, subs, allocs, report_groups,
-                   dw_at_unit_end, alive, current, group_alive, unit_alive, unit_lost, buffer,
-                   counts, snapshot, pending_unit, pending_damage, group_dead, side_wiped,
-                   models_hist, wounds_hist, groups_hist, sides_hist, hit_cdfs, wound_cdfs,
-                   save_cdfs, use_counts, one_shot_used):
-    """One trial of the whole scenario; adds one count per checkpoint to each histogram row.
+def scenario_trials(state, trials, rounds, activations, batches, contribs, hit, wound, saves,
+                    damage_maps, units, orders, toughness, subs, allocs, report_groups,
+                    dw_at_unit_end, alive, current, group_alive, unit_alive, unit_lost, buffer,
+                    counts, snapshot, pending_unit, pending_damage, group_dead, side_wiped,
+                    models_hist, wounds_hist, groups_hist, sides_hist, hit_cdfs, wound_cdfs,
+                    save_cdfs, use_counts, one_shot_used):
+    """Run ``trials`` trials of the whole scenario on one stream; each adds one count per
+    checkpoint to each histogram row. The trial loop lives here so the many arrays are
+    passed once per chunk, not once per trial.
 
     ``one_shot_used[slot]`` is 0, or 1 + the checkpoint of the activation that selected that
     [ONE SHOT] weapon: later activations cannot select it again (24.26).
     """
-    _reset(subs, allocs, units, alive, current, group_alive, unit_alive, unit_lost)
-    for i in range(one_shot_used.shape[0]):
-        one_shot_used[i] = 0
-    n_units = units.shape[0]
-    n_sides = sides_hist.shape[0]
-    for side in range(n_sides):
-        side_wiped[side] = 0
-    n_acts = activations.shape[0]
-    for r in range(rounds):
-        for k in range(n_acts):
-            attacker = activations[k, K_ATTACKER]
-            if unit_alive[attacker] > 0:
-                for u in range(n_units):
-                    snapshot[u] = unit_alive[u]
-                hazard_rolls = 0
-                n_pending = 0
-                first = activations[k, K_FIRST_BATCH]
-                for b in range(first, first + activations[k, K_N_BATCHES]):
-                    target = batches[b, B_TARGET]
-                    if snapshot[target] == 0:
-                        continue  # a destroyed unit cannot be selected as a target
-                    slot = batches[b, B_ONE_SHOT]
-                    if slot >= 0:
-                        here = r * n_acts + k + 1
-                        if one_shot_used[slot] != 0 and one_shot_used[slot] != here:
-                            continue  # fired in an earlier activation
-                        one_shot_used[slot] = here
-                    if batches[b, B_HAZARDOUS]:
-                        for c in range(batches[b, B_FIRST_CONTRIB],
-                                       batches[b, B_FIRST_CONTRIB] + batches[b, B_N_CONTRIBS]):
-                            hazard_rolls += alive[contribs[c, C_SUB_FIRST]] * \
-                                contribs[c, C_PER_MODEL]
-                    if unit_alive[target] == 0:
-                        continue  # attacks on a unit destroyed earlier in this activation
-                    n_pending = _resolve_batch(
-                        state, b, snapshot[target], batches, contribs, hit, wound, saves,
-                        damage_maps, units, orders, toughness, subs, allocs, alive, current,
-                        group_alive, unit_alive, unit_lost, buffer, counts, pending_unit,
-                        pending_damage, n_pending, dw_at_unit_end, hit_cdfs, wound_cdfs,
-                        save_cdfs, use_counts)
-                for i in range(n_pending):
-                    u = pending_unit[i]
-                    if unit_alive[u] == 0:
-                        continue
-                    m = _allocation_order(u, units, orders, allocs, group_alive, current,
-                                          buffer)
-                    if m > 0:
-                        _damage_model(state, buffer[0], pending_damage[i], True, subs, allocs,
-                                      alive, current, group_alive, unit_alive, unit_lost)
-                if hazard_rolls > 0:
-                    fails = 0
-                    for _ in range(hazard_rolls):
-                        if d6(state) <= 2:
-                            fails += 1
-                    per_fail = 3 if units[attacker, U_ALL_MV] else 1
-                    _mortal_wounds(state, attacker, fails * per_fail, units, orders, subs,
-                                   allocs, alive, current, group_alive, unit_alive, unit_lost,
-                                   buffer)
-            for side in range(n_sides):
-                if side_wiped[side] == 0:
-                    standing = 0
+    for _trial in range(trials):
+
+        _reset(subs, allocs, units, alive, current, group_alive, unit_alive, unit_lost)
+        for i in range(one_shot_used.shape[0]):
+            one_shot_used[i] = 0
+        n_units = units.shape[0]
+        n_sides = sides_hist.shape[0]
+        for side in range(n_sides):
+            side_wiped[side] = 0
+        n_acts = activations.shape[0]
+        for r in range(rounds):
+            for k in range(n_acts):
+                attacker = activations[k, K_ATTACKER]
+                if unit_alive[attacker] > 0:
                     for u in range(n_units):
-                        if units[u, U_SIDE] == side:
-                            standing += unit_alive[u]
-                    if standing == 0:
-                        side_wiped[side] = r + 1
-            checkpoint = r * n_acts + k
-            for i in range(report_groups.shape[0]):
-                group_dead[i] = report_groups[i, 1]
-            for s in range(subs.shape[0]):
-                group_dead[subs[s, S_REPORT]] -= alive[s]
-            for i in range(report_groups.shape[0]):
-                groups_hist[checkpoint, report_groups[i, 2] + group_dead[i]] += 1
-            for u in range(n_units):
-                models_hist[checkpoint, units[u, U_MODEL_BINS] + units[u, U_MODELS]
-                            - unit_alive[u]] += 1
-                wounds_hist[checkpoint, units[u, U_WOUND_BINS] + unit_lost[u]] += 1
-    for side in range(n_sides):
-        sides_hist[side, side_wiped[side]] += 1
+                        snapshot[u] = unit_alive[u]
+                    hazard_rolls = 0
+                    n_pending = 0
+                    first = activations[k, K_FIRST_BATCH]
+                    for b in range(first, first + activations[k, K_N_BATCHES]):
+                        target = batches[b, B_TARGET]
+                        if snapshot[target] == 0:
+                            continue  # a destroyed unit cannot be selected as a target
+                        slot = batches[b, B_ONE_SHOT]
+                        if slot >= 0:
+                            here = r * n_acts + k + 1
+                            if one_shot_used[slot] != 0 and one_shot_used[slot] != here:
+                                continue  # fired in an earlier activation
+                            one_shot_used[slot] = here
+                        if batches[b, B_HAZARDOUS]:
+                            for c in range(batches[b, B_FIRST_CONTRIB],
+                                           batches[b, B_FIRST_CONTRIB] + batches[b, B_N_CONTRIBS]):
+                                hazard_rolls += alive[contribs[c, C_SUB_FIRST]] * \
+                                    contribs[c, C_PER_MODEL]
+                        if unit_alive[target] == 0:
+                            continue  # attacks on a unit destroyed earlier in this activation
+                        n_pending = _resolve_batch(
+                            state, b, snapshot[target], batches, contribs, hit, wound, saves,
+                            damage_maps, units, orders, toughness, subs, allocs, alive, current,
+                            group_alive, unit_alive, unit_lost, buffer, counts, pending_unit,
+                            pending_damage, n_pending, dw_at_unit_end, hit_cdfs, wound_cdfs,
+                            save_cdfs, use_counts)
+                    for i in range(n_pending):
+                        u = pending_unit[i]
+                        if unit_alive[u] == 0:
+                            continue
+                        m = _allocation_order(u, units, orders, allocs, group_alive, current,
+                                              buffer)
+                        if m > 0:
+                            _damage_model(state, buffer[0], pending_damage[i], True, subs, allocs,
+                                          alive, current, group_alive, unit_alive, unit_lost)
+                    if hazard_rolls > 0:
+                        fails = 0
+                        for _ in range(hazard_rolls):
+                            if d6(state) <= 2:
+                                fails += 1
+                        per_fail = 3 if units[attacker, U_ALL_MV] else 1
+                        _mortal_wounds(state, attacker, fails * per_fail, units, orders, subs,
+                                       allocs, alive, current, group_alive, unit_alive, unit_lost,
+                                       buffer)
+                for side in range(n_sides):
+                    if side_wiped[side] == 0:
+                        standing = 0
+                        for u in range(n_units):
+                            if units[u, U_SIDE] == side:
+                                standing += unit_alive[u]
+                        if standing == 0:
+                            side_wiped[side] = r + 1
+                checkpoint = r * n_acts + k
+                for i in range(report_groups.shape[0]):
+                    group_dead[i] = report_groups[i, 1]
+                for s in range(subs.shape[0]):
+                    group_dead[subs[s, S_REPORT]] -= alive[s]
+                for i in range(report_groups.shape[0]):
+                    groups_hist[checkpoint, report_groups[i, 2] + group_dead[i]] += 1
+                for u in range(n_units):
+                    models_hist[checkpoint, units[u, U_MODEL_BINS] + units[u, U_MODELS]
+                                - unit_alive[u]] += 1
+                    wounds_hist[checkpoint, units[u, U_WOUND_BINS] + unit_lost[u]] += 1
+        for side in range(n_sides):
+            sides_hist[side, side_wiped[side]] += 1
 
 
 @parallel_kernel
@@ -395,7 +399,13 @@ def simulate_scenario_chunks(streams, trials_per_chunk, rounds, activations, bat
                              wound_cdfs, save_cdfs, use_counts, one_shot_slots):
     """Run every chunk's trials in parallel; chunk ``c`` owns stream ``c`` and row ``c``."""
     for c in prange(streams.shape[0]):
-        state = streams[c]
+        # Private copies: views of shared arrays would share one reference count (and cache
+        # lines) between threads.
+        state = streams[c].copy()
+        models_local = np.zeros_like(models_hist[c])
+        wounds_local = np.zeros_like(wounds_hist[c])
+        groups_local = np.zeros_like(groups_hist[c])
+        sides_local = np.zeros_like(sides_hist[c])
         alive = np.zeros(subs.shape[0], dtype=np.int64)
         current = np.zeros(allocs.shape[0], dtype=np.int64)
         group_alive = np.zeros(allocs.shape[0], dtype=np.int64)
@@ -409,11 +419,14 @@ def simulate_scenario_chunks(streams, trials_per_chunk, rounds, activations, bat
         group_dead = np.zeros(report_groups.shape[0], dtype=np.int64)
         side_wiped = np.zeros(sides_hist.shape[1], dtype=np.int64)
         one_shot_used = np.zeros(max(one_shot_slots, 1), dtype=np.int64)
-        for _ in range(trials_per_chunk[c]):
-            scenario_trial(state, rounds, activations, batches, contribs, hit, wound, saves,
-                           damage_maps, units, orders, toughness, subs, allocs, report_groups,
-                           dw_at_unit_end, alive, current, group_alive, unit_alive, unit_lost,
-                           buffer, counts, snapshot, pending_unit, pending_damage, group_dead,
-                           side_wiped, models_hist[c], wounds_hist[c], groups_hist[c],
-                           sides_hist[c], hit_cdfs, wound_cdfs, save_cdfs, use_counts,
-                           one_shot_used)
+        scenario_trials(state, trials_per_chunk[c], rounds, activations, batches, contribs,
+                        hit, wound, saves, damage_maps, units, orders, toughness, subs, allocs,
+                        report_groups, dw_at_unit_end, alive, current, group_alive, unit_alive,
+                        unit_lost, buffer, counts, snapshot, pending_unit, pending_damage,
+                        group_dead, side_wiped, models_local, wounds_local, groups_local,
+                        sides_local, hit_cdfs, wound_cdfs, save_cdfs, use_counts,
+                        one_shot_used)
+        models_hist[c] = models_local
+        wounds_hist[c] = wounds_local
+        groups_hist[c] = groups_local
+        sides_hist[c] = sides_local

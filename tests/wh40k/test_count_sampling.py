@@ -58,3 +58,38 @@ def test_paths_use_different_dice_but_the_same_seed_is_reproducible():
     dice = run_monte_carlo(dataclasses.replace(plan, use_counts=0), 10_000, seed=5)[0]
     assert np.array_equal(counts_a, counts_b)
     assert not np.array_equal(counts_a, dice)
+
+
+def _sequential(failed, damage, alive, current, wounds):
+    """Allocate one failure at a time (05.04): the reference for the arithmetic shortcut."""
+    lost = 0
+    for _ in range(failed):
+        if alive == 0:
+            break
+        taken = min(damage, current)
+        lost += taken
+        current -= taken
+        if current == 0:
+            alive -= 1
+            current = wounds
+    return lost, alive, current
+
+
+def test_fixed_damage_allocation_shortcut_matches_one_at_a_time():
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from mathhammer.wh40k.kernels import _allocate_fixed
+
+    @settings(deadline=None, max_examples=400)
+    @given(failed=st.integers(0, 40), damage=st.integers(1, 8), wounds=st.integers(1, 12),
+           alive=st.integers(0, 10), data=st.data())
+    def check(failed, damage, wounds, alive, data):
+        current = data.draw(st.integers(1, wounds))
+        a, c, w = (np.array([alive]), np.array([current if alive else wounds]),
+                   np.array([wounds]))
+        lost = _allocate_fixed(failed, damage, a, c, w)
+        expected = _sequential(failed, damage, alive, current if alive else wounds, wounds)
+        assert (lost, a[0], c[0]) == expected
+
+    check()
