@@ -12,12 +12,14 @@ from __future__ import annotations
 import html
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from mathhammer.errors import MathhammerError
+
+if TYPE_CHECKING:  # pandas is imported when a method needs it: the CLI's JSON and text
+    import pandas as pd  # output never do, and importing pandas costs ~0.5 s at start-up.
 
 EXACT = "exact"
 MONTE_CARLO = "monte-carlo"
@@ -157,12 +159,16 @@ class Result:
 
     def pmf(self, outcome: str) -> pd.Series:
         """P(outcome == k) as a Series indexed by k."""
+        import pandas as pd
+
         dist = self._dist(outcome)
         return pd.Series(dist.probabilities, index=pd.Index(dist.support, name=outcome),
                          name="probability")
 
     def at_least(self, outcome: str) -> pd.Series:
         """P(outcome >= k) as a Series indexed by k."""
+        import pandas as pd
+
         dist = self._dist(outcome)
         return pd.Series(dist.at_least(), index=pd.Index(dist.support, name=outcome),
                          name="at_least")
@@ -186,6 +192,8 @@ class Result:
     # -- tables ---------------------------------------------------------------------------
     def summary(self) -> pd.DataFrame:
         """One row per outcome: mean, standard error, sd, median, 5% and 95% quantiles."""
+        import pandas as pd
+
         rows = []
         for name, dist in self.distributions.items():
             rows.append({"outcome": name, "mean": dist.mean, "stderr": dist.stderr,
@@ -201,6 +209,8 @@ class Result:
 
     def to_frame(self) -> pd.DataFrame:
         """Tidy frame: one row per (outcome, k) with P(== k) and P(>= k)."""
+        import pandas as pd
+
         parts = []
         for name, dist in self.distributions.items():
             parts.append(pd.DataFrame({"outcome": name, "value": dist.support,
@@ -254,6 +264,8 @@ class Result:
 
     def to_markdown(self, digits: int = 4) -> str:
         """Markdown tables for articles: the summary, then P(= k) and P(>= k) per outcome."""
+        import pandas as pd
+
         from mathhammer.core.tables import markdown_table
 
         engine = ("exact" if self.method == EXACT
