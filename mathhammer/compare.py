@@ -84,7 +84,7 @@ def compare(attackers: AttackerLike | Mapping[str, AttackerLike],
             trials: int = DEFAULT_TRIALS, seed: int = 1, exact: bool = False,
             points: float | Sequence[float] | Mapping[str, float] | None = None,
             library: TargetLibrary | None = None, results_out: dict | None = None,
-            **options: Any) -> pd.DataFrame:
+            client: Any = None, **options: Any) -> pd.DataFrame:
     """Every attacker against every target, under the same situation: a tidy frame.
 
     Parameters
@@ -112,6 +112,10 @@ def compare(attackers: AttackerLike | Mapping[str, AttackerLike],
         If a dict is given, each cell's full :class:`Result` is stored in it under
         ``(attacker, target)`` (``(attacker, target, setting)`` for sweeps), e.g. for
         :func:`mathhammer.core.charts.overlay`.
+    client
+        A ``dask.distributed.Client``: every cell runs as a task on the cluster's workers,
+        seeded from its own ``SeedSequence`` child, so the frame is bit-identical to a local
+        run. The workers need mathhammer installed.
     **options
         Situation, modifier and rule switches, as for :func:`mathhammer.simulate`.
 
@@ -134,7 +138,7 @@ def compare(attackers: AttackerLike | Mapping[str, AttackerLike],
     api.build_options(options)  # fail fast on a bad option, before any cell runs
     cells = [(a, t, {}) for a in attacker_list for t in target_list]
     return _run(cells, None, costs, trials=trials, seed=seed, exact=exact, options=options,
-                results_out=results_out)
+                results_out=results_out, client=client)
 
 
 def sweep(attackers: AttackerLike | Mapping[str, AttackerLike],
@@ -144,8 +148,8 @@ def sweep(attackers: AttackerLike | Mapping[str, AttackerLike],
           trials: int = DEFAULT_TRIALS, seed: int = 1, exact: bool = False,
           points: float | Sequence[float] | Mapping[str, float] | None = None,
           library: TargetLibrary | None = None, results_out: dict | None = None,
-          **options: Any) -> pd.DataFrame:
-    """:func:`compare` repeated for each value of one parameter.
+          client: Any = None, **options: Any) -> pd.DataFrame:
+    """:func:`compare` repeated for each value of one parameter (``client`` as there).
 
     Parameters
     ----------
@@ -185,7 +189,8 @@ def sweep(attackers: AttackerLike | Mapping[str, AttackerLike],
                 cells.append(_apply(parameter, value, a, t))
     return _run(cells, parameter, costs, trials=trials, seed=seed, exact=exact,
                 options=options, settings=[v for _ in attacker_list for _ in target_list
-                                           for v in values], results_out=results_out)
+                                           for v in values], results_out=results_out,
+                client=client)
 
 
 def results(attackers: AttackerLike | Mapping[str, AttackerLike],
@@ -288,14 +293,22 @@ def to_json_dict(frame: pd.DataFrame) -> dict[str, Any]:
 
 # -- cells ----------------------------------------------------------------------------------
 def _run(cells, parameter, costs, *, trials, seed, exact, options, settings=None,
-         results_out=None):
+         results_out=None, client=None):
     if not exact:
         trials = api._check_trials(trials)
     seed = _seed(seed)
     children = np.random.SeedSequence(seed).spawn(len(cells))
+    jobs = [(attacker, target, {**options, **overrides}, trials, child, exact)
+            for (attacker, target, overrides), child in zip(cells, children)]
+    if client is None:
+        results_list = [_one(*job) for job in jobs]
+    else:
+        # One task per cell; each carries its own SeedSequence child, so the cluster returns
+        # the same bits as a local run whatever worker runs it.
+        futures = [client.submit(_one, *job, pure=False) for job in jobs]
+        results_list = client.gather(futures)
     rows: list[dict[str, Any]] = []
-    for i, ((attacker, target, overrides), child) in enumerate(zip(cells, children)):
-        result = _one(attacker, target, {**options, **overrides}, trials, child, exact)
+    for i, ((attacker, target, overrides), result) in enumerate(zip(cells, results_list)):
         if results_out is not None:
             key = (attacker.label, target.label) if parameter is None \
                 else (attacker.label, target.label, settings[i])

@@ -44,6 +44,9 @@ def register(subparsers: Any) -> None:
                            "(expected_damage, expected_models_destroyed, p_unit_destroyed, "
                            "damage_per_100pts, ...); default: all metrics in the table, "
                            "expected_damage in the heat map")
+    grid.add_argument("--scheduler", metavar="ADDRESS", default=None,
+                      help="run each cell as a task on a Dask cluster (e.g. "
+                           "tcp://10.0.0.5:8786); results are bit-identical to a local run")
     grid.add_argument("--plot-kind", choices=["heatmap", "overlay", "lines"], default=None,
                       help="what --plot draws: heatmap of --metric (default), overlay of "
                            "every cell's 'at least k' curve of --plot-outcome, or lines of "
@@ -104,7 +107,8 @@ def _run_compare(args: argparse.Namespace) -> int:
     attackers = _attackers(args.weapons)
     cells: dict = {}
     common: dict[str, Any] = {"trials": args.trials, "seed": args.seed, "exact": args.exact,
-                              "points": args.points, "library": library, "results_out": cells}
+                              "points": args.points, "library": library, "results_out": cells,
+                              "client": _client(args.scheduler)}
     kind = args.plot_kind or ("lines" if args.sweep else "heatmap")
     if kind == "lines" and not args.sweep:
         raise OptionError("--plot-kind lines needs --sweep PARAM=V1,V2,...")
@@ -143,3 +147,19 @@ def _run_compare(args: argparse.Namespace) -> int:
         table = pivot(frame, args.metric)
         print(table.to_string())
     return 0
+
+
+def _client(address: str | None) -> Any:
+    """A Dask client for ``--scheduler ADDRESS``, or None to run locally."""
+    if address is None:
+        return None
+    try:
+        from distributed import Client
+    except ImportError:
+        raise OptionError("--scheduler needs Dask: pip install 'mathhammer[cluster]'") from None
+    try:
+        return Client(address, timeout=10)
+    except (OSError, TimeoutError) as exc:
+        raise OptionError(f"cannot reach the Dask scheduler at '{address}': {exc}; start one "
+                          "with `dask scheduler` and workers with `dask worker ADDRESS`") \
+            from None
