@@ -16,7 +16,7 @@ Each engine's answer is checked against mathhammer's exact answer (Monte Carlo m
 asserted. Times are the median of several repeats after a warm-up run (JIT compiled and
 cached). Peak memory per engine is the tracemalloc peak of one separate, untimed run: every
 numpy array and Python object allocated, not memory numba allocates inside a kernel; the
-100M-trial row reports the peak RSS of a fresh process instead (psutil / ru_maxrss).
+100M-trial row reports the peak RSS (VmHWM) of a fresh process instead.
 """
 
 from __future__ import annotations
@@ -302,17 +302,27 @@ def _python(code: str, env: dict | None = None, timeout: float = 900) -> tuple[f
 def memory_for_trials(trials: int) -> dict:
     """Peak RSS of a fresh process running ``trials`` trials of the rifle squad."""
     code = textwrap.dedent(f"""
-        import json, resource, time, psutil, mathhammer as mh
+        import json, time, psutil, mathhammer as mh
         import mathhammer.wh40k.api
+
+        def vm_hwm():
+            # The peak RSS of this process image. Not ru_maxrss: Linux carries the parent's
+            # high-water mark across fork + exec into the child's ru_maxrss.
+            with open("/proc/self/status") as status:
+                for line in status:
+                    if line.startswith("VmHWM:"):
+                        return int(line.split()[1]) * 1024
+            raise RuntimeError("no VmHWM in /proc/self/status")
+
         w, t = {list(RIFLE.weapons)!r}, {RIFLE.target!r}
         imported = psutil.Process().memory_info().rss  # after imports, before any kernel
         mh.simulate(w, t, trials=1000, seed=1)  # loads (or compiles) the JIT code
         warm = psutil.Process().memory_info().rss
-        warm_peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+        warm_peak = vm_hwm()
         start = time.perf_counter()
         r = mh.simulate(w, t, trials={trials}, seed={SEED})
         elapsed = time.perf_counter() - start
-        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+        peak = vm_hwm()
         print(json.dumps(dict(imported=imported, warm=warm, warm_peak=warm_peak, peak=peak,
                               elapsed=elapsed, mean=r.mean("damage"), se=r.stderr("damage"))))
     """)
@@ -386,8 +396,8 @@ def extra_rows(quick: bool, targets: Targets) -> list[Row]:
     m = memory_for_trials(big)
     _, check = check_mc(m["mean"], m["se"], mh.exact(list(RIFLE.weapons),
                                                      RIFLE.target).mean("damage"))
-    # ru_maxrss is the process's high-water mark: if the JIT cache was stale, LLVM's
-    # compilation peak during the warm-up shows in it too; "in run" isolates the big run.
+    # VmHWM is the process's high-water mark: if the JIT cache was stale, LLVM's compilation
+    # peak during the warm-up shows in it too; "in run" isolates the big run.
     in_run = max(0, m["peak"] - m["warm"]) if m["peak"] > m["warm_peak"] else 0
     targets.extra["memory"] = (big, m["peak"], in_run)
     rows.append(Row(title, f"{big // 1_000_000}M trials, fresh process", f"{big:,}",
