@@ -52,10 +52,27 @@ def non_negative_int(text: str) -> int:
     return value
 
 
-def add_monte_carlo_options(parser: argparse.ArgumentParser) -> None:
-    """``--trials`` and ``--seed``, shared by every ``simulate`` command."""
-    parser.add_argument("--trials", type=positive_int, default=DEFAULT_TRIALS,
-                        help=f"Monte Carlo trials (default {DEFAULT_TRIALS:,})")
+def trials_or_auto(text: str) -> int | str:
+    """argparse type: a whole number of trials >= 1, or ``auto``."""
+    return "auto" if text.strip().lower() == "auto" else positive_int(text)
+
+
+def add_monte_carlo_options(parser: argparse.ArgumentParser, *, allow_auto: bool = False) -> None:
+    """``--trials`` and ``--seed``, shared by every ``simulate`` command.
+
+    With ``allow_auto``, ``--trials auto`` and ``--target-stderr X`` run until the headline
+    figures reach a standard error instead of a fixed number of trials.
+    """
+    if allow_auto:
+        parser.add_argument("--trials", type=trials_or_auto, default=DEFAULT_TRIALS,
+                            help=f"Monte Carlo trials (default {DEFAULT_TRIALS:,}), or 'auto': "
+                                 "stop when the headline figures are precise enough")
+        parser.add_argument("--target-stderr", type=float, default=None, metavar="X",
+                            help="run until the mean wounds lost and models destroyed have a "
+                                 "standard error of at most X (implies --trials auto)")
+    else:
+        parser.add_argument("--trials", type=positive_int, default=DEFAULT_TRIALS,
+                            help=f"Monte Carlo trials (default {DEFAULT_TRIALS:,})")
     parser.add_argument("--seed", type=non_negative_int, default=DEFAULT_SEED,
                         help=f"random seed; the same seed gives the same result "
                              f"(default {DEFAULT_SEED})")

@@ -232,6 +232,8 @@ class Result:
             out[name] = block
         for name, p in self.probabilities.items():
             out[name] = p
+        if "precision" in self.inputs:
+            out["precision"] = self.inputs["precision"]
         return out
 
     def to_text(self, max_rows: int = 16) -> str:
@@ -240,6 +242,10 @@ class Result:
         engine = ("exact" if self.method == EXACT
                   else f"Monte Carlo, {self.trials:,} trials, seed {self.seed}")
         lines.append(f"Engine: {engine}")
+        if "precision" in self.inputs:
+            reached = self.inputs["precision"]
+            state = "reached" if reached.get("reached") else "NOT reached (trial cap)"
+            lines.append(f"  trials=auto: target standard errors {state}")
         summary = []
         for name, dist in self.distributions.items():
             err = "" if dist.stderr is None else f" ± {dist.stderr:.4f}"

@@ -38,8 +38,18 @@ _OTHER_OPTIONS = {"attacker_monster_vehicle"}
 WeaponsLike = str | Weapon | Iterable[str | Weapon]
 
 
-def simulate(weapons: WeaponsLike, target: str | TargetProfile, *, trials: int = 1_000_000,
-             seed: int | np.random.SeedSequence = 1, **options: Any) -> Result:
+#: ``trials="auto"``: stop once every headline figure is this precise (one standard error):
+#: mean wounds lost and mean models destroyed within 0.2% (at least 0.002 absolute), and
+#: P(unit destroyed) within 0.001. Never more than AUTO_MAX_TRIALS.
+AUTO_RELATIVE_STDERR = 0.002
+AUTO_PROBABILITY_STDERR = 0.001
+AUTO_FIRST_BLOCK = 100_000
+AUTO_MAX_TRIALS = 50_000_000
+
+
+def simulate(weapons: WeaponsLike, target: str | TargetProfile, *,
+             trials: int | str = 1_000_000, seed: int | np.random.SeedSequence = 1,
+             target_stderr: float | None = None, **options: Any) -> Result:
     """Monte Carlo distribution of what ``weapons`` do to ``target``.
 
     Parameters
@@ -49,7 +59,14 @@ def simulate(weapons: WeaponsLike, target: str | TargetProfile, *, trials: int =
     target
         A target line or :class:`TargetProfile`.
     trials
-        Number of simulated attack sequences (at least 1).
+        Number of simulated attack sequences (at least 1), or ``"auto"``: keep adding blocks
+        of trials (100,000, then doubling the total) until every headline figure is precise
+        enough (see ``target_stderr``), at most 50 million. The reached precision is
+        reported in ``result.inputs["precision"]``.
+    target_stderr
+        With ``trials="auto"`` (implied when given): the standard error to reach on the mean
+        wounds lost and mean models destroyed; default 0.2% of the mean (at least 0.002).
+        P(unit destroyed) is always taken to a standard error of 0.001.
     seed
         Random seed; the same seed gives bit-identical results on any thread count. May be
         a :class:`numpy.random.SeedSequence` (e.g. the child spawned for one cell of a
@@ -78,12 +95,21 @@ def simulate(weapons: WeaponsLike, target: str | TargetProfile, *, trials: int =
     >>> round(r.mean("models_destroyed"), 1)
     7.1
     """
-    trials = _check_trials(trials)
+    adaptive = trials == "auto" or target_stderr is not None
+    if target_stderr is not None and (isinstance(target_stderr, bool) or
+                                      not isinstance(target_stderr, (int, float))
+                                      or not target_stderr > 0):
+        raise OptionError(f"target_stderr={target_stderr!r} must be a positive number")
+    if not adaptive:
+        trials = _check_trials(trials)
     seed = _check_seed(seed)
     weapon_list, target_profile, plan, inputs = _prepare(weapons, target, options)
     if isinstance(seed, np.random.SeedSequence):
         inputs["seed_spawn_key"] = list(seed.spawn_key)
-    hists = run_monte_carlo(plan, trials, seed)
+    if adaptive:
+        hists, trials, inputs["precision"] = _run_until_precise(plan, seed, target_stderr)
+    else:
+        hists = run_monte_carlo(plan, trials, seed)
     distributions = {"damage": Distribution.from_counts(hists[0]),
                      "models_destroyed": Distribution.from_counts(hists[1])}
     if plan.hazard_rolls:
@@ -94,6 +120,49 @@ def simulate(weapons: WeaponsLike, target: str | TargetProfile, *, trials: int =
                   probabilities={"unit_destroyed": unit_destroyed}, trials=trials,
                   seed=seed.entropy if isinstance(seed, np.random.SeedSequence) else seed,
                   inputs=inputs, labels=LABELS)
+
+
+def _run_until_precise(plan: CompiledPlan, seed: int | np.random.SeedSequence,
+                       target_stderr: float | None):
+    """Blocks of trials until the headline figures reach their standard errors.
+
+    Block ``k`` is seeded from the ``k``-th child of the seed's ``SeedSequence``, so the
+    result depends on the seed alone.
+    """
+    root = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
+    root = np.random.SeedSequence(root.entropy, spawn_key=tuple(root.spawn_key) + (0xA070,))
+    total = None
+    trials = 0
+    block = AUTO_FIRST_BLOCK
+    while True:
+        hists = run_monte_carlo(plan, block, root.spawn(1)[0])
+        total = hists if total is None else tuple(a + b for a, b in zip(total, hists))
+        trials += block
+        reached = _precision(total, trials, plan.total_models)
+        wanted = {name: (target_stderr if target_stderr is not None
+                         else max(AUTO_RELATIVE_STDERR * reached[name]["mean"], 0.002))
+                  for name in ("damage", "models_destroyed")}
+        wanted["unit_destroyed"] = AUTO_PROBABILITY_STDERR
+        done = all(reached[name]["stderr"] <= wanted[name] for name in wanted)
+        if done or trials >= AUTO_MAX_TRIALS:
+            report = {name: {"stderr": reached[name]["stderr"], "target": wanted[name]}
+                      for name in wanted}
+            report["reached"] = bool(done)
+            report["trials"] = trials
+            return total, trials, report
+        block = min(trials, AUTO_MAX_TRIALS - trials)
+
+
+def _precision(hists, trials: int, models: int) -> dict[str, dict[str, float]]:
+    out = {}
+    for name, counts in (("damage", hists[0]), ("models_destroyed", hists[1])):
+        support = np.arange(len(counts))
+        mean = float(support @ counts) / trials
+        variance = float(((support - mean) ** 2) @ counts) / trials
+        out[name] = {"mean": mean, "stderr": (variance / trials) ** 0.5}
+    p = float(hists[1][models]) / trials if len(hists[1]) > models else 0.0
+    out["unit_destroyed"] = {"mean": p, "stderr": (p * (1 - p) / trials) ** 0.5}
+    return out
 
 
 def exact(weapons: WeaponsLike, target: str | TargetProfile, **options: Any) -> Result:

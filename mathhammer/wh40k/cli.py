@@ -18,7 +18,7 @@ def register(subparsers: Any) -> None:
         "simulate", help="Monte Carlo distribution of damage and models destroyed (40k)",
         description="Roll the attack sequence many times: WEAPON_LINEs against --target.")
     _add_attack_arguments(simulate)
-    add_monte_carlo_options(simulate)
+    add_monte_carlo_options(simulate, allow_auto=True)
     add_output_options(simulate)
     simulate.set_defaults(handler=_run_simulate)
 
@@ -153,8 +153,11 @@ def _header(result: Any) -> str:
 def _run_simulate(args: argparse.Namespace) -> int:
     from mathhammer.wh40k.api import simulate
 
+    if args.target_stderr is not None and not args.target_stderr > 0:
+        raise OptionError(f"--target-stderr {args.target_stderr} must be positive, e.g. 0.01")
     result = simulate(args.weapons, target_from_args(args.target, args), trials=args.trials,
-                      seed=args.seed, **options_from_args(args))
+                      seed=args.seed, target_stderr=args.target_stderr,
+                      **options_from_args(args))
     emit(result, args, _header(result))
     return 0
 
