@@ -140,18 +140,29 @@ def unsaved_and_devastating_pmf(plan: CompiledPlan, b: int, group: int = 0) -> n
 
 
 def damage_transition(damage_pmf: np.ndarray, fnp: int, models: int, wounds: int) -> np.ndarray:
-    """Markov matrix over wounds lost for one allocation of damage with Feel No Pain."""
+    """Markov matrix over wounds lost for one allocation of damage with Feel No Pain.
+
+    Each point of damage gets through Feel No Pain independently, and the model loses at
+    most the wounds it has left (excess damage is lost), so the step from a state depends
+    only on the wounds left on the wounded model.
+    """
     size = models * wounds + 1
     matrix = np.zeros((size, size))
     matrix[-1, -1] = 1.0
     through = 1.0 - (7 - fnp) / 6.0 if fnp < 7 else 1.0
-    for lost_before in range(size - 1):
-        left = wounds - lost_before % wounds
-        for damage, pd in enumerate(damage_pmf):
-            if pd == 0:
-                continue
-            for lost, pl in enumerate(_binomial(damage, through)):
-                matrix[lost_before, lost_before + min(lost, left)] += pd * pl
+    # P(K = k): wounds that get through, mixed over the damage roll.
+    through_pmf = np.asarray(damage_pmf, dtype=float) @ _binomial_rows(len(damage_pmf) - 1,
+                                                                       through)
+    for left in range(1, wounds + 1):
+        capped = np.zeros(left + 1)
+        kept = min(left, len(through_pmf))
+        capped[:kept] = through_pmf[:kept]
+        capped[left] += through_pmf[left:].sum()
+        # the states whose wounded model has `left` wounds left
+        starts = np.arange(models) * wounds + (wounds - left)
+        for j, p in enumerate(capped):
+            if p:
+                matrix[starts, starts + j] += p
     return matrix
 
 
@@ -186,11 +197,14 @@ def _mapped(raw_pmf: np.ndarray, damage_map: np.ndarray) -> np.ndarray:
     return out
 
 
-def _binomial(n: int, p: float) -> np.ndarray:
-    pmf = np.array([1.0])
-    for _ in range(n):
-        pmf = np.convolve(pmf, [1.0 - p, p])
-    return pmf
+def _binomial_rows(n_max: int, p: float) -> np.ndarray:
+    """``rows[n, k] = P(Binomial(n, p) = k)`` for ``n, k`` in ``0..n_max``."""
+    rows = np.zeros((n_max + 1, n_max + 1))
+    rows[0, 0] = 1.0
+    for n in range(1, n_max + 1):
+        rows[n, : n + 1] = rows[n - 1, : n + 1] * (1.0 - p)
+        rows[n, 1 : n + 1] += rows[n - 1, :n] * p
+    return rows
 
 
 def _add(a: np.ndarray, b: np.ndarray) -> np.ndarray:
