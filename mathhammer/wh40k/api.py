@@ -183,7 +183,7 @@ def exact(weapons: WeaponsLike, target: str | TargetProfile, **options: Any) -> 
     """
     from mathhammer.wh40k.exact import solve
 
-    _, _, plan, inputs = _prepare(weapons, target, options)
+    _, _, plan, inputs = _prepare(weapons, target, options, sampling_tables=False)
     pmfs = solve(plan)
     distributions = {"damage": Distribution.from_pmf(pmfs["damage"]),
                      "models_destroyed": Distribution.from_pmf(pmfs["models_destroyed"])}
@@ -267,12 +267,14 @@ def parse_target(target: str | TargetProfile) -> TargetProfile:
     return resolve_target(target)
 
 
-def _prepare(weapons: WeaponsLike, target: str | TargetProfile, options: dict[str, Any]):
+def _prepare(weapons: WeaponsLike, target: str | TargetProfile, options: dict[str, Any],
+             sampling_tables: bool = True):
     weapon_list = parse_weapons(weapons)
     target_profile = parse_target(target)
     situation, modifiers, rules, monster_vehicle = build_options(options)
     plan = compile_plan(weapon_list, target_profile, situation, modifiers, rules,
-                        attacker_monster_vehicle=monster_vehicle)
+                        attacker_monster_vehicle=monster_vehicle,
+                        sampling_tables=sampling_tables)
     inputs = {"weapons": [str(w) for w in weapon_list], "target": str(target_profile),
               "situation": dataclasses.asdict(situation),
               "modifiers": dataclasses.asdict(modifiers), "rules": dataclasses.asdict(rules)}

@@ -190,7 +190,8 @@ class BatchTables:
 
 def compile_plan(weapons: Sequence[Weapon], target: TargetProfile,
                  situation: Situation = Situation(), modifiers: Modifiers = Modifiers(),
-                 rules: Rules = Rules(), attacker_monster_vehicle: bool = False) -> CompiledPlan:
+                 rules: Rules = Rules(), attacker_monster_vehicle: bool = False,
+                 sampling_tables: bool = True) -> CompiledPlan:
     """Settle every rule that does not depend on the dice.
 
     Parameters
@@ -204,6 +205,9 @@ def compile_plan(weapons: Sequence[Weapon], target: TargetProfile,
     attacker_monster_vehicle
         Every model of the attacking unit is a MONSTER or VEHICLE: a failed hazard roll
         then costs 3 mortal wounds instead of 1 (06.03).
+    sampling_tables
+        Build the binomial tables the Monte Carlo kernel samples counts from (the exact
+        engine does not need them).
 
     Raises
     ------
@@ -238,7 +242,8 @@ def compile_plan(weapons: Sequence[Weapon], target: TargetProfile,
         hazard_mortals=3 if attacker_monster_vehicle else 1,
         dw_at_unit_end=int(rules.dw_timing == "unit_end"),
         labels=tuple(str(w) for w in weapons),
-        count_cdfs=count_tables(rows, rolls, np.array([t.saves for t in tables])),
+        count_cdfs=(count_tables(rows, rolls, np.array([t.saves for t in tables]))
+                    if sampling_tables else np.ones((len(rows), 5, 1, 1))),
     )
 
 

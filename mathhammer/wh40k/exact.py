@@ -158,11 +158,10 @@ def damage_transition(damage_pmf: np.ndarray, fnp: int, models: int, wounds: int
         kept = min(left, len(through_pmf))
         capped[:kept] = through_pmf[:kept]
         capped[left] += through_pmf[left:].sum()
-        # the states whose wounded model has `left` wounds left
+        # the states whose wounded model has `left` wounds left: one block of rows each
         starts = np.arange(models) * wounds + (wounds - left)
-        for j, p in enumerate(capped):
-            if p:
-                matrix[starts, starts + j] += p
+        steps = np.arange(left + 1)
+        matrix[starts[:, None], starts[:, None] + steps[None, :]] = capped[None, :]
     return matrix
 
 
