@@ -22,8 +22,15 @@ import numpy as np
 from mathhammer.core.dice import DiceExpr
 from mathhammer.errors import OptionError
 from mathhammer.wh40k import abilities as ab
-from mathhammer.wh40k.profiles import (NO_SAVE, Ability, Modifiers, Rules, Situation,
-                                       TargetProfile, Weapon)
+from mathhammer.wh40k.profiles import (
+    NO_SAVE,
+    Ability,
+    Modifiers,
+    Rules,
+    Situation,
+    TargetProfile,
+    Weapon,
+)
 
 # Outcome codes in the hit and wound tables.
 FAIL, SUCCESS, CRITICAL = 0, 1, 2
@@ -79,7 +86,7 @@ class CompiledPlan:
     hazard_mortals: int
     dw_at_unit_end: int
     labels: tuple[str, ...]
-    count_cdfs: np.ndarray = None  # float64[B, 5, N + 1, N + 1], see count_tables()
+    count_cdfs: np.ndarray = None  # float64[B, 6, N + 1, N + 1], see count_tables()
     use_counts: int = 1
 
     @property
@@ -242,21 +249,27 @@ def compile_plan(weapons: Sequence[Weapon], target: TargetProfile,
         hazard_mortals=3 if attacker_monster_vehicle else 1,
         dw_at_unit_end=int(rules.dw_timing == "unit_end"),
         labels=tuple(str(w) for w in weapons),
-        count_cdfs=(count_tables(rows, rolls, np.array([t.saves for t in tables]))
-                    if sampling_tables else np.ones((len(rows), 5, 1, 1))),
+        count_cdfs=(count_tables(rows, rolls, np.array([t.saves for t in tables]),
+                                 damage_maps, groups)
+                    if sampling_tables else np.ones((len(rows), COUNT_TABLES, 1, 1))),
     )
 
 
 # Rows of CompiledPlan.count_cdfs[b]: binomial CDFs for sampling outcome counts.
-CRIT_HITS, HITS_OF_REST, CRIT_WOUNDS, WOUNDS_OF_REST, FAILED_SAVES = range(5)
+CRIT_HITS, HITS_OF_REST, CRIT_WOUNDS, WOUNDS_OF_REST, FAILED_SAVES, KILLS_OF_FAILED = range(6)
+COUNT_TABLES = 6
 
 
-def count_tables(rows: list[list[int]], rolls: np.ndarray, saves: np.ndarray) -> np.ndarray:
+def count_tables(rows: list[list[int]], rolls: np.ndarray, saves: np.ndarray,
+                 damage_maps: np.ndarray | None = None,
+                 groups: np.ndarray | None = None) -> np.ndarray:
     """Binomial CDF tables so the kernel can sample outcome counts instead of rolling dice.
 
     Per batch: critical hits among n dice, ordinary hits among the rest, the same for wound
-    rolls, and failed saves against the first allocation group. Each die's probabilities
-    come from the same per-face tables (re-rolls included) the dice-by-dice path reads.
+    rolls, failed saves against the first allocation group, and, for one-wound models hit
+    by fixed damage through Feel No Pain, models killed among n failed saves (each kills
+    unless Feel No Pain stops every point of its damage). Each die's probabilities come
+    from the same per-face tables (re-rolls included) the dice-by-dice path reads.
     """
     from mathhammer.core.sampling import TABLE_LIMIT, binomial_cdf_rows
 
@@ -271,7 +284,7 @@ def count_tables(rows: list[list[int]], rolls: np.ndarray, saves: np.ndarray) ->
         sustained = row[SUS_COUNT] * max(row[SUS_SIDES], 1) + row[SUS_CONST]
         sizes.append(dice * (1 + sustained))
     n_max = int(min(TABLE_LIMIT, max(sizes + [1])))
-    out = np.ones((len(rows), 5, n_max + 1, n_max + 1))
+    out = np.ones((len(rows), COUNT_TABLES, n_max + 1, n_max + 1))
     for b in range(len(rows)):
         _, hit, crit = outcome_probabilities(rolls[b, HIT_CLASS], rolls[b, HIT_REROLL])
         _, wound, crit_wound = outcome_probabilities(rolls[b, WOUND_CLASS],
@@ -283,6 +296,11 @@ def count_tables(rows: list[list[int]], rolls: np.ndarray, saves: np.ndarray) ->
                          (WOUNDS_OF_REST, ratio(wound, 1.0 - crit_wound)),
                          (FAILED_SAVES, failed)):
             out[b, index] = binomial_cdf_rows(p, n_max)
+        if damage_maps is not None and groups is not None and groups[0, G_WOUNDS] == 1 \
+                and rows[b][D_COUNT] == 0 and groups[0, G_FNP] < NO_FNP:
+            damage = int(damage_maps[b, NORMAL_DAMAGE, rows[b][D_CONST]])
+            stopped = (NO_FNP - groups[0, G_FNP]) / 6.0
+            out[b, KILLS_OF_FAILED] = binomial_cdf_rows(1.0 - stopped ** damage, n_max)
     return out
 
 

@@ -36,6 +36,7 @@ from mathhammer.wh40k.compile import (
     HIT_CLASS,
     HIT_REROLL,
     HITS_OF_REST,
+    KILLS_OF_FAILED,
     LETHAL,
     MORTAL_DAMAGE,
     N_WEAPONS,
@@ -194,6 +195,13 @@ def run_chunk(state, trials, batch, rolls, saves, damage_maps, groups, hazard_ro
                     # Fixed damage, no Feel No Pain: the failures' effect is arithmetic.
                     damage = damage_maps[b, NORMAL_DAMAGE, batch[b, D_CONST]]
                     lost_total += _allocate_fixed(failed, damage, alive, current, wounds)
+                    failed = 0
+                elif batch[b, D_COUNT] == 0 and groups[0, G_WOUNDS] == 1:
+                    # One-wound models, fixed damage, Feel No Pain: each failed save kills on
+                    # its own, independently, until the unit is gone.
+                    kills = min(binomial_at(state, cdfs, b, KILLS_OF_FAILED, failed), alive[0])
+                    alive[0] -= kills
+                    lost_total += kills
                     failed = 0
                 for _ in range(failed):
                     if alive[0] == 0:
