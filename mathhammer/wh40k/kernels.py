@@ -19,12 +19,15 @@ from mathhammer.wh40k.compile import (
     A_CONST,
     A_COUNT,
     A_SIDES,
+    AUTO_HIT,
     BONUS_DICE,
     CRIT_HITS,
     CRIT_WOUNDS,
     D_CONST,
     D_COUNT,
     D_SIDES,
+    DEVASTATING,
+    EXTRA_CRIT,
     FAILED_SAVES,
     G_FNP,
     G_FNP_MORTAL,
@@ -34,6 +37,7 @@ from mathhammer.wh40k.compile import (
     HIT_REROLL,
     HITS_OF_REST,
     KILLS_OF_FAILED,
+    LETHAL,
     MORTAL_DAMAGE,
     N_WEAPONS,
     NORMAL_DAMAGE,
@@ -42,11 +46,14 @@ from mathhammer.wh40k.compile import (
     RF_SIDES,
     SAVE_FAILS,
     SAVE_REROLL,
+    SUS_CONST,
+    SUS_COUNT,
+    SUS_SIDES,
     WOUND_CLASS,
     WOUND_REROLL,
     WOUNDS_OF_REST,
 )
-from mathhammer.wh40k.dice_steps import binomial_at, hit_and_wound
+from mathhammer.wh40k.dice_steps import binomial_at, count_outcomes, roll_classified
 
 
 @kernel
@@ -151,11 +158,36 @@ def run_chunk(state, trials, batch, rolls, saves, damage_maps, groups, hazard_ro
                 if batch[b, RF_COUNT] > 0 or batch[b, RF_CONST] > 0:
                     dice += roll_dice(state, batch[b, RF_COUNT], batch[b, RF_SIDES],
                                       batch[b, RF_CONST])
-            # Hit and wound rolls (05.01-05.02).
-            to_save, devastating = hit_and_wound(
-                state, dice, batch, b, rolls, HIT_CLASS, HIT_REROLL, cdfs, CRIT_HITS,
-                HITS_OF_REST, rolls, WOUND_CLASS, WOUND_REROLL, cdfs, CRIT_WOUNDS,
-                WOUNDS_OF_REST, use_counts)
+            # Hit roll (05.01).
+            if batch[b, AUTO_HIT]:
+                hits = dice
+                crits = 0
+            elif use_counts and dice <= limit:
+                hits, crits = count_outcomes(state, dice, cdfs, b, CRIT_HITS, HITS_OF_REST)
+            else:
+                hits, crits = roll_classified(state, dice, rolls, b, HIT_CLASS, HIT_REROLL)
+            extra = 0
+            if batch[b, SUS_COUNT] > 0 or batch[b, SUS_CONST] > 0:
+                for _ in range(crits):
+                    extra += roll_dice(state, batch[b, SUS_COUNT], batch[b, SUS_SIDES],
+                                       batch[b, SUS_CONST])
+            auto_wounds = 0
+            if batch[b, LETHAL]:
+                auto_wounds = crits
+                if batch[b, EXTRA_CRIT]:
+                    auto_wounds += extra
+                    extra = 0
+                crits = 0
+            # Wound roll (05.02).
+            to_wound = hits + extra + crits
+            if use_counts and to_wound <= limit:
+                wounds_normal, wounds_crit = count_outcomes(state, to_wound, cdfs, b, CRIT_WOUNDS,
+                                                            WOUNDS_OF_REST)
+            else:
+                wounds_normal, wounds_crit = roll_classified(state, to_wound, rolls, b,
+                                                             WOUND_CLASS, WOUND_REROLL)
+            devastating = wounds_crit if batch[b, DEVASTATING] else 0
+            to_save = wounds_normal + wounds_crit - devastating + auto_wounds
             if use_counts and n_groups == 1 and to_save <= limit:
                 # One group: the order of the save dice cannot matter, only how many fail.
                 failed = binomial_at(state, cdfs, b, FAILED_SAVES, to_save)

@@ -20,9 +20,13 @@ import numpy as np
 from mathhammer.core.jit import kernel, parallel_kernel, prange
 from mathhammer.core.rng import d6, roll_dice
 from mathhammer.wh40k.compile import (
+    AUTO_HIT,
     D_CONST,
     D_COUNT,
     D_SIDES,
+    DEVASTATING,
+    EXTRA_CRIT,
+    LETHAL,
     MORTAL_DAMAGE,
     NORMAL_DAMAGE,
     RF_CONST,
@@ -30,8 +34,11 @@ from mathhammer.wh40k.compile import (
     RF_SIDES,
     SAVE_FAILS,
     SAVE_REROLL,
+    SUS_CONST,
+    SUS_COUNT,
+    SUS_SIDES,
 )
-from mathhammer.wh40k.dice_steps import binomial_at, hit_and_wound
+from mathhammer.wh40k.dice_steps import binomial_at, count_outcomes, roll_classified
 from mathhammer.wh40k.scenario_compile import (
     A_CHARACTER,
     A_FIRST_SUB,
@@ -194,10 +201,35 @@ def _resolve_batch(state, b, blast_models, batches, contribs, hit, wound, saves,
             if batches[b, RF_COUNT] > 0 or batches[b, RF_CONST] > 0:
                 dice += roll_dice(state, batches[b, RF_COUNT], batches[b, RF_SIDES],
                                   batches[b, RF_CONST])
+    if batches[b, AUTO_HIT]:
+        hits = dice
+        crits = 0
+    elif use_counts and dice <= limit:
+        hits, crits = count_outcomes(state, dice, hit_cdfs, b, 0, 1)
+    else:
+        hits, crits = roll_classified(state, dice, hit, b, 0, 1)
+    extra = 0
+    if batches[b, SUS_COUNT] > 0 or batches[b, SUS_CONST] > 0:
+        for _ in range(crits):
+            extra += roll_dice(state, batches[b, SUS_COUNT], batches[b, SUS_SIDES],
+                               batches[b, SUS_CONST])
+    auto_wounds = 0
+    if batches[b, LETHAL]:
+        auto_wounds = crits
+        if batches[b, EXTRA_CRIT]:
+            auto_wounds += extra
+            extra = 0
+        crits = 0
     t_index = _toughness_index(u, units, subs, toughness, alive)
-    to_save, devastating = hit_and_wound(state, dice, batches, b, hit, 0, 1, hit_cdfs, 0, 1,
-                                         wound, 2 * t_index, 2 * t_index + 1, wound_cdfs,
-                                         2 * t_index, 2 * t_index + 1, use_counts)
+    to_wound = hits + extra + crits
+    if use_counts and to_wound <= limit:
+        wounds, crit_wounds = count_outcomes(state, to_wound, wound_cdfs, b, 2 * t_index,
+                                             2 * t_index + 1)
+    else:
+        wounds, crit_wounds = roll_classified(state, to_wound, wound, b, 2 * t_index,
+                                              2 * t_index + 1)
+    devastating = crit_wounds if batches[b, DEVASTATING] else 0
+    to_save = wounds + crit_wounds - devastating + auto_wounds
 
     if use_counts and units[u, U_N_ALLOCS] == 1 and to_save <= limit:
         # One allocation group: only how many saves fail matters, not their order.
