@@ -158,7 +158,8 @@ def run_chunk(state, trials, batch, rolls, saves, damage_maps, groups, hazard_ro
                 if batch[b, RF_COUNT] > 0 or batch[b, RF_CONST] > 0:
                     dice += roll_dice(state, batch[b, RF_COUNT], batch[b, RF_SIDES],
                                       batch[b, RF_CONST])
-            # Hit roll (05.01).
+            # Hit roll (05.01). scenario_kernels._resolve_batch repeats the hit and wound
+            # steps on purpose: a shared function measured 30-40% slower per small trial.
             if batch[b, AUTO_HIT]:
                 hits = dice
                 crits = 0
