@@ -358,15 +358,21 @@ def _metrics(result: Result, cost: float | None):
 
 
 # -- inputs ---------------------------------------------------------------------------------
-def _attackers(attackers) -> list[_Attacker]:
-    if isinstance(attackers, Mapping):
-        items = [(str(k), v) for k, v in attackers.items()]
+def _labelled(specs, single: tuple[type, ...], missing: str) -> list[tuple[str | None, Any]]:
+    """(label or None, spec) pairs from a dict, a list, or one spec of the ``single`` types."""
+    if isinstance(specs, Mapping):
+        items = [(str(k), v) for k, v in specs.items()]
     else:
-        if isinstance(attackers, (str, Weapon)):
-            attackers = [attackers]
-        items = [(None, v) for v in attackers]
+        if isinstance(specs, single):
+            specs = [specs]
+        items = [(None, v) for v in specs]
     if not items:
-        raise OptionError("give at least one attacker (a weapon line)")
+        raise OptionError(missing)
+    return items
+
+
+def _attackers(attackers) -> list[_Attacker]:
+    items = _labelled(attackers, (str, Weapon), "give at least one attacker (a weapon line)")
     out = []
     for label, spec in items:
         weapons = tuple(api.parse_weapons(spec))
@@ -381,14 +387,8 @@ def _weapon_label(weapon: Weapon) -> str:
 
 
 def _targets(targets, library) -> list[_Target]:
-    if isinstance(targets, Mapping):
-        items = [(str(k), v) for k, v in targets.items()]
-    else:
-        if isinstance(targets, (str, TargetProfile)):
-            targets = [targets]
-        items = [(None, v) for v in targets]
-    if not items:
-        raise OptionError("give at least one target (a target line or a name such as MEQ)")
+    items = _labelled(targets, (str, TargetProfile),
+                      "give at least one target (a target line or a name such as MEQ)")
     out = []
     for label, spec in items:
         profile = resolve_target(spec, library)
