@@ -15,6 +15,13 @@ JIT_OPTIONS = {"cache": True, "nogil": True, "fastmath": False, "error_model": "
 #: Decorator for serial kernels.
 kernel = numba.njit(**JIT_OPTIONS)
 
+#: Decorator for small helpers called in hot loops: numba inlines their IR into every caller.
+#: LLVM does not inline a numba function that takes arrays on its own (each call then
+#: costs reference counting of every array argument), so the few helpers a trial calls
+#: per die or per batch use this; everything larger stays out of line to keep the cold
+#: compile short.
+inline_kernel = numba.njit(inline="always", **JIT_OPTIONS)
+
 #: Decorator for kernels that use ``numba.prange`` over a fixed number of chunks.
 parallel_kernel = numba.njit(parallel=True, **JIT_OPTIONS)
 

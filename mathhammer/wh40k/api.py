@@ -209,8 +209,8 @@ def run_monte_carlo(plan: CompiledPlan, trials: int, seed: int | np.random.SeedS
     hazard_hist = np.zeros((chunks, plan.max_hazard_mortals + 1), dtype=np.int64)
     max_pending = sum(plan.max_dice(b) for b in range(plan.n_batches)) * 7 \
         if plan.dw_at_unit_end else 1
-    simulate_chunks(streams, per_chunk, plan.batch, plan.rolls, plan.saves, plan.damage_maps,
-                    plan.groups, plan.hazard_rolls, plan.hazard_mortals, plan.dw_at_unit_end,
+    simulate_chunks(streams, per_chunk, plan.batch, plan.shortcuts, plan.rolls, plan.saves,
+                    plan.damage_maps, plan.groups, plan.hazard_rolls, plan.hazard_mortals, plan.dw_at_unit_end,
                     max_pending, plan.count_cdfs, plan.use_counts, damage_hist, models_hist,
                     hazard_hist)
     return damage_hist.sum(axis=0), models_hist.sum(axis=0), hazard_hist.sum(axis=0)

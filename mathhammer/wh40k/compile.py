@@ -75,6 +75,13 @@ class CompiledPlan:
         Hazard rolls the attacking unit makes afterwards, and mortal wounds per failed roll.
     dw_at_unit_end
         1 when [DEVASTATING WOUNDS] mortal wounds wait for the end of all batches.
+    count_cdfs
+        Binomial CDF tables the Monte Carlo kernel samples outcome counts from.
+    shortcuts
+        Per batch, which sampling shortcuts are exact for it (see :func:`batch_shortcuts`).
+    use_counts
+        2: every exact shortcut; 1: one count per roll (hit, wound, save) only; 0: every die
+        rolled one at a time. All three are the same law; the tests compare them.
     """
 
     batch: np.ndarray
@@ -86,8 +93,9 @@ class CompiledPlan:
     hazard_mortals: int
     dw_at_unit_end: int
     labels: tuple[str, ...]
-    count_cdfs: np.ndarray = None  # float64[B, 6, N + 1, N + 1], see count_tables()
-    use_counts: int = 1
+    count_cdfs: np.ndarray = None  # float64[B, COUNT_TABLES, N + 1, N + 1], see count_tables()
+    shortcuts: np.ndarray = None   # int64[B, SHORTCUT_COLUMNS], see batch_shortcuts()
+    use_counts: int = 2
 
     @property
     def count_limit(self) -> int:
@@ -239,25 +247,38 @@ def compile_plan(weapons: Sequence[Weapon], target: TargetProfile,
         damage_maps[b, :, : t.damage_maps.shape[1]] = t.damage_maps
     rolls = np.array([np.concatenate([t.hit, t.wound[0]]) for t in tables], dtype=np.int64)
     hazard_rolls = sum(w.count for w in weapons if w.has(ab.HAZARDOUS))
+    saves = np.array([t.saves for t in tables], dtype=np.int64)
+    if sampling_tables:
+        cdfs = count_tables(rows, rolls, saves, damage_maps, groups)
+        shortcuts = batch_shortcuts(rows, groups, cdfs.shape[2] - 1)
+    else:
+        cdfs = np.ones((len(rows), COUNT_TABLES, 1, 1))
+        shortcuts = np.zeros((len(rows), SHORTCUT_COLUMNS), dtype=np.int64)
     return CompiledPlan(
         batch=np.array(rows, dtype=np.int64),
         rolls=rolls,
-        saves=np.array([t.saves for t in tables], dtype=np.int64),
+        saves=saves,
         damage_maps=damage_maps,
         groups=groups,
         hazard_rolls=hazard_rolls,
         hazard_mortals=3 if attacker_monster_vehicle else 1,
         dw_at_unit_end=int(rules.dw_timing == "unit_end"),
         labels=tuple(str(w) for w in weapons),
-        count_cdfs=(count_tables(rows, rolls, np.array([t.saves for t in tables]),
-                                 damage_maps, groups)
-                    if sampling_tables else np.ones((len(rows), COUNT_TABLES, 1, 1))),
+        count_cdfs=cdfs,
+        shortcuts=shortcuts,
     )
 
 
 # Rows of CompiledPlan.count_cdfs[b]: binomial CDFs for sampling outcome counts.
-CRIT_HITS, HITS_OF_REST, CRIT_WOUNDS, WOUNDS_OF_REST, FAILED_SAVES, KILLS_OF_FAILED = range(6)
-COUNT_TABLES = 6
+(CRIT_HITS, HITS_OF_REST, CRIT_WOUNDS, WOUNDS_OF_REST, FAILED_SAVES, KILLS_OF_FAILED,
+ FAILED_OF_ATTACKS, KILLS_OF_ATTACKS, ATTACK_DICE) = range(9)
+COUNT_TABLES = 9
+
+# Columns of CompiledPlan.shortcuts[b].
+FIXED_DICE, CHAIN, DICE_TABLE = range(3)
+SHORTCUT_COLUMNS = 3
+# Values of the CHAIN column.
+NO_CHAIN, CHAIN_FAILED, CHAIN_KILLS = range(3)
 
 
 def count_tables(rows: list[list[int]], rolls: np.ndarray, saves: np.ndarray,
@@ -270,6 +291,13 @@ def count_tables(rows: list[list[int]], rolls: np.ndarray, saves: np.ndarray,
     by fixed damage through Feel No Pain, models killed among n failed saves (each kills
     unless Feel No Pain stops every point of its damage). Each die's probabilities come
     from the same per-face tables (re-rolls included) the dice-by-dice path reads.
+
+    Two chained tables skip the intermediate counts (see :func:`batch_shortcuts` for when
+    the kernel may use them): failed saves among n attack dice, Binomial(n, P(hit) P(wound)
+    P(fail)), because thinning a binomial by independent per-die steps is again binomial;
+    and models killed among n attack dice, the same times P(Feel No Pain fails to stop it).
+    Row 0 of ``ATTACK_DICE`` holds the CDF of the batch's total attack dice (every weapon's
+    A and [RAPID FIRE] dice summed), so random attacks cost one draw.
     """
     from mathhammer.core.sampling import TABLE_LIMIT, binomial_cdf_rows
 
@@ -301,6 +329,66 @@ def count_tables(rows: list[list[int]], rolls: np.ndarray, saves: np.ndarray,
             damage = int(damage_maps[b, NORMAL_DAMAGE, rows[b][D_CONST]])
             stopped = (NO_FNP - groups[0, G_FNP]) / 6.0
             out[b, KILLS_OF_FAILED] = binomial_cdf_rows(1.0 - stopped ** damage, n_max)
+            out[b, KILLS_OF_ATTACKS] = binomial_cdf_rows(
+                chained_success(rows[b], hit, crit, wound, crit_wound, failed)
+                * (1.0 - stopped ** damage), n_max)
+        out[b, FAILED_OF_ATTACKS] = binomial_cdf_rows(
+            chained_success(rows[b], hit, crit, wound, crit_wound, failed), n_max)
+        totals = attack_dice_pmf(rows[b])
+        if len(totals) <= n_max + 1:
+            out[b, ATTACK_DICE, 0, : len(totals)] = np.minimum(np.cumsum(totals), 1.0)
+    return out
+
+
+def chained_success(row: list[int], hit: float, crit: float, wound: float, crit_wound: float,
+                    failed: float) -> float:
+    """P(one attack die ends as a failed save), hit and wound roll included."""
+    hits = 1.0 if row[AUTO_HIT] else hit + crit
+    return hits * (wound + crit_wound) * failed
+
+
+def attack_dice_pmf(row: list[int]) -> np.ndarray:
+    """Exact pmf of the batch's total attack dice: every weapon's A and [RAPID FIRE] dice."""
+    pmf = np.zeros(1)
+    pmf[0] = 1.0
+    weapons = row[N_WEAPONS]
+    for count, sides in ((row[A_COUNT], row[A_SIDES]), (row[RF_COUNT], row[RF_SIDES])):
+        if count == 0:
+            continue
+        die = np.zeros(sides + 1)
+        die[1:] = 1.0 / sides
+        for _ in range(weapons * count):
+            pmf = np.convolve(pmf, die)
+    shift = weapons * (row[A_CONST] + row[BONUS_DICE] + row[RF_CONST])
+    return np.concatenate([np.zeros(shift), pmf])
+
+
+def batch_shortcuts(rows: list[list[int]], groups: np.ndarray, limit: int) -> np.ndarray:
+    """Which exact shortcuts the Monte Carlo kernel may take, per batch.
+
+    ``FIXED_DICE``: the batch's attack dice when no A or [RAPID FIRE] characteristic is
+    random, else -1. ``DICE_TABLE``: 1 when random attack dice are drawn from the
+    ``ATTACK_DICE`` CDF (the total fits the tables). ``CHAIN``: when no critical hit or
+    critical wound changes anything ([SUSTAINED HITS], [LETHAL HITS] and [DEVASTATING WOUNDS]
+    absent) and the target is one allocation group (every save uses the same table), each
+    attack die independently becomes a failed save or not, so their number is one binomial
+    draw (``CHAIN_FAILED``); with one-wound models, fixed damage and Feel No Pain, the same
+    holds for models killed (``CHAIN_KILLS``).
+    """
+    out = np.zeros((len(rows), SHORTCUT_COLUMNS), dtype=np.int64)
+    one_group = groups.shape[0] == 1
+    for b, row in enumerate(rows):
+        random_dice = row[A_COUNT] > 0 or row[RF_COUNT] > 0
+        out[b, FIXED_DICE] = -1 if random_dice else row[N_WEAPONS] * (
+            row[A_CONST] + row[BONUS_DICE] + row[RF_CONST])
+        if random_dice:
+            out[b, DICE_TABLE] = int(len(attack_dice_pmf(row)) <= limit + 1)
+        crit_free = (row[SUS_COUNT] == 0 and row[SUS_CONST] == 0 and not row[LETHAL]
+                     and not row[DEVASTATING])
+        if crit_free and one_group:
+            fnp_kills = (groups[0, G_WOUNDS] == 1 and row[D_COUNT] == 0
+                         and groups[0, G_FNP] < NO_FNP)
+            out[b, CHAIN] = CHAIN_KILLS if fnp_kills else CHAIN_FAILED
     return out
 
 

@@ -6,7 +6,7 @@ creates a view whose reference counting costs more than the dice.
 
 from __future__ import annotations
 
-from mathhammer.core.jit import kernel
+from mathhammer.core.jit import inline_kernel, kernel
 from mathhammer.core.rng import d6, uniform
 from mathhammer.wh40k.compile import CRITICAL, SUCCESS
 
@@ -29,7 +29,7 @@ def roll_classified(state, n, tables, b, classes, reroll):
     return successes, criticals
 
 
-@kernel
+@inline_kernel
 def binomial_at(state, cdfs, b, table, n):
     """Draw Binomial(n, p) from ``cdfs[b, table, n]`` (see :mod:`mathhammer.core.sampling`)."""
     u = uniform(state)
@@ -39,7 +39,17 @@ def binomial_at(state, cdfs, b, table, n):
     return k
 
 
-@kernel
+@inline_kernel
+def draw_from_cdf(state, cdfs, b, table, row, n):
+    """Draw k in 0..n with P(<= k) = ``cdfs[b, table, row, k]`` (one uniform draw)."""
+    u = uniform(state)
+    k = 0
+    while k < n and u >= cdfs[b, table, row, k]:
+        k += 1
+    return k
+
+
+@inline_kernel
 def count_outcomes(state, n, cdfs, b, crit_table, rest_table):
     """(successes, criticals) among ``n`` dice, sampled as counts: criticals first, then
     ordinary successes among the other dice."""

@@ -13,22 +13,29 @@ from __future__ import annotations
 
 import numpy as np
 
-from mathhammer.core.jit import kernel, parallel_kernel, prange
+from mathhammer.core.jit import inline_kernel, kernel, parallel_kernel, prange
 from mathhammer.core.rng import d6, roll_dice
 from mathhammer.wh40k.compile import (
     A_CONST,
     A_COUNT,
     A_SIDES,
+    ATTACK_DICE,
     AUTO_HIT,
     BONUS_DICE,
+    CHAIN,
+    CHAIN_FAILED,
+    CHAIN_KILLS,
     CRIT_HITS,
     CRIT_WOUNDS,
     D_CONST,
     D_COUNT,
     D_SIDES,
     DEVASTATING,
+    DICE_TABLE,
     EXTRA_CRIT,
+    FAILED_OF_ATTACKS,
     FAILED_SAVES,
+    FIXED_DICE,
     G_FNP,
     G_FNP_MORTAL,
     G_MODELS,
@@ -36,10 +43,13 @@ from mathhammer.wh40k.compile import (
     HIT_CLASS,
     HIT_REROLL,
     HITS_OF_REST,
+    KILLS_OF_ATTACKS,
     KILLS_OF_FAILED,
     LETHAL,
     MORTAL_DAMAGE,
     N_WEAPONS,
+    NO_CHAIN,
+    NO_FNP,
     NORMAL_DAMAGE,
     RF_CONST,
     RF_COUNT,
@@ -53,10 +63,11 @@ from mathhammer.wh40k.compile import (
     WOUND_REROLL,
     WOUNDS_OF_REST,
 )
-from mathhammer.wh40k.dice_steps import binomial_at, count_outcomes, roll_classified
+from mathhammer.wh40k.dice_steps import (binomial_at, count_outcomes, draw_from_cdf,
+                                         roll_classified)
 
 
-@kernel
+@inline_kernel
 def _first_alive(alive):
     for g in range(alive.shape[0]):
         if alive[g] > 0:
@@ -86,30 +97,31 @@ def _lose_wounds(state, g, damage, fnp, alive, current, wounds):
 
 @kernel
 def _allocate_fixed(failed, damage, alive, current, wounds):
-    """``failed`` unsaved attacks of fixed ``damage`` against group 0, no Feel No Pain.
+    """``failed`` unsaved attacks of fixed ``damage`` against one group, no Feel No Pain.
 
-    The same as allocating them one at a time (05.04): the wounded model first, excess
-    damage lost, attacks left over once every model is destroyed lost. Returns wounds lost.
+    The group has ``alive`` models, ``current`` wounds left on the one that may be wounded,
+    and W ``wounds``. The same as allocating the attacks one at a time (05.04): the wounded
+    model first, excess damage lost, attacks left over once every model is destroyed lost.
+    Scalars in and out, so LLVM inlines it. Returns (wounds lost, alive, current).
     """
-    if failed == 0 or alive[0] == 0:
-        return 0
-    need = (current[0] + damage - 1) // damage      # failures that finish the wounded model
+    if failed == 0 or alive == 0:
+        return 0, alive, current
+    need = (current + damage - 1) // damage      # failures that finish the wounded model
     if failed < need:
-        current[0] -= failed * damage
-        return failed * damage
-    lost = current[0]
+        return failed * damage, alive, current - failed * damage
+    lost = current
     failed -= need
-    alive[0] -= 1
-    current[0] = wounds[0]
-    per_model = (wounds[0] + damage - 1) // damage
-    kills = min(failed // per_model, alive[0])
-    lost += kills * wounds[0]
-    alive[0] -= kills
+    alive -= 1
+    current = wounds
+    per_model = (wounds + damage - 1) // damage
+    kills = min(failed // per_model, alive)
+    lost += kills * wounds
+    alive -= kills
     failed -= kills * per_model
-    if alive[0] > 0 and failed > 0:
-        current[0] -= failed * damage
+    if alive > 0 and failed > 0:
+        current -= failed * damage
         lost += failed * damage
-    return lost
+    return lost, alive, current
 
 
 @kernel
@@ -122,16 +134,30 @@ def _mortal_target(alive, current, wounds):
 
 
 @kernel
-def run_chunk(state, trials, batch, rolls, saves, damage_maps, groups, hazard_rolls,
-              hazard_mortals, dw_at_unit_end, max_pending, cdfs, use_counts, damage_hist,
-              models_hist, hazard_hist):
+def _attack_dice(state, batch, b):
+    """Roll batch ``b``'s attack dice weapon by weapon (04.03): A, [BLAST]/[CLEAVE] bonus,
+    [RAPID FIRE]."""
+    dice = 0
+    for _ in range(batch[b, N_WEAPONS]):
+        dice += roll_dice(state, batch[b, A_COUNT], batch[b, A_SIDES], batch[b, A_CONST])
+        dice += batch[b, BONUS_DICE]
+        if batch[b, RF_COUNT] > 0 or batch[b, RF_CONST] > 0:
+            dice += roll_dice(state, batch[b, RF_COUNT], batch[b, RF_SIDES], batch[b, RF_CONST])
+    return dice
+
+
+@kernel
+def run_chunk(state, trials, batch, shortcuts, rolls, saves, damage_maps, groups,
+              hazard_rolls, hazard_mortals, dw_at_unit_end, max_pending, cdfs, use_counts,
+              damage_hist, models_hist, hazard_hist):
     """Run ``trials`` trials on one stream, adding one count per trial to each histogram.
 
     One trial resolves every batch (05-06), in order, against a fresh target. The trial loop
     and its body live in this one function so arrays are passed (and reference-counted)
-    once per chunk, not once per trial or per die. With ``use_counts``, pools no larger than
-    the tables in ``cdfs`` are resolved by sampling outcome counts
-    (:mod:`mathhammer.core.sampling`); otherwise die by die.
+    once per chunk, not once per trial or per die. ``use_counts`` picks how pools no larger
+    than the tables in ``cdfs`` are resolved: 2 takes every exact shortcut of
+    ``shortcuts`` (:func:`~mathhammer.wh40k.compile.batch_shortcuts`), 1 samples one count
+    per roll (:mod:`mathhammer.core.sampling`), 0 rolls every die.
     """
     n_groups = groups.shape[0]
     alive = np.zeros(n_groups, dtype=np.int64)
@@ -150,88 +176,114 @@ def run_chunk(state, trials, batch, rolls, saves, damage_maps, groups, hazard_ro
         for b in range(batch.shape[0]):
             if _first_alive(alive) < 0:
                 break
-            # Gather attack dice per weapon (04.03): A, [BLAST]/[CLEAVE], [RAPID FIRE].
-            dice = 0
-            for _ in range(batch[b, N_WEAPONS]):
-                dice += roll_dice(state, batch[b, A_COUNT], batch[b, A_SIDES], batch[b, A_CONST])
-                dice += batch[b, BONUS_DICE]
-                if batch[b, RF_COUNT] > 0 or batch[b, RF_CONST] > 0:
-                    dice += roll_dice(state, batch[b, RF_COUNT], batch[b, RF_SIDES],
-                                      batch[b, RF_CONST])
-            # Hit roll (05.01). scenario_kernels._resolve_batch repeats the hit and wound
-            # steps on purpose: a shared function measured 30-40% slower per small trial.
-            if batch[b, AUTO_HIT]:
-                hits = dice
-                crits = 0
-            elif use_counts and dice <= limit:
-                hits, crits = count_outcomes(state, dice, cdfs, b, CRIT_HITS, HITS_OF_REST)
+            # Gather attack dice (04.03).
+            dice = shortcuts[b, FIXED_DICE] if use_counts == 2 else -1
+            if dice < 0:
+                if use_counts == 2 and shortcuts[b, DICE_TABLE]:
+                    dice = draw_from_cdf(state, cdfs, b, ATTACK_DICE, 0, limit)
+                else:
+                    dice = _attack_dice(state, batch, b)
+            failed = -1  # failed saves against group 0, once known as a count
+            devastating = 0
+            to_save = 0
+            chain = shortcuts[b, CHAIN] if use_counts == 2 and dice <= limit else NO_CHAIN
+            if chain == CHAIN_KILLS:
+                kills = min(binomial_at(state, cdfs, b, KILLS_OF_ATTACKS, dice), alive[0])
+                alive[0] -= kills
+                lost_total += kills
+                continue
+            if chain == CHAIN_FAILED:
+                failed = binomial_at(state, cdfs, b, FAILED_OF_ATTACKS, dice)
             else:
-                hits, crits = roll_classified(state, dice, rolls, b, HIT_CLASS, HIT_REROLL)
-            extra = 0
-            if batch[b, SUS_COUNT] > 0 or batch[b, SUS_CONST] > 0:
-                for _ in range(crits):
-                    extra += roll_dice(state, batch[b, SUS_COUNT], batch[b, SUS_SIDES],
-                                       batch[b, SUS_CONST])
-            auto_wounds = 0
-            if batch[b, LETHAL]:
-                auto_wounds = crits
-                if batch[b, EXTRA_CRIT]:
-                    auto_wounds += extra
-                    extra = 0
-                crits = 0
-            # Wound roll (05.02).
-            to_wound = hits + extra + crits
-            if use_counts and to_wound <= limit:
-                wounds_normal, wounds_crit = count_outcomes(state, to_wound, cdfs, b, CRIT_WOUNDS,
-                                                            WOUNDS_OF_REST)
-            else:
-                wounds_normal, wounds_crit = roll_classified(state, to_wound, rolls, b,
-                                                             WOUND_CLASS, WOUND_REROLL)
-            devastating = wounds_crit if batch[b, DEVASTATING] else 0
-            to_save = wounds_normal + wounds_crit - devastating + auto_wounds
-            if use_counts and n_groups == 1 and to_save <= limit:
-                # One group: the order of the save dice cannot matter, only how many fail.
-                failed = binomial_at(state, cdfs, b, FAILED_SAVES, to_save)
-                if batch[b, D_COUNT] == 0 and groups[0, G_FNP] >= 7:
+                # Hit roll (05.01). scenario_kernels._resolve_batch repeats the hit and wound
+                # steps on purpose: a shared function measured 30-40% slower per small trial.
+                if batch[b, AUTO_HIT]:
+                    hits = dice
+                    crits = 0
+                elif use_counts and dice <= limit:
+                    hits, crits = count_outcomes(state, dice, cdfs, b, CRIT_HITS, HITS_OF_REST)
+                else:
+                    hits, crits = roll_classified(state, dice, rolls, b, HIT_CLASS, HIT_REROLL)
+                extra = crits * batch[b, SUS_CONST]
+                if batch[b, SUS_COUNT] > 0:
+                    for _ in range(crits):
+                        extra += roll_dice(state, batch[b, SUS_COUNT], batch[b, SUS_SIDES], 0)
+                auto_wounds = 0
+                if batch[b, LETHAL]:
+                    auto_wounds = crits
+                    if batch[b, EXTRA_CRIT]:
+                        auto_wounds += extra
+                        extra = 0
+                    crits = 0
+                # Wound roll (05.02).
+                to_wound = hits + extra + crits
+                if use_counts and to_wound <= limit:
+                    wounds_normal, wounds_crit = count_outcomes(state, to_wound, cdfs, b,
+                                                                CRIT_WOUNDS, WOUNDS_OF_REST)
+                else:
+                    wounds_normal, wounds_crit = roll_classified(state, to_wound, rolls, b,
+                                                                 WOUND_CLASS, WOUND_REROLL)
+                devastating = wounds_crit if batch[b, DEVASTATING] else 0
+                to_save = wounds_normal + wounds_crit - devastating + auto_wounds
+                if use_counts and n_groups == 1 and to_save <= limit:
+                    # One group: the order of the save dice cannot matter, only how many fail.
+                    failed = binomial_at(state, cdfs, b, FAILED_SAVES, to_save)
+                    to_save = 0
+            if failed > 0:
+                # Failed saves against the one group (05.04, 05.05), written out here: a
+                # helper taking these arrays cost more than the dice.
+                fnp = groups[0, G_FNP]
+                if batch[b, D_COUNT] == 0 and fnp >= NO_FNP:
                     # Fixed damage, no Feel No Pain: the failures' effect is arithmetic.
-                    damage = damage_maps[b, NORMAL_DAMAGE, batch[b, D_CONST]]
-                    lost_total += _allocate_fixed(failed, damage, alive, current, wounds)
-                    failed = 0
-                elif batch[b, D_COUNT] == 0 and groups[0, G_WOUNDS] == 1:
-                    # One-wound models, fixed damage, Feel No Pain: each failed save kills on
-                    # its own, independently, until the unit is gone.
+                    lost, alive[0], current[0] = _allocate_fixed(
+                        failed, damage_maps[b, NORMAL_DAMAGE, batch[b, D_CONST]], alive[0],
+                        current[0], wounds[0])
+                    lost_total += lost
+                elif batch[b, D_COUNT] == 0 and wounds[0] == 1:
+                    # One-wound models, fixed damage, Feel No Pain: each failed save kills
+                    # on its own, independently, until the unit is gone.
                     kills = min(binomial_at(state, cdfs, b, KILLS_OF_FAILED, failed), alive[0])
                     alive[0] -= kills
                     lost_total += kills
-                    failed = 0
-                for _ in range(failed):
-                    if alive[0] == 0:
-                        break
-                    raw = roll_dice(state, batch[b, D_COUNT], batch[b, D_SIDES], batch[b, D_CONST])
-                    lost_total += _lose_wounds(state, 0, damage_maps[b, NORMAL_DAMAGE, raw],
-                                               groups[0, G_FNP], alive, current, wounds)
-                to_save = 0
-            # Save rolls (05.03): the defender re-rolls against the group current at the start.
-            g0 = _first_alive(alive)
-            for face in range(7):
-                counts[face] = 0
-            for _ in range(to_save):
-                face = d6(state)
-                if saves[b, g0, SAVE_REROLL, face]:
-                    face = d6(state)
-                counts[face] += 1
-            # Inflict damage (05.04): lowest save results first, against the current group.
-            for face in range(1, 7):
-                for _ in range(counts[face]):
-                    g = _first_alive(alive)
-                    if g < 0:
-                        break
-                    if saves[b, g, SAVE_FAILS, face]:
+                else:
+                    for _ in range(failed):
+                        if alive[0] == 0:
+                            break
                         raw = roll_dice(state, batch[b, D_COUNT], batch[b, D_SIDES],
                                         batch[b, D_CONST])
                         damage = damage_maps[b, NORMAL_DAMAGE, raw]
-                        lost_total += _lose_wounds(state, g, damage, groups[g, G_FNP], alive,
-                                                   current, wounds)
+                        if fnp >= NO_FNP:
+                            taken = min(damage, current[0])   # excess damage is lost
+                            lost_total += taken
+                            current[0] -= taken
+                            if current[0] == 0:
+                                alive[0] -= 1
+                                current[0] = wounds[0]
+                        else:
+                            lost_total += _lose_wounds(state, 0, damage, fnp, alive, current,
+                                                       wounds)
+            # Save rolls (05.03): the defender re-rolls against the group current at the start.
+            if to_save > 0:
+                g0 = _first_alive(alive)
+                for face in range(7):
+                    counts[face] = 0
+                for _ in range(to_save):
+                    face = d6(state)
+                    if saves[b, g0, SAVE_REROLL, face]:
+                        face = d6(state)
+                    counts[face] += 1
+                # Inflict damage (05.04): lowest save results first, against the current group.
+                for face in range(1, 7):
+                    for _ in range(counts[face]):
+                        g = _first_alive(alive)
+                        if g < 0:
+                            break
+                        if saves[b, g, SAVE_FAILS, face]:
+                            raw = roll_dice(state, batch[b, D_COUNT], batch[b, D_SIDES],
+                                            batch[b, D_CONST])
+                            damage = damage_maps[b, NORMAL_DAMAGE, raw]
+                            lost_total += _lose_wounds(state, g, damage, groups[g, G_FNP], alive,
+                                                       current, wounds)
             # [DEVASTATING WOUNDS] (24.10): D mortal wounds, at most one model each.
             for _ in range(devastating):
                 raw = roll_dice(state, batch[b, D_COUNT], batch[b, D_SIDES], batch[b, D_CONST])
@@ -264,8 +316,8 @@ def run_chunk(state, trials, batch, rolls, saves, damage_maps, groups, hazard_ro
 
 
 @parallel_kernel
-def simulate_chunks(streams, trials_per_chunk, batch, rolls, saves, damage_maps, groups,
-                    hazard_rolls, hazard_mortals, dw_at_unit_end, max_pending, cdfs,
+def simulate_chunks(streams, trials_per_chunk, batch, shortcuts, rolls, saves, damage_maps,
+                    groups, hazard_rolls, hazard_mortals, dw_at_unit_end, max_pending, cdfs,
                     use_counts, damage_hist, models_hist, hazard_hist):
     """Run ``trials_per_chunk[c]`` trials on stream ``c`` for every chunk, in parallel.
 
@@ -278,7 +330,7 @@ def simulate_chunks(streams, trials_per_chunk, batch, rolls, saves, damage_maps,
         damage_local = np.zeros(damage_hist.shape[1], dtype=np.int64)
         models_local = np.zeros(models_hist.shape[1], dtype=np.int64)
         hazard_local = np.zeros(hazard_hist.shape[1], dtype=np.int64)
-        run_chunk(state, trials_per_chunk[c], batch, rolls, saves, damage_maps, groups,
+        run_chunk(state, trials_per_chunk[c], batch, shortcuts, rolls, saves, damage_maps, groups,
                   hazard_rolls, hazard_mortals, dw_at_unit_end, max_pending, cdfs, use_counts,
                   damage_local, models_local, hazard_local)
         damage_hist[c, :] = damage_local

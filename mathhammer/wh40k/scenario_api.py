@@ -331,7 +331,8 @@ def run_scripted(scenario: Scenario, faces: list[int]) -> dict[str, Any]:
     IndexError
         When the scenario needs more dice than given.
     """
-    from mathhammer.core.rng import scripted_dice_used, scripted_stream
+    from mathhammer.core.rng import (check_script_not_exhausted, scripted_dice_used,
+                                      scripted_stream)
     from mathhammer.wh40k.scenario_kernels import scenario_trials
 
     plan = compile_scenario(scenario)
@@ -354,6 +355,7 @@ def run_scripted(scenario: Scenario, faces: list[int]) -> dict[str, Any]:
                    np.zeros(len(plan.side_names), np.int64), models, wounds, groups, sides,
                    plan.hit_cdfs, plan.wound_cdfs, plan.save_cdfs, 0,
                    np.zeros(max(plan.one_shot_slots, 1), np.int64))
+    check_script_not_exhausted(stream)
     result = ScenarioResult(plan=plan, trials=1, seed=0, models=models, wounds=wounds,
                             groups=groups, sides=sides)
     out: dict[str, Any] = {"units": {}, "dice_used": scripted_dice_used(stream)}

@@ -18,6 +18,11 @@ CASES = [
     ('2x Cannon: 48" AD6+3 BS4+ S10 AP-1 D3 [BLAST]', "20x T3 Sv6+ W1 FNP5+",
      {"reroll_saves": "ones"}),
     ('Big gun: 24" A300 BS5+ S3 AP0 D1', "60x T6 Sv4+ W1", {}),  # beyond the tables
+    # Chained shortcuts: random attacks from the attack-dice table, [TORRENT], FNP kills.
+    ('10x Flamer: 12" AD6 BSN/A S4 AP0 D1 [TORRENT]', "20x T3 Sv6+ W1 FNP5+", {}),
+    ('3x Plasma: 24" AD3+1 BS3+ S8 AP-3 DD3 [RAPID FIRE D3]', "5x T5 Sv3+ W3 FNP6+",
+     {"half_range": True, "reroll_hits": "ones"}),
+    ('2x Lascannon: 48" A1 BS4+ S12 AP-3 DD6+1', "1x T10 Sv3+ W12", {}),
 ]
 TRIALS = 150_000
 
@@ -38,8 +43,8 @@ def chi_square_pvalue(observed_counts, pmf):
 
 
 @pytest.mark.parametrize("weapon, target, options", CASES)
-@pytest.mark.parametrize("use_counts", [1, 0])
-def test_both_kernel_paths_match_exact(weapon, target, options, use_counts):
+@pytest.mark.parametrize("use_counts", [2, 1, 0])
+def test_every_kernel_path_matches_exact(weapon, target, options, use_counts):
     _, _, plan, _ = _prepare(weapon, target, dict(options))
     plan = dataclasses.replace(plan, use_counts=use_counts)
     damage, models, _ = run_monte_carlo(plan, TRIALS, seed=21)
@@ -86,10 +91,37 @@ def test_fixed_damage_allocation_shortcut_matches_one_at_a_time():
            alive=st.integers(0, 10), data=st.data())
     def check(failed, damage, wounds, alive, data):
         current = data.draw(st.integers(1, wounds))
-        a, c, w = (np.array([alive]), np.array([current if alive else wounds]),
-                   np.array([wounds]))
-        lost = _allocate_fixed(failed, damage, a, c, w)
-        expected = _sequential(failed, damage, alive, current if alive else wounds, wounds)
-        assert (lost, a[0], c[0]) == expected
+        current = current if alive else wounds
+        assert _allocate_fixed(failed, damage, alive, current, wounds) == \
+            _sequential(failed, damage, alive, current, wounds)
 
     check()
+
+
+def test_shortcuts_are_taken_only_where_no_critical_or_group_matters():
+    from mathhammer.wh40k.compile import CHAIN_FAILED, CHAIN_KILLS, NO_CHAIN
+
+    def shortcuts(case):
+        _, _, plan, _ = _prepare(case[0], case[1], dict(case[2]))
+        return plan.shortcuts[0].tolist()
+
+    # [fixed attack dice or -1, chain, attack-dice table]
+    assert shortcuts(CASES[0]) == [20, CHAIN_FAILED, 0]          # 10 rifles x A2
+    assert shortcuts(CASES[1])[1] == NO_CHAIN                    # sustained / lethal hits
+    assert shortcuts(CASES[2])[1] == NO_CHAIN                    # devastating wounds
+    assert shortcuts(CASES[5]) == [-1, CHAIN_KILLS, 1]           # 10 x AD6, W1 FNP5+
+    assert shortcuts(CASES[7]) == [2, CHAIN_FAILED, 0]           # random damage still chains
+
+
+def test_attack_dice_table_is_the_exact_sum():
+    from itertools import product
+
+    from mathhammer.wh40k.compile import attack_dice_pmf
+
+    _, _, plan, _ = _prepare(CASES[6][0], CASES[6][1], dict(CASES[6][2]))
+    pmf = attack_dice_pmf(plan.batch[0].tolist())
+    # By enumeration: 3 weapons, each D3+1 attacks plus [RAPID FIRE D3] at half range.
+    brute = np.zeros(len(pmf))
+    for faces in product(range(1, 4), repeat=6):
+        brute[sum(faces) + 3] += 1 / 3 ** 6
+    assert np.allclose(pmf, brute, atol=1e-15)

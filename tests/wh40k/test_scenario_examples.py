@@ -51,6 +51,12 @@ def test_e1_mixed_weapons_grouped_into_two_batches_two_models_destroyed():
     assert out["dice_used"] == len(faces)
 
 
+def test_too_few_scripted_dice_is_an_error_not_a_guess():
+    faces = [2, 3, 4, 5, 6, 1, 3, 4, 6, 6, 2, 4, 2, 4, 6, 3, 5]   # E1 without its last two saves
+    with pytest.raises(IndexError, match="rolled 19 dice but only 17 were given"):
+        run_scripted(e1_scenario(), faces)
+
+
 def test_e1_batches_are_gathered_identically():
     from mathhammer.wh40k.scenario_compile import compile_scenario
     plan = compile_scenario(e1_scenario())
