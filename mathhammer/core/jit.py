@@ -22,7 +22,14 @@ kernel = numba.njit(**JIT_OPTIONS)
 #: compile short.
 inline_kernel = numba.njit(inline="always", **JIT_OPTIONS)
 
+#: Decorator for the hot trial loops: compiled without numba's reference counting (NRT).
+#: Every array a function touches is otherwise reference-counted with atomic operations,
+#: and inlined helpers repeat that per call; in a loop that runs once per trial that was a
+#: large share of the time. Such a function cannot allocate: callers pass scratch arrays.
+lean_kernel = numba.njit(_nrt=False, **JIT_OPTIONS)
+
 #: Decorator for kernels that use ``numba.prange`` over a fixed number of chunks.
 parallel_kernel = numba.njit(parallel=True, **JIT_OPTIONS)
 
 prange = numba.prange
+get_num_threads = numba.get_num_threads

@@ -199,6 +199,7 @@ def exact(weapons: WeaponsLike, target: str | TargetProfile, **options: Any) -> 
 def run_monte_carlo(plan: CompiledPlan, trials: int, seed: int | np.random.SeedSequence,
                     chunks: int = CHUNKS) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Run the kernel; return summed histograms (wounds lost, models destroyed, hazard)."""
+    from mathhammer.core.jit import get_num_threads
     from mathhammer.wh40k.kernels import simulate_chunks
 
     streams = seed_streams(seed, chunks)
@@ -209,7 +210,8 @@ def run_monte_carlo(plan: CompiledPlan, trials: int, seed: int | np.random.SeedS
     hazard_hist = np.zeros((chunks, plan.max_hazard_mortals + 1), dtype=np.int64)
     max_pending = sum(plan.max_dice(b) for b in range(plan.n_batches)) * 7 \
         if plan.dw_at_unit_end else 1
-    simulate_chunks(streams, per_chunk, plan.batch, plan.shortcuts, plan.rolls, plan.saves,
+    n_threads = min(get_num_threads(), chunks)
+    simulate_chunks(n_threads, streams, per_chunk, plan.batch, plan.shortcuts, plan.rolls, plan.saves,
                     plan.damage_maps, plan.groups, plan.hazard_rolls, plan.hazard_mortals, plan.dw_at_unit_end,
                     max_pending, plan.count_cdfs, plan.use_counts, damage_hist, models_hist,
                     hazard_hist)

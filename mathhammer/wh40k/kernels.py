@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from mathhammer.core.jit import inline_kernel, kernel, parallel_kernel, prange
+from mathhammer.core.jit import (inline_kernel, kernel, lean_kernel,
+                                 parallel_kernel, prange)
 from mathhammer.core.rng import d6, roll_dice
 from mathhammer.wh40k.compile import (
     A_CONST,
@@ -102,25 +103,25 @@ def _allocate_fixed(failed, damage, alive, current, wounds):
     The group has ``alive`` models, ``current`` wounds left on the one that may be wounded,
     and W ``wounds``. The same as allocating the attacks one at a time (05.04): the wounded
     model first, excess damage lost, attacks left over once every model is destroyed lost.
-    Scalars in and out, so LLVM inlines it. Returns (wounds lost, alive, current).
+    Scalars in and out, so LLVM inlines it; no integer division (tens of cycles each, the
+    largest cost of a cheap trial). Returns (wounds lost, alive, current).
     """
-    if failed == 0 or alive == 0:
+    if failed <= 0 or alive == 0:
         return 0, alive, current
-    need = (current + damage - 1) // damage      # failures that finish the wounded model
-    if failed < need:
-        return failed * damage, alive, current - failed * damage
-    lost = current
-    failed -= need
-    alive -= 1
-    current = wounds
-    per_model = (wounds + damage - 1) // damage
-    kills = min(failed // per_model, alive)
-    lost += kills * wounds
-    alive -= kills
-    failed -= kills * per_model
-    if alive > 0 and failed > 0:
-        current -= failed * damage
-        lost += failed * damage
+    if damage >= wounds:
+        # Every failure destroys a model: the wounded one first, then whole ones.
+        kills = min(failed, alive)
+        return current + (kills - 1) * wounds, alive - kills, wounds
+    lost = 0
+    while failed > 0 and alive > 0:
+        if damage >= current:
+            lost += current
+            alive -= 1
+            current = wounds
+        else:
+            lost += damage
+            current -= damage
+        failed -= 1
     return lost, alive, current
 
 
@@ -146,10 +147,10 @@ def _attack_dice(state, batch, b):
     return dice
 
 
-@kernel
+@lean_kernel
 def run_chunk(state, trials, batch, shortcuts, rolls, saves, damage_maps, groups,
-              hazard_rolls, hazard_mortals, dw_at_unit_end, max_pending, cdfs, use_counts,
-              damage_hist, models_hist, hazard_hist):
+              hazard_rolls, hazard_mortals, dw_at_unit_end, cdfs, use_counts,
+              damage_hist, models_hist, hazard_hist, alive, current, wounds, counts, pending):
     """Run ``trials`` trials on one stream, adding one count per trial to each histogram.
 
     One trial resolves every batch (05-06), in order, against a fresh target. The trial loop
@@ -158,13 +159,12 @@ def run_chunk(state, trials, batch, shortcuts, rolls, saves, damage_maps, groups
     than the tables in ``cdfs`` are resolved: 2 takes every exact shortcut of
     ``shortcuts`` (:func:`~mathhammer.wh40k.compile.batch_shortcuts`), 1 samples one count
     per roll (:mod:`mathhammer.core.sampling`), 0 rolls every die.
+
+    ``alive``, ``current``, ``wounds`` (one entry per group), ``counts`` (7) and ``pending``
+    are scratch arrays from the caller: this function is compiled without numba's reference
+    counting (see :data:`mathhammer.core.jit.lean_kernel`), so it cannot allocate.
     """
     n_groups = groups.shape[0]
-    alive = np.zeros(n_groups, dtype=np.int64)
-    current = np.zeros(n_groups, dtype=np.int64)
-    wounds = np.zeros(n_groups, dtype=np.int64)
-    counts = np.zeros(7, dtype=np.int64)
-    pending = np.zeros(max(max_pending, 1), dtype=np.int64)
     limit = cdfs.shape[2] - 1
     for _ in range(trials):
         for g in range(n_groups):
@@ -316,23 +316,40 @@ def run_chunk(state, trials, batch, shortcuts, rolls, saves, damage_maps, groups
 
 
 @parallel_kernel
-def simulate_chunks(streams, trials_per_chunk, batch, shortcuts, rolls, saves, damage_maps,
-                    groups, hazard_rolls, hazard_mortals, dw_at_unit_end, max_pending, cdfs,
-                    use_counts, damage_hist, models_hist, hazard_hist):
+def simulate_chunks(n_threads, streams, trials_per_chunk, batch, shortcuts, rolls, saves,
+                    damage_maps, groups, hazard_rolls, hazard_mortals, dw_at_unit_end,
+                    max_pending, cdfs, use_counts, damage_hist, models_hist, hazard_hist):
     """Run ``trials_per_chunk[c]`` trials on stream ``c`` for every chunk, in parallel.
 
     Each chunk owns its stream and its histogram rows, so the result does not depend on how
-    chunks are spread over threads. Private copies keep threads off each other's reference
-    counts and cache lines.
+    chunks are spread over threads. Each of ``n_threads`` tasks (numba's thread count, passed
+    in because calling ``numba.get_num_threads`` here would make the kernel uncacheable)
+    takes every ``n_threads``-th chunk and works
+    on its own copies of the tables: inlined helpers reference-count the arrays they read,
+    and two cores updating one shared count (an atomic operation) slowed every trial.
     """
-    for c in prange(streams.shape[0]):
-        state = streams[c].copy()
+    for t in prange(n_threads):
+        batch_t, shortcuts_t, rolls_t = batch.copy(), shortcuts.copy(), rolls.copy()
+        saves_t, damage_maps_t, groups_t, cdfs_t = (saves.copy(), damage_maps.copy(),
+                                                    groups.copy(), cdfs.copy())
         damage_local = np.zeros(damage_hist.shape[1], dtype=np.int64)
         models_local = np.zeros(models_hist.shape[1], dtype=np.int64)
         hazard_local = np.zeros(hazard_hist.shape[1], dtype=np.int64)
-        run_chunk(state, trials_per_chunk[c], batch, shortcuts, rolls, saves, damage_maps, groups,
-                  hazard_rolls, hazard_mortals, dw_at_unit_end, max_pending, cdfs, use_counts,
-                  damage_local, models_local, hazard_local)
-        damage_hist[c, :] = damage_local
-        models_hist[c, :] = models_local
-        hazard_hist[c, :] = hazard_local
+        n_groups = groups.shape[0]
+        alive = np.zeros(n_groups, dtype=np.int64)
+        current = np.zeros(n_groups, dtype=np.int64)
+        wounds = np.zeros(n_groups, dtype=np.int64)
+        counts = np.zeros(7, dtype=np.int64)
+        pending = np.zeros(max(max_pending, 1), dtype=np.int64)
+        for c in range(t, streams.shape[0], n_threads):
+            state = streams[c].copy()
+            damage_local[:] = 0
+            models_local[:] = 0
+            hazard_local[:] = 0
+            run_chunk(state, trials_per_chunk[c], batch_t, shortcuts_t, rolls_t, saves_t,
+                      damage_maps_t, groups_t, hazard_rolls, hazard_mortals, dw_at_unit_end,
+                      cdfs_t, use_counts, damage_local, models_local, hazard_local, alive,
+                      current, wounds, counts, pending)
+            damage_hist[c, :] = damage_local
+            models_hist[c, :] = models_local
+            hazard_hist[c, :] = hazard_local
