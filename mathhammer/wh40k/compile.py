@@ -271,14 +271,14 @@ def compile_plan(weapons: Sequence[Weapon], target: TargetProfile,
 
 # Rows of CompiledPlan.count_cdfs[b]: binomial CDFs for sampling outcome counts.
 (CRIT_HITS, HITS_OF_REST, CRIT_WOUNDS, WOUNDS_OF_REST, FAILED_SAVES, KILLS_OF_FAILED,
- FAILED_OF_ATTACKS, KILLS_OF_ATTACKS, ATTACK_DICE) = range(9)
-COUNT_TABLES = 9
+ FAILED_OF_ATTACKS, KILLS_OF_ATTACKS, ATTACK_DICE, DEV_OF_DICE, FAILED_OF_REST) = range(11)
+COUNT_TABLES = 11
 
 # Columns of CompiledPlan.shortcuts[b].
 FIXED_DICE, CHAIN, DICE_TABLE = range(3)
 SHORTCUT_COLUMNS = 3
 # Values of the CHAIN column.
-NO_CHAIN, CHAIN_FAILED, CHAIN_KILLS = range(3)
+NO_CHAIN, CHAIN_FAILED, CHAIN_KILLS, CHAIN_SPLIT, CHAIN_SUSTAINED = range(5)
 
 
 def count_tables(rows: list[list[int]], rolls: np.ndarray, saves: np.ndarray,
@@ -334,6 +334,9 @@ def count_tables(rows: list[list[int]], rolls: np.ndarray, saves: np.ndarray,
                 * (1.0 - stopped ** damage), n_max)
         out[b, FAILED_OF_ATTACKS] = binomial_cdf_rows(
             chained_success(rows[b], hit, crit, wound, crit_wound, failed), n_max)
+        dev, rest = split_probabilities(rows[b], hit, crit, wound, crit_wound, failed)
+        out[b, DEV_OF_DICE] = binomial_cdf_rows(dev, n_max)
+        out[b, FAILED_OF_REST] = binomial_cdf_rows(ratio(rest, 1.0 - dev), n_max)
         totals = attack_dice_pmf(rows[b])
         if len(totals) <= n_max + 1:
             out[b, ATTACK_DICE, 0, : len(totals)] = np.minimum(np.cumsum(totals), 1.0)
@@ -345,6 +348,26 @@ def chained_success(row: list[int], hit: float, crit: float, wound: float, crit_
     """P(one attack die ends as a failed save), hit and wound roll included."""
     hits = 1.0 if row[AUTO_HIT] else hit + crit
     return hits * (wound + crit_wound) * failed
+
+
+def split_probabilities(row: list[int], hit: float, crit: float, wound: float,
+                        crit_wound: float, failed: float) -> tuple[float, float]:
+    """Per die: P(it becomes a [DEVASTATING WOUNDS] mortal wound), P(it becomes a failed save).
+
+    For ``CHAIN_SPLIT`` the die is an attack die: [LETHAL HITS] turns a critical hit into an
+    automatic wound that must be saved (never a critical wound). For ``CHAIN_SUSTAINED`` the
+    die is a wound die (hits and critical hits already counted), so the hit roll drops out.
+    """
+    devastating = bool(row[DEVASTATING])
+    dev_wound = crit_wound if devastating else 0.0
+    saved_wound = wound + (0.0 if devastating else crit_wound)
+    if row[SUS_COUNT] or row[SUS_CONST]:
+        return dev_wound, saved_wound * failed
+    if row[AUTO_HIT]:
+        return dev_wound, saved_wound * failed
+    if row[LETHAL]:
+        return hit * dev_wound, (crit + hit * saved_wound) * failed
+    return (hit + crit) * dev_wound, (hit + crit) * saved_wound * failed
 
 
 def attack_dice_pmf(row: list[int]) -> np.ndarray:
@@ -373,7 +396,11 @@ def batch_shortcuts(rows: list[list[int]], groups: np.ndarray, limit: int) -> np
     absent) and the target is one allocation group (every save uses the same table), each
     attack die independently becomes a failed save or not, so their number is one binomial
     draw (``CHAIN_FAILED``); with one-wound models, fixed damage and Feel No Pain, the same
-    holds for models killed (``CHAIN_KILLS``).
+    holds for models killed (``CHAIN_KILLS``). With [DEVASTATING WOUNDS] or [LETHAL HITS]
+    but no [SUSTAINED HITS], each attack die independently becomes a mortal wound, a failed
+    save or nothing: two binomial draws (``CHAIN_SPLIT``, :func:`split_probabilities`). With
+    [SUSTAINED HITS X] (X fixed, no [LETHAL HITS], fixed attacks): critical and other hits
+    are drawn, then their wound dice split the same way (``CHAIN_SUSTAINED``).
     """
     out = np.zeros((len(rows), SHORTCUT_COLUMNS), dtype=np.int64)
     one_group = groups.shape[0] == 1
@@ -383,12 +410,20 @@ def batch_shortcuts(rows: list[list[int]], groups: np.ndarray, limit: int) -> np
             row[A_CONST] + row[BONUS_DICE] + row[RF_CONST])
         if random_dice:
             out[b, DICE_TABLE] = int(len(attack_dice_pmf(row)) <= limit + 1)
-        crit_free = (row[SUS_COUNT] == 0 and row[SUS_CONST] == 0 and not row[LETHAL]
-                     and not row[DEVASTATING])
-        if crit_free and one_group:
+        sustained = row[SUS_COUNT] > 0 or row[SUS_CONST] > 0
+        crit_free = not sustained and not row[LETHAL] and not row[DEVASTATING]
+        if not one_group:
+            continue
+        if crit_free:
             fnp_kills = (groups[0, G_WOUNDS] == 1 and row[D_COUNT] == 0
                          and groups[0, G_FNP] < NO_FNP)
             out[b, CHAIN] = CHAIN_KILLS if fnp_kills else CHAIN_FAILED
+        elif not sustained:
+            out[b, CHAIN] = CHAIN_SPLIT
+        elif row[SUS_COUNT] == 0 and not row[LETHAL] and not row[AUTO_HIT]:
+            most = (1 + row[SUS_CONST]) * max(-1, out[b, FIXED_DICE])
+            if 0 <= most <= limit:
+                out[b, CHAIN] = CHAIN_SUSTAINED
     return out
 
 

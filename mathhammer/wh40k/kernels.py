@@ -26,15 +26,19 @@ from mathhammer.wh40k.compile import (
     CHAIN,
     CHAIN_FAILED,
     CHAIN_KILLS,
+    CHAIN_SPLIT,
+    CHAIN_SUSTAINED,
     CRIT_HITS,
     CRIT_WOUNDS,
     D_CONST,
     D_COUNT,
     D_SIDES,
+    DEV_OF_DICE,
     DEVASTATING,
     DICE_TABLE,
     EXTRA_CRIT,
     FAILED_OF_ATTACKS,
+    FAILED_OF_REST,
     FAILED_SAVES,
     FIXED_DICE,
     G_FNP,
@@ -194,6 +198,14 @@ def run_chunk(state, trials, batch, shortcuts, rolls, saves, damage_maps, groups
                 continue
             if chain == CHAIN_FAILED:
                 failed = binomial_at(state, cdfs, b, FAILED_OF_ATTACKS, dice)
+            elif chain == CHAIN_SPLIT or chain == CHAIN_SUSTAINED:
+                if chain == CHAIN_SUSTAINED:
+                    crits = binomial_at(state, cdfs, b, CRIT_HITS, dice)
+                    hits = binomial_at(state, cdfs, b, HITS_OF_REST, dice - crits)
+                    dice = hits + crits * (1 + batch[b, SUS_CONST])   # now wound dice
+                if batch[b, DEVASTATING]:
+                    devastating = binomial_at(state, cdfs, b, DEV_OF_DICE, dice)
+                failed = binomial_at(state, cdfs, b, FAILED_OF_REST, dice - devastating)
             else:
                 # Hit roll (05.01). scenario_kernels._resolve_batch repeats the hit and wound
                 # steps on purpose: a shared function measured 30-40% slower per small trial.
@@ -285,6 +297,15 @@ def run_chunk(state, trials, batch, shortcuts, rolls, saves, damage_maps, groups
                             lost_total += _lose_wounds(state, g, damage, groups[g, G_FNP], alive,
                                                        current, wounds)
             # [DEVASTATING WOUNDS] (24.10): D mortal wounds, at most one model each.
+            if (devastating > 0 and n_groups == 1 and not dw_at_unit_end
+                    and batch[b, D_COUNT] == 0 and groups[0, G_FNP_MORTAL] >= NO_FNP):
+                # Fixed damage, one group, no Feel No Pain: the same arithmetic as failed
+                # saves (the wounded model first, excess lost).
+                lost, alive[0], current[0] = _allocate_fixed(
+                    devastating, damage_maps[b, MORTAL_DAMAGE, batch[b, D_CONST]], alive[0],
+                    current[0], wounds[0])
+                lost_total += lost
+                devastating = 0
             for _ in range(devastating):
                 raw = roll_dice(state, batch[b, D_COUNT], batch[b, D_SIDES], batch[b, D_CONST])
                 damage = damage_maps[b, MORTAL_DAMAGE, raw]

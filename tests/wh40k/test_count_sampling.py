@@ -23,6 +23,13 @@ CASES = [
     ('3x Plasma: 24" AD3+1 BS3+ S8 AP-3 DD3 [RAPID FIRE D3]', "5x T5 Sv3+ W3 FNP6+",
      {"half_range": True, "reroll_hits": "ones"}),
     ('2x Lascannon: 48" A1 BS4+ S12 AP-3 DD6+1', "1x T10 Sv3+ W12", {}),
+    # Split chains: [LETHAL HITS] alone; [LETHAL HITS] with [DEVASTATING WOUNDS] and FNP;
+    # [SUSTAINED HITS 2] with [DEVASTATING WOUNDS] (wound dice split after the hit draws).
+    ('5x Bolter: 24" A2 BS3+ S4 AP0 D1 [LETHAL HITS]', "10x T4 Sv3+ W1", {}),
+    ("3x Blade: Melee A4 WS3+ S5 AP-2 D1 [LETHAL HITS, DEVASTATING WOUNDS]",
+     "5x T4 Sv3+ W2 FNP6+", {"reroll_hits": "ones"}),
+    ('4x Heavy bolter: 36" A3 BS4+ S5 AP-1 D2 [SUSTAINED HITS 2, DEVASTATING WOUNDS]',
+     "10x T4 Sv3+ W3", {}),
 ]
 TRIALS = 150_000
 
@@ -99,7 +106,8 @@ def test_fixed_damage_allocation_shortcut_matches_one_at_a_time():
 
 
 def test_shortcuts_are_taken_only_where_no_critical_or_group_matters():
-    from mathhammer.wh40k.compile import CHAIN_FAILED, CHAIN_KILLS, NO_CHAIN
+    from mathhammer.wh40k.compile import (CHAIN_FAILED, CHAIN_KILLS, CHAIN_SPLIT,
+                                          CHAIN_SUSTAINED, NO_CHAIN)
 
     def shortcuts(case):
         _, _, plan, _ = _prepare(case[0], case[1], dict(case[2]))
@@ -107,10 +115,13 @@ def test_shortcuts_are_taken_only_where_no_critical_or_group_matters():
 
     # [fixed attack dice or -1, chain, attack-dice table]
     assert shortcuts(CASES[0]) == [20, CHAIN_FAILED, 0]          # 10 rifles x A2
-    assert shortcuts(CASES[1])[1] == NO_CHAIN                    # sustained / lethal hits
-    assert shortcuts(CASES[2])[1] == NO_CHAIN                    # devastating wounds
+    assert shortcuts(CASES[1])[1] == NO_CHAIN                    # sustained + lethal hits
+    assert shortcuts(CASES[2])[1] == CHAIN_SPLIT                 # devastating wounds
     assert shortcuts(CASES[5]) == [-1, CHAIN_KILLS, 1]           # 10 x AD6, W1 FNP5+
     assert shortcuts(CASES[7]) == [2, CHAIN_FAILED, 0]           # random damage still chains
+    assert shortcuts(CASES[8])[1] == CHAIN_SPLIT                 # lethal hits alone
+    assert shortcuts(CASES[9])[1] == CHAIN_SPLIT
+    assert shortcuts(CASES[10]) == [12, CHAIN_SUSTAINED, 0]
 
 
 def test_attack_dice_table_is_the_exact_sum():
