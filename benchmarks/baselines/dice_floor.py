@@ -3,8 +3,8 @@
 A numba kernel that, per trial, rolls the number of D6 the scenario needs on average
 (:meth:`benchmarks.scenarios.Scenario.d6_per_trial`, formula documented there) one die at a
 time and sums them into an in-kernel histogram, parallel over a fixed number of chunks seeded
-from ``SeedSequence(seed).spawn(chunks)`` exactly like the engine. It makes no game decision
-at all, so no simulation that rolls that scenario's dice one at a time can be faster.
+from one ``SeedSequence(seed).generate_state`` call exactly like the engine. It makes no game
+decision at all, so no simulation that rolls that scenario's dice one at a time can be faster.
 
 A fractional dice count is honoured exactly over a chunk: trial ``t`` rolls
 ``floor((t+1)m) - floor(tm)`` dice (integer Bresenham steps on ``m`` in units of 2**-20).
@@ -174,13 +174,12 @@ _KERNELS = {"divmod22": _floor_divmod22, "mulshift10": _floor_mulshift10,
 
 
 def seed_states(seed: int, chunks: int = CHUNKS) -> np.ndarray:
-    """xoshiro256 states for ``chunks`` chunks from ``SeedSequence(seed).spawn(chunks)``."""
-    states = np.zeros((chunks, 4), dtype=np.uint64)
-    for i, child in enumerate(np.random.SeedSequence(seed).spawn(chunks)):
-        words = child.generate_state(4, np.uint64)
-        if not words.any():
-            words[0] = 1
-        states[i] = words
+    """xoshiro256 states for ``chunks`` chunks, seeded exactly like the engine's streams
+    (one ``SeedSequence(seed).generate_state`` call)."""
+    states = np.random.SeedSequence(seed).generate_state(4 * chunks, np.uint64)
+    states = states.reshape(chunks, 4)
+    for i in np.flatnonzero(~states.any(axis=1)):
+        states[i, 0] = 1
     return states
 
 
