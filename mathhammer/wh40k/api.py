@@ -278,9 +278,15 @@ def _prepare(weapons: WeaponsLike, target: str | TargetProfile, options: dict[st
                         attacker_monster_vehicle=monster_vehicle,
                         sampling_tables=sampling_tables)
     inputs = {"weapons": [str(w) for w in weapon_list], "target": str(target_profile),
-              "situation": dataclasses.asdict(situation),
-              "modifiers": dataclasses.asdict(modifiers), "rules": dataclasses.asdict(rules)}
+              "situation": _fields(situation), "modifiers": _fields(modifiers),
+              "rules": _fields(rules)}
     return weapon_list, target_profile, plan, inputs
+
+
+def _fields(options: Situation | Modifiers | Rules) -> dict[str, Any]:
+    """Field name -> value. Every field is a scalar, so no deep copy (``dataclasses.asdict``
+    cost a third of a millisecond per call)."""
+    return {f.name: getattr(options, f.name) for f in dataclasses.fields(options)}
 
 
 def _check_trials(trials: Any) -> int:
