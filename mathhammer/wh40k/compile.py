@@ -271,8 +271,9 @@ def compile_plan(weapons: Sequence[Weapon], target: TargetProfile,
 
 # Rows of CompiledPlan.count_cdfs[b]: binomial CDFs for sampling outcome counts.
 (CRIT_HITS, HITS_OF_REST, CRIT_WOUNDS, WOUNDS_OF_REST, FAILED_SAVES, KILLS_OF_FAILED,
- FAILED_OF_ATTACKS, KILLS_OF_ATTACKS, ATTACK_DICE, DEV_OF_DICE, FAILED_OF_REST) = range(11)
-COUNT_TABLES = 11
+ FAILED_OF_ATTACKS, KILLS_OF_ATTACKS, ATTACK_DICE, DEV_OF_DICE, FAILED_OF_REST,
+ WOUND_DICE) = range(12)
+COUNT_TABLES = 12
 
 # Columns of CompiledPlan.shortcuts[b].
 FIXED_DICE, CHAIN, DICE_TABLE = range(3)
@@ -340,6 +341,17 @@ def count_tables(rows: list[list[int]], rolls: np.ndarray, saves: np.ndarray,
         totals = attack_dice_pmf(rows[b])
         if len(totals) <= n_max + 1:
             out[b, ATTACK_DICE, 0, : len(totals)] = np.minimum(np.cumsum(totals), 1.0)
+        fixed_dice = not rows[b][A_COUNT] and not rows[b][RF_COUNT]
+        if rows[b][SUS_CONST] and not rows[b][SUS_COUNT] and fixed_dice:
+            # [SUSTAINED HITS X]: wound dice per attack die are 0, 1 or 1 + X.
+            per_die = np.zeros(2 + rows[b][SUS_CONST])
+            per_die[0], per_die[1], per_die[-1] = 1.0 - hit - crit, hit, crit
+            wound_dice = np.array([1.0])
+            for _ in range(len(totals) - 1):
+                wound_dice = np.convolve(wound_dice, per_die)
+            if len(wound_dice) <= n_max + 1:
+                out[b, WOUND_DICE, 0, : len(wound_dice)] = np.minimum(np.cumsum(wound_dice),
+                                                                      1.0)
     return out
 
 
@@ -399,8 +411,9 @@ def batch_shortcuts(rows: list[list[int]], groups: np.ndarray, limit: int) -> np
     holds for models killed (``CHAIN_KILLS``). With [DEVASTATING WOUNDS] or [LETHAL HITS]
     but no [SUSTAINED HITS], each attack die independently becomes a mortal wound, a failed
     save or nothing: two binomial draws (``CHAIN_SPLIT``, :func:`split_probabilities`). With
-    [SUSTAINED HITS X] (X fixed, no [LETHAL HITS], fixed attacks): critical and other hits
-    are drawn, then their wound dice split the same way (``CHAIN_SUSTAINED``).
+    [SUSTAINED HITS X] (X fixed, no [LETHAL HITS], fixed attacks): the number of wound dice
+    (0, 1 or 1 + X per attack die) is drawn from its exact distribution (``WOUND_DICE``),
+    then the wound dice split the same way (``CHAIN_SUSTAINED``).
     """
     out = np.zeros((len(rows), SHORTCUT_COLUMNS), dtype=np.int64)
     one_group = groups.shape[0] == 1

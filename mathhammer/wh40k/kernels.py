@@ -65,6 +65,7 @@ from mathhammer.wh40k.compile import (
     SUS_COUNT,
     SUS_SIDES,
     WOUND_CLASS,
+    WOUND_DICE,
     WOUND_REROLL,
     WOUNDS_OF_REST,
 )
@@ -199,10 +200,8 @@ def run_chunk(state, trials, batch, shortcuts, rolls, saves, damage_maps, groups
             if chain == CHAIN_FAILED:
                 failed = binomial_at(state, cdfs, b, FAILED_OF_ATTACKS, dice)
             elif chain == CHAIN_SPLIT or chain == CHAIN_SUSTAINED:
-                if chain == CHAIN_SUSTAINED:
-                    crits = binomial_at(state, cdfs, b, CRIT_HITS, dice)
-                    hits = binomial_at(state, cdfs, b, HITS_OF_REST, dice - crits)
-                    dice = hits + crits * (1 + batch[b, SUS_CONST])   # now wound dice
+                if chain == CHAIN_SUSTAINED:   # from here on, ``dice`` are wound dice
+                    dice = draw_from_cdf(state, cdfs, b, WOUND_DICE, 0, limit)
                 if batch[b, DEVASTATING]:
                     devastating = binomial_at(state, cdfs, b, DEV_OF_DICE, dice)
                 failed = binomial_at(state, cdfs, b, FAILED_OF_REST, dice - devastating)

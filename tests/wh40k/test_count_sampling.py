@@ -136,3 +136,18 @@ def test_attack_dice_table_is_the_exact_sum():
     for faces in product(range(1, 4), repeat=6):
         brute[sum(faces) + 3] += 1 / 3 ** 6
     assert np.allclose(pmf, brute, atol=1e-15)
+
+
+def test_wound_dice_table_of_sustained_hits_is_exact():
+    from itertools import product
+
+    from mathhammer.wh40k.compile import WOUND_DICE
+
+    # 3 attacks, BS4+, [SUSTAINED HITS 2]: per die 0 wound dice (1-3), 1 (4-5), 3 (a 6).
+    _, _, plan, _ = _prepare('3x Gun: 24" A1 BS4+ S4 AP0 D1 [SUSTAINED HITS 2]', "5x T4 Sv3+ W1",
+                             {})
+    brute = np.zeros(10)
+    for faces in product(range(1, 7), repeat=3):
+        brute[sum(0 if f <= 3 else 1 if f <= 5 else 3 for f in faces)] += 1 / 6 ** 3
+    cdf = plan.count_cdfs[0, WOUND_DICE, 0, :10]
+    assert np.allclose(cdf, np.cumsum(brute), atol=1e-15)
