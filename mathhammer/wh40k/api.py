@@ -199,8 +199,8 @@ def exact(weapons: WeaponsLike, target: str | TargetProfile, **options: Any) -> 
 def run_monte_carlo(plan: CompiledPlan, trials: int, seed: int | np.random.SeedSequence,
                     chunks: int = CHUNKS) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Run the kernel; return summed histograms (wounds lost, models destroyed, hazard)."""
-    from mathhammer.core.jit import get_num_threads
-    from mathhammer.wh40k.kernels import simulate_chunks
+    from mathhammer.core.threads import run_shares, thread_count
+    from mathhammer.wh40k.kernels import run_chunks
 
     streams = seed_streams(seed, chunks)
     per_chunk = np.full(chunks, trials // chunks, dtype=np.int64)
@@ -210,11 +210,20 @@ def run_monte_carlo(plan: CompiledPlan, trials: int, seed: int | np.random.SeedS
     hazard_hist = np.zeros((chunks, plan.max_hazard_mortals + 1), dtype=np.int64)
     max_pending = sum(plan.max_dice(b) for b in range(plan.n_batches)) * 7 \
         if plan.dw_at_unit_end else 1
-    n_threads = min(get_num_threads(), chunks)
-    simulate_chunks(n_threads, streams, per_chunk, plan.batch, plan.shortcuts, plan.rolls, plan.saves,
-                    plan.damage_maps, plan.groups, plan.hazard_rolls, plan.hazard_mortals, plan.dw_at_unit_end,
-                    max_pending, plan.count_cdfs, plan.use_counts, damage_hist, models_hist,
-                    hazard_hist)
+    n_groups = plan.groups.shape[0]
+
+    def share(first: int, step: int) -> None:
+        # The thread's own copies of the tables and scratch: the kernel cannot allocate.
+        run_chunks(first, step, streams, per_chunk, plan.batch.copy(), plan.shortcuts.copy(),
+                   plan.rolls.copy(), plan.saves.copy(), plan.damage_maps.copy(),
+                   plan.groups.copy(), plan.hazard_rolls, plan.hazard_mortals,
+                   plan.dw_at_unit_end, plan.count_cdfs.copy(), plan.use_counts, damage_hist,
+                   models_hist, hazard_hist, np.zeros(streams.shape[1], np.uint64),
+                   np.zeros(n_groups, np.int64), np.zeros(n_groups, np.int64),
+                   np.zeros(n_groups, np.int64), np.zeros(7, np.int64),
+                   np.zeros(max_pending, np.int64))
+
+    run_shares(share, thread_count(chunks))
     return damage_hist.sum(axis=0), models_hist.sum(axis=0), hazard_hist.sum(axis=0)
 
 

@@ -13,8 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from mathhammer.core.jit import (inline_kernel, kernel, lean_kernel,
-                                 parallel_kernel, prange)
+from mathhammer.core.jit import inline_kernel, kernel, lean_kernel
 from mathhammer.core.rng import d6, roll_dice
 from mathhammer.wh40k.compile import (
     A_CONST,
@@ -153,223 +152,193 @@ def _attack_dice(state, batch, b):
 
 
 @lean_kernel
-def run_chunk(state, trials, batch, shortcuts, rolls, saves, damage_maps, groups,
-              hazard_rolls, hazard_mortals, dw_at_unit_end, cdfs, use_counts,
-              damage_hist, models_hist, hazard_hist, alive, current, wounds, counts, pending):
-    """Run ``trials`` trials on one stream, adding one count per trial to each histogram.
+def run_chunks(first, step, streams, trials_per_chunk, batch, shortcuts, rolls, saves,
+               damage_maps, groups, hazard_rolls, hazard_mortals, dw_at_unit_end, cdfs,
+               use_counts, damage_hist, models_hist, hazard_hist, state, alive, current,
+               wounds, counts, pending):
+    """One thread's share of the trials: chunks ``first``, ``first + step``, ... in turn.
 
-    One trial resolves every batch (05-06), in order, against a fresh target. The trial loop
-    and its body live in this one function so arrays are passed (and reference-counted)
-    once per chunk, not once per trial or per die. ``use_counts`` picks how pools no larger
-    than the tables in ``cdfs`` are resolved: 2 takes every exact shortcut of
-    ``shortcuts`` (:func:`~mathhammer.wh40k.compile.batch_shortcuts`), 1 samples one count
-    per roll (:mod:`mathhammer.core.sampling`), 0 rolls every die.
+    Chunk ``c`` runs ``trials_per_chunk[c]`` trials on stream ``streams[c]`` and adds one
+    count per trial to row ``c`` of each histogram, so the result does not depend on how
+    chunks are shared among threads (:func:`mathhammer.core.threads.run_shares` starts one
+    share per thread; the kernel releases the GIL). One trial resolves every batch (05-06),
+    in order, against a fresh target. ``use_counts`` picks how pools no larger than the
+    tables in ``cdfs`` are resolved: 2 takes every exact shortcut of ``shortcuts``
+    (:func:`~mathhammer.wh40k.compile.batch_shortcuts`), 1 samples one count per roll
+    (:mod:`mathhammer.core.sampling`), 0 rolls every die.
 
-    ``alive``, ``current``, ``wounds`` (one entry per group), ``counts`` (7) and ``pending``
-    are scratch arrays from the caller: this function is compiled without numba's reference
-    counting (see :data:`mathhammer.core.jit.lean_kernel`), so it cannot allocate.
+    The chunk and trial loops live in this one function, compiled without numba's
+    reference counting (:data:`mathhammer.core.jit.lean_kernel`), so it cannot allocate:
+    ``state`` (a stream's words), ``alive``, ``current``, ``wounds`` (one entry per group),
+    ``counts`` (7) and ``pending`` are scratch arrays, and the tables should be the
+    thread's own copies. (A compiled wrapper around a separate trial-loop function cost
+    seven more seconds of cold compile: numba re-optimises a callee inside every caller.)
     """
     n_groups = groups.shape[0]
     limit = cdfs.shape[2] - 1
-    for _ in range(trials):
-        for g in range(n_groups):
-            alive[g] = groups[g, G_MODELS]
-            wounds[g] = groups[g, G_WOUNDS]
-            current[g] = wounds[g]
-        lost_total = 0
-        n_pending = 0
-        for b in range(batch.shape[0]):
-            if _first_alive(alive) < 0:
-                break
-            # Gather attack dice (04.03).
-            dice = shortcuts[b, FIXED_DICE] if use_counts == 2 else -1
-            if dice < 0:
-                if use_counts == 2 and shortcuts[b, DICE_TABLE]:
-                    dice = draw_from_cdf(state, cdfs, b, ATTACK_DICE, 0, limit)
-                else:
-                    dice = _attack_dice(state, batch, b)
-            failed = -1  # failed saves against group 0, once known as a count
-            devastating = 0
-            to_save = 0
-            chain = shortcuts[b, CHAIN] if use_counts == 2 and dice <= limit else NO_CHAIN
-            if chain == CHAIN_KILLS:
-                kills = min(binomial_at(state, cdfs, b, KILLS_OF_ATTACKS, dice), alive[0])
-                alive[0] -= kills
-                lost_total += kills
-                continue
-            if chain == CHAIN_FAILED:
-                failed = binomial_at(state, cdfs, b, FAILED_OF_ATTACKS, dice)
-            elif chain == CHAIN_SPLIT or chain == CHAIN_SUSTAINED:
-                if chain == CHAIN_SUSTAINED:   # from here on, ``dice`` are wound dice
-                    dice = draw_from_cdf(state, cdfs, b, WOUND_DICE, 0, limit)
-                if batch[b, DEVASTATING]:
-                    devastating = binomial_at(state, cdfs, b, DEV_OF_DICE, dice)
-                failed = binomial_at(state, cdfs, b, FAILED_OF_REST, dice - devastating)
-            else:
-                # Hit roll (05.01). scenario_kernels._resolve_batch repeats the hit and wound
-                # steps on purpose: a shared function measured 30-40% slower per small trial.
-                if batch[b, AUTO_HIT]:
-                    hits = dice
-                    crits = 0
-                elif use_counts and dice <= limit:
-                    hits, crits = count_outcomes(state, dice, cdfs, b, CRIT_HITS, HITS_OF_REST)
-                else:
-                    hits, crits = roll_classified(state, dice, rolls, b, HIT_CLASS, HIT_REROLL)
-                extra = crits * batch[b, SUS_CONST]
-                if batch[b, SUS_COUNT] > 0:
-                    for _ in range(crits):
-                        extra += roll_dice(state, batch[b, SUS_COUNT], batch[b, SUS_SIDES], 0)
-                auto_wounds = 0
-                if batch[b, LETHAL]:
-                    auto_wounds = crits
-                    if batch[b, EXTRA_CRIT]:
-                        auto_wounds += extra
-                        extra = 0
-                    crits = 0
-                # Wound roll (05.02).
-                to_wound = hits + extra + crits
-                if use_counts and to_wound <= limit:
-                    wounds_normal, wounds_crit = count_outcomes(state, to_wound, cdfs, b,
-                                                                CRIT_WOUNDS, WOUNDS_OF_REST)
-                else:
-                    wounds_normal, wounds_crit = roll_classified(state, to_wound, rolls, b,
-                                                                 WOUND_CLASS, WOUND_REROLL)
-                devastating = wounds_crit if batch[b, DEVASTATING] else 0
-                to_save = wounds_normal + wounds_crit - devastating + auto_wounds
-                if use_counts and n_groups == 1 and to_save <= limit:
-                    # One group: the order of the save dice cannot matter, only how many fail.
-                    failed = binomial_at(state, cdfs, b, FAILED_SAVES, to_save)
-                    to_save = 0
-            if failed > 0:
-                # Failed saves against the one group (05.04, 05.05), written out here: a
-                # helper taking these arrays cost more than the dice.
-                fnp = groups[0, G_FNP]
-                if batch[b, D_COUNT] == 0 and fnp >= NO_FNP:
-                    # Fixed damage, no Feel No Pain: the failures' effect is arithmetic.
-                    lost, alive[0], current[0] = _allocate_fixed(
-                        failed, damage_maps[b, NORMAL_DAMAGE, batch[b, D_CONST]], alive[0],
-                        current[0], wounds[0])
-                    lost_total += lost
-                elif batch[b, D_COUNT] == 0 and wounds[0] == 1:
-                    # One-wound models, fixed damage, Feel No Pain: each failed save kills
-                    # on its own, independently, until the unit is gone.
-                    kills = min(binomial_at(state, cdfs, b, KILLS_OF_FAILED, failed), alive[0])
+    for c in range(first, streams.shape[0], step):
+        for w in range(state.shape[0]):
+            state[w] = streams[c, w]
+        run_trials = trials_per_chunk[c]
+        for _ in range(run_trials):
+            for g in range(n_groups):
+                alive[g] = groups[g, G_MODELS]
+                wounds[g] = groups[g, G_WOUNDS]
+                current[g] = wounds[g]
+            lost_total = 0
+            n_pending = 0
+            for b in range(batch.shape[0]):
+                if _first_alive(alive) < 0:
+                    break
+                # Gather attack dice (04.03).
+                dice = shortcuts[b, FIXED_DICE] if use_counts == 2 else -1
+                if dice < 0:
+                    if use_counts == 2 and shortcuts[b, DICE_TABLE]:
+                        dice = draw_from_cdf(state, cdfs, b, ATTACK_DICE, 0, limit)
+                    else:
+                        dice = _attack_dice(state, batch, b)
+                failed = -1  # failed saves against group 0, once known as a count
+                devastating = 0
+                to_save = 0
+                chain = shortcuts[b, CHAIN] if use_counts == 2 and dice <= limit else NO_CHAIN
+                if chain == CHAIN_KILLS:
+                    kills = min(binomial_at(state, cdfs, b, KILLS_OF_ATTACKS, dice), alive[0])
                     alive[0] -= kills
                     lost_total += kills
+                    continue
+                if chain == CHAIN_FAILED:
+                    failed = binomial_at(state, cdfs, b, FAILED_OF_ATTACKS, dice)
+                elif chain == CHAIN_SPLIT or chain == CHAIN_SUSTAINED:
+                    if chain == CHAIN_SUSTAINED:   # from here on, ``dice`` are wound dice
+                        dice = draw_from_cdf(state, cdfs, b, WOUND_DICE, 0, limit)
+                    if batch[b, DEVASTATING]:
+                        devastating = binomial_at(state, cdfs, b, DEV_OF_DICE, dice)
+                    failed = binomial_at(state, cdfs, b, FAILED_OF_REST, dice - devastating)
                 else:
-                    for _ in range(failed):
-                        if alive[0] == 0:
-                            break
-                        raw = roll_dice(state, batch[b, D_COUNT], batch[b, D_SIDES],
-                                        batch[b, D_CONST])
-                        damage = damage_maps[b, NORMAL_DAMAGE, raw]
-                        if fnp >= NO_FNP:
-                            taken = min(damage, current[0])   # excess damage is lost
-                            lost_total += taken
-                            current[0] -= taken
-                            if current[0] == 0:
-                                alive[0] -= 1
-                                current[0] = wounds[0]
-                        else:
-                            lost_total += _lose_wounds(state, 0, damage, fnp, alive, current,
-                                                       wounds)
-            # Save rolls (05.03): the defender re-rolls against the group current at the start.
-            if to_save > 0:
-                g0 = _first_alive(alive)
-                for face in range(7):
-                    counts[face] = 0
-                for _ in range(to_save):
-                    face = d6(state)
-                    if saves[b, g0, SAVE_REROLL, face]:
-                        face = d6(state)
-                    counts[face] += 1
-                # Inflict damage (05.04): lowest save results first, against the current group.
-                for face in range(1, 7):
-                    for _ in range(counts[face]):
-                        g = _first_alive(alive)
-                        if g < 0:
-                            break
-                        if saves[b, g, SAVE_FAILS, face]:
+                    # Hit roll (05.01). scenario_kernels._resolve_batch repeats the hit and wound
+                    # steps on purpose: a shared function measured 30-40% slower per small trial.
+                    if batch[b, AUTO_HIT]:
+                        hits = dice
+                        crits = 0
+                    elif use_counts and dice <= limit:
+                        hits, crits = count_outcomes(state, dice, cdfs, b, CRIT_HITS, HITS_OF_REST)
+                    else:
+                        hits, crits = roll_classified(state, dice, rolls, b, HIT_CLASS, HIT_REROLL)
+                    extra = crits * batch[b, SUS_CONST]
+                    if batch[b, SUS_COUNT] > 0:
+                        for _ in range(crits):
+                            extra += roll_dice(state, batch[b, SUS_COUNT], batch[b, SUS_SIDES], 0)
+                    auto_wounds = 0
+                    if batch[b, LETHAL]:
+                        auto_wounds = crits
+                        if batch[b, EXTRA_CRIT]:
+                            auto_wounds += extra
+                            extra = 0
+                        crits = 0
+                    # Wound roll (05.02).
+                    to_wound = hits + extra + crits
+                    if use_counts and to_wound <= limit:
+                        wounds_normal, wounds_crit = count_outcomes(state, to_wound, cdfs, b,
+                                                                    CRIT_WOUNDS, WOUNDS_OF_REST)
+                    else:
+                        wounds_normal, wounds_crit = roll_classified(state, to_wound, rolls, b,
+                                                                     WOUND_CLASS, WOUND_REROLL)
+                    devastating = wounds_crit if batch[b, DEVASTATING] else 0
+                    to_save = wounds_normal + wounds_crit - devastating + auto_wounds
+                    if use_counts and n_groups == 1 and to_save <= limit:
+                        # One group: the order of the save dice cannot matter, only how many fail.
+                        failed = binomial_at(state, cdfs, b, FAILED_SAVES, to_save)
+                        to_save = 0
+                if failed > 0:
+                    # Failed saves against the one group (05.04, 05.05), written out here: a
+                    # helper taking these arrays cost more than the dice.
+                    fnp = groups[0, G_FNP]
+                    if batch[b, D_COUNT] == 0 and fnp >= NO_FNP:
+                        # Fixed damage, no Feel No Pain: the failures' effect is arithmetic.
+                        lost, alive[0], current[0] = _allocate_fixed(
+                            failed, damage_maps[b, NORMAL_DAMAGE, batch[b, D_CONST]], alive[0],
+                            current[0], wounds[0])
+                        lost_total += lost
+                    elif batch[b, D_COUNT] == 0 and wounds[0] == 1:
+                        # One-wound models, fixed damage, Feel No Pain: each failed save kills
+                        # on its own, independently, until the unit is gone.
+                        kills = min(binomial_at(state, cdfs, b, KILLS_OF_FAILED, failed), alive[0])
+                        alive[0] -= kills
+                        lost_total += kills
+                    else:
+                        for _ in range(failed):
+                            if alive[0] == 0:
+                                break
                             raw = roll_dice(state, batch[b, D_COUNT], batch[b, D_SIDES],
                                             batch[b, D_CONST])
                             damage = damage_maps[b, NORMAL_DAMAGE, raw]
-                            lost_total += _lose_wounds(state, g, damage, groups[g, G_FNP], alive,
-                                                       current, wounds)
-            # [DEVASTATING WOUNDS] (24.10): D mortal wounds, at most one model each.
-            if (devastating > 0 and n_groups == 1 and not dw_at_unit_end
-                    and batch[b, D_COUNT] == 0 and groups[0, G_FNP_MORTAL] >= NO_FNP):
-                # Fixed damage, one group, no Feel No Pain: the same arithmetic as failed
-                # saves (the wounded model first, excess lost).
-                lost, alive[0], current[0] = _allocate_fixed(
-                    devastating, damage_maps[b, MORTAL_DAMAGE, batch[b, D_CONST]], alive[0],
-                    current[0], wounds[0])
-                lost_total += lost
-                devastating = 0
-            for _ in range(devastating):
-                raw = roll_dice(state, batch[b, D_COUNT], batch[b, D_SIDES], batch[b, D_CONST])
-                damage = damage_maps[b, MORTAL_DAMAGE, raw]
-                if dw_at_unit_end:
-                    pending[n_pending] = damage
-                    n_pending += 1
-                    continue
+                            if fnp >= NO_FNP:
+                                taken = min(damage, current[0])   # excess damage is lost
+                                lost_total += taken
+                                current[0] -= taken
+                                if current[0] == 0:
+                                    alive[0] -= 1
+                                    current[0] = wounds[0]
+                            else:
+                                lost_total += _lose_wounds(state, 0, damage, fnp, alive, current,
+                                                           wounds)
+                # Save rolls (05.03): the defender re-rolls against the group current at the start.
+                if to_save > 0:
+                    g0 = _first_alive(alive)
+                    for face in range(7):
+                        counts[face] = 0
+                    for _ in range(to_save):
+                        face = d6(state)
+                        if saves[b, g0, SAVE_REROLL, face]:
+                            face = d6(state)
+                        counts[face] += 1
+                    # Inflict damage (05.04): lowest save results first, against the current group.
+                    for face in range(1, 7):
+                        for _ in range(counts[face]):
+                            g = _first_alive(alive)
+                            if g < 0:
+                                break
+                            if saves[b, g, SAVE_FAILS, face]:
+                                raw = roll_dice(state, batch[b, D_COUNT], batch[b, D_SIDES],
+                                                batch[b, D_CONST])
+                                damage = damage_maps[b, NORMAL_DAMAGE, raw]
+                                lost_total += _lose_wounds(state, g, damage, groups[g, G_FNP],
+                                                           alive, current, wounds)
+                # [DEVASTATING WOUNDS] (24.10): D mortal wounds, at most one model each.
+                if (devastating > 0 and n_groups == 1 and not dw_at_unit_end
+                        and batch[b, D_COUNT] == 0 and groups[0, G_FNP_MORTAL] >= NO_FNP):
+                    # Fixed damage, one group, no Feel No Pain: the same arithmetic as failed
+                    # saves (the wounded model first, excess lost).
+                    lost, alive[0], current[0] = _allocate_fixed(
+                        devastating, damage_maps[b, MORTAL_DAMAGE, batch[b, D_CONST]], alive[0],
+                        current[0], wounds[0])
+                    lost_total += lost
+                    devastating = 0
+                for _ in range(devastating):
+                    raw = roll_dice(state, batch[b, D_COUNT], batch[b, D_SIDES], batch[b, D_CONST])
+                    damage = damage_maps[b, MORTAL_DAMAGE, raw]
+                    if dw_at_unit_end:
+                        pending[n_pending] = damage
+                        n_pending += 1
+                        continue
+                    g = _mortal_target(alive, current, wounds)
+                    if g < 0:
+                        break
+                    lost_total += _lose_wounds(state, g, damage, groups[g, G_FNP_MORTAL], alive,
+                                               current, wounds)
+            for i in range(n_pending):
                 g = _mortal_target(alive, current, wounds)
                 if g < 0:
                     break
-                lost_total += _lose_wounds(state, g, damage, groups[g, G_FNP_MORTAL], alive,
+                lost_total += _lose_wounds(state, g, pending[i], groups[g, G_FNP_MORTAL], alive,
                                            current, wounds)
-        for i in range(n_pending):
-            g = _mortal_target(alive, current, wounds)
-            if g < 0:
-                break
-            lost_total += _lose_wounds(state, g, pending[i], groups[g, G_FNP_MORTAL], alive,
-                                       current, wounds)
-        destroyed = 0
-        for g in range(n_groups):
-            destroyed += groups[g, G_MODELS] - alive[g]
-        hazard_fails = 0
-        for _ in range(hazard_rolls):
-            if d6(state) <= 2:
-                hazard_fails += 1
-        damage_hist[lost_total] += 1
-        models_hist[destroyed] += 1
-        hazard_hist[hazard_fails * hazard_mortals] += 1
-
-
-@parallel_kernel
-def simulate_chunks(n_threads, streams, trials_per_chunk, batch, shortcuts, rolls, saves,
-                    damage_maps, groups, hazard_rolls, hazard_mortals, dw_at_unit_end,
-                    max_pending, cdfs, use_counts, damage_hist, models_hist, hazard_hist):
-    """Run ``trials_per_chunk[c]`` trials on stream ``c`` for every chunk, in parallel.
-
-    Each chunk owns its stream and its histogram rows, so the result does not depend on how
-    chunks are spread over threads. Each of ``n_threads`` tasks (numba's thread count, passed
-    in because calling ``numba.get_num_threads`` here would make the kernel uncacheable)
-    takes every ``n_threads``-th chunk and works
-    on its own copies of the tables: inlined helpers reference-count the arrays they read,
-    and two cores updating one shared count (an atomic operation) slowed every trial.
-    """
-    for t in prange(n_threads):
-        batch_t, shortcuts_t, rolls_t = batch.copy(), shortcuts.copy(), rolls.copy()
-        saves_t, damage_maps_t, groups_t, cdfs_t = (saves.copy(), damage_maps.copy(),
-                                                    groups.copy(), cdfs.copy())
-        damage_local = np.zeros(damage_hist.shape[1], dtype=np.int64)
-        models_local = np.zeros(models_hist.shape[1], dtype=np.int64)
-        hazard_local = np.zeros(hazard_hist.shape[1], dtype=np.int64)
-        n_groups = groups.shape[0]
-        alive = np.zeros(n_groups, dtype=np.int64)
-        current = np.zeros(n_groups, dtype=np.int64)
-        wounds = np.zeros(n_groups, dtype=np.int64)
-        counts = np.zeros(7, dtype=np.int64)
-        pending = np.zeros(max(max_pending, 1), dtype=np.int64)
-        for c in range(t, streams.shape[0], n_threads):
-            state = streams[c].copy()
-            damage_local[:] = 0
-            models_local[:] = 0
-            hazard_local[:] = 0
-            run_chunk(state, trials_per_chunk[c], batch_t, shortcuts_t, rolls_t, saves_t,
-                      damage_maps_t, groups_t, hazard_rolls, hazard_mortals, dw_at_unit_end,
-                      cdfs_t, use_counts, damage_local, models_local, hazard_local, alive,
-                      current, wounds, counts, pending)
-            damage_hist[c, :] = damage_local
-            models_hist[c, :] = models_local
-            hazard_hist[c, :] = hazard_local
+            destroyed = 0
+            for g in range(n_groups):
+                destroyed += groups[g, G_MODELS] - alive[g]
+            hazard_fails = 0
+            for _ in range(hazard_rolls):
+                if d6(state) <= 2:
+                    hazard_fails += 1
+            damage_hist[c, lost_total] += 1
+            models_hist[c, destroyed] += 1
+            hazard_hist[c, hazard_fails * hazard_mortals] += 1

@@ -1,0 +1,41 @@
+"""Running one serial kernel per thread, from Python.
+
+The 40k single-target engine splits its trials into a fixed number of chunks and lets each
+thread run a share of them with a serial ``nogil`` kernel, started from a small thread pool.
+Compared with a ``parallel=True`` kernel wrapping the trial loop this compiles about 7 s
+faster on a cold cache (numba re-optimises a callee inside every caller, and parfor
+lowering is slow) and skips starting numba's threading layer on a warm one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+
+import numba
+
+
+def thread_count(limit: int) -> int:
+    """Threads to use: numba's thread count (``NUMBA_NUM_THREADS``, or
+    ``numba.set_num_threads`` once numba's threading layer is running), at most ``limit``."""
+    from numba.np.ufunc import parallel
+
+    if getattr(parallel, "_is_initialized", False):
+        threads = numba.get_num_threads()
+    else:  # asking numba would start its threading layer (~50 ms) for nothing
+        threads = numba.config.NUMBA_NUM_THREADS
+    return max(1, min(int(threads), limit))
+
+
+def run_shares(share: Callable[[int, int], None], n_threads: int) -> None:
+    """Call ``share(first, step)`` for ``first`` in ``0..n_threads-1``, one per thread.
+
+    ``share`` must release the GIL (a ``nogil`` numba kernel) and write only its own part of
+    the output; exceptions are re-raised here.
+    """
+    if n_threads == 1:
+        share(0, 1)
+        return
+    with ThreadPoolExecutor(max_workers=n_threads) as pool:
+        for future in [pool.submit(share, first, n_threads) for first in range(n_threads)]:
+            future.result()
