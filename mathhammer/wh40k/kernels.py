@@ -154,8 +154,8 @@ def _attack_dice(state, batch, b):
 @lean_kernel
 def run_chunks(first, step, streams, trials_per_chunk, batch, shortcuts, rolls, saves,
                damage_maps, groups, hazard_rolls, hazard_mortals, dw_at_unit_end, cdfs,
-               use_counts, damage_hist, models_hist, hazard_hist, state, alive, current,
-               wounds, counts, pending):
+               use_counts, damage_hist, models_hist, hazard_hist, state, damage_local,
+               models_local, hazard_local, alive, current, wounds, counts, pending):
     """One thread's share of the trials: chunks ``first``, ``first + step``, ... in turn.
 
     Chunk ``c`` runs ``trials_per_chunk[c]`` trials on stream ``streams[c]`` and adds one
@@ -169,9 +169,11 @@ def run_chunks(first, step, streams, trials_per_chunk, batch, shortcuts, rolls, 
 
     The chunk and trial loops live in this one function, compiled without numba's
     reference counting (:data:`mathhammer.core.jit.lean_kernel`), so it cannot allocate:
-    ``state`` (a stream's words), ``alive``, ``current``, ``wounds`` (one entry per group),
-    ``counts`` (7) and ``pending`` are scratch arrays, and the tables should be the
-    thread's own copies. (A compiled wrapper around a separate trial-loop function cost
+    ``state`` (a stream's words), ``damage_local``, ``models_local``, ``hazard_local`` (one
+    chunk's histograms, copied to its rows at the end: two threads counting into adjacent
+    rows of one array would share cache lines on every trial), ``alive``, ``current``,
+    ``wounds`` (one entry per group), ``counts`` (7) and ``pending`` are scratch arrays, and
+    the tables should be the thread's own copies. (A compiled wrapper around a separate trial-loop function cost
     seven more seconds of cold compile: numba re-optimises a callee inside every caller.)
     """
     n_groups = groups.shape[0]
@@ -179,6 +181,12 @@ def run_chunks(first, step, streams, trials_per_chunk, batch, shortcuts, rolls, 
     for c in range(first, streams.shape[0], step):
         for w in range(state.shape[0]):
             state[w] = streams[c, w]
+        for k in range(damage_local.shape[0]):
+            damage_local[k] = 0
+        for k in range(models_local.shape[0]):
+            models_local[k] = 0
+        for k in range(hazard_local.shape[0]):
+            hazard_local[k] = 0
         run_trials = trials_per_chunk[c]
         for _ in range(run_trials):
             for g in range(n_groups):
@@ -339,6 +347,12 @@ def run_chunks(first, step, streams, trials_per_chunk, batch, shortcuts, rolls, 
             for _ in range(hazard_rolls):
                 if d6(state) <= 2:
                     hazard_fails += 1
-            damage_hist[c, lost_total] += 1
-            models_hist[c, destroyed] += 1
-            hazard_hist[c, hazard_fails * hazard_mortals] += 1
+            damage_local[lost_total] += 1
+            models_local[destroyed] += 1
+            hazard_local[hazard_fails * hazard_mortals] += 1
+        for k in range(damage_local.shape[0]):
+            damage_hist[c, k] = damage_local[k]
+        for k in range(models_local.shape[0]):
+            models_hist[c, k] = models_local[k]
+        for k in range(hazard_local.shape[0]):
+            hazard_hist[c, k] = hazard_local[k]
