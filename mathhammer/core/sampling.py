@@ -21,16 +21,19 @@ TABLE_LIMIT = 256
 
 
 def binomial_cdf_rows(p: float, n_max: int) -> np.ndarray:
-    """``cdf[n, k] = P(Binomial(n, p) <= k)`` for ``n, k`` in ``0..n_max`` (1 for k >= n)."""
+    """``cdf[n, k] = P(Binomial(n, p) <= k)`` for ``n, k`` in ``0..n_max`` (1 for k >= n).
+
+    Row by row from the previous one (Pascal's rule), then one cumulative sum for the whole
+    table: a compile step builds a dozen of these per batch, so no per-row numpy calls.
+    """
     p = min(max(float(p), 0.0), 1.0)
-    pmf = np.zeros(n_max + 1)
-    pmf[0] = 1.0
-    out = np.ones((n_max + 1, n_max + 1))
-    for n in range(n_max + 1):
-        if n > 0:
-            pmf[1 : n + 1] = pmf[1 : n + 1] * (1.0 - p) + pmf[0:n] * p
-            pmf[0] *= 1.0 - p
-        out[n, :n] = np.minimum(np.cumsum(pmf[:n]), 1.0)
+    pmf = np.zeros((n_max + 1, n_max + 1))
+    pmf[0, 0] = 1.0
+    for n in range(1, n_max + 1):
+        pmf[n, 1 : n + 1] = pmf[n - 1, :n] * p
+        pmf[n, :n] += pmf[n - 1, :n] * (1.0 - p)
+    out = np.minimum(np.cumsum(pmf, axis=1), 1.0)
+    out[np.triu_indices(n_max + 1)] = 1.0
     return out
 
 
