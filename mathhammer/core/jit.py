@@ -32,4 +32,3 @@ lean_kernel = numba.njit(_nrt=False, **JIT_OPTIONS)
 parallel_kernel = numba.njit(parallel=True, **JIT_OPTIONS)
 
 prange = numba.prange
-get_num_threads = numba.get_num_threads

@@ -8,8 +8,8 @@ of a generator step and is exact in law.
 
 Streams are seeded from :class:`numpy.random.SeedSequence`: the work is split into a fixed
 number of chunks that does not depend on the thread count, and chunk ``i`` gets words
-``4i..4i+3`` of ``SeedSequence(seed).generate_state(4 n)``. One seed therefore gives the same bits on any number of
-threads.
+``4i..4i+3`` of ``SeedSequence(seed).generate_state(4 n)``. One seed therefore gives the
+same bits on any number of threads.
 """
 
 from __future__ import annotations

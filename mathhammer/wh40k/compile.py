@@ -119,10 +119,14 @@ class CompiledPlan:
 
     def max_dice(self, b: int) -> int:
         """Most attack dice batch ``b`` can gather."""
-        row = self.batch[b]
-        per_weapon = (row[A_COUNT] * row[A_SIDES] + row[A_CONST] + row[BONUS_DICE]
-                      + row[RF_COUNT] * row[RF_SIDES] + row[RF_CONST])
-        return int(row[N_WEAPONS] * per_weapon)
+        return max_attack_dice(self.batch[b])
+
+
+def max_attack_dice(row) -> int:
+    """Most attack dice a batch row can gather (every A and [RAPID FIRE] die at its top)."""
+    per_weapon = (row[A_COUNT] * row[A_SIDES] + row[A_CONST] + row[BONUS_DICE]
+                  + row[RF_COUNT] * row[RF_SIDES] + row[RF_CONST])
+    return int(row[N_WEAPONS] * per_weapon)
 
 
 def wound_threshold(strength: int, toughness: int) -> int:
@@ -249,8 +253,9 @@ def compile_plan(weapons: Sequence[Weapon], target: TargetProfile,
     hazard_rolls = sum(w.count for w in weapons if w.has(ab.HAZARDOUS))
     saves = np.array([t.saves for t in tables], dtype=np.int64)
     if sampling_tables:
-        cdfs = count_tables(rows, rolls, saves, damage_maps, groups)
-        shortcuts = batch_shortcuts(rows, groups, cdfs.shape[2] - 1)
+        n_max = table_size(rows)
+        shortcuts = batch_shortcuts(rows, groups, n_max)
+        cdfs = count_tables(rows, rolls, saves, damage_maps, groups, shortcuts, n_max)
     else:
         cdfs = np.ones((len(rows), COUNT_TABLES, 1, 1))
         shortcuts = np.zeros((len(rows), SHORTCUT_COLUMNS), dtype=np.int64)
@@ -271,50 +276,55 @@ def compile_plan(weapons: Sequence[Weapon], target: TargetProfile,
 
 # Rows of CompiledPlan.count_cdfs[b]: binomial CDFs for sampling outcome counts.
 (CRIT_HITS, HITS_OF_REST, CRIT_WOUNDS, WOUNDS_OF_REST, FAILED_SAVES, KILLS_OF_FAILED,
- FAILED_OF_ATTACKS, KILLS_OF_ATTACKS, ATTACK_DICE, DEV_OF_DICE, FAILED_OF_REST,
- WOUND_DICE) = range(12)
-COUNT_TABLES = 12
+ KILLS_OF_ATTACKS, ATTACK_DICE, DEV_OF_DICE, FAILED_OF_REST, WOUND_DICE) = range(11)
+COUNT_TABLES = 11
 
 # Columns of CompiledPlan.shortcuts[b].
 FIXED_DICE, CHAIN, DICE_TABLE = range(3)
 SHORTCUT_COLUMNS = 3
 # Values of the CHAIN column.
-NO_CHAIN, CHAIN_FAILED, CHAIN_KILLS, CHAIN_SPLIT, CHAIN_SUSTAINED = range(5)
+NO_CHAIN, CHAIN_KILLS, CHAIN_SPLIT, CHAIN_SUSTAINED = range(4)
+
+
+def table_size(rows: list[list[int]]) -> int:
+    """Largest pool the count tables cover: every batch's most attack dice times
+    (1 + most [SUSTAINED HITS] extra hits), at most ``TABLE_LIMIT``."""
+    from mathhammer.core.sampling import TABLE_LIMIT
+
+    sizes = [max_attack_dice(row) * (1 + row[SUS_COUNT] * max(row[SUS_SIDES], 1)
+                                     + row[SUS_CONST]) for row in rows]
+    return int(min(TABLE_LIMIT, max(sizes + [1])))
 
 
 def count_tables(rows: list[list[int]], rolls: np.ndarray, saves: np.ndarray,
-                 damage_maps: np.ndarray | None = None,
-                 groups: np.ndarray | None = None) -> np.ndarray:
-    """Binomial CDF tables so the kernel can sample outcome counts instead of rolling dice.
+                 damage_maps: np.ndarray, groups: np.ndarray, shortcuts: np.ndarray,
+                 n_max: int) -> np.ndarray:
+    """CDF tables so the kernel can sample outcome counts instead of rolling dice.
 
-    Per batch: critical hits among n dice, ordinary hits among the rest, the same for wound
-    rolls, failed saves against the first allocation group, and, for one-wound models hit
-    by fixed damage through Feel No Pain, models killed among n failed saves (each kills
-    unless Feel No Pain stops every point of its damage). Each die's probabilities come
-    from the same per-face tables (re-rolls included) the dice-by-dice path reads.
+    Per batch, for one count per roll (``use_counts`` 1): critical hits among n dice,
+    ordinary hits among the rest, the same for wound rolls, failed saves against the first
+    allocation group, and, for one-wound models hit by fixed damage through Feel No Pain,
+    models killed among n failed saves (each kills unless Feel No Pain stops every point of
+    its damage). Each die's probabilities come from the same per-face tables (re-rolls
+    included) the dice-by-dice path reads.
 
-    Two chained tables skip the intermediate counts (see :func:`batch_shortcuts` for when
-    the kernel may use them): failed saves among n attack dice, Binomial(n, P(hit) P(wound)
-    P(fail)), because thinning a binomial by independent per-die steps is again binomial;
-    and models killed among n attack dice, the same times P(Feel No Pain fails to stop it).
-    Row 0 of ``ATTACK_DICE`` holds the CDF of the batch's total attack dice (every weapon's
-    A and [RAPID FIRE] dice summed), so random attacks cost one draw.
+    Only for the shortcuts a batch takes (``shortcuts``, see :func:`batch_shortcuts`):
+    ``DEV_OF_DICE`` and ``FAILED_OF_REST``, mortal wounds among n dice and failed saves among
+    the rest (:func:`split_probabilities`; thinning a binomial by independent per-die steps
+    is again binomial); ``KILLS_OF_ATTACKS``, models killed among n attack dice; row 0 of
+    ``ATTACK_DICE``, the CDF of the batch's total attack dice (:func:`attack_dice_pmf`); row
+    0 of ``WOUND_DICE``, the CDF of the wound dice of fixed [SUSTAINED HITS X].
     """
-    from mathhammer.core.sampling import TABLE_LIMIT, binomial_cdf_rows
+    from mathhammer.core.sampling import binomial_cdf_rows
 
     def ratio(a: float, rest: float) -> float:
         return a / rest if rest > 1e-15 else 0.0
 
-    sizes = []
-    for row in rows:
-        dice = row[N_WEAPONS] * (row[A_COUNT] * max(row[A_SIDES], 1) + row[A_CONST]
-                                 + row[BONUS_DICE] + row[RF_COUNT] * max(row[RF_SIDES], 1)
-                                 + row[RF_CONST])
-        sustained = row[SUS_COUNT] * max(row[SUS_SIDES], 1) + row[SUS_CONST]
-        sizes.append(dice * (1 + sustained))
-    n_max = int(min(TABLE_LIMIT, max(sizes + [1])))
+    def cdf(pmf: np.ndarray) -> np.ndarray:
+        return np.minimum(np.cumsum(pmf), 1.0)
+
     out = np.ones((len(rows), COUNT_TABLES, n_max + 1, n_max + 1))
-    for b in range(len(rows)):
+    for b, row in enumerate(rows):
         _, hit, crit = outcome_probabilities(rolls[b, HIT_CLASS], rolls[b, HIT_REROLL])
         _, wound, crit_wound = outcome_probabilities(rolls[b, WOUND_CLASS],
                                                      rolls[b, WOUND_REROLL])
@@ -325,57 +335,46 @@ def count_tables(rows: list[list[int]], rolls: np.ndarray, saves: np.ndarray,
                          (WOUNDS_OF_REST, ratio(wound, 1.0 - crit_wound)),
                          (FAILED_SAVES, failed)):
             out[b, index] = binomial_cdf_rows(p, n_max)
-        if damage_maps is not None and groups is not None and groups[0, G_WOUNDS] == 1 \
-                and rows[b][D_COUNT] == 0 and groups[0, G_FNP] < NO_FNP:
-            damage = int(damage_maps[b, NORMAL_DAMAGE, rows[b][D_CONST]])
-            stopped = (NO_FNP - groups[0, G_FNP]) / 6.0
-            out[b, KILLS_OF_FAILED] = binomial_cdf_rows(1.0 - stopped ** damage, n_max)
-            out[b, KILLS_OF_ATTACKS] = binomial_cdf_rows(
-                chained_success(rows[b], hit, crit, wound, crit_wound, failed)
-                * (1.0 - stopped ** damage), n_max)
-        out[b, FAILED_OF_ATTACKS] = binomial_cdf_rows(
-            chained_success(rows[b], hit, crit, wound, crit_wound, failed), n_max)
-        dev, rest = split_probabilities(rows[b], hit, crit, wound, crit_wound, failed)
-        out[b, DEV_OF_DICE] = binomial_cdf_rows(dev, n_max)
-        out[b, FAILED_OF_REST] = binomial_cdf_rows(ratio(rest, 1.0 - dev), n_max)
-        totals = attack_dice_pmf(rows[b])
-        if len(totals) <= n_max + 1:
-            out[b, ATTACK_DICE, 0, : len(totals)] = np.minimum(np.cumsum(totals), 1.0)
-        fixed_dice = not rows[b][A_COUNT] and not rows[b][RF_COUNT]
-        if rows[b][SUS_CONST] and not rows[b][SUS_COUNT] and fixed_dice:
-            # [SUSTAINED HITS X]: wound dice per attack die are 0, 1 or 1 + X.
-            per_die = np.zeros(2 + rows[b][SUS_CONST])
+        killed = 0.0
+        if groups[0, G_WOUNDS] == 1 and row[D_COUNT] == 0 and groups[0, G_FNP] < NO_FNP:
+            damage = int(damage_maps[b, NORMAL_DAMAGE, row[D_CONST]])
+            killed = 1.0 - ((NO_FNP - groups[0, G_FNP]) / 6.0) ** damage
+            out[b, KILLS_OF_FAILED] = binomial_cdf_rows(killed, n_max)
+        chain = shortcuts[b, CHAIN]
+        dev, rest = split_probabilities(row, hit, crit, wound, crit_wound, failed)
+        if chain == CHAIN_KILLS:
+            out[b, KILLS_OF_ATTACKS] = binomial_cdf_rows(rest * killed, n_max)
+        if chain in (CHAIN_SPLIT, CHAIN_SUSTAINED):
+            if row[DEVASTATING]:
+                out[b, DEV_OF_DICE] = binomial_cdf_rows(dev, n_max)
+            out[b, FAILED_OF_REST] = binomial_cdf_rows(ratio(rest, 1.0 - dev), n_max)
+        if shortcuts[b, DICE_TABLE]:
+            totals = attack_dice_pmf(row)
+            out[b, ATTACK_DICE, 0, : len(totals)] = cdf(totals)
+        if chain == CHAIN_SUSTAINED:
+            # Wound dice per attack die: 0, 1 or 1 + X.
+            per_die = np.zeros(2 + row[SUS_CONST])
             per_die[0], per_die[1], per_die[-1] = 1.0 - hit - crit, hit, crit
             wound_dice = np.array([1.0])
-            for _ in range(len(totals) - 1):
+            for _ in range(shortcuts[b, FIXED_DICE]):
                 wound_dice = np.convolve(wound_dice, per_die)
-            if len(wound_dice) <= n_max + 1:
-                out[b, WOUND_DICE, 0, : len(wound_dice)] = np.minimum(np.cumsum(wound_dice),
-                                                                      1.0)
+            out[b, WOUND_DICE, 0, : len(wound_dice)] = cdf(wound_dice)
     return out
-
-
-def chained_success(row: list[int], hit: float, crit: float, wound: float, crit_wound: float,
-                    failed: float) -> float:
-    """P(one attack die ends as a failed save), hit and wound roll included."""
-    hits = 1.0 if row[AUTO_HIT] else hit + crit
-    return hits * (wound + crit_wound) * failed
 
 
 def split_probabilities(row: list[int], hit: float, crit: float, wound: float,
                         crit_wound: float, failed: float) -> tuple[float, float]:
     """Per die: P(it becomes a [DEVASTATING WOUNDS] mortal wound), P(it becomes a failed save).
 
-    For ``CHAIN_SPLIT`` the die is an attack die: [LETHAL HITS] turns a critical hit into an
-    automatic wound that must be saved (never a critical wound). For ``CHAIN_SUSTAINED`` the
-    die is a wound die (hits and critical hits already counted), so the hit roll drops out.
+    For ``CHAIN_SPLIT`` and ``CHAIN_KILLS`` the die is an attack die: [LETHAL HITS] turns a
+    critical hit into an automatic wound that must be saved (never a critical wound); under
+    [TORRENT] it hits automatically. For ``CHAIN_SUSTAINED`` the die is a wound die (hits
+    and critical hits already counted), so the hit roll drops out.
     """
     devastating = bool(row[DEVASTATING])
     dev_wound = crit_wound if devastating else 0.0
     saved_wound = wound + (0.0 if devastating else crit_wound)
-    if row[SUS_COUNT] or row[SUS_CONST]:
-        return dev_wound, saved_wound * failed
-    if row[AUTO_HIT]:
+    if row[SUS_COUNT] or row[SUS_CONST] or row[AUTO_HIT]:
         return dev_wound, saved_wound * failed
     if row[LETHAL]:
         return hit * dev_wound, (crit + hit * saved_wound) * failed
@@ -403,17 +402,17 @@ def batch_shortcuts(rows: list[list[int]], groups: np.ndarray, limit: int) -> np
 
     ``FIXED_DICE``: the batch's attack dice when no A or [RAPID FIRE] characteristic is
     random, else -1. ``DICE_TABLE``: 1 when random attack dice are drawn from the
-    ``ATTACK_DICE`` CDF (the total fits the tables). ``CHAIN``: when no critical hit or
-    critical wound changes anything ([SUSTAINED HITS], [LETHAL HITS] and [DEVASTATING WOUNDS]
-    absent) and the target is one allocation group (every save uses the same table), each
-    attack die independently becomes a failed save or not, so their number is one binomial
-    draw (``CHAIN_FAILED``); with one-wound models, fixed damage and Feel No Pain, the same
-    holds for models killed (``CHAIN_KILLS``). With [DEVASTATING WOUNDS] or [LETHAL HITS]
-    but no [SUSTAINED HITS], each attack die independently becomes a mortal wound, a failed
-    save or nothing: two binomial draws (``CHAIN_SPLIT``, :func:`split_probabilities`). With
-    [SUSTAINED HITS X] (X fixed, no [LETHAL HITS], fixed attacks): the number of wound dice
-    (0, 1 or 1 + X per attack die) is drawn from its exact distribution (``WOUND_DICE``),
-    then the wound dice split the same way (``CHAIN_SUSTAINED``).
+    ``ATTACK_DICE`` CDF (the total fits the tables). ``CHAIN``, only against one allocation
+    group (every save uses the same table, so the order of the save dice cannot matter):
+
+    - ``CHAIN_SPLIT``: no [SUSTAINED HITS]. Each attack die independently becomes a
+      [DEVASTATING WOUNDS] mortal wound, a failed save or nothing, so two binomial draws
+      replace the hit, wound and save rolls (one draw without [DEVASTATING WOUNDS]).
+    - ``CHAIN_KILLS``: the same when no critical hit or wound matters and the target has
+      one-wound models, fixed damage and Feel No Pain: models killed is one binomial draw.
+    - ``CHAIN_SUSTAINED``: [SUSTAINED HITS X] with X fixed, no [LETHAL HITS], no [TORRENT]
+      and fixed attacks: the number of wound dice (0, 1 or 1 + X per attack die) is drawn
+      from its exact distribution, then the wound dice split as in ``CHAIN_SPLIT``.
     """
     out = np.zeros((len(rows), SHORTCUT_COLUMNS), dtype=np.int64)
     one_group = groups.shape[0] == 1
@@ -422,19 +421,17 @@ def batch_shortcuts(rows: list[list[int]], groups: np.ndarray, limit: int) -> np
         out[b, FIXED_DICE] = -1 if random_dice else row[N_WEAPONS] * (
             row[A_CONST] + row[BONUS_DICE] + row[RF_CONST])
         if random_dice:
-            out[b, DICE_TABLE] = int(len(attack_dice_pmf(row)) <= limit + 1)
-        sustained = row[SUS_COUNT] > 0 or row[SUS_CONST] > 0
-        crit_free = not sustained and not row[LETHAL] and not row[DEVASTATING]
+            out[b, DICE_TABLE] = int(max_attack_dice(row) <= limit)
         if not one_group:
             continue
-        if crit_free:
+        sustained = row[SUS_COUNT] > 0 or row[SUS_CONST] > 0
+        if not sustained:
+            crit_free = not row[LETHAL] and not row[DEVASTATING]
             fnp_kills = (groups[0, G_WOUNDS] == 1 and row[D_COUNT] == 0
                          and groups[0, G_FNP] < NO_FNP)
-            out[b, CHAIN] = CHAIN_KILLS if fnp_kills else CHAIN_FAILED
-        elif not sustained:
-            out[b, CHAIN] = CHAIN_SPLIT
+            out[b, CHAIN] = CHAIN_KILLS if crit_free and fnp_kills else CHAIN_SPLIT
         elif row[SUS_COUNT] == 0 and not row[LETHAL] and not row[AUTO_HIT]:
-            most = (1 + row[SUS_CONST]) * max(-1, out[b, FIXED_DICE])
+            most = (1 + row[SUS_CONST]) * out[b, FIXED_DICE]
             if 0 <= most <= limit:
                 out[b, CHAIN] = CHAIN_SUSTAINED
     return out

@@ -30,16 +30,6 @@ def roll_classified(state, n, tables, b, classes, reroll):
 
 
 @inline_kernel
-def binomial_at(state, cdfs, b, table, n):
-    """Draw Binomial(n, p) from ``cdfs[b, table, n]`` (see :mod:`mathhammer.core.sampling`)."""
-    u = uniform(state)
-    k = 0
-    while k < n and u >= cdfs[b, table, n, k]:
-        k += 1
-    return k
-
-
-@inline_kernel
 def draw_from_cdf(state, cdfs, b, table, row, n):
     """Draw k in 0..n with P(<= k) = ``cdfs[b, table, row, k]`` (one uniform draw)."""
     u = uniform(state)
@@ -47,6 +37,12 @@ def draw_from_cdf(state, cdfs, b, table, row, n):
     while k < n and u >= cdfs[b, table, row, k]:
         k += 1
     return k
+
+
+@inline_kernel
+def binomial_at(state, cdfs, b, table, n):
+    """Draw Binomial(n, p) from ``cdfs[b, table, n]`` (see :mod:`mathhammer.core.sampling`)."""
+    return draw_from_cdf(state, cdfs, b, table, n, n)
 
 
 @inline_kernel

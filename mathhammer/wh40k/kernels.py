@@ -23,7 +23,6 @@ from mathhammer.wh40k.compile import (
     AUTO_HIT,
     BONUS_DICE,
     CHAIN,
-    CHAIN_FAILED,
     CHAIN_KILLS,
     CHAIN_SPLIT,
     CHAIN_SUSTAINED,
@@ -36,7 +35,6 @@ from mathhammer.wh40k.compile import (
     DEVASTATING,
     DICE_TABLE,
     EXTRA_CRIT,
-    FAILED_OF_ATTACKS,
     FAILED_OF_REST,
     FAILED_SAVES,
     FIXED_DICE,
@@ -80,19 +78,24 @@ def _first_alive(alive):
     return -1
 
 
-@kernel
+@lean_kernel
 def _lose_wounds(state, g, damage, fnp, alive, current, wounds):
     """One model of group ``g`` suffers ``damage``; each wound may be stopped by FNP.
 
-    Excess damage is lost (05.04). Returns the wounds actually lost.
+    Excess damage is lost (05.04). Returns the wounds actually lost. Compiled without
+    reference counting (it allocates nothing), so a call from the trial loop costs no
+    atomic operations.
     """
-    lost = 0
-    for _ in range(damage):
-        if lost == current[g]:
-            break  # the model is dead: later FNP rolls cannot matter
-        if fnp < 7 and d6(state) >= fnp:
-            continue
-        lost += 1
+    if fnp >= NO_FNP:
+        lost = min(damage, current[g])
+    else:
+        lost = 0
+        for _ in range(damage):
+            if lost == current[g]:
+                break  # the model is dead: later FNP rolls cannot matter
+            if d6(state) >= fnp:
+                continue
+            lost += 1
     current[g] -= lost
     if current[g] == 0:
         alive[g] -= 1
@@ -173,8 +176,9 @@ def run_chunks(first, step, streams, trials_per_chunk, batch, shortcuts, rolls, 
     chunk's histograms, copied to its rows at the end: two threads counting into adjacent
     rows of one array would share cache lines on every trial), ``alive``, ``current``,
     ``wounds`` (one entry per group), ``counts`` (7) and ``pending`` are scratch arrays, and
-    the tables should be the thread's own copies. (A compiled wrapper around a separate trial-loop function cost
-    seven more seconds of cold compile: numba re-optimises a callee inside every caller.)
+    the tables should be the thread's own copies. (A compiled wrapper around a separate
+    trial-loop function cost seven more seconds of cold compile: numba re-optimises a callee
+    inside every caller.)
     """
     n_groups = groups.shape[0]
     limit = cdfs.shape[2] - 1
@@ -214,9 +218,7 @@ def run_chunks(first, step, streams, trials_per_chunk, batch, shortcuts, rolls, 
                     alive[0] -= kills
                     lost_total += kills
                     continue
-                if chain == CHAIN_FAILED:
-                    failed = binomial_at(state, cdfs, b, FAILED_OF_ATTACKS, dice)
-                elif chain == CHAIN_SPLIT or chain == CHAIN_SUSTAINED:
+                if chain == CHAIN_SPLIT or chain == CHAIN_SUSTAINED:
                     if chain == CHAIN_SUSTAINED:   # from here on, ``dice`` are wound dice
                         dice = draw_from_cdf(state, cdfs, b, WOUND_DICE, 0, limit)
                     if batch[b, DEVASTATING]:
@@ -270,7 +272,8 @@ def run_chunks(first, step, streams, trials_per_chunk, batch, shortcuts, rolls, 
                     elif batch[b, D_COUNT] == 0 and wounds[0] == 1:
                         # One-wound models, fixed damage, Feel No Pain: each failed save kills
                         # on its own, independently, until the unit is gone.
-                        kills = min(binomial_at(state, cdfs, b, KILLS_OF_FAILED, failed), alive[0])
+                        kills = min(binomial_at(state, cdfs, b, KILLS_OF_FAILED, failed),
+                                    alive[0])
                         alive[0] -= kills
                         lost_total += kills
                     else:
@@ -279,17 +282,8 @@ def run_chunks(first, step, streams, trials_per_chunk, batch, shortcuts, rolls, 
                                 break
                             raw = roll_dice(state, batch[b, D_COUNT], batch[b, D_SIDES],
                                             batch[b, D_CONST])
-                            damage = damage_maps[b, NORMAL_DAMAGE, raw]
-                            if fnp >= NO_FNP:
-                                taken = min(damage, current[0])   # excess damage is lost
-                                lost_total += taken
-                                current[0] -= taken
-                                if current[0] == 0:
-                                    alive[0] -= 1
-                                    current[0] = wounds[0]
-                            else:
-                                lost_total += _lose_wounds(state, 0, damage, fnp, alive, current,
-                                                           wounds)
+                            lost_total += _lose_wounds(state, 0, damage_maps[b, NORMAL_DAMAGE, raw],
+                                                       fnp, alive, current, wounds)
                 # Save rolls (05.03): the defender re-rolls against the group current at the start.
                 if to_save > 0:
                     g0 = _first_alive(alive)

@@ -106,19 +106,18 @@ def test_fixed_damage_allocation_shortcut_matches_one_at_a_time():
 
 
 def test_shortcuts_are_taken_only_where_no_critical_or_group_matters():
-    from mathhammer.wh40k.compile import (CHAIN_FAILED, CHAIN_KILLS, CHAIN_SPLIT,
-                                          CHAIN_SUSTAINED, NO_CHAIN)
+    from mathhammer.wh40k.compile import CHAIN_KILLS, CHAIN_SPLIT, CHAIN_SUSTAINED, NO_CHAIN
 
     def shortcuts(case):
         _, _, plan, _ = _prepare(case[0], case[1], dict(case[2]))
         return plan.shortcuts[0].tolist()
 
     # [fixed attack dice or -1, chain, attack-dice table]
-    assert shortcuts(CASES[0]) == [20, CHAIN_FAILED, 0]          # 10 rifles x A2
+    assert shortcuts(CASES[0]) == [20, CHAIN_SPLIT, 0]           # 10 rifles x A2
     assert shortcuts(CASES[1])[1] == NO_CHAIN                    # sustained + lethal hits
     assert shortcuts(CASES[2])[1] == CHAIN_SPLIT                 # devastating wounds
     assert shortcuts(CASES[5]) == [-1, CHAIN_KILLS, 1]           # 10 x AD6, W1 FNP5+
-    assert shortcuts(CASES[7]) == [2, CHAIN_FAILED, 0]           # random damage still chains
+    assert shortcuts(CASES[7]) == [2, CHAIN_SPLIT, 0]            # random damage still chains
     assert shortcuts(CASES[8])[1] == CHAIN_SPLIT                 # lethal hits alone
     assert shortcuts(CASES[9])[1] == CHAIN_SPLIT
     assert shortcuts(CASES[10]) == [12, CHAIN_SUSTAINED, 0]
