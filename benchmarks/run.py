@@ -240,7 +240,7 @@ def scenario_engine():
     """The callable that runs a scenario, or None while issue 3's engine is pending.
 
     Issue 3's engine is ``mathhammer.run(scenario, trials=, seed=)`` (in
-    ``mathhammer.wh40k.scenario_api``); this row prints "n/a (scenario engine pending)" in a
+    ``mathhammer.wh40k.scenario.api``); this row prints "n/a (scenario engine pending)" in a
     checkout without it.
     """
     try:
@@ -263,7 +263,7 @@ def bench_shoot_then_fight(trials: int, repeats: int) -> Row:
     if run is None:
         return Row(title, "mathhammer MC", check="n/a (scenario engine pending)")
     try:
-        from mathhammer.wh40k.scenario import parse_scenario
+        from mathhammer.wh40k.scenario.model import parse_scenario
 
         scenario = parse_scenario(SHOOT_THEN_FIGHT_TOML)
         run(scenario, trials=1000, seed=SEED)

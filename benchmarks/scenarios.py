@@ -155,7 +155,7 @@ BY_KEY = {s.key: s for s in SCENARIOS}
 
 # --- the whole-unit shoot-then-fight scenario (issue 3's scenario engine) -------------------
 #: The scenario file of issue 3's minimal schema: Intercessors shoot Boyz, the Boyz charge and
-#: fight back. Runs once ``mathhammer.wh40k.scenario`` exists (see benchmarks/run.py).
+#: fight back. Runs once ``mathhammer.wh40k.scenario.model`` exists (see benchmarks/run.py).
 SHOOT_THEN_FIGHT_TOML = '''
 [units.Intercessors]
 models = [

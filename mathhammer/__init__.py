@@ -6,8 +6,7 @@ and Dust Tactics. The public API is loaded lazily so ``import mathhammer`` stays
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import Any
+from mathhammer.core.lazy import lazy_package
 
 __version__ = "0.1.0"
 
@@ -22,21 +21,21 @@ _LAZY = {
     "Modifiers": "mathhammer.wh40k.profiles",
     "Rules": "mathhammer.wh40k.profiles",
     "targets": "mathhammer.wh40k.targets",
-    "run": "mathhammer.wh40k.scenario_api",
-    "run_scripted": "mathhammer.wh40k.scenario_api",
-    "ScenarioResult": "mathhammer.wh40k.scenario_api",
-    "load_scenario": "mathhammer.wh40k.scenario",
-    "parse_scenario": "mathhammer.wh40k.scenario",
-    "Scenario": "mathhammer.wh40k.scenario",
-    "Activation": "mathhammer.wh40k.scenario",
-    "WeaponChoice": "mathhammer.wh40k.scenario",
-    "Unit": "mathhammer.wh40k.units",
-    "ModelGroup": "mathhammer.wh40k.units",
-    "CarriedWeapon": "mathhammer.wh40k.units",
-    "attach": "mathhammer.wh40k.units",
+    "run": "mathhammer.wh40k.scenario.api",
+    "run_scripted": "mathhammer.wh40k.scenario.api",
+    "ScenarioResult": "mathhammer.wh40k.scenario.api",
+    "load_scenario": "mathhammer.wh40k.scenario.model",
+    "parse_scenario": "mathhammer.wh40k.scenario.model",
+    "Scenario": "mathhammer.wh40k.scenario.model",
+    "Activation": "mathhammer.wh40k.scenario.model",
+    "WeaponChoice": "mathhammer.wh40k.scenario.model",
+    "Unit": "mathhammer.wh40k.scenario.units",
+    "ModelGroup": "mathhammer.wh40k.scenario.units",
+    "CarriedWeapon": "mathhammer.wh40k.scenario.units",
+    "attach": "mathhammer.wh40k.scenario.units",
     "ScenarioError": "mathhammer.errors",
-    "compare": "mathhammer.compare",
-    "sweep": "mathhammer.compare",
+    "compare": "mathhammer.wh40k.compare",
+    "sweep": "mathhammer.wh40k.compare",
     "DiceExpr": "mathhammer.core.dice",
     "Result": "mathhammer.core.result",
     "Distribution": "mathhammer.core.result",
@@ -49,11 +48,4 @@ _LAZY = {
 __all__ = sorted(_LAZY)
 
 
-def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        return getattr(import_module(_LAZY[name]), name)
-    raise AttributeError(f"module 'mathhammer' has no attribute '{name}'")
-
-
-def __dir__() -> list[str]:
-    return sorted(list(globals()) + __all__)
+lazy_package(__name__, _LAZY)

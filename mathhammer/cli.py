@@ -1,141 +1,20 @@
 """The ``mathhammer`` command line.
 
 Each game registers its subcommands through a ``register(subparsers)`` function in its own
-``cli`` module; this module owns the shared conventions: ``--trials``/``--seed``/``--json``,
-the readable table, and error handling (one line on stderr, exit status 2, never a
-traceback for bad input).
+``cli`` module, built from the shared options in :mod:`mathhammer.core.cli_options`; this
+module only assembles the command tree and handles errors (one line on stderr, exit status 2,
+never a traceback for bad input).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
-from mathhammer.errors import MathhammerError, OptionError
-
-EXIT_OK = 0
-EXIT_USAGE = 2
-
-DEFAULT_TRIALS = 1_000_000
-DEFAULT_SEED = 1
-
-
-class ArgumentParser(argparse.ArgumentParser):
-    """argparse with errors raised as :class:`OptionError` so :func:`main` prints one line."""
-
-    def error(self, message: str) -> NoReturn:
-        raise OptionError(f"{self.prog}: {message} (see '{self.prog} --help')")
-
-
-def positive_int(text: str) -> int:
-    """argparse type: an integer >= 1 (``--trials 0`` is an error)."""
-    try:
-        value = int(text.replace("_", ""))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{value} must be at least 1")
-    return value
-
-
-def non_negative_int(text: str) -> int:
-    """argparse type: an integer >= 0."""
-    try:
-        value = int(text.replace("_", ""))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{value} must not be negative")
-    return value
-
-
-def trials_or_auto(text: str) -> int | str:
-    """argparse type: a whole number of trials >= 1, or ``auto``."""
-    return "auto" if text.strip().lower() == "auto" else positive_int(text)
-
-
-def add_monte_carlo_options(parser: argparse.ArgumentParser, *, allow_auto: bool = False) -> None:
-    """``--trials`` and ``--seed``, shared by every ``simulate`` command.
-
-    With ``allow_auto``, ``--trials auto`` and ``--target-stderr X`` run until the headline
-    figures reach a standard error instead of a fixed number of trials.
-    """
-    if allow_auto:
-        parser.add_argument("--trials", type=trials_or_auto, default=DEFAULT_TRIALS,
-                            help=f"Monte Carlo trials (default {DEFAULT_TRIALS:,}), or 'auto': "
-                                 "stop when the headline figures are precise enough")
-        parser.add_argument("--target-stderr", type=float, default=None, metavar="X",
-                            help="run until the mean wounds lost and models destroyed have a "
-                                 "standard error of at most X (implies --trials auto)")
-    else:
-        parser.add_argument("--trials", type=positive_int, default=DEFAULT_TRIALS,
-                            help=f"Monte Carlo trials (default {DEFAULT_TRIALS:,})")
-    parser.add_argument("--seed", type=non_negative_int, default=DEFAULT_SEED,
-                        help=f"random seed; the same seed gives the same result "
-                             f"(default {DEFAULT_SEED})")
-
-
-def chart_path(text: str) -> str:
-    """argparse type: a file name ending in .png, .svg or .pdf."""
-    suffix = text.lower().rsplit(".", 1)[-1] if "." in text else ""
-    if suffix not in ("png", "svg", "pdf"):
-        raise argparse.ArgumentTypeError(f"'{text}': give a .png, .svg or .pdf file name")
-    return text
-
-
-def add_output_options(parser: argparse.ArgumentParser, *, plot_outcome: bool = True) -> None:
-    """``--json``/``--markdown``, ``--csv FILE`` and ``--plot FILE``, shared by every command.
-
-    ``--json`` prints exactly one JSON object and nothing else; ``--markdown`` prints
-    Markdown tables for articles instead of the plain table. ``--csv`` and ``--plot`` write
-    files in addition to what is printed.
-    """
-    output = parser.add_argument_group("output")
-    form = output.add_mutually_exclusive_group()
-    form.add_argument("--json", action="store_true",
-                      help="print exactly one JSON object instead of a table")
-    form.add_argument("--markdown", action="store_true",
-                      help="print Markdown tables (for articles) instead of a plain table")
-    output.add_argument("--csv", metavar="FILE",
-                        help="also write the tidy table (one row per value) as CSV to FILE")
-    output.add_argument("--plot", metavar="FILE", type=chart_path,
-                        help="also draw a chart to FILE (.png, .svg or .pdf)")
-    if plot_outcome:
-        output.add_argument("--plot-outcome", metavar="OUTCOME", default="damage",
-                            help="what --plot draws: damage (default), models_destroyed or "
-                                 "attacker_mortal_wounds")
-
-
-def emit(result: Any, args: argparse.Namespace, header: str = "") -> None:
-    """Write ``--csv``/``--plot`` files, then print JSON, Markdown or a readable table."""
-    csv_path = getattr(args, "csv", None)
-    plot_path = getattr(args, "plot", None)
-    if plot_path:
-        from mathhammer.core.charts import save
-
-        save(result.plot(getattr(args, "plot_outcome", "damage")), plot_path)
-    if csv_path:
-        result.to_frame().to_csv(csv_path, index=False)
-    if getattr(args, "json", False):
-        print(json.dumps(result.to_dict()))
-    elif getattr(args, "markdown", False):
-        if header:
-            print("\n".join(_markdown_item(line) for line in header.splitlines()))
-            print()
-        print(result.to_markdown())
-    else:
-        if header:
-            print(header)
-        print(result.to_text())
-
-
-def _markdown_item(line: str) -> str:
-    label, sep, value = line.partition(":")
-    return f"- {label}: `{value.strip()}`" if sep and value.strip() else f"- {line}"
-
+from mathhammer.core.cli_options import EXIT_OK, EXIT_USAGE, ArgumentParser
+from mathhammer.errors import MathhammerError
 
 def build_parser() -> ArgumentParser:
     from mathhammer.wh40k import cli as wh40k_cli
@@ -146,7 +25,7 @@ def build_parser() -> ArgumentParser:
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
                                        parser_class=ArgumentParser)
     wh40k_cli.register(subparsers)
-    for module_name in ("mathhammer.wh40k.scenario_cli", "mathhammer.compare_cli",
+    for module_name in ("mathhammer.wh40k.scenario.cli", "mathhammer.wh40k.compare_cli",
                         "mathhammer.warmachine.cli", "mathhammer.dust.cli"):
         _register_optional(subparsers, module_name)
     return parser

@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 import mathhammer as mh
-from mathhammer.compare import COLUMNS, pivot, results, sweep, to_json_dict, to_markdown
+from mathhammer.wh40k.compare import COLUMNS, pivot, results, sweep, to_json_dict, to_markdown
 from mathhammer.errors import OptionError, ProfileError
 
 HB = 'Heavy bolter: 36" A3 BS4+ S5 AP-1 D2 [SUSTAINED HITS 1]'
@@ -233,17 +233,17 @@ def test_results_grid_matches_compare():
         assert cell(df, a, t, "expected_damage").value == r.mean("damage")
 
 
-def test_module_is_callable_after_submodule_import():
-    import mathhammer.compare as module
+def test_function_is_served_after_submodule_import():
+    import mathhammer.wh40k.compare as module
 
-    assert callable(mh.compare) and callable(module)
+    assert callable(mh.compare) and mh.compare is module.compare
     assert not math.isnan(mh.compare(HB, "MEQ", exact=True).value.iloc[0])
 
 
 def test_per_points_on_any_tidy_frame_matches_compare_points():
     plain = mh.compare([HB, LC], ["MEQ", "TEQ"], trials=TRIALS, seed=2)
     with_points = mh.compare([HB, LC], ["MEQ", "TEQ"], trials=TRIALS, seed=2, points=[20, 40])
-    from mathhammer.compare import per_points
+    from mathhammer.wh40k.compare import per_points
 
     added = per_points(plain, {"Heavy bolter": 20, "Lascannon": 40})
     pd.testing.assert_frame_equal(added, with_points)

@@ -9,7 +9,7 @@ import pytest
 matplotlib.use("Agg")
 
 
-@pytest.mark.parametrize("name", ["mathhammer.compare", "mathhammer.core.tables",
+@pytest.mark.parametrize("name", ["mathhammer.wh40k.compare", "mathhammer.core.tables",
                                   "mathhammer.core.charts", "mathhammer.wh40k.targets"])
 def test_examples(name):
     module = importlib.import_module(name)

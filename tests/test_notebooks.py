@@ -2,6 +2,7 @@
 is stored without outputs. The notebooks use only the public API; a notebook that breaks
 fails this test, so they cannot rot."""
 
+import os
 from pathlib import Path
 
 import pytest
@@ -29,7 +30,10 @@ def test_stored_without_outputs(path):
 @pytest.mark.filterwarnings("ignore::DeprecationWarning")
 @pytest.mark.filterwarnings("ignore::PendingDeprecationWarning")
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
-def test_notebook_executes(path, tmp_path):
+def test_notebook_executes(path, tmp_path, monkeypatch):
+    # the kernel runs in tmp_path: point it at this checkout, installed or not
+    repo = str(Path(__file__).resolve().parents[1])
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [repo, os.environ.get("PYTHONPATH")])))
     nbformat = pytest.importorskip("nbformat")
     nbclient = pytest.importorskip("nbclient")
     nb = nbformat.read(path, as_version=4)

@@ -10,7 +10,7 @@ different markers and line styles as well so they survive greyscale printing.
 - :func:`distribution`: bars of P(exactly k) and the "at least k" curve on a second axis,
   mean marked, for any outcome of a :class:`~mathhammer.core.result.Result`.
 - :func:`overlay`: several results' "at least k" curves, head to head.
-- :func:`heatmap`: a comparison grid (the tidy frame of :func:`mathhammer.compare`) with
+- :func:`heatmap`: a comparison grid (the tidy frame of :func:`mathhammer.wh40k.compare`) with
   values printed in the cells.
 - :func:`sweep_lines`: a metric against the swept parameter of :func:`mathhammer.sweep`.
 - :func:`survival`: per-round survival curves of battle-round scenarios, from a tidy frame
@@ -286,7 +286,7 @@ def overlay(results: Mapping[Any, Result] | Sequence[Result], outcome: str = "da
     Parameters
     ----------
     results
-        A dict label -> Result (tuple keys, as from :func:`mathhammer.compare.results`, are
+        A dict label -> Result (tuple keys, as from :func:`mathhammer.wh40k.compare.results`, are
         joined with " vs "), or a list of results (labelled "weapons vs target").
     outcome
         Which distribution to draw.
@@ -370,7 +370,7 @@ def heatmap(frame: pd.DataFrame, metric: str | None = None, *, ax: Axes | None =
     ----------
     frame
         A tidy frame with ``metric`` and ``value`` columns plus the ``rows`` and ``columns``
-        columns (the frame of :func:`mathhammer.compare`). Any further columns (a
+        columns (the frame of :func:`mathhammer.wh40k.compare`). Any further columns (a
         :func:`mathhammer.sweep` parameter) are folded into the row labels.
     metric
         Which metric to draw (default: the first in the frame, ``expected_damage``).

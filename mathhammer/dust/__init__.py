@@ -1,6 +1,6 @@
 """Dust Tactics: "Open fire!" attack statistics, exact and by Monte Carlo.
 
-Layers: :mod:`~mathhammer.dust.model` (frozen value objects) and
+Layers: :mod:`~mathhammer.dust.profiles` (frozen value objects) and
 :mod:`~mathhammer.dust.parse` (text and TOML) → :mod:`~mathhammer.dust.compile` (flat
 arrays) → :mod:`~mathhammer.dust.kernels` (numba) and :mod:`~mathhammer.dust.exact`
 (rationals) → :mod:`~mathhammer.dust.api` (results, tables) → :mod:`~mathhammer.dust.cli`.
@@ -9,8 +9,7 @@ The public names below load lazily, so ``import mathhammer.dust`` stays quick.
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import Any
+from mathhammer.core.lazy import lazy_package
 
 _LAZY = {
     "exact": "mathhammer.dust.api",
@@ -27,32 +26,25 @@ _LAZY = {
     "best_fire_plan": "mathhammer.dust.api",
     "plot_pmfs": "mathhammer.dust.charts",
     "removal_order": "mathhammer.dust.api",
-    "count_successes": "mathhammer.dust.model",
-    "apply_damage": "mathhammer.dust.model",
-    "Casualties": "mathhammer.dust.model",
+    "count_successes": "mathhammer.dust.profiles",
+    "apply_damage": "mathhammer.dust.profiles",
+    "Casualties": "mathhammer.dust.profiles",
     "parse_weapon": "mathhammer.dust.parse",
     "parse_weapons": "mathhammer.dust.parse",
     "parse_target": "mathhammer.dust.parse",
     "load_units": "mathhammer.dust.parse",
     "load_unit": "mathhammer.dust.parse",
-    "Cell": "mathhammer.dust.model",
-    "WeaponLine": "mathhammer.dust.model",
-    "Weapon": "mathhammer.dust.model",
-    "Target": "mathhammer.dust.model",
-    "Unit": "mathhammer.dust.model",
-    "ModelGroup": "mathhammer.dust.model",
-    "Rules": "mathhammer.dust.model",
+    "Cell": "mathhammer.dust.profiles",
+    "WeaponLine": "mathhammer.dust.profiles",
+    "Weapon": "mathhammer.dust.profiles",
+    "Target": "mathhammer.dust.profiles",
+    "Unit": "mathhammer.dust.profiles",
+    "ModelGroup": "mathhammer.dust.profiles",
+    "Rules": "mathhammer.dust.profiles",
     "plot_losses": "mathhammer.dust.charts",
 }
 
 __all__ = sorted(_LAZY)
 
 
-def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        return getattr(import_module(_LAZY[name]), name)
-    raise AttributeError(f"module 'mathhammer.dust' has no attribute '{name}'")
-
-
-def __dir__() -> list[str]:
-    return sorted(list(globals()) + __all__)
+lazy_package(__name__, _LAZY)

@@ -16,9 +16,9 @@ import pandas as pd
 
 from mathhammer.core.result import EXACT, MONTE_CARLO, Distribution, Result
 from mathhammer.core.rng import seed_streams
-from mathhammer.dust import exact_engine as _exact
+from mathhammer.dust.exact import convolve, plan_pmfs, row_pmfs, to_float, volley_pmf
 from mathhammer.dust.compile import N_DICE, CompiledPlan, _compile_row, compile_plan
-from mathhammer.dust.model import (
+from mathhammer.dust.profiles import (
     AIRCRAFT, CLASSES, COVER_STATES, MAX_LEVELS, Rules, Target, Unit, Weapon,
 )
 from mathhammer.dust.parse import parse_target, parse_weapons
@@ -109,7 +109,7 @@ def _target_result(method: str, dists: dict[str, Sequence], target: Target, inpu
     if method == EXACT:
         destroyed = float(sum(damage[cap:], Fraction(0)))
         wasted = float(sum(damage[cap + 1:], Fraction(0)))
-        distributions = {k: Distribution.from_pmf(_exact.to_float(tuple(v)))
+        distributions = {k: Distribution.from_pmf(to_float(tuple(v)))
                          for k, v in ordered.items()}
     else:
         total = sum(damage)
@@ -152,7 +152,7 @@ def fire_plan(plan: Sequence[tuple[str | Weapon, str | Target]], *, method: str 
     sustained
         A sustained attack: every failed die is rolled once more.
     rules
-        :class:`~mathhammer.dust.model.Rules`; keyword ``rule_switches`` override fields.
+        :class:`~mathhammer.dust.profiles.Rules`; keyword ``rule_switches`` override fields.
     distance
         Squares to the targets, to check ranges (optional).
     trials, seed
@@ -186,7 +186,7 @@ def fire_plan(plan: Sequence[tuple[str | Weapon, str | Target]], *, method: str 
         resolved.append((weapon, target))
     compiled = compile_plan(resolved, sustained=sustained, rules=rules, distance=distance)
     if method == EXACT:
-        per_target = _exact.plan_pmfs(compiled)
+        per_target = plan_pmfs(compiled)
         return [_target_result(EXACT, dists, t,
                                _inputs(resolved, t, sustained, rules, distance, EXACT),
                                None, None)
@@ -277,7 +277,7 @@ def exact_pmfs(weapons: WeaponsLike, target: TargetLike, *, sustained: bool = Fa
     rules = _rules(rules, rule_switches)
     compiled = compile_plan([(w, target_obj) for w in parse_weapons(weapons)],
                             sustained=sustained, rules=rules)
-    dists = dict(_exact.plan_pmfs(compiled)[0])
+    dists = dict(plan_pmfs(compiled)[0])
     dists.update({k: tuple(v) for k, v in _derived(list(dists["damage"]), target_obj).items()})
     return dists
 
@@ -303,7 +303,7 @@ def weapon_breakdown(weapons: WeaponsLike, target: TargetLike, *, sustained: boo
     rules = _rules(rules, rule_switches)
     parsed = parse_weapons(weapons)
     compiled = compile_plan([(w, target_obj) for w in parsed], sustained=sustained, rules=rules)
-    per_row = [_exact.row_pmfs(tuple(int(v) for v in row), int(row[N_DICE]))
+    per_row = [row_pmfs(tuple(int(v) for v in row), int(row[N_DICE]))
                for row in compiled.rows]
     cap = target_obj.capacity
     records = []
@@ -311,7 +311,7 @@ def weapon_breakdown(weapons: WeaponsLike, target: TargetLike, *, sustained: boo
         others: tuple[Fraction, ...] = (Fraction(1),)
         for j, pmfs in enumerate(per_row):
             if j != i:
-                others = _exact.convolve(others, pmfs[2])
+                others = convolve(others, pmfs[2])
         records.append({"weapon": w.name, "dice": int(row[N_DICE]),
                         "hits": float(sum(k * p for k, p in enumerate(per_row[i][0]))),
                         "damage": float(sum(k * p for k, p in enumerate(per_row[i][2]))),
@@ -365,7 +365,7 @@ def losses_table(weapons: WeaponsLike, *, sustained: bool = False, models: int |
                 sus = sustained or (cls == AIRCRAFT and rules.aircraft_needs_sustained)
                 compiled = compile_plan([(w, target) for w in usable], sustained=sus,
                                         rules=rules)
-                dmg = _exact.plan_pmfs(compiled)[0]["damage"]
+                dmg = plan_pmfs(compiled)[0]["damage"]
                 if (models is None and cls == "infantry") or (boxes is None and
                                                               cls != "infantry"):
                     row[cover] = float(sum(k * p for k, p in enumerate(dmg)))
@@ -467,7 +467,7 @@ def best_fire_plan(weapons: WeaponsLike, targets: Sequence[TargetLike], *,
             else:
                 compiled = compile_plan([(parsed[i], target) for i in subset],
                                         sustained=sustained, rules=rules)
-                dmg = _exact.plan_pmfs(compiled)[0]["damage"]
+                dmg = plan_pmfs(compiled)[0]["damage"]
                 cap = target.capacity
                 cache[key] = (sum((min(k, cap) * p for k, p in enumerate(dmg)), Fraction(0)),
                               sum(dmg[cap:], Fraction(0)),
@@ -675,7 +675,7 @@ def exchange(a: Unit, b: Unit, rounds: int = 1, *, method: str = "exact",
                 else counts
             dice = tuple(int(v) for v in (alive @ carries) * rows[:, N_DICE]) \
                 if len(rows) else ()
-            cache[lost] = _exact.volley_pmf(rows, dice)
+            cache[lost] = volley_pmf(rows, dice)
         return cache[lost]
 
     cache_a: dict = {}
@@ -708,8 +708,8 @@ def exchange(a: Unit, b: Unit, rounds: int = 1, *, method: str = "exact",
     for (la, lb), p in state.items():
         pa[la] += p
         pb[lb] += p
-    return Result(EXACT, {"a_losses": Distribution.from_pmf(_exact.to_float(tuple(pa))),
-                          "b_losses": Distribution.from_pmf(_exact.to_float(tuple(pb)))},
+    return Result(EXACT, {"a_losses": Distribution.from_pmf(to_float(tuple(pa))),
+                          "b_losses": Distribution.from_pmf(to_float(tuple(pb)))},
                   {"a_destroyed": float(pa[cap_a]), "b_destroyed": float(pb[cap_b])},
                   inputs=inputs, labels=labels)
 

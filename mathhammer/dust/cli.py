@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from mathhammer.cli import (
+from mathhammer.core.cli_options import (
     ArgumentParser, add_monte_carlo_options, add_output_options, emit, non_negative_int,
     positive_int,
 )

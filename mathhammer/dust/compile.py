@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mathhammer.dust.model import (
+from mathhammer.dust.profiles import (
     AIRCRAFT, HARD, INFANTRY, OPEN, SAVE_FACES, SOFT, SUCCESS_FACES, Rules, Target, Weapon,
 )
 from mathhammer.errors import OptionError

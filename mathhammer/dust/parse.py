@@ -30,7 +30,7 @@ import tomllib
 from dataclasses import replace
 from pathlib import Path
 
-from mathhammer.dust.model import (
+from mathhammer.dust.profiles import (
     AIRCRAFT, DOUBLE, HARD, INFANTRY, MAX_LEVELS, SOFT, VEHICLE, WEAPON_TAGS, Cell,
     ModelGroup, Target, Unit, Weapon, WeaponLine, suggest,
 )

@@ -6,7 +6,7 @@ Public API (loaded lazily so the command line starts quickly):
 - :func:`compare_focus`, :func:`focus_policies`, :class:`FocusPolicy`: rank focus/fury spends.
 - :func:`attacks_to_kill`: how many attacks it takes to destroy a target.
 - :class:`Attack`, :class:`Target`, :class:`Rules`: profiles and rule switches
-  (``Attack.parse("3x Battle hammer: MAT7 POW16 [CHARGE]")``).
+  (``parse_attack("3x Battle hammer: MAT7 POW16 [CHARGE]")``).
 - :func:`mark_lanes`: where damage lands on a warjack grid or warbeast spiral.
 - :func:`attack_roll_counts`, :func:`damage_pmf`: single rolls, exactly.
 
@@ -15,8 +15,7 @@ Rules reference: ``docs/warmachine.md``.
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import Any
+from mathhammer.core.lazy import lazy_package
 
 _LAZY = {
     "exact": "mathhammer.warmachine.api",
@@ -27,21 +26,18 @@ _LAZY = {
     "FocusPolicy": "mathhammer.warmachine.policies",
     "attacks_to_kill": "mathhammer.warmachine.policies",
     "Attack": "mathhammer.warmachine.profiles",
+    "parse_attack": "mathhammer.warmachine.parse",
+    "parse_target": "mathhammer.warmachine.parse",
+    "format_attack": "mathhammer.warmachine.parse",
+    "format_target": "mathhammer.warmachine.parse",
     "Target": "mathhammer.warmachine.profiles",
     "Rules": "mathhammer.warmachine.profiles",
     "mark_lanes": "mathhammer.warmachine.grid",
-    "attack_roll_counts": "mathhammer.warmachine.exact_engine",
-    "damage_pmf": "mathhammer.warmachine.exact_engine",
+    "attack_roll_counts": "mathhammer.warmachine.exact",
+    "damage_pmf": "mathhammer.warmachine.exact",
 }
 
 __all__ = sorted(_LAZY)
 
 
-def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        return getattr(import_module(_LAZY[name]), name)
-    raise AttributeError(f"module 'mathhammer.warmachine' has no attribute '{name}'")
-
-
-def __dir__() -> list[str]:
-    return sorted(list(globals()) + __all__)
+lazy_package(__name__, _LAZY)

@@ -14,8 +14,9 @@ from mathhammer.core.result import MONTE_CARLO, Distribution, Result
 from mathhammer.core.rng import seed_streams
 from mathhammer.errors import OptionError
 from mathhammer.warmachine.compile import CompiledPlan, compile_plan
-from mathhammer.warmachine.exact_engine import _LABELS, _inputs, run_exact
+from mathhammer.warmachine.exact import _LABELS, _inputs, run_exact
 from mathhammer.warmachine.profiles import Attack, Rules, Target
+from mathhammer.warmachine.parse import parse_attack, parse_target
 
 #: Fixed number of random-stream chunks (never tied to the thread count: same seed, same bits).
 N_CHUNKS = 64
@@ -27,13 +28,13 @@ TargetLike = Target | str
 def _attacks(attacks: AttackLike | Iterable[AttackLike]) -> tuple[Attack, ...]:
     if isinstance(attacks, (Attack, str)):
         attacks = [attacks]
-    return tuple(a if isinstance(a, Attack) else Attack.parse(a) for a in attacks)
+    return tuple(a if isinstance(a, Attack) else parse_attack(a) for a in attacks)
 
 
 def _targets(targets: TargetLike | Iterable[TargetLike]) -> tuple[Target, ...]:
     if isinstance(targets, (Target, str)):
         targets = [targets]
-    return tuple(t if isinstance(t, Target) else Target.parse(t) for t in targets)
+    return tuple(t if isinstance(t, Target) else parse_target(t) for t in targets)
 
 
 def plan(attacks: AttackLike | Iterable[AttackLike], targets: TargetLike | Iterable[TargetLike],

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from mathhammer.cli import (ArgumentParser, add_monte_carlo_options, add_output_options, emit)
+from mathhammer.core.cli_options import (ArgumentParser, add_monte_carlo_options, add_output_options, emit)
 from mathhammer.errors import OptionError
 from mathhammer.warmachine.profiles import Rules
 

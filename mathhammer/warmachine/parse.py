@@ -284,60 +284,9 @@ def parse_target(line: str) -> Target:
 
 def format_attack(attack: Attack) -> str:
     """Canonical text of an attack line (``parse_attack(format_attack(a)) == a``)."""
-    a = attack
-    words: list[str] = []
-    flags = [("charge", "CHARGE"), ("armor_piercing", "ARMOR-PIERCING"),
-             ("crit_armor_piercing", "CRITICAL ARMOR-PIERCING"),
-             ("crit_knockdown", "CRITICAL KNOCKDOWN"), ("crit_no_tough", "CRITICAL DECAPITATION"),
-             ("crit_continuous", "CRITICAL CONTINUOUS EFFECT"),
-             ("boosted_attack", "BOOSTED ATTACK"), ("boosted_damage", "BOOSTED DAMAGE"),
-             ("auto_hit", "AUTO HIT"), ("auto_miss", "AUTO MISS"), ("aoe", "AOE")]
-    words += [text for field_name, text in flags if getattr(a, field_name)]
-    numbers = [("crit_damage_multiplier", "CRITICAL DAMAGE MULTIPLIER", 1),
-               ("crit_damage_dice", "CRITICAL DAMAGE DICE", 0),
-               ("damage_boosts", "DAMAGE BOOSTS", 0),
-               ("attack_boosts", "ATTACK BOOSTS", 0),
-               ("attack_dice", "ADDITIONAL ATTACK DICE", 0),
-               ("damage_dice", "ADDITIONAL DAMAGE DICE", 0),
-               ("attack_drop", "ATTACK DROP LOWEST", 0),
-               ("damage_drop", "DAMAGE DROP LOWEST", 0),
-               ("attack_reduced", "FEWER ATTACK DICE", 0),
-               ("damage_reduced", "FEWER DAMAGE DICE", 0),
-               ("catches", "CATCHES", 0), ("spray", "SPRAY", 0)]
-    words += [f"{text} {getattr(a, name)}" for name, text, default in numbers
-              if getattr(a, name) != default]
-    if a.blast_pow is not None:
-        words.append(f"BLAST POW {a.blast_pow}")
-    if a.reroll_attack == "on_miss":
-        words.append(f"REROLL MISSES {a.attack_rerolls}")
-    elif a.reroll_attack == "on_miss_or_no_crit":
-        words.append(f"REROLL MISSES OR NO CRIT {a.attack_rerolls}")
-    if a.reroll_damage_below is not None:
-        words.append(f"REROLL DAMAGE BELOW {a.reroll_damage_below}")
-    if a.damage_rerolls != 1:
-        words.append(f"DAMAGE REROLLS {a.damage_rerolls}")
-    if a.generate != "none":
-        words.append("EXTRA ATTACK ON HIT" if a.generate == "on_hit" else "EXTRA ATTACK ON KILL")
-    if a.max_generated is not None:
-        words.append(f"EXTRA ATTACKS MAX {a.max_generated}")
-    head = f"{a.count}x {a.name}: " if a.name else f"{a.count}x : "
-    text = f"{head}{a.stat_kind}{a.stat} POW{a.pow}"
-    return f"{text} [{', '.join(words)}]" if words else text
+    return str(attack)
 
 
 def format_target(target: Target) -> str:
     """Canonical text of a target line (``parse_target(format_target(t)) == t``)."""
-    t = target
-    words: list[str] = []
-    if t.tough:
-        words.append("TOUGH" if t.tough_threshold == 5 else f"TOUGH {t.tough_threshold}+")
-    if t.knocked_down:
-        words.append("KNOCKED DOWN")
-    if t.stationary:
-        words.append("STATIONARY")
-    if t.damaged:
-        words.append(f"DAMAGED {t.damaged}")
-    head = f"{t.count}x {t.name}: " if t.name else f"{t.count}x : "
-    text = f"{head}DEF{t.defense} ARM{t.armor} BOXES{t.boxes}"
-    return f"{text} [{', '.join(words)}]" if words else text
-
+    return str(target)

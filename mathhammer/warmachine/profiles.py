@@ -1,8 +1,8 @@
 """Warmachine MkIV value objects: attack lines, targets and rule switches.
 
 Model layer: frozen dataclasses, standard library only. Text parsing lives in
-:mod:`mathhammer.warmachine.parse`; ``Attack.parse`` and ``Target.parse`` delegate to it and
-``str()`` gives the canonical line back, so ``Attack.parse(str(a)) == a``.
+:mod:`mathhammer.warmachine.parse` (which imports this module, never the reverse);
+``str()`` gives the canonical line back, so ``parse_attack(str(a)) == a``.
 """
 
 from __future__ import annotations
@@ -244,23 +244,47 @@ class Attack:
     def with_count(self, count: int) -> Attack:
         return replace(self, count=count)
 
-    @classmethod
-    def parse(cls, line: str) -> Attack:
-        """Parse an attack line such as ``"3x Battle hammer: MAT7 POW16 [CHARGE]"``.
-
-        Raises
-        ------
-        ProfileError
-            Naming the offending token, its column and the fix.
-        """
-        from mathhammer.warmachine.parse import parse_attack
-
-        return parse_attack(line)
-
     def __str__(self) -> str:
-        from mathhammer.warmachine.parse import format_attack
-
-        return format_attack(self)
+        """Canonical attack line, as :func:`~mathhammer.warmachine.parse.parse_attack` reads it."""
+        a = self
+        words: list[str] = []
+        flags = [("charge", "CHARGE"), ("armor_piercing", "ARMOR-PIERCING"),
+                 ("crit_armor_piercing", "CRITICAL ARMOR-PIERCING"),
+                 ("crit_knockdown", "CRITICAL KNOCKDOWN"), ("crit_no_tough", "CRITICAL DECAPITATION"),
+                 ("crit_continuous", "CRITICAL CONTINUOUS EFFECT"),
+                 ("boosted_attack", "BOOSTED ATTACK"), ("boosted_damage", "BOOSTED DAMAGE"),
+                 ("auto_hit", "AUTO HIT"), ("auto_miss", "AUTO MISS"), ("aoe", "AOE")]
+        words += [text for field_name, text in flags if getattr(a, field_name)]
+        numbers = [("crit_damage_multiplier", "CRITICAL DAMAGE MULTIPLIER", 1),
+                   ("crit_damage_dice", "CRITICAL DAMAGE DICE", 0),
+                   ("damage_boosts", "DAMAGE BOOSTS", 0),
+                   ("attack_boosts", "ATTACK BOOSTS", 0),
+                   ("attack_dice", "ADDITIONAL ATTACK DICE", 0),
+                   ("damage_dice", "ADDITIONAL DAMAGE DICE", 0),
+                   ("attack_drop", "ATTACK DROP LOWEST", 0),
+                   ("damage_drop", "DAMAGE DROP LOWEST", 0),
+                   ("attack_reduced", "FEWER ATTACK DICE", 0),
+                   ("damage_reduced", "FEWER DAMAGE DICE", 0),
+                   ("catches", "CATCHES", 0), ("spray", "SPRAY", 0)]
+        words += [f"{text} {getattr(a, name)}" for name, text, default in numbers
+                  if getattr(a, name) != default]
+        if a.blast_pow is not None:
+            words.append(f"BLAST POW {a.blast_pow}")
+        if a.reroll_attack == "on_miss":
+            words.append(f"REROLL MISSES {a.attack_rerolls}")
+        elif a.reroll_attack == "on_miss_or_no_crit":
+            words.append(f"REROLL MISSES OR NO CRIT {a.attack_rerolls}")
+        if a.reroll_damage_below is not None:
+            words.append(f"REROLL DAMAGE BELOW {a.reroll_damage_below}")
+        if a.damage_rerolls != 1:
+            words.append(f"DAMAGE REROLLS {a.damage_rerolls}")
+        if a.generate != "none":
+            words.append("EXTRA ATTACK ON HIT" if a.generate == "on_hit" else "EXTRA ATTACK ON KILL")
+        if a.max_generated is not None:
+            words.append(f"EXTRA ATTACKS MAX {a.max_generated}")
+        head = f"{a.count}x {a.name}: " if a.name else f"{a.count}x : "
+        text = f"{head}{a.stat_kind}{a.stat} POW{a.pow}"
+        return f"{text} [{', '.join(words)}]" if words else text
 
 
 @dataclass(frozen=True, slots=True)
@@ -311,17 +335,21 @@ class Target:
     def boxes_left(self) -> int:
         return self.boxes - self.damaged
 
-    @classmethod
-    def parse(cls, line: str) -> Target:
-        """Parse a target line such as ``"5x Trencher: DEF13 ARM13 BOXES1 [TOUGH]"``."""
-        from mathhammer.warmachine.parse import parse_target
-
-        return parse_target(line)
-
     def __str__(self) -> str:
-        from mathhammer.warmachine.parse import format_target
-
-        return format_target(self)
+        """Canonical target line, as :func:`~mathhammer.warmachine.parse.parse_target` reads it."""
+        t = self
+        words: list[str] = []
+        if t.tough:
+            words.append("TOUGH" if t.tough_threshold == 5 else f"TOUGH {t.tough_threshold}+")
+        if t.knocked_down:
+            words.append("KNOCKED DOWN")
+        if t.stationary:
+            words.append("STATIONARY")
+        if t.damaged:
+            words.append(f"DAMAGED {t.damaged}")
+        head = f"{t.count}x {t.name}: " if t.name else f"{t.count}x : "
+        text = f"{head}DEF{t.defense} ARM{t.armor} BOXES{t.boxes}"
+        return f"{text} [{', '.join(words)}]" if words else text
 
 
 def _check_counts(obj: object, names: tuple[str, ...], minimum: int) -> None:

@@ -20,6 +20,7 @@ from mathhammer.core.rng import seed_streams
 from mathhammer.errors import OptionError, did_you_mean
 from mathhammer.wh40k.compile import CompiledPlan, compile_plan
 from mathhammer.wh40k.profiles import Modifiers, Rules, Situation, TargetProfile, Weapon
+from mathhammer.wh40k.parse import parse_weapon
 
 #: Trials are split into this many chunks whatever the thread count, each with its own
 #: random stream, so a seed gives bit-identical results on 1 or 64 threads.
@@ -274,7 +275,7 @@ def parse_weapons(weapons: WeaponsLike) -> list[Weapon]:
     """Weapon lines or objects to a list of :class:`Weapon`."""
     if isinstance(weapons, (str, Weapon)):
         weapons = [weapons]
-    parsed = [w if isinstance(w, Weapon) else Weapon.parse(w) for w in weapons]
+    parsed = [w if isinstance(w, Weapon) else parse_weapon(w) for w in weapons]
     if not parsed:
         raise OptionError("give at least one weapon line")
     return parsed

@@ -1,8 +1,8 @@
 """Warhammer 40,000 value objects: weapons, target profiles, situation, modifiers, rules.
 
 Frozen, hashable, stdlib only. Text goes in through :mod:`mathhammer.wh40k.parse`
-(``Weapon.parse``, ``TargetProfile.parse``) and comes back out through ``str()``, so
-``Weapon.parse(str(w)) == w``. Validation of characteristics happens here, so a profile built
+(``parse_weapon``, ``parse_target``; that module imports this one, never the reverse) and comes
+back out through ``str()``, so ``parse_weapon(str(w)) == w``. Validation of characteristics happens here, so a profile built
 in Python is held to the same rules as one parsed from text.
 """
 
@@ -107,7 +107,8 @@ class Weapon:
 
     Examples
     --------
-    >>> w = Weapon.parse('10x Bolt rifle: 24" A2 BS3+ S4 AP-1 D1 [ASSAULT, HEAVY]')
+    >>> from mathhammer.wh40k.parse import parse_weapon
+    >>> w = parse_weapon('10x Bolt rifle: 24" A2 BS3+ S4 AP-1 D1 [ASSAULT, HEAVY]')
     >>> w.count, w.skill, w.ap, str(w.damage)
     (10, 3, -1, '1')
     """
@@ -148,13 +149,6 @@ class Weapon:
         if self.range_inches is not None and self.range_inches < 1:
             raise ProfileError(f"range {self.range_inches}\"{where} must be at least 1\"",
                                token=f'{self.range_inches}"')
-
-    @classmethod
-    def parse(cls, line: str) -> Weapon:
-        """Parse a datasheet weapon line (see :func:`mathhammer.wh40k.parse.parse_weapon`)."""
-        from mathhammer.wh40k.parse import parse_weapon
-
-        return parse_weapon(line)
 
     # -- abilities ------------------------------------------------------------------------
     def has(self, name: str) -> bool:
@@ -216,7 +210,8 @@ class TargetProfile:
 
     Examples
     --------
-    >>> t = TargetProfile.parse("5x Terminator: T5 Sv2+ InSv4+ W3 [INFANTRY]")
+    >>> from mathhammer.wh40k.parse import parse_target
+    >>> t = parse_target("5x Terminator: T5 Sv2+ InSv4+ W3 [INFANTRY]")
     >>> t.count, t.invuln, sorted(t.keywords)
     (5, 4, ['INFANTRY'])
     """
@@ -257,13 +252,6 @@ class TargetProfile:
             raise ProfileError(f"invulnerable save scope '{self.invuln_scope}' must be all, "
                                "ranged or melee")
         object.__setattr__(self, "keywords", frozenset(k.upper() for k in self.keywords))
-
-    @classmethod
-    def parse(cls, line: str) -> TargetProfile:
-        """Parse a target line (see :func:`mathhammer.wh40k.parse.parse_target`)."""
-        from mathhammer.wh40k.parse import parse_target
-
-        return parse_target(line)
 
     @property
     def total_wounds(self) -> int:

@@ -1,6 +1,6 @@
 """Reference target profiles (archetypes such as GEQ, MEQ, TEQ, KEQ) and user profile files.
 
-The built-in library lives in ``mathhammer/data/targets.toml`` (package data, with the source
+The built-in library lives in ``mathhammer/wh40k/data/targets.toml`` (package data, with the source
 of every number). :data:`targets` is a read-only mapping from names to
 :class:`~mathhammer.wh40k.profiles.TargetProfile`; look-ups ignore case, spaces, hyphens and
 underscores and accept the aliases players use (``"Intercessor"`` finds ``MEQ``).
@@ -33,6 +33,7 @@ from typing import Any
 
 from mathhammer.errors import MathhammerError, ProfileError, did_you_mean
 from mathhammer.wh40k.profiles import NO_SAVE, TargetProfile
+from mathhammer.wh40k.parse import parse_target
 
 _FIELDS = {"aliases", "name", "models", "T", "Sv", "W", "InSv", "InSv_scope", "FNP",
            "FNP_mortal", "keywords", "data", "note", "line"}
@@ -253,7 +254,7 @@ def _entry(key: str, table: dict[str, Any], text: str, source: str) -> TargetEnt
                 raise fail("line must be a string such as \"5x Intercessor: T4 Sv3+ W2\"",
                            "line")
             try:
-                profile = TargetProfile.parse(table["line"])
+                profile = parse_target(table["line"])
             except ProfileError as exc:
                 raise fail(str(exc), "line") from None
             if "models" in table:
@@ -334,8 +335,8 @@ def _line_of(text: str, table: str, field: str | None = None) -> int:
 
 
 def _builtin() -> TargetLibrary:
-    ref = resources.files("mathhammer").joinpath("data", "targets.toml")
-    entries = _parse_text(ref.read_bytes(), "mathhammer/data/targets.toml")
+    ref = resources.files("mathhammer.wh40k").joinpath("data", "targets.toml")
+    entries = _parse_text(ref.read_bytes(), "mathhammer/wh40k/data/targets.toml")
     return TargetLibrary().with_entries(entries)
 
 
@@ -382,7 +383,7 @@ def resolve_target(target: str | TargetProfile,
         if found is not None:
             return found
     try:
-        return TargetProfile.parse(target)
+        return parse_target(target)
     except ProfileError:
         if isinstance(target, str) and target.strip() and ":" not in target \
                 and not _LOOKS_LIKE_PROFILE_RE.search(target):

@@ -10,7 +10,7 @@ from mathhammer.dust import (
     Cell, Rules, Target, Weapon, WeaponLine, load_units, parse_target, parse_weapon,
     parse_weapons,
 )
-from mathhammer.dust.model import WEAPON_TAGS
+from mathhammer.dust.profiles import WEAPON_TAGS
 from mathhammer.errors import OptionError, ProfileError
 
 

@@ -15,6 +15,7 @@ from functools import lru_cache
 import pytest
 
 from mathhammer.warmachine import Attack, Target, exact
+from mathhammer.warmachine.parse import parse_attack, parse_target
 
 F = Fraction
 
@@ -167,7 +168,7 @@ CASES = [_random_case(random.Random(seed)) for seed in range(40)]
 
 @pytest.mark.parametrize("attack, target", CASES)
 def test_exact_matches_brute_force(attack, target):
-    a, t = Attack.parse(attack), Target.parse(target)
+    a, t = parse_attack(attack), parse_target(target)
     truth = oracle([a], t)
     result = exact(a, t)
     damage = [F(0)] * (t.boxes + 1)
@@ -182,9 +183,9 @@ def test_exact_matches_brute_force(attack, target):
 
 
 def test_two_lines_brute_force():
-    lines = [Attack.parse("Fist: MAT6 POW12 [CHARGE, CRITICAL KNOCKDOWN]"),
-             Attack.parse("2x Claw: MAT5 POW10 [DAMAGE BOOSTS 1]")]
-    target = Target.parse("Solo: DEF13 ARM13 BOXES8 [TOUGH]")
+    lines = [parse_attack("Fist: MAT6 POW12 [CHARGE, CRITICAL KNOCKDOWN]"),
+             parse_attack("2x Claw: MAT5 POW10 [DAMAGE BOOSTS 1]")]
+    target = parse_target("Solo: DEF13 ARM13 BOXES8 [TOUGH]")
     truth = oracle(lines, target)
     result = exact(lines, target)
     destroyed = sum(p for (_, dead), p in truth.items() if dead)

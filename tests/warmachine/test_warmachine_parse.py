@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from mathhammer.errors import ProfileError
 from mathhammer.warmachine import Attack, Target
 from mathhammer.warmachine.profiles import MAX_DICE
+from mathhammer.warmachine.parse import parse_attack, parse_target
 
 names = st.text(alphabet=string.ascii_letters + " '-", min_size=0, max_size=20).map(
     lambda s: " ".join(s.split()))
@@ -64,19 +65,19 @@ def targets(draw):
 @settings(deadline=None, max_examples=200)
 @given(attacks())
 def test_attack_round_trip(attack):
-    assert Attack.parse(str(attack)) == attack
+    assert parse_attack(str(attack)) == attack
 
 
 @settings(deadline=None, max_examples=200)
 @given(targets())
 def test_target_round_trip(target):
-    assert Target.parse(str(target)) == target
+    assert parse_target(str(target)) == target
 
 
 @settings(deadline=None, max_examples=300)
 @given(st.text(alphabet=string.ascii_letters + string.digits + " :[],+-x", max_size=60))
 def test_arbitrary_text_parses_or_raises_profile_error(text):
-    for parse in (Attack.parse, Target.parse):
+    for parse in (parse_attack, parse_target):
         try:
             parse(text)
         except ProfileError as exc:
@@ -88,32 +89,32 @@ def test_arbitrary_text_parses_or_raises_profile_error(text):
 def test_keywords_are_case_insensitive(attack):
     text = str(attack)
     head, bracket, rest = text.partition("[")
-    assert Attack.parse(head + bracket + rest.lower()) == attack
+    assert parse_attack(head + bracket + rest.lower()) == attack
 
 
 def test_issue_examples():
-    hammer = Attack.parse("3x Battle hammer: MAT7 POW16 [CHARGE, ARMOR-PIERCING, CRITICAL "
+    hammer = parse_attack("3x Battle hammer: MAT7 POW16 [CHARGE, ARMOR-PIERCING, CRITICAL "
                           "KNOCKDOWN, BOOSTED ATTACK, BOOSTED DAMAGE, ADDITIONAL DAMAGE DIE]")
     assert (hammer.count, hammer.name, hammer.stat_kind, hammer.stat, hammer.pow) == \
         (3, "Battle hammer", "MAT", 7, 16)
     assert hammer.charge and hammer.armor_piercing and hammer.crit_knockdown
     assert hammer.boosted_attack and hammer.boosted_damage and hammer.damage_dice == 1
-    trencher = Target.parse("5x Trencher: DEF13 ARM13 BOXES1 [TOUGH]")
+    trencher = parse_target("5x Trencher: DEF13 ARM13 BOXES1 [TOUGH]")
     assert (trencher.count, trencher.defense, trencher.armor, trencher.boxes, trencher.tough) \
         == (5, 13, 13, 1, True)
-    jack = Target.parse("Heavy warjack: DEF12 ARM19 BOXES30 [KNOCKED DOWN]")
+    jack = parse_target("Heavy warjack: DEF12 ARM19 BOXES30 [KNOCKED DOWN]")
     assert jack.count == 1 and jack.knocked_down and jack.boxes == 30
-    mortar = Attack.parse("Mortar: RAT5 POW15 [BLAST POW 8]")
+    mortar = parse_attack("Mortar: RAT5 POW15 [BLAST POW 8]")
     assert mortar.is_aoe and mortar.effective_blast_pow == 8 and not mortar.is_melee
-    assert Attack.parse("Bolt: AAT6 POW12").stat_kind == "AAT"
+    assert parse_attack("Bolt: AAT6 POW12").stat_kind == "AAT"
 
 
 def test_aliases():
-    assert Attack.parse("Pick: MAT6 POW12 [armour-piercing]").armor_piercing
-    assert Attack.parse("Pick: MAT6 POW12 [AUTOMATIC HIT]").auto_hit
-    assert Attack.parse("Pick: MAT6 POW12 [CRITICAL CORROSION]").crit_continuous
-    assert Attack.parse("Pick: MAT6 POW12 [RE-ROLL MISSES 2]").attack_rerolls == 2
-    assert Target.parse("Grunt: DEF12 ARM12 [TOUGH 4+]").tough_threshold == 4
+    assert parse_attack("Pick: MAT6 POW12 [armour-piercing]").armor_piercing
+    assert parse_attack("Pick: MAT6 POW12 [AUTOMATIC HIT]").auto_hit
+    assert parse_attack("Pick: MAT6 POW12 [CRITICAL CORROSION]").crit_continuous
+    assert parse_attack("Pick: MAT6 POW12 [RE-ROLL MISSES 2]").attack_rerolls == 2
+    assert parse_target("Grunt: DEF12 ARM12 [TOUGH 4+]").tough_threshold == 4
 
 
 BAD_ATTACKS = [
@@ -145,7 +146,7 @@ BAD_ATTACKS = [
 @pytest.mark.parametrize("line, fragment, token, column", BAD_ATTACKS)
 def test_bad_attack_lines(line, fragment, token, column):
     with pytest.raises(ProfileError) as info:
-        Attack.parse(line)
+        parse_attack(line)
     assert fragment in str(info.value)
     if token is not None:
         assert info.value.token == token
@@ -171,6 +172,6 @@ BAD_TARGETS = [
 @pytest.mark.parametrize("line, fragment", BAD_TARGETS)
 def test_bad_target_lines(line, fragment):
     with pytest.raises(ProfileError, match=None) as info:
-        Target.parse(line)
+        parse_target(line)
     assert fragment in str(info.value)
     assert repr(line) in str(info.value)

@@ -9,6 +9,7 @@ import pytest
 from mathhammer.errors import OptionError, UnsupportedError
 from mathhammer.warmachine import (Attack, FocusPolicy, Rules, attacks_to_kill, compare_focus,
                                    exact, focus_policies, simulate)
+from mathhammer.warmachine.parse import parse_attack, parse_target
 
 FIST = "Fist: MAT5 POW12"           # need 7 against DEF 12
 WALL = "Wall: DEF12 ARM14 BOXES200"  # POW - ARM = -2, never capped
@@ -41,7 +42,7 @@ REFERENCE_ONE_POINT = {  # E[damage], P(>=1), P(>=5), P(>=10)
 @pytest.mark.parametrize("policy", focus_policies(1), ids=lambda p: p.name)
 def test_one_point_reference_table(policy):
     mean, p1, p5, p10 = REFERENCE_ONE_POINT[policy.name]
-    result = exact(policy.apply(Attack.parse(FIST)), WALL)
+    result = exact(policy.apply(parse_attack(FIST)), WALL)
     damage = result.distributions["damage"]
     assert result.mean("damage") == pytest.approx(float(mean), abs=1e-12)
     for k, p in ((1, p1), (5, p5), (10, p10)):
@@ -49,11 +50,11 @@ def test_one_point_reference_table(policy):
 
 
 def test_two_point_references():
-    both = exact(FocusPolicy(boost_attacks=1, boost_damage=1).apply(Attack.parse(FIST)), WALL)
+    both = exact(FocusPolicy(boost_attacks=1, boost_damage=1).apply(parse_attack(FIST)), WALL)
     assert both.mean("damage") == pytest.approx(833 / 108, abs=1e-12)
     assert both.distributions["damage"].probability_at_least(10) == pytest.approx(0.34028,
                                                                                  abs=5e-6)
-    buys = exact(FocusPolicy(buy_attacks=2).apply(Attack.parse(FIST)), WALL)
+    buys = exact(FocusPolicy(buy_attacks=2).apply(parse_attack(FIST)), WALL)
     assert buys.mean("damage") == pytest.approx(35 / 4, abs=1e-12)
     assert buys.distributions["damage"].probability_at_least(10) == pytest.approx(0.42442,
                                                                                  abs=5e-6)
@@ -77,7 +78,7 @@ def test_single_box_kill_ranking():
 
 def test_charge_damage_is_not_boosted_twice():
     policy = FocusPolicy(boost_damage=1)
-    result = exact(policy.apply(Attack.parse("Fist: MAT0 POW12 [AUTO HIT, CHARGE]")), WALL)
+    result = exact(policy.apply(parse_attack("Fist: MAT0 POW12 [AUTO HIT, CHARGE]")), WALL)
     assert result.mean("boosts_spent") == 0
     assert result.mean("damage") == pytest.approx(10.5 - 2)
 

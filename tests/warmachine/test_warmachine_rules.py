@@ -13,7 +13,8 @@ import pytest
 
 from mathhammer.warmachine import Attack, Rules, attack_roll_counts, damage_pmf, exact, \
     mark_lanes
-from mathhammer.warmachine.exact_engine import kept_sum_pmf
+from mathhammer.warmachine.exact import kept_sum_pmf
+from mathhammer.warmachine.parse import parse_attack, parse_target
 
 F = Fraction
 BIG = "Wall: DEF12 ARM{arm} BOXES200"
@@ -260,9 +261,9 @@ def test_continuous_effects_are_counted_not_added():
 
 
 def test_blast_pow_default_is_half_pow_rounded_up():
-    assert [Attack.parse(f"Mortar: RAT5 POW{p} [AOE]").effective_blast_pow
+    assert [parse_attack(f"Mortar: RAT5 POW{p} [AOE]").effective_blast_pow
             for p in (13, 15, 17)] == [7, 8, 9]
-    assert Attack.parse("Mortar: RAT5 POW14 [BLAST POW 8]").effective_blast_pow == 8
+    assert parse_attack("Mortar: RAT5 POW14 [BLAST POW 8]").effective_blast_pow == 8
 
 
 # -- section 5.2 and the seed's Tough example -----------------------------------------------

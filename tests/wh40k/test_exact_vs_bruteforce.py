@@ -1,6 +1,6 @@
 """The exact engine against brute-force enumeration of the reference resolver.
 
-:func:`mathhammer.wh40k.reference.reference_pmfs` walks every dice path of a plain,
+:func:`tests.wh40k.oracle.reference_pmfs` walks every dice path of a plain,
 independent resolver written from the rules reference; each path has probability
 ``6 ** -dice``. The exact engine (generating functions and a Markov chain) must give the same
 pmfs to 1e-12 on every case. Cases are kept tiny (a handful of dice per path) because the
@@ -13,7 +13,8 @@ import pytest
 
 import mathhammer as mh
 from mathhammer.wh40k.profiles import TargetProfile, Weapon
-from mathhammer.wh40k.reference import reference_pmfs
+from tests.wh40k.oracle import reference_pmfs
+from mathhammer.wh40k.parse import parse_target, parse_weapon
 
 CASES = {
     "sustained+lethal": (["A2 BS3+ S4 AP0 D1 [SUSTAINED HITS 1, LETHAL HITS]"],
@@ -109,8 +110,8 @@ def _dense(pmf: dict, length: int) -> list[float]:
 @pytest.mark.parametrize("name", list(CASES))
 def test_exact_matches_bruteforce(name: str) -> None:
     lines, target_line, options = CASES[name]
-    weapons = [Weapon.parse(line) for line in lines]
-    target = TargetProfile.parse(target_line)
+    weapons = [parse_weapon(line) for line in lines]
+    target = parse_target(target_line)
     expected = reference_pmfs(weapons, target, **options)
     result = mh.exact(weapons, target, **options)
     outcomes = ["damage", "models_destroyed"]

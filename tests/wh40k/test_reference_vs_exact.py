@@ -18,7 +18,8 @@ from scipy.stats import chisquare
 import mathhammer as mh
 from mathhammer.errors import MathhammerError
 from mathhammer.wh40k.profiles import TargetProfile, Weapon
-from mathhammer.wh40k.reference import Resolver, enumerate_outcomes, split_options
+from tests.wh40k.oracle import Resolver, enumerate_outcomes, split_options
+from mathhammer.wh40k.parse import parse_target, parse_weapon
 
 ABILITIES = ["SUSTAINED HITS 1", "SUSTAINED HITS D3", "LETHAL HITS", "DEVASTATING WOUNDS",
              "ANTI-INFANTRY 4+", "TWIN-LINKED", "HEAVY", "LANCE", "IGNORES COVER", "PSYCHIC",
@@ -111,8 +112,8 @@ def _reference(weapons, target, options, max_paths: int = MAX_PATHS
 def test_exact_matches_bruteforce_on_random_scenarios(scenario) -> None:
     lines, target_line, options = scenario
     try:
-        weapons = [Weapon.parse(line) for line in lines]
-        target = TargetProfile.parse(target_line)
+        weapons = [parse_weapon(line) for line in lines]
+        target = parse_target(target_line)
         result = mh.exact(weapons, target, **options)
     except MathhammerError:
         assume(False)  # a combination the engine refuses with a message (e.g. BLAST in melee)
@@ -135,8 +136,8 @@ def test_monte_carlo_matches_bruteforce_for_devastating_at_unit_end() -> None:
     options = {"dw_timing": "unit_end", "crit_wounds": 5}
     with pytest.raises(MathhammerError):
         mh.exact(lines, target, **options)
-    weapons = [Weapon.parse(line) for line in lines]
-    expected = _reference(weapons, TargetProfile.parse(target), options, max_paths=100_000)
+    weapons = [parse_weapon(line) for line in lines]
+    expected = _reference(weapons, parse_target(target), options, max_paths=100_000)
     assert expected is not None
     trials = 200_000
     mc = mh.simulate(lines, target, trials=trials, seed=7, **options)
@@ -156,7 +157,7 @@ def test_reference_is_independent_of_the_engines() -> None:
     import subprocess
     import sys
 
-    code = ("import sys, mathhammer.wh40k.reference\n"
+    code = ("import sys, tests.wh40k.oracle\n"
             "bad = [m for m in ('mathhammer.wh40k.compile', 'mathhammer.wh40k.kernels', "
             "'mathhammer.wh40k.exact', 'numpy', 'numba') if m in sys.modules]\n"
             "print(','.join(bad))")

@@ -18,7 +18,8 @@ import pytest
 
 import mathhammer as mh
 from mathhammer.wh40k.profiles import TargetProfile, Weapon
-from mathhammer.wh40k.reference import Trace, resolve
+from tests.wh40k.oracle import Trace, resolve
+from mathhammer.wh40k.parse import parse_target, parse_weapon
 
 EPS = 1e-12
 
@@ -160,8 +161,8 @@ def test_c15_melta_halve_minus_order():
     assert got == approx([F(1, 6), w * F(2, 6), w * F(2, 6), w * F(2, 6)])
     # the face 5 itself, through the reference resolver: damage roll 5 -> 3 wounds
     trace = Trace()
-    resolve([Weapon.parse("A1 BSN/A S8 AP0 DD6 [TORRENT, MELTA 2]")],
-            TargetProfile.parse("T4 Sv- W20"), *_options(half_range=True, damage_halved=True,
+    resolve([parse_weapon("A1 BSN/A S8 AP0 DD6 [TORRENT, MELTA 2]")],
+            parse_target("T4 Sv- W20"), *_options(half_range=True, damage_halved=True,
                                                          damage_minus=1),
             roll=forced([2, 5]), trace=trace)
     assert trace.of("damage") == [(3,)]
@@ -169,8 +170,8 @@ def test_c15_melta_halve_minus_order():
 
 def test_c16_fnp_per_wound():
     # forced: wound 2+ on a 2, D2, FNP rolls 1 (lost) and 6 (saved) -> 1 wound lost
-    out = resolve([Weapon.parse("A1 BSN/A S8 AP0 D2 [TORRENT]")],
-                  TargetProfile.parse("T4 Sv- W5 FNP5+"), roll=forced([2, 1, 6]))
+    out = resolve([parse_weapon("A1 BSN/A S8 AP0 D2 [TORRENT]")],
+                  parse_target("T4 Sv- W5 FNP5+"), roll=forced([2, 1, 6]))
     assert out.wounds_lost == 1
     # exact: each of the 2 wounds is lost with 4/6: 0 -> 1/6 + 5/6 * 1/9,
     # 1 -> 5/6 * 4/9, 2 -> 5/6 * 4/9
@@ -260,8 +261,8 @@ def test_devastating_after_normal_damage_on_the_wounded_model():
     # on model A (1 left); then the DW 2 mortal wounds go to the wounded model A first:
     # 1 wound destroys it, the other is lost -> 3 wounds lost, 1 model destroyed
     trace = Trace()
-    out = resolve([Weapon.parse("A2 BSN/A S4 AP0 D2 [TORRENT, DEVASTATING WOUNDS]")],
-                  TargetProfile.parse("3x T4 Sv4+ W3"), roll=forced([6, 4, 1]), trace=trace)
+    out = resolve([parse_weapon("A2 BSN/A S4 AP0 D2 [TORRENT, DEVASTATING WOUNDS]")],
+                  parse_target("3x T4 Sv4+ W3"), roll=forced([6, 4, 1]), trace=trace)
     assert (out.wounds_lost, out.models_destroyed) == (3, 1)
     assert [e[0] for e in trace.events if e[0] in ("damage", "mortal")] == ["damage", "mortal"]
     # exact: A1 crits-only version, DW D3 v W3 after nothing: 3 wounds on one model
@@ -534,7 +535,7 @@ def test_unit_destroyed_stops_remaining_attacks():
 
 
 def _options(**options):
-    from mathhammer.wh40k.reference import split_options
+    from tests.wh40k.oracle import split_options
 
     situation, modifiers, rules, _ = split_options(**options)
     return situation, modifiers, rules

@@ -6,10 +6,10 @@ import pytest
 
 from mathhammer.errors import ScenarioError
 from mathhammer.wh40k.parse import parse_target, parse_weapon
-from mathhammer.wh40k.scenario import Activation, Scenario, WeaponChoice
-from mathhammer.wh40k.scenario_api import run_scripted
-from mathhammer.wh40k.scenario_kernels import _allocation_order
-from mathhammer.wh40k.units import CarriedWeapon, ModelGroup, Unit, attach, declared_order
+from mathhammer.wh40k.scenario.model import Activation, Scenario, WeaponChoice
+from mathhammer.wh40k.scenario.api import run_scripted
+from mathhammer.wh40k.scenario.kernels import _allocation_order
+from mathhammer.wh40k.scenario.units import CarriedWeapon, ModelGroup, Unit, attach, declared_order
 
 BOLTGUN = "Boltgun: 24\" A2 BS3+ S4 AP0 D1"
 PISTOL = "Bolt pistol: 12\" A1 BS3+ S4 AP0 D1 [PISTOL]"
@@ -58,7 +58,7 @@ def test_too_few_scripted_dice_is_an_error_not_a_guess():
 
 
 def test_e1_batches_are_gathered_identically():
-    from mathhammer.wh40k.scenario_compile import compile_scenario
+    from mathhammer.wh40k.scenario.compile import compile_scenario
     plan = compile_scenario(e1_scenario())
     assert plan.batches.shape[0] == 2  # boltguns + pistol together, heavy bolter alone
 
@@ -211,12 +211,12 @@ def test_advanced_units_shoot_only_assault_weapons():
     shooters = Unit("S", (group("G", 1, "T4 Sv3+ W2", rifle, heavy),))
     target = Unit("T", (group("Trooper", 10, "T4 Sv7+ W1"),))
     from mathhammer.wh40k.profiles import Situation
-    from mathhammer.wh40k.scenario import select_attacks
+    from mathhammer.wh40k.scenario.model import select_attacks
     act = Activation("shooting", "S", "T", situation=Situation(advanced=True))
     sc = Scenario({"S": shooters, "T": target}, (act,))
     assert [a.weapon.name for a in select_attacks(sc, act)] == ["Bolt rifle"]
     with pytest.raises(Exception, match="ASSAULT"):
         bad = Activation("shooting", "S", "T", weapons=(WeaponChoice("Heavy bolter"),),
                          situation=Situation(advanced=True))
-        from mathhammer.wh40k.scenario_compile import compile_scenario
+        from mathhammer.wh40k.scenario.compile import compile_scenario
         compile_scenario(Scenario({"S": shooters, "T": target}, (bad,)))

@@ -15,12 +15,13 @@ Batch 2: hits [2,4,6] v BS4+ -> 2 hits; S5 v T3 needs 3+, wounds [3,5] -> 2; sav
 from __future__ import annotations
 
 from mathhammer.wh40k.profiles import TargetProfile, Weapon
-from mathhammer.wh40k.reference import Trace, resolve
+from tests.wh40k.oracle import Trace, resolve
+from mathhammer.wh40k.parse import parse_target, parse_weapon
 
-BOLTGUNS = Weapon.parse('2x Boltgun: 24" A2 BS3+ S4 AP0 D1')
-PISTOL = Weapon.parse('Bolt pistol: 12" A1 BS3+ S4 AP0 D1 [PISTOL]')
-HEAVY_BOLTER = Weapon.parse('Heavy bolter: 36" A3 BS4+ S5 AP-1 D2')
-TARGET = TargetProfile.parse("5x T3 Sv3+ InSv5+ W1")
+BOLTGUNS = parse_weapon('2x Boltgun: 24" A2 BS3+ S4 AP0 D1')
+PISTOL = parse_weapon('Bolt pistol: 12" A1 BS3+ S4 AP0 D1 [PISTOL]')
+HEAVY_BOLTER = parse_weapon('Heavy bolter: 36" A3 BS4+ S5 AP-1 D2')
+TARGET = parse_target("5x T3 Sv3+ InSv5+ W1")
 
 DICE = [2, 3, 4, 5, 6,   # batch 1 hit rolls
         1, 3, 4, 6,      # batch 1 wound rolls

@@ -21,7 +21,8 @@ import tomli
 from mathhammer.errors import MathhammerError, ScenarioError, did_you_mean
 from mathhammer.wh40k import abilities as ab
 from mathhammer.wh40k.profiles import Modifiers, Rules, Situation, TargetProfile, Weapon
-from mathhammer.wh40k.units import CarriedWeapon, ModelGroup, Unit, attach
+from mathhammer.wh40k.scenario.units import CarriedWeapon, ModelGroup, Unit, attach
+from mathhammer.wh40k.parse import parse_target, parse_weapon
 
 Phase = Literal["shooting", "fight", "overwatch"]
 PHASES = ("shooting", "fight", "overwatch")
@@ -514,7 +515,7 @@ def _group_from_toml(unit: str, spec: Any) -> ModelGroup:
         raise ScenarioError(f"model group '{name}': count = {count!r} must be a whole number")
     if "profile" not in spec:
         raise ScenarioError(f"model group '{name}' needs profile = \"T4 Sv3+ W2 [INFANTRY]\"")
-    profile = TargetProfile.parse(str(spec["profile"]))
+    profile = parse_target(str(spec["profile"]))
     weapons = []
     for entry in spec.get("weapons", []):
         weapons.append(_weapon_from_toml(name, entry))
@@ -526,7 +527,7 @@ def _group_from_toml(unit: str, spec: Any) -> ModelGroup:
 
 def _weapon_from_toml(group: str, entry: Any) -> CarriedWeapon:
     if isinstance(entry, str):
-        return CarriedWeapon.single(Weapon.parse(entry))
+        return CarriedWeapon.single(parse_weapon(entry))
     if not isinstance(entry, dict):
         raise ScenarioError(f"model group '{group}': a weapon is a line or a table "
                             "{ name = ..., profiles = [...] }")
@@ -535,7 +536,7 @@ def _weapon_from_toml(group: str, entry: Any) -> CarriedWeapon:
     if not lines:
         raise ScenarioError(f"model group '{group}': weapon {entry.get('name', '?')!r} needs "
                             "line = \"...\" or profiles = [\"...\", ...]")
-    parsed = [Weapon.parse(str(line)) for line in lines]
+    parsed = [parse_weapon(str(line)) for line in lines]
     profiles = tuple(p.with_count(1) for p in parsed)
     hunter_spec = entry.get("hunter", [])
     if isinstance(hunter_spec, str):

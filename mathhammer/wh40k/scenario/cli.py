@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from mathhammer.cli import add_monte_carlo_options, add_output_options, emit, positive_int
+from mathhammer.core.cli_options import add_monte_carlo_options, add_output_options, emit, positive_int
 
 DEFAULT_SCENARIO_TRIALS = 100_000
 
@@ -16,8 +16,7 @@ def register(subparsers: Any) -> None:
         "run", help="simulate a scenario file (units, activations, battle rounds)",
         description="Simulate every activation of a scenario TOML file, round after round.")
     parser.add_argument("scenario", metavar="SCENARIO.toml", help="scenario file (see README)")
-    add_monte_carlo_options(parser)
-    parser.set_defaults(trials=DEFAULT_SCENARIO_TRIALS)
+    add_monte_carlo_options(parser, default_trials=DEFAULT_SCENARIO_TRIALS)
     parser.add_argument("--rounds", type=positive_int, default=None,
                         help="override the file's number of battle rounds")
     add_output_options(parser, plot_outcome=False)
@@ -27,8 +26,8 @@ def register(subparsers: Any) -> None:
 def _run(args: argparse.Namespace) -> int:
     import dataclasses
 
-    from mathhammer.wh40k.scenario import load_scenario
-    from mathhammer.wh40k.scenario_api import run
+    from mathhammer.wh40k.scenario.model import load_scenario
+    from mathhammer.wh40k.scenario.api import run
 
     scenario = load_scenario(args.scenario)
     if args.rounds is not None:

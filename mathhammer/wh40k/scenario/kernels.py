@@ -1,6 +1,6 @@
 """Numba kernels for whole-unit scenarios: activations in sequence over battle rounds.
 
-Reads a :class:`~mathhammer.wh40k.scenario_compile.ScenarioPlan`'s arrays only. State per
+Reads a :class:`~mathhammer.wh40k.scenario.compile.ScenarioPlan`'s arrays only. State per
 trial: ``alive[s]`` models per sub-group, ``current[a]`` wounds left on allocation group
 ``a``'s wounded model (W when none is wounded), ``group_alive[a]``, ``unit_alive[u]`` and
 ``unit_lost[u]`` (wounds lost).
@@ -39,7 +39,7 @@ from mathhammer.wh40k.compile import (
     SUS_SIDES,
 )
 from mathhammer.wh40k.dice_steps import binomial_at, count_outcomes, roll_classified
-from mathhammer.wh40k.scenario_compile import (
+from mathhammer.wh40k.scenario.compile import (
     A_CHARACTER,
     A_FIRST_SUB,
     A_LOCAL,

@@ -29,8 +29,8 @@ import numpy as np
 from mathhammer.wh40k import abilities as ab
 from mathhammer.wh40k.compile import BATCH_COLUMNS, N_WEAPONS, Defender, batch_tables, feel_no_pain
 from mathhammer.wh40k.profiles import Modifiers
-from mathhammer.wh40k.scenario import Attack, Scenario, select_attacks
-from mathhammer.wh40k.units import allocation_groups, declared_order
+from mathhammer.wh40k.scenario.model import Attack, Scenario, select_attacks
+from mathhammer.wh40k.scenario.units import allocation_groups, declared_order
 
 # subs columns
 (S_UNIT, S_MODELS, S_WOUNDS, S_FNP, S_FNP_MORTAL, S_ALLOC, S_TOUGHNESS, S_BODYGUARD,

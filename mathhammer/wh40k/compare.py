@@ -28,8 +28,6 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import sys
-import types
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -539,18 +537,3 @@ __all__ = [
     "to_json_dict",
     "to_markdown",
 ]
-
-
-class _CallableModule(types.ModuleType):
-    """``mathhammer.compare`` is both this module and its main function.
-
-    Importing the submodule makes ``mathhammer.compare`` the module object (Python sets the
-    attribute on the package), which would hide the lazily exported function; a callable
-    module keeps ``mh.compare(attackers, targets, ...)`` working either way.
-    """
-
-    def __call__(self, *args: Any, **kwargs: Any) -> pd.DataFrame:
-        return compare(*args, **kwargs)
-
-
-sys.modules[__name__].__class__ = _CallableModule

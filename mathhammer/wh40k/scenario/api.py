@@ -15,8 +15,8 @@ from mathhammer.core.rng import seed_streams
 from mathhammer.wh40k.api import CHUNKS, _check_seed, _check_trials
 from mathhammer.wh40k.compile import N_WEAPONS, RF_CONST, RF_COUNT, RF_SIDES, SUS_CONST, \
     SUS_COUNT, SUS_SIDES
-from mathhammer.wh40k.scenario import Scenario, load_scenario
-from mathhammer.wh40k.scenario_compile import (B_BLAST, B_CLEAVE, B_FIRST_CONTRIB,
+from mathhammer.wh40k.scenario.model import Scenario, load_scenario
+from mathhammer.wh40k.scenario.compile import (B_BLAST, B_CLEAVE, B_FIRST_CONTRIB,
                                                B_N_CONTRIBS, C_A_CONST, C_A_COUNT, C_A_SIDES,
                                                C_PER_MODEL, C_SUB_FIRST, K_FIRST_BATCH,
                                                K_N_BATCHES, S_MODELS, U_MODEL_BINS, U_MODELS,
@@ -74,7 +74,7 @@ def max_pending(plan: ScenarioPlan) -> int:
 def run_scenario_monte_carlo(plan: ScenarioPlan, trials: int,
                              seed: int | np.random.SeedSequence, chunks: int = CHUNKS):
     """Run the scenario kernel; return summed histograms (models, wounds, groups, sides)."""
-    from mathhammer.wh40k.scenario_kernels import simulate_scenario_chunks
+    from mathhammer.wh40k.scenario.kernels import simulate_scenario_chunks
 
     streams = seed_streams(seed, chunks)
     per_chunk = np.full(chunks, trials // chunks, dtype=np.int64)
@@ -318,7 +318,7 @@ def run_scripted(scenario: Scenario, faces: list[int]) -> dict[str, Any]:
         The scenario (one round is usual).
     faces
         Every D6 the trial rolls, in the kernel's documented order (see
-        :mod:`mathhammer.wh40k.scenario_kernels`).
+        :mod:`mathhammer.wh40k.scenario.kernels`).
 
     Returns
     -------
@@ -333,7 +333,7 @@ def run_scripted(scenario: Scenario, faces: list[int]) -> dict[str, Any]:
     """
     from mathhammer.core.rng import (check_script_not_exhausted, scripted_dice_used,
                                       scripted_stream)
-    from mathhammer.wh40k.scenario_kernels import scenario_trials
+    from mathhammer.wh40k.scenario.kernels import scenario_trials
 
     plan = compile_scenario(scenario)
     stream = scripted_stream(faces)

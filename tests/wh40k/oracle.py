@@ -54,6 +54,7 @@ from mathhammer.wh40k.profiles import (
     TargetProfile,
     Weapon,
 )
+from mathhammer.wh40k.parse import parse_target, parse_weapon
 
 Roll = Callable[[], int]
 Batch = Weapon | Sequence[Weapon]
@@ -503,8 +504,8 @@ def resolve(weapons: Sequence[Batch], target: TargetProfile,
     Examples
     --------
     >>> faces = iter([4, 3])              # hit on 4 (BS3+), wound on 3 (S4 vs T3)
-    >>> w = Weapon.parse("A1 BS3+ S4 AP0 D1")
-    >>> resolve([w], TargetProfile.parse("T3 Sv- W1"), roll=lambda: next(faces))
+    >>> w = parse_weapon("A1 BS3+ S4 AP0 D1")
+    >>> resolve([w], parse_target("T3 Sv- W1"), roll=lambda: next(faces))
     Outcome(wounds_lost=1, models_destroyed=1, hazard_mortal_wounds=0)
     """
     return Resolver(weapons, target, situation, modifiers, rules,

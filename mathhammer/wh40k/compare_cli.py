@@ -6,7 +6,7 @@ import argparse
 import json
 from typing import Any
 
-from mathhammer.cli import add_monte_carlo_options, add_output_options, positive_int
+from mathhammer.core.cli_options import add_monte_carlo_options, add_output_options, positive_int
 from mathhammer.errors import OptionError
 
 DEFAULT_COMPARE_TRIALS = 200_000
@@ -55,12 +55,8 @@ def register(subparsers: Any) -> None:
                       help="outcome of --plot-kind overlay: damage (default) or "
                            "models_destroyed")
     add_situation_arguments(parser)
-    add_monte_carlo_options(parser)
-    for action in parser._actions:
-        if action.dest == "trials":
-            action.default = DEFAULT_COMPARE_TRIALS
-            action.type = positive_int
-            action.help = f"Monte Carlo trials per cell (default {DEFAULT_COMPARE_TRIALS:,})"
+    add_monte_carlo_options(parser, default_trials=DEFAULT_COMPARE_TRIALS,
+                            trials_help="Monte Carlo trials per cell")
     add_output_options(parser, plot_outcome=False)
     parser.set_defaults(handler=_run_compare)
 
@@ -98,7 +94,7 @@ def _sweep_value(text: str) -> Any:
 
 
 def _run_compare(args: argparse.Namespace) -> int:
-    from mathhammer.compare import compare, pivot, sweep, to_json_dict, to_markdown
+    from mathhammer.wh40k.compare import compare, pivot, sweep, to_json_dict, to_markdown
     from mathhammer.wh40k.cli import options_from_args
     from mathhammer.wh40k.targets import load
 

@@ -1,0 +1,47 @@
+"""Lazy public names for package ``__init__`` modules.
+
+A package lists ``name -> module`` once; the module is imported the first time the name is
+used, so ``import mathhammer`` and ``import mathhammer.dust`` stay quick (no numpy, numba or
+pandas until they are needed).
+
+Every game has an ``exact`` module (its exact engine) and exports an ``exact`` function (from
+its ``api``). Importing a submodule makes Python set it as an attribute of its package, which
+would hide the function of the same name; a lazy package refuses that one assignment, so
+``from mathhammer.dust import exact`` is always the function. Code inside the package imports
+names *from* the engine module (``from mathhammer.dust.exact import plan_pmfs``).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Mapping
+from importlib import import_module
+from types import ModuleType
+from typing import Any
+
+
+def lazy_package(package: str, names: Mapping[str, str]) -> None:
+    """Serve ``names`` (public name -> dotted module defining it) lazily from ``package``.
+
+    Call it at the end of the package's ``__init__`` with ``__name__``.
+    """
+    module = sys.modules[package]
+    module.__class__ = type("LazyPackage", (_LazyPackage,), {"_lazy_names": dict(names)})
+
+
+class _LazyPackage(ModuleType):
+    _lazy_names: dict[str, str] = {}
+
+    def __getattr__(self, name: str) -> Any:
+        module_name = self._lazy_names.get(name)
+        if module_name is None:
+            raise AttributeError(f"module '{self.__name__}' has no attribute '{name}'")
+        return getattr(import_module(module_name), name)
+
+    def __dir__(self) -> list[str]:
+        return sorted(set(super().__dir__()) | set(self._lazy_names))
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if isinstance(value, ModuleType) and name in self._lazy_names:
+            return  # a submodule named like a public function: keep serving the function
+        super().__setattr__(name, value)
