@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any, NoReturn
+from typing import Any
 
 from mathhammer.core.cli_options import EXIT_OK, EXIT_USAGE, ArgumentParser
 from mathhammer.errors import MathhammerError

@@ -13,12 +13,12 @@ import argparse
 import json
 from typing import Any, NoReturn
 
+from mathhammer.core.trials import DEFAULT_TRIALS
 from mathhammer.errors import OptionError
 
 EXIT_OK = 0
 EXIT_USAGE = 2
 
-DEFAULT_TRIALS = 1_000_000
 DEFAULT_SEED = 1
 
 

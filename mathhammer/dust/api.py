@@ -15,7 +15,8 @@ import numpy as np
 import pandas as pd
 
 from mathhammer.core.result import EXACT, MONTE_CARLO, Distribution, Result
-from mathhammer.core.rng import seed_streams
+from mathhammer.core.trials import (CHUNKS, DEFAULT_GRID_TRIALS, DEFAULT_TRIALS, check_seed,
+                                    check_trials, chunk_streams)
 from mathhammer.dust.exact import convolve, plan_pmfs, row_pmfs, to_float, volley_pmf
 from mathhammer.dust.compile import N_DICE, CompiledPlan, _compile_row, compile_plan
 from mathhammer.dust.profiles import (
@@ -25,8 +26,7 @@ from mathhammer.dust.parse import parse_target, parse_weapons
 from mathhammer.errors import OptionError, UnsupportedError
 
 #: Fixed number of Monte Carlo chunks (independent of the thread count: determinism).
-N_CHUNKS = 64
-DEFAULT_TRIALS = 200_000
+N_CHUNKS = CHUNKS
 
 LABELS = {
     "hits": "hits",
@@ -60,15 +60,6 @@ def _check_method(method: str) -> str:
     if method in ("monte-carlo", "simulate", MONTE_CARLO):
         return MONTE_CARLO
     raise OptionError(f"method must be 'exact' or 'monte-carlo', not {method!r}")
-
-
-def _chunk_trials(trials: int, chunks: int = N_CHUNKS) -> np.ndarray:
-    if trials < 1:
-        raise OptionError(f"trials must be at least 1, not {trials}")
-    base, extra = divmod(trials, chunks)
-    counts = np.full(chunks, base, dtype=np.int64)
-    counts[:extra] += 1
-    return counts
 
 
 # -- derived outcomes (generic over Fraction pmfs and integer histograms) --------------------
@@ -206,10 +197,7 @@ def run_plan_kernel(compiled: CompiledPlan, trials: int, seed: int) -> np.ndarra
     chunks (quantities: hits, damage before saves, damage after saves)."""
     from mathhammer.dust.kernels import plan_kernel
 
-    chunk_trials = _chunk_trials(trials)
-    if seed < 0:
-        raise OptionError(f"seed must not be negative, not {seed}")
-    streams = seed_streams(seed, N_CHUNKS)
+    streams, chunk_trials = chunk_streams(check_trials(trials), check_seed(seed), N_CHUNKS)
     n_bins = int(max(compiled.max_hits.max(), compiled.max_damage.max())) + 1
     hist = np.zeros((N_CHUNKS, len(compiled.targets), 3, n_bins), dtype=np.int64)
     plan_kernel(streams, chunk_trials, np.ascontiguousarray(compiled.rows),
@@ -378,7 +366,7 @@ def losses_table(weapons: WeaponsLike, *, sustained: bool = False, models: int |
 
 # -- comparisons and plan search ------------------------------------------------------------
 def compare(variants: dict[str, dict[str, Any]], *, method: str = "exact",
-            trials: int = DEFAULT_TRIALS, seed: int = 1) -> pd.DataFrame:
+            trials: int = DEFAULT_GRID_TRIALS, seed: int = 1) -> pd.DataFrame:
     """Headline figures of several attacks side by side (normal vs sustained, single vs
     double success, plan A vs plan B...).
 
@@ -648,8 +636,7 @@ def exchange(a: Unit, b: Unit, rounds: int = 1, *, method: str = "exact",
     if method == MONTE_CARLO:
         from mathhammer.dust.kernels import exchange_kernel
 
-        chunk_trials = _chunk_trials(trials)
-        streams = seed_streams(seed, N_CHUNKS)
+        streams, chunk_trials = chunk_streams(check_trials(trials), check_seed(seed), N_CHUNKS)
         hist_a = np.zeros((N_CHUNKS, cap_a + 1), dtype=np.int64)
         hist_b = np.zeros((N_CHUNKS, cap_b + 1), dtype=np.int64)
         exchange_kernel(streams, chunk_trials, rounds,

@@ -11,15 +11,14 @@ from collections.abc import Iterable
 import numpy as np
 
 from mathhammer.core.result import MONTE_CARLO, Distribution, Result
-from mathhammer.core.rng import seed_streams
-from mathhammer.errors import OptionError
+from mathhammer.core.trials import CHUNKS, DEFAULT_TRIALS, check_seed, check_trials, chunk_streams
 from mathhammer.warmachine.compile import CompiledPlan, compile_plan
 from mathhammer.warmachine.exact import _LABELS, _inputs, run_exact
 from mathhammer.warmachine.profiles import Attack, Rules, Target
 from mathhammer.warmachine.parse import parse_attack, parse_target
 
 #: Fixed number of random-stream chunks (never tied to the thread count: same seed, same bits).
-N_CHUNKS = 64
+N_CHUNKS = CHUNKS
 
 AttackLike = Attack | str
 TargetLike = Target | str
@@ -83,7 +82,7 @@ def exact(attacks: AttackLike | Iterable[AttackLike], targets: TargetLike | Iter
 
 
 def simulate(attacks: AttackLike | Iterable[AttackLike],
-             targets: TargetLike | Iterable[TargetLike], trials: int = 1_000_000,
+             targets: TargetLike | Iterable[TargetLike], trials: int = DEFAULT_TRIALS,
              seed: int = 1, rules: Rules | None = None) -> Result:
     """Monte Carlo estimate of the same outcomes as :func:`exact`.
 
@@ -106,14 +105,8 @@ def run_monte_carlo(compiled: CompiledPlan, trials: int, seed: int) -> Result:
     from mathhammer.warmachine.kernels import (C_CONTINUOUS, C_CRIT, C_HIT, C_SAVED, C_UNIT,
                                                N_COUNTERS, simulate_chunks)
 
-    if not isinstance(trials, (int, np.integer)) or trials < 1:
-        raise OptionError(f"trials = {trials!r}: run at least one trial")
-    if not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise OptionError(f"seed = {seed!r}: use a non-negative whole number")
-    trials, seed = int(trials), int(seed)
-    streams = seed_streams(seed, N_CHUNKS)
-    per_chunk = np.full(N_CHUNKS, trials // N_CHUNKS, dtype=np.int64)
-    per_chunk[: trials % N_CHUNKS] += 1
+    trials, seed = check_trials(trials), check_seed(seed)
+    streams, per_chunk = chunk_streams(trials, seed, N_CHUNKS)
     hist_damage = np.zeros((N_CHUNKS, compiled.max_damage + 1), dtype=np.int64)
     hist_destroyed = np.zeros((N_CHUNKS, compiled.n_models + 1), dtype=np.int64)
     hist_spent = np.zeros((N_CHUNKS, compiled.max_boosts + 1), dtype=np.int64)

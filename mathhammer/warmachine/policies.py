@@ -20,6 +20,7 @@ from mathhammer.errors import OptionError, UnsupportedError
 from mathhammer.warmachine.api import AttackLike, TargetLike, _attacks, _targets, plan, \
     run_monte_carlo
 from mathhammer.warmachine.exact import _Chain, run_exact
+from mathhammer.core.trials import DEFAULT_GRID_TRIALS
 from mathhammer.warmachine.profiles import Attack, Rules
 
 #: The attacks-to-kill series stops once P(target still standing) falls below this.
@@ -101,7 +102,7 @@ def focus_policies(points: int, attacks: int = 1) -> list[FocusPolicy]:
 
 def compare_focus(attack: AttackLike, target: TargetLike, points: int,
                   rules: Rules | None = None, method: str = "exact",
-                  trials: int = 200_000, seed: int = 1,
+                  trials: int = DEFAULT_GRID_TRIALS, seed: int = 1,
                   policies: list[FocusPolicy] | None = None) -> pd.DataFrame:
     """Rank ways of spending ``points`` focus/fury on one weapon against one target.
 

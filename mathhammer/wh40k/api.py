@@ -16,15 +16,12 @@ from typing import Any
 import numpy as np
 
 from mathhammer.core.result import EXACT, MONTE_CARLO, Distribution, Result
-from mathhammer.core.rng import seed_streams
+from mathhammer.core.trials import CHUNKS, DEFAULT_TRIALS, check_seed, check_trials, chunk_streams
 from mathhammer.errors import OptionError, did_you_mean
 from mathhammer.wh40k.compile import CompiledPlan, compile_plan
 from mathhammer.wh40k.profiles import Modifiers, Rules, Situation, TargetProfile, Weapon
 from mathhammer.wh40k.parse import parse_weapon
 
-#: Trials are split into this many chunks whatever the thread count, each with its own
-#: random stream, so a seed gives bit-identical results on 1 or 64 threads.
-CHUNKS = 64
 
 LABELS = {"damage": "wounds lost", "models_destroyed": "models destroyed",
           "attacker_mortal_wounds": "hazard mortal wounds (attacker)",
@@ -49,7 +46,7 @@ AUTO_MAX_TRIALS = 50_000_000
 
 
 def simulate(weapons: WeaponsLike, target: str | TargetProfile, *,
-             trials: int | str = 1_000_000, seed: int | np.random.SeedSequence = 1,
+             trials: int | str = DEFAULT_TRIALS, seed: int | np.random.SeedSequence = 1,
              target_stderr: float | None = None, **options: Any) -> Result:
     """Monte Carlo distribution of what ``weapons`` do to ``target``.
 
@@ -102,8 +99,8 @@ def simulate(weapons: WeaponsLike, target: str | TargetProfile, *,
                                       or not target_stderr > 0):
         raise OptionError(f"target_stderr={target_stderr!r} must be a positive number")
     if not adaptive:
-        trials = _check_trials(trials)
-    seed = _check_seed(seed)
+        trials = check_trials(trials)
+    seed = check_seed(seed)
     weapon_list, target_profile, plan, inputs = _prepare(weapons, target, options)
     if isinstance(seed, np.random.SeedSequence):
         inputs["seed_spawn_key"] = list(seed.spawn_key)
@@ -203,9 +200,7 @@ def run_monte_carlo(plan: CompiledPlan, trials: int, seed: int | np.random.SeedS
     from mathhammer.core.threads import run_shares, thread_count
     from mathhammer.wh40k.kernels import run_chunks
 
-    streams = seed_streams(seed, chunks)
-    per_chunk = np.full(chunks, trials // chunks, dtype=np.int64)
-    per_chunk[: trials % chunks] += 1
+    streams, per_chunk = chunk_streams(trials, seed, chunks)
     damage_hist = np.zeros((chunks, plan.total_wounds + 1), dtype=np.int64)
     models_hist = np.zeros((chunks, plan.total_models + 1), dtype=np.int64)
     hazard_hist = np.zeros((chunks, plan.max_hazard_mortals + 1), dtype=np.int64)
@@ -306,25 +301,3 @@ def _fields(options: Situation | Modifiers | Rules) -> dict[str, Any]:
     """Field name -> value. Every field is a scalar, so no deep copy (``dataclasses.asdict``
     cost a third of a millisecond per call)."""
     return {f.name: getattr(options, f.name) for f in dataclasses.fields(options)}
-
-
-def _check_trials(trials: Any) -> int:
-    if isinstance(trials, bool) or not isinstance(trials, (int, np.integer)):
-        raise OptionError(f"trials={trials!r} must be a whole number of trials, e.g. 1_000_000")
-    if trials < 1:
-        raise OptionError(f"trials={trials} must be at least 1")
-    return int(trials)
-
-
-def _check_seed(seed: Any) -> int | np.random.SeedSequence:
-    if isinstance(seed, np.random.SeedSequence):
-        # a fresh copy: spawning children advances a SeedSequence, and the answer must
-        # depend only on (entropy, spawn_key)
-        return np.random.SeedSequence(seed.entropy, spawn_key=seed.spawn_key,
-                                      pool_size=seed.pool_size)
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise OptionError(f"seed={seed!r} must be a non-negative whole number")
-    return int(seed)
-
-
-__all__: Sequence[str] = ("simulate", "exact", "run_monte_carlo", "build_options")

@@ -35,6 +35,7 @@ import numpy as np
 import pandas as pd
 
 from mathhammer.core.result import Result
+from mathhammer.core.trials import DEFAULT_GRID_TRIALS, check_seed, check_trials
 from mathhammer.core.tables import format_number, markdown_table
 from mathhammer.errors import OptionError, UnsupportedError, did_you_mean
 from mathhammer.wh40k import api
@@ -53,7 +54,7 @@ METRIC_LABELS = {
     "damage_per_100pts": "wounds lost per 100 points",
     "models_destroyed_per_100pts": "models destroyed per 100 points",
 }
-DEFAULT_TRIALS = 200_000
+DEFAULT_TRIALS = DEFAULT_GRID_TRIALS
 
 #: Sweep parameters that change the target profile or the attackers rather than an option.
 TARGET_PARAMETERS = ("save", "toughness", "wounds", "invuln", "target_models")
@@ -293,7 +294,7 @@ def to_json_dict(frame: pd.DataFrame) -> dict[str, Any]:
 def _run(cells, parameter, costs, *, trials, seed, exact, options, settings=None,
          results_out=None, client=None):
     if not exact:
-        trials = api._check_trials(trials)
+        trials = check_trials(trials)
     seed = _seed(seed)
     children = np.random.SeedSequence(seed).spawn(len(cells))
     jobs = [(attacker, target, {**options, **overrides}, trials, child, exact)
@@ -448,7 +449,7 @@ def _points(points, attackers: list[_Attacker]) -> dict[str, float]:
 
 
 def _seed(seed: Any) -> int:
-    return api._check_seed(seed)
+    return check_seed(seed)
 
 
 # -- sweeps ---------------------------------------------------------------------------------

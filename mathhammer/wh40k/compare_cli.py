@@ -6,10 +6,10 @@ import argparse
 import json
 from typing import Any
 
-from mathhammer.core.cli_options import add_monte_carlo_options, add_output_options, positive_int
+from mathhammer.core.cli_options import add_monte_carlo_options, add_output_options
+from mathhammer.core.trials import DEFAULT_GRID_TRIALS
 from mathhammer.errors import OptionError
 
-DEFAULT_COMPARE_TRIALS = 200_000
 
 
 def register(subparsers: Any) -> None:
@@ -55,7 +55,7 @@ def register(subparsers: Any) -> None:
                       help="outcome of --plot-kind overlay: damage (default) or "
                            "models_destroyed")
     add_situation_arguments(parser)
-    add_monte_carlo_options(parser, default_trials=DEFAULT_COMPARE_TRIALS,
+    add_monte_carlo_options(parser, default_trials=DEFAULT_GRID_TRIALS,
                             trials_help="Monte Carlo trials per cell")
     add_output_options(parser, plot_outcome=False)
     parser.set_defaults(handler=_run_compare)

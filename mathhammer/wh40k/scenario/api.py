@@ -11,8 +11,8 @@ import numpy as np
 import pandas as pd
 
 from mathhammer.core.result import MONTE_CARLO, Distribution
-from mathhammer.core.rng import seed_streams
-from mathhammer.wh40k.api import CHUNKS, _check_seed, _check_trials
+from mathhammer.core.trials import (CHUNKS, DEFAULT_SCENARIO_TRIALS, check_seed, check_trials,
+                                    chunk_streams)
 from mathhammer.wh40k.compile import N_WEAPONS, RF_CONST, RF_COUNT, RF_SIDES, SUS_CONST, \
     SUS_COUNT, SUS_SIDES
 from mathhammer.wh40k.scenario.model import Scenario, load_scenario
@@ -24,7 +24,7 @@ from mathhammer.wh40k.scenario.compile import (B_BLAST, B_CLEAVE, B_FIRST_CONTRI
                                                ScenarioPlan, compile_scenario)
 
 
-def run(scenario: Scenario | str | Path, trials: int = 100_000, seed: int = 1) -> ScenarioResult:
+def run(scenario: Scenario | str | Path, trials: int = DEFAULT_SCENARIO_TRIALS, seed: int = 1) -> ScenarioResult:
     """Simulate a scenario: every activation, every battle round, ``trials`` times.
 
     Parameters
@@ -42,8 +42,8 @@ def run(scenario: Scenario | str | Path, trials: int = 100_000, seed: int = 1) -
     """
     if not isinstance(scenario, Scenario):
         scenario = load_scenario(scenario)
-    trials = _check_trials(trials)
-    seed = _check_seed(seed)
+    trials = check_trials(trials)
+    seed = check_seed(seed)
     plan = compile_scenario(scenario)
     hists = run_scenario_monte_carlo(plan, trials, seed)
     return ScenarioResult(plan=plan, trials=trials, seed=seed, models=hists[0],
@@ -76,9 +76,7 @@ def run_scenario_monte_carlo(plan: ScenarioPlan, trials: int,
     """Run the scenario kernel; return summed histograms (models, wounds, groups, sides)."""
     from mathhammer.wh40k.scenario.kernels import simulate_scenario_chunks
 
-    streams = seed_streams(seed, chunks)
-    per_chunk = np.full(chunks, trials // chunks, dtype=np.int64)
-    per_chunk[: trials % chunks] += 1
+    streams, per_chunk = chunk_streams(trials, seed, chunks)
     cps = plan.checkpoints
     models = np.zeros((chunks, cps, plan.model_bins), dtype=np.int64)
     wounds = np.zeros((chunks, cps, plan.wound_bins), dtype=np.int64)

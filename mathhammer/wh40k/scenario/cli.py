@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from mathhammer.core.trials import DEFAULT_SCENARIO_TRIALS
 from mathhammer.core.cli_options import add_monte_carlo_options, add_output_options, emit, positive_int
 
-DEFAULT_SCENARIO_TRIALS = 100_000
 
 
 def register(subparsers: Any) -> None:

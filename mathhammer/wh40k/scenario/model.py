@@ -20,7 +20,7 @@ import tomli
 
 from mathhammer.errors import MathhammerError, ScenarioError, did_you_mean
 from mathhammer.wh40k import abilities as ab
-from mathhammer.wh40k.profiles import Modifiers, Rules, Situation, TargetProfile, Weapon
+from mathhammer.wh40k.profiles import Modifiers, Rules, Situation, Weapon
 from mathhammer.wh40k.scenario.units import CarriedWeapon, ModelGroup, Unit, attach
 from mathhammer.wh40k.parse import parse_target, parse_weapon
 
