@@ -32,7 +32,7 @@ from pathlib import Path
 
 from mathhammer.dust.profiles import (
     AIRCRAFT, DOUBLE, HARD, INFANTRY, MAX_LEVELS, SOFT, VEHICLE, WEAPON_TAGS, Cell,
-    ModelGroup, Target, Unit, Weapon, WeaponLine, suggest,
+    ModelGroup, Target, Unit, Weapon, WeaponLine,
 )
 from mathhammer.errors import ProfileError, did_you_mean
 
@@ -475,7 +475,7 @@ def load_unit(path: str | Path, name: str, base: Path | None = None,
     for key, unit in units.items():
         if key.lower() == name.lower():
             return unit
-    raise ProfileError(f"unit file '{path}' has no unit '{name}'{suggest(name, units)}; "
+    raise ProfileError(f"unit file '{path}' has no unit '{name}'{did_you_mean(name, units)}; "
                        f"it has: {', '.join(units)}", token=name, line=line)
 
 
@@ -486,7 +486,7 @@ def _unit_from_table(name: str, table, path) -> Unit:
     known = {"profile", "weapons", "models"}
     for key in table:
         if key not in known:
-            raise ProfileError(f"{where}: unknown key '{key}'{suggest(key, known)}",
+            raise ProfileError(f"{where}: unknown key '{key}'{did_you_mean(key, known)}",
                                token=key)
     profile_text = table.get("profile")
     weapon_texts = table.get("weapons", [])

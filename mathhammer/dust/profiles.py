@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from mathhammer.errors import OptionError, ProfileError
+from mathhammer.errors import OptionError, ProfileError, did_you_mean
 
 INFANTRY = "infantry"
 VEHICLE = "vehicle"
@@ -40,16 +40,6 @@ WEAPON_TAGS = ("IGNORES COVER", "FLAME", "NAPALM", "ARTILLERY", "LASER", "SNIPER
 COVER_IGNORING_TAGS = frozenset({"IGNORES COVER", "FLAME", "NAPALM", "ARTILLERY"})
 
 CASUALTY_POLICIES = ("protect_special", "owner_optimal", "random", "attacker_worst")
-
-
-def suggest(word: str, choices) -> str:
-    """``"; did you mean 'x'?"`` keeping the choice's own spelling (for lower-case names)."""
-    import difflib
-
-    choices = list(choices)
-    lowered = {c.lower(): c for c in choices}
-    match = difflib.get_close_matches(word.lower(), list(lowered), n=1, cutoff=0.6)
-    return f"; did you mean '{lowered[match[0]]}'?" if match else ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -402,7 +392,7 @@ class Unit:
             if line.name.lower() == name.lower():
                 return line
         raise ProfileError(f"unit {self.name!r} has no weapon {name!r}"
-                           f"{suggest(name, [w.name for w in self.weapons])}", token=name)
+                           f"{did_you_mean(name, [w.name for w in self.weapons])}", token=name)
 
     def carriers(self, name: str) -> int:
         """Carriers of a weapon line at full strength (1 for vehicles and heroes)."""
@@ -485,7 +475,7 @@ class Rules:
         for name, value, allowed in checks:
             if value not in allowed:
                 raise OptionError(f"{name} must be one of {', '.join(allowed)}, not {value!r}"
-                                  f"{suggest(str(value), allowed)}")
+                                  f"{did_you_mean(str(value), allowed)}")
         if self.laser_chain_depth is not None and self.laser_chain_depth < 0:
             raise OptionError("laser_chain_depth must be 0 or more (None: unbounded)")
         if not 1 <= self.aircraft_levels <= MAX_LEVELS[AIRCRAFT]:

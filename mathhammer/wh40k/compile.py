@@ -381,20 +381,28 @@ def split_probabilities(row: list[int], hit: float, crit: float, wound: float,
     return (hit + crit) * dev_wound, (hit + crit) * saved_wound * failed
 
 
-def attack_dice_pmf(row: list[int]) -> np.ndarray:
-    """Exact pmf of the batch's total attack dice: every weapon's A and [RAPID FIRE] dice."""
-    pmf = np.zeros(1)
-    pmf[0] = 1.0
-    weapons = row[N_WEAPONS]
-    for count, sides in ((row[A_COUNT], row[A_SIDES]), (row[RF_COUNT], row[RF_SIDES])):
-        if count == 0:
-            continue
-        die = np.zeros(sides + 1)
-        die[1:] = 1.0 / sides
-        for _ in range(weapons * count):
-            pmf = np.convolve(pmf, die)
-    shift = weapons * (row[A_CONST] + row[BONUS_DICE] + row[RF_CONST])
-    return np.concatenate([np.zeros(shift), pmf])
+def dice_pmf(count: int, sides: int, constant: int) -> np.ndarray:
+    """Dense pmf of a dice expression, indexed by value."""
+    if count == 0 and sides == 0:
+        pmf = np.zeros(constant + 1)
+        pmf[constant] = 1.0
+        return pmf
+    return np.array(DiceExpr(count, sides, constant).probabilities())
+
+
+def attack_dice_pmf(row: Sequence[int]) -> np.ndarray:
+    """Exact pmf of a batch's total attack dice: every weapon's A, bonus and [RAPID FIRE] dice.
+
+    Used by the exact engine and for the Monte Carlo kernel's ``ATTACK_DICE`` tables."""
+    per_weapon = dice_pmf(row[A_COUNT], row[A_SIDES], row[A_CONST])
+    per_weapon = np.concatenate([np.zeros(row[BONUS_DICE]), per_weapon])
+    if row[RF_COUNT] or row[RF_CONST]:
+        per_weapon = np.convolve(per_weapon, dice_pmf(row[RF_COUNT], row[RF_SIDES],
+                                                      row[RF_CONST]))
+    total = np.array([1.0])
+    for _ in range(row[N_WEAPONS]):
+        total = np.convolve(total, per_weapon)
+    return total
 
 
 def batch_shortcuts(rows: list[list[int]], groups: np.ndarray, limit: int) -> np.ndarray:

@@ -24,16 +24,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from mathhammer.core.dice import DiceExpr
 from mathhammer.errors import UnsupportedError
-from mathhammer.wh40k.compile import (A_CONST, A_COUNT, A_SIDES, AUTO_HIT, BONUS_DICE,
-                                      D_CONST, D_COUNT, D_SIDES, DEVASTATING, EXTRA_CRIT,
-                                      G_FNP, G_FNP_MORTAL, G_MODELS, G_WOUNDS, HIT_CLASS,
-                                      HIT_REROLL, LETHAL, MORTAL_DAMAGE, N_WEAPONS,
-                                      NORMAL_DAMAGE, RF_CONST, RF_COUNT, RF_SIDES, SAVE_FAILS,
-                                      SAVE_REROLL, SUS_CONST, SUS_COUNT, SUS_SIDES, WOUND_CLASS,
-                                      WOUND_REROLL, CompiledPlan, face_probabilities,
-                                      outcome_probabilities)
+from mathhammer.wh40k.compile import (AUTO_HIT, D_CONST, D_COUNT, D_SIDES, DEVASTATING,
+                                      EXTRA_CRIT, G_FNP, G_FNP_MORTAL, G_MODELS, G_WOUNDS,
+                                      HIT_CLASS, HIT_REROLL, LETHAL, MORTAL_DAMAGE, NORMAL_DAMAGE,
+                                      SAVE_FAILS, SAVE_REROLL, SUS_CONST, SUS_COUNT, SUS_SIDES,
+                                      WOUND_CLASS, WOUND_REROLL, CompiledPlan, attack_dice_pmf,
+                                      dice_pmf, face_probabilities, outcome_probabilities)
 
 
 def solve(plan: CompiledPlan) -> dict[str, np.ndarray]:
@@ -76,28 +73,6 @@ def hazard_pmf(rolls: int, mortals_per_fail: int) -> np.ndarray:
     pmf = np.zeros(rolls * mortals_per_fail + 1)
     pmf[::mortals_per_fail] = fails
     return pmf
-
-
-def dice_pmf(count: int, sides: int, constant: int) -> np.ndarray:
-    """Dense pmf of a dice expression, indexed by value."""
-    if count == 0 and sides == 0:
-        pmf = np.zeros(constant + 1)
-        pmf[constant] = 1.0
-        return pmf
-    return np.array(DiceExpr(count, sides, constant).probabilities())
-
-
-def attack_dice_pmf(row: np.ndarray) -> np.ndarray:
-    """pmf of the number of attack dice a batch gathers (A + bonus + rapid fire, per weapon)."""
-    per_weapon = dice_pmf(row[A_COUNT], row[A_SIDES], row[A_CONST])
-    per_weapon = np.concatenate([np.zeros(row[BONUS_DICE]), per_weapon])
-    if row[RF_COUNT] or row[RF_CONST]:
-        per_weapon = np.convolve(per_weapon, dice_pmf(row[RF_COUNT], row[RF_SIDES],
-                                                      row[RF_CONST]))
-    total = np.array([1.0])
-    for _ in range(row[N_WEAPONS]):
-        total = np.convolve(total, per_weapon)
-    return total
 
 
 def unsaved_and_devastating_pmf(plan: CompiledPlan, b: int, group: int = 0) -> np.ndarray:

@@ -13,18 +13,15 @@ import pandas as pd
 from mathhammer.core.result import MONTE_CARLO, Distribution
 from mathhammer.core.trials import (CHUNKS, DEFAULT_SCENARIO_TRIALS, check_seed, check_trials,
                                     chunk_streams)
-from mathhammer.wh40k.compile import N_WEAPONS, RF_CONST, RF_COUNT, RF_SIDES, SUS_CONST, \
-    SUS_COUNT, SUS_SIDES
+from mathhammer.wh40k.compile import N_WEAPONS
+from mathhammer.wh40k.scenario.compile import (K_FIRST_BATCH, K_N_BATCHES, U_MODEL_BINS, U_MODELS,
+                                               U_N_ALLOCS, U_WOUND_BINS, U_WOUNDS, ScenarioPlan,
+                                               compile_scenario, wound_dice_bound)
 from mathhammer.wh40k.scenario.model import Scenario, load_scenario
-from mathhammer.wh40k.scenario.compile import (B_BLAST, B_CLEAVE, B_FIRST_CONTRIB,
-                                               B_N_CONTRIBS, C_A_CONST, C_A_COUNT, C_A_SIDES,
-                                               C_PER_MODEL, C_SUB_FIRST, K_FIRST_BATCH,
-                                               K_N_BATCHES, S_MODELS, U_MODEL_BINS, U_MODELS,
-                                               U_N_ALLOCS, U_WOUND_BINS, U_WOUNDS,
-                                               ScenarioPlan, compile_scenario)
 
 
-def run(scenario: Scenario | str | Path, trials: int = DEFAULT_SCENARIO_TRIALS, seed: int = 1) -> ScenarioResult:
+def run(scenario: Scenario | str | Path, trials: int = DEFAULT_SCENARIO_TRIALS,
+        seed: int | np.random.SeedSequence = 1) -> ScenarioResult:
     """Simulate a scenario: every activation, every battle round, ``trials`` times.
 
     Parameters
@@ -52,21 +49,13 @@ def run(scenario: Scenario | str | Path, trials: int = DEFAULT_SCENARIO_TRIALS, 
 
 def max_pending(plan: ScenarioPlan) -> int:
     """An upper bound on [DEVASTATING WOUNDS] critical wounds in one activation."""
+    largest_unit = int(plan.units[:, U_MODELS].max())
     worst = 1
     for k in range(plan.activations.shape[0]):
-        total = 0
         first = plan.activations[k, K_FIRST_BATCH]
-        for b in range(first, first + plan.activations[k, K_N_BATCHES]):
-            row = plan.batches[b]
-            bonus = (row[B_BLAST] + row[B_CLEAVE]) * (plan.units[:, U_MODELS].max() // 5)
-            rapid = row[RF_COUNT] * max(row[RF_SIDES], 1) + row[RF_CONST]
-            sustained = row[SUS_COUNT] * max(row[SUS_SIDES], 1) + row[SUS_CONST]
-            for c in range(row[B_FIRST_CONTRIB], row[B_FIRST_CONTRIB] + row[B_N_CONTRIBS]):
-                con = plan.contribs[c]
-                models = plan.subs[con[C_SUB_FIRST], S_MODELS]
-                per_weapon = (con[C_A_COUNT] * max(con[C_A_SIDES], 1) + con[C_A_CONST]
-                              + bonus + rapid)
-                total += models * con[C_PER_MODEL] * per_weapon * (1 + sustained)
+        batches = plan.batches[first:first + plan.activations[k, K_N_BATCHES]]
+        total = sum(wound_dice_bound(row, plan.contribs, plan.subs, largest_unit)
+                    for row in batches)
         worst = max(worst, total)
     return int(worst)
 

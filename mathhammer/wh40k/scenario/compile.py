@@ -281,18 +281,30 @@ def _report_local(subs: list, row: list) -> int:
     return row[S_REPORT] - first_report
 
 
+def wound_dice_bound(row, contribs: np.ndarray, subs: np.ndarray, target_models: int) -> int:
+    """Most wound dice one batch can roll: every attack die at its maximum, [BLAST] and
+    [CLEAVE] against ``target_models``, and every hit doubled by the most [SUSTAINED HITS]."""
+    from mathhammer.wh40k.compile import (RF_CONST, RF_COUNT, RF_SIDES, SUS_CONST, SUS_COUNT,
+                                          SUS_SIDES)
+
+    bonus = (row[B_BLAST] + row[B_CLEAVE]) * (target_models // 5)
+    rapid = row[RF_COUNT] * max(row[RF_SIDES], 1) + row[RF_CONST]
+    sustained = row[SUS_COUNT] * max(row[SUS_SIDES], 1) + row[SUS_CONST]
+    dice = 0
+    for c in range(row[B_FIRST_CONTRIB], row[B_FIRST_CONTRIB] + row[B_N_CONTRIBS]):
+        con = contribs[c]
+        models = subs[con[C_SUB_FIRST], S_MODELS]
+        dice += models * con[C_PER_MODEL] * (con[C_A_COUNT] * max(con[C_A_SIDES], 1)
+                                             + con[C_A_CONST] + bonus + rapid)
+    return int(dice * (1 + sustained))
+
+
 def _count_tables(rows, contribs, subs, tables, wound, saves, unit_models):
     """Binomial CDF tables so the kernel can sample outcome counts (see core.sampling)."""
     from mathhammer.core.sampling import TABLE_LIMIT, binomial_cdf_rows
     from mathhammer.wh40k.compile import (
-        RF_CONST,
-        RF_COUNT,
-        RF_SIDES,
         SAVE_FAILS,
         SAVE_REROLL,
-        SUS_CONST,
-        SUS_COUNT,
-        SUS_SIDES,
         face_probabilities,
         outcome_probabilities,
     )
@@ -300,18 +312,8 @@ def _count_tables(rows, contribs, subs, tables, wound, saves, unit_models):
     def ratio(a: float, rest: float) -> float:
         return a / rest if rest > 1e-15 else 0.0
 
-    sizes = [1]
-    for row in rows:
-        bonus = (row[B_BLAST] + row[B_CLEAVE]) * (unit_models[row[B_TARGET]] // 5)
-        rapid = row[RF_COUNT] * max(row[RF_SIDES], 1) + row[RF_CONST]
-        sustained = row[SUS_COUNT] * max(row[SUS_SIDES], 1) + row[SUS_CONST]
-        dice = 0
-        for c in range(row[B_FIRST_CONTRIB], row[B_FIRST_CONTRIB] + row[B_N_CONTRIBS]):
-            con = contribs[c]
-            models = subs[con[C_SUB_FIRST], S_MODELS]
-            dice += models * con[C_PER_MODEL] * (con[C_A_COUNT] * max(con[C_A_SIDES], 1)
-                                                 + con[C_A_CONST] + bonus + rapid)
-        sizes.append(dice * (1 + sustained))
+    sizes = [1] + [wound_dice_bound(row, contribs, subs, unit_models[row[B_TARGET]])
+                   for row in rows]
     n_max = int(min(TABLE_LIMIT, max(sizes)))
     n_batches, n_t = wound.shape[0], wound.shape[1]
     hit_cdfs = np.ones((n_batches, 2, n_max + 1, n_max + 1))
