@@ -263,7 +263,7 @@ def bench_shoot_then_fight(trials: int, repeats: int) -> Row:
     if run is None:
         return Row(title, "mathhammer MC", check="n/a (scenario engine pending)")
     try:
-        from mathhammer.wh40k.scenario.model import parse_scenario
+        from mathhammer.wh40k.scenario.reader import parse_scenario
 
         scenario = parse_scenario(SHOOT_THEN_FIGHT_TOML)
         run(scenario, trials=1000, seed=SEED)

@@ -4,7 +4,7 @@ import pytest
 
 from mathhammer.cli import main
 from mathhammer.errors import ScenarioError
-from mathhammer.wh40k.scenario.model import load_scenario, parse_scenario
+from mathhammer.wh40k.scenario.reader import load_scenario, parse_scenario
 
 BASE = '''
 [units.Squad]

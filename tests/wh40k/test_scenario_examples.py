@@ -211,10 +211,11 @@ def test_advanced_units_shoot_only_assault_weapons():
     shooters = Unit("S", (group("G", 1, "T4 Sv3+ W2", rifle, heavy),))
     target = Unit("T", (group("Trooper", 10, "T4 Sv7+ W1"),))
     from mathhammer.wh40k.profiles import Situation
-    from mathhammer.wh40k.scenario.model import select_attacks
+    from mathhammer.wh40k.scenario.selection import select_attacks
     act = Activation("shooting", "S", "T", situation=Situation(advanced=True))
     sc = Scenario({"S": shooters, "T": target}, (act,))
-    assert [a.weapon.name for a in select_attacks(sc, act)] == ["Bolt rifle"]
+    assert [a.weapon.name for a in select_attacks(sc.units, act)] == ["Bolt rifle"]
+    assert [a.weapon.name for a in sc.attacks[0]] == ["Bolt rifle"]
     with pytest.raises(Exception, match="ASSAULT"):
         bad = Activation("shooting", "S", "T", weapons=(WeaponChoice("Heavy bolter"),),
                          situation=Situation(advanced=True))

@@ -17,7 +17,8 @@ from mathhammer.wh40k.compile import N_WEAPONS
 from mathhammer.wh40k.scenario.compile import (K_FIRST_BATCH, K_N_BATCHES, U_MODEL_BINS, U_MODELS,
                                                U_N_ALLOCS, U_WOUND_BINS, U_WOUNDS, ScenarioPlan,
                                                compile_scenario, wound_dice_bound)
-from mathhammer.wh40k.scenario.model import Scenario, load_scenario
+from mathhammer.wh40k.scenario.model import Scenario
+from mathhammer.wh40k.scenario.reader import load_scenario
 
 
 def run(scenario: Scenario | str | Path, trials: int = DEFAULT_SCENARIO_TRIALS,

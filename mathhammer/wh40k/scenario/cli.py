@@ -26,7 +26,7 @@ def register(subparsers: Any) -> None:
 def _run(args: argparse.Namespace) -> int:
     import dataclasses
 
-    from mathhammer.wh40k.scenario.model import load_scenario
+    from mathhammer.wh40k.scenario.reader import load_scenario
     from mathhammer.wh40k.scenario.api import run
 
     scenario = load_scenario(args.scenario)

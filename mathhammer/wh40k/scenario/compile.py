@@ -29,7 +29,8 @@ import numpy as np
 from mathhammer.wh40k import abilities as ab
 from mathhammer.wh40k.compile import BATCH_COLUMNS, N_WEAPONS, Defender, batch_tables, feel_no_pain
 from mathhammer.wh40k.profiles import Modifiers
-from mathhammer.wh40k.scenario.model import Attack, Scenario, select_attacks
+from mathhammer.wh40k.scenario.activations import Attack
+from mathhammer.wh40k.scenario.model import Scenario
 from mathhammer.wh40k.scenario.units import allocation_groups, declared_order
 
 # subs columns
@@ -130,8 +131,7 @@ def compile_scenario(scenario: Scenario) -> ScenarioPlan:
 
     batch_rows, contribs, tables, labels, acts, act_labels = [], [], [], [], [], []
     one_shot_slots: dict[tuple[str, str], int] = {}
-    for activation in scenario.activations:
-        attacks = select_attacks(scenario, activation)
+    for activation, attacks in zip(scenario.activations, scenario.attacks):
         batches = _gather(scenario, activation, attacks)
         acts.append([unit_index[activation.attacker], len(batch_rows), len(batches)])
         act_labels.append(activation.label)
