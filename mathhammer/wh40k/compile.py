@@ -464,18 +464,50 @@ def batch_tables(weapon: Weapon, defender: Defender, situation: Situation,
     def active(name: str) -> Ability | None:
         return _best(weapon.active(name, keywords))
 
-    psychic = active(ab.PSYCHIC) is not None
-    indirect = situation.indirect and ranged
-    overwatch = situation.overwatch and ranged
-
     # Attack dice (24.05, 24.06, 24.30): per weapon, from the target at Select Targets.
     blast = active(ab.BLAST)
     cleave = active(ab.CLEAVE)
     rapid = active(ab.RAPID_FIRE) if (situation.half_range and ranged) else None
     rf = rapid.value if rapid is not None else DiceExpr.fixed(0)
-
-    # Hit roll (05.01, 02.02.01).
+    overwatch = situation.overwatch and ranged
     auto_hit = weapon.auto_hits and not (overwatch and not rules.torrent_in_snap)
+    hit = _hit_table(weapon, defender, situation, modifiers, rules, active)
+    wound_tables = _wound_tables(weapon, defender, situation, modifiers, rules, active)
+    save_tables = _save_tables(weapon, defender, modifiers)
+    maps = _damage_maps(weapon, defender, situation, modifiers, rules, active)
+
+    sustained = active(ab.SUSTAINED_HITS)
+    sus = sustained.value if sustained is not None else DiceExpr.fixed(0)
+    devastating = active(ab.DEVASTATING_WOUNDS) is not None
+    first_wound, first_save = wound_tables[0], save_tables[0]
+    lethal = (active(ab.LETHAL_HITS) is not None and not auto_hit
+              and _take_lethal(rules, first_wound[0], first_wound[1], first_save[0],
+                               first_save[1], maps, weapon, devastating, defender))
+    row = [0] * BATCH_COLUMNS
+    row[N_WEAPONS] = weapon.count
+    row[A_COUNT], row[A_SIDES], row[A_CONST] = (weapon.attacks.count, weapon.attacks.sides,
+                                                weapon.attacks.constant)
+    row[RF_COUNT], row[RF_SIDES], row[RF_CONST] = rf.count, rf.sides, rf.constant
+    row[AUTO_HIT] = int(auto_hit)
+    row[SUS_COUNT], row[SUS_SIDES], row[SUS_CONST] = sus.count, sus.sides, sus.constant
+    row[LETHAL] = int(lethal)
+    row[EXTRA_CRIT] = int(rules.sustained_extra_are_crit)
+    row[DEVASTATING] = int(devastating)
+    row[D_COUNT], row[D_SIDES], row[D_CONST] = (weapon.damage.count, weapon.damage.sides,
+                                                weapon.damage.constant)
+    return BatchTables(row=row, hit=hit, wound=np.array(wound_tables, dtype=np.int64),
+                       saves=np.array(save_tables, dtype=np.int64), damage_maps=maps,
+                       blast_per_five=blast.number if blast is not None else 0,
+                       cleave_per_five=cleave.number if cleave is not None else 0)
+
+
+def _hit_table(weapon: Weapon, defender: Defender, situation: Situation, modifiers: Modifiers,
+               rules: Rules, active) -> np.ndarray:
+    """Hit roll (05.01, 02.02.01): ``[outcome per face, re-roll mask]``."""
+    ranged = not weapon.melee
+    psychic = active(ab.PSYCHIC) is not None
+    indirect = situation.indirect and ranged
+    overwatch = situation.overwatch and ranged
     cover = ranged and (situation.cover or defender.stealth or indirect)
     if active(ab.IGNORES_COVER) is not None:
         cover = False
@@ -514,16 +546,21 @@ def batch_tables(weapon: Weapon, defender: Defender, situation: Situation,
     hit_reroll = _reroll_mask(modifiers.reroll_hits, hit_class)
     if overwatch or indirect:
         hit_reroll[:] = 0  # 10.07, 15.09: hit re-rolls are not allowed
+    return np.stack([hit_class, hit_reroll])
 
-    # Wound roll (05.02): one table per toughness the unit may present.
+
+def _wound_tables(weapon: Weapon, defender: Defender, situation: Situation,
+                  modifiers: Modifiers, rules: Rules, active) -> list[np.ndarray]:
+    """Wound roll (05.02): one ``[outcome, re-roll mask]`` table per toughness the unit may
+    present."""
     strength = max(1, weapon.strength + modifiers.strength_mod)
     lance = active(ab.LANCE) is not None and situation.charged
     wound_mod = _cap(modifiers.wound_mod + (1 if lance else 0), rules)
     crit_wound = modifiers.crit_wounds
-    for anti in weapon.active(ab.ANTI, keywords):
+    for anti in weapon.active(ab.ANTI, defender.keywords):
         crit_wound = min(crit_wound, anti.threshold)
     twin = active(ab.TWIN_LINKED) is not None
-    wound_tables = []
+    tables = []
     for toughness in defender.toughness_values:
         need = wound_threshold(strength, toughness)
         wound_class = np.zeros(7, dtype=np.int64)
@@ -535,11 +572,16 @@ def batch_tables(weapon: Weapon, defender: Defender, situation: Situation,
         wound_reroll = _reroll_mask(modifiers.reroll_wounds, wound_class)
         if twin:
             wound_reroll |= _reroll_mask("failed", wound_class)
-        wound_tables.append(np.stack([wound_class, wound_reroll]))
+        tables.append(np.stack([wound_class, wound_reroll]))
+    return tables
 
-    # Save (05.04): AP never touches the invulnerable save.
+
+def _save_tables(weapon: Weapon, defender: Defender, modifiers: Modifiers) -> list[np.ndarray]:
+    """Saving throw (05.04), one ``[fails, re-roll mask]`` table per allocation group; AP never
+    touches the invulnerable save."""
+    ranged = not weapon.melee
     ap = min(0, weapon.ap - modifiers.ap_mod)
-    save_tables = []
+    tables = []
     for save, invuln, scope in defender.groups:
         threshold = save - ap
         if invuln is not None and scope in ("all", "ranged" if ranged else "melee"):
@@ -554,10 +596,15 @@ def batch_tables(weapon: Weapon, defender: Defender, situation: Situation,
             save_reroll[:] = save_fails
         elif defender.reroll_saves == "all":
             save_reroll[1:] = 1
-        save_tables.append(np.stack([save_fails, save_reroll]))
+        tables.append(np.stack([save_fails, save_reroll]))
+    return tables
 
-    # Damage (02.02.01 order: add, divide, subtract, round up, at least 1).
-    melta = active(ab.MELTA) if (situation.half_range and ranged) else None
+
+def _damage_maps(weapon: Weapon, defender: Defender, situation: Situation,
+                 modifiers: Modifiers, rules: Rules, active) -> np.ndarray:
+    """Final damage of every raw Damage roll, as normal damage and as mortal wounds
+    (02.02.01 order: add, divide, subtract, round up, at least 1)."""
+    melta = active(ab.MELTA) if (situation.half_range and not weapon.melee) else None
     damage_add = (melta.number if melta is not None else 0) + modifiers.damage_plus
     defender_vs_mortals = (rules.defender_dmg_mods_vs_dw == "always"
                            or (rules.defender_dmg_mods_vs_dw == "by_trigger"
@@ -570,31 +617,7 @@ def batch_tables(weapon: Weapon, defender: Defender, situation: Situation,
             maps[MORTAL_DAMAGE, raw] = maps[NORMAL_DAMAGE, raw]
         else:
             maps[MORTAL_DAMAGE, raw] = final_damage(raw, damage_add, False, 0)
-
-    sustained = active(ab.SUSTAINED_HITS)
-    sus = sustained.value if sustained is not None else DiceExpr.fixed(0)
-    devastating = active(ab.DEVASTATING_WOUNDS) is not None
-    first_wound, first_save = wound_tables[0], save_tables[0]
-    lethal = (active(ab.LETHAL_HITS) is not None and not auto_hit
-              and _take_lethal(rules, first_wound[0], first_wound[1], first_save[0],
-                               first_save[1], maps, weapon, devastating, defender))
-    row = [0] * BATCH_COLUMNS
-    row[N_WEAPONS] = weapon.count
-    row[A_COUNT], row[A_SIDES], row[A_CONST] = (weapon.attacks.count, weapon.attacks.sides,
-                                                weapon.attacks.constant)
-    row[RF_COUNT], row[RF_SIDES], row[RF_CONST] = rf.count, rf.sides, rf.constant
-    row[AUTO_HIT] = int(auto_hit)
-    row[SUS_COUNT], row[SUS_SIDES], row[SUS_CONST] = sus.count, sus.sides, sus.constant
-    row[LETHAL] = int(lethal)
-    row[EXTRA_CRIT] = int(rules.sustained_extra_are_crit)
-    row[DEVASTATING] = int(devastating)
-    row[D_COUNT], row[D_SIDES], row[D_CONST] = (weapon.damage.count, weapon.damage.sides,
-                                                weapon.damage.constant)
-    return BatchTables(row=row, hit=np.stack([hit_class, hit_reroll]),
-                       wound=np.array(wound_tables, dtype=np.int64),
-                       saves=np.array(save_tables, dtype=np.int64), damage_maps=maps,
-                       blast_per_five=blast.number if blast is not None else 0,
-                       cleave_per_five=cleave.number if cleave is not None else 0)
+    return maps
 
 
 def final_damage(raw: int, add: int, halved: bool, minus: int) -> int:
