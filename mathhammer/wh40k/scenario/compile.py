@@ -22,12 +22,13 @@ Layout (every array is int64):
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from mathhammer.wh40k import abilities as ab
-from mathhammer.wh40k.compile import BATCH_COLUMNS, N_WEAPONS, Defender, batch_tables, feel_no_pain
+from mathhammer.wh40k.compile import (BATCH_COLUMNS, N_WEAPONS, BatchTables, Defender, batch_tables,
+                                      feel_no_pain)
 from mathhammer.wh40k.profiles import Modifiers
 from mathhammer.wh40k.scenario.activations import Attack
 from mathhammer.wh40k.scenario.model import Scenario
@@ -91,89 +92,163 @@ class ScenarioPlan:
 
 def compile_scenario(scenario: Scenario) -> ScenarioPlan:
     """Lay out units, allocation groups and every activation's batches as arrays."""
+    layout = _lay_out_units(scenario)
+    batches = _lay_out_batches(scenario, layout)
+    tables = batches.tables
+    n = len(tables)
+    wound, saves, damage_maps = _stack_tables(tables, layout.units)
+    contribs = np.array(batches.contribs, dtype=np.int64).reshape(-1, 6)
+    subs = np.array(layout.subs, dtype=np.int64)
+    batch_rows = np.array(batches.rows, dtype=np.int64).reshape(n, SCENARIO_BATCH_COLUMNS)
+    hit_cdfs, wound_cdfs, save_cdfs = _count_tables(
+        batches.rows, contribs, subs, tables, wound, saves,
+        [scenario.units[name].models for name in layout.unit_names])
+    return ScenarioPlan(
+        hit_cdfs=hit_cdfs, wound_cdfs=wound_cdfs, save_cdfs=save_cdfs,
+        subs=subs, allocs=np.array(layout.allocs, dtype=np.int64),
+        units=np.array(layout.units, dtype=np.int64),
+        orders=np.array(layout.orders, dtype=np.int64),
+        toughness=np.array(layout.toughness, dtype=np.int64),
+        batches=batch_rows, contribs=contribs,
+        hit=np.array([t.hit for t in tables], dtype=np.int64).reshape(n, 2, 7),
+        wound=wound.reshape(n, -1, 7), saves=saves, damage_maps=damage_maps,
+        activations=np.array(batches.activations, dtype=np.int64).reshape(-1, 3),
+        rounds=scenario.rounds, dw_at_unit_end=int(scenario.rules.dw_timing == "unit_end"),
+        report_groups=np.array(layout.report, dtype=np.int64), unit_names=layout.unit_names,
+        group_names=tuple(layout.group_names),
+        activation_labels=tuple(batches.activation_labels), side_names=layout.side_names,
+        model_bins=layout.model_bins, wound_bins=layout.wound_bins,
+        group_bins=layout.group_bins, batch_labels=tuple(batches.labels),
+        one_shot_slots=batches.one_shot_slots)
+
+
+@dataclass
+class _UnitLayout:
+    """Rows of the unit, allocation-group and model-group arrays, before stacking."""
+
+    unit_names: tuple[str, ...]
+    side_names: tuple[str, ...]
+    subs: list[list[int]] = field(default_factory=list)
+    allocs: list[list[int]] = field(default_factory=list)
+    units: list[list[int]] = field(default_factory=list)
+    orders: list[int] = field(default_factory=list)
+    toughness: list[int] = field(default_factory=list)
+    report: list[list[int]] = field(default_factory=list)
+    group_names: list[tuple[str, str]] = field(default_factory=list)
+    model_bins: int = 0
+    wound_bins: int = 0
+    group_bins: int = 0
+
+
+def _lay_out_units(scenario: Scenario) -> _UnitLayout:
     unit_names = tuple(scenario.units)
-    unit_index = {name: i for i, name in enumerate(unit_names)}
-    side_names = tuple(dict.fromkeys(scenario.sides[u] for u in unit_names))
-    subs, allocs, units, orders, toughness, report = [], [], [], [], [], []
-    group_names = []
-    model_bins = wound_bins = group_bins = 0
-    alloc_local: dict[str, list[int]] = {}
+    layout = _UnitLayout(unit_names=unit_names,
+                         side_names=tuple(dict.fromkeys(scenario.sides[u] for u in unit_names)))
     for u, name in enumerate(unit_names):
         unit = scenario.units[name]
-        groups = allocation_groups(unit)
-        first_report = len(report)
+        first_report = len(layout.report)
         for g in unit.groups:
-            report.append([u, g.count, group_bins])
-            group_names.append((name, g.name))
-            group_bins += g.count + 1
-        first_sub, first_alloc = len(subs), len(allocs)
-        alloc_local[name] = []
-        for local, ag in enumerate(groups):
-            alloc_local[name].append(len(allocs))
-            allocs.append([u, len(subs), len(ag.parts), int(ag.character), ag.wounds, local])
+            layout.report.append([u, g.count, layout.group_bins])
+            layout.group_names.append((name, g.name))
+            layout.group_bins += g.count + 1
+        first_sub, first_alloc = len(layout.subs), len(layout.allocs)
+        for local, ag in enumerate(allocation_groups(unit)):
+            layout.allocs.append([u, len(layout.subs), len(ag.parts), int(ag.character),
+                                  ag.wounds, local])
             for group_index, models in ag.parts:
                 g = unit.groups[group_index]
                 fnp_all, fnp_mortal = feel_no_pain(g.profile, Modifiers())
-                subs.append([u, models, g.profile.wounds, fnp_all, fnp_mortal, len(allocs) - 1,
-                             g.profile.toughness, int(g.role == "bodyguard"),
-                             first_report + group_index])
+                layout.subs.append([u, models, g.profile.wounds, fnp_all, fnp_mortal,
+                                    len(layout.allocs) - 1, g.profile.toughness,
+                                    int(g.role == "bodyguard"), first_report + group_index])
         t_values = sorted({g.profile.toughness for g in unit.groups})
-        order = [first_alloc + i for i in declared_order(unit)]
-        units.append([first_sub, len(subs) - first_sub, first_alloc, len(allocs) - first_alloc,
-                      len(orders), len(toughness), len(t_values),
-                      int(unit.all_monster_or_vehicle), unit.models,
-                      sum(g.count * g.profile.wounds for g in unit.groups),
-                      side_names.index(scenario.sides[name]), model_bins, wound_bins])
-        orders.extend(order)
-        toughness.extend(t_values)
-        model_bins += unit.models + 1
-        wound_bins += sum(g.count * g.profile.wounds for g in unit.groups) + 1
+        wounds = sum(g.count * g.profile.wounds for g in unit.groups)
+        layout.units.append([first_sub, len(layout.subs) - first_sub, first_alloc,
+                             len(layout.allocs) - first_alloc, len(layout.orders),
+                             len(layout.toughness), len(t_values),
+                             int(unit.all_monster_or_vehicle), unit.models, wounds,
+                             layout.side_names.index(scenario.sides[name]), layout.model_bins,
+                             layout.wound_bins])
+        layout.orders.extend(first_alloc + i for i in declared_order(unit))
+        layout.toughness.extend(t_values)
+        layout.model_bins += unit.models + 1
+        layout.wound_bins += wounds + 1
+    return layout
 
-    batch_rows, contribs, tables, labels, acts, act_labels = [], [], [], [], [], []
-    one_shot_slots: dict[tuple[str, str], int] = {}
+
+@dataclass
+class _BatchLayout:
+    """Batch rows, their weapon contributions and tables, and the activations' ranges."""
+
+    rows: list[list[int]] = field(default_factory=list)
+    contribs: list[list[int]] = field(default_factory=list)
+    tables: list[BatchTables] = field(default_factory=list)
+    labels: list[str] = field(default_factory=list)
+    activations: list[list[int]] = field(default_factory=list)
+    activation_labels: list[str] = field(default_factory=list)
+    one_shot: dict[tuple[str, str], int] = field(default_factory=dict)
+
+    @property
+    def one_shot_slots(self) -> int:
+        return len(self.one_shot)
+
+
+def _lay_out_batches(scenario: Scenario, layout: _UnitLayout) -> _BatchLayout:
+    unit_index = {name: i for i, name in enumerate(layout.unit_names)}
+    out = _BatchLayout()
     for activation, attacks in zip(scenario.activations, scenario.attacks):
         batches = _gather(scenario, activation, attacks)
-        acts.append([unit_index[activation.attacker], len(batch_rows), len(batches)])
-        act_labels.append(activation.label)
-        attacker = scenario.units[activation.attacker]
+        out.activations.append([unit_index[activation.attacker], len(out.rows), len(batches)])
+        out.activation_labels.append(activation.label)
         for target_name, members in batches:
-            target = scenario.units[target_name]
-            defender = _defender(target)
-            modifiers = dataclasses.replace(activation.modifiers,
-                                            damage_minus=target.damage_minus,
-                                            damage_halved=target.damage_halved,
-                                            reroll_saves=target.reroll_saves)
-            weapon = members[0].weapon
-            t = batch_tables(weapon, defender, activation.situation, modifiers, scenario.rules)
-            row = list(t.row) + [0] * (SCENARIO_BATCH_COLUMNS - BATCH_COLUMNS)
-            row[N_WEAPONS] = 0  # counted from the attacking models alive, in the kernel
-            row[B_TARGET] = unit_index[target_name]
-            row[B_FIRST_CONTRIB] = len(contribs)
-            row[B_N_CONTRIBS] = len(members)
-            row[B_BLAST] = t.blast_per_five
-            row[B_CLEAVE] = t.cleave_per_five if len({a.target for a in attacks
-                                                      if a.weapon == weapon}) == 1 else 0
-            row[B_HAZARDOUS] = int(weapon.has(ab.HAZARDOUS))
-            row[B_PRECISION] = int(bool(weapon.active(ab.PRECISION, target.keywords)))
-            row[B_ONE_SHOT] = -1
-            if weapon.has(ab.ONE_SHOT):  # 24.26: once per battle, tracked per unit and weapon
-                key = (activation.attacker, str(weapon))
-                row[B_ONE_SHOT] = one_shot_slots.setdefault(key, len(one_shot_slots))
-            for attack in members:
-                first, count = _sub_range(scenario, attacker, attack.group, subs,
-                                          unit_index[activation.attacker])
-                a = attack.weapon.attacks
-                if attack.split_attacks is not None:
-                    a_count, a_sides, a_const = 0, 0, attack.split_attacks
-                else:
-                    a_count, a_sides, a_const = a.count, a.sides, a.constant
-                for f, c in zip(first, count):
-                    contribs.append([f, c, attack.per_model, a_count, a_sides, a_const])
-                row[B_N_CONTRIBS] = len(contribs) - row[B_FIRST_CONTRIB]
-            batch_rows.append(row)
-            tables.append(t)
-            labels.append(f"{activation.label}: {weapon}")
+            _add_batch(scenario, activation, attacks, target_name, members, unit_index,
+                       layout, out)
+    return out
 
+
+def _add_batch(scenario: Scenario, activation, attacks, target_name: str, members,
+               unit_index: dict[str, int], layout: _UnitLayout, out: _BatchLayout) -> None:
+    """One weapon profile of one activation against one target: its row and contributions."""
+    target = scenario.units[target_name]
+    modifiers = dataclasses.replace(activation.modifiers, damage_minus=target.damage_minus,
+                                    damage_halved=target.damage_halved,
+                                    reroll_saves=target.reroll_saves)
+    weapon = members[0].weapon
+    t = batch_tables(weapon, _defender(target), activation.situation, modifiers,
+                     scenario.rules)
+    row = list(t.row) + [0] * (SCENARIO_BATCH_COLUMNS - BATCH_COLUMNS)
+    row[N_WEAPONS] = 0  # counted from the attacking models alive, in the kernel
+    row[B_TARGET] = unit_index[target_name]
+    row[B_FIRST_CONTRIB] = len(out.contribs)
+    row[B_BLAST] = t.blast_per_five
+    row[B_CLEAVE] = t.cleave_per_five if len({a.target for a in attacks
+                                              if a.weapon == weapon}) == 1 else 0
+    row[B_HAZARDOUS] = int(weapon.has(ab.HAZARDOUS))
+    row[B_PRECISION] = int(bool(weapon.active(ab.PRECISION, target.keywords)))
+    row[B_ONE_SHOT] = -1
+    if weapon.has(ab.ONE_SHOT):  # 24.26: once per battle, tracked per unit and weapon
+        key = (activation.attacker, str(weapon))
+        row[B_ONE_SHOT] = out.one_shot.setdefault(key, len(out.one_shot))
+    attacker = scenario.units[activation.attacker]
+    for attack in members:
+        first, count = _sub_range(scenario, attacker, attack.group, layout.subs,
+                                  unit_index[activation.attacker])
+        a = attack.weapon.attacks
+        if attack.split_attacks is not None:
+            a_count, a_sides, a_const = 0, 0, attack.split_attacks
+        else:
+            a_count, a_sides, a_const = a.count, a.sides, a.constant
+        for f, c in zip(first, count):
+            out.contribs.append([f, c, attack.per_model, a_count, a_sides, a_const])
+    row[B_N_CONTRIBS] = len(out.contribs) - row[B_FIRST_CONTRIB]
+    out.rows.append(row)
+    out.tables.append(t)
+    out.labels.append(f"{activation.label}: {weapon}")
+
+
+def _stack_tables(tables: list[BatchTables], units: list[list[int]]
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Wound, save and damage tables of every batch, padded to common shapes."""
     max_t = max(1, max(u[U_N_T] for u in units))
     max_g = max(1, max(u[U_N_ALLOCS] for u in units))
     width = max(t.damage_maps.shape[1] for t in tables)
@@ -185,28 +260,7 @@ def compile_scenario(scenario: Scenario) -> ScenarioPlan:
         wound[b, : t.wound.shape[0]] = t.wound
         saves[b, : t.saves.shape[0]] = t.saves
         damage_maps[b, :, : t.damage_maps.shape[1]] = t.damage_maps
-    contrib_array = np.array(contribs, dtype=np.int64).reshape(-1, 6)
-    sub_array = np.array(subs, dtype=np.int64)
-    hit_cdfs, wound_cdfs, save_cdfs = _count_tables(batch_rows, contrib_array, sub_array,
-                                                    tables, wound, saves,
-                                                    [scenario.units[n].models
-                                                     for n in unit_names])
-    return ScenarioPlan(
-        hit_cdfs=hit_cdfs, wound_cdfs=wound_cdfs, save_cdfs=save_cdfs,
-        subs=np.array(subs, dtype=np.int64), allocs=np.array(allocs, dtype=np.int64),
-        units=np.array(units, dtype=np.int64), orders=np.array(orders, dtype=np.int64),
-        toughness=np.array(toughness, dtype=np.int64),
-        batches=np.array(batch_rows, dtype=np.int64).reshape(n, SCENARIO_BATCH_COLUMNS),
-        contribs=np.array(contribs, dtype=np.int64).reshape(-1, 6),
-        hit=np.array([t.hit for t in tables], dtype=np.int64).reshape(n, 2, 7),
-        wound=wound.reshape(n, 2 * max_t, 7), saves=saves, damage_maps=damage_maps,
-        activations=np.array(acts, dtype=np.int64).reshape(-1, 3), rounds=scenario.rounds,
-        dw_at_unit_end=int(scenario.rules.dw_timing == "unit_end"),
-        report_groups=np.array(report, dtype=np.int64), unit_names=unit_names,
-        group_names=tuple(group_names), activation_labels=tuple(act_labels),
-        side_names=side_names, model_bins=model_bins, wound_bins=wound_bins,
-        group_bins=group_bins, batch_labels=tuple(labels),
-        one_shot_slots=len(one_shot_slots))
+    return wound, saves, damage_maps
 
 
 def _defender(unit) -> Defender:
