@@ -104,61 +104,78 @@ def compile_plan(attacks: Sequence[Attack], targets: Sequence[Target],
     if not rules.retarget_after_kill:
         raise UnsupportedError("retarget_after_kill=False is not implemented: attacks always "
                                "move on to the next model after a kill")
+    rows = [row for line_index, attack in enumerate(attacks)
+            for row in _attack_rows(line_index, attack)]
+    models = [_model_row(unit_index, target) for unit_index, target in enumerate(targets)
+              for _ in range(target.count)]
+    return CompiledPlan(rows=np.array(rows, dtype=np.int64).reshape(-1, N_ROW_FIELDS),
+                        models=np.array(models, dtype=np.int64).reshape(-1, N_MODEL_FIELDS),
+                        rules=_rule_vector(rules), coverage=float(rules.aoe_miss_coverage),
+                        attacks=attacks, targets=targets, rule_set=rules)
+
+
+def _attack_rows(line_index: int, attack: Attack) -> list[np.ndarray]:
+    """One row per attack of an attack line (the first carries the charge and the boosts)."""
+    if attack.generate == "on_hit" and attack.max_generated is None:
+        raise OptionError(f"'{attack.name or 'attack'}': EXTRA ATTACK ON HIT needs a cap, "
+                          "e.g. EXTRA ATTACKS MAX 1 (otherwise the chain is unbounded)")
     rows = []
-    for line_index, attack in enumerate(attacks):
-        if attack.generate == "on_hit" and attack.max_generated is None:
-            raise OptionError(f"'{attack.name or 'attack'}': EXTRA ATTACK ON HIT needs a cap, "
-                              "e.g. EXTRA ATTACKS MAX 1 (otherwise the chain is unbounded)")
-        for k in range(attack.count):
-            first = k == 0
-            charge = attack.charge and first
-            row = np.zeros(N_ROW_FIELDS, dtype=np.int64)
-            row[R_LINE] = line_index
-            row[R_FIRST] = first
-            row[R_MELEE] = attack.is_melee
-            row[R_STAT] = attack.stat
-            row[R_POW] = attack.pow
-            row[R_BLAST_POW] = attack.effective_blast_pow
-            row[R_AOE] = attack.is_aoe
-            row[R_CATCHES] = attack.catches
-            row[R_SPRAY] = attack.spray
-            row[R_ATK_N] = attack.attack_dice_rolled + (k < attack.attack_boosts)
-            row[R_ATK_DROP] = attack.attack_drop
-            row[R_DMG_N] = 2 + attack.damage_dice - attack.damage_reduced
-            row[R_DMG_DROP] = attack.damage_drop
-            row[R_DMG_BOOSTED] = attack.boosted_damage
-            row[R_CHARGE] = charge
-            row[R_AP] = attack.armor_piercing
-            row[R_CRIT_AP] = attack.crit_armor_piercing
-            row[R_CRIT_KD] = attack.crit_knockdown
-            row[R_CRIT_NO_TOUGH] = attack.crit_no_tough
-            row[R_CRIT_MULT] = attack.crit_damage_multiplier
-            row[R_CRIT_DICE] = attack.crit_damage_dice
-            row[R_AUTO_HIT] = attack.auto_hit
-            row[R_AUTO_MISS] = attack.auto_miss
-            row[R_REROLL_MODE] = REROLL_CODES[attack.reroll_attack]
-            row[R_REROLL_N] = attack.attack_rerolls
-            row[R_DREROLL_BELOW] = attack.reroll_damage_below or 0
-            row[R_DREROLL_N] = attack.damage_rerolls
-            row[R_GEN] = GENERATE_CODES[attack.generate]
-            row[R_GEN_CAP] = -1 if attack.max_generated is None else attack.max_generated
-            row[R_BUDGET] = attack.damage_boosts if first else 0
-            row[R_CRIT_CONT] = attack.crit_continuous
-            rows.append(row)
-    models = []
-    for unit_index, target in enumerate(targets):
-        for _ in range(target.count):
-            model = np.zeros(N_MODEL_FIELDS, dtype=np.int64)
-            model[M_DEF] = target.defense
-            model[M_ARM] = target.armor
-            model[M_BOXES] = target.boxes
-            model[M_MARKED] = target.damaged
-            model[M_TOUGH] = target.tough
-            model[M_TOUGH_THR] = target.tough_threshold
-            model[M_KD] = target.knocked_down
-            model[M_STATIONARY] = target.stationary
-            model[M_UNIT] = unit_index
-            models.append(model)
+    for k in range(attack.count):
+        first = k == 0
+        charge = attack.charge and first
+        row = np.zeros(N_ROW_FIELDS, dtype=np.int64)
+        row[R_LINE] = line_index
+        row[R_FIRST] = first
+        row[R_MELEE] = attack.is_melee
+        row[R_STAT] = attack.stat
+        row[R_POW] = attack.pow
+        row[R_BLAST_POW] = attack.effective_blast_pow
+        row[R_AOE] = attack.is_aoe
+        row[R_CATCHES] = attack.catches
+        row[R_SPRAY] = attack.spray
+        row[R_ATK_N] = attack.attack_dice_rolled + (k < attack.attack_boosts)
+        row[R_ATK_DROP] = attack.attack_drop
+        row[R_DMG_N] = 2 + attack.damage_dice - attack.damage_reduced
+        row[R_DMG_DROP] = attack.damage_drop
+        row[R_DMG_BOOSTED] = attack.boosted_damage
+        row[R_CHARGE] = charge
+        row[R_AP] = attack.armor_piercing
+        row[R_CRIT_AP] = attack.crit_armor_piercing
+        row[R_CRIT_KD] = attack.crit_knockdown
+        row[R_CRIT_NO_TOUGH] = attack.crit_no_tough
+        row[R_CRIT_MULT] = attack.crit_damage_multiplier
+        row[R_CRIT_DICE] = attack.crit_damage_dice
+        row[R_AUTO_HIT] = attack.auto_hit
+        row[R_AUTO_MISS] = attack.auto_miss
+        row[R_REROLL_MODE] = REROLL_CODES[attack.reroll_attack]
+        row[R_REROLL_N] = attack.attack_rerolls
+        row[R_DREROLL_BELOW] = attack.reroll_damage_below or 0
+        row[R_DREROLL_N] = attack.damage_rerolls
+        row[R_GEN] = GENERATE_CODES[attack.generate]
+        row[R_GEN_CAP] = -1 if attack.max_generated is None else attack.max_generated
+        row[R_BUDGET] = attack.damage_boosts if first else 0
+        row[R_CRIT_CONT] = attack.crit_continuous
+        rows.append(row)
+    return rows
+
+
+def _model_row(unit_index: int, target: Target) -> np.ndarray:
+    """One row per model of a target unit."""
+    model = np.zeros(N_MODEL_FIELDS, dtype=np.int64)
+    model[M_DEF] = target.defense
+    model[M_ARM] = target.armor
+    model[M_BOXES] = target.boxes
+    model[M_MARKED] = target.damaged
+    model[M_TOUGH] = target.tough
+    model[M_TOUGH_THR] = target.tough_threshold
+    model[M_KD] = target.knocked_down
+    model[M_STATIONARY] = target.stationary
+    model[M_UNIT] = unit_index
+    return model
+
+
+def _rule_vector(rules: Rules) -> np.ndarray:
+    """The rule switches the kernels read."""
     rule_vector = np.zeros(N_RULE_FIELDS, dtype=np.int64)
     rule_vector[RU_ALL_ONES] = rules.all_ones_miss
     rule_vector[RU_SPECIAL_KEPT] = rules.special_on_kept_dice
@@ -166,7 +183,4 @@ def compile_plan(attacks: Sequence[Attack], targets: Sequence[Target],
     rule_vector[RU_STAT_DEF] = rules.stationary_base_def
     rule_vector[RU_TOUGH_ALLOWED] = rules.tough_allowed
     rule_vector[RU_AOE_BOOST_ALL] = rules.aoe_boost_all
-    return CompiledPlan(rows=np.array(rows, dtype=np.int64).reshape(-1, N_ROW_FIELDS),
-                        models=np.array(models, dtype=np.int64).reshape(-1, N_MODEL_FIELDS),
-                        rules=rule_vector, coverage=float(rules.aoe_miss_coverage),
-                        attacks=attacks, targets=targets, rule_set=rules)
+    return rule_vector
