@@ -1,185 +1,82 @@
-"""Publication-quality charts (matplotlib, imported lazily).
+"""Publication-quality charts (matplotlib, imported lazily); public as :mod:`mathhammer.charts`.
 
 Every function takes ``ax=None`` (a new figure of article width is made when it is ``None``)
 and returns its artists in a small named tuple whose ``ax`` field leads to the figure
 (``artists.ax.figure``); notebooks display the tuple as the chart, and :func:`save` writes
-PNG or SVG. Charts are titled, their axes
-labelled with units, and drawn with the Okabe–Ito colour-blind-safe palette, with
-different markers and line styles as well so they survive greyscale printing.
+PNG, SVG (text kept as text) or PDF.
 
-- :func:`distribution`: bars of P(exactly k) and the "at least k" curve on a second axis,
-  mean marked, for any outcome of a :class:`~mathhammer.core.result.Result`.
-- :func:`overlay`: several results' "at least k" curves, head to head.
-- :func:`heatmap`: a comparison grid (the tidy frame of :func:`mathhammer.wh40k.compare`) with
-  values printed in the cells.
+- :func:`distribution`: bars of P(exactly k) and the "at least k" steps on a second axis,
+  mean marked, for one outcome of a result or for a bare distribution.
+- :func:`overlay`: several results' "at least k" steps, head to head.
+- :func:`bars`: one metric per attacker, grouped by target, with ±2 s.e. error bars.
+- :func:`heatmap`: a comparison grid with the values printed in the cells.
 - :func:`sweep_lines`: a metric against the swept parameter of :func:`mathhammer.sweep`.
-- :func:`survival`: per-round survival curves of battle-round scenarios, from a tidy frame
-  (see :func:`survival` for the data interface).
+- :func:`survival`: per-round survival curves of battle-round scenarios.
 
-Figures are made with :class:`matplotlib.figure.Figure` directly, not through ``pyplot``,
-so nothing accumulates in pyplot's global figure list. This module is game-independent: it
-reads results and tidy frames only.
+Charts are labelled from their data: a result names its outcomes (``label``), what it is
+about (``subject``) and how it was computed (``caption``: engine, trials, seed, situation);
+a tidy frame names its metrics through :mod:`mathhammer.core.labels` (which the games fill
+in; ``attrs["labels"]`` overrides) and carries its engine and ``attrs["situation"]``. This
+module knows no game and imports no result type: it reads any object with those public
+methods.
+
+Layout adapts to the content: long labels are wrapped or shortened (the full text stays on
+the artist and in the SVG as a tooltip), legends sit outside the plotting area, captions
+under it, titles above; the constrained layout keeps everything inside the figure, and the
+heat map grows with its grid. Series differ in colour, line style and marker; beyond
+:data:`MAX_SERIES_PER_PANEL` series, overlays and sweeps draw one panel per target.
 """
 
 from __future__ import annotations
 
-import contextlib
-import os
-from collections.abc import Iterator, Mapping, Sequence
-from pathlib import Path
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 import pandas as pd
 
+from mathhammer.core.chart_layout import (DPI, FIGSIZE, MARKERS, MAX_SERIES_PER_PANEL,
+                                          PALETTE,
+                                          axes_or_new, capitalised, caption, figure_png,
+                                          fit_limits, integer_axis, keep_tick_texts,
+                                          legend_below, legend_outside, new_axes, new_figure,
+                                          percent_axis, remember_full_text, save, series_style,
+                                          shorten_ticks, style, title, wrap)
+from mathhammer.core.labels import metric_label
 from mathhammer.errors import OptionError
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
-    from matplotlib.figure import Figure
 
-    from mathhammer.core.result import Distribution, Result
-
-#: Okabe & Ito (2008) colour-blind-safe palette, in the order lines are drawn.
-PALETTE = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442",
-           "#000000")
-MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
-LINESTYLES = ("-", "--", "-.", ":", (0, (5, 1)), (0, (3, 1, 1, 1, 1, 1)), "-", "--")
-#: Default figure size in inches (7 in: a typical article / two-column page width).
-FIGSIZE = (7.0, 4.2)
-#: Default resolution of saved PNGs: 7 x 4.2 in -> 1050 x 630 px.
-DPI = 150
-FORMATS = (".png", ".svg", ".pdf")
-
-_RC = {
-    "font.size": 11, "axes.titlesize": 12.5, "axes.titleweight": "bold",
-    "axes.labelsize": 11, "xtick.labelsize": 10, "ytick.labelsize": 10,
-    "legend.fontsize": 9.5, "legend.frameon": False, "axes.spines.top": False,
-    "axes.spines.right": False, "axes.grid": True, "grid.alpha": 0.3, "grid.linewidth": 0.6,
-    "lines.linewidth": 2.0, "lines.markersize": 5, "svg.hashsalt": "mathhammer",
-    "svg.fonttype": "path",
-}
+_TIDY = ("attacker", "target", "metric", "value", "stderr")
 
 
-# -- plumbing -------------------------------------------------------------------------------
-@contextlib.contextmanager
-def style() -> Iterator[None]:
-    """The house style as a matplotlib ``rc_context`` (used by every chart function)."""
-    import matplotlib
-
-    with matplotlib.rc_context(_RC):
-        yield
+# -- what charts read -----------------------------------------------------------------------
+class _Named(NamedTuple):
+    dist: Any
+    label: str
+    subject: str
+    note: str
 
 
-def new_axes(figsize: tuple[float, float] = FIGSIZE) -> Axes:
-    """A fresh figure (constrained layout, house style) with one axes."""
-    from matplotlib.figure import Figure
-
-    with style():
-        fig = Figure(figsize=figsize, layout="constrained")
-        return fig.add_subplot()
-
-
-def _axes(ax: Axes | None, figsize: tuple[float, float] = FIGSIZE) -> Axes:
-    return new_axes(figsize) if ax is None else ax
+def _named(source: Any, outcome: str, label: str | None = None) -> _Named:
+    """Distribution and words of ``outcome`` from a result (anything with a public
+    ``distribution(outcome)``) or from a bare distribution."""
+    dist = source.distribution(outcome) if hasattr(source, "distribution") else source
+    name = label or getattr(dist, "label", None) or outcome.replace("_", " ")
+    subject = getattr(dist, "subject", None) or ""
+    note = getattr(dist, "note", None) or getattr(dist, "engine_note", "")
+    return _Named(dist, name, subject, note)
 
 
-def save(fig: Any, path: str | os.PathLike[str], *, dpi: int = DPI) -> Path:
-    """Write a figure (or anything with an ``ax``/``figure``) as PNG, SVG or PDF.
-
-    Parameters
-    ----------
-    fig
-        A :class:`~matplotlib.figure.Figure`, an axes, or the artists tuple a chart
-        function returned.
-    path
-        File name; the suffix (``.png``, ``.svg``, ``.pdf``) picks the format.
-    dpi
-        PNG resolution (default 150: a 7 x 4.2 in figure is 1050 x 630 px).
-    """
-    path = Path(path)
-    suffix = path.suffix.lower()
-    if suffix not in FORMATS:
-        raise OptionError(f"cannot write a chart to '{path}': use a .png, .svg or .pdf "
-                          "file name")
-    figure = _figure_of(fig)
-    metadata = {"Date": None} if suffix in (".svg",) else None
-    if suffix == ".pdf":
-        metadata = {"CreationDate": None, "ModDate": None}
-    with style():  # svg.hashsalt is read at save time: stable ids, reproducible SVGs
-        figure.savefig(path, dpi=dpi, format=suffix[1:], metadata=metadata)
-    return path
-
-
-def _figure_of(obj: Any) -> Figure:
-    from matplotlib.figure import Figure
-
-    if isinstance(obj, Figure):
-        return obj
-    if hasattr(obj, "ax"):
-        return obj.ax.figure
-    if hasattr(obj, "figure") and obj.figure is not None:
-        return obj.figure
-    raise OptionError(f"cannot find a figure in {type(obj).__name__}")
-
-
-def _wrap(title: str, width: int = 64) -> str:
-    """Long titles on two or more lines so they stay inside an article-width figure."""
-    import textwrap
-
-    return "\n".join(textwrap.wrap(title, width)) if len(title) > width else title
-
-
-def _percent_axis(axis: Any) -> None:
-    from matplotlib.ticker import PercentFormatter
-
-    axis.set_major_formatter(PercentFormatter(xmax=1.0, decimals=0))
-
-
-def _integer_axis(axis: Any) -> None:
-    from matplotlib.ticker import MaxNLocator
-
-    axis.set_major_locator(MaxNLocator(integer=True, min_n_ticks=3))
-
-
-def _engine_note(result: Result) -> str:
-    if result.trials is None:
-        return "exact"
-    return f"Monte Carlo, {result.trials:,} trials, seed {result.seed}"
-
-
-def _describe(result: Result) -> str:
-    """Short 'weapons vs target' text from a result's inputs."""
-    weapons = result.inputs.get("weapons") or []
-    names = []
-    for w in weapons:
-        text = str(w)
-        names.append(text.split(":")[0] if ":" in text else text)
-    target = str(result.inputs.get("target", ""))
-    target = target.split(":")[0] if ":" in target else target
-    who = " + ".join(names) if names else ""
-    return f"{who} vs {target}" if who and target else who or target
-
-
-def _unit_of(outcome: str) -> str:
-    return {"damage": "wounds", "models_destroyed": "models",
-            "attacker_mortal_wounds": "mortal wounds"}.get(outcome, "count")
-
-
-def _visible_max(dist: Distribution, tail: float = 5e-4) -> int:
+def _visible_max(dist: Any, tail: float = 5e-4) -> int:
     at_least = dist.at_least()
     big = np.flatnonzero(at_least >= tail)
     return max(int(big[-1]) if len(big) else 0, 1)
 
 
-def _figure_png(self: Any) -> bytes:
-    """Notebook display of a chart's artists: the figure as a 100-dpi PNG."""
-    import io
-
-    buffer = io.BytesIO()
-    with style():
-        self.ax.figure.savefig(buffer, format="png", dpi=100)
-    return buffer.getvalue()
+def _padded(values: np.ndarray, length: int) -> np.ndarray:
+    return np.pad(values, (0, max(0, length - len(values))))[:length]
 
 
 # -- distribution ---------------------------------------------------------------------------
@@ -189,27 +86,29 @@ class DistributionArtists(NamedTuple):
     curve: Any
     mean_line: Any
     twin: Any
-    _repr_png_ = _figure_png
+    _repr_png_ = figure_png
 
 
-def distribution(result: Result | Distribution, outcome: str = "damage", *,
-                 ax: Axes | None = None, title: str | None = None,
-                 label: str | None = None) -> DistributionArtists:
-    """Bars of P(exactly k), the "at least k" curve on a second axis, and the mean.
+def distribution(result: Any, outcome: str = "damage", *, ax: Axes | None = None,
+                 title: str | None = None, label: str | None = None,
+                 ylim: tuple[float, float] | None = None) -> DistributionArtists:
+    """Bars of P(exactly k), the "at least k" steps on a second axis, and the mean.
 
     Parameters
     ----------
     result
-        A :class:`Result` (then ``outcome`` picks the distribution) or a
-        :class:`Distribution`.
+        A result (``outcome`` picks the distribution) or a distribution (``outcome`` is
+        then only its fallback name).
     outcome
-        ``"damage"``, ``"models_destroyed"``, ``"attacker_mortal_wounds"``...
+        Outcome name, e.g. ``"damage"`` or ``"models_destroyed"``.
     ax
         Axes to draw in; a new article-width figure when ``None``.
     title
-        Chart title (default: the outcome, weapons and target).
+        Chart title (default: the outcome's label and what it is about).
     label
         Axis label of the outcome (default: the result's label, e.g. "wounds lost").
+    ylim
+        Range of the P(exactly k) axis (default: fitted to the bars).
 
     Returns
     -------
@@ -221,26 +120,15 @@ def distribution(result: Result | Distribution, outcome: str = "damage", *,
     -----
     Values of k beyond the point where P(at least k) drops below 0.05% are not drawn.
     """
-    from mathhammer.core.result import Result
-
-    if isinstance(result, Result):
-        dist = result._dist(outcome)
-        name = label or result.label(outcome)
-        default_title = f"{name[:1].upper()}{name[1:]}: {_describe(result)}"
-        note = _engine_note(result)
-    else:
-        dist = result
-        name = label or outcome.replace("_", " ")
-        default_title = name[:1].upper() + name[1:]
-        note = "exact" if dist.is_exact else f"Monte Carlo, {dist.trials:,} trials"
+    named = _named(result, outcome, label)
+    dist, name = named.dist, named.label
+    default_title = capitalised(name) + (f": {named.subject}" if named.subject else "")
     with style():
-        ax = _axes(ax)
+        ax = axes_or_new(ax)
         top = _visible_max(dist)
         k = np.arange(top + 1)
-        pmf = dist.probabilities[: top + 1]
-        pmf = np.pad(pmf, (0, top + 1 - len(pmf)))
-        at_least = np.pad(dist.at_least(), (0, max(0, top + 1 - len(dist.probabilities))))
-        at_least = at_least[: top + 1]
+        pmf = _padded(dist.probabilities, top + 1)
+        at_least = _padded(dist.at_least(), top + 1)
         bars = ax.bar(k, pmf, width=0.8, color=PALETTE[0], alpha=0.85, zorder=2,
                       label="P(exactly k)")
         twin = ax.twinx()
@@ -248,97 +136,274 @@ def distribution(result: Result | Distribution, outcome: str = "damage", *,
         twin.spines["right"].set_visible(True)
         twin.spines["top"].set_visible(False)
         (curve,) = twin.plot(k, at_least, color=PALETTE[3], marker="o", markersize=4,
-                             linewidth=2, zorder=3, label="P(at least k)")
-        mean = dist.mean
+                             linewidth=2, zorder=3, drawstyle="steps-mid",
+                             label="P(at least k)")
         err = dist.stderr
-        mean_text = f"mean {mean:.2f}" + (f" ± {err:.2f}" if err is not None and err >= 0.005
-                                          else "")
-        mean_line = ax.axvline(mean, color="#000000", linestyle="--", linewidth=1.4,
+        mean_text = f"mean {dist.mean:.2f}" + (f" ± {err:.2f}" if err is not None
+                                               and err >= 0.005 else "")
+        mean_line = ax.axvline(dist.mean, color="#000000", linestyle="--", linewidth=1.4,
                                zorder=4, label=mean_text)
         ax.set_xlim(-0.6, top + 0.6)
-        ax.set_ylim(0, max(float(pmf.max()) * 1.15, 0.01))
+        low, high = fit_limits(pmf, probability=True, ylim=ylim)
+        ax.set_ylim(low, high)
         twin.set_ylim(0, 1.04)
-        _percent_axis(ax.yaxis)
-        _percent_axis(twin.yaxis)
-        _integer_axis(ax.xaxis)
+        percent_axis(ax.yaxis, high - low)
+        percent_axis(twin.yaxis)
+        integer_axis(ax.xaxis)
         ax.set_xlabel(f"k ({name})")
         ax.set_ylabel("P(exactly k)", color=PALETTE[0])
         twin.set_ylabel("P(at least k)", color=PALETTE[3])
-        ax.set_title(_wrap(title or default_title), loc="left")
-        handles = [bars, curve, mean_line]
-        _legend_below(ax, handles, note)
+        _title(ax, title or default_title)
+        legend_below(ax, [bars, curve, mean_line], title=wrap(named.note, 110, 2) or None)
         ax.set_axisbelow(True)
     return DistributionArtists(ax, bars, curve, mean_line, twin)
+
+
+def _title(ax: Axes, text: str) -> Any:
+    width = max(30, int(ax.get_position().width * ax.figure.get_figwidth() * 8.5))
+    return title(ax, text, width=width)
 
 
 # -- overlay --------------------------------------------------------------------------------
 class OverlayArtists(NamedTuple):
     ax: Any
     lines: list
-    _repr_png_ = _figure_png
+    axes: list = []
+    _repr_png_ = figure_png
 
 
-def overlay(results: Mapping[Any, Result] | Sequence[Result], outcome: str = "damage", *,
+def overlay(results: Mapping[Any, Any] | Sequence[Any], outcome: str = "damage", *,
             ax: Axes | None = None, title: str | None = None,
-            labels: Sequence[str] | None = None) -> OverlayArtists:
-    """Several results' "at least k" curves on one chart, for head-to-head comparisons.
+            labels: Sequence[str] | None = None, facet: str | bool | None = "auto",
+            ylim: tuple[float, float] | None = None) -> OverlayArtists:
+    """Several results' "at least k" steps on one chart, for head-to-head comparisons.
 
     Parameters
     ----------
     results
-        A dict label -> Result (tuple keys, as from :func:`mathhammer.wh40k.compare.results`, are
-        joined with " vs "), or a list of results (labelled "weapons vs target").
+        A dict label -> result (tuple keys such as ``(attacker, target)`` from
+        :func:`mathhammer.wh40k.compare.results` are joined with " vs "), or a list of
+        results (labelled by their ``subject``, "weapons vs target").
     outcome
         Which distribution to draw.
     labels
         Legend labels overriding the defaults.
+    facet
+        ``"auto"`` (default): one panel per target when there are more than
+        :data:`MAX_SERIES_PER_PANEL` series and the keys are ``(attacker, target)`` tuples;
+        ``"target"`` to always do so; ``None``/``False`` for one panel.
+    ylim
+        y range (default 0-100%).
 
     Returns
     -------
     OverlayArtists
-        ``ax`` and ``lines`` (one Line2D per result, in order).
+        ``ax`` (the first panel), ``lines`` (one Line2D per result, in order) and ``axes``
+        (every panel).
     """
+    items, panels = _overlay_items(results, labels)
+    panel_of = _facets(panels, len(items), facet, ax)
+    with style():
+        axes = _panel_axes(ax, len(set(panel_of)))
+        named = [_named(r, outcome) for _, r in items]
+        top = max(max(_visible_max(n.dist) for n in named), 1)
+        k = np.arange(top + 1)
+        lines = []
+        series = _series_index(items, panels, panel_of)
+        for i, ((name, _), info) in enumerate(zip(items, named)):
+            values = _padded(info.dist.at_least(), top + 1)
+            (line,) = axes[panel_of[i]].plot(k, values, drawstyle="steps-mid",
+                                             label=f"{name} (mean {info.dist.mean:.2f})",
+                                             **series_style(series[i]))
+            lines.append(line)
+        outcome_name = named[0].label
+        for j, panel in enumerate(axes):
+            panel.set_xlim(-0.3, top + 0.3)
+            low, high = ylim if ylim is not None else (0.0, 1.04)
+            panel.set_ylim(low, high)
+            percent_axis(panel.yaxis, high - low)
+            integer_axis(panel.xaxis)
+            panel.set_xlabel(f"k ({outcome_name})")
+            if j % 3 == 0:
+                panel.set_ylabel("P(at least k)")
+        notes = list(dict.fromkeys(n.note for n in named if n.note))
+        note = notes[0] if len(notes) == 1 else ""
+        heading = title or f"Chance of at least k {outcome_name}"
+        _finish_panels(axes, lines, heading, note, panels if len(axes) > 1 else None)
+    return OverlayArtists(axes[0], lines, axes)
+
+
+def _overlay_items(results, labels):
     if isinstance(results, Mapping):
         items = [(" vs ".join(map(str, k)) if isinstance(k, tuple) else str(k), r)
                  for k, r in results.items()]
+        panels = [str(k[1]) if isinstance(k, tuple) and len(k) >= 2 else "" for k in results]
     else:
-        items = [(_describe(r), r) for r in results]
+        items = [(getattr(r, "subject", "") or f"result {i + 1}", r)
+                 for i, r in enumerate(results)]
+        panels = ["" for _ in items]
     if not items:
         raise OptionError("overlay needs at least one result")
     if labels is not None:
         if len(labels) != len(items):
             raise OptionError(f"{len(labels)} labels for {len(items)} results")
         items = [(lab, r) for lab, (_, r) in zip(labels, items)]
+    return items, panels
+
+
+def _facets(panels: list[str], n_series: int, facet: Any, ax: Any) -> list[int]:
+    """Panel index of each series (all 0 for one panel)."""
+    if facet in (None, False):
+        return [0] * n_series
+    if facet not in ("auto", "target", True):
+        raise OptionError(f"facet={facet!r}: use 'auto', 'target' or None")
+    distinct = list(dict.fromkeys(panels))
+    possible = len(distinct) > 1 and "" not in distinct
+    forced = facet in ("target", True)
+    if not possible or not (forced or n_series > MAX_SERIES_PER_PANEL):
+        return [0] * n_series
+    if ax is not None:
+        if forced:
+            raise OptionError("facet='target' draws a figure of its own: leave ax=None")
+        return [0] * n_series
+    return [distinct.index(p) for p in panels]
+
+
+def _series_index(items, panels, panel_of) -> list[int]:
+    """Style index per series: within panels, the same attacker keeps the same look."""
+    if len(set(panel_of)) <= 1:
+        return list(range(len(items)))
+    firsts: dict[str, int] = {}
+    out = []
+    for (name, _), panel in zip(items, panels):
+        attacker = name.rsplit(" vs ", 1)[0] if panel and name.endswith(f" vs {panel}") \
+            else name
+        out.append(firsts.setdefault(attacker, len(firsts)))
+    return out
+
+
+def _panel_axes(ax: Axes | None, n_panels: int) -> list:
+    """One axes (``ax`` or a new figure's), or a new figure of ``n_panels`` small multiples
+    sharing both axes, three to a row."""
+    if n_panels <= 1:
+        return [axes_or_new(ax)]
+    columns = min(n_panels, 3)
+    rows = -(-n_panels // columns)
+    fig = new_figure((FIGSIZE[0] + 2.2, 2.6 * rows + 1.2))
+    grid = fig.subplots(rows, columns, sharex=True, sharey=True, squeeze=False)
+    flat = list(grid.ravel())
+    for extra in flat[n_panels:]:
+        extra.remove()
+    return flat[:n_panels]
+
+
+def _finish_panels(axes: list, lines: list, heading: str, note: str,
+                   panel_names: list[str] | None) -> None:
+    """Title, legend (outside, right) and caption of one panel or of small multiples."""
+    if len(axes) == 1:
+        _title(axes[0], heading)
+        legend_outside(axes[0], lines, [line.get_label() for line in lines],
+                       title=note or None)
+        return
+    distinct = list(dict.fromkeys(panel_names or []))
+    for j, panel in enumerate(axes):
+        panel.set_title(wrap(distinct[j], 30, 2), loc="left", fontsize=10.5)
+    fig = axes[0].figure
+    fig.suptitle(wrap(heading, 90, 2), x=0.02, ha="left", fontweight="bold", fontsize=12.5)
+    handles, names = [], []
+    for line in lines:
+        name = line.get_label().split(" vs ")[0]
+        if name not in names:
+            names.append(name)
+            handles.append(line)
+    legend = fig.legend(handles, [wrap(n, 26, 3) for n in names], loc="outside right upper",
+                        title=wrap(note, 30, 4) or None, title_fontsize=8.5, alignment="left")
+    for text, full in zip(legend.get_texts(), names):
+        remember_full_text(text, full)
+
+
+# -- bars -----------------------------------------------------------------------------------
+class BarsArtists(NamedTuple):
+    ax: Any
+    bars: list
+    errorbars: list
+    _repr_png_ = figure_png
+
+
+def bars(frame: pd.DataFrame, metric: str | None = None, *, ax: Axes | None = None,
+         title: str | None = None, per_points: bool = False,
+         ylim: tuple[float, float] | None = None) -> BarsArtists:
+    """One metric per attacker as horizontal bars, grouped by target, with ±2 s.e. error bars.
+
+    Parameters
+    ----------
+    frame
+        A tidy comparison frame (``attacker``, ``target``, ``metric``, ``value``,
+        ``stderr``), e.g. from :func:`mathhammer.compare`; extra columns (a sweep setting)
+        are folded into the attacker labels.
+    metric
+        The metric to draw (default: the first in the frame).
+    per_points
+        Draw the per-100-points variant of ``metric`` (``expected_damage`` ->
+        ``damage_per_100pts``; the frame needs points, see ``compare(points=...)``).
+    ylim
+        Range of the value axis (default: from 0 to a little above the largest bar).
+
+    Returns
+    -------
+    BarsArtists
+        ``ax``, ``bars`` (one BarContainer per target) and ``errorbars`` (ErrorbarContainers
+        of Monte Carlo frames; empty for exact ones).
+    """
+    if per_points and metric is not None and not metric.endswith("_per_100pts"):
+        metric = metric.removeprefix("expected_") + "_per_100pts"
+    part, metric = _metric_rows(frame, metric, rows="attacker", columns="target")
+    part = _fold_extra(part, "attacker", "target")
+    attackers = list(dict.fromkeys(part["attacker"]))
+    targets = list(dict.fromkeys(part["target"]))
+    label = _metric_label(frame, metric)
+    is_probability = metric.startswith("p_")
+    height = 0.8 / len(targets)
+    fig_height = min(max(2.8, 0.28 * len(attackers) * len(targets) + 0.35 * len(attackers)
+                         + 1.8), 11.0)
     with style():
-        ax = _axes(ax)
-        lines = []
-        top = 1
-        for i, (name, result) in enumerate(items):
-            dist = result._dist(outcome)
-            top = max(top, _visible_max(dist))
-        for i, (name, result) in enumerate(items):
-            dist = result._dist(outcome)
-            at_least = dist.at_least()
-            k = np.arange(top + 1)
-            values = np.pad(at_least, (0, max(0, top + 1 - len(at_least))))[: top + 1]
-            (line,) = ax.plot(k, values, color=PALETTE[i % len(PALETTE)],
-                              marker=MARKERS[i % len(MARKERS)],
-                              linestyle=LINESTYLES[i % len(LINESTYLES)],
-                              label=f"{name} (mean {dist.mean:.2f})")
-            lines.append(line)
-        first = items[0][1]
-        name = first.label(outcome)
-        ax.set_xlim(-0.3, top + 0.3)
-        ax.set_ylim(0, 1.04)
-        _percent_axis(ax.yaxis)
-        _integer_axis(ax.xaxis)
-        ax.set_xlabel(f"k ({name})")
-        ax.set_ylabel("P(at least k)")
-        ax.set_title(_wrap(title or f"Chance of at least k {name}"), loc="left")
-        engines = {_engine_note(r) for _, r in items}
-        ax.legend(loc="upper right", title=engines.pop() if len(engines) == 1 else None,
-                  title_fontsize=8.5, alignment="left")
-    return OverlayArtists(ax, lines)
+        ax = axes_or_new(ax, (FIGSIZE[0], fig_height))
+        containers, errorbars = [], []
+        y = np.arange(len(attackers))
+        for j, target in enumerate(targets):
+            rows = part[part["target"] == target].set_index("attacker").reindex(attackers)
+            values = rows["value"].to_numpy(dtype=float)
+            se = rows["stderr"].to_numpy(dtype=float) if "stderr" in rows else \
+                np.full_like(values, np.nan)
+            offset = (j - (len(targets) - 1) / 2) * height
+            look = series_style(j)
+            container = ax.barh(y + offset, values, height * 0.9, color=look["color"],
+                                label=str(target), zorder=2,
+                                hatch=(None, "//", "..", "xx")[(j // len(PALETTE)) % 4])
+            containers.append(container)
+            if np.isfinite(se).any():
+                errorbars.append(ax.errorbar(values, y + offset, xerr=2 * np.nan_to_num(se),
+                                             fmt="none", ecolor="#222222", elinewidth=1,
+                                             capsize=2.5, zorder=3))
+        names = [str(a) for a in attackers]
+        ax.set_yticks(y, shorten_ticks(names, 30, 3))
+        keep_tick_texts(ax.get_yticklabels(), names)
+        ax.invert_yaxis()
+        ax.grid(axis="y", visible=False)
+        everything = part["value"].to_numpy(dtype=float) + 2 * np.nan_to_num(
+            part["stderr"].to_numpy(dtype=float) if "stderr" in part else 0.0)
+        low, high = fit_limits(everything, probability=is_probability, ylim=ylim)
+        ax.set_xlim(low, high)
+        if is_probability:
+            percent_axis(ax.xaxis, high - low)
+        ax.set_xlabel(label)
+        _title(ax, title or capitalised(label))
+        note = _frame_note(frame) + ("; bars: ±2 s.e." if errorbars else "")
+        if len(targets) > 1:
+            legend_outside(ax, containers, [str(t) for t in targets], title=note or None)
+        else:
+            caption(ax, f"against {targets[0]}" + (f" · {note}" if note else ""))
+    return BarsArtists(ax, containers, errorbars)
 
 
 # -- heat map -------------------------------------------------------------------------------
@@ -347,18 +412,7 @@ class HeatmapArtists(NamedTuple):
     image: Any
     texts: list
     colorbar: Any
-    _repr_png_ = _figure_png
-
-
-_METRIC_LABELS = {
-    "expected_damage": "expected wounds lost",
-    "expected_models_destroyed": "expected models destroyed",
-    "p_unit_destroyed": "P(unit destroyed)",
-    "expected_attacker_mortal_wounds": "expected hazard mortal wounds",
-    "damage_per_100pts": "wounds lost per 100 points",
-    "models_destroyed_per_100pts": "models destroyed per 100 points",
-}
-_TIDY = ("attacker", "target", "metric", "value", "stderr")
+    _repr_png_ = figure_png
 
 
 def heatmap(frame: pd.DataFrame, metric: str | None = None, *, ax: Axes | None = None,
@@ -370,10 +424,10 @@ def heatmap(frame: pd.DataFrame, metric: str | None = None, *, ax: Axes | None =
     ----------
     frame
         A tidy frame with ``metric`` and ``value`` columns plus the ``rows`` and ``columns``
-        columns (the frame of :func:`mathhammer.wh40k.compare`). Any further columns (a
+        columns (the frame of :func:`mathhammer.compare`). Any further columns (a
         :func:`mathhammer.sweep` parameter) are folded into the row labels.
     metric
-        Which metric to draw (default: the first in the frame, ``expected_damage``).
+        Which metric to draw (default: the first in the frame).
     cmap
         A perceptually uniform, colour-blind-safe colormap (default ``cividis``).
     digits
@@ -384,84 +438,95 @@ def heatmap(frame: pd.DataFrame, metric: str | None = None, *, ax: Axes | None =
     HeatmapArtists
         ``ax``, ``image`` (AxesImage), ``texts`` (one Text per cell, row-major) and
         ``colorbar``.
-    """
-    import matplotlib
 
-    for column in ("metric", "value", rows, columns):
-        if column not in frame.columns:
-            raise OptionError(f"heat map needs a '{column}' column; the frame has: "
-                              f"{', '.join(map(str, frame.columns))}")
-    present = list(dict.fromkeys(frame["metric"]))
-    metric = metric or present[0]
-    if metric not in present:
-        raise OptionError(f"no metric '{metric}' in this frame; it has: {', '.join(present)}")
-    part = frame[frame["metric"] == metric].copy()
-    extra = [c for c in part.columns if c not in _TIDY and c not in (rows, columns)]
-    if extra:
-        part[rows] = [f"{r} ({', '.join(f'{c} {v}' for c, v in zip(extra, vals))})"
-                      for r, *vals in part[[rows, *extra]].itertuples(index=False)]
+    Notes
+    -----
+    A new figure grows with the grid and its labels: long row labels wrap onto up to three
+    lines of 30 characters, column labels onto lines as wide as a cell.
+    """
+    part, metric = _metric_rows(frame, metric, rows=rows, columns=columns)
+    part = _fold_extra(part, rows, columns)
     table = part.pivot_table(index=rows, columns=columns, values="value", aggfunc="first",
                              sort=False)
     values = table.to_numpy(dtype=float)
-    n_rows, n_cols = values.shape
     is_probability = metric.startswith("p_")
-    width = min(max(4.8, 1.0 * n_cols + 3.2), 8.0)
-    height = min(max(2.6, 0.5 * n_rows + 1.7), 9.0)
+    row_names = [str(r) for r in table.index]
+    column_names = [str(c) for c in table.columns]
+    row_ticks = shorten_ticks(row_names, 30, 3)
+    column_ticks = shorten_ticks(column_names, 14, 3)
     with style():
-        ax = _axes(ax, (width, height))
-        finite = values[np.isfinite(values)]
-        vmin = 0.0 if finite.size == 0 else min(0.0, float(finite.min()))
-        vmax = 1.0 if is_probability else (float(finite.max()) if finite.size else 1.0)
-        if vmax <= vmin:
-            vmax = vmin + 1.0
-        image = ax.imshow(values, cmap=cmap, vmin=vmin, vmax=vmax, aspect="auto",
-                          interpolation="nearest")
-        colormap = matplotlib.colormaps[cmap]
-        texts = []
-        for i in range(n_rows):
-            for j in range(n_cols):
-                v = values[i, j]
-                if not np.isfinite(v):
-                    text = "–"
-                    colour = "#000000"
-                else:
-                    text = _cell_text(v, is_probability, digits)
-                    r, g, b, _ = colormap((v - vmin) / (vmax - vmin))
-                    luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b
-                    colour = "#000000" if luminance > 0.5 else "#ffffff"
-                texts.append(ax.text(j, i, text, ha="center", va="center", color=colour,
-                                     fontsize=10))
-        ax.set_xticks(range(n_cols), [str(c) for c in table.columns],
-                      rotation=30 if max((len(str(c)) for c in table.columns),
-                                         default=0) > 8 else 0,
-                      ha="right" if max((len(str(c)) for c in table.columns),
-                                        default=0) > 8 else "center")
-        ax.set_yticks(range(n_rows), [str(r) for r in table.index])
+        ax = axes_or_new(ax, _heatmap_size(values.shape, row_ticks, column_ticks))
+        image, texts = _cells(ax, values, is_probability, digits, cmap)
+        ax.set_xticks(range(len(column_names)), column_ticks)
+        ax.set_yticks(range(len(row_names)), row_ticks)
+        keep_tick_texts(ax.get_xticklabels(), column_names)
+        keep_tick_texts(ax.get_yticklabels(), row_names)
         ax.grid(False)
         for spine in ax.spines.values():
             spine.set_visible(False)
         ax.tick_params(length=0)
         ax.set_xlabel(columns)
         ax.set_ylabel(rows)
-        label = _METRIC_LABELS.get(metric, metric.replace("_", " "))
-        colorbar = ax.figure.colorbar(image, ax=ax, shrink=0.9)
-        colorbar.set_label(label)
+        label = _metric_label(frame, metric)
+        colorbar = ax.figure.colorbar(image, ax=ax, shrink=0.9, fraction=0.06, pad=0.03)
+        colorbar.set_label(wrap(label, 40, 2))
         if is_probability:
-            _percent_axis(colorbar.ax.yaxis)
+            percent_axis(colorbar.ax.yaxis)
         colorbar.outline.set_visible(False)
-        ax.set_title(title or f"{label[:1].upper()}{label[1:]}", loc="left")
-        note = _frame_note(frame)
-        if note:
-            ax.set_title(note, loc="right", fontsize=8.5, color="#555555",
-                         fontweight="normal")
+        _title(ax, title or capitalised(label))
+        caption(ax, _frame_note(frame))
     return HeatmapArtists(ax, image, texts, colorbar)
+
+
+def _heatmap_size(shape: tuple[int, int], row_ticks: list[str],
+                  column_ticks: list[str]) -> tuple[float, float]:
+    n_rows, n_cols = shape
+    char = 0.075  # inches per character at 10 pt
+    label_width = max((len(line) for t in row_ticks for line in t.split("\n")), default=4)
+    row_lines = max((t.count("\n") + 1 for t in row_ticks), default=1)
+    col_lines = max((t.count("\n") + 1 for t in column_ticks), default=1)
+    cell_w = 1.15
+    cell_h = 0.3 + 0.17 * row_lines
+    width = label_width * char + 0.6 + n_cols * cell_w + 1.3
+    height = 0.9 + n_rows * cell_h + col_lines * 0.18 + 0.9
+    return min(max(width, 4.8), 12.0), min(max(height, 2.8), 12.0)
+
+
+def _cells(ax, values, is_probability, digits, cmap):
+    import matplotlib
+
+    finite = values[np.isfinite(values)]
+    vmin = 0.0 if finite.size == 0 else min(0.0, float(finite.min()))
+    vmax = 1.0 if is_probability else (float(finite.max()) if finite.size else 1.0)
+    if vmax <= vmin:
+        vmax = vmin + 1.0
+    image = ax.imshow(values, cmap=cmap, vmin=vmin, vmax=vmax, aspect="auto",
+                      interpolation="nearest")
+    colormap = matplotlib.colormaps[cmap]
+    texts = []
+    for i in range(values.shape[0]):
+        for j in range(values.shape[1]):
+            v = values[i, j]
+            if not np.isfinite(v):
+                text, colour = "–", "#000000"
+            else:
+                text = _cell_text(v, is_probability, digits)
+                r, g, b, _ = colormap((v - vmin) / (vmax - vmin))
+                colour = "#000000" if 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.5 else "#ffffff"
+            texts.append(ax.text(j, i, text, ha="center", va="center", color=colour,
+                                 fontsize=10))
+    return image, texts
 
 
 def _cell_text(value: float, is_probability: bool, digits: int) -> str:
     if is_probability:
         pct = 100 * value
-        if 0 < pct < 0.5:
-            return "<1%"
+        if pct == 0:
+            return "0%"
+        if pct < 0.1:
+            return "<0.1%"
+        if pct < 9.95:
+            return f"{pct:.1f}%"
         if 99.5 < pct < 100:
             return ">99%"
         return f"{pct:.0f}%"
@@ -470,24 +535,48 @@ def _cell_text(value: float, is_probability: bool, digits: int) -> str:
     return f"{value:.{digits}g}"
 
 
-def _save_text(value: Any) -> str:
-    text = str(value).strip().rstrip("+")
-    return "none" if text in ("7", "-", "None", "none") else f"{text}+"
+# -- frames ---------------------------------------------------------------------------------
+def _metric_rows(frame: pd.DataFrame, metric: str | None, *, rows: str, columns: str):
+    for column in ("metric", "value", rows, columns):
+        if column not in frame.columns:
+            raise OptionError(f"heat map needs a '{column}' column; the frame has: "
+                              f"{', '.join(map(str, frame.columns))}")
+    present = list(dict.fromkeys(frame["metric"]))
+    metric = metric or present[0]
+    if metric not in present:
+        raise OptionError(f"no metric '{metric}' in this frame; it has: {', '.join(present)}")
+    return frame[frame["metric"] == metric].copy(), metric
 
 
-def _legend_below(ax: Any, handles: list, title: str | None) -> Any:
-    return ax.legend(handles, [h.get_label() for h in handles], loc="upper center",
-                     bbox_to_anchor=(0.5, -0.16), ncol=len(handles), title=title,
-                     title_fontsize=8.5)
+def _fold_extra(part: pd.DataFrame, rows: str, columns: str) -> pd.DataFrame:
+    """Extra columns (a sweep parameter) folded into the row labels."""
+    extra = [c for c in part.columns if c not in _TIDY and c not in (rows, columns)]
+    if extra:
+        part[rows] = [f"{r} ({', '.join(f'{c} {v}' for c, v in zip(extra, vals))})"
+                      for r, *vals in part[[rows, *extra]].itertuples(index=False)]
+    return part
+
+
+def _metric_label(frame: pd.DataFrame, metric: str) -> str:
+    """The metric in words, as the game registered them (see :mod:`mathhammer.core.labels`)."""
+    return metric_label(metric, frame)
 
 
 def _frame_note(frame: pd.DataFrame) -> str:
     method = frame.attrs.get("method")
+    engine = ""
     if method == "exact":
-        return "exact"
-    if method == "monte-carlo" and frame.attrs.get("trials"):
-        return f"Monte Carlo, {frame.attrs['trials']:,} trials per cell"
-    return ""
+        engine = "exact"
+    elif method == "monte-carlo" and frame.attrs.get("trials"):
+        engine = f"Monte Carlo, {frame.attrs['trials']:,} trials per cell"
+        if frame.attrs.get("seed") is not None:
+            engine += f", seed {frame.attrs['seed']}"
+    return "; ".join(p for p in (engine, frame.attrs.get("situation", "")) if p)
+
+
+def _save_text(value: Any) -> str:
+    text = str(value).strip().rstrip("+")
+    return "none" if text in ("7", "-", "None", "none") else f"{text}+"
 
 
 # -- sweeps ---------------------------------------------------------------------------------
@@ -495,11 +584,14 @@ class LinesArtists(NamedTuple):
     ax: Any
     lines: list
     bands: list
-    _repr_png_ = _figure_png
+    axes: list = []
+    _repr_png_ = figure_png
 
 
 def sweep_lines(frame: pd.DataFrame, parameter: str | None = None, metric: str | None = None,
-                *, ax: Axes | None = None, title: str | None = None) -> LinesArtists:
+                *, ax: Axes | None = None, title: str | None = None,
+                facet: str | bool | None = "auto",
+                ylim: tuple[float, float] | None = None) -> LinesArtists:
     """A metric against the swept parameter, one line per (attacker, target), with a band
     of ±2 Monte Carlo standard errors.
 
@@ -510,7 +602,67 @@ def sweep_lines(frame: pd.DataFrame, parameter: str | None = None, metric: str |
     parameter
         The swept column (default: the one column that is not attacker, target, metric,
         value or stderr).
+    facet
+        ``"auto"``: one panel per target when there are more than
+        :data:`MAX_SERIES_PER_PANEL` lines; ``"target"`` always; ``None`` never.
+    ylim
+        y range (default: fitted to the data).
     """
+    parameter, metric, part = _sweep_rows(frame, parameter, metric)
+    settings = list(dict.fromkeys(part[parameter]))
+    numeric = all(isinstance(s, (int, float, np.integer, np.floating))
+                  and not isinstance(s, bool) for s in settings)
+    position = {s: (float(s) if numeric else i) for i, s in enumerate(settings)}
+    groups = list(dict.fromkeys(zip(part["attacker"], part["target"])))
+    several_targets = len({t for _, t in groups}) > 1
+    several_attackers = len({a for a, _ in groups}) > 1
+    panel_of = _facets([str(t) for _, t in groups], len(groups), facet, ax) \
+        if several_targets else [0] * len(groups)
+    faceted = len(set(panel_of)) > 1
+    with style():
+        axes = _panel_axes(ax, len(set(panel_of)))
+        lines, bands = [], []
+        attackers = list(dict.fromkeys(a for a, _ in groups))
+        for i, (attacker, target) in enumerate(groups):
+            rows = part[(part["attacker"] == attacker) & (part["target"] == target)]
+            x = np.array([position[s] for s in rows[parameter]])
+            y = rows["value"].to_numpy(dtype=float)
+            se = rows["stderr"].to_numpy(dtype=float) if "stderr" in rows else \
+                np.full_like(y, np.nan)
+            if faceted or not several_targets:
+                name = str(attacker)
+            elif several_attackers:
+                name = f"{attacker} vs {target}"
+            else:
+                name = str(target)
+            look = series_style(attackers.index(attacker) if faceted else i)
+            target_ax = axes[panel_of[i]]
+            (line,) = target_ax.plot(x, y, label=name, **look)
+            lines.append(line)
+            if np.isfinite(se).any():
+                bands.append(target_ax.fill_between(x, y - 2 * np.nan_to_num(se),
+                                                    y + 2 * np.nan_to_num(se),
+                                                    color=look["color"], alpha=0.15,
+                                                    linewidth=0))
+        label = _metric_label(frame, metric)
+        everything = part["value"].to_numpy(dtype=float) + 2 * np.nan_to_num(
+            part["stderr"].to_numpy(dtype=float) if "stderr" in part else 0.0)
+        low, high = fit_limits(everything, probability=metric.startswith("p_"), ylim=ylim)
+        for j, panel in enumerate(axes):
+            _sweep_axes(panel, parameter, settings, position, numeric)
+            panel.set_ylim(low, high)
+            if metric.startswith("p_"):
+                percent_axis(panel.yaxis, high - low)
+            if j % 3 == 0:
+                panel.set_ylabel(wrap(label, 34, 2))
+        heading = title or f"{capitalised(label)} by {parameter.replace('_', ' ')}"
+        note = _frame_note(frame) + ("; bands: ±2 s.e." if bands else "")
+        panel_names = [str(t) for _, t in groups] if faceted else None
+        _finish_panels(axes, lines, heading, note, panel_names)
+    return LinesArtists(axes[0], lines, bands, axes)
+
+
+def _sweep_rows(frame, parameter, metric):
     extra = [c for c in frame.columns if c not in _TIDY]
     if parameter is None:
         if len(extra) != 1:
@@ -523,66 +675,25 @@ def sweep_lines(frame: pd.DataFrame, parameter: str | None = None, metric: str |
     metric = metric or present[0]
     if metric not in present:
         raise OptionError(f"no metric '{metric}' in this frame; it has: {', '.join(present)}")
-    part = frame[frame["metric"] == metric]
-    settings = list(dict.fromkeys(part[parameter]))
-    numeric = all(isinstance(s, (int, float, np.integer, np.floating))
-                  and not isinstance(s, bool) for s in settings)
-    position = {s: (float(s) if numeric else i) for i, s in enumerate(settings)}
-    groups = list(dict.fromkeys(zip(part["attacker"], part["target"])))
-    several_targets = len({t for _, t in groups}) > 1
-    several_attackers = len({a for a, _ in groups}) > 1
-    with style():
-        ax = _axes(ax)
-        lines, bands = [], []
-        for i, (attacker, target) in enumerate(groups):
-            rows = part[(part["attacker"] == attacker) & (part["target"] == target)]
-            x = np.array([position[s] for s in rows[parameter]])
-            y = rows["value"].to_numpy(dtype=float)
-            se = rows["stderr"].to_numpy(dtype=float) if "stderr" in rows else np.full_like(y,
-                                                                                           np.nan)
-            if several_attackers and several_targets:
-                name = f"{attacker} vs {target}"
-            elif several_targets:
-                name = str(target)
-            else:
-                name = str(attacker)
-            (line,) = ax.plot(x, y, color=PALETTE[i % len(PALETTE)],
-                              marker=MARKERS[i % len(MARKERS)],
-                              linestyle=LINESTYLES[i % len(LINESTYLES)], label=name)
-            lines.append(line)
-            if np.isfinite(se).any():
-                bands.append(ax.fill_between(x, y - 2 * np.nan_to_num(se),
-                                             y + 2 * np.nan_to_num(se),
-                                             color=PALETTE[i % len(PALETTE)], alpha=0.2,
-                                             linewidth=0))
-        if not numeric:
-            ax.set_xticks(range(len(settings)), [str(s) for s in settings])
-        elif all(float(s).is_integer() for s in settings):
-            ax.set_xticks([position[s] for s in settings], [str(int(s)) for s in settings])
-        label = _METRIC_LABELS.get(metric, metric.replace("_", " "))
-        if metric.startswith("p_"):
-            ax.set_ylim(0, 1.04)
-            _percent_axis(ax.yaxis)
-        else:
-            ax.set_ylim(bottom=0)
-        if parameter == "save":
-            ticks = [position[s] for s in settings]
-            ax.set_xticks(ticks, [_save_text(s) for s in settings])
-            ax.set_xlabel("target's save")
-        else:
-            ax.set_xlabel(parameter.replace("_", " "))
-        ax.set_ylabel(label)
-        ax.set_title(title or f"{label[:1].upper()}{label[1:]} by {parameter.replace('_', ' ')}",
-                     loc="left")
-        note = _frame_note(frame) + ("; bands: ±2 s.e." if bands else "")
-        ax.legend(loc="best", title=note or None, title_fontsize=8.5, alignment="left")
-    return LinesArtists(ax, lines, bands)
+    return parameter, metric, frame[frame["metric"] == metric]
+
+
+def _sweep_axes(ax, parameter, settings, position, numeric) -> None:
+    if parameter == "save":
+        ax.set_xticks([position[s] for s in settings], [_save_text(s) for s in settings])
+        ax.set_xlabel("target's save")
+        return
+    if not numeric:
+        ax.set_xticks(range(len(settings)), [wrap(str(s), 14, 2) for s in settings])
+    elif all(float(s).is_integer() for s in settings):
+        ax.set_xticks([position[s] for s in settings], [str(int(s)) for s in settings])
+    ax.set_xlabel(parameter.replace("_", " "))
 
 
 # -- survival -------------------------------------------------------------------------------
 def survival(frame: pd.DataFrame, *, ax: Axes | None = None, title: str | None = None,
              unit: str = "unit", round: str = "round", value: str = "p_alive",
-             stderr: str = "stderr") -> LinesArtists:
+             stderr: str = "stderr", ylim: tuple[float, float] | None = None) -> LinesArtists:
     """Per-round survival curves of battle-round scenarios.
 
     Data interface: a tidy frame with one row per (unit, battle round):
@@ -598,7 +709,8 @@ def survival(frame: pd.DataFrame, *, ax: Axes | None = None, title: str | None =
     ============  ================================================================
 
     Other columns are ignored; other column names can be mapped with ``unit=``,
-    ``round=``, ``value=`` and ``stderr=``.
+    ``round=``, ``value=`` and ``stderr=``. ``frame.attrs["caption"]`` (engine, trials,
+    seed), if present, is printed with the legend.
 
     Returns
     -------
@@ -613,6 +725,39 @@ def survival(frame: pd.DataFrame, *, ax: Axes | None = None, title: str | None =
     >>> len(survival(df).lines)
     1
     """
+    _check_survival(frame, unit, round, value)
+    with style():
+        ax = axes_or_new(ax)
+        lines, bands = [], []
+        for i, name in enumerate(dict.fromkeys(frame[unit])):
+            rows = frame[frame[unit] == name].sort_values(round)
+            x = rows[round].to_numpy(dtype=float)
+            y = rows[value].to_numpy(dtype=float)
+            look = series_style(i)
+            (line,) = ax.plot(x, y, label=str(name), **look)
+            lines.append(line)
+            if stderr in rows.columns:
+                se = rows[stderr].to_numpy(dtype=float)
+                if np.isfinite(se).any():
+                    se = np.nan_to_num(se)
+                    bands.append(ax.fill_between(x, np.clip(y - 2 * se, 0, 1),
+                                                 np.clip(y + 2 * se, 0, 1),
+                                                 color=look["color"], alpha=0.15,
+                                                 linewidth=0))
+        low, high = ylim if ylim is not None else (0.0, 1.04)
+        ax.set_ylim(low, high)
+        percent_axis(ax.yaxis, high - low)
+        integer_axis(ax.xaxis)
+        ax.set_xlabel("battle round (end of)")
+        ax.set_ylabel("P(unit still on the table)")
+        _title(ax, title or "Survival by battle round")
+        note = "; ".join(p for p in (frame.attrs.get("caption", ""),
+                                     "bands: ±2 s.e." if bands else "") if p)
+        legend_outside(ax, lines, [line.get_label() for line in lines], title=note or None)
+    return LinesArtists(ax, lines, bands, [ax])
+
+
+def _check_survival(frame: pd.DataFrame, unit: str, round: str, value: str) -> None:
     for column in (unit, round, value):
         if column not in frame.columns:
             raise OptionError(f"survival curves need a '{column}' column (unit, round, "
@@ -623,49 +768,26 @@ def survival(frame: pd.DataFrame, *, ax: Axes | None = None, title: str | None =
     rounds = frame[round].to_numpy()
     if not np.all(np.equal(np.mod(rounds.astype(float), 1), 0)):
         raise OptionError(f"'{round}' must hold whole battle-round numbers")
-    with style():
-        ax = _axes(ax)
-        lines, bands = [], []
-        for i, name in enumerate(dict.fromkeys(frame[unit])):
-            rows = frame[frame[unit] == name].sort_values(round)
-            x = rows[round].to_numpy(dtype=float)
-            y = rows[value].to_numpy(dtype=float)
-            (line,) = ax.plot(x, y, color=PALETTE[i % len(PALETTE)],
-                              marker=MARKERS[i % len(MARKERS)],
-                              linestyle=LINESTYLES[i % len(LINESTYLES)], label=str(name))
-            lines.append(line)
-            if stderr in rows.columns:
-                se = rows[stderr].to_numpy(dtype=float)
-                if np.isfinite(se).any():
-                    se = np.nan_to_num(se)
-                    bands.append(ax.fill_between(x, np.clip(y - 2 * se, 0, 1),
-                                                 np.clip(y + 2 * se, 0, 1),
-                                                 color=PALETTE[i % len(PALETTE)], alpha=0.2,
-                                                 linewidth=0))
-        ax.set_ylim(0, 1.04)
-        _percent_axis(ax.yaxis)
-        _integer_axis(ax.xaxis)
-        ax.set_xlabel("battle round (end of)")
-        ax.set_ylabel("P(unit still on the table)")
-        ax.set_title(_wrap(title or "Survival by battle round"), loc="left")
-        ax.legend(loc="lower left", title="bands: ±2 s.e." if bands else None,
-                  title_fontsize=8.5, alignment="left")
-    return LinesArtists(ax, lines, bands)
 
 
 __all__ = [
     "DPI",
     "FIGSIZE",
+    "MARKERS",
+    "MAX_SERIES_PER_PANEL",
     "PALETTE",
+    "BarsArtists",
     "DistributionArtists",
     "HeatmapArtists",
     "LinesArtists",
     "OverlayArtists",
+    "bars",
     "distribution",
     "heatmap",
     "new_axes",
     "overlay",
     "save",
+    "series_style",
     "style",
     "survival",
     "sweep_lines",

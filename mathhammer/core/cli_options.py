@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from mathhammer.core.trials import DEFAULT_TRIALS
@@ -71,7 +72,7 @@ def add_monte_carlo_options(parser: argparse.ArgumentParser, *, allow_auto: bool
                             help=f"{trials_help} (default {default_trials:,}), or 'auto': "
                                  "stop when the headline figures are precise enough")
         parser.add_argument("--target-stderr", type=float, default=None, metavar="X",
-                            help="run until the mean wounds lost and models destroyed have a "
+                            help="run until the headline figures (mean outcomes) have a "
                                  "standard error of at most X (implies --trials auto)")
     else:
         parser.add_argument("--trials", type=positive_int, default=default_trials,
@@ -89,12 +90,15 @@ def chart_path(text: str) -> str:
     return text
 
 
-def add_output_options(parser: argparse.ArgumentParser, *, plot_outcome: bool = True) -> None:
+def add_output_options(parser: argparse.ArgumentParser, *,
+                       outcomes: Sequence[str] = ()) -> None:
     """``--json``/``--markdown``, ``--csv FILE`` and ``--plot FILE``, shared by every command.
 
     ``--json`` prints exactly one JSON object and nothing else; ``--markdown`` prints
     Markdown tables for articles instead of the plain table. ``--csv`` and ``--plot`` write
-    files in addition to what is printed.
+    files in addition to what is printed. ``outcomes`` are the game's outcomes that
+    ``--plot-outcome`` offers (the first is the default); without them there is no
+    ``--plot-outcome``.
     """
     output = parser.add_argument_group("output")
     form = output.add_mutually_exclusive_group()
@@ -106,10 +110,11 @@ def add_output_options(parser: argparse.ArgumentParser, *, plot_outcome: bool = 
                         help="also write the tidy table (one row per value) as CSV to FILE")
     output.add_argument("--plot", metavar="FILE", type=chart_path,
                         help="also draw a chart to FILE (.png, .svg or .pdf)")
-    if plot_outcome:
-        output.add_argument("--plot-outcome", metavar="OUTCOME", default="damage",
-                            help="what --plot draws: damage (default), models_destroyed or "
-                                 "attacker_mortal_wounds")
+    if outcomes:
+        names = ", ".join(outcomes[1:])
+        output.add_argument("--plot-outcome", metavar="OUTCOME", default=outcomes[0],
+                            help=f"what --plot draws: {outcomes[0]} (default)"
+                                 + (f", or {names}" if names else ""))
 
 
 def emit(result: Any, args: argparse.Namespace, header: str = "") -> None:

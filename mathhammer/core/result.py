@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import html
 import math
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -39,21 +40,51 @@ class Distribution:
 
     probabilities: np.ndarray
     trials: int | None = None
+    label: str | None = None
+    subject: str | None = None
+    note: str | None = None
 
     @classmethod
-    def from_counts(cls, counts: np.ndarray) -> Distribution:
-        """Estimate from a histogram of trial outcomes (``counts[k]`` trials gave ``k``)."""
+    def from_counts(cls, counts: np.ndarray, **names: str | None) -> Distribution:
+        """Estimate from a histogram of trial outcomes (``counts[k]`` trials gave ``k``).
+
+        ``names`` are the optional ``label``, ``subject`` and ``note`` (see :meth:`named`).
+        """
         counts = np.asarray(counts, dtype=np.int64)
         total = int(counts.sum())
         if total <= 0:
             raise MathhammerError("a Monte Carlo histogram needs at least one trial")
-        return cls(_trim(counts / total), trials=total)
+        return cls(_trim(counts / total), trials=total).named(**names)
 
     @classmethod
-    def from_pmf(cls, pmf: np.ndarray) -> Distribution:
+    def from_pmf(cls, pmf: np.ndarray, **names: str | None) -> Distribution:
         """An exact pmf (renormalised against rounding drift of order 1e-15)."""
         pmf = np.clip(np.asarray(pmf, dtype=np.float64), 0.0, None)
-        return cls(_trim(pmf / pmf.sum()))
+        return cls(_trim(pmf / pmf.sum())).named(**names)
+
+    def named(self, label: str | None = None, subject: str | None = None,
+              note: str | None = None) -> Distribution:
+        """The same pmf with the words tables and charts print (``None`` keeps a field).
+
+        Parameters
+        ----------
+        label
+            What is counted, in words: ``"models destroyed"``, ``"wounds lost"``.
+        subject
+            Whose outcome and when: ``"Intercessors, end of round 2"``.
+        note
+            Where the numbers come from (default: :attr:`engine_note`).
+        """
+        changes = {k: v for k, v in (("label", label), ("subject", subject), ("note", note))
+                   if v is not None}
+        return replace(self, **changes) if changes else self
+
+    @property
+    def engine_note(self) -> str:
+        """``"exact"`` or ``"Monte Carlo, N trials"``, unless a ``note`` was given."""
+        if self.note:
+            return self.note
+        return "exact" if self.trials is None else f"Monte Carlo, {self.trials:,} trials"
 
     @property
     def is_exact(self) -> bool:
@@ -101,6 +132,29 @@ class Distribution:
         return None if self.trials is None else math.sqrt(p * (1 - p) / self.trials)
 
 
+def situation_text(situation: Any) -> str:
+    """Situation switches in words: a text as is; a dict's true or non-empty entries."""
+    if not situation:
+        return ""
+    if isinstance(situation, str):
+        return situation
+    if isinstance(situation, Mapping):
+        parts = []
+        for key, value in situation.items():
+            words = str(key).replace("_", " ")
+            if value is True:
+                parts.append(words)
+            elif value not in (False, None, "", 0, "none"):
+                parts.append(f"{words} {value}")
+        return ", ".join(parts)
+    return str(situation)
+
+
+def _name_of(text: Any) -> str:
+    text = str(text)
+    return text.split(":")[0].strip() if ":" in text else text.strip()
+
+
 def _trim(pmf: np.ndarray) -> np.ndarray:
     nonzero = np.flatnonzero(pmf > 0)
     end = int(nonzero[-1]) + 1 if len(nonzero) else 1
@@ -143,6 +197,46 @@ class Result:
             known = ", ".join(self.distributions)
             raise MathhammerError(f"no outcome '{outcome}' in this result; it has: {known}") \
                 from None
+
+    def distribution(self, outcome: str) -> Distribution:
+        """The :class:`Distribution` of ``outcome``, named for tables and charts: its label
+        (``"wounds lost"``), subject (weapons vs target) and note (engine and situation)."""
+        return self._dist(outcome).named(label=self.label(outcome), subject=self.subject,
+                                         note=self.caption)
+
+    @property
+    def engine_note(self) -> str:
+        """``"exact"`` or ``"Monte Carlo, N trials, seed S"``."""
+        if self.trials is None:
+            return "exact"
+        return f"Monte Carlo, {self.trials:,} trials, seed {self.seed}"
+
+    @property
+    def situation(self) -> str:
+        """The situation switches that were on, in words (``"half range, stationary"``).
+
+        Reads ``inputs["situation"]``: a text as is, or a dict whose true or non-empty
+        entries are listed (``{"half_range": True, "cover": False}`` -> ``"half range"``).
+        """
+        return situation_text(self.inputs.get("situation"))
+
+    @property
+    def caption(self) -> str:
+        """Engine and situation in one line, for chart and table captions."""
+        return "; ".join(p for p in (self.engine_note, self.situation) if p)
+
+    @property
+    def subject(self) -> str:
+        """Short "weapons vs target" text from the inputs (names before a ``:``)."""
+        attackers = self.inputs.get("weapons") or self.inputs.get("attacks") or []
+        target = self.inputs.get("target") or self.inputs.get("targets") or ""
+        if isinstance(attackers, str):
+            attackers = [attackers]
+        if not isinstance(target, str):
+            target = " + ".join(_name_of(t) for t in target)
+        who = " + ".join(_name_of(a) for a in attackers)
+        target = _name_of(target)
+        return f"{who} vs {target}" if who and target else who or target
 
     @property
     def outcomes(self) -> tuple[str, ...]:

@@ -1,7 +1,8 @@
-"""Charts for Dust Tactics results (matplotlib is imported here only, at the edge).
+"""Charts for Dust Tactics results (matplotlib is imported lazily, at the edge).
 
-Every function takes ``ax=None`` (a new figure when omitted) and returns its artists.
-Colours follow the Okabe-Ito palette, which stays distinguishable with colour blindness.
+Every function takes ``ax=None`` (a new figure, not registered with pyplot, when omitted)
+and returns its artists. Colours, line styles and markers are the shared ones of
+:mod:`mathhammer.core.charts`, so every game's charts look alike.
 """
 
 from __future__ import annotations
@@ -11,19 +12,12 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
+from mathhammer.core.chart_layout import PALETTE, axes_or_new, series_style, style
 from mathhammer.core.result import Result
-
-#: Okabe-Ito colour-blind-safe palette.
-PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442",
-           "#000000")
 
 
 def _axes(ax):
-    if ax is None:
-        import matplotlib.pyplot as plt
-
-        _, ax = plt.subplots(figsize=(7, 4), layout="constrained")
-    return ax
+    return axes_or_new(ax, (7.0, 4.0))
 
 
 def plot_losses(frame: pd.DataFrame, ax=None, *, title: str = "Expected losses",
@@ -43,7 +37,11 @@ def plot_losses(frame: pd.DataFrame, ax=None, *, title: str = "Expected losses",
     -------
     list of matplotlib.container.BarContainer
     """
-    ax = _axes(ax)
+    with style():
+        return _draw_losses(frame, _axes(ax), title, ylabel, errors)
+
+
+def _draw_losses(frame, ax, title, ylabel, errors):
     n_rows, n_cols = frame.shape
     width = 0.8 / max(n_cols, 1)
     x = np.arange(n_rows)
@@ -69,13 +67,17 @@ def plot_pmfs(results: Mapping[str, Result], outcome: str = "models_destroyed", 
     -------
     list of matplotlib.lines.Line2D
     """
-    ax = _axes(ax)
+    with style():
+        return _draw_pmfs(results, outcome, _axes(ax), title)
+
+
+def _draw_pmfs(results, outcome, ax, title):
     lines = []
     label = outcome.replace("_", " ")
     for k, (name, result) in enumerate(results.items()):
+        label = result.label(outcome)
         pmf = result.pmf(outcome)
-        (line,) = ax.plot(pmf.index, pmf.to_numpy(), marker="o", label=name,
-                          color=PALETTE[k % len(PALETTE)])
+        (line,) = ax.plot(pmf.index, pmf.to_numpy(), label=name, **series_style(k))
         lines.append(line)
     ax.set_xlabel(label)
     ax.set_ylabel("probability")

@@ -18,6 +18,9 @@ from mathhammer.core.cli_options import (
     positive_int,
 )
 
+#: What ``--plot`` can draw, default first.
+PLOT_OUTCOMES = ("damage", "models_destroyed", "hits", "damage_before_saves", "boxes_lost",
+                 "overkill")
 _WEAPON_HELP = ('"4x Shotgun: 3/1" (Nx carriers, dice per carrier/damage per hit), '
                 '"17-pounder: 4/1 [IGNORES COVER]", a full line "NAME: INF c c c c VEH c c c c '
                 'c c c", or a card from a TOML unit file "FILE.toml#UNIT/WEAPON" '
@@ -62,7 +65,7 @@ def register(subparsers) -> None:
         _add_rule_options(sub)
         if name == "simulate":
             add_monte_carlo_options(sub)
-        add_output_options(sub)
+        add_output_options(sub, outcomes=PLOT_OUTCOMES)
         sub.set_defaults(handler=_run_simulate if name == "simulate" else _run_exact)
     table = commands.add_parser("table", help="expected losses by target class and cover",
                                 description="Expected losses for every target column "

@@ -9,6 +9,8 @@ from mathhammer.core.cli_options import (ArgumentParser, add_monte_carlo_options
 from mathhammer.errors import OptionError
 from mathhammer.warmachine.profiles import Rules
 
+#: What ``--plot`` can draw, default first.
+PLOT_OUTCOMES = ("damage", "models_destroyed", "boosts_spent")
 _ATTACK_HELP = ('attack line, e.g. "3x Battle hammer: MAT7 POW16 [CHARGE, ARMOR-PIERCING]"; '
                 "Nx = that many attacks one after another; RAT/AAT for ranged/arcane; "
                 '"BLAST POW n" for an AOE')
@@ -96,5 +98,5 @@ def register(subparsers: Any) -> None:
         _add_rule_options(sub)
         if name == "simulate":
             add_monte_carlo_options(sub)
-        add_output_options(sub)
+        add_output_options(sub, outcomes=PLOT_OUTCOMES)
         sub.set_defaults(handler=handler)

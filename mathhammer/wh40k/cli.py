@@ -10,6 +10,8 @@ from mathhammer.errors import OptionError
 from mathhammer.wh40k.profiles import REROLL_POLICIES
 
 _REROLL_CHOICES = [p for p in REROLL_POLICIES if p != "none"]
+#: What ``--plot`` can draw, default first.
+PLOT_OUTCOMES = ("damage", "models_destroyed", "attacker_mortal_wounds")
 
 
 def register(subparsers: Any) -> None:
@@ -19,14 +21,14 @@ def register(subparsers: Any) -> None:
         description="Roll the attack sequence many times: WEAPON_LINEs against --target.")
     _add_attack_arguments(simulate)
     add_monte_carlo_options(simulate, allow_auto=True)
-    add_output_options(simulate)
+    add_output_options(simulate, outcomes=PLOT_OUTCOMES)
     simulate.set_defaults(handler=_run_simulate)
 
     exact = subparsers.add_parser(
         "exact", help="exact distribution of damage and models destroyed (40k)",
         description="Compute the exact distribution: WEAPON_LINEs against --target.")
     _add_attack_arguments(exact)
-    add_output_options(exact)
+    add_output_options(exact, outcomes=PLOT_OUTCOMES)
     exact.set_defaults(handler=_run_exact)
 
 

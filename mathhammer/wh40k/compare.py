@@ -34,7 +34,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from mathhammer.core.result import Result
+from mathhammer.core.labels import register_metric_labels
+from mathhammer.core.result import Result, situation_text
 from mathhammer.core.trials import DEFAULT_GRID_TRIALS, check_seed, check_trials
 from mathhammer.core.tables import format_number, markdown_table
 from mathhammer.errors import OptionError, UnsupportedError, did_you_mean
@@ -55,6 +56,7 @@ METRIC_LABELS = {
     "models_destroyed_per_100pts": "models destroyed per 100 points",
 }
 DEFAULT_TRIALS = DEFAULT_GRID_TRIALS
+register_metric_labels(METRIC_LABELS)
 
 #: Sweep parameters that change the target profile or the attackers rather than an option.
 TARGET_PARAMETERS = ("save", "toughness", "wounds", "invuln", "target_models")
@@ -122,7 +124,8 @@ def compare(attackers: AttackerLike | Mapping[str, AttackerLike],
     -------
     pandas.DataFrame
         Columns ``attacker, target, metric, value, stderr``; ``attrs`` holds ``method``,
-        ``trials`` and ``seed``.
+        ``trials`` and ``seed``, and ``situation`` (the options that differ from their
+        defaults, in words, for captions) when there are any.
 
     Examples
     --------
@@ -324,7 +327,26 @@ def _run(cells, parameter, costs, *, trials, seed, exact, options, settings=None
     frame["stderr"] = frame["stderr"].astype(float)
     frame.attrs.update(method="exact" if exact else "monte-carlo",
                        trials=None if exact else trials, seed=None if exact else seed)
+    situation = situation_words(options)
+    if situation:
+        frame.attrs["situation"] = situation
     return frame
+
+
+def situation_words(options: Mapping[str, Any]) -> str:
+    """The situation, modifiers and rule switches that differ from their defaults, in words
+    (``"half range, stationary, hit mod -1"``), for captions."""
+    situation, modifiers, rules, monster_vehicle = api.build_options(dict(options))
+    changed: dict[str, Any] = {}
+    for chosen in (situation, modifiers, rules):
+        default = type(chosen)()
+        for field in dataclasses.fields(chosen):
+            value = getattr(chosen, field.name)
+            if value != getattr(default, field.name):
+                changed[field.name] = value
+    if monster_vehicle:
+        changed["attacker_monster_vehicle"] = True
+    return situation_text(changed)
 
 
 def _one(attacker, target, options, trials, child, exact) -> Result:

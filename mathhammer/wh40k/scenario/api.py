@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -13,12 +14,16 @@ import pandas as pd
 from mathhammer.core.result import MONTE_CARLO, Distribution
 from mathhammer.core.trials import (CHUNKS, DEFAULT_SCENARIO_TRIALS, check_seed, check_trials,
                                     chunk_streams)
+from mathhammer.errors import OptionError
 from mathhammer.wh40k.compile import N_WEAPONS
 from mathhammer.wh40k.scenario.compile import (K_FIRST_BATCH, K_N_BATCHES, U_MODEL_BINS, U_MODELS,
                                                U_N_ALLOCS, U_WOUND_BINS, U_WOUNDS, ScenarioPlan,
                                                compile_scenario, wound_dice_bound)
 from mathhammer.wh40k.scenario.model import Scenario
 from mathhammer.wh40k.scenario.reader import load_scenario
+
+
+_ROUND_END = re.compile(r"round (?P<a>\d+) end|end of round (?P<b>\d+)")
 
 
 def run(scenario: Scenario | str | Path, trials: int = DEFAULT_SCENARIO_TRIALS,
@@ -115,34 +120,77 @@ class ScenarioResult:
             raise KeyError(f"no unit '{unit}'; units: {', '.join(self.plan.unit_names)}") \
                 from None
 
-    def _checkpoint(self, checkpoint: int | None) -> int:
-        return self.checkpoints - 1 if checkpoint is None else checkpoint
+    def _checkpoint(self, checkpoint: int | str | None) -> int:
+        if checkpoint is None:
+            return self.checkpoints - 1
+        if isinstance(checkpoint, str):
+            return self._named_checkpoint(checkpoint)
+        if isinstance(checkpoint, bool) or not -self.checkpoints <= int(checkpoint) \
+                < self.checkpoints:
+            raise OptionError(f"checkpoint {checkpoint!r} is out of range: give 0.."
+                              f"{self.checkpoints - 1} or a name such as 'round 1 end'")
+        return int(checkpoint) % self.checkpoints
 
-    def models_destroyed(self, unit: str, checkpoint: int | None = None) -> Distribution:
-        """Models of ``unit`` destroyed by ``checkpoint`` (default: the end)."""
+    def _named_checkpoint(self, text: str) -> int:
+        """``"round 2 end"`` / ``"end of round 2"`` / ``"end"`` -> checkpoint index."""
+        words = " ".join(text.lower().replace(",", " ").split())
+        if words in ("end", "the end"):
+            return self.checkpoints - 1
+        match = _ROUND_END.fullmatch(words)
+        if match is None:
+            raise OptionError(f"checkpoint '{text}': write 'round R end' (or 'end of round "
+                              "R', or 'end') or give an activation index")
+        rnd = int(match.group("a") or match.group("b"))
+        if not 1 <= rnd <= self.plan.rounds:
+            raise OptionError(f"checkpoint '{text}': the scenario has {self.plan.rounds} "
+                              f"round(s); give round 1..{self.plan.rounds}")
+        return rnd * self.plan.activations.shape[0] - 1
+
+    def checkpoint_name(self, checkpoint: int | str | None = None) -> str:
+        """``"round 2 end"`` for the last activation of a round, else ``"round 2, after
+        Intercessors shoots Boyz"``."""
+        cp = self._checkpoint(checkpoint)
+        rnd, label = self.checkpoint_label(cp)
+        if cp % self.plan.activations.shape[0] == self.plan.activations.shape[0] - 1:
+            return f"round {rnd} end"
+        return f"round {rnd}, after {label}"
+
+    def _named(self, dist: Distribution, label: str, who: str, cp: int) -> Distribution:
+        return dist.named(label=label, subject=f"{who}, {self.checkpoint_name(cp)}",
+                          note=f"Monte Carlo, {self.trials:,} trials, seed {self.seed}")
+
+    def models_destroyed(self, unit: str, checkpoint: int | str | None = None) -> Distribution:
+        """Models of ``unit`` destroyed by ``checkpoint``: an index, a name such as ``"round
+        2 end"``, or ``None`` for the end."""
         u = self._unit_row(unit)
+        cp = self._checkpoint(checkpoint)
         row = self.plan.units[u]
         start = row[U_MODEL_BINS]
-        counts = self.models[self._checkpoint(checkpoint), start:start + row[U_MODELS] + 1]
-        return Distribution.from_counts(counts)
+        counts = self.models[cp, start:start + row[U_MODELS] + 1]
+        return self._named(Distribution.from_counts(counts), "models destroyed", unit, cp)
 
-    def wounds_lost(self, unit: str, checkpoint: int | None = None) -> Distribution:
+    def wounds_lost(self, unit: str, checkpoint: int | str | None = None) -> Distribution:
+        """Wounds ``unit`` lost by ``checkpoint`` (as for :meth:`models_destroyed`)."""
         u = self._unit_row(unit)
+        cp = self._checkpoint(checkpoint)
         row = self.plan.units[u]
         start = row[U_WOUND_BINS]
-        counts = self.wounds[self._checkpoint(checkpoint), start:start + row[U_WOUNDS] + 1]
-        return Distribution.from_counts(counts)
+        counts = self.wounds[cp, start:start + row[U_WOUNDS] + 1]
+        return self._named(Distribution.from_counts(counts), "wounds lost", unit, cp)
 
     def group_models_destroyed(self, unit: str, group: str,
-                               checkpoint: int | None = None) -> Distribution:
+                               checkpoint: int | str | None = None) -> Distribution:
+        """Models of one model group of ``unit`` destroyed by ``checkpoint``."""
+        cp = self._checkpoint(checkpoint)
         for i, (u, g) in enumerate(self.plan.group_names):
             if u == unit and g.lower() == group.lower():
                 _, models, start = self.plan.report_groups[i]
-                counts = self.groups[self._checkpoint(checkpoint), start:start + models + 1]
-                return Distribution.from_counts(counts)
+                counts = self.groups[cp, start:start + models + 1]
+                return self._named(Distribution.from_counts(counts),
+                                   f"{g} models destroyed", unit, cp)
         raise KeyError(f"unit '{unit}' has no model group '{group}'")
 
-    def destroyed(self, unit: str, checkpoint: int | None = None) -> float:
+    def destroyed(self, unit: str, checkpoint: int | str | None = None) -> float:
         """P(every model of ``unit`` destroyed by ``checkpoint``)."""
         dist = self.models_destroyed(unit, checkpoint)
         n = int(self.plan.units[self._unit_row(unit), U_MODELS])
@@ -205,29 +253,48 @@ class ScenarioResult:
                 p = 1.0 - self.destroyed(unit, r * n + n - 1)
                 rows.append({"unit": unit, "round": r + 1, "p_alive": p,
                              "stderr": math.sqrt(p * (1 - p) / self.trials)})
-        return pd.DataFrame(rows)
+        frame = pd.DataFrame(rows)
+        frame.attrs["caption"] = f"Monte Carlo, {self.trials:,} trials, seed {self.seed}"
+        return frame
 
     def plot(self, outcome: str | None = None, *, ax=None, title: str | None = None):
         """Per-round survival curves of every unit (``outcome`` is accepted and ignored, for
         the command line's shared ``--plot``)."""
         from mathhammer.core.charts import survival
 
-        title = title or (f"Survival by battle round ({self.trials:,} trials, "
-                          f"seed {self.seed})")
         return survival(self.survival(), ax=ax, title=title)
 
     def to_markdown(self, digits: int = 3) -> str:
-        """Summary and per-activation tables as Markdown, for articles."""
+        """Markdown for articles: a caption line, the per-unit summary, mean models
+        destroyed per model group at the end of each round, then each activation."""
         from mathhammer.core.tables import markdown_table
 
         per_step = pd.DataFrame([
-            {"round": self.checkpoint_label(cp)[0], "after": self.checkpoint_label(cp)[1],
+            {"after": self.checkpoint_name(cp),
              **{f"{u}: models destroyed": self.models_destroyed(u, cp).mean
                 for u in self.units},
              **{f"{u}: P(destroyed)": self.destroyed(u, cp) for u in self.units}}
             for cp in range(self.checkpoints)])
-        return (markdown_table(self.summary(), digits=digits) + "\n\n"
-                + markdown_table(per_step, index=False, digits=digits))
+        caption = (f"*Monte Carlo, {self.trials:,} trials, seed {self.seed}; "
+                   f"{self.plan.rounds} round(s) of {self.plan.activations.shape[0]} "
+                   "activation(s)*")
+        return "\n\n".join([caption, markdown_table(self.summary(), digits=digits),
+                             "**Mean models destroyed per model group**",
+                             markdown_table(self.group_table(), index=False, digits=digits),
+                             "**After each activation**",
+                             markdown_table(per_step, index=False, digits=digits)])
+
+    def group_table(self) -> pd.DataFrame:
+        """Mean models destroyed of every model group (a Leader in a bodyguard unit has his
+        own row) at the end of each round, one column per round."""
+        rows = []
+        for unit, group in self.plan.group_names:
+            row: dict[str, Any] = {"unit": unit, "model group": group}
+            for r in range(1, self.plan.rounds + 1):
+                row[f"round {r} end"] = self.group_models_destroyed(unit, group,
+                                                                    f"round {r} end").mean
+            rows.append(row)
+        return pd.DataFrame(rows)
 
     def _unit_block(self, unit: str, checkpoint: int) -> dict[str, Any]:
         groups = {}
@@ -263,24 +330,31 @@ class ScenarioResult:
         return out
 
     def to_text(self) -> str:
+        """The readable report of ``mathhammer run``: per unit after every activation, per
+        model group at the end of every round, and when each side was wiped out."""
         lines = [f"Engine: Monte Carlo, {self.trials:,} trials, seed {self.seed}; "
                  f"{self.plan.rounds} round(s) of {self.plan.activations.shape[0]} "
                  "activation(s)", ""]
-        header = f"  {'after':<44} " + "  ".join(f"{u[:18]:>18}" for u in self.units)
         lines.append("Mean models destroyed (P(unit destroyed)):")
-        lines.append(header)
+        lines.append(f"  {'after':<44} " + "  ".join(f"{u[:18]:>18}" for u in self.units))
         for cp in range(self.checkpoints):
-            rnd, label = self.checkpoint_label(cp)
             cells = "  ".join(
                 f"{self.models_destroyed(u, cp).mean:7.2f} ({self.destroyed(u, cp):5.3f})"
                 .rjust(18) for u in self.units)
-            lines.append(f"  {f'R{rnd} {label}'[:44]:<44} {cells}")
-        lines.append("")
-        lines.append("Side wiped out (probability by round):")
+            lines.append(f"  {self.checkpoint_name(cp)[:44]:<44} {cells}")
+        lines += ["", "Mean models destroyed per model group:"]
+        groups = self.group_table()
+        rounds = [c for c in groups.columns if c.startswith("round ")]
+        lines.append(f"  {'unit: model group':<36} " + "  ".join(f"{r:>11}" for r in rounds))
+        for row in groups.itertuples(index=False):
+            name = f"{row[0]}: {row[1]}"
+            lines.append(f"  {name[:36]:<36} " + "  ".join(f"{v:11.2f}" for v in row[2:]))
+        lines += ["", "Side wiped out (probability by round):"]
         frame = self.wiped_out()
         for side in self.plan.side_names:
             sub = frame[frame.side == side]
-            cells = ", ".join(f"R{r}: {p:.3f}" for r, p in zip(sub["round"], sub.p_wiped_out))
+            cells = ", ".join(f"round {r}: {p:.3f}"
+                              for r, p in zip(sub["round"], sub.p_wiped_out))
             lines.append(f"  {side:<10} {cells}; still standing: "
                          f"{self.sides[self.plan.side_names.index(side)][0] / self.trials:.3f}")
         return "\n".join(lines)

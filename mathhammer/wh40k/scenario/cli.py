@@ -19,7 +19,7 @@ def register(subparsers: Any) -> None:
     add_monte_carlo_options(parser, default_trials=DEFAULT_SCENARIO_TRIALS)
     parser.add_argument("--rounds", type=positive_int, default=None,
                         help="override the file's number of battle rounds")
-    add_output_options(parser, plot_outcome=False)
+    add_output_options(parser)
     parser.set_defaults(handler=_run)
 
 

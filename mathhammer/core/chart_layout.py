@@ -1,0 +1,269 @@
+"""House style and layout helpers of the charts: one palette, series looks, label wrapping,
+legends outside the data, captions, and saving (matplotlib, imported lazily).
+
+Nothing here knows a game or a result type: chart functions in :mod:`mathhammer.core.charts`
+hand in texts and artists. Long texts are wrapped or shortened for the page; the full text
+stays on the artist (``get_label()``) and is written into the SVG as a ``<title>`` tooltip.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import re
+import textwrap
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+from xml.sax.saxutils import escape
+
+import numpy as np
+
+from mathhammer.errors import OptionError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+
+#: Okabe & Ito (2008) colour-blind-safe palette, in the order series are drawn (yellow last:
+#: it is the hardest to see on white). Every game's charts use it.
+PALETTE = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#000000",
+           "#F0E442")
+MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
+LINESTYLES = ("-", "--", "-.", ":")
+#: Default figure size in inches (7 in: a typical article / two-column page width).
+FIGSIZE = (7.0, 4.2)
+#: Default resolution of saved PNGs: 7 x 4.2 in -> 1050 x 630 px.
+DPI = 150
+FORMATS = (".png", ".svg", ".pdf")
+#: Series one panel holds before :func:`mathhammer.core.charts.overlay` and
+#: :func:`~mathhammer.core.charts.sweep_lines` switch to one panel per target.
+MAX_SERIES_PER_PANEL = 8
+NOTE_COLOUR = "#555555"
+
+_RC = {
+    "font.size": 11, "axes.titlesize": 12.5, "axes.titleweight": "bold",
+    "axes.labelsize": 11, "xtick.labelsize": 10, "ytick.labelsize": 10,
+    "legend.fontsize": 9, "legend.frameon": True, "legend.framealpha": 1.0,
+    "legend.edgecolor": "#cccccc", "axes.spines.top": False,
+    "axes.spines.right": False, "axes.grid": True, "grid.alpha": 0.3, "grid.linewidth": 0.6,
+    "lines.linewidth": 2.0, "lines.markersize": 5, "svg.hashsalt": "mathhammer",
+    "svg.fonttype": "none",
+}
+
+
+@contextlib.contextmanager
+def style() -> Iterator[None]:
+    """The house style as a matplotlib ``rc_context`` (used by every chart function)."""
+    import matplotlib
+
+    with matplotlib.rc_context(_RC):
+        yield
+
+
+def series_style(i: int) -> dict[str, Any]:
+    """Colour, line style and marker of series ``i``: the first 32 series all differ.
+
+    Colours cycle fastest, line styles change every 8 series and markers are shifted with
+    them, so series ``i`` and ``i + 8`` differ in line style and marker.
+    """
+    return {"color": PALETTE[i % len(PALETTE)],
+            "linestyle": LINESTYLES[(i // len(PALETTE)) % len(LINESTYLES)],
+            "marker": MARKERS[(i + i // len(PALETTE)) % len(MARKERS)]}
+
+
+def new_figure(figsize: tuple[float, float] = FIGSIZE) -> Figure:
+    """A fresh figure (constrained layout, house style), not registered with pyplot."""
+    from matplotlib.figure import Figure
+
+    with style():
+        return Figure(figsize=figsize, layout="constrained")
+
+
+def new_axes(figsize: tuple[float, float] = FIGSIZE) -> Axes:
+    """A fresh figure (constrained layout, house style) with one axes."""
+    with style():
+        return new_figure(figsize).add_subplot()
+
+
+def axes_or_new(ax: Axes | None, figsize: tuple[float, float] = FIGSIZE) -> Axes:
+    return new_axes(figsize) if ax is None else ax
+
+
+# -- text -----------------------------------------------------------------------------------
+def wrap(text: str, width: int = 28, max_lines: int = 2) -> str:
+    """``text`` on at most ``max_lines`` lines of about ``width`` characters; what does not
+    fit is cut with an ellipsis (the caller keeps the full text)."""
+    text = " ".join(str(text).split())
+    if len(text) <= width:
+        return text
+    lines = textwrap.wrap(text, width, break_long_words=True)
+    if len(lines) > max_lines:
+        lines = lines[:max_lines]
+        lines[-1] = lines[-1][: width - 1].rstrip(" ,;(") + "…"
+    return "\n".join(lines)
+
+
+def capitalised(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def remember_full_text(artist: Any, full: str) -> None:
+    """Keep ``full`` for ``artist`` (a Text showing a shortened form) as its SVG tooltip."""
+    figure = artist.figure
+    if figure is None or artist.get_text().replace("\n", " ") == " ".join(full.split()):
+        return
+    registry = figure.__dict__.setdefault("_mathhammer_full_texts", {})
+    gid = f"mathhammer-text-{len(registry) + 1}"
+    artist.set_gid(gid)
+    registry[gid] = full
+
+
+def shorten_ticks(ticks: Sequence[Any], width: int, max_lines: int = 2) -> list[str]:
+    return [wrap(str(t), width, max_lines) for t in ticks]
+
+
+def keep_tick_texts(labels: Sequence[Any], full: Sequence[str]) -> None:
+    for text, whole in zip(labels, full):
+        remember_full_text(text, whole)
+
+
+# -- axes -----------------------------------------------------------------------------------
+def percent_axis(axis: Any, span: float = 1.0) -> None:
+    from matplotlib.ticker import PercentFormatter
+
+    axis.set_major_formatter(PercentFormatter(xmax=1.0, decimals=_percent_decimals(span)))
+
+
+def _percent_decimals(span: float) -> int:
+    if span >= 0.05:
+        return 0
+    return 1 if span >= 0.005 else 2
+
+
+def integer_axis(axis: Any) -> None:
+    from matplotlib.ticker import MaxNLocator
+
+    axis.set_major_locator(MaxNLocator(integer=True, min_n_ticks=3))
+
+
+def fit_limits(values: np.ndarray, *, probability: bool, ylim: Any = None) -> tuple[float, float]:
+    """y range fitted to the data: from 0 to a little above the largest value (probabilities:
+    at most 100%, and the whole 0-100% when the values reach past 60%). ``ylim`` overrides."""
+    if ylim is not None:
+        low, high = ylim
+        return float(low), float(high)
+    finite = np.asarray(values, dtype=float)
+    finite = finite[np.isfinite(finite)]
+    top = float(finite.max()) if finite.size else 1.0
+    if probability:
+        if top > 0.6:
+            return 0.0, 1.04
+        return 0.0, max(min(top * 1.15, 1.04), 1e-3)
+    return min(0.0, float(finite.min()) if finite.size else 0.0), max(top * 1.12, 1e-9)
+
+
+# -- legends and captions -------------------------------------------------------------------
+def legend_outside(ax: Axes, handles: list, labels: Sequence[str], *, title: str | None = None,
+                   width: int = 26) -> Any:
+    """A legend to the right of the plotting area (never over the data), labels wrapped to
+    ``width`` characters; the title (a caption) wrapped too."""
+    shown = [wrap(label, width, 3) for label in labels]
+    legend = ax.legend(handles, shown, loc="upper left", bbox_to_anchor=(1.02, 1.0),
+                       borderaxespad=0.0, title=wrap(title, width + 4, 4) if title else None,
+                       title_fontsize=8.5, alignment="left")
+    for text, full in zip(legend.get_texts(), labels):
+        remember_full_text(text, full)
+    return legend
+
+
+def legend_below(ax: Axes, handles: list, *, title: str | None = None) -> Any:
+    """A legend under the x-axis label, in one row (for two or three short entries)."""
+    legend = ax.legend(handles, [h.get_label() for h in handles], loc="upper center",
+                       bbox_to_anchor=(0.5, -0.2), ncol=len(handles), title=title,
+                       title_fontsize=8.5, frameon=False)
+    return legend
+
+
+def caption(ax: Axes, text: str) -> Any:
+    """A small grey caption under the x-axis label (engine, trials, seed, situation), as wide
+    as the figure allows, kept inside the figure by the constrained layout."""
+    if not text:
+        return None
+    width = max(40, int(ax.figure.get_figwidth() * 12))
+    artist = ax.annotate(wrap(text, width, 3), xy=(0.0, 0.0),
+                         xycoords=("axes fraction", ax.xaxis.label), xytext=(0, -6),
+                         textcoords="offset points", ha="left", va="top", fontsize=8.5,
+                         color=NOTE_COLOUR, annotation_clip=False)
+    remember_full_text(artist, text)
+    return artist
+
+
+def title(ax: Axes, text: str, *, width: int = 60) -> Any:
+    artist = ax.set_title(wrap(text, width, 2), loc="left")
+    remember_full_text(artist, text)
+    return artist
+
+
+# -- saving ---------------------------------------------------------------------------------
+def figure_of(obj: Any) -> Figure:
+    from matplotlib.figure import Figure
+
+    if isinstance(obj, Figure):
+        return obj
+    if hasattr(obj, "ax"):
+        return obj.ax.figure
+    if hasattr(obj, "figure") and obj.figure is not None:
+        return obj.figure
+    raise OptionError(f"cannot find a figure in {type(obj).__name__}")
+
+
+def save(fig: Any, path: str | os.PathLike[str], *, dpi: int = DPI) -> Path:
+    """Write a figure (or anything with an ``ax``/``figure``) as PNG, SVG or PDF.
+
+    Parameters
+    ----------
+    fig
+        A :class:`~matplotlib.figure.Figure`, an axes, or the artists tuple a chart
+        function returned.
+    path
+        File name; the suffix (``.png``, ``.svg``, ``.pdf``) picks the format. SVG text
+        stays text (searchable, editable), and shortened labels carry their full text as a
+        ``<title>`` tooltip.
+    dpi
+        PNG resolution (default 150: a 7 x 4.2 in figure is 1050 x 630 px).
+    """
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix not in FORMATS:
+        raise OptionError(f"cannot write a chart to '{path}': use a .png, .svg or .pdf "
+                          "file name")
+    figure = figure_of(fig)
+    metadata: dict[str, Any] | None = {"Date": None} if suffix == ".svg" else None
+    if suffix == ".pdf":
+        metadata = {"CreationDate": None, "ModDate": None}
+    with style():  # svg.hashsalt and svg.fonttype are read at save time
+        if suffix == ".svg":
+            buffer = io.StringIO()
+            figure.savefig(buffer, format="svg", metadata=metadata)
+            path.write_text(_with_titles(buffer.getvalue(), figure), encoding="utf-8")
+        else:
+            figure.savefig(path, dpi=dpi, format=suffix[1:], metadata=metadata)
+    return path
+
+
+def _with_titles(svg: str, figure: Figure) -> str:
+    for gid, full in figure.__dict__.get("_mathhammer_full_texts", {}).items():
+        svg = re.sub(rf'(<g id="{re.escape(gid)}"[^>]*>)',
+                     lambda m, f=full: f"{m.group(1)}\n   <title>{escape(f)}</title>", svg,
+                     count=1)
+    return svg
+
+
+def figure_png(self: Any) -> bytes:
+    """Notebook display of a chart's artists: the figure as a 100-dpi PNG."""
+    buffer = io.BytesIO()
+    with style():
+        self.ax.figure.savefig(buffer, format="png", dpi=100)
+    return buffer.getvalue()
