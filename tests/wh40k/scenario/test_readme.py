@@ -4,7 +4,7 @@ from pathlib import Path
 
 import mathhammer as mh
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def test_readme_example_is_the_shipped_file_and_runs():

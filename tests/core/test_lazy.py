@@ -1,0 +1,38 @@
+"""``core.lazy``: packages load their public names on first use, and a submodule named like a
+public function never hides the function."""
+
+import subprocess
+import sys
+
+import pytest
+
+
+@pytest.mark.parametrize("package,function,submodule", [
+    ("mathhammer.dust", "exact", "mathhammer.dust.exact"),
+    ("mathhammer.warmachine", "exact", "mathhammer.warmachine.exact"),
+    ("mathhammer", "compare", "mathhammer.wh40k.compare"),
+])
+def test_function_survives_its_submodule_being_imported(package, function, submodule):
+    code = (f"import importlib, {package} as p\n"
+            f"importlib.import_module('{submodule}')\n"
+            f"f = getattr(p, '{function}')\n"
+            "print(callable(f) and not isinstance(f, type(p)))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.strip() == "True"
+
+
+def test_import_mathhammer_loads_no_numeric_stack():
+    code = ("import sys, mathhammer, mathhammer.dust, mathhammer.warmachine\n"
+            "print([m for m in ('numpy', 'numba', 'pandas') if m in sys.modules])")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_unknown_names_raise_attribute_error():
+    import mathhammer
+
+    with pytest.raises(AttributeError, match="no attribute 'nonsense'"):
+        mathhammer.nonsense  # noqa: B018
+    assert "simulate" in dir(mathhammer)
