@@ -10,10 +10,10 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from mathhammer.core.result import MONTE_CARLO, Distribution, Result
+from mathhammer.core.result import EXACT, MONTE_CARLO, Distribution, Result
 from mathhammer.core.trials import CHUNKS, DEFAULT_TRIALS, check_seed, check_trials, chunk_streams
 from mathhammer.warmachine.compile import CompiledPlan, compile_plan
-from mathhammer.warmachine.exact import _LABELS, _inputs, run_exact
+from mathhammer.warmachine.exact import solve
 from mathhammer.warmachine.profiles import Attack, Rules, Target
 from mathhammer.warmachine.parse import parse_attack, parse_target
 
@@ -126,4 +126,26 @@ def run_monte_carlo(compiled: CompiledPlan, trials: int, seed: int) -> Result:
         probabilities["continuous_effect"] = float(totals[C_CONTINUOUS] / trials)
     return Result(method=MONTE_CARLO, distributions=distributions, probabilities=probabilities,
                   trials=trials, seed=seed,
-                  inputs={**_inputs(compiled), "chunks": N_CHUNKS}, labels=_LABELS)
+                  inputs={**inputs_of(compiled), "chunks": N_CHUNKS}, labels=LABELS)
+
+
+def run_exact(compiled: CompiledPlan) -> Result:
+    """Solve a compiled plan exactly (see :func:`mathhammer.warmachine.exact.solve`)."""
+    pmfs, probabilities = solve(compiled)
+    return Result(method=EXACT,
+                  distributions={k: Distribution.from_pmf(v) for k, v in pmfs.items()},
+                  probabilities=probabilities, inputs=inputs_of(compiled), labels=LABELS)
+
+
+#: Human names of the outcomes, for tables and charts.
+LABELS = {"damage": "boxes marked", "models_destroyed": "models destroyed",
+          "boosts_spent": "damage boosts spent", "unit_destroyed": "all targets destroyed",
+          "tough_saved": "a Tough roll saved",
+          "continuous_effect": "continuous effect applied"}
+
+
+def inputs_of(compiled: CompiledPlan) -> dict[str, object]:
+    """The request behind a result, as plain JSON-ready values."""
+    return {"attacks": [str(a) for a in compiled.attacks],
+            "targets": [str(t) for t in compiled.targets],
+            "rules": compiled.rule_set.as_dict()}

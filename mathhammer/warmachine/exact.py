@@ -15,7 +15,6 @@ from functools import lru_cache
 
 import numpy as np
 
-from mathhammer.core.result import EXACT, Distribution, Result
 from mathhammer.errors import UnsupportedError
 from mathhammer.warmachine.compile import (
     M_ARM, M_BOXES, M_DEF, M_KD, M_MARKED, M_STATIONARY, M_TOUGH, M_TOUGH_THR, R_AOE, R_AP,
@@ -373,18 +372,19 @@ def first_roll(plan: CompiledPlan) -> np.ndarray:
                     bool(model[M_STATIONARY]), plan.rules)
 
 
-def run_exact(plan: CompiledPlan) -> Result:
-    """Solve a compiled plan exactly.
+def solve(plan: CompiledPlan) -> tuple[dict[str, np.ndarray], dict[str, float]]:
+    """Solve a compiled plan exactly: ``(pmfs, probabilities)``.
 
     Returns
     -------
-    Result
-        Distributions ``damage`` (boxes marked), ``models_destroyed`` and, when damage boosts
-        were bought, ``boosts_spent``; probabilities ``hit``, ``crit`` (first attack roll of
-        the first line), ``unit_destroyed`` (every target model destroyed) and
-        ``tough_saved`` (at least one Tough roll succeeded) and, for weapons with a
-        critical continuous effect, ``continuous_effect`` (at least one critical hit applied
-        it).
+    pmfs
+        ``damage`` (boxes marked), ``models_destroyed`` and, when damage boosts were bought,
+        ``boosts_spent``, each indexed by value.
+    probabilities
+        ``hit``, ``crit`` (first attack roll of the first line), ``unit_destroyed`` (every
+        target model destroyed) and ``tough_saved`` (at least one Tough roll succeeded) and,
+        for weapons with a critical continuous effect, ``continuous_effect`` (at least one
+        critical hit applied it).
 
     Raises
     ------
@@ -407,26 +407,12 @@ def run_exact(plan: CompiledPlan) -> Result:
         if flags & FLAG_CONTINUOUS:
             continuous_p += p
     roll = first_roll(plan)
-    distributions = {"damage": Distribution.from_pmf(damage),
-                     "models_destroyed": Distribution.from_pmf(destroyed)}
+    pmfs = {"damage": damage, "models_destroyed": destroyed}
     if plan.max_boosts:
-        distributions["boosts_spent"] = Distribution.from_pmf(spent_pmf)
+        pmfs["boosts_spent"] = spent_pmf
     probabilities = {"hit": float(roll[1] + roll[2]), "crit": float(roll[2]),
                      "unit_destroyed": float(destroyed[-1]),
                      "tough_saved": float(min(1.0, saved_p))}
     if plan.rows[:, R_CRIT_CONT].any():
         probabilities["continuous_effect"] = float(min(1.0, continuous_p))
-    return Result(method=EXACT, distributions=distributions, probabilities=probabilities,
-                  inputs=_inputs(plan), labels=_LABELS)
-
-
-_LABELS = {"damage": "boxes marked", "models_destroyed": "models destroyed",
-           "boosts_spent": "damage boosts spent", "unit_destroyed": "all targets destroyed",
-           "tough_saved": "a Tough roll saved",
-           "continuous_effect": "continuous effect applied"}
-
-
-def _inputs(plan: CompiledPlan) -> dict[str, object]:
-    return {"attacks": [str(a) for a in plan.attacks],
-            "targets": [str(t) for t in plan.targets],
-            "rules": plan.rule_set.as_dict()}
+    return pmfs, probabilities

@@ -16,11 +16,11 @@ import numpy as np
 import pandas as pd
 
 from mathhammer.core.result import EXACT, Distribution, Result
-from mathhammer.errors import OptionError, UnsupportedError
-from mathhammer.warmachine.api import AttackLike, TargetLike, _attacks, _targets, plan, \
-    run_monte_carlo
-from mathhammer.warmachine.exact import _Chain, run_exact
 from mathhammer.core.trials import DEFAULT_GRID_TRIALS
+from mathhammer.errors import OptionError, UnsupportedError
+from mathhammer.warmachine.api import (AttackLike, TargetLike, _attacks, _targets, plan,
+                                       run_exact, run_monte_carlo)
+from mathhammer.warmachine.exact import _Chain
 from mathhammer.warmachine.profiles import Attack, Rules
 
 #: The attacks-to-kill series stops once P(target still standing) falls below this.
