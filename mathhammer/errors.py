@@ -51,6 +51,11 @@ class ScenarioError(MathhammerError, ValueError):
     """A scenario (units, activations) that the rules do not allow."""
 
 
+class RosterError(ScenarioError):
+    """A roster file (BattleScribe, New Recruit) that cannot be read: the message names the
+    file and what is wrong with it."""
+
+
 class UnsupportedError(MathhammerError):
     """A request outside what an engine covers, e.g. a case the exact engine cannot solve."""
 

@@ -1,0 +1,278 @@
+"""Read a roster file safely into a neutral tree of :class:`Node` s.
+
+Three containers hold the same tree: BattleScribe / New Recruit XML (``.ros``), a zip with
+one such XML inside (``.rosz``) and New Recruit's JSON export. The container is recognised
+by its first bytes, not by the file name. Every file is untrusted:
+
+- files larger than :data:`MAX_FILE_BYTES` are refused before they are read;
+- a zip member is decompressed in blocks, counting the bytes, and refused as soon as it
+  passes :data:`MAX_XML_BYTES` (the sizes in a zip's headers can lie);
+- XML is parsed with ``defusedxml``: no entity expansion (billion laughs), no external
+  entities, no DTD retrieval;
+- the tree may hold at most :data:`MAX_NODES` elements nested at most :data:`MAX_DEPTH` deep.
+
+Every problem is a :class:`~mathhammer.errors.RosterError` naming the file and what is wrong.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import zipfile
+import zlib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from mathhammer.errors import RosterError
+
+ROSTER_NAMESPACE = "http://www.battlescribe.net/schema/rosterSchema"
+MAX_FILE_BYTES = 16 * 1024 * 1024
+MAX_XML_BYTES = 32 * 1024 * 1024
+MAX_NODES = 500_000
+MAX_DEPTH = 100
+_BLOCK = 1 << 16
+
+#: JSON arrays are repeated children without a wrapper; their elements get these tags.
+_SINGULAR = {"categories": "category", "entries": "entry", "forces": "force",
+             "selections": "selection", "profiles": "profile", "rules": "rule",
+             "costs": "cost", "characteristics": "characteristic",
+             "associations": "association", "incomingAssociations": "incomingAssociation",
+             "costLimits": "costLimit", "publications": "publication", "tags": "tag"}
+
+
+@dataclass(slots=True)
+class Node:
+    """One element: its tag (namespace removed), attributes, text and children."""
+
+    tag: str
+    attrs: dict[str, str] = field(default_factory=dict)
+    text: str = ""
+    children: list[Node] = field(default_factory=list)
+
+    def get(self, name: str, default: str = "") -> str:
+        return self.attrs.get(name, default)
+
+    def list(self, wrapper: str) -> list[Node]:
+        """The children of this node's ``wrapper`` child (``selections``, ``profiles``...)."""
+        out: list[Node] = []
+        for child in self.children:
+            if child.tag == wrapper:
+                out.extend(child.children)
+        return out
+
+    def child_text(self, tag: str) -> str:
+        """Text of a child element (``description``), or of an attribute of that name."""
+        for child in self.children:
+            if child.tag == tag:
+                return child.text
+        return self.attrs.get(tag, "")
+
+
+def read_tree(path: str | Path) -> Node:
+    """The root ``roster`` node of a .ros, .rosz or New Recruit .json file.
+
+    Raises
+    ------
+    RosterError
+        ``FILE: what is wrong`` for a missing, oversized, truncated, hostile or foreign file.
+    """
+    path = Path(path)
+    data = _read_bytes(path)
+    head = data[:4]
+    if head.startswith(b"PK"):
+        data = _unzip(path, data)
+    text_head = data.lstrip(b"\xef\xbb\xbf \t\r\n")[:1]
+    if text_head == b"{":
+        root = _from_json(path, data)
+    elif text_head == b"<":
+        root = _from_xml(path, data)
+    elif not data.strip():
+        raise RosterError(f"{path}: the file is empty; export the roster again from "
+                          "BattleScribe or New Recruit")
+    else:
+        raise RosterError(f"{path}: not a roster file: it is neither XML (.ros), a zip "
+                          "(.rosz) nor New Recruit JSON")
+    return root
+
+
+def _read_bytes(path: Path) -> bytes:
+    try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise RosterError(f"{path}: the file is {size / 2**20:.1f} MiB; a roster file may "
+                              f"be at most {MAX_FILE_BYTES // 2**20} MiB")
+        with path.open("rb") as handle:
+            data = bytearray()
+            while len(data) <= MAX_FILE_BYTES:
+                block = handle.read(_BLOCK)
+                if not block:
+                    break
+                data += block
+    except OSError as exc:
+        raise RosterError(f"cannot read roster file '{path}': {exc.strerror or exc}") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise RosterError(f"{path}: the file is larger than {MAX_FILE_BYTES // 2**20} MiB")
+    return bytes(data)
+
+
+def _unzip(path: Path, data: bytes) -> bytes:
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(data))
+        members = [m for m in archive.infolist() if not m.is_dir()]
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, ValueError) as exc:
+        raise RosterError(f"{path}: not a complete zip archive (truncated or corrupt: {exc}); "
+                          "export the .rosz again") from None
+    rosters = [m for m in members if m.filename.lower().endswith(".ros")] or members
+    if len(rosters) != 1:
+        names = ", ".join(m.filename for m in members[:5]) or "nothing"
+        raise RosterError(f"{path}: a .rosz holds exactly one roster; this zip holds "
+                          f"{len(members)} files ({names})")
+    member = rosters[0]
+    out = bytearray()
+    try:
+        with archive.open(member) as stream:
+            while True:
+                block = stream.read(_BLOCK)
+                if not block:
+                    break
+                out += block
+                if len(out) > MAX_XML_BYTES:
+                    raise RosterError(
+                        f"{path}: '{member.filename}' unpacks to more than "
+                        f"{MAX_XML_BYTES // 2**20} MiB (a zip bomb?); a roster is far smaller")
+    except RosterError:
+        raise
+    except RuntimeError as exc:  # encrypted member
+        raise RosterError(f"{path}: cannot unpack '{member.filename}': {exc}") from None
+    except NotImplementedError as exc:
+        raise RosterError(f"{path}: '{member.filename}' uses a compression method that is "
+                          f"not supported ({exc})") from None
+    except (zipfile.BadZipFile, zlib.error, OSError, EOFError, ValueError) as exc:
+        raise RosterError(f"{path}: '{member.filename}' is damaged inside the zip ({exc}); "
+                          "export the .rosz again") from None
+    return bytes(out)
+
+
+# -- XML ----------------------------------------------------------------------------------
+def _from_xml(path: Path, data: bytes) -> Node:
+    from xml.etree.ElementTree import ParseError
+
+    import defusedxml.ElementTree as safe_tree
+    from defusedxml import DefusedXmlException
+
+    try:
+        element = safe_tree.fromstring(data, forbid_dtd=False, forbid_entities=True,
+                                       forbid_external=True)
+    except DefusedXmlException as exc:
+        raise RosterError(f"{path}: refused: the XML declares entities ({type(exc).__name__});"
+                          " real roster files never do (this is how entity-expansion attacks "
+                          "work)") from None
+    except ParseError as exc:
+        line, column = getattr(exc, "position", (None, None))
+        where = f"{path}:{line}:{column}" if line else str(path)
+        raise RosterError(f"{where}: not well-formed XML ({_first(str(exc))}); the file is "
+                          "damaged or not a roster") from None
+    except (ValueError, RecursionError) as exc:
+        raise RosterError(f"{path}: cannot parse the XML ({_first(str(exc))})") from None
+    namespace, _, tag = element.tag.rpartition("}")
+    namespace = namespace.lstrip("{")
+    if tag != "roster" or (namespace and namespace != ROSTER_NAMESPACE):
+        raise RosterError(f"{path}: not a roster: the root element is <{tag}>"
+                          f"{' in namespace ' + namespace if namespace else ''}; a "
+                          f"BattleScribe roster is <roster xmlns=\"{ROSTER_NAMESPACE}\">")
+    return _convert_xml(path, element)
+
+
+def _convert_xml(path: Path, root_element) -> Node:
+    count = 0
+    root = Node("roster")
+    stack = [(root_element, root, 0)]
+    while stack:
+        element, node, depth = stack.pop()
+        count += 1
+        if count > MAX_NODES:
+            raise RosterError(f"{path}: more than {MAX_NODES:,} XML elements; a roster is far "
+                              "smaller")
+        if depth > MAX_DEPTH:
+            raise RosterError(f"{path}: elements nested more than {MAX_DEPTH} deep; a roster "
+                              "is far shallower")
+        node.tag = element.tag.rpartition("}")[2]
+        node.attrs = {k.rpartition("}")[2]: v for k, v in element.attrib.items()}
+        node.text = (element.text or "").strip()
+        for child in element:
+            if not isinstance(child.tag, str):  # comments, processing instructions
+                continue
+            sub = Node(child.tag)
+            node.children.append(sub)
+            stack.append((child, sub, depth + 1))
+    return root
+
+
+# -- JSON ---------------------------------------------------------------------------------
+def _from_json(path: Path, data: bytes) -> Node:
+    try:
+        value = json.loads(data.decode("utf-8-sig"))
+    except UnicodeDecodeError as exc:
+        raise RosterError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") \
+            from None
+    except json.JSONDecodeError as exc:
+        raise RosterError(f"{path}:{exc.lineno}:{exc.colno}: not valid JSON ({exc.msg})") \
+            from None
+    except RecursionError:
+        raise RosterError(f"{path}: JSON nested too deeply; a roster is far shallower") \
+            from None
+    if not isinstance(value, dict) or not isinstance(value.get("roster"), dict):
+        keys = ", ".join(list(value)[:5]) if isinstance(value, dict) else type(value).__name__
+        raise RosterError(f"{path}: JSON but not a New Recruit roster: expected an object "
+                          f"{{\"roster\": {{...}}}}, found {keys or 'an empty object'}")
+    return _convert_json(path, value["roster"])
+
+
+def _convert_json(path: Path, value: dict) -> Node:
+    count = 0
+    root = Node("roster")
+    stack = [("roster", value, root, 0)]
+    while stack:
+        tag, item, node, depth = stack.pop()
+        count += 1
+        if count > MAX_NODES:
+            raise RosterError(f"{path}: more than {MAX_NODES:,} JSON objects; a roster is far "
+                              "smaller")
+        if depth > MAX_DEPTH:
+            raise RosterError(f"{path}: JSON nested more than {MAX_DEPTH} deep; a roster is "
+                              "far shallower")
+        node.tag = tag
+        if not isinstance(item, dict):
+            node.text = _scalar(item)
+            continue
+        for key, sub in item.items():
+            if key == "$text":
+                node.text = _scalar(sub).strip()
+            elif isinstance(sub, list):
+                wrapper = Node(key)
+                node.children.append(wrapper)
+                for element in sub:
+                    child = Node(_SINGULAR.get(key, key))
+                    wrapper.children.append(child)
+                    stack.append((child.tag, element, child, depth + 2))
+            elif isinstance(sub, dict):
+                child = Node(key)
+                node.children.append(child)
+                stack.append((key, sub, child, depth + 1))
+            else:
+                node.attrs[key] = _scalar(sub)
+    return root
+
+
+def _scalar(value: object) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return value if isinstance(value, str) else str(value)
+
+
+def _first(text: str) -> str:
+    return " ".join(text.split())[:160]

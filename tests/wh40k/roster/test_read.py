@@ -1,0 +1,164 @@
+"""Hostile and broken files: one RosterError naming the file, raised before any large read."""
+
+import tracemalloc
+import zipfile
+
+import pytest
+
+import mathhammer as mh
+from mathhammer.cli import main
+from mathhammer.errors import RosterError
+from mathhammer.wh40k.roster import read
+
+from .conftest import FILES
+
+
+def _error(path) -> str:
+    with pytest.raises(RosterError) as info:
+        mh.roster(path)
+    message = str(info.value)
+    assert str(path) in message and "\n" not in message
+    return message
+
+
+def test_billion_laughs_is_refused_without_expanding():
+    mh.roster(FILES / "marines_10e.ros")  # imports done before measuring
+    tracemalloc.start()
+    try:
+        message = _error(FILES / "billion_laughs.ros")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert "entities" in message
+    assert peak < 8 * 2**20  # nine levels of ten would be a gigabyte of 'lol'
+
+
+def test_zip_bomb_is_stopped_while_unpacking(tmp_path):
+    bomb = tmp_path / "bomb.rosz"
+    block = b"<" * 2**20
+    with zipfile.ZipFile(bomb, "w", zipfile.ZIP_DEFLATED) as archive:
+        with archive.open("army.ros", "w") as member:
+            for _ in range(read.MAX_XML_BYTES // len(block) + 8):
+                member.write(block)
+    assert bomb.stat().st_size < 2**20  # small on disk, 40 MiB unpacked
+    mh.roster(FILES / "marines_10e.rosz")  # imports done before measuring
+    tracemalloc.start()
+    try:
+        message = _error(bomb)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert "zip bomb" in message
+    assert peak < 3 * read.MAX_XML_BYTES
+
+
+def test_truncated_zip(tmp_path):
+    data = (FILES / "marines_10e.rosz").read_bytes()
+    broken = tmp_path / "cut.rosz"
+    broken.write_bytes(data[: len(data) // 2])
+    assert "truncated or corrupt" in _error(broken)
+
+
+def test_damaged_member_inside_a_zip(tmp_path):
+    data = bytearray((FILES / "marines_10e.rosz").read_bytes())
+    data[60:80] = b"\xff" * 20  # inside the compressed stream of the only member
+    broken = tmp_path / "damaged.rosz"
+    broken.write_bytes(bytes(data))
+    message = _error(broken)
+    assert "damaged" in message or "corrupt" in message or "not well-formed" in message
+
+
+def test_zip_with_two_rosters(tmp_path):
+    path = tmp_path / "two.rosz"
+    text = (FILES / "marines_10e.ros").read_text()
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("a.ros", text)
+        archive.writestr("b.ros", text)
+    assert "exactly one roster" in _error(path)
+
+
+def test_ninth_edition_names_the_edition():
+    message = _error(FILES / "ninth_edition.ros")
+    assert "9th Edition" in message and "28ec-711c-d87f-3aeb" in message
+
+
+def test_json_that_is_not_a_roster():
+    assert "not a New Recruit roster" in _error(FILES / "not_a_roster.json")
+
+
+@pytest.mark.parametrize("content, expected", [
+    ("<roster>not a real one</roster>", "no gameSystemId"),
+    ('<catalogue xmlns="http://www.battlescribe.net/schema/catalogueSchema"/>', "not a roster"),
+    ("<roster", "not well-formed XML"),
+    ("", "empty"),
+    ("hello", "neither XML"),
+    ('{"roster": [1, 2]}', "not a New Recruit roster"),
+    ('{"roster": ', "not valid JSON"),
+    ('<roster gameSystemId="sys-352e-adc2-7639-d6a9" '
+     'xmlns="http://www.battlescribe.net/schema/rosterSchema"/>', "no forces"),
+])
+def test_broken_files(tmp_path, content, expected):
+    path = tmp_path / "army.ros"
+    path.write_text(content)
+    assert expected in _error(path)
+
+
+def test_deep_nesting_is_refused(tmp_path):
+    path = tmp_path / "deep.ros"
+    depth = read.MAX_DEPTH + 50
+    path.write_text('<roster gameSystemId="sys-352e-adc2-7639-d6a9">' + "<a>" * depth
+                    + "</a>" * depth + "</roster>")
+    assert "nested" in _error(path)
+
+
+def test_deep_json_is_refused(tmp_path):
+    path = tmp_path / "deep.json"
+    path.write_text('{"roster": ' + "[" * 100_000 + "]" * 100_000 + "}")
+    assert "nested" in _error(path)
+
+
+def test_oversized_file_is_refused_before_reading(tmp_path, monkeypatch):
+    monkeypatch.setattr(read, "MAX_FILE_BYTES", 1000)
+    assert "at most" in _error(FILES / "marines_10e.ros")
+
+
+def test_missing_file():
+    with pytest.raises(RosterError, match="cannot read roster file"):
+        mh.roster(FILES / "nope.ros")
+
+
+def test_absurd_model_count(tmp_path):
+    text = (FILES / "marines_10e.ros").read_text().replace('number="4" type="model"',
+                                                            'number="4000000000" type="model"')
+    path = tmp_path / "huge.ros"
+    path.write_text(text)
+    assert "4000000000" in _error(path)
+
+
+@pytest.mark.parametrize("name", ["billion_laughs.ros", "ninth_edition.ros", "not_a_roster.json"])
+def test_cli_one_line_and_exit_2(name, capsys):
+    assert main(["roster", str(FILES / name), "--json"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    lines = captured.err.strip().splitlines()
+    assert len(lines) == 1 and name in lines[0] and "Traceback" not in lines[0]
+
+
+def test_container_is_recognised_by_content(tmp_path):
+    # a zipped roster under a .ros name and JSON under a .ros name read the same
+    zipped = tmp_path / "army.ros"
+    zipped.write_bytes((FILES / "marines_10e.rosz").read_bytes())
+    as_json = tmp_path / "army2.ros"
+    as_json.write_text((FILES / "leaders_11e.json").read_text())
+    assert mh.roster(zipped).to_dict() == mh.roster(FILES / "marines_10e.ros").to_dict()
+    assert mh.roster(as_json).edition == 11
+
+
+def test_json_and_xml_trees_match():
+    root = read.read_tree(FILES / "leaders_11e.json")
+    assert root.tag == "roster"
+    force = root.list("forces")[0]
+    captain = force.list("selections")[1]
+    assert captain.get("name") == "Captain"
+    assert captain.list("profiles")[0].list("characteristics")[1].text == "4"
+    assert captain.list("associations")[0].get("name") == "Leading"
