@@ -57,7 +57,13 @@ class Ability:
         """Whether this instance is active against a target with ``keywords``."""
         if self.anti_keyword is not None and not _keyword_matches(self.anti_keyword, keywords):
             return False
-        return not self.scope or any(_keyword_matches(k, keywords) for k in self.scope)
+        # Keywords after the colon: any listed keyword will do, but a NON- keyword excludes
+        # (ABILITY: NON-MONSTER/NON-VEHICLE needs a target that is neither).
+        excluded = [k for k in self.scope if k.startswith("NON-")]
+        wanted = [k for k in self.scope if not k.startswith("NON-")]
+        if not all(_keyword_matches(k, keywords) for k in excluded):
+            return False
+        return not wanted or any(_keyword_matches(k, keywords) for k in wanted)
 
     @property
     def number(self) -> int:

@@ -1,0 +1,344 @@
+"""``mh.roster(path)``: an army list from a BattleScribe or New Recruit file.
+
+A :class:`Roster` holds the list as the file has it (:attr:`Roster.entries`, one per
+datasheet, in file order) and the units ready for analysis (:attr:`Roster.units`: the same
+:class:`~mathhammer.wh40k.scenario.units.Unit` objects scenarios use, attached Leaders
+formed). :meth:`Roster.compare` and :meth:`Roster.against` return the tidy frame of
+:func:`mathhammer.compare` with a ``phase`` and a ``method`` column; :meth:`Roster.to_toml`
+writes the units as a scenario file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from mathhammer.errors import OptionError, RosterError, did_you_mean
+from mathhammer.wh40k.roster.convert import RosterData, RosterEntry, convert
+from mathhammer.wh40k.roster.read import read_tree
+from mathhammer.wh40k.scenario.units import ModelGroup, Unit, attach
+
+AttachSpec = str | Iterable[str] | Mapping[str, str] | None
+
+
+def roster(path: str | Path, attach: AttachSpec = None) -> Roster:
+    """Read a roster file: BattleScribe ``.ros`` / ``.rosz`` or New Recruit ``.json``.
+
+    Parameters
+    ----------
+    path
+        The file. Its kind is recognised from its content, not its name.
+    attach
+        Leaders to attach where the file does not record it (10th-edition files never do):
+        ``"Captain=Intercessor Squad"``, a list of such strings, or a dict
+        ``{"Captain": "Intercessor Squad"}``. Names as listed (``Name (2)`` for a second
+        unit of the same name).
+
+    Returns
+    -------
+    Roster
+
+    Raises
+    ------
+    RosterError
+        One line naming the file and what is wrong: not a roster, an edition other than
+        10th or 11th, a damaged or hostile file, an unknown name in ``attach``.
+    """
+    path = Path(path)
+    data = convert(read_tree(path), path)
+    return Roster(data, source=str(path), attach=_attach_pairs(attach))
+
+
+@dataclass(frozen=True)
+class Attachment:
+    """A Leader (or Support) unit attached to a bodyguard unit."""
+
+    attached: str
+    bodyguard: str
+    recorded: bool  # True when the file records it, False when given by the user
+
+
+class Roster:
+    """An army list read from a file.
+
+    Attributes
+    ----------
+    edition
+        10 or 11 (from the file's game system).
+    faction
+        The catalogue name(s) of the list's force(s).
+    points
+        The roster's total points.
+    entries
+        One :class:`RosterEntry` per datasheet, in file order.
+    units
+        The units ready for analysis, in file order: every entry with a statline, with its
+        attached Leader / Support units formed into one :class:`Unit` (named after the
+        bodyguard, as in scenario files).
+    notes
+        Settings (detachment, battle size) and anything about the list as a whole.
+    """
+
+    def __init__(self, data: RosterData, *, source: str = "",
+                 attach: list[tuple[str, str]] | None = None) -> None:
+        self.source = source
+        self.edition = data.edition
+        self.faction = data.faction
+        self.points = data.points
+        self.name = data.name
+        self.entries = data.entries
+        notes = list(data.notes)
+        self.attachments = self._attachments(attach or [], notes)
+        self.units = self._form_units(notes)
+        self.notes = tuple(notes)
+
+    # -- attaching ------------------------------------------------------------------------
+    def _entry(self, name: str) -> RosterEntry:
+        for entry in self.entries:
+            if entry.name == name:
+                return entry
+        for entry in self.entries:
+            if entry.name.lower() == name.strip().lower():
+                return entry
+        names = [e.name for e in self.entries]
+        raise RosterError(f"{self.source}: no unit '{name}' in this roster"
+                          f"{did_you_mean(name, names)}; its units: {', '.join(names)}")
+
+    def _attachments(self, pairs: list[tuple[str, str]], notes: list[str]) -> list[Attachment]:
+        by_id = {e.selection_id: e for e in self.entries if e.selection_id}
+        out: list[Attachment] = []
+        links: list[tuple[RosterEntry, RosterEntry]] = []
+        for entry in self.entries:
+            for _, target in entry.associations:
+                if target in by_id:
+                    links.append((entry, by_id[target]))
+                else:
+                    notes.append(f"{entry.name} is attached to selection '{target}', which is "
+                                 "not a unit of this roster; left unattached")
+            for origin in entry.incoming:
+                if origin in by_id:
+                    links.append((by_id[origin], entry))
+        for attached, bodyguard in dict.fromkeys(links):
+            out.append(Attachment(attached.name, bodyguard.name, recorded=True))
+        for leader_name, bodyguard_name in pairs:
+            leader, bodyguard = self._entry(leader_name), self._entry(bodyguard_name)
+            if leader.name == bodyguard.name:
+                raise RosterError(f"{self.source}: --attach '{leader_name}={bodyguard_name}' "
+                                  "attaches a unit to itself")
+            out.append(Attachment(leader.name, bodyguard.name, recorded=False))
+        seen: dict[str, str] = {}
+        for a in out:
+            if a.attached in seen and seen[a.attached] != a.bodyguard:
+                raise RosterError(f"{self.source}: '{a.attached}' is attached to both "
+                                  f"'{seen[a.attached]}' and '{a.bodyguard}'; a unit joins one "
+                                  "bodyguard unit")
+            seen[a.attached] = a.bodyguard
+        bodyguards = {a.bodyguard for a in out}
+        for a in out:
+            if a.attached in bodyguards:
+                raise RosterError(f"{self.source}: '{a.attached}' is attached to "
+                                  f"'{a.bodyguard}' and has units attached to it itself; "
+                                  "attach every Leader to the bodyguard unit")
+        return list({(a.attached, a.bodyguard): a for a in out}.values())
+
+    def attached_to(self, name: str) -> str | None:
+        """The bodyguard unit ``name`` is attached to, or None."""
+        for a in self.attachments:
+            if a.attached == name:
+                return a.bodyguard
+        return None
+
+    def _form_units(self, notes: list[str]) -> list[Unit]:
+        plain: dict[str, Unit] = {}
+        for entry in self.entries:
+            if entry.groups:
+                plain[entry.name] = Unit(name=entry.name, groups=_with_points(entry))
+        units = []
+        for entry in self.entries:
+            if entry.name not in plain or self.attached_to(entry.name):
+                continue
+            leaders = [plain[a.attached] for a in self.attachments
+                       if a.bodyguard == entry.name and a.attached in plain]
+            try:
+                units.append(attach(plain[entry.name], *leaders) if leaders
+                             else plain[entry.name])
+            except RosterError:
+                raise
+            except Exception as exc:  # ScenarioError from attach(): name the file
+                raise RosterError(f"{self.source}: {exc}") from None
+        for a in self.attachments:
+            if a.bodyguard not in plain and a.attached in plain:
+                notes.append(f"{a.attached} is attached to {a.bodyguard}, which has no "
+                             "statline; analysed on its own")
+                units.append(plain[a.attached])
+        return units
+
+    # -- views ----------------------------------------------------------------------------
+    def unit(self, name: str) -> Unit:
+        """The analysed unit called ``name`` (a bodyguard's name for an attached unit)."""
+        for unit in self.units:
+            if unit.name.lower() == name.strip().lower():
+                return unit
+        raise RosterError(f"no analysed unit '{name}'"
+                          f"{did_you_mean(name, [u.name for u in self.units])}")
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``mathhammer roster FILE --json`` listing."""
+        return {"edition": self.edition, "faction": self.faction, "points": self.points,
+                "units": [self._entry_dict(e) for e in self.entries]}
+
+    def _entry_dict(self, entry: RosterEntry) -> dict[str, Any]:
+        return {"name": entry.name, "points": entry.points, "models": entry.models,
+                "groups": [group_dict(g) for g in entry.groups],
+                "attached_to": self.attached_to(entry.name), "notes": list(entry.notes)}
+
+    def to_text(self) -> str:
+        """The listing as plain text."""
+        title = f"{self.name} - " if self.name else ""
+        lines = [f"{title}{self.faction}, {self.edition}th edition, {_pts(self.points)} points"]
+        lines += [f"  {note}" for note in self.notes]
+        for entry in self.entries:
+            lines.append("")
+            attached = self.attached_to(entry.name)
+            suffix = f" (attached to {attached})" if attached else ""
+            lines.append(f"{entry.name}: {entry.models} model(s), {_pts(entry.points)} "
+                         f"points{suffix}")
+            for g in entry.groups:
+                d = group_dict(g)
+                lines.append(f"  {d['count']}x {d['name']}: {d['profile']}")
+                lines += [f"      {w}" for w in d["weapons"]]
+            lines += [f"  note: {n}" for n in entry.notes]
+        return "\n".join(lines)
+
+    def to_markdown(self) -> str:
+        """The listing as a Markdown table."""
+        rows = ["| unit | points | models | groups | notes |", "|---|---:|---:|---|---|"]
+        for entry in self.entries:
+            groups = "<br>".join(f"{g.count}x {g.name}: `{group_dict(g)['profile']}`"
+                                 for g in entry.groups)
+            attached = self.attached_to(entry.name)
+            notes = list(entry.notes) + ([f"attached to {attached}"] if attached else [])
+            rows.append(f"| {entry.name} | {_pts(entry.points)} | {entry.models} | {groups} "
+                        f"| {'; '.join(notes)} |")
+        return "\n".join(rows)
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per weapon line of every model group (unit, points, group, count,
+        profile, weapon)."""
+        rows = []
+        for entry in self.entries:
+            for g in entry.groups:
+                d = group_dict(g)
+                for line in d["weapons"] or [""]:
+                    rows.append({"unit": entry.name, "points": entry.points, "group": g.name,
+                                 "count": g.count, "profile": d["profile"], "weapon": line})
+            if not entry.groups:
+                rows.append({"unit": entry.name, "points": entry.points, "group": "",
+                             "count": entry.models, "profile": "", "weapon": ""})
+        return pd.DataFrame(rows, columns=["unit", "points", "group", "count", "profile",
+                                           "weapon"])
+
+    def unit_points(self) -> dict[str, float]:
+        """Points of each analysed unit (an attached unit costs its parts together)."""
+        return {u.name: u.points for u in self.units if u.points}
+
+    def compare(self, targets: Any, **kwargs: Any) -> pd.DataFrame:
+        """Every unit of the list against every target, shooting and fighting.
+
+        Parameters
+        ----------
+        targets
+            Target lines, reference names (``"MEQ"``, ``"10x GEQ"``), profiles, or
+            :class:`Unit` s; a dict gives labels.
+        **kwargs
+            ``exact``, ``trials``, ``seed``, ``profiles`` (``"best"`` or ``"first"``),
+            ``phases``, ``library`` and the situation / modifier / rule options of
+            :func:`mathhammer.simulate`; see :func:`mathhammer.wh40k.roster.analyse.analyse`.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Columns ``attacker, target, phase, metric, value, stderr, method``, with the
+            metrics of :func:`mathhammer.compare` including the per-100-points ones.
+        """
+        from mathhammer.wh40k.roster.analyse import analyse
+
+        return analyse(self, targets, **kwargs)
+
+    def against(self, other: Roster, **kwargs: Any) -> pd.DataFrame:
+        """Every unit of this list against every unit of ``other`` (their own statlines,
+        invulnerable saves, Feel No Pain, keywords and attached Leaders); arguments and frame
+        as :meth:`compare`.
+
+        Raises
+        ------
+        RosterError
+            When the two lists are of different editions.
+        """
+        from mathhammer.wh40k.roster.analyse import analyse
+
+        if not isinstance(other, Roster):
+            raise OptionError("against() takes another Roster (mh.roster(path))")
+        if other.edition != self.edition:
+            raise RosterError(f"{self.source} is a {self.edition}th-edition list and "
+                              f"{other.source} a {other.edition}th-edition one; compare lists "
+                              "of the same edition")
+        targets = {unit.name: unit for unit in other.units}
+        if not targets:
+            raise RosterError(f"{other.source}: no unit of this list has a statline to "
+                              "attack")
+        return analyse(self, targets, **kwargs)
+
+    def to_toml(self, path: str | Path | None = None) -> str:
+        """The units as a scenario file for ``mathhammer run`` (returned, and written to
+        ``path`` when given); see :func:`mathhammer.wh40k.roster.scenario.roster_toml`."""
+        from mathhammer.wh40k.roster.scenario import roster_toml
+
+        text = roster_toml(self)
+        if path is not None:
+            Path(path).write_text(text, encoding="utf-8")
+        return text
+
+    def __repr__(self) -> str:
+        return (f"Roster({self.faction!r}, edition={self.edition}, points={self.points}, "
+                f"{len(self.entries)} units)")
+
+
+def group_dict(group: ModelGroup) -> dict[str, Any]:
+    """A model group in the listing shape: name, count, target line, weapon lines."""
+    profile = replace(group.profile, count=1, name="")
+    weapons = []
+    for carried in group.weapons:
+        for p in carried.profiles:
+            weapons.append(str(p.with_count(group.count * carried.per_model)))
+    return {"name": group.name, "count": group.count, "profile": str(profile),
+            "weapons": weapons}
+
+
+def _with_points(entry: RosterEntry) -> tuple[ModelGroup, ...]:
+    total = sum(g.count for g in entry.groups)
+    return tuple(replace(g, points=entry.points * g.count / total) for g in entry.groups)
+
+
+def _attach_pairs(spec: AttachSpec) -> list[tuple[str, str]]:
+    if spec is None:
+        return []
+    if isinstance(spec, Mapping):
+        return [(str(k), str(v)) for k, v in spec.items()]
+    items = [spec] if isinstance(spec, str) else list(spec)
+    out = []
+    for item in items:
+        leader, sep, bodyguard = str(item).partition("=")
+        if not sep or not leader.strip() or not bodyguard.strip():
+            raise OptionError(f"attach '{item}': write LEADER=BODYGUARD, e.g. "
+                              "\"Captain=Intercessor Squad\"")
+        out.append((leader.strip(), bodyguard.strip()))
+    return out
+
+
+def _pts(value: float) -> str:
+    return f"{value:g}"

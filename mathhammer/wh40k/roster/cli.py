@@ -1,0 +1,192 @@
+"""``mathhammer roster FILE``: list an army, analyse it against targets or another list."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+from typing import Any
+
+from mathhammer.core.cli_options import add_monte_carlo_options, add_output_options
+from mathhammer.core.trials import DEFAULT_GRID_TRIALS
+from mathhammer.errors import OptionError
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``roster`` subcommand."""
+    from mathhammer.wh40k.cli import add_situation_arguments, add_targets_file_option
+
+    parser = subparsers.add_parser(
+        "roster", help="read a BattleScribe (.ros/.rosz) or New Recruit (.json) army list; "
+                       "list it, or analyse every unit against targets or another list",
+        description="Without --target or --against: list the army (units, points, model "
+                    "groups as target lines, weapons as weapon lines). With --target: every "
+                    "unit against every target, shooting and fighting. With --against: "
+                    "every unit against every unit of another list.")
+    parser.add_argument("file", metavar="FILE", help="roster file (.ros, .rosz or .json)")
+    parser.add_argument("--target", action="append", default=[], metavar="TARGET",
+                        help="a target line or reference profile (MEQ, TEQ, '10x GEQ', ...); "
+                             "repeat for several")
+    parser.add_argument("--against", metavar="OTHER_FILE",
+                        help="another roster: its units (with their statlines, saves, Feel "
+                             "No Pain, keywords and attached Leaders) are the targets")
+    parser.add_argument("--attach", action="append", default=[], metavar="LEADER=BODYGUARD",
+                        help="attach a Leader to a unit of FILE, e.g. 'Captain=Intercessor "
+                             "Squad' (10th-edition files do not record it); repeatable")
+    parser.add_argument("--attach-other", action="append", default=[],
+                        metavar="LEADER=BODYGUARD", help="the same for the --against list")
+    parser.add_argument("--to-scenario", metavar="OUT.toml",
+                        help="write the units as a scenario file for 'mathhammer run'")
+    parser.add_argument("--edition", type=int, choices=[10, 11], default=None,
+                        help="analyse with this edition's rules instead of the file's")
+    add_targets_file_option(parser)
+    grid = parser.add_argument_group("analysis")
+    grid.add_argument("--exact", action="store_true",
+                      help="exact engine wherever it covers a cell (Monte Carlo elsewhere; "
+                           "each row's method says which)")
+    grid.add_argument("--profiles", choices=["best", "first"], default="best",
+                      help="several melee weapons or weapon profiles: the one with the "
+                           "highest expected damage against each target (best, default) or "
+                           "the one listed first")
+    grid.add_argument("--phase", choices=["shooting", "fight", "both"], default="both",
+                      help="which phase to analyse (default both)")
+    grid.add_argument("--metric", default=None, metavar="METRIC",
+                      help="metric of the table and heat map (expected_damage, "
+                           "expected_models_destroyed, p_unit_destroyed, damage_per_100pts, "
+                           "models_destroyed_per_100pts); default damage_per_100pts in the "
+                           "heat map, all in the table")
+    add_situation_arguments(parser)
+    add_monte_carlo_options(parser, default_trials=DEFAULT_GRID_TRIALS,
+                            trials_help="Monte Carlo trials per cell")
+    add_output_options(parser, plot_outcome=False)
+    parser.set_defaults(handler=_run)
+
+
+def _run(args: argparse.Namespace) -> int:
+    from mathhammer.wh40k.roster.api import roster
+
+    army = roster(args.file, attach=args.attach or None)
+    if args.to_scenario:
+        army.to_toml(args.to_scenario)
+    if not args.target and not args.against:
+        if args.attach_other:
+            raise OptionError("--attach-other needs --against OTHER_FILE")
+        return _listing(army, args)
+    if args.target and args.against:
+        raise OptionError("give --target or --against, not both")
+    return _analysis(army, args)
+
+
+def _listing(army: Any, args: argparse.Namespace) -> int:
+    if args.plot:
+        raise OptionError("--plot draws the analysis: add --target or --against")
+    if args.csv:
+        army.to_frame().to_csv(args.csv, index=False)
+    if args.json:
+        print(json.dumps(army.to_dict()))
+    elif args.markdown:
+        print(army.to_markdown())
+    elif not (args.to_scenario and args.csv):
+        print(army.to_text())
+        if args.to_scenario:
+            print(f"\nScenario written to {args.to_scenario}")
+    return 0
+
+
+def _analysis(army: Any, args: argparse.Namespace) -> int:
+    from mathhammer.wh40k.cli import options_from_args
+    from mathhammer.wh40k.compare import pivot, to_markdown
+    from mathhammer.wh40k.targets import load
+
+    options = options_from_args(args)
+    options.update(_edition_option(army, args.edition))
+    phases = ("shooting", "fight") if args.phase == "both" else (args.phase,)
+    common = dict(exact=args.exact, trials=args.trials, seed=args.seed,
+                  profiles=args.profiles, phases=phases, **options)
+    if args.against:
+        from mathhammer.wh40k.roster.api import roster
+
+        other = roster(args.against, attach=args.attach_other or None)
+        if args.edition is not None:
+            other.edition = args.edition
+        frame = army.against(other, **common)
+    else:
+        library = load(*args.targets_file) if args.targets_file else None
+        frame = army.compare(args.target, library=library, **common)
+    if args.metric is not None and args.metric not in set(frame["metric"]):
+        pivot(frame.drop(columns=["phase", "method"]), args.metric)  # raises, with a hint
+    if args.plot:
+        _plot(frame, args)
+    if args.csv:
+        frame.to_csv(args.csv, index=False)
+    if args.json:
+        print(json.dumps(to_json_dict(frame)))
+        return 0
+    for phase in phases:
+        part = frame[frame["phase"] == phase].drop(columns=["phase", "method"])
+        if part.empty:
+            continue
+        if args.markdown:
+            print(f"### {phase.capitalize()}\n")
+            print(to_markdown(part, args.metric))
+            print()
+        else:
+            print(f"{phase.capitalize()}:")
+            print(pivot(part, args.metric).to_string())
+            print()
+    print(_footer(frame, args))
+    return 0
+
+
+def _edition_option(army: Any, edition: int | None) -> dict[str, Any]:
+    if edition is None:
+        return {}
+    import inspect
+
+    from mathhammer.wh40k.compare import compare
+
+    if "edition" not in inspect.signature(compare).parameters:
+        if edition == 10:
+            raise OptionError("--edition 10: the 10th-edition rules are not available in "
+                              "this version")
+    army.edition = edition
+    return {}
+
+
+def to_json_dict(frame: Any) -> dict[str, Any]:
+    """The ``--json`` shape of an analysis: method, edition and one record per row."""
+    rows = []
+    for record in frame.to_dict(orient="records"):
+        rows.append({k: (None if isinstance(v, float) and math.isnan(v) else
+                         v.item() if hasattr(v, "item") else v) for k, v in record.items()})
+    out = {"method": frame.attrs.get("method"), "edition": frame.attrs.get("edition"),
+           "rows": rows}
+    if frame.attrs.get("notes"):
+        out["notes"] = list(frame.attrs["notes"])
+    return out
+
+
+def _footer(frame: Any, args: argparse.Namespace) -> str:
+    method = frame.attrs.get("method")
+    engine = {"exact": "exact",
+              "monte-carlo": f"Monte Carlo, {args.trials:,} trials per cell, seed {args.seed}",
+              "mixed": f"exact where it covers a cell, Monte Carlo ({args.trials:,} trials, "
+                       f"seed {args.seed}) elsewhere"}[method]
+    lines = [f"Engine: {engine}; {frame.attrs.get('edition')}th-edition list"]
+    lines += [f"Note: {n}" for n in frame.attrs.get("notes", [])]
+    lines += [f"Choice: {c}" for c in dict.fromkeys(frame.attrs.get("choices", []))]
+    return "\n".join(lines)
+
+
+def _plot(frame: Any, args: argparse.Namespace) -> None:
+    from mathhammer.core import charts
+
+    metric = args.metric or "damage_per_100pts"
+    if metric not in set(frame["metric"]):
+        metric = "expected_damage"
+    phase = "shooting" if (frame["phase"] == "shooting").any() else "fight"
+    part = frame[frame["phase"] == phase].drop(columns=["phase", "method"])
+    art = charts.heatmap(part, metric, title=f"{metric.replace('_', ' ')}, {phase} phase",
+                         rows="attacker", columns="target")
+    art.ax.set_ylabel("unit of the list")
+    charts.save(art, args.plot)

@@ -1,0 +1,242 @@
+"""Roster text to our syntax: weapon characteristics and keywords, unit statlines,
+invulnerable saves and Feel No Pain given as abilities or rules.
+
+Everything here turns the strings of a roster file into the weapon and target lines of
+:mod:`mathhammer.wh40k.parse` (and parses them with it), so a roster profile means exactly
+what the same line typed by hand means. What we cannot model becomes a note, never an error
+and never silently dropped.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from mathhammer.errors import ProfileError
+from mathhammer.wh40k.parse import parse_target, parse_weapon
+from mathhammer.wh40k.profiles import TargetProfile, Weapon
+
+_DASHES = str.maketrans({"\u2011": "-", "\u2010": "-", "\u2013": "-", "\u2014": "-",
+                         "\u2212": "-", "\u201d": '"', "\u2033": '"', "\u201c": '"',
+                         "\u00a0": " "})
+_MODE_MARK = re.compile(r"^[\s\u27a4\u25ba\u2192>\-]+")
+_RANGE = re.compile(r'^(\d+)\s*(?:"|\'\'|in\.?|inches)?$', re.IGNORECASE)
+_ROLL = re.compile(r"^(\d)\s*\+")
+_CONDITIONAL = re.compile(r"\b(while|each time|if|until|when|whilst|leading|attached|within|"
+                          r"aura|once per|instead|select|roll)\b", re.IGNORECASE)
+_INVULN_TEXT = re.compile(r"(\d)\s*\+\s*invulnerable save", re.IGNORECASE)
+_FNP_TEXT = re.compile(r"feel no pain\s*(\d)\s*\+", re.IGNORECASE)
+_KEYWORD_CHARS = re.compile(r"[^A-Z0-9' -]+")
+
+
+def clean(text: str) -> str:
+    """One line of roster text: typographic dashes and quotes made plain, spaces collapsed."""
+    return " ".join((text or "").translate(_DASHES).split())
+
+
+def profile_name(name: str) -> str:
+    """A weapon profile's name without the mode arrow (``➤ Bilesword - strike``), and
+    without the characters our lines use as separators."""
+    text = _MODE_MARK.sub("", clean(name))
+    return text.replace(":", " -").replace("[", "(").replace("]", ")").strip() or "Weapon"
+
+
+# -- weapons ------------------------------------------------------------------------------
+def weapon_profile(name: str, chars: dict[str, str], melee_type: bool,
+                   notes: list[str]) -> Weapon | None:
+    """A :class:`Weapon` (count 1) from a roster weapon profile, or None with a note.
+
+    ``chars`` maps lower-case characteristic names to their text.
+    """
+    rng = clean(chars.get("range", ""))
+    melee = melee_type or rng.lower() == "melee"
+    head = ["Melee"] if melee else []
+    match = _RANGE.match(rng)
+    if match and not melee:
+        head.append(f'{match.group(1)}"')
+    label = "WS" if melee else "BS"
+    skill = clean(chars.get(label.lower(), chars.get("bs" if melee else "ws", "")))
+    attacks = clean(chars.get("a", "")).replace(" ", "")
+    strength = clean(chars.get("s", "")).replace(" ", "").rstrip("*")
+    ap = clean(chars.get("ap", "")).replace(" ", "").rstrip("*")
+    damage = clean(chars.get("d", "")).replace(" ", "").rstrip("*")
+    if strength in ("", "-"):
+        strength = "1"
+        notes.append(f"{name}: no S given; S counts as 1 (02.04.01)")
+    if ap in ("", "-"):
+        ap = "0"
+    skill_match = _ROLL.match(skill)
+    skill_text = f"{label}{skill_match.group(1)}+" if skill_match else f"{label}N/A"
+    line_head = " ".join(head + [f"A{attacks}", skill_text, f"S{strength}", f"AP{ap}",
+                                 f"D{damage}"])
+    try:
+        base = parse_weapon(f"{name}: {line_head}")
+    except ProfileError as exc:
+        notes.append(f"weapon '{name}' left out: its profile cannot be read ({exc})")
+        return None
+    abilities = _abilities(name, line_head, chars.get("keywords", ""), notes)
+    if not abilities:
+        return base
+    return parse_weapon(f"{name}: {line_head} [{', '.join(abilities)}]")
+
+
+def _abilities(name: str, line_head: str, text: str, notes: list[str]) -> list[str]:
+    """The keywords we model, in our spelling; the others become notes."""
+    accepted: list[str] = []
+    for raw in _keyword_items(text):
+        item = _normalise_ability(raw)
+        try:
+            parse_weapon(f"{name}: {line_head} [{', '.join(accepted + [item])}]")
+        except ProfileError:
+            notes.append(f"{name}: keyword '{raw}' is not modelled (ignored)")
+            continue
+        accepted.append(item)
+    return accepted
+
+
+def _keyword_items(text: str) -> list[str]:
+    """Comma-separated items; a bare keyword after a scoped ability continues its scope
+    (``LETHAL HITS: VEHICLE, MONSTER``)."""
+    items: list[str] = []
+    for part in clean(text).replace("[", "").replace("]", "").split(","):
+        part = part.strip()
+        if not part or part == "-":
+            continue
+        if items and ":" in items[-1] and re.fullmatch(r"(?i)(non-)?[a-z][a-z' -]*", part) \
+                and not _looks_like_ability(part):
+            items[-1] = f"{items[-1]}/{part}"
+            continue
+        items.append(part)
+    return items
+
+
+def _looks_like_ability(text: str) -> bool:
+    from mathhammer.wh40k.abilities import ALIASES, WEAPON_ABILITIES
+
+    upper = text.upper()
+    names = list(WEAPON_ABILITIES) + list(ALIASES)
+    return upper.startswith("ANTI") or any(upper == n or upper.startswith(n + " ")
+                                           for n in names)
+
+
+def _normalise_ability(raw: str) -> str:
+    """Upper case; ``X: non-A/B`` (none of A, B) written as ``X: NON-A/NON-B``."""
+    text = raw.upper()
+    head, colon, scope = text.partition(":")
+    if not colon:
+        return text
+    parts = [p.strip() for p in scope.split("/") if p.strip()]
+    if parts and parts[0].startswith("NON-"):
+        parts = [p if p.startswith("NON-") else f"NON-{p}" for p in parts]
+    return f"{head.strip()}: {'/'.join(parts)}"
+
+
+# -- statlines ----------------------------------------------------------------------------
+def statline(chars: dict[str, str], keywords: Iterable[str], invuln: tuple[int, str] | None,
+             fnp: int | None, fnp_mortal: int | None) -> TargetProfile:
+    """A one-model :class:`TargetProfile` from a Unit profile's characteristics.
+
+    Raises
+    ------
+    ProfileError
+        When T, Sv or W cannot be read (the caller names the unit).
+    """
+    toughness = _number(chars.get("t", ""), "T")
+    save = clean(chars.get("sv", "")).replace(" ", "")
+    save_match = _ROLL.match(save)
+    save_text = f"Sv{save_match.group(1)}+" if save_match else "Sv-"
+    wounds = _number(chars.get("w", ""), "W")
+    insv = clean(chars.get("insv", ""))
+    if invuln is None and _ROLL.match(insv):
+        scope = "ranged" if "ranged" in insv.lower() else (
+            "melee" if "melee" in insv.lower() else "all")
+        invuln = (int(_ROLL.match(insv).group(1)), scope)
+    parts = [f"T{toughness}", save_text]
+    if invuln is not None:
+        value, scope = invuln
+        parts.append(f"InSv{value}+" + ("" if scope == "all" else f"({scope})"))
+    parts.append(f"W{wounds}")
+    if fnp is not None:
+        parts.append(f"FNP{fnp}+")
+    if fnp_mortal is not None and (fnp is None or fnp_mortal < fnp):
+        parts.append(f"FNP{fnp_mortal}+(mortal)")
+    words = sorted(set(keywords))
+    line = " ".join(parts) + (f" [{', '.join(words)}]" if words else "")
+    return parse_target(line)
+
+
+def _number(text: str, label: str) -> str:
+    value = clean(text).replace(" ", "").rstrip("*+\"")
+    if not value.isdigit():
+        raise ProfileError(f"{label} '{clean(text)}' is not a number")
+    return value
+
+
+def unit_keywords(categories: Iterable[str]) -> set[str]:
+    """Category names as keywords: upper case, ``Faction: ...`` dropped."""
+    out = set()
+    for name in categories:
+        text = clean(name)
+        if not text or text.lower().startswith("faction:"):
+            continue
+        word = " ".join(_KEYWORD_CHARS.sub(" ", text.upper()).split())
+        if word and word[0].isalpha():
+            out.add(word)
+    return out
+
+
+# -- abilities and rules: invulnerable save, Feel No Pain, Stealth ------------------------
+def invulnerable(texts: list[tuple[str, str]], notes: list[str]) -> tuple[int, str] | None:
+    """The best invulnerable save granted by abilities (``(name, description)`` pairs):
+    an ability named "Invulnerable Save..." or one whose text unconditionally grants one."""
+    best: tuple[int, str] | None = None
+    for name, text in texts:
+        named = clean(name).lower().startswith("invulnerable save")
+        match = _INVULN_TEXT.search(text) or (_ROLL.match(clean(text)) if named else None) \
+            or (re.search(r"\((\d)\+\)", name) if named else None)
+        if not match:
+            continue
+        if not named and _CONDITIONAL.search(text):
+            notes.append(f"'{clean(name)}' grants an invulnerable save under conditions we "
+                         "cannot check; not applied")
+            continue
+        lowered = text.lower()
+        scope = "ranged" if "ranged attack" in lowered else (
+            "melee" if "melee attack" in lowered else "all")
+        found = (int(match.group(1)), scope)
+        if best is None or (found[1] == "all" and best[1] != "all") or \
+                (found[1] == best[1] and found[0] < best[0]):
+            best = found
+    return best
+
+
+def feel_no_pain(texts: list[tuple[str, str]], notes: list[str]) -> tuple[int | None, int | None]:
+    """Feel No Pain against every wound and against mortal wounds only, from rules and
+    abilities named "Feel No Pain N+" or whose text grants it unconditionally."""
+    every: int | None = None
+    mortal: int | None = None
+    for name, text in texts:
+        named = _FNP_TEXT.search(clean(name))
+        granted = _FNP_TEXT.search(text)
+        match = named or granted
+        if match is None:
+            continue
+        value = int(match.group(1))
+        lowered = text.lower()
+        if named is None and _CONDITIONAL.search(text):
+            notes.append(f"'{clean(name)}' grants Feel No Pain {value}+ under conditions we "
+                         "cannot check; not applied")
+            continue
+        if "psychic" in lowered and "mortal" not in lowered:
+            notes.append(f"'{clean(name)}': Feel No Pain {value}+ against psychic attacks "
+                         "only; not applied")
+            continue
+        if "against mortal wounds" in lowered:
+            mortal = value if mortal is None else min(mortal, value)
+        else:
+            every = value if every is None else min(every, value)
+    return every, mortal
+
+
+def has_stealth(texts: list[tuple[str, str]]) -> bool:
+    return any(clean(name).lower() == "stealth" for name, _ in texts)

@@ -1,0 +1,86 @@
+"""A roster as a scenario file (TOML) that ``mathhammer run`` reads.
+
+Every datasheet with a statline becomes a ``[units."NAME"]`` table with its points and model
+groups (target lines and weapon lines, multi-profile weapons as ``{ name, profiles }``);
+attached units are written as in any scenario (``attached = [...]`` on the bodyguard). So
+that the file runs as written, it ends with a placeholder enemy (``Enemy``, a Space Marine
+squad: replace it with your opponent's units) and one example activation per unit (each
+shooting unit shoots it); edit the activations to play out your turn.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING
+
+from mathhammer.wh40k.scenario.units import CarriedWeapon, ModelGroup
+
+if TYPE_CHECKING:
+    from mathhammer.wh40k.roster.api import Roster
+
+PLACEHOLDER = "Enemy"
+PLACEHOLDER_MODELS = '{ name = "Intercessor", count = 5, profile = "T4 Sv3+ W2 [INFANTRY]" }'
+
+
+def roster_toml(roster: Roster) -> str:
+    """The scenario text for ``roster`` (see the module docstring)."""
+    lines = [f"# Scenario written from {roster.source or 'a roster'}: {roster.faction}, "
+             f"{roster.edition}th edition, {roster.points:g} points.",
+             "# Units and points come from the list; the activations below are examples.",
+             "rounds = 1", ""]
+    names = {e.name for e in roster.entries}
+    enemy = PLACEHOLDER
+    while enemy in names:
+        enemy += "_"
+    written = []
+    for entry in roster.entries:
+        if not entry.groups:
+            lines.append(f"# {entry.name} ({entry.points:g} points): no statline in the file")
+            lines.append("")
+            continue
+        written.append(entry.name)
+        lines.append(f"[units.{_q(entry.name)}]")
+        lines.append('side = "list"')
+        lines.append(f"points = {entry.points:g}")
+        attached = [a.attached for a in roster.attachments
+                    if a.bodyguard == entry.name and _has_groups(roster, a.attached)]
+        if attached:
+            lines.append(f"attached = [{', '.join(_q(a) for a in attached)}]")
+        lines.append("models = [")
+        lines += [f"  {_group(g)}," for g in entry.groups]
+        lines.append("]")
+        for note in entry.notes:
+            lines.append(f"# note: {note}")
+        lines.append("")
+    lines += [f"# A placeholder target: replace it with your opponent's units.",
+              f"[units.{_q(enemy)}]", 'side = "enemy"', f"models = [{PLACEHOLDER_MODELS}]", ""]
+    shooters = [u.name for u in roster.units
+                if any(not w.melee for g in u.groups for w in g.weapons)]
+    for name in shooters or [u.name for u in roster.units][:1]:
+        phase = "shooting" if shooters else "fight"
+        lines += ["[[activations]]", f'phase = "{phase}"', f"attacker = {_q(name)}",
+                  f"target = {_q(enemy)}", ""]
+    return "\n".join(lines)
+
+
+def _has_groups(roster: Roster, name: str) -> bool:
+    return any(e.name == name and e.groups for e in roster.entries)
+
+
+def _group(group: ModelGroup) -> str:
+    profile = str(group.profile.with_count(1))
+    weapons = ", ".join(_weapon(w) for w in group.weapons)
+    return (f"{{ name = {_q(group.name)}, count = {group.count}, profile = {_q(profile)}, "
+            f"weapons = [{weapons}] }}")
+
+
+def _weapon(carried: CarriedWeapon) -> str:
+    lines = [str(p.with_count(carried.per_model)) for p in carried.profiles]
+    if len(lines) == 1 and carried.name == carried.profiles[0].name:
+        return _q(lines[0])
+    return f"{{ name = {_q(carried.name)}, profiles = [{', '.join(_q(x) for x in lines)}] }}"
+
+
+def _q(text: str) -> str:
+    """A TOML basic string (JSON string escapes are valid TOML)."""
+    return json.dumps(text, ensure_ascii=False)

@@ -1,0 +1,231 @@
+"""Roster files to units: one feature of the format per test, on files written for them."""
+
+import json
+
+import pytest
+
+import mathhammer as mh
+from mathhammer.cli import main
+from mathhammer.errors import OptionError, RosterError
+from mathhammer.wh40k.parse import parse_target, parse_weapon
+from mathhammer.wh40k.roster.api import group_dict
+
+from .conftest import FILES
+
+
+def entry(roster, name):
+    return next(e for e in roster.entries if e.name == name)
+
+
+def group(roster, unit, name):
+    return next(g for g in entry(roster, unit).groups if g.name == name)
+
+
+@pytest.mark.parametrize("plain, zipped, edition", [("marines_10e.ros", "marines_10e.rosz", 10),
+                                                     ("orks_11e.ros", "orks_11e.rosz", 11)])
+def test_both_editions_plain_and_zipped(plain, zipped, edition):
+    a, b = mh.roster(FILES / plain), mh.roster(FILES / zipped)
+    assert a.edition == b.edition == edition
+    assert a.to_dict() == b.to_dict()
+
+
+def test_listing_json_shape(capsys):
+    assert main(["roster", str(FILES / "marines_10e.ros"), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert set(out) == {"edition", "faction", "points", "units"}
+    assert out["edition"] == 10 and out["faction"] == "Imperium - Space Marines"
+    assert out["points"] == 255
+    assert [u["name"] for u in out["units"]] == ["Captain", "Intercessor Squad",
+                                                 "Devastator Squad"]
+    for unit in out["units"]:
+        assert set(unit) == {"name", "points", "models", "groups", "attached_to", "notes"}
+        for g in unit["groups"]:
+            assert set(g) == {"name", "count", "profile", "weapons"}
+            parse_target(g["profile"])  # pastable as it is
+            for line in g["weapons"]:
+                parse_weapon(line)
+
+
+def test_listing_lines_are_exact():
+    army = mh.roster(FILES / "marines_10e.ros")
+    squad = entry(army, "Intercessor Squad")
+    assert [group_dict(g) for g in squad.groups] == [
+        {"name": "Intercessor", "count": 4, "profile": "T4 Sv3+ W2 [BATTLELINE, IMPERIUM, INFANTRY]",
+         "weapons": ['4x Bolt rifle: 24" A2 BS3+ S4 AP-1 D1 [ASSAULT, HEAVY]',
+                     "4x Close combat weapon: Melee A3 WS3+ S4 AP0 D1"]},
+        {"name": "Intercessor Sergeant", "count": 1,
+         "profile": "T4 Sv3+ W2 [BATTLELINE, IMPERIUM, INFANTRY]",
+         "weapons": ['Bolt rifle: 24" A2 BS3+ S4 AP-1 D1 [ASSAULT, HEAVY]',
+                     "Power fist: Melee A3 WS3+ S8 AP-2 D2"]}]
+
+
+def test_weapon_counts_on_model_groups():
+    orks = mh.roster(FILES / "orks_11e.ros")
+    boys = group(orks, "Boyz", "Boy")
+    assert boys.count == 9
+    assert [(w.name, w.per_model) for w in boys.weapons] == [("Choppa", 1), ("Slugga", 1)]
+    assert group_dict(boys)["weapons"][0].startswith("9x Choppa:")
+
+
+def test_unit_wide_weapons_are_shared_out():
+    # two lascannons hang off a five-model unit: two models carry one each
+    army = mh.roster(FILES / "marines_10e.ros")
+    groups = entry(army, "Devastator Squad").groups
+    assert [(g.name, g.count) for g in groups] == [("Devastator Marine", 3),
+                                                   ("Devastator Marine w/ Lascannon", 2)]
+    assert group_dict(groups[1])["weapons"] == ['2x Lascannon: 48" A1 BS3+ S12 AP-3 DD6+1 [HEAVY]']
+
+
+def test_weapon_profiles_directly_on_a_model():
+    warboss = group(mh.roster(FILES / "orks_11e.ros"), "Warboss", "Warboss")
+    assert "Kustom shoota" in [w.name for w in warboss.weapons]
+
+
+def test_multi_statline_unit():
+    army = mh.roster(FILES / "multi_statline_10e.ros")
+    groups = {g.name: g for g in entry(army, "Kommandos").groups}
+    assert groups["Kommando"].count == 8
+    assert groups["Kommando Boss Nob"].profile.toughness == 5  # closest name: Kommandos
+    squig = groups["Bomb Squigs"].profile  # profile "Bomb Squig"
+    assert (squig.toughness, squig.save, squig.wounds) == (3, 6, 1)
+    assert entry(army, "Kommandos").models == 11
+
+
+def test_weapon_with_modes():
+    champion = group(mh.roster(FILES / "features_10e.ros"), "Blade Champion", "Blade Champion")
+    (swords,) = [w for w in champion.weapons if w.name == "Vaultswords"]
+    assert [p.name for p in swords.profiles] == ["Vaultswords - Behemor",
+                                                 "Vaultswords - Hurricanis",
+                                                 "Vaultswords - Victus"]
+    kans = group(mh.roster(FILES / "orks_11e.ros"), "Killa Kans", "Killa Kan")
+    (blasta,) = [w for w in kans.weapons if w.name == "Kan blasta"]
+    assert [str(p) for p in blasta.profiles] == [
+        'Kan Blasta - Kill Shot: 24" A1 BS5+ S9 AP-2 DD6 [BLAST]',
+        'Kan Blasta - Dakka: 24" AD6 BS5+ S5 AP0 D1 [BLAST 2, TORRENT]']
+
+
+def test_ranged_and_melee_profiles_on_one_selection():
+    guard = group(mh.roster(FILES / "features_10e.ros"), "Custodian Guard", "Custodian Guard")
+    kinds = [(w.name, w.melee) for w in guard.weapons]
+    assert kinds == [("Guardian spear", False), ("Guardian spear (melee)", True)]
+
+
+def test_invulnerable_save_from_ability_text():
+    army = mh.roster(FILES / "features_10e.ros")
+    assert group(army, "Custodian Guard", "Custodian Guard").profile.invuln == 4
+    # Blade Champion: only the wargear's text ("The bearer has a 4+ invulnerable save")
+    assert group(army, "Blade Champion", "Blade Champion").profile.invuln == 4
+
+
+def test_invulnerable_save_characteristic_11e():
+    orks = mh.roster(FILES / "orks_11e.ros")
+    assert group(orks, "Warboss", "Warboss").profile.invuln == 5
+    assert group(orks, "Killa Kans", "Killa Kan").profile.invuln is None
+
+
+def test_feel_no_pain_rule_and_conditional_note():
+    army = mh.roster(FILES / "features_10e.ros")
+    plague = entry(army, "Plague Marines")
+    assert plague.groups[0].profile.fnp == 5
+    assert any("Aura of Rot" in n and "not applied" in n for n in plague.notes)
+
+
+def test_unmodelled_keyword_becomes_a_note():
+    plague = entry(mh.roster(FILES / "features_10e.ros"), "Plague Marines")
+    assert any("'Conversion' is not modelled" in n for n in plague.notes)
+    incinerator = next(w for w in plague.groups[0].weapons if w.name == "Plasma incinerator")
+    assert [a.name for a in incinerator.profiles[0].abilities] == ["RAPID FIRE"]
+
+
+def test_scoped_keywords_11e():
+    warboss = group(mh.roster(FILES / "orks_11e.ros"), "Warboss", "Warboss")
+    klaw = next(w for w in warboss.weapons if w.name == "Power klaw").profiles[0]
+    (lethal,) = klaw.abilities
+    assert lethal.scope == ("NON-MONSTER", "NON-VEHICLE")
+    assert lethal.applies_to(frozenset({"INFANTRY"}))
+    assert not lethal.applies_to(frozenset({"VEHICLE"}))
+    assert not lethal.applies_to(frozenset({"MONSTER"}))
+
+
+def test_unit_without_statline():
+    army = mh.roster(FILES / "features_10e.ros")
+    marker = entry(army, "Objective marker")
+    assert marker.groups == () and marker.points == 0
+    assert any("no Unit statline" in n for n in marker.notes)
+    assert "Objective marker" not in [u.name for u in army.units]
+
+
+def test_points_with_enhancements_and_other_costs():
+    army = mh.roster(FILES / "marines_10e.ros")
+    assert entry(army, "Captain").points == 90  # 80 + a 10-point enhancement
+    assert army.points == 255
+    assert army.unit("Captain").points == 90
+    orks = mh.roster(FILES / "orks_11e.ros")
+    assert orks.points == 330
+    assert "Detachment: War Horde (1 Detachment Points)" in orks.notes
+
+
+def test_duplicate_unit_names():
+    names = [e.name for e in mh.roster(FILES / "orks_11e.ros").entries]
+    assert names == ["Warboss", "Boyz", "Boyz (2)", "Killa Kans"]
+
+
+def test_keywords_from_categories():
+    captain = group(mh.roster(FILES / "marines_10e.ros"), "Captain", "Captain")
+    assert captain.profile.keywords == {"CHARACTER", "INFANTRY", "IMPERIUM"}
+
+
+def test_new_recruit_json_leading_and_supporting():
+    army = mh.roster(FILES / "leaders_11e.json")
+    assert army.edition == 11 and army.points == 245
+    assert army.attached_to("Captain") == "Intercessor Squad"
+    assert army.attached_to("Ancient") == "Intercessor Squad"
+    squad = army.unit("Intercessor Squad")
+    assert [(g.name, g.role) for g in squad.groups] == [
+        ("Intercessor", "bodyguard"), ("Captain", "leader"), ("Ancient", "support")]
+    assert squad.points == 80 + 80 + 45
+    assert [u.name for u in army.units] == ["Intercessor Squad", "Hellblaster Squad"]
+    listing = army.to_dict()["units"]
+    assert [u["attached_to"] for u in listing] == ["Intercessor Squad", "Intercessor Squad",
+                                                   None, None]
+
+
+def test_attach_option_for_10th_edition():
+    army = mh.roster(FILES / "marines_10e.ros", attach="Captain=Intercessor Squad")
+    squad = army.unit("Intercessor Squad")
+    assert [g.role for g in squad.groups] == ["bodyguard", "bodyguard", "leader"]
+    assert squad.points == 170
+    assert mh.roster(FILES / "marines_10e.ros",
+                     attach={"Captain": "Intercessor Squad"}).to_dict() == army.to_dict()
+
+
+@pytest.mark.parametrize("spec, message", [("Captian=Intercessor Squad", "did you mean"),
+                                           ("Captain=Captain", "itself")])
+def test_attach_errors(spec, message):
+    with pytest.raises(RosterError, match=message):
+        mh.roster(FILES / "marines_10e.ros", attach=spec)
+
+
+def test_attach_needs_an_equals_sign():
+    with pytest.raises(OptionError, match="LEADER=BODYGUARD"):
+        mh.roster(FILES / "marines_10e.ros", attach="Captain")
+
+
+def test_to_toml_runs_as_a_scenario(tmp_path):
+    army = mh.roster(FILES / "leaders_11e.json")
+    path = tmp_path / "army.toml"
+    army.to_toml(path)
+    scenario = mh.load_scenario(path)
+    squad = scenario.units["Intercessor Squad"]
+    assert squad == army.unit("Intercessor Squad")
+    assert scenario.units["Hellblaster Squad"] == army.unit("Hellblaster Squad")
+    result = mh.run(scenario, trials=2_000, seed=1)
+    assert result.models_destroyed("Enemy").mean > 0
+
+
+def test_cli_to_scenario(tmp_path, capsys):
+    out = tmp_path / "army.toml"
+    assert main(["roster", str(FILES / "orks_11e.rosz"), "--to-scenario", str(out)]) == 0
+    assert main(["run", str(out), "--trials", "1000", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert "Boyz (2)" in result["units"]
