@@ -58,7 +58,7 @@ def register(subparsers: Any) -> None:
     add_situation_arguments(parser)
     add_monte_carlo_options(parser, default_trials=DEFAULT_GRID_TRIALS,
                             trials_help="Monte Carlo trials per cell")
-    add_output_options(parser, plot_outcome=False)
+    add_output_options(parser)
     parser.set_defaults(handler=_run)
 
 
