@@ -13,6 +13,7 @@ import io
 import os
 import re
 import textwrap
+import warnings
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -62,23 +63,53 @@ def style() -> Iterator[None]:
         yield
 
 
-def series_style(i: int) -> dict[str, Any]:
-    """Colour, line style and marker of series ``i``: the first 32 series all differ.
+#: Colours of series: the palette without its yellow, too faint for lines on white.
+SERIES_COLOURS = PALETTE[:7]
 
-    Colours cycle fastest, line styles change every 8 series and markers are shifted with
-    them, so series ``i`` and ``i + 8`` differ in line style and marker.
+
+def series_style(i: int) -> dict[str, Any]:
+    """Colour, line style and marker of series ``i``: the first 28 series all differ.
+
+    Colours cycle fastest, line styles change every 7 series and markers are shifted with
+    them, so series ``i`` and ``i + 7`` differ in line style and marker too.
     """
-    return {"color": PALETTE[i % len(PALETTE)],
-            "linestyle": LINESTYLES[(i // len(PALETTE)) % len(LINESTYLES)],
-            "marker": MARKERS[(i + i // len(PALETTE)) % len(MARKERS)]}
+    n = len(SERIES_COLOURS)
+    return {"color": SERIES_COLOURS[i % n],
+            "linestyle": LINESTYLES[(i // n) % len(LINESTYLES)],
+            "marker": MARKERS[(i + i // n) % len(MARKERS)]}
 
 
 def new_figure(figsize: tuple[float, float] = FIGSIZE) -> Figure:
-    """A fresh figure (constrained layout, house style), not registered with pyplot."""
+    """A fresh figure (constrained layout, house style), not registered with pyplot.
+
+    Chart functions may grow a figure made here (see :func:`grow_to_fit`), never one the
+    caller handed in through ``ax=``.
+    """
     from matplotlib.figure import Figure
 
     with style():
-        return Figure(figsize=figsize, layout="constrained")
+        figure = Figure(figsize=figsize, layout="constrained")
+    figure.__dict__["_mathhammer_owned"] = True
+    return figure
+
+
+def grow_to_fit(figure: Figure, margin: float = 0.05) -> None:
+    """Grow a figure made by :func:`new_figure` until every artist (legends, captions, long
+    tick labels) fits inside it; a caller's figure is left alone."""
+    if not figure.__dict__.get("_mathhammer_owned"):
+        return
+    for _ in range(4):
+        with warnings.catch_warnings():  # a too-small figure is what is being mended here
+            warnings.filterwarnings("ignore", "constrained_layout not applied")
+            figure.draw_without_rendering()
+        renderer = figure._get_renderer()
+        needed = figure.get_tightbbox(renderer)
+        width, height = figure.get_size_inches()
+        over_w = max(0.0, -needed.x0, needed.x1 - width)
+        over_h = max(0.0, -needed.y0, needed.y1 - height)
+        if over_w <= 0.01 and over_h <= 0.01:
+            return
+        figure.set_size_inches(width + over_w + margin, height + over_h + margin)
 
 
 def new_axes(figsize: tuple[float, float] = FIGSIZE) -> Axes:
@@ -109,24 +140,24 @@ def capitalised(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def remember_full_text(artist: Any, full: str) -> None:
-    """Keep ``full`` for ``artist`` (a Text showing a shortened form) as its SVG tooltip."""
-    figure = artist.figure
-    if figure is None or artist.get_text().replace("\n", " ") == " ".join(full.split()):
+def remember_full_text(artist: Any, full: str, figure: Figure | None = None) -> None:
+    """Keep ``full`` as the SVG tooltip of every text drawn as ``artist``'s shortened form
+    (``artist`` may also be the shown string itself, with its ``figure``)."""
+    figure = figure if figure is not None else artist.figure
+    shown = artist if isinstance(artist, str) else artist.get_text()
+    if figure is None or shown == str(full):
         return
-    registry = figure.__dict__.setdefault("_mathhammer_full_texts", {})
-    gid = f"mathhammer-text-{len(registry) + 1}"
-    artist.set_gid(gid)
-    registry[gid] = full
+    figure.__dict__.setdefault("_mathhammer_full_texts", {})[shown] = str(full)
 
 
 def shorten_ticks(ticks: Sequence[Any], width: int, max_lines: int = 2) -> list[str]:
     return [wrap(str(t), width, max_lines) for t in ticks]
 
 
-def keep_tick_texts(labels: Sequence[Any], full: Sequence[str]) -> None:
-    for text, whole in zip(labels, full):
-        remember_full_text(text, whole)
+def keep_tick_texts(ax: Axes, shown: Sequence[str], full: Sequence[str]) -> None:
+    """Remember the full text of shortened tick labels (see :func:`remember_full_text`)."""
+    for text, whole in zip(shown, full):
+        remember_full_text(text, whole, ax.figure)
 
 
 # -- axes -----------------------------------------------------------------------------------
@@ -169,13 +200,22 @@ def legend_outside(ax: Axes, handles: list, labels: Sequence[str], *, title: str
                    width: int = 26) -> Any:
     """A legend to the right of the plotting area (never over the data), labels wrapped to
     ``width`` characters; the title (a caption) wrapped too."""
-    shown = [wrap(label, width, 3) for label in labels]
+    shown = [legend_text(label, width) for label in labels]
     legend = ax.legend(handles, shown, loc="upper left", bbox_to_anchor=(1.02, 1.0),
                        borderaxespad=0.0, title=wrap(title, width + 4, 4) if title else None,
                        title_fontsize=8.5, alignment="left")
     for text, full in zip(legend.get_texts(), labels):
         remember_full_text(text, full)
     return legend
+
+
+def legend_text(label: str, width: int = 26) -> str:
+    """A legend entry on up to four lines; in "attacker vs target (mean 1.2)" the attacker
+    is shortened first, so the part that tells entries apart stays whole."""
+    head, sep, tail = str(label).rpartition(" vs ")
+    if not sep:
+        return wrap(label, width, 3)
+    return wrap(head, width, 2) + "\n" + wrap(f"vs {tail}", width, 2)
 
 
 def legend_below(ax: Axes, handles: list, *, title: str | None = None) -> Any:
@@ -187,17 +227,34 @@ def legend_below(ax: Axes, handles: list, *, title: str | None = None) -> Any:
 
 
 def caption(ax: Axes, text: str) -> Any:
-    """A small grey caption under the x-axis label (engine, trials, seed, situation), as wide
-    as the figure allows, kept inside the figure by the constrained layout."""
+    """A small grey caption (engine, trials, seed, situation) under the chart: the figure's
+    bottom line when the chart owns its figure, else a note under the axes' x label."""
     if not text:
         return None
-    width = max(40, int(ax.figure.get_figwidth() * 12))
-    artist = ax.annotate(wrap(text, width, 3), xy=(0.0, 0.0),
-                         xycoords=("axes fraction", ax.xaxis.label), xytext=(0, -6),
-                         textcoords="offset points", ha="left", va="top", fontsize=8.5,
-                         color=NOTE_COLOUR, annotation_clip=False)
+    figure = ax.figure
+    if figure.__dict__.get("_mathhammer_owned") and len(figure.axes) <= 2:
+        width = max(40, int(figure.get_figwidth() * 13))
+        artist = figure.supxlabel(wrap(text, width, 3), x=0.01, ha="left", fontsize=8.5,
+                                  color=NOTE_COLOUR)
+    else:
+        width = max(24, int(axes_width(ax) * 13))
+        artist = ax.annotate(wrap(text, width, 3), xy=(0.0, 0.0),
+                             xycoords=("axes fraction", ax.xaxis.label), xytext=(0, -6),
+                             textcoords="offset points", ha="left", va="top", fontsize=8.5,
+                             color=NOTE_COLOUR, annotation_clip=False)
     remember_full_text(artist, text)
     return artist
+
+
+def axes_width(ax: Axes) -> float:
+    """Width in inches of the slot the axes has in its figure (before the layout)."""
+    return float(ax.get_position().width * ax.figure.get_figwidth())
+
+
+def label_chars(ax: Axes, share: float, most: int = 30, least: int = 10) -> int:
+    """How many characters a line of tick labels may have when it takes ``share`` of the
+    axes' width (10-point text is about 0.085 in a character)."""
+    return int(min(max(axes_width(ax) * share / 0.085, least), most))
 
 
 def title(ax: Axes, text: str, *, width: int = 60) -> Any:
@@ -245,16 +302,35 @@ def save(fig: Any, path: str | os.PathLike[str], *, dpi: int = DPI) -> Path:
         metadata = {"CreationDate": None, "ModDate": None}
     with style():  # svg.hashsalt and svg.fonttype are read at save time
         if suffix == ".svg":
+            tags = _tag_shortened_texts(figure)
             buffer = io.StringIO()
             figure.savefig(buffer, format="svg", metadata=metadata)
-            path.write_text(_with_titles(buffer.getvalue(), figure), encoding="utf-8")
+            path.write_text(_with_titles(buffer.getvalue(), tags), encoding="utf-8")
         else:
             figure.savefig(path, dpi=dpi, format=suffix[1:], metadata=metadata)
     return path
 
 
-def _with_titles(svg: str, figure: Figure) -> str:
-    for gid, full in figure.__dict__.get("_mathhammer_full_texts", {}).items():
+def _tag_shortened_texts(figure: Figure) -> dict[str, str]:
+    """Give every drawn text that shows a shortened label an id; return id -> full text."""
+    from matplotlib.text import Text
+
+    full_texts = figure.__dict__.get("_mathhammer_full_texts", {})
+    if not full_texts:
+        return {}
+    figure.draw_without_rendering()  # tick labels exist only once the ticks are made
+    tags = {}
+    for text in figure.findobj(Text):
+        full = full_texts.get(text.get_text())
+        if full is not None:
+            gid = f"mathhammer-text-{len(tags) + 1}"
+            text.set_gid(gid)
+            tags[gid] = full
+    return tags
+
+
+def _with_titles(svg: str, tags: dict[str, str]) -> str:
+    for gid, full in tags.items():
         svg = re.sub(rf'(<g id="{re.escape(gid)}"[^>]*>)',
                      lambda m, f=full: f"{m.group(1)}\n   <title>{escape(f)}</title>", svg,
                      count=1)

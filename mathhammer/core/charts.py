@@ -38,7 +38,8 @@ import pandas as pd
 from mathhammer.core.chart_layout import (DPI, FIGSIZE, MARKERS, MAX_SERIES_PER_PANEL,
                                           PALETTE,
                                           axes_or_new, capitalised, caption, figure_png,
-                                          fit_limits, integer_axis, keep_tick_texts,
+                                          fit_limits, grow_to_fit, integer_axis, keep_tick_texts,
+                                          label_chars,
                                           legend_below, legend_outside, new_axes, new_figure,
                                           percent_axis, remember_full_text, save, series_style,
                                           shorten_ticks, style, title, wrap)
@@ -149,14 +150,23 @@ def distribution(result: Any, outcome: str = "damage", *, ax: Axes | None = None
         twin.set_ylim(0, 1.04)
         percent_axis(ax.yaxis, high - low)
         percent_axis(twin.yaxis)
-        integer_axis(ax.xaxis)
+        _k_ticks(ax, top)
         ax.set_xlabel(f"k ({name})")
         ax.set_ylabel("P(exactly k)", color=PALETTE[0])
         twin.set_ylabel("P(at least k)", color=PALETTE[3])
         _title(ax, title or default_title)
         legend_below(ax, [bars, curve, mean_line], title=wrap(named.note, 110, 2) or None)
         ax.set_axisbelow(True)
+        grow_to_fit(ax.figure)
     return DistributionArtists(ax, bars, curve, mean_line, twin)
+
+
+def _k_ticks(ax: Axes, top: int) -> None:
+    """Whole-number ticks: every k up to 12, else a whole-number locator."""
+    if top <= 12:
+        ax.set_xticks(range(top + 1))
+    else:
+        integer_axis(ax.xaxis)
 
 
 def _title(ax: Axes, text: str) -> Any:
@@ -222,7 +232,7 @@ def overlay(results: Mapping[Any, Any] | Sequence[Any], outcome: str = "damage",
             low, high = ylim if ylim is not None else (0.0, 1.04)
             panel.set_ylim(low, high)
             percent_axis(panel.yaxis, high - low)
-            integer_axis(panel.xaxis)
+            _k_ticks(panel, top)
             panel.set_xlabel(f"k ({outcome_name})")
             if j % 3 == 0:
                 panel.set_ylabel("P(at least k)")
@@ -230,6 +240,7 @@ def overlay(results: Mapping[Any, Any] | Sequence[Any], outcome: str = "damage",
         note = notes[0] if len(notes) == 1 else ""
         heading = title or f"Chance of at least k {outcome_name}"
         _finish_panels(axes, lines, heading, note, panels if len(axes) > 1 else None)
+        grow_to_fit(axes[0].figure)
     return OverlayArtists(axes[0], lines, axes)
 
 
@@ -307,7 +318,9 @@ def _finish_panels(axes: list, lines: list, heading: str, note: str,
         return
     distinct = list(dict.fromkeys(panel_names or []))
     for j, panel in enumerate(axes):
-        panel.set_title(wrap(distinct[j], 30, 2), loc="left", fontsize=10.5)
+        shown = panel.set_title(wrap(distinct[j], label_chars(panel, 0.9, 40, 8), 2),
+                                loc="left", fontsize=10.5)
+        remember_full_text(shown, distinct[j])
     fig = axes[0].figure
     fig.suptitle(wrap(heading, 90, 2), x=0.02, ha="left", fontweight="bold", fontsize=12.5)
     handles, names = [], []
@@ -331,9 +344,10 @@ class BarsArtists(NamedTuple):
 
 
 def bars(frame: pd.DataFrame, metric: str | None = None, *, ax: Axes | None = None,
-         title: str | None = None, per_points: bool = False,
+         title: str | None = None, per_points: bool = False, kind: str = "auto",
          ylim: tuple[float, float] | None = None) -> BarsArtists:
-    """One metric per attacker as horizontal bars, grouped by target, with ±2 s.e. error bars.
+    """One metric per attacker, grouped by target, with ±2 s.e. error bars: horizontal
+    bars, or a dot chart when there are three targets or more.
 
     Parameters
     ----------
@@ -346,50 +360,40 @@ def bars(frame: pd.DataFrame, metric: str | None = None, *, ax: Axes | None = No
     per_points
         Draw the per-100-points variant of ``metric`` (``expected_damage`` ->
         ``damage_per_100pts``; the frame needs points, see ``compare(points=...)``).
+    kind
+        ``"bars"``, ``"dots"`` or ``"auto"`` (bars for one or two targets, dots beyond).
     ylim
-        Range of the value axis (default: from 0 to a little above the largest bar).
+        Range of the value axis (default: from 0 to a little above the largest value).
 
     Returns
     -------
     BarsArtists
-        ``ax``, ``bars`` (one BarContainer per target) and ``errorbars`` (ErrorbarContainers
-        of Monte Carlo frames; empty for exact ones).
+        ``ax``, ``bars`` (one BarContainer, or one Line2D of dots, per target) and
+        ``errorbars`` (ErrorbarContainers of Monte Carlo frames; empty for exact ones).
     """
-    if per_points and metric is not None and not metric.endswith("_per_100pts"):
-        metric = metric.removeprefix("expected_") + "_per_100pts"
+    if per_points:
+        metric = (metric or "expected_damage").removeprefix("expected_")
+        metric = metric if metric.endswith("_per_100pts") else metric + "_per_100pts"
     part, metric = _metric_rows(frame, metric, rows="attacker", columns="target")
     part = _fold_extra(part, "attacker", "target")
     attackers = list(dict.fromkeys(part["attacker"]))
     targets = list(dict.fromkeys(part["target"]))
-    label = _metric_label(frame, metric)
-    is_probability = metric.startswith("p_")
-    height = 0.8 / len(targets)
-    fig_height = min(max(2.8, 0.28 * len(attackers) * len(targets) + 0.35 * len(attackers)
-                         + 1.8), 11.0)
+    if kind not in ("auto", "bars", "dots"):
+        raise OptionError(f"kind={kind!r}: use 'bars', 'dots' or 'auto'")
+    dots = kind == "dots" or (kind == "auto" and len(targets) >= 3)
+    per_row = 0.5 if dots else 0.3 * len(targets) + 0.25
+    height = min(max(2.8, per_row * len(attackers) + 1.9), 11.0)
     with style():
-        ax = axes_or_new(ax, (FIGSIZE[0], fig_height))
-        containers, errorbars = [], []
-        y = np.arange(len(attackers))
-        for j, target in enumerate(targets):
-            rows = part[part["target"] == target].set_index("attacker").reindex(attackers)
-            values = rows["value"].to_numpy(dtype=float)
-            se = rows["stderr"].to_numpy(dtype=float) if "stderr" in rows else \
-                np.full_like(values, np.nan)
-            offset = (j - (len(targets) - 1) / 2) * height
-            look = series_style(j)
-            container = ax.barh(y + offset, values, height * 0.9, color=look["color"],
-                                label=str(target), zorder=2,
-                                hatch=(None, "//", "..", "xx")[(j // len(PALETTE)) % 4])
-            containers.append(container)
-            if np.isfinite(se).any():
-                errorbars.append(ax.errorbar(values, y + offset, xerr=2 * np.nan_to_num(se),
-                                             fmt="none", ecolor="#222222", elinewidth=1,
-                                             capsize=2.5, zorder=3))
+        ax = axes_or_new(ax, (FIGSIZE[0], height))
+        drawn, errorbars = _draw_bars(ax, part, attackers, targets, dots)
         names = [str(a) for a in attackers]
-        ax.set_yticks(y, shorten_ticks(names, 30, 3))
-        keep_tick_texts(ax.get_yticklabels(), names)
-        ax.invert_yaxis()
+        shown = shorten_ticks(names, label_chars(ax, 0.33, 28), 3)
+        ax.set_yticks(np.arange(len(attackers)), shown)
+        keep_tick_texts(ax, shown, names)
+        ax.set_ylim(len(attackers) - 0.5, -0.5)
         ax.grid(axis="y", visible=False)
+        label = _metric_label(frame, metric)
+        is_probability = metric.startswith("p_")
         everything = part["value"].to_numpy(dtype=float) + 2 * np.nan_to_num(
             part["stderr"].to_numpy(dtype=float) if "stderr" in part else 0.0)
         low, high = fit_limits(everything, probability=is_probability, ylim=ylim)
@@ -398,12 +402,45 @@ def bars(frame: pd.DataFrame, metric: str | None = None, *, ax: Axes | None = No
             percent_axis(ax.xaxis, high - low)
         ax.set_xlabel(label)
         _title(ax, title or capitalised(label))
-        note = _frame_note(frame) + ("; bars: ±2 s.e." if errorbars else "")
+        note = _frame_note(frame) + ("; error bars: ±2 s.e." if errorbars else "")
         if len(targets) > 1:
-            legend_outside(ax, containers, [str(t) for t in targets], title=note or None)
+            legend_outside(ax, drawn, [str(t) for t in targets], title=note or None,
+                           width=label_chars(ax, 0.3, 26, 12))
         else:
-            caption(ax, f"against {targets[0]}" + (f" · {note}" if note else ""))
-    return BarsArtists(ax, containers, errorbars)
+            caption(ax, f"against {targets[0]}" + (f"; {note}" if note else ""))
+        grow_to_fit(ax.figure)
+    return BarsArtists(ax, drawn, errorbars)
+
+
+def _draw_bars(ax, part, attackers, targets, dots):
+    drawn, errorbars = [], []
+    spread = 0.5 if dots else 0.8
+    step = spread / len(targets)
+    y = np.arange(len(attackers))
+    for j, target in enumerate(targets):
+        rows = part[part["target"] == target].set_index("attacker").reindex(attackers)
+        values = rows["value"].to_numpy(dtype=float)
+        se = rows["stderr"].to_numpy(dtype=float) if "stderr" in rows else \
+            np.full_like(values, np.nan)
+        where = y + (j - (len(targets) - 1) / 2) * step
+        look = series_style(j)
+        if dots:
+            (artist,) = ax.plot(values, where, linestyle="none", marker=look["marker"],
+                                color=look["color"], markersize=7, label=str(target),
+                                zorder=3)
+        else:
+            artist = ax.barh(where, values, step * 0.9, color=look["color"],
+                             label=str(target), zorder=2)
+        drawn.append(artist)
+        if np.isfinite(se).any():
+            errorbars.append(ax.errorbar(values, where, xerr=2 * np.nan_to_num(se),
+                                         fmt="none", ecolor=look["color"] if dots
+                                         else "#222222", elinewidth=1.2, capsize=2.5,
+                                         zorder=2.5))
+    if dots:
+        for row in y[:-1]:
+            ax.axhline(row + 0.5, color="#dddddd", linewidth=0.8, zorder=1)
+    return drawn, errorbars
 
 
 # -- heat map -------------------------------------------------------------------------------
@@ -452,15 +489,17 @@ def heatmap(frame: pd.DataFrame, metric: str | None = None, *, ax: Axes | None =
     is_probability = metric.startswith("p_")
     row_names = [str(r) for r in table.index]
     column_names = [str(c) for c in table.columns]
-    row_ticks = shorten_ticks(row_names, 30, 3)
-    column_ticks = shorten_ticks(column_names, 14, 3)
+    row_chars = 30 if ax is None else label_chars(ax, 0.35)
+    column_chars = 14 if ax is None else label_chars(ax, 0.5 / values.shape[1], 14, 5)
+    row_ticks = shorten_ticks(row_names, row_chars, 3)
+    column_ticks = shorten_ticks(column_names, column_chars, 3)
     with style():
         ax = axes_or_new(ax, _heatmap_size(values.shape, row_ticks, column_ticks))
         image, texts = _cells(ax, values, is_probability, digits, cmap)
         ax.set_xticks(range(len(column_names)), column_ticks)
         ax.set_yticks(range(len(row_names)), row_ticks)
-        keep_tick_texts(ax.get_xticklabels(), column_names)
-        keep_tick_texts(ax.get_yticklabels(), row_names)
+        keep_tick_texts(ax, column_ticks, column_names)
+        keep_tick_texts(ax, row_ticks, row_names)
         ax.grid(False)
         for spine in ax.spines.values():
             spine.set_visible(False)
@@ -475,7 +514,33 @@ def heatmap(frame: pd.DataFrame, metric: str | None = None, *, ax: Axes | None =
         colorbar.outline.set_visible(False)
         _title(ax, title or capitalised(label))
         caption(ax, _frame_note(frame))
+        _fit_cells(ax, texts, values.shape)
+        grow_to_fit(ax.figure)
     return HeatmapArtists(ax, image, texts, colorbar)
+
+
+def _fit_cells(ax: Axes, texts: list, shape: tuple[int, int]) -> None:
+    """Widen or heighten a figure the chart made until every cell holds its value and every
+    column its label, with room to spare."""
+    figure = ax.figure
+    if not figure.__dict__.get("_mathhammer_owned"):
+        return
+    n_rows, n_cols = shape
+    for _ in range(3):
+        figure.draw_without_rendering()
+        renderer = figure._get_renderer()
+        box = ax.get_window_extent(renderer)
+        columns = [t.get_window_extent(renderer) for t in ax.get_xticklabels()]
+        rows = [t.get_window_extent(renderer) for t in ax.get_yticklabels()]
+        cells = [t.get_window_extent(renderer) for t in texts]
+        need_w = max([e.width for e in columns + cells] + [1]) + 12
+        need_h = max([e.height for e in rows + cells] + [1]) + 6
+        short_w = max(0.0, need_w - box.width / n_cols) * n_cols / figure.dpi
+        short_h = max(0.0, need_h - box.height / n_rows) * n_rows / figure.dpi
+        if short_w < 0.02 and short_h < 0.02:
+            return
+        width, height = figure.get_size_inches()
+        figure.set_size_inches(width + short_w * 1.1, height + short_h * 1.1)
 
 
 def _heatmap_size(shape: tuple[int, int], row_ticks: list[str],
@@ -659,6 +724,7 @@ def sweep_lines(frame: pd.DataFrame, parameter: str | None = None, metric: str |
         note = _frame_note(frame) + ("; bands: ±2 s.e." if bands else "")
         panel_names = [str(t) for _, t in groups] if faceted else None
         _finish_panels(axes, lines, heading, note, panel_names)
+        grow_to_fit(axes[0].figure)
     return LinesArtists(axes[0], lines, bands, axes)
 
 
@@ -754,6 +820,7 @@ def survival(frame: pd.DataFrame, *, ax: Axes | None = None, title: str | None =
         note = "; ".join(p for p in (frame.attrs.get("caption", ""),
                                      "bands: ±2 s.e." if bands else "") if p)
         legend_outside(ax, lines, [line.get_label() for line in lines], title=note or None)
+        grow_to_fit(ax.figure)
     return LinesArtists(ax, lines, bands, [ax])
 
 

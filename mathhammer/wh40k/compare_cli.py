@@ -47,10 +47,15 @@ def register(subparsers: Any) -> None:
     grid.add_argument("--scheduler", metavar="ADDRESS", default=None,
                       help="run each cell as a task on a Dask cluster (e.g. "
                            "tcp://10.0.0.5:8786); results are bit-identical to a local run")
-    grid.add_argument("--plot-kind", choices=["heatmap", "overlay", "lines"], default=None,
-                      help="what --plot draws: heatmap of --metric (default), overlay of "
-                           "every cell's 'at least k' curve of --plot-outcome, or lines of "
-                           "--metric against the --sweep parameter (default with --sweep)")
+    grid.add_argument("--chart", "--plot-kind", dest="plot_kind",
+                      choices=["heatmap", "bars", "overlay", "lines"], default=None,
+                      help="what --plot draws: heatmap of --metric (default), bars of "
+                           "--metric per attacker grouped by target with ±2 s.e. error bars "
+                           "(a dot chart for three targets or more; with --points, "
+                           "'--metric damage_per_100pts' gives the per-100-points variant), "
+                           "overlay of every cell's 'at least k' curve of --plot-outcome, or "
+                           "lines of --metric against the --sweep parameter (default with "
+                           "--sweep)")
     grid.add_argument("--plot-outcome", default="damage", metavar="OUTCOME",
                       help="outcome of --plot-kind overlay: damage (default) or "
                            "models_destroyed")
@@ -107,7 +112,7 @@ def _run_compare(args: argparse.Namespace) -> int:
                               "client": _client(args.scheduler)}
     kind = args.plot_kind or ("lines" if args.sweep else "heatmap")
     if kind == "lines" and not args.sweep:
-        raise OptionError("--plot-kind lines needs --sweep PARAM=V1,V2,...")
+        raise OptionError("--chart lines (--plot-kind lines) needs --sweep PARAM=V1,V2,...")
     if args.sweep:
         parameter, texts = _parse_sweep(args.sweep)
         values = [_sweep_value(t) for t in texts]
@@ -124,6 +129,8 @@ def _run_compare(args: argparse.Namespace) -> int:
 
         if kind == "heatmap":
             art = charts.heatmap(frame, args.metric)
+        elif kind == "bars":
+            art = charts.bars(frame, args.metric)
         elif kind == "lines":
             art = charts.sweep_lines(frame, metric=args.metric)
         else:

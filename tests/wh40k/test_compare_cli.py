@@ -176,3 +176,16 @@ def test_results_out_collects_every_cell():
     assert set(cells) == {("Heavy bolter", "MEQ", 2), ("Heavy bolter", "MEQ", 3)}
     assert cells[("Heavy bolter", "MEQ", 3)].mean("damage") == \
         df[(df.save == 3) & (df.metric == "expected_damage")].value.iloc[0]
+
+
+def test_compare_bar_chart_per_points(capsys, tmp_path):
+    svg = tmp_path / "bars.svg"
+    code, _, err = run(capsys, "compare", HB, LC, "--target", "MEQ", "--target", "TEQ",
+                       "--exact", "--points", "120", "--points", "95", "--plot", str(svg),
+                       "--chart", "bars", "--metric", "damage_per_100pts")
+    assert code == 0 and err == ""
+    text = svg.read_text()
+    assert "<svg" in text and "wounds lost per 100 points" in text and "Heavy bolter" in text
+    code, _, err = run(capsys, "compare", HB, "--target", "MEQ", "--exact", "--plot",
+                       str(tmp_path / "x.png"), "--chart", "pie")
+    assert code == 2 and "invalid choice: 'pie'" in err

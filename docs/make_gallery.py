@@ -1,0 +1,154 @@
+"""Draw every chart kind on realistic content into ``docs/gallery/`` and write
+``docs/gallery.md``.
+
+Realistic means what articles use: unit names of forty to sixty characters, ten series in one
+comparison, probabilities of a few percent, a whole-unit scenario. Run from the repository
+root::
+
+    python docs/make_gallery.py
+
+The same content is drawn by ``tests/core/test_chart_geometry.py``, which checks the drawn
+geometry (texts inside the canvas and not overlapping, legends off the data).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+
+import matplotlib  # noqa: E402
+
+matplotlib.use("Agg")
+
+import mathhammer as mh  # noqa: E402
+from mathhammer import charts  # noqa: E402
+from mathhammer.wh40k.compare import results  # noqa: E402
+
+ATTACKERS = {
+    "Devastator Squad with 4 lascannons (Armour of Contempt ignored)":
+        '4x Lascannon: 48" A1 BS3+ S12 AP-3 D6+1',
+    "Eradicator Squad, 3 melta rifles":
+        '3x Melta rifle: 24" A1 BS3+ S9 AP-4 D6 [MELTA 2, HEAVY]',
+    "Hellblaster Squad, 10 plasma incinerators (supercharged)":
+        '10x Plasma incinerator: 24" A2 BS3+ S8 AP-3 D2 [HAZARDOUS, RAPID FIRE 1]',
+    "Predator Annihilator, twin lascannon and lascannon sponsons":
+        '3x Twin lascannon: 48" A1 BS3+ S12 AP-3 D6+1 [TWIN-LINKED]',
+    "Broadside Battlesuits with heavy rail rifles":
+        '3x Heavy rail rifle: 60" A2 BS4+ S12 AP-4 D6+1 [DEVASTATING WOUNDS, HEAVY]',
+}
+POINTS = [120, 95, 230, 130, 240]
+TARGETS = {
+    "Leman Russ Battle Tank": "Leman Russ Battle Tank: T11 Sv2+ W13 [VEHICLE]",
+    "Rhino": "Rhino: T9 Sv3+ W10 [VEHICLE]",
+    "Terminator Squad (5)": "5x Terminator: T5 Sv2+ InSv4+ W3 [INFANTRY]",
+    "Ork Boyz mob (20)": "20x Boy: T5 Sv5+ W1 [INFANTRY]",
+}
+TRIALS = 20_000
+
+SCENARIO = '''
+rounds = 3
+
+[units.Intercessors]
+attached = ["Captain"]
+models = [
+  { name = "Intercessor", count = 4, profile = "T4 Sv3+ W2 [INFANTRY]",
+    weapons = ["Bolt rifle: 24\\" A2 BS3+ S4 AP-1 D1 [ASSAULT, HEAVY]",
+               "Close combat weapon: Melee A3 WS3+ S4 AP0 D1"] },
+  { name = "Sergeant", count = 1, profile = "T4 Sv3+ W2 [INFANTRY]",
+    weapons = ["Bolt rifle: 24\\" A2 BS3+ S4 AP-1 D1 [ASSAULT, HEAVY]",
+               "Power weapon: Melee A4 WS3+ S5 AP-2 D1"] },
+]
+
+[units.Captain]
+models = [{ name = "Captain", count = 1, profile = "T4 Sv3+ InSv4+ W5 [CHARACTER, INFANTRY]",
+            weapons = ["Master-crafted bolt rifle: 24\\" A2 BS2+ S4 AP-1 D2",
+                       "Power fist: Melee A4 WS2+ S8 AP-2 D2"] }]
+
+[units.Boyz]
+models = [
+  { name = "Boy", count = 19, profile = "T5 Sv5+ W1 [INFANTRY]",
+    weapons = ["Slugga: 12\\" A1 BS5+ S4 AP0 D1 [PISTOL]", "Choppa: Melee A3 WS3+ S4 AP-1 D1"] },
+  { name = "Boss Nob", count = 1, profile = "T5 Sv5+ W2 [INFANTRY]",
+    weapons = ["Power klaw: Melee A3 WS4+ S9 AP-2 D2"] },
+]
+
+[[activations]]
+phase = "shooting"
+attacker = "Intercessors"
+target = "Boyz"
+situation = { half_range = true, stationary = true }
+
+[[activations]]
+phase = "fight"
+attacker = "Boyz"
+target = "Intercessors"
+situation = { charged = true }
+
+[[activations]]
+phase = "fight"
+attacker = "Intercessors"
+target = "Boyz"
+'''
+
+
+def charts_to_draw() -> dict[str, tuple[str, object]]:
+    """Every chart kind on realistic content: name -> (caption, artists)."""
+    grid = mh.compare(ATTACKERS, TARGETS, trials=TRIALS, seed=1, points=POINTS,
+                      stationary=True)
+    ranged = mh.sweep(dict(list(ATTACKERS.items())[:2]), dict(list(TARGETS.items())[:3]),
+                      "range", ["full", "half"], exact=True)
+    cells = results(dict(list(ATTACKERS.items())[:3]) | {
+        "Lascannon": '1x Lascannon: 48" A1 BS3+ S12 AP-3 D6+1',
+        "Plasma gun": '1x Plasma gun: 24" A1 BS3+ S8 AP-3 D2 [RAPID FIRE 1]'},
+        {"VEQ": "VEQ", "MEQ": "MEQ"}, exact=True)
+    scenario = mh.run(mh.parse_scenario(SCENARIO), trials=TRIALS, seed=1)
+    single = mh.simulate(ATTACKERS["Eradicator Squad, 3 melta rifles"],
+                         TARGETS["Leman Russ Battle Tank"], trials=TRIALS, seed=1,
+                         half_range=True)
+    return {
+        "heatmap": ("Heat map of a comparison grid, five units with long names against four "
+                    "targets", charts.heatmap(grid, "expected_damage")),
+        "heatmap_probability": ("The same grid, P(unit destroyed): small probabilities "
+                                "keep a decimal", charts.heatmap(grid, "p_unit_destroyed")),
+        "bars": ("Dot chart of one metric per unit, one marker per target, ±2 s.e. error "
+                 "bars", charts.bars(grid, "expected_damage")),
+        "bars_two_targets": ("Bars for one or two targets",
+                             charts.bars(grid[grid.target.isin(list(TARGETS)[:2])],
+                                         "expected_damage")),
+        "bars_per_points": ("The per-100-points variant",
+                            charts.bars(grid, "expected_damage", per_points=True)),
+        "bars_small_probability": ("Small probabilities: the axis fits the data",
+                                   charts.bars(grid, "p_unit_destroyed")),
+        "sweep": ("A sweep over the range band, six series", charts.sweep_lines(ranged)),
+        "overlay_ten": ("Ten series: one panel per target",
+                        charts.overlay(cells, "damage")),
+        "overlay_one_panel": ("Ten series forced into one panel (facet=None)",
+                              charts.overlay(cells, "damage", facet=None)),
+        "distribution": ("Distribution of one outcome, Monte Carlo",
+                         single.plot("models_destroyed")),
+        "scenario_distribution": ("A unit's losses in a whole-unit scenario",
+                                  charts.distribution(scenario.models_destroyed(
+                                      "Intercessors", "round 2 end"))),
+        "survival": ("Survival by battle round", scenario.plot()),
+    }
+
+
+def main() -> None:
+    out = HERE / "gallery"
+    out.mkdir(exist_ok=True)
+    lines = ["# Chart gallery", "",
+             "Every chart kind, drawn by `docs/make_gallery.py` on realistic content: unit "
+             "names of forty to sixty characters, ten series in one comparison, "
+             "probabilities of a few percent, a whole-unit scenario. Regenerate with "
+             "`python docs/make_gallery.py`.", ""]
+    for name, (text, art) in charts_to_draw().items():
+        charts.save(art, out / f"{name}.png", dpi=110)
+        lines += [f"## {text}", "", f"![{text}](gallery/{name}.png)", ""]
+    (HERE / "gallery.md").write_text("\n".join(lines), encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
