@@ -34,6 +34,7 @@ ASSAULT = "ASSAULT"
 BLAST = "BLAST"
 CLEAVE = "CLEAVE"
 CLOSE_QUARTERS = "CLOSE-QUARTERS"
+CONVERSION = "CONVERSION"
 DEVASTATING_WOUNDS = "DEVASTATING WOUNDS"
 EXTRA_ATTACKS = "EXTRA ATTACKS"
 HAZARDOUS = "HAZARDOUS"
@@ -58,6 +59,8 @@ WEAPON_ABILITIES: dict[str, AbilitySpec] = {spec.name: spec for spec in (
     AbilitySpec(BLAST, Param.OPTIONAL_NUMBER, "24.05", "+X dice per 5 target models"),
     AbilitySpec(CLEAVE, Param.NUMBER, "24.06", "+X dice per 5 models of a single target"),
     AbilitySpec(CLOSE_QUARTERS, Param.NONE, "24.07", "close-quarters shooting (selection only)"),
+    AbilitySpec(CONVERSION, Param.NONE, "10e",
+                "10th edition only: critical hit on 4+ against a target more than 12\" away"),
     AbilitySpec(DEVASTATING_WOUNDS, Param.NONE, "24.10",
                 "critical wound ends the sequence; D mortal wounds to one model"),
     AbilitySpec(EXTRA_ATTACKS, Param.NONE, "24.11", "used in addition to another melee weapon"),
@@ -86,6 +89,9 @@ ALIASES = {
     "TWIN LINKED": TWIN_LINKED,
     "CLOSE QUARTERS": CLOSE_QUARTERS,
 }
+
+#: Abilities that exist in one edition only: name -> the edition that has it.
+EDITION_ONLY = {CLEAVE: 11, CONVERSION: 10}
 
 #: Target-side abilities accepted among a target line's keywords.
 STEALTH = "STEALTH"

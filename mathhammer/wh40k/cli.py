@@ -7,7 +7,7 @@ from typing import Any
 
 from mathhammer.core.cli_options import (ArgumentParser, add_monte_carlo_options, add_output_options, emit)
 from mathhammer.errors import OptionError
-from mathhammer.wh40k.profiles import REROLL_POLICIES
+from mathhammer.wh40k.profiles import EDITIONS, REROLL_POLICIES
 
 _REROLL_CHOICES = [p for p in REROLL_POLICIES if p != "none"]
 #: What ``--plot`` can draw, default first.
@@ -59,6 +59,28 @@ def target_from_args(text: str, args: argparse.Namespace) -> Any:
     return resolve_target(text, load(*files) if files else None)
 
 
+def edition_type(text: str) -> int:
+    """argparse type for ``--edition``: one of :data:`~mathhammer.wh40k.profiles.EDITIONS`."""
+    supported = ", ".join(str(e) for e in EDITIONS)
+    try:
+        value = int(text.strip().lower().removesuffix("e").removesuffix("th"))
+    except ValueError:
+        value = None
+    if value not in EDITIONS:
+        raise argparse.ArgumentTypeError(f"edition '{text}' is not supported; the supported "
+                                         f"editions are {supported}")
+    return value
+
+
+def add_edition_argument(parser: ArgumentParser, default: int | None = 11) -> None:
+    """``--edition {10,11}``: which edition's rules resolve the attacks."""
+    parser.add_argument("--edition", type=edition_type, default=default, metavar="{10,11}",
+                        help="rules edition: 11 (default) or 10 (the 10th-edition rules: "
+                             "cover on the armour save, Stealth -1 to hit, mandatory [LETHAL "
+                             "HITS], ... see README)" if default is not None else
+                        "rules edition 10 or 11, overriding the file's [rules] edition")
+
+
 def add_situation_arguments(parser: ArgumentParser) -> None:
     """The situation, modifier and rule-switch flags (read back by :func:`options_from_args`)."""
     situation = parser.add_argument_group("situation")
@@ -78,6 +100,9 @@ def add_situation_arguments(parser: ArgumentParser) -> None:
                            help="snap shooting: hits only on an unmodified 6")
     situation.add_argument("--advanced", action="store_true",
                            help="the unit advanced: only [ASSAULT] weapons may shoot")
+    situation.add_argument("--beyond-12", action="store_true",
+                           help="the target is more than 12\" away ([CONVERSION], 10th "
+                                "edition)")
     situation.add_argument("--attacker-monster-vehicle", action="store_true",
                            help="every attacking model is a MONSTER or VEHICLE (hazard: 3 MW)")
     mods = parser.add_argument_group("modifiers")
@@ -98,6 +123,9 @@ def add_situation_arguments(parser: ArgumentParser) -> None:
                       help="critical wounds on N+ (default 6)")
     mods.add_argument("--ap-mod", type=int, default=0, metavar="N",
                       help="improve AP by N (AP-1 becomes AP-2); negative N worsens it")
+    mods.add_argument("--save-mod", type=int, default=0, metavar="N",
+                      help="+N/-N to the defender's save rolls (10th edition: never more "
+                           "than +1 in total, cover included)")
     mods.add_argument("--damage-plus", type=int, default=0, metavar="N",
                       help="attacker's +N damage")
     mods.add_argument("--damage-minus", type=int, default=0, metavar="N",
@@ -109,6 +137,10 @@ def add_situation_arguments(parser: ArgumentParser) -> None:
     mods.add_argument("--fnp-mortal", type=int, default=None, metavar="N",
                       help="Feel No Pain N+ against mortal wounds only")
     rules = parser.add_argument_group("rule switches (points the rules leave open)")
+    add_edition_argument(rules)
+    rules.add_argument("--devastating-text", choices=["final", "launch"], default="final",
+                       help="10th edition: [DEVASTATING WOUNDS] final text (default: one "
+                            "model, after all attacks) or launch text (mortal wounds spill)")
     rules.add_argument("--lethal-policy", choices=["always", "never", "ev"], default="always",
                        help="take [LETHAL HITS] automatic wounds: always (default), never, or "
                             "when it gives more expected damage (ev)")
@@ -128,16 +160,18 @@ def options_from_args(args: argparse.Namespace) -> dict[str, Any]:
     options = {
         "half_range": args.half_range, "charged": args.charged, "stationary": args.stationary,
         "cover": args.cover, "indirect": args.indirect, "spotted": args.spotted,
-        "overwatch": args.overwatch, "advanced": args.advanced,
+        "overwatch": args.overwatch, "advanced": args.advanced, "beyond_12": args.beyond_12,
         "attacker_monster_vehicle": args.attacker_monster_vehicle,
         "hit_mod": args.hit_mod, "wound_mod": args.wound_mod, "skill_mod": args.skill_mod,
         "strength_mod": args.strength_mod, "reroll_hits": args.reroll_hits,
         "reroll_wounds": args.reroll_wounds, "reroll_saves": args.reroll_saves,
         "crit_hits": args.crit_hits, "crit_wounds": args.crit_wounds, "ap_mod": args.ap_mod,
+        "save_mod": args.save_mod,
         "damage_plus": args.damage_plus, "damage_minus": args.damage_minus,
         "damage_halved": args.damage_halved, "fnp": args.fnp, "fnp_mortal": args.fnp_mortal,
         "lethal_policy": args.lethal_policy, "roll_mod_cap": not args.no_roll_cap,
         "dw_timing": args.dw_timing, "damage_mod_trigger": args.damage_mod_trigger,
+        "edition": args.edition, "devastating_text": args.devastating_text,
     }
     if args.crit_hits != 6 and args.overwatch:
         raise OptionError("--crit-hits has no effect in overwatch (snap shooting hits and "
@@ -146,7 +180,8 @@ def options_from_args(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _header(result: Any) -> str:
-    lines = [f"Target:  {result.inputs['target']}"]
+    lines = [f"Rules:   {result.inputs['rules']['edition']}th edition",
+             f"Target:  {result.inputs['target']}"]
     for i, weapon in enumerate(result.inputs["weapons"], 1):
         lines.append(f"Weapon {i}: {weapon}")
     return "\n".join(lines)

@@ -23,7 +23,6 @@ from mathhammer.core.dice import DiceExpr
 from mathhammer.errors import OptionError
 from mathhammer.wh40k import abilities as ab
 from mathhammer.wh40k.profiles import (
-    NO_SAVE,
     Ability,
     Modifiers,
     Rules,
@@ -73,8 +72,14 @@ class CompiledPlan:
         ``int64[G, 4]``: models, W, FNP and mortal-wound FNP per target group (7 = none).
     hazard_rolls, hazard_mortals
         Hazard rolls the attacking unit makes afterwards, and mortal wounds per failed roll.
+    hazard_fail_max
+        A hazard roll fails on this face or lower: 2 in 11e (06.03), 1 in 10e ([HAZARDOUS]
+        final text).
     dw_at_unit_end
         1 when [DEVASTATING WOUNDS] mortal wounds wait for the end of all batches.
+    dw_spill
+        1 when [DEVASTATING WOUNDS] mortal wounds spill from model to model (10e launch
+        text); 0 when each critical wound damages one model at most.
     count_cdfs
         Binomial CDF tables the Monte Carlo kernel samples outcome counts from.
     shortcuts
@@ -96,6 +101,9 @@ class CompiledPlan:
     count_cdfs: np.ndarray = None  # float64[B, COUNT_TABLES, N + 1, N + 1], see count_tables()
     shortcuts: np.ndarray = None   # int64[B, SHORTCUT_COLUMNS], see batch_shortcuts()
     use_counts: int = 2
+    hazard_fail_max: int = 2
+    dw_spill: int = 0
+    edition: int = 11
 
     @property
     def count_limit(self) -> int:
@@ -266,12 +274,34 @@ def compile_plan(weapons: Sequence[Weapon], target: TargetProfile,
         damage_maps=damage_maps,
         groups=groups,
         hazard_rolls=hazard_rolls,
-        hazard_mortals=3 if attacker_monster_vehicle else 1,
-        dw_at_unit_end=int(rules.dw_timing == "unit_end"),
+        hazard_mortals=hazard_mortals(rules, attacker_monster_vehicle),
+        dw_at_unit_end=dw_at_unit_end(rules),
         labels=tuple(str(w) for w in weapons),
         count_cdfs=cdfs,
         shortcuts=shortcuts,
+        hazard_fail_max=1 if rules.edition == 10 else 2,
+        dw_spill=dw_spill(rules),
+        edition=rules.edition,
     )
+
+
+def hazard_mortals(rules: Rules, all_monster_vehicle: bool) -> int:
+    """Mortal wounds per failed hazard roll: 1, or 3 for an all-MONSTER/VEHICLE unit (06.03);
+    always 3 under the 10th-edition [HAZARDOUS] final text."""
+    return 3 if rules.edition == 10 or all_monster_vehicle else 1
+
+
+def dw_at_unit_end(rules: Rules) -> int:
+    """1 when [DEVASTATING WOUNDS] mortal wounds wait for the end of the unit's attacks: the
+    ``dw_timing`` switch in 11e, always under the 10th-edition final text."""
+    if rules.edition == 10 and rules.devastating_text == "final":
+        return 1
+    return int(rules.dw_timing == "unit_end")
+
+
+def dw_spill(rules: Rules) -> int:
+    """1 when [DEVASTATING WOUNDS] mortal wounds spill over (10th-edition launch text)."""
+    return int(rules.edition == 10 and rules.devastating_text == "launch")
 
 
 # Rows of CompiledPlan.count_cdfs[b]: binomial CDFs for sampling outcome counts.
@@ -460,6 +490,7 @@ def batch_tables(weapon: Weapon, defender: Defender, situation: Situation,
     keywords = defender.keywords
     ranged = not weapon.melee
     check_situation(weapon, situation)
+    check_edition(weapon, situation, rules)
 
     def active(name: str) -> Ability | None:
         return _best(weapon.active(name, keywords))
@@ -473,7 +504,7 @@ def batch_tables(weapon: Weapon, defender: Defender, situation: Situation,
     auto_hit = weapon.auto_hits and not (overwatch and not rules.torrent_in_snap)
     hit = _hit_table(weapon, defender, situation, modifiers, rules, active)
     wound_tables = _wound_tables(weapon, defender, situation, modifiers, rules, active)
-    save_tables = _save_tables(weapon, defender, modifiers)
+    save_tables = _save_tables(weapon, defender, situation, modifiers, rules, active)
     maps = _damage_maps(weapon, defender, situation, modifiers, rules, active)
 
     sustained = active(ab.SUSTAINED_HITS)
@@ -481,8 +512,9 @@ def batch_tables(weapon: Weapon, defender: Defender, situation: Situation,
     devastating = active(ab.DEVASTATING_WOUNDS) is not None
     first_wound, first_save = wound_tables[0], save_tables[0]
     lethal = (active(ab.LETHAL_HITS) is not None and not auto_hit
-              and _take_lethal(rules, first_wound[0], first_wound[1], first_save[0],
-                               first_save[1], maps, weapon, devastating, defender))
+              and (rules.edition == 10  # mandatory in 10e
+                   or _take_lethal(rules, first_wound[0], first_wound[1], first_save[0],
+                                   first_save[1], maps, weapon, devastating, defender)))
     row = [0] * BATCH_COLUMNS
     row[N_WEAPONS] = weapon.count
     row[A_COUNT], row[A_SIDES], row[A_CONST] = (weapon.attacks.count, weapon.attacks.sides,
@@ -505,27 +537,31 @@ def _hit_table(weapon: Weapon, defender: Defender, situation: Situation, modifie
                rules: Rules, active) -> np.ndarray:
     """Hit roll (05.01, 02.02.01): ``[outcome per face, re-roll mask]``."""
     ranged = not weapon.melee
+    tenth = rules.edition == 10
     psychic = active(ab.PSYCHIC) is not None
     indirect = situation.indirect and ranged
     overwatch = situation.overwatch and ranged
-    cover = ranged and (situation.cover or defender.stealth or indirect)
-    if active(ab.IGNORES_COVER) is not None:
-        cover = False
-    skill_change = modifiers.skill_mod - (1 if cover else 0)
-    if psychic:  # 24.29: drop the harmful BS modifiers (cover included), keep helpful ones
+    cover = _has_cover(weapon, defender, situation, rules, active)
+    skill_change = modifiers.skill_mod - (1 if cover and not tenth else 0)
+    if psychic and not tenth:  # 24.29: drop the harmful BS modifiers, keep helpful ones
         skill_change = max(modifiers.skill_mod, 0)
     skill = weapon.skill if weapon.skill is not None else 2
     skill_eff = min(6, max(2, skill - skill_change))
     heavy = (active(ab.HEAVY) is not None and situation.stationary and ranged
              and not overwatch)
     hit_mod = modifiers.hit_mod + (1 if heavy else 0)
-    if psychic:
+    if psychic and not tenth:
         hit_mod = max(modifiers.hit_mod, 0) + (1 if heavy else 0)
+    if tenth and ranged:  # 10e: Stealth and unseen indirect targets are -1 to hit
+        hit_mod -= int(defender.stealth) + int(indirect)
     hit_mod = _cap(hit_mod, rules)
     crit_hit = 6 if overwatch else modifiers.crit_hits
+    if (tenth and situation.beyond_12 and ranged and not overwatch
+            and active(ab.CONVERSION) is not None):
+        crit_hit = min(crit_hit, 4)
     fails_below = 0  # raw results up to this fail outright (indirect fire)
     if indirect:
-        fails_below = 3 if (situation.stationary and situation.spotted) else 5
+        fails_below = 3 if (tenth or (situation.stationary and situation.spotted)) else 5
     hit_class = np.zeros(7, dtype=np.int64)
     for face in range(1, 7):
         if face == 1:
@@ -544,9 +580,20 @@ def _hit_table(weapon: Weapon, defender: Defender, situation: Situation, modifie
             outcome = FAIL
         hit_class[face] = outcome
     hit_reroll = _reroll_mask(modifiers.reroll_hits, hit_class)
-    if overwatch or indirect:
-        hit_reroll[:] = 0  # 10.07, 15.09: hit re-rolls are not allowed
+    if (overwatch or indirect) and not tenth:
+        hit_reroll[:] = 0  # 10.07, 15.09: hit re-rolls are not allowed (no such ban in 10e)
     return np.stack([hit_class, hit_reroll])
+
+
+def _has_cover(weapon: Weapon, defender: Defender, situation: Situation, rules: Rules,
+               active) -> bool:
+    """Benefit of cover against this weapon's attacks. 11e: terrain, Stealth or indirect fire,
+    a BS step (13.08). 10e: terrain or indirect fire, +1 to the armour save; Stealth is a -1
+    to hit there instead (Appendix A). Never for melee; [IGNORES COVER] cancels it."""
+    if weapon.melee or active(ab.IGNORES_COVER) is not None:
+        return False
+    stealth = defender.stealth and rules.edition != 10
+    return situation.cover or situation.indirect or stealth
 
 
 def _wound_tables(weapon: Weapon, defender: Defender, situation: Situation,
@@ -576,19 +623,22 @@ def _wound_tables(weapon: Weapon, defender: Defender, situation: Situation,
     return tables
 
 
-def _save_tables(weapon: Weapon, defender: Defender, modifiers: Modifiers) -> list[np.ndarray]:
+def _save_tables(weapon: Weapon, defender: Defender, situation: Situation,
+                 modifiers: Modifiers, rules: Rules, active) -> list[np.ndarray]:
     """Saving throw (05.04), one ``[fails, re-roll mask]`` table per allocation group; AP never
-    touches the invulnerable save."""
+    touches the invulnerable save; an unmodified 1 always fails."""
     ranged = not weapon.melee
     ap = min(0, weapon.ap - modifiers.ap_mod)
+    tenth = rules.edition == 10
+    cover = tenth and _has_cover(weapon, defender, situation, rules, active)
     tables = []
     for save, invuln, scope in defender.groups:
-        threshold = save - ap
-        if invuln is not None and scope in ("all", "ranged" if ranged else "melee"):
-            threshold = min(threshold, invuln)
-        save_fails = np.zeros(7, dtype=np.int64)
-        for face in range(1, 7):
-            save_fails[face] = int(face == 1 or face < threshold or threshold >= NO_SAVE)
+        armour_mod, invuln_mod = save_modifiers(save, ap, cover, modifiers.save_mod, tenth)
+        has_invuln = invuln is not None and scope in ("all", "ranged" if ranged else "melee")
+        save_fails = np.ones(7, dtype=np.int64)
+        for face in range(2, 7):
+            saved = face + armour_mod + ap >= save or (has_invuln and face + invuln_mod >= invuln)
+            save_fails[face] = int(not saved)
         save_reroll = np.zeros(7, dtype=np.int64)
         if defender.reroll_saves == "ones":
             save_reroll[1] = 1
@@ -603,32 +653,54 @@ def _save_tables(weapon: Weapon, defender: Defender, modifiers: Modifiers) -> li
 def _damage_maps(weapon: Weapon, defender: Defender, situation: Situation,
                  modifiers: Modifiers, rules: Rules, active) -> np.ndarray:
     """Final damage of every raw Damage roll, as normal damage and as mortal wounds
-    (02.02.01 order: add, divide, subtract, round up, at least 1)."""
+    (see :func:`final_damage` for the order of each edition)."""
     melta = active(ab.MELTA) if (situation.half_range and not weapon.melee) else None
     damage_add = (melta.number if melta is not None else 0) + modifiers.damage_plus
+    # In 10e a [DEVASTATING WOUNDS] attack is still allocated, so the defender's reductions
+    # apply to it whatever their trigger.
     defender_vs_mortals = (rules.defender_dmg_mods_vs_dw == "always"
                            or (rules.defender_dmg_mods_vs_dw == "by_trigger"
-                               and rules.damage_mod_trigger == "target"))
+                               and (rules.edition == 10 or rules.damage_mod_trigger == "target")))
     maps = np.ones((2, weapon.damage.maximum + 1), dtype=np.int64)
     for raw in range(weapon.damage.minimum, weapon.damage.maximum + 1):
         maps[NORMAL_DAMAGE, raw] = final_damage(raw, damage_add, defender.damage_halved,
-                                                defender.damage_minus)
+                                                defender.damage_minus, rules.edition)
         if defender_vs_mortals:
             maps[MORTAL_DAMAGE, raw] = maps[NORMAL_DAMAGE, raw]
         else:
-            maps[MORTAL_DAMAGE, raw] = final_damage(raw, damage_add, False, 0)
+            maps[MORTAL_DAMAGE, raw] = final_damage(raw, damage_add, False, 0, rules.edition)
     return maps
 
 
-def final_damage(raw: int, add: int, halved: bool, minus: int) -> int:
-    """Damage after modifiers in the 11e order: add, halve, subtract, round up, at least 1.
+def final_damage(raw: int, add: int, halved: bool, minus: int, edition: int = 11) -> int:
+    """Damage after modifiers, rounded up once at the end, at least 1.
+
+    11e order (02.02.01): add, halve, subtract. 10e order (Appendix A): halve, add, subtract.
 
     >>> final_damage(5, 2, True, 1)   # Appendix C15: (5 + 2) / 2 - 1 = 2.5 -> 3
     3
+    >>> final_damage(5, 2, True, 1, edition=10)   # 5 / 2 + 2 - 1 = 3.5 -> 4
+    4
     """
-    value = raw + add
-    value = math.ceil((value - 2 * minus) / 2) if halved else value - minus
-    return max(1, value)
+    if not halved:
+        return max(1, raw + add - minus)
+    if edition == 10:
+        return max(1, math.ceil((raw + 2 * (add - minus)) / 2))
+    return max(1, math.ceil((raw + add - 2 * minus) / 2))
+
+
+def save_modifiers(save: int, ap: int, cover: bool, save_mod: int,
+                   tenth: bool) -> tuple[int, int]:
+    """Net modifiers to the armour and the invulnerable save roll.
+
+    11e: only the run's ``save_mod`` (cover is a BS change, 13.08). 10e: ``cover`` adds 1 to
+    the armour save only, not for a model with Sv 3+ or better against AP 0, and a save roll
+    is never improved by more than +1 in total (Appendix A).
+    """
+    if not tenth:
+        return save_mod, save_mod
+    armour = save_mod + (1 if cover and not (save <= 3 and ap == 0) else 0)
+    return min(1, armour), min(1, save_mod)
 
 
 def _reroll_mask(policy: str, classes: np.ndarray) -> np.ndarray:
@@ -694,6 +766,20 @@ def _capped_mean(damage: int, through: float, cap: int) -> float:
     for _ in range(damage):
         pmf = [a * (1 - through) + b * through for a, b in zip(pmf + [0.0], [0.0] + pmf)]
     return sum(min(k, cap) * p for k, p in enumerate(pmf))
+
+
+def check_edition(weapon: Weapon, situation: Situation, rules: Rules) -> None:
+    """Refuse abilities the chosen edition does not have, and 10e's ban on indirect [TORRENT]."""
+    label = weapon.name or str(weapon)
+    for ability in weapon.abilities:
+        edition = ab.EDITION_ONLY.get(ability.name)
+        if edition is not None and edition != rules.edition:
+            raise OptionError(f"'{label}' has [{ability.name}], which does not exist in "
+                              f"{rules.edition}th edition; use edition={edition} or remove it")
+    if (rules.edition == 10 and situation.indirect and not weapon.melee
+            and weapon.has(ab.TORRENT)):
+        raise OptionError(f"'{label}' has [TORRENT], which cannot shoot indirectly in 10th "
+                          "edition; drop --indirect or the weapon")
 
 
 def check_situation(weapon: Weapon, situation: Situation) -> None:

@@ -46,30 +46,76 @@ def solve(plan: CompiledPlan) -> dict[str, np.ndarray]:
     ------
     UnsupportedError
         For a target with several allocation groups, or [DEVASTATING WOUNDS] deferred to the
-        end of several batches.
+        end of the attacks with more pending critical wounds than ``MAX_PENDING_CELLS`` allows.
+
+    Notes
+    -----
+    [DEVASTATING WOUNDS] deferred to the end of the attacks (``dw_timing="unit_end"``, or the
+    10th-edition final text) add one axis to the state per such batch: how many of its
+    critical wounds are pending. Their damage is rolled when they are inflicted, so the count
+    is all that needs remembering. After the last batch the axes are resolved in batch order.
     """
     if plan.groups.shape[0] != 1:
         raise UnsupportedError("the exact engine covers one group of identical models; use "
                                "the Monte Carlo engine for mixed units")
-    if plan.dw_at_unit_end and plan.n_batches > 1 and plan.batch[:-1, DEVASTATING].any():
-        raise UnsupportedError("the exact engine resolves [DEVASTATING WOUNDS] after each batch; "
-                               "dw_timing='unit_end' with several batches needs Monte Carlo")
     models, wounds = int(plan.groups[0, G_MODELS]), int(plan.groups[0, G_WOUNDS])
+    _check_pending_size(plan, models * wounds + 1)
     state = np.zeros(models * wounds + 1)
     state[0] = 1.0
+    deferred: list[np.ndarray] = []
     for b in range(plan.n_batches):
-        state = _resolve_batch(plan, b, state, models, wounds)
+        state = _resolve_batch(plan, b, state, models, wounds, deferred)
+    for step in deferred:
+        state = _inflict_pending(state, step)
     models_pmf = np.zeros(models + 1)
     np.add.at(models_pmf, np.arange(len(state)) // wounds, state)
     return {"damage": state, "models_destroyed": models_pmf,
-            "attacker_mortal_wounds": hazard_pmf(plan.hazard_rolls, plan.hazard_mortals)}
+            "attacker_mortal_wounds": hazard_pmf(plan.hazard_rolls, plan.hazard_mortals,
+                                                 plan.hazard_fail_max)}
 
 
-def hazard_pmf(rolls: int, mortals_per_fail: int) -> np.ndarray:
-    """Mortal wounds from ``rolls`` hazard rolls failing on 1-2 (06.03)."""
+#: Most cells (wounds-lost states times pending-critical-wound combinations) the exact
+#: engine holds for deferred [DEVASTATING WOUNDS].
+MAX_PENDING_CELLS = 2_000_000
+
+
+def _check_pending_size(plan: CompiledPlan, states: int) -> None:
+    if not plan.dw_at_unit_end:
+        return
+    cells = states
+    for b in range(plan.n_batches):
+        if plan.batch[b, DEVASTATING]:
+            row = plan.batch[b]
+            most = plan.max_dice(b) * (1 + row[SUS_COUNT] * max(row[SUS_SIDES], 1)
+                                       + row[SUS_CONST])
+            cells *= most + 1
+    if cells > MAX_PENDING_CELLS:
+        raise UnsupportedError(f"[DEVASTATING WOUNDS] held until the end of the attacks would "
+                               f"need {cells:,} exact states (limit {MAX_PENDING_CELLS:,}); use "
+                               "the Monte Carlo engine (simulate) for this many dice")
+
+
+def _inflict_pending(state: np.ndarray, step: np.ndarray) -> np.ndarray:
+    """Resolve the first pending axis of ``state``: k critical wounds, each one ``step``."""
+    pending = np.moveaxis(state, 1, -1)
+    result = pending[..., -1]
+    for k in range(pending.shape[-1] - 2, -1, -1):
+        result = _apply(step, result) + pending[..., k]
+    return result
+
+
+def _apply(step: np.ndarray, state: np.ndarray) -> np.ndarray:
+    """One Markov step on the wounds-lost axis (axis 0) of a state with pending axes."""
+    return (step.T @ state.reshape(state.shape[0], -1)).reshape(state.shape)
+
+
+def hazard_pmf(rolls: int, mortals_per_fail: int, fail_max: int = 2) -> np.ndarray:
+    """Mortal wounds from ``rolls`` hazard rolls failing on ``fail_max`` or lower (06.03:
+    1-2; 10th-edition [HAZARDOUS]: 1)."""
     fails = np.array([1.0])
+    p_fail = fail_max / 6
     for _ in range(rolls):
-        fails = np.convolve(fails, [2 / 3, 1 / 3])
+        fails = np.convolve(fails, [1 - p_fail, p_fail])
     pmf = np.zeros(rolls * mortals_per_fail + 1)
     pmf[::mortals_per_fail] = fails
     return pmf
@@ -140,26 +186,48 @@ def damage_transition(damage_pmf: np.ndarray, fnp: int, models: int, wounds: int
 
 
 def _resolve_batch(plan: CompiledPlan, b: int, state: np.ndarray, models: int,
-                   wounds: int) -> np.ndarray:
+                   wounds: int, deferred: list[np.ndarray]) -> np.ndarray:
+    """One batch on ``state`` (wounds lost, then one axis per deferred batch)."""
     row = plan.batch[b]
     joint = unsaved_and_devastating_pmf(plan, b)
     raw = dice_pmf(row[D_COUNT], row[D_SIDES], row[D_CONST])
     normal = _mapped(raw, plan.damage_maps[b, NORMAL_DAMAGE])
     mortal = _mapped(raw, plan.damage_maps[b, MORTAL_DAMAGE])
     step_normal = damage_transition(normal, int(plan.groups[0, G_FNP]), models, wounds)
-    step_mortal = damage_transition(mortal, int(plan.groups[0, G_FNP_MORTAL]), models, wounds)
+    step_mortal = _mortal_step(plan, mortal, models, wounds)
     # after_u[u] = state after u unsaved wounds; then mix over u for each k and apply
     # k devastating critical wounds with Horner's scheme.
-    after_u = np.empty((joint.shape[0], len(state)))
-    current = state
+    flat = state.reshape(state.shape[0], -1)
+    after_u = np.empty((joint.shape[0],) + flat.shape)
+    current = flat
     for u in range(joint.shape[0]):
         after_u[u] = current
-        current = current @ step_normal
-    per_k = joint.T @ after_u
+        current = step_normal.T @ current
+    per_k = np.tensordot(joint.T, after_u, axes=1)   # [k, wounds lost, pending...]
+    if plan.dw_at_unit_end and row[DEVASTATING]:
+        deferred.append(step_mortal)
+        return np.moveaxis(per_k, 0, -1).reshape(state.shape + (per_k.shape[0],))
     result = per_k[-1]
     for k in range(per_k.shape[0] - 2, -1, -1):
-        result = result @ step_mortal + per_k[k]
-    return result
+        result = step_mortal.T @ result + per_k[k]
+    return result.reshape(state.shape)
+
+
+def _mortal_step(plan: CompiledPlan, mortal: np.ndarray, models: int,
+                 wounds: int) -> np.ndarray:
+    """Markov step of one [DEVASTATING WOUNDS] critical wound: its damage on one model, excess
+    lost; or, when they spill (10th-edition launch text), that many single mortal wounds."""
+    fnp = int(plan.groups[0, G_FNP_MORTAL])
+    if not plan.dw_spill:
+        return damage_transition(mortal, fnp, models, wounds)
+    one = damage_transition(np.array([0.0, 1.0]), fnp, models, wounds)
+    step = np.zeros_like(one)
+    power = np.eye(one.shape[0])
+    for p in mortal:
+        if p > 0:
+            step += p * power
+        power = power @ one
+    return step
 
 
 def _mapped(raw_pmf: np.ndarray, damage_map: np.ndarray) -> np.ndarray:

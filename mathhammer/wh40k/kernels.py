@@ -141,6 +141,19 @@ def _mortal_target(alive, current, wounds):
 
 
 @kernel
+def _spill_mortals(state, count, groups, alive, current, wounds):
+    """06.02: ``count`` mortal wounds one at a time, each to the model the rules pick, so they
+    spill over from model to model. Returns the wounds lost."""
+    lost = 0
+    for _ in range(count):
+        g = _mortal_target(alive, current, wounds)
+        if g < 0:
+            break
+        lost += _lose_wounds(state, g, 1, groups[g, G_FNP_MORTAL], alive, current, wounds)
+    return lost
+
+
+@kernel
 def _attack_dice(state, batch, b):
     """Roll batch ``b``'s attack dice weapon by weapon (04.03): A, [BLAST]/[CLEAVE] bonus,
     [RAPID FIRE]."""
@@ -156,7 +169,7 @@ def _attack_dice(state, batch, b):
 @lean_kernel
 def run_chunks(first, step, streams, trials_per_chunk, batch, shortcuts, rolls, saves,
                damage_maps, groups, hazard_rolls, hazard_mortals, dw_at_unit_end, cdfs,
-               use_counts, damage_hist, models_hist, hazard_hist, state, damage_local,
+               use_counts, hazard_fail_max, dw_spill, damage_hist, models_hist, hazard_hist, state, damage_local,
                models_local, hazard_local, alive, current, wounds, counts, pending):
     """One thread's share of the trials: chunks ``first``, ``first + step``, ... in turn.
 
@@ -167,7 +180,9 @@ def run_chunks(first, step, streams, trials_per_chunk, batch, shortcuts, rolls, 
     in order, against a fresh target. ``use_counts`` picks how pools no larger than the
     tables in ``cdfs`` are resolved: 2 takes every exact shortcut of ``shortcuts``
     (:func:`~mathhammer.wh40k.compile.batch_shortcuts`), 1 samples one count per roll
-    (:mod:`mathhammer.core.sampling`), 0 rolls every die.
+    (:mod:`mathhammer.core.sampling`), 0 rolls every die. A hazard roll fails on
+    ``hazard_fail_max`` or lower; ``dw_spill`` 1 lets [DEVASTATING WOUNDS] mortal wounds
+    spill from model to model (10th-edition launch text).
 
     The chunk and trial loops live in this one function, compiled without numba's
     reference counting (:data:`mathhammer.core.jit.lean_kernel`), so it cannot allocate:
@@ -306,7 +321,7 @@ def run_chunks(first, step, streams, trials_per_chunk, batch, shortcuts, rolls, 
                                 lost_total += _lose_wounds(state, g, damage, groups[g, G_FNP],
                                                            alive, current, wounds)
                 # [DEVASTATING WOUNDS] (24.10): D mortal wounds, at most one model each.
-                if (devastating > 0 and n_groups == 1 and not dw_at_unit_end
+                if (devastating > 0 and n_groups == 1 and not dw_at_unit_end and not dw_spill
                         and batch[b, D_COUNT] == 0 and groups[0, G_FNP_MORTAL] >= NO_FNP):
                     # Fixed damage, one group, no Feel No Pain: the same arithmetic as failed
                     # saves (the wounded model first, excess lost).
@@ -322,12 +337,20 @@ def run_chunks(first, step, streams, trials_per_chunk, batch, shortcuts, rolls, 
                         pending[n_pending] = damage
                         n_pending += 1
                         continue
+                    if dw_spill:
+                        lost_total += _spill_mortals(state, damage, groups, alive, current,
+                                                     wounds)
+                        continue
                     g = _mortal_target(alive, current, wounds)
                     if g < 0:
                         break
                     lost_total += _lose_wounds(state, g, damage, groups[g, G_FNP_MORTAL], alive,
                                                current, wounds)
             for i in range(n_pending):
+                if dw_spill:
+                    lost_total += _spill_mortals(state, pending[i], groups, alive, current,
+                                                 wounds)
+                    continue
                 g = _mortal_target(alive, current, wounds)
                 if g < 0:
                     break
@@ -338,7 +361,7 @@ def run_chunks(first, step, streams, trials_per_chunk, batch, shortcuts, rolls, 
                 destroyed += groups[g, G_MODELS] - alive[g]
             hazard_fails = 0
             for _ in range(hazard_rolls):
-                if d6(state) <= 2:
+                if d6(state) <= hazard_fail_max:
                     hazard_fails += 1
             damage_local[lost_total] += 1
             models_local[destroyed] += 1

@@ -16,6 +16,8 @@ from mathhammer.errors import OptionError, ProfileError
 from mathhammer.wh40k import abilities as ab
 
 NO_SAVE = 7
+#: The editions whose rules the engines resolve.
+EDITIONS: tuple[int, ...] = (10, 11)
 RerollPolicy = Literal["none", "ones", "failed", "noncrit", "all"]
 REROLL_POLICIES: tuple[str, ...] = ("none", "ones", "failed", "noncrit", "all")
 
@@ -318,6 +320,8 @@ class Situation:
         Snap shooting (Fire Overwatch): hits only on an unmodified 6.
     advanced
         The attacking unit advanced: assault shooting, only [ASSAULT] weapons (10.05).
+    beyond_12
+        The target is more than 12" away ([CONVERSION], a 10th-edition ability).
     """
 
     half_range: bool = False
@@ -328,6 +332,7 @@ class Situation:
     spotted: bool = False
     overwatch: bool = False
     advanced: bool = False
+    beyond_12: bool = False
 
     def __post_init__(self) -> None:
         if self.advanced and self.stationary:
@@ -363,6 +368,9 @@ class Modifiers:
         Critical hits / wounds on N+ (6 by default).
     ap_mod
         Improve (positive: AP-1 becomes AP-2) or worsen (negative, never past AP0) the AP.
+    save_mod
+        +N/-N to the defender's save rolls, armour and invulnerable alike. In 10th edition
+        a save roll is never improved by more than +1 in total, benefit of cover included.
     damage_plus
         The attacker's +N to D (applied with [MELTA], before halving).
     damage_minus, damage_halved
@@ -382,6 +390,7 @@ class Modifiers:
     crit_hits: int = 6
     crit_wounds: int = 6
     ap_mod: int = 0
+    save_mod: int = 0
     damage_plus: int = 0
     damage_minus: int = 0
     damage_halved: bool = False
@@ -442,6 +451,17 @@ class Rules:
     damage_mod_trigger
         When the defender's damage reduction triggers: ``allocation`` (the usual wording,
         "each time an attack is allocated") or ``target``.
+    edition
+        ``11`` (default) or ``10``: the 10th-edition rules of the spec's Appendix A (cover on
+        the armour save, Stealth as -1 to hit, mandatory [LETHAL HITS], the 10th damage
+        modifier order, [DEVASTATING WOUNDS] and [HAZARDOUS] final texts, one-at-a-time
+        allocation...). ``lethal_policy`` is an 11th-edition choice and has no effect under
+        ``edition=10``; neither has ``dw_timing`` with the final [DEVASTATING WOUNDS] text.
+    devastating_text
+        10th edition only: ``final`` (default, the Rules Commentary: D mortal wounds on one
+        model, after all the unit's other attacks, excess lost) or ``launch`` (the 2023
+        text: D mortal wounds that spill over to other models, when ``dw_timing`` says:
+        after each batch by default).
     """
 
     roll_mod_cap: bool = True
@@ -452,9 +472,18 @@ class Rules:
     dw_timing: Literal["batch", "unit_end"] = "batch"
     defender_dmg_mods_vs_dw: Literal["by_trigger", "always", "never"] = "by_trigger"
     damage_mod_trigger: Literal["allocation", "target"] = "allocation"
+    edition: int = 11
+    devastating_text: Literal["final", "launch"] = "final"
 
     def __post_init__(self) -> None:
-        choices = {"lethal_policy": ("always", "never", "ev"),
+        if isinstance(self.edition, bool) or self.edition not in EDITIONS:
+            raise OptionError(f"edition {self.edition!r} is not supported; use one of "
+                              f"{', '.join(str(e) for e in EDITIONS)} (e.g. edition=10)")
+        if self.devastating_text == "launch" and self.edition != 10:
+            raise OptionError("devastating_text='launch' is a 10th-edition reading; add "
+                              "edition=10 or drop it")
+        choices = {"devastating_text": ("final", "launch"),
+                   "lethal_policy": ("always", "never", "ev"),
                    "dw_timing": ("batch", "unit_end"),
                    "defender_dmg_mods_vs_dw": ("by_trigger", "always", "never"),
                    "damage_mod_trigger": ("allocation", "target")}

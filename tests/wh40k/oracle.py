@@ -215,17 +215,27 @@ def _wants_reroll(policy: str, raw: int, outcome: str) -> bool:
     return policy == "all"
 
 
-def modified_damage(raw: int, add: int, halve: bool, minus: int) -> int:
+def modified_damage(raw: int, add: int, halve: bool, minus: int, edition: int = 11) -> int:
     """2.5 / 9.3: add, then divide, then subtract, then round any fraction up, then D >= 1.
+    10th edition (Appendix A): divide, then add, then subtract, then round up.
 
     >>> modified_damage(5, 2, True, 1)   # Appendix C15
     3
+    >>> modified_damage(5, 2, True, 1, edition=10)   # 5/2 + 2 - 1 = 3.5
+    4
     """
-    if halve:  # (raw + add) / 2 - minus, as a fraction over 2, rounded up
-        numerator, denominator = raw + add - 2 * minus, 2
+    value = Fraction(raw)
+    if edition == 10:
+        if halve:
+            value /= 2
+        value += add
     else:
-        numerator, denominator = raw + add - minus, 1
-    return max(1, -(-numerator // denominator))
+        value += add
+        if halve:
+            value /= 2
+    value -= minus
+    rounded = -(-value.numerator // value.denominator)
+    return max(1, rounded)
 
 
 # -- one batch ----------------------------------------------------------------------------
@@ -253,6 +263,8 @@ class _Profile:
     save: int
     invuln: int | None
     ap: int
+    armour_mod: int
+    invuln_mod: int
     save_reroll: str
     damage: DiceExpr
     damage_add: int
@@ -264,6 +276,7 @@ class _Profile:
     bonus_dice: int
     rapid_fire: DiceExpr
     hazardous: int
+    edition: int
 
 
 def _profile(batch: tuple[Weapon, ...], target: TargetProfile, sit: Situation,
@@ -281,12 +294,20 @@ def _profile(batch: tuple[Weapon, ...], target: TargetProfile, sit: Situation,
     torrent = has("TORRENT") or w.skill is None
     auto_hit = torrent and not (overwatch and not rules.torrent_in_snap)
 
-    # 4.1 / 2.6 / 7.1: characteristic changes to BS, clamped, outside the cap.
-    cover = ranged and (sit.cover or "STEALTH" in kw or indirect) and not has("IGNORES COVER")
+    tenth = rules.edition == 10
+    stealth = "STEALTH" in kw
+    # 4.1 / 2.6 / 7.1: characteristic changes to BS, clamped, outside the cap. In 10th
+    # edition (Appendix A) cover is a +1 to the armour save instead, and Stealth -1 to hit.
+    if tenth:
+        cover = ranged and (sit.cover or indirect) and not has("IGNORES COVER")
+    else:
+        cover = ranged and (sit.cover or stealth or indirect) and not has("IGNORES COVER")
     improve = mods.skill_mod
-    worsen = 1 if cover else 0
+    worsen = 1 if cover and not tenth else 0
     roll_mods = mods.hit_mod
-    if psychic:  # 24.29 / 2.8: drop the harmful modifiers, keep the helpful ones
+    if tenth and ranged:
+        roll_mods -= (1 if stealth else 0) + (1 if indirect else 0)
+    if psychic and not tenth:  # 24.29 / 2.8: drop the harmful modifiers, keep the helpful
         worsen = 0
         improve = max(improve, 0)
         roll_mods = max(roll_mods, 0)
@@ -295,14 +316,20 @@ def _profile(batch: tuple[Weapon, ...], target: TargetProfile, sit: Situation,
     heavy = has("HEAVY") and ranged and sit.stationary and not overwatch
     hit_mod = _capped(roll_mods + (1 if heavy else 0), rules)
     crit_hit = 6 if overwatch else mods.crit_hits
-    indirect_fail = (3 if sit.stationary and sit.spotted else 5) if indirect else 0
-    hit_reroll = "none" if (overwatch or indirect) else mods.reroll_hits
+    if tenth and has("CONVERSION") and sit.beyond_12 and ranged and not overwatch:
+        crit_hit = min(crit_hit, 4)
+    if tenth:
+        indirect_fail = 3 if indirect else 0
+        hit_reroll = mods.reroll_hits
+    else:
+        indirect_fail = (3 if sit.stationary and sit.spotted else 5) if indirect else 0
+        hit_reroll = "none" if (overwatch or indirect) else mods.reroll_hits
 
     sustained = _x(_best_x(_instances(w, "SUSTAINED HITS", kw)))
     lethal = has("LETHAL HITS") and not auto_hit
-    if lethal and rules.lethal_policy == "never":
+    if lethal and rules.lethal_policy == "never" and not tenth:
         lethal = False
-    if lethal and rules.lethal_policy == "ev":
+    if lethal and rules.lethal_policy == "ev" and not tenth:
         raise NotImplementedError("the reference resolver does not implement lethal_policy='ev'")
 
     strength = max(1, w.strength + mods.strength_mod)
@@ -315,11 +342,17 @@ def _profile(batch: tuple[Weapon, ...], target: TargetProfile, sit: Situation,
     if invuln is not None and target.invuln_scope not in ("all", "ranged" if ranged else "melee"):
         invuln = None
     ap = min(0, w.ap - mods.ap_mod)
+    armour_mod = invuln_mod = mods.save_mod
+    if tenth:  # cover: +1 armour save, not for Sv 3+ or better at AP 0; never above +1 total
+        if cover and not (target.save <= 3 and ap == 0):
+            armour_mod += 1
+        armour_mod, invuln_mod = min(armour_mod, 1), min(invuln_mod, 1)
 
     melta = _x(_best_x(_instances(w, "MELTA", kw))).constant if (sit.half_range and ranged) else 0
+    # 10e: a [DEVASTATING WOUNDS] attack is allocated, so "on allocation" rules apply too.
     defender_on_dw = (rules.defender_dmg_mods_vs_dw == "always"
                       or (rules.defender_dmg_mods_vs_dw == "by_trigger"
-                          and rules.damage_mod_trigger == "target"))
+                          and (tenth or rules.damage_mod_trigger == "target")))
     bonus = 0
     for name in ("BLAST", "CLEAVE"):
         inst = _best_x(_instances(w, name, kw))
@@ -335,12 +368,13 @@ def _profile(batch: tuple[Weapon, ...], target: TargetProfile, sit: Situation,
         need=_needed_to_wound(strength, target.toughness),
         wound_mod=_capped(mods.wound_mod + (1 if lance else 0), rules), crit_wound=crit_wound,
         wound_reroll=mods.reroll_wounds, twin_linked=has("TWIN-LINKED"), save=target.save,
-        invuln=invuln, ap=ap, save_reroll=mods.reroll_saves, damage=w.damage,
+        invuln=invuln, ap=ap, armour_mod=armour_mod, invuln_mod=invuln_mod,
+        save_reroll=mods.reroll_saves, damage=w.damage,
         damage_add=melta + mods.damage_plus, halve=mods.damage_halved,
         minus=mods.damage_minus, mortal_halve=mods.damage_halved and defender_on_dw,
         mortal_minus=mods.damage_minus if defender_on_dw else 0,
         devastating=has("DEVASTATING WOUNDS"), bonus_dice=bonus, rapid_fire=rapid,
-        hazardous=sum(x.count for x in batch if x.has("HAZARDOUS")),
+        hazardous=sum(x.count for x in batch if x.has("HAZARDOUS")), edition=rules.edition,
     )
 
 
@@ -372,9 +406,9 @@ def _save_verdict(p: _Profile, raw: int) -> str:
     """4.4 step 2: unmodified 1 always damages; InSv on the raw roll; AP on the armour save."""
     if raw == 1:
         return "damage"
-    if p.invuln is not None and raw >= p.invuln:
+    if p.invuln is not None and raw + p.invuln_mod >= p.invuln:
         return "invulnerable"
-    if raw + p.ap >= p.save:
+    if raw + p.ap + p.armour_mod >= p.save:
         return "armour"
     return "damage"
 
@@ -432,7 +466,7 @@ def _resolve_batch(p: _Profile, unit: _Unit, fnp: int | None, fnp_mortal: int | 
 
     # 4.3: save rolls, then sorted lowest first.
     saves = []
-    savable = p.invuln is not None or p.save - p.ap <= 6
+    savable = any(_save_verdict(p, raw) != "damage" for raw in range(2, 7))
     for _ in range(auto_wounds + wounds):
         if not savable:  # no save can succeed: no die to roll (recorded as a 1)
             saves.append(1)
@@ -455,27 +489,44 @@ def _resolve_batch(p: _Profile, unit: _Unit, fnp: int | None, fnp_mortal: int | 
             note(("save", raw, verdict))
         if verdict != "damage":
             continue
-        amount = modified_damage(_roll_expr(p.damage, roll), p.damage_add, p.halve, p.minus)
+        amount = modified_damage(_roll_expr(p.damage, roll), p.damage_add, p.halve, p.minus,
+                                 p.edition)
         if note:
             note(("damage", amount))
         unit.suffer(model, amount, fnp, roll)
 
     # 8.3 / 5.1: [DEVASTATING WOUNDS] mortal wounds after the batch's normal damage.
-    if rules.dw_timing == "unit_end":
+    if _deferred(rules):
         return dev  # the caller resolves them after every batch
     for _ in range(dev):
-        _devastate(p, unit, fnp_mortal, roll, note)
+        _devastate(p, unit, fnp_mortal, rules, roll, note)
     return 0
 
 
-def _devastate(p: _Profile, unit: _Unit, fnp_mortal: int | None, roll: Roll, note) -> None:
-    """One critical wound's D mortal wounds, all on one model (8.3 item 4)."""
+def _deferred(rules: Rules) -> bool:
+    """[DEVASTATING WOUNDS] after all the unit's attacks: dw_timing="unit_end", or always
+    under the 10th-edition final text (Appendix A)."""
+    if rules.edition == 10 and rules.devastating_text == "final":
+        return True
+    return rules.dw_timing == "unit_end"
+
+
+def _devastate(p: _Profile, unit: _Unit, fnp_mortal: int | None, rules: Rules, roll: Roll,
+               note) -> None:
+    """One critical wound's D mortal wounds, all on one model (8.3 item 4); under the
+    10th-edition launch text they spill over, one at a time (06.02)."""
     if unit.destroyed:
         return
     amount = modified_damage(_roll_expr(p.damage, roll), p.damage_add, p.mortal_halve,
-                             p.mortal_minus)
+                             p.mortal_minus, p.edition)
     if note:
         note(("mortal", amount))
+    if rules.edition == 10 and rules.devastating_text == "launch":
+        for _ in range(amount):
+            if unit.destroyed:
+                return
+            unit.suffer(unit.pick(), 1, fnp_mortal, roll)
+        return
     unit.suffer(unit.pick(), amount, fnp_mortal, roll)
 
 
@@ -546,14 +597,16 @@ class Resolver:
                 break
             dev = _resolve_batch(p, unit, self.fnp, self.fnp_mortal, self.rules, roll, trace)
             deferred.extend([p] * dev)
-        for p in deferred:  # dw_timing="unit_end"
-            _devastate(p, unit, self.fnp_mortal, roll, note)
-        # 5.2: hazard rolls after all attacks, one per selected [HAZARDOUS] weapon.
+        for p in deferred:  # dw_timing="unit_end" or 10th edition
+            _devastate(p, unit, self.fnp_mortal, self.rules, roll, note)
+        # 5.2: hazard rolls after all attacks, one per selected [HAZARDOUS] weapon. 10th
+        # edition final text: a 1 fails, and the bearer takes 3 mortal wounds.
+        tenth = self.rules.edition == 10
         hazard = 0
         for p in self.profiles:
             for _ in range(p.hazardous):
-                if roll() <= 2:
-                    hazard += self.per_fail
+                if roll() <= (1 if tenth else 2):
+                    hazard += 3 if tenth else self.per_fail
         return unit.outcome(hazard)
 
 

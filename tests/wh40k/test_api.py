@@ -59,6 +59,6 @@ def test_bad_options(kwargs, fragment):
 
 
 def test_exact_refuses_what_it_cannot_do():
-    hammer = "Thunder hammer: Melee A3 WS3+ S8 AP-2 D2 [DEVASTATING WOUNDS]"
-    with pytest.raises(UnsupportedError, match="unit_end"):
+    hammer = "40x Thunder hammer: Melee A12 WS3+ S8 AP-2 D2 [DEVASTATING WOUNDS]"
+    with pytest.raises(UnsupportedError, match="Monte Carlo"):
         mh.exact([hammer, hammer], "5x Terminator: T5 Sv2+ InSv4+ W3", dw_timing="unit_end")

@@ -24,8 +24,9 @@ from mathhammer.wh40k.parse import parse_target, parse_weapon
 ABILITIES = ["SUSTAINED HITS 1", "SUSTAINED HITS D3", "LETHAL HITS", "DEVASTATING WOUNDS",
              "ANTI-INFANTRY 4+", "TWIN-LINKED", "HEAVY", "LANCE", "IGNORES COVER", "PSYCHIC",
              "MELTA 2", "RAPID FIRE 1", "RAPID FIRE D3", "BLAST", "CLEAVE 1", "HAZARDOUS",
-             "INDIRECT FIRE", "TORRENT", "LETHAL HITS: VEHICLE", "ANTI-VEHICLE 2+"]
-RANGED_ONLY = {"INDIRECT FIRE", "RAPID FIRE 1", "RAPID FIRE D3", "MELTA 2", "HEAVY", "BLAST"}
+             "INDIRECT FIRE", "TORRENT", "LETHAL HITS: VEHICLE", "ANTI-VEHICLE 2+", "CONVERSION"]
+RANGED_ONLY = {"INDIRECT FIRE", "RAPID FIRE 1", "RAPID FIRE D3", "MELTA 2", "HEAVY", "BLAST",
+               "CONVERSION"}
 OPTIONS = {
     "half_range": [True], "charged": [True], "stationary": [True], "cover": [True],
     "hit_mod": [-2, -1, 1, 2], "wound_mod": [-2, -1, 1, 2], "skill_mod": [-1, 1],
@@ -37,13 +38,13 @@ OPTIONS = {
     "sustained_extra_are_crit": [True], "torrent_in_snap": [False],
     "indirect_fail_beats_crit": [False], "roll_mod_cap": [False],
     "defender_dmg_mods_vs_dw": ["always", "never"], "damage_mod_trigger": ["target"],
-    "attacker_monster_vehicle": [True],
+    "attacker_monster_vehicle": [True], "save_mod": [-1, 1, 2], "beyond_12": [True],
 }
 MAX_PATHS = 3000
 
 
 @st.composite
-def scenarios(draw):
+def scenarios(draw, edition: int = 11):
     melee = draw(st.booleans())
     pool = [a for a in ABILITIES if not (melee and a in RANGED_ONLY)]
     abilities = draw(st.lists(st.sampled_from(pool), max_size=3, unique=True))
@@ -85,6 +86,10 @@ def scenarios(draw):
         options["overwatch"] = True
     if draw(st.integers(0, 9)) == 0:
         options["dw_timing"] = "unit_end"
+    if edition == 10:
+        options["edition"] = 10
+        if draw(st.integers(0, 3)) == 0:
+            options["devastating_text"] = "launch"
     return lines, target, options
 
 
@@ -110,6 +115,17 @@ def _reference(weapons, target, options, max_paths: int = MAX_PATHS
                                                                   HealthCheck.filter_too_much])
 @given(scenarios())
 def test_exact_matches_bruteforce_on_random_scenarios(scenario) -> None:
+    _check_exact_against_bruteforce(scenario)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                  HealthCheck.filter_too_much])
+@given(scenarios(edition=10))
+def test_exact_matches_bruteforce_on_random_10th_edition_scenarios(scenario) -> None:
+    _check_exact_against_bruteforce(scenario)
+
+
+def _check_exact_against_bruteforce(scenario) -> None:
     lines, target_line, options = scenario
     try:
         weapons = [parse_weapon(line) for line in lines]
@@ -129,16 +145,19 @@ def test_exact_matches_bruteforce_on_random_scenarios(scenario) -> None:
 
 
 def test_monte_carlo_matches_bruteforce_for_devastating_at_unit_end() -> None:
-    # dw_timing="unit_end" with two batches is outside the exact engine: the first batch's
-    # DW mortal wounds wait until after the second batch (10e timing, spec 8.3 (3)).
+    # dw_timing="unit_end" with two batches: the first batch's DW mortal wounds wait until
+    # after the second batch (10e timing, spec 8.3 (3)); the exact engine keeps them pending.
     lines = ["A1 BSN/A S4 AP0 D2 [TORRENT, DEVASTATING WOUNDS]", "A2 BS3+ S4 AP0 D1"]
     target = "2x T4 Sv- W2"
     options = {"dw_timing": "unit_end", "crit_wounds": 5}
-    with pytest.raises(MathhammerError):
-        mh.exact(lines, target, **options)
     weapons = [parse_weapon(line) for line in lines]
     expected = _reference(weapons, parse_target(target), options, max_paths=100_000)
     assert expected is not None
+    exact = mh.exact(lines, target, **options)
+    for outcome in ("damage", "models_destroyed"):
+        got = list(exact.distributions[outcome].probabilities)
+        want = [expected[outcome].get(k, 0.0) for k in range(len(got))]
+        assert got == pytest.approx(want, abs=1e-12)
     trials = 200_000
     mc = mh.simulate(lines, target, trials=trials, seed=7, **options)
     for outcome in ("damage", "models_destroyed"):

@@ -7,6 +7,7 @@ from typing import Any
 
 from mathhammer.core.trials import DEFAULT_SCENARIO_TRIALS
 from mathhammer.core.cli_options import add_monte_carlo_options, add_output_options, emit, positive_int
+from mathhammer.wh40k.cli import add_edition_argument
 
 
 
@@ -19,6 +20,7 @@ def register(subparsers: Any) -> None:
     add_monte_carlo_options(parser, default_trials=DEFAULT_SCENARIO_TRIALS)
     parser.add_argument("--rounds", type=positive_int, default=None,
                         help="override the file's number of battle rounds")
+    add_edition_argument(parser, default=None)
     add_output_options(parser)
     parser.set_defaults(handler=_run)
 
@@ -32,6 +34,9 @@ def _run(args: argparse.Namespace) -> int:
     scenario = load_scenario(args.scenario)
     if args.rounds is not None:
         scenario = dataclasses.replace(scenario, rounds=args.rounds)
+    if args.edition is not None:
+        scenario = dataclasses.replace(
+            scenario, rules=dataclasses.replace(scenario.rules, edition=args.edition))
     result = run(scenario, trials=args.trials, seed=args.seed)
-    emit(result, args, f"Scenario: {args.scenario}")
+    emit(result, args, f"Scenario: {args.scenario} ({scenario.rules.edition}th-edition rules)")
     return 0

@@ -28,7 +28,7 @@ import numpy as np
 
 from mathhammer.wh40k import abilities as ab
 from mathhammer.wh40k.compile import (BATCH_COLUMNS, N_WEAPONS, BatchTables, Defender, batch_tables,
-                                      feel_no_pain)
+                                      dw_at_unit_end, feel_no_pain)
 from mathhammer.wh40k.profiles import Modifiers
 from mathhammer.wh40k.scenario.activations import Attack
 from mathhammer.wh40k.scenario.model import Scenario
@@ -113,7 +113,7 @@ def compile_scenario(scenario: Scenario) -> ScenarioPlan:
         hit=np.array([t.hit for t in tables], dtype=np.int64).reshape(n, 2, 7),
         wound=wound.reshape(n, -1, 7), saves=saves, damage_maps=damage_maps,
         activations=np.array(batches.activations, dtype=np.int64).reshape(-1, 3),
-        rounds=scenario.rounds, dw_at_unit_end=int(scenario.rules.dw_timing == "unit_end"),
+        rounds=scenario.rounds, dw_at_unit_end=dw_at_unit_end(scenario.rules),
         report_groups=np.array(layout.report, dtype=np.int64), unit_names=layout.unit_names,
         group_names=tuple(layout.group_names),
         activation_labels=tuple(batches.activation_labels), side_names=layout.side_names,
