@@ -78,11 +78,13 @@ def add_edition_argument(parser: ArgumentParser, default: int | None = 11) -> No
                         help="rules edition: 11 (default) or 10 (the 10th-edition rules: "
                              "cover on the armour save, Stealth -1 to hit, mandatory [LETHAL "
                              "HITS], ... see README)" if default is not None else
-                        "rules edition 10 or 11, overriding the file's [rules] edition")
+                        "rules edition 10 or 11, overriding the file's own")
 
 
-def add_situation_arguments(parser: ArgumentParser) -> None:
-    """The situation, modifier and rule-switch flags (read back by :func:`options_from_args`)."""
+def add_situation_arguments(parser: ArgumentParser, edition_default: int | None = 11) -> None:
+    """The situation, modifier and rule-switch flags (read back by :func:`options_from_args`).
+
+    ``edition_default=None`` leaves the edition to the input (a roster's own edition)."""
     situation = parser.add_argument_group("situation")
     situation.add_argument("--half-range", action="store_true",
                            help="target within half range ([RAPID FIRE], [MELTA])")
@@ -137,7 +139,7 @@ def add_situation_arguments(parser: ArgumentParser) -> None:
     mods.add_argument("--fnp-mortal", type=int, default=None, metavar="N",
                       help="Feel No Pain N+ against mortal wounds only")
     rules = parser.add_argument_group("rule switches (points the rules leave open)")
-    add_edition_argument(rules)
+    add_edition_argument(rules, edition_default)
     rules.add_argument("--devastating-text", choices=["final", "launch"], default="final",
                        help="10th edition: [DEVASTATING WOUNDS] final text (default: one "
                             "model, after all attacks) or launch text (mortal wounds spill)")
@@ -171,8 +173,10 @@ def options_from_args(args: argparse.Namespace) -> dict[str, Any]:
         "damage_halved": args.damage_halved, "fnp": args.fnp, "fnp_mortal": args.fnp_mortal,
         "lethal_policy": args.lethal_policy, "roll_mod_cap": not args.no_roll_cap,
         "dw_timing": args.dw_timing, "damage_mod_trigger": args.damage_mod_trigger,
-        "edition": args.edition, "devastating_text": args.devastating_text,
+        "devastating_text": args.devastating_text,
     }
+    if args.edition is not None:
+        options["edition"] = args.edition
     if args.crit_hits != 6 and args.overwatch:
         raise OptionError("--crit-hits has no effect in overwatch (snap shooting hits and "
                           "crits only on an unmodified 6); drop one of the two flags")

@@ -85,7 +85,7 @@ def compare(attackers: AttackerLike | Mapping[str, AttackerLike],
             trials: int = DEFAULT_TRIALS, seed: int = 1, exact: bool = False,
             points: float | Sequence[float] | Mapping[str, float] | None = None,
             library: TargetLibrary | None = None, results_out: dict | None = None,
-            client: Any = None, **options: Any) -> pd.DataFrame:
+            client: Any = None, edition: int = 11, **options: Any) -> pd.DataFrame:
     """Every attacker against every target, under the same situation: a tidy frame.
 
     Parameters
@@ -117,6 +117,8 @@ def compare(attackers: AttackerLike | Mapping[str, AttackerLike],
         A ``dask.distributed.Client``: every cell runs as a task on the cluster's workers,
         seeded from its own ``SeedSequence`` child, so the frame is bit-identical to a local
         run. The workers need mathhammer installed.
+    edition
+        The rules edition, 11 (default) or 10 (see :class:`~mathhammer.wh40k.profiles.Rules`).
     **options
         Situation, modifier and rule switches, as for :func:`mathhammer.simulate`.
 
@@ -134,6 +136,7 @@ def compare(attackers: AttackerLike | Mapping[str, AttackerLike],
     >>> df.query("metric == 'expected_damage'")["value"].round(3).tolist()
     [0.926, 1.667]
     """
+    options["edition"] = edition
     attacker_list = _attackers(attackers)
     target_list = _targets(targets, library)
     costs = _points(points, attacker_list)
@@ -150,8 +153,9 @@ def sweep(attackers: AttackerLike | Mapping[str, AttackerLike],
           trials: int = DEFAULT_TRIALS, seed: int = 1, exact: bool = False,
           points: float | Sequence[float] | Mapping[str, float] | None = None,
           library: TargetLibrary | None = None, results_out: dict | None = None,
-          client: Any = None, **options: Any) -> pd.DataFrame:
-    """:func:`compare` repeated for each value of one parameter (``client`` as there).
+          client: Any = None, edition: int = 11, **options: Any) -> pd.DataFrame:
+    """:func:`compare` repeated for each value of one parameter (``client`` and ``edition``
+    as there; ``"edition"`` can also be the parameter swept, e.g. ``[10, 11]``).
 
     Parameters
     ----------
@@ -180,6 +184,7 @@ def sweep(attackers: AttackerLike | Mapping[str, AttackerLike],
     if not values:
         raise OptionError(f"sweep over '{parameter}' needs at least one value")
     _check_parameter(parameter)
+    options["edition"] = edition
     attacker_list = _attackers(attackers)
     target_list = _targets(targets, library)
     costs = _points(points, attacker_list)

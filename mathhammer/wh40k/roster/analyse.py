@@ -334,7 +334,7 @@ def _unit_cell(unit, picks, target, phase, child, trials, points, options):
     from mathhammer.wh40k.scenario.model import Activation, Scenario
 
     situation, modifiers, rules, _ = api.build_options(
-        {k: v for k, v in options.items() if k not in ("attacker_monster_vehicle", "edition")})
+        {k: v for k, v in options.items() if k != "attacker_monster_vehicle"})
     groups = []
     for group in unit.groups:
         mine = [(c, p, n) for g, c, p, n in picks if g is group]

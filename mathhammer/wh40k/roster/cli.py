@@ -37,8 +37,6 @@ def register(subparsers: Any) -> None:
                         metavar="LEADER=BODYGUARD", help="the same for the --against list")
     parser.add_argument("--to-scenario", metavar="OUT.toml",
                         help="write the units as a scenario file for 'mathhammer run'")
-    parser.add_argument("--edition", type=int, choices=[10, 11], default=None,
-                        help="analyse with this edition's rules instead of the file's")
     add_targets_file_option(parser)
     grid = parser.add_argument_group("analysis")
     grid.add_argument("--exact", action="store_true",
@@ -55,7 +53,7 @@ def register(subparsers: Any) -> None:
                            "expected_models_destroyed, p_unit_destroyed, damage_per_100pts, "
                            "models_destroyed_per_100pts); default damage_per_100pts in the "
                            "heat map, all in the table")
-    add_situation_arguments(parser)
+    add_situation_arguments(parser, edition_default=None)
     add_monte_carlo_options(parser, default_trials=DEFAULT_GRID_TRIALS,
                             trials_help="Monte Carlo trials per cell")
     add_output_options(parser)

@@ -130,11 +130,12 @@ def test_feel_no_pain_rule_and_conditional_note():
     assert any("Aura of Rot" in n and "not applied" in n for n in plague.notes)
 
 
-def test_unmodelled_keyword_becomes_a_note():
+def test_10th_edition_conversion_is_kept_on_the_weapon():
+    # [CONVERSION] is a 10th-edition ability the engines model (edition=10, beyond_12)
     plague = entry(mh.roster(FILES / "features_10e.ros"), "Plague Marines")
-    assert any("'Conversion' is not modelled" in n for n in plague.notes)
+    assert not any("Conversion" in n for n in plague.notes)
     incinerator = next(w for w in plague.groups[0].weapons if w.name == "Plasma incinerator")
-    assert [a.name for a in incinerator.profiles[0].abilities] == ["RAPID FIRE"]
+    assert [a.name for a in incinerator.profiles[0].abilities] == ["CONVERSION", "RAPID FIRE"]
 
 
 def test_scoped_keywords_11e():
