@@ -282,6 +282,43 @@ def bench_shoot_then_fight(trials: int, repeats: int) -> Row:
                f"(no exact engine for the fight)")
 
 
+ARCHETYPES = ["GEQ", "MEQ", "TEQ", "VEQ", "KEQ"]
+
+
+def bench_rosters(repeats: int) -> list[Row]:
+    """Issue 11: a 10-unit list against five archetypes (exact wherever the target is one
+    allocation group) and against another 10-unit list (both phases, default trials)."""
+    from mathhammer.wh40k.roster.api import example
+
+    marines, orks = mh.roster(example("marines")), mh.roster(example("orks"))
+    title = "army list (10 units)"
+    marines.compare(ARCHETYPES, exact=True)  # warm-up: JIT, caches
+    t, grid = median_time(lambda: marines.compare(ARCHETYPES, exact=True), repeats)
+    cell = grid.query("attacker == 'Intercessor Squad (2)' and target == 'MEQ' and "
+                      "phase == 'shooting' and metric == 'expected_damage'")["value"].item()
+    reference = mh.exact(['4x Bolt rifle: 24" A2 BS3+ S4 AP-1 D1',
+                          'Bolt rifle: 24" A2 BS3+ S4 AP-1 D1'], "MEQ").mean("damage")
+    if abs(cell - reference) > 1e-12:
+        raise AssertionError(f"roster cell {cell} != mh.exact {reference}")
+    exact_share = (grid["method"] == "exact").mean()
+    n_cells = len(grid.groupby(["attacker", "target", "phase"]))
+    rows = [Row(title, "vs 5 archetypes, exact", "-", "-", "-", secs(t), "-", "-", "< 5 s warm",
+                f"{n_cells} cells, {exact_share:.0%} exact; Intercessors vs MEQ = "
+                f"mh.exact ({cell:.4f}) ok")]
+    marines.against(orks, phases=["fight"], trials=2_000)  # warm-up of the whole-unit engine
+    t, frame = median_time(lambda: marines.against(orks), max(1, repeats // 2))
+    row = frame.query("attacker == 'Gladiator Lancer' and target == 'Battlewagon' and "
+                      "phase == 'shooting' and metric == 'expected_damage'").iloc[0]
+    exact_mean = mh.exact(['Lancer laser destroyer: 72" A2 BS3+ S14 AP-4 DD6+3 [HEAVY]',
+                           '2x Storm bolter: 24" A2 BS3+ S4 AP0 D1 [RAPID FIRE 2]'],
+                          "T10 Sv3+ W16 [VEHICLE, TRANSPORT]").mean("damage")
+    _, check = check_mc(row.value, row.stderr, exact_mean)
+    cells = len(frame.groupby(["attacker", "target", "phase"]))
+    rows.append(Row(title, "vs another 10-unit list, MC", "200,000 per cell", "-", "-", secs(t),
+                    "-", "-", "< 30 s warm", f"{cells} cells; Lancer vs Battlewagon: {check}"))
+    return rows
+
+
 # --- measurements in fresh processes -----------------------------------------------------------
 
 RIFLE = SCENARIOS[0]
@@ -547,6 +584,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  {s.title} ...", file=sys.stderr, flush=True)
         rows += bench_scenario(s, trials, repeats, targets)
     rows.append(bench_shoot_then_fight(trials, repeats))
+    print("  army lists ...", file=sys.stderr, flush=True)
+    rows += bench_rosters(repeats)
     if not args.no_extra:
         print("  fresh-process measurements ...", file=sys.stderr, flush=True)
         rows += extra_rows(args.quick, targets)

@@ -300,7 +300,9 @@ def _cell(unit: Unit, target: _Target, phase: str, child: np.random.SeedSequence
         options = {k: v for k, v in options.items() if k not in SHOOTING_ONLY}
     if unit.all_monster_or_vehicle:
         options.setdefault("attacker_monster_vehicle", True)
-    picks = select_weapons(unit, phase, target.choice_profile, options, profiles, choices)
+    made: list[str] = []
+    picks = select_weapons(unit, phase, target.choice_profile, options, profiles, made)
+    choices += [f"{text} against {target.label}" for text in made]
     if not picks:
         return None
     points = {unit.name: unit.points} if unit.points else None

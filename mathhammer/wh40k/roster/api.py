@@ -47,10 +47,35 @@ def roster(path: str | Path, attach: AttachSpec = None) -> Roster:
     RosterError
         One line naming the file and what is wrong: not a roster, an edition other than
         10th or 11th, a damaged or hostile file, an unknown name in ``attach``.
+
+    Examples
+    --------
+    >>> army = roster(example("orks"))
+    >>> army.edition, army.points, army.attached_to("Warboss")
+    (11, 1080, 'Boyz')
+    >>> frame = army.compare("MEQ", exact=True, phases=["shooting"])
+    >>> frame.query("attacker == 'Lootas' and metric == 'expected_damage'")["value"].round(3).tolist()
+    [2.774]
     """
     path = Path(path)
     data = convert(read_tree(path), path)
     return Roster(data, source=str(path), attach=_attach_pairs(attach))
+
+
+def example(name: str) -> Path:
+    """The path of an example list shipped with mathhammer: ``"marines"`` (11th-edition
+    Space Marines, BattleScribe XML, 10 units with a Captain leading Intercessors) or
+    ``"orks"`` (11th-edition Orks, a zipped .rosz, 10 units with a Warboss leading Boyz).
+
+    Examples
+    --------
+    >>> roster(example("marines")).points
+    1410
+    """
+    files = {"marines": "example_marines_11e.ros", "orks": "example_orks_11e.rosz"}
+    if name not in files:
+        raise OptionError(f"no example list '{name}'; choose one of {', '.join(files)}")
+    return Path(__file__).resolve().parent / "data" / files[name]
 
 
 @dataclass(frozen=True)

@@ -184,7 +184,10 @@ def _plot(frame: Any, args: argparse.Namespace) -> None:
         metric = "expected_damage"
     phase = "shooting" if (frame["phase"] == "shooting").any() else "fight"
     part = frame[frame["phase"] == phase].drop(columns=["phase", "method"])
-    art = charts.heatmap(part, metric, title=f"{metric.replace('_', ' ')}, {phase} phase",
+    from mathhammer.wh40k.compare import METRIC_LABELS
+
+    label = METRIC_LABELS.get(metric, metric.replace("_", " "))
+    art = charts.heatmap(part, metric, title=f"{phase.capitalize()} phase: {label}",
                          rows="attacker", columns="target")
     art.ax.set_ylabel("unit of the list")
     charts.save(art, args.plot)

@@ -1,0 +1,28 @@
+"""The Examples sections of the roster API run, and the shipped example lists read."""
+
+import doctest
+
+import mathhammer as mh
+from mathhammer.wh40k.roster import api
+from mathhammer.wh40k.roster.api import example
+
+
+def test_docstring_examples():
+    failures, tried = doctest.testmod(api, optionflags=doctest.ELLIPSIS)
+    assert tried > 0 and failures == 0
+
+
+def test_example_lists_have_ten_units_each():
+    marines, orks = mh.roster(example("marines")), mh.roster(example("orks"))
+    assert len(marines.units) == len(orks.units) == 10
+    assert marines.points == sum(e.points for e in marines.entries) == 1410
+    assert orks.points == sum(e.points for e in orks.entries) == 1080
+
+
+def test_lootas_by_hand():
+    # 5 deffguns: D3 shots each (mean 2), 5+ to hit, S8 vs T4 wounds on 2+, Sv3+ with AP-1:
+    # 4+ save, D2 on W2 models (twenty of them, so the unit's wounds never cap the total).
+    frame = mh.roster(example("orks")).compare("20x T4 Sv3+ W2", exact=True,
+                                              phases=["shooting"])
+    row = frame.query("attacker == 'Lootas' and metric == 'expected_damage'")
+    assert abs(row["value"].item() - 5 * 2 * (1 / 3) * (5 / 6) * (1 / 2) * 2) < 1e-12
