@@ -27,7 +27,6 @@ depend on the other cells.
 from __future__ import annotations
 
 import dataclasses
-import inspect
 import math
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
@@ -52,9 +51,6 @@ COLUMNS = ["attacker", "target", "phase", "metric", "value", "stderr", "method"]
 SHOOTING_ONLY = ("half_range", "indirect", "spotted", "overwatch", "advanced", "cover",
                  "stationary")
 PROFILE_CHOICES = ("best", "first")
-EDITION_PENDING = ("10th-edition rules are not available in this version: this "
-                   "10th-edition list was analysed with the 11th-edition rules")
-
 
 @dataclasses.dataclass(frozen=True)
 class _Target:
@@ -122,13 +118,15 @@ def analyse(roster: Roster, targets: Any, *, exact: bool = False,
     target_list = _targets(targets, library)
     if not roster.units:
         raise OptionError(f"{roster.source}: no unit of this list has a statline to analyse")
-    edition_options, notes = _edition(roster)
+    edition = options.pop("edition", None) or roster.edition
+    notes = [f"{e.name}: no statline in the file, left out" for e in roster.entries
+             if not e.groups]
     cells = [(u, t, p) for u in roster.units for t in target_list for p in phases]
     children = np.random.SeedSequence(seed).spawn(len(cells))
     frames, choices = [], []
     for (unit, target, phase), child in zip(cells, children):
         frame = _cell(unit, target, phase, child, choices, exact=exact, trials=trials,
-                      profiles=profiles, options={**options, **edition_options})
+                      profiles=profiles, options={**options, "edition": edition})
         if frame is not None:
             frames.append(frame)
     if not frames:
@@ -139,15 +137,8 @@ def analyse(roster: Roster, targets: Any, *, exact: bool = False,
     out.attrs.update(method=methods.pop() if len(methods) == 1 else "mixed",
                      trials=trials if (out["method"] == "monte-carlo").any() else None,
                      seed=seed if not isinstance(seed, np.random.SeedSequence) else seed.entropy,
-                     edition=roster.edition, notes=notes, choices=choices)
+                     edition=edition, notes=notes, choices=choices)
     return out
-
-
-def _edition(roster: Roster) -> tuple[dict[str, Any], list[str]]:
-    """``edition=`` for the engines when they take it; otherwise a note for 10th edition."""
-    if "edition" in inspect.signature(grid.compare).parameters:
-        return {"edition": roster.edition}, []
-    return {}, [EDITION_PENDING] if roster.edition == 10 else []
 
 
 # -- targets --------------------------------------------------------------------------------

@@ -302,13 +302,14 @@ class Roster:
         Raises
         ------
         RosterError
-            When the two lists are of different editions.
+            When the two lists are of different editions (unless ``edition=`` says which
+            rules to use for both).
         """
         from mathhammer.wh40k.roster.analyse import analyse
 
         if not isinstance(other, Roster):
             raise OptionError("against() takes another Roster (mh.roster(path))")
-        if other.edition != self.edition:
+        if other.edition != self.edition and kwargs.get("edition") is None:
             raise RosterError(f"{self.source} is a {self.edition}th-edition list and "
                               f"{other.source} a {other.edition}th-edition one; compare lists "
                               "of the same edition")

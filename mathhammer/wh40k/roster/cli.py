@@ -97,7 +97,6 @@ def _analysis(army: Any, args: argparse.Namespace) -> int:
     from mathhammer.wh40k.targets import load
 
     options = options_from_args(args)
-    options.update(_edition_option(army, args.edition))
     phases = ("shooting", "fight") if args.phase == "both" else (args.phase,)
     common = dict(exact=args.exact, trials=args.trials, seed=args.seed,
                   profiles=args.profiles, phases=phases, **options)
@@ -105,8 +104,6 @@ def _analysis(army: Any, args: argparse.Namespace) -> int:
         from mathhammer.wh40k.roster.api import roster
 
         other = roster(args.against, attach=args.attach_other or None)
-        if args.edition is not None:
-            other.edition = args.edition
         frame = army.against(other, **common)
     else:
         library = load(*args.targets_file) if args.targets_file else None
@@ -136,32 +133,14 @@ def _analysis(army: Any, args: argparse.Namespace) -> int:
     return 0
 
 
-def _edition_option(army: Any, edition: int | None) -> dict[str, Any]:
-    if edition is None:
-        return {}
-    import inspect
-
-    from mathhammer.wh40k.compare import compare
-
-    if "edition" not in inspect.signature(compare).parameters:
-        if edition == 10:
-            raise OptionError("--edition 10: the 10th-edition rules are not available in "
-                              "this version")
-    army.edition = edition
-    return {}
-
-
 def to_json_dict(frame: Any) -> dict[str, Any]:
     """The ``--json`` shape of an analysis: method, edition and one record per row."""
     rows = []
     for record in frame.to_dict(orient="records"):
         rows.append({k: (None if isinstance(v, float) and math.isnan(v) else
                          v.item() if hasattr(v, "item") else v) for k, v in record.items()})
-    out = {"method": frame.attrs.get("method"), "edition": frame.attrs.get("edition"),
-           "rows": rows}
-    if frame.attrs.get("notes"):
-        out["notes"] = list(frame.attrs["notes"])
-    return out
+    return {"method": frame.attrs.get("method"), "edition": frame.attrs.get("edition"),
+            "rows": rows}
 
 
 def _footer(frame: Any, args: argparse.Namespace) -> str:

@@ -10,7 +10,6 @@ import pytest
 import mathhammer as mh
 from mathhammer.cli import main
 from mathhammer.errors import OptionError, RosterError
-from mathhammer.wh40k.roster import analyse as analyse_module
 
 from .conftest import FILES
 
@@ -40,7 +39,9 @@ def test_columns_and_provenance(marines_exact):
                                            "stderr", "method"]
     assert set(marines_exact["method"]) == {"exact"}
     assert marines_exact.attrs["method"] == "exact"
-    assert marines_exact.attrs["edition"] == 10
+    assert marines_exact.attrs["edition"] == 10 and marines_exact.attrs["notes"] == []
+    custodes = mh.roster(FILES / "features_10e.ros").compare("MEQ", exact=True)
+    assert custodes.attrs["notes"] == ["Objective marker: no statline in the file, left out"]
     assert set(marines_exact["metric"]) == {"expected_damage", "expected_models_destroyed",
                                             "p_unit_destroyed", "damage_per_100pts",
                                             "models_destroyed_per_100pts"}
@@ -196,15 +197,25 @@ def test_bad_options(marines):
         marines.compare("MEQ", hit_modd=1)
 
 
-def test_edition_note_while_10th_rules_are_pending(marines_exact):
-    import inspect
+def test_a_list_is_analysed_with_its_own_edition(marines):
+    # cover: 11th edition worsens BS by 1, 10th edition improves the armour save by 1
+    lines = ['4x Bolt rifle: 24" A2 BS3+ S4 AP-1 D1 [ASSAULT, HEAVY]',
+             'Bolt rifle: 24" A2 BS3+ S4 AP-1 D1 [ASSAULT, HEAVY]']
+    for edition in (10, 11):
+        frame = marines.compare(MEQ, exact=True, phases=["shooting"], cover=True,
+                                **({} if edition == 10 else {"edition": 11}))
+        assert frame.attrs["edition"] == edition
+        expected = mh.exact(lines, MEQ, cover=True, edition=edition).mean("damage")
+        assert value(frame, "Intercessor Squad", MEQ, "shooting").value == pytest.approx(
+            expected, rel=1e-12)
+    assert mh.exact(lines, MEQ, cover=True, edition=10).mean("damage") != pytest.approx(
+        mh.exact(lines, MEQ, cover=True, edition=11).mean("damage"))
 
-    from mathhammer.wh40k.compare import compare
 
-    if "edition" in inspect.signature(compare).parameters:
-        assert marines_exact.attrs["notes"] == []
-    else:
-        assert marines_exact.attrs["notes"] == [analyse_module.EDITION_PENDING]
+def test_edition_override_allows_lists_of_both_editions():
+    frame = mh.roster(FILES / "orks_11e.ros").against(mh.roster(FILES / "marines_10e.ros"),
+                                                      edition=11, exact=True)
+    assert frame.attrs["edition"] == 11
 
 
 def test_cli_analysis_json(capsys):
@@ -212,7 +223,7 @@ def test_cli_analysis_json(capsys):
                  "--exact", "--json"])
     assert code == 0
     out = json.loads(capsys.readouterr().out)
-    assert {"method", "edition", "rows"} <= set(out)
+    assert set(out) == {"method", "edition", "rows"}
     assert out["edition"] == 10 and out["method"] == "exact"
     for row in out["rows"]:
         assert set(row) == {"attacker", "target", "phase", "metric", "value", "stderr",

@@ -138,6 +138,13 @@ def test_10th_edition_conversion_is_kept_on_the_weapon():
     assert [a.name for a in incinerator.profiles[0].abilities] == ["CONVERSION", "RAPID FIRE"]
 
 
+def test_unmodelled_keyword_becomes_a_note():
+    plague = entry(mh.roster(FILES / "features_10e.ros"), "Plague Marines")
+    assert "Plague knife: keyword 'Plague Weapon' is not modelled (ignored)" in plague.notes
+    knife = next(w for w in plague.groups[0].weapons if w.name == "Plague knife")
+    assert [a.name for a in knife.profiles[0].abilities] == ["LETHAL HITS"]
+
+
 def test_scoped_keywords_11e():
     warboss = group(mh.roster(FILES / "orks_11e.ros"), "Warboss", "Warboss")
     klaw = next(w for w in warboss.weapons if w.name == "Power klaw").profiles[0]
