@@ -22,6 +22,8 @@ from mathhammer.errors import MathhammerError
 if TYPE_CHECKING:  # pandas is imported when a method needs it: the CLI's JSON and text
     import pandas as pd  # output never do, and importing pandas costs ~0.5 s at start-up.
 
+    from mathhammer.core.tables import Table
+
 EXACT = "exact"
 MONTE_CARLO = "monte-carlo"
 
@@ -362,21 +364,50 @@ class Result:
                 lines.append(f"  (values with P < 0.0005 beyond k = {shown[-1]} omitted)")
         return "\n".join(lines)
 
-    def to_markdown(self, digits: int = 4) -> str:
-        """Markdown tables for articles: the summary, then P(= k) and P(>= k) per outcome."""
+    def table(self, digits: int = 3) -> Table:
+        """The summary as a table ready to paste: one row per outcome (named in words),
+        means to ``digits`` decimals with their standard errors, probabilities as
+        percentages, and a caption line with the engine and situation."""
         import pandas as pd
 
-        from mathhammer.core.tables import markdown_table
+        from mathhammer.core.tables import Table, format_estimate, format_value
 
-        engine = ("exact" if self.method == EXACT
-                  else f"Monte Carlo, {self.trials:,} trials, seed {self.seed}")
-        parts = [f"*{engine}*", "", markdown_table(self.summary(), digits=digits)]
+        monte_carlo = self.trials is not None
+        rows = []
+        for name, dist in self.distributions.items():
+            row = {"outcome": self.label(name), "mean": format_value(dist.mean, digits)}
+            if monte_carlo:
+                row["stderr"] = format_value(dist.stderr, digits)
+            row.update({"sd": format_value(dist.std, digits), "5%": str(dist.quantile(0.05)),
+                        "median": str(dist.quantile(0.5)), "95%": str(dist.quantile(0.95)),
+                        "max": str(len(dist.probabilities) - 1)})
+            rows.append(row)
+        for name, p in self.probabilities.items():
+            row = {"outcome": f"P({self.label(name)})",
+                   "mean": format_estimate(p, None, digits, percent=True)}
+            if monte_carlo:
+                row["stderr"] = format_value(self.probability_stderr(name), digits,
+                                             percent=True)
+            rows.append(row)
+        return Table(pd.DataFrame(rows).fillna(""), self.caption)
+
+    def to_markdown(self, digits: int = 3) -> str:
+        """Markdown for articles: a caption line (engine, situation), the summary, then
+        P(= k) and P(>= k) per outcome as percentages (``digits`` sets the precision)."""
+        import pandas as pd
+
+        from mathhammer.core.tables import Table, format_value
+
+        parts = [self.table(digits).to_markdown()]
         for name, dist in self.distributions.items():
             shown = _rows_to_show(dist.probabilities, 10_000)
-            frame = pd.DataFrame({"k": shown, "P(= k)": dist.probabilities[shown],
-                                  "P(>= k)": dist.at_least()[shown]})
-            parts += ["", f"**{self.label(name)}**", "",
-                      markdown_table(frame, index=False, digits=digits)]
+            at_least = dist.at_least()
+            frame = pd.DataFrame({
+                "k": [str(k) for k in shown],
+                "P(= k)": [format_value(dist.probabilities[k], digits, percent=True)
+                           for k in shown],
+                "P(>= k)": [format_value(at_least[k], digits, percent=True) for k in shown]})
+            parts += ["", f"**{self.label(name)}**", "", Table(frame).to_markdown()]
         return "\n".join(parts)
 
     def plot(self, outcome: str = "damage", *, kind: str = "distribution", ax: Any = None,
@@ -408,10 +439,8 @@ class Result:
         raise MathhammerError(f"unknown chart kind '{kind}'; use 'distribution' or 'at_least'")
 
     def _repr_html_(self) -> str:
-        title = html.escape(f"mathhammer result ({self.method}"
-                            + (f", {self.trials:,} trials, seed {self.seed})"
-                               if self.trials else ")"))
-        return f"<p><b>{title}</b></p>" + self.summary().to_html(float_format="{:.4f}".format)
+        subject = html.escape(self.subject or "mathhammer result")
+        return f"<p><b>{subject}</b></p>" + self.table().to_html()
 
     def __repr__(self) -> str:
         means = ", ".join(f"{k}={d.mean:.3f}" for k, d in self.distributions.items())

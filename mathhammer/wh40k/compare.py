@@ -37,7 +37,8 @@ import pandas as pd
 from mathhammer.core.labels import register_metric_labels
 from mathhammer.core.result import Result, situation_text
 from mathhammer.core.trials import DEFAULT_GRID_TRIALS, check_seed, check_trials
-from mathhammer.core.tables import format_number, markdown_table
+from mathhammer.core.labels import metric_label
+from mathhammer.core.tables import Table, format_estimate, format_number
 from mathhammer.errors import OptionError, UnsupportedError, did_you_mean
 from mathhammer.wh40k import api
 from mathhammer.wh40k.profiles import NO_SAVE, TargetProfile, Weapon
@@ -268,8 +269,8 @@ def pivot(frame: pd.DataFrame, metric: str | None = None, *, stderr: bool = True
     one row per cell, one column per metric. Monte Carlo cells read ``"1.234 ± 0.002"``.
     """
     extra = [c for c in frame.columns if c not in COLUMNS]
-    text = frame.assign(cell=[_cell(v, s, stderr) for v, s in zip(frame["value"],
-                                                                  frame["stderr"])])
+    text = frame.assign(cell=[_cell(v, s, stderr, m) for v, s, m in
+                              zip(frame["value"], frame["stderr"], frame["metric"])])
     if metric is not None:
         _check_metric(frame, metric)
         part = text[text["metric"] == metric]
@@ -282,9 +283,62 @@ def pivot(frame: pd.DataFrame, metric: str | None = None, *, stderr: bool = True
     return table.fillna("")
 
 
-def to_markdown(frame: pd.DataFrame, metric: str | None = None, *, stderr: bool = True) -> str:
-    """:func:`pivot` as a Markdown table for articles."""
-    return markdown_table(pivot(frame, metric, stderr=stderr), formatter=str)
+def table(frame: pd.DataFrame, metric: str | None = None, *, digits: int = 3,
+          stderr: bool = True) -> Table:
+    """A :func:`compare` / :func:`sweep` frame as a table ready to paste (Markdown or HTML).
+
+    With ``metric``: attackers (and sweep settings) as rows, targets as columns, and a
+    caption naming the metric, the engine and the situation. Without: one row per cell and
+    one column per metric, headed in words. Numbers have ``digits`` decimals, probabilities
+    are percentages, Monte Carlo cells read ``value ± s.e.``, exact zeros ``0``.
+
+    Examples
+    --------
+    >>> import mathhammer as mh
+    >>> df = mh.compare('Lascannon: 48" A1 BS3+ S12 AP-3 D6+1', ["MEQ", "VEQ"], exact=True)
+    >>> print(table(df, "p_unit_destroyed", digits=3).to_markdown())
+    *P(unit destroyed); exact*
+    <BLANKLINE>
+    | attacker | MEQ | VEQ |
+    |---|---:|---:|
+    | Lascannon | 0% | 0% |
+    """
+    extra = [c for c in frame.columns if c not in COLUMNS]
+    text = frame.assign(cell=[_cell(v, s, stderr, m, digits) for v, s, m in
+                              zip(frame["value"], frame["stderr"], frame["metric"])])
+    if metric is not None:
+        _check_metric(frame, metric)
+        wide = text[text["metric"] == metric].pivot_table(
+            index=["attacker", *extra], columns="target", values="cell", aggfunc="first",
+            sort=False)
+        heading = metric_label(metric, frame)
+    else:
+        wide = text.pivot_table(index=["attacker", "target", *extra], columns="metric",
+                                values="cell", aggfunc="first", sort=False)
+        wide.columns = [metric_label(m, frame) for m in wide.columns]
+        heading = ""
+    wide.columns.name = None
+    wide = wide.fillna("").reset_index()
+    wide.columns = [str(c).replace("_", " ") if c in extra else str(c) for c in wide.columns]
+    caption = "; ".join(p for p in (heading, _engine_words(frame),
+                                    frame.attrs.get("situation", "")) if p)
+    return Table(wide, caption)
+
+
+def to_markdown(frame: pd.DataFrame, metric: str | None = None, *, stderr: bool = True,
+                digits: int = 3, caption: bool = False) -> str:
+    """:func:`table` as Markdown; ``caption=True`` puts its caption line above it."""
+    result = table(frame, metric, digits=digits, stderr=stderr)
+    return result.to_markdown() if caption else Table(result.frame).to_markdown()
+
+
+def _engine_words(frame: pd.DataFrame) -> str:
+    if frame.attrs.get("method") == "exact":
+        return "exact"
+    if frame.attrs.get("trials"):
+        return (f"Monte Carlo, {frame.attrs['trials']:,} trials per cell, seed "
+                f"{frame.attrs.get('seed')}")
+    return ""
 
 
 def to_json_dict(frame: pd.DataFrame) -> dict[str, Any]:
@@ -538,9 +592,16 @@ def _save(value: Any) -> int:
 
 
 # -- text -----------------------------------------------------------------------------------
-def _cell(value: float, err: float, with_stderr: bool) -> str:
+def _cell(value: float, err: float, with_stderr: bool, metric: str = "",
+          digits: int | None = None) -> str:
+    """One cell: probabilities as percentages; ``digits`` decimals, or 4 significant
+    figures when ``None`` (the plain-text grid)."""
+    if digits is not None or metric.startswith("p_"):
+        return format_estimate(value, err if with_stderr else None,
+                               3 if digits is None else digits,
+                               percent=metric.startswith("p_"))
     text = format_number(value)
-    if with_stderr and not math.isnan(err):
+    if with_stderr and not math.isnan(err) and not (value == 0 and err == 0):
         text += f" ± {format_number(err, 2)}"
     return text
 
@@ -562,6 +623,7 @@ __all__ = [
     "pivot",
     "results",
     "sweep",
+    "table",
     "to_json_dict",
     "to_markdown",
 ]

@@ -6,10 +6,9 @@ import argparse
 import json
 from typing import Any
 
-from mathhammer.core.cli_options import add_monte_carlo_options, add_output_options
+from mathhammer.core.cli_options import add_monte_carlo_options, add_output_options, positive_int
 from mathhammer.core.trials import DEFAULT_GRID_TRIALS
 from mathhammer.errors import OptionError
-
 
 
 def register(subparsers: Any) -> None:
@@ -44,6 +43,12 @@ def register(subparsers: Any) -> None:
                            "(expected_damage, expected_models_destroyed, p_unit_destroyed, "
                            "damage_per_100pts, ...); default: all metrics in the table, "
                            "expected_damage in the heat map")
+    grid.add_argument("--caption", action="store_true",
+                      help="with --markdown: put a caption line (metric, engine, trials, "
+                           "seed, situation) above the table, for articles")
+    grid.add_argument("--digits", type=positive_int, default=3,
+                      help="decimals of the --markdown grid (percentages: DIGITS-2; "
+                           "default 3)")
     grid.add_argument("--scheduler", metavar="ADDRESS", default=None,
                       help="run each cell as a task on a Dask cluster (e.g. "
                            "tcp://10.0.0.5:8786); results are bit-identical to a local run")
@@ -142,7 +147,7 @@ def _run_compare(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(to_json_dict(frame)))
     elif args.markdown:
-        print(to_markdown(frame, args.metric))
+        print(to_markdown(frame, args.metric, digits=args.digits, caption=args.caption))
     else:
         engine = ("exact" if args.exact
                   else f"Monte Carlo, {args.trials:,} trials per cell, seed {args.seed}")

@@ -189,3 +189,17 @@ def test_compare_bar_chart_per_points(capsys, tmp_path):
     code, _, err = run(capsys, "compare", HB, "--target", "MEQ", "--exact", "--plot",
                        str(tmp_path / "x.png"), "--chart", "pie")
     assert code == 2 and "invalid choice: 'pie'" in err
+
+
+def test_compare_markdown_caption_digits_and_percentages(capsys):
+    code, out, _ = run(capsys, "compare", HB, LC, "--target", "MEQ", "--target", "TEQ",
+                       "--trials", "4000", "--seed", "2", "--half-range", "--markdown",
+                       "--metric", "p_unit_destroyed", "--caption", "--digits", "4")
+    assert code == 0
+    lines = out.strip().splitlines()
+    assert lines[0] == "*P(unit destroyed); Monte Carlo, 4,000 trials per cell, seed 2; " \
+                       "half range*"
+    assert lines[2] == "| attacker | MEQ | TEQ |"
+    cells = [c.strip() for line in lines[4:] for c in line.strip("|").split("|")[1:]]
+    assert cells and all(c.endswith("%") or "% ± " in c for c in cells)
+    assert "e-0" not in out

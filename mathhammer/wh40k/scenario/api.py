@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 
 from mathhammer.core.result import MONTE_CARLO, Distribution
+from mathhammer.core.tables import Table
 from mathhammer.core.trials import (CHUNKS, DEFAULT_SCENARIO_TRIALS, check_seed, check_trials,
                                     chunk_streams)
 from mathhammer.errors import OptionError
@@ -264,25 +265,46 @@ class ScenarioResult:
 
         return survival(self.survival(), ax=ax, title=title)
 
+    def table(self, digits: int = 3) -> Table:
+        """Per unit at the end, ready to paste: mean models destroyed and wounds lost
+        (± s.e.), P(destroyed) as a percentage, with the engine in the caption."""
+        from mathhammer.core.tables import Table, format_estimate
+
+        rows = []
+        for unit in self.units:
+            m, w = self.models_destroyed(unit), self.wounds_lost(unit)
+            p = self.destroyed(unit)
+            rows.append({"unit": unit,
+                         "models destroyed": format_estimate(m.mean, m.stderr, digits),
+                         "wounds lost": format_estimate(w.mean, w.stderr, digits),
+                         "P(destroyed)": format_estimate(
+                             p, math.sqrt(p * (1 - p) / self.trials), digits, percent=True)})
+        return Table(pd.DataFrame(rows), self._caption())
+
+    def _caption(self) -> str:
+        return (f"Monte Carlo, {self.trials:,} trials, seed {self.seed}; {self.plan.rounds} "
+                f"round(s) of {self.plan.activations.shape[0]} activation(s)")
+
     def to_markdown(self, digits: int = 3) -> str:
-        """Markdown for articles: a caption line, the per-unit summary, mean models
-        destroyed per model group at the end of each round, then each activation."""
-        from mathhammer.core.tables import markdown_table
+        """Markdown for articles: a caption line, the per-unit summary at the end, mean
+        models destroyed per model group at the end of each round, then each activation
+        (probabilities as percentages, ``digits`` decimals)."""
+        from mathhammer.core.tables import Table, format_value
 
         per_step = pd.DataFrame([
             {"after": self.checkpoint_name(cp),
-             **{f"{u}: models destroyed": self.models_destroyed(u, cp).mean
-                for u in self.units},
-             **{f"{u}: P(destroyed)": self.destroyed(u, cp) for u in self.units}}
+             **{f"{u}: models destroyed": format_value(self.models_destroyed(u, cp).mean,
+                                                       digits) for u in self.units},
+             **{f"{u}: P(destroyed)": format_value(self.destroyed(u, cp), digits,
+                                                   percent=True) for u in self.units}}
             for cp in range(self.checkpoints)])
-        caption = (f"*Monte Carlo, {self.trials:,} trials, seed {self.seed}; "
-                   f"{self.plan.rounds} round(s) of {self.plan.activations.shape[0]} "
-                   "activation(s)*")
-        return "\n\n".join([caption, markdown_table(self.summary(), digits=digits),
+        groups = self.group_table()
+        for column in groups.columns[2:]:
+            groups[column] = [format_value(v, digits) for v in groups[column]]
+        return "\n\n".join([self.table(digits).to_markdown(),
                              "**Mean models destroyed per model group**",
-                             markdown_table(self.group_table(), index=False, digits=digits),
-                             "**After each activation**",
-                             markdown_table(per_step, index=False, digits=digits)])
+                             Table(groups).to_markdown(),
+                             "**After each activation**", Table(per_step).to_markdown()])
 
     def group_table(self) -> pd.DataFrame:
         """Mean models destroyed of every model group (a Leader in a bodyguard unit has his
@@ -360,7 +382,7 @@ class ScenarioResult:
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:
-        return self.summary().to_html(float_format="{:.4f}".format)
+        return self.table().to_html()
 
 
 def _dist_json(dist: Distribution) -> dict[str, Any]:
