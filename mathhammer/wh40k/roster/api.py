@@ -17,7 +17,7 @@ from typing import Any
 
 import pandas as pd
 
-from mathhammer.errors import OptionError, RosterError, did_you_mean
+from mathhammer.errors import MathhammerError, OptionError, RosterError, did_you_mean
 from mathhammer.wh40k.roster.convert import RosterData, RosterEntry, convert
 from mathhammer.wh40k.roster.read import read_tree
 from mathhammer.wh40k.scenario.units import ModelGroup, Unit, attach
@@ -58,8 +58,17 @@ def roster(path: str | Path, attach: AttachSpec = None) -> Roster:
     [2.774]
     """
     path = Path(path)
-    data = convert(read_tree(path), path)
-    return Roster(data, source=str(path), attach=_attach_pairs(attach))
+    pairs = _attach_pairs(attach)
+    tree = read_tree(path)
+    try:
+        data = convert(tree, path)
+    except (TypeError, AttributeError, KeyError, IndexError, ValueError) as exc:
+        if isinstance(exc, MathhammerError):
+            raise
+        # a tree of an unexpected shape: still one line, naming the file
+        raise RosterError(f"{path}: cannot read this roster's structure ({exc}); is it a "
+                          "BattleScribe or New Recruit export?") from None
+    return Roster(data, source=str(path), attach=pairs)
 
 
 def example(name: str) -> Path:

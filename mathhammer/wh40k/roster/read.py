@@ -172,7 +172,7 @@ def _from_xml(path: Path, data: bytes) -> Node:
         where = f"{path}:{line}:{column}" if line else str(path)
         raise RosterError(f"{where}: not well-formed XML ({_first(str(exc))}); the file is "
                           "damaged or not a roster") from None
-    except (ValueError, RecursionError) as exc:
+    except (ValueError, LookupError, RecursionError) as exc:  # e.g. an unknown encoding
         raise RosterError(f"{path}: cannot parse the XML ({_first(str(exc))})") from None
     namespace, _, tag = element.tag.rpartition("}")
     namespace = namespace.lstrip("{")

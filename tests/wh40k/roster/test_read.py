@@ -162,3 +162,30 @@ def test_json_and_xml_trees_match():
     assert captain.get("name") == "Captain"
     assert captain.list("profiles")[0].list("characteristics")[1].text == "4"
     assert captain.list("associations")[0].get("name") == "Leading"
+
+
+@pytest.mark.parametrize("name", ["marines_10e.ros", "orks_11e.ros", "leaders_11e.json"])
+def test_damaged_files_give_mathhammer_errors_only(tmp_path, name):
+    """Random cuts and insertions: every outcome is a roster or a one-line error."""
+    import random
+
+    from mathhammer.errors import MathhammerError
+
+    rng = random.Random(name)
+    original = (FILES / name).read_bytes()
+    path = tmp_path / f"damaged.{name.rsplit('.', 1)[1]}"
+    for _ in range(150):
+        data = bytearray(original)
+        for _ in range(rng.randint(1, 6)):
+            pos = rng.randrange(len(data))
+            if rng.random() < 0.5:
+                del data[pos:pos + rng.randint(1, 40)]
+            else:
+                data[pos:pos] = rng.choice([b'"', b"<", b">", b"-", b"99999", b"{", b"]", b"N/A",
+                                            b"[", b":", b'number="-3" ', b"encoding='x'"])
+        path.write_bytes(bytes(data))
+        try:
+            army = mh.roster(path)
+            army.to_dict()
+        except MathhammerError as exc:
+            assert "\n" not in str(exc)
