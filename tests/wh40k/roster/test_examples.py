@@ -26,3 +26,20 @@ def test_lootas_by_hand():
                                               phases=["shooting"])
     row = frame.query("attacker == 'Lootas' and metric == 'expected_damage'")
     assert abs(row["value"].item() - 5 * 2 * (1 / 3) * (5 / 6) * (1 / 2) * 2) < 1e-12
+
+
+def test_readme_worked_example(capsys):
+    """The numbers of the README's roster example are what the command prints."""
+    from pathlib import Path
+
+    from mathhammer.cli import main
+
+    readme = (Path(__file__).resolve().parents[3] / "README.md").read_text()
+    block = readme.split("$ mathhammer roster army.rosz --target MEQ")[1].split("```")[0]
+    assert main(["roster", str(example("orks")), "--target", "MEQ", "--target", "VEQ",
+                 "--exact", "--metric", "damage_per_100pts"]) == 0
+    printed = [" ".join(line.split()) for line in capsys.readouterr().out.splitlines()]
+    shown = [" ".join(line.split()) for line in block.splitlines()[1:]]
+    rows = [line for line in shown if line and line[0].isalpha() and line != "attacker"
+            and not line.endswith(":")]
+    assert rows and all(line in printed for line in rows), rows
