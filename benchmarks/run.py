@@ -316,7 +316,60 @@ def bench_rosters(repeats: int) -> list[Row]:
     cells = len(frame.groupby(["attacker", "target", "phase"]))
     rows.append(Row(title, "vs another 10-unit list, MC", "200,000 per cell", "-", "-", secs(t),
                     "-", "-", "< 30 s warm", f"{cells} cells; Lancer vs Battlewagon: {check}"))
+    rows.append(bench_hostile_rosters())
     return rows
+
+
+def bench_hostile_rosters() -> Row:
+    """The slowest refusal among hostile roster files, and the largest tracemalloc peak."""
+    import zipfile
+
+    from mathhammer.errors import RosterError
+    from mathhammer.wh40k.roster import read
+
+    head = ('<roster xmlns="http://www.battlescribe.net/schema/rosterSchema" '
+            'gameSystemId="sys-352e-adc2-7639-d6a9">')
+    laughs = ['<?xml version="1.0"?>', '<!DOCTYPE roster [', '<!ENTITY l0 "lol">']
+    laughs += [f'<!ENTITY l{i} "{f"&l{i - 1};" * 10}">' for i in range(1, 10)]
+    laughs += [']>', f'<roster name="&l9;"/>']
+    with tempfile.TemporaryDirectory() as tmp:
+        files = {"billion laughs": Path(tmp, "laughs.ros"), "16 MiB of elements":
+                 Path(tmp, "flood.ros"), "elements up to the cap": Path(tmp, "edge.ros"),
+                 "zip bomb": Path(tmp, "bomb.rosz"), "16 MiB of JSON objects":
+                 Path(tmp, "flood.json")}
+        files["billion laughs"].write_text("\n".join(laughs))
+        files["16 MiB of elements"].write_text(head + "<a/>" * 4_000_000 + "</roster>")
+        files["elements up to the cap"].write_text(head + "<a/>" * (2 * read.MAX_NODES)
+                                                   + "</roster>")
+        files["16 MiB of JSON objects"].write_text('{"roster": {"forces": ['
+                                                   + ",".join(["{}"] * 5_000_000) + "]}}")
+        with zipfile.ZipFile(files["zip bomb"], "w", zipfile.ZIP_DEFLATED) as archive:
+            with archive.open("army.ros", "w") as member:
+                for _ in range(read.MAX_XML_BYTES // 2**20 + 64):
+                    member.write(b"<" * 2**20)
+        worst, peak, slowest = 0.0, 0, ""
+        for name, path in files.items():
+            start = time.perf_counter()
+            try:
+                read.read_tree(path)
+                raise AssertionError(f"{name} was not refused")
+            except RosterError:
+                pass
+            elapsed = time.perf_counter() - start
+            if elapsed > worst:
+                worst, slowest = elapsed, name
+            peak = max(peak, traced_peak(lambda p=path: _refused(read, p)))
+    return Row("hostile roster files", "refused with one error", "-", "-", "-", secs(worst),
+               mib(peak), "-", "< 1 s", f"all {len(files)} refused; slowest: {slowest}")
+
+
+def _refused(read, path) -> None:
+    from mathhammer.errors import RosterError
+
+    try:
+        read.read_tree(path)
+    except RosterError:
+        pass
 
 
 # --- measurements in fresh processes -----------------------------------------------------------

@@ -28,7 +28,7 @@ from mathhammer.errors import RosterError
 ROSTER_NAMESPACE = "http://www.battlescribe.net/schema/rosterSchema"
 MAX_FILE_BYTES = 16 * 1024 * 1024
 MAX_XML_BYTES = 32 * 1024 * 1024
-MAX_NODES = 500_000
+MAX_NODES = 60_000
 MAX_DEPTH = 100
 _BLOCK = 1 << 16
 
@@ -155,14 +155,44 @@ def _unzip(path: Path, data: bytes) -> bytes:
 
 # -- XML ----------------------------------------------------------------------------------
 def _from_xml(path: Path, data: bytes) -> Node:
+    """Stream the XML into nodes, stopping at the first element past the caps (an expat
+    tree of a hostile file would take gigabytes before anything could be counted)."""
     from xml.etree.ElementTree import ParseError
 
-    import defusedxml.ElementTree as safe_tree
     from defusedxml import DefusedXmlException
+    from defusedxml.ElementTree import iterparse
 
+    if data.count(b"<") > 2 * MAX_NODES + 16:  # a tag opens with '<': count them first
+        raise RosterError(f"{path}: more than {MAX_NODES:,} XML elements; a roster is far "
+                          "smaller")
+    stack: list[Node] = []
+    root: Node | None = None
+    count = 0
     try:
-        element = safe_tree.fromstring(data, forbid_dtd=False, forbid_entities=True,
-                                       forbid_external=True)
+        for event, element in iterparse(io.BytesIO(data), events=("start", "end"),
+                                        forbid_dtd=False, forbid_entities=True,
+                                        forbid_external=True):
+            if event == "end":
+                stack.pop().text = (element.text or "").strip()
+                element.clear()
+                continue
+            count += 1
+            if count > MAX_NODES:
+                raise RosterError(f"{path}: more than {MAX_NODES:,} XML elements; a roster is "
+                                  "far smaller")
+            if len(stack) >= MAX_DEPTH:
+                raise RosterError(f"{path}: elements nested more than {MAX_DEPTH} deep; a "
+                                  "roster is far shallower")
+            node = Node(element.tag.rpartition("}")[2],
+                        {k.rpartition("}")[2]: v for k, v in element.attrib.items()})
+            if stack:
+                stack[-1].children.append(node)
+            else:
+                root = node
+                _check_root(path, element.tag)
+            stack.append(node)
+    except RosterError:
+        raise
     except DefusedXmlException as exc:
         raise RosterError(f"{path}: refused: the XML declares entities ({type(exc).__name__});"
                           " real roster files never do (this is how entity-expansion attacks "
@@ -174,42 +204,27 @@ def _from_xml(path: Path, data: bytes) -> Node:
                           "damaged or not a roster") from None
     except (ValueError, LookupError, RecursionError) as exc:  # e.g. an unknown encoding
         raise RosterError(f"{path}: cannot parse the XML ({_first(str(exc))})") from None
-    namespace, _, tag = element.tag.rpartition("}")
+    if root is None:
+        raise RosterError(f"{path}: the XML has no root element")
+    return root
+
+
+def _check_root(path: Path, qualified: str) -> None:
+    namespace, _, tag = qualified.rpartition("}")
     namespace = namespace.lstrip("{")
     if tag != "roster" or (namespace and namespace != ROSTER_NAMESPACE):
         raise RosterError(f"{path}: not a roster: the root element is <{tag}>"
                           f"{' in namespace ' + namespace if namespace else ''}; a "
                           f"BattleScribe roster is <roster xmlns=\"{ROSTER_NAMESPACE}\">")
-    return _convert_xml(path, element)
-
-
-def _convert_xml(path: Path, root_element) -> Node:
-    count = 0
-    root = Node("roster")
-    stack = [(root_element, root, 0)]
-    while stack:
-        element, node, depth = stack.pop()
-        count += 1
-        if count > MAX_NODES:
-            raise RosterError(f"{path}: more than {MAX_NODES:,} XML elements; a roster is far "
-                              "smaller")
-        if depth > MAX_DEPTH:
-            raise RosterError(f"{path}: elements nested more than {MAX_DEPTH} deep; a roster "
-                              "is far shallower")
-        node.tag = element.tag.rpartition("}")[2]
-        node.attrs = {k.rpartition("}")[2]: v for k, v in element.attrib.items()}
-        node.text = (element.text or "").strip()
-        for child in element:
-            if not isinstance(child.tag, str):  # comments, processing instructions
-                continue
-            sub = Node(child.tag)
-            node.children.append(sub)
-            stack.append((child, sub, depth + 1))
-    return root
 
 
 # -- JSON ---------------------------------------------------------------------------------
 def _from_json(path: Path, data: bytes) -> Node:
+    # Objects and arrays, counted before parsing: json.loads of a hostile file would build
+    # millions of objects before the tree could be counted.
+    if data.count(b"{") + data.count(b"[") > 2 * MAX_NODES:
+        raise RosterError(f"{path}: more than {2 * MAX_NODES:,} JSON objects and arrays; a "
+                          "roster is far smaller")
     try:
         value = json.loads(data.decode("utf-8-sig"))
     except UnicodeDecodeError as exc:
