@@ -86,6 +86,35 @@ CASES = {
          "damage_mod_trigger": "target"}),
     "lethal ev, W cap": (["5x A2 BS3+ S4 AP0 D4 [LETHAL HITS, DEVASTATING WOUNDS]"],
                          "5x T4 Sv3+ W2", {"lethal_policy": "ev", "damage_halved": True}),
+    # 10th edition (spec Appendix A)
+    "10e cover, stealth, save cap": (['10x Bolt rifle: 24" A2 BS3+ S4 AP-1 D1'],
+                                     "10x T3 Sv5+ W1 [STEALTH]",
+                                     {"edition": 10, "cover": True, "save_mod": 1}),
+    "10e devastating after both batches": (
+        ["5x Thunder hammer: Melee A3 WS3+ S8 AP-2 D2 [DEVASTATING WOUNDS]",
+         "5x Power fist: Melee A3 WS3+ S8 AP-2 D2"], "5x T5 Sv2+ InSv4+ W3",
+        {"edition": 10, "crit_wounds": 5}),
+    "10e devastating launch text spills": (
+        ["3x A3 BS3+ S4 AP-1 DD3+1 [DEVASTATING WOUNDS]", "4x A2 BS3+ S4 AP0 D1"],
+        "5x T4 Sv3+ W2 FNP5+(mortal)",
+        {"edition": 10, "devastating_text": "launch", "crit_wounds": 5}),
+    "10e devastating, defender -1 damage": (
+        ["3x A3 BS3+ S4 AP-1 D3 [DEVASTATING WOUNDS, ANTI-INFANTRY 4+]"],
+        "5x T4 Sv3+ W3 [INFANTRY]", {"edition": 10, "damage_minus": 1}),
+    "10e lethal mandatory": (["5x A2 BS3+ S5 AP-1 D1 [SUSTAINED HITS 1, LETHAL HITS]"],
+                             "10x T6 Sv4+ W1", {"edition": 10, "lethal_policy": "never"}),
+    "10e indirect with re-rolls": (["2x A6 BS3+ S5 AP0 D1 [INDIRECT FIRE]"], "10x T4 Sv5+ W1",
+                                   {"edition": 10, "indirect": True, "reroll_hits": "ones"}),
+    "10e melta order": (['2x Multi-melta: 18" A2 BS4+ S9 AP-4 DD6 [HEAVY, MELTA 2]'],
+                        "T10 Sv3+ W12 [VEHICLE]", {"edition": 10, "half_range": True,
+                                                    "damage_halved": True, "damage_minus": 1}),
+    "10e hazardous plasma": ([('5x Plasma gun: 24" A1 BS3+ S8 AP-3 D2 '
+                               '[RAPID FIRE 1, HAZARDOUS]')], "5x T4 Sv3+ W2",
+                             {"edition": 10, "half_range": True}),
+    "10e conversion beyond 12": (['3x Beamer: 48" A2 BS3+ S6 AP-1 D2 [CONVERSION, LETHAL HITS]'],
+                                 "5x T8 Sv3+ W3", {"edition": 10, "beyond_12": True}),
+    "10e overwatch re-rolls": (["5x A2 BS3+ S4 AP0 D1 [SUSTAINED HITS 1]"], "10x T4 Sv4+ W1",
+                               {"edition": 10, "overwatch": True, "reroll_hits": "failed"}),
 }
 
 

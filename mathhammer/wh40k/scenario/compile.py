@@ -28,8 +28,8 @@ import numpy as np
 
 from mathhammer.wh40k import abilities as ab
 from mathhammer.wh40k.compile import (BATCH_COLUMNS, N_WEAPONS, BatchTables, Defender, batch_tables,
-                                      dw_at_unit_end, feel_no_pain)
-from mathhammer.wh40k.profiles import Modifiers
+                                      dw_at_unit_end, dw_spill, feel_no_pain)
+from mathhammer.wh40k.profiles import Modifiers, Rules
 from mathhammer.wh40k.scenario.activations import Attack
 from mathhammer.wh40k.scenario.model import Scenario
 from mathhammer.wh40k.scenario.units import allocation_groups, declared_order
@@ -50,6 +50,8 @@ SCENARIO_BATCH_COLUMNS = BATCH_COLUMNS + 8
 C_SUB_FIRST, C_SUB_COUNT, C_PER_MODEL, C_A_COUNT, C_A_SIDES, C_A_CONST = range(6)
 # activations columns
 K_ATTACKER, K_FIRST_BATCH, K_N_BATCHES = range(3)
+# ScenarioPlan.flags: the edition's rules the kernel switches on (see rule_flags)
+F_DW_AT_END, F_DW_SPILL, F_ONE_AT_A_TIME, F_HAZARD_10E = range(4)
 
 
 @dataclass(frozen=True, eq=False)
@@ -84,6 +86,7 @@ class ScenarioPlan:
     wound_cdfs: np.ndarray = None   # float64[B, 2T, N + 1, N + 1]: rows 2t, 2t+1 for T index t
     save_cdfs: np.ndarray = None    # float64[B, 1, N + 1, N + 1]: failed saves, one group
     use_counts: int = 1
+    flags: np.ndarray = None        # int64[4], see rule_flags()
 
     @property
     def checkpoints(self) -> int:
@@ -114,6 +117,7 @@ def compile_scenario(scenario: Scenario) -> ScenarioPlan:
         wound=wound.reshape(n, -1, 7), saves=saves, damage_maps=damage_maps,
         activations=np.array(batches.activations, dtype=np.int64).reshape(-1, 3),
         rounds=scenario.rounds, dw_at_unit_end=dw_at_unit_end(scenario.rules),
+        flags=rule_flags(scenario.rules),
         report_groups=np.array(layout.report, dtype=np.int64), unit_names=layout.unit_names,
         group_names=tuple(layout.group_names),
         activation_labels=tuple(batches.activation_labels), side_names=layout.side_names,
@@ -261,6 +265,18 @@ def _stack_tables(tables: list[BatchTables], units: list[list[int]]
         saves[b, : t.saves.shape[0]] = t.saves
         damage_maps[b, :, : t.damage_maps.shape[1]] = t.damage_maps
     return wound, saves, damage_maps
+
+
+def rule_flags(rules: Rules) -> np.ndarray:
+    """The kernel's edition switches: [DEVASTATING WOUNDS] held to the end of the activation,
+    or spilling (10e launch text); 10e allocation one attack at a time; 10e [HAZARDOUS]."""
+    tenth = rules.edition == 10
+    flags = np.zeros(4, dtype=np.int64)
+    flags[F_DW_AT_END] = dw_at_unit_end(rules)
+    flags[F_DW_SPILL] = dw_spill(rules)
+    flags[F_ONE_AT_A_TIME] = int(tenth)
+    flags[F_HAZARD_10E] = int(tenth)
+    return flags
 
 
 def _defender(unit) -> Defender:

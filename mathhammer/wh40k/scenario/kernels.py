@@ -11,6 +11,11 @@ weapon's A, then its [RAPID FIRE] X; the hit dice (each re-roll straight after i
 lowest save first, for each failed save its damage roll and Feel No Pain rolls; then each
 [DEVASTATING WOUNDS] critical wound's damage roll and Feel No Pain rolls. Hazard rolls come
 after the activation's last batch, then Feel No Pain rolls for their mortal wounds.
+
+10th edition (``flags``, see :mod:`~mathhammer.wh40k.scenario.compile`): each save die is
+rolled when its attack is allocated, against the model it goes to, in the order the attacks
+come (no sorting); [DEVASTATING WOUNDS] wait for the end of the activation (final text) or
+spill over (launch text); a failed [HAZARDOUS] roll (a 1) puts 3 mortal wounds on one bearer.
 """
 
 from __future__ import annotations
@@ -40,6 +45,10 @@ from mathhammer.wh40k.compile import (
 )
 from mathhammer.wh40k.dice_steps import binomial_at, count_outcomes, roll_classified
 from mathhammer.wh40k.scenario.compile import (
+    F_DW_AT_END,
+    F_DW_SPILL,
+    F_HAZARD_10E,
+    F_ONE_AT_A_TIME,
     A_CHARACTER,
     A_FIRST_SUB,
     A_LOCAL,
@@ -65,6 +74,7 @@ from mathhammer.wh40k.scenario.compile import (
     S_BODYGUARD,
     S_FNP,
     S_FNP_MORTAL,
+    S_ALLOC,
     S_MODELS,
     S_REPORT,
     S_TOUGHNESS,
@@ -184,10 +194,79 @@ def _mortal_wounds(state, u, count, units, orders, subs, allocs, alive, current,
 
 
 @kernel
+def _first_alive_sub(a, allocs, alive):
+    s = allocs[a, A_FIRST_SUB]
+    for i in range(s, s + allocs[a, A_N_SUBS]):
+        if alive[i] > 0:
+            return i
+    return -1
+
+
+@kernel
+def _hazard_bearer(first, n_batches, snapshot, batches, contribs, subs, allocs, alive, current):
+    """10e [HAZARDOUS]: the sub-group of the model that takes a failed roll's mortal wounds:
+    a model carrying a [HAZARDOUS] weapon used this activation, a wounded one first, then a
+    non-CHARACTER, then a CHARACTER. -1 when no bearer is left."""
+    best = -1
+    best_rank = 3
+    for b in range(first, first + n_batches):
+        if not batches[b, B_HAZARDOUS] or snapshot[batches[b, B_TARGET]] == 0:
+            continue
+        for c in range(batches[b, B_FIRST_CONTRIB],
+                       batches[b, B_FIRST_CONTRIB] + batches[b, B_N_CONTRIBS]):
+            s = contribs[c, C_SUB_FIRST]
+            if alive[s] == 0:
+                continue
+            a = subs[s, S_ALLOC]
+            if current[a] < allocs[a, A_WOUNDS] and _first_alive_sub(a, allocs, alive) == s:
+                rank = 0
+            elif allocs[a, A_CHARACTER] == 0:
+                rank = 1
+            else:
+                rank = 2
+            if rank < best_rank:
+                best = s
+                best_rank = rank
+    return best
+
+
+@kernel
+def _bearer_mortals(state, s, count, subs, allocs, alive, current, group_alive, unit_alive,
+                    unit_lost):
+    """``count`` mortal wounds on one model of sub-group ``s`` (Feel No Pain against mortal
+    wounds per wound); they do not spill over. The group's wounded model, if it belongs to
+    ``s``, takes them; otherwise an unwounded model of ``s`` does. Such a model surviving
+    beside another wounded model of its allocation group is booked as that one (a rare case
+    the state does not hold: two wounded models in one group)."""
+    a = subs[s, S_ALLOC]
+    if current[a] < allocs[a, A_WOUNDS] and _first_alive_sub(a, allocs, alive) == s:
+        _damage_model(state, a, count, True, subs, allocs, alive, current, group_alive,
+                      unit_alive, unit_lost)
+        return
+    wounds = allocs[a, A_WOUNDS]
+    fnp = subs[s, S_FNP_MORTAL]
+    lost = 0
+    for _ in range(count):
+        if lost == wounds:
+            break
+        if fnp < 7 and d6(state) >= fnp:
+            continue
+        lost += 1
+    u = allocs[a, A_UNIT]
+    unit_lost[u] += lost
+    if lost == wounds:
+        alive[s] -= 1
+        group_alive[a] -= 1
+        unit_alive[u] -= 1
+    elif lost > 0:
+        current[a] = min(current[a], wounds - lost)
+
+
+@kernel
 def _resolve_batch(state, b, blast_models, batches, contribs, hit, wound, saves, damage_maps,
                    units, orders, toughness, subs, allocs, alive, current, group_alive,
                    unit_alive, unit_lost, buffer, counts, pending_unit, pending_damage,
-                   n_pending, dw_at_unit_end, hit_cdfs, wound_cdfs, save_cdfs, use_counts):
+                   n_pending, flags, hit_cdfs, wound_cdfs, save_cdfs, use_counts):
     limit = hit_cdfs.shape[2] - 1
     u = batches[b, B_TARGET]
     bonus = (batches[b, B_BLAST] + batches[b, B_CLEAVE]) * (blast_models // 5)
@@ -252,7 +331,41 @@ def _resolve_batch(state, b, blast_models, batches, contribs, hit, wound, saves,
                 precision = buffer[i]
                 break
     start = precision if precision >= 0 else buffer[0]
-    reference = allocs[start, A_LOCAL]
+    if flags[F_ONE_AT_A_TIME]:
+        _one_at_a_time(state, b, to_save, n, precision, batches, saves, damage_maps, subs,
+                       allocs, alive, current, group_alive, unit_alive, unit_lost, buffer)
+    else:
+        _sorted_saves(state, b, to_save, n, precision, allocs[start, A_LOCAL], batches,
+                      saves, damage_maps, subs, allocs, alive, current, group_alive,
+                      unit_alive, unit_lost, buffer, counts)
+    for _ in range(devastating):
+        if unit_alive[u] == 0:
+            break
+        raw = roll_dice(state, batches[b, D_COUNT], batches[b, D_SIDES], batches[b, D_CONST])
+        damage = damage_maps[b, MORTAL_DAMAGE, raw]
+        if flags[F_DW_AT_END]:
+            pending_unit[n_pending] = u
+            pending_damage[n_pending] = damage
+            n_pending += 1
+            continue
+        if flags[F_DW_SPILL]:
+            _mortal_wounds(state, u, damage, units, orders, subs, allocs, alive, current,
+                           group_alive, unit_alive, unit_lost, buffer)
+            continue
+        m = _allocation_order(u, units, orders, allocs, group_alive, current, buffer)
+        if m == 0:
+            break
+        _damage_model(state, buffer[0], damage, True, subs, allocs, alive, current,
+                      group_alive, unit_alive, unit_lost)
+    return n_pending
+
+
+@kernel
+def _sorted_saves(state, b, to_save, n, precision, reference, batches, saves, damage_maps,
+                  subs, allocs, alive, current, group_alive, unit_alive, unit_lost, buffer,
+                  counts):
+    """11e (05.03-05.04): roll every save (re-rolls judged against the group current at the
+    start), then inflict them lowest first on the current group of ``buffer``'s order."""
     for face in range(7):
         counts[face] = 0
     for _ in range(to_save):
@@ -269,35 +382,45 @@ def _resolve_batch(state, b, blast_models, batches, contribs, hit, wound, saves,
                 while pointer < n and group_alive[buffer[pointer]] == 0:
                     pointer += 1
                 if pointer == n:
-                    break
+                    return
                 a = buffer[pointer]
             if saves[b, allocs[a, A_LOCAL], SAVE_FAILS, face]:
                 raw = roll_dice(state, batches[b, D_COUNT], batches[b, D_SIDES],
                                 batches[b, D_CONST])
                 _damage_model(state, a, damage_maps[b, NORMAL_DAMAGE, raw], False, subs,
                               allocs, alive, current, group_alive, unit_alive, unit_lost)
-    for _ in range(devastating):
-        if unit_alive[u] == 0:
-            break
-        raw = roll_dice(state, batches[b, D_COUNT], batches[b, D_SIDES], batches[b, D_CONST])
-        damage = damage_maps[b, MORTAL_DAMAGE, raw]
-        if dw_at_unit_end:
-            pending_unit[n_pending] = u
-            pending_damage[n_pending] = damage
-            n_pending += 1
-            continue
-        m = _allocation_order(u, units, orders, allocs, group_alive, current, buffer)
-        if m == 0:
-            break
-        _damage_model(state, buffer[0], damage, True, subs, allocs, alive, current,
-                      group_alive, unit_alive, unit_lost)
-    return n_pending
+
+
+@kernel
+def _one_at_a_time(state, b, to_save, n, precision, batches, saves, damage_maps, subs, allocs,
+                   alive, current, group_alive, unit_alive, unit_lost, buffer):
+    """10e allocation: each attack goes to the current model (a wounded one first, a
+    CHARACTER only once the bodyguard is gone, or a CHARACTER [PRECISION] picks) and its save
+    is rolled, and re-rolled, against that model."""
+    pointer = 0
+    for _ in range(to_save):
+        if precision >= 0 and group_alive[precision] > 0:
+            a = precision
+        else:
+            while pointer < n and group_alive[buffer[pointer]] == 0:
+                pointer += 1
+            if pointer == n:
+                return
+            a = buffer[pointer]
+        local = allocs[a, A_LOCAL]
+        face = d6(state)
+        if saves[b, local, SAVE_REROLL, face]:
+            face = d6(state)
+        if saves[b, local, SAVE_FAILS, face]:
+            raw = roll_dice(state, batches[b, D_COUNT], batches[b, D_SIDES], batches[b, D_CONST])
+            _damage_model(state, a, damage_maps[b, NORMAL_DAMAGE, raw], False, subs, allocs,
+                          alive, current, group_alive, unit_alive, unit_lost)
 
 
 @kernel
 def scenario_trials(state, trials, rounds, activations, batches, contribs, hit, wound, saves,
                     damage_maps, units, orders, toughness, subs, allocs, report_groups,
-                    dw_at_unit_end, alive, current, group_alive, unit_alive, unit_lost, buffer,
+                    flags, alive, current, group_alive, unit_alive, unit_lost, buffer,
                     counts, snapshot, pending_unit, pending_damage, group_dead, side_wiped,
                     models_hist, wounds_hist, groups_hist, sides_hist, hit_cdfs, wound_cdfs,
                     save_cdfs, use_counts, one_shot_used):
@@ -348,18 +471,32 @@ def scenario_trials(state, trials, rounds, activations, batches, contribs, hit, 
                             state, b, snapshot[target], batches, contribs, hit, wound, saves,
                             damage_maps, units, orders, toughness, subs, allocs, alive, current,
                             group_alive, unit_alive, unit_lost, buffer, counts, pending_unit,
-                            pending_damage, n_pending, dw_at_unit_end, hit_cdfs, wound_cdfs,
+                            pending_damage, n_pending, flags, hit_cdfs, wound_cdfs,
                             save_cdfs, use_counts)
                     for i in range(n_pending):
                         u = pending_unit[i]
                         if unit_alive[u] == 0:
+                            continue
+                        if flags[F_DW_SPILL]:
+                            _mortal_wounds(state, u, pending_damage[i], units, orders, subs,
+                                           allocs, alive, current, group_alive, unit_alive,
+                                           unit_lost, buffer)
                             continue
                         m = _allocation_order(u, units, orders, allocs, group_alive, current,
                                               buffer)
                         if m > 0:
                             _damage_model(state, buffer[0], pending_damage[i], True, subs, allocs,
                                           alive, current, group_alive, unit_alive, unit_lost)
-                    if hazard_rolls > 0:
+                    if hazard_rolls > 0 and flags[F_HAZARD_10E]:
+                        for _ in range(hazard_rolls):
+                            if d6(state) == 1:
+                                s = _hazard_bearer(first, activations[k, K_N_BATCHES], snapshot,
+                                                   batches, contribs, subs, allocs, alive,
+                                                   current)
+                                if s >= 0:
+                                    _bearer_mortals(state, s, 3, subs, allocs, alive, current,
+                                                    group_alive, unit_alive, unit_lost)
+                    elif hazard_rolls > 0:
                         fails = 0
                         for _ in range(hazard_rolls):
                             if d6(state) <= 2:
@@ -394,7 +531,7 @@ def scenario_trials(state, trials, rounds, activations, batches, contribs, hit, 
 @parallel_kernel
 def simulate_scenario_chunks(streams, trials_per_chunk, rounds, activations, batches, contribs,
                              hit, wound, saves, damage_maps, units, orders, toughness, subs,
-                             allocs, report_groups, dw_at_unit_end, max_pending, max_groups,
+                             allocs, report_groups, flags, max_pending, max_groups,
                              models_hist, wounds_hist, groups_hist, sides_hist, hit_cdfs,
                              wound_cdfs, save_cdfs, use_counts, one_shot_slots):
     """Run every chunk's trials in parallel; chunk ``c`` owns stream ``c`` and row ``c``."""
@@ -421,7 +558,7 @@ def simulate_scenario_chunks(streams, trials_per_chunk, rounds, activations, bat
         one_shot_used = np.zeros(max(one_shot_slots, 1), dtype=np.int64)
         scenario_trials(state, trials_per_chunk[c], rounds, activations, batches, contribs,
                         hit, wound, saves, damage_maps, units, orders, toughness, subs, allocs,
-                        report_groups, dw_at_unit_end, alive, current, group_alive, unit_alive,
+                        report_groups, flags, alive, current, group_alive, unit_alive,
                         unit_lost, buffer, counts, snapshot, pending_unit, pending_damage,
                         group_dead, side_wiped, models_local, wounds_local, groups_local,
                         sides_local, hit_cdfs, wound_cdfs, save_cdfs, use_counts,
