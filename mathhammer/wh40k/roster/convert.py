@@ -370,15 +370,27 @@ def _groups(unit: str, models: list[_Model], unit_parts: list[Node], selection: 
         number = len(slots) if node is selection else _count(node, source, unit)
         for weapon in _weapons_of(node, notes):
             _share(weapon, number, everyone, slots)
+    order: dict[CarriedWeapon, int] = {}
+    for slot in slots:
+        for weapon in slot:
+            order.setdefault(weapon, len(order))
     unit_texts = _texts(unit_parts)
     unit_keywords = _categories([selection])
     out: list[ModelGroup] = []
+    missing: list[str] = []
     for index, model in enumerate(models):
-        profile = _statline(unit, model, unit_profiles, unit_texts, unit_keywords, notes)
+        profile = _statline(model, unit_profiles, unit_texts, unit_keywords, notes)
         if profile is None:
-            return []
+            missing.append(model.name)
+            continue
         mine = [s for s, o in zip(range(len(slots)), owners) if o == index]
-        out.extend(_loadout_groups(model, profile, [slots[s] for s in mine]))
+        out.extend(_loadout_groups(model, profile, [slots[s] for s in mine], order))
+    if not out:
+        notes.append("no Unit statline in the file: listed with its points, left out of the "
+                     "analysis")
+    elif missing:
+        notes.append(f"no statline for {', '.join(missing)}: those models are left out of "
+                     "the analysis")
     return _merge_groups(out)
 
 
@@ -395,17 +407,15 @@ def _share(weapon: CarriedWeapon, number: int, among: list[int],
             slots[slot][weapon] = slots[slot].get(weapon, 0) + n
 
 
-def _statline(unit: str, model: _Model, unit_profiles: list[Node],
-              unit_texts: list[tuple[str, str]], unit_keywords: list[str],
-              notes: list[str]) -> TargetProfile | None:
+def _statline(model: _Model, unit_profiles: list[Node], unit_texts: list[tuple[str, str]],
+              unit_keywords: list[str], notes: list[str]) -> TargetProfile | None:
+    """The model's own Unit profile, or the unit's closest by name; with the invulnerable
+    save, Feel No Pain and keywords of the unit and of the model's own selections."""
     own = [p for n in model.parts for p in _unit_profiles(n)]
     profile = own[0] if own else _closest(model.name, unit_profiles)
     if profile is None:
-        notes.append("no Unit statline in the file: listed with its points, left out of the "
-                      "analysis")
         return None
-    texts = unit_texts + (_texts(model.parts) if model.node not in () else [])
-    texts = list(dict.fromkeys(texts))
+    texts = list(dict.fromkeys(unit_texts + _texts(model.parts)))
     invuln = kw.invulnerable(texts, notes)
     fnp, fnp_mortal = kw.feel_no_pain(texts, notes)
     words = kw.unit_keywords(unit_keywords + _categories(model.parts))
@@ -438,13 +448,14 @@ def _closest(name: str, profiles: list[Node]) -> Node | None:
     return profiles[max(range(len(names)), key=scores.__getitem__)]
 
 
-def _loadout_groups(model: _Model, profile: TargetProfile,
-                    slots: list[dict[CarriedWeapon, int]]) -> list[ModelGroup]:
-    """Models of one selection grouped by identical loadout; the largest group keeps the
-    selection's name, the others are named after what they carry in addition."""
+def _loadout_groups(model: _Model, profile: TargetProfile, slots: list[dict[CarriedWeapon, int]],
+                    order: dict[CarriedWeapon, int]) -> list[ModelGroup]:
+    """Models of one selection grouped by identical loadout (weapons in file order); the
+    largest group keeps the selection's name, the others are named after what they carry in
+    addition."""
     loadouts: dict[tuple, int] = {}
     for slot in slots:
-        key = tuple(sorted(((w, n) for w, n in slot.items()), key=lambda x: x[0].name))
+        key = tuple(sorted(slot.items(), key=lambda item: order[item[0]]))
         loadouts[key] = loadouts.get(key, 0) + 1
     ordered = sorted(loadouts.items(), key=lambda item: -item[1])
     main = dict(ordered[0][0])

@@ -52,7 +52,7 @@ def roster_toml(roster: Roster) -> str:
         for note in entry.notes:
             lines.append(f"# note: {note}")
         lines.append("")
-    lines += [f"# A placeholder target: replace it with your opponent's units.",
+    lines += ["# A placeholder target: replace it with your opponent's units.",
               f"[units.{_q(enemy)}]", 'side = "enemy"', f"models = [{PLACEHOLDER_MODELS}]", ""]
     shooters = [u.name for u in roster.units
                 if any(not w.melee for g in u.groups for w in g.weapons)]

@@ -63,8 +63,8 @@ def test_weapon_counts_on_model_groups():
     orks = mh.roster(FILES / "orks_11e.ros")
     boys = group(orks, "Boyz", "Boy")
     assert boys.count == 9
-    assert [(w.name, w.per_model) for w in boys.weapons] == [("Choppa", 1), ("Slugga", 1)]
-    assert group_dict(boys)["weapons"][0].startswith("9x Choppa:")
+    assert [(w.name, w.per_model) for w in boys.weapons] == [("Slugga", 1), ("Choppa", 1)]
+    assert group_dict(boys)["weapons"][0].startswith("9x Slugga:")
 
 
 def test_unit_wide_weapons_are_shared_out():

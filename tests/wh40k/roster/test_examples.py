@@ -43,3 +43,14 @@ def test_readme_worked_example(capsys):
     rows = [line for line in shown if line and line[0].isalpha() and line != "attacker"
             and not line.endswith(":")]
     assert rows and all(line in printed for line in rows), rows
+
+
+def test_readme_listing(capsys):
+    from pathlib import Path
+
+    from mathhammer.cli import main
+
+    readme = (Path(__file__).resolve().parents[3] / "README.md").read_text()
+    block = readme.split("$ mathhammer roster army.rosz\n")[1].split("  ...")[0]
+    assert main(["roster", str(example("orks"))]) == 0
+    assert capsys.readouterr().out.startswith(block)
