@@ -84,7 +84,7 @@ def _listing(army: Any, args: argparse.Namespace) -> int:
         print(json.dumps(army.to_dict()))
     elif args.markdown:
         print(army.to_markdown())
-    elif not (args.to_scenario and args.csv):
+    else:
         print(army.to_text())
         if args.to_scenario:
             print(f"\nScenario written to {args.to_scenario}")
@@ -129,7 +129,8 @@ def _analysis(army: Any, args: argparse.Namespace) -> int:
             print(f"{phase.capitalize()}:")
             print(pivot(part, args.metric).to_string())
             print()
-    print(_footer(frame, args))
+    footer = _footer(frame, args)
+    print("\n".join(f"- {line}" for line in footer.splitlines()) if args.markdown else footer)
     return 0
 
 
