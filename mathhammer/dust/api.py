@@ -7,8 +7,12 @@ exact engine or the Monte Carlo kernels on the same compiled rows, and returns a
 
 from __future__ import annotations
 
+import itertools
+from collections import defaultdict
 from collections.abc import Sequence
+from dataclasses import dataclass
 from fractions import Fraction
+from math import comb
 from typing import Any
 
 import numpy as np
@@ -17,7 +21,7 @@ import pandas as pd
 from mathhammer.core.result import EXACT, MONTE_CARLO, Distribution, Result
 from mathhammer.core.trials import (CHUNKS, DEFAULT_GRID_TRIALS, DEFAULT_TRIALS, check_seed,
                                     check_trials, chunk_streams)
-from mathhammer.dust.exact import convolve, plan_pmfs, row_pmfs, to_float, volley_pmf
+from mathhammer.dust.exact import Series, plan_pmfs, row_series, to_float, volley_pmf
 from mathhammer.dust.compile import N_DICE, CompiledPlan, _compile_row, compile_plan
 from mathhammer.dust.profiles import (
     AIRCRAFT, CLASSES, COVER_STATES, MAX_LEVELS, Rules, Target, Unit, Weapon,
@@ -64,7 +68,12 @@ def _check_method(method: str) -> str:
 
 # -- derived outcomes (generic over Fraction pmfs and integer histograms) --------------------
 def _derived(damage: Sequence, target: Target) -> dict[str, list]:
-    """From the damage distribution (pmf or counts): losses, boxes, overkill."""
+    """From the damage distribution (pmf or counts): losses, boxes, overkill.
+
+    An exact pmf listed only up to a tolerance (unbounded lasers) misses a little mass of
+    damage far above the capacity: it is added to the destroyed and all-boxes-lost entries,
+    so those stay exact; the overkill pmf leaves it out.
+    """
     cap = target.capacity
     zero = damage[0] * 0
     models = [zero] * (target.models + (1 if target.hero_boxes else 0) + 1) \
@@ -81,6 +90,10 @@ def _derived(damage: Sequence, target: Target) -> dict[str, list]:
         models[lost] += w
         boxes[min(d, cap)] += w
         overkill[max(d - cap, 0)] += w
+    if isinstance(damage[0], Fraction):
+        beyond = 1 - sum(damage, Fraction(0))
+        models[-1] += beyond
+        boxes[-1] += beyond
     out = {"models_destroyed": models, "overkill": overkill}
     if not target.is_squad:
         out["boxes_lost"] = boxes
@@ -98,8 +111,8 @@ def _target_result(method: str, dists: dict[str, Sequence], target: Target, inpu
     ordered["overkill"] = derived["overkill"]
     cap = target.capacity
     if method == EXACT:
-        destroyed = float(sum(damage[cap:], Fraction(0)))
-        wasted = float(sum(damage[cap + 1:], Fraction(0)))
+        destroyed = float(1 - sum(damage[:cap], Fraction(0)))
+        wasted = float(1 - sum(damage[:cap + 1], Fraction(0)))
         distributions = {k: Distribution.from_pmf(to_float(tuple(v)))
                          for k, v in ordered.items()}
     else:
@@ -291,19 +304,19 @@ def weapon_breakdown(weapons: WeaponsLike, target: TargetLike, *, sustained: boo
     rules = _rules(rules, rule_switches)
     parsed = parse_weapons(weapons)
     compiled = compile_plan([(w, target_obj) for w in parsed], sustained=sustained, rules=rules)
-    per_row = [row_pmfs(tuple(int(v) for v in row), int(row[N_DICE]))
+    per_row = [row_series(tuple(int(v) for v in row), int(row[N_DICE]))
                for row in compiled.rows]
     cap = target_obj.capacity
     records = []
     for i, (w, row) in enumerate(zip(parsed, compiled.rows)):
-        others: tuple[Fraction, ...] = (Fraction(1),)
-        for j, pmfs in enumerate(per_row):
+        others = Series((Fraction(1),))
+        for j, series in enumerate(per_row):
             if j != i:
-                others = convolve(others, pmfs[2])
+                others = others.times(series[2])
         records.append({"weapon": w.name, "dice": int(row[N_DICE]),
-                        "hits": float(sum(k * p for k, p in enumerate(per_row[i][0]))),
-                        "damage": float(sum(k * p for k, p in enumerate(per_row[i][2]))),
-                        "p_redundant": float(sum(others[cap:], Fraction(0)))})
+                        "hits": float(per_row[i][0].mean()),
+                        "damage": float(per_row[i][2].mean()),
+                        "p_redundant": float(others.capped(cap)[-1])})
     return pd.DataFrame(records).set_index("weapon")
 
 
@@ -596,15 +609,29 @@ def exchange(a: Unit, b: Unit, rounds: int = 1, *, method: str = "exact",
     ``a_cover``/``b_cover`` (``"open"``, ``"soft"``, ``"hard"``) override the cover state
     of a unit's profile; ``sustained`` applies to both sides' attacks.
 
-    Pools shrink with losses (squads lose carriers by ``rules.casualty_policy``; vehicles and
-    heroes fire their printed dice until destroyed). Each unit's cover state and Damage
-    Resilient come from its profile.
+    Pools shrink with losses (squads lose carriers by ``rules.casualty_policy``; under
+    ``random`` each loss is a model picked uniformly among those left; vehicles and heroes
+    fire their printed dice until destroyed). Each unit's cover state and Damage Resilient
+    come from its profile. Both engines cover every casualty policy and unbounded lasers.
 
     Returns
     -------
     Result
         Outcomes ``a_losses`` and ``b_losses`` (models for squads, boxes for vehicles and
         heroes), events ``a_destroyed`` and ``b_destroyed``.
+
+    Raises
+    ------
+    UnsupportedError
+        Exact engine only: more than :data:`MAX_EXCHANGE_STATES` reachable states.
+
+    Examples
+    --------
+    >>> from mathhammer.dust import load_unit
+    >>> r = exchange(load_unit("seed.toml", "Pounder"), load_unit("seed.toml", "Assault Rangers"),
+    ...              rounds=2, casualty_policy="random")
+    >>> round(r.probability("b_destroyed"), 4)
+    0.8485
     """
     method = _check_method(method)
     rules = _rules(rules, rule_switches)
@@ -651,54 +678,132 @@ def exchange(a: Unit, b: Unit, rounds: int = 1, *, method: str = "exact",
                        "b_destroyed": float(hb[cap_b] / trials)},
                       trials=trials, seed=seed, inputs=dict(inputs, chunks=N_CHUNKS),
                       labels=labels)
-    if random_policy:
-        raise UnsupportedError("the exact engine covers deterministic casualty policies "
-                               "(protect_special, owner_optimal, attacker_worst), not "
-                               "'random'; use method='monte-carlo'")
-
-    def volley(rows, carries, counts, order, is_squad, lost, cache):
-        if lost not in cache:
-            alive = _alive_after(counts, order, min(lost, int(counts.sum()))) if is_squad \
-                else counts
-            dice = tuple(int(v) for v in (alive @ carries) * rows[:, N_DICE]) \
-                if len(rows) else ()
-            cache[lost] = volley_pmf(rows, dice)
-        return cache[lost]
-
-    cache_a: dict = {}
-    cache_b: dict = {}
-    state: dict[tuple[int, int], Fraction] = {(0, 0): Fraction(1)}
-    for _ in range(rounds):
-        for attacking in ("a", "b"):
-            nxt: dict[tuple[int, int], Fraction] = {}
-            for (la, lb), p in state.items():
-                if la >= cap_a or lb >= cap_b:
-                    nxt[(la, lb)] = nxt.get((la, lb), Fraction(0)) + p
-                    continue
-                if attacking == "a":
-                    pmf = volley(rows_a, carries_a, counts_a, order_a, a.profile.is_squad,
-                                 la, cache_a)
-                    for d, q in enumerate(pmf):
-                        if q:
-                            key = (la, min(lb + d, cap_b))
-                            nxt[key] = nxt.get(key, Fraction(0)) + p * q
-                else:
-                    pmf = volley(rows_b, carries_b, counts_b, order_b, b.profile.is_squad,
-                                 lb, cache_b)
-                    for d, q in enumerate(pmf):
-                        if q:
-                            key = (min(la + d, cap_a), lb)
-                            nxt[key] = nxt.get(key, Fraction(0)) + p * q
-            state = nxt
-    pa = [Fraction(0)] * (cap_a + 1)
-    pb = [Fraction(0)] * (cap_b + 1)
-    for (la, lb), p in state.items():
-        pa[la] += p
-        pb[lb] += p
+    side_a = _ExactSide(rows_a, carries_a, counts_a, None if random_policy else order_a,
+                        a.profile.is_squad, cap_a, a.profile.models)
+    side_b = _ExactSide(rows_b, carries_b, counts_b, None if random_policy else order_b,
+                        b.profile.is_squad, cap_b, b.profile.models)
+    pa, pb = _exchange_exact(side_a, side_b, rounds)
     return Result(EXACT, {"a_losses": Distribution.from_pmf(to_float(tuple(pa))),
                           "b_losses": Distribution.from_pmf(to_float(tuple(pb)))},
                   {"a_destroyed": float(pa[cap_a]), "b_destroyed": float(pb[cap_b])},
                   inputs=inputs, labels=labels)
+
+
+#: Largest number of distinct exchange states (models alive per group and losses of both
+#: sides) the exact engine follows before refusing.
+MAX_EXCHANGE_STATES = 100_000
+
+
+@dataclass(frozen=True, eq=False)
+class _ExactSide:
+    """One side of an exchange for the exact engine; ``order`` is ``None`` for ``random``."""
+
+    rows: np.ndarray
+    carries: np.ndarray
+    counts: np.ndarray
+    order: np.ndarray | None
+    is_squad: bool
+    capacity: int
+    models: int
+
+    def dice(self, alive: tuple[int, ...], cache: dict) -> tuple[int, ...]:
+        """Dice each row rolls with ``alive`` models per group (vehicles: printed dice)."""
+        if alive not in cache:
+            dice = tuple(int(v) for v in (np.array(alive) @ self.carries) * self.rows[:, N_DICE]) \
+                if len(self.rows) else ()
+            cache[alive] = dice
+        return cache[alive]
+
+    def removals(self, alive: tuple[int, ...], lost: int, damage: int
+                 ) -> list[tuple[Fraction, tuple[int, ...], int]]:
+        """``[(p, alive after, losses after)]`` when ``damage`` points hit this side."""
+        take = min(damage, self.capacity - lost)
+        removed = min(take, self.models - lost) if self.is_squad else 0
+        order = None if self.order is None else tuple(int(g) for g in self.order)
+        return [(p, left, lost + take) for p, left in _removals(alive, order, removed)]
+
+
+def _removals(alive: tuple[int, ...], order: tuple[int, ...] | None, count: int
+              ) -> list[tuple[Fraction, tuple[int, ...]]]:
+    """Ways a squad with ``alive`` models per group loses ``count`` models.
+
+    A fixed ``order`` (the deterministic casualty policies) empties groups in that order;
+    ``None`` (the ``random`` policy: each loss is a model picked uniformly among those left)
+    takes ``x_g`` models from group ``g`` with the multivariate hypergeometric probability
+    ``prod_g C(alive_g, x_g) / C(sum alive, count)``.
+
+    Examples
+    --------
+    >>> [(str(p), left) for p, left in _removals((2, 1), None, 1)]
+    [('1/3', (2, 0)), ('2/3', (1, 1))]
+    """
+    if count <= 0:
+        return [(Fraction(1), alive)]
+    if order is not None:
+        left = list(alive)
+        for g in order:
+            take = min(count, left[g])
+            left[g] -= take
+            count -= take
+        return [(Fraction(1), tuple(left))]
+    total = comb(sum(alive), count)
+    out = []
+    for taken in itertools.product(*(range(min(a, count) + 1) for a in alive)):
+        if sum(taken) == count:
+            weight = 1
+            for a, x in zip(alive, taken):
+                weight *= comb(a, x)
+            out.append((Fraction(weight, total), tuple(a - x for a, x in zip(alive, taken))))
+    return out
+
+
+def _exchange_exact(side_a: _ExactSide, side_b: _ExactSide, rounds: int
+                    ) -> tuple[list[Fraction], list[Fraction]]:
+    """Exact loss pmfs of both sides: a Markov chain over (alive per group, losses) x 2.
+
+    Raises
+    ------
+    UnsupportedError
+        When more than :data:`MAX_EXCHANGE_STATES` states are reachable (large squads of
+        many groups under the ``random`` casualty policy).
+    """
+    start = (tuple(int(c) for c in side_a.counts), 0, tuple(int(c) for c in side_b.counts), 0)
+    state: dict[tuple, Fraction] = {start: Fraction(1)}
+    dice_cache: tuple[dict, dict] = ({}, {})
+    pmf_cache: dict = {}
+    for _ in range(rounds):
+        for shooter, target, index in ((side_a, side_b, 0), (side_b, side_a, 1)):
+            nxt: dict[tuple, Fraction] = defaultdict(Fraction)
+            for key, p in state.items():
+                alive_a, lost_a, alive_b, lost_b = key
+                if lost_a >= side_a.capacity or lost_b >= side_b.capacity:
+                    nxt[key] += p
+                    continue
+                own, (their_alive, their_lost) = ((alive_a, (alive_b, lost_b)) if index == 0
+                                                  else (alive_b, (alive_a, lost_a)))
+                dice = shooter.dice(own, dice_cache[index])
+                room = target.capacity - their_lost
+                if (index, dice, room) not in pmf_cache:
+                    pmf_cache[(index, dice, room)] = volley_pmf(shooter.rows, dice, room)
+                for damage, q in enumerate(pmf_cache[(index, dice, room)]):
+                    if not q:
+                        continue
+                    for r, left, lost in target.removals(their_alive, their_lost, damage):
+                        new = ((alive_a, lost_a, left, lost) if index == 0
+                               else (left, lost, alive_b, lost_b))
+                        nxt[new] += p * q * r
+            state = nxt
+            if len(state) > MAX_EXCHANGE_STATES:
+                raise UnsupportedError(
+                    f"the exact exchange reached more than {MAX_EXCHANGE_STATES:,} states "
+                    "(squads with many model groups under the random casualty policy); use "
+                    "method='monte-carlo'")
+    pa = [Fraction(0)] * (side_a.capacity + 1)
+    pb = [Fraction(0)] * (side_b.capacity + 1)
+    for (_, lost_a, _, lost_b), p in state.items():
+        pa[lost_a] += p
+        pb[lost_b] += p
+    return pa, pb
 
 
 # -- small closed forms ----------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""``mathhammer dust {simulate,exact,table}``: the Dust Tactics command line.
+"""``mathhammer dust {simulate,exact,table,exchange}``: the Dust Tactics command line.
 
 ::
 
@@ -6,17 +6,21 @@
     mathhammer dust simulate "17-pounder: 4/1 [IGNORES COVER]" ".50 cal: 3/1" \\
         --target "Luther: VEHICLE6 BOXES4" --sustained --trials 200000 --seed 3 --json
     mathhammer dust table "seed.toml#Pounder/17-pounder"
+    mathhammer dust exchange "seed.toml#Assault Rangers" "seed.toml#Laser Grenadiers" \\
+        --rounds 3 --casualty-policy random --json
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+from typing import Any
 
 from mathhammer.core.cli_options import (
     ArgumentParser, add_monte_carlo_options, add_output_options, emit, non_negative_int,
     positive_int,
 )
+from mathhammer.errors import OptionError
 
 #: What ``--plot`` can draw, default first.
 PLOT_OUTCOMES = ("damage", "models_destroyed", "hits", "damage_before_saves", "boxes_lost",
@@ -43,8 +47,8 @@ def _add_rule_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--cover-save-per", choices=("hit", "damage_point"), default="hit",
                         help="what one cover save cancels (UNCERTAIN; default hit)")
     parser.add_argument("--laser-chain-depth", type=_depth, default=1,
-                        help="generations of extra laser dice, or 'unbounded' (Monte Carlo "
-                             "only) (UNCERTAIN; default 1)")
+                        help="generations of extra laser dice, or 'unbounded' (UNCERTAIN; "
+                             "default 1)")
     parser.add_argument("--ruleset", choices=("dust_tactics", "dust1947"),
                         default="dust_tactics", help="rules profile (default dust_tactics)")
     parser.add_argument("--hero-joined", action="store_true",
@@ -79,8 +83,51 @@ def register(subparsers) -> None:
     table.add_argument("--damage-resilient", action="store_true",
                        help="every target has Damage Resilient")
     _add_rule_options(table)
-    add_output_options(table)
+    add_output_options(table, plot_outcome=False)
     table.set_defaults(handler=_run_table)
+    _register_exchange(commands)
+
+
+_UNIT_HELP = ('a unit card of a TOML unit file, "FILE.toml#UNIT" (e.g. "seed.toml#Pounder"; '
+              "the package's seed.toml is found by name)")
+_POLICIES = ("protect_special", "owner_optimal", "random", "attacker_worst")
+
+
+def _register_exchange(commands: Any) -> None:
+    from mathhammer.dust.api import DEFAULT_TRIALS
+
+    sub = commands.add_parser(
+        "exchange", help="multi-round firefight between two unit cards",
+        description="Each round unit A fires at unit B, then what is left of B fires back; "
+                    "pools shrink with losses (exact by default, or Monte Carlo).")
+    sub.add_argument("unit_a", metavar="UNIT_A", help=_UNIT_HELP + "; fires first")
+    sub.add_argument("unit_b", metavar="UNIT_B", help=_UNIT_HELP)
+    sub.add_argument("--rounds", type=positive_int, default=1, help="rounds (default 1)")
+    sub.add_argument("--method", choices=("exact", "monte-carlo"), default="exact",
+                     help="engine (default exact)")
+    for side in ("a", "b"):
+        sub.add_argument(f"--{side}-weapons", action="append", metavar="NAME", default=None,
+                         help=f"a weapon line unit {side.upper()} fires (repeat; default: "
+                              "every line that can attack the other unit)")
+        sub.add_argument(f"--{side}-cover", choices=("open", "soft", "hard"), default=None,
+                         help=f"cover of unit {side.upper()} (default: its profile's)")
+    sub.add_argument("--casualty-policy", choices=_POLICIES, default="protect_special",
+                     help="which models a squad loses first (default protect_special)")
+    sub.add_argument("--sustained", action="store_true",
+                     help="both sides make sustained attacks: reroll every failed die once")
+    sub.add_argument("--cover-save-per", choices=("hit", "damage_point"), default="hit",
+                     help="what one cover save cancels (UNCERTAIN; default hit)")
+    sub.add_argument("--laser-chain-depth", type=_depth, default=1,
+                     help="generations of extra laser dice, or 'unbounded' (UNCERTAIN; "
+                          "default 1)")
+    sub.add_argument("--ruleset", choices=("dust_tactics", "dust1947"),
+                     default="dust_tactics", help="rules profile (default dust_tactics)")
+    add_monte_carlo_options(sub, default_trials=DEFAULT_TRIALS,
+                            trials_help="Monte Carlo trials (with --method monte-carlo)")
+    add_output_options(sub, plot_outcome=False)
+    sub.add_argument("--plot-outcome", choices=("a_losses", "b_losses"), default="b_losses",
+                     help="what --plot draws (default b_losses)")
+    sub.set_defaults(handler=_run_exchange)
 
 
 def _switches(args: argparse.Namespace) -> dict:
@@ -114,21 +161,85 @@ def _run_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _load_unit_ref(text: str):
+    """A :class:`~mathhammer.dust.profiles.Unit` from ``FILE.toml#UNIT``."""
+    from mathhammer.dust.parse import load_unit
+
+    path, sep, name = text.rpartition("#")
+    if not sep or not path.lower().endswith(".toml") or not name.strip():
+        raise OptionError(f"unit '{text}': name a unit card as FILE.toml#UNIT, e.g. "
+                          "'seed.toml#Pounder'")
+    return load_unit(path, name.strip())
+
+
+def _run_exchange(args: argparse.Namespace) -> int:
+    from mathhammer.core.cli_options import DEFAULT_SEED
+    from mathhammer.dust.api import DEFAULT_TRIALS, exchange
+
+    a, b = _load_unit_ref(args.unit_a), _load_unit_ref(args.unit_b)
+    if args.method == "exact" and (args.trials != DEFAULT_TRIALS or args.seed != DEFAULT_SEED):
+        raise OptionError("--trials/--seed drive the Monte Carlo engine; add --method "
+                          "monte-carlo or drop them")
+    result = exchange(a, b, args.rounds, method=args.method, a_weapons=args.a_weapons,
+                      b_weapons=args.b_weapons, a_cover=args.a_cover, b_cover=args.b_cover,
+                      sustained=args.sustained, trials=args.trials, seed=args.seed,
+                      casualty_policy=args.casualty_policy,
+                      cover_save_per=args.cover_save_per,
+                      laser_chain_depth=args.laser_chain_depth, ruleset=args.ruleset)
+    mode = ", sustained attacks" if args.sustained else ""
+    header = (f"Exchange: {a.name} (A, fires first) vs {b.name} (B), {args.rounds} round"
+              f"{'s' if args.rounds != 1 else ''}{mode}, casualty policy "
+              f"{args.casualty_policy}\nA: {result.inputs['a_profile']}\n"
+              f"B: {result.inputs['b_profile']}")
+    emit(result, args, header=header)
+    return 0
+
+
 def _run_table(args: argparse.Namespace) -> int:
     from mathhammer.dust.api import losses_table
 
     frame = losses_table(args.weapons, sustained=args.sustained, models=args.models,
                          boxes=args.boxes, damage_resilient=args.damage_resilient,
                          **_switches(args))
+    what = ("expected losses" if args.models or args.boxes
+            else "expected damage points through saves (uncapped)")
+    tidy = frame.rename_axis(["target_class", "armour"]).reset_index()
+    if args.csv:
+        tidy.to_csv(args.csv, index=False)
+    if args.plot:
+        _plot_table(frame, what, args.plot)
     if args.json:
-        rows = []
-        for (cls, armour), values in frame.iterrows():
-            rows.append({"target_class": cls, "armour": int(armour),
-                         **{k: (None if v != v else float(v)) for k, v in values.items()}})
+        rows = [{"target_class": row["target_class"], "armour": int(row["armour"]),
+                 **{k: (None if row[k] != row[k] else float(row[k]))
+                    for k in frame.columns}}
+                for _, row in tidy.iterrows()]
         print(json.dumps({"method": "exact", "expected_losses": rows}))
+    elif args.markdown:
+        from mathhammer.core.tables import format_number, markdown_table
+
+        print(f"- Weapons: `{'; '.join(args.weapons)}`\n\n*exact*, {what} ('-': cannot "
+              "attack)\n")
+        print(markdown_table(tidy, index=False, formatter=lambda v: "-" if v != v
+                             else format_number(v, 4)))
     else:
-        what = ("expected losses" if args.models or args.boxes
-                else "expected damage points through saves (uncapped)")
         print(f"Weapons: {'; '.join(args.weapons)}\n{what}:")
         print(frame.to_string(float_format=lambda v: f"{v:.3f}", na_rep="-"))
     return 0
+
+
+_CLASS_TICKS = {"infantry": "INF", "vehicle": "VEH", "aircraft": "AIR"}
+
+
+def _plot_table(frame, what: str, path: str) -> None:
+    """Grouped bars of the losses table: one group per target column, one bar per cover."""
+    from mathhammer.core.charts import save
+    from mathhammer.dust.charts import plot_losses
+
+    shown = frame.copy()
+    shown.index = [f"{_CLASS_TICKS[cls]}{armour}" for cls, armour in frame.index]
+    bars = plot_losses(shown, title=f"{what[0].upper()}{what[1:]} by target and cover",
+                       ylabel=what.replace(" through saves (uncapped)", ""))
+    ax = bars[0].patches[0].axes
+    ax.set_xlabel("target class and armour (INF infantry, VEH vehicle, AIR aircraft; "
+                  "no bar: cannot attack)")
+    save(ax.figure, path)

@@ -7,12 +7,19 @@ dice are independent and identical, so the engine builds the pmf of what *one* d
 and Damage Resilient) and raises it to the n-th convolution power; weapons aimed at the same
 target are convolved. Every probability is a :class:`fractions.Fraction`.
 
-What it cannot do it says, with :class:`~mathhammer.errors.UnsupportedError`: unbounded
-laser chains (infinite support) and the ``random`` casualty policy in multi-round exchanges.
+Unbounded laser chains (``laser_chain_depth=None``) give hits an infinite support. One such
+die is a rational probability generating function ``N(z) / D(z)`` (:class:`Series`), and
+thinning, scaling, sums and powers keep that form, so the probabilities are still exact
+rationals: they are listed up to the value where the probability left beyond it falls to
+:data:`TAIL_TOLERANCE` or below (at least up to the target's capacity, so losses, boxes and
+P(destroyed) are exact). A support longer than :data:`MAX_SUPPORT` values is refused with
+:class:`~mathhammer.errors.UnsupportedError`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from math import comb
@@ -27,6 +34,11 @@ from mathhammer.errors import UnsupportedError
 
 Pmf = tuple[Fraction, ...]
 _ONE: Pmf = (Fraction(1),)
+
+#: An infinite pmf is listed until at most this much probability is left beyond it.
+TAIL_TOLERANCE = Fraction(1, 10 ** 15)
+#: Longest infinite pmf the engine lists before refusing (values 0 .. MAX_SUPPORT - 1).
+MAX_SUPPORT = 5_000
 
 
 def convolve(a: Pmf, b: Pmf) -> Pmf:
@@ -84,9 +96,31 @@ def _success(faces: int, reroll: bool) -> Fraction:
     return p + (1 - p) * p if reroll else p
 
 
+def _after_saves(hits, row: tuple[int, ...], thin_by: Callable, scale_by: Callable):
+    """(damage before saves, damage after saves) from the hits of one die (section 5).
+
+    Generic over the representation: pmf tuples with :func:`thin`/:func:`scale`, or
+    :class:`Series` with its methods.
+    """
+    damage = row[DAMAGE]
+    raw = scale_by(hits, damage)
+    kept = thin_by(hits, Fraction(6 - row[EVADE], 6))
+    cover_keep = Fraction(6 - row[COVER], 6)
+    if row[PER_POINT]:
+        points = thin_by(scale_by(kept, damage), cover_keep)
+    else:
+        points = scale_by(thin_by(kept, cover_keep), damage)
+    return raw, thin_by(points, Fraction(6 - row[DR], 6))
+
+
+def is_unbounded(row: tuple[int, ...]) -> bool:
+    """A laser row whose chain of extra dice has no limit (infinite support)."""
+    return row[KIND] == LASER and row[DEPTH] < 0
+
+
 @lru_cache(maxsize=4096)
 def die_pmfs(row: tuple[int, ...]) -> tuple[Pmf, Pmf, Pmf]:
-    """(hits, damage before saves, damage after saves) of ONE die of a compiled row."""
+    """(hits, damage before saves, damage after saves) of ONE die of a bounded row."""
     q = _success(row[THR], bool(row[REROLL]))
     kind = row[KIND]
     if kind == PHASER:
@@ -94,54 +128,203 @@ def die_pmfs(row: tuple[int, ...]) -> tuple[Pmf, Pmf, Pmf]:
         hits = tuple(q * p for p in sub)
         hits = (hits[0] + 1 - q,) + hits[1:]
     elif kind == LASER:
+        if is_unbounded(row):
+            raise UnsupportedError("an unbounded laser chain has no finite pmf per die; "
+                                   "use die_series")
         depth = row[DEPTH]
-        if depth < 0:
-            raise UnsupportedError("the exact engine cannot follow unbounded laser chains "
-                                   "(laser_chain_depth=None has infinite support); give a "
-                                   "finite depth or use the Monte Carlo engine")
         pe = _success(row[SUB_THR], bool(row[SUB_REROLL]))
         chain = [pe ** k * (1 - pe) for k in range(depth)] + [pe ** depth]
         hits = (1 - q,) + tuple(q * c for c in chain)
     else:
         hits = (1 - q, q)
-    damage = row[DAMAGE]
-    raw = scale(hits, damage)
-    kept = thin(hits, Fraction(6 - row[EVADE], 6))
-    cover_keep = Fraction(6 - row[COVER], 6)
-    if row[PER_POINT]:
-        points = thin(scale(kept, damage), cover_keep)
-    else:
-        points = scale(thin(kept, cover_keep), damage)
-    points = thin(points, Fraction(6 - row[DR], 6))
-    return hits, raw, points
+    return (hits, *_after_saves(hits, row, thin, scale))
 
 
 @lru_cache(maxsize=4096)
 def row_pmfs(row: tuple[int, ...], n_dice: int) -> tuple[Pmf, Pmf, Pmf]:
-    """(hits, damage before saves, damage after saves) of ``n_dice`` dice of a row."""
+    """(hits, damage before saves, damage after saves) of ``n_dice`` dice of a bounded row."""
     return tuple(power(p, n_dice) for p in die_pmfs(row))  # type: ignore[return-value]
 
 
+# -- rational generating functions (unbounded laser chains) ----------------------------------
+def _compose(outer: Pmf, inner: Pmf) -> Pmf:
+    """Coefficients of the polynomial ``outer(inner(z))`` (Horner's scheme)."""
+    result: Pmf = (outer[-1],)
+    for c in reversed(outer[:-1]):
+        result = convolve(result, inner)
+        result = (result[0] + c,) + result[1:]
+    return result
+
+
+@dataclass(frozen=True)
+class Series:
+    """The probability generating function ``num(z) / den(z)`` of a count (``den(0) != 0``).
+
+    ``Series(pmf)`` is a finite pmf. Binomial thinning substitutes ``z -> 1 - k + k z``,
+    scaling by ``d`` substitutes ``z -> z**d``, an independent sum multiplies; each keeps a
+    ratio of polynomials, whose power series (the probabilities) follows from
+    ``den * f = num`` coefficient by coefficient.
+
+    Examples
+    --------
+    >>> geometric = Series((Fraction(1, 2),), (Fraction(1), Fraction(-1, 2)))
+    >>> [str(p) for p in geometric.coefficients(3)], geometric.mean()
+    (['1/2', '1/4', '1/8'], Fraction(1, 1))
+    """
+
+    num: Pmf
+    den: Pmf = _ONE
+
+    @property
+    def finite(self) -> bool:
+        return len(self.den) == 1
+
+    def times(self, other: Series) -> Series:
+        """The generating function of the sum of two independent counts."""
+        if self.finite and other.finite:
+            factor = self.den[0] * other.den[0]
+            return Series(tuple(c / factor for c in convolve(self.num, other.num)))
+        return Series(convolve(self.num, other.num), convolve(self.den, other.den))
+
+    def power(self, n: int) -> Series:
+        return Series(power(self.num, n), power(self.den, n))
+
+    def thin(self, keep: Fraction) -> Series:
+        return self if keep == 1 else Series(_compose(self.num, (1 - keep, keep)),
+                                             _compose(self.den, (1 - keep, keep)))
+
+    def scale(self, factor: int) -> Series:
+        if factor == 1:
+            return self
+        inner = (Fraction(0),) * factor + (Fraction(1),)
+        return Series(_compose(self.num, inner), _compose(self.den, inner))
+
+    def mean(self) -> Fraction:
+        """``f'(1)`` by the quotient rule."""
+        n1, d1 = sum(self.num), sum(self.den)
+        dn = sum(k * c for k, c in enumerate(self.num))
+        dd = sum(k * c for k, c in enumerate(self.den))
+        return (dn * d1 - n1 * dd) / (d1 * d1)
+
+    def iter_coefficients(self) -> Iterator[Fraction]:
+        """P(X = 0), P(X = 1), ... without end."""
+        num, den = self.num, self.den
+        out: list[Fraction] = []
+        m = 0
+        while True:
+            value = num[m] if m < len(num) else Fraction(0)
+            for i in range(1, min(m, len(den) - 1) + 1):
+                value -= den[i] * out[m - i]
+            value /= den[0]
+            out.append(value)
+            yield value
+            m += 1
+
+    def coefficients(self, count: int) -> Pmf:
+        """The first ``count`` probabilities P(X = 0), ..., P(X = count - 1)."""
+        values = self.iter_coefficients()
+        return tuple(next(values) for _ in range(count))
+
+    def capped(self, cap: int) -> Pmf:
+        """Exact pmf of ``min(X, cap)`` (the last entry holds P(X >= cap))."""
+        head = self.coefficients(cap)
+        return head + (1 - sum(head, Fraction(0)),)
+
+    def listed(self, at_least: int = 1) -> Pmf:
+        """Exact probabilities from 0 up to where at most :data:`TAIL_TOLERANCE` is left
+        (and at least ``at_least`` values).
+
+        Raises
+        ------
+        UnsupportedError
+            When that takes more than :data:`MAX_SUPPORT` values.
+        """
+        if self.finite:
+            return tuple(c / self.den[0] for c in self.num)
+        out: list[Fraction] = []
+        left = Fraction(1)
+        for value in self.iter_coefficients():
+            out.append(value)
+            left -= value
+            if len(out) >= at_least and left <= TAIL_TOLERANCE:
+                return tuple(out)
+            if len(out) >= MAX_SUPPORT:
+                raise UnsupportedError(
+                    f"the exact engine lists at most {MAX_SUPPORT:,} values of an unbounded "
+                    f"laser chain, and {float(left):.2g} of the probability is still beyond "
+                    "them; use the Monte Carlo engine or a finite laser_chain_depth")
+        raise AssertionError("unreachable")  # pragma: no cover
+
+
+@lru_cache(maxsize=1024)
+def die_series(row: tuple[int, ...]) -> tuple[Series, Series, Series]:
+    """(hits, damage before saves, damage after saves) of ONE die as generating functions.
+
+    For an unbounded laser, a die hits with probability q and each hit rolls one more die
+    that adds a hit with probability pe, without end: ``(1 - q) + q z (1 - pe) / (1 - pe z)``.
+    Bounded rows give finite series.
+    """
+    if not is_unbounded(row):
+        return tuple(Series(p) for p in die_pmfs(row))  # type: ignore[return-value]
+    q = _success(row[THR], bool(row[REROLL]))
+    pe = _success(row[SUB_THR], bool(row[SUB_REROLL]))
+    hits = Series((1 - q, q * (1 - pe) - (1 - q) * pe), (Fraction(1), -pe))
+    return (hits, *_after_saves(hits, row, Series.thin, Series.scale))
+
+
+def row_series(row: tuple[int, ...], n_dice: int) -> tuple[Series, Series, Series]:
+    """(hits, damage before saves, damage after saves) of ``n_dice`` dice of any row."""
+    if not is_unbounded(row):
+        return tuple(Series(p) for p in row_pmfs(row, n_dice))  # type: ignore[return-value]
+    return tuple(s.power(n_dice) for s in die_series(row))  # type: ignore[return-value]
+
+
+_QUANTITIES = ("hits", "damage_before_saves", "damage")
+
+
 def plan_pmfs(plan: CompiledPlan) -> list[dict[str, Pmf]]:
-    """Per target: exact pmfs of ``hits``, ``damage_before_saves`` and ``damage``."""
-    out = [{"hits": _ONE, "damage_before_saves": _ONE, "damage": _ONE} for _ in plan.targets]
-    for row in plan.rows:
-        key = tuple(int(v) for v in row)
-        hits, raw, dmg = row_pmfs(key, key[0])
-        acc = out[key[TARGET]]
-        acc["hits"] = convolve(acc["hits"], hits)
-        acc["damage_before_saves"] = convolve(acc["damage_before_saves"], raw)
-        acc["damage"] = convolve(acc["damage"], dmg)
+    """Per target: exact pmfs of ``hits``, ``damage_before_saves`` and ``damage``.
+
+    With an unbounded laser aimed at a target, its pmfs are listed as :meth:`Series.listed`
+    says (every listed value exact; ``damage`` at least up to the target's capacity).
+    """
+    out = []
+    for t in range(len(plan.targets)):
+        keys = [tuple(int(v) for v in row) for row in plan.rows if row[TARGET] == t]
+        if not any(is_unbounded(k) for k in keys):
+            acc = {name: _ONE for name in _QUANTITIES}
+            for key in keys:
+                for name, pmf in zip(_QUANTITIES, row_pmfs(key, key[0])):
+                    acc[name] = convolve(acc[name], pmf)
+            out.append(acc)
+            continue
+        series = [Series(_ONE)] * 3
+        for key in keys:
+            series = [s.times(r) for s, r in zip(series, row_series(key, key[0]))]
+        cap = int(plan.capacity[t])
+        out.append({name: s.listed(cap + 2) for name, s in zip(_QUANTITIES, series)})
     return out
 
 
-def volley_pmf(rows: np.ndarray, dice: tuple[int, ...]) -> Pmf:
-    """Damage pmf of a volley: row ``r`` rolls ``dice[r]`` dice."""
-    total = _ONE
-    for row, n in zip(rows, dice):
-        if n > 0:
-            total = convolve(total, row_pmfs(tuple(int(v) for v in row), n)[2])
-    return total
+def volley_pmf(rows: np.ndarray, dice: tuple[int, ...], cap: int | None = None) -> Pmf:
+    """Damage pmf of a volley: row ``r`` rolls ``dice[r]`` dice.
+
+    With ``cap``, the pmf of ``min(damage, cap)`` (needed when a row is unbounded).
+    """
+    keys = [(tuple(int(v) for v in row), n) for row, n in zip(rows, dice) if n > 0]
+    if any(is_unbounded(key) for key, _ in keys):
+        if cap is None:
+            raise UnsupportedError("an unbounded laser volley needs a cap on the damage")
+        total = Series(_ONE)
+        for key, n in keys:
+            total = total.times(row_series(key, n)[2])
+        return total.capped(cap)
+    pmf = _ONE
+    for key, n in keys:
+        pmf = convolve(pmf, row_pmfs(key, n)[2])
+    if cap is None or len(pmf) <= cap + 1:
+        return pmf
+    return pmf[:cap] + (sum(pmf[cap:], Fraction(0)),)
 
 
 def to_float(pmf: Pmf) -> np.ndarray:

@@ -428,7 +428,7 @@ class Rules:
         Whether carriers of one weapon line may aim at different targets. UNCERTAIN, False.
     laser_chain_depth
         Generations of extra laser dice (each hit rolls one more die). UNCERTAIN, 1.
-        ``None`` means unbounded (Monte Carlo only).
+        ``None`` means unbounded (the exact engine lists the pmfs up to a 1e-15 tail).
     laser_extra_rerolled
         Whether a sustained attack rerolls dice added by a laser. Default False.
     aircraft_levels
@@ -441,7 +441,7 @@ class Rules:
         False.
     casualty_policy
         Which models a squad loses first: ``protect_special`` (default), ``owner_optimal``,
-        ``random``, ``attacker_worst``.
+        ``random`` (each loss a model picked uniformly among those left), ``attacker_worst``.
     """
 
     ruleset: str = "dust_tactics"

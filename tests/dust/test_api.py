@@ -7,9 +7,11 @@ import matplotlib
 import pytest
 
 from mathhammer.dust import (
-    Rules, best_fire_plan, compare, dice_to_kill, exact, exchange, fire_plan, load_unit,
-    losses_table, parse_target, plot_losses, plot_pmfs, simulate,
+    ModelGroup, Rules, Unit, best_fire_plan, compare, dice_to_kill, exact, exact_pmfs,
+    exchange, fire_plan, load_unit, losses_table, parse_target, plot_losses, plot_pmfs,
+    simulate, weapon_breakdown,
 )
+from mathhammer.dust.parse import parse_weapon_line
 from mathhammer.errors import OptionError, UnsupportedError
 
 matplotlib.use("Agg")
@@ -77,9 +79,78 @@ def test_split_weapon_line_switch():
     assert len(fire_plan([(gun, a), (gun, b)], split_weapon_line=True)) == 2
 
 
-def test_unbounded_laser_is_unsupported_exactly():
-    with pytest.raises(UnsupportedError, match="Monte Carlo"):
-        exact("Laser: 2/1 [LASER]", "5x G: INFANTRY2", laser_chain_depth=None)
+def test_unbounded_laser_one_die_by_hand():
+    # One die hits on 1/3; each hit rolls one more die that adds a hit on 1/3, without end:
+    # P(0) = 2/3, P(1 + j) = 1/3 * (1/3)**j * 2/3, so P(1) = 2/9, P(2) = 2/27, mean 1/2.
+    pmfs = exact_pmfs("Laser: 1/1 [LASER]", "9x G: INFANTRY2", laser_chain_depth=None)
+    hits = pmfs["hits"]
+    assert hits[:4] == (F(2, 3), F(2, 9), F(2, 27), F(2, 81))
+    assert all(hits[1 + j] == F(2, 9) * F(1, 3) ** j for j in range(len(hits) - 1))
+    assert 0 < 1 - sum(hits) <= F(1, 10 ** 15)  # the unlisted tail
+    assert exact("Laser: 4/1 [LASER]", "9x G: INFANTRY2",
+                 laser_chain_depth=None).mean("hits") == pytest.approx(2.0, abs=1e-12)
+    # Soft cover keeps a hit on 2/3: P(no point) = 2/3 + sum_j 2/9 (1/3)**j (1/3)**(1+j) = 3/4
+    covered = exact_pmfs("Laser: 1/1 [LASER]", "9x G: INFANTRY2 [SOFT COVER]",
+                         laser_chain_depth=None)
+    assert covered["damage"][0] == F(3, 4)
+
+
+def test_unbounded_laser_losses_are_exact():
+    # Two models: destroyed when the die hits and its first extra die hits: 1/3 * 1/3.
+    pmfs = exact_pmfs("Laser: 1/1 [LASER]", "2x G: INFANTRY2", laser_chain_depth=None)
+    assert pmfs["models_destroyed"] == (F(2, 3), F(2, 9), F(1, 9))
+    result = exact("Laser: 1/1 [LASER]", "2x G: INFANTRY2", laser_chain_depth=None)
+    assert result.probability("unit_destroyed") == pytest.approx(1 / 9, abs=1e-15)
+    assert result.probability("damage_wasted") == pytest.approx(1 / 27, abs=1e-15)
+    frame = weapon_breakdown(["Laser: 1/1 [LASER]", "Gun: 1/1"], "2x G: INFANTRY2",
+                             laser_chain_depth=None)
+    assert frame.loc["Laser", "hits"] == pytest.approx(0.5)
+    # the laser is redundant when the gun alone kills both: impossible with one /1 die
+    assert frame.loc["Laser", "p_redundant"] == 0
+    assert frame.loc["Gun", "p_redundant"] == pytest.approx(1 / 9)
+
+
+def test_unbounded_laser_support_limit_is_refused(monkeypatch):
+    import importlib
+
+    engine = importlib.import_module("mathhammer.dust.exact")  # the package's `exact` is the API
+    monkeypatch.setattr(engine, "MAX_SUPPORT", 20)
+    with pytest.raises(UnsupportedError, match="at most 20 values"):
+        exact("Laser: 30/1 [LASER]", "9x G: INFANTRY2", laser_chain_depth=None)
+
+
+def _duel_units():
+    tank = Unit("Tank", parse_target("Tank: VEHICLE1 BOXES9"),
+                (parse_weapon_line("Gun: 1/1")[0],))
+    squad = Unit("Squad", parse_target("2x Squad: INFANTRY1"),
+                 (parse_weapon_line("Rifle: 1/1")[0], parse_weapon_line("Bazooka (1): 3/1")[0]),
+                 (ModelGroup(1, ("Rifle",)), ModelGroup(1, ("Bazooka",))))
+    return tank, squad
+
+
+@pytest.mark.parametrize("policy, expected", [("protect_special", F(11, 9)),
+                                              ("attacker_worst", F(1)),
+                                              ("random", F(10, 9))])
+def test_exchange_casualty_policies_by_hand(policy, expected):
+    # The tank's one die removes a model on 1/3. The squad then fires 4 dice (1 + 3), or 3
+    # (the rifle lost) or 1 (the bazooka lost): E = 2/3 * 4/3 + 1/3 * E[dice left] / 3,
+    # with the rifle lost first (11/9), the bazooka first (1), or either at 1/2 (10/9).
+    tank, squad = _duel_units()
+    result = exchange(tank, squad, rounds=1, casualty_policy=policy)
+    assert result.mean("a_losses") == pytest.approx(float(expected), abs=1e-12)
+    if policy == "random":
+        # P(tank unharmed) = 2/3 (2/3)**4 + 1/3 (1/2 (2/3)**3 + 1/2 * 2/3) = 71/243
+        assert result.pmf("a_losses")[0] == pytest.approx(71 / 243, abs=1e-12)
+
+
+def test_exchange_random_policy_state_limit(monkeypatch):
+    import importlib
+
+    api = importlib.import_module("mathhammer.dust.api")
+    tank, squad = _duel_units()
+    monkeypatch.setattr(api, "MAX_EXCHANGE_STATES", 1)
+    with pytest.raises(UnsupportedError, match="more than 1 states"):
+        exchange(tank, squad, rounds=2, casualty_policy="random")
 
 
 def test_exchange_one_round_by_hand():

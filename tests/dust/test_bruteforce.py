@@ -70,3 +70,36 @@ def test_two_weapons_and_capping_match_enumeration():
     for d, p in enumerate(damage):
         overkill[max(d - 3, 0)] += p
     assert list(engine["overkill"]) == overkill
+
+
+UNBOUNDED_CASES = [
+    # (weapon, target, switches, oracle arguments, chain depth the oracle follows)
+    ("L: 2/1 [LASER]", "30x T: INFANTRY2", {}, dict(n=2, laser=True), 12),
+    ("L: 1/1 [LASER]", "30x T: INFANTRY2", {"sustained": True, "laser_extra_rerolled": True},
+     dict(n=1, laser=True, reroll=True, laser_reroll=True), 12),
+    ("L: 1/2 [LASER]", "30x T: INFANTRY2 [SOFT COVER]", {}, dict(n=1, laser=True, damage=2,
+                                                              cover=2), 8),
+    ("L: 1/2 [LASER]", "30x T: INFANTRY2 [HARD COVER]", {"cover_save_per": "damage_point"},
+     dict(n=1, laser=True, damage=2, cover=4, per_point=True), 5),
+]
+
+
+@pytest.mark.parametrize("weapon, target, switches, oracle, depth", UNBOUNDED_CASES)
+def test_unbounded_laser_matches_deep_enumeration(weapon, target, switches, oracle, depth):
+    """The oracle follows the chain ``depth`` generations deep. The two laws differ only when
+    some die's chain reaches that depth (probability at most n * pe**depth), so every
+    probability of every outcome agrees to within that bound, exactly in rationals."""
+    from fractions import Fraction
+
+    pe = Fraction(5, 9) if oracle.get("laser_reroll") else Fraction(1, 3)
+    bound = oracle["n"] * pe ** depth
+    brute = enumerate_outcomes(weapon_procedure(laser_depth=depth, **oracle))
+    engine = exact_pmfs(weapon, target, laser_chain_depth=None, **switches)
+    for index, name in enumerate(("hits", "damage_before_saves", "damage")):
+        expected = as_list(marginal(brute, index))
+        got = list(engine[name])
+        size = max(len(got), len(expected))
+        got += [0] * (size - len(got))
+        expected += [0] * (size - len(expected))
+        assert max(abs(g - e) for g, e in zip(got, expected)) <= bound, name
+        assert bound < Fraction(1, 200)

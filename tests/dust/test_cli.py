@@ -102,9 +102,11 @@ def test_unbounded_laser_chain(capsys):
     assert code == 0
     hits = json.loads(out)["hits"]
     assert abs(hits["mean"] - 2.0) < 5 * hits["stderr"]
-    code, _, err = run(capsys, "dust", "exact", "Laser: 4/1 [LASER]", "--target", TARGET,
-                       "--laser-chain-depth", "unbounded")
-    assert code == 2 and "Monte Carlo" in err
+    code, out, err = run(capsys, "dust", "exact", "Laser: 4/1 [LASER]", "--target", TARGET,
+                         "--laser-chain-depth", "unbounded", "--json")
+    assert code == 0 and not err
+    # 4 dice, each 1/2 a hit on average with an unbounded chain (1/3 + 1/3 * 1/3 + ...)
+    assert json.loads(out)["hits"]["mean"] == pytest.approx(2.0, abs=1e-12)
 
 
 def test_joined_hero_with_switch(capsys):
@@ -113,3 +115,72 @@ def test_joined_hero_with_switch(capsys):
     assert code == 0
     data = json.loads(out)
     assert max(int(k) for k in data["models_destroyed"]["pmf"]) == 4
+
+
+def test_table_csv_markdown_and_plot(capsys, tmp_path):
+    import pandas as pd
+
+    csv, png = tmp_path / "table.csv", tmp_path / "table.png"
+    pounder = "17-pounder: INF 4/1 4/1 2/1 2/1 VEH 7/1 7/1 6/1 6/1 5/1 5/1 4/1"
+    code, out, err = run(capsys, "dust", "table", pounder, "--markdown", "--csv", str(csv),
+                         "--plot", str(png))
+    assert code == 0 and not err
+    assert "| infantry | 1 | 1.333 | 0.8889 | 0.4444 |" in out  # 4 dice at 1/3, 2/9, 1/9
+    assert "| aircraft | 1 | - | - | - |" in out  # no aircraft cells on the line
+    frame = pd.read_csv(csv)
+    assert list(frame.columns) == ["target_class", "armour", "open", "soft", "hard"]
+    assert len(frame) == 14 and frame.loc[0, "soft"] == pytest.approx(8 / 9)
+    assert frame.loc[13, ["open", "soft", "hard"]].isna().all()
+    assert png.stat().st_size > 10_000
+    code, _, err = run(capsys, "dust", "table", "Gun: 3/1", "--plot-outcome", "damage")
+    assert code == 2 and "unrecognized arguments: --plot-outcome" in err
+
+
+def _exchange_argv(*extra):
+    return ["dust", "exchange", "seed.toml#Pounder", "seed.toml#Assault Rangers", *extra]
+
+
+def test_exchange_exact_matches_the_api(capsys):
+    from mathhammer.dust import exchange, load_unit
+
+    code, out, err = run(capsys, *_exchange_argv("--rounds", "2", "--casualty-policy",
+                                                 "random", "--b-cover", "soft", "--json"))
+    assert code == 0 and not err
+    data = json.loads(out)
+    api = exchange(load_unit("seed.toml", "Pounder"), load_unit("seed.toml", "Assault Rangers"),
+                   rounds=2, casualty_policy="random", b_cover="soft")
+    assert data["method"] == "exact"
+    assert data["b_losses"]["mean"] == pytest.approx(api.mean("b_losses"), abs=1e-12)
+    assert data["b_destroyed"] == pytest.approx(api.probability("b_destroyed"), abs=1e-12)
+    check_block(data["b_losses"])
+
+
+def test_exchange_monte_carlo_text_csv_and_plot(capsys, tmp_path):
+    csv, png = tmp_path / "x.csv", tmp_path / "x.png"
+    code, out, err = run(capsys, *_exchange_argv("--method", "monte-carlo", "--trials", "20000",
+                                                 "--seed", "3", "--csv", str(csv), "--plot",
+                                                 str(png)))
+    assert code == 0 and not err
+    assert "Exchange: Pounder (A, fires first) vs Assault Rangers (B), 1 round" in out
+    assert "20,000 trials" in out or "20000" in out
+    assert csv.read_text().startswith("outcome,value,probability,at_least")
+    assert png.stat().st_size > 10_000
+    code, out, _ = run(capsys, *_exchange_argv("--method", "monte-carlo", "--trials", "20000",
+                                               "--seed", "3", "--json"))
+    data = json.loads(out)
+    assert data["trials"] == 20000 and data["seed"] == 3 and "stderr" in data["b_losses"]
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["dust", "exchange", "Pounder", "seed.toml#Pounder"], "FILE.toml#UNIT"),
+    (["dust", "exchange", "seed.toml#Pounder", "seed.toml#Rangers"], "did you mean"),
+    (_exchange_argv("--trials", "500"), "--method monte-carlo"),
+    (_exchange_argv("--rounds", "0"), "--rounds"),
+    (_exchange_argv("--a-weapons", "Shotgun"), "Shotgun"),
+    (_exchange_argv("--casualty-policy", "nearest"), "--casualty-policy"),
+])
+def test_exchange_errors_are_one_line(capsys, argv, message):
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and not out
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+    assert message in err

@@ -63,10 +63,18 @@ def test_monte_carlo_agrees_with_exact(weapons, target, switches):
         assert abs(mc.probability(event) - p) <= 4 * np.sqrt(p * (1 - p) / TRIALS) + 1e-12
 
 
-def test_unbounded_laser_chain_mean_is_one_half():
-    mc = simulate("Laser: 3/1 [LASER]", "9x G: INFANTRY2", laser_chain_depth=None,
-                  trials=TRIALS, seed=5)
-    assert abs(mc.mean("hits") - 1.5) <= 5 * mc.stderr("hits")
+def test_unbounded_laser_chain_agrees_with_exact():
+    # The kernel follows at most 64 generations; the exact engine lists the whole chain
+    # (up to a 1e-15 tail). Both must describe the same law.
+    weapons, target = "Laser: 3/1 [LASER]", "4x G: INFANTRY2 [SOFT COVER]"
+    ex = exact(weapons, target, laser_chain_depth=None, sustained=True)
+    mc = simulate(weapons, target, laser_chain_depth=None, sustained=True, trials=TRIALS,
+                  seed=5)
+    assert ex.mean("hits") == pytest.approx(3 * (5 / 9) / (1 - 1 / 3), abs=1e-12)
+    for outcome in ("hits", "damage", "models_destroyed"):
+        assert abs(mc.mean(outcome) - ex.mean(outcome)) <= 5 * mc.stderr(outcome), outcome
+        counts = np.rint(mc.pmf(outcome).to_numpy() * TRIALS)
+        assert _chi_square_p(counts, ex.pmf(outcome).to_numpy(), TRIALS) > 1e-4, outcome
 
 
 def _units():
@@ -89,15 +97,21 @@ def test_exchange_monte_carlo_agrees_with_exact(policy):
     assert ex.inputs["casualty_policy"] == policy
 
 
-def test_random_casualty_policy_runs_in_monte_carlo_only():
-    from mathhammer.errors import UnsupportedError
-
+def test_random_casualty_policy_monte_carlo_agrees_with_exact():
     rangers, grenadiers = _units()
-    with pytest.raises(UnsupportedError, match="random"):
-        exchange(rangers, grenadiers, casualty_policy="random")
-    mc = exchange(rangers, grenadiers, rounds=2, method="monte-carlo", trials=20_000,
+    ex = exchange(rangers, grenadiers, rounds=3, casualty_policy="random")
+    mc = exchange(rangers, grenadiers, rounds=3, method="monte-carlo", trials=TRIALS, seed=11,
                   casualty_policy="random")
-    assert 0 < mc.mean("b_losses") <= 5
+    for outcome in ("a_losses", "b_losses"):
+        assert abs(mc.mean(outcome) - ex.mean(outcome)) <= 5 * mc.stderr(outcome)
+        counts = np.rint(mc.pmf(outcome).to_numpy() * TRIALS)
+        assert _chi_square_p(counts, ex.pmf(outcome).to_numpy(), TRIALS) > 1e-4
+    # The flamethrower cannot hurt the grenadiers: losing shotguns first (protect_special)
+    # and the flamethrower first (owner_optimal) bracket losing models at random.
+    shotguns_first = exchange(rangers, grenadiers, rounds=3, casualty_policy="protect_special")
+    flamer_first = exchange(rangers, grenadiers, rounds=3, casualty_policy="owner_optimal")
+    low, high = sorted((shotguns_first.mean("b_losses"), flamer_first.mean("b_losses")))
+    assert low - 1e-12 <= ex.mean("b_losses") <= high + 1e-12
 
 
 def test_same_seed_same_bits_on_any_thread_count():
