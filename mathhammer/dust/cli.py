@@ -83,7 +83,7 @@ def register(subparsers) -> None:
     table.add_argument("--damage-resilient", action="store_true",
                        help="every target has Damage Resilient")
     _add_rule_options(table)
-    add_output_options(table, plot_outcome=False)
+    add_output_options(table)
     table.set_defaults(handler=_run_table)
     _register_exchange(commands)
 
@@ -124,9 +124,7 @@ def _register_exchange(commands: Any) -> None:
                      default="dust_tactics", help="rules profile (default dust_tactics)")
     add_monte_carlo_options(sub, default_trials=DEFAULT_TRIALS,
                             trials_help="Monte Carlo trials (with --method monte-carlo)")
-    add_output_options(sub, plot_outcome=False)
-    sub.add_argument("--plot-outcome", choices=("a_losses", "b_losses"), default="b_losses",
-                     help="what --plot draws (default b_losses)")
+    add_output_options(sub, outcomes=("b_losses", "a_losses"))
     sub.set_defaults(handler=_run_exchange)
 
 
