@@ -192,8 +192,9 @@ def overlay(results: Mapping[Any, Any] | Sequence[Any], outcome: str = "damage",
     ----------
     results
         A dict label -> result (tuple keys such as ``(attacker, target)`` from
-        :func:`mathhammer.wh40k.compare.results` are joined with " vs "), or a list of
-        results (labelled by their ``subject``, "weapons vs target").
+        :func:`mathhammer.wh40k.compare.results` are joined with " vs ", a third item of
+        ``results_out`` of a sweep is added in brackets), or a list of results (labelled
+        by their ``subject``, "weapons vs target").
     outcome
         Which distribution to draw.
     labels
@@ -236,18 +237,26 @@ def overlay(results: Mapping[Any, Any] | Sequence[Any], outcome: str = "damage",
             panel.set_xlabel(f"k ({outcome_name})")
             if j % 3 == 0:
                 panel.set_ylabel("P(at least k)")
-        notes = list(dict.fromkeys(n.note for n in named if n.note))
-        note = notes[0] if len(notes) == 1 else ""
+        note = _common_note([n.note for n in named],
+                            [getattr(r, "engine_note", "") for _, r in items])
         heading = title or f"Chance of at least k {outcome_name}"
         _finish_panels(axes, lines, heading, note, panels if len(axes) > 1 else None)
         grow_to_fit(axes[0].figure)
     return OverlayArtists(axes[0], lines, axes)
 
 
+def _common_note(captions: list[str], engines: list[str]) -> str:
+    """The caption all series share; else the engine they share; else nothing."""
+    for notes in (captions, engines):
+        distinct = list(dict.fromkeys(n for n in notes if n))
+        if len(distinct) == 1 and all(notes):
+            return distinct[0]
+    return ""
+
+
 def _overlay_items(results, labels):
     if isinstance(results, Mapping):
-        items = [(" vs ".join(map(str, k)) if isinstance(k, tuple) else str(k), r)
-                 for k, r in results.items()]
+        items = [(_key_label(k), r) for k, r in results.items()]
         panels = [str(k[1]) if isinstance(k, tuple) and len(k) >= 2 else "" for k in results]
     else:
         items = [(getattr(r, "subject", "") or f"result {i + 1}", r)
@@ -260,6 +269,15 @@ def _overlay_items(results, labels):
             raise OptionError(f"{len(labels)} labels for {len(items)} results")
         items = [(lab, r) for lab, (_, r) in zip(labels, items)]
     return items, panels
+
+
+def _key_label(key: Any) -> str:
+    """``(attacker, target)`` -> "attacker vs target"; a third item (a sweep setting) goes
+    in brackets."""
+    if not isinstance(key, tuple):
+        return str(key)
+    label = " vs ".join(map(str, key[:2]))
+    return label + "".join(f" ({part})" for part in key[2:])
 
 
 def _facets(panels: list[str], n_series: int, facet: Any, ax: Any) -> list[int]:

@@ -139,8 +139,7 @@ def _run_compare(args: argparse.Namespace) -> int:
         elif kind == "lines":
             art = charts.sweep_lines(frame, metric=args.metric)
         else:
-            labelled = {" · ".join(map(str, key)): result for key, result in cells.items()}
-            art = charts.overlay(labelled, args.plot_outcome)
+            art = charts.overlay(cells, args.plot_outcome)  # (attacker, target[, setting])
         charts.save(art, args.plot)
     if args.csv:
         frame.to_csv(args.csv, index=False)
