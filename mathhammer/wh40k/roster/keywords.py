@@ -24,7 +24,8 @@ _RANGE = re.compile(r'^(\d+)\s*(?:"|\'\'|in\.?|inches)?$', re.IGNORECASE)
 _ROLL = re.compile(r"^(\d)\s*\+")
 _CONDITIONAL = re.compile(r"\b(while|each time|if|until|when|whilst|leading|attached|within|"
                           r"aura|once per|instead|select|roll)\b", re.IGNORECASE)
-_INVULN_TEXT = re.compile(r"(\d)\s*\+\s*invulnerable save", re.IGNORECASE)
+_INVULN_TEXT = re.compile(r"(\d)\s*\+\s*invulnerable save|invulnerable save of (\d)\s*\+",
+                          re.IGNORECASE)
 _FNP_TEXT = re.compile(r"feel no pain\s*(\d)\s*\+", re.IGNORECASE)
 _KEYWORD_CHARS = re.compile(r"[^A-Z0-9' -]+")
 
@@ -179,10 +180,18 @@ def unit_keywords(categories: Iterable[str]) -> set[str]:
         text = clean(name)
         if not text or text.lower().startswith("faction:"):
             continue
-        word = " ".join(_KEYWORD_CHARS.sub(" ", text.upper()).split())
+        word = " ".join(_KEYWORD_CHARS.sub(" ", _ascii(text.upper())).split())
         if word and word[0].isalpha():
             out.add(word)
     return out
+
+
+def _ascii(text: str) -> str:
+    """Letters with accents as plain letters (our keywords are ASCII): Æ as AE, é as E."""
+    import unicodedata
+
+    text = text.replace("\u00c6", "AE").replace("\u0152", "OE")
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if ord(c) < 128)
 
 
 # -- abilities and rules: invulnerable save, Feel No Pain, Stealth ------------------------
@@ -203,7 +212,7 @@ def invulnerable(texts: list[tuple[str, str]], notes: list[str]) -> tuple[int, s
         lowered = text.lower()
         scope = "ranged" if "ranged attack" in lowered else (
             "melee" if "melee attack" in lowered else "all")
-        found = (int(match.group(1)), scope)
+        found = (int(next(g for g in match.groups() if g)), scope)
         if best is None or (found[1] == "all" and best[1] != "all") or \
                 (found[1] == best[1] and found[0] < best[0]):
             best = found

@@ -82,6 +82,8 @@ def read_tree(path: str | Path) -> Node:
     if head.startswith(b"PK"):
         data = _unzip(path, data)
     text_head = data.lstrip(b"\xef\xbb\xbf \t\r\n")[:1]
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):  # UTF-16 with a byte-order mark
+        text_head = b"<"
     if text_head == b"{":
         root = _from_json(path, data)
     elif text_head == b"<":
