@@ -17,7 +17,7 @@ class Param(Enum):
     NONE = "none"          # [LANCE]
     NUMBER = "number"      # [CLEAVE 1], [MELTA 2]
     DICE = "dice"          # [SUSTAINED HITS D3], [RAPID FIRE D6+3]
-    OPTIONAL_NUMBER = "optional number"  # [BLAST] or [BLAST 2]
+    OPTIONAL_NUMBER = "optional number"  # [BLAST], [BLAST 2] or [BLAST D3] (dice allowed)
     ANTI = "anti"          # [ANTI-INFANTRY 4+]
 
 
@@ -70,7 +70,7 @@ WEAPON_ABILITIES: dict[str, AbilitySpec] = {spec.name: spec for spec in (
     AbilitySpec(INDIRECT_FIRE, Param.NONE, "24.19", "may fire indirectly, with penalties"),
     AbilitySpec(LANCE, Param.NONE, "24.21", "+1 to wound after a charge"),
     AbilitySpec(LETHAL_HITS, Param.NONE, "24.23", "critical hit may wound automatically"),
-    AbilitySpec(MELTA, Param.NUMBER, "24.25", "+X damage within half range"),
+    AbilitySpec(MELTA, Param.DICE, "24.25", "+X damage within half range"),
     AbilitySpec(ONE_SHOT, Param.NONE, "24.26", "once per battle (selection only)"),
     AbilitySpec(PISTOL, Param.NONE, "24.27", "same as CLOSE-QUARTERS (selection only)"),
     AbilitySpec(PRECISION, Param.NONE, "24.28", "may pick a visible CHARACTER group"),

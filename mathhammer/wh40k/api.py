@@ -75,7 +75,8 @@ def simulate(weapons: WeaponsLike, target: str | TargetProfile, *,
         ``indirect``, ``spotted``, ``overwatch``), modifiers (``hit_mod``, ``wound_mod``,
         ``skill_mod``, ``strength_mod``, ``reroll_hits``, ``reroll_wounds``,
         ``reroll_saves``, ``crit_hits``, ``crit_wounds``, ``ap_mod``, ``damage_plus``,
-        ``damage_minus``, ``damage_halved``, ``fnp``, ``fnp_mortal``), rule switches
+        ``damage_minus``, ``damage_halved``, ``fnp``, ``fnp_mortal``, ``reroll_damage``,
+        ``reroll_attacks``), rule switches
         (``lethal_policy``, ``roll_mod_cap``, ``dw_timing``, ...; see :class:`Rules`),
         ``attacker_monster_vehicle``, or whole ``situation=``, ``modifiers=``, ``rules=``
         objects.

@@ -138,6 +138,12 @@ def add_situation_arguments(parser: ArgumentParser, edition_default: int | None 
                       help="Feel No Pain N+ against all damage (overrides the target line)")
     mods.add_argument("--fnp-mortal", type=int, default=None, metavar="N",
                       help="Feel No Pain N+ against mortal wounds only")
+    mods.add_argument("--reroll-damage", choices=["ones", "low"], default="none",
+                      help="re-roll a random Damage roll, per attack: its lowest result (ones) "
+                           "or any result below the dice's average (low)")
+    mods.add_argument("--reroll-attacks", choices=["ones", "low"], default="none",
+                      help="re-roll a random Attacks roll, per weapon: ones or low (as "
+                           "--reroll-damage)")
     rules = parser.add_argument_group("rule switches (points the rules leave open)")
     add_edition_argument(rules, edition_default)
     rules.add_argument("--devastating-text", choices=["final", "launch"], default="final",
@@ -171,6 +177,7 @@ def options_from_args(args: argparse.Namespace) -> dict[str, Any]:
         "save_mod": args.save_mod,
         "damage_plus": args.damage_plus, "damage_minus": args.damage_minus,
         "damage_halved": args.damage_halved, "fnp": args.fnp, "fnp_mortal": args.fnp_mortal,
+        "reroll_damage": args.reroll_damage, "reroll_attacks": args.reroll_attacks,
         "lethal_policy": args.lethal_policy, "roll_mod_cap": not args.no_roll_cap,
         "dw_timing": args.dw_timing, "damage_mod_trigger": args.damage_mod_trigger,
         "devastating_text": args.devastating_text,

@@ -38,7 +38,13 @@ FAIL, SUCCESS, CRITICAL = 0, 1, 2
 (N_WEAPONS, A_COUNT, A_SIDES, A_CONST, BONUS_DICE, RF_COUNT, RF_SIDES, RF_CONST, AUTO_HIT,
  SUS_COUNT, SUS_SIDES, SUS_CONST, LETHAL, EXTRA_CRIT, DEVASTATING, D_COUNT, D_SIDES,
  D_CONST) = range(18)
-BATCH_COLUMNS = 18
+# Appended columns (rules added later; zero when unused so the hot paths never look at them):
+# D_TABLE 1 when the raw Damage roll is drawn from ``damage_pmfs`` (a re-rolled Damage roll,
+# a random [MELTA X]); D_COUNT is then -1 so no fixed-damage shortcut applies.
+# A_REROLL_BELOW: an Attacks roll below this is re-rolled (0: never). BONUS_COUNT,
+# BONUS_SIDES: random [BLAST X] dice per weapon (BONUS_DICE keeps the fixed part).
+D_TABLE, A_REROLL_BELOW, BONUS_COUNT, BONUS_SIDES = range(18, 22)
+BATCH_COLUMNS = 22
 
 # Rows of CompiledPlan.rolls (each indexed by the D6 face 1..6; column 0 unused).
 HIT_CLASS, HIT_REROLL, WOUND_CLASS, WOUND_REROLL = range(4)
@@ -68,6 +74,10 @@ class CompiledPlan:
     damage_maps
         ``int64[B, 2, Dmax + 1]``: the final damage of a raw damage roll, for normal damage
         and for [DEVASTATING WOUNDS] mortal wounds.
+    damage_pmfs
+        ``float64[B, Dmax + 1]``: the law of the raw damage roll (the index of
+        ``damage_maps``): the D characteristic, after any Damage re-roll, plus a random
+        [MELTA X].
     groups
         ``int64[G, 4]``: models, W, FNP and mortal-wound FNP per target group (7 = none).
     hazard_rolls, hazard_mortals
@@ -104,6 +114,7 @@ class CompiledPlan:
     hazard_fail_max: int = 2
     dw_spill: int = 0
     edition: int = 11
+    damage_pmfs: np.ndarray = None  # float64[B, Dmax + 1], see raw_damage_pmf()
 
     @property
     def count_limit(self) -> int:
@@ -133,6 +144,7 @@ class CompiledPlan:
 def max_attack_dice(row) -> int:
     """Most attack dice a batch row can gather (every A and [RAPID FIRE] die at its top)."""
     per_weapon = (row[A_COUNT] * row[A_SIDES] + row[A_CONST] + row[BONUS_DICE]
+                  + row[BONUS_COUNT] * row[BONUS_SIDES]
                   + row[RF_COUNT] * row[RF_SIDES] + row[RF_CONST])
     return int(row[N_WEAPONS] * per_weapon)
 
@@ -213,6 +225,8 @@ class BatchTables:
     damage_maps: np.ndarray    # int64[2, Dmax + 1]
     blast_per_five: int
     cleave_per_five: int
+    damage_pmf: np.ndarray = None   # float64[Dmax + 1]: law of the raw damage roll
+    blast_dice: tuple[int, int] = (0, 0)   # random [BLAST X]: (dice, sides) per five models
 
 
 def compile_plan(weapons: Sequence[Weapon], target: TargetProfile,
@@ -251,19 +265,29 @@ def compile_plan(weapons: Sequence[Weapon], target: TargetProfile,
     rows = []
     for w, t in zip(weapons, tables):
         row = list(t.row)
-        row[BONUS_DICE] = (t.blast_per_five + t.cleave_per_five) * (target.count // 5)
+        fives = target.count // 5
+        row[BONUS_DICE] = (t.blast_per_five + t.cleave_per_five) * fives
+        row[BONUS_COUNT] = t.blast_dice[0] * fives
+        row[BONUS_SIDES] = t.blast_dice[1] if row[BONUS_COUNT] else 0
         rows.append(row)
     width = max(t.damage_maps.shape[1] for t in tables)
     damage_maps = np.ones((len(weapons), 2, width), dtype=np.int64)
+    damage_pmfs = np.zeros((len(weapons), width))
     for b, t in enumerate(tables):
         damage_maps[b, :, : t.damage_maps.shape[1]] = t.damage_maps
+        damage_pmfs[b, : len(t.damage_pmf)] = t.damage_pmf
     rolls = np.array([np.concatenate([t.hit, t.wound[0]]) for t in tables], dtype=np.int64)
     hazard_rolls = sum(w.count for w in weapons if w.has(ab.HAZARDOUS))
     saves = np.array([t.saves for t in tables], dtype=np.int64)
     if sampling_tables:
         n_max = table_size(rows)
+        if any(row[D_TABLE] for row in rows):
+            n_max = max(n_max, width - 1)   # the DAMAGE_ROLLS tables hold every raw value
         shortcuts = batch_shortcuts(rows, groups, n_max)
         cdfs = count_tables(rows, rolls, saves, damage_maps, groups, shortcuts, n_max)
+        for b, row in enumerate(rows):
+            if row[D_TABLE]:
+                cdfs[b, DAMAGE_ROLLS, 0, :width] = np.minimum(np.cumsum(damage_pmfs[b]), 1.0)
     else:
         cdfs = np.ones((len(rows), COUNT_TABLES, 1, 1))
         shortcuts = np.zeros((len(rows), SHORTCUT_COLUMNS), dtype=np.int64)
@@ -282,6 +306,7 @@ def compile_plan(weapons: Sequence[Weapon], target: TargetProfile,
         hazard_fail_max=1 if rules.edition == 10 else 2,
         dw_spill=dw_spill(rules),
         edition=rules.edition,
+        damage_pmfs=damage_pmfs,
     )
 
 
@@ -307,7 +332,9 @@ def dw_spill(rules: Rules) -> int:
 # Rows of CompiledPlan.count_cdfs[b]: binomial CDFs for sampling outcome counts.
 (CRIT_HITS, HITS_OF_REST, CRIT_WOUNDS, WOUNDS_OF_REST, FAILED_SAVES, KILLS_OF_FAILED,
  KILLS_OF_ATTACKS, ATTACK_DICE, DEV_OF_DICE, FAILED_OF_REST, WOUND_DICE) = range(11)
-COUNT_TABLES = 11
+# Row 0 of DAMAGE_ROLLS: the CDF of the raw damage roll of a D_TABLE batch.
+DAMAGE_ROLLS = 11
+COUNT_TABLES = 12
 
 # Columns of CompiledPlan.shortcuts[b].
 FIXED_DICE, CHAIN, DICE_TABLE = range(3)
@@ -420,12 +447,54 @@ def dice_pmf(count: int, sides: int, constant: int) -> np.ndarray:
     return np.array(DiceExpr(count, sides, constant).probabilities())
 
 
+def reroll_below(dice: DiceExpr, policy: str) -> int:
+    """Results of ``dice`` below this are re-rolled under a Damage or Attacks re-roll
+    ``policy`` (0: none). ``ones``: the lowest result (every die a 1); ``low``: a result
+    below the expression's average (1-3 on a D6, 2-6 on 2D6).
+
+    >>> reroll_below(DiceExpr.parse("D6+1"), "low"), reroll_below(DiceExpr.parse("D3"), "ones")
+    (5, 2)
+    """
+    if policy == "none" or not dice.is_random:
+        return 0
+    if policy == "ones":
+        return dice.minimum + 1
+    return math.ceil(dice.mean)
+
+
+def rerolled_pmf(pmf: np.ndarray, below: int) -> np.ndarray:
+    """The law of a roll with law ``pmf`` (indexed by value) re-rolled once when below
+    ``below``: the second result stands."""
+    if below <= 0:
+        return pmf
+    out = np.array(pmf, dtype=float)
+    p_reroll = float(out[:below].sum())
+    out[:below] = 0.0
+    return out + p_reroll * np.asarray(pmf, dtype=float)
+
+
+def raw_damage_pmf(weapon: Weapon, melta: DiceExpr, policy: str) -> np.ndarray:
+    """Law of the raw damage index: the D roll (re-rolled under ``policy``); with a random
+    [MELTA X], the pair (D roll d, X roll x) as the index ``d + (Dmax + 1) * x``, because
+    10e halves D before adding X (a fixed X is added by the damage map instead)."""
+    d = weapon.damage
+    pmf = rerolled_pmf(dice_pmf(d.count, d.sides, d.constant), reroll_below(d, policy))
+    if melta.is_random:
+        x_pmf = dice_pmf(melta.count, melta.sides, melta.constant)
+        pmf = np.outer(x_pmf, np.pad(pmf, (0, d.maximum + 1 - len(pmf)))).ravel()
+    return pmf
+
+
 def attack_dice_pmf(row: Sequence[int]) -> np.ndarray:
-    """Exact pmf of a batch's total attack dice: every weapon's A, bonus and [RAPID FIRE] dice.
+    """Exact pmf of a batch's total attack dice: every weapon's A (re-rolled below
+    ``A_REROLL_BELOW``), bonus and [RAPID FIRE] dice.
 
     Used by the exact engine and for the Monte Carlo kernel's ``ATTACK_DICE`` tables."""
-    per_weapon = dice_pmf(row[A_COUNT], row[A_SIDES], row[A_CONST])
+    per_weapon = rerolled_pmf(dice_pmf(row[A_COUNT], row[A_SIDES], row[A_CONST]),
+                              row[A_REROLL_BELOW])
     per_weapon = np.concatenate([np.zeros(row[BONUS_DICE]), per_weapon])
+    if row[BONUS_COUNT]:
+        per_weapon = np.convolve(per_weapon, dice_pmf(row[BONUS_COUNT], row[BONUS_SIDES], 0))
     if row[RF_COUNT] or row[RF_CONST]:
         per_weapon = np.convolve(per_weapon, dice_pmf(row[RF_COUNT], row[RF_SIDES],
                                                       row[RF_CONST]))
@@ -455,7 +524,7 @@ def batch_shortcuts(rows: list[list[int]], groups: np.ndarray, limit: int) -> np
     out = np.zeros((len(rows), SHORTCUT_COLUMNS), dtype=np.int64)
     one_group = groups.shape[0] == 1
     for b, row in enumerate(rows):
-        random_dice = row[A_COUNT] > 0 or row[RF_COUNT] > 0
+        random_dice = row[A_COUNT] > 0 or row[RF_COUNT] > 0 or row[BONUS_COUNT] > 0
         out[b, FIXED_DICE] = -1 if random_dice else row[N_WEAPONS] * (
             row[A_CONST] + row[BONUS_DICE] + row[RF_CONST])
         if random_dice:
@@ -505,7 +574,11 @@ def batch_tables(weapon: Weapon, defender: Defender, situation: Situation,
     hit = _hit_table(weapon, defender, situation, modifiers, rules, active)
     wound_tables = _wound_tables(weapon, defender, situation, modifiers, rules, active)
     save_tables = _save_tables(weapon, defender, situation, modifiers, rules, active)
-    maps = _damage_maps(weapon, defender, situation, modifiers, rules, active)
+    melta = active(ab.MELTA) if (situation.half_range and not weapon.melee) else None
+    melta_x = melta.value if melta is not None and melta.value is not None else \
+        DiceExpr.fixed(melta.number if melta is not None else 0)
+    damage_pmf = raw_damage_pmf(weapon, melta_x, modifiers.reroll_damage)
+    maps = _damage_maps(weapon, defender, melta_x, modifiers, rules, len(damage_pmf) - 1)
 
     sustained = active(ab.SUSTAINED_HITS)
     sus = sustained.value if sustained is not None else DiceExpr.fixed(0)
@@ -514,7 +587,7 @@ def batch_tables(weapon: Weapon, defender: Defender, situation: Situation,
     lethal = (active(ab.LETHAL_HITS) is not None and not auto_hit
               and (rules.edition == 10  # mandatory in 10e
                    or _take_lethal(rules, first_wound[0], first_wound[1], first_save[0],
-                                   first_save[1], maps, weapon, devastating, defender)))
+                                   first_save[1], maps, damage_pmf, devastating, defender)))
     row = [0] * BATCH_COLUMNS
     row[N_WEAPONS] = weapon.count
     row[A_COUNT], row[A_SIDES], row[A_CONST] = (weapon.attacks.count, weapon.attacks.sides,
@@ -527,10 +600,16 @@ def batch_tables(weapon: Weapon, defender: Defender, situation: Situation,
     row[DEVASTATING] = int(devastating)
     row[D_COUNT], row[D_SIDES], row[D_CONST] = (weapon.damage.count, weapon.damage.sides,
                                                 weapon.damage.constant)
+    if melta_x.is_random or reroll_below(weapon.damage, modifiers.reroll_damage):
+        row[D_TABLE], row[D_COUNT] = 1, -1
+    row[A_REROLL_BELOW] = reroll_below(weapon.attacks, modifiers.reroll_attacks)
+    blast_x = blast.value if blast is not None and blast.value is not None else None
     return BatchTables(row=row, hit=hit, wound=np.array(wound_tables, dtype=np.int64),
                        saves=np.array(save_tables, dtype=np.int64), damage_maps=maps,
                        blast_per_five=blast.number if blast is not None else 0,
-                       cleave_per_five=cleave.number if cleave is not None else 0)
+                       cleave_per_five=cleave.number if cleave is not None else 0,
+                       damage_pmf=damage_pmf,
+                       blast_dice=(blast_x.count, blast_x.sides) if blast_x else (0, 0))
 
 
 def _hit_table(weapon: Weapon, defender: Defender, situation: Situation, modifiers: Modifiers,
@@ -650,25 +729,29 @@ def _save_tables(weapon: Weapon, defender: Defender, situation: Situation,
     return tables
 
 
-def _damage_maps(weapon: Weapon, defender: Defender, situation: Situation,
-                 modifiers: Modifiers, rules: Rules, active) -> np.ndarray:
-    """Final damage of every raw Damage roll, as normal damage and as mortal wounds
-    (see :func:`final_damage` for the order of each edition)."""
-    melta = active(ab.MELTA) if (situation.half_range and not weapon.melee) else None
-    damage_add = (melta.number if melta is not None else 0) + modifiers.damage_plus
+def _damage_maps(weapon: Weapon, defender: Defender, melta: DiceExpr, modifiers: Modifiers,
+                 rules: Rules, raw_max: int) -> np.ndarray:
+    """Final damage of every raw damage index 0..``raw_max``, as normal damage and as mortal
+    wounds (see :func:`final_damage` for the order of each edition). A fixed [MELTA X] is
+    added here; with a random one the index encodes the pair (D roll, X roll), see
+    :func:`raw_damage_pmf`."""
+    d_span = weapon.damage.maximum + 1
+    fixed_add = (0 if melta.is_random else melta.constant) + modifiers.damage_plus
     # In 10e a [DEVASTATING WOUNDS] attack is still allocated, so the defender's reductions
     # apply to it whatever their trigger.
     defender_vs_mortals = (rules.defender_dmg_mods_vs_dw == "always"
                            or (rules.defender_dmg_mods_vs_dw == "by_trigger"
                                and (rules.edition == 10 or rules.damage_mod_trigger == "target")))
-    maps = np.ones((2, weapon.damage.maximum + 1), dtype=np.int64)
-    for raw in range(weapon.damage.minimum, weapon.damage.maximum + 1):
-        maps[NORMAL_DAMAGE, raw] = final_damage(raw, damage_add, defender.damage_halved,
-                                                defender.damage_minus, rules.edition)
+    maps = np.ones((2, raw_max + 1), dtype=np.int64)
+    for index in range(raw_max + 1):
+        raw, melta_roll = index % d_span, index // d_span
+        damage_add = fixed_add + melta_roll
+        maps[NORMAL_DAMAGE, index] = final_damage(raw, damage_add, defender.damage_halved,
+                                                  defender.damage_minus, rules.edition)
         if defender_vs_mortals:
-            maps[MORTAL_DAMAGE, raw] = maps[NORMAL_DAMAGE, raw]
+            maps[MORTAL_DAMAGE, index] = maps[NORMAL_DAMAGE, index]
         else:
-            maps[MORTAL_DAMAGE, raw] = final_damage(raw, damage_add, False, 0, rules.edition)
+            maps[MORTAL_DAMAGE, index] = final_damage(raw, damage_add, False, 0, rules.edition)
     return maps
 
 
@@ -736,13 +819,12 @@ def outcome_probabilities(classes: np.ndarray, reroll: np.ndarray) -> np.ndarray
 
 
 def _take_lethal(rules: Rules, wound_class, wound_reroll, save_fails, save_reroll, maps,
-                 weapon: Weapon, devastating: bool, defender: Defender) -> bool:
+                 d_pmf: np.ndarray, devastating: bool, defender: Defender) -> bool:
     """[LETHAL HITS] is optional in 11e: decide once per batch by the chosen policy (9.4)."""
     if rules.lethal_policy == "always":
         return True
     if rules.lethal_policy == "never":
         return False
-    d_pmf = weapon.damage.probabilities()
     # Wounds one allocation can take from a model: Feel No Pain per wound (whichever instance
     # applies), then the model's W (excess damage is lost; devastating mortal wounds damage
     # one model at most, 8.3).

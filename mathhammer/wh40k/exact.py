@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from mathhammer.errors import UnsupportedError
-from mathhammer.wh40k.compile import (AUTO_HIT, D_CONST, D_COUNT, D_SIDES, DEVASTATING,
+from mathhammer.wh40k.compile import (AUTO_HIT, DEVASTATING,
                                       EXTRA_CRIT, G_FNP, G_FNP_MORTAL, G_MODELS, G_WOUNDS,
                                       HIT_CLASS, HIT_REROLL, LETHAL, MORTAL_DAMAGE, NORMAL_DAMAGE,
                                       SAVE_FAILS, SAVE_REROLL, SUS_CONST, SUS_COUNT, SUS_SIDES,
@@ -190,7 +190,7 @@ def _resolve_batch(plan: CompiledPlan, b: int, state: np.ndarray, models: int,
     """One batch on ``state`` (wounds lost, then one axis per deferred batch)."""
     row = plan.batch[b]
     joint = unsaved_and_devastating_pmf(plan, b)
-    raw = dice_pmf(row[D_COUNT], row[D_SIDES], row[D_CONST])
+    raw = plan.damage_pmfs[b]
     normal = _mapped(raw, plan.damage_maps[b, NORMAL_DAMAGE])
     mortal = _mapped(raw, plan.damage_maps[b, MORTAL_DAMAGE])
     step_normal = damage_transition(normal, int(plan.groups[0, G_FNP]), models, wounds)

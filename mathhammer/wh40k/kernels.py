@@ -18,10 +18,13 @@ from mathhammer.core.rng import d6, roll_dice
 from mathhammer.wh40k.compile import (
     A_CONST,
     A_COUNT,
+    A_REROLL_BELOW,
     A_SIDES,
     ATTACK_DICE,
     AUTO_HIT,
+    BONUS_COUNT,
     BONUS_DICE,
+    BONUS_SIDES,
     CHAIN,
     CHAIN_KILLS,
     CHAIN_SPLIT,
@@ -31,6 +34,8 @@ from mathhammer.wh40k.compile import (
     D_CONST,
     D_COUNT,
     D_SIDES,
+    D_TABLE,
+    DAMAGE_ROLLS,
     DEV_OF_DICE,
     DEVASTATING,
     DICE_TABLE,
@@ -155,15 +160,28 @@ def _spill_mortals(state, count, groups, alive, current, wounds):
 
 @kernel
 def _attack_dice(state, batch, b):
-    """Roll batch ``b``'s attack dice weapon by weapon (04.03): A, [BLAST]/[CLEAVE] bonus,
-    [RAPID FIRE]."""
+    """Roll batch ``b``'s attack dice weapon by weapon (04.03): A (re-rolled once below
+    ``A_REROLL_BELOW``), [BLAST]/[CLEAVE] bonus, [RAPID FIRE]."""
     dice = 0
     for _ in range(batch[b, N_WEAPONS]):
-        dice += roll_dice(state, batch[b, A_COUNT], batch[b, A_SIDES], batch[b, A_CONST])
-        dice += batch[b, BONUS_DICE]
+        attacks = roll_dice(state, batch[b, A_COUNT], batch[b, A_SIDES], batch[b, A_CONST])
+        if attacks < batch[b, A_REROLL_BELOW]:
+            attacks = roll_dice(state, batch[b, A_COUNT], batch[b, A_SIDES], batch[b, A_CONST])
+        dice += attacks + batch[b, BONUS_DICE]
+        if batch[b, BONUS_COUNT] > 0:
+            dice += roll_dice(state, batch[b, BONUS_COUNT], batch[b, BONUS_SIDES], 0)
         if batch[b, RF_COUNT] > 0 or batch[b, RF_CONST] > 0:
             dice += roll_dice(state, batch[b, RF_COUNT], batch[b, RF_SIDES], batch[b, RF_CONST])
     return dice
+
+
+@inline_kernel
+def _roll_damage(state, batch, cdfs, b):
+    """Batch ``b``'s raw damage roll: its D dice, or a draw from its ``DAMAGE_ROLLS`` table
+    (``D_TABLE``: a re-rolled Damage roll, a random [MELTA X])."""
+    if batch[b, D_TABLE]:
+        return draw_from_cdf(state, cdfs, b, DAMAGE_ROLLS, 0, cdfs.shape[3] - 1)
+    return roll_dice(state, batch[b, D_COUNT], batch[b, D_SIDES], batch[b, D_CONST])
 
 
 @lean_kernel
@@ -294,8 +312,7 @@ def run_chunks(first, step, streams, trials_per_chunk, batch, shortcuts, rolls, 
                         for _ in range(failed):
                             if alive[0] == 0:
                                 break
-                            raw = roll_dice(state, batch[b, D_COUNT], batch[b, D_SIDES],
-                                            batch[b, D_CONST])
+                            raw = _roll_damage(state, batch, cdfs, b)
                             lost_total += _lose_wounds(state, 0, damage_maps[b, NORMAL_DAMAGE, raw],
                                                        fnp, alive, current, wounds)
                 # Save rolls (05.03): the defender re-rolls against the group current at the start.
@@ -315,8 +332,7 @@ def run_chunks(first, step, streams, trials_per_chunk, batch, shortcuts, rolls, 
                             if g < 0:
                                 break
                             if saves[b, g, SAVE_FAILS, face]:
-                                raw = roll_dice(state, batch[b, D_COUNT], batch[b, D_SIDES],
-                                                batch[b, D_CONST])
+                                raw = _roll_damage(state, batch, cdfs, b)
                                 damage = damage_maps[b, NORMAL_DAMAGE, raw]
                                 lost_total += _lose_wounds(state, g, damage, groups[g, G_FNP],
                                                            alive, current, wounds)
@@ -331,7 +347,7 @@ def run_chunks(first, step, streams, trials_per_chunk, batch, shortcuts, rolls, 
                     lost_total += lost
                     devastating = 0
                 for _ in range(devastating):
-                    raw = roll_dice(state, batch[b, D_COUNT], batch[b, D_SIDES], batch[b, D_CONST])
+                    raw = _roll_damage(state, batch, cdfs, b)
                     damage = damage_maps[b, MORTAL_DAMAGE, raw]
                     if dw_at_unit_end:
                         pending[n_pending] = damage

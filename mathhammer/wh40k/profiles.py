@@ -20,6 +20,10 @@ NO_SAVE = 7
 EDITIONS: tuple[int, ...] = (10, 11)
 RerollPolicy = Literal["none", "ones", "failed", "noncrit", "all"]
 REROLL_POLICIES: tuple[str, ...] = ("none", "ones", "failed", "noncrit", "all")
+#: Re-roll policies for a random characteristic (the Attacks or Damage roll): ``ones``
+#: re-rolls the lowest result the dice can give (a 1 on one die), ``low`` any result below
+#: the dice expression's average.
+DICE_REROLL_POLICIES: tuple[str, ...] = ("none", "ones", "low")
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +73,7 @@ class Ability:
 
     @property
     def number(self) -> int:
-        """X as a fixed number (NUMBER and OPTIONAL_NUMBER abilities)."""
+        """X as a fixed number: 1 when omitted ([BLAST]); the fixed part of a random X."""
         if self.value is None:
             return 1
         return self.value.constant
@@ -378,6 +382,12 @@ class Modifiers:
     fnp, fnp_mortal
         Feel No Pain N+ against all damage / against mortal wounds only; override the
         target line's values when given.
+    reroll_damage
+        Re-roll the Damage roll of random-damage attacks (per attack): ``none``, ``ones``
+        (the lowest result, a 1 on a D6) or ``low`` (a result below the dice expression's
+        average: 1-3 on a D6, 2-4 on D6+1). See :data:`DICE_REROLL_POLICIES`.
+    reroll_attacks
+        Re-roll the Attacks roll of random-A weapons (per weapon), same policies.
     """
 
     hit_mod: int = 0
@@ -396,8 +406,16 @@ class Modifiers:
     damage_halved: bool = False
     fnp: int | None = None
     fnp_mortal: int | None = None
+    reroll_damage: str = "none"
+    reroll_attacks: str = "none"
 
     def __post_init__(self) -> None:
+        for name in ("reroll_damage", "reroll_attacks"):
+            value = getattr(self, name)
+            if value not in DICE_REROLL_POLICIES:
+                raise OptionError(f"{name.replace('_', '-')} '{value}' is not a re-roll policy "
+                                  f"for a dice characteristic; use one of "
+                                  f"{', '.join(DICE_REROLL_POLICIES)}")
         for name in ("reroll_hits", "reroll_wounds", "reroll_saves"):
             value = getattr(self, name)
             if value not in REROLL_POLICIES:

@@ -16,8 +16,9 @@ Order in which :func:`resolve` asks for dice
 For each batch, in the order given (a batch is one :class:`Weapon` line, or a tuple of
 weapons making identical attacks; a batch is skipped when the unit is already destroyed):
 
-1. Attack dice, weapon by weapon (``count`` times per line): the A dice, then the
-   [RAPID FIRE] X dice when within half range. [BLAST] and [CLEAVE] add fixed dice.
+1. Attack dice, weapon by weapon (``count`` times per line): the A dice (and at once their
+   re-roll, ``reroll_attacks``), a random [BLAST X] once per 5 target models, then the
+   [RAPID FIRE] X dice when within half range. A fixed [BLAST]/[CLEAVE] adds fixed dice.
 2. Hit rolls, attack by attack: the hit die, its re-roll at once when the policy asks for
    one, then, on a critical hit with a random [SUSTAINED HITS] X, the X dice.
 3. Wound rolls for ordinary hits, then the extra hits, then the critical hits that did
@@ -26,8 +27,9 @@ weapons making identical attacks; a batch is skipped when the unit is already de
    rolled wounds in order), each followed at once by its re-roll; then sorted ascending.
    No save dice at all when no save can succeed (Sv- or Sv - AP >= 7, and no InSv).
 5. For each sorted save that lets damage through (stopping once the unit is destroyed):
-   the damage roll (only for a random D), then one Feel No Pain die per point of damage,
-   until the model is destroyed.
+   the damage roll (only for a random D; at once its re-roll, ``reroll_damage``; then a
+   random [MELTA X]), then one Feel No Pain die per point of damage, until the model is
+   destroyed.
 6. [DEVASTATING WOUNDS] critical wounds, one after the other (after the batch, or after
    every batch when ``dw_timing="unit_end"``): the damage roll, then one Feel No Pain die
    per mortal wound, until the one model they are tied to is destroyed.
@@ -146,6 +148,20 @@ def _roll_expr(expr: DiceExpr, roll: Roll) -> int:
         face = roll()
         total += (face + 1) // 2 if expr.sides == 3 else face
     return total
+
+
+def _roll_characteristic(expr: DiceExpr, policy: str, roll: Roll) -> int:
+    """A random characteristic (A or D) rolled, then re-rolled once under ``policy``:
+    ``ones`` when every die shows a 1, ``low`` when the result is below the expression's
+    average. The second result stands."""
+    result = _roll_expr(expr, roll)
+    if expr.count == 0:
+        return result
+    if policy == "ones" and result == expr.count + expr.constant:
+        return _roll_expr(expr, roll)
+    if policy == "low" and result < expr.mean:
+        return _roll_expr(expr, roll)
+    return result
 
 
 def _keyword_ok(keyword: str, keywords: frozenset[str]) -> bool:
@@ -277,6 +293,16 @@ class _Profile:
     rapid_fire: DiceExpr
     hazardous: int
     edition: int
+    damage_reroll: str = "none"
+    attacks_reroll: str = "none"
+    melta_dice: DiceExpr = DiceExpr.fixed(0)   # a random [MELTA X], rolled per attack
+    blast_dice: DiceExpr = DiceExpr.fixed(0)   # a random [BLAST X] ...
+    blast_rolls: int = 0                       # ... rolled this many times per weapon
+
+    def damage_roll(self, roll: Roll) -> tuple[int, int]:
+        """The Damage roll (re-rolled by policy), then a random [MELTA X] roll (0 if none)."""
+        damage = _roll_characteristic(self.damage, self.damage_reroll, roll)
+        return damage, _roll_expr(self.melta_dice, roll)
 
 
 def _profile(batch: tuple[Weapon, ...], target: TargetProfile, sit: Situation,
@@ -348,15 +374,21 @@ def _profile(batch: tuple[Weapon, ...], target: TargetProfile, sit: Situation,
             armour_mod += 1
         armour_mod, invuln_mod = min(armour_mod, 1), min(invuln_mod, 1)
 
-    melta = _x(_best_x(_instances(w, "MELTA", kw))).constant if (sit.half_range and ranged) else 0
+    melta_x = _x(_best_x(_instances(w, "MELTA", kw))) if (sit.half_range and ranged) \
+        else DiceExpr.fixed(0)
+    melta = 0 if melta_x.count else melta_x.constant
+    melta_dice = melta_x if melta_x.count else DiceExpr.fixed(0)
     # 10e: a [DEVASTATING WOUNDS] attack is allocated, so "on allocation" rules apply too.
     defender_on_dw = (rules.defender_dmg_mods_vs_dw == "always"
                       or (rules.defender_dmg_mods_vs_dw == "by_trigger"
                           and (tenth or rules.damage_mod_trigger == "target")))
     bonus = 0
+    blast_dice = DiceExpr.fixed(0)
     for name in ("BLAST", "CLEAVE"):
         inst = _best_x(_instances(w, name, kw))
-        if inst is not None:
+        if inst is not None and _x(inst).count:   # a random X: one roll per 5 models
+            blast_dice = _x(inst)
+        elif inst is not None:
             bonus += _x(inst).constant * (target.count // 5)
     rapid = _x(_best_x(_instances(w, "RAPID FIRE", kw))) if (sit.half_range and ranged) \
         else DiceExpr.fixed(0)
@@ -375,6 +407,8 @@ def _profile(batch: tuple[Weapon, ...], target: TargetProfile, sit: Situation,
         mortal_minus=mods.damage_minus if defender_on_dw else 0,
         devastating=has("DEVASTATING WOUNDS"), bonus_dice=bonus, rapid_fire=rapid,
         hazardous=sum(x.count for x in batch if x.has("HAZARDOUS")), edition=rules.edition,
+        damage_reroll=mods.reroll_damage, attacks_reroll=mods.reroll_attacks,
+        melta_dice=melta_dice, blast_dice=blast_dice, blast_rolls=target.count // 5,
     )
 
 
@@ -421,7 +455,11 @@ def _resolve_batch(p: _Profile, unit: _Unit, fnp: int | None, fnp_mortal: int | 
     dice = 0
     for w in p.weapons:
         for _ in range(w.count):
-            dice += _roll_expr(w.attacks, roll) + p.bonus_dice + _roll_expr(p.rapid_fire, roll)
+            dice += _roll_characteristic(w.attacks, p.attacks_reroll, roll) + p.bonus_dice
+            if p.blast_dice.count:
+                for _ in range(p.blast_rolls):
+                    dice += _roll_expr(p.blast_dice, roll)
+            dice += _roll_expr(p.rapid_fire, roll)
     if note:
         note(("dice", dice))
 
@@ -489,7 +527,8 @@ def _resolve_batch(p: _Profile, unit: _Unit, fnp: int | None, fnp_mortal: int | 
             note(("save", raw, verdict))
         if verdict != "damage":
             continue
-        amount = modified_damage(_roll_expr(p.damage, roll), p.damage_add, p.halve, p.minus,
+        damage, melta_roll = p.damage_roll(roll)
+        amount = modified_damage(damage, p.damage_add + melta_roll, p.halve, p.minus,
                                  p.edition)
         if note:
             note(("damage", amount))
@@ -517,7 +556,8 @@ def _devastate(p: _Profile, unit: _Unit, fnp_mortal: int | None, rules: Rules, r
     10th-edition launch text they spill over, one at a time (06.02)."""
     if unit.destroyed:
         return
-    amount = modified_damage(_roll_expr(p.damage, roll), p.damage_add, p.mortal_halve,
+    damage, melta_roll = p.damage_roll(roll)
+    amount = modified_damage(damage, p.damage_add + melta_roll, p.mortal_halve,
                              p.mortal_minus, p.edition)
     if note:
         note(("mortal", amount))

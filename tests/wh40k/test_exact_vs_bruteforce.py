@@ -100,6 +100,21 @@ CASES = {
                                        {"crit_wounds": 5}),
     "hazard rolled after a wipe": (["A1 BSN/A S8 AP0 D1 [TORRENT]",
                                     "A1 BS3+ S4 AP0 D1 [HAZARDOUS]"], "T4 Sv- W1", {}),
+    # Damage and Attacks re-rolls, random [BLAST X] and [MELTA X]
+    "damage reroll ones": (["A1 BS3+ S4 AP0 DD3"], "2x T4 Sv5+ W2", {"reroll_damage": "ones"}),
+    "damage reroll low, fnp": (["A1 BSN/A S4 AP0 DD6 [TORRENT]"], "T4 Sv- W4 FNP5+",
+                               {"reroll_damage": "low"}),
+    "attacks reroll low": (["AD3 BSN/A S4 AP0 D1 [TORRENT]"], "3x T4 Sv4+ W1",
+                           {"reroll_attacks": "low"}),
+    "attacks reroll ones": (["AD3 BSN/A S8 AP0 D1 [TORRENT]"], "2x T4 Sv- W1",
+                            {"reroll_attacks": "ones"}),
+    "blast D3": (["A1 BSN/A S4 AP0 D1 [BLAST D3, TORRENT]"], "5x T4 Sv- W1", {}),
+    "melta D3, damage reroll, devastating": (
+        ["A1 BS3+ S4 AP0 DD3 [MELTA D3, DEVASTATING WOUNDS]"], "2x T4 Sv4+ W3",
+        {"half_range": True, "reroll_damage": "ones", "crit_wounds": 5}),
+    "10e melta D3 halved: D halved before X is added": (
+        ["A1 BSN/A S8 AP0 DD3 [MELTA D3, TORRENT]"], "2x T4 Sv- W4",
+        {"half_range": True, "damage_halved": True, "edition": 10}),
 }
 
 

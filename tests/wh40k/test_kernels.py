@@ -37,6 +37,11 @@ CASES = [
      {"edition": 10, "crit_wounds": 5, "devastating_text": "launch"}),
     ('10x Bolt rifle: 24" A2 BS3+ S4 AP-1 D1 [LETHAL HITS]', "10x T3 Sv5+ W1 [STEALTH]",
      {"edition": 10, "cover": True}),
+    # Damage drawn from its table (re-roll, random [MELTA X]); re-rolled A, random [BLAST X]
+    ('2x Multi-melta: 18" A2 BS4+ S9 AP-4 DD6 [MELTA D6]', "T10 Sv3+ W16 FNP6+",
+     {"half_range": True, "reroll_damage": "low"}),
+    ('3x Cannon: 48" AD6 BS4+ S5 AP-1 D1 [BLAST D3]', "10x T4 Sv4+ W1",
+     {"reroll_attacks": "low"}),
 ]
 TRIALS = 150_000
 

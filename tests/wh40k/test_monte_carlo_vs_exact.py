@@ -115,6 +115,15 @@ CASES = {
                                  "5x T8 Sv3+ W3", {"edition": 10, "beyond_12": True}),
     "10e overwatch re-rolls": (["5x A2 BS3+ S4 AP0 D1 [SUSTAINED HITS 1]"], "10x T4 Sv4+ W1",
                                {"edition": 10, "overwatch": True, "reroll_hits": "failed"}),
+    # Damage and Attacks re-rolls, random [BLAST X] and [MELTA X]
+    "multi-melta D6, damage reroll low": (['2x Multi-melta: 18" A2 BS4+ S9 AP-4 DD6 [MELTA D6]'],
+                                          "T10 Sv3+ W16 FNP6+",
+                                          {"half_range": True, "reroll_damage": "low"}),
+    "blast D3, attacks reroll ones": (['Battle cannon: 48" AD6+3 BS4+ S10 AP-1 D3 [BLAST D3]'],
+                                      "10x Guardsman: T3 Sv5+ W1", {"reroll_attacks": "ones"}),
+    "damage reroll ones, devastating, fnp": (
+        ["3x A2 BS3+ S5 AP-1 DD3 [DEVASTATING WOUNDS]"], "5x T5 Sv3+ W3 FNP5+",
+        {"reroll_damage": "ones", "crit_wounds": 5}),
 }
 
 

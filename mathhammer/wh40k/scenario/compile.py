@@ -26,9 +26,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from mathhammer.errors import UnsupportedError
 from mathhammer.wh40k import abilities as ab
-from mathhammer.wh40k.compile import (BATCH_COLUMNS, N_WEAPONS, BatchTables, Defender, batch_tables,
-                                      dw_at_unit_end, dw_spill, feel_no_pain)
+from mathhammer.wh40k.compile import (A_REROLL_BELOW, BATCH_COLUMNS, D_TABLE, N_WEAPONS,
+                                      BatchTables, Defender, batch_tables, dw_at_unit_end,
+                                      dw_spill, feel_no_pain)
 from mathhammer.wh40k.profiles import Modifiers, Rules
 from mathhammer.wh40k.scenario.activations import Attack
 from mathhammer.wh40k.scenario.model import Scenario
@@ -220,6 +222,7 @@ def _add_batch(scenario: Scenario, activation, attacks, target_name: str, member
     weapon = members[0].weapon
     t = batch_tables(weapon, _defender(target), activation.situation, modifiers,
                      scenario.rules)
+    _refuse_unsupported(t, activation.label)
     row = list(t.row) + [0] * (SCENARIO_BATCH_COLUMNS - BATCH_COLUMNS)
     row[N_WEAPONS] = 0  # counted from the attacking models alive, in the kernel
     row[B_TARGET] = unit_index[target_name]
@@ -248,6 +251,15 @@ def _add_batch(scenario: Scenario, activation, attacks, target_name: str, member
     out.rows.append(row)
     out.tables.append(t)
     out.labels.append(f"{activation.label}: {weapon}")
+
+
+def _refuse_unsupported(t: BatchTables, label: str) -> None:
+    """Rules the scenario kernel does not model yet: refused rather than ignored."""
+    if t.row[D_TABLE] or t.row[A_REROLL_BELOW] or t.blast_dice != (0, 0):
+        raise UnsupportedError(
+            f"activation '{label}': Damage or Attacks re-rolls and a random [MELTA X] or "
+            "[BLAST X] are not modelled in scenarios yet; compare the weapon alone with "
+            "mh.simulate / mh.exact")
 
 
 def _stack_tables(tables: list[BatchTables], units: list[list[int]]
