@@ -120,8 +120,11 @@ def charts_to_draw() -> dict[str, tuple[str, object]]:
                                          "expected_damage")),
         "bars_per_points": ("The per-100-points variant",
                             charts.bars(grid, "expected_damage", per_points=True)),
-        "bars_small_probability": ("Small probabilities: the axis fits the data",
-                                   charts.bars(grid, "p_unit_destroyed")),
+        "bars_small_probability": ("Small probabilities: P(unit destroyed) of a Terminator "
+                                   "squad and a mob of Boyz stays readable, the axis fits "
+                                   "the data",
+                                   charts.bars(grid[grid.target.isin(list(TARGETS)[2:])],
+                                               "p_unit_destroyed")),
         "sweep": ("A sweep over the range band, six series", charts.sweep_lines(ranged)),
         "overlay_ten": ("Ten series: one panel per target",
                         charts.overlay(cells, "damage")),

@@ -44,6 +44,7 @@ from mathhammer.core.chart_layout import (DPI, FIGSIZE, MARKERS, MAX_SERIES_PER_
                                           percent_axis, remember_full_text, save, series_style,
                                           shorten_ticks, style, title, wrap)
 from mathhammer.core.labels import metric_label
+from mathhammer.core.tables import format_value
 from mathhammer.errors import OptionError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -415,9 +416,13 @@ def bars(frame: pd.DataFrame, metric: str | None = None, *, ax: Axes | None = No
         everything = part["value"].to_numpy(dtype=float) + 2 * np.nan_to_num(
             part["stderr"].to_numpy(dtype=float) if "stderr" in part else 0.0)
         low, high = fit_limits(everything, probability=is_probability, ylim=ylim)
+        if not dots and ylim is None:
+            high = low + (high - low) * 1.15  # room for the value printed after each bar
         ax.set_xlim(low, high)
         if is_probability:
             percent_axis(ax.xaxis, high - low)
+        if not dots:
+            _bar_values(ax, drawn, errorbars, is_probability)
         ax.set_xlabel(label)
         _title(ax, title or capitalised(label))
         note = _frame_note(frame) + ("; error bars: ±2 s.e." if errorbars else "")
@@ -428,6 +433,22 @@ def bars(frame: pd.DataFrame, metric: str | None = None, *, ax: Axes | None = No
             caption(ax, f"against {targets[0]}" + (f"; {note}" if note else ""))
         grow_to_fit(ax.figure)
     return BarsArtists(ax, drawn, errorbars)
+
+
+def _bar_values(ax: Axes, containers: list, errorbars: list, is_probability: bool) -> None:
+    """Each bar's value printed just past the bar (or its error bar), so a zero reads 0."""
+    for j, container in enumerate(containers):
+        spans = (errorbars[j].lines[2][0].get_segments()
+                 if len(errorbars) == len(containers) else [None] * len(container))
+        for patch, span in zip(container, spans):
+            value = patch.get_width()
+            end = max(value, span[1][0]) if span is not None else value
+            if not np.isfinite(value):
+                continue
+            ax.annotate(format_value(value, 2, percent=is_probability),
+                        xy=(max(end, 0.0), patch.get_y() + patch.get_height() / 2),
+                        xytext=(3, 0), textcoords="offset points", va="center",
+                        fontsize=8, color="#333333")
 
 
 def _draw_bars(ax, part, attackers, targets, dots):
