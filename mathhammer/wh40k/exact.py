@@ -197,6 +197,18 @@ def _resolve_batch(plan: CompiledPlan, b: int, state: np.ndarray, models: int,
     step_mortal = _mortal_step(plan, mortal, models, wounds)
     # after_u[u] = state after u unsaved wounds; then mix over u for each k and apply
     # k devastating critical wounds with Horner's scheme.
+    if state.ndim == 1 and not (plan.dw_at_unit_end and row[DEVASTATING]):
+        after_u = np.empty((joint.shape[0], len(state)))
+        current = state
+        for u in range(joint.shape[0]):
+            after_u[u] = current
+            current = current @ step_normal
+        per_k = joint.T @ after_u
+        result = per_k[-1]
+        for k in range(per_k.shape[0] - 2, -1, -1):
+            result = result @ step_mortal + per_k[k]
+        return result
+    # With pending critical wounds the state has more axes: the same on a flattened view.
     flat = state.reshape(state.shape[0], -1)
     after_u = np.empty((joint.shape[0],) + flat.shape)
     current = flat

@@ -338,15 +338,22 @@ def _resolve_batch(state, b, blast_models, batches, contribs, hit, wound, saves,
         _sorted_saves(state, b, to_save, n, precision, allocs[start, A_LOCAL], batches,
                       saves, damage_maps, subs, allocs, alive, current, group_alive,
                       unit_alive, unit_lost, buffer, counts)
+    # 10e: a [DEVASTATING WOUNDS] attack is still allocated, so [PRECISION] may put it on a
+    # CHARACTER (pending entries then hold -1 - that allocation group instead of the unit).
+    to_character = precision if flags[F_ONE_AT_A_TIME] else -1
     for _ in range(devastating):
         if unit_alive[u] == 0:
             break
         raw = roll_dice(state, batches[b, D_COUNT], batches[b, D_SIDES], batches[b, D_CONST])
         damage = damage_maps[b, MORTAL_DAMAGE, raw]
         if flags[F_DW_AT_END]:
-            pending_unit[n_pending] = u
+            pending_unit[n_pending] = u if to_character < 0 else -1 - to_character
             pending_damage[n_pending] = damage
             n_pending += 1
+            continue
+        if to_character >= 0 and group_alive[to_character] > 0 and not flags[F_DW_SPILL]:
+            _damage_model(state, to_character, damage, True, subs, allocs, alive, current,
+                          group_alive, unit_alive, unit_lost)
             continue
         if flags[F_DW_SPILL]:
             _mortal_wounds(state, u, damage, units, orders, subs, allocs, alive, current,
@@ -475,6 +482,14 @@ def scenario_trials(state, trials, rounds, activations, batches, contribs, hit, 
                             save_cdfs, use_counts)
                     for i in range(n_pending):
                         u = pending_unit[i]
+                        if u < 0:  # allocated to a CHARACTER by [PRECISION] (10e)
+                            a = -1 - u
+                            u = allocs[a, A_UNIT]
+                            if group_alive[a] > 0 and not flags[F_DW_SPILL]:
+                                _damage_model(state, a, pending_damage[i], True, subs, allocs,
+                                              alive, current, group_alive, unit_alive,
+                                              unit_lost)
+                                continue
                         if unit_alive[u] == 0:
                             continue
                         if flags[F_DW_SPILL]:

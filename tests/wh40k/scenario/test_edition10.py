@@ -144,3 +144,31 @@ situation = { cover = true }
     # 10 shots x 2/3 hit x 2/3 wound x (Sv5+, AP-1, cover +1: fails on 1-4) 2/3 = 80/27
     mean = loaded.wounds_lost("Target")
     assert near(mean.mean, mean.stderr, 80 / 27)
+
+
+@pytest.mark.parametrize("edition", [10, 11])
+def test_precision_devastating_wounds_reach_the_character_in_10th_edition(edition):
+    # One auto-hit, S8 vs T4 wounds on 2+, every wound critical (crit_wounds 2): 5/6 of the
+    # time D3 mortal wounds. 10e: the attack is allocated, [PRECISION] picks the CHARACTER
+    # (W3): he dies 5/6 of the time. 11e: mortal wounds go to the bodyguard (06.02).
+    from mathhammer.wh40k.profiles import Modifiers
+    from mathhammer.wh40k.scenario.units import attach
+
+    gun = 'Needle: 24" A1 BSN/A S8 AP0 D3 [TORRENT, PRECISION, DEVASTATING WOUNDS]'
+    sniper = Unit("Sniper", (group("Sniper", 1, "T4 Sv3+ W2", gun),))
+    guard = Unit("Guard", (group("Trooper", 5, "T4 Sv3+ W1"),))
+    boss = Unit("Boss", (group("Boss", 1, "T4 Sv3+ W3 [CHARACTER]"),))
+    target = attach(guard, boss)
+    sc = Scenario({"Sniper": sniper, "Guard": target},
+                  (Activation("shooting", "Sniper", "Guard",
+                              modifiers=Modifiers(crit_wounds=2)),),
+                  rules=Rules(edition=edition))
+    result = run(sc, trials=TRIALS, seed=8)
+    boss_dead = result.group_models_destroyed("Guard", "Boss")
+    troopers = result.group_models_destroyed("Guard", "Trooper")
+    if edition == 10:
+        assert near(boss_dead.mean, boss_dead.stderr, 5 / 6)
+        assert troopers.mean == 0.0
+    else:
+        assert boss_dead.mean == 0.0
+        assert near(troopers.mean, troopers.stderr, 5 / 6)
