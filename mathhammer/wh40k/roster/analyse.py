@@ -145,6 +145,8 @@ def analyse(roster: Roster, targets: Any, *, exact: bool = False,
 def _targets(targets: Any, library: Any) -> list[_Target]:
     from mathhammer.wh40k.targets import resolve_target
 
+    if hasattr(targets, "units") and hasattr(targets, "entries"):  # another Roster
+        targets = {unit.name: unit for unit in targets.units}
     if isinstance(targets, Mapping):
         items = [(str(k), v) for k, v in targets.items()]
     else:

@@ -253,3 +253,11 @@ def test_cli_against_other_edition_exit_2(capsys):
                  str(FILES / "marines_10e.ros")])
     assert code == 2
     assert "same edition" in capsys.readouterr().err
+
+
+def test_compare_takes_another_roster_as_targets():
+    orks = mh.roster(FILES / "orks_11e.ros")
+    marines = mh.roster(FILES / "leaders_11e.json")
+    a = orks.compare(marines, exact=True, phases=["shooting"], trials=5_000)
+    b = orks.against(marines, exact=True, phases=["shooting"], trials=5_000)
+    assert a.equals(b)

@@ -237,3 +237,33 @@ def test_cli_to_scenario(tmp_path, capsys):
     assert main(["run", str(out), "--trials", "1000", "--json"]) == 0
     result = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert "Boyz (2)" in result["units"]
+
+
+def test_nested_forces_and_custom_names(tmp_path):
+    text = (FILES / "marines_10e.ros").read_text()
+    start = text.index('<selection id="s-las"')
+    end = text.index("</selections>\n    </force>")
+    devastators = text[start:end]
+    nested = ('<forces><force id="f-2" name="Allied Detachment" entryId="e-f2" '
+              'catalogueId="cat-2" catalogueRevision="1" catalogueName="Imperium - Agents">'
+              f"<selections>{devastators}</selections></force></forces>")
+    text = text[:start] + text[end:]
+    text = text.replace("</selections>\n    </force>", "</selections>" + nested + "\n    </force>")
+    text = text.replace('name="Captain" entryId="e-cap"',
+                        'name="Captain" customName="Captain Titus" entryId="e-cap"')
+    path = tmp_path / "nested.ros"
+    path.write_text(text)
+    army = mh.roster(path)
+    assert [e.name for e in army.entries] == ["Captain", "Intercessor Squad", "Devastator Squad"]
+    assert army.faction == "Imperium - Space Marines + Imperium - Agents"
+    assert "custom name: Captain Titus" in entry(army, "Captain").notes
+
+
+def test_top_level_upgrade_with_a_statline_is_a_unit(tmp_path):
+    text = (FILES / "marines_10e.ros").read_text().replace(
+        'name="Devastator Squad" entryId="e-dev" number="1" type="unit"',
+        'name="Devastator Squad" entryId="e-dev" number="1" type="upgrade"')
+    path = tmp_path / "upgrade.ros"
+    path.write_text(text)
+    army = mh.roster(path)
+    assert entry(army, "Devastator Squad").models == 5
