@@ -256,7 +256,7 @@ def test_small_probabilities_fill_the_axis():
     art = charts.bars(frame)
     check_geometry(art)
     low, high = art.ax.get_xlim()
-    assert low == 0 and frame.value.max() < high < 1.3 * (frame.value + 2 * frame.stderr).max()
+    assert low == 0 and frame.value.max() < high < 1.4 * (frame.value + 2 * frame.stderr).max()
     assert all(t.get_text().endswith("%") for t in art.ax.get_xticklabels()
                if t.get_text())
     art = charts.bars(frame, ylim=(0, 1))
