@@ -12,8 +12,8 @@ import numpy as np
 
 from mathhammer.core.result import EXACT, MONTE_CARLO, Distribution, Result
 from mathhammer.core.trials import CHUNKS, DEFAULT_TRIALS, check_seed, check_trials, chunk_streams
-from mathhammer.warmachine.compile import CompiledPlan, compile_plan
-from mathhammer.warmachine.exact import solve
+from mathhammer.warmachine.compile import M_GRID, CompiledPlan, compile_plan
+from mathhammer.warmachine.exact import outcome_names, solve
 from mathhammer.warmachine.profiles import Attack, Rules, Target
 from mathhammer.warmachine.parse import parse_attack, parse_target
 
@@ -100,33 +100,48 @@ def simulate(attacks: AttackLike | Iterable[AttackLike],
 
 
 def run_monte_carlo(compiled: CompiledPlan, trials: int, seed: int) -> Result:
-    """Run the Monte Carlo kernel on a compiled plan."""
-    from mathhammer.warmachine.compile import R_CRIT_CONT
-    from mathhammer.warmachine.kernels import (C_CONTINUOUS, C_CRIT, C_HIT, C_SAVED, C_UNIT,
-                                               N_COUNTERS, simulate_chunks)
+    """Run the Monte Carlo kernel on a compiled plan (same outcomes as :func:`run_exact`)."""
+    from mathhammer.warmachine.kernels import (C_BEAST, C_CONTINUOUS, C_CRIT, C_HIT, C_SAVED,
+                                               C_UNIT, N_COUNTERS, simulate_chunks)
 
     trials, seed = check_trials(trials), check_seed(seed)
     streams, per_chunk = chunk_streams(trials, seed, N_CHUNKS)
+    n_models = compiled.n_models
     hist_damage = np.zeros((N_CHUNKS, compiled.max_damage + 1), dtype=np.int64)
-    hist_destroyed = np.zeros((N_CHUNKS, compiled.n_models + 1), dtype=np.int64)
+    hist_destroyed = np.zeros((N_CHUNKS, n_models + 1), dtype=np.int64)
     hist_spent = np.zeros((N_CHUNKS, compiled.max_boosts + 1), dtype=np.int64)
+    hist_transfer = np.zeros((N_CHUNKS, compiled.max_transferred + 1), dtype=np.int64)
     counters = np.zeros((N_CHUNKS, N_COUNTERS), dtype=np.int64)
-    simulate_chunks(compiled.rows, compiled.models, compiled.rules, compiled.coverage, streams,
-                    per_chunk, hist_damage, hist_destroyed, hist_spent, counters)
+    per_model = np.zeros((N_CHUNKS, n_models, 2), dtype=np.int64)
+    crippled = np.zeros((N_CHUNKS, n_models, compiled.grid_need.shape[1]), dtype=np.int64)
+    simulate_chunks(compiled.rows, compiled.models, compiled.rules, compiled.coverage,
+                    compiled.grid_lanes, compiled.grid_need, streams, per_chunk, hist_damage,
+                    hist_destroyed, hist_spent, hist_transfer, counters, per_model, crippled)
     totals = counters.sum(axis=0)
     distributions = {"damage": Distribution.from_counts(hist_damage.sum(axis=0)),
                      "models_destroyed": Distribution.from_counts(hist_destroyed.sum(axis=0))}
     if compiled.max_boosts:
         distributions["boosts_spent"] = Distribution.from_counts(hist_spent.sum(axis=0))
-    probabilities = {"hit": float(totals[C_HIT] / trials),
-                     "crit": float(totals[C_CRIT] / trials),
-                     "unit_destroyed": float(totals[C_UNIT] / trials),
-                     "tough_saved": float(totals[C_SAVED] / trials)}
-    if compiled.rows[:, R_CRIT_CONT].any():
-        probabilities["continuous_effect"] = float(totals[C_CONTINUOUS] / trials)
+    if compiled.max_transferred:
+        distributions["damage_transferred"] = Distribution.from_counts(hist_transfer.sum(axis=0))
+    counts = {"hit": totals[C_HIT], "crit": totals[C_CRIT], "unit_destroyed": totals[C_UNIT],
+              "tough_saved": totals[C_SAVED], "continuous_effect": totals[C_CONTINUOUS],
+              "beast_destroyed": totals[C_BEAST]}
+    per_model = per_model.sum(axis=0)
+    crippled = crippled.sum(axis=0)
+    gridded = [i for i in range(n_models) if compiled.models[i, M_GRID] >= 0]
+    for i in range(n_models):
+        counts[f"hit_model_{i + 1}"] = per_model[i, 0]
+        counts[f"destroyed_model_{i + 1}"] = per_model[i, 1]
+        if i in gridded:
+            suffix = f"_model_{i + 1}" if len(gridded) > 1 else ""
+            for s, letter in enumerate(compiled.grid_systems[compiled.models[i, M_GRID]]):
+                counts[f"crippled_{letter}{suffix}"] = crippled[i, s]
+    names = ["hit", "crit", "unit_destroyed", *outcome_names(compiled)]
+    probabilities = {name: float(counts[name] / trials) for name in names}
     return Result(method=MONTE_CARLO, distributions=distributions, probabilities=probabilities,
                   trials=trials, seed=seed,
-                  inputs={**inputs_of(compiled), "chunks": N_CHUNKS}, labels=LABELS)
+                  inputs={**inputs_of(compiled), "chunks": N_CHUNKS}, labels=labels_of(compiled))
 
 
 def run_exact(compiled: CompiledPlan) -> Result:
@@ -134,14 +149,33 @@ def run_exact(compiled: CompiledPlan) -> Result:
     pmfs, probabilities = solve(compiled)
     return Result(method=EXACT,
                   distributions={k: Distribution.from_pmf(v) for k, v in pmfs.items()},
-                  probabilities=probabilities, inputs=inputs_of(compiled), labels=LABELS)
+                  probabilities=probabilities, inputs=inputs_of(compiled),
+                  labels=labels_of(compiled))
 
 
 #: Human names of the outcomes, for tables and charts.
 LABELS = {"damage": "boxes marked", "models_destroyed": "models destroyed",
           "boosts_spent": "damage boosts spent", "unit_destroyed": "all targets destroyed",
           "tough_saved": "a Tough roll saved",
-          "continuous_effect": "continuous effect applied"}
+          "continuous_effect": "continuous effect applied",
+          "damage_transferred": "boxes transferred to the warbeast",
+          "beast_destroyed": "warbeast destroyed by transferred damage"}
+
+
+def labels_of(compiled: CompiledPlan) -> dict[str, str]:
+    """:data:`LABELS` plus the plan's per-model and per-system events."""
+    labels = dict(LABELS)
+    gridded = [i for i in range(compiled.n_models) if compiled.models[i, M_GRID] >= 0]
+    for i in range(compiled.n_models):
+        labels[f"hit_model_{i + 1}"] = f"model {i + 1} hit"
+        labels[f"destroyed_model_{i + 1}"] = f"model {i + 1} destroyed"
+        if i in gridded:
+            target_of = [t for t in compiled.targets for _ in range(t.count)][i]
+            suffix = f"_model_{i + 1}" if len(gridded) > 1 else ""
+            where = f" (model {i + 1})" if suffix else ""
+            for letter, name in target_of.systems.items():
+                labels[f"crippled_{letter}{suffix}"] = f"{name} ({letter}) crippled{where}"
+    return labels
 
 
 def inputs_of(compiled: CompiledPlan) -> dict[str, object]:

@@ -10,12 +10,15 @@ from mathhammer.errors import OptionError
 from mathhammer.warmachine.profiles import Rules
 
 #: What ``--plot`` can draw, default first.
-PLOT_OUTCOMES = ("damage", "models_destroyed", "boosts_spent")
+PLOT_OUTCOMES = ("damage", "models_destroyed", "boosts_spent", "damage_transferred")
 _ATTACK_HELP = ('attack line, e.g. "3x Battle hammer: MAT7 POW16 [CHARGE, ARMOR-PIERCING]"; '
                 "Nx = that many attacks one after another; RAT/AAT for ranged/arcane; "
                 '"BLAST POW n" for an AOE')
 _TARGET_HELP = ('target unit, e.g. "5x Trencher: DEF13 ARM13 BOXES1 [TOUGH]" or '
-                '"Heavy warjack: DEF12 ARM19 BOXES30 [KNOCKED DOWN]"; repeat for more units')
+                '"Heavy warjack: DEF12 ARM19 BOXES30 [KNOCKED DOWN]"; "GRID -L/-LL/MC/CM/RR/R" '
+                "(six lanes of boxes, '-' blank or a system letter) or SPIRAL ... for damage "
+                'grids; "TRANSFER 2, TRANSFER BOXES 20" for damage transfer; repeat for more '
+                "units")
 
 
 def _probability(text: str) -> float:
@@ -43,6 +46,11 @@ def _add_rule_options(parser: argparse.ArgumentParser) -> None:
                        help="a bought damage boost does not boost blast damage rolls")
     group.add_argument("--aoe-miss-coverage", type=_probability, default=0.0, metavar="P",
                        help="P(a listed model is still in the area after a miss) (default 0)")
+    group.add_argument("--apply-crippling", action="store_true",
+                       help="apply older-edition effects of the attacker's CRIPPLED systems")
+    group.add_argument("--transfer-policy", choices=("always", "lethal"), default="always",
+                       help="damage transfer: every damaging attack (default) or only damage "
+                            "that would disable")
 
 
 def rules_from_args(args: argparse.Namespace) -> Rules:
@@ -55,7 +63,9 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
                  stationary_base_def=args.stationary_def,
                  tough_allowed=not args.no_tough,
                  aoe_boost_all=not args.no_aoe_boost_all,
-                 aoe_miss_coverage=args.aoe_miss_coverage)
+                 aoe_miss_coverage=args.aoe_miss_coverage,
+                 apply_crippling=args.apply_crippling,
+                 transfer_policy=args.transfer_policy)
 
 
 def _header(args: argparse.Namespace) -> str:

@@ -2,42 +2,49 @@
 
 Each attack of each line becomes one row of :attr:`CompiledPlan.rows` (column indices are the
 ``R_*`` constants); each target model one row of :attr:`CompiledPlan.models` (``M_*``); the
-rule switches one small vector (``RU_*``). The Monte Carlo kernel and the exact engine read
-exactly these arrays, so they cannot disagree about what was asked.
+rule switches one small vector (``RU_*``); damage grids and spirals two small tables
+(:attr:`CompiledPlan.grid_lanes`, :attr:`CompiledPlan.grid_need`). The Monte Carlo kernel and
+the exact engine read exactly these arrays, so they cannot disagree about what was asked.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from mathhammer.errors import OptionError, UnsupportedError
-from mathhammer.warmachine.profiles import Attack, Rules, Target
+from mathhammer.warmachine.profiles import CRIPPLED, N_LANES, Attack, Rules, Target
 
 # -- attack rows --------------------------------------------------------------------------------
 (R_LINE, R_FIRST, R_MELEE, R_STAT, R_POW, R_BLAST_POW, R_AOE, R_CATCHES, R_SPRAY, R_ATK_N,
  R_ATK_DROP, R_DMG_N, R_DMG_DROP, R_DMG_BOOSTED, R_CHARGE, R_AP, R_CRIT_AP, R_CRIT_KD,
  R_CRIT_NO_TOUGH, R_CRIT_MULT, R_CRIT_DICE, R_AUTO_HIT, R_AUTO_MISS, R_REROLL_MODE, R_REROLL_N,
- R_DREROLL_BELOW, R_DREROLL_N, R_GEN, R_GEN_CAP, R_BUDGET, R_CRIT_CONT) = range(31)
-N_ROW_FIELDS = 31
+ R_DREROLL_BELOW, R_DREROLL_N, R_GEN, R_GEN_CAP, R_BUDGET, R_CRIT_CONT, R_LANE) = range(32)
+N_ROW_FIELDS = 32
 
 REROLL_CODES = {"none": 0, "on_miss": 1, "on_miss_or_no_crit": 2}
 GENERATE_CODES = {"none": 0, "on_hit": 1, "on_kill": 2}
 
 # -- target models ------------------------------------------------------------------------------
-M_DEF, M_ARM, M_BOXES, M_MARKED, M_TOUGH, M_TOUGH_THR, M_KD, M_STATIONARY, M_UNIT = range(9)
-N_MODEL_FIELDS = 9
+(M_DEF, M_ARM, M_BOXES, M_MARKED, M_TOUGH, M_TOUGH_THR, M_KD, M_STATIONARY, M_UNIT, M_GRID,
+ M_TRANSFERS, M_BEAST) = range(12)
+N_MODEL_FIELDS = 12
 
 # -- rule switches ------------------------------------------------------------------------------
-RU_ALL_ONES, RU_SPECIAL_KEPT, RU_ROLL_VS_AUTO, RU_STAT_DEF, RU_TOUGH_ALLOWED, RU_AOE_BOOST_ALL = \
-    range(6)
-N_RULE_FIELDS = 6
+(RU_ALL_ONES, RU_SPECIAL_KEPT, RU_ROLL_VS_AUTO, RU_STAT_DEF, RU_TOUGH_ALLOWED, RU_AOE_BOOST_ALL,
+ RU_TRANSFER_LETHAL) = range(7)
+N_RULE_FIELDS = 7
+
+#: ``grid_need`` entry of a system slot a grid does not use (never crippled).
+NEVER = 1 << 20
 
 #: Bits of the per-sequence event flags both engines keep.
 FLAG_TOUGH_SAVED = 1
 FLAG_CONTINUOUS = 2
+#: The exact engine marks "model j was hit" with bit ``FLAG_HIT_SHIFT + j``.
+FLAG_HIT_SHIFT = 2
 
 
 @dataclass(frozen=True, eq=False)
@@ -56,6 +63,14 @@ class CompiledPlan:
         ``aoe_miss_coverage``.
     attacks, targets, rule_set
         The profiles the plan was compiled from (provenance).
+    grid_lanes
+        ``int64 (n_grids, 6)``: boxes per lane of each distinct grid or spiral (model column
+        ``M_GRID`` indexes it; -1 = no grid).
+    grid_need
+        ``int64 (n_grids, n_systems, 6)``: system ``s`` of grid ``g`` is crippled when every
+        lane ``l`` has at least ``grid_need[g, s, l]`` boxes marked (``NEVER`` pads).
+    grid_systems
+        The system letters of each grid, in the order of ``grid_need``.
     """
 
     rows: np.ndarray
@@ -65,6 +80,9 @@ class CompiledPlan:
     attacks: tuple[Attack, ...]
     targets: tuple[Target, ...]
     rule_set: Rules
+    grid_lanes: np.ndarray
+    grid_need: np.ndarray
+    grid_systems: tuple[tuple[str, ...], ...]
 
     @property
     def n_models(self) -> int:
@@ -79,6 +97,16 @@ class CompiledPlan:
     def max_boosts(self) -> int:
         return int(self.rows[:, R_BUDGET].sum()) if len(self.rows) else 0
 
+    @property
+    def max_transferred(self) -> int:
+        """Most boxes damage transfer can mark on warbeasts."""
+        return int(self.models[:, M_BEAST].sum())
+
+    @property
+    def per_model_hits(self) -> bool:
+        """An AOE or a spray is in the plan: report P(hit) and P(destroyed) per model."""
+        return bool(len(self.rows) and (self.rows[:, R_AOE].any() or self.rows[:, R_SPRAY].any()))
+
 
 def compile_plan(attacks: Sequence[Attack], targets: Sequence[Target],
                  rules: Rules | None = None) -> CompiledPlan:
@@ -89,7 +117,7 @@ def compile_plan(attacks: Sequence[Attack], targets: Sequence[Target],
     OptionError
         For an empty request or an unbounded attack-generating rule.
     UnsupportedError
-        For switches no engine implements (crippling, no retargeting).
+        For switches no engine implements (no retargeting).
     """
     rules = Rules() if rules is None else rules
     attacks = tuple(attacks)
@@ -98,20 +126,65 @@ def compile_plan(attacks: Sequence[Attack], targets: Sequence[Target],
         raise OptionError("give at least one attack line")
     if not targets:
         raise OptionError("give at least one target")
-    if rules.apply_crippling:
-        raise UnsupportedError("apply_crippling=True is not implemented: damage grids and "
-                               "crippled systems are not modelled; leave it False")
     if not rules.retarget_after_kill:
         raise UnsupportedError("retarget_after_kill=False is not implemented: attacks always "
                                "move on to the next model after a kill")
     rows = [row for line_index, attack in enumerate(attacks)
-            for row in _attack_rows(line_index, attack)]
-    models = [_model_row(unit_index, target) for unit_index, target in enumerate(targets)
-              for _ in range(target.count)]
+            for row in _attack_rows(line_index, _crippled(attack, rules))]
+    grids = [t for t in targets if t.grid]
+    models = [_model_row(unit_index, target, grids.index(target) if target.grid else -1)
+              for unit_index, target in enumerate(targets) for _ in range(target.count)]
+    lanes, need, systems = _grid_tables(grids)
     return CompiledPlan(rows=np.array(rows, dtype=np.int64).reshape(-1, N_ROW_FIELDS),
                         models=np.array(models, dtype=np.int64).reshape(-1, N_MODEL_FIELDS),
                         rules=_rule_vector(rules), coverage=float(rules.aoe_miss_coverage),
-                        attacks=attacks, targets=targets, rule_set=rules)
+                        attacks=attacks, targets=targets, rule_set=rules, grid_lanes=lanes,
+                        grid_need=need, grid_systems=systems)
+
+
+def _crippled(attack: Attack, rules: Rules) -> Attack:
+    """The attack with its model's crippled systems applied (older-edition effects, 7.3).
+
+    A crippled weapon system loses one attack die and one damage die, Mind one attack die,
+    Body one damage die; a crippled Spirit or Cortex cannot pay for boosts or a charge.
+    """
+    name = f"'{attack.name or 'attack'}'"
+    crippled = [system for system in CRIPPLED if getattr(attack, f"crippled_{system}")]
+    if not crippled:
+        return attack
+    if not rules.apply_crippling:
+        raise OptionError(f"{name}: CRIPPLED {crippled[0].upper()} has an effect only with "
+                          "apply_crippling=True (--apply-crippling: older-edition effects; the "
+                          "MkIV ones are unverified); add it or drop the word")
+    if attack.crippled_spirit or attack.crippled_cortex:
+        which = "SPIRIT" if attack.crippled_spirit else "CORTEX"
+        paid = [word for word, used in (("ATTACK BOOSTS", attack.attack_boosts),
+                                        ("DAMAGE BOOSTS", attack.damage_boosts),
+                                        ("CHARGE", attack.charge)) if used]
+        if paid:
+            raise OptionError(f"{name}: a model with a CRIPPLED {which} cannot spend focus or "
+                              f"fury, so {paid[0]} is impossible; drop it")
+    return replace(attack,
+                   attack_reduced=attack.attack_reduced + attack.crippled_weapon
+                   + attack.crippled_mind,
+                   damage_reduced=attack.damage_reduced + attack.crippled_weapon
+                   + attack.crippled_body)
+
+
+def _grid_tables(grids: list[Target]
+                 ) -> tuple[np.ndarray, np.ndarray, tuple[tuple[str, ...], ...]]:
+    """Boxes per lane, and per system the boxes each lane must have marked to cripple it."""
+    systems = tuple(tuple(t.systems) for t in grids)
+    width = max((len(s) for s in systems), default=0)
+    lanes = np.zeros((len(grids), N_LANES), dtype=np.int64)
+    need = np.full((len(grids), width, N_LANES), NEVER, dtype=np.int64)
+    for g, target in enumerate(grids):
+        for lane, boxes in enumerate(target.grid):
+            lanes[g, lane] = len(boxes)
+        for s, letter in enumerate(systems[g]):
+            for lane, boxes in enumerate(target.grid):
+                need[g, s, lane] = boxes.rfind(letter) + 1
+    return lanes, need, systems
 
 
 def _attack_rows(line_index: int, attack: Attack) -> list[np.ndarray]:
@@ -155,12 +228,13 @@ def _attack_rows(line_index: int, attack: Attack) -> list[np.ndarray]:
         row[R_GEN_CAP] = -1 if attack.max_generated is None else attack.max_generated
         row[R_BUDGET] = attack.damage_boosts if first else 0
         row[R_CRIT_CONT] = attack.crit_continuous
+        row[R_LANE] = attack.lane or 0
         rows.append(row)
     return rows
 
 
-def _model_row(unit_index: int, target: Target) -> np.ndarray:
-    """One row per model of a target unit."""
+def _model_row(unit_index: int, target: Target, grid: int) -> np.ndarray:
+    """One row per model of a target unit (``grid``: index into the grid tables, or -1)."""
     model = np.zeros(N_MODEL_FIELDS, dtype=np.int64)
     model[M_DEF] = target.defense
     model[M_ARM] = target.armor
@@ -171,6 +245,9 @@ def _model_row(unit_index: int, target: Target) -> np.ndarray:
     model[M_KD] = target.knocked_down
     model[M_STATIONARY] = target.stationary
     model[M_UNIT] = unit_index
+    model[M_GRID] = grid
+    model[M_TRANSFERS] = target.transfers
+    model[M_BEAST] = target.transfer_boxes
     return model
 
 
@@ -183,4 +260,5 @@ def _rule_vector(rules: Rules) -> np.ndarray:
     rule_vector[RU_STAT_DEF] = rules.stationary_base_def
     rule_vector[RU_TOUGH_ALLOWED] = rules.tough_allowed
     rule_vector[RU_AOE_BOOST_ALL] = rules.aoe_boost_all
+    rule_vector[RU_TRANSFER_LETHAL] = rules.transfer_policy == "lethal"
     return rule_vector

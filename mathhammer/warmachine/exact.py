@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 from collections import defaultdict
 from functools import lru_cache
+from typing import NamedTuple
 
 import numpy as np
 
@@ -24,8 +25,9 @@ from mathhammer.warmachine.compile import (
     R_GEN_CAP, R_MELEE, R_POW,
     R_REROLL_MODE, R_REROLL_N, R_SPRAY, R_STAT, RU_ALL_ONES, RU_AOE_BOOST_ALL, RU_ROLL_VS_AUTO,
     RU_SPECIAL_KEPT, RU_STAT_DEF, RU_TOUGH_ALLOWED, FLAG_CONTINUOUS, FLAG_TOUGH_SAVED,
-    CompiledPlan)
-from mathhammer.warmachine.profiles import _ceil_half
+    FLAG_HIT_SHIFT, M_BEAST, M_GRID, M_TRANSFERS, R_LANE, RU_TRANSFER_LETHAL, CompiledPlan)
+from mathhammer.warmachine.grid import mark_lanes
+from mathhammer.warmachine.profiles import N_LANES, _ceil_half
 
 #: Largest number of distinct chain states the exact engine accepts before giving up.
 MAX_STATES = 200_000
@@ -175,8 +177,29 @@ def row_damage_pmf(row: np.ndarray, armor: int, crit: bool, direct: bool, booste
 
 # -- the chain ----------------------------------------------------------------------------------
 # state = (models, budget_left, boosts_spent, generated, flags)
-#   models = ((marked, knocked_down), ...) in targeting order
-#   flags = FLAG_TOUGH_SAVED | FLAG_CONTINUOUS bits of events seen so far
+#   models = (ModelState, ...) in targeting order
+#   flags = FLAG_TOUGH_SAVED | FLAG_CONTINUOUS bits of events seen so far, and (when the plan
+#           has an AOE or a spray) bit FLAG_HIT_SHIFT + j once model j has been hit
+
+
+class ModelState(NamedTuple):
+    """What the chain tracks of one target model."""
+
+    marked: int
+    knocked: bool
+    lanes: tuple[int, ...] = ()  # boxes marked per lane of a grid or spiral
+    transfers: int = 0  # damage transfers left
+    beast: int = 0  # boxes marked on the warbeast that takes transferred damage
+
+
+def _last_lane(before: tuple[int, ...], after: tuple[int, ...], start: int) -> int:
+    """The lane (0-based) of the last box marked when filling from ``start`` on."""
+    last = start
+    for step in range(N_LANES):
+        lane = (start + step) % N_LANES
+        if after[lane] != before[lane]:
+            last = lane
+    return last
 
 
 class _Chain:
@@ -186,6 +209,8 @@ class _Chain:
         self.rules = plan.rules
         self.cache: dict[tuple, list] = {}
         self.mark_cache: dict[tuple, tuple] = {}
+        self.hit_bits = plan.per_model_hits
+        self.lane_lengths = [tuple(int(n) for n in lanes) for lanes in plan.grid_lanes]
 
     def hit_scenarios(self, row, models, covered, primary):
         """[(p, [(model, kind 1|2, direct)], primary_hit)] for one attack row."""
@@ -193,9 +218,8 @@ class _Chain:
         rules = self.rules
         out = []
         if row[R_AOE]:
-            m, k = models[primary]
-            probs = hit_crit(row, static[primary, M_DEF], k, static[primary, M_STATIONARY],
-                             rules)
+            probs = hit_crit(row, static[primary, M_DEF], models[primary].knocked,
+                             static[primary, M_STATIONARY], rules)
             for kind in (1, 2):
                 if probs[kind] > 0:
                     out.append((probs[kind], [(j, kind, j == primary) for j in covered], True))
@@ -212,10 +236,8 @@ class _Chain:
                             out.append((p, [(j, 1, False) for j, inside in zip(covered, mask)
                                             if inside], False))
             return out
-        per_model = []
-        for j in covered:
-            m, k = models[j]
-            per_model.append(hit_crit(row, static[j, M_DEF], k, static[j, M_STATIONARY], rules))
+        per_model = [hit_crit(row, static[j, M_DEF], models[j].knocked,
+                              static[j, M_STATIONARY], rules) for j in covered]
         for kinds in itertools.product((0, 1, 2), repeat=len(covered)):
             p = 1.0
             for probs, kind in zip(per_model, kinds):
@@ -225,36 +247,63 @@ class _Chain:
                             kinds[0] > 0))
         return out
 
-    def outcomes(self, row, j, marked, kd, crit, direct, boosted):
-        """Cached :meth:`mark` of one damage roll against model ``j``."""
-        key = (row.tobytes(), j, marked, kd, crit, direct, boosted)
+    def outcomes(self, row, j, model, crit, direct, boosted):
+        """Cached :meth:`mark` of one damage roll against model ``j`` in state ``model``."""
+        key = (row.tobytes(), j, model, crit, direct, boosted)
         found = self.mark_cache.get(key)
         if found is None:
             pmf = row_damage_pmf(row, int(self.models[j, M_ARM]), crit, direct, boosted)
-            found = tuple((p, m, bool(k), saved)
-                          for p, m, k, saved in self.mark(row, j, marked, kd, pmf, crit))
+            found = tuple(self.mark(row, j, model, pmf, crit))
             self.mark_cache[key] = found
         return found
 
-    def mark(self, row, j, marked, kd, pmf, crit):
-        """[(p, marked, kd, tough_saved)] after one damage roll and the Tough check."""
+    def mark(self, row, j, model, pmf, crit):
+        """[(p, ModelState, tough_saved)] after one damage roll (transfer, marking, Tough)."""
+        static = self.models[j]
+        room = int(static[M_BOXES]) - model.marked
+        if model.transfers:
+            room += int(static[M_BEAST]) - model.beast
+        out: dict[tuple, float] = defaultdict(float)
+        folded = np.bincount(np.minimum(np.arange(len(pmf)), room), weights=pmf)
+        for value, p in enumerate(folded):
+            if p > 0:
+                for q, new, saved in self.land(row, j, model, value, crit):
+                    out[(new, saved)] += float(p) * q
+        return [(p, new, saved) for (new, saved), p in out.items()]
+
+    def land(self, row, j, model, value, crit):
+        """[(p, ModelState, tough_saved)] when ``value`` damage reaches model ``j``."""
         static = self.models[j]
         boxes = int(static[M_BOXES])
-        left = boxes - marked
+        transfers, beast = model.transfers, model.beast
+        if value > 0 and transfers and beast < static[M_BEAST] and (
+                not self.rules[RU_TRANSFER_LETHAL] or model.marked + value >= boxes):
+            taken = min(value, int(static[M_BEAST]) - beast)
+            beast, value, transfers = beast + taken, value - taken, transfers - 1
+        grid = int(static[M_GRID])
+        if grid < 0 or value == 0:
+            placed = [(1.0, min(boxes, model.marked + value), model.lanes, -1)]
+        else:
+            lengths = self.lane_lengths[grid]
+            starts = [int(row[R_LANE]) - 1] if row[R_LANE] else range(N_LANES)
+            placed = []
+            for start in starts:
+                lanes = mark_lanes(lengths, start + 1, value, model.lanes)
+                placed.append((1.0 / len(starts), sum(lanes), lanes,
+                               _last_lane(model.lanes, lanes, start)))
         out = []
-        for value in range(min(left, len(pmf))):
-            if pmf[value] > 0:
-                out.append((float(pmf[value]), marked + value, kd, False))
-        p_disabled = float(pmf[left:].sum())
-        if p_disabled > 0:
-            tough = (static[M_TOUGH] and self.rules[RU_TOUGH_ALLOWED] and not kd
-                     and not (crit and row[R_CRIT_NO_TOUGH]))
+        for p, marked, lanes, last in placed:
+            new = ModelState(marked, model.knocked, lanes, transfers, beast)
+            tough = (marked >= boxes and static[M_TOUGH] and self.rules[RU_TOUGH_ALLOWED]
+                     and not model.knocked and not (crit and row[R_CRIT_NO_TOUGH]))
             if tough:
                 p_save = (7 - int(static[M_TOUGH_THR])) / 6
-                out.append((p_disabled * p_save, boxes - 1, True, True))
-                out.append((p_disabled * (1 - p_save), boxes, kd, False))
-            else:
-                out.append((p_disabled, boxes, kd, False))
+                if lanes:
+                    lanes = tuple(n - (lane == last) for lane, n in enumerate(lanes))
+                out.append((p * p_save, new._replace(marked=boxes - 1, knocked=True,
+                                                     lanes=lanes), True))
+                p *= 1 - p_save
+            out.append((p, new, False))
         return out
 
     def apply(self, row, state, generated):
@@ -268,7 +317,7 @@ class _Chain:
     def _apply(self, row, state, generated):
         models, budget, spent, gen, flags = state
         boxes = self.models[:, M_BOXES]
-        alive = [i for i, (m, _) in enumerate(models) if m < boxes[i]]
+        alive = [i for i, m in enumerate(models) if m.marked < boxes[i]]
         if not alive:
             return [(1.0, state, False)]
         primary = alive[0]
@@ -297,13 +346,16 @@ class _Chain:
             boosts = [static_boost or aoe_bonus if b is None else b for b in boosts]
             event = FLAG_CONTINUOUS if row[R_CRIT_CONT] and any(k == 2 for _, k, _ in hits) \
                 else 0
+            if self.hit_bits:
+                for j, _, _ in hits:
+                    event |= 1 << (FLAG_HIT_SHIFT + j)
             per_model = []
             for (j, kind, direct), boosted in zip(hits, boosts):
-                marked, kd = models[j]
+                model = models[j]
                 crit = kind == 2
                 if crit and row[R_CRIT_KD]:
-                    kd = True
-                per_model.append(self.outcomes(row, j, marked, kd, crit, direct, boosted))
+                    model = model._replace(knocked=True)
+                per_model.append(self.outcomes(row, j, model, crit, direct, boosted))
             spent_now = spent + (budget - left)
             gen_mode = int(row[R_GEN])
             for combo in itertools.product(*per_model):
@@ -311,12 +363,12 @@ class _Chain:
                 new_models = list(models)
                 events = flags | event
                 killed = False
-                for (j, _, _), (q, new_marked, new_kd, tough_saved) in zip(hits, combo):
+                for (j, _, _), (q, new_model, tough_saved) in zip(hits, combo):
                     p *= q
-                    new_models[j] = (new_marked, new_kd)
+                    new_models[j] = new_model
                     if tough_saved:
                         events |= FLAG_TOUGH_SAVED
-                    if new_marked >= boxes[j]:
+                    if new_model.marked >= boxes[j]:
                         killed = True
                 trig = primary_hit if gen_mode == 1 else killed if gen_mode == 2 else False
                 results[((tuple(new_models), left, spent_now, gen, events), trig)] += p
@@ -324,7 +376,10 @@ class _Chain:
 
     def initial(self) -> dict[tuple, float]:
         """The starting state: every model as listed, nothing spent."""
-        models = tuple((int(m[M_MARKED]), bool(m[M_KD])) for m in self.plan.models)
+        models = tuple(ModelState(int(m[M_MARKED]), bool(m[M_KD]),
+                                  (0,) * N_LANES if m[M_GRID] >= 0 else (),
+                                  int(m[M_TRANSFERS]), 0)
+                       for m in self.plan.models)
         return {(models, 0, 0, 0, 0): 1.0}
 
     def step(self, dist: dict[tuple, float], row: np.ndarray) -> dict[tuple, float]:
@@ -348,10 +403,11 @@ class _Chain:
                         done[new_state] += p * q
             pending = {s: p for s, p in new_pending.items() if p > 0}
             generated = True
-        if len(done) > MAX_STATES:
-            raise UnsupportedError(
-                f"the exact engine's state space grew past {MAX_STATES:,} states (many "
-                "multi-box models under areas or sprays); use simulate instead")
+            if len(done) + len(pending) > MAX_STATES:
+                raise UnsupportedError(
+                    f"the exact engine's state space grew past {MAX_STATES:,} states (many "
+                    "multi-box models under areas or sprays, or long sequences against a "
+                    "damage grid); use simulate instead")
         return done
 
     def run(self) -> dict[tuple, float]:
@@ -362,7 +418,7 @@ class _Chain:
 
     def all_destroyed(self, state: tuple) -> bool:
         boxes = self.models[:, M_BOXES]
-        return all(m >= boxes[i] for i, (m, _) in enumerate(state[0]))
+        return all(m.marked >= boxes[i] for i, m in enumerate(state[0]))
 
 
 def first_roll(plan: CompiledPlan) -> np.ndarray:
@@ -378,13 +434,17 @@ def solve(plan: CompiledPlan) -> tuple[dict[str, np.ndarray], dict[str, float]]:
     Returns
     -------
     pmfs
-        ``damage`` (boxes marked), ``models_destroyed`` and, when damage boosts were bought,
-        ``boosts_spent``, each indexed by value.
+        ``damage`` (boxes marked), ``models_destroyed``; when damage boosts were bought,
+        ``boosts_spent``; with damage transfer, ``damage_transferred`` (boxes marked on the
+        warbeasts). Each indexed by value.
     probabilities
         ``hit``, ``crit`` (first attack roll of the first line), ``unit_destroyed`` (every
-        target model destroyed) and ``tough_saved`` (at least one Tough roll succeeded) and,
+        target model destroyed) and ``tough_saved`` (at least one Tough roll succeeded);
         for weapons with a critical continuous effect, ``continuous_effect`` (at least one
-        critical hit applied it).
+        critical hit applied it); with an AOE or a spray, ``hit_model_<i>`` and
+        ``destroyed_model_<i>`` for every target model ``i`` (1-based, targeting order);
+        with damage transfer, ``beast_destroyed``; for each system of a grid or spiral,
+        ``crippled_<letter>`` (``crippled_<letter>_model_<i>`` when several models have one).
 
     Raises
     ------
@@ -397,22 +457,63 @@ def solve(plan: CompiledPlan) -> tuple[dict[str, np.ndarray], dict[str, float]]:
     damage = np.zeros(plan.max_damage + 1)
     destroyed = np.zeros(plan.n_models + 1)
     spent_pmf = np.zeros(plan.max_boosts + 1)
-    saved_p = continuous_p = 0.0
+    transferred = np.zeros(plan.max_transferred + 1)
+    events: dict[str, float] = defaultdict(float)
+    names = outcome_names(plan)
     for (models, _, spent, _, flags), p in final.items():
-        damage[sum(m for m, _ in models) - initial] += p
-        destroyed[sum(1 for i, (m, _) in enumerate(models) if m >= boxes[i])] += p
+        damage[sum(m.marked for m in models) - initial] += p
+        destroyed[sum(1 for i, m in enumerate(models) if m.marked >= boxes[i])] += p
         spent_pmf[spent] += p
-        if flags & FLAG_TOUGH_SAVED:
-            saved_p += p
-        if flags & FLAG_CONTINUOUS:
-            continuous_p += p
+        transferred[sum(m.beast for m in models)] += p
+        for name, happened in _events(plan, models, flags, names):
+            if happened:
+                events[name] += p
     roll = first_roll(plan)
     pmfs = {"damage": damage, "models_destroyed": destroyed}
     if plan.max_boosts:
         pmfs["boosts_spent"] = spent_pmf
+    if plan.max_transferred:
+        pmfs["damage_transferred"] = transferred
     probabilities = {"hit": float(roll[1] + roll[2]), "crit": float(roll[2]),
-                     "unit_destroyed": float(destroyed[-1]),
-                     "tough_saved": float(min(1.0, saved_p))}
-    if plan.rows[:, R_CRIT_CONT].any():
-        probabilities["continuous_effect"] = float(min(1.0, continuous_p))
+                     "unit_destroyed": float(destroyed[-1])}
+    probabilities.update({name: float(min(1.0, events[name])) for name in names})
     return pmfs, probabilities
+
+
+def outcome_names(plan: CompiledPlan) -> list[str]:
+    """Names of the event probabilities a plan reports beyond hit, crit and unit_destroyed
+    (the same in both engines, in this order)."""
+    names = ["tough_saved"]
+    if plan.rows[:, R_CRIT_CONT].any():
+        names.append("continuous_effect")
+    if plan.per_model_hits:
+        for i in range(plan.n_models):
+            names += [f"hit_model_{i + 1}", f"destroyed_model_{i + 1}"]
+    if plan.max_transferred:
+        names.append("beast_destroyed")
+    gridded = [i for i in range(plan.n_models) if plan.models[i, M_GRID] >= 0]
+    for i in gridded:
+        suffix = f"_model_{i + 1}" if len(gridded) > 1 else ""
+        names += [f"crippled_{letter}{suffix}"
+                  for letter in plan.grid_systems[plan.models[i, M_GRID]]]
+    return names
+
+
+def _events(plan: CompiledPlan, models, flags: int, names: list[str]):
+    """(name, happened) for each event of :func:`outcome_names` in one final state."""
+    boxes = plan.models[:, M_BOXES]
+    happened = {"tough_saved": bool(flags & FLAG_TOUGH_SAVED),
+                "continuous_effect": bool(flags & FLAG_CONTINUOUS),
+                "beast_destroyed": any(m.beast and m.beast >= plan.models[i, M_BEAST]
+                                       for i, m in enumerate(models))}
+    gridded = [i for i in range(plan.n_models) if plan.models[i, M_GRID] >= 0]
+    for i, m in enumerate(models):
+        happened[f"hit_model_{i + 1}"] = bool(flags >> (FLAG_HIT_SHIFT + i) & 1)
+        happened[f"destroyed_model_{i + 1}"] = m.marked >= boxes[i]
+        if i in gridded:
+            grid = plan.models[i, M_GRID]
+            suffix = f"_model_{i + 1}" if len(gridded) > 1 else ""
+            for s, letter in enumerate(plan.grid_systems[grid]):
+                happened[f"crippled_{letter}{suffix}"] = all(
+                    mark >= need for mark, need in zip(m.lanes, plan.grid_need[grid, s]))
+    return [(name, happened[name]) for name in names]

@@ -19,15 +19,18 @@ from mathhammer.warmachine.compile import (
     R_DMG_BOOSTED, R_DMG_DROP, R_DMG_N, R_DREROLL_BELOW, R_DREROLL_N, R_FIRST, R_GEN,
     R_GEN_CAP, R_MELEE, R_POW,
     R_REROLL_MODE, R_REROLL_N, R_SPRAY, R_STAT, RU_ALL_ONES, RU_AOE_BOOST_ALL, RU_ROLL_VS_AUTO,
-    RU_SPECIAL_KEPT, RU_STAT_DEF, RU_TOUGH_ALLOWED, FLAG_CONTINUOUS, FLAG_TOUGH_SAVED)
-from mathhammer.warmachine.profiles import MAX_DICE
+    RU_SPECIAL_KEPT, RU_STAT_DEF, RU_TOUGH_ALLOWED, FLAG_CONTINUOUS, FLAG_TOUGH_SAVED, M_BEAST,
+    M_GRID, M_TRANSFERS, R_LANE, RU_TRANSFER_LETHAL)
+from mathhammer.warmachine.profiles import MAX_DICE, N_LANES
 
 #: Trial outputs written by :func:`trial`.
 OUT_DAMAGE, OUT_DESTROYED, OUT_SPENT, OUT_FLAGS, OUT_FIRST = range(5)
 N_OUT = 5
 #: Per-chunk event counters.
-C_HIT, C_CRIT, C_UNIT, C_SAVED, C_CONTINUOUS = range(5)
-N_COUNTERS = 5
+C_HIT, C_CRIT, C_UNIT, C_SAVED, C_CONTINUOUS, C_BEAST = range(6)
+N_COUNTERS = 6
+#: Per-model counters: hit at least once, destroyed.
+PM_HIT, PM_DESTROYED = range(2)
 BUFFER = MAX_DICE + 4
 
 
@@ -128,14 +131,59 @@ def damage_roll(state, rows, r, armor, crit, direct, boosted, buf):
 
 
 @kernel
-def trial(state, rows, models, rules, coverage, marked, knocked, covered, kinds, direct,
-          boosts, buf, out):
-    """One full sequence of attacks; writes the outcome into ``out`` (``OUT_*``)."""
+def land(state, rows, r, models, rules, grid_lanes, j, damage, marked, lanes, transfers, beast):
+    """Damage reaching model ``j``: transfer (7.4-style target rule), then mark boxes.
+
+    A warlock with transfers left moves the damage to its warbeast (all of it, or, under the
+    ``lethal`` policy, only damage that would disable it); the beast takes what it can hold
+    and the rest comes back. On a grid or spiral the boxes are marked lane by lane from the
+    lane rolled (or chosen), wrapping 6 -> 1. Returns the lane of the last box marked, or -1.
+    """
+    boxes = models[j, M_BOXES]
+    if damage > 0 and transfers[j] > 0 and beast[j] < models[j, M_BEAST]:
+        if rules[RU_TRANSFER_LETHAL] == 0 or marked[j] + damage >= boxes:
+            taken = min(damage, models[j, M_BEAST] - beast[j])
+            beast[j] += taken
+            damage -= taken
+            transfers[j] -= 1
+    g = models[j, M_GRID]
+    if g < 0 or damage == 0:
+        marked[j] = min(boxes, marked[j] + damage)
+        return -1
+    lane = rows[r, R_LANE] - 1 if rows[r, R_LANE] > 0 else d6(state) - 1
+    last = lane
+    for _ in range(N_LANES):
+        take = min(damage, grid_lanes[g, lane] - lanes[j, lane])
+        if take > 0:
+            lanes[j, lane] += take
+            marked[j] += take
+            damage -= take
+            last = lane
+        if damage == 0:
+            break
+        lane = (lane + 1) % N_LANES
+    return last
+
+
+@kernel
+def trial(state, rows, models, rules, coverage, grid_lanes, marked, knocked, covered, kinds,
+          direct, boosts, lanes, transfers, beast, hit, last, buf, out):
+    """One full sequence of attacks; writes the outcome into ``out`` (``OUT_*``).
+
+    Long because it is the rules' order of one attack written out (targets covered, attack
+    rolls, boosts, hit effects, every damage roll, then Tough, then attack generation), which
+    numba runs best as one loop without per-step calls carrying a dozen arrays.
+    """
     n_models = models.shape[0]
     initial = 0
     for i in range(n_models):
         marked[i] = models[i, M_MARKED]
         knocked[i] = models[i, M_KD]
+        transfers[i] = models[i, M_TRANSFERS]
+        beast[i] = 0
+        hit[i] = 0
+        for lane in range(N_LANES):
+            lanes[i, lane] = 0
         initial += marked[i]
     budget = 0
     spent = 0
@@ -215,9 +263,11 @@ def trial(state, rows, models, rules, coverage, marked, knocked, covered, kinds,
             for c in range(n_cov):
                 if kinds[c] > 0:
                     j = covered[c]
+                    hit[j] = 1
                     dmg = damage_roll(state, rows, r, models[j, M_ARM], kinds[c] == 2,
                                       direct[c] != 0, boosts[c] != 0, buf)
-                    marked[j] = min(models[j, M_BOXES], marked[j] + dmg)
+                    last[c] = land(state, rows, r, models, rules, grid_lanes, j, dmg, marked,
+                                   lanes, transfers, beast)
             killed = False
             for c in range(n_cov):
                 j = covered[c]
@@ -227,6 +277,8 @@ def trial(state, rows, models, rules, coverage, marked, knocked, covered, kinds,
                              and not (kinds[c] == 2 and rows[r, R_CRIT_NO_TOUGH] != 0))
                     if tough and d6(state) >= models[j, M_TOUGH_THR]:
                         marked[j] = models[j, M_BOXES] - 1
+                        if last[c] >= 0:
+                            lanes[j, last[c]] -= 1
                         knocked[j] = 1
                         flags |= FLAG_TOUGH_SAVED
                     else:
@@ -252,9 +304,37 @@ def trial(state, rows, models, rules, coverage, marked, knocked, covered, kinds,
     out[OUT_FIRST] = first
 
 
+@kernel
+def _record_models(c, models, grid_need, marked, lanes, beast, hit, per_model, crippled,
+                   hist_transfer, counters):
+    """Per-model events of one finished trial: hit, destroyed, systems crippled, transfers."""
+    transferred = 0
+    beast_destroyed = False
+    for i in range(models.shape[0]):
+        per_model[c, i, PM_HIT] += hit[i]
+        if marked[i] >= models[i, M_BOXES]:
+            per_model[c, i, PM_DESTROYED] += 1
+        transferred += beast[i]
+        if models[i, M_BEAST] > 0 and beast[i] >= models[i, M_BEAST]:
+            beast_destroyed = True
+        g = models[i, M_GRID]
+        if g >= 0:
+            for s in range(grid_need.shape[1]):
+                whole = True
+                for lane in range(N_LANES):
+                    if lanes[i, lane] < grid_need[g, s, lane]:
+                        whole = False
+                if whole:
+                    crippled[c, i, s] += 1
+    hist_transfer[c, transferred] += 1
+    if beast_destroyed:
+        counters[c, C_BEAST] += 1
+
+
 @parallel_kernel
-def simulate_chunks(rows, models, rules, coverage, streams, per_chunk, hist_damage,
-                    hist_destroyed, hist_spent, counters):
+def simulate_chunks(rows, models, rules, coverage, grid_lanes, grid_need, streams, per_chunk,
+                    hist_damage, hist_destroyed, hist_spent, hist_transfer, counters, per_model,
+                    crippled):
     """Run ``per_chunk[c]`` trials with stream ``streams[c]`` for every chunk ``c``.
 
     Each chunk writes only its own histogram rows, so the summed result does not depend on
@@ -269,11 +349,16 @@ def simulate_chunks(rows, models, rules, coverage, streams, per_chunk, hist_dama
         kinds = np.zeros(n_models, dtype=np.int64)
         direct = np.zeros(n_models, dtype=np.int64)
         boosts = np.zeros(n_models, dtype=np.int64)
+        lanes = np.zeros((n_models, N_LANES), dtype=np.int64)
+        transfers = np.zeros(n_models, dtype=np.int64)
+        beast = np.zeros(n_models, dtype=np.int64)
+        hit = np.zeros(n_models, dtype=np.int64)
+        last = np.zeros(n_models, dtype=np.int64)
         buf = np.zeros(BUFFER, dtype=np.int64)
         out = np.zeros(N_OUT, dtype=np.int64)
         for _ in range(per_chunk[c]):
-            trial(state, rows, models, rules, coverage, marked, knocked, covered, kinds,
-                  direct, boosts, buf, out)
+            trial(state, rows, models, rules, coverage, grid_lanes, marked, knocked, covered,
+                  kinds, direct, boosts, lanes, transfers, beast, hit, last, buf, out)
             hist_damage[c, out[OUT_DAMAGE]] += 1
             hist_destroyed[c, out[OUT_DESTROYED]] += 1
             hist_spent[c, out[OUT_SPENT]] += 1
@@ -287,3 +372,5 @@ def simulate_chunks(rows, models, rules, coverage, streams, per_chunk, hist_dama
                 counters[c, C_SAVED] += 1
             if out[OUT_FLAGS] & FLAG_CONTINUOUS:
                 counters[c, C_CONTINUOUS] += 1
+            _record_models(c, models, grid_need, marked, lanes, beast, hit, per_model,
+                           crippled, hist_transfer, counters)

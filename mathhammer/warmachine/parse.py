@@ -18,7 +18,7 @@ import re
 from collections.abc import Callable
 
 from mathhammer.errors import ProfileError, did_you_mean
-from mathhammer.warmachine.profiles import Attack, Target
+from mathhammer.warmachine.profiles import CRIPPLED, Attack, Target
 
 _COUNT_RE = re.compile(r"^\s*(-?\d+)\s*[xX×]\s+")
 _STAT_RE = re.compile(r"^([A-Za-z]+)(-?\d+)$")
@@ -75,6 +75,8 @@ _ATTACK_KEYWORDS: dict[str, tuple[str, Callable[[int | None], Updates]]] = {
     "EXTRA ATTACK ON HIT": ("no", lambda n: {"generate": "on_hit"}),
     "EXTRA ATTACK ON KILL": ("no", lambda n: {"generate": "on_kill"}),
     "EXTRA ATTACKS MAX": ("yes", _number("max_generated")),
+    "LANE": ("yes", _number("lane")),
+    **{f"CRIPPLED {system.upper()}": ("no", _flag(f"crippled_{system}")) for system in CRIPPLED},
 }
 
 _TARGET_KEYWORDS: dict[str, tuple[str, Callable[[int | None], Updates]]] = {
@@ -82,6 +84,8 @@ _TARGET_KEYWORDS: dict[str, tuple[str, Callable[[int | None], Updates]]] = {
     "KNOCKED DOWN": ("no", _flag("knocked_down")),
     "STATIONARY": ("no", _flag("stationary")),
     "DAMAGED": ("yes", _number("damaged")),
+    "TRANSFER": ("yes", _number("transfers")),
+    "TRANSFER BOXES": ("yes", _number("transfer_boxes")),
 }
 
 _ALIASES = {
@@ -269,8 +273,10 @@ def parse_target(line: str) -> Target:
     if missing:
         raise ProfileError(f"target line needs {' and '.join(missing)}, like "
                            f"{_TARGET_EXAMPLE!r}", line=line)
-    updates = _parse_keywords(line, keywords, _TARGET_KEYWORDS)
-    boxes = found["BOXES"][0] if "BOXES" in found else 1
+    grid, keywords = _take_grid(keywords)
+    updates = {**_parse_keywords(line, keywords, _TARGET_KEYWORDS), **grid}
+    boxes = found["BOXES"][0] if "BOXES" in found else \
+        sum(len(lane) for lane in grid.get("grid", ())) or 1  # a grid counts its boxes
     if boxes < 1:
         _, token, column = found["BOXES"]
         raise ProfileError("BOXES 0{where} is impossible; a model has at least one box",
@@ -280,6 +286,22 @@ def parse_target(line: str) -> Target:
                       boxes=boxes, **updates)  # type: ignore[arg-type]
     except ProfileError as exc:
         raise ProfileError(f"{exc}", token=exc.token, line=line) from None
+
+
+def _take_grid(keywords: list[tuple[str, int]]
+               ) -> tuple[Updates, list[tuple[str, int]]]:
+    """Pull ``GRID lane/lane/...`` or ``SPIRAL ...`` (six lanes of ``-`` or letters) out."""
+    updates: Updates = {}
+    rest = []
+    for text, column in keywords:
+        word, _, lanes = _normalise(text).partition(" ")
+        if word in ("GRID", "SPIRAL") and lanes:
+            updates = {"grid": tuple(lane.strip().replace(".", "-")
+                                     for lane in lanes.split("/")),
+                       "spiral": word == "SPIRAL"}
+        else:
+            rest.append((text, column))
+    return updates, rest
 
 
 def format_attack(attack: Attack) -> str:

@@ -22,6 +22,19 @@ GENERATE_TRIGGERS = ("none", "on_hit", "on_kill")
 
 STAT_KINDS = ("MAT", "RAT", "AAT")
 
+#: Damage grid and spiral: six lanes (columns, branches); a box is blank or a system letter.
+N_LANES = 6
+#: Warjack grid systems (rules section 7.2) and warbeast spiral aspects, by letter.
+GRID_SYSTEMS = {"A": "arc node", "C": "cortex", "G": "field generator", "H": "head",
+                "M": "movement", "F": "front weapon", "L": "left weapon", "R": "right weapon"}
+SPIRAL_ASPECTS = {"B": "body", "M": "mind", "S": "spirit"}
+#: Who receives damage transfers: every damaging attack, or only damage that would disable.
+TRANSFER_POLICIES = ("always", "lethal")
+
+
+#: An attacking model's systems that can be crippled (``Attack.crippled_<name>``).
+CRIPPLED = ("weapon", "mind", "body", "spirit", "cortex")
+
 
 def _ceil_half(value: int) -> int:
     return -(-value // 2)
@@ -51,10 +64,20 @@ class Rules:
         Probability that a model listed under an AOE is still inside the area after the
         attack misses and deviates (default 0: geometry is not modelled).
     apply_crippling
-        Apply older-edition crippling effects (default ``False``; ``True`` is not supported).
+        Apply the older-edition effects of an attacker's crippled systems (default ``False``:
+        the MkIV effects are unverified, UNCERTAIN). With ``True`` a crippled weapon system
+        rolls 1 fewer attack die and 1 fewer damage die, a crippled Mind 1 fewer attack die,
+        a crippled Body 1 fewer damage die, and a crippled Spirit or Cortex cannot spend
+        fury or focus (no boosts, no charge). ``CRIPPLED ...`` words on an attack line need
+        it; P(system crippled) of a target with a grid or spiral is reported either way.
     retarget_after_kill
         Later attacks move on to the next model when their target is destroyed (default
         ``True``; ``False`` is not supported).
+    transfer_policy
+        When a target with damage transfer (a warlock) moves an attack's damage to its
+        warbeast: ``"always"`` (default: every damaging attack while fury and the beast
+        last) or ``"lethal"`` (only damage that would disable it). A controller's choice;
+        the rules leave it open.
     """
 
     all_ones_miss: bool = True
@@ -66,6 +89,7 @@ class Rules:
     aoe_miss_coverage: float = 0.0
     apply_crippling: bool = False
     retarget_after_kill: bool = True
+    transfer_policy: str = "always"
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.aoe_miss_coverage <= 1.0:
@@ -74,6 +98,9 @@ class Rules:
         if self.stationary_base_def < 0:
             raise OptionError(f"stationary_base_def {self.stationary_base_def} must not be "
                               "negative")
+        if self.transfer_policy not in TRANSFER_POLICIES:
+            raise OptionError(f"transfer_policy '{self.transfer_policy}' must be one of "
+                              f"{', '.join(TRANSFER_POLICIES)}")
 
     def as_dict(self) -> dict[str, object]:
         """The switches as a plain dict (recorded in every result)."""
@@ -139,6 +166,12 @@ class Attack:
     generate, max_generated
         Attack-generating rule (``"on_hit"``/``"on_kill"``) and its cap per line (``None``
         = no cap). Each attack generates at most one attack, which may chain.
+    lane
+        Damage lane (grid column or spiral branch, 1-6) the attacker chooses (Marksman,
+        Precision Strike); ``None`` rolls a d6 for every damage roll.
+    crippled_weapon, crippled_mind, crippled_body, crippled_spirit, crippled_cortex
+        The attacking model's crippled systems (section 7.3; need
+        ``Rules(apply_crippling=True)``, older-edition effects).
     """
 
     name: str = ""
@@ -176,6 +209,12 @@ class Attack:
     damage_rerolls: int = 1
     generate: str = "none"
     max_generated: int | None = None
+    lane: int | None = None
+    crippled_weapon: bool = False
+    crippled_mind: bool = False
+    crippled_body: bool = False
+    crippled_spirit: bool = False
+    crippled_cortex: bool = False
 
     def __post_init__(self) -> None:
         _check_counts(self, ("count",), minimum=1)
@@ -216,6 +255,9 @@ class Attack:
         if self.catches and not self.is_aoe:
             raise ProfileError("CATCHES needs an AOE weapon; add AOE or BLAST POW n",
                                token="CATCHES")
+        if self.lane is not None and not 1 <= self.lane <= N_LANES:
+            raise ProfileError(f"LANE {self.lane} is not a damage lane; use 1 to {N_LANES}",
+                               token=f"LANE {self.lane}")
         for what, total in (("attack", 2 + int(self.boosted_attack or self.attack_boosts > 0)
                              + self.attack_dice),
                             ("damage", 3 + self.damage_dice + self.crit_damage_dice)):
@@ -254,6 +296,7 @@ class Attack:
                  ("crit_continuous", "CRITICAL CONTINUOUS EFFECT"),
                  ("boosted_attack", "BOOSTED ATTACK"), ("boosted_damage", "BOOSTED DAMAGE"),
                  ("auto_hit", "AUTO HIT"), ("auto_miss", "AUTO MISS"), ("aoe", "AOE")]
+        flags += [(f"crippled_{system}", f"CRIPPLED {system.upper()}") for system in CRIPPLED]
         words += [text for field_name, text in flags if getattr(a, field_name)]
         numbers = [("crit_damage_multiplier", "CRITICAL DAMAGE MULTIPLIER", 1),
                    ("crit_damage_dice", "CRITICAL DAMAGE DICE", 0),
@@ -282,6 +325,8 @@ class Attack:
             words.append("EXTRA ATTACK ON HIT" if a.generate == "on_hit" else "EXTRA ATTACK ON KILL")
         if a.max_generated is not None:
             words.append(f"EXTRA ATTACKS MAX {a.max_generated}")
+        if a.lane is not None:
+            words.append(f"LANE {a.lane}")
         head = f"{a.count}x {a.name}: " if a.name else f"{a.count}x : "
         text = f"{head}{a.stat_kind}{a.stat} POW{a.pow}"
         return f"{text} [{', '.join(words)}]" if words else text
@@ -308,6 +353,16 @@ class Target:
     knocked_down, stationary
         The models start knocked down / stationary (DEF ``stationary_base_def``, melee
         attacks hit automatically; knocked down also removes Tough).
+    grid, spiral
+        Damage grid (warjack) or, with ``spiral=True``, spiral (warbeast): six lanes of
+        boxes from top (outermost) to bottom (innermost), each box ``"-"`` (blank) or a
+        system letter (grid: A C G H M F L R; spiral: B M S). The boxes must add up to
+        ``boxes``. Each damage roll picks a lane (d6, or the attack's ``lane``) and marks
+        boxes from there on (section 7.2); the engines report P(each system crippled).
+    transfers, transfer_boxes
+        Damage transfer (a warlock): this many transfers (fury points), each moving one
+        attack's damage to a warbeast with ``transfer_boxes`` unmarked boxes; damage beyond
+        them comes back to the model. Single models only.
     """
 
     name: str = ""
@@ -320,10 +375,23 @@ class Target:
     tough_threshold: int = 5
     knocked_down: bool = False
     stationary: bool = False
+    grid: tuple[str, ...] = ()
+    spiral: bool = False
+    transfers: int = 0
+    transfer_boxes: int = 0
 
     def __post_init__(self) -> None:
         _check_counts(self, ("count", "boxes"), minimum=1)
-        _check_counts(self, ("defense", "armor", "damaged"), minimum=0)
+        _check_counts(self, ("defense", "armor", "damaged", "transfers", "transfer_boxes"),
+                      minimum=0)
+        self._check_grid()
+        if (self.transfers > 0) != (self.transfer_boxes > 0):
+            raise ProfileError("damage transfer needs both TRANSFER n (transfers available) and "
+                               "TRANSFER BOXES m (the warbeast's unmarked boxes)",
+                               token="TRANSFER")
+        if self.transfers and self.count != 1:
+            raise ProfileError(f"TRANSFER is for a single model (a warlock), not {self.count}x",
+                               token="TRANSFER")
         if self.damaged >= self.boxes:
             raise ProfileError(f"DAMAGED {self.damaged} marks every one of the {self.boxes} "
                                "boxes; a model needs an unmarked box", token="DAMAGED")
@@ -331,9 +399,39 @@ class Target:
             raise ProfileError(f"TOUGH {self.tough_threshold}+ is not a d6 roll; use 2+ to 6+",
                                token="TOUGH")
 
+    def _check_grid(self) -> None:
+        if not self.grid:
+            if self.spiral:
+                raise ProfileError("SPIRAL needs its six branches", token="SPIRAL")
+            return
+        word = "SPIRAL" if self.spiral else "GRID"
+        letters = SPIRAL_ASPECTS if self.spiral else GRID_SYSTEMS
+        if len(self.grid) != N_LANES:
+            raise ProfileError(f"{word} needs {N_LANES} lanes separated by '/', not "
+                               f"{len(self.grid)}", token=word)
+        for lane in self.grid:
+            for box in lane:
+                if box != "-" and box not in letters:
+                    raise ProfileError(f"{word} box '{box}' is not blank ('-') or one of "
+                                       f"{' '.join(letters)}", token=box)
+        total = sum(len(lane) for lane in self.grid)
+        if total != self.boxes:
+            raise ProfileError(f"the {word} has {total} boxes but BOXES{self.boxes}; make them "
+                               "agree", token=word)
+        if self.damaged:
+            raise ProfileError(f"DAMAGED with a {word} does not say which boxes are marked; "
+                               "drop DAMAGED", token="DAMAGED")
+
     @property
     def boxes_left(self) -> int:
         return self.boxes - self.damaged
+
+    @property
+    def systems(self) -> dict[str, str]:
+        """Letters of the systems (or aspects) on the grid or spiral, with their names."""
+        names = SPIRAL_ASPECTS if self.spiral else GRID_SYSTEMS
+        present = {box for lane in self.grid for box in lane if box != "-"}
+        return {letter: names[letter] for letter in names if letter in present}
 
     def __str__(self) -> str:
         """Canonical target line, as :func:`~mathhammer.warmachine.parse.parse_target` reads it."""
@@ -347,6 +445,10 @@ class Target:
             words.append("STATIONARY")
         if t.damaged:
             words.append(f"DAMAGED {t.damaged}")
+        if t.grid:
+            words.append(f"{'SPIRAL' if t.spiral else 'GRID'} {'/'.join(t.grid)}")
+        if t.transfers:
+            words += [f"TRANSFER {t.transfers}", f"TRANSFER BOXES {t.transfer_boxes}"]
         head = f"{t.count}x {t.name}: " if t.name else f"{t.count}x : "
         text = f"{head}DEF{t.defense} ARM{t.armor} BOXES{t.boxes}"
         return f"{text} [{', '.join(words)}]" if words else text

@@ -192,3 +192,121 @@ def test_two_lines_brute_force():
     mean = sum(p * m for (m, _), p in truth.items())
     assert result.probability("unit_destroyed") == pytest.approx(float(destroyed), abs=1e-12)
     assert result.mean("damage") == pytest.approx(float(mean), abs=1e-12)
+
+
+def oracle_lanes(attacks, target, policy="always"):
+    """{(marks per lane, beast boxes marked, destroyed): probability} against one model with
+    a damage grid (or none: one lane holding every box) and/or damage transfer.
+
+    Written from rules sections 7.2 and 7.4 and the transfer example: per damage roll, the
+    warlock may move the damage to its beast (which keeps what it can hold), then a d6 (or
+    the chosen lane) picks where marking starts, lanes filling in order and wrapping 6 -> 1;
+    a Tough save unmarks the last box marked and knocks the model down. Plain melee attacks
+    only (hit, crit, damage).
+    """
+    sequence = [a for a in attacks for _ in range(a.count)]
+    lengths = [len(lane) for lane in target.grid] if target.grid else [target.boxes]
+    boxes = sum(lengths)
+
+    def fill(marks, start, damage):
+        marks = list(marks)
+        lane, last = start, start
+        for _ in range(len(lengths)):
+            take = min(damage, lengths[lane] - marks[lane])
+            if take:
+                marks[lane] += take
+                damage -= take
+                last = lane
+            lane = (lane + 1) % len(lengths)
+        return tuple(marks), last
+
+    @lru_cache(maxsize=None)
+    def go(i, marks, knocked, transfers, beast):
+        marked = sum(marks)
+        if i == len(sequence) or marked >= boxes:
+            return {(marks, beast, marked >= boxes): F(1)}
+        attack = sequence[i]
+        need = target.defense - attack.stat
+        out = {}
+        roll = _roll(2 + attack.attack_dice, 0, need, False)
+        if knocked:  # melee against a knocked-down model hits automatically (section 6)
+            roll = {"miss": F(0), "hit": F(1), "crit": F(0)}
+
+        def add(p, key_dist):
+            for key, q in key_dist.items():
+                out[key] = out.get(key, F(0)) + p * q
+
+        for kind, p in roll.items():
+            if p == 0:
+                continue
+            if kind == "miss":
+                add(p, go(i + 1, marks, knocked, transfers, beast))
+                continue
+            for dmg, q in _damage(2, 0, attack.pow - target.armor, 1).items():
+                t, b = transfers, beast
+                if dmg and t and b < target.transfer_boxes and (
+                        policy == "always" or marked + dmg >= boxes):
+                    moved = min(dmg, target.transfer_boxes - b)
+                    t, b, dmg = t - 1, b + moved, dmg - moved
+                if dmg == 0:
+                    add(p * q, go(i + 1, marks, knocked, t, b))
+                    continue
+                starts = ([attack.lane - 1] if attack.lane else range(len(lengths))) \
+                    if target.grid else [0]
+                for start in starts:
+                    r = F(1, len(starts))
+                    new, last = fill(marks, start, dmg)
+                    if sum(new) >= boxes and target.tough and not knocked:
+                        save = F(7 - target.tough_threshold, 6)
+                        unmarked = tuple(m - (lane == last) for lane, m in enumerate(new))
+                        add(p * q * r * save, go(i + 1, unmarked, True, t, b))
+                        r *= 1 - save
+                    add(p * q * r, go(i + 1, new, knocked, t, b))
+        return out
+
+    return go(0, (0,) * len(lengths), False, target.transfers, 0)
+
+
+LANE_CASES = [
+    (["2x Fist: MAT6 POW15"], "Jack: DEF12 ARM15 BOXES13 [GRID -L/-LL/MC/C/R-R/-R]", "always"),
+    (["3x Fist: MAT6 POW14 [LANE 5]"], "Jack: DEF12 ARM14 BOXES10 [GRID A/CC/-/G/HHH/MM]",
+     "always"),
+    (["2x Claw: MAT7 POW13"], "Beast: DEF13 ARM13 BOXES11 [SPIRAL -B/BB/M-/MM/S/-S, TOUGH]",
+     "always"),
+    (["3x Spear: MAT7 POW12"], "Lock: DEF14 ARM13 BOXES6 [TRANSFER 2, TRANSFER BOXES 4]",
+     "always"),
+    (["3x Spear: MAT7 POW12"], "Lock: DEF14 ARM13 BOXES6 [TRANSFER 2, TRANSFER BOXES 4]",
+     "lethal"),
+    (["2x Spear: MAT7 POW13"],
+     "Lock: DEF13 ARM13 BOXES8 [SPIRAL B/M/S/BB/MM/S, TRANSFER 1, TRANSFER BOXES 3, TOUGH]",
+     "lethal"),
+]
+
+
+@pytest.mark.parametrize("attacks, target, policy", LANE_CASES)
+def test_grids_transfer_and_crippling_match_brute_force(attacks, target, policy):
+    from mathhammer.warmachine import Rules
+
+    lines, model = [parse_attack(a) for a in attacks], parse_target(target)
+    truth = oracle_lanes(lines, model, policy)
+    result = exact(lines, model, Rules(transfer_policy=policy))
+    damage = [F(0)] * (model.boxes + 1)
+    moved = [F(0)] * (model.transfer_boxes + 1)
+    crippled = {letter: F(0) for letter in model.systems}
+    for (marks, beast, dead), p in truth.items():
+        damage[sum(marks)] += p
+        moved[beast] += p
+        for letter in crippled:  # every box with the letter is among the marked ones
+            if all(lane.rfind(letter) < m for lane, m in zip(model.grid, marks)):
+                crippled[letter] += p
+    engine = list(result.pmf("damage")) + [0.0] * (model.boxes + 1)
+    for k, p in enumerate(damage):
+        assert engine[k] == pytest.approx(float(p), abs=1e-12), k
+    for letter, p in crippled.items():
+        assert result.probability(f"crippled_{letter}") == pytest.approx(float(p), abs=1e-12)
+    if model.transfers:
+        pmf = list(result.pmf("damage_transferred")) + [0.0] * len(moved)
+        for k, p in enumerate(moved):
+            assert pmf[k] == pytest.approx(float(p), abs=1e-12), k
+        assert result.probability("beast_destroyed") == pytest.approx(float(moved[-1]),
+                                                                      abs=1e-12)

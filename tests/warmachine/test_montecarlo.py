@@ -35,6 +35,17 @@ SCENARIOS = {
                                         "CRITICAL DAMAGE DIE, DAMAGE BOOSTS 2]"],
                                        ["Jack: DEF13 ARM18 BOXES28 [KNOCKED DOWN, DAMAGED 6]"],
                                        Rules(roll_vs_auto_hit=True)),
+    "grid, chosen and rolled lanes, crippled attacker": (
+        ["Fist: MAT7 POW15 [CRIPPLED WEAPON]", "2x Axe: MAT6 POW14 [LANE 3]"],
+        ["Jack: DEF12 ARM14 [GRID -L/-LL/MCC/CM/R-R/-R]"], Rules(apply_crippling=True)),
+    "spiral with Tough and transfer, lethal policy": (
+        ["3x Claw: MAT7 POW13"],
+        ["Lock: DEF13 ARM13 BOXES8 [SPIRAL B/M/S/BB/MM/S, TRANSFER 1, TRANSFER BOXES 3, TOUGH]"],
+        Rules(transfer_policy="lethal")),
+    "transfer under an AOE": (
+        ["2x Bomb: RAT6 POW14 [BLAST POW 8, CATCHES 2]"],
+        ["Lock: DEF12 ARM13 BOXES5 [TRANSFER 2, TRANSFER BOXES 4]",
+         "2x Guard: DEF12 ARM13 BOXES2"], Rules(aoe_miss_coverage=0.25)),
 }
 
 

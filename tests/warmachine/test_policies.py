@@ -123,8 +123,8 @@ def test_attacks_to_kill_impossible():
 
 
 def test_unsupported_switches_say_so():
-    with pytest.raises(UnsupportedError, match="crippling"):
-        exact(FIST, WALL, Rules(apply_crippling=True))
+    with pytest.raises(OptionError, match="apply_crippling"):
+        exact(FIST + " [CRIPPLED MIND]", WALL)
     with pytest.raises(UnsupportedError, match="retarget"):
         simulate(FIST, WALL, trials=10, rules=Rules(retarget_after_kill=False))
     with pytest.raises(OptionError):

@@ -428,3 +428,140 @@ def test_grid_lanes():
     assert mark_lanes([4, 5, 6, 6, 5, 4], 2, 12) == (0, 5, 6, 1, 0, 0)
     assert mark_lanes([4, 5, 6, 6, 5, 4], 1, 99) == (4, 5, 6, 6, 5, 4)
     assert mark_lanes([1, 1, 1, 1, 1, 1], 3, 2, marked=[0, 0, 1, 0, 0, 0]) == (0, 0, 1, 1, 1, 0)
+
+
+# -- per-model hit probability under an AOE (section 10: "for an AOE, P(hit) per model") -----
+@pytest.mark.parametrize("c", [0.0, 0.5, 1.0])
+def test_aoe_hit_and_removal_per_model(c):
+    # need 7: the attack hits on 21/36 = 7/12. The target is hit then, or, after a miss,
+    # when the deviated area still covers it (c); so is the bystander. Removal: direct hits
+    # always kill (POW 14 vs ARM 13); blast 2d6 + 7 - 13 >= 1 on 21/36 (the 13.4 figures).
+    result = exact(AOE, PAIR, Rules(aoe_miss_coverage=c))
+    hit = F(7, 12) + F(5, 12) * F(c)
+    assert result.probability("hit_model_1") == approx(hit)
+    assert result.probability("hit_model_2") == approx(hit)
+    assert result.probability("destroyed_model_1") == approx(F(7, 12)
+                                                            + F(5, 12) * F(c) * F(7, 12))
+    bystander = {0.0: F(49, 144), 0.5: F(133, 288), 1.0: F(7, 12)}[c]
+    assert result.probability("destroyed_model_2") == approx(bystander)
+
+
+def test_spray_hit_per_model_and_models_out_of_reach():
+    # SPRAY 2 against three models: the third is never hit by the first attack
+    result = exact("Flamer: RAT5 POW14 [SPRAY 2]", "3x Trooper: DEF12 ARM13 BOXES1")
+    assert result.probability("hit_model_1") == approx(F(7, 12))
+    assert result.probability("hit_model_2") == approx(F(7, 12))
+    assert result.probability("hit_model_3") == 0
+    plain = exact("Sword: MAT5 POW14", "3x Trooper: DEF12 ARM13 BOXES1")
+    assert not any(k.startswith("hit_model") for k in plain.probabilities)
+
+
+# -- damage transfer (seed 004's King of Nothing example; target rules after the rolls) ------
+LOCK = "Lock: DEF12 ARM12 BOXES5 [TRANSFER 1, TRANSFER BOXES 3]"
+SPEAR = "Spear: MAT7 POW12"  # need 5: 2d6 >= 5 hits on 30/36; damage = 2d6
+
+
+def test_transfer_moves_damage_to_the_beast_and_returns_the_excess():
+    result = exact(SPEAR, LOCK)
+    hit = F(30, 36)
+    # the beast keeps min(2d6, 3); the lock is destroyed when 2d6 - 3 >= 5, i.e. 2d6 >= 8
+    assert result.probability("unit_destroyed") == approx(hit * F(15, 36))
+    assert exact(SPEAR, "Lock: DEF12 ARM12 BOXES5").probability("unit_destroyed") == \
+        approx(hit * F(30, 36))
+    assert result.mean("damage_transferred") == approx(hit * (2 * F(1, 36) + 3 * F(35, 36)))
+    assert result.probability("beast_destroyed") == approx(hit * F(35, 36))
+    # what the lock keeps: max(0, 2d6 - 3), capped at its 5 boxes
+    kept = sum(F(c, 36) * min(5, max(0, s - 3))
+               for s, c in zip(range(2, 13), (1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1)))
+    assert result.mean("damage") == approx(hit * kept)
+
+
+def test_transfer_lethal_policy_keeps_fury_for_killing_blows():
+    lethal = exact(SPEAR, LOCK, Rules(transfer_policy="lethal"))
+    hit = F(30, 36)
+    # transfers only damage that would disable (2d6 >= 5); then the beast takes 3
+    assert lethal.probability("beast_destroyed") == approx(hit * F(30, 36))
+    assert lethal.probability("unit_destroyed") == approx(hit * F(15, 36))
+    with pytest.raises(Exception, match="transfer_policy"):
+        Rules(transfer_policy="never")
+
+
+def test_transfer_runs_out_of_fury():
+    # two automatic hits of exactly 4 damage: the first goes to the beast (3) and 1 back,
+    # the second finds no fury left: 1 + 4 = 5 boxes, the lock is destroyed
+    result = exact("2x Axe: MAT0 POW16 [AUTO HIT, FEWER DAMAGE DICE 2]", LOCK)
+    assert result.probability("unit_destroyed") == 1
+    assert result.mean("damage_transferred") == 3
+
+
+# -- grids, spirals and crippling (sections 7.2 and 7.3) ------------------------------------
+# An automatic hit with no damage dice deals exactly POW - ARM (zero_damage_dice): 7 here.
+SEVEN = "Cannon: RAT0 POW17 [AUTO HIT, FEWER DAMAGE DICE 2, LANE {lane}]"
+JACK = "Jack: DEF12 ARM10 BOXES30 [GRID --AL/-----/------/---C--/-----/RRRR]"
+
+
+def test_chosen_lane_marks_the_reference_boxes():
+    # lane 6 with 7 damage -> marks per lane [3, 0, 0, 0, 0, 4]: the R column (lane 6) and the
+    # third box of lane 1 (A) are marked, the fourth (L) and lane 4's C are not
+    result = exact(SEVEN.format(lane=6), JACK)
+    assert result.probability("crippled_R") == 1
+    assert result.probability("crippled_A") == 1
+    assert result.probability("crippled_L") == 0
+    assert result.probability("crippled_C") == 0
+    assert result.mean("damage") == 7
+
+
+def test_rolled_lane_cripples_by_counting_start_lanes():
+    # one box per lane; 3 damage from lane l marks l, l+1, l+2 (wrapping): each system is
+    # crippled by 3 of the 6 start lanes
+    result = exact("Cannon: RAT0 POW13 [AUTO HIT, FEWER DAMAGE DICE 2]",
+                   "Jack: DEF12 ARM10 BOXES6 [GRID A/C/G/H/M/F]")
+    for letter in "ACGHMF":
+        assert result.probability(f"crippled_{letter}") == approx(F(1, 2))
+
+
+def test_spiral_aspects_and_tough_unmarks_the_last_box():
+    # Branches 1 and 2 hold one box each (B, M); 3-6 are empty. 2 damage always disables.
+    # From branch 1 the order is B, M; from 2 it is M, then round to B; from 3-6 it wraps to
+    # B, M. Tough (5+) unmarks the box marked last: M with 5/6, B with 1/6.
+    spiral = "Beast: DEF12 ARM10 BOXES2 [SPIRAL B/M////, TOUGH]"
+    result = exact("Claw: MAT0 POW12 [AUTO HIT, FEWER DAMAGE DICE 2]", spiral)
+    assert result.probability("tough_saved") == approx(F(1, 3))
+    assert result.probability("crippled_B") == approx(F(2, 3) + F(1, 3) * F(5, 6))
+    assert result.probability("crippled_M") == approx(F(2, 3) + F(1, 3) * F(1, 6))
+    assert result.mean("damage") == approx(F(2, 3) * 2 + F(1, 3))
+
+
+def test_grid_needs_matching_boxes_and_no_damaged_marks():
+    with pytest.raises(Exception, match="has 5 boxes but BOXES6"):
+        parse_target("Jack: DEF12 ARM10 BOXES6 [GRID A/C/G/H/M/]")
+    with pytest.raises(Exception, match="DAMAGED"):
+        parse_target("Jack: DEF12 ARM10 BOXES6 [GRID A/C/G/H/M/F, DAMAGED 2]")
+    with pytest.raises(Exception, match="not blank"):
+        parse_target("Jack: DEF12 ARM10 BOXES6 [SPIRAL A/C/G/H/M/F]")
+
+
+def test_crippled_attacker_loses_dice():
+    on = Rules(apply_crippling=True)
+    # CRIPPLED WEAPON: one attack die (hit on 4+ at need 4, never a crit), one damage die
+    weapon = exact("Sword: MAT6 POW12 [CRIPPLED WEAPON]", "Solo: DEF10 ARM10 BOXES20", on)
+    assert weapon.probability("hit") == approx(F(1, 2))
+    assert weapon.probability("crit") == 0
+    assert weapon.mean("damage") == approx(F(1, 2) * (F(7, 2) + 2))
+    # CRIPPLED MIND: one attack die, two damage dice; CRIPPLED BODY: the other way round
+    mind = exact("Sword: MAT6 POW12 [CRIPPLED MIND]", "Solo: DEF10 ARM10 BOXES20", on)
+    assert mind.mean("damage") == approx(F(1, 2) * (7 + 2))
+    body = exact("Sword: MAT6 POW12 [CRIPPLED BODY]", "Solo: DEF10 ARM10 BOXES20", on)
+    assert body.probability("hit") == approx(F(33, 36))
+    assert body.mean("damage") == approx(F(33, 36) * (F(7, 2) + 2))
+
+
+def test_crippling_needs_the_switch_and_blocks_spending():
+    with pytest.raises(Exception, match="apply_crippling"):
+        exact("Sword: MAT6 POW12 [CRIPPLED MIND]", "Solo: DEF10 ARM10 BOXES20")
+    with pytest.raises(Exception, match="DAMAGE BOOSTS is impossible"):
+        exact("Sword: MAT6 POW12 [CRIPPLED CORTEX, DAMAGE BOOSTS 1]",
+              "Solo: DEF10 ARM10 BOXES20", Rules(apply_crippling=True))
+    with pytest.raises(Exception, match="CHARGE is impossible"):
+        exact("Sword: MAT6 POW12 [CRIPPLED SPIRIT, CHARGE]", "Solo: DEF10 ARM10 BOXES20",
+              Rules(apply_crippling=True))
