@@ -143,41 +143,58 @@ class Roster:
                           f"{did_you_mean(name, names)}; its units: {', '.join(names)}")
 
     def _attachments(self, pairs: list[tuple[str, str]], notes: list[str]) -> list[Attachment]:
-        by_id = {e.selection_id: e for e in self.entries if e.selection_id}
+        """The file's Leading/Supporting links (any that cannot hold are noted and skipped),
+        then the user's (any that cannot hold is an error)."""
         out: list[Attachment] = []
-        links: list[tuple[RosterEntry, RosterEntry]] = []
+        for attached, bodyguard in self._recorded_links(notes):
+            problem = self._conflict(out, attached, bodyguard)
+            if problem:
+                notes.append(f"the file attaches {attached} to {bodyguard}, but {problem}; "
+                             "left unattached")
+            else:
+                out.append(Attachment(attached, bodyguard, recorded=True))
+        for leader_name, bodyguard_name in pairs:
+            leader, bodyguard = self._entry(leader_name), self._entry(bodyguard_name)
+            if leader.name == bodyguard.name:
+                raise RosterError(f"{self.source}: attach '{leader_name}={bodyguard_name}' "
+                                  "attaches a unit to itself")
+            if any(a.attached == leader.name and a.bodyguard == bodyguard.name for a in out):
+                continue
+            problem = self._conflict(out, leader.name, bodyguard.name)
+            if problem:
+                raise RosterError(f"{self.source}: cannot attach {leader.name} to "
+                                  f"{bodyguard.name}: {problem}")
+            out.append(Attachment(leader.name, bodyguard.name, recorded=False))
+        return out
+
+    def _recorded_links(self, notes: list[str]) -> list[tuple[str, str]]:
+        by_id = {e.selection_id: e for e in self.entries if e.selection_id}
+        links: list[tuple[str, str]] = []
         for entry in self.entries:
             for _, target in entry.associations:
                 if target in by_id:
-                    links.append((entry, by_id[target]))
+                    links.append((entry.name, by_id[target].name))
                 else:
                     notes.append(f"{entry.name} is attached to selection '{target}', which is "
                                  "not a unit of this roster; left unattached")
             for origin in entry.incoming:
                 if origin in by_id:
-                    links.append((by_id[origin], entry))
-        for attached, bodyguard in dict.fromkeys(links):
-            out.append(Attachment(attached.name, bodyguard.name, recorded=True))
-        for leader_name, bodyguard_name in pairs:
-            leader, bodyguard = self._entry(leader_name), self._entry(bodyguard_name)
-            if leader.name == bodyguard.name:
-                raise RosterError(f"{self.source}: --attach '{leader_name}={bodyguard_name}' "
-                                  "attaches a unit to itself")
-            out.append(Attachment(leader.name, bodyguard.name, recorded=False))
-        seen: dict[str, str] = {}
-        for a in out:
-            if a.attached in seen and seen[a.attached] != a.bodyguard:
-                raise RosterError(f"{self.source}: '{a.attached}' is attached to both "
-                                  f"'{seen[a.attached]}' and '{a.bodyguard}'; a unit joins one "
-                                  "bodyguard unit")
-            seen[a.attached] = a.bodyguard
-        bodyguards = {a.bodyguard for a in out}
-        for a in out:
-            if a.attached in bodyguards:
-                raise RosterError(f"{self.source}: '{a.attached}' is attached to "
-                                  f"'{a.bodyguard}' and has units attached to it itself; "
-                                  "attach every Leader to the bodyguard unit")
-        return list({(a.attached, a.bodyguard): a for a in out}.values())
+                    links.append((by_id[origin].name, entry.name))
+        return [(a, b) for a, b in dict.fromkeys(links) if a != b]
+
+    @staticmethod
+    def _conflict(done: list[Attachment], attached: str, bodyguard: str) -> str | None:
+        """Why ``attached`` cannot join ``bodyguard`` given the attachments ``done``."""
+        for a in done:
+            if a.attached == attached:
+                return f"{attached} is already attached to {a.bodyguard}"
+            if a.attached == bodyguard:
+                return f"{bodyguard} is itself attached to {a.bodyguard}"
+            if a.bodyguard == attached:
+                return f"{attached} has {a.attached} attached to it"
+        if sum(a.bodyguard == bodyguard for a in done) >= 2:
+            return f"{bodyguard} already has two units attached (19.01)"
+        return None
 
     def attached_to(self, name: str) -> str | None:
         """The bodyguard unit ``name`` is attached to, or None."""

@@ -267,3 +267,18 @@ def test_top_level_upgrade_with_a_statline_is_a_unit(tmp_path):
     path.write_text(text)
     army = mh.roster(path)
     assert entry(army, "Devastator Squad").models == 5
+
+
+def test_recorded_links_that_cannot_hold_are_notes(tmp_path):
+    data = json.loads((FILES / "leaders_11e.json").read_text())
+    selections = data["roster"]["forces"][0]["selections"]
+    hellblasters = selections[4]
+    hellblasters["associations"] = [{"type": "outgoing", "to": "sq-intercessors",
+                                     "name": "Supporting"}]
+    path = tmp_path / "three.json"
+    path.write_text(json.dumps(data))
+    army = mh.roster(path)
+    assert army.attached_to("Hellblaster Squad") is None
+    assert any("already has two units attached" in n for n in army.notes)
+    with pytest.raises(RosterError, match="already has two units attached"):
+        mh.roster(FILES / "leaders_11e.json", attach="Hellblaster Squad=Intercessor Squad")
