@@ -57,6 +57,7 @@ class _Target:
     label: str
     profile: TargetProfile | None  # one statline: the compare grid
     unit: Unit | None              # several statlines: the whole-unit engine
+    defense: tuple[tuple[str, Any], ...] = ()  # the unit's damage_minus / damage_halved
 
     @property
     def choice_profile(self) -> TargetProfile:
@@ -184,12 +185,12 @@ def _unit_target(label: str, unit: Unit) -> _Target:
     first = unit.groups[0].profile
     same = all(dataclasses.replace(g.profile, name="", count=1)
                == dataclasses.replace(first, name="", count=1) for g in unit.groups)
-    plain = (unit.damage_minus == 0 and not unit.damage_halved
-             and unit.reroll_saves == "none")
-    if same and plain:
+    defense = tuple((k, v) for k, v in (("damage_minus", unit.damage_minus),
+                                        ("damage_halved", unit.damage_halved)) if v)
+    if same and unit.reroll_saves == "none":
         profile = dataclasses.replace(first, name="", count=unit.models)
-        return _Target(label, profile, None)
-    return _Target(label, None, unit)
+        return _Target(label, profile, None, defense)
+    return _Target(label, None, unit, defense)
 
 
 # -- weapon selection (04.01) ---------------------------------------------------------------
@@ -293,6 +294,7 @@ def _cell(unit: Unit, target: _Target, phase: str, child: np.random.SeedSequence
         options = {k: v for k, v in options.items() if k not in SHOOTING_ONLY}
     if unit.all_monster_or_vehicle:
         options.setdefault("attacker_monster_vehicle", True)
+    options = _with_defense(options, target.defense)
     made: list[str] = []
     picks = select_weapons(unit, phase, target.choice_profile, options, profiles, made)
     choices += [f"{text} against {target.label}" for text in made]
@@ -309,6 +311,14 @@ def _cell(unit: Unit, target: _Target, phase: str, child: np.random.SeedSequence
     frame.insert(2, "phase", phase)
     frame["method"] = method
     return frame
+
+
+def _with_defense(options: dict[str, Any], defense) -> dict[str, Any]:
+    """The target unit's own damage reduction, combined with any given as an option."""
+    out = dict(options)
+    for key, value in defense:
+        out[key] = max(out.get(key) or 0, value) if key == "damage_minus" else True
+    return out
 
 
 def _grid_cell(label, weapons, target, child, exact, trials, points, options):
@@ -338,7 +348,9 @@ def _unit_cell(unit, picks, target, phase, child, trials, points, options):
                             for c, p, n in mine)
             groups.append(dataclasses.replace(group, weapons=weapons, role="bodyguard"))
     attacker = Unit(name="attacker", groups=tuple(groups))
-    defender = dataclasses.replace(target.unit, name="target")
+    defender = dataclasses.replace(target.unit, name="target",
+                                   damage_minus=options.get("damage_minus", 0),
+                                   damage_halved=bool(options.get("damage_halved", False)))
     scenario = Scenario(units={"attacker": attacker, "target": defender},
                         activations=(Activation(phase=phase, attacker="attacker",
                                                 target="target", situation=situation,

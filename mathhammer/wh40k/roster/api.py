@@ -207,7 +207,9 @@ class Roster:
         plain: dict[str, Unit] = {}
         for entry in self.entries:
             if entry.groups:
-                plain[entry.name] = Unit(name=entry.name, groups=_with_points(entry))
+                plain[entry.name] = Unit(name=entry.name, groups=_with_points(entry),
+                                         damage_minus=entry.damage_minus,
+                                         damage_halved=entry.damage_halved)
         units = []
         for entry in self.entries:
             if entry.name not in plain or self.attached_to(entry.name):

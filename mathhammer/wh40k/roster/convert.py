@@ -63,6 +63,8 @@ class RosterEntry:
     selection_id: str = ""
     associations: tuple[tuple[str, str], ...] = ()
     incoming: tuple[str, ...] = ()
+    damage_minus: int = 0
+    damage_halved: bool = False
 
 
 @dataclass(frozen=True)
@@ -179,13 +181,19 @@ def _entry(selection: Node, source) -> RosterEntry:
         raise RosterError(f"{source}: unit '{name}' has {total_models} models; a roster unit "
                           f"has at most {MAX_MODELS}")
     groups = _groups(name, models, unit_parts, selection, notes, source)
+    minus, halved = kw.damage_reduction(_texts(_subtree(selection)), notes)
+    if minus or halved:
+        notes.append("damage reduction: " + ("halve the Damage" if halved else "")
+                     + (", then " if minus and halved else "") + (f"-{minus} Damage" if minus
+                                                                  else ""))
     custom = kw.clean(selection.get("customName"))
     if custom and custom != name:
         notes.append(f"custom name: {custom}")
     return RosterEntry(name=name, points=_tidy(points), models=total_models,
                        groups=tuple(groups), notes=tuple(dict.fromkeys(notes)),
                        selection_id=selection.get("id"),
-                       associations=_associations(selection), incoming=_incoming(selection))
+                       associations=_associations(selection), incoming=_incoming(selection),
+                       damage_minus=minus, damage_halved=halved)
 
 
 def _split_models(selection: Node, source, name: str) -> tuple[list[_Model], list[Node]]:

@@ -247,5 +247,32 @@ def feel_no_pain(texts: list[tuple[str, str]], notes: list[str]) -> tuple[int | 
     return every, mortal
 
 
+_ALLOCATED = (r"each time an attack is allocated to (?:a model in this unit|this model|a model "
+              r"in this unit or this model|this unit)")
+_DAMAGE_MINUS = re.compile(_ALLOCATED + r", subtract (\d) from the damage characteristic of "
+                           r"that attack\.?")
+_DAMAGE_HALVED = re.compile(_ALLOCATED + r", halve the damage characteristic of that "
+                            r"attack\.?")
+
+
+def damage_reduction(texts: list[tuple[str, str]], notes: list[str]) -> tuple[int, bool]:
+    """The defender's "-N Damage" and "halve the Damage" from abilities whose whole text is
+    the unconditional rule; any other text that changes an attack's Damage becomes a note."""
+    minus, halved = 0, False
+    for name, text in texts:
+        lowered = clean(text).lower()
+        if "damage characteristic" not in lowered or "allocated" not in lowered:
+            continue
+        match = _DAMAGE_MINUS.fullmatch(lowered)
+        if match:
+            minus = max(minus, int(match.group(1)))
+        elif _DAMAGE_HALVED.fullmatch(lowered):
+            halved = True
+        else:
+            notes.append(f"'{clean(name)}' changes the Damage of attacks under conditions we "
+                         "cannot check; not applied")
+    return minus, halved
+
+
 def has_stealth(texts: list[tuple[str, str]]) -> bool:
     return any(clean(name).lower() == "stealth" for name, _ in texts)

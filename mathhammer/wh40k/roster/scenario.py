@@ -42,6 +42,10 @@ def roster_toml(roster: Roster) -> str:
         lines.append(f"[units.{_q(entry.name)}]")
         lines.append('side = "list"')
         lines.append(f"points = {entry.points:g}")
+        defense = [f"damage_minus = {entry.damage_minus}"] if entry.damage_minus else []
+        defense += ["damage_halved = true"] if entry.damage_halved else []
+        if defense:
+            lines.append(f"defense = {{ {', '.join(defense)} }}")
         attached = [a.attached for a in roster.attachments
                     if a.bodyguard == entry.name and _has_groups(roster, a.attached)]
         if attached:

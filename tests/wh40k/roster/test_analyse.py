@@ -261,3 +261,18 @@ def test_compare_takes_another_roster_as_targets():
     a = orks.compare(marines, exact=True, phases=["shooting"], trials=5_000)
     b = orks.against(marines, exact=True, phases=["shooting"], trials=5_000)
     assert a.equals(b)
+
+
+def test_target_damage_reduction_is_applied():
+    custodes = mh.roster(FILES / "features_10e.ros")
+    orks = mh.roster(FILES / "orks_11e.ros")
+    frame = orks.compare({"Plague": custodes.unit("Plague Marines")}, exact=True,
+                         phases=["fight"], edition=10)
+    expected = mh.exact(["Big choppa: Melee A5 WS2+ S7 AP-1 D2",
+                         "Attack squig: Melee A2 WS4+ S4 AP0 D1 [EXTRA ATTACKS]"],
+                        "5x T5 Sv3+ W2 FNP5+ [INFANTRY]", damage_minus=1, edition=10)
+    klaw = mh.exact(["Power klaw: Melee A4 WS3+ S9 AP-2 D2 [LETHAL HITS: NON-MONSTER/NON-VEHICLE]",
+                     "Attack squig: Melee A2 WS4+ S4 AP0 D1 [EXTRA ATTACKS]"],
+                    "5x T5 Sv3+ W2 FNP5+ [INFANTRY]", damage_minus=1, edition=10)
+    best = max(expected.mean("damage"), klaw.mean("damage"))
+    assert value(frame, "Warboss", "Plague", "fight").value == pytest.approx(best, rel=1e-12)

@@ -282,3 +282,12 @@ def test_recorded_links_that_cannot_hold_are_notes(tmp_path):
     assert any("already has two units attached" in n for n in army.notes)
     with pytest.raises(RosterError, match="already has two units attached"):
         mh.roster(FILES / "leaders_11e.json", attach="Hellblaster Squad=Intercessor Squad")
+
+
+def test_damage_reduction_from_ability_text():
+    army = mh.roster(FILES / "features_10e.ros")
+    plague = entry(army, "Plague Marines")
+    assert (plague.damage_minus, plague.damage_halved) == (1, False)
+    assert army.unit("Plague Marines").damage_minus == 1
+    assert any("'Putrid Bulk'" in n and "not applied" in n for n in plague.notes)
+    assert "damage_minus = 1" in army.to_toml()
