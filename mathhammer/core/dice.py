@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
+from mathhammer.core.limits import MAX_DICE, MAX_NUMBER, first_foreign_digit
 from mathhammer.errors import ProfileError
 
 _DICE_RE = re.compile(r"^(?:(\d*)D(\d+))?(?:([+-])?(\d+))?$", re.IGNORECASE)
@@ -44,6 +45,11 @@ class DiceExpr:
             raise ProfileError("a dice expression needs at least one die")
         if self.minimum < 0:
             raise ProfileError(f"dice expression {self} can be negative")
+        if self.count > MAX_DICE:
+            raise ProfileError(f"{self.count} dice in '{self}' are too many: at most {MAX_DICE}")
+        if abs(self.constant) > MAX_NUMBER:
+            raise ProfileError(f"{self.constant:,} in '{self}' is too large: at most "
+                               f"{MAX_NUMBER:,}")
 
     @classmethod
     def fixed(cls, value: int) -> DiceExpr:
@@ -65,6 +71,13 @@ class DiceExpr:
             return cls.fixed(text)
         raw = str(text)
         compact = raw.replace(" ", "")
+        foreign = first_foreign_digit(compact)
+        if foreign is not None:
+            raise ProfileError(f"'{foreign[1]}' in dice expression '{raw}' is not a digit 0-9: "
+                               "type the number with the digits 0-9", token=raw)
+        if any(len(digits) > 6 for digits in re.findall(r"\d+", compact)):
+            raise ProfileError(f"dice expression '{raw}' holds a number too large: at most "
+                               f"{MAX_NUMBER:,} (and {MAX_DICE} dice)", token=raw)
         match = _DICE_RE.match(compact)
         if not compact or match is None or (match.group(2) is None and match.group(3) is not None):
             raise ProfileError(

@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass
 
 from mathhammer.core.dice import DiceExpr
+from mathhammer.core.limits import MAX_MODELS, MAX_NUMBER, check_number_text, refuse_foreign_digits
 from mathhammer.errors import ProfileError, did_you_mean
 from mathhammer.wh40k import abilities as ab
 from mathhammer.wh40k.profiles import NO_SAVE, Ability, TargetProfile, Weapon
@@ -31,7 +32,10 @@ _WEAPON_TOKEN_RE = re.compile(r"(AP|A|BS|WS|S|D)\s*([^\s\[\]]+)", re.IGNORECASE)
 _TARGET_TOKEN_RE = re.compile(r"(INSV|INV|SV|T|W|FNP)\s*([^\s\[\]]+)", re.IGNORECASE)
 _SKILL_RE = re.compile(r"(\d+)\+$|(N/?A|-)$", re.IGNORECASE)
 _ROLL_RE = re.compile(r"(\d+)\+?$")
-_KEYWORD_RE = re.compile(r"[A-Z][A-Z0-9' -]*$")
+# Words of letters, digits and apostrophes joined by single spaces or hyphens (NON-VEHICLE).
+_KEYWORD_RE = re.compile(r"[A-Z][A-Z0-9']*(?:[ -][A-Z0-9']+)*")
+_GLUED_COUNT_RE = re.compile(r"\s*-?\d+\s*x(?=\S)", re.IGNORECASE)
+_AMBIGUOUS_DAMAGE = ("D3", "D6")
 _WEAPON_LABELS = {"A": "A (attacks)", "BS": "BS", "WS": "WS", "S": "S (strength)",
                   "AP": "AP", "D": "D (damage)"}
 
@@ -62,6 +66,7 @@ def parse_weapon(line: str) -> Weapon:
     """
     if not isinstance(line, str) or not line.strip():
         raise ProfileError("empty weapon line: write e.g. 'Bolt rifle: 24\" A2 BS3+ S4 AP-1 D1'")
+    refuse_foreign_digits(line, line)
     text = line.translate(_DASHES)
     count, body = _split_count(text, line)
     body, bracket = _split_brackets(body, line)
@@ -87,6 +92,9 @@ def parse_weapon(line: str) -> Weapon:
         label = token.group(1).upper()
         if label in values or (label in ("BS", "WS") and "skill" in values):
             _fail_duplicate(label, piece, line)
+        if label == "D" and piece.text.upper() in _AMBIGUOUS_DAMAGE \
+                and not text[piece.column:piece.column + 1].isspace():
+            _fail_ambiguous_damage(piece, line)
         values["skill" if label in ("BS", "WS") else label] = _Piece(
             token.group(2), piece.column + token.start(2))
         if label in ("BS", "WS"):
@@ -138,6 +146,7 @@ def parse_target(line: str) -> TargetProfile:
     """
     if not isinstance(line, str) or not line.strip():
         raise ProfileError("empty target line: write e.g. '5x Intercessor: T4 Sv3+ W2'")
+    refuse_foreign_digits(line, line)
     text = line.translate(_DASHES)
     count, body = _split_count(text, line)
     body, bracket = _split_brackets(body, line)
@@ -190,8 +199,19 @@ def parse_target(line: str) -> TargetProfile:
 def _split_count(text: str, line: str) -> tuple[int, _Piece]:
     match = _COUNT_RE.match(text)
     if not match:
+        glued = _GLUED_COUNT_RE.match(text)
+        if glued:
+            token = text[glued.start():].split()[0]
+            raise ProfileError(f"'{token}'{{where}} is not a count: write one count and a space "
+                               "before the name, e.g. '10x Intercessor: ...'", token=token,
+                               column=len(text) - len(text.lstrip()) + 1, line=line)
         return 1, _Piece(text, 1)
-    count = int(match.group(1))
+    try:
+        count = check_number_text(match.group(1), MAX_MODELS, "count")
+    except ProfileError:
+        raise ProfileError(f"count '{match.group(1)}x'{{where}} is too large: at most "
+                           f"{MAX_MODELS:,} models on one line", token=f"{match.group(1)}x",
+                           column=match.start(1) + 1, line=line) from None
     if count < 1:
         raise ProfileError(f"count '{match.group(1)}x'{{where}} is impossible: a line needs at "
                            "least one model (write 1x or leave the count out)",
@@ -260,6 +280,13 @@ def _fail_duplicate(label: str, piece: _Piece, line: str) -> None:
                        token=piece.text, column=piece.column, line=line)
 
 
+def _fail_ambiguous_damage(piece: _Piece, line: str) -> None:
+    die = piece.text.upper()
+    raise ProfileError(f"'{piece.text}'{{where}} is ambiguous: write D{die} for a {die} damage roll, "
+                       f"or D {die[1:]} for {die[1:]} damage", token=piece.text,
+                       column=piece.column, line=line)
+
+
 def _locate(exc: ProfileError, line: str) -> ProfileError:
     """Add the column and the line to an error raised by a profile's own validation."""
     if exc.line is not None:
@@ -295,7 +322,15 @@ def _integer(piece: _Piece, label: str, line: str) -> int:
         raise ProfileError(f"'{label}{piece.text}'{{where}} is not a number: write e.g. {hint}",
                            token=f"{label}{piece.text}", column=piece.column - len(label),
                            line=line)
-    return int(text)
+    return _bounded(text, piece, label, line)
+
+
+def _bounded(text: str, piece: _Piece, label: str, line: str) -> int:
+    try:
+        return check_number_text(text, MAX_NUMBER, label)
+    except ProfileError as exc:
+        raise ProfileError(f"'{label}{piece.text}'{{where}}: {exc}", token=f"{label}{piece.text}",
+                           column=piece.column - len(label), line=line) from None
 
 
 def _skill(piece: _Piece, label: str, line: str) -> int | None:
@@ -304,7 +339,7 @@ def _skill(piece: _Piece, label: str, line: str) -> int | None:
         raise ProfileError(f"'{label}{piece.text}'{{where}} is not a skill: write e.g. "
                            f"{label}3+ or {label}N/A", token=f"{label}{piece.text}",
                            column=piece.column - len(label), line=line)
-    return None if match.group(2) else int(match.group(1))
+    return None if match.group(2) else _bounded(match.group(1), piece, label, line)
 
 
 def _save(piece: _Piece, label: str, line: str) -> int:
@@ -315,7 +350,7 @@ def _save(piece: _Piece, label: str, line: str) -> int:
         raise ProfileError(f"'{label}{piece.text}'{{where}} is not a save: write e.g. {label}3+ "
                            f"(or {label}- for none)", token=f"{label}{piece.text}",
                            column=piece.column - len(label), line=line)
-    return int(match.group(1))
+    return _bounded(match.group(1), piece, label, line)
 
 
 def _invuln(piece: _Piece, line: str) -> tuple[int, str]:
@@ -327,7 +362,7 @@ def _invuln(piece: _Piece, line: str) -> tuple[int, str]:
                            "attacks only", token=f"InSv{piece.text}", column=piece.column - 4,
                            line=line)
     scope = (match.group(2) or match.group(3) or "all").lower()
-    return int(match.group(1)), scope
+    return _bounded(match.group(1), piece, "InSv", line), scope
 
 
 def _fnp(piece: _Piece, line: str) -> tuple[int, bool]:
@@ -336,11 +371,11 @@ def _fnp(piece: _Piece, line: str) -> tuple[int, bool]:
         raise ProfileError(f"'FNP{piece.text}'{{where}} is not a Feel No Pain: write e.g. "
                            "FNP5+, or FNP5+(mortal) for one against mortal wounds only",
                            token=f"FNP{piece.text}", column=piece.column - 3, line=line)
-    return int(match.group(1)), bool(match.group(2) or match.group(3))
+    return _bounded(match.group(1), piece, "FNP", line), bool(match.group(2) or match.group(3))
 
 
 # -- abilities and keywords ---------------------------------------------------------------
-def _items(bracket: _Piece) -> list[_Piece]:
+def _items(bracket: _Piece, line: str) -> list[_Piece]:
     items = []
     offset = 0
     for raw in bracket.text.split(","):
@@ -348,13 +383,17 @@ def _items(bracket: _Piece) -> list[_Piece]:
         lead = len(raw) - len(raw.lstrip())
         if stripped:
             items.append(_Piece(stripped, bracket.column + offset + lead))
+        elif bracket.text.strip():
+            raise ProfileError("empty item in the list{where}: remove the extra comma, e.g. "
+                               "[ASSAULT, HEAVY]", token=",", column=bracket.column + offset,
+                               line=line)
         offset += len(raw) + 1
     return items
 
 
 def _parse_abilities(bracket: _Piece, line: str) -> tuple[Ability, ...]:
     parsed: list[Ability] = []
-    for item in _items(bracket):
+    for item in _items(bracket, line):
         text = " ".join(item.text.upper().split())
         if ":" in text:
             head, scope_text = (part.strip() for part in text.split(":", 1))
@@ -368,7 +407,20 @@ def _parse_abilities(bracket: _Piece, line: str) -> tuple[Ability, ...]:
                                       last.scope + _scope_keywords(head, item, line)))
                 continue
         parsed.append(_ability(head, scope, item, line))
-    return tuple(parsed)
+    return _without_repeats(parsed, bracket, line)
+
+
+def _without_repeats(parsed: list[Ability], bracket: _Piece, line: str) -> tuple[Ability, ...]:
+    """Collapse identical repeats (``[HEAVY, HEAVY]``); refuse one ability given two values."""
+    kept: dict[tuple, Ability] = {}
+    for ability in parsed:
+        key = (ability.name, ability.anti_keyword, ability.scope)
+        earlier = kept.setdefault(key, ability)
+        if earlier != ability:
+            raise ProfileError(f"'{ability}'{{where}} conflicts with '{earlier}' in the same list: "
+                               f"give {ability.name} once, with the value you mean",
+                               token=str(ability), column=bracket.column, line=line)
+    return tuple(kept.values())
 
 
 def _ability_head(text: str) -> tuple[str, str] | None:
@@ -406,7 +458,11 @@ def _ability(text: str, scope: tuple[str, ...], item: _Piece, line: str) -> Abil
                                "ANTI-INFANTRY 4+", token=item.text, column=item.column,
                                line=line)
         keyword = match.group(1).strip()
-        threshold = int(match.group(2))
+        if not _KEYWORD_RE.fullmatch(keyword):
+            raise ProfileError(f"'{item.text}'{{where}}: '{keyword}' is not a keyword; write "
+                               "ANTI-KEYWORD Y+ with one threshold, e.g. ANTI-INFANTRY 4+",
+                               token=item.text, column=item.column, line=line)
+        threshold = _bounded(match.group(2), _Piece(match.group(2), item.column), "ANTI", line)
         if not 2 <= threshold <= 6:
             raise ProfileError(f"'{item.text}'{{where}}: the threshold {threshold}+ must be "
                                "between 2+ and 6+", token=item.text, column=item.column,
@@ -450,9 +506,20 @@ def _scope_keywords(text: str, item: _Piece, line: str) -> tuple[str, ...]:
     return keywords
 
 
+def parse_keywords(text: str, line: str) -> frozenset[str]:
+    """Keywords written in brackets (``"INFANTRY, CHARACTER"``), validated as on a target line.
+
+    Raises
+    ------
+    ProfileError
+        For an empty item or a word that is not a keyword.
+    """
+    return _parse_keywords(_Piece(text, max(line.find("[") + 2, 1)), line)
+
+
 def _parse_keywords(bracket: _Piece, line: str) -> frozenset[str]:
     keywords = set()
-    for item in _items(bracket):
+    for item in _items(bracket, line):
         keyword = " ".join(item.text.upper().split())
         if not _KEYWORD_RE.fullmatch(keyword):
             raise ProfileError(f"'{item.text}'{{where}} is not a keyword: keywords are words "

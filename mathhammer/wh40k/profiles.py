@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from mathhammer.core.dice import DiceExpr
+from mathhammer.core.limits import MAX_MODELS, MAX_NUMBER, MAX_TOTAL_WOUNDS
 from mathhammer.errors import OptionError, ProfileError
 from mathhammer.wh40k import abilities as ab
 
@@ -88,6 +89,20 @@ class Ability:
         return f"{text}: {'/'.join(self.scope)}" if self.scope else text
 
 
+def _damage_text(damage: DiceExpr) -> str:
+    """``D1``, ``DD6``; a flat 3 or 6 as ``D 3``/``D 6`` so it never reads as a roll."""
+    return f"D {damage}" if str(damage) in ("3", "6") else f"D{damage}"
+
+
+def _check_sizes(where: str, *checks: tuple[str, object, int]) -> None:
+    """Refuse a value that is not a whole number, or one beyond what the engines can hold."""
+    for label, value, limit in checks:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ProfileError(f"{label}{where} must be a whole number, not {value!r}")
+        if value > limit:
+            raise ProfileError(f"{label} {value:,}{where} is too large: at most {limit:,}")
+
+
 def _keyword_matches(keyword: str, keywords: frozenset[str]) -> bool:
     if keyword.startswith("NON-"):
         return keyword[4:] not in keywords
@@ -138,6 +153,8 @@ class Weapon:
 
     def __post_init__(self) -> None:
         where = f" of '{self.name}'" if self.name else ""
+        _check_sizes(where, ("weapon count", self.count, MAX_MODELS),
+                     ("S", self.strength, MAX_NUMBER), ("AP", -self.ap if isinstance(self.ap, int) else self.ap, MAX_NUMBER))
         if self.count < 1:
             raise ProfileError(f"weapon count {self.count}{where} must be at least 1",
                                token=f"{self.count}x")
@@ -191,7 +208,7 @@ class Weapon:
         label = "WS" if self.melee else "BS"
         skill = f"{label}N/A" if self.skill is None else f"{label}{self.skill}+"
         head += [f"A{self.attacks}", skill, f"S{self.strength}", f"AP{self.ap}",
-                 f"D{self.damage}"]
+                 _damage_text(self.damage)]
         text = " ".join(head)
         if self.abilities:
             text += " [" + ", ".join(str(a) for a in self.abilities) + "]"
@@ -241,6 +258,10 @@ class TargetProfile:
 
     def __post_init__(self) -> None:
         where = f" of '{self.name}'" if self.name else ""
+        _check_sizes(where, ("model count", self.count, MAX_MODELS),
+                     ("T", self.toughness, MAX_NUMBER), ("W", self.wounds, MAX_NUMBER))
+        _check_sizes(where, ("wounds in all (models x W)", self.count * self.wounds,
+                             MAX_TOTAL_WOUNDS))
         if self.count < 1:
             raise ProfileError(f"model count {self.count}{where} must be at least 1",
                                token=f"{self.count}x")

@@ -33,12 +33,30 @@ from typing import Any
 
 from mathhammer.errors import MathhammerError, ProfileError, did_you_mean
 from mathhammer.wh40k.profiles import NO_SAVE, TargetProfile
-from mathhammer.wh40k.parse import parse_target
+from mathhammer.core.limits import MAX_MODELS, check_number_text, refuse_foreign_digits
+from mathhammer.wh40k.parse import parse_keywords, parse_target
 
 _FIELDS = {"aliases", "name", "models", "T", "Sv", "W", "InSv", "InSv_scope", "FNP",
            "FNP_mortal", "keywords", "data", "note", "line"}
-_NAME_LINE_RE = re.compile(r"^\s*(?:(\d+)\s*[x×]\s*)?([^\[\]:]+?)\s*(?:\[([^\[\]]*)\])?\s*$")
+_COUNT_PREFIX_RE = re.compile(r"(\d+)\s*[x×]")
 _LOOKS_LIKE_PROFILE_RE = re.compile(r"(?i)(^|\s)(T|Sv|W)\s*[\d-]")
+
+
+def split_name_line(text: str) -> tuple[str | None, str, str | None] | None:
+    """``"10x MEQ [STEALTH]"`` to ``("10", "MEQ", "STEALTH")``; ``None`` when the text is not
+    a count, a name and an optional bracketed list. Linear in the length of the text."""
+    body = text.strip()
+    extra = None
+    if body.endswith("]") and body.count("[") == 1 and body.count("]") == 1:
+        start = body.index("[")
+        body, extra = body[:start].rstrip(), body[start + 1:-1]
+    if not body or ":" in body or "[" in body or "]" in body:
+        return None
+    count = None
+    match = _COUNT_PREFIX_RE.match(body)
+    if match:
+        count, body = match.group(1), body[match.end():].lstrip()
+    return (count, body, extra) if body else None
 
 
 def normalize(name: str) -> str:
@@ -135,22 +153,29 @@ class TargetLibrary(Mapping[str, TargetProfile]):
 
     def resolve(self, text: str) -> TargetProfile | None:
         """``"10x MEQ [STEALTH]"`` to a profile, or ``None`` when ``text`` names no entry."""
-        match = _NAME_LINE_RE.match(text)
-        if match is None:
+        parts = split_name_line(text)
+        if parts is None:
             return None
-        count, name, extra = match.groups()
+        count, name, extra = parts
         key = self._index.get(normalize(name))
         if key is None:
             return None
+        refuse_foreign_digits(text, text)
         profile = self._entries[key].profile
         if count is not None:
-            if int(count) < 1:
+            number = check_number_text(count, MAX_MODELS, "model count")
+            if number < 1:
                 raise ProfileError(f"model count {count}x must be at least 1", line=text)
-            profile = profile.with_count(int(count))
-        if extra:
-            words = frozenset(w.strip().upper() for w in extra.split(",") if w.strip())
+            profile = profile.with_count(number)
+        if extra is not None:
+            if _LOOKS_LIKE_PROFILE_RE.search(extra):
+                raise ProfileError(f"'[{extra}]' after the reference name '{name}' holds "
+                                   "characteristics: brackets add keywords only; write a whole "
+                                   "target line (e.g. '5x Intercessor: T4 Sv3+ W2') to change "
+                                   "them", token=extra, line=text)
             from dataclasses import replace
 
+            words = parse_keywords(extra, text)
             profile = replace(profile, keywords=profile.keywords | words)
         return profile
 
@@ -387,8 +412,8 @@ def resolve_target(target: str | TargetProfile,
     except ProfileError:
         if isinstance(target, str) and target.strip() and ":" not in target \
                 and not _LOOKS_LIKE_PROFILE_RE.search(target):
-            match = _NAME_LINE_RE.match(target)
-            name = match.group(2) if match else target
+            parts = split_name_line(target)
+            name = parts[1] if parts else target
             names = list(library) + [a for e in library._entries.values() for a in e.aliases]
             hint = _suggest(name, names)
             raise ProfileError(

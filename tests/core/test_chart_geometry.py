@@ -26,7 +26,7 @@ ATTACKERS = {
     "Devastator Squad with 4 lascannons (Armour of Contempt ignored)":
         '4x Lascannon: 48" A1 BS3+ S12 AP-3 D6+1',
     "Eradicator Squad, 3 melta rifles":
-        '3x Melta rifle: 24" A1 BS3+ S9 AP-4 D6 [MELTA 2, HEAVY]',
+        '3x Melta rifle: 24" A1 BS3+ S9 AP-4 D 6 [MELTA 2, HEAVY]',
     "Hellblaster Squad, 10 plasma incinerators (supercharged)":
         '10x Plasma incinerator: 24" A2 BS3+ S8 AP-3 D2 [RAPID FIRE 1]',
     "Predator Annihilator, twin lascannon and lascannon sponsons":

@@ -178,7 +178,7 @@ def test_sweep_option_cells_equal_single_runs_with_seed_children():
 
 
 def test_sweep_range_models_and_target_models():
-    melta = 'Meltagun: 12" A1 BS3+ S9 AP-4 D6 [MELTA 2]'
+    melta = 'Meltagun: 12" A1 BS3+ S9 AP-4 D 6 [MELTA 2]'
     df = sweep([melta], ["VEQ"], "range", ["full", "half"], exact=True)
     assert cell(df, "Meltagun", "VEQ", "expected_damage", range="half").value == \
         pytest.approx(mh.exact(melta, "VEQ", half_range=True).mean("damage"))

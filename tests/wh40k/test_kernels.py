@@ -15,7 +15,7 @@ CASES = [
      "5x T4 Sv3+ W2", {"reroll_hits": "noncrit"}),
     ("4x Hammer: Melee A3 WS3+ S8 AP-2 D2 [DEVASTATING WOUNDS, ANTI-INFANTRY 4+]",
      "5x T5 Sv2+ InSv4+ W3 [INFANTRY]", {"reroll_wounds": "ones"}),
-    ('2x Cannon: 48" AD6+3 BS4+ S10 AP-1 D3 [BLAST]', "20x T3 Sv6+ W1 FNP5+",
+    ('2x Cannon: 48" AD6+3 BS4+ S10 AP-1 D 3 [BLAST]', "20x T3 Sv6+ W1 FNP5+",
      {"reroll_saves": "ones"}),
     ('Big gun: 24" A300 BS5+ S3 AP0 D1', "60x T6 Sv4+ W1", {}),  # beyond the tables
     # Chained shortcuts: random attacks from the attack-dice table, [TORRENT], FNP kills.

@@ -42,7 +42,7 @@ CASES = {
     "fnp, D2 v W3": (["4x A3 BS3+ S5 AP-1 D2"], "3x T5 Sv4+ W3 FNP5+", {}),
     "fnp mortal-only + devastating": (["3x A4 BS3+ S4 AP0 D2 [DEVASTATING WOUNDS]"],
                                       "4x T4 Sv3+ W2 FNP6+ FNP4+(mortal)", {"crit_wounds": 5}),
-    "random A, blast": (['Battle cannon: 48" AD6+3 BS4+ S10 AP-1 D3 [BLAST]'],
+    "random A, blast": (['Battle cannon: 48" AD6+3 BS4+ S10 AP-1 D 3 [BLAST]'],
                         "10x Guardsman: T3 Sv5+ W1", {}),
     "random A and D, fnp": (["2x AD3 BS3+ S6 AP-1 DD3"], "3x T6 Sv3+ W3 FNP6+", {}),
     "thermal cannon": (['Thermal cannon: 24" A2D3 BS3+ S12 AP-4 DD6 [BLAST, MELTA 6]'],

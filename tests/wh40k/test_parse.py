@@ -16,13 +16,13 @@ def test_issue_examples():
     assert [a.name for a in w.abilities] == [ab.ASSAULT, ab.HEAVY]
     hammer = parse_weapon("Thunder hammer: Melee A3 WS3+ S8 AP-2 D2 [DEVASTATING WOUNDS]")
     assert hammer.melee and hammer.range_inches is None and hammer.has(ab.DEVASTATING_WOUNDS)
-    cannon = parse_weapon('Battle cannon: 48" AD6+3 BS4+ S10 AP-1 D3 [BLAST]')
+    cannon = parse_weapon('Battle cannon: 48" AD6+3 BS4+ S10 AP-1 D 3 [BLAST]')
     assert cannon.attacks == DiceExpr(1, 6, 3) and cannon.abilities == (Ability(ab.BLAST),)
 
 
 @pytest.mark.parametrize("variant", [
-    'Battle cannon: 48" A D6+3 BS4+ S10 AP -1 D3 [BLAST]',
-    'battle cannon: 48" ad6+3 bs4+ s10 ap-1 d3 [blast]',
+    'Battle cannon: 48" A D6+3 BS4+ S10 AP -1 D 3 [BLAST]',
+    'battle cannon: 48" ad6+3 bs4+ s10 ap-1 d 3 [blast]',
     'Battle cannon: 48 " AD6+3 BS 4+ S 10 AP-1 D 3 [ Blast ]',
 ])
 def test_spacing_and_case_variants(variant):

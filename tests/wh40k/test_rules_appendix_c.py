@@ -183,11 +183,11 @@ def test_c16_fnp_per_wound():
 def test_c17_devastating_d3_vs_w2():
     # crits on 2+ make every wound a critical wound; D3 -> 3 mortal wounds, the first two
     # destroy one W2 model, the third is lost: exactly 1 model whatever the saves
-    weapon, target = "A1 BSN/A S4 AP0 D3 [TORRENT, DEVASTATING WOUNDS]", "5x T4 Sv2+ InSv4+ W2"
+    weapon, target = "A1 BSN/A S4 AP0 D 3 [TORRENT, DEVASTATING WOUNDS]", "5x T4 Sv2+ InSv4+ W2"
     assert pmf(weapon, target, "models_destroyed", crit_wounds=2) == approx([F(1, 6), F(5, 6)])
     assert pmf(weapon, target, crit_wounds=2) == approx([F(1, 6), 0, F(5, 6)])
     # two critical wounds: one model each
-    assert pmf("A2 BSN/A S4 AP0 D3 [TORRENT, DEVASTATING WOUNDS]", target, "models_destroyed",
+    assert pmf("A2 BSN/A S4 AP0 D 3 [TORRENT, DEVASTATING WOUNDS]", target, "models_destroyed",
                crit_wounds=2) == approx([F(1, 36), F(10, 36), F(25, 36)])
 
 
@@ -266,7 +266,7 @@ def test_devastating_after_normal_damage_on_the_wounded_model():
     assert (out.wounds_lost, out.models_destroyed) == (3, 1)
     assert [e[0] for e in trace.events if e[0] in ("damage", "mortal")] == ["damage", "mortal"]
     # exact: A1 crits-only version, DW D3 v W3 after nothing: 3 wounds on one model
-    assert pmf("A1 BSN/A S4 AP0 D3 [TORRENT, DEVASTATING WOUNDS]", "2x T4 Sv2+ W2",
+    assert pmf("A1 BSN/A S4 AP0 D 3 [TORRENT, DEVASTATING WOUNDS]", "2x T4 Sv2+ W2",
                "models_destroyed", crit_wounds=2) == approx([F(1, 6), F(5, 6)])
 
 
@@ -482,7 +482,7 @@ def test_fnp_all_and_mortal_only():
 
 def test_excess_damage_is_lost():
     # D3 against W2 models, 2 unsaved wounds: 2 models, 4 wounds, never 6
-    got = pmf("A2 BSN/A S8 AP0 D3 [TORRENT]", "3x T4 Sv- W2")
+    got = pmf("A2 BSN/A S8 AP0 D 3 [TORRENT]", "3x T4 Sv- W2")
     assert got == approx([F(1, 36), F(0), F(10, 36), F(0), F(25, 36)])
 
 

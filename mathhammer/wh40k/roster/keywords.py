@@ -69,7 +69,7 @@ def weapon_profile(name: str, chars: dict[str, str], melee_type: bool,
     skill_match = _ROLL.match(skill)
     skill_text = f"{label}{skill_match.group(1)}+" if skill_match else f"{label}N/A"
     line_head = " ".join(head + [f"A{attacks}", skill_text, f"S{strength}", f"AP{ap}",
-                                 f"D{damage}"])
+                                 f"D {damage}"])
     try:
         base = parse_weapon(f"{name}: {line_head}")
     except ProfileError as exc:

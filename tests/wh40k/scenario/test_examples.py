@@ -175,7 +175,7 @@ def test_three_leaders_are_refused():
 
 def test_devastating_wounds_mortals_go_to_one_model_and_spill_no_further():
     # 24.10 example: a critical wound with fixed D3 against W2 models destroys exactly one.
-    shooters = Unit("S", (group("G", 1, "T4 Sv3+ W2", "Gun: 24\" A1 BS2+ S4 AP0 D3 [DEVASTATING WOUNDS]"),))
+    shooters = Unit("S", (group("G", 1, "T4 Sv3+ W2", "Gun: 24\" A1 BS2+ S4 AP0 D 3 [DEVASTATING WOUNDS]"),))
     target = Unit("T", (group("Intercessor", 5, "T4 Sv3+ W2"),))
     out = run_scripted(shooting(shooters, target, [shooters, target]), [5, 6])
     assert out["units"]["T"]["models_destroyed"] == 1
@@ -183,7 +183,7 @@ def test_devastating_wounds_mortals_go_to_one_model_and_spill_no_further():
 
 
 def test_precision_picks_the_character_group():
-    shooters = Unit("S", (group("G", 1, "T4 Sv3+ W2", "Sniper: 36\" A1 BS2+ S4 AP0 D3 [PRECISION]"),))
+    shooters = Unit("S", (group("G", 1, "T4 Sv3+ W2", "Sniper: 36\" A1 BS2+ S4 AP0 D 3 [PRECISION]"),))
     body = Unit("Body", (group("Trooper", 5, "T4 Sv7+ W1"),))
     leader = Unit("Cap", (group("Captain", 1, "T4 Sv7+ W3 [CHARACTER]"),))
     unit = attach(body, leader)

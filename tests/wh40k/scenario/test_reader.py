@@ -10,7 +10,7 @@ BASE = '''
 [units.Squad]
 models = [{ name = "Marine", count = 5, profile = "T4 Sv3+ W2 [INFANTRY]",
             weapons = ["Bolt rifle: 24\\" A2 BS3+ S4 AP-1 D1",
-                       { name = "Krak", profiles = ["Krak: 24\\" A1 BS3+ S9 AP-2 D6"], hunter = ["VEHICLE"] },
+                       { name = "Krak", profiles = ["Krak: 24\\" A1 BS3+ S9 AP-2 D 6"], hunter = ["VEHICLE"] },
                        "Knife: Melee A3 WS3+ S4 AP0 D1"] }]
 [units.Mob]
 models = [{ name = "Boy", count = 10, profile = "T5 Sv5+ W1 [INFANTRY]",

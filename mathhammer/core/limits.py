@@ -1,0 +1,65 @@
+"""Bounds on what a user may ask for, so every input is answered or refused at once.
+
+The engines hold arrays sized by the numbers in a profile (dice, wounds, models) and loop
+over them; a mistyped ``A9223372036854775808`` or ``W1000000`` would otherwise end in an
+overflow, a memory error or a run of hours. These limits lie far beyond any datasheet, and a
+refusal names the value, the limit and what to write instead.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+from mathhammer.errors import ProfileError
+
+#: Largest number in a profile: a characteristic, a dice constant, an ability's X.
+MAX_NUMBER = 10_000
+#: Most dice in one dice expression (``100D6``).
+MAX_DICE = 100
+#: Most models (or weapons) on one line.
+MAX_MODELS = 10_000
+#: Most wounds a target unit may have in all (models times wounds).
+MAX_TOTAL_WOUNDS = 100_000
+#: Most Monte Carlo trials one run may ask for.
+MAX_TRIALS = 10_000_000_000
+
+
+def check_at_most(value: int, limit: int, what: str, token: str | None = None) -> None:
+    """Raise :class:`ProfileError` when ``value`` exceeds ``limit``, naming both."""
+    if value > limit:
+        raise ProfileError(f"{what} {value:,} is too large: at most {limit:,}", token=token)
+
+
+def check_number_text(text: str, limit: int, what: str) -> int:
+    """``int(text)`` for ASCII digits, refusing a value beyond ``limit`` before converting.
+
+    Very long digit strings are refused without being converted (Python refuses to convert
+    more than 4,300 digits at all).
+    """
+    digits = text.lstrip("+-")
+    if len(digits) > len(str(limit)) + 1:
+        raise ProfileError(f"{what} {text} is too large: at most {limit:,}", token=text)
+    value = int(text)
+    check_at_most(abs(value), limit, what, token=text)
+    return value
+
+
+def first_foreign_digit(text: str) -> tuple[int, str] | None:
+    """The 0-based index and character of the first digit that is not ASCII 0-9, if any.
+
+    Python reads ``٣``, ``３`` and ``𝟑`` as digits; a profile must not.
+    """
+    for index, char in enumerate(text):
+        if not char.isascii() and char.isdigit():
+            return index, char
+    return None
+
+
+def refuse_foreign_digits(text: str, line: str | None = None) -> None:
+    """Raise :class:`ProfileError` for a digit outside ASCII 0-9 (naming it and its column)."""
+    found = first_foreign_digit(text)
+    if found is not None:
+        index, char = found
+        name = unicodedata.name(char, "a non-ASCII digit").lower()
+        raise ProfileError(f"'{char}' ({name}){{where}} is not a digit 0-9: type the number "
+                           "with the digits 0-9", token=char, column=index + 1, line=line)
