@@ -63,3 +63,23 @@ def refuse_foreign_digits(text: str, line: str | None = None) -> None:
         name = unicodedata.name(char, "a non-ASCII digit").lower()
         raise ProfileError(f"'{char}' ({name}){{where}} is not a digit 0-9: type the number "
                            "with the digits 0-9", token=char, column=index + 1, line=line)
+
+
+def check_line_numbers(line: str, limit: int = MAX_NUMBER) -> None:
+    """Refuse a line holding a non-ASCII digit or a number larger than ``limit``.
+
+    Every number on a Warmachine or Dust line (counts, characteristics, dice, cells) is small;
+    checking the line once, in linear time, keeps overflows and huge arrays out of the engines.
+    """
+    refuse_foreign_digits(line, line)
+    start = None
+    for index, char in enumerate(line + " "):
+        if "0" <= char <= "9":
+            start = index if start is None else start
+            continue
+        if start is not None:
+            digits = line[start:index]
+            if len(digits) > len(str(limit)) or int(digits) > limit:
+                raise ProfileError(f"'{digits}'{{where}} is too large: numbers on a line go up "
+                                   f"to {limit:,}", token=digits, column=start + 1, line=line)
+            start = None

@@ -282,12 +282,40 @@ def row_series(row: tuple[int, ...], n_dice: int) -> tuple[Series, Series, Serie
 _QUANTITIES = ("hits", "damage_before_saves", "damage")
 
 
+#: Most damage one target's exact pmf may reach (a pmf of 500 outcomes takes about a
+#: second in rational arithmetic; the cost grows with the square of the outcomes).
+MAX_EXACT_OUTCOMES = 500
+
+
+def check_exact_size(rows, dice) -> None:
+    """Refuse, before any work, a volley whose damage could exceed :data:`MAX_EXACT_OUTCOMES`
+    on one target (``rows`` compiled rows, ``dice[r]`` dice for row ``r``).
+
+    Raises
+    ------
+    UnsupportedError
+        Naming the reach, the limit and the Monte Carlo engine.
+    """
+    most: dict[int, int] = {}
+    for row, n in zip(rows, dice):
+        key = tuple(int(v) for v in row)
+        per_die = max(key[SUB_N] if key[KIND] == PHASER else 1,
+                      key[DEPTH] + 1 if key[KIND] == LASER else 1) * max(key[DAMAGE], 1)
+        most[key[TARGET]] = most.get(key[TARGET], 0) + max(int(n), 0) * per_die
+    worst = max(most.values(), default=0)
+    if worst > MAX_EXACT_OUTCOMES:
+        raise UnsupportedError(f"the exact engine would follow up to {worst:,} damage on one "
+                               f"target (limit {MAX_EXACT_OUTCOMES:,}); use the Monte Carlo "
+                               "engine (simulate) for this many dice")
+
+
 def plan_pmfs(plan: CompiledPlan) -> list[dict[str, Pmf]]:
     """Per target: exact pmfs of ``hits``, ``damage_before_saves`` and ``damage``.
 
     With an unbounded laser aimed at a target, its pmfs are listed as :meth:`Series.listed`
     says (every listed value exact; ``damage`` at least up to the target's capacity).
     """
+    check_exact_size(plan.rows, [int(row[0]) for row in plan.rows])
     out = []
     for t in range(len(plan.targets)):
         keys = [tuple(int(v) for v in row) for row in plan.rows if row[TARGET] == t]
@@ -311,6 +339,7 @@ def volley_pmf(rows: np.ndarray, dice: tuple[int, ...], cap: int | None = None) 
 
     With ``cap``, the pmf of ``min(damage, cap)`` (needed when a row is unbounded).
     """
+    check_exact_size(rows, dice)
     keys = [(tuple(int(v) for v in row), n) for row, n in zip(rows, dice) if n > 0]
     if any(is_unbounded(key) for key, _ in keys):
         if cap is None:

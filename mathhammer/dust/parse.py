@@ -34,6 +34,7 @@ from mathhammer.dust.profiles import (
     AIRCRAFT, DOUBLE, HARD, INFANTRY, MAX_LEVELS, SOFT, VEHICLE, WEAPON_TAGS, Cell,
     ModelGroup, Target, Unit, Weapon, WeaponLine,
 )
+from mathhammer.core.limits import check_line_numbers
 from mathhammer.errors import ProfileError, did_you_mean
 
 _COUNT_RE = re.compile(r"^\s*(-?\d+)\s*[xX×]\s+")
@@ -42,7 +43,8 @@ _CLASS_WORDS = {"INF": INFANTRY, "INFANTRY": INFANTRY, "VEH": VEHICLE, "VEHICLE"
                 "AIR": AIRCRAFT, "AIRCRAFT": AIRCRAFT}
 _LEVEL_RE = re.compile(r"^(INFANTRY|INF|VEHICLE|VEH|AIRCRAFT|AIR)\s*(-?\d+)$", re.IGNORECASE)
 _BOXES_RE = re.compile(r"^(BOXES|HERO)\s*(-?\d+)$", re.IGNORECASE)
-_TOML_REF_RE = re.compile(r"^\s*(?:(-?\d+)\s*[xX×]\s+)?(.+?\.toml)#(.+)$", re.IGNORECASE)
+# Possessive spaces: the name cannot re-take the spaces after a count (linear time).
+_TOML_REF_RE = re.compile(r"^\s*+(?:(-?\d+)\s*+[xX×]\s++)?(.+?\.toml)#(.+)$", re.IGNORECASE)
 
 _WEAPON_TAG_FORMS = list(WEAPON_TAGS) + ["RANGE U", "RANGE 6", "SPECIAL", "DICE X2",
                                           "EXTRA DICE 1", "DOUBLE SUCCESS"]
@@ -83,6 +85,10 @@ def _split_tags(text: str, line: str, offset: int = 0) -> tuple[str, list[tuple[
         if stripped:
             col = offset + pos + raw.index(stripped[0]) + 1
             tags.append((" ".join(stripped.upper().split()), col))
+        elif text[inner_start:close_at].strip():
+            raise ProfileError("empty tag{where}: remove the extra comma, e.g. "
+                               "[IGNORES COVER, FLAME]", token=",", column=offset + pos + 1,
+                               line=line)
         pos += len(raw) + 1
     return text[:open_at], tags
 
@@ -172,6 +178,7 @@ def _parse_body(body: str, offset: int, line: str, name: str) -> tuple[Cell | No
 def parse_weapon_line(text: str) -> tuple[WeaponLine, dict, int | None]:
     """Parse a weapon line; return it, the declaration hooks found in its tags, and ``Nx``."""
     line = str(text)
+    check_line_numbers(line)
     count, rest, offset = _parse_count(line, line, "carrier")
     colon = rest.find(":")
     if colon < 0:
@@ -325,6 +332,7 @@ def parse_target(text: str | Target, base: Path | None = None) -> Target:
     if isinstance(text, Target):
         return text
     line = str(text)
+    check_line_numbers(line)
     ref = _TOML_REF_RE.match(line)
     if ref and ":" not in ref.group(3):
         head, tags = _split_tags(ref.group(3), line, line.index(ref.group(3)))

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from mathhammer.core.limits import check_line_numbers
 from mathhammer.errors import ProfileError, did_you_mean
 from mathhammer.warmachine.profiles import CRIPPLED, Attack, Target
 
@@ -113,6 +114,7 @@ def _split_line(line: str, what: str, example: str
     """Split into (count, name, stats text, stats column, [(keyword, column)])."""
     if not isinstance(line, str) or not line.strip():
         raise ProfileError(f"empty {what} line; write it like {example!r}", line=str(line))
+    check_line_numbers(line)
     count = 1
     offset = 0
     match = _COUNT_RE.match(line)

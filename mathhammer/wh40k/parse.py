@@ -407,20 +407,13 @@ def _parse_abilities(bracket: _Piece, line: str) -> tuple[Ability, ...]:
                                       last.scope + _scope_keywords(head, item, line)))
                 continue
         parsed.append(_ability(head, scope, item, line))
-    return _without_repeats(parsed, bracket, line)
+    return _without_repeats(parsed)
 
 
-def _without_repeats(parsed: list[Ability], bracket: _Piece, line: str) -> tuple[Ability, ...]:
-    """Collapse identical repeats (``[HEAVY, HEAVY]``); refuse one ability given two values."""
-    kept: dict[tuple, Ability] = {}
-    for ability in parsed:
-        key = (ability.name, ability.anti_keyword, ability.scope)
-        earlier = kept.setdefault(key, ability)
-        if earlier != ability:
-            raise ProfileError(f"'{ability}'{{where}} conflicts with '{earlier}' in the same list: "
-                               f"give {ability.name} once, with the value you mean",
-                               token=str(ability), column=bracket.column, line=line)
-    return tuple(kept.values())
+def _without_repeats(parsed: list[Ability]) -> tuple[Ability, ...]:
+    """Collapse identical repeats (``[HEAVY, HEAVY]``). Instances with different values stay:
+    duplicates never stack (24.02), the engine picks the one instance that applies."""
+    return tuple(dict.fromkeys(parsed))
 
 
 def _ability_head(text: str) -> tuple[str, str] | None:

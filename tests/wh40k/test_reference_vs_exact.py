@@ -55,14 +55,14 @@ def scenarios(draw, edition: int = 11):
     damage = draw(st.sampled_from(["1", "2", "3", "D3", "D3+1"]))
     head = "Melee" if melee else '24"'
     line = (f"{head} A{attacks} {label}{skill} S{draw(st.integers(1, 12))} "
-            f"AP{-draw(st.integers(0, 4))} D{damage}")
+            f"AP{-draw(st.integers(0, 4))} D {damage}")
     if abilities:
         line += f" [{', '.join(abilities)}]"
     lines = [line]
     if draw(st.integers(0, 3)) == 0:  # a second batch: wounds carry over
         extra = draw(st.lists(st.sampled_from(pool), max_size=1))
         second = (f"{head} A1 {label}{draw(st.integers(2, 6))}+ S{draw(st.integers(1, 12))} "
-                  f"AP{-draw(st.integers(0, 4))} D{draw(st.sampled_from(['1', '2', 'D3']))}")
+                  f"AP{-draw(st.integers(0, 4))} D {draw(st.sampled_from(['1', '2', 'D3']))}")
         lines.append(second + (f" [{extra[0]}]" if extra else ""))
     target = (f"{draw(st.sampled_from([1, 2, 3, 5]))}x T{draw(st.integers(1, 10))} "
               f"Sv{draw(st.sampled_from(['2+', '3+', '4+', '5+', '6+', '-']))}")
@@ -191,7 +191,7 @@ def lethal_scenarios(draw):
                                            "TWIN-LINKED", "MELTA 2"]), unique=True))
     weapon = (f"A1 BS{draw(st.integers(2, 6))}+ S{draw(st.integers(1, 12))} "
               f"AP{-draw(st.integers(0, 4))} "
-              f"D{draw(st.sampled_from(['1', '2', '3', 'D3', 'D3+1', 'D6', '4', '6']))} "
+              f"D {draw(st.sampled_from(['1', '2', '3', 'D3', 'D3+1', 'D6', '4', '6']))} "
               f"[{', '.join(['LETHAL HITS', *extra])}]")
     target = (f"{draw(st.integers(1, 3))}x T{draw(st.integers(1, 10))} "
               f"Sv{draw(st.sampled_from(['2+', '3+', '4+', '5+', '6+', '-']))}")

@@ -450,7 +450,7 @@ def test_invuln_unaffected_by_ap():
 ])
 def test_damage_modifier_order(damage, options, expected):
     # TORRENT, 5/6 to wound, W20: damage pmf has mass 5/6 at the final D
-    got = pmf(f"A1 BSN/A S8 AP0 D{damage} [TORRENT]", "T4 Sv- W20", **options)
+    got = pmf(f"A1 BSN/A S8 AP0 D {damage} [TORRENT]", "T4 Sv- W20", **options)
     assert len(got) == expected + 1
     assert got[expected] == approx(F(5, 6))
 

@@ -1,0 +1,34 @@
+"""Issue 13: hostile Dust lines are refused in one line, at once (or answered when valid)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.hostile import refused, run_cli
+
+TARGET = "5x Laser Grenadier: INFANTRY2"
+
+
+@pytest.mark.parametrize("weapon, fragments", [
+    ("Phaser: 9223372036854775808z3", ["'9223372036854775808'", "10,000"]),
+    ("9223372036854775808x Shotgun: 3/1", ["'9223372036854775808'"]),
+    ("\uff13x Mortar: 3/1", ["\uff13"]),
+    ("Shotgun: 3/1 [,,]", ["empty tag"]),
+    ("Shotgun: 3/1 [IGNORES COVER, ,]", ["empty tag"]),
+])
+def test_broken_lines_are_refused(weapon, fragments):
+    for command in ("exact", "simulate"):
+        refused(["dust", command, weapon, "--target", TARGET, "--trials", "1000"][
+            :None if command == "simulate" else 5], *fragments)
+
+
+@pytest.mark.parametrize("weapon", ["Shotgun: 3/1 [EXTRA DICE 9999]", "10000x Shotgun: 3/1",
+                                    "Phaser: 3z9999"])
+def test_exact_refuses_what_it_cannot_follow_and_points_to_simulate(weapon):
+    refused(["dust", "exact", weapon, "--target", TARGET], "limit 500", "simulate")
+
+
+def test_thousands_of_spaces_are_valid():
+    status, out, err, took = run_cli(["dust", "exact", "4x" + " " * 100_000 + "Shotgun: 3/1",
+                                      "--target", TARGET])
+    assert status == 0 and err == "" and took < 5

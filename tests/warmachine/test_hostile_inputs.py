@@ -1,0 +1,20 @@
+"""Issue 13: hostile Warmachine lines are refused in one line, at once."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.hostile import refused
+
+WEAPON = "Battle hammer: MAT7 POW16"
+TARGET = "Heavy warjack: DEF12 ARM19 BOXES30"
+
+
+@pytest.mark.parametrize("weapon, target, fragment", [
+    (WEAPON, "Heavy: DEF12 ARM19 BOXES9223372036854775808", "'9223372036854775808'"),
+    ("99999999999999999999x " + WEAPON, TARGET, "'99999999999999999999'"),
+    ("Battle hammer: MAT\u0667 POW16", TARGET, "\u0667"),
+    (WEAPON + " [CHARGE, ,]", TARGET, "empty keyword"),
+])
+def test_broken_lines_are_refused(weapon, target, fragment):
+    refused(["warmachine", "exact", weapon, "--target", target], fragment)

@@ -1,0 +1,102 @@
+"""Issue 13: every hostile 40k input is answered right or refused in one line, at once."""
+
+from __future__ import annotations
+
+import pytest
+
+import mathhammer as mh
+from mathhammer.errors import ProfileError
+from mathhammer.wh40k.parse import parse_target, parse_weapon
+from mathhammer.wh40k.targets import resolve_target
+from tests.hostile import refused, run_cli
+
+W = '10x Bolt rifle: 24" A2 BS3+ S4 AP-1 D1'
+T = "5x Intercessor: T4 Sv3+ W2 [INFANTRY]"
+
+
+@pytest.mark.parametrize("weapon, target, fragments", [
+    ('X: 24" A9223372036854775808 BS3+ S4 AP-1 D1', T, ["A9223372036854775808", "10,000"]),
+    ('99999999999999999999x Bolt: 24" A2 BS3+ S4 AP-1 D1', T, ["99999999999999999999x",
+                                                             "10,000"]),
+    ('X: 24" A1 BS3+ S4 AP-1 DD6+9999999999999999999', T, ["DD6+9999999999999999999"]),
+    (W, "X: T4 Sv3+ W1000000", ["W1000000", "10,000"]),
+    (W, "2147483648x Intercessor: T4 Sv3+ W2", ["2147483648x"]),
+    (W, "100000x Guardsman: T3 Sv5+ W1", ["100000x"]),
+    (W, "1000x Knight: T12 Sv3+ W1000", ["1,000,000", "100,000"]),
+    ('X: 24" A2 BS3+ S4 AP-1 D1 [SUSTAINED HITS 99999999]', T, ["SUSTAINED HITS 99999999"]),
+    ('X: 24" A1000000 BS3+ S4 AP-1 D1', T, ["A1000000"]),
+    ('65536x X: 24" A1 BS3+ S4 AP-1 D1', T, ["65536x"]),
+])
+def test_numbers_beyond_the_limits_are_refused(weapon, target, fragments):
+    for command in ("simulate", "exact"):
+        refused([command, weapon, "--target", target, "--trials", "1000"][:None if command ==
+                "simulate" else 4], *fragments)
+
+
+def test_bare_d3_and_d6_damage_are_ambiguous():
+    line = refused(["exact", 'Meltagun: 12" A1 BS3+ S9 AP-4 D6', "--target",
+                    "Rhino: T9 Sv3+ W10 [VEHICLE]"], "'D6'", "DD6", "D 6")
+    assert "column 31" in line
+    with pytest.raises(ProfileError, match="DD3.*D 3"):
+        parse_weapon("X: A1 BS3+ S4 AP0 d3")
+    # both unambiguous spellings keep working: a roll, and a flat six
+    assert str(parse_weapon("X: A1 BS3+ S9 AP-4 DD6").damage) == "D6"
+    flat = parse_weapon("X: A1 BS3+ S9 AP-4 D 6")
+    assert flat.damage == mh.DiceExpr.fixed(6) and "D 6" in str(flat)
+    assert parse_weapon(str(flat)) == flat   # the echo reads back as the same weapon
+    # by hand: hit 2/3, S9 v T9 wounds on 4+ (1/2), AP-4 leaves no save; then D6 or 6
+    rhino = "Rhino: T9 Sv3+ W10 [VEHICLE]"
+    roll = mh.exact('Meltagun: 12" A1 BS3+ S9 AP-4 DD6', rhino)
+    assert roll.mean("damage") == pytest.approx(2 / 3 * 1 / 2 * 3.5)
+    six = mh.exact('Meltagun: 12" A1 BS3+ S9 AP-4 D 6', rhino)
+    assert six.mean("damage") == pytest.approx(2 / 3 * 1 / 2 * 6)
+
+
+@pytest.mark.parametrize("weapon, fragment", [
+    ('X: 24" A2 BS3+ S4 AP-1 D1 [ANTI-INFANTRY 4+ 5+]', "INFANTRY 4+"),
+    ('X: 24" A2 BS3+ S4 AP-1 D1 [ANTI-INFANTRY " 4+]', 'INFANTRY "'),
+    ('X: 24" A2 BS3+ S4 AP-1 D1 [,,]', "empty item"),
+    ('X: 24" A2 BS3+ S4 AP-1 D1 [BLAST, ,]', "empty item"),
+    ('X: 24" A2 BS3+ S4 AP-1 D1 [LETHAL HITS: NON-]', "'NON-'"),
+    ('X: 24" A2 BS3+ S4 AP-\u0663 D1', "\u0663"),
+    ('X: 24" A2 BS3+ S4 AP-1 D6+\U0001d7d11', "\U0001d7d1"),
+])
+def test_broken_weapon_lines_are_refused(weapon, fragment):
+    refused(["exact", weapon, "--target", T], fragment)
+
+
+def test_identical_repeats_collapse_and_different_values_pick_one():
+    assert parse_weapon('X: A1 BS3+ S4 AP0 D1 [TWIN-LINKED, TWIN-LINKED]').abilities == \
+        parse_weapon('X: A1 BS3+ S4 AP0 D1 [TWIN-LINKED]').abilities
+    heavy = parse_weapon("X: A1 BS3+ S4 AP0 D1 [" + ", ".join(["HEAVY"] * 142) + "]")
+    assert len(heavy.abilities) == 1
+    # duplicates never stack (24.02): [MELTA 1, MELTA 4] is [MELTA 4], in any order
+    target = "T4 Sv- W20"
+    best = mh.exact("A1 BS3+ S8 AP0 D1 [MELTA 4]", target, half_range=True).mean("damage")
+    for line in ("A1 BS3+ S8 AP0 D1 [MELTA 1, MELTA 4]", "A1 BS3+ S8 AP0 D1 [MELTA 4, MELTA 1]"):
+        assert mh.exact(line, target, half_range=True).mean("damage") == pytest.approx(best)
+    assert best == pytest.approx(2 / 3 * 5 / 6 * 5)
+
+
+@pytest.mark.parametrize("target, fragment", [
+    ("0x10x Intercessor: T4 Sv3+ W2", "'0x10x'"),
+    ("MEQ [T4 Sv2+ W99]", "T4 Sv2+ W99"),
+    ("MEQ [;;;, !!]", ";;;"),
+    ("\uff13x MEQ", "\uff13"),
+])
+def test_broken_target_lines_are_refused(target, fragment):
+    refused(["exact", W, "--target", target], fragment)
+
+
+def test_reference_target_keywords_still_work():
+    assert "STEALTH" in resolve_target("10x MEQ [STEALTH]").keywords
+    assert resolve_target("10x MEQ").count == 10
+
+
+@pytest.mark.parametrize("spaces", [400, 1_000, 100_000])
+def test_spaces_after_a_count_parse_in_linear_time(spaces):
+    status, out, err, took = run_cli(["exact", W, "--target",
+                                      "5x" + " " * spaces + "Intercessor: T4 Sv3+ W2"])
+    assert status == 0 and err == "" and took < 5
+    assert parse_target("5x" + " " * spaces + "Intercessor: T4 Sv3+ W2").count == 5
+    assert resolve_target("5x" + " " * spaces + "MEQ").count == 5
