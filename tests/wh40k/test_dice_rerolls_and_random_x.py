@@ -39,7 +39,7 @@ def _damage_of(weapon: str, target: str = BIG, **options) -> float:
 ])
 def test_damage_reroll_expectation(damage: str, policy: str, mean: Fraction) -> None:
     # 2D6 low: re-roll 2..6 (P 15/36, their sum-weighted mean 70/15): 7 - 70/36 + 15/36 * 7.
-    weapon = f"A1 BSN/A S10 AP0 D{damage} [TORRENT]"
+    weapon = f"A1 BSN/A S10 AP0 D {damage} [TORRENT]"
     assert _damage_of(weapon, reroll_damage=policy) == pytest.approx(
         float(WOUNDS_ON_2 * mean), abs=1e-12)
 
