@@ -10,6 +10,7 @@ writes the units as a scenario file.
 
 from __future__ import annotations
 
+import html
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -127,6 +128,7 @@ class Roster:
         self.entries = data.entries
         notes = list(data.notes)
         self.attachments = self._attachments(attach or [], notes)
+        notes += self._leader_hints()
         self.units = self._form_units(notes)
         self.notes = tuple(notes)
 
@@ -195,6 +197,21 @@ class Roster:
         if sum(a.bodyguard == bodyguard for a in done) >= 2:
             return f"{bodyguard} already has two units attached (19.01)"
         return None
+
+    def _leader_hints(self) -> list[str]:
+        """For Leaders left unattached: which units of this list their Leader ability names."""
+        hints = []
+        for entry in self.entries:
+            if not entry.can_lead or self.attached_to(entry.name):
+                continue
+            wanted = {name.lower() for name in entry.can_lead}
+            bodyguards = [e.name for e in self.entries if e.name != entry.name
+                          and _base_name(e.name).lower() in wanted]
+            if bodyguards:
+                hints.append(f"{entry.name} can lead {' or '.join(bodyguards)}: attach it "
+                             f"with --attach \"{entry.name}={bodyguards[0]}\" (attach= in "
+                             "Python)")
+        return hints
 
     def attached_to(self, name: str) -> str | None:
         """The bodyguard unit ``name`` is attached to, or None."""
@@ -357,6 +374,16 @@ class Roster:
             Path(path).write_text(text, encoding="utf-8")
         return text
 
+    def _repr_html_(self) -> str:
+        frame = pd.DataFrame([{
+            "unit": e.name, "points": e.points, "models": e.models,
+            "groups": "; ".join(f"{g.count}x {g.name}: {group_dict(g)['profile']}"
+                                for g in e.groups),
+            "attached to": self.attached_to(e.name) or "",
+            "notes": "; ".join(e.notes)} for e in self.entries])
+        title = f"{self.faction}, {self.edition}th edition, {_pts(self.points)} points"
+        return f"<p><b>{html.escape(title)}</b></p>" + frame.to_html(index=False)
+
     def __repr__(self) -> str:
         return (f"Roster({self.faction!r}, edition={self.edition}, points={self.points}, "
                 f"{len(self.entries)} units)")
@@ -392,6 +419,12 @@ def _attach_pairs(spec: AttachSpec) -> list[tuple[str, str]]:
                               "\"Captain=Intercessor Squad\"")
         out.append((leader.strip(), bodyguard.strip()))
     return out
+
+
+def _base_name(name: str) -> str:
+    """``Intercessor Squad (2)`` -> ``Intercessor Squad``."""
+    head, sep, tail = name.rpartition(" (")
+    return head if sep and tail[:-1].isdigit() and tail.endswith(")") else name
 
 
 def _pts(value: float) -> str:

@@ -65,6 +65,7 @@ class RosterEntry:
     incoming: tuple[str, ...] = ()
     damage_minus: int = 0
     damage_halved: bool = False
+    can_lead: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -181,7 +182,8 @@ def _entry(selection: Node, source) -> RosterEntry:
         raise RosterError(f"{source}: unit '{name}' has {total_models} models; a roster unit "
                           f"has at most {MAX_MODELS}")
     groups = _groups(name, models, unit_parts, selection, notes, source)
-    minus, halved = kw.damage_reduction(_texts(_subtree(selection)), notes)
+    texts = _texts(_subtree(selection))
+    minus, halved = kw.damage_reduction(texts, notes)
     if minus or halved:
         notes.append("damage reduction: " + ("halve the Damage" if halved else "")
                      + (", then " if minus and halved else "") + (f"-{minus} Damage" if minus
@@ -193,7 +195,7 @@ def _entry(selection: Node, source) -> RosterEntry:
                        groups=tuple(groups), notes=tuple(dict.fromkeys(notes)),
                        selection_id=selection.get("id"),
                        associations=_associations(selection), incoming=_incoming(selection),
-                       damage_minus=minus, damage_halved=halved)
+                       damage_minus=minus, damage_halved=halved, can_lead=kw.leads(texts))
 
 
 def _split_models(selection: Node, source, name: str) -> tuple[list[_Model], list[Node]]:

@@ -274,5 +274,19 @@ def damage_reduction(texts: list[tuple[str, str]], notes: list[str]) -> tuple[in
     return minus, halved
 
 
+def leads(texts: list[tuple[str, str]]) -> tuple[str, ...]:
+    """The units a Leader ability says this model can be attached to (the names after the
+    bullets of "This model can be attached to the following units: ■ X ■ Y")."""
+    out: list[str] = []
+    for name, text in texts:
+        if clean(name).lower() != "leader" or "attached to" not in text.lower():
+            continue
+        for item in re.split(r"[\u25a0\u2022\u25aa\u25cf\n]", text)[1:]:
+            unit = clean(item).strip(" .;,*")
+            if unit:
+                out.append(unit)
+    return tuple(dict.fromkeys(out))
+
+
 def has_stealth(texts: list[tuple[str, str]]) -> bool:
     return any(clean(name).lower() == "stealth" for name, _ in texts)

@@ -291,3 +291,16 @@ def test_damage_reduction_from_ability_text():
     assert army.unit("Plague Marines").damage_minus == 1
     assert any("'Putrid Bulk'" in n and "not applied" in n for n in plague.notes)
     assert "damage_minus = 1" in army.to_toml()
+
+
+def test_leader_ability_suggests_an_attachment():
+    army = mh.roster(FILES / "marines_10e.ros")
+    assert entry(army, "Captain").can_lead == ("Intercessor Squad",)
+    assert any(n.startswith("Captain can lead Intercessor Squad") for n in army.notes)
+    attached = mh.roster(FILES / "marines_10e.ros", attach="Captain=Intercessor Squad")
+    assert not any("can lead" in n for n in attached.notes)
+
+
+def test_html_listing():
+    page = mh.roster(FILES / "orks_11e.ros")._repr_html_()
+    assert "<table" in page and "Boyz (2)" in page and "11th edition" in page
