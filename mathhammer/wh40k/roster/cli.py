@@ -72,6 +72,8 @@ def _run(args: argparse.Namespace) -> int:
         return _listing(army, args)
     if args.target and args.against:
         raise OptionError("give --target or --against, not both")
+    if args.attach_other and not args.against:
+        raise OptionError("--attach-other needs --against OTHER_FILE")
     return _analysis(army, args)
 
 

@@ -276,3 +276,19 @@ def test_target_damage_reduction_is_applied():
                     "5x T5 Sv3+ W2 FNP5+ [INFANTRY]", damage_minus=1, edition=10)
     best = max(expected.mean("damage"), klaw.mean("damage"))
     assert value(frame, "Warboss", "Plague", "fight").value == pytest.approx(best, rel=1e-12)
+
+
+@pytest.mark.parametrize("extra, message", [
+    (["--target", "MEQ", "--against", str(FILES / "orks_11e.ros")], "not both"),
+    (["--target", "MEQ", "--attach-other", "A=B"], "--attach-other needs --against"),
+    (["--attach-other", "A=B"], "--attach-other needs --against"),
+    (["--plot", "x.png"], "--plot draws the analysis"),
+    (["--target", "MEQ", "--metric", "damge_per_100pts", "--exact"], "did you mean"),
+    (["--target", "MEQQ"], "unknown target"),
+    (["--attach", "Captain"], "LEADER=BODYGUARD"),
+])
+def test_cli_errors(extra, message, capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert main(["roster", str(FILES / "leaders_11e.json"), *extra]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and message in err
