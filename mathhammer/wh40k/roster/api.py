@@ -395,7 +395,9 @@ def group_dict(group: ModelGroup) -> dict[str, Any]:
     weapons = []
     for carried in group.weapons:
         for p in carried.profiles:
-            weapons.append(str(p.with_count(group.count * carried.per_model)))
+            count = group.count * carried.per_model
+            text = str(p.with_count(count))
+            weapons.append(text if count != 1 else f"1x {text}")  # the count, always
     return {"name": group.name, "count": group.count, "profile": str(profile),
             "weapons": weapons}
 

@@ -55,8 +55,8 @@ def test_listing_lines_are_exact():
                      "4x Close combat weapon: Melee A3 WS3+ S4 AP0 D1"]},
         {"name": "Intercessor Sergeant", "count": 1,
          "profile": "T4 Sv3+ W2 [BATTLELINE, IMPERIUM, INFANTRY]",
-         "weapons": ['Bolt rifle: 24" A2 BS3+ S4 AP-1 D1 [ASSAULT, HEAVY]',
-                     "Power fist: Melee A3 WS3+ S8 AP-2 D2"]}]
+         "weapons": ['1x Bolt rifle: 24" A2 BS3+ S4 AP-1 D1 [ASSAULT, HEAVY]',
+                     "1x Power fist: Melee A3 WS3+ S8 AP-2 D2"]}]
 
 
 def test_weapon_counts_on_model_groups():
@@ -65,6 +65,8 @@ def test_weapon_counts_on_model_groups():
     assert boys.count == 9
     assert [(w.name, w.per_model) for w in boys.weapons] == [("Slugga", 1), ("Choppa", 1)]
     assert group_dict(boys)["weapons"][0].startswith("9x Slugga:")
+    nob = group(orks, "Boyz", "Boss Nob")
+    assert group_dict(nob)["weapons"][0] == '1x Slugga: 12" A1 BS5+ S4 AP0 D1 [PISTOL]'
 
 
 def test_unit_wide_weapons_are_shared_out():
