@@ -199,13 +199,12 @@ def _entry(selection: Node, source) -> RosterEntry:
 
 
 def _split_models(selection: Node, source, name: str) -> tuple[list[_Model], list[Node]]:
-    """The model selections of a datasheet, and the nodes that belong to the whole unit."""
-    if selection.get("type").lower() == "model":
-        model = _Model(selection, _count(selection, source, name), kw.clean(selection.get("name")))
-        model.parts = _subtree(selection)
-        return [model], []
+    """The model selections of a datasheet, and the nodes that belong to the whole unit.
+
+    A single-model datasheet (type ``model``) is a model itself, with everything below it
+    except further model selections (a character's attendant) as its parts."""
     models: list[_Model] = []
-    unit_parts = [selection]
+    parts: list[Node] = [selection]
     stack = list(reversed(selection.list("selections")))
     while stack:
         node = stack.pop()
@@ -215,13 +214,16 @@ def _split_models(selection: Node, source, name: str) -> tuple[list[_Model], lis
             if model.count > 0:
                 models.append(model)
             continue
-        unit_parts.append(node)
+        parts.append(node)
         stack.extend(reversed(node.list("selections")))
+    if selection.get("type").lower() == "model":
+        itself = _Model(selection, _count(selection, source, name),
+                        kw.clean(selection.get("name")), parts)
+        return ([itself] if itself.count > 0 else []) + models, []
     if not models:
-        model = _Model(selection, max(_count(selection, source, name), 1),
-                       kw.clean(selection.get("name")))
-        models = [model]
-    return models, unit_parts
+        models = [_Model(selection, max(_count(selection, source, name), 1),
+                         kw.clean(selection.get("name")))]
+    return models, parts
 
 
 def _subtree(node: Node) -> list[Node]:

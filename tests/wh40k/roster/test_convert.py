@@ -306,3 +306,23 @@ def test_leader_ability_suggests_an_attachment():
 def test_html_listing():
     page = mh.roster(FILES / "orks_11e.ros")._repr_html_()
     assert "<table" in page and "Boyz (2)" in page and "11th edition" in page
+
+
+def test_single_model_datasheet_with_an_attendant_model(tmp_path):
+    skull = ('<selection id="s-skull" name="Servo-skull" entryId="e-skull" number="1" '
+             'type="model"><profiles><profile id="p-skull" name="Servo-skull" hidden="false" '
+             'typeId="t-unit" typeName="Unit"><characteristics>'
+             '<characteristic name="T" typeId="t">2</characteristic>'
+             '<characteristic name="SV" typeId="sv">6+</characteristic>'
+             '<characteristic name="W" typeId="w">1</characteristic>'
+             '</characteristics></profile></profiles></selection>')
+    text = (FILES / "marines_10e.ros").read_text()
+    anchor = '<selection id="s-cap-pist"'
+    path = tmp_path / "skull.ros"
+    path.write_text(text.replace(anchor, skull + anchor, 1))
+    captain = entry(mh.roster(path), "Captain")
+    assert [(g.name, g.count, g.profile.toughness) for g in captain.groups] == [
+        ("Captain", 1, 4), ("Servo-skull", 1, 2)]
+    assert [w.name for w in captain.groups[0].weapons] == ["Bolt pistol", "Power fist"]
+    assert captain.groups[1].weapons == ()
+    assert captain.models == 2
