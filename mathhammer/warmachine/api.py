@@ -116,7 +116,9 @@ def run_monte_carlo(compiled: CompiledPlan, trials: int, seed: int) -> Result:
     crippled = np.zeros((N_CHUNKS, n_models, compiled.grid_need.shape[1]), dtype=np.int64)
     simulate_chunks(compiled.rows, compiled.models, compiled.rules, compiled.coverage,
                     compiled.grid_lanes, compiled.grid_need, streams, per_chunk, hist_damage,
-                    hist_destroyed, hist_spent, hist_transfer, counters, per_model, crippled)
+                    hist_destroyed, hist_spent, hist_transfer, counters, per_model, crippled,
+                    compiled.per_model_hits or compiled.max_transferred > 0
+                    or len(compiled.grid_systems) > 0)
     totals = counters.sum(axis=0)
     distributions = {"damage": Distribution.from_counts(hist_damage.sum(axis=0)),
                      "models_destroyed": Distribution.from_counts(hist_destroyed.sum(axis=0))}
