@@ -94,3 +94,34 @@ def test_bad_input_exits_2_with_one_line(cli_main, capsys, argv, fragment):
     assert "Traceback" not in err
     assert err.count("\n") == 1 and err.startswith("mathhammer: error:")
     assert fragment in err
+
+
+def test_grid_transfer_and_crippling_switches(cli_main, capsys):
+    grid = "Jack: DEF12 ARM16 [GRID ---L/--LL/-MC/-MC/--RR/---R]"
+    code, out, err = _run(cli_main, capsys, "warmachine", "exact",
+                          "2x Fist: MAT7 POW16 [CRIPPLED BODY]", "--target", grid,
+                          "--apply-crippling", "--json")
+    assert code == 0 and err == ""
+    data = json.loads(out)
+    assert {"crippled_C", "crippled_M", "crippled_L", "crippled_R"} <= set(data)
+    assert data["hit"] == pytest.approx(30 / 36)  # need 5; Body costs a damage die only
+    code, out, err = _run(cli_main, capsys, "warmachine", "exact",
+                          "2x Fist: MAT7 POW16 [CRIPPLED BODY]", "--target", grid)
+    assert code == 2 and "--apply-crippling" in err and len(err.strip().splitlines()) == 1
+    lock = "Lock: DEF12 ARM12 BOXES5 [TRANSFER 1, TRANSFER BOXES 3]"
+    code, out, err = _run(cli_main, capsys, "warmachine", "simulate", "Spear: MAT7 POW12",
+                          "--target", lock, "--transfer-policy", "lethal", "--trials", "20000",
+                          "--json")
+    assert code == 0
+    data = json.loads(out)
+    _check_block(data["damage_transferred"], monte_carlo=True)
+    assert abs(data["beast_destroyed"] - 25 / 36) < 5 * math.sqrt(0.25 / 20000)
+
+
+def test_aoe_reports_each_model(cli_main, capsys):
+    code, out, _ = _run(cli_main, capsys, "warmachine", "exact",
+                        "Mortar: RAT5 POW14 [BLAST POW 7, CATCHES 1]", "--target",
+                        "2x Trooper: DEF12 ARM13 BOXES1", "--aoe-miss-coverage", "0.5", "--json")
+    data = json.loads(out)
+    assert data["hit_model_2"] == pytest.approx(7 / 12 + 5 / 24)
+    assert data["destroyed_model_2"] == pytest.approx(133 / 288)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import string
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from mathhammer.errors import ProfileError
@@ -175,3 +175,44 @@ def test_bad_target_lines(line, fragment):
         parse_target(line)
     assert fragment in str(info.value)
     assert repr(line) in str(info.value)
+
+
+
+@st.composite
+def grid_targets(draw):
+    spiral = draw(st.booleans())
+    alphabet = "-BMS" if spiral else "-ACGHMFLR"
+    grid = tuple(draw(st.text(alphabet=alphabet, max_size=6)) for _ in range(6))
+    boxes = sum(len(lane) for lane in grid)
+    assume(boxes > 0)
+    transfers = draw(st.integers(0, 3))
+    return Target(name=draw(names), defense=draw(st.integers(0, 25)),
+                  armor=draw(st.integers(0, 25)), boxes=boxes, grid=grid, spiral=spiral,
+                  transfers=transfers, transfer_boxes=draw(st.integers(1, 30)) if transfers else 0,
+                  tough=draw(st.booleans()))
+
+
+@settings(deadline=None, max_examples=200)
+@given(grid_targets(), st.none() | st.integers(1, 6), st.lists(st.booleans(), min_size=5,
+                                                                  max_size=5))
+def test_grid_transfer_lane_and_crippled_round_trip(target, lane, crippled):
+    assert parse_target(str(target)) == target
+    flags = {f"crippled_{name}": on for name, on in
+             zip(("weapon", "mind", "body", "spirit", "cortex"), crippled)}
+    attack = Attack(name="Fist", stat=6, pow=12, lane=lane, **flags)
+    assert parse_attack(str(attack)) == attack
+
+
+def test_grid_counts_its_boxes_and_bad_grids_name_the_fix():
+    assert parse_target("J: DEF12 ARM16 [GRID -L/LL/MC/C/RR/R]").boxes == 10
+    for line, fragment in [("J: DEF12 ARM16 [GRID -L/LL/MC/C/RR]", "needs 6 lanes"),
+                           ("J: DEF12 ARM16 [GRID -L/LL/MC/C/RR/X]", "'X' is not blank"),
+                           ("J: DEF12 ARM16 BOXES9 [GRID -L/LL/MC/C/RR/R]", "BOXES9"),
+                           ("L: DEF12 ARM16 [TRANSFER 2]", "TRANSFER BOXES"),
+                           ("2x L: DEF12 ARM16 [TRANSFER 1, TRANSFER BOXES 5]", "single model"),
+                           ("A: MAT6 POW12 [LANE 7]", "LANE 7")]:
+        parse = parse_attack if line.startswith("A:") else parse_target
+        with pytest.raises(ProfileError) as info:
+            parse(line)
+        assert fragment in str(info.value)
+        assert repr(line) in str(info.value)
