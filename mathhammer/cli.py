@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from mathhammer.core.cli_options import EXIT_OK, EXIT_USAGE, ArgumentParser
-from mathhammer.errors import MathhammerError
+from mathhammer.errors import MathhammerError, did_you_mean
 
 def build_parser() -> ArgumentParser:
     from mathhammer.wh40k import cli as wh40k_cli
@@ -48,7 +48,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status."""
     try:
         parser = build_parser()
-        args = parser.parse_args(argv)
+        args = _parse(parser, list(sys.argv[1:] if argv is None else argv))
         handler: Callable[[argparse.Namespace], int | None] = args.handler
         return handler(args) or EXIT_OK
     except MathhammerError as exc:
@@ -65,6 +65,30 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130
+
+
+def _parse(parser: ArgumentParser, argv: list[str]) -> argparse.Namespace:
+    """``parser.parse_args``, with a did-you-mean for a misspelt option."""
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:
+        command = _command_parser(parser, argv)
+        known = [o for action in command._actions for o in action.option_strings]
+        word = next((u for u in unknown if u.startswith("--")), unknown[0])
+        hint = did_you_mean(word.split("=", 1)[0], known) if word.startswith("-") else ""
+        command.error(f"unrecognized arguments: {' '.join(unknown)}{hint}")
+    return args
+
+
+def _command_parser(parser: argparse.ArgumentParser,
+                    argv: list[str]) -> argparse.ArgumentParser:
+    """The (sub)command parser that ``argv`` selects, following command words."""
+    current = parser
+    for word in argv:
+        choices = next((a.choices for a in current._actions
+                        if isinstance(a, argparse._SubParsersAction)), None)
+        if choices and word in choices:
+            current = choices[word]
+    return current
 
 
 def _one_line(text: str) -> str:

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
+from mathhammer.core.limits import MAX_TRIALS
 from mathhammer.core.trials import DEFAULT_TRIALS
 from mathhammer.errors import OptionError
 
@@ -27,15 +29,39 @@ class ArgumentParser(argparse.ArgumentParser):
     """argparse with errors raised as :class:`OptionError` so :func:`main` prints one line."""
 
     def error(self, message: str) -> NoReturn:
-        raise OptionError(f"{self.prog}: {message} (see '{self.prog} --help')")
+        # main() prints "mathhammer: error: "; the command is named in the help hint.
+        raise OptionError(f"{message} (see '{self.prog} --help')")
+
+
+class OnlyOnce(argparse.Action):
+    """An option that may be given once: a second one is an error, not a silent override."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        if getattr(namespace, self.dest, None) not in (None, self.default):
+            hint = ("; to compare several targets use 'mathhammer compare'"
+                    if self.dest == "target" else "")
+            raise argparse.ArgumentError(self, f"given twice: keep one{hint}")
+        setattr(namespace, self.dest, values)
+
+
+#: Largest value of a whole-number option other than ``--trials`` (a seed fits 64 bits).
+MAX_OPTION_VALUE = 2**64 - 1
+
+
+def _whole_number(text: str, limit: int = MAX_OPTION_VALUE) -> int:
+    compact = text.replace("_", "").strip()
+    if not re.fullmatch(r"[+-]?[0-9]+", compact):
+        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number (digits 0-9)")
+    if len(compact.lstrip("+-")) > len(str(limit)) or int(compact) > limit:
+        raise argparse.ArgumentTypeError(f"{text} is too large: at most {limit:,}")
+    return int(compact)
 
 
 def positive_int(text: str) -> int:
-    """argparse type: an integer >= 1 (``--trials 0`` is an error)."""
-    try:
-        value = int(text.replace("_", ""))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+    """argparse type: an integer from 1 to :data:`~mathhammer.core.limits.MAX_TRIALS`
+    (``--trials 0`` is an error)."""
+    value = _whole_number(text, MAX_TRIALS)
     if value < 1:
         raise argparse.ArgumentTypeError(f"{value} must be at least 1")
     return value
@@ -43,10 +69,7 @@ def positive_int(text: str) -> int:
 
 def non_negative_int(text: str) -> int:
     """argparse type: an integer >= 0."""
-    try:
-        value = int(text.replace("_", ""))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+    value = _whole_number(text)
     if value < 0:
         raise argparse.ArgumentTypeError(f"{value} must not be negative")
     return value

@@ -14,6 +14,7 @@ names *from* the engine module (``from mathhammer.dust.exact import plan_pmfs``)
 from __future__ import annotations
 
 import sys
+import threading
 from collections.abc import Mapping
 from importlib import import_module
 from types import ModuleType
@@ -29,6 +30,9 @@ def lazy_package(package: str, names: Mapping[str, str]) -> None:
     module.__class__ = type("LazyPackage", (_LazyPackage,), {"_lazy_names": dict(names)})
 
 
+_resolving = threading.local()  # (package, name) pairs being resolved by this thread
+
+
 class _LazyPackage(ModuleType):
     _lazy_names: dict[str, str] = {}
 
@@ -36,7 +40,17 @@ class _LazyPackage(ModuleType):
         module_name = self._lazy_names.get(name)
         if module_name is None:
             raise AttributeError(f"module '{self.__name__}' has no attribute '{name}'")
-        return getattr(import_module(module_name), name)
+        # A module that, while it is being imported, asks this package for the very name it
+        # defines would bring us back here without end: say so instead of recursing.
+        key = (self.__name__, name)
+        if key in _resolving.__dict__.setdefault("keys", set()):
+            raise AttributeError(f"'{self.__name__}.{name}' is asked for while "
+                                 f"'{module_name}' is still being imported (an import cycle)")
+        _resolving.keys.add(key)
+        try:
+            return getattr(import_module(module_name), name)
+        finally:
+            _resolving.keys.discard(key)
 
     def __dir__(self) -> list[str]:
         return sorted(set(super().__dir__()) | set(self._lazy_names))

@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from mathhammer.core.limits import MAX_TRIALS
 from mathhammer.core.rng import seed_streams
 from mathhammer.errors import OptionError
 
@@ -34,6 +35,8 @@ def check_trials(trials: Any) -> int:
         raise OptionError(f"trials={trials!r} must be a whole number of trials, e.g. 1_000_000")
     if trials < 1:
         raise OptionError(f"trials={trials} must be at least 1")
+    if trials > MAX_TRIALS:
+        raise OptionError(f"trials={trials:,} is too many: at most {MAX_TRIALS:,}")
     return int(trials)
 
 

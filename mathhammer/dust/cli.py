@@ -17,7 +17,8 @@ import json
 from typing import Any
 
 from mathhammer.core.cli_options import (
-    ArgumentParser, add_monte_carlo_options, add_output_options, emit, non_negative_int,
+    ArgumentParser, OnlyOnce, add_monte_carlo_options, add_output_options, emit,
+    non_negative_int,
     positive_int,
 )
 from mathhammer.errors import OptionError
@@ -65,7 +66,7 @@ def register(subparsers) -> None:
                            ("simulate", "Monte Carlo estimate with standard errors")):
         sub = commands.add_parser(name, help=helptext, description=helptext)
         sub.add_argument("weapons", nargs="+", metavar="WEAPON", help=_WEAPON_HELP)
-        sub.add_argument("--target", required=True, metavar="TARGET", help=_TARGET_HELP)
+        sub.add_argument("--target", required=True, action=OnlyOnce, metavar="TARGET", help=_TARGET_HELP)
         _add_rule_options(sub)
         if name == "simulate":
             add_monte_carlo_options(sub)

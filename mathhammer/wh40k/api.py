@@ -103,6 +103,7 @@ def simulate(weapons: WeaponsLike, target: str | TargetProfile, *,
         trials = check_trials(trials)
     seed = check_seed(seed)
     weapon_list, target_profile, plan, inputs = _prepare(weapons, target, options)
+    check_monte_carlo_size(plan, AUTO_FIRST_BLOCK if adaptive else trials)
     if isinstance(seed, np.random.SeedSequence):
         inputs["seed_spawn_key"] = list(seed.spawn_key)
     if adaptive:
@@ -119,6 +120,28 @@ def simulate(weapons: WeaponsLike, target: str | TargetProfile, *,
                   probabilities={"unit_destroyed": unit_destroyed}, trials=trials,
                   seed=seed.entropy if isinstance(seed, np.random.SeedSequence) else seed,
                   inputs=inputs, labels=LABELS)
+
+
+#: Most hits one Monte Carlo trial may roll, and most hits a whole run may roll (about an
+#: hour of one core): beyond them a run would not end in any useful time.
+MAX_HITS_PER_TRIAL = 10_000_000
+MAX_HITS_PER_RUN = 100_000_000_000
+
+
+def check_monte_carlo_size(plan: CompiledPlan, trials: int) -> None:
+    """Refuse a run whose dice could not be rolled in any useful time, naming the figures."""
+    from mathhammer.wh40k.compile import SUS_CONST, SUS_COUNT, SUS_SIDES
+
+    hits = 0
+    for b in range(plan.n_batches):
+        row = plan.batch[b]
+        hits += plan.max_dice(b) * (1 + row[SUS_COUNT] * max(row[SUS_SIDES], 1) + row[SUS_CONST])
+    if hits > MAX_HITS_PER_TRIAL:
+        raise OptionError(f"one trial could roll {hits:,} hits (limit {MAX_HITS_PER_TRIAL:,}): "
+                          "fewer models, attacks or [SUSTAINED HITS] per line")
+    if hits * trials > MAX_HITS_PER_RUN:
+        raise OptionError(f"{trials:,} trials of up to {hits:,} hits each is more than "
+                          f"{MAX_HITS_PER_RUN:,} hits: lower --trials")
 
 
 def _run_until_precise(plan: CompiledPlan, seed: int | np.random.SeedSequence,
@@ -259,6 +282,9 @@ def build_options(options: dict[str, Any]) -> tuple[Situation, Modifiers, Rules,
             known = _SITUATION_FIELDS | _MODIFIER_FIELDS | _RULE_FIELDS | _OTHER_OPTIONS
             hint = did_you_mean(key, known).lower()
             raise OptionError(f"unknown option '{key}'{hint or '; see help(mathhammer.simulate)'}")
+    for cls, group in ((Situation, "situation"), (Modifiers, "modifiers"), (Rules, "rules")):
+        for key, value in groups[group].items():
+            check_option_value(key, value, _FIELD_TYPES[cls][key])
     try:
         situation = dataclasses.replace(situation, **groups["situation"])
         modifiers = dataclasses.replace(modifiers, **groups["modifiers"])
@@ -268,10 +294,40 @@ def build_options(options: dict[str, Any]) -> tuple[Situation, Modifiers, Rules,
     return situation, modifiers, rules, monster_vehicle
 
 
+_FIELD_TYPES = {cls: {f.name: str(f.type) for f in dataclasses.fields(cls)}
+                for cls in (Situation, Modifiers, Rules)}
+
+
+def check_option_value(name: str, value: Any, type_text: str) -> None:
+    """Refuse an option value of the wrong kind (``hit_mod=1.5``, ``cover="false"``) or a
+    number beyond :data:`~mathhammer.core.limits.MAX_NUMBER`, instead of reading it loosely.
+
+    Raises
+    ------
+    OptionError
+        Naming the option, the value and what it takes.
+    """
+    from mathhammer.core.limits import MAX_NUMBER
+
+    if value is None and "None" in type_text:
+        return
+    if type_text == "bool":
+        if not isinstance(value, (bool, np.bool_)):
+            raise OptionError(f"{name}={value!r} must be True or False")
+    elif type_text.split(" |")[0] == "int":
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+            raise OptionError(f"{name}={value!r} must be a whole number")
+        if abs(int(value)) > MAX_NUMBER:
+            raise OptionError(f"{name}={value:,} is too large: at most {MAX_NUMBER:,} either way")
+
+
 def parse_weapons(weapons: WeaponsLike) -> list[Weapon]:
     """Weapon lines or objects to a list of :class:`Weapon`."""
     if isinstance(weapons, (str, Weapon)):
         weapons = [weapons]
+    if isinstance(weapons, (bytes, bytearray)) or not isinstance(weapons, Iterable):
+        raise OptionError(f"weapons must be a weapon line, a Weapon or a list of them, not "
+                          f"{type(weapons).__name__} {weapons!r:.60}")
     parsed = [w if isinstance(w, Weapon) else parse_weapon(w) for w in weapons]
     if not parsed:
         raise OptionError("give at least one weapon line")

@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from mathhammer.core.cli_options import (ArgumentParser, add_monte_carlo_options, add_output_options, emit)
+from mathhammer.core.cli_options import (ArgumentParser, OnlyOnce, add_monte_carlo_options,
+                                         add_output_options, emit)
 from mathhammer.errors import OptionError
 from mathhammer.wh40k.profiles import EDITIONS, REROLL_POLICIES
 
@@ -36,7 +37,7 @@ def _add_attack_arguments(parser: ArgumentParser) -> None:
     parser.add_argument("weapons", nargs="+", metavar="WEAPON_LINE",
                         help='e.g. \'10x Bolt rifle: 24" A2 BS3+ S4 AP-1 D1 [ASSAULT, HEAVY]\'; '
                              "several lines are resolved in order against the same unit")
-    parser.add_argument("--target", required=True, metavar="TARGET_LINE",
+    parser.add_argument("--target", required=True, action=OnlyOnce, metavar="TARGET_LINE",
                         help="e.g. '5x Intercessor: T4 Sv3+ W2 [INFANTRY]', or a reference "
                              "profile such as MEQ, '10x GEQ', KEQ")
     add_targets_file_option(parser)

@@ -59,6 +59,7 @@ def solve(plan: CompiledPlan) -> dict[str, np.ndarray]:
         raise UnsupportedError("the exact engine covers one group of identical models; use "
                                "the Monte Carlo engine for mixed units")
     models, wounds = int(plan.groups[0, G_MODELS]), int(plan.groups[0, G_WOUNDS])
+    check_exact_size(plan, models * wounds + 1)
     _check_pending_size(plan, models * wounds + 1)
     state = np.zeros(models * wounds + 1)
     state[0] = 1.0
@@ -72,6 +73,43 @@ def solve(plan: CompiledPlan) -> dict[str, np.ndarray]:
     return {"damage": state, "models_destroyed": models_pmf,
             "attacker_mortal_wounds": hazard_pmf(plan.hazard_rolls, plan.hazard_mortals,
                                                  plan.hazard_fail_max)}
+
+
+#: Most wounds-lost states (models x W + 1) the exact engine follows.
+MAX_EXACT_STATES = 2_500
+#: Most damage one attack may do after modifiers, for the exact engine.
+MAX_EXACT_DAMAGE = 1_000
+#: Most elementary steps (multiply-adds) the exact engine may take, a few seconds.
+MAX_EXACT_WORK = 500_000_000
+
+
+def check_exact_size(plan: CompiledPlan, states: int) -> None:
+    """Refuse up front what the exact engine cannot answer within memory and seconds.
+
+    Raises
+    ------
+    UnsupportedError
+        Naming the value, the limit and the Monte Carlo engine.
+    """
+    def refuse(what: str, value: int, limit: int) -> None:
+        raise UnsupportedError(f"the exact engine cannot follow {what} {value:,} (limit "
+                               f"{limit:,}); use the Monte Carlo engine (simulate)")
+
+    if states > MAX_EXACT_STATES:
+        refuse("a unit of models x W + 1 =", states, MAX_EXACT_STATES)
+    work = 0
+    for b in range(plan.n_batches):
+        row = plan.batch[b]
+        dice = plan.max_dice(b)
+        hits = dice * (1 + row[SUS_COUNT] * max(row[SUS_SIDES], 1) + row[SUS_CONST])
+        damage = int(plan.damage_maps[b].max())
+        if damage > MAX_EXACT_DAMAGE:
+            refuse("damage per attack of", damage, MAX_EXACT_DAMAGE)
+        work += dice * (hits + 1) ** 2 + (hits + 1) * states ** 2 + damage ** 2
+        if plan.dw_spill:
+            work += damage * states ** 3
+    if work > MAX_EXACT_WORK:
+        refuse("this many dice and states: about", work, MAX_EXACT_WORK)
 
 
 #: Most cells (wounds-lost states times pending-critical-wound combinations) the exact

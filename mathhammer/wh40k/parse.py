@@ -64,7 +64,8 @@ def parse_weapon(line: str) -> Weapon:
     >>> str(parse_weapon("Thunder hammer: melee a3 ws3+ s8 ap -2 d2 [devastating wounds]"))
     'Thunder hammer: Melee A3 WS3+ S8 AP-2 D2 [DEVASTATING WOUNDS]'
     """
-    if not isinstance(line, str) or not line.strip():
+    _check_text(line, "weapon", "a Weapon")
+    if not line.strip():
         raise ProfileError("empty weapon line: write e.g. 'Bolt rifle: 24\" A2 BS3+ S4 AP-1 D1'")
     refuse_foreign_digits(line, line)
     text = line.translate(_DASHES)
@@ -144,7 +145,8 @@ def parse_target(line: str) -> TargetProfile:
     ProfileError
         Naming the offending token, its column and the fix.
     """
-    if not isinstance(line, str) or not line.strip():
+    _check_text(line, "target", "a TargetProfile or a reference name such as 'MEQ'")
+    if not line.strip():
         raise ProfileError("empty target line: write e.g. '5x Intercessor: T4 Sv3+ W2'")
     refuse_foreign_digits(line, line)
     text = line.translate(_DASHES)
@@ -193,6 +195,12 @@ def parse_target(line: str) -> TargetProfile:
             fnp=fields.get("fnp"), fnp_mortal=fields.get("fnp_mortal"), keywords=keywords)
     except ProfileError as exc:
         raise _locate(exc, line) from None
+
+
+def _check_text(line: object, what: str, objects: str) -> None:
+    if not isinstance(line, str):
+        raise ProfileError(f"a {what} is a {what} line (text) or {objects}, not "
+                           f"{type(line).__name__} {line!r:.60}")
 
 
 # -- pieces of a line ---------------------------------------------------------------------

@@ -100,3 +100,65 @@ def test_spaces_after_a_count_parse_in_linear_time(spaces):
     assert status == 0 and err == "" and took < 5
     assert parse_target("5x" + " " * spaces + "Intercessor: T4 Sv3+ W2").count == 5
     assert resolve_target("5x" + " " * spaces + "MEQ").count == 5
+
+
+def test_huge_trials_and_modifiers_are_refused():
+    refused(["simulate", W, "--target", T, "--trials", "1" + "0" * 30], "--trials",
+            "10,000,000,000")
+    refused(["exact", W, "--target", T, "--damage-plus", "1000000000000"], "damage_plus",
+            "10,000")
+    with pytest.raises(mh.OptionError, match="trials="):
+        mh.simulate(W, T, trials=10**30)
+
+
+def test_exact_refuses_what_it_cannot_follow_and_points_to_simulate():
+    # 2,001 states: each of 400 possible hits would cost a 2001 x 2001 matrix step
+    refused(["exact", "20x X: A20 BS3+ S4 AP0 D1", "--target", "2000x T3 Sv5+ W1"],
+            "limit", "simulate")
+    refused(["exact", "X: A1 BS3+ S4 AP0 D1", "--target", "3000x T3 Sv5+ W1"], "3,001",
+            "2,500", "simulate")
+    refused(["exact", "X: A1 BS3+ S4 AP0 D1", "--target", T, "--damage-plus", "5000"],
+            "5,001", "1,000", "simulate")
+    with pytest.raises(mh.UnsupportedError, match="simulate"):
+        mh.exact("10x X: A100 BS3+ S4 AP0 D1", "100x T3 Sv5+ W5")
+
+
+def test_monte_carlo_refuses_runs_that_would_not_end():
+    refused(["simulate", "10000x X: A100 BS3+ S4 AP0 D1 [SUSTAINED HITS 10000]",
+             "--target", T], "hits", "10,000,000")
+    refused(["simulate", "10000x X: A100 BS3+ S4 AP0 D1", "--target", T], "lower --trials")
+
+
+def test_python_api_refuses_loose_values():
+    for options, fragment in ((dict(hit_mod=1.5), "hit_mod=1.5"),
+                              (dict(cover="false"), "cover='false'"),
+                              (dict(fnp=5.0), "fnp=5.0")):
+        with pytest.raises(mh.OptionError, match=fragment):
+            mh.exact(W, T, **options)
+    for weapons, target in ((None, T), (b"X: A1 BS3+ S4 AP0 D1", T), (W, 5), (W, ["MEQ"])):
+        with pytest.raises(mh.MathhammerError, match="not (NoneType|bytes|int|list)"):
+            mh.exact(weapons, target)
+
+
+def test_two_targets_and_misspelt_flags():
+    refused(["simulate", W, "--target", T, "--target", "MEQ"], "--target", "given twice",
+            "mathhammer compare")
+    line = refused(["exact", W, "--target", T, "--stationairy"], "--stationairy",
+                   "did you mean '--stationary'?")
+    assert "mathhammer: error: mathhammer" not in line
+
+
+def test_a_lazy_name_that_loops_back_is_an_error_not_a_recursion():
+    import sys
+    import types
+
+    from mathhammer.core.lazy import lazy_package
+
+    package = types.ModuleType("loop_package")
+    sys.modules["loop_package"] = package
+    try:
+        lazy_package("loop_package", {"itself": "loop_package"})
+        with pytest.raises(AttributeError, match="import cycle"):
+            package.itself
+    finally:
+        del sys.modules["loop_package"]
