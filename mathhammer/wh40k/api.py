@@ -20,6 +20,7 @@ from mathhammer.core.trials import CHUNKS, DEFAULT_TRIALS, check_seed, check_tri
 from mathhammer.errors import OptionError, did_you_mean
 from mathhammer.wh40k.compile import CompiledPlan, compile_plan
 from mathhammer.wh40k.profiles import Modifiers, Rules, Situation, TargetProfile, Weapon
+from mathhammer.wh40k.options import FIELD_TYPES, check_option_value
 from mathhammer.wh40k.parse import parse_weapon
 
 
@@ -284,7 +285,7 @@ def build_options(options: dict[str, Any]) -> tuple[Situation, Modifiers, Rules,
             raise OptionError(f"unknown option '{key}'{hint or '; see help(mathhammer.simulate)'}")
     for cls, group in ((Situation, "situation"), (Modifiers, "modifiers"), (Rules, "rules")):
         for key, value in groups[group].items():
-            check_option_value(key, value, _FIELD_TYPES[cls][key])
+            check_option_value(key, value, FIELD_TYPES[cls][key])
     try:
         situation = dataclasses.replace(situation, **groups["situation"])
         modifiers = dataclasses.replace(modifiers, **groups["modifiers"])
@@ -292,33 +293,6 @@ def build_options(options: dict[str, Any]) -> tuple[Situation, Modifiers, Rules,
     except TypeError as exc:  # pragma: no cover - guarded by the field checks above
         raise OptionError(str(exc)) from None
     return situation, modifiers, rules, monster_vehicle
-
-
-_FIELD_TYPES = {cls: {f.name: str(f.type) for f in dataclasses.fields(cls)}
-                for cls in (Situation, Modifiers, Rules)}
-
-
-def check_option_value(name: str, value: Any, type_text: str) -> None:
-    """Refuse an option value of the wrong kind (``hit_mod=1.5``, ``cover="false"``) or a
-    number beyond :data:`~mathhammer.core.limits.MAX_NUMBER`, instead of reading it loosely.
-
-    Raises
-    ------
-    OptionError
-        Naming the option, the value and what it takes.
-    """
-    from mathhammer.core.limits import MAX_NUMBER
-
-    if value is None and "None" in type_text:
-        return
-    if type_text == "bool":
-        if not isinstance(value, (bool, np.bool_)):
-            raise OptionError(f"{name}={value!r} must be True or False")
-    elif type_text.split(" |")[0] == "int":
-        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-            raise OptionError(f"{name}={value!r} must be a whole number")
-        if abs(int(value)) > MAX_NUMBER:
-            raise OptionError(f"{name}={value:,} is too large: at most {MAX_NUMBER:,} either way")
 
 
 def parse_weapons(weapons: WeaponsLike) -> list[Weapon]:

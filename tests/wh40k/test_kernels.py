@@ -31,9 +31,9 @@ CASES = [
     ('4x Heavy bolter: 36" A3 BS4+ S5 AP-1 D2 [SUSTAINED HITS 2, DEVASTATING WOUNDS]',
      "10x T4 Sv3+ W3", {}),
     # 10th edition: devastating wounds held to the end (final text) or spilling (launch).
-    ("4x Hammer: Melee A3 WS3+ S8 AP-2 D3 [DEVASTATING WOUNDS]", "5x T5 Sv2+ InSv4+ W2",
+    ("4x Hammer: Melee A3 WS3+ S8 AP-2 D 3 [DEVASTATING WOUNDS]", "5x T5 Sv2+ InSv4+ W2",
      {"edition": 10, "crit_wounds": 5}),
-    ("4x Hammer: Melee A3 WS3+ S8 AP-2 D3 [DEVASTATING WOUNDS]", "5x T5 Sv2+ InSv4+ W2",
+    ("4x Hammer: Melee A3 WS3+ S8 AP-2 D 3 [DEVASTATING WOUNDS]", "5x T5 Sv2+ InSv4+ W2",
      {"edition": 10, "crit_wounds": 5, "devastating_text": "launch"}),
     ('10x Bolt rifle: 24" A2 BS3+ S4 AP-1 D1 [LETHAL HITS]', "10x T3 Sv5+ W1 [STEALTH]",
      {"edition": 10, "cover": True}),

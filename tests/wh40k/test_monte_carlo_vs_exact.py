@@ -99,7 +99,7 @@ CASES = {
         "5x T4 Sv3+ W2 FNP5+(mortal)",
         {"edition": 10, "devastating_text": "launch", "crit_wounds": 5}),
     "10e devastating, defender -1 damage": (
-        ["3x A3 BS3+ S4 AP-1 D3 [DEVASTATING WOUNDS, ANTI-INFANTRY 4+]"],
+        ["3x A3 BS3+ S4 AP-1 D 3 [DEVASTATING WOUNDS, ANTI-INFANTRY 4+]"],
         "5x T4 Sv3+ W3 [INFANTRY]", {"edition": 10, "damage_minus": 1}),
     "10e lethal mandatory": (["5x A2 BS3+ S5 AP-1 D1 [SUSTAINED HITS 1, LETHAL HITS]"],
                              "10x T6 Sv4+ W1", {"edition": 10, "lethal_policy": "never"}),
@@ -119,7 +119,7 @@ CASES = {
     "multi-melta D6, damage reroll low": (['2x Multi-melta: 18" A2 BS4+ S9 AP-4 DD6 [MELTA D6]'],
                                           "T10 Sv3+ W16 FNP6+",
                                           {"half_range": True, "reroll_damage": "low"}),
-    "blast D3, attacks reroll ones": (['Battle cannon: 48" AD6+3 BS4+ S10 AP-1 D3 [BLAST D3]'],
+    "blast D3, attacks reroll ones": (['Battle cannon: 48" AD6+3 BS4+ S10 AP-1 D 3 [BLAST D3]'],
                                       "10x Guardsman: T3 Sv5+ W1", {"reroll_attacks": "ones"}),
     "damage reroll ones, devastating, fnp": (
         ["3x A2 BS3+ S5 AP-1 DD3 [DEVASTATING WOUNDS]"], "5x T5 Sv3+ W3 FNP5+",

@@ -13,7 +13,9 @@ from typing import Any
 
 import tomli
 
+from mathhammer.core.limits import MAX_MODELS, MAX_NUMBER
 from mathhammer.errors import MathhammerError, ScenarioError, did_you_mean
+from mathhammer.wh40k.options import build_checked
 from mathhammer.wh40k.parse import parse_target, parse_weapon
 from mathhammer.wh40k.profiles import Modifiers, Rules, Situation
 from mathhammer.wh40k.scenario.activations import Activation, WeaponChoice
@@ -35,6 +37,10 @@ def load_scenario(path: str | Path) -> Scenario:
     except OSError as exc:
         raise ScenarioError(f"cannot read scenario file '{path}': {exc.strerror or exc}") \
             from None
+    except UnicodeDecodeError as exc:
+        line = path.read_bytes()[:exc.start].count(b"\n") + 1
+        raise ScenarioError(f"{path}:{line}: the file is not UTF-8 text (byte "
+                            f"0x{exc.object[exc.start]:02x}); save it as UTF-8") from None
     return parse_scenario(text, source=str(path))
 
 
@@ -64,6 +70,7 @@ def parse_scenario(text: str, source: str = "<scenario>") -> Scenario:
             sides[name] = side
         if attached:
             attachments[name] = attached
+    leaders = _check_attachments(attachments, locator)
     for bodyguard, attached in attachments.items():
         anchor = f"[units.{bodyguard}]"
         for leader in attached:
@@ -79,13 +86,11 @@ def parse_scenario(text: str, source: str = "<scenario>") -> Scenario:
             del units[leader]
             sides.pop(leader, None)
     rounds = data.get("rounds", 1)
-    if not isinstance(rounds, int) or isinstance(rounds, bool) or rounds < 1:
+    if not isinstance(rounds, int) or isinstance(rounds, bool) or not 1 <= rounds <= MAX_ROUNDS:
         raise ScenarioError(locator.at("rounds", f"rounds = {rounds!r} must be a whole number "
-                                                 "of at least 1"))
+                                                 f"from 1 to {MAX_ROUNDS}"))
     try:
-        rules = Rules(**data.get("rules", {}))
-    except TypeError as exc:
-        raise ScenarioError(locator.at("[rules]", f"unknown rule switch: {exc}")) from None
+        rules = _dataclass_from(Rules, data.get("rules", {}), "[rules]")
     except MathhammerError as exc:
         raise ScenarioError(locator.at("[rules]", str(exc))) from None
     raw_acts = data.get("activations")
@@ -100,6 +105,7 @@ def parse_scenario(text: str, source: str = "<scenario>") -> Scenario:
         except MathhammerError as exc:
             raise ScenarioError(locator.at(line_anchor, f"activation {i + 1}: {exc}",
                                            _quoted(str(exc), first=True))) from None
+    _check_activations(activations, units, sides, leaders, locator)
     try:
         return Scenario(units=units, activations=tuple(activations), rounds=rounds,
                         sides=sides if sides else {}, rules=rules)
@@ -110,6 +116,71 @@ def parse_scenario(text: str, source: str = "<scenario>") -> Scenario:
             if f"'{act.label}'" in message:
                 anchor = ("[[activations]]", i)
         raise ScenarioError(locator.at(anchor, message, _quoted(message))) from None
+
+
+#: Most battle rounds a scenario may repeat (a game has five).
+MAX_ROUNDS = 100
+
+
+def _check_attachments(attachments: dict[str, list[str]], locator: _Locator) -> dict[str, str]:
+    """Refuse a unit attached to itself, to two units, or one that is both attached and a
+    bodyguard (a cycle); return leader -> bodyguard."""
+    leaders: dict[str, str] = {}
+    for bodyguard, attached in attachments.items():
+        anchor = f"[units.{bodyguard}]"
+        for leader in attached:
+            problem = None
+            if leader == bodyguard:
+                problem = f"unit '{bodyguard}' is attached to itself: remove it from attached"
+            elif leader in leaders:
+                problem = (f"unit '{leader}' is attached to both '{leaders[leader]}' and "
+                           f"'{bodyguard}': attach it to one unit")
+            elif leader in attachments:
+                problem = (f"unit '{leader}' is attached to '{bodyguard}' and has units "
+                           "attached itself: an attached unit cannot take attachments (19.01)")
+            if problem:
+                raise ScenarioError(locator.at(anchor, problem, "attached"))
+            leaders[leader] = bodyguard
+    return leaders
+
+
+def _check_activations(activations: list[Activation], units: dict[str, Unit],
+                       sides: dict[str, str], leaders: dict[str, str],
+                       locator: _Locator) -> None:
+    """Name attached units, same-side attacks and unknown weapon names in ``order``."""
+    for i, act in enumerate(activations):
+        anchor = ("[[activations]]", i)
+        targets = [act.target] + [w.target for w in act.weapons] + \
+            [name for w in act.weapons for name, _ in w.split]
+        for name in [act.attacker, *targets]:
+            if name in leaders:
+                raise ScenarioError(locator.at(anchor, (
+                    f"activation {i + 1}: unit '{name}' is attached to '{leaders[name]}' and "
+                    f"fights as part of it: name '{leaders[name]}' instead"), name))
+        side = sides.get(act.attacker)
+        for name in targets:
+            if name is not None and side is not None and sides.get(name) == side:
+                raise ScenarioError(locator.at(anchor, (
+                    f"activation {i + 1}: '{act.attacker}' attacks '{name}' of its own side "
+                    f"'{side}': attack a unit of the other side"), name))
+        unit = units.get(act.attacker)
+        if unit is None:
+            continue
+        groups = {g.name.lower(): g.name for g in unit.groups}
+        for choice in act.weapons:
+            if choice.models is not None and choice.models.lower() not in groups:
+                raise ScenarioError(locator.at(anchor, (
+                    f"activation {i + 1}: weapon '{choice.name}' names models "
+                    f"'{choice.models}', but '{act.attacker}' has no such model group "
+                    f"(groups: {', '.join(groups.values())})"), choice.models))
+        known = {w.name.lower(): w.name for g in unit.groups for w in g.weapons}
+        known.update({p.name.lower(): p.name for g in unit.groups for w in g.weapons
+                      for p in w.profiles if p.name})
+        for name in act.order:
+            if str(name).lower() not in known:
+                raise ScenarioError(locator.at(anchor, (
+                    f"activation {i + 1}: order names '{name}', which '{act.attacker}' does "
+                    f"not carry{did_you_mean(str(name), known.values())}"), str(name)))
 
 
 def _quoted(message: str, first: bool = False) -> str | None:
@@ -189,9 +260,20 @@ def _unit_from_toml(name: str, spec: Any) -> tuple[Unit, str | None, list[str]]:
     attached = spec.get("attached", [])
     if isinstance(attached, str):
         attached = [attached]
+    if not isinstance(attached, list) or not all(isinstance(a, str) for a in attached):
+        raise ScenarioError(f"unit '{name}': attached = {attached!r} must be a unit name or a "
+                            "list of unit names")
+    damage_minus = defense.get("damage_minus", 0)
+    if isinstance(damage_minus, bool) or not isinstance(damage_minus, int) \
+            or not 0 <= damage_minus <= MAX_NUMBER:
+        raise ScenarioError(f"unit '{name}': defense damage_minus = {damage_minus!r} must be a "
+                            "whole number of at least 0")
+    if not isinstance(defense.get("damage_halved", False), bool):
+        raise ScenarioError(f"unit '{name}': defense damage_halved = "
+                            f"{defense['damage_halved']!r} must be true or false")
     unit = Unit(name=name, groups=groups, allocation_order=order,
-                damage_minus=int(defense.get("damage_minus", 0)),
-                damage_halved=bool(defense.get("damage_halved", False)),
+                damage_minus=damage_minus,
+                damage_halved=defense.get("damage_halved", False),
                 reroll_saves=str(defense.get("reroll_saves", "none")))
     if len(attached) > 2:
         raise ScenarioError(f"unit '{name}' attaches {len(attached)} units "
@@ -208,8 +290,9 @@ def _group_from_toml(unit: str, spec: Any) -> ModelGroup:
                 f"a model entry of unit '{unit}'")
     name = str(spec.get("name", unit))
     count = spec.get("count", 1)
-    if not isinstance(count, int) or isinstance(count, bool):
-        raise ScenarioError(f"model group '{name}': count = {count!r} must be a whole number")
+    if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= MAX_MODELS:
+        raise ScenarioError(f"model group '{name}': count = {count!r} must be a whole number "
+                            f"from 1 to {MAX_MODELS:,}")
     if "profile" not in spec:
         raise ScenarioError(f"model group '{name}' needs profile = \"T4 Sv3+ W2 [INFANTRY]\"")
     profile = parse_target(str(spec["profile"]))
@@ -266,13 +349,28 @@ def _activation_from_toml(spec: Any) -> Activation:
         split = entry.get("split", {})
         if not isinstance(split, dict):
             raise ScenarioError("split must be a table { UNIT = attacks per model, ... }")
+        models = entry.get("models")
+        if models is not None and not isinstance(models, str):
+            raise ScenarioError(f"weapon '{entry['name']}': models = {models!r} must be the "
+                                "name of a model group (e.g. models = \"Sergeant\")")
+        for key, value in split.items():
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ScenarioError(f"weapon '{entry['name']}': split {key} = {value!r} must "
+                                    "be a whole number of attacks per model")
         weapons.append(WeaponChoice(str(entry["name"]), entry.get("target"),
-                                    tuple((str(k), int(v)) for k, v in split.items()),
-                                    entry.get("models")))
+                                    tuple((str(k), v) for k, v in split.items()), models))
     return Activation(phase=str(spec["phase"]), attacker=str(spec["attacker"]),
                       target=spec.get("target"), weapons=tuple(weapons), situation=situation,
-                      modifiers=modifiers, order=tuple(spec.get("order", ())),
+                      modifiers=modifiers, order=_names(spec.get("order", []), "order"),
                       label=str(spec.get("label", "")))
+
+
+def _names(value: Any, what: str) -> tuple[str, ...]:
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ScenarioError(f"{what} = {value!r} must be a list of weapon names")
+    return tuple(value)
 
 
 def _dataclass_from(cls, spec: Any, what: str):
@@ -280,7 +378,7 @@ def _dataclass_from(cls, spec: Any, what: str):
         raise ScenarioError(f"{what} must be a table {{ key = value, ... }}")
     fields = {f.name for f in dataclasses.fields(cls)}
     _check_keys(spec, fields, what)
-    return cls(**spec)
+    return build_checked(cls, spec)
 
 
 def _number(value: Any, what: str) -> float:

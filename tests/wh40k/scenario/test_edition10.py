@@ -63,7 +63,7 @@ def test_one_group_targets_agree_with_the_exact_engine_in_10th_edition():
 
 @pytest.mark.parametrize("text", ["final", "launch"])
 def test_devastating_wounds_texts_agree_with_the_exact_engine(text):
-    gun = 'Gun: 24" A3 BS3+ S4 AP-1 D3 [DEVASTATING WOUNDS]'
+    gun = 'Gun: 24" A3 BS3+ S4 AP-1 D 3 [DEVASTATING WOUNDS]'
     rifle = 'Rifle: 24" A2 BS3+ S4 AP0 D1'
     squad = Unit("Squad", (group("Gunner", 3, "T4 Sv3+ W2", gun),
                            group("Rifleman", 4, "T4 Sv3+ W2", rifle)))
@@ -154,7 +154,7 @@ def test_precision_devastating_wounds_reach_the_character_in_10th_edition(editio
     from mathhammer.wh40k.profiles import Modifiers
     from mathhammer.wh40k.scenario.units import attach
 
-    gun = 'Needle: 24" A1 BSN/A S8 AP0 D3 [TORRENT, PRECISION, DEVASTATING WOUNDS]'
+    gun = 'Needle: 24" A1 BSN/A S8 AP0 D 3 [TORRENT, PRECISION, DEVASTATING WOUNDS]'
     sniper = Unit("Sniper", (group("Sniper", 1, "T4 Sv3+ W2", gun),))
     guard = Unit("Guard", (group("Trooper", 5, "T4 Sv3+ W1"),))
     boss = Unit("Boss", (group("Boss", 1, "T4 Sv3+ W3 [CHARACTER]"),))
