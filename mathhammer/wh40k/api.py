@@ -283,7 +283,7 @@ def build_options(options: dict[str, Any]) -> tuple[Situation, Modifiers, Rules,
             known = _SITUATION_FIELDS | _MODIFIER_FIELDS | _RULE_FIELDS | _OTHER_OPTIONS
             hint = did_you_mean(key, known).lower()
             raise OptionError(f"unknown option '{key}'{hint or '; see help(mathhammer.simulate)'}")
-    for cls, group in ((Situation, "situation"), (Modifiers, "modifiers"), (Rules, "rules")):
+    for cls, group in ((Situation, "situation"), (Modifiers, "modifiers")):
         for key, value in groups[group].items():
             check_option_value(key, value, FIELD_TYPES[cls][key])
     try:

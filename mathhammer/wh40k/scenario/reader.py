@@ -290,9 +290,11 @@ def _group_from_toml(unit: str, spec: Any) -> ModelGroup:
                 f"a model entry of unit '{unit}'")
     name = str(spec.get("name", unit))
     count = spec.get("count", 1)
-    if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= MAX_MODELS:
-        raise ScenarioError(f"model group '{name}': count = {count!r} must be a whole number "
-                            f"from 1 to {MAX_MODELS:,}")
+    if not isinstance(count, int) or isinstance(count, bool):
+        raise ScenarioError(f"model group '{name}': count = {count!r} must be a whole number")
+    if count > MAX_MODELS:
+        raise ScenarioError(f"model group '{name}': count = {count:,} is too large: at most "
+                            f"{MAX_MODELS:,}")
     if "profile" not in spec:
         raise ScenarioError(f"model group '{name}' needs profile = \"T4 Sv3+ W2 [INFANTRY]\"")
     profile = parse_target(str(spec["profile"]))
