@@ -14,14 +14,15 @@ import html
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from mathhammer.errors import MathhammerError, OptionError, RosterError, did_you_mean
 from mathhammer.wh40k.roster.convert import RosterData, RosterEntry, convert
 from mathhammer.wh40k.roster.read import read_tree
 from mathhammer.wh40k.scenario.units import ModelGroup, Unit, attach
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 AttachSpec = str | Iterable[str] | Mapping[str, str] | None
 
@@ -299,6 +300,8 @@ class Roster:
     def to_frame(self) -> pd.DataFrame:
         """One row per weapon line of every model group (unit, points, group, count,
         profile, weapon)."""
+        import pandas as pd
+
         rows = []
         for entry in self.entries:
             for g in entry.groups:
@@ -375,6 +378,8 @@ class Roster:
         return text
 
     def _repr_html_(self) -> str:
+        import pandas as pd
+
         frame = pd.DataFrame([{
             "unit": e.name, "points": e.points, "models": e.models,
             "groups": "; ".join(f"{g.count}x {g.name}: {group_dict(g)['profile']}"
