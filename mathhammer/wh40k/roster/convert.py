@@ -277,7 +277,10 @@ def _associations(selection: Node) -> tuple[tuple[str, str], ...]:
 
 def _incoming(selection: Node) -> tuple[str, ...]:
     out = []
-    for link in selection.list("incomingAssociations"):
+    links = selection.list("incomingAssociations") + [
+        link for link in selection.list("associations")
+        if link.get("type").lower() == "incoming"]
+    for link in links:
         kind = kw.clean(link.get("name")).lower()
         origin = link.get("from").strip()
         if origin and kind in ("leading", "supporting", ""):

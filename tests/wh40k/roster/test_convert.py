@@ -326,3 +326,16 @@ def test_single_model_datasheet_with_an_attendant_model(tmp_path):
     assert [w.name for w in captain.groups[0].weapons] == ["Bolt pistol", "Power fist"]
     assert captain.groups[1].weapons == ()
     assert captain.models == 2
+
+
+def test_incoming_links_in_the_associations_list(tmp_path):
+    data = json.loads((FILES / "leaders_11e.json").read_text())
+    selections = data["roster"]["forces"][0]["selections"]
+    for s in selections:
+        s.pop("associations", None)
+        if "incomingAssociations" in s:
+            s["associations"] = s.pop("incomingAssociations")
+    path = tmp_path / "incoming.json"
+    path.write_text(json.dumps(data))
+    army = mh.roster(path)
+    assert army.attached_to("Captain") == army.attached_to("Ancient") == "Intercessor Squad"
