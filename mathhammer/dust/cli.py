@@ -8,6 +8,8 @@
     mathhammer dust table "seed.toml#Pounder/17-pounder"
     mathhammer dust exchange "seed.toml#Assault Rangers" "seed.toml#Laser Grenadiers" \\
         --rounds 3 --casualty-policy random --json
+    mathhammer dust fire-plan --fire ".30 cal: 3/1" "2x Grenadier: INFANTRY2" \\
+        --fire "17-pounder: 7/1" "Walker: VEHICLE2 BOXES4"
 """
 
 from __future__ import annotations
@@ -87,6 +89,7 @@ def register(subparsers) -> None:
     add_output_options(table)
     table.set_defaults(handler=_run_table)
     _register_exchange(commands)
+    _register_fire_plan(commands)
 
 
 _UNIT_HELP = ('a unit card of a TOML unit file, "FILE.toml#UNIT" (e.g. "seed.toml#Pounder"; '
@@ -157,6 +160,71 @@ def _run_simulate(args: argparse.Namespace) -> int:
                       distance=args.distance, trials=args.trials, seed=args.seed,
                       **_switches(args))
     emit(result, args, header=_header(result))
+    return 0
+
+
+def _register_fire_plan(commands: Any) -> None:
+    from mathhammer.dust.api import DEFAULT_TRIALS
+
+    sub = commands.add_parser(
+        "fire-plan", help="one declared attack split over several targets",
+        description="All declared weapons fire together with no retargeting (simultaneous "
+                    "fire): damage is summed per target and applied at once; damage beyond "
+                    "what a target absorbs is reported as overkill. One result per target.")
+    sub.add_argument("--fire", nargs=2, action="append", required=True,
+                     metavar=("WEAPON", "TARGET"),
+                     help="a weapon and the target it is declared against (repeat; the same "
+                          "target text is one target)")
+    sub.add_argument("--method", choices=("exact", "monte-carlo"), default="exact",
+                     help="engine (default exact)")
+    _add_rule_options(sub)
+    sub.add_argument("--split-weapon-line", action="store_true",
+                     help="let carriers of one weapon line aim at different targets "
+                          "(UNCERTAIN; default off)")
+    add_monte_carlo_options(sub, default_trials=DEFAULT_TRIALS,
+                            trials_help="Monte Carlo trials (with --method monte-carlo)")
+    add_output_options(sub, outcomes=PLOT_OUTCOMES)
+    sub.set_defaults(handler=_run_fire_plan)
+
+
+def _run_fire_plan(args: argparse.Namespace) -> int:
+    from mathhammer.core.cli_options import DEFAULT_SEED
+    from mathhammer.dust.api import DEFAULT_TRIALS, fire_plan
+
+    if args.method == "exact" and (args.trials != DEFAULT_TRIALS or args.seed != DEFAULT_SEED):
+        raise OptionError("--trials/--seed drive the Monte Carlo engine; add --method "
+                          "monte-carlo or drop them")
+    results = fire_plan([tuple(pair) for pair in args.fire], method=args.method,
+                        sustained=args.sustained, distance=args.distance, trials=args.trials,
+                        seed=args.seed, split_weapon_line=args.split_weapon_line,
+                        **_switches(args))
+    if args.plot:
+        from mathhammer.core.charts import overlay, save
+
+        save(overlay({r.inputs["target"]: r for r in results}, args.plot_outcome), args.plot)
+    if args.csv:
+        import pandas as pd
+
+        pd.concat([r.to_frame().assign(target=r.inputs["target"]) for r in results],
+                  ignore_index=True).to_csv(args.csv, index=False)
+    if args.json:
+        print(json.dumps({"method": results[0].method,
+                          "targets": [{"target": r.inputs["target"],
+                                       "weapons": r.inputs["weapons"], **r.to_dict()}
+                                      for r in results]}))
+        return 0
+    mode = " (sustained attack)" if args.sustained else ""
+    for k, result in enumerate(results):
+        if k:
+            print()
+        header = f"Target {k + 1}: {result.inputs['target']}\nWeapons: " \
+                 f"{'; '.join(result.inputs['weapons'])}{mode}"
+        if args.markdown:
+            print("\n".join(f"- {line}" for line in header.splitlines()) + "\n")
+            print(result.to_markdown())
+        else:
+            print(header)
+            print(result.to_text())
     return 0
 
 

@@ -184,3 +184,39 @@ def test_exchange_errors_are_one_line(capsys, argv, message):
     assert code == 2 and not out
     assert "Traceback" not in err and len(err.strip().splitlines()) == 1
     assert message in err
+
+
+def test_fire_plan_split_fire_seed_d2(capsys, tmp_path):
+    # Seed D2: .30 and .50 (3 dice each) at a 2-model squad, the 17-pounder at a walker
+    argv = ["dust", "fire-plan", "--fire", ".30 cal: 3/1", "2x Grenadier: INFANTRY2",
+            "--fire", ".50 cal: 3/1", "2x Grenadier: INFANTRY2",
+            "--fire", "17-pounder: INF 4/1 4/1 2/1 2/1 VEH 7/1 7/1 6/1 6/1 5/1 5/1 4/1",
+            "Walker: VEHICLE2 BOXES4"]
+    code, out, err = run(capsys, *argv, "--json", "--csv", str(tmp_path / "p.csv"))
+    assert code == 0 and not err
+    data = json.loads(out)
+    squad, walker = data["targets"]
+    assert squad["target"] == "2x Grenadier: INFANTRY2" and len(squad["weapons"]) == 2
+    assert squad["unit_destroyed"] == pytest.approx(473 / 729)
+    assert squad["damage_wasted"] == pytest.approx(233 / 729)
+    assert squad["overkill"]["mean"] == pytest.approx(320 / 729)
+    assert walker["hits"]["mean"] == pytest.approx(7 / 3)
+    check_block(walker["boxes_lost"])
+    assert "target" in (tmp_path / "p.csv").read_text().splitlines()[0]
+    code, out, _ = run(capsys, *argv, "--method", "monte-carlo", "--trials", "20000",
+                       "--seed", "2", "--json")
+    mc = json.loads(out)
+    assert mc["method"] == "monte-carlo" and "stderr" in mc["targets"][0]["hits"]
+    code, out, _ = run(capsys, *argv, "--markdown")
+    assert code == 0 and "- Target 2: Walker: VEHICLE2 BOXES4" in out
+
+
+@pytest.mark.parametrize("extra, message", [
+    (["--fire", "Gun: INF 2/1 - - - VEH - - - - - - -", "Walker: VEHICLE2 BOXES4"],
+     "cannot attack"),
+    (["--trials", "100"], "--method monte-carlo"),
+])
+def test_fire_plan_errors_are_one_line(capsys, extra, message):
+    code, out, err = run(capsys, "dust", "fire-plan", "--fire", "Gun: 3/1", "2x G: INFANTRY2",
+                         *extra)
+    assert code == 2 and not out and len(err.strip().splitlines()) == 1 and message in err
