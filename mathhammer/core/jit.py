@@ -8,6 +8,9 @@ re-associated floating-point sums would break bit-for-bit reproducibility.
 
 from __future__ import annotations
 
+import hashlib
+from pathlib import Path
+
 import numba
 
 JIT_OPTIONS = {"cache": True, "nogil": True, "fastmath": False, "error_model": "numpy"}
@@ -32,3 +35,36 @@ lean_kernel = numba.njit(_nrt=False, **JIT_OPTIONS)
 parallel_kernel = numba.njit(parallel=True, **JIT_OPTIONS)
 
 prange = numba.prange
+
+
+def clear_stale_caches(package_root: Path) -> bool:
+    """Delete numba's cache files under ``package_root`` when any source file has changed.
+
+    numba keys a kernel's cache on the kernel's own source file only: when a helper it calls
+    from another module changes (a dice step in ``core/rng.py``, say), the old machine code
+    is loaded again and silently computes the old rules. A digest of every ``.py`` file of
+    the package, kept beside the caches, catches that; on a mismatch every ``.nbi``/``.nbc``
+    file goes and the kernels compile afresh once. Returns whether caches were cleared.
+    Caches numba keeps elsewhere (a read-only installation) are not checked.
+    """
+    digest = hashlib.sha256()
+    for path in sorted(package_root.rglob("*.py")):
+        digest.update(path.relative_to(package_root).as_posix().encode())
+        digest.update(path.read_bytes())
+    stamp = package_root / "__pycache__" / "numba-sources.sha256"
+    try:
+        if stamp.read_text() == digest.hexdigest():
+            return False
+    except OSError:
+        pass
+    for cached in package_root.rglob("__pycache__/*.nb[ic]"):
+        cached.unlink(missing_ok=True)
+    try:
+        stamp.parent.mkdir(exist_ok=True)
+        stamp.write_text(digest.hexdigest())
+    except OSError:
+        pass  # a read-only installation: numba caches elsewhere, nothing to guard here
+    return True
+
+
+clear_stale_caches(Path(__file__).resolve().parents[1])
