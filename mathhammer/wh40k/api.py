@@ -308,18 +308,18 @@ def parse_weapons(weapons: WeaponsLike) -> list[Weapon]:
     return parsed
 
 
-def parse_target(target: str | TargetProfile) -> TargetProfile:
+def parse_target(target: str | TargetProfile, edition: int = 11) -> TargetProfile:
     """A target line, or a reference name such as ``"MEQ"`` or ``"10x TEQ"``, to a profile."""
     from mathhammer.wh40k.targets import resolve_target
 
-    return resolve_target(target)
+    return resolve_target(target, edition=edition)
 
 
 def _prepare(weapons: WeaponsLike, target: str | TargetProfile, options: dict[str, Any],
              sampling_tables: bool = True):
     weapon_list = parse_weapons(weapons)
-    target_profile = parse_target(target)
     situation, modifiers, rules, monster_vehicle = build_options(options)
+    target_profile = parse_target(target, rules.edition)
     plan = compile_plan(weapon_list, target_profile, situation, modifiers, rules,
                         attacker_monster_vehicle=monster_vehicle,
                         sampling_tables=sampling_tables)

@@ -57,7 +57,8 @@ def target_from_args(text: str, args: argparse.Namespace) -> Any:
     from mathhammer.wh40k.targets import load, resolve_target
 
     files = getattr(args, "targets_file", None) or []
-    return resolve_target(text, load(*files) if files else None)
+    edition = getattr(args, "edition", None) or 11
+    return resolve_target(text, load(*files) if files else None, edition)
 
 
 def edition_type(text: str) -> int:

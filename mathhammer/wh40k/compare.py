@@ -139,7 +139,7 @@ def compare(attackers: AttackerLike | Mapping[str, AttackerLike],
     """
     options["edition"] = edition
     attacker_list = _attackers(attackers)
-    target_list = _targets(targets, library)
+    target_list = _targets(targets, library, edition)
     costs = _points(points, attacker_list)
     api.build_options(options)  # fail fast on a bad option, before any cell runs
     cells = [(a, t, {}) for a in attacker_list for t in target_list]
@@ -187,7 +187,7 @@ def sweep(attackers: AttackerLike | Mapping[str, AttackerLike],
     _check_parameter(parameter)
     options["edition"] = edition
     attacker_list = _attackers(attackers)
-    target_list = _targets(targets, library)
+    target_list = _targets(targets, library, edition)
     costs = _points(points, attacker_list)
     api.build_options(options)
     cells = []
@@ -209,7 +209,7 @@ def results(attackers: AttackerLike | Mapping[str, AttackerLike],
     """The full :class:`Result` of every cell of :func:`compare` (same seeding), keyed by
     ``(attacker label, target label)``; handy for overlay charts of whole distributions."""
     attacker_list = _attackers(attackers)
-    target_list = _targets(targets, library)
+    target_list = _targets(targets, library, options.get("edition", 11))
     cells = [(a, t) for a in attacker_list for t in target_list]
     children = np.random.SeedSequence(_seed(seed)).spawn(len(cells))
     out = {}
@@ -466,12 +466,12 @@ def _weapon_label(weapon: Weapon) -> str:
     return f"{weapon.count}x {weapon.name}" if weapon.count != 1 else weapon.name
 
 
-def _targets(targets, library) -> list[_Target]:
+def _targets(targets, library, edition: int = 11) -> list[_Target]:
     items = _labelled(targets, (str, TargetProfile),
                       "give at least one target (a target line or a name such as MEQ)")
     out = []
     for label, spec in items:
-        profile = resolve_target(spec, library)
+        profile = resolve_target(spec, library, edition)
         if label is None:
             if isinstance(spec, str) and ":" not in spec and (library or _builtin()).resolve(
                     spec) is not None:

@@ -37,7 +37,9 @@ from mathhammer.core.limits import MAX_MODELS, check_number_text, refuse_foreign
 from mathhammer.wh40k.parse import parse_keywords, parse_target
 
 _FIELDS = {"aliases", "name", "models", "T", "Sv", "W", "InSv", "InSv_scope", "FNP",
-           "FNP_mortal", "keywords", "data", "note", "line"}
+           "FNP_mortal", "keywords", "data", "note", "line", "10e"}
+#: Fields an other-edition sub-table (``[KEQ.10e]``) may override.
+_EDITION_FIELDS = _FIELDS - {"aliases", "note", "10e"}
 _COUNT_PREFIX_RE = re.compile(r"(\d+)\s*[x×]")
 _LOOKS_LIKE_PROFILE_RE = re.compile(r"(?i)(^|\s)(T|Sv|W)\s*[\d-]")
 
@@ -89,6 +91,9 @@ class TargetEntry:
         Anything else worth knowing (e.g. UNCERTAIN values).
     source
         The file the entry was read from.
+    other_editions
+        ``(edition, profile, data)`` for an edition whose statline differs (a ``[NAME.10e]``
+        sub-table in the file); ``profile`` is the 11th-edition one.
     """
 
     key: str
@@ -97,6 +102,15 @@ class TargetEntry:
     data: str = ""
     note: str = ""
     source: str = ""
+    other_editions: tuple[tuple[int, TargetProfile, str], ...] = ()
+
+    def profile_for(self, edition: int = 11) -> TargetProfile:
+        """The statline under ``edition``'s rules (the 11th-edition one unless the entry
+        carries a different one for that edition)."""
+        for other, profile, _ in self.other_editions:
+            if other == edition:
+                return profile
+        return self.profile
 
 
 class TargetLibrary(Mapping[str, TargetProfile]):
@@ -151,8 +165,10 @@ class TargetLibrary(Mapping[str, TargetProfile]):
                     out[alias] = key
         return out
 
-    def resolve(self, text: str) -> TargetProfile | None:
-        """``"10x MEQ [STEALTH]"`` to a profile, or ``None`` when ``text`` names no entry."""
+    def resolve(self, text: str, edition: int = 11) -> TargetProfile | None:
+        """``"10x MEQ [STEALTH]"`` to a profile, or ``None`` when ``text`` names no entry.
+
+        ``edition`` picks the statline of entries that carry one per edition."""
         parts = split_name_line(text)
         if parts is None:
             return None
@@ -161,7 +177,7 @@ class TargetLibrary(Mapping[str, TargetProfile]):
         if key is None:
             return None
         refuse_foreign_digits(text, text)
-        profile = self._entries[key].profile
+        profile = self._entries[key].profile_for(edition)
         if count is not None:
             number = check_number_text(count, MAX_MODELS, "model count")
             if number < 1:
@@ -190,7 +206,7 @@ class TargetLibrary(Mapping[str, TargetProfile]):
                 entry.key) else entry.key
             if key != entry.key:
                 entry = TargetEntry(key, entry.profile, entry.aliases, entry.data, entry.note,
-                                    entry.source)
+                                    entry.source, entry.other_editions)
             new_entries[key] = entry
             index[normalize(key)] = key
             for alias in entry.aliases:
@@ -292,7 +308,42 @@ def _entry(key: str, table: dict[str, Any], text: str, source: str) -> TargetEnt
         raise fail(str(exc)) from None
     return TargetEntry(key=key, profile=profile, aliases=tuple(aliases),
                        data=str(table.get("data", "")), note=str(table.get("note", "")),
-                       source=source)
+                       source=source, other_editions=_other_editions(key, table, text, source))
+
+
+def _other_editions(key: str, table: dict[str, Any], text: str,
+                    source: str) -> tuple[tuple[int, TargetProfile, str], ...]:
+    """A ``[NAME.10e]`` sub-table: the fields whose 10th-edition values differ, with their
+    own ``data`` (source); the rest is taken from the entry."""
+    if "10e" not in table:
+        return ()
+    sub = table["10e"]
+    where = f"{key}.10e"
+
+    def fail(message: str, field: str | None = None) -> ProfileError:
+        return ProfileError(f"{source}, line {_line_of(text, where, field)}: [{where}] {message}")
+
+    if not isinstance(sub, dict):
+        raise fail("must be a table of the fields whose 10th-edition values differ")
+    unknown = [f for f in sub if f not in _EDITION_FIELDS]
+    if unknown:
+        hint = did_you_mean(unknown[0], _EDITION_FIELDS)
+        raise fail(f"unknown field '{unknown[0]}'{hint}", unknown[0])
+    try:
+        if "line" in table or "line" in sub:
+            if not isinstance(sub.get("line"), str):
+                raise fail("the entry is written as a line: give the 10th-edition statline as "
+                           "line = \"...\" too", "line")
+            profile = parse_target(sub["line"])
+        else:
+            merged = {k: v for k, v in table.items() if k != "10e"}
+            merged.update(sub)
+            profile = _profile_from_fields(where, merged, fail)
+    except ProfileError as exc:
+        if str(exc).startswith(f"{source}, line"):
+            raise
+        raise fail(str(exc)) from None
+    return ((10, profile, str(sub.get("data", ""))),)
 
 
 def _profile_from_fields(key: str, table: dict[str, Any], fail) -> TargetProfile:
@@ -393,18 +444,19 @@ def load(*paths: str | os.PathLike[str], base: TargetLibrary | None = None) -> T
     return library
 
 
-def resolve_target(target: str | TargetProfile,
-                   library: TargetLibrary | None = None) -> TargetProfile:
+def resolve_target(target: str | TargetProfile, library: TargetLibrary | None = None,
+                   edition: int = 11) -> TargetProfile:
     """A target line or reference name (``"MEQ"``, ``"10x TEQ"``) to a :class:`TargetProfile`.
 
     Names are tried first, then the text is parsed as a target line. Text that looks like
-    neither gets an error suggesting the closest reference name.
+    neither gets an error suggesting the closest reference name. ``edition`` picks the
+    statline of a reference profile that carries one per edition.
     """
     if isinstance(target, TargetProfile):
         return target
     library = targets if library is None else library
     if isinstance(target, str):
-        found = library.resolve(target)
+        found = library.resolve(target, edition)
         if found is not None:
             return found
     try:

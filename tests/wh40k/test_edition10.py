@@ -265,3 +265,64 @@ def test_monte_carlo_matches_the_hand_values(weapon, target, options, expected):
     result = mh.simulate(weapon, target, edition=10, trials=200_000, seed=12, **options)
     stderr = result.distributions["damage"].std / (200_000 ** 0.5)
     assert abs(result.mean("damage") - expected) < 5 * stderr
+
+
+# -- reference targets per edition -------------------------------------------------------------
+KNIGHTS = '''[Knight]
+name = "Knight"
+T = 11
+Sv = 3
+W = 26
+InSv = 5
+InSv_scope = "ranged"
+data = "11e"
+
+[Knight.10e]
+W = 22
+data = "older 10e data set"
+'''
+
+
+def test_a_reference_target_can_carry_a_10th_edition_statline(tmp_path, capsys):
+    from mathhammer.wh40k.targets import load, resolve_target
+
+    path = tmp_path / "knights.toml"
+    path.write_text(KNIGHTS)
+    library = load(path)
+    assert resolve_target("Knight", library).wounds == 26
+    assert resolve_target("2x Knight", library, edition=10).wounds == 22
+    assert library.info("Knight").other_editions[0][2] == "older 10e data set"
+    lascannon = 'Lascannon: 48" A1 BSN/A S12 AP-3 D30 [TORRENT]'
+    # D30 on a W26 / W22 model: S12 vs T11 wounds on 3+ (2/3), InSv5+ fails 2/3
+    frame = mh.compare(lascannon, "Knight", library=library, exact=True, edition=10)
+    value = frame.query("metric == 'expected_damage'")["value"].item()
+    assert value == pytest.approx(2 / 3 * 2 / 3 * 22)
+    assert main(["exact", lascannon, "--target", "Knight", "--targets-file", str(path),
+                 "--edition", "10", "--json"]) == 0
+    import json
+
+    assert json.loads(capsys.readouterr().out)["damage"]["mean"] == pytest.approx(
+        2 / 3 * 2 / 3 * 22)
+    assert main(["exact", lascannon, "--target", "Knight", "--targets-file", str(path),
+                 "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["damage"]["mean"] == pytest.approx(
+        2 / 3 * 2 / 3 * 26)
+
+
+def test_a_bad_10th_edition_sub_table_names_file_line_and_field(tmp_path):
+    from mathhammer.errors import ProfileError
+    from mathhammer.wh40k.targets import load
+
+    path = tmp_path / "bad.toml"
+    path.write_text(KNIGHTS.replace("W = 22", "Wounds = 22"))
+    with pytest.raises(ProfileError, match=r"bad.toml, line 11: \[Knight.10e\] unknown field "
+                                           r"'Wounds'"):
+        load(path)
+
+
+def test_built_in_targets_carry_no_second_statline():
+    # every built-in number is 10th-edition data (Appendix B); none differs in 11th edition
+    from mathhammer.wh40k.targets import targets
+
+    assert all(not targets.info(name).other_editions for name in targets)
+    assert mh.exact(BOLTER, "MEQ", edition=10).inputs["target"] == str(targets["MEQ"])
