@@ -9,28 +9,33 @@ Default numbers of trials, the same in the Python API and on the command line:
 - :data:`DEFAULT_GRID_TRIALS` (200,000) per cell of a comparison grid or sweep;
 - :data:`DEFAULT_SCENARIO_TRIALS` (100,000) for a whole scenario (each trial plays every
   activation of every battle round).
+
+numpy and numba load only when a function runs, so the command line can read the defaults
+without paying for them.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from mathhammer.core.limits import MAX_TRIALS
-from mathhammer.core.rng import seed_streams
 from mathhammer.errors import OptionError
+
+if TYPE_CHECKING:
+    import numpy as np
 
 CHUNKS = 64
 DEFAULT_TRIALS = 1_000_000
 DEFAULT_GRID_TRIALS = 200_000
 DEFAULT_SCENARIO_TRIALS = 100_000
 
-Seed = int | np.random.SeedSequence
+Seed = Any  # int or numpy.random.SeedSequence; numpy loads only when a run starts
 
 
 def check_trials(trials: Any) -> int:
     """``trials`` as an int, or :class:`OptionError` for anything but a whole number >= 1."""
+    import numpy as np
+
     if isinstance(trials, bool) or not isinstance(trials, (int, np.integer)):
         raise OptionError(f"trials={trials!r} must be a whole number of trials, e.g. 1_000_000")
     if trials < 1:
@@ -46,6 +51,8 @@ def check_seed(seed: Any) -> Seed:
     The copy matters: spawning children advances a SeedSequence, and the answer must depend
     only on its ``(entropy, spawn_key)``.
     """
+    import numpy as np
+
     if isinstance(seed, np.random.SeedSequence):
         return np.random.SeedSequence(seed.entropy, spawn_key=seed.spawn_key,
                                       pool_size=seed.pool_size)
@@ -56,6 +63,8 @@ def check_seed(seed: Any) -> Seed:
 
 def trials_per_chunk(trials: int, chunks: int = CHUNKS) -> np.ndarray:
     """``trials`` split as evenly as possible over ``chunks`` (the first ones get the extra)."""
+    import numpy as np
+
     base, extra = divmod(trials, chunks)
     counts = np.full(chunks, base, dtype=np.int64)
     counts[:extra] += 1
@@ -65,4 +74,6 @@ def trials_per_chunk(trials: int, chunks: int = CHUNKS) -> np.ndarray:
 def chunk_streams(trials: int, seed: Seed, chunks: int = CHUNKS
                   ) -> tuple[np.ndarray, np.ndarray]:
     """Random stream states and trial counts of every chunk: ``(streams, per_chunk)``."""
+    from mathhammer.core.rng import seed_streams
+
     return seed_streams(seed, chunks), trials_per_chunk(trials, chunks)

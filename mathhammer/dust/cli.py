@@ -98,7 +98,7 @@ _POLICIES = ("protect_special", "owner_optimal", "random", "attacker_worst")
 
 
 def _register_exchange(commands: Any) -> None:
-    from mathhammer.dust.api import DEFAULT_TRIALS
+    from mathhammer.core.trials import DEFAULT_TRIALS
 
     sub = commands.add_parser(
         "exchange", help="multi-round firefight between two unit cards",
@@ -164,7 +164,7 @@ def _run_simulate(args: argparse.Namespace) -> int:
 
 
 def _register_fire_plan(commands: Any) -> None:
-    from mathhammer.dust.api import DEFAULT_TRIALS
+    from mathhammer.core.trials import DEFAULT_TRIALS
 
     sub = commands.add_parser(
         "fire-plan", help="one declared attack split over several targets",

@@ -36,3 +36,13 @@ def test_unknown_names_raise_attribute_error():
     with pytest.raises(AttributeError, match="no attribute 'nonsense'"):
         mathhammer.nonsense  # noqa: B018
     assert "simulate" in dir(mathhammer)
+
+
+def test_the_command_tree_builds_without_the_numeric_stack():
+    # `mathhammer --help` and every argument error answer before numpy, numba or pandas load
+    code = ("import sys, mathhammer.cli as cli\n"
+            "cli.build_parser()\n"
+            "print([m for m in ('numpy', 'numba', 'pandas') if m in sys.modules])")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.strip() == "[]"
