@@ -31,6 +31,19 @@ from mathhammer.warmachine.profiles import N_LANES, _ceil_half
 
 #: Largest number of distinct chain states the exact engine accepts before giving up.
 MAX_STATES = 200_000
+#: Most attack lines times target boxes the chain may walk (each pair costs tens of
+#: microseconds in Python; 200,000 is a few seconds).
+MAX_CHAIN_WORK = 200_000
+
+
+def check_chain_size(plan: CompiledPlan) -> None:
+    """Refuse up front a sequence too long for the chain, naming the figures and simulate."""
+    attacks = int(plan.rows.shape[0])
+    boxes = int(plan.models[:, M_BOXES].sum()) + 1
+    if attacks * boxes > MAX_CHAIN_WORK:
+        raise UnsupportedError(f"the exact engine would walk {attacks:,} attacks over "
+                               f"{boxes:,} boxes of state ({attacks * boxes:,}; limit "
+                               f"{MAX_CHAIN_WORK:,}); use simulate instead")
 
 
 # -- single rolls -------------------------------------------------------------------------------
@@ -451,6 +464,7 @@ def solve(plan: CompiledPlan) -> tuple[dict[str, np.ndarray], dict[str, float]]:
     UnsupportedError
         When the chain's state space is too large to enumerate.
     """
+    check_chain_size(plan)
     final = _Chain(plan).run()
     boxes = plan.models[:, M_BOXES]
     initial = int(plan.models[:, M_MARKED].sum())

@@ -18,3 +18,8 @@ TARGET = "Heavy warjack: DEF12 ARM19 BOXES30"
 ])
 def test_broken_lines_are_refused(weapon, target, fragment):
     refused(["warmachine", "exact", weapon, "--target", target], fragment)
+
+
+def test_exact_refuses_a_chain_too_long_and_points_to_simulate():
+    refused(["warmachine", "exact", "10000x Battle hammer: MAT7 POW12", "--target",
+             "Heavy: DEF12 ARM14 BOXES10000"], "10,000 attacks", "limit 200,000", "simulate")
