@@ -31,7 +31,7 @@ ATTACKERS = {
     "Devastator Squad with 4 lascannons (Armour of Contempt ignored)":
         '4x Lascannon: 48" A1 BS3+ S12 AP-3 D6+1',
     "Eradicator Squad, 3 melta rifles":
-        '3x Melta rifle: 24" A1 BS3+ S9 AP-4 D 6 [MELTA 2, HEAVY]',
+        '3x Melta rifle: 24" A1 BS3+ S9 AP-4 DD6 [MELTA 2, HEAVY]',
     "Hellblaster Squad, 10 plasma incinerators (supercharged)":
         '10x Plasma incinerator: 24" A2 BS3+ S8 AP-3 D2 [HAZARDOUS, RAPID FIRE 1]',
     "Predator Annihilator, twin lascannon and lascannon sponsons":
@@ -131,7 +131,7 @@ def charts_to_draw() -> dict[str, tuple[str, object]]:
         "overlay_one_panel": ("Ten series forced into one panel (facet=None)",
                               charts.overlay(cells, "damage", facet=None)),
         "distribution": ("Distribution of one outcome, Monte Carlo",
-                         single.plot("models_destroyed")),
+                         single.plot("damage")),
         "scenario_distribution": ("A unit's losses in a whole-unit scenario",
                                   charts.distribution(scenario.models_destroyed(
                                       "Intercessors", "round 2 end"))),

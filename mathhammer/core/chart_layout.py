@@ -106,7 +106,7 @@ def grow_to_fit(figure: Figure, margin: float = 0.05) -> None:
         needed = figure.get_tightbbox(renderer)
         width, height = figure.get_size_inches()
         over_w = max(0.0, -needed.x0, needed.x1 - width)
-        over_h = max(0.0, -needed.y0, needed.y1 - height)
+        over_h = max(0.0, -needed.y0, needed.y1 - height, _legend_shortfall(figure, renderer))
         if over_w <= 0.01 and over_h <= 0.01:
             return
         figure.set_size_inches(width + over_w + margin, height + over_h + margin)
@@ -209,6 +209,21 @@ def legend_outside(ax: Axes, handles: list, labels: Sequence[str], *, title: str
     return legend
 
 
+def _legend_shortfall(figure: Figure, renderer: Any) -> float:
+    """Inches a side legend is taller than its axes can be: such a legend would squeeze the
+    axes under constrained layout, so the figure must be at least that much taller."""
+    worst = 0.0
+    for ax in figure.axes:
+        legend = ax.get_legend()
+        if legend is None:
+            continue
+        box = legend.get_window_extent(renderer)
+        frame = ax.get_window_extent(renderer)
+        if box.x0 >= frame.x1 - 1 and box.height > 0.8 * frame.height:
+            worst = max(worst, (box.height - 0.8 * frame.height) / figure.dpi)
+    return worst
+
+
 def legend_text(label: str, width: int = 26) -> str:
     """A legend entry on up to four lines; in "attacker vs target (mean 1.2)" the attacker
     is shortened first, so the part that tells entries apart stays whole."""
@@ -219,10 +234,15 @@ def legend_text(label: str, width: int = 26) -> str:
 
 
 def legend_below(ax: Axes, handles: list, *, title: str | None = None) -> Any:
-    """A legend under the x-axis label, in one row (for two or three short entries)."""
+    """A legend under the x-axis label (however many lines it has), in one row (for two or
+    three short entries)."""
+    from matplotlib.transforms import ScaledTranslation
+
+    lines = ax.get_xlabel().count("\n") + 1
+    drop = ScaledTranslation(0, -(24 + 14 * lines) / 72, ax.figure.dpi_scale_trans)
     legend = ax.legend(handles, [h.get_label() for h in handles], loc="upper center",
-                       bbox_to_anchor=(0.5, -0.2), ncol=len(handles), title=title,
-                       title_fontsize=8.5, frameon=False)
+                       bbox_to_anchor=(0.5, 0.0), bbox_transform=ax.transAxes + drop,
+                       ncol=len(handles), title=title, title_fontsize=8.5, frameon=False)
     return legend
 
 

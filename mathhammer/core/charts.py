@@ -152,7 +152,7 @@ def distribution(result: Any, outcome: str = "damage", *, ax: Axes | None = None
         percent_axis(ax.yaxis, high - low)
         percent_axis(twin.yaxis)
         _k_ticks(ax, top)
-        ax.set_xlabel(f"k ({name})")
+        ax.set_xlabel(wrap(f"k ({name})", 70, 2))
         ax.set_ylabel("P(exactly k)", color=PALETTE[0])
         twin.set_ylabel("P(at least k)", color=PALETTE[3])
         _title(ax, title or default_title)
@@ -235,7 +235,7 @@ def overlay(results: Mapping[Any, Any] | Sequence[Any], outcome: str = "damage",
             panel.set_ylim(low, high)
             percent_axis(panel.yaxis, high - low)
             _k_ticks(panel, top)
-            panel.set_xlabel(f"k ({outcome_name})")
+            panel.set_xlabel(wrap(f"k ({outcome_name})", label_chars(panel, 1.0, 70, 20), 2))
             if j % 3 == 0:
                 panel.set_ylabel("P(at least k)")
         note = _common_note([n.note for n in named],
@@ -336,11 +336,13 @@ def _finish_panels(axes: list, lines: list, heading: str, note: str,
                        title=note or None)
         return
     distinct = list(dict.fromkeys(panel_names or []))
-    for j, panel in enumerate(axes):
-        shown = panel.set_title(wrap(distinct[j], label_chars(panel, 0.9, 40, 8), 2),
-                                loc="left", fontsize=10.5)
-        remember_full_text(shown, distinct[j])
     fig = axes[0].figure
+    columns = min(len(axes), 3)
+    # bold 10.5-point titles take about 0.1 in a character; the legend takes about 2.8 in
+    chars = int(min(max((fig.get_figwidth() - 2.8) / columns / 0.1, 8), 40))
+    for j, panel in enumerate(axes):
+        shown = panel.set_title(wrap(distinct[j], chars, 2), loc="left", fontsize=10.5)
+        remember_full_text(shown, distinct[j])
     fig.suptitle(wrap(heading, 90, 2), x=0.02, ha="left", fontweight="bold", fontsize=12.5)
     handles, names = [], []
     for line in lines:
@@ -400,13 +402,16 @@ def bars(frame: pd.DataFrame, metric: str | None = None, *, ax: Axes | None = No
     if kind not in ("auto", "bars", "dots"):
         raise OptionError(f"kind={kind!r}: use 'bars', 'dots' or 'auto'")
     dots = kind == "dots" or (kind == "auto" and len(targets) >= 3)
-    per_row = 0.5 if dots else 0.3 * len(targets) + 0.25
+    lines = max(min(len(str(a)) // 26 + 1, 3) for a in attackers)  # of the wrapped labels
+    per_row = max(0.5 if dots else 0.3 * len(targets) + 0.25, 0.17 * lines + 0.15)
     height = min(max(2.8, per_row * len(attackers) + 1.9), 11.0)
+    owned = ax is None
     with style():
         ax = axes_or_new(ax, (FIGSIZE[0], height))
         drawn, errorbars = _draw_bars(ax, part, attackers, targets, dots)
         names = [str(a) for a in attackers]
-        shown = shorten_ticks(names, label_chars(ax, 0.33, 28), 3)
+        shown = shorten_ticks(names, label_chars(ax, 0.33, 28),
+                              3 if owned else _lines_per_row(ax, len(attackers)))
         ax.set_yticks(np.arange(len(attackers)), shown)
         keep_tick_texts(ax, shown, names)
         ax.set_ylim(len(attackers) - 0.5, -0.5)
@@ -433,6 +438,12 @@ def bars(frame: pd.DataFrame, metric: str | None = None, *, ax: Axes | None = No
             caption(ax, f"against {targets[0]}" + (f"; {note}" if note else ""))
         grow_to_fit(ax.figure)
     return BarsArtists(ax, drawn, errorbars)
+
+
+def _lines_per_row(ax: Axes, rows: int) -> int:
+    """Lines a row label may take in a caller's axes (10-point lines are about 0.17 in)."""
+    height = ax.get_position().height * ax.figure.get_figheight() * 0.85
+    return int(min(max(height / max(rows, 1) / 0.17, 1), 3))
 
 
 def _bar_values(ax: Axes, containers: list, errorbars: list, is_probability: bool) -> None:
@@ -530,7 +541,8 @@ def heatmap(frame: pd.DataFrame, metric: str | None = None, *, ax: Axes | None =
     column_names = [str(c) for c in table.columns]
     row_chars = 30 if ax is None else label_chars(ax, 0.35)
     column_chars = 14 if ax is None else label_chars(ax, 0.5 / values.shape[1], 14, 5)
-    row_ticks = shorten_ticks(row_names, row_chars, 3)
+    row_ticks = shorten_ticks(row_names, row_chars,
+                              3 if ax is None else _lines_per_row(ax, len(row_names)))
     column_ticks = shorten_ticks(column_names, column_chars, 3)
     with style():
         ax = axes_or_new(ax, _heatmap_size(values.shape, row_ticks, column_ticks))

@@ -26,7 +26,7 @@ ATTACKERS = {
     "Devastator Squad with 4 lascannons (Armour of Contempt ignored)":
         '4x Lascannon: 48" A1 BS3+ S12 AP-3 D6+1',
     "Eradicator Squad, 3 melta rifles":
-        '3x Melta rifle: 24" A1 BS3+ S9 AP-4 D 6 [MELTA 2, HEAVY]',
+        '3x Melta rifle: 24" A1 BS3+ S9 AP-4 DD6 [MELTA 2, HEAVY]',
     "Hellblaster Squad, 10 plasma incinerators (supercharged)":
         '10x Plasma incinerator: 24" A2 BS3+ S8 AP-3 D2 [RAPID FIRE 1]',
     "Predator Annihilator, twin lascannon and lascannon sponsons":
@@ -357,3 +357,78 @@ def test_svg_keeps_text_as_text_with_full_labels(tmp_path, grid):
     assert "<text" in svg and "Expected wounds lost" in svg
     assert "<title>Devastator Squad with 4 lascannons (Armour of Contempt ignored)</title>" \
         in svg
+
+
+# -- generated content: names of every length and alphabet, values over seven decades --------
+def generated_names(n, rng, style):
+    if style == "long":
+        return made_up_names(n, int(rng.integers(0, 1000)))
+    if style == "one word":
+        word = "Supercalifragilisticexpialidocious" * 2
+        return [word[: int(rng.integers(5, 60))] + str(i) for i in range(n)]
+    if style == "short":
+        return [f"U{i}" for i in range(n)]
+    return [f"Ünït {'ß' * (i % 5)} «{i}» with a few more words" for i in range(n)]
+
+
+def generated_grid(attackers, targets, rng, probability):
+    rows = []
+    for a, t in itertools.product(attackers, targets):
+        value = rng.uniform(0, 0.03) if probability else \
+            rng.uniform(0, 10) * 10.0 ** int(rng.integers(-3, 4))
+        rows.append({"attacker": a, "target": t,
+                     "metric": "p_unit_destroyed" if probability else "expected_damage",
+                     "value": value, "stderr": value * 0.02})
+    frame = pd.DataFrame(rows)
+    frame.attrs.update(method="monte-carlo", trials=50_000, seed=3,
+                       situation="half range, stationary, cover, hit mod -1, reroll hits "
+                                 "ones, reroll wounds all")
+    return frame
+
+
+@pytest.mark.parametrize("seed, style", [(101, "long"), (202, "one word"), (303, "short"),
+                                         (404, "unicode"), (505, "long")])
+def test_generated_content(seed, style):
+    from matplotlib.figure import Figure
+
+    from mathhammer.core.result import MONTE_CARLO, Distribution, Result
+
+    rng = np.random.default_rng(seed)
+    n_attackers, n_targets = int(rng.integers(1, 14)), int(rng.integers(1, 9))
+    attackers = generated_names(n_attackers, rng, style)
+    targets = generated_names(n_targets, rng, style)
+    for probability in (False, True):
+        frame = generated_grid(attackers, targets, rng, probability)
+        check_geometry(charts.heatmap(frame))
+        check_geometry(charts.bars(frame))
+    frame = generated_grid(attackers[:5], targets[:4], rng, False)
+    swept = pd.concat([frame.assign(hit_mod=m, value=frame.value * (1 + m / 4))
+                       for m in (-1, 0, 1)], ignore_index=True)
+    swept = swept[["attacker", "target", "hit_mod", "metric", "value", "stderr"]]
+    swept.attrs.update(frame.attrs)
+    art = charts.sweep_lines(swept)
+    check_geometry(art)
+    for panel in art.axes:
+        assert_distinct_looks(panel.get_lines())
+    cells = {}
+    for a, t in itertools.product(attackers[:6], targets[:3]):
+        counts = rng.integers(0, 1000, size=int(rng.integers(2, 25)))
+        cells[(a, t)] = Result(MONTE_CARLO, {"damage": Distribution.from_counts(counts)},
+                               trials=int(counts.sum()), seed=1,
+                               labels={"damage": "wounds lost"})
+    check_geometry(charts.overlay(cells))
+    survival = pd.DataFrame([{"unit": u, "round": r, "p_alive": max(0.0, 1 - r * 0.2 *
+                                                                   rng.uniform()),
+                              "stderr": 0.01} for u in attackers[:9] for r in range(6)])
+    check_geometry(charts.survival(survival))
+    counts = rng.integers(0, 1000, size=int(rng.integers(2, 80)))
+    check_geometry(charts.distribution(Distribution.from_counts(
+        counts, label=attackers[0], subject=targets[0])))
+    figure = Figure(figsize=(10, 4.5), layout="constrained")
+    left, right = figure.subplots(1, 2)
+    small = generated_grid(attackers[:6], targets[:4], rng, False)
+    charts.bars(small, ax=left)
+    charts.heatmap(small, ax=right)
+    renderer = rendered(figure)
+    assert_texts_inside(figure, renderer)
+    assert_no_overlaps(figure, renderer)
