@@ -645,15 +645,10 @@ def exchange(a: Unit, b: Unit, rounds: int = 1, *, method: str = "exact",
         b = _replace(b, profile=b.profile.with_cover(b_cover))
     if rounds < 1:
         raise OptionError(f"rounds must be at least 1, not {rounds}")
-    rows_a, carries_a, counts_a = _side(a, b.profile, a_weapons, sustained, rules)
-    rows_b, carries_b, counts_b = _side(b, a.profile, b_weapons, sustained, rules)
     policy = rules.casualty_policy
-    random_policy = policy == "random"
-    order_a = (np.arange(len(counts_a), dtype=np.int64) if random_policy
-               else removal_order(a, policy, b.profile))
-    order_b = (np.arange(len(counts_b), dtype=np.int64) if random_policy
-               else removal_order(b, policy, a.profile))
-    cap_a, cap_b = a.profile.capacity, b.profile.capacity
+    side_a = _exchange_side(a, b, a_weapons, sustained, rules)
+    side_b = _exchange_side(b, a, b_weapons, sustained, rules)
+    cap_a, cap_b = side_a.capacity, side_b.capacity
     inputs = {"a": a.name, "b": b.name, "a_profile": str(a.profile),
               "b_profile": str(b.profile), "rounds": rounds, "sustained": sustained,
               "a_weapons": [str(ln) for ln in a.weapons], "b_weapons": [str(ln) for ln in b.weapons],
@@ -661,32 +656,47 @@ def exchange(a: Unit, b: Unit, rounds: int = 1, *, method: str = "exact",
     labels = {"a_losses": f"{a.name} losses", "b_losses": f"{b.name} losses",
               "a_destroyed": f"{a.name} destroyed", "b_destroyed": f"{b.name} destroyed"}
     if method == MONTE_CARLO:
-        from mathhammer.dust.kernels import exchange_kernel
-
-        streams, chunk_trials = chunk_streams(check_trials(trials), check_seed(seed), N_CHUNKS)
-        hist_a = np.zeros((N_CHUNKS, cap_a + 1), dtype=np.int64)
-        hist_b = np.zeros((N_CHUNKS, cap_b + 1), dtype=np.int64)
-        exchange_kernel(streams, chunk_trials, rounds,
-                        rows_a, carries_a, counts_a, order_a, a.profile.is_squad, cap_a,
-                        a.profile.models, rows_b, carries_b, counts_b, order_b,
-                        b.profile.is_squad, cap_b, b.profile.models, random_policy,
-                        hist_a, hist_b)
-        ha, hb = hist_a.sum(axis=0), hist_b.sum(axis=0)
+        ha, hb = _exchange_monte_carlo(side_a, side_b, rounds, policy == "random", trials, seed)
         return Result(MONTE_CARLO, {"a_losses": Distribution.from_counts(ha),
                                     "b_losses": Distribution.from_counts(hb)},
                       {"a_destroyed": float(ha[cap_a] / trials),
                        "b_destroyed": float(hb[cap_b] / trials)},
                       trials=trials, seed=seed, inputs=dict(inputs, chunks=N_CHUNKS),
                       labels=labels)
-    side_a = _ExactSide(rows_a, carries_a, counts_a, None if random_policy else order_a,
-                        a.profile.is_squad, cap_a, a.profile.models)
-    side_b = _ExactSide(rows_b, carries_b, counts_b, None if random_policy else order_b,
-                        b.profile.is_squad, cap_b, b.profile.models)
     pa, pb = _exchange_exact(side_a, side_b, rounds)
     return Result(EXACT, {"a_losses": Distribution.from_pmf(to_float(tuple(pa))),
                           "b_losses": Distribution.from_pmf(to_float(tuple(pb)))},
                   {"a_destroyed": float(pa[cap_a]), "b_destroyed": float(pb[cap_b])},
                   inputs=inputs, labels=labels)
+
+
+def _exchange_side(unit: Unit, other: Unit, weapons: Sequence[str] | None, sustained: bool,
+                   rules: Rules) -> _ExactSide:
+    """One side of an exchange: its compiled rows, carriers and casualty order."""
+    rows, carries, counts = _side(unit, other.profile, weapons, sustained, rules)
+    order = None if rules.casualty_policy == "random" \
+        else removal_order(unit, rules.casualty_policy, other.profile)
+    return _ExactSide(rows, carries, counts, order, unit.profile.is_squad,
+                      unit.profile.capacity, unit.profile.models)
+
+
+def _exchange_monte_carlo(side_a: _ExactSide, side_b: _ExactSide, rounds: int,
+                          random_policy: bool, trials: int, seed: Any
+                          ) -> tuple[np.ndarray, np.ndarray]:
+    """Histograms of both sides' losses from the exchange kernel."""
+    from mathhammer.dust.kernels import exchange_kernel
+
+    streams, chunk_trials = chunk_streams(check_trials(trials), check_seed(seed), N_CHUNKS)
+    hists = [np.zeros((N_CHUNKS, side.capacity + 1), dtype=np.int64)
+             for side in (side_a, side_b)]
+    args = []
+    for side in (side_a, side_b):
+        order = np.arange(len(side.counts), dtype=np.int64) if side.order is None \
+            else side.order
+        args += [side.rows, side.carries, side.counts, order, side.is_squad, side.capacity,
+                 side.models]
+    exchange_kernel(streams, chunk_trials, rounds, *args, random_policy, *hists)
+    return hists[0].sum(axis=0), hists[1].sum(axis=0)
 
 
 #: Largest number of distinct exchange states (models alive per group and losses of both
@@ -696,7 +706,7 @@ MAX_EXCHANGE_STATES = 100_000
 
 @dataclass(frozen=True, eq=False)
 class _ExactSide:
-    """One side of an exchange for the exact engine; ``order`` is ``None`` for ``random``."""
+    """One side of an exchange (both engines); ``order`` is ``None`` under ``random``."""
 
     rows: np.ndarray
     carries: np.ndarray
