@@ -140,6 +140,8 @@ def add_situation_arguments(parser: ArgumentParser, edition_default: int | None 
                       help="Feel No Pain N+ against all damage (overrides the target line)")
     mods.add_argument("--fnp-mortal", type=int, default=None, metavar="N",
                       help="Feel No Pain N+ against mortal wounds only")
+    mods.add_argument("--fnp-psychic", type=int, default=None, metavar="N",
+                      help="Feel No Pain N+ against psychic attacks only ([PSYCHIC] weapons)")
     mods.add_argument("--reroll-damage", choices=["ones", "low"], default="none",
                       help="re-roll a random Damage roll, per attack: its lowest result (ones) "
                            "or any result below the dice's average (low)")
@@ -180,6 +182,7 @@ def options_from_args(args: argparse.Namespace) -> dict[str, Any]:
         "damage_plus": args.damage_plus, "damage_minus": args.damage_minus,
         "damage_halved": args.damage_halved, "fnp": args.fnp, "fnp_mortal": args.fnp_mortal,
         "reroll_damage": args.reroll_damage, "reroll_attacks": args.reroll_attacks,
+        "fnp_psychic": args.fnp_psychic,
         "lethal_policy": args.lethal_policy, "roll_mod_cap": not args.no_roll_cap,
         "dw_timing": args.dw_timing, "damage_mod_trigger": args.damage_mod_trigger,
         "devastating_text": args.devastating_text,

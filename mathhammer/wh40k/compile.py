@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -43,8 +43,10 @@ FAIL, SUCCESS, CRITICAL = 0, 1, 2
 # a random [MELTA X]); D_COUNT is then -1 so no fixed-damage shortcut applies.
 # A_REROLL_BELOW: an Attacks roll below this is re-rolled (0: never). BONUS_COUNT,
 # BONUS_SIDES: random [BLAST X] dice per weapon (BONUS_DICE keeps the fixed part).
-D_TABLE, A_REROLL_BELOW, BONUS_COUNT, BONUS_SIDES = range(18, 22)
-BATCH_COLUMNS = 22
+# FNP_COLUMN, FNP_MORTAL_COLUMN: the CompiledPlan.groups columns holding the Feel No Pain
+# this batch's damage and mortal wounds face (the psychic ones for a [PSYCHIC] weapon).
+D_TABLE, A_REROLL_BELOW, BONUS_COUNT, BONUS_SIDES, FNP_COLUMN, FNP_MORTAL_COLUMN = range(18, 24)
+BATCH_COLUMNS = 24
 
 # Rows of CompiledPlan.rolls (each indexed by the D6 face 1..6; column 0 unused).
 HIT_CLASS, HIT_REROLL, WOUND_CLASS, WOUND_REROLL = range(4)
@@ -53,7 +55,9 @@ SAVE_FAILS, SAVE_REROLL = range(2)
 # Rows of CompiledPlan.damage_maps[b].
 NORMAL_DAMAGE, MORTAL_DAMAGE = range(2)
 # Columns of CompiledPlan.groups.
-G_MODELS, G_WOUNDS, G_FNP, G_FNP_MORTAL = range(4)
+# G_FNP_PSYCHIC, G_FNP_PSYCHIC_MORTAL: the best Feel No Pain against a psychic attack's
+# damage and mortal wounds (FNP (psychic) counted with the others).
+G_MODELS, G_WOUNDS, G_FNP, G_FNP_MORTAL, G_FNP_PSYCHIC, G_FNP_PSYCHIC_MORTAL = range(6)
 NO_FNP = 7
 
 
@@ -79,7 +83,8 @@ class CompiledPlan:
         ``damage_maps``): the D characteristic, after any Damage re-roll, plus a random
         [MELTA X].
     groups
-        ``int64[G, 4]``: models, W, FNP and mortal-wound FNP per target group (7 = none).
+        ``int64[G, 6]``: models, W, FNP and mortal-wound FNP per target group (7 = none),
+        and the same two against psychic attacks.
     hazard_rolls, hazard_mortals
         Hazard rolls the attacking unit makes afterwards, and mortal wounds per failed roll.
     hazard_fail_max
@@ -192,6 +197,8 @@ class Defender:
     fnp, fnp_mortal, wounds
         Feel No Pain against all damage and against mortal wounds (7 for none) and W of the
         first allocation group, for the [LETHAL HITS] ``ev`` policy.
+    fnp_psychic
+        Feel No Pain against psychic attacks only (7 for none).
     """
 
     keywords: frozenset[str]
@@ -204,6 +211,7 @@ class Defender:
     fnp: int = NO_FNP
     fnp_mortal: int = NO_FNP
     wounds: int = 1
+    fnp_psychic: int = NO_FNP
 
     @classmethod
     def of_target(cls, target: TargetProfile, modifiers: Modifiers) -> Defender:
@@ -211,7 +219,7 @@ class Defender:
         return cls(target.keywords, target.has_stealth, (target.toughness,),
                    ((target.save, target.invuln, target.invuln_scope),),
                    modifiers.damage_minus, modifiers.damage_halved, modifiers.reroll_saves,
-                   fnp_all, fnp_mortal, target.wounds)
+                   fnp_all, fnp_mortal, target.wounds, psychic_feel_no_pain(target, modifiers))
 
 
 @dataclass(frozen=True, eq=False)
@@ -259,7 +267,10 @@ def compile_plan(weapons: Sequence[Weapon], target: TargetProfile,
     if not weapons:
         raise OptionError("give at least one weapon line")
     fnp_all, fnp_mortal = feel_no_pain(target, modifiers)
-    groups = np.array([[target.count, target.wounds, fnp_all, fnp_mortal]], dtype=np.int64)
+    fnp_psychic = psychic_feel_no_pain(target, modifiers)
+    groups = np.array([[target.count, target.wounds, fnp_all, fnp_mortal,
+                        min(fnp_all, fnp_psychic), min(fnp_mortal, fnp_psychic)]],
+                      dtype=np.int64)
     defender = Defender.of_target(target, modifiers)
     tables = [batch_tables(w, defender, situation, modifiers, rules) for w in weapons]
     rows = []
@@ -393,9 +404,10 @@ def count_tables(rows: list[list[int]], rolls: np.ndarray, saves: np.ndarray,
                          (FAILED_SAVES, failed)):
             out[b, index] = binomial_cdf_rows(p, n_max)
         killed = 0.0
-        if groups[0, G_WOUNDS] == 1 and row[D_COUNT] == 0 and groups[0, G_FNP] < NO_FNP:
+        fnp = groups[0, row[FNP_COLUMN]]
+        if groups[0, G_WOUNDS] == 1 and row[D_COUNT] == 0 and fnp < NO_FNP:
             damage = int(damage_maps[b, NORMAL_DAMAGE, row[D_CONST]])
-            killed = 1.0 - ((NO_FNP - groups[0, G_FNP]) / 6.0) ** damage
+            killed = 1.0 - ((NO_FNP - fnp) / 6.0) ** damage
             out[b, KILLS_OF_FAILED] = binomial_cdf_rows(killed, n_max)
         chain = shortcuts[b, CHAIN]
         dev, rest = split_probabilities(row, hit, crit, wound, crit_wound, failed)
@@ -535,7 +547,7 @@ def batch_shortcuts(rows: list[list[int]], groups: np.ndarray, limit: int) -> np
         if not sustained:
             crit_free = not row[LETHAL] and not row[DEVASTATING]
             fnp_kills = (groups[0, G_WOUNDS] == 1 and row[D_COUNT] == 0
-                         and groups[0, G_FNP] < NO_FNP)
+                         and groups[0, row[FNP_COLUMN]] < NO_FNP)
             out[b, CHAIN] = CHAIN_KILLS if crit_free and fnp_kills else CHAIN_SPLIT
         elif row[SUS_COUNT] == 0 and not row[LETHAL] and not row[AUTO_HIT]:
             most = (1 + row[SUS_CONST]) * out[b, FIXED_DICE]
@@ -551,6 +563,12 @@ def feel_no_pain(profile: TargetProfile, modifiers: Modifiers) -> tuple[int, int
                    else profile.fnp_mortal)
     fnp_all = fnp if fnp is not None else NO_FNP
     return fnp_all, min(fnp_all, mortal_only if mortal_only is not None else NO_FNP)
+
+
+def psychic_feel_no_pain(profile: TargetProfile, modifiers: Modifiers) -> int:
+    """Feel No Pain against psychic attacks only (7 for none); the run's value overrides."""
+    value = modifiers.fnp_psychic if modifiers.fnp_psychic is not None else profile.fnp_psychic
+    return value if value is not None else NO_FNP
 
 
 def batch_tables(weapon: Weapon, defender: Defender, situation: Situation,
@@ -584,6 +602,10 @@ def batch_tables(weapon: Weapon, defender: Defender, situation: Situation,
     sus = sustained.value if sustained is not None else DiceExpr.fixed(0)
     devastating = active(ab.DEVASTATING_WOUNDS) is not None
     first_wound, first_save = wound_tables[0], save_tables[0]
+    psychic = active(ab.PSYCHIC) is not None
+    if psychic:   # the best Feel No Pain that applies, per wound
+        defender = replace(defender, fnp=min(defender.fnp, defender.fnp_psychic),
+                           fnp_mortal=min(defender.fnp_mortal, defender.fnp_psychic))
     lethal = (active(ab.LETHAL_HITS) is not None and not auto_hit
               and (rules.edition == 10  # mandatory in 10e
                    or _take_lethal(rules, first_wound[0], first_wound[1], first_save[0],
@@ -603,6 +625,8 @@ def batch_tables(weapon: Weapon, defender: Defender, situation: Situation,
     if melta_x.is_random or reroll_below(weapon.damage, modifiers.reroll_damage):
         row[D_TABLE], row[D_COUNT] = 1, -1
     row[A_REROLL_BELOW] = reroll_below(weapon.attacks, modifiers.reroll_attacks)
+    row[FNP_COLUMN] = G_FNP_PSYCHIC if psychic else G_FNP
+    row[FNP_MORTAL_COLUMN] = G_FNP_PSYCHIC_MORTAL if psychic else G_FNP_MORTAL
     blast_x = blast.value if blast is not None and blast.value is not None else None
     return BatchTables(row=row, hit=hit, wound=np.array(wound_tables, dtype=np.int64),
                        saves=np.array(save_tables, dtype=np.int64), damage_maps=maps,

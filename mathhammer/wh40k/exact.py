@@ -25,8 +25,8 @@ from __future__ import annotations
 import numpy as np
 
 from mathhammer.errors import UnsupportedError
-from mathhammer.wh40k.compile import (AUTO_HIT, DEVASTATING,
-                                      EXTRA_CRIT, G_FNP, G_FNP_MORTAL, G_MODELS, G_WOUNDS,
+from mathhammer.wh40k.compile import (AUTO_HIT, DEVASTATING, EXTRA_CRIT, FNP_COLUMN,
+                                      FNP_MORTAL_COLUMN, G_MODELS, G_WOUNDS,
                                       HIT_CLASS, HIT_REROLL, LETHAL, MORTAL_DAMAGE, NORMAL_DAMAGE,
                                       SAVE_FAILS, SAVE_REROLL, SUS_CONST, SUS_COUNT, SUS_SIDES,
                                       WOUND_CLASS, WOUND_REROLL, CompiledPlan, attack_dice_pmf,
@@ -231,8 +231,10 @@ def _resolve_batch(plan: CompiledPlan, b: int, state: np.ndarray, models: int,
     raw = plan.damage_pmfs[b]
     normal = _mapped(raw, plan.damage_maps[b, NORMAL_DAMAGE])
     mortal = _mapped(raw, plan.damage_maps[b, MORTAL_DAMAGE])
-    step_normal = damage_transition(normal, int(plan.groups[0, G_FNP]), models, wounds)
-    step_mortal = _mortal_step(plan, mortal, models, wounds)
+    step_normal = damage_transition(normal, int(plan.groups[0, row[FNP_COLUMN]]), models,
+                                    wounds)
+    step_mortal = _mortal_step(plan, mortal, int(plan.groups[0, row[FNP_MORTAL_COLUMN]]),
+                               models, wounds)
     # after_u[u] = state after u unsaved wounds; then mix over u for each k and apply
     # k devastating critical wounds with Horner's scheme.
     if state.ndim == 1 and not (plan.dw_at_unit_end and row[DEVASTATING]):
@@ -263,11 +265,10 @@ def _resolve_batch(plan: CompiledPlan, b: int, state: np.ndarray, models: int,
     return result.reshape(state.shape)
 
 
-def _mortal_step(plan: CompiledPlan, mortal: np.ndarray, models: int,
+def _mortal_step(plan: CompiledPlan, mortal: np.ndarray, fnp: int, models: int,
                  wounds: int) -> np.ndarray:
     """Markov step of one [DEVASTATING WOUNDS] critical wound: its damage on one model, excess
     lost; or, when they spill (10th-edition launch text), that many single mortal wounds."""
-    fnp = int(plan.groups[0, G_FNP_MORTAL])
     if not plan.dw_spill:
         return damage_transition(mortal, fnp, models, wounds)
     one = damage_transition(np.array([0.0, 1.0]), fnp, models, wounds)

@@ -36,6 +36,8 @@ from mathhammer.wh40k.compile import (
     D_SIDES,
     D_TABLE,
     DAMAGE_ROLLS,
+    FNP_COLUMN,
+    FNP_MORTAL_COLUMN,
     DEV_OF_DICE,
     DEVASTATING,
     DICE_TABLE,
@@ -43,8 +45,6 @@ from mathhammer.wh40k.compile import (
     FAILED_OF_REST,
     FAILED_SAVES,
     FIXED_DICE,
-    G_FNP,
-    G_FNP_MORTAL,
     G_MODELS,
     G_WOUNDS,
     HIT_CLASS,
@@ -146,15 +146,16 @@ def _mortal_target(alive, current, wounds):
 
 
 @kernel
-def _spill_mortals(state, count, groups, alive, current, wounds):
+def _spill_mortals(state, count, fnp_column, groups, alive, current, wounds):
     """06.02: ``count`` mortal wounds one at a time, each to the model the rules pick, so they
-    spill over from model to model. Returns the wounds lost."""
+    spill over from model to model; Feel No Pain from column ``fnp_column`` of ``groups``.
+    Returns the wounds lost."""
     lost = 0
     for _ in range(count):
         g = _mortal_target(alive, current, wounds)
         if g < 0:
             break
-        lost += _lose_wounds(state, g, 1, groups[g, G_FNP_MORTAL], alive, current, wounds)
+        lost += _lose_wounds(state, g, 1, groups[g, fnp_column], alive, current, wounds)
     return lost
 
 
@@ -207,7 +208,8 @@ def run_chunks(first, step, streams, trials_per_chunk, batch, shortcuts, rolls, 
     ``state`` (a stream's words), ``damage_local``, ``models_local``, ``hazard_local`` (one
     chunk's histograms, copied to its rows at the end: two threads counting into adjacent
     rows of one array would share cache lines on every trial), ``alive``, ``current``,
-    ``wounds`` (one entry per group), ``counts`` (7) and ``pending`` are scratch arrays, and
+    ``wounds`` (one entry per group), ``counts`` (7) and ``pending`` (pairs: mortal wounds,
+    Feel No Pain column) are scratch arrays, and
     the tables should be the thread's own copies. (A compiled wrapper around a separate
     trial-loop function cost seven more seconds of cold compile: numba re-optimises a callee
     inside every caller.)
@@ -294,7 +296,7 @@ def run_chunks(first, step, streams, trials_per_chunk, batch, shortcuts, rolls, 
                 if failed > 0:
                     # Failed saves against the one group (05.04, 05.05), written out here: a
                     # helper taking these arrays cost more than the dice.
-                    fnp = groups[0, G_FNP]
+                    fnp = groups[0, batch[b, FNP_COLUMN]]
                     if batch[b, D_COUNT] == 0 and fnp >= NO_FNP:
                         # Fixed damage, no Feel No Pain: the failures' effect is arithmetic.
                         lost, alive[0], current[0] = _allocate_fixed(
@@ -334,11 +336,13 @@ def run_chunks(first, step, streams, trials_per_chunk, batch, shortcuts, rolls, 
                             if saves[b, g, SAVE_FAILS, face]:
                                 raw = _roll_damage(state, batch, cdfs, b)
                                 damage = damage_maps[b, NORMAL_DAMAGE, raw]
-                                lost_total += _lose_wounds(state, g, damage, groups[g, G_FNP],
+                                lost_total += _lose_wounds(state, g, damage,
+                                                           groups[g, batch[b, FNP_COLUMN]],
                                                            alive, current, wounds)
                 # [DEVASTATING WOUNDS] (24.10): D mortal wounds, at most one model each.
                 if (devastating > 0 and n_groups == 1 and not dw_at_unit_end and not dw_spill
-                        and batch[b, D_COUNT] == 0 and groups[0, G_FNP_MORTAL] >= NO_FNP):
+                        and batch[b, D_COUNT] == 0
+                        and groups[0, batch[b, FNP_MORTAL_COLUMN]] >= NO_FNP):
                     # Fixed damage, one group, no Feel No Pain: the same arithmetic as failed
                     # saves (the wounded model first, excess lost).
                     lost, alive[0], current[0] = _allocate_fixed(
@@ -349,28 +353,32 @@ def run_chunks(first, step, streams, trials_per_chunk, batch, shortcuts, rolls, 
                 for _ in range(devastating):
                     raw = _roll_damage(state, batch, cdfs, b)
                     damage = damage_maps[b, MORTAL_DAMAGE, raw]
-                    if dw_at_unit_end:
-                        pending[n_pending] = damage
+                    fnp_column = batch[b, FNP_MORTAL_COLUMN]
+                    if dw_at_unit_end:   # pairs: damage, Feel No Pain column
+                        pending[2 * n_pending] = damage
+                        pending[2 * n_pending + 1] = fnp_column
                         n_pending += 1
                         continue
                     if dw_spill:
-                        lost_total += _spill_mortals(state, damage, groups, alive, current,
-                                                     wounds)
+                        lost_total += _spill_mortals(state, damage, fnp_column, groups, alive,
+                                                     current, wounds)
                         continue
                     g = _mortal_target(alive, current, wounds)
                     if g < 0:
                         break
-                    lost_total += _lose_wounds(state, g, damage, groups[g, G_FNP_MORTAL], alive,
+                    lost_total += _lose_wounds(state, g, damage, groups[g, fnp_column], alive,
                                                current, wounds)
             for i in range(n_pending):
+                damage = pending[2 * i]
+                fnp_column = pending[2 * i + 1]
                 if dw_spill:
-                    lost_total += _spill_mortals(state, pending[i], groups, alive, current,
-                                                 wounds)
+                    lost_total += _spill_mortals(state, damage, fnp_column, groups, alive,
+                                                 current, wounds)
                     continue
                 g = _mortal_target(alive, current, wounds)
                 if g < 0:
                     break
-                lost_total += _lose_wounds(state, g, pending[i], groups[g, G_FNP_MORTAL], alive,
+                lost_total += _lose_wounds(state, g, damage, groups[g, fnp_column], alive,
                                            current, wounds)
             destroyed = 0
             for g in range(n_groups):

@@ -7,6 +7,7 @@ Weapon lines::
 Target lines::
 
     [Nx] [Name:] T<n> Sv<n>+ [InSv<n>+[(ranged)|(melee)]] W<n> [FNP<n>+] [FNP<n>+(mortal)]
+    [FNP<n>+(psychic)]
         [KEYWORD, ...]
 
 Tokens are case-insensitive and a space may separate a characteristic from its value
@@ -165,8 +166,8 @@ def parse_target(line: str) -> TargetProfile:
         value = _Piece(token.group(2), piece.column + token.start(2))
         key = {"INV": "INSV"}.get(label, label)
         if key == "FNP":
-            fnp, mortal = _fnp(value, line)
-            key = "fnp_mortal" if mortal else "fnp"
+            fnp, against = _fnp(value, line)
+            key = f"fnp_{against}" if against else "fnp"
             if key in fields:
                 _fail_duplicate(piece.text, piece, line)
             fields[key] = fnp
@@ -192,7 +193,8 @@ def parse_target(line: str) -> TargetProfile:
             name=name, count=count, toughness=fields["T"], save=fields["SV"],
             wounds=fields["W"], invuln=fields.get("INSV"),
             invuln_scope=fields.get("invuln_scope", "all"),
-            fnp=fields.get("fnp"), fnp_mortal=fields.get("fnp_mortal"), keywords=keywords)
+            fnp=fields.get("fnp"), fnp_mortal=fields.get("fnp_mortal"), keywords=keywords,
+            fnp_psychic=fields.get("fnp_psychic"))
     except ProfileError as exc:
         raise _locate(exc, line) from None
 
@@ -373,13 +375,17 @@ def _invuln(piece: _Piece, line: str) -> tuple[int, str]:
     return _bounded(match.group(1), piece, "InSv", line), scope
 
 
-def _fnp(piece: _Piece, line: str) -> tuple[int, bool]:
-    match = re.fullmatch(r"(\d+)\+(?:\((mortal|mw)\)|/(mortal|mw))?", piece.text, re.IGNORECASE)
+def _fnp(piece: _Piece, line: str) -> tuple[int, str]:
+    """N and what the Feel No Pain works against: "" (all damage), "mortal" or "psychic"."""
+    match = re.fullmatch(r"(\d+)\+(?:\((mortal|mw|psychic)\)|/(mortal|mw|psychic))?",
+                         piece.text, re.IGNORECASE)
     if match is None:
         raise ProfileError(f"'FNP{piece.text}'{{where}} is not a Feel No Pain: write e.g. "
-                           "FNP5+, or FNP5+(mortal) for one against mortal wounds only",
+                           "FNP5+, FNP5+(mortal) for one against mortal wounds only or "
+                           "FNP5+(psychic) for one against psychic attacks only",
                            token=f"FNP{piece.text}", column=piece.column - 3, line=line)
-    return _bounded(match.group(1), piece, "FNP", line), bool(match.group(2) or match.group(3))
+    against = (match.group(2) or match.group(3) or "").lower()
+    return _bounded(match.group(1), piece, "FNP", line), "mortal" if against == "mw" else against
 
 
 # -- abilities and keywords ---------------------------------------------------------------

@@ -233,6 +233,9 @@ class TargetProfile:
         against (Knights have 5+ against ranged attacks only).
     fnp, fnp_mortal
         Feel No Pain against every wound, and one that works only against mortal wounds.
+    fnp_psychic
+        Feel No Pain that works only against psychic attacks (weapons with [PSYCHIC]), their
+        mortal wounds included; the best Feel No Pain that applies is used for each wound.
     keywords
         Upper-case keywords (INFANTRY, VEHICLE, CHARACTER...), plus STEALTH if every model
         has it.
@@ -255,6 +258,7 @@ class TargetProfile:
     fnp: int | None = None
     fnp_mortal: int | None = None
     keywords: frozenset[str] = field(default_factory=frozenset)
+    fnp_psychic: int | None = None
 
     def __post_init__(self) -> None:
         where = f" of '{self.name}'" if self.name else ""
@@ -277,7 +281,8 @@ class TargetProfile:
         if self.wounds < 1:
             raise ProfileError(f"W{self.wounds}{where} is impossible: W is at least 1",
                                token=f"W{self.wounds}")
-        for label, value in (("FNP", self.fnp), ("FNP (mortal)", self.fnp_mortal)):
+        for label, value in (("FNP", self.fnp), ("FNP (mortal)", self.fnp_mortal),
+                             ("FNP (psychic)", self.fnp_psychic)):
             if value is not None and not 2 <= value <= 6:
                 raise ProfileError(f"{label} {value}+{where} is impossible: Feel No Pain runs "
                                    "from 2+ to 6+", token=f"FNP{value}+")
@@ -317,6 +322,8 @@ class TargetProfile:
             parts.append(f"FNP{self.fnp}+")
         if self.fnp_mortal is not None:
             parts.append(f"FNP{self.fnp_mortal}+(mortal)")
+        if self.fnp_psychic is not None:
+            parts.append(f"FNP{self.fnp_psychic}+(psychic)")
         text = " ".join(parts)
         if self.keywords:
             text += " [" + ", ".join(sorted(self.keywords)) + "]"
@@ -400,9 +407,9 @@ class Modifiers:
         The attacker's +N to D (applied with [MELTA], before halving).
     damage_minus, damage_halved
         The defender's "-N damage" and "halve damage" rules.
-    fnp, fnp_mortal
-        Feel No Pain N+ against all damage / against mortal wounds only; override the
-        target line's values when given.
+    fnp, fnp_mortal, fnp_psychic
+        Feel No Pain N+ against all damage / against mortal wounds only / against psychic
+        attacks only; override the target line's values when given.
     reroll_damage
         Re-roll the Damage roll of random-damage attacks (per attack): ``none``, ``ones``
         (the lowest result, a 1 on a D6) or ``low`` (a result below the dice expression's
@@ -429,6 +436,7 @@ class Modifiers:
     fnp_mortal: int | None = None
     reroll_damage: str = "none"
     reroll_attacks: str = "none"
+    fnp_psychic: int | None = None
 
     def __post_init__(self) -> None:
         for name in ("reroll_damage", "reroll_attacks"):
@@ -453,7 +461,7 @@ class Modifiers:
             if getattr(self, name) < 0:
                 raise OptionError(f"--{name.replace('_', '-')} {getattr(self, name)} must not "
                                   "be negative")
-        for name in ("fnp", "fnp_mortal"):
+        for name in ("fnp", "fnp_mortal", "fnp_psychic"):
             value = getattr(self, name)
             if value is not None and not 2 <= value <= 6:
                 raise OptionError(f"--{name.replace('_', '-')} {value} is impossible: Feel No "

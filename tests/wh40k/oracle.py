@@ -298,6 +298,7 @@ class _Profile:
     melta_dice: DiceExpr = DiceExpr.fixed(0)   # a random [MELTA X], rolled per attack
     blast_dice: DiceExpr = DiceExpr.fixed(0)   # a random [BLAST X] ...
     blast_rolls: int = 0                       # ... rolled this many times per weapon
+    psychic: bool = False                      # a psychic attack: FNP (psychic) applies
 
     def damage_roll(self, roll: Roll) -> tuple[int, int]:
         """The Damage roll (re-rolled by policy), then a random [MELTA X] roll (0 if none)."""
@@ -409,6 +410,7 @@ def _profile(batch: tuple[Weapon, ...], target: TargetProfile, sit: Situation,
         hazardous=sum(x.count for x in batch if x.has("HAZARDOUS")), edition=rules.edition,
         damage_reroll=mods.reroll_damage, attacks_reroll=mods.reroll_attacks,
         melta_dice=melta_dice, blast_dice=blast_dice, blast_rolls=target.count // 5,
+        psychic=psychic,
     )
 
 
@@ -622,11 +624,21 @@ class Resolver:
         candidates = [x for x in (fnp, mortal_only) if x is not None]
         self.fnp = fnp
         self.fnp_mortal = min(candidates) if candidates else None  # 5.3: best instance
+        self.fnp_psychic = (modifiers.fnp_psychic if modifiers.fnp_psychic is not None
+                            else target.fnp_psychic)
         self.target = target
         self.rules = rules
         self.per_fail = 3 if attacker_monster_vehicle else 1
         self.profiles = [_profile(tuple(b) if not isinstance(b, Weapon) else (b,), target,
                                   situation, modifiers, rules) for b in weapons]
+
+    def feel_no_pain(self, p: _Profile) -> tuple[int | None, int | None]:
+        """The Feel No Pain against a batch's damage and its mortal wounds: a psychic attack
+        also faces FNP (psychic); the best one that applies is rolled."""
+        if not p.psychic or self.fnp_psychic is None:
+            return self.fnp, self.fnp_mortal
+        return tuple(min(x for x in (value, self.fnp_psychic) if x is not None)
+                     for value in (self.fnp, self.fnp_mortal))
 
     def __call__(self, roll: Roll, trace: Trace | None = None) -> Outcome:
         unit = _Unit(self.target)
@@ -635,10 +647,11 @@ class Resolver:
         for p in self.profiles:
             if unit.destroyed:
                 break
-            dev = _resolve_batch(p, unit, self.fnp, self.fnp_mortal, self.rules, roll, trace)
+            fnp, fnp_mortal = self.feel_no_pain(p)
+            dev = _resolve_batch(p, unit, fnp, fnp_mortal, self.rules, roll, trace)
             deferred.extend([p] * dev)
         for p in deferred:  # dw_timing="unit_end" or 10th edition
-            _devastate(p, unit, self.fnp_mortal, self.rules, roll, note)
+            _devastate(p, unit, self.feel_no_pain(p)[1], self.rules, roll, note)
         # 5.2: hazard rolls after all attacks, one per selected [HAZARDOUS] weapon. 10th
         # edition final text: a 1 fails, and the bearer takes 3 mortal wounds.
         tenth = self.rules.edition == 10

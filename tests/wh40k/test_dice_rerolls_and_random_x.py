@@ -158,3 +158,56 @@ def test_scenarios_refuse_what_they_do_not_model() -> None:
                                     situation=Situation(half_range=True)),))
     with pytest.raises(UnsupportedError, match="random \\[MELTA X\\]"):
         compile_scenario(scenario)
+
+
+# -- Feel No Pain against psychic attacks --------------------------------------------------
+PSYCHIC = "A1 BSN/A S10 AP0 D6 [TORRENT, PSYCHIC]"
+PLAIN = "A1 BSN/A S10 AP0 D6 [TORRENT]"
+
+
+@pytest.mark.parametrize("weapon, target, through", [
+    (PSYCHIC, "T1 Sv- W50 FNP4+(psychic)", Fraction(1, 2)),      # 4+ stops half
+    (PLAIN, "T1 Sv- W50 FNP4+(psychic)", Fraction(1)),           # not a psychic attack
+    (PSYCHIC, "T1 Sv- W50 FNP5+ FNP3+(psychic)", Fraction(1, 3)),  # the best: 3+
+    (PSYCHIC, "T1 Sv- W50 FNP4+ FNP6+(psychic)", Fraction(1, 2)),  # the best: 4+
+    (PLAIN, "T1 Sv- W50 FNP5+ FNP3+(psychic)", Fraction(2, 3)),    # only FNP5+ applies
+])
+def test_psychic_feel_no_pain(weapon: str, target: str, through: Fraction) -> None:
+    # 6 damage per wound, wounding on 2+: 5/6 * 6 * P(a wound gets through)
+    assert mh.exact(weapon, target).mean("damage") == pytest.approx(
+        float(WOUNDS_ON_2 * 6 * through), abs=1e-12)
+
+
+def test_psychic_feel_no_pain_on_devastating_mortal_wounds() -> None:
+    # Criticals on 5+ with [DEVASTATING WOUNDS]: D2 mortal wounds facing the best of
+    # FNP5+(mortal) and FNP3+(psychic); the other wounds (2+ to 4+) face FNP3+(psychic) only.
+    weapon = "A1 BSN/A S10 AP0 D2 [TORRENT, PSYCHIC, DEVASTATING WOUNDS]"
+    target = "T1 Sv- W50 FNP5+(mortal) FNP3+(psychic)"
+    expected = Fraction(2, 6) * 2 * Fraction(1, 3) + Fraction(3, 6) * 2 * Fraction(1, 3)
+    assert mh.exact(weapon, target, crit_wounds=5).mean("damage") == pytest.approx(
+        float(expected), abs=1e-12)
+    # the option overrides the line
+    assert mh.exact(PSYCHIC, "T1 Sv- W50", fnp_psychic=4).mean("damage") == pytest.approx(
+        float(WOUNDS_ON_2 * 3), abs=1e-12)
+
+
+def test_psychic_feel_no_pain_line_round_trip_and_errors() -> None:
+    from mathhammer.wh40k.parse import parse_target
+
+    t = parse_target("3x Warden: T5 Sv3+ W3 FNP6+ FNP4+(psychic) FNP5+(mortal)")
+    assert (t.fnp, t.fnp_mortal, t.fnp_psychic) == (6, 5, 4)
+    assert parse_target(str(t)) == t
+    with pytest.raises(ProfileError, match="FNP5\\+\\(psychic\\) for one against psychic"):
+        parse_target("T5 Sv3+ W3 FNP4+(psyker)")
+    with pytest.raises(ProfileError, match="FNP \\(psychic\\) 8\\+"):
+        parse_target("T5 Sv3+ W3 FNP8+(psychic)")
+
+
+@pytest.mark.parametrize("options", [{}, {"dw_timing": "unit_end"}])
+def test_psychic_feel_no_pain_monte_carlo(options: dict) -> None:
+    weapons = ["3x A3 BS3+ S5 AP-1 DD3 [PSYCHIC, DEVASTATING WOUNDS]",
+               "2x A3 BS3+ S5 AP-1 D2 [DEVASTATING WOUNDS]"]
+    target = "5x T5 Sv4+ W3 FNP6+ FNP5+(mortal) FNP4+(psychic)"
+    mc = mh.simulate(weapons, target, trials=200_000, seed=16, crit_wounds=5, **options)
+    ex = mh.exact(weapons, target, crit_wounds=5, **options)
+    assert abs(mc.mean("damage") - ex.mean("damage")) < 5 * mc.stderr("damage")

@@ -112,6 +112,12 @@ CASES = {
     "melta D3, damage reroll, devastating": (
         ["A1 BS3+ S4 AP0 DD3 [MELTA D3, DEVASTATING WOUNDS]"], "2x T4 Sv4+ W3",
         {"half_range": True, "reroll_damage": "ones", "crit_wounds": 5}),
+    "psychic fnp, mortal fnp, devastating": (
+        ["A1 BSN/A S4 AP0 D2 [TORRENT, PSYCHIC, DEVASTATING WOUNDS]"],
+        "2x T4 Sv5+ W2 FNP6+ FNP5+(mortal) FNP4+(psychic)", {"crit_wounds": 5}),
+    "psychic fnp, not psychic, then psychic": (
+        ["A1 BSN/A S4 AP0 D2 [TORRENT]", "A1 BSN/A S4 AP0 D2 [TORRENT, PSYCHIC]"],
+        "2x T4 Sv- W2 FNP5+ FNP3+(psychic)", {}),
     "10e melta D3 halved: D halved before X is added": (
         ["A1 BSN/A S8 AP0 DD3 [MELTA D3, TORRENT]"], "2x T4 Sv- W4",
         {"half_range": True, "damage_halved": True, "edition": 10}),

@@ -223,6 +223,10 @@ def _add_batch(scenario: Scenario, activation, attacks, target_name: str, member
     t = batch_tables(weapon, _defender(target), activation.situation, modifiers,
                      scenario.rules)
     _refuse_unsupported(t, activation.label)
+    if weapon.has(ab.PSYCHIC) and any(g.profile.fnp_psychic for g in target.groups):
+        raise UnsupportedError(f"activation '{activation.label}': Feel No Pain against psychic "
+                               f"attacks on '{target_name}' is not modelled in scenarios yet; "
+                               "compare the weapon alone with mh.simulate / mh.exact")
     row = list(t.row) + [0] * (SCENARIO_BATCH_COLUMNS - BATCH_COLUMNS)
     row[N_WEAPONS] = 0  # counted from the attacking models alive, in the kernel
     row[B_TARGET] = unit_index[target_name]
