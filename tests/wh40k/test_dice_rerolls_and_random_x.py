@@ -161,8 +161,8 @@ def test_scenarios_refuse_what_they_do_not_model() -> None:
 
 
 # -- Feel No Pain against psychic attacks --------------------------------------------------
-PSYCHIC = "A1 BSN/A S10 AP0 D6 [TORRENT, PSYCHIC]"
-PLAIN = "A1 BSN/A S10 AP0 D6 [TORRENT]"
+PSYCHIC = "A1 BSN/A S10 AP0 D 6 [TORRENT, PSYCHIC]"
+PLAIN = "A1 BSN/A S10 AP0 D 6 [TORRENT]"
 
 
 @pytest.mark.parametrize("weapon, target, through", [
