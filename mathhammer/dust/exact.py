@@ -37,8 +37,11 @@ _ONE: Pmf = (Fraction(1),)
 
 #: An infinite pmf is listed until at most this much probability is left beyond it.
 TAIL_TOLERANCE = Fraction(1, 10 ** 15)
-#: Longest infinite pmf the engine lists before refusing (values 0 .. MAX_SUPPORT - 1).
-MAX_SUPPORT = 5_000
+#: Longest infinite pmf the engine lists before refusing (values 0 .. MAX_SUPPORT - 1); the
+#: same bound as :data:`MAX_EXACT_OUTCOMES` for bounded pmfs.
+MAX_SUPPORT = 500
+#: What one unbounded laser die counts for in :func:`check_exact_size`.
+UNBOUNDED_REACH = 3
 
 
 def convolve(a: Pmf, b: Pmf) -> Pmf:
@@ -299,8 +302,11 @@ def check_exact_size(rows, dice) -> None:
     most: dict[int, int] = {}
     for row, n in zip(rows, dice):
         key = tuple(int(v) for v in row)
+        # an unbounded laser die has no largest value: count its mean (at most 9/4) and room
+        # for the tail; Series.listed stops a longer list anyway
+        depth = UNBOUNDED_REACH if is_unbounded(key) else key[DEPTH] + 1
         per_die = max(key[SUB_N] if key[KIND] == PHASER else 1,
-                      key[DEPTH] + 1 if key[KIND] == LASER else 1) * max(key[DAMAGE], 1)
+                      depth if key[KIND] == LASER else 1) * max(key[DAMAGE], 1)
         most[key[TARGET]] = most.get(key[TARGET], 0) + max(int(n), 0) * per_die
     worst = max(most.values(), default=0)
     if worst > MAX_EXACT_OUTCOMES:

@@ -190,3 +190,9 @@ def test_charts_return_artists():
     lines = plot_pmfs(results)
     assert len(lines) == 2
     plt.close("all")
+
+
+def test_unbounded_laser_size_is_checked_up_front():
+    # 200 dice count as 3 each: 600 > the 500-outcome limit, refused before any work
+    with pytest.raises(UnsupportedError, match="limit 500"):
+        exact("Laser: 200/1 [LASER]", "9x G: INFANTRY2", laser_chain_depth=None)
