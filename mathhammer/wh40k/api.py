@@ -270,6 +270,11 @@ def build_options(options: dict[str, Any]) -> tuple[Situation, Modifiers, Rules,
     situation = options.pop("situation", None) or Situation()
     modifiers = options.pop("modifiers", None) or Modifiers()
     rules = options.pop("rules", None) or Rules()
+    for given, cls, example in ((situation, Situation, "half_range=True"),
+                                (modifiers, Modifiers, "hit_mod=1"), (rules, Rules, "edition=10")):
+        if not isinstance(given, cls):
+            raise OptionError(f"{cls.__name__.lower()}={given!r:.60} must be a {cls.__name__}; "
+                              f"or give its fields as keywords, e.g. {example}")
     monster_vehicle = bool(options.pop("attacker_monster_vehicle", False))
     groups: dict[str, dict[str, Any]] = {"situation": {}, "modifiers": {}, "rules": {}}
     for key, value in options.items():

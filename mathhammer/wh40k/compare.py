@@ -445,6 +445,8 @@ def _labelled(specs, single: tuple[type, ...], missing: str) -> list[tuple[str |
     else:
         if isinstance(specs, single):
             specs = [specs]
+        if isinstance(specs, (bytes, bytearray)) or not isinstance(specs, Iterable):
+            raise OptionError(f"{missing}; got {type(specs).__name__} {specs!r:.60}")
         items = [(None, v) for v in specs]
     if not items:
         raise OptionError(missing)

@@ -153,6 +153,10 @@ class Weapon:
 
     def __post_init__(self) -> None:
         where = f" of '{self.name}'" if self.name else ""
+        for label, value in (("attacks", self.attacks), ("damage", self.damage)):
+            if not isinstance(value, DiceExpr):
+                raise ProfileError(f"{label}{where} must be a DiceExpr, e.g. "
+                                   f"DiceExpr.parse('D6'), not {value!r}")
         _check_sizes(where, ("weapon count", self.count, MAX_MODELS),
                      ("S", self.strength, MAX_NUMBER), ("AP", -self.ap if isinstance(self.ap, int) else self.ap, MAX_NUMBER))
         if self.count < 1:

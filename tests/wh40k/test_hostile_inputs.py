@@ -162,3 +162,12 @@ def test_a_lazy_name_that_loops_back_is_an_error_not_a_recursion():
             package.itself
     finally:
         del sys.modules["loop_package"]
+
+
+def test_python_objects_of_the_wrong_kind_are_named():
+    with pytest.raises(mh.OptionError, match="situation='x' must be a Situation"):
+        mh.exact(W, T, situation="x")
+    with pytest.raises(mh.OptionError, match="give at least one attacker.*NoneType"):
+        mh.compare(None, [T], exact=True)
+    with pytest.raises(ProfileError, match="attacks must be a DiceExpr"):
+        mh.Weapon(attacks=2, skill=3, strength=4, ap=-1, damage=mh.DiceExpr.fixed(1))
