@@ -114,7 +114,7 @@ def check_exact_size(plan: CompiledPlan, states: int) -> None:
 
 #: Most cells (wounds-lost states times pending-critical-wound combinations) the exact
 #: engine holds for deferred [DEVASTATING WOUNDS].
-MAX_PENDING_CELLS = 2_000_000
+MAX_PENDING_CELLS = 200_000
 
 
 def _check_pending_size(plan: CompiledPlan, states: int) -> None:

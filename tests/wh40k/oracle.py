@@ -1,7 +1,10 @@
 """A plain reference resolver of the 40k attack sequence, and a brute-force enumerator.
 
 This module is a test oracle. It is written straight from the rules reference
-(``shared/rules/wh40k-11e.md``, sections 2-5 and 8-10), works from the model objects
+(``shared/rules/wh40k-11e.md``, sections 2-5 and 8-10, and Appendix A for ``edition=10``:
+cover as +1 armour save capped with ``save_mod`` at +1, Stealth and indirect fire as -1 to
+hit, mandatory [LETHAL HITS], the 10th-edition damage order, [DEVASTATING WOUNDS] after every
+batch or spilling, [HAZARDOUS] failing on a 1 for 3 mortal wounds), works from the model objects
 (:class:`Weapon`, :class:`TargetProfile`, :class:`Situation`, :class:`Modifiers`,
 :class:`Rules`) and shares no code with :mod:`~mathhammer.wh40k.compile`,
 :mod:`~mathhammer.wh40k.kernels` or :mod:`~mathhammer.wh40k.exact`: when it agrees with
