@@ -12,7 +12,10 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from mathhammer.core.chart_layout import PALETTE, axes_or_new, series_style, style
+from mathhammer.core.chart_layout import PALETTE  # noqa: F401  (the one palette, re-exported)
+from mathhammer.core.chart_layout import (axes_or_new, grow_to_fit, legend_outside,
+                                          series_style, style, wrap)
+from mathhammer.core.chart_layout import title as title_text
 from mathhammer.core.result import Result
 
 
@@ -49,13 +52,14 @@ def _draw_losses(frame, ax, title, ylabel, errors):
     for k, column in enumerate(frame.columns):
         yerr = None if errors is None else errors[column].to_numpy()
         bars.append(ax.bar(x + (k - (n_cols - 1) / 2) * width, frame[column].to_numpy(),
-                           width, label=str(column), color=PALETTE[k % len(PALETTE)],
+                           width, label=str(column), color=series_style(k)["color"],
                            yerr=yerr, capsize=3 if yerr is not None else 0))
-    ax.set_xticks(x, [str(i) for i in frame.index], rotation=0)
+    ax.set_xticks(x, [wrap(str(i), 14, 2) for i in frame.index], rotation=0)
     ax.set_ylabel(ylabel)
-    ax.set_title(title)
-    ax.legend(frameon=False)
+    title_text(ax, title)
+    legend_outside(ax, bars, [str(c) for c in frame.columns])
     ax.grid(axis="y", alpha=0.3)
+    grow_to_fit(ax.figure)
     return bars
 
 
@@ -81,7 +85,8 @@ def _draw_pmfs(results, outcome, ax, title):
         lines.append(line)
     ax.set_xlabel(label)
     ax.set_ylabel("probability")
-    ax.set_title(title or f"Distribution of {label}")
-    ax.legend(frameon=False)
+    title_text(ax, title or f"Distribution of {label}")
+    legend_outside(ax, lines, [str(name) for name in results])
     ax.grid(alpha=0.3)
+    grow_to_fit(ax.figure)
     return lines
