@@ -77,7 +77,7 @@ def simulate(weapons: WeaponsLike, target: str | TargetProfile, *,
         ``skill_mod``, ``strength_mod``, ``reroll_hits``, ``reroll_wounds``,
         ``reroll_saves``, ``crit_hits``, ``crit_wounds``, ``ap_mod``, ``damage_plus``,
         ``damage_minus``, ``damage_halved``, ``fnp``, ``fnp_mortal``, ``reroll_damage``,
-        ``reroll_attacks``, ``fnp_psychic``), rule switches
+        ``reroll_attacks``, ``fnp_psychic``, ``command_reroll``), rule switches
         (``lethal_policy``, ``roll_mod_cap``, ``dw_timing``, ...; see :class:`Rules`),
         ``attacker_monster_vehicle``, or whole ``situation=``, ``modifiers=``, ``rules=``
         objects.
@@ -243,7 +243,8 @@ def run_monte_carlo(plan: CompiledPlan, trials: int, seed: int | np.random.SeedS
                    models_hist, hazard_hist, _scratch(streams.shape[1], np.uint64),
                    _scratch(damage_hist.shape[1]), _scratch(models_hist.shape[1]),
                    _scratch(hazard_hist.shape[1]), _scratch(n_groups), _scratch(n_groups),
-                   _scratch(n_groups), _scratch(7), _scratch(2 * max_pending))
+                   _scratch(n_groups), _scratch(7), _scratch(2 * max_pending),
+                   plan.command_reroll)
 
     run_shares(share, thread_count(chunks))
     return damage_hist.sum(axis=0), models_hist.sum(axis=0), hazard_hist.sum(axis=0)

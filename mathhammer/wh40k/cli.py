@@ -140,6 +140,10 @@ def add_situation_arguments(parser: ArgumentParser, edition_default: int | None 
                       help="Feel No Pain N+ against all damage (overrides the target line)")
     mods.add_argument("--fnp-mortal", type=int, default=None, metavar="N",
                       help="Feel No Pain N+ against mortal wounds only")
+    mods.add_argument("--command-reroll", choices=["hit", "wound", "damage", "save"],
+                      default="none",
+                      help="one Command Re-roll per activation, on the first hit, wound or "
+                           "save roll that fails, or Damage roll below average (Monte Carlo)")
     mods.add_argument("--fnp-psychic", type=int, default=None, metavar="N",
                       help="Feel No Pain N+ against psychic attacks only ([PSYCHIC] weapons)")
     mods.add_argument("--reroll-damage", choices=["ones", "low"], default="none",
@@ -182,7 +186,7 @@ def options_from_args(args: argparse.Namespace) -> dict[str, Any]:
         "damage_plus": args.damage_plus, "damage_minus": args.damage_minus,
         "damage_halved": args.damage_halved, "fnp": args.fnp, "fnp_mortal": args.fnp_mortal,
         "reroll_damage": args.reroll_damage, "reroll_attacks": args.reroll_attacks,
-        "fnp_psychic": args.fnp_psychic,
+        "fnp_psychic": args.fnp_psychic, "command_reroll": args.command_reroll,
         "lethal_policy": args.lethal_policy, "roll_mod_cap": not args.no_roll_cap,
         "dw_timing": args.dw_timing, "damage_mod_trigger": args.damage_mod_trigger,
         "devastating_text": args.devastating_text,

@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from mathhammer.core.dice import DiceExpr
-from mathhammer.errors import OptionError
+from mathhammer.errors import OptionError, UnsupportedError
 from mathhammer.wh40k import abilities as ab
 from mathhammer.wh40k.profiles import (
     Ability,
@@ -45,8 +45,12 @@ FAIL, SUCCESS, CRITICAL = 0, 1, 2
 # BONUS_SIDES: random [BLAST X] dice per weapon (BONUS_DICE keeps the fixed part).
 # FNP_COLUMN, FNP_MORTAL_COLUMN: the CompiledPlan.groups columns holding the Feel No Pain
 # this batch's damage and mortal wounds face (the psychic ones for a [PSYCHIC] weapon).
-D_TABLE, A_REROLL_BELOW, BONUS_COUNT, BONUS_SIDES, FNP_COLUMN, FNP_MORTAL_COLUMN = range(18, 24)
-BATCH_COLUMNS = 24
+# COMMAND_DAMAGE_BELOW: a Damage roll below this may take the Command Re-roll (its average).
+(D_TABLE, A_REROLL_BELOW, BONUS_COUNT, BONUS_SIDES, FNP_COLUMN, FNP_MORTAL_COLUMN,
+ COMMAND_DAMAGE_BELOW) = range(18, 25)
+BATCH_COLUMNS = 25
+# CompiledPlan.command_reroll: the roll a Command Re-roll is spent on (0: none).
+COMMAND_CODES = {"none": 0, "hit": 1, "wound": 2, "damage": 3, "save": 4}
 
 # Rows of CompiledPlan.rolls (each indexed by the D6 face 1..6; column 0 unused).
 HIT_CLASS, HIT_REROLL, WOUND_CLASS, WOUND_REROLL = range(4)
@@ -120,6 +124,7 @@ class CompiledPlan:
     dw_spill: int = 0
     edition: int = 11
     damage_pmfs: np.ndarray = None  # float64[B, Dmax + 1], see raw_damage_pmf()
+    command_reroll: int = 0         # COMMAND_CODES; the kernel then rolls every die
 
     @property
     def count_limit(self) -> int:
@@ -318,7 +323,29 @@ def compile_plan(weapons: Sequence[Weapon], target: TargetProfile,
         dw_spill=dw_spill(rules),
         edition=rules.edition,
         damage_pmfs=damage_pmfs,
+        command_reroll=command_reroll_code(weapons, rows, situation, modifiers),
+        use_counts=0 if modifiers.command_reroll != "none" else 2,
     )
+
+
+def command_reroll_code(weapons: Sequence[Weapon], rows: list[list[int]],
+                        situation: Situation, modifiers: Modifiers) -> int:
+    """The kernel's code for the Command Re-roll, refusing the cases it cannot model.
+
+    With it the kernel rolls every die one at a time (the counts it otherwise samples do not
+    say which roll failed first)."""
+    kind = modifiers.command_reroll
+    if kind == "hit" and (situation.overwatch or situation.indirect):
+        raise OptionError("--command-reroll hit: hit rolls cannot be re-rolled in overwatch or "
+                          "indirect shooting; choose wound, damage or save")
+    if kind == "damage":
+        for weapon, row in zip(weapons, rows):
+            if row[D_TABLE]:
+                raise UnsupportedError(
+                    f"--command-reroll damage with '{weapon}': its Damage roll is already "
+                    "re-rolled or carries a random [MELTA X]; drop --reroll-damage or the "
+                    "Command Re-roll")
+    return COMMAND_CODES[kind]
 
 
 def hazard_mortals(rules: Rules, all_monster_vehicle: bool) -> int:
@@ -626,6 +653,7 @@ def batch_tables(weapon: Weapon, defender: Defender, situation: Situation,
         row[D_TABLE], row[D_COUNT] = 1, -1
     row[A_REROLL_BELOW] = reroll_below(weapon.attacks, modifiers.reroll_attacks)
     row[FNP_COLUMN] = G_FNP_PSYCHIC if psychic else G_FNP
+    row[COMMAND_DAMAGE_BELOW] = reroll_below(weapon.damage, "low")
     row[FNP_MORTAL_COLUMN] = G_FNP_PSYCHIC_MORTAL if psychic else G_FNP_MORTAL
     blast_x = blast.value if blast is not None and blast.value is not None else None
     return BatchTables(row=row, hit=hit, wound=np.array(wound_tables, dtype=np.int64),

@@ -29,6 +29,29 @@ def roll_classified(state, n, tables, b, classes, reroll):
     return successes, criticals
 
 
+@kernel
+def roll_classified_command(state, n, tables, b, classes, reroll, command):
+    """:func:`roll_classified` with a Command Re-roll in hand (``command`` 1): the first die
+    that fails and was not re-rolled already is rolled again. Returns (successes,
+    criticals, command still in hand)."""
+    successes = 0
+    criticals = 0
+    for _ in range(n):
+        face = d6(state)
+        if tables[b, reroll, face]:
+            face = d6(state)
+        elif command and tables[b, classes, face] != SUCCESS and \
+                tables[b, classes, face] != CRITICAL:
+            face = d6(state)
+            command = 0
+        outcome = tables[b, classes, face]
+        if outcome == SUCCESS:
+            successes += 1
+        elif outcome == CRITICAL:
+            criticals += 1
+    return successes, criticals, command
+
+
 @inline_kernel
 def draw_from_cdf(state, cdfs, b, table, row, n):
     """Draw k in 0..n with P(<= k) = ``cdfs[b, table, row, k]`` (one uniform draw)."""

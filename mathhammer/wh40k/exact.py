@@ -58,6 +58,10 @@ def solve(plan: CompiledPlan) -> dict[str, np.ndarray]:
     if plan.groups.shape[0] != 1:
         raise UnsupportedError("the exact engine covers one group of identical models; use "
                                "the Monte Carlo engine for mixed units")
+    if plan.command_reroll:
+        raise UnsupportedError("a Command Re-roll goes to the first roll that fails, so the "
+                               "exact engine would have to follow the order of every die; "
+                               "use the Monte Carlo engine (simulate)")
     models, wounds = int(plan.groups[0, G_MODELS]), int(plan.groups[0, G_WOUNDS])
     check_exact_size(plan, models * wounds + 1)
     _check_pending_size(plan, models * wounds + 1)

@@ -29,6 +29,7 @@ from mathhammer.wh40k.compile import (
     CHAIN_KILLS,
     CHAIN_SPLIT,
     CHAIN_SUSTAINED,
+    COMMAND_DAMAGE_BELOW,
     CRIT_HITS,
     CRIT_WOUNDS,
     D_CONST,
@@ -72,7 +73,11 @@ from mathhammer.wh40k.compile import (
     WOUNDS_OF_REST,
 )
 from mathhammer.wh40k.dice_steps import (binomial_at, count_outcomes, draw_from_cdf,
-                                         roll_classified)
+                                         roll_classified, roll_classified_command)
+
+
+# Values of ``command_reroll`` (compile.COMMAND_CODES), as literals numba folds.
+COMMAND_HIT, COMMAND_WOUND, COMMAND_DAMAGE, COMMAND_SAVE = 1, 2, 3, 4
 
 
 @inline_kernel
@@ -189,7 +194,8 @@ def _roll_damage(state, batch, cdfs, b):
 def run_chunks(first, step, streams, trials_per_chunk, batch, shortcuts, rolls, saves,
                damage_maps, groups, hazard_rolls, hazard_mortals, dw_at_unit_end, cdfs,
                use_counts, hazard_fail_max, dw_spill, damage_hist, models_hist, hazard_hist, state, damage_local,
-               models_local, hazard_local, alive, current, wounds, counts, pending):
+               models_local, hazard_local, alive, current, wounds, counts, pending,
+               command_reroll):
     """One thread's share of the trials: chunks ``first``, ``first + step``, ... in turn.
 
     Chunk ``c`` runs ``trials_per_chunk[c]`` trials on stream ``streams[c]`` and adds one
@@ -233,6 +239,7 @@ def run_chunks(first, step, streams, trials_per_chunk, batch, shortcuts, rolls, 
                 current[g] = wounds[g]
             lost_total = 0
             n_pending = 0
+            command = command_reroll   # the Command Re-roll in hand (0 once spent)
             for b in range(batch.shape[0]):
                 if _first_alive(alive) < 0:
                     break
@@ -264,6 +271,10 @@ def run_chunks(first, step, streams, trials_per_chunk, batch, shortcuts, rolls, 
                     if batch[b, AUTO_HIT]:
                         hits = dice
                         crits = 0
+                    elif command == COMMAND_HIT:
+                        hits, crits, left = roll_classified_command(state, dice, rolls, b,
+                                                                    HIT_CLASS, HIT_REROLL, 1)
+                        command = command * left
                     elif use_counts and dice <= limit:
                         hits, crits = count_outcomes(state, dice, cdfs, b, CRIT_HITS, HITS_OF_REST)
                     else:
@@ -281,7 +292,11 @@ def run_chunks(first, step, streams, trials_per_chunk, batch, shortcuts, rolls, 
                         crits = 0
                     # Wound roll (05.02).
                     to_wound = hits + extra + crits
-                    if use_counts and to_wound <= limit:
+                    if command == COMMAND_WOUND:
+                        wounds_normal, wounds_crit, left = roll_classified_command(
+                            state, to_wound, rolls, b, WOUND_CLASS, WOUND_REROLL, 1)
+                        command = command * left
+                    elif use_counts and to_wound <= limit:
                         wounds_normal, wounds_crit = count_outcomes(state, to_wound, cdfs, b,
                                                                     CRIT_WOUNDS, WOUNDS_OF_REST)
                     else:
@@ -326,6 +341,9 @@ def run_chunks(first, step, streams, trials_per_chunk, batch, shortcuts, rolls, 
                         face = d6(state)
                         if saves[b, g0, SAVE_REROLL, face]:
                             face = d6(state)
+                        elif command == COMMAND_SAVE and saves[b, g0, SAVE_FAILS, face]:
+                            face = d6(state)
+                            command = 0
                         counts[face] += 1
                     # Inflict damage (05.04): lowest save results first, against the current group.
                     for face in range(1, 7):
@@ -335,6 +353,10 @@ def run_chunks(first, step, streams, trials_per_chunk, batch, shortcuts, rolls, 
                                 break
                             if saves[b, g, SAVE_FAILS, face]:
                                 raw = _roll_damage(state, batch, cdfs, b)
+                                if (command == COMMAND_DAMAGE
+                                        and raw < batch[b, COMMAND_DAMAGE_BELOW]):
+                                    raw = _roll_damage(state, batch, cdfs, b)
+                                    command = 0
                                 damage = damage_maps[b, NORMAL_DAMAGE, raw]
                                 lost_total += _lose_wounds(state, g, damage,
                                                            groups[g, batch[b, FNP_COLUMN]],
@@ -352,6 +374,9 @@ def run_chunks(first, step, streams, trials_per_chunk, batch, shortcuts, rolls, 
                     devastating = 0
                 for _ in range(devastating):
                     raw = _roll_damage(state, batch, cdfs, b)
+                    if command == COMMAND_DAMAGE and raw < batch[b, COMMAND_DAMAGE_BELOW]:
+                        raw = _roll_damage(state, batch, cdfs, b)
+                        command = 0
                     damage = damage_maps[b, MORTAL_DAMAGE, raw]
                     fnp_column = batch[b, FNP_MORTAL_COLUMN]
                     if dw_at_unit_end:   # pairs: damage, Feel No Pain column

@@ -25,6 +25,8 @@ REROLL_POLICIES: tuple[str, ...] = ("none", "ones", "failed", "noncrit", "all")
 #: re-rolls the lowest result the dice can give (a 1 on one die), ``low`` any result below
 #: the dice expression's average.
 DICE_REROLL_POLICIES: tuple[str, ...] = ("none", "ones", "low")
+#: Rolls a Command Re-roll can be spent on (once per activation, on the first that fails).
+COMMAND_REROLLS: tuple[str, ...] = ("none", "hit", "wound", "damage", "save")
 
 
 @dataclass(frozen=True, slots=True)
@@ -420,6 +422,11 @@ class Modifiers:
         average: 1-3 on a D6, 2-4 on D6+1). See :data:`DICE_REROLL_POLICIES`.
     reroll_attacks
         Re-roll the Attacks roll of random-A weapons (per weapon), same policies.
+    command_reroll
+        A Command Re-roll, once per activation (all the weapon lines of one run): ``hit``,
+        ``wound`` or ``save`` re-rolls the first such roll that fails and was not re-rolled
+        already (``save`` is the defender's); ``damage`` the first Damage roll below the dice
+        expression's average. Monte Carlo only.
     """
 
     hit_mod: int = 0
@@ -441,8 +448,12 @@ class Modifiers:
     reroll_damage: str = "none"
     reroll_attacks: str = "none"
     fnp_psychic: int | None = None
+    command_reroll: str = "none"
 
     def __post_init__(self) -> None:
+        if self.command_reroll not in COMMAND_REROLLS:
+            raise OptionError(f"command-reroll '{self.command_reroll}' is not a roll a Command "
+                              f"Re-roll can be spent on; use one of {', '.join(COMMAND_REROLLS)}")
         for name in ("reroll_damage", "reroll_attacks"):
             value = getattr(self, name)
             if value not in DICE_REROLL_POLICIES:

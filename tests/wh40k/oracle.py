@@ -109,10 +109,19 @@ def split_options(**options: Any) -> tuple[Situation, Modifiers, Rules, bool]:
 class _Unit:
     """Wounds left on each model of one group of identical models."""
 
-    def __init__(self, target: TargetProfile) -> None:
+    def __init__(self, target: TargetProfile, command: str = "none") -> None:
         self.max_wounds = target.wounds
         self.left = [target.wounds] * target.count
         self.start = target.count * target.wounds
+        # The Command Re-roll still in hand for this resolution ("none" once spent): the
+        # first such roll that fails (a Damage roll below average) and was not re-rolled.
+        self.command = command
+
+    def spend_command(self, kind: str) -> bool:
+        if self.command != kind:
+            return False
+        self.command = "none"
+        return True
 
     @property
     def destroyed(self) -> bool:
@@ -476,7 +485,8 @@ def _resolve_batch(p: _Profile, unit: _Unit, fnp: int | None, fnp_mortal: int | 
         for _ in range(dice):
             raw = roll()
             outcome = _hit_outcome(p, raw, rules)
-            if _wants_reroll(p.hit_reroll, raw, outcome):
+            if _wants_reroll(p.hit_reroll, raw, outcome) or (
+                    outcome == "fail" and unit.spend_command("hit")):
                 raw = roll()
                 outcome = _hit_outcome(p, raw, rules)
             if note:
@@ -497,7 +507,8 @@ def _resolve_batch(p: _Profile, unit: _Unit, fnp: int | None, fnp_mortal: int | 
     for _ in range(hits + extra + crits):
         raw = roll()
         outcome = _wound_outcome(p, raw)
-        if _wants_reroll(p.wound_reroll, raw, outcome) or (p.twin_linked and outcome == "fail"):
+        if _wants_reroll(p.wound_reroll, raw, outcome) or (p.twin_linked and outcome == "fail") \
+                or (outcome == "fail" and unit.spend_command("wound")):
             raw = roll()
             outcome = _wound_outcome(p, raw)
         if note:
@@ -516,7 +527,8 @@ def _resolve_batch(p: _Profile, unit: _Unit, fnp: int | None, fnp_mortal: int | 
             continue
         raw = roll()
         verdict = _save_verdict(p, raw)
-        if _wants_reroll(p.save_reroll, raw, "fail" if verdict == "damage" else "saved"):
+        if _wants_reroll(p.save_reroll, raw, "fail" if verdict == "damage" else "saved") or (
+                verdict == "damage" and unit.spend_command("save")):
             raw = roll()
         saves.append(raw)
     if note:
@@ -533,6 +545,8 @@ def _resolve_batch(p: _Profile, unit: _Unit, fnp: int | None, fnp_mortal: int | 
         if verdict != "damage":
             continue
         damage, melta_roll = p.damage_roll(roll)
+        if p.damage.count and damage < p.damage.mean and unit.spend_command("damage"):
+            damage = _roll_expr(p.damage, roll)
         amount = modified_damage(damage, p.damage_add + melta_roll, p.halve, p.minus,
                                  p.edition)
         if note:
@@ -562,6 +576,8 @@ def _devastate(p: _Profile, unit: _Unit, fnp_mortal: int | None, rules: Rules, r
     if unit.destroyed:
         return
     damage, melta_roll = p.damage_roll(roll)
+    if p.damage.count and damage < p.damage.mean and unit.spend_command("damage"):
+        damage = _roll_expr(p.damage, roll)
     amount = modified_damage(damage, p.damage_add + melta_roll, p.mortal_halve,
                              p.mortal_minus, p.edition)
     if note:
@@ -627,6 +643,7 @@ class Resolver:
         candidates = [x for x in (fnp, mortal_only) if x is not None]
         self.fnp = fnp
         self.fnp_mortal = min(candidates) if candidates else None  # 5.3: best instance
+        self.command = modifiers.command_reroll
         self.fnp_psychic = (modifiers.fnp_psychic if modifiers.fnp_psychic is not None
                             else target.fnp_psychic)
         self.target = target
@@ -644,7 +661,7 @@ class Resolver:
                      for value in (self.fnp, self.fnp_mortal))
 
     def __call__(self, roll: Roll, trace: Trace | None = None) -> Outcome:
-        unit = _Unit(self.target)
+        unit = _Unit(self.target, self.command)
         deferred: list[_Profile] = []
         note = trace.events.append if trace is not None else None
         for p in self.profiles:

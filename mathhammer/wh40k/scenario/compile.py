@@ -223,6 +223,9 @@ def _add_batch(scenario: Scenario, activation, attacks, target_name: str, member
     t = batch_tables(weapon, _defender(target), activation.situation, modifiers,
                      scenario.rules)
     _refuse_unsupported(t, activation.label)
+    if modifiers.command_reroll != "none":
+        raise UnsupportedError(f"activation '{activation.label}': a Command Re-roll is not "
+                               "modelled in scenarios yet; compare the weapons with mh.simulate")
     if weapon.has(ab.PSYCHIC) and any(g.profile.fnp_psychic for g in target.groups):
         raise UnsupportedError(f"activation '{activation.label}': Feel No Pain against psychic "
                                f"attacks on '{target_name}' is not modelled in scenarios yet; "
