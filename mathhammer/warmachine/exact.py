@@ -29,6 +29,12 @@ from mathhammer.warmachine.compile import (
 from mathhammer.warmachine.grid import mark_lanes
 from mathhammer.warmachine.profiles import N_LANES, _ceil_half
 
+#: Most chain states the engine carries into another attack when a target has a damage grid
+#: or spiral: every lane pattern is its own state, and the next attack costs about a
+#: millisecond per state (3 attacks on a 36-box heavy grid: 11,000 states, 2 s; a 4th
+#: attack would take 20 s more).
+MAX_GRID_STATES = 10_000
+
 #: Largest number of distinct chain states the exact engine accepts before giving up.
 MAX_STATES = 200_000
 #: Most attack lines times target boxes the chain may walk (each pair costs tens of
@@ -397,6 +403,11 @@ class _Chain:
 
     def step(self, dist: dict[tuple, float], row: np.ndarray) -> dict[tuple, float]:
         """Apply one attack row (and any attacks it generates) to a state distribution."""
+        if self.lane_lengths and len(dist) > MAX_GRID_STATES:
+            raise UnsupportedError(
+                f"the exact engine follows at most {MAX_GRID_STATES:,} damage-grid states into "
+                f"another attack and has {len(dist):,} here (each lane pattern is a state); "
+                "use simulate for longer sequences against a grid or spiral")
         if row[R_FIRST]:
             reset: dict[tuple, float] = defaultdict(float)
             for (models, _, spent, _, flags), p in dist.items():

@@ -565,3 +565,10 @@ def test_crippling_needs_the_switch_and_blocks_spending():
     with pytest.raises(Exception, match="CHARGE is impossible"):
         exact("Sword: MAT6 POW12 [CRIPPLED SPIRIT, CHARGE]", "Solo: DEF10 ARM10 BOXES20",
               Rules(apply_crippling=True))
+
+
+def test_long_sequences_against_a_grid_are_refused_with_the_limit():
+    grid = "Jack: DEF12 ARM18 [GRID -----L/----LL/---MCC/---MCC/----RR/-----R]"
+    assert exact("3x Fist: MAT7 POW18", grid).probability("crippled_M") > 0
+    with pytest.raises(Exception, match="at most 10,000 damage-grid states"):
+        exact("4x Fist: MAT7 POW18", grid)
