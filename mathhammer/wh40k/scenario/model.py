@@ -17,7 +17,10 @@ from mathhammer.wh40k.scenario.activations import PHASES, Activation, Attack, Ph
 from mathhammer.wh40k.scenario.selection import infer_sides, select_attacks
 from mathhammer.wh40k.scenario.units import Unit
 
-__all__ = ["PHASES", "Activation", "Attack", "Phase", "Scenario", "WeaponChoice"]
+#: Most battle rounds a scenario may repeat (a game has five).
+MAX_ROUNDS = 100
+
+__all__ = ["MAX_ROUNDS", "PHASES", "Activation", "Attack", "Phase", "Scenario", "WeaponChoice"]
 
 
 @dataclass(frozen=True)
@@ -48,8 +51,10 @@ class Scenario:
                                                     repr=False)
 
     def __post_init__(self) -> None:
-        if self.rounds < 1:
-            raise ScenarioError(f"rounds = {self.rounds}: a scenario needs at least 1 round")
+        if isinstance(self.rounds, bool) or not isinstance(self.rounds, int) \
+                or not 1 <= self.rounds <= MAX_ROUNDS:
+            raise ScenarioError(f"rounds = {self.rounds!r}: a scenario repeats its activations "
+                                f"for a whole number of rounds from 1 to {MAX_ROUNDS}")
         if not self.activations:
             raise ScenarioError("the scenario has no activations: add [[activations]]")
         for activation in self.activations:

@@ -19,7 +19,7 @@ from mathhammer.wh40k.options import build_checked
 from mathhammer.wh40k.parse import parse_target, parse_weapon
 from mathhammer.wh40k.profiles import Modifiers, Rules, Situation
 from mathhammer.wh40k.scenario.activations import Activation, WeaponChoice
-from mathhammer.wh40k.scenario.model import Scenario
+from mathhammer.wh40k.scenario.model import MAX_ROUNDS, Scenario
 from mathhammer.wh40k.scenario.units import CarriedWeapon, ModelGroup, Unit, attach
 
 
@@ -116,10 +116,6 @@ def parse_scenario(text: str, source: str = "<scenario>") -> Scenario:
             if f"'{act.label}'" in message:
                 anchor = ("[[activations]]", i)
         raise ScenarioError(locator.at(anchor, message, _quoted(message))) from None
-
-
-#: Most battle rounds a scenario may repeat (a game has five).
-MAX_ROUNDS = 100
 
 
 def _check_attachments(attachments: dict[str, list[str]], locator: _Locator) -> dict[str, str]:

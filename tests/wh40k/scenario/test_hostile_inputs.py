@@ -65,3 +65,16 @@ def test_an_attached_unit_given_as_a_string_still_works(tmp_path):
         ACTIVATION, ACTIVATION + '\nweapons = ["Bolt rifle"]')
     scenario = parse_scenario(text)
     assert "Cap1" not in scenario.units and "Squad" in scenario.units
+
+
+def test_a_scenario_built_in_python_bounds_its_rounds():
+    from dataclasses import replace
+
+    from mathhammer.errors import ScenarioError
+    from mathhammer.wh40k.scenario.reader import parse_scenario
+
+    text = BASE.replace(ACTIVATION, ACTIVATION + '\nweapons = ["Bolt rifle"]')
+    scenario = parse_scenario(text)
+    for rounds in (10**9, 0, 2.5):
+        with pytest.raises(ScenarioError, match="from 1 to 100"):
+            replace(scenario, rounds=rounds)
