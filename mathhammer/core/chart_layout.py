@@ -202,7 +202,8 @@ def legend_outside(ax: Axes, handles: list, labels: Sequence[str], *, title: str
     ``width`` characters; the title (a caption) wrapped too."""
     shown = [legend_text(label, width) for label in labels]
     legend = ax.legend(handles, shown, loc="upper left", bbox_to_anchor=(1.02, 1.0),
-                       borderaxespad=0.0, title=wrap(title, width + 4, 4) if title else None,
+                       borderaxespad=0.0,
+                       title=wrap(title, max(width + 8, 30), 4) if title else None,
                        title_fontsize=8.5, alignment="left")
     for text, full in zip(legend.get_texts(), labels):
         remember_full_text(text, full)

@@ -39,7 +39,7 @@ from mathhammer.core.chart_layout import (DPI, FIGSIZE, MARKERS, MAX_SERIES_PER_
                                           PALETTE,
                                           axes_or_new, capitalised, caption, figure_png,
                                           fit_limits, grow_to_fit, integer_axis, keep_tick_texts,
-                                          label_chars,
+                                          axes_width, label_chars,
                                           legend_below, legend_outside, new_axes, new_figure,
                                           percent_axis, remember_full_text, save, series_style,
                                           shorten_ticks, style, title, wrap)
@@ -546,7 +546,8 @@ def heatmap(frame: pd.DataFrame, metric: str | None = None, *, ax: Axes | None =
     column_ticks = shorten_ticks(column_names, column_chars, 3)
     with style():
         ax = axes_or_new(ax, _heatmap_size(values.shape, row_ticks, column_ticks))
-        image, texts = _cells(ax, values, is_probability, digits, cmap)
+        image, texts = _cells(ax, values, is_probability, digits, cmap,
+                              owned=ax.figure.__dict__.get("_mathhammer_owned", False))
         ax.set_xticks(range(len(column_names)), column_ticks)
         ax.set_yticks(range(len(row_names)), row_ticks)
         keep_tick_texts(ax, column_ticks, column_names)
@@ -608,7 +609,7 @@ def _heatmap_size(shape: tuple[int, int], row_ticks: list[str],
     return min(max(width, 4.8), 12.0), min(max(height, 2.8), 12.0)
 
 
-def _cells(ax, values, is_probability, digits, cmap):
+def _cells(ax, values, is_probability, digits, cmap, owned=True):
     import matplotlib
 
     finite = values[np.isfinite(values)]
@@ -631,6 +632,12 @@ def _cells(ax, values, is_probability, digits, cmap):
                 colour = "#000000" if 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.5 else "#ffffff"
             texts.append(ax.text(j, i, text, ha="center", va="center", color=colour,
                                  fontsize=10))
+    if not owned:  # a caller's axes cannot grow: smaller cell text where cells are narrow
+        widest = max((len(t.get_text()) for t in texts), default=1)
+        cell = axes_width(ax) * 0.5 / max(values.shape[1], 1)
+        size = min(10.0, max(6.0, cell * 0.85 / (widest * 0.0088)))
+        for text in texts:
+            text.set_fontsize(size)
     return image, texts
 
 
