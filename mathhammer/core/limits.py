@@ -72,14 +72,33 @@ def check_line_numbers(line: str, limit: int = MAX_NUMBER) -> None:
     checking the line once, in linear time, keeps overflows and huge arrays out of the engines.
     """
     refuse_foreign_digits(line, line)
+    name_start, name_end = _name_span(line)
     start = None
     for index, char in enumerate(line + " "):
         if "0" <= char <= "9":
             start = index if start is None else start
             continue
-        if start is not None:
+        if start is not None and name_start <= start < name_end:
+            start = None  # digits in a unit or weapon name are part of the name
+        elif start is not None:
             digits = line[start:index]
             if len(digits) > len(str(limit)) or int(digits) > limit:
                 raise ProfileError(f"'{digits}'{{where}} is too large: numbers on a line go up "
                                    f"to {limit:,}", token=digits, column=start + 1, line=line)
             start = None
+
+
+def _name_span(line: str) -> tuple[int, int]:
+    """Where the free-text name of ``[Nx] Name: ...`` lies (empty when there is no colon)."""
+    colon = line.find(":")
+    if colon < 0:
+        return 0, 0
+    start = len(line) - len(line.lstrip())
+    index = start
+    while index < colon and "0" <= line[index] <= "9":
+        index += 1
+    if index > start and index < colon:  # a count such as "5x ": it stays checked
+        rest = line[index:colon].lstrip()
+        if rest[:1] in ("x", "X", "×"):
+            return colon - len(rest) + 1, colon
+    return start, colon

@@ -32,3 +32,10 @@ def test_thousands_of_spaces_are_valid():
     status, out, err, took = run_cli(["dust", "exact", "4x" + " " * 100_000 + "Shotgun: 3/1",
                                       "--target", TARGET])
     assert status == 0 and err == "" and took < 5
+
+
+def test_digits_in_a_name_are_part_of_the_name():
+    from mathhammer.dust.parse import parse_target
+
+    assert parse_target("A000000: VEHICLE1 BOXES1").name == "A000000"
+    assert parse_target("Squad 1234567: INFANTRY2").name == "Squad 1234567"

@@ -23,3 +23,14 @@ def test_broken_lines_are_refused(weapon, target, fragment):
 def test_exact_refuses_a_chain_too_long_and_points_to_simulate():
     refused(["warmachine", "exact", "10000x Battle hammer: MAT7 POW12", "--target",
              "Heavy: DEF12 ARM14 BOXES10000"], "10,000 attacks", "limit 200,000", "simulate")
+
+
+def test_digits_in_a_name_are_part_of_the_name_but_counts_are_checked():
+    import pytest
+
+    from mathhammer.errors import ProfileError
+    from mathhammer.warmachine.parse import parse_target
+
+    assert parse_target("Unit 1234567: DEF13 ARM13 BOXES1").name == "Unit 1234567"
+    with pytest.raises(ProfileError, match="'123456'"):
+        parse_target("123456x Unit: DEF13 ARM13 BOXES1")
