@@ -327,6 +327,12 @@ def _dice(piece: _Piece, label: str, line: str) -> DiceExpr:
 
 def _integer(piece: _Piece, label: str, line: str) -> int:
     text = piece.text.replace(" ", "")
+    if label == "S" and re.fullmatch(r"\d*D[36]([+-]\d+)?", text, re.IGNORECASE):
+        raise ProfileError(
+            f"'S{piece.text}'{{where}}: a random Strength is not modelled (it is rolled per "
+            "weapon, so one batch would mix wound tables weapon by weapon); write one line per "
+            "Strength value, e.g. S5 and S8, and weigh the results", token=f"S{piece.text}",
+            column=piece.column - 1, line=line)
     if not re.fullmatch(r"[+-]?\d+", text):
         hint = {"S": "S4", "AP": "AP-1 (or AP0)", "T": "T4", "W": "W2"}.get(label, "a number")
         raise ProfileError(f"'{label}{piece.text}'{{where}} is not a number: write e.g. {hint}",

@@ -211,3 +211,11 @@ def test_psychic_feel_no_pain_monte_carlo(options: dict) -> None:
     mc = mh.simulate(weapons, target, trials=200_000, seed=16, crit_wounds=5, **options)
     ex = mh.exact(weapons, target, crit_wounds=5, **options)
     assert abs(mc.mean("damage") - ex.mean("damage")) < 5 * mc.stderr("damage")
+
+
+def test_random_strength_is_refused_with_the_reason() -> None:
+    with pytest.raises(ProfileError, match="'SD6\\+2' at column 9: a random Strength is not "
+                                           "modelled"):
+        parse_weapon("A1 BS3+ SD6+2 AP0 D1")
+    with pytest.raises(ProfileError, match="is not a number"):
+        parse_weapon("A1 BS3+ Sx AP0 D1")
