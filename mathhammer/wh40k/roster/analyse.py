@@ -30,7 +30,7 @@ import dataclasses
 import math
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -42,9 +42,8 @@ from mathhammer.wh40k import api, compare as grid
 from mathhammer.wh40k.profiles import TargetProfile, Weapon
 from mathhammer.wh40k.scenario.units import (CarriedWeapon, ModelGroup, Unit,
                                              allocation_groups, declared_order)
+from mathhammer.wh40k.roster.convert import RosterLike
 
-if TYPE_CHECKING:
-    from mathhammer.wh40k.roster.api import Roster
 
 PHASES = ("shooting", "fight")
 COLUMNS = ["attacker", "target", "phase", "metric", "value", "stderr", "method"]
@@ -70,7 +69,7 @@ class _Target:
         return self.unit.groups[index].profile.with_count(first.models)
 
 
-def analyse(roster: Roster, targets: Any, *, exact: bool = False,
+def analyse(roster: RosterLike, targets: Any, *, exact: bool = False,
             trials: int = DEFAULT_GRID_TRIALS, seed: int = 1, profiles: str = "best",
             phases: Iterable[str] = PHASES, library: Any = None,
             **options: Any) -> pd.DataFrame:

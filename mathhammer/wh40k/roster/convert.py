@@ -14,6 +14,8 @@ to when the file records it (New Recruit's ``Leading`` / ``Supporting`` associat
 
 from __future__ import annotations
 
+from typing import Any, Protocol
+
 import difflib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -66,6 +68,19 @@ class RosterEntry:
     damage_minus: int = 0
     damage_halved: bool = False
     can_lead: tuple[str, ...] = ()
+
+
+class RosterLike(Protocol):
+    """What the analysis and the scenario writer read of a :class:`~.api.Roster` (the roster
+    module builds on them, so they name its attributes instead of importing it)."""
+
+    source: str
+    faction: str
+    edition: int
+    points: float
+    entries: Any
+    units: Any
+    attachments: Any
 
 
 @dataclass(frozen=True)

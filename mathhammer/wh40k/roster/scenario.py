@@ -11,18 +11,16 @@ shooting unit shoots it); edit the activations to play out your turn.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING
 
 from mathhammer.wh40k.scenario.units import CarriedWeapon, ModelGroup
+from mathhammer.wh40k.roster.convert import RosterLike
 
-if TYPE_CHECKING:
-    from mathhammer.wh40k.roster.api import Roster
 
 PLACEHOLDER = "Enemy"
 PLACEHOLDER_MODELS = '{ name = "Intercessor", count = 5, profile = "T4 Sv3+ W2 [INFANTRY]" }'
 
 
-def roster_toml(roster: Roster) -> str:
+def roster_toml(roster: RosterLike) -> str:
     """The scenario text for ``roster`` (see the module docstring)."""
     lines = [f"# Scenario written from {roster.source or 'a roster'}: {roster.faction}, "
              f"{roster.edition}th edition, {roster.points:g} points.",
@@ -67,7 +65,7 @@ def roster_toml(roster: Roster) -> str:
     return "\n".join(lines)
 
 
-def _has_groups(roster: Roster, name: str) -> bool:
+def _has_groups(roster: RosterLike, name: str) -> bool:
     return any(e.name == name and e.groups for e in roster.entries)
 
 
