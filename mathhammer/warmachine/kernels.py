@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from mathhammer.core.jit import kernel, parallel_kernel, prange
+from mathhammer.core.jit import inline_kernel, kernel, parallel_kernel, prange
 from mathhammer.core.rng import d6, uniform
 from mathhammer.warmachine.compile import (
     M_ARM, M_BOXES, M_DEF, M_KD, M_MARKED, M_STATIONARY, M_TOUGH, M_TOUGH_THR, R_AOE, R_AP,
@@ -175,17 +175,7 @@ def trial(state, rows, models, rules, coverage, grid_lanes, marked, knocked, cov
     numba runs best as one loop without per-step calls carrying a dozen arrays.
     """
     n_models = models.shape[0]
-    initial = 0
-    for i in range(n_models):
-        marked[i] = models[i, M_MARKED]
-        knocked[i] = models[i, M_KD]
-        transfers[i] = models[i, M_TRANSFERS]
-        beast[i] = 0
-        hit[i] = 0
-        if models[i, M_GRID] >= 0:
-            for lane in range(N_LANES):
-                lanes[i, lane] = 0
-        initial += marked[i]
+    initial = _start_trial(models, marked, knocked, transfers, beast, hit, lanes)
     budget = 0
     spent = 0
     flags = 0
@@ -197,17 +187,7 @@ def trial(state, rows, models, rules, coverage, grid_lanes, marked, knocked, cov
             gen = 0
         generated = False
         while True:
-            if rows[r, R_SPRAY] > 0:
-                width = rows[r, R_SPRAY]
-            elif rows[r, R_AOE] != 0:
-                width = 1 + rows[r, R_CATCHES]
-            else:
-                width = 1
-            n_cov = 0
-            for i in range(n_models):
-                if n_cov < width and marked[i] < models[i, M_BOXES]:
-                    covered[n_cov] = i
-                    n_cov += 1
+            n_cov = _cover(rows, r, models, marked, covered)
             if n_cov == 0:
                 break
             static_boost = rows[r, R_DMG_BOOSTED] != 0 or (rows[r, R_CHARGE] != 0
@@ -219,24 +199,10 @@ def trial(state, rows, models, rules, coverage, grid_lanes, marked, knocked, cov
                 if first < 0:
                     first = k
                 primary_hit = k > 0
-                if primary_hit:
-                    boosted = static_boost
-                    bought = False
-                    if not boosted and budget > 0:
-                        boosted = True
-                        bought = True
-                        budget -= 1
-                        spent += 1
-                    blast_boost = static_boost or (bought and rules[RU_AOE_BOOST_ALL] != 0)
-                    for c in range(n_cov):
-                        kinds[c] = k
-                        direct[c] = 1 if c == 0 else 0
-                        boosts[c] = int(boosted) if c == 0 else int(blast_boost)
-                else:
-                    for c in range(n_cov):
-                        kinds[c] = 1 if (coverage > 0.0 and uniform(state) < coverage) else 0
-                        direct[c] = 0
-                        boosts[c] = 1 if static_boost else 0
+                bought = _aoe_kinds(state, k, n_cov, static_boost, budget > 0, rules, coverage,
+                                    kinds, direct, boosts)
+                budget -= bought
+                spent += bought
             else:
                 for c in range(n_cov):
                     j = covered[c]
@@ -278,10 +244,8 @@ def trial(state, rows, models, rules, coverage, grid_lanes, marked, knocked, cov
             for c in range(n_cov):
                 j = covered[c]
                 if kinds[c] > 0 and marked[j] >= models[j, M_BOXES]:
-                    tough = (models[j, M_TOUGH] != 0 and rules[RU_TOUGH_ALLOWED] != 0
-                             and knocked[j] == 0
-                             and not (kinds[c] == 2 and rows[r, R_CRIT_NO_TOUGH] != 0))
-                    if tough and d6(state) >= models[j, M_TOUGH_THR]:
+                    if _tough_saves(state, rows, r, models, rules, j, kinds[c] == 2,
+                                    knocked[j]):
                         marked[j] = models[j, M_BOXES] - 1
                         if last[c] >= 0:
                             lanes[j, last[c]] -= 1
@@ -308,6 +272,49 @@ def trial(state, rows, models, rules, coverage, grid_lanes, marked, knocked, cov
     out[OUT_SPENT] = spent
     out[OUT_FLAGS] = flags
     out[OUT_FIRST] = first
+
+
+@inline_kernel
+def _start_trial(models, marked, knocked, transfers, beast, hit, lanes):
+    """Fresh targets for a trial; returns the boxes already marked."""
+    initial = 0
+    for i in range(models.shape[0]):
+        marked[i] = models[i, M_MARKED]
+        knocked[i] = models[i, M_KD]
+        transfers[i] = models[i, M_TRANSFERS]
+        beast[i] = 0
+        hit[i] = 0
+        if models[i, M_GRID] >= 0:
+            for lane in range(N_LANES):
+                lanes[i, lane] = 0
+        initial += marked[i]
+    return initial
+
+
+@inline_kernel
+def _cover(rows, r, models, marked, covered):
+    """The models an attack covers, in order (one, or an AOE's or spray's catches)."""
+    if rows[r, R_SPRAY] > 0:
+        width = rows[r, R_SPRAY]
+    elif rows[r, R_AOE] != 0:
+        width = 1 + rows[r, R_CATCHES]
+    else:
+        width = 1
+    n_cov = 0
+    for i in range(models.shape[0]):
+        if n_cov < width and marked[i] < models[i, M_BOXES]:
+            covered[n_cov] = i
+            n_cov += 1
+    return n_cov
+
+
+@inline_kernel
+def _tough_saves(state, rows, r, models, rules, j, critical, knocked_down):
+    """Whether a disabled model's Tough roll succeeds (Tough allowed, not knocked down, not
+    a critical that ignores Tough)."""
+    tough = (models[j, M_TOUGH] != 0 and rules[RU_TOUGH_ALLOWED] != 0 and knocked_down == 0
+             and not (critical and rows[r, R_CRIT_NO_TOUGH] != 0))
+    return tough and d6(state) >= models[j, M_TOUGH_THR]
 
 
 @kernel
@@ -384,3 +391,22 @@ def simulate_chunks(rows, models, rules, coverage, grid_lanes, grid_need, stream
                                crippled, hist_transfer, counters)
             else:
                 hist_transfer[c, 0] += 1
+
+
+@inline_kernel
+def _aoe_kinds(state, k, n_cov, static_boost, can_buy, rules, coverage, kinds, direct, boosts):
+    """Hit kind, directness and boost of every model an AOE covers, from the primary's hit
+    kind ``k``; a miss may still catch models (``coverage``). Returns the boosts bought."""
+    if k > 0:
+        bought = 1 if (not static_boost and can_buy) else 0
+        blast_boost = static_boost or (bought == 1 and rules[RU_AOE_BOOST_ALL] != 0)
+        for c in range(n_cov):
+            kinds[c] = k
+            direct[c] = 1 if c == 0 else 0
+            boosts[c] = int(static_boost or bought == 1) if c == 0 else int(blast_boost)
+        return bought
+    for c in range(n_cov):
+        kinds[c] = 1 if (coverage > 0.0 and uniform(state) < coverage) else 0
+        direct[c] = 0
+        boosts[c] = 1 if static_boost else 0
+    return 0
