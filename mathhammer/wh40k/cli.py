@@ -87,7 +87,13 @@ def add_situation_arguments(parser: ArgumentParser, edition_default: int | None 
     """The situation, modifier and rule-switch flags (read back by :func:`options_from_args`).
 
     ``edition_default=None`` leaves the edition to the input (a roster's own edition)."""
-    situation = parser.add_argument_group("situation")
+    _add_situation_flags(parser.add_argument_group("situation"))
+    _add_modifier_flags(parser.add_argument_group("modifiers"))
+    _add_rule_switches(parser.add_argument_group("rule switches (points the rules leave open)"),
+                       edition_default)
+
+
+def _add_situation_flags(situation: Any) -> None:
     situation.add_argument("--half-range", action="store_true",
                            help="target within half range ([RAPID FIRE], [MELTA])")
     situation.add_argument("--charged", action="store_true",
@@ -109,7 +115,9 @@ def add_situation_arguments(parser: ArgumentParser, edition_default: int | None 
                                 "edition)")
     situation.add_argument("--attacker-monster-vehicle", action="store_true",
                            help="every attacking model is a MONSTER or VEHICLE (hazard: 3 MW)")
-    mods = parser.add_argument_group("modifiers")
+
+
+def _add_modifier_flags(mods: Any) -> None:
     mods.add_argument("--hit-mod", type=int, default=0, metavar="N",
                       help="+N/-N to hit rolls (net roll modifiers are capped at +-1)")
     mods.add_argument("--wound-mod", type=int, default=0, metavar="N",
@@ -152,7 +160,9 @@ def add_situation_arguments(parser: ArgumentParser, edition_default: int | None 
     mods.add_argument("--reroll-attacks", choices=["ones", "low"], default="none",
                       help="re-roll a random Attacks roll, per weapon: ones or low (as "
                            "--reroll-damage)")
-    rules = parser.add_argument_group("rule switches (points the rules leave open)")
+
+
+def _add_rule_switches(rules: Any, edition_default: int | None) -> None:
     add_edition_argument(rules, edition_default)
     rules.add_argument("--devastating-text", choices=["final", "launch"], default="final",
                        help="10th edition: [DEVASTATING WOUNDS] final text (default: one "

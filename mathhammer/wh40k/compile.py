@@ -296,14 +296,7 @@ def compile_plan(weapons: Sequence[Weapon], target: TargetProfile,
     hazard_rolls = sum(w.count for w in weapons if w.has(ab.HAZARDOUS))
     saves = np.array([t.saves for t in tables], dtype=np.int64)
     if sampling_tables:
-        n_max = table_size(rows)
-        if any(row[D_TABLE] for row in rows):
-            n_max = max(n_max, width - 1)   # the DAMAGE_ROLLS tables hold every raw value
-        shortcuts = batch_shortcuts(rows, groups, n_max)
-        cdfs = count_tables(rows, rolls, saves, damage_maps, groups, shortcuts, n_max)
-        for b, row in enumerate(rows):
-            if row[D_TABLE]:
-                cdfs[b, DAMAGE_ROLLS, 0, :width] = np.minimum(np.cumsum(damage_pmfs[b]), 1.0)
+        cdfs, shortcuts = _sampling_tables(rows, rolls, saves, damage_maps, damage_pmfs, groups)
     else:
         cdfs = np.ones((len(rows), COUNT_TABLES, 1, 1))
         shortcuts = np.zeros((len(rows), SHORTCUT_COLUMNS), dtype=np.int64)
@@ -326,6 +319,22 @@ def compile_plan(weapons: Sequence[Weapon], target: TargetProfile,
         command_reroll=command_reroll_code(weapons, rows, situation, modifiers),
         use_counts=0 if modifiers.command_reroll != "none" else 2,
     )
+
+
+def _sampling_tables(rows: list[list[int]], rolls: np.ndarray, saves: np.ndarray,
+                     damage_maps: np.ndarray, damage_pmfs: np.ndarray, groups: np.ndarray
+                     ) -> tuple[np.ndarray, np.ndarray]:
+    """The count-sampling CDFs and exact shortcuts of every batch (see :func:`count_tables`)."""
+    width = damage_maps.shape[2]
+    n_max = table_size(rows)
+    if any(row[D_TABLE] for row in rows):
+        n_max = max(n_max, width - 1)   # the DAMAGE_ROLLS tables hold every raw value
+    shortcuts = batch_shortcuts(rows, groups, n_max)
+    cdfs = count_tables(rows, rolls, saves, damage_maps, groups, shortcuts, n_max)
+    for b, row in enumerate(rows):
+        if row[D_TABLE]:
+            cdfs[b, DAMAGE_ROLLS, 0, :width] = np.minimum(np.cumsum(damage_pmfs[b]), 1.0)
+    return cdfs, shortcuts
 
 
 def command_reroll_code(weapons: Sequence[Weapon], rows: list[list[int]],

@@ -101,13 +101,7 @@ def parse_weapon(line: str) -> Weapon:
             token.group(2), piece.column + token.start(2))
         if label in ("BS", "WS"):
             values["skill_label"] = _Piece(label, piece.column)
-    for label in ("A", "skill", "S", "AP", "D"):
-        if label not in values:
-            shown = "BS or WS" if label == "skill" else _WEAPON_LABELS[label]
-            example = {"A": "A2", "skill": "BS3+ (or WS3+, or BSN/A)", "S": "S4",
-                       "AP": "AP0 or AP-1", "D": "D1"}[label]
-            raise ProfileError(f"missing characteristic {shown}: add it, e.g. {example}",
-                               line=line)
+    _require_characteristics(values, line)
     skill_label = values["skill_label"].text
     if "range" in values and melee and skill_label == "BS":
         raise ProfileError("a Melee weapon uses WS, not BS", token="BS",
@@ -130,6 +124,16 @@ def parse_weapon(line: str) -> Weapon:
         )
     except ProfileError as exc:
         raise _locate(exc, line) from None
+
+
+def _require_characteristics(values: dict, line: str) -> None:
+    for label in ("A", "skill", "S", "AP", "D"):
+        if label not in values:
+            shown = "BS or WS" if label == "skill" else _WEAPON_LABELS[label]
+            example = {"A": "A2", "skill": "BS3+ (or WS3+, or BSN/A)", "S": "S4",
+                       "AP": "AP0 or AP-1", "D": "D1"}[label]
+            raise ProfileError(f"missing characteristic {shown}: add it, e.g. {example}",
+                               line=line)
 
 
 def parse_target(line: str) -> TargetProfile:
