@@ -11,8 +11,6 @@ never has two wounded models, because damage must go to a model that has lost wo
 
 from __future__ import annotations
 
-import numpy as np
-
 from mathhammer.core.jit import inline_kernel, kernel, lean_kernel
 from mathhammer.core.rng import d6, roll_dice
 from mathhammer.wh40k.compile import (
@@ -209,34 +207,21 @@ def run_chunks(first, step, streams, trials_per_chunk, batch, shortcuts, rolls, 
     ``hazard_fail_max`` or lower; ``dw_spill`` 1 lets [DEVASTATING WOUNDS] mortal wounds
     spill from model to model (10th-edition launch text).
 
-    The chunk and trial loops live in this one function, compiled without numba's
-    reference counting (:data:`mathhammer.core.jit.lean_kernel`), so it cannot allocate:
-    ``state`` (a stream's words), ``damage_local``, ``models_local``, ``hazard_local`` (one
-    chunk's histograms, copied to its rows at the end: two threads counting into adjacent
-    rows of one array would share cache lines on every trial), ``alive``, ``current``,
-    ``wounds`` (one entry per group), ``counts`` (7) and ``pending`` (pairs: mortal wounds,
-    Feel No Pain column) are scratch arrays, and
-    the tables should be the thread's own copies. (A compiled wrapper around a separate
-    trial-loop function cost seven more seconds of cold compile: numba re-optimises a callee
-    inside every caller.)
+    Long because the chunk and trial loops and the hit-and-wound step live in this one
+    function, compiled without numba's reference counting
+    (:data:`mathhammer.core.jit.lean_kernel`); the other steps are inlined helpers. It cannot
+    allocate: ``state``, the ``*_local`` histograms (copied to the chunk's rows at the end:
+    threads counting into adjacent rows would share cache lines), ``alive``, ``current``,
+    ``wounds`` (per group), ``counts`` (7) and ``pending`` (pairs: mortal wounds, Feel No
+    Pain column) are scratch arrays; the tables should be the thread's own copies. (A
+    separate trial function cost seven more seconds of cold compile.)
     """
     n_groups = groups.shape[0]
     limit = cdfs.shape[2] - 1
     for c in range(first, streams.shape[0], step):
-        for w in range(state.shape[0]):
-            state[w] = streams[c, w]
-        for k in range(damage_local.shape[0]):
-            damage_local[k] = 0
-        for k in range(models_local.shape[0]):
-            models_local[k] = 0
-        for k in range(hazard_local.shape[0]):
-            hazard_local[k] = 0
-        run_trials = trials_per_chunk[c]
-        for _ in range(run_trials):
-            for g in range(n_groups):
-                alive[g] = groups[g, G_MODELS]
-                wounds[g] = groups[g, G_WOUNDS]
-                current[g] = wounds[g]
+        _start_chunk(state, streams, c, damage_local, models_local, hazard_local)
+        for _ in range(trials_per_chunk[c]):
+            _fresh_target(groups, alive, wounds, current)
             lost_total = 0
             n_pending = 0
             command = command_reroll   # the Command Re-roll in hand (0 once spent)
@@ -309,115 +294,188 @@ def run_chunks(first, step, streams, trials_per_chunk, batch, shortcuts, rolls, 
                         failed = binomial_at(state, cdfs, b, FAILED_SAVES, to_save)
                         to_save = 0
                 if failed > 0:
-                    # Failed saves against the one group (05.04, 05.05), written out here: a
-                    # helper taking these arrays cost more than the dice.
-                    fnp = groups[0, batch[b, FNP_COLUMN]]
-                    if batch[b, D_COUNT] == 0 and fnp >= NO_FNP:
-                        # Fixed damage, no Feel No Pain: the failures' effect is arithmetic.
-                        lost, alive[0], current[0] = _allocate_fixed(
-                            failed, damage_maps[b, NORMAL_DAMAGE, batch[b, D_CONST]], alive[0],
-                            current[0], wounds[0])
-                        lost_total += lost
-                    elif batch[b, D_COUNT] == 0 and wounds[0] == 1:
-                        # One-wound models, fixed damage, Feel No Pain: each failed save kills
-                        # on its own, independently, until the unit is gone.
-                        kills = min(binomial_at(state, cdfs, b, KILLS_OF_FAILED, failed),
-                                    alive[0])
-                        alive[0] -= kills
-                        lost_total += kills
-                    else:
-                        for _ in range(failed):
-                            if alive[0] == 0:
-                                break
-                            raw = _roll_damage(state, batch, cdfs, b)
-                            lost_total += _lose_wounds(state, 0, damage_maps[b, NORMAL_DAMAGE, raw],
-                                                       fnp, alive, current, wounds)
-                # Save rolls (05.03): the defender re-rolls against the group current at the start.
+                    lost_total += _inflict_failed_saves(state, b, failed, batch, damage_maps,
+                                                        groups, cdfs, alive, current, wounds)
                 if to_save > 0:
-                    g0 = _first_alive(alive)
-                    for face in range(7):
-                        counts[face] = 0
-                    for _ in range(to_save):
-                        face = d6(state)
-                        if saves[b, g0, SAVE_REROLL, face]:
-                            face = d6(state)
-                        elif command == COMMAND_SAVE and saves[b, g0, SAVE_FAILS, face]:
-                            face = d6(state)
-                            command = 0
-                        counts[face] += 1
-                    # Inflict damage (05.04): lowest save results first, against the current group.
-                    for face in range(1, 7):
-                        for _ in range(counts[face]):
-                            g = _first_alive(alive)
-                            if g < 0:
-                                break
-                            if saves[b, g, SAVE_FAILS, face]:
-                                raw = _roll_damage(state, batch, cdfs, b)
-                                if (command == COMMAND_DAMAGE
-                                        and raw < batch[b, COMMAND_DAMAGE_BELOW]):
-                                    raw = _roll_damage(state, batch, cdfs, b)
-                                    command = 0
-                                damage = damage_maps[b, NORMAL_DAMAGE, raw]
-                                lost_total += _lose_wounds(state, g, damage,
-                                                           groups[g, batch[b, FNP_COLUMN]],
-                                                           alive, current, wounds)
-                # [DEVASTATING WOUNDS] (24.10): D mortal wounds, at most one model each.
-                if (devastating > 0 and n_groups == 1 and not dw_at_unit_end and not dw_spill
-                        and batch[b, D_COUNT] == 0
-                        and groups[0, batch[b, FNP_MORTAL_COLUMN]] >= NO_FNP):
-                    # Fixed damage, one group, no Feel No Pain: the same arithmetic as failed
-                    # saves (the wounded model first, excess lost).
-                    lost, alive[0], current[0] = _allocate_fixed(
-                        devastating, damage_maps[b, MORTAL_DAMAGE, batch[b, D_CONST]], alive[0],
-                        current[0], wounds[0])
+                    lost, command = _save_and_inflict(state, b, to_save, command, batch, saves,
+                                                      damage_maps, groups, cdfs, counts, alive,
+                                                      current, wounds)
                     lost_total += lost
-                    devastating = 0
-                for _ in range(devastating):
+                if devastating > 0:
+                    lost, n_pending, command = _devastating_wounds(
+                        state, b, devastating, command, dw_at_unit_end, dw_spill, batch,
+                        damage_maps, groups, cdfs, pending, n_pending, alive, current, wounds)
+                    lost_total += lost
+            lost_total += _held_mortals(state, pending, n_pending, dw_spill, groups, alive,
+                                        current, wounds)
+            _record_trial(state, lost_total, groups, alive, hazard_rolls, hazard_fail_max,
+                          hazard_mortals, damage_local, models_local, hazard_local)
+        _store_chunk(c, damage_local, models_local, hazard_local, damage_hist, models_hist,
+                     hazard_hist)
+
+
+# The steps of run_chunks that are not the hot hit-and-wound path. They are inlined into it
+# at numba's IR level (inline_kernel), so they cost no call and allocate nothing, as the
+# kernel compiled without reference counting requires.
+@inline_kernel
+def _start_chunk(state, streams, c, damage_local, models_local, hazard_local):
+    """Load chunk ``c``'s stream and zero its histograms."""
+    for w in range(state.shape[0]):
+        state[w] = streams[c, w]
+    for k in range(damage_local.shape[0]):
+        damage_local[k] = 0
+    for k in range(models_local.shape[0]):
+        models_local[k] = 0
+    for k in range(hazard_local.shape[0]):
+        hazard_local[k] = 0
+
+
+@inline_kernel
+def _store_chunk(c, damage_local, models_local, hazard_local, damage_hist, models_hist,
+                 hazard_hist):
+    """Copy one chunk's histograms to its rows."""
+    for k in range(damage_local.shape[0]):
+        damage_hist[c, k] = damage_local[k]
+    for k in range(models_local.shape[0]):
+        models_hist[c, k] = models_local[k]
+    for k in range(hazard_local.shape[0]):
+        hazard_hist[c, k] = hazard_local[k]
+
+
+@inline_kernel
+def _fresh_target(groups, alive, wounds, current):
+    for g in range(groups.shape[0]):
+        alive[g] = groups[g, G_MODELS]
+        wounds[g] = groups[g, G_WOUNDS]
+        current[g] = wounds[g]
+
+
+@inline_kernel
+def _inflict_failed_saves(state, b, failed, batch, damage_maps, groups, cdfs, alive, current,
+                          wounds):
+    """Failed saves, known as a count, against the one group (05.04, 05.05): wounds lost."""
+    fnp = groups[0, batch[b, FNP_COLUMN]]
+    if batch[b, D_COUNT] == 0 and fnp >= NO_FNP:
+        # Fixed damage, no Feel No Pain: the failures' effect is arithmetic.
+        lost, alive[0], current[0] = _allocate_fixed(
+            failed, damage_maps[b, NORMAL_DAMAGE, batch[b, D_CONST]], alive[0], current[0],
+            wounds[0])
+        return lost
+    if batch[b, D_COUNT] == 0 and wounds[0] == 1:
+        # One-wound models, fixed damage, Feel No Pain: each failed save kills on its own,
+        # independently, until the unit is gone.
+        kills = min(binomial_at(state, cdfs, b, KILLS_OF_FAILED, failed), alive[0])
+        alive[0] -= kills
+        return kills
+    lost = 0
+    for _ in range(failed):
+        if alive[0] == 0:
+            break
+        raw = _roll_damage(state, batch, cdfs, b)
+        lost += _lose_wounds(state, 0, damage_maps[b, NORMAL_DAMAGE, raw], fnp, alive, current,
+                             wounds)
+    return lost
+
+
+@inline_kernel
+def _save_and_inflict(state, b, to_save, command, batch, saves, damage_maps, groups, cdfs,
+                      counts, alive, current, wounds):
+    """Save rolls die by die (05.03: re-rolled against the group current at the start), then
+    damage lowest results first against the current group (05.04). Returns the wounds lost
+    and the Command Re-roll still in hand."""
+    g0 = _first_alive(alive)
+    for face in range(7):
+        counts[face] = 0
+    for _ in range(to_save):
+        face = d6(state)
+        if saves[b, g0, SAVE_REROLL, face]:
+            face = d6(state)
+        elif command == COMMAND_SAVE and saves[b, g0, SAVE_FAILS, face]:
+            face = d6(state)
+            command = 0
+        counts[face] += 1
+    lost = 0
+    for face in range(1, 7):
+        for _ in range(counts[face]):
+            g = _first_alive(alive)
+            if g < 0:
+                break
+            if saves[b, g, SAVE_FAILS, face]:
+                raw = _roll_damage(state, batch, cdfs, b)
+                if command == COMMAND_DAMAGE and raw < batch[b, COMMAND_DAMAGE_BELOW]:
                     raw = _roll_damage(state, batch, cdfs, b)
-                    if command == COMMAND_DAMAGE and raw < batch[b, COMMAND_DAMAGE_BELOW]:
-                        raw = _roll_damage(state, batch, cdfs, b)
-                        command = 0
-                    damage = damage_maps[b, MORTAL_DAMAGE, raw]
-                    fnp_column = batch[b, FNP_MORTAL_COLUMN]
-                    if dw_at_unit_end:   # pairs: damage, Feel No Pain column
-                        pending[2 * n_pending] = damage
-                        pending[2 * n_pending + 1] = fnp_column
-                        n_pending += 1
-                        continue
-                    if dw_spill:
-                        lost_total += _spill_mortals(state, damage, fnp_column, groups, alive,
-                                                     current, wounds)
-                        continue
-                    g = _mortal_target(alive, current, wounds)
-                    if g < 0:
-                        break
-                    lost_total += _lose_wounds(state, g, damage, groups[g, fnp_column], alive,
-                                               current, wounds)
-            for i in range(n_pending):
-                damage = pending[2 * i]
-                fnp_column = pending[2 * i + 1]
-                if dw_spill:
-                    lost_total += _spill_mortals(state, damage, fnp_column, groups, alive,
-                                                 current, wounds)
-                    continue
-                g = _mortal_target(alive, current, wounds)
-                if g < 0:
-                    break
-                lost_total += _lose_wounds(state, g, damage, groups[g, fnp_column], alive,
-                                           current, wounds)
-            destroyed = 0
-            for g in range(n_groups):
-                destroyed += groups[g, G_MODELS] - alive[g]
-            hazard_fails = 0
-            for _ in range(hazard_rolls):
-                if d6(state) <= hazard_fail_max:
-                    hazard_fails += 1
-            damage_local[lost_total] += 1
-            models_local[destroyed] += 1
-            hazard_local[hazard_fails * hazard_mortals] += 1
-        for k in range(damage_local.shape[0]):
-            damage_hist[c, k] = damage_local[k]
-        for k in range(models_local.shape[0]):
-            models_hist[c, k] = models_local[k]
-        for k in range(hazard_local.shape[0]):
-            hazard_hist[c, k] = hazard_local[k]
+                    command = 0
+                lost += _lose_wounds(state, g, damage_maps[b, NORMAL_DAMAGE, raw],
+                                     groups[g, batch[b, FNP_COLUMN]], alive, current, wounds)
+    return lost, command
+
+
+@inline_kernel
+def _held_mortals(state, pending, n_pending, dw_spill, groups, alive, current, wounds):
+    """[DEVASTATING WOUNDS] mortal wounds held to the end of the attacks (pairs of damage and
+    Feel No Pain column in ``pending``): wounds lost."""
+    lost = 0
+    for i in range(n_pending):
+        damage = pending[2 * i]
+        fnp_column = pending[2 * i + 1]
+        if dw_spill:
+            lost += _spill_mortals(state, damage, fnp_column, groups, alive, current, wounds)
+            continue
+        g = _mortal_target(alive, current, wounds)
+        if g < 0:
+            break
+        lost += _lose_wounds(state, g, damage, groups[g, fnp_column], alive, current, wounds)
+    return lost
+
+
+@inline_kernel
+def _devastating_wounds(state, b, devastating, command, dw_at_unit_end, dw_spill, batch,
+                        damage_maps, groups, cdfs, pending, n_pending, alive, current, wounds):
+    """[DEVASTATING WOUNDS] (24.10): D mortal wounds each, at most one model each (or held
+    in ``pending`` to the end of the attacks, or spilling under the 10th-edition launch
+    text). Returns the wounds lost, the mortal wounds held and the Command Re-roll in hand."""
+    lost = 0
+    if (groups.shape[0] == 1 and not dw_at_unit_end and not dw_spill
+            and batch[b, D_COUNT] == 0 and groups[0, batch[b, FNP_MORTAL_COLUMN]] >= NO_FNP):
+        # Fixed damage, one group, no Feel No Pain: the same arithmetic as failed saves (the
+        # wounded model first, excess lost).
+        lost, alive[0], current[0] = _allocate_fixed(
+            devastating, damage_maps[b, MORTAL_DAMAGE, batch[b, D_CONST]], alive[0],
+            current[0], wounds[0])
+        return lost, n_pending, command
+    fnp_column = batch[b, FNP_MORTAL_COLUMN]
+    for _ in range(devastating):
+        raw = _roll_damage(state, batch, cdfs, b)
+        if command == COMMAND_DAMAGE and raw < batch[b, COMMAND_DAMAGE_BELOW]:
+            raw = _roll_damage(state, batch, cdfs, b)
+            command = 0
+        damage = damage_maps[b, MORTAL_DAMAGE, raw]
+        if dw_at_unit_end:   # pairs: damage, Feel No Pain column
+            pending[2 * n_pending] = damage
+            pending[2 * n_pending + 1] = fnp_column
+            n_pending += 1
+            continue
+        if dw_spill:
+            lost += _spill_mortals(state, damage, fnp_column, groups, alive, current, wounds)
+            continue
+        g = _mortal_target(alive, current, wounds)
+        if g < 0:
+            break
+        lost += _lose_wounds(state, g, damage, groups[g, fnp_column], alive, current, wounds)
+    return lost, n_pending, command
+
+
+@inline_kernel
+def _record_trial(state, lost_total, groups, alive, hazard_rolls, hazard_fail_max,
+                  hazard_mortals, damage_local, models_local, hazard_local):
+    """Count one trial: wounds lost, models destroyed, and the hazard rolls after the attacks."""
+    destroyed = 0
+    for g in range(groups.shape[0]):
+        destroyed += groups[g, G_MODELS] - alive[g]
+    hazard_fails = 0
+    for _ in range(hazard_rolls):
+        if d6(state) <= hazard_fail_max:
+            hazard_fails += 1
+    damage_local[lost_total] += 1
+    models_local[destroyed] += 1
+    hazard_local[hazard_fails * hazard_mortals] += 1
