@@ -95,7 +95,7 @@ def _listing(army: Any, args: argparse.Namespace) -> int:
 
 def _analysis(army: Any, args: argparse.Namespace) -> int:
     from mathhammer.wh40k.cli import options_from_args
-    from mathhammer.wh40k.compare import pivot, to_markdown
+    from mathhammer.wh40k.compare import pivot, table, to_markdown
     from mathhammer.wh40k.targets import load
 
     options = options_from_args(args)
@@ -129,7 +129,9 @@ def _analysis(army: Any, args: argparse.Namespace) -> int:
             print()
         else:
             print(f"{phase.capitalize()}:")
-            print(pivot(part, args.metric).to_string())
+            cells = table(part, args.metric).frame   # fixed decimals, percentages
+            labels = [c for c in ("attacker", "target") if c in cells.columns]
+            print(cells.set_index(labels).to_string())
             print()
     footer = _footer(frame, args)
     print("\n".join(f"- {line}" for line in footer.splitlines()) if args.markdown else footer)
