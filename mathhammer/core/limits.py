@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from mathhammer.errors import ProfileError
+from mathhammer.errors import OptionError, ProfileError
 
 #: Largest number in a profile: a characteristic, a dice constant, an ability's X.
 MAX_NUMBER = 10_000
@@ -102,3 +102,27 @@ def _name_span(line: str) -> tuple[int, int]:
         if rest[:1] in ("x", "X", "×"):
             return colon - len(rest) + 1, colon
     return start, colon
+
+
+#: Most outcome values (wounds, boxes, damage points) the histograms of one Monte Carlo run
+#: may hold in all: each chunk keeps its own histogram, so this bounds the memory of a run.
+MAX_OUTCOME_VALUES = 100_000
+#: Most dice (or attacks) one Monte Carlo run may roll in all, about an hour of one core.
+MAX_DICE_PER_RUN = 100_000_000_000
+
+
+def check_outcome_values(values: int, what: str, fix: str) -> None:
+    """Refuse a run whose outcome histograms would need more than :data:`MAX_OUTCOME_VALUES`
+    bins (``what`` names the quantity, ``fix`` what to change), before anything is allocated.
+    """
+    if values > MAX_OUTCOME_VALUES:
+        raise OptionError(f"{what} could reach {values:,} (limit {MAX_OUTCOME_VALUES:,}): {fix}")
+
+
+def check_run_work(per_trial: int, trials: int, unit: str, limit: int = MAX_DICE_PER_RUN
+                   ) -> None:
+    """Refuse ``trials`` trials of up to ``per_trial`` ``unit`` each beyond ``limit`` in all:
+    such a run would not end in any useful time."""
+    if per_trial * trials > limit:
+        raise OptionError(f"{trials:,} trials of up to {per_trial:,} {unit} each is more than "
+                          f"{limit:,} {unit}: lower --trials")

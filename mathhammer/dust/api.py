@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from mathhammer.core.limits import check_outcome_values, check_run_work
 from mathhammer.core.result import EXACT, MONTE_CARLO, Distribution, Result
 from mathhammer.core.trials import (CHUNKS, DEFAULT_GRID_TRIALS, DEFAULT_TRIALS, check_seed,
                                     check_trials, chunk_streams)
@@ -210,8 +211,12 @@ def run_plan_kernel(compiled: CompiledPlan, trials: int, seed: int) -> np.ndarra
     chunks (quantities: hits, damage before saves, damage after saves)."""
     from mathhammer.dust.kernels import plan_kernel
 
-    streams, chunk_trials = chunk_streams(check_trials(trials), check_seed(seed), N_CHUNKS)
+    trials = check_trials(trials)
     n_bins = int(max(compiled.max_hits.max(), compiled.max_damage.max())) + 1
+    check_outcome_values(n_bins * len(compiled.targets), "the hits or damage of one trial",
+                         "fewer carriers or dice per line")
+    check_run_work(int(compiled.rows[:, N_DICE].sum()), trials, "dice")
+    streams, chunk_trials = chunk_streams(trials, check_seed(seed), N_CHUNKS)
     hist = np.zeros((N_CHUNKS, len(compiled.targets), 3, n_bins), dtype=np.int64)
     plan_kernel(streams, chunk_trials, np.ascontiguousarray(compiled.rows),
                 len(compiled.targets), hist)
@@ -643,8 +648,10 @@ def exchange(a: Unit, b: Unit, rounds: int = 1, *, method: str = "exact",
         a = _replace(a, profile=a.profile.with_cover(a_cover))
     if b_cover is not None:
         b = _replace(b, profile=b.profile.with_cover(b_cover))
-    if rounds < 1:
-        raise OptionError(f"rounds must be at least 1, not {rounds}")
+    if isinstance(rounds, bool) or not isinstance(rounds, int) \
+            or not 1 <= rounds <= MAX_EXCHANGE_ROUNDS:
+        raise OptionError(f"rounds {rounds!r}: give a whole number of rounds from 1 to "
+                          f"{MAX_EXCHANGE_ROUNDS} (a Dust game lasts a handful of rounds)")
     policy = rules.casualty_policy
     side_a = _exchange_side(a, b, a_weapons, sustained, rules)
     side_b = _exchange_side(b, a, b_weapons, sustained, rules)
@@ -686,7 +693,11 @@ def _exchange_monte_carlo(side_a: _ExactSide, side_b: _ExactSide, rounds: int,
     """Histograms of both sides' losses from the exchange kernel."""
     from mathhammer.dust.kernels import exchange_kernel
 
-    streams, chunk_trials = chunk_streams(check_trials(trials), check_seed(seed), N_CHUNKS)
+    trials = check_trials(trials)
+    dice = sum(int(side.counts.sum()) * int(side.rows[:, N_DICE].sum())
+               for side in (side_a, side_b))
+    check_run_work(dice * rounds, trials, "dice")
+    streams, chunk_trials = chunk_streams(trials, check_seed(seed), N_CHUNKS)
     hists = [np.zeros((N_CHUNKS, side.capacity + 1), dtype=np.int64)
              for side in (side_a, side_b)]
     args = []
@@ -702,6 +713,8 @@ def _exchange_monte_carlo(side_a: _ExactSide, side_b: _ExactSide, rounds: int,
 #: Largest number of distinct exchange states (models alive per group and losses of both
 #: sides) the exact engine follows before refusing.
 MAX_EXCHANGE_STATES = 100_000
+#: Most rounds one exchange may run.
+MAX_EXCHANGE_ROUNDS = 100
 
 
 @dataclass(frozen=True, eq=False)

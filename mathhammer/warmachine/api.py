@@ -11,6 +11,7 @@ from collections.abc import Iterable
 import numpy as np
 
 from mathhammer.core.result import EXACT, MONTE_CARLO, Distribution, Result
+from mathhammer.core.limits import check_outcome_values, check_run_work
 from mathhammer.core.trials import CHUNKS, DEFAULT_TRIALS, check_seed, check_trials, chunk_streams
 from mathhammer.warmachine.compile import M_GRID, CompiledPlan, compile_plan
 from mathhammer.warmachine.exact import outcome_names, solve
@@ -99,12 +100,21 @@ def simulate(attacks: AttackLike | Iterable[AttackLike],
     return run_monte_carlo(plan(attacks, targets, rules), trials, seed)
 
 
+#: Most attack rolls a Monte Carlo run may resolve, counting an AOE's roll once per model it
+#: may cover: about an hour of one core.
+MAX_ATTACK_ROLLS_PER_RUN = 20_000_000_000
+
+
 def run_monte_carlo(compiled: CompiledPlan, trials: int, seed: int) -> Result:
     """Run the Monte Carlo kernel on a compiled plan (same outcomes as :func:`run_exact`)."""
     from mathhammer.warmachine.kernels import (C_BEAST, C_CONTINUOUS, C_CRIT, C_HIT, C_SAVED,
                                                C_UNIT, N_COUNTERS, simulate_chunks)
 
     trials, seed = check_trials(trials), check_seed(seed)
+    check_outcome_values(compiled.max_damage + compiled.max_boosts + compiled.max_transferred,
+                         "the boxes one trial marks", "fewer or smaller target models")
+    check_run_work(len(compiled.rows) * max(1, compiled.n_models), trials, "attack rolls",
+                   MAX_ATTACK_ROLLS_PER_RUN)
     streams, per_chunk = chunk_streams(trials, seed, N_CHUNKS)
     n_models = compiled.n_models
     hist_damage = np.zeros((N_CHUNKS, compiled.max_damage + 1), dtype=np.int64)

@@ -39,3 +39,24 @@ def test_digits_in_a_name_are_part_of_the_name():
 
     assert parse_target("A000000: VEHICLE1 BOXES1").name == "A000000"
     assert parse_target("Squad 1234567: INFANTRY2").name == "Squad 1234567"
+
+
+@pytest.mark.parametrize("argv, fragments", [
+    # 100,000,000 dice a trial: the histograms alone would need 143 GiB
+    (["dust", "simulate", "10000x Shotgun: 10000/1", "--target", "10000x G: INFANTRY2"],
+     ["100,000,001", "limit 100,000", "fewer carriers"]),
+    (["dust", "simulate", "1000x Shotgun: 10/1", "--target", TARGET,
+      "--trials", "10000000000"], ["10,000,000,000 trials", "10,000 dice", "lower --trials"]),
+    (["dust", "exchange", "seed.toml#Pounder", "seed.toml#Pounder", "--rounds", "1000000000"],
+     ["rounds 1000000000", "from 1 to 100"]),
+    (["dust", "exchange", "seed.toml#Pounder", "seed.toml#Pounder", "--rounds", "1000000000",
+      "--method", "monte-carlo"], ["rounds 1000000000", "from 1 to 100"]),
+])
+def test_runs_too_large_to_finish_are_refused_before_any_work(argv, fragments):
+    refused(argv, *fragments, seconds=5)
+
+
+def test_the_largest_exchange_still_answers():
+    status, out, err, took = run_cli(["dust", "exchange", "seed.toml#Pounder",
+                                      "seed.toml#Laser Grenadiers", "--rounds", "100"])
+    assert status == 0 and err == "" and "losses" in out

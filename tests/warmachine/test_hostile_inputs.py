@@ -34,3 +34,15 @@ def test_digits_in_a_name_are_part_of_the_name_but_counts_are_checked():
     assert parse_target("Unit 1234567: DEF13 ARM13 BOXES1").name == "Unit 1234567"
     with pytest.raises(ProfileError, match="'123456'"):
         parse_target("123456x Unit: DEF13 ARM13 BOXES1")
+
+
+@pytest.mark.parametrize("argv, fragments", [
+    # 100,000,000 boxes: the damage histograms alone would need 48 GiB
+    (["warmachine", "simulate", "10000x " + WEAPON, "--target",
+      "10000x Trencher: DEF13 ARM13 BOXES10000"], ["100,000,000", "limit 100,000"]),
+    (["warmachine", "simulate", "10000x " + WEAPON, "--target",
+      "10x Trencher: DEF13 ARM13 BOXES10", "--trials", "10000000000"],
+     ["10,000,000,000 trials", "100,000 attack rolls", "lower --trials"]),
+])
+def test_runs_too_large_to_finish_are_refused_before_any_work(argv, fragments):
+    refused(argv, *fragments, seconds=5)
