@@ -521,6 +521,20 @@ def rerolled_pmf(pmf: np.ndarray, below: int) -> np.ndarray:
     return out + p_reroll * np.asarray(pmf, dtype=float)
 
 
+#: Most values the raw index of a re-rolled Damage roll, or of a Damage roll with a random
+#: [MELTA X] (D roll and X roll together), may take: the Monte Carlo kernel keeps a sampling
+#: table that size per batch.
+MAX_DAMAGE_ROLL_INDEX = 1_000
+
+
+def check_damage_roll_size(weapon: Weapon, largest_index: int) -> None:
+    """Refuse a Damage roll whose raw index (see :func:`raw_damage_pmf`) could not be tabled."""
+    if largest_index > MAX_DAMAGE_ROLL_INDEX:
+        raise OptionError(f"'{weapon}': its Damage roll with a random [MELTA X] or a Damage "
+                          f"re-roll has {largest_index + 1:,} outcomes to table (limit "
+                          f"{MAX_DAMAGE_ROLL_INDEX + 1:,}): use smaller dice for D or X")
+
+
 def raw_damage_pmf(weapon: Weapon, melta: DiceExpr, policy: str) -> np.ndarray:
     """Law of the raw damage index: the D roll (re-rolled under ``policy``); with a random
     [MELTA X], the pair (D roll d, X roll x) as the index ``d + (Dmax + 1) * x``, because
@@ -632,6 +646,7 @@ def batch_tables(weapon: Weapon, defender: Defender, situation: Situation,
     melta_x = melta.value if melta is not None and melta.value is not None else \
         DiceExpr.fixed(melta.number if melta is not None else 0)
     damage_pmf = raw_damage_pmf(weapon, melta_x, modifiers.reroll_damage)
+    check_damage_roll_size(weapon, len(damage_pmf) - 1)
     maps = _damage_maps(weapon, defender, melta_x, modifiers, rules, len(damage_pmf) - 1)
 
     sustained = active(ab.SUSTAINED_HITS)

@@ -171,3 +171,18 @@ def test_python_objects_of_the_wrong_kind_are_named():
         mh.compare(None, [T], exact=True)
     with pytest.raises(ProfileError, match="attacks must be a DiceExpr"):
         mh.Weapon(attacks=2, skill=3, strength=4, ap=-1, damage=mh.DiceExpr.fixed(1))
+
+
+@pytest.mark.parametrize("command", ["simulate", "exact"])
+def test_a_damage_roll_too_wide_to_table_is_refused(command):
+    # D100D6 and [MELTA 100D6] together index 601 x 601 raw outcomes: the sampling table
+    # alone asked for 11.4 TiB
+    refused([command, 'Gun: 24" A1 BS3+ S4 AP0 D100D6 [MELTA 100D6]', "--half-range",
+             "--target", "10x G: T1 Sv7+ W10"], "361,201 outcomes", "limit 1,001",
+            "smaller dice", seconds=5)
+
+
+def test_a_wide_damage_roll_within_the_limit_still_answers():
+    result = mh.simulate('Gun: 24" A1 BS3+ S4 AP0 D6D6 [MELTA 3D6]', "10x G: T1 Sv7+ W10",
+                         half_range=True, reroll_damage="low", trials=20_000, seed=3)
+    assert result.mean("damage") > 0
