@@ -43,7 +43,12 @@ class WeaponChoice:
 
 @dataclass(frozen=True, slots=True)
 class Activation:
-    """One unit making attacks: a shooting phase, a fight, or an out-of-phase overwatch."""
+    """One unit making attacks: a shooting phase, a fight, or an out-of-phase overwatch.
+
+    ``precision_pick``, when given, overrides the scenario's
+    :attr:`~mathhammer.wh40k.scenario.model.ScenarioRules.precision_pick` for this
+    activation's [PRECISION] attacks.
+    """
 
     phase: Phase
     attacker: str
@@ -53,6 +58,7 @@ class Activation:
     modifiers: Modifiers = Modifiers()
     order: tuple[str, ...] = ()
     label: str = ""
+    precision_pick: str | None = None
 
     def __post_init__(self) -> None:
         if self.phase not in PHASES:

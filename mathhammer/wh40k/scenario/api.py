@@ -60,9 +60,11 @@ def max_pending(plan: ScenarioPlan) -> int:
     worst = 1
     for k in range(plan.activations.shape[0]):
         first = plan.activations[k, K_FIRST_BATCH]
-        batches = plan.batches[first:first + plan.activations[k, K_N_BATCHES]]
-        total = sum(wound_dice_bound(row, plan.contribs, plan.subs, largest_unit)
-                    for row in batches)
+        rows = list(range(first, first + plan.activations[k, K_N_BATCHES]))
+        if plan.retarget is not None:  # a retargeted weapon may roll against another unit
+            rows += [int(r) for b in rows for r in plan.retarget[b] if r >= 0]
+        total = sum(wound_dice_bound(plan.batches[b], plan.contribs, plan.subs, largest_unit)
+                    for b in rows)
         worst = max(worst, total)
     return int(worst)
 
@@ -85,7 +87,8 @@ def run_scenario_monte_carlo(plan: ScenarioPlan, trials: int,
                              plan.report_groups, plan.flags, pending,
                              int(plan.units[:, U_N_ALLOCS].max()), models, wounds, groups,
                              sides, plan.hit_cdfs, plan.wound_cdfs, plan.save_cdfs,
-                             plan.use_counts, plan.one_shot_slots)
+                             plan.use_counts, plan.one_shot_slots, plan.retarget,
+                             plan.precision_pick, plan.alloc_points)
     return models.sum(axis=0), wounds.sum(axis=0), groups.sum(axis=0), sides.sum(axis=0)
 
 
@@ -438,7 +441,8 @@ def run_scripted(scenario: Scenario, faces: list[int]) -> dict[str, Any]:
                    np.zeros(plan.report_groups.shape[0], np.int64),
                    np.zeros(len(plan.side_names), np.int64), models, wounds, groups, sides,
                    plan.hit_cdfs, plan.wound_cdfs, plan.save_cdfs, 0,
-                   np.zeros(max(plan.one_shot_slots, 1), np.int64))
+                   np.zeros(max(plan.one_shot_slots, 1), np.int64), plan.retarget,
+                   plan.precision_pick, plan.alloc_points)
     check_script_not_exhausted(stream)
     result = ScenarioResult(plan=plan, trials=1, seed=0, models=models, wounds=wounds,
                             groups=groups, sides=sides)

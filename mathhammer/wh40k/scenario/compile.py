@@ -15,6 +15,16 @@ Layout (every array is int64):
   toughness index t), ``saves[B, G, 2, 7]``
   (per allocation group of the target), ``damage_maps[B, 2, Dmax + 1]``.
 - ``activations[K, ...]``: attacker and batch range. The kernel repeats them ``rounds`` times.
+- Retargeting (``retarget_on_destroyed = retarget``): after every activation's batches come
+  the *alternative rows*: a batch's weapons against each unit it may turn to, with their own
+  tables (sharing the batch's contributions when every weapon may go there).
+  ``retarget[B, R]`` lists a batch's alternative rows, candidate by candidate in the order
+  they are tried (several rows for one candidate when its keywords split the batch), -1
+  padded; ``R`` is 0 with ``lost``.
+- [PRECISION]: ``precision_pick[B]`` is -2 (``first``), -1 (``best``) or the report index
+  of the named CHARACTER model group in that batch's target; ``alloc_points[A]`` is an
+  allocation group's points per model in thousandths (1 for every CHARACTER of a unit whose
+  CHARACTERs' points are not all known, so ``best`` picks the fewest wounds left).
 - Report bins: per checkpoint (round x activation), histograms of models destroyed and wounds
   lost per unit and models destroyed per model group, laid out at fixed offsets.
 """
@@ -54,6 +64,8 @@ C_SUB_FIRST, C_SUB_COUNT, C_PER_MODEL, C_A_COUNT, C_A_SIDES, C_A_CONST = range(6
 K_ATTACKER, K_FIRST_BATCH, K_N_BATCHES = range(3)
 # ScenarioPlan.flags: the edition's rules the kernel switches on (see rule_flags)
 F_DW_AT_END, F_DW_SPILL, F_ONE_AT_A_TIME, F_HAZARD_10E = range(4)
+# ScenarioPlan.precision_pick codes besides a report-group index
+PICK_FIRST, PICK_BEST = -2, -1
 
 
 @dataclass(frozen=True, eq=False)
@@ -89,6 +101,9 @@ class ScenarioPlan:
     save_cdfs: np.ndarray = None    # float64[B, 1, N + 1, N + 1]: failed saves, one group
     use_counts: int = 1
     flags: np.ndarray = None        # int64[4], see rule_flags()
+    retarget: np.ndarray = None     # int64[B, R]: alternative rows per batch, -1 padded
+    precision_pick: np.ndarray = None   # int64[B]: -2 first, -1 best, else a report group
+    alloc_points: np.ndarray = None     # int64[A]: points per model x 1000 (see above)
 
     @property
     def checkpoints(self) -> int:
@@ -99,6 +114,7 @@ def compile_scenario(scenario: Scenario) -> ScenarioPlan:
     """Lay out units, allocation groups and every activation's batches as arrays."""
     layout = _lay_out_units(scenario)
     batches = _lay_out_batches(scenario, layout)
+    retarget = _lay_out_retargets(scenario, layout, batches)
     tables = batches.tables
     n = len(tables)
     wound, saves, damage_maps = _stack_tables(tables, layout.units)
@@ -125,7 +141,9 @@ def compile_scenario(scenario: Scenario) -> ScenarioPlan:
         activation_labels=tuple(batches.activation_labels), side_names=layout.side_names,
         model_bins=layout.model_bins, wound_bins=layout.wound_bins,
         group_bins=layout.group_bins, batch_labels=tuple(batches.labels),
-        one_shot_slots=batches.one_shot_slots)
+        one_shot_slots=batches.one_shot_slots, retarget=retarget,
+        precision_pick=np.array(batches.picks, dtype=np.int64),
+        alloc_points=_allocation_points(scenario, layout))
 
 
 @dataclass
@@ -193,6 +211,7 @@ class _BatchLayout:
     activations: list[list[int]] = field(default_factory=list)
     activation_labels: list[str] = field(default_factory=list)
     one_shot: dict[tuple[str, str], int] = field(default_factory=dict)
+    picks: list[int] = field(default_factory=list)
 
     @property
     def one_shot_slots(self) -> int:
@@ -258,6 +277,7 @@ def _add_batch(scenario: Scenario, activation, attacks, target_name: str, member
     out.rows.append(row)
     out.tables.append(t)
     out.labels.append(f"{activation.label}: {weapon}")
+    out.picks.append(_precision_code(scenario, activation, target_name, layout))
 
 
 def _refuse_unsupported(t: BatchTables, label: str) -> None:
@@ -368,6 +388,111 @@ def _report_local(subs: list, row: list) -> int:
     unit = row[S_UNIT]
     first_report = min(r[S_REPORT] for r in subs if r[S_UNIT] == unit)
     return row[S_REPORT] - first_report
+
+
+def _precision_code(scenario: Scenario, activation, target_name: str,
+                    layout: _UnitLayout) -> int:
+    """``precision_pick`` for one batch: a policy code, or the report index of the named
+    CHARACTER model group when ``target_name`` holds it (else ``best``)."""
+    pick = activation.precision_pick or scenario.switches.precision_pick
+    if pick == "first":
+        return PICK_FIRST
+    if pick == "best":
+        return PICK_BEST
+    unit = scenario.units[target_name]
+    for i, (unit_name, group) in enumerate(layout.group_names):
+        if unit_name == target_name and group.lower() == pick.lower() \
+                and unit.group(group).is_character:
+            return i
+    return PICK_BEST
+
+
+def _allocation_points(scenario: Scenario, layout: _UnitLayout) -> np.ndarray:
+    """Per allocation group, its points per model x 1000 for ``precision_pick = best`` (0
+    for non-CHARACTER groups; 1 for every CHARACTER of a unit whose CHARACTER models'
+    points are not all given, so that the fewest wounds left decides)."""
+    points: list[int] = []
+    for name in layout.unit_names:
+        unit = scenario.units[name]
+        priced = all(g.points is not None for g in unit.groups if g.is_character)
+        for ag in allocation_groups(unit):
+            g = unit.groups[ag.parts[0][0]]
+            if not ag.character:
+                points.append(0)
+            else:
+                points.append(round(1000 * g.points / g.count) if priced else 1)
+    return np.array(points, dtype=np.int64).reshape(-1)
+
+
+def _lay_out_retargets(scenario: Scenario, layout: _UnitLayout, out: _BatchLayout
+                       ) -> np.ndarray:
+    """``retarget[B, R]``: append every batch's alternative rows to ``out`` (none with
+    ``retarget_on_destroyed = lost``) and list them per batch, -1 padded."""
+    if scenario.switches.retarget_on_destroyed != "retarget":
+        return np.zeros((len(out.rows), 0), dtype=np.int64)
+    unit_index = {name: i for i, name in enumerate(layout.unit_names)}
+    alternatives: dict[int, list[int]] = {}
+    for k, (activation, attacks) in enumerate(zip(scenario.activations, scenario.attacks)):
+        first = out.activations[k][1]
+        for i, (target, members) in enumerate(_gather(scenario, activation, attacks)):
+            rows = alternatives.setdefault(first + i, [])
+            for candidate in retarget_candidates(scenario, activation, attacks, target):
+                rows += _add_alternatives(scenario, activation, attacks, candidate, members,
+                                          first + i, unit_index, layout, out)
+    width = max((len(rows) for rows in alternatives.values()), default=0)
+    table = np.full((len(out.rows), width), -1, dtype=np.int64)
+    for b, rows in alternatives.items():
+        table[b, :len(rows)] = rows
+    return table
+
+
+def retarget_candidates(scenario: Scenario, activation, attacks: list[Attack],
+                        target: str) -> list[str]:
+    """Units a weapon aimed at ``target`` may turn to, in the order they are tried: the
+    activation's other targets as it names them, then (shooting and overwatch only) the
+    other units of the enemy sides in file order."""
+    named = [activation.target] + [w.target for w in activation.weapons] + \
+        [name for w in activation.weapons for name, _ in w.split]
+    attacked = list(dict.fromkeys(a.target for a in attacks))
+    order = [t for t in dict.fromkeys(named) if t in attacked]
+    order += [t for t in attacked if t not in order]
+    if activation.phase != "fight":
+        side = scenario.sides[activation.attacker]
+        order += [u for u in scenario.units if u not in order and u != activation.attacker
+                  and scenario.sides[u] != side]
+    return [t for t in order if t != target]
+
+
+def _add_alternatives(scenario: Scenario, activation, attacks: list[Attack], candidate: str,
+                      members: list[Attack], b: int, unit_index: dict[str, int],
+                      layout: _UnitLayout, out: _BatchLayout) -> list[int]:
+    """Rows for batch ``b``'s weapons against ``candidate``: only those that may attack it
+    (Hunter profiles, no split melee weapon), regrouped by identity against its keywords."""
+    attacker = scenario.units[activation.attacker]
+    keywords = scenario.units[candidate].keywords
+    keyed: dict[tuple, list[Attack]] = {}
+    for attack in members:
+        if attack.split_attacks is None and _hunter_allows(attacker, attack, keywords):
+            keyed.setdefault(identity(attack.weapon, keywords), []).append(attack)
+    rows = []
+    for group in keyed.values():
+        first_contrib = len(out.contribs)
+        _add_batch(scenario, activation, attacks, candidate, group, unit_index, layout, out)
+        if group == members:  # every weapon of the batch goes: share its contributions
+            del out.contribs[first_contrib:]
+            out.rows[-1][B_FIRST_CONTRIB] = out.rows[b][B_FIRST_CONTRIB]
+        out.labels[-1] += f" (retargeted at {candidate})"
+        rows.append(len(out.rows) - 1)
+    return rows
+
+
+def _hunter_allows(attacker, attack: Attack, keywords: frozenset[str]) -> bool:
+    """Whether ``attack``'s profile may target a unit with ``keywords`` (04.01.03)."""
+    for carried in attacker.group(attack.group).weapons:
+        for profile, hunter in zip(carried.profiles, carried.hunter):
+            if profile is attack.weapon:
+                return not hunter or bool(hunter & keywords)
+    return True
 
 
 def wound_dice_bound(row, contribs: np.ndarray, subs: np.ndarray, target_models: int) -> int:

@@ -71,6 +71,7 @@ from mathhammer.wh40k.scenario.compile import (
     K_ATTACKER,
     K_FIRST_BATCH,
     K_N_BATCHES,
+    PICK_FIRST,
     S_BODYGUARD,
     S_FNP,
     S_FNP_MORTAL,
@@ -266,7 +267,8 @@ def _bearer_mortals(state, s, count, subs, allocs, alive, current, group_alive, 
 def _resolve_batch(state, b, blast_models, batches, contribs, hit, wound, saves, damage_maps,
                    units, orders, toughness, subs, allocs, alive, current, group_alive,
                    unit_alive, unit_lost, buffer, counts, pending_unit, pending_damage,
-                   n_pending, flags, hit_cdfs, wound_cdfs, save_cdfs, use_counts):
+                   n_pending, flags, hit_cdfs, wound_cdfs, save_cdfs, use_counts,
+                   precision_pick, alloc_points):
     """One batch of one activation against its target unit: attack dice, hit and wound rolls
     (05.01-05.02), then saves and damage model by model.
 
@@ -333,10 +335,8 @@ def _resolve_batch(state, b, blast_models, batches, contribs, hit, wound, saves,
         return n_pending
     precision = -1
     if batches[b, B_PRECISION]:
-        for i in range(n):
-            if allocs[buffer[i], A_CHARACTER]:
-                precision = buffer[i]
-                break
+        precision = _precision_group(precision_pick[b], n, buffer, allocs, subs, current,
+                                     alloc_points)
     start = precision if precision >= 0 else buffer[0]
     if flags[F_ONE_AT_A_TIME]:
         _one_at_a_time(state, b, to_save, n, precision, batches, saves, damage_maps, subs,
@@ -372,6 +372,37 @@ def _resolve_batch(state, b, blast_models, batches, contribs, hit, wound, saves,
         _damage_model(state, buffer[0], damage, True, subs, allocs, alive, current,
                       group_alive, unit_alive, unit_lost)
     return n_pending
+
+
+@kernel
+def _precision_group(pick, n, buffer, allocs, subs, current, alloc_points):
+    """The CHARACTER group [PRECISION] makes current among ``buffer[:n]`` (the batch's
+    allocation order, living groups only), -1 when there is none. ``pick``: PICK_FIRST, the
+    first; a report-group index, that model group's first living model; otherwise (and
+    when the named group is gone) the best: highest points per model over wounds left,
+    compared by cross-multiplication, ties to the earlier group."""
+    best = -1
+    for i in range(n):
+        a = buffer[i]
+        if not allocs[a, A_CHARACTER]:
+            continue
+        if pick == PICK_FIRST or (pick >= 0 and subs[allocs[a, A_FIRST_SUB], S_REPORT] == pick):
+            return a
+        if best < 0 or alloc_points[a] * current[best] > alloc_points[best] * current[a]:
+            best = a
+    return best
+
+
+@kernel
+def _retarget_from(b, retarget, batches, unit_alive):
+    """The first entry of ``retarget[b]`` whose unit still stands, or -1."""
+    for j in range(retarget.shape[1]):
+        row = retarget[b, j]
+        if row < 0:
+            return -1
+        if unit_alive[batches[row, B_TARGET]] > 0:
+            return j
+    return -1
 
 
 @kernel
@@ -432,12 +463,36 @@ def _one_at_a_time(state, b, to_save, n, precision, batches, saves, damage_maps,
 
 
 @kernel
+def _resolve_retargeted(state, b, j, retarget, snapshot, batches, contribs, hit, wound, saves,
+                        damage_maps, units, orders, toughness, subs, allocs, alive, current,
+                        group_alive, unit_alive, unit_lost, buffer, counts, pending_unit,
+                        pending_damage, n_pending, flags, hit_cdfs, wound_cdfs, save_cdfs,
+                        use_counts, precision_pick, alloc_points):
+    """Batch ``b``'s weapons turned on the candidate of ``retarget[b, j]``: every
+    alternative row for that unit, in order, [BLAST]/[CLEAVE] counting its models at the
+    start of the activation."""
+    target = batches[retarget[b, j], B_TARGET]
+    while j < retarget.shape[1] and retarget[b, j] >= 0 \
+            and batches[retarget[b, j], B_TARGET] == target:
+        if unit_alive[target] > 0:
+            n_pending = _resolve_batch(
+                state, retarget[b, j], snapshot[target], batches, contribs, hit, wound, saves,
+                damage_maps, units, orders, toughness, subs, allocs, alive, current,
+                group_alive, unit_alive, unit_lost, buffer, counts, pending_unit,
+                pending_damage, n_pending, flags, hit_cdfs, wound_cdfs, save_cdfs,
+                use_counts, precision_pick, alloc_points)
+        j += 1
+    return n_pending
+
+
+@kernel
 def scenario_trials(state, trials, rounds, activations, batches, contribs, hit, wound, saves,
                     damage_maps, units, orders, toughness, subs, allocs, report_groups,
                     flags, alive, current, group_alive, unit_alive, unit_lost, buffer,
                     counts, snapshot, pending_unit, pending_damage, group_dead, side_wiped,
                     models_hist, wounds_hist, groups_hist, sides_hist, hit_cdfs, wound_cdfs,
-                    save_cdfs, use_counts, one_shot_used):
+                    save_cdfs, use_counts, one_shot_used, retarget, precision_pick,
+                    alloc_points):
     """Run ``trials`` trials of the whole scenario on one stream; each adds one count per
     checkpoint to each histogram row. The trial loop lives here so the many arrays are
     passed once per chunk, not once per trial; it is long because each trial walks rounds,
@@ -446,6 +501,10 @@ def scenario_trials(state, trials, rounds, activations, batches, contribs, hit, 
 
     ``one_shot_used[slot]`` is 0, or 1 + the checkpoint of the activation that selected that
     [ONE SHOT] weapon: later activations cannot select it again (24.26).
+
+    ``retarget[b]`` (no columns with ``retarget_on_destroyed = lost``) lists batch ``b``'s
+    alternative rows: when its target is down, the rows of the first candidate still
+    standing are resolved instead, each as a batch of its own.
     """
     for _trial in range(trials):
 
@@ -468,7 +527,10 @@ def scenario_trials(state, trials, rounds, activations, batches, contribs, hit, 
                     first = activations[k, K_FIRST_BATCH]
                     for b in range(first, first + activations[k, K_N_BATCHES]):
                         target = batches[b, B_TARGET]
-                        if snapshot[target] == 0:
+                        alt = -1
+                        if retarget.shape[1] > 0 and unit_alive[target] == 0:
+                            alt = _retarget_from(b, retarget, batches, unit_alive)
+                        if snapshot[target] == 0 and alt < 0:
                             continue  # a destroyed unit cannot be selected as a target
                         slot = batches[b, B_ONE_SHOT]
                         if slot >= 0:
@@ -481,6 +543,15 @@ def scenario_trials(state, trials, rounds, activations, batches, contribs, hit, 
                                            batches[b, B_FIRST_CONTRIB] + batches[b, B_N_CONTRIBS]):
                                 hazard_rolls += alive[contribs[c, C_SUB_FIRST]] * \
                                     contribs[c, C_PER_MODEL]
+                        if alt >= 0:
+                            n_pending = _resolve_retargeted(
+                                state, b, alt, retarget, snapshot, batches, contribs, hit,
+                                wound, saves, damage_maps, units, orders, toughness, subs,
+                                allocs, alive, current, group_alive, unit_alive, unit_lost,
+                                buffer, counts, pending_unit, pending_damage, n_pending, flags,
+                                hit_cdfs, wound_cdfs, save_cdfs, use_counts, precision_pick,
+                                alloc_points)
+                            continue
                         if unit_alive[target] == 0:
                             continue  # attacks on a unit destroyed earlier in this activation
                         n_pending = _resolve_batch(
@@ -488,7 +559,7 @@ def scenario_trials(state, trials, rounds, activations, batches, contribs, hit, 
                             damage_maps, units, orders, toughness, subs, allocs, alive, current,
                             group_alive, unit_alive, unit_lost, buffer, counts, pending_unit,
                             pending_damage, n_pending, flags, hit_cdfs, wound_cdfs,
-                            save_cdfs, use_counts)
+                            save_cdfs, use_counts, precision_pick, alloc_points)
                     for i in range(n_pending):
                         u = pending_unit[i]
                         if u < 0:  # allocated to a CHARACTER by [PRECISION] (10e)
@@ -557,7 +628,8 @@ def simulate_scenario_chunks(streams, trials_per_chunk, rounds, activations, bat
                              hit, wound, saves, damage_maps, units, orders, toughness, subs,
                              allocs, report_groups, flags, max_pending, max_groups,
                              models_hist, wounds_hist, groups_hist, sides_hist, hit_cdfs,
-                             wound_cdfs, save_cdfs, use_counts, one_shot_slots):
+                             wound_cdfs, save_cdfs, use_counts, one_shot_slots, retarget,
+                             precision_pick, alloc_points):
     """Run every chunk's trials in parallel; chunk ``c`` owns stream ``c`` and row ``c``."""
     for c in prange(streams.shape[0]):
         # Private copies: views of shared arrays would share one reference count (and cache
@@ -586,7 +658,7 @@ def simulate_scenario_chunks(streams, trials_per_chunk, rounds, activations, bat
                         unit_lost, buffer, counts, snapshot, pending_unit, pending_damage,
                         group_dead, side_wiped, models_local, wounds_local, groups_local,
                         sides_local, hit_cdfs, wound_cdfs, save_cdfs, use_counts,
-                        one_shot_used)
+                        one_shot_used, retarget, precision_pick, alloc_points)
         models_hist[c] = models_local
         wounds_hist[c] = wounds_local
         groups_hist[c] = groups_local

@@ -20,7 +20,81 @@ from mathhammer.wh40k.scenario.units import Unit
 #: Most battle rounds a scenario may repeat (a game has five).
 MAX_ROUNDS = 100
 
-__all__ = ["MAX_ROUNDS", "PHASES", "Activation", "Attack", "Phase", "Scenario", "WeaponChoice"]
+#: ``ScenarioRules.retarget_on_destroyed`` values.
+RETARGET_CHOICES = ("lost", "retarget")
+#: ``precision_pick`` policies; any other value names a CHARACTER model group.
+PRECISION_POLICIES = ("best", "first")
+
+__all__ = ["MAX_ROUNDS", "PHASES", "PRECISION_POLICIES", "RETARGET_CHOICES", "Activation",
+           "Attack", "Phase", "Scenario", "ScenarioRules", "WeaponChoice",
+           "check_precision_pick"]
+
+
+@dataclass(frozen=True)
+class ScenarioRules:
+    """Switches of the whole-unit engine only (spec section 10); a scenario file gives them
+    in its ``[rules]`` table beside the :class:`~mathhammer.wh40k.profiles.Rules` switches.
+    Single-target entry points (``mh.simulate``, ``mh.exact``, compare) have one target and
+    no allocation between CHARACTER groups, so they do not take these.
+
+    Parameters
+    ----------
+    retarget_on_destroyed
+        A weapon whose target was destroyed before it gathered its dice (before the
+        activation or by an earlier batch of it, 04.03.03): ``lost`` (default; UNCERTAIN in
+        the spec) or ``retarget``: its attacks go to the first still-standing unit among
+        the activation's other targets (in the order the activation names them), then, when
+        shooting or firing overwatch, the other enemy units in file order (a fight knows
+        only its own targets to be in engagement range). Hunter profiles only go to units
+        with one of their keywords; a split melee weapon does not retarget. A retargeted
+        weapon is resolved as a batch of its own, not merged with a batch already aimed at
+        its new target; its [BLAST]/[CLEAVE] count the new target's models at the start of
+        the activation; a retargeted [HAZARDOUS] weapon was used, so it rolls.
+    precision_pick
+        Which CHARACTER group [PRECISION] makes current (24.28): ``best`` (default): the one
+        worth most to the attacker per wound left, the highest points per model divided by
+        the wounds left on its model (with no points for the target's CHARACTERs: the fewest
+        wounds left), ties in allocation order; ``first``: the first CHARACTER group in the
+        batch's allocation order; or the name of a CHARACTER model group: that group while
+        it is alive in the target, else ``best``. An activation may override it.
+    """
+
+    retarget_on_destroyed: str = "lost"
+    precision_pick: str = "best"
+
+    def __post_init__(self) -> None:
+        if self.retarget_on_destroyed not in RETARGET_CHOICES:
+            raise ScenarioError(f"retarget_on_destroyed = {self.retarget_on_destroyed!r}: use "
+                                f"one of {', '.join(RETARGET_CHOICES)}")
+        check_precision_pick_kind(self.precision_pick)
+
+
+def check_precision_pick_kind(value: object) -> None:
+    """Refuse a ``precision_pick`` that is not a non-empty string."""
+    if not isinstance(value, str) or not value.strip():
+        raise ScenarioError(f"precision_pick = {value!r}: use one of "
+                            f"{', '.join(PRECISION_POLICIES)} or the name of a CHARACTER "
+                            "model group")
+
+
+def check_precision_pick(units: dict[str, Unit], value: str) -> None:
+    """A ``precision_pick`` is a policy or the name of a CHARACTER model group of a unit.
+
+    Raises
+    ------
+    ScenarioError
+        Naming the token, the allowed values and the nearest CHARACTER group name.
+    """
+    check_precision_pick_kind(value)
+    if value in PRECISION_POLICIES:
+        return
+    characters = {g.name for u in units.values() for g in u.groups if g.is_character}
+    if value.lower() in {n.lower() for n in characters}:
+        return
+    listed = ", ".join(sorted(characters)) or "none in this scenario"
+    raise ScenarioError(f"precision_pick = '{value}': use {', '.join(PRECISION_POLICIES)} or "
+                        f"the name of a CHARACTER model group ({listed})"
+                        f"{did_you_mean(value, characters | set(PRECISION_POLICIES))}")
 
 
 @dataclass(frozen=True)
@@ -40,6 +114,8 @@ class Scenario:
         attacks whom when not given.
     rules
         Engine switches (see :class:`~mathhammer.wh40k.profiles.Rules`).
+    switches
+        The whole-unit engine's own switches (:class:`ScenarioRules`).
     """
 
     units: dict[str, Unit]
@@ -47,6 +123,7 @@ class Scenario:
     rounds: int = 1
     sides: dict[str, str] = field(default_factory=dict)
     rules: Rules = Rules()
+    switches: ScenarioRules = ScenarioRules()
     attacks: tuple[tuple[Attack, ...], ...] = field(default=(), init=False, compare=False,
                                                     repr=False)
 
@@ -63,6 +140,9 @@ class Scenario:
                     raise ScenarioError(f"unknown unit '{name}'"
                                         f"{did_you_mean(name, self.units)} (activation "
                                         f"'{activation.label}')")
+        for pick in [self.switches.precision_pick] + [
+                a.precision_pick for a in self.activations if a.precision_pick is not None]:
+            check_precision_pick(self.units, pick)
         attacks = tuple(tuple(select_attacks(self.units, a)) for a in self.activations)
         object.__setattr__(self, "attacks", attacks)
         if not self.sides:

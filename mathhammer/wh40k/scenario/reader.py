@@ -19,7 +19,8 @@ from mathhammer.wh40k.options import build_checked
 from mathhammer.wh40k.parse import parse_target, parse_weapon
 from mathhammer.wh40k.profiles import Modifiers, Rules, Situation
 from mathhammer.wh40k.scenario.activations import Activation, WeaponChoice
-from mathhammer.wh40k.scenario.model import MAX_ROUNDS, Scenario
+from mathhammer.wh40k.scenario.model import (MAX_ROUNDS, Scenario, ScenarioRules,
+                                             check_precision_pick, check_precision_pick_kind)
 from mathhammer.wh40k.scenario.units import CarriedWeapon, ModelGroup, Unit, attach
 
 
@@ -89,10 +90,7 @@ def parse_scenario(text: str, source: str = "<scenario>") -> Scenario:
     if not isinstance(rounds, int) or isinstance(rounds, bool) or not 1 <= rounds <= MAX_ROUNDS:
         raise ScenarioError(locator.at("rounds", f"rounds = {rounds!r} must be a whole number "
                                                  f"from 1 to {MAX_ROUNDS}"))
-    try:
-        rules = _dataclass_from(Rules, data.get("rules", {}), "[rules]")
-    except MathhammerError as exc:
-        raise ScenarioError(locator.at("[rules]", str(exc))) from None
+    rules, switches = _rules_from_toml(data.get("rules", {}), units, locator)
     raw_acts = data.get("activations")
     if not isinstance(raw_acts, list) or not raw_acts:
         raise ScenarioError(locator.at(None, "the scenario has no activations: add "
@@ -108,7 +106,7 @@ def parse_scenario(text: str, source: str = "<scenario>") -> Scenario:
     _check_activations(activations, units, sides, leaders, locator)
     try:
         return Scenario(units=units, activations=tuple(activations), rounds=rounds,
-                        sides=sides if sides else {}, rules=rules)
+                        sides=sides if sides else {}, rules=rules, switches=switches)
     except MathhammerError as exc:
         message = str(exc)
         anchor = None
@@ -116,6 +114,31 @@ def parse_scenario(text: str, source: str = "<scenario>") -> Scenario:
             if f"'{act.label}'" in message:
                 anchor = ("[[activations]]", i)
         raise ScenarioError(locator.at(anchor, message, _quoted(message))) from None
+
+
+def _rules_from_toml(spec: Any, units: dict[str, Unit], locator: _Locator
+                     ) -> tuple[Rules, ScenarioRules]:
+    """The ``[rules]`` table: the attack switches (:class:`Rules`) and the whole-unit
+    engine's own (:class:`ScenarioRules`), told apart by name."""
+    if not isinstance(spec, dict):
+        raise ScenarioError(locator.at("[rules]", "[rules] must be a table { key = value, ... }"))
+    own_fields = {f.name for f in dataclasses.fields(ScenarioRules)}
+    allowed = {f.name for f in dataclasses.fields(Rules)} | own_fields
+    _check_keys(spec, allowed, "[rules]", locator, "[rules]")
+    own = {k: v for k, v in spec.items() if k in own_fields}
+    try:
+        rules = _dataclass_from(Rules, {k: v for k, v in spec.items() if k not in own}, "[rules]")
+    except MathhammerError as exc:
+        raise ScenarioError(locator.at("[rules]", str(exc))) from None
+    for key, value in own.items():
+        try:
+            if key == "precision_pick":
+                check_precision_pick(units, value)
+            else:
+                ScenarioRules(**{key: value})
+        except MathhammerError as exc:
+            raise ScenarioError(locator.at("[rules]", f"[rules] {exc}", key)) from None
+    return rules, ScenarioRules(**own)
 
 
 def _check_attachments(attachments: dict[str, list[str]], locator: _Locator) -> dict[str, str]:
@@ -159,6 +182,12 @@ def _check_activations(activations: list[Activation], units: dict[str, Unit],
                 raise ScenarioError(locator.at(anchor, (
                     f"activation {i + 1}: '{act.attacker}' attacks '{name}' of its own side "
                     f"'{side}': attack a unit of the other side"), name))
+        if act.precision_pick is not None:
+            try:
+                check_precision_pick(units, act.precision_pick)
+            except MathhammerError as exc:
+                raise ScenarioError(locator.at(anchor, f"activation {i + 1}: {exc}",
+                                               act.precision_pick)) from None
         unit = units.get(act.attacker)
         if unit is None:
             continue
@@ -329,7 +358,7 @@ def _activation_from_toml(spec: Any) -> Activation:
     if not isinstance(spec, dict):
         raise ScenarioError("each [[activations]] entry must be a table")
     _check_keys(spec, {"phase", "attacker", "target", "weapons", "situation", "modifiers",
-                       "order", "label"}, "an activation")
+                       "order", "label", "precision_pick"}, "an activation")
     for key in ("phase", "attacker"):
         if key not in spec:
             raise ScenarioError(f"missing {key} = \"...\"")
@@ -357,10 +386,13 @@ def _activation_from_toml(spec: Any) -> Activation:
                                     "be a whole number of attacks per model")
         weapons.append(WeaponChoice(str(entry["name"]), entry.get("target"),
                                     tuple((str(k), v) for k, v in split.items()), models))
+    precision_pick = spec.get("precision_pick")
+    if precision_pick is not None:
+        check_precision_pick_kind(precision_pick)
     return Activation(phase=str(spec["phase"]), attacker=str(spec["attacker"]),
                       target=spec.get("target"), weapons=tuple(weapons), situation=situation,
                       modifiers=modifiers, order=_names(spec.get("order", []), "order"),
-                      label=str(spec.get("label", "")))
+                      label=str(spec.get("label", "")), precision_pick=precision_pick)
 
 
 def _names(value: Any, what: str) -> tuple[str, ...]:
