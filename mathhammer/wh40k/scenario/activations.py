@@ -33,12 +33,38 @@ class WeaponChoice:
         ``(("Boyz", 2), ("Gretchin", 1))``; must add up to the weapon's A.
     models
         Only this model group uses the weapon (default: every group that carries it).
+    count
+        Up to this many models of the group fire this profile (default: every model). The
+        group's other models fire the same weapon with the profile of another choice of it
+        without a count, or else the weapon's first profile not chosen with a count.
+        Counted choices of one weapon stack in the order listed and are filled first when
+        models have died. A count is models, not weapons: a model carrying ``2x`` fires
+        both with the profile it was given.
+
+    Examples
+    --------
+    Two of five marines supercharge, the other three fire the standard profile:
+
+    >>> WeaponChoice("Plasma gun - supercharge", count=2, models="Marine").count
+    2
     """
 
     name: str
     target: str | None = None
     split: tuple[tuple[str, int], ...] = ()
     models: str | None = None
+    count: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.count is None:
+            return
+        if isinstance(self.count, bool) or not isinstance(self.count, int) or self.count < 1:
+            raise ScenarioError(f"weapon '{self.name}': count = {self.count!r} must be a whole "
+                                "number of models, at least 1 (leave it out for every model)")
+        if self.split:
+            raise ScenarioError(f"weapon '{self.name}': count = {self.count} cannot be combined "
+                                "with split (a split sends every model's attacks); use one or "
+                                "the other")
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,10 +100,17 @@ class Activation:
 
 @dataclass(frozen=True, slots=True)
 class Attack:
-    """A selected weapon profile, used by every model of one model group, at one target."""
+    """A selected weapon profile, used by the models of one model group, at one target.
+
+    Of the group's models still alive, the first ``models_skipped`` fire other profiles of
+    the weapon and at most ``models_cap`` of the rest fire this one (``None``: all of them);
+    both are 0 / ``None`` unless a :class:`WeaponChoice` has a ``count``.
+    """
 
     group: str
     weapon: Weapon          # the chosen profile, count 1
     per_model: int          # how many of these weapons each model carries
     target: str
     split_attacks: int | None = None  # attacks per model when a melee weapon is split
+    models_skipped: int = 0
+    models_cap: int | None = None

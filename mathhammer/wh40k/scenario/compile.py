@@ -58,8 +58,14 @@ A_UNIT, A_FIRST_SUB, A_N_SUBS, A_CHARACTER, A_WOUNDS, A_LOCAL = range(6)
 (B_TARGET, B_FIRST_CONTRIB, B_N_CONTRIBS, B_BLAST, B_CLEAVE, B_HAZARDOUS,
  B_PRECISION, B_ONE_SHOT) = range(BATCH_COLUMNS, BATCH_COLUMNS + 8)
 SCENARIO_BATCH_COLUMNS = BATCH_COLUMNS + 8
-# contribs columns: which model group fires, how many weapons per model, its A (or split)
-C_SUB_FIRST, C_SUB_COUNT, C_PER_MODEL, C_A_COUNT, C_A_SIDES, C_A_CONST = range(6)
+# contribs columns: which model group fires (sub-groups C_SUB_FIRST.. C_SUB_COUNT of them),
+# how many weapons per model, its A (or split), and of the models alive in those sub-groups
+# how many fire other profiles first (C_SKIPPED) and how many at most fire this one (C_CAP)
+(C_SUB_FIRST, C_SUB_COUNT, C_PER_MODEL, C_A_COUNT, C_A_SIDES, C_A_CONST, C_SKIPPED,
+ C_CAP) = range(8)
+CONTRIB_COLUMNS = 8
+#: C_CAP of a contribution every remaining model makes
+NO_CAP = 1 << 62
 # activations columns
 K_ATTACKER, K_FIRST_BATCH, K_N_BATCHES = range(3)
 # ScenarioPlan.flags: the edition's rules the kernel switches on (see rule_flags)
@@ -118,7 +124,7 @@ def compile_scenario(scenario: Scenario) -> ScenarioPlan:
     tables = batches.tables
     n = len(tables)
     wound, saves, damage_maps = _stack_tables(tables, layout.units)
-    contribs = np.array(batches.contribs, dtype=np.int64).reshape(-1, 6)
+    contribs = np.array(batches.contribs, dtype=np.int64).reshape(-1, CONTRIB_COLUMNS)
     subs = np.array(layout.subs, dtype=np.int64)
     batch_rows = np.array(batches.rows, dtype=np.int64).reshape(n, SCENARIO_BATCH_COLUMNS)
     hit_cdfs, wound_cdfs, save_cdfs = _count_tables(
@@ -271,13 +277,27 @@ def _add_batch(scenario: Scenario, activation, attacks, target_name: str, member
             a_count, a_sides, a_const = 0, 0, attack.split_attacks
         else:
             a_count, a_sides, a_const = a.count, a.sides, a.constant
-        for f, c in zip(first, count):
-            out.contribs.append([f, c, attack.per_model, a_count, a_sides, a_const])
+        out.contribs.extend(_contributions(attack, first, count, (a_count, a_sides, a_const)))
     row[B_N_CONTRIBS] = len(out.contribs) - row[B_FIRST_CONTRIB]
     out.rows.append(row)
     out.tables.append(t)
     out.labels.append(f"{activation.label}: {weapon}")
     out.picks.append(_precision_code(scenario, activation, target_name, layout))
+
+
+def _contributions(attack: Attack, first: list[int], count: list[int],
+                   attacks: tuple[int, int, int]) -> list[list[int]]:
+    """Contribution rows of one attack: one per sub-group holding the group's models, or,
+    when only some of the models fire it (a counted choice), one spanning all of them so
+    the kernel counts the group's models alive as a whole."""
+    if attack.models_skipped == 0 and attack.models_cap is None:
+        return [[f, c, attack.per_model, *attacks, 0, NO_CAP] for f, c in zip(first, count)]
+    span = len(first)
+    if first != list(range(first[0], first[0] + span)) or any(c != 1 for c in count):
+        raise UnsupportedError(f"model group '{attack.group}' is not laid out in one run of "
+                               "sub-groups; weapon counts cannot be used for it")
+    cap = NO_CAP if attack.models_cap is None else attack.models_cap
+    return [[first[0], span, attack.per_model, *attacks, attack.models_skipped, cap]]
 
 
 def _refuse_unsupported(t: BatchTables, label: str) -> None:
@@ -507,7 +527,8 @@ def wound_dice_bound(row, contribs: np.ndarray, subs: np.ndarray, target_models:
     dice = 0
     for c in range(row[B_FIRST_CONTRIB], row[B_FIRST_CONTRIB] + row[B_N_CONTRIBS]):
         con = contribs[c]
-        models = subs[con[C_SUB_FIRST], S_MODELS]
+        present = int(subs[con[C_SUB_FIRST]:con[C_SUB_FIRST] + con[C_SUB_COUNT], S_MODELS].sum())
+        models = min(max(present - con[C_SKIPPED], 0), con[C_CAP])
         dice += models * con[C_PER_MODEL] * (con[C_A_COUNT] * max(con[C_A_SIDES], 1)
                                              + con[C_A_CONST] + bonus + rapid)
     return int(dice * (1 + sustained))

@@ -12,6 +12,10 @@ lowest save first, for each failed save its damage roll and Feel No Pain rolls; 
 [DEVASTATING WOUNDS] critical wound's damage roll and Feel No Pain rolls. Hazard rolls come
 after the activation's last batch, then Feel No Pain rolls for their mortal wounds.
 
+A contribution's models are those alive in its sub-groups, less the first ``C_SKIPPED``, at
+most ``C_CAP`` (both 0 / unlimited unless a weapon choice has a ``count``): the weapons it
+fires and its hazard rolls are that many models times the weapons each carries.
+
 10th edition (``flags``, see :mod:`~mathhammer.wh40k.scenario.compile`): each save die is
 rolled when its attack is allocated, against the model it goes to, in the order the attacks
 come (no sorting); [DEVASTATING WOUNDS] wait for the end of the activation (final text) or
@@ -22,7 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from mathhammer.core.jit import kernel, parallel_kernel, prange
+from mathhammer.core.jit import inline_kernel, kernel, parallel_kernel, prange
 from mathhammer.core.rng import d6, roll_dice
 from mathhammer.wh40k.compile import (
     AUTO_HIT,
@@ -66,7 +70,10 @@ from mathhammer.wh40k.scenario.compile import (
     C_A_CONST,
     C_A_COUNT,
     C_A_SIDES,
+    C_CAP,
     C_PER_MODEL,
+    C_SKIPPED,
+    C_SUB_COUNT,
     C_SUB_FIRST,
     K_ATTACKER,
     K_FIRST_BATCH,
@@ -203,6 +210,21 @@ def _first_alive_sub(a, allocs, alive):
     return -1
 
 
+@inline_kernel
+def _models_firing(c, contribs, alive):
+    """Models of contribution ``c`` that fire its profile now: of the models alive in its
+    sub-groups, those after the first C_SKIPPED, at most C_CAP of them (a counted choice
+    keeps its models while the group has them)."""
+    models = 0
+    first = contribs[c, C_SUB_FIRST]
+    for s in range(first, first + contribs[c, C_SUB_COUNT]):
+        models += alive[s]
+    models -= contribs[c, C_SKIPPED]
+    if models <= 0:
+        return 0
+    return min(models, contribs[c, C_CAP])
+
+
 @kernel
 def _hazard_bearer(first, n_batches, snapshot, batches, contribs, subs, allocs, alive, current):
     """10e [HAZARDOUS]: the sub-group of the model that takes a failed roll's mortal wounds:
@@ -215,19 +237,22 @@ def _hazard_bearer(first, n_batches, snapshot, batches, contribs, subs, allocs, 
             continue
         for c in range(batches[b, B_FIRST_CONTRIB],
                        batches[b, B_FIRST_CONTRIB] + batches[b, B_N_CONTRIBS]):
-            s = contribs[c, C_SUB_FIRST]
-            if alive[s] == 0:
+            if _models_firing(c, contribs, alive) == 0:
                 continue
-            a = subs[s, S_ALLOC]
-            if current[a] < allocs[a, A_WOUNDS] and _first_alive_sub(a, allocs, alive) == s:
-                rank = 0
-            elif allocs[a, A_CHARACTER] == 0:
-                rank = 1
-            else:
-                rank = 2
-            if rank < best_rank:
-                best = s
-                best_rank = rank
+            first_sub = contribs[c, C_SUB_FIRST]
+            for s in range(first_sub, first_sub + contribs[c, C_SUB_COUNT]):
+                if alive[s] == 0:
+                    continue
+                a = subs[s, S_ALLOC]
+                if current[a] < allocs[a, A_WOUNDS] and _first_alive_sub(a, allocs, alive) == s:
+                    rank = 0
+                elif allocs[a, A_CHARACTER] == 0:
+                    rank = 1
+                else:
+                    rank = 2
+                if rank < best_rank:
+                    best = s
+                    best_rank = rank
     return best
 
 
@@ -282,7 +307,7 @@ def _resolve_batch(state, b, blast_models, batches, contribs, hit, wound, saves,
     dice = 0
     first = batches[b, B_FIRST_CONTRIB]
     for c in range(first, first + batches[b, B_N_CONTRIBS]):
-        weapons = alive[contribs[c, C_SUB_FIRST]] * contribs[c, C_PER_MODEL]
+        weapons = _models_firing(c, contribs, alive) * contribs[c, C_PER_MODEL]
         for _ in range(weapons):
             dice += roll_dice(state, contribs[c, C_A_COUNT], contribs[c, C_A_SIDES],
                               contribs[c, C_A_CONST]) + bonus
@@ -541,7 +566,7 @@ def scenario_trials(state, trials, rounds, activations, batches, contribs, hit, 
                         if batches[b, B_HAZARDOUS]:
                             for c in range(batches[b, B_FIRST_CONTRIB],
                                            batches[b, B_FIRST_CONTRIB] + batches[b, B_N_CONTRIBS]):
-                                hazard_rolls += alive[contribs[c, C_SUB_FIRST]] * \
+                                hazard_rolls += _models_firing(c, contribs, alive) * \
                                     contribs[c, C_PER_MODEL]
                         if alt >= 0:
                             n_pending = _resolve_retargeted(

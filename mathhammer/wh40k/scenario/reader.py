@@ -371,8 +371,8 @@ def _activation_from_toml(spec: Any) -> Activation:
             continue
         if not isinstance(entry, dict) or "name" not in entry:
             raise ScenarioError("each weapon choice is a name or { name = ..., target = ..., "
-                                "split = { UNIT = N, ... }, models = ... }")
-        _check_keys(entry, {"name", "target", "split", "models"}, "a weapon choice")
+                                "split = { UNIT = N, ... }, models = ..., count = N }")
+        _check_keys(entry, {"name", "target", "split", "models", "count"}, "a weapon choice")
         split = entry.get("split", {})
         if not isinstance(split, dict):
             raise ScenarioError("split must be a table { UNIT = attacks per model, ... }")
@@ -385,7 +385,8 @@ def _activation_from_toml(spec: Any) -> Activation:
                 raise ScenarioError(f"weapon '{entry['name']}': split {key} = {value!r} must "
                                     "be a whole number of attacks per model")
         weapons.append(WeaponChoice(str(entry["name"]), entry.get("target"),
-                                    tuple((str(k), v) for k, v in split.items()), models))
+                                    tuple((str(k), v) for k, v in split.items()), models,
+                                    entry.get("count")))
     precision_pick = spec.get("precision_pick")
     if precision_pick is not None:
         check_precision_pick_kind(precision_pick)

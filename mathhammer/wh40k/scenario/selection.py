@@ -8,6 +8,7 @@ and keeps the result.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 
 from mathhammer.errors import ScenarioError, did_you_mean
@@ -22,43 +23,23 @@ def select_attacks(units: Mapping[str, Unit], activation: Activation) -> list[At
     Defaults: when shooting, every ranged weapon a model has (but not its [PISTOL] /
     [CLOSE-QUARTERS] sidearms when it has other ranged weapons, unless it is a MONSTER or
     VEHICLE); when fighting, each model's first listed melee weapon plus all its
-    [EXTRA ATTACKS] weapons. A ``weapons`` list overrides this by name.
+    [EXTRA ATTACKS] weapons. A ``weapons`` list overrides this by name; a choice with a
+    ``count`` gives that profile to that many of the group's models (see
+    :class:`~.activations.WeaponChoice`).
 
     Raises
     ------
     ScenarioError
         Unknown weapons or units, melee weapons while shooting (and the reverse), Hunter
         profiles at a forbidden target, splits that do not add up, two melee weapons on one
-        model, sidearms mixed with other ranged weapons.
+        model, sidearms mixed with other ranged weapons, counts that do not fit the group.
     """
     unit = units[activation.attacker]
     melee = activation.phase == "fight"
     where = f"activation '{activation.label}'"
-    chosen: dict[str, list[tuple[CarriedWeapon, int, WeaponChoice | None]]] = {
+    chosen = _named_picks(unit, activation, where) if activation.weapons else {
         g.name: [] for g in unit.groups}
-    if activation.weapons:
-        for choice in activation.weapons:
-            matched = False
-            for group in unit.groups:
-                if choice.models is not None and group.name.lower() != choice.models.lower():
-                    continue
-                for carried in group.weapons:
-                    index = _match(carried, choice.name)
-                    if index is None:
-                        continue
-                    if carried.melee != melee:
-                        kind = "melee" if carried.melee else "ranged"
-                        fix = ("use it in a fight activation" if carried.melee
-                               else "use it in a shooting activation")
-                        raise ScenarioError(f"{where}: '{choice.name}' is a {kind} weapon and "
-                                            f"the phase is {activation.phase}; {fix}")
-                    chosen[group.name].append((carried, index, choice))
-                    matched = True
-            if not matched:
-                names = {w.name for g in unit.groups for w in g.weapons} | {
-                    p.name for g in unit.groups for w in g.weapons for p in w.profiles}
-                raise ScenarioError(f"{where}: unit '{unit.name}' has no weapon "
-                                    f"'{choice.name}'{did_you_mean(choice.name, names)}")
+    shares: dict[str, list[_Pick]] = {}
     for group in unit.groups:
         picks = chosen[group.name]
         if melee:
@@ -67,32 +48,161 @@ def select_attacks(units: Mapping[str, Unit], activation: Activation) -> list[At
             picks = _shooting_defaults(group)
             if activation.situation.advanced:  # 10.05: assault shooting
                 picks = [p for p in picks if p[0].profiles[p[1]].has(ab.ASSAULT)]
-        _check_sidearms(group, picks, where, melee)
-        chosen[group.name] = picks
+        shares[group.name] = _share_models(group, picks, where)
+        _check_sidearms(group, shares[group.name], where, melee)
 
     attacks: list[Attack] = []
     for group in unit.groups:
-        seen: set[tuple[int, int]] = set()
-        for carried, index, choice in chosen[group.name]:
-            if (id(carried), index) in seen:
-                raise ScenarioError(f"{where}: model group '{group.name}' selects "
-                                    f"'{carried.profiles[index].name or carried.name}' twice")
-            seen.add((id(carried), index))
-            profile = carried.profiles[index]
-            if choice is not None and choice.split:
-                attacks.extend(_split(units, activation, carried, index, profile,
-                                      carried.per_model, choice, where, group.name))
-                continue
-            target = (choice.target if choice and choice.target else activation.target)
-            if target is None:
-                raise ScenarioError(f"{where}: '{carried.name}' has no target; set target = "
-                                    "\"...\" on the activation or the weapon")
-            _check_target(units, activation, carried, index, target, where)
-            attacks.append(Attack(group.name, profile, carried.per_model, target))
+        attacks.extend(_group_attacks(units, activation, group.name, shares[group.name],
+                                      where))
     if not attacks:
         raise ScenarioError(f"{where}: unit '{unit.name}' has no "
                             f"{'melee' if melee else 'ranged'} weapon to use")
     return attacks
+
+
+#: A selected profile: the weapon carried, its profile index, the choice naming it (None for
+#: a default), and the models of the group it skips and takes at most (None: all the rest).
+_Pick = tuple[CarriedWeapon, int, WeaponChoice | None, int, int | None]
+
+
+def _named_picks(unit: Unit, activation: Activation, where: str):
+    """Model group name -> (weapon, profile index, choice) for each entry of ``weapons``."""
+    melee = activation.phase == "fight"
+    chosen: dict[str, list[tuple[CarriedWeapon, int, WeaponChoice | None]]] = {
+        g.name: [] for g in unit.groups}
+    for choice in activation.weapons:
+        groups = []
+        for group in unit.groups:
+            if choice.models is not None and group.name.lower() != choice.models.lower():
+                continue
+            for carried in group.weapons:
+                index = _match(carried, choice.name)
+                if index is None:
+                    continue
+                if carried.melee != melee:
+                    kind = "melee" if carried.melee else "ranged"
+                    fix = ("use it in a fight activation" if carried.melee
+                           else "use it in a shooting activation")
+                    raise ScenarioError(f"{where}: '{choice.name}' is a {kind} weapon and "
+                                        f"the phase is {activation.phase}; {fix}")
+                chosen[group.name].append((carried, index, choice))
+                groups.append(group.name)
+        if not groups:
+            names = {w.name for g in unit.groups for w in g.weapons} | {
+                p.name for g in unit.groups for w in g.weapons for p in w.profiles}
+            raise ScenarioError(f"{where}: unit '{unit.name}' has no weapon "
+                                f"'{choice.name}'{did_you_mean(choice.name, names)}")
+        if choice.count is not None and len(set(groups)) > 1:
+            listed = " and ".join(f"'{g}'" for g in dict.fromkeys(groups))
+            raise ScenarioError(f"{where}: '{choice.name}' has count = {choice.count} but "
+                                f"model groups {listed} both carry it; say which with "
+                                "models = \"GROUP\"")
+    return chosen
+
+
+def _group_attacks(units: Mapping[str, Unit], activation: Activation, group: str,
+                   picks: list[_Pick], where: str) -> list[Attack]:
+    """One model group's :class:`Attack` s, targets checked (04.02)."""
+    attacks: list[Attack] = []
+    seen: set[tuple[int, int]] = set()
+    for carried, index, choice, skipped, cap in picks:
+        if choice is None or choice.count is None:
+            if (id(carried), index) in seen:
+                raise ScenarioError(f"{where}: model group '{group}' selects "
+                                    f"'{carried.profiles[index].name or carried.name}' twice")
+            seen.add((id(carried), index))
+        profile = carried.profiles[index]
+        if choice is not None and choice.split:
+            attacks.extend(dataclasses.replace(a, models_skipped=skipped, models_cap=cap)
+                           for a in _split(units, activation, carried, index, profile,
+                                           carried.per_model, choice, where, group))
+            continue
+        target = (choice.target if choice and choice.target else activation.target)
+        if target is None:
+            raise ScenarioError(f"{where}: '{carried.name}' has no target; set target = "
+                                "\"...\" on the activation or the weapon")
+        _check_target(units, activation, carried, index, target, where)
+        attacks.append(Attack(group, profile, carried.per_model, target,
+                              models_skipped=skipped, models_cap=cap))
+    return attacks
+
+
+def _share_models(group: ModelGroup, picks, where: str) -> list[_Pick]:
+    """Which of the group's models fire which profile when choices carry a ``count``.
+
+    Counted choices of one weapon take, in the order listed, the models after those of the
+    choices before them; the weapon's choice without a count (or else its first profile
+    not chosen with a count, placed after the weapon's last counted choice) takes the rest.
+    Picks of weapons without counts take every model.
+    """
+    out: list[_Pick] = []
+    for k, (carried, index, choice) in enumerate(picks):
+        counted = [j for j, p in enumerate(picks) if p[0] is carried and _counted(p)]
+        if not counted:
+            out.append((carried, index, choice, 0, None))
+            continue
+        total = _counted_total(group, carried, [picks[j] for j in counted], where)
+        if _counted(picks[k]):
+            before = sum(picks[j][2].count for j in counted if j < k)
+            out.append((carried, index, choice, before, choice.count))
+        else:
+            out.append((carried, index, choice, total, None))
+        if k == counted[-1]:
+            rest = _rest_profile(group, carried, picks, total, where)
+            if rest is not None:
+                out.append((carried, rest, None, total, None))
+    return out
+
+
+def _counted(pick) -> bool:
+    return pick[2] is not None and pick[2].count is not None
+
+
+def _counted_total(group: ModelGroup, carried: CarriedWeapon, counted, where: str) -> int:
+    """The models the counted choices of ``carried`` take, checked against the group."""
+    total = 0
+    for _, _, choice in counted:
+        if len(carried.profiles) == 1:
+            raise ScenarioError(f"{where}: '{choice.name}' has count = {choice.count}, but "
+                                f"'{carried.name}' has a single profile that every model "
+                                "fires; a count splits a group's models between the "
+                                "profiles of one weapon: remove it")
+        if choice.count > group.count:
+            raise ScenarioError(f"{where}: '{choice.name}' count = {choice.count} is more than "
+                                f"the {group.count} models of model group '{group.name}'; "
+                                f"give at most {group.count}")
+        total += choice.count
+        if total > group.count:
+            raise ScenarioError(f"{where}: '{choice.name}' count = {choice.count} brings the "
+                                f"counts on '{carried.name}' to {total}, more than the "
+                                f"{group.count} models of model group '{group.name}'; lower "
+                                "them")
+    return total
+
+
+def _rest_profile(group: ModelGroup, carried: CarriedWeapon, picks, total: int,
+                  where: str) -> int | None:
+    """The profile the models left by the counted choices of ``carried`` fire, when no
+    choice without a count names one; None when a choice names it or no model is left."""
+    uncounted = [p[2] for p in picks if p[0] is carried and not _counted(p)]
+    if len(uncounted) > 1:
+        names = [c.name if c is not None else carried.name for c in uncounted]
+        raise ScenarioError(f"{where}: '{names[1]}' and '{names[0]}' both go without a count "
+                            f"in model group '{group.name}', which has counts on "
+                            f"'{carried.name}': the models left by the counts fire one profile; "
+                            "give the other a count or drop it")
+    if uncounted or total == group.count:
+        return None
+    taken = {p[1] for p in picks if p[0] is carried}
+    free = [i for i in range(len(carried.profiles)) if i not in taken]
+    if not free:
+        last = [p[2] for p in picks if p[0] is carried][-1]
+        raise ScenarioError(f"{where}: '{last.name}': every profile of '{carried.name}' has a "
+                            f"count and the counts take {total} of the {group.count} models "
+                            f"of model group '{group.name}'; leave one profile without a "
+                            "count for the other models")
+    return free[0]
 
 
 def _match(carried: CarriedWeapon, name: str) -> int | None:
