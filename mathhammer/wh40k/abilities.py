@@ -15,8 +15,7 @@ class Param(Enum):
     """What follows an ability's name."""
 
     NONE = "none"          # [LANCE]
-    NUMBER = "number"      # [CLEAVE 1], [MELTA 2]
-    DICE = "dice"          # [SUSTAINED HITS D3], [RAPID FIRE D6+3]
+    DICE = "dice"          # [SUSTAINED HITS D3], [CLEAVE 1], [MELTA D6], [RAPID FIRE D6+3]
     OPTIONAL_NUMBER = "optional number"  # [BLAST], [BLAST 2] or [BLAST D3] (dice allowed)
     ANTI = "anti"          # [ANTI-INFANTRY 4+]
 
@@ -57,7 +56,7 @@ WEAPON_ABILITIES: dict[str, AbilitySpec] = {spec.name: spec for spec in (
     AbilitySpec(ANTI, Param.ANTI, "24.03", "critical wound on Y+ against keyword X"),
     AbilitySpec(ASSAULT, Param.NONE, "24.04", "may shoot after advancing (selection only)"),
     AbilitySpec(BLAST, Param.OPTIONAL_NUMBER, "24.05", "+X dice per 5 target models"),
-    AbilitySpec(CLEAVE, Param.NUMBER, "24.06", "+X dice per 5 models of a single target"),
+    AbilitySpec(CLEAVE, Param.DICE, "24.06", "+X dice per 5 models of a single target"),
     AbilitySpec(CLOSE_QUARTERS, Param.NONE, "24.07", "close-quarters shooting (selection only)"),
     AbilitySpec(CONVERSION, Param.NONE, "10e",
                 "10th edition only: critical hit on 4+ against a target more than 12\" away"),

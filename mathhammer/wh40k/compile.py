@@ -240,6 +240,7 @@ class BatchTables:
     cleave_per_five: int
     damage_pmf: np.ndarray = None   # float64[Dmax + 1]: law of the raw damage roll
     blast_dice: tuple[int, int] = (0, 0)   # random [BLAST X]: (dice, sides) per five models
+    cleave_dice: tuple[int, int] = (0, 0)  # random [CLEAVE X], the same way
 
 
 def compile_plan(weapons: Sequence[Weapon], target: TargetProfile,
@@ -283,8 +284,8 @@ def compile_plan(weapons: Sequence[Weapon], target: TargetProfile,
         row = list(t.row)
         fives = target.count // 5
         row[BONUS_DICE] = (t.blast_per_five + t.cleave_per_five) * fives
-        row[BONUS_COUNT] = t.blast_dice[0] * fives
-        row[BONUS_SIDES] = t.blast_dice[1] if row[BONUS_COUNT] else 0
+        row[BONUS_COUNT] = (t.blast_dice[0] + t.cleave_dice[0]) * fives
+        row[BONUS_SIDES] = max(t.blast_dice[1], t.cleave_dice[1]) if row[BONUS_COUNT] else 0
         rows.append(row)
     width = max(t.damage_maps.shape[1] for t in tables)
     damage_maps = np.ones((len(weapons), 2, width), dtype=np.int64)
@@ -679,13 +680,28 @@ def batch_tables(weapon: Weapon, defender: Defender, situation: Situation,
     row[FNP_COLUMN] = G_FNP_PSYCHIC if psychic else G_FNP
     row[COMMAND_DAMAGE_BELOW] = reroll_below(weapon.damage, "low")
     row[FNP_MORTAL_COLUMN] = G_FNP_PSYCHIC_MORTAL if psychic else G_FNP_MORTAL
-    blast_x = blast.value if blast is not None and blast.value is not None else None
+    blast_dice, cleave_dice = _random_bonus_dice(weapon, blast, cleave)
     return BatchTables(row=row, hit=hit, wound=np.array(wound_tables, dtype=np.int64),
                        saves=np.array(save_tables, dtype=np.int64), damage_maps=maps,
                        blast_per_five=blast.number if blast is not None else 0,
                        cleave_per_five=cleave.number if cleave is not None else 0,
-                       damage_pmf=damage_pmf,
-                       blast_dice=(blast_x.count, blast_x.sides) if blast_x else (0, 0))
+                       damage_pmf=damage_pmf, blast_dice=blast_dice, cleave_dice=cleave_dice)
+
+
+def _random_bonus_dice(weapon: Weapon, blast: Ability | None, cleave: Ability | None
+                       ) -> tuple[tuple[int, int], tuple[int, int]]:
+    """(dice, sides) per five models of a random [BLAST X] and a random [CLEAVE X] ((0, 0)
+    when fixed or absent). Both random must roll the same kind of die: the kernels add them
+    up as one pool per weapon."""
+    pairs = []
+    for ability in (blast, cleave):
+        x = ability.value if ability is not None else None
+        pairs.append((x.count, x.sides) if x is not None and x.is_random else (0, 0))
+    if pairs[0][1] and pairs[1][1] and pairs[0][1] != pairs[1][1]:
+        raise UnsupportedError(f"'{weapon.name or weapon}': [{blast}] and [{cleave}] roll "
+                               "different dice, which is not modelled; write one of them as a "
+                               "whole number (its average)")
+    return pairs[0], pairs[1]
 
 
 def _hit_table(weapon: Weapon, defender: Defender, situation: Situation, modifiers: Modifiers,

@@ -501,9 +501,6 @@ def _ability(text: str, scope: tuple[str, ...], item: _Piece, line: str) -> Abil
     except ProfileError as exc:
         raise ProfileError(f"'{item.text}'{{where}}: {exc}", token=item.text,
                            column=item.column, line=line) from None
-    if spec.param is ab.Param.NUMBER and value.is_random:
-        raise ProfileError(f"'{item.text}'{{where}}: {name} takes a whole number, not dice",
-                           token=item.text, column=item.column, line=line)
     if value.maximum < 1:
         raise ProfileError(f"'{item.text}'{{where}}: {name} {value} adds nothing; X must be at "
                            "least 1", token=item.text, column=item.column, line=line)

@@ -310,6 +310,7 @@ class _Profile:
     melta_dice: DiceExpr = DiceExpr.fixed(0)   # a random [MELTA X], rolled per attack
     blast_dice: DiceExpr = DiceExpr.fixed(0)   # a random [BLAST X] ...
     blast_rolls: int = 0                       # ... rolled this many times per weapon
+    cleave_dice: DiceExpr = DiceExpr.fixed(0)  # a random [CLEAVE X], the same way
     psychic: bool = False                      # a psychic attack: FNP (psychic) applies
 
     def damage_roll(self, roll: Roll) -> tuple[int, int]:
@@ -396,11 +397,11 @@ def _profile(batch: tuple[Weapon, ...], target: TargetProfile, sit: Situation,
                       or (rules.defender_dmg_mods_vs_dw == "by_trigger"
                           and (tenth or rules.damage_mod_trigger == "target")))
     bonus = 0
-    blast_dice = DiceExpr.fixed(0)
+    random_x = {"BLAST": DiceExpr.fixed(0), "CLEAVE": DiceExpr.fixed(0)}
     for name in ("BLAST", "CLEAVE"):
         inst = _best_x(_instances(w, name, kw))
         if inst is not None and _x(inst).count:   # a random X: one roll per 5 models
-            blast_dice = _x(inst)
+            random_x[name] = _x(inst)
         elif inst is not None:
             bonus += _x(inst).constant * (target.count // 5)
     rapid = _x(_best_x(_instances(w, "RAPID FIRE", kw))) if (sit.half_range and ranged) \
@@ -421,7 +422,8 @@ def _profile(batch: tuple[Weapon, ...], target: TargetProfile, sit: Situation,
         devastating=has("DEVASTATING WOUNDS"), bonus_dice=bonus, rapid_fire=rapid,
         hazardous=sum(x.count for x in batch if x.has("HAZARDOUS")), edition=rules.edition,
         damage_reroll=mods.reroll_damage, attacks_reroll=mods.reroll_attacks,
-        melta_dice=melta_dice, blast_dice=blast_dice, blast_rolls=target.count // 5,
+        melta_dice=melta_dice, blast_dice=random_x["BLAST"], blast_rolls=target.count // 5,
+        cleave_dice=random_x["CLEAVE"],
         psychic=psychic,
     )
 
@@ -470,9 +472,10 @@ def _resolve_batch(p: _Profile, unit: _Unit, fnp: int | None, fnp_mortal: int | 
     for w in p.weapons:
         for _ in range(w.count):
             dice += _roll_characteristic(w.attacks, p.attacks_reroll, roll) + p.bonus_dice
-            if p.blast_dice.count:
-                for _ in range(p.blast_rolls):
-                    dice += _roll_expr(p.blast_dice, roll)
+            for bonus_dice in (p.blast_dice, p.cleave_dice):
+                if bonus_dice.count:
+                    for _ in range(p.blast_rolls):
+                        dice += _roll_expr(bonus_dice, roll)
             dice += _roll_expr(p.rapid_fire, roll)
     if note:
         note(("dice", dice))

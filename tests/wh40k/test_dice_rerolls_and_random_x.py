@@ -14,7 +14,7 @@ from fractions import Fraction
 import pytest
 
 import mathhammer as mh
-from mathhammer.errors import OptionError, ProfileError
+from mathhammer.errors import OptionError, ProfileError, UnsupportedError
 from mathhammer.wh40k.compile import reroll_below, rerolled_pmf
 from mathhammer.core.dice import DiceExpr
 from mathhammer.wh40k.parse import parse_weapon
@@ -79,6 +79,23 @@ def test_blast_random_x_rolls_once_per_five_models() -> None:
     assert len(pmf) - 1 == 2 * (1 + 4)     # at most 2 x (A1 + D3 + 1) = 10 attacks
 
 
+def test_cleave_random_x_rolls_once_per_five_models() -> None:
+    # 24.06 with X = D3: A3 against 16 models gets 3 + 3D3 dice (mean 9); against 4, none.
+    weapon = "A3 BSN/A S10 AP0 D1 [CLEAVE D3, TORRENT]"
+    assert mh.exact(weapon, "16x T1 Sv- W9").mean("damage") == pytest.approx(
+        float(9 * WOUNDS_ON_2), abs=1e-12)
+    assert mh.exact(weapon, "4x T1 Sv- W9").mean("damage") == pytest.approx(
+        float(3 * WOUNDS_ON_2), abs=1e-12)
+    # with [BLAST D3+1] too, against 10 models: 1 + 2 x (D3 + 1) + 2 x D3 (mean 11)
+    both = mh.exact("A1 BSN/A S10 AP0 D1 [BLAST D3+1, CLEAVE D3, TORRENT]",
+                    "10x T1 Sv- W9").distributions["damage"].probabilities
+    assert sum(k * p for k, p in enumerate(both)) == pytest.approx(
+        float(11 * WOUNDS_ON_2), abs=1e-12)
+    assert len(both) - 1 == 1 + 2 * 4 + 2 * 3
+    with pytest.raises(UnsupportedError, match=r"\[BLAST D6\] and \[CLEAVE D3\] roll different"):
+        mh.exact("A1 BSN/A S10 AP0 D1 [BLAST D6, CLEAVE D3, TORRENT]", "10x T1 Sv- W9")
+
+
 def test_melta_random_x_is_rolled_per_attack_at_half_range() -> None:
     weapon = "A2 BSN/A S10 AP0 D1 [MELTA D6, TORRENT]"
     assert _damage_of(weapon, half_range=True) == pytest.approx(
@@ -105,6 +122,8 @@ def test_melta_random_x_with_reroll_and_halving() -> None:
     ("3x AD6 BS3+ S10 AP-1 DD6 [MELTA D3]", "T10 Sv3+ W30",
      {"half_range": True, "reroll_damage": "ones", "reroll_attacks": "low"}),
     ("2x AD3 BS3+ S4 AP0 D1 [BLAST D3]", "10x T4 Sv5+ W1", {"reroll_attacks": "ones"}),
+    ("3x Melee A2 WS3+ S4 AP-1 DD3 [CLEAVE D3+1]", "12x T4 Sv4+ W2", {}),
+    ("2x A1 BS3+ S4 AP0 D1 [BLAST D3, CLEAVE 2D3]", "10x T4 Sv5+ W1", {}),
 ])
 def test_monte_carlo_mean_agrees(weapon: str, target: str, options: dict) -> None:
     mc = mh.simulate(weapon, target, trials=200_000, seed=15, **options)
@@ -116,8 +135,8 @@ def test_parse_round_trip_and_refusals() -> None:
     w = parse_weapon('Thermal cannon: 24" A2 BS3+ S12 AP-4 DD6 [BLAST D3, MELTA D6]')
     assert parse_weapon(str(w)) == w
     assert "[BLAST D3, MELTA D6]" in str(w)
-    with pytest.raises(ProfileError, match="CLEAVE takes a whole number"):
-        parse_weapon("Melee A2 WS3+ S4 AP0 D1 [CLEAVE D3]")
+    cleave = parse_weapon("Melee A2 WS3+ S4 AP0 D1 [CLEAVE D3+1]")
+    assert parse_weapon(str(cleave)) == cleave and "[CLEAVE D3+1]" in str(cleave)
     with pytest.raises(OptionError, match="reroll-damage 'failed'.*none, ones, low"):
         mh.exact("A1 BS3+ S4 AP0 DD6", BIG, reroll_damage="failed")
 

@@ -109,6 +109,9 @@ CASES = {
     "attacks reroll ones": (["AD3 BSN/A S8 AP0 D1 [TORRENT]"], "2x T4 Sv- W1",
                             {"reroll_attacks": "ones"}),
     "blast D3": (["A1 BSN/A S4 AP0 D1 [BLAST D3, TORRENT]"], "5x T4 Sv- W1", {}),
+    "cleave D3+1": (["A1 BSN/A S4 AP0 D1 [CLEAVE D3+1, TORRENT]"], "5x T4 Sv- W1", {}),
+    "blast D3 and cleave D3": (["A1 BSN/A S4 AP0 D1 [BLAST D3, CLEAVE D3, TORRENT]"],
+                               "5x T4 Sv- W2", {}),
     "melta D3, damage reroll, devastating": (
         ["A1 BS3+ S4 AP0 DD3 [MELTA D3, DEVASTATING WOUNDS]"], "2x T4 Sv4+ W3",
         {"half_range": True, "reroll_damage": "ones", "crit_wounds": 5}),

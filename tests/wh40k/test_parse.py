@@ -53,9 +53,8 @@ def test_keyword_scoped_abilities_and_anti():
 @pytest.mark.parametrize("name", sorted(ab.WEAPON_ABILITIES))
 def test_every_section_24_ability_is_recognised(name):
     spec = ab.WEAPON_ABILITIES[name]
-    text = {ab.Param.ANTI: "ANTI-INFANTRY 4+", ab.Param.NUMBER: f"{name} 2",
-            ab.Param.DICE: f"{name} D3", ab.Param.OPTIONAL_NUMBER: name,
-            ab.Param.NONE: name}[spec.param]
+    text = {ab.Param.ANTI: "ANTI-INFANTRY 4+", ab.Param.DICE: f"{name} D3",
+            ab.Param.OPTIONAL_NUMBER: name, ab.Param.NONE: name}[spec.param]
     w = parse_weapon(f"x: A1 BS3+ S4 AP0 D1 [{text}]")
     assert w.abilities[0].name == name
     assert parse_weapon(str(w)) == w
