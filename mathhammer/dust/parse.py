@@ -30,6 +30,7 @@ import tomllib
 from dataclasses import replace
 from pathlib import Path
 
+from mathhammer.core.files import read_bounded
 from mathhammer.dust.profiles import (
     AIRCRAFT, DOUBLE, HARD, INFANTRY, MAX_LEVELS, SOFT, VEHICLE, WEAPON_TAGS, Cell,
     ModelGroup, Target, Unit, Weapon, WeaponLine,
@@ -461,7 +462,7 @@ def load_units(path: str | Path, base: Path | None = None) -> dict[str, Unit]:
     """
     resolved = _resolve(str(path), base)
     try:
-        raw = resolved.read_bytes()
+        raw = read_bounded(resolved)
     except OSError as exc:
         raise ProfileError(f"cannot read unit file '{path}': {exc.strerror or exc}; check the "
                            "path", token=str(path)) from None

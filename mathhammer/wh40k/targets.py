@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
+from mathhammer.core.files import read_bounded
 from mathhammer.errors import MathhammerError, ProfileError, did_you_mean
 from mathhammer.wh40k.profiles import NO_SAVE, TargetProfile
 from mathhammer.core.limits import MAX_MODELS, check_number_text, refuse_foreign_digits
@@ -245,8 +246,7 @@ def read_file(path: str | os.PathLike[str]) -> list[TargetEntry]:
     """
     path = os.fspath(path)
     try:
-        with open(path, "rb") as handle:
-            raw = handle.read()
+        raw = read_bounded(path)
     except OSError as exc:
         raise ProfileError(f"cannot read target file {path}: {exc.strerror or exc}") from None
     return _parse_text(raw, path)

@@ -23,6 +23,7 @@ import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from mathhammer.core.files import FileTooLarge, read_bounded
 from mathhammer.errors import RosterError
 
 ROSTER_NAMESPACE = "http://www.battlescribe.net/schema/rosterSchema"
@@ -103,18 +104,12 @@ def _read_bytes(path: Path) -> bytes:
         if size > MAX_FILE_BYTES:
             raise RosterError(f"{path}: the file is {size / 2**20:.1f} MiB; a roster file may "
                               f"be at most {MAX_FILE_BYTES // 2**20} MiB")
-        with path.open("rb") as handle:
-            data = bytearray()
-            while len(data) <= MAX_FILE_BYTES:
-                block = handle.read(_BLOCK)
-                if not block:
-                    break
-                data += block
+        return read_bounded(path, MAX_FILE_BYTES)
+    except FileTooLarge:
+        raise RosterError(f"{path}: the file is larger than {MAX_FILE_BYTES // 2**20} MiB") \
+            from None
     except OSError as exc:
         raise RosterError(f"cannot read roster file '{path}': {exc.strerror or exc}") from None
-    if len(data) > MAX_FILE_BYTES:
-        raise RosterError(f"{path}: the file is larger than {MAX_FILE_BYTES // 2**20} MiB")
-    return bytes(data)
 
 
 def _unzip(path: Path, data: bytes) -> bytes:

@@ -13,6 +13,7 @@ from typing import Any
 
 import tomli
 
+from mathhammer.core.files import read_bounded
 from mathhammer.core.limits import MAX_MODELS, MAX_NUMBER
 from mathhammer.errors import MathhammerError, ScenarioError, did_you_mean
 from mathhammer.wh40k.options import build_checked
@@ -34,12 +35,13 @@ def load_scenario(path: str | Path) -> Scenario:
     """
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        raw = read_bounded(path)
+        text = raw.decode("utf-8")
     except OSError as exc:
         raise ScenarioError(f"cannot read scenario file '{path}': {exc.strerror or exc}") \
             from None
     except UnicodeDecodeError as exc:
-        line = path.read_bytes()[:exc.start].count(b"\n") + 1
+        line = raw[:exc.start].count(b"\n") + 1
         raise ScenarioError(f"{path}:{line}: the file is not UTF-8 text (byte "
                             f"0x{exc.object[exc.start]:02x}); save it as UTF-8") from None
     return parse_scenario(text, source=str(path))

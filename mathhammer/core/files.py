@@ -1,0 +1,51 @@
+"""Reading the small text files users hand us (profiles, scenarios, unit cards), bounded.
+
+A path may name a device that never ends (``/dev/zero``), a pipe, or a file far larger than
+any profile list: reading stops one block past the limit, so every such file is refused at
+once instead of filling memory or waiting forever.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+
+#: Largest text file (TOML profiles, scenarios, unit cards) we read: 4 MiB, hundreds of times
+#: any real file.
+MAX_TEXT_FILE_BYTES = 4 * 2**20
+_BLOCK = 1 << 16
+
+
+class FileTooLarge(OSError):
+    """The file holds more than the limit; ``str()`` says how much is allowed."""
+
+
+class NotAFile(OSError):
+    """The path names a folder, a device, a pipe or a socket; ``str()`` says which."""
+
+
+def read_bounded(path: str | os.PathLike[str], limit: int = MAX_TEXT_FILE_BYTES) -> bytes:
+    """The bytes of ``path``, refusing anything beyond ``limit`` bytes.
+
+    Raises
+    ------
+    FileTooLarge
+        More than ``limit`` bytes; its message names the limit.
+    NotAFile
+        A folder, device, pipe or socket (a pipe would wait for a writer forever).
+    OSError
+        The file cannot be opened or read (a folder, no permission, missing).
+    """
+    mode = os.stat(path).st_mode
+    if not stat.S_ISREG(mode):
+        kind = "a folder" if stat.S_ISDIR(mode) else "a device, pipe or socket"
+        raise NotAFile(f"it is {kind}, not a file")
+    data = bytearray()
+    with open(path, "rb") as handle:
+        while len(data) <= limit:
+            block = handle.read(_BLOCK)
+            if not block:
+                return bytes(data)
+            data += block
+    raise FileTooLarge(f"larger than {limit // 2**20} MiB, far beyond any real file "
+                       "(is it the right file?)")
