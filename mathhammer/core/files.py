@@ -49,3 +49,41 @@ def read_bounded(path: str | os.PathLike[str], limit: int = MAX_TEXT_FILE_BYTES)
             data += block
     raise FileTooLarge(f"larger than {limit // 2**20} MiB, far beyond any real file "
                        "(is it the right file?)")
+
+
+#: Deepest nesting of inline arrays and tables a TOML file may use; real files use two or
+#: three levels, and the TOML parsers recurse once per level.
+MAX_TOML_NESTING = 50
+
+
+def too_deeply_nested(text: str, limit: int = MAX_TOML_NESTING) -> int | None:
+    """The line (1-based) where TOML brackets first nest deeper than ``limit``, or None.
+
+    Brackets inside strings and comments do not count. Checked before parsing, so a file of
+    ``[[[[...`` is refused naming its line instead of exhausting the parser's recursion.
+    """
+    depth, line, quote, index, n = 0, 1, "", 0, len(text)
+    while index < n:
+        char = text[index]
+        if char == "\n":
+            line += 1
+        elif quote:
+            if text.startswith(quote, index):
+                index += len(quote) - 1
+                quote = ""
+            elif char == "\\" and quote[0] == '"':
+                index += 1
+        elif char in "\"'":
+            quote = char * 3 if text.startswith(char * 3, index) else char
+            index += len(quote) - 1
+        elif char == "#":
+            end = text.find("\n", index)
+            index = (end if end >= 0 else n) - 1
+        elif char in "[{":
+            depth += 1
+            if depth > limit:
+                return line
+        elif char in "]}":
+            depth = max(0, depth - 1)
+        index += 1
+    return None

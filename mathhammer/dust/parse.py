@@ -30,7 +30,7 @@ import tomllib
 from dataclasses import replace
 from pathlib import Path
 
-from mathhammer.core.files import read_bounded
+from mathhammer.core.files import MAX_TOML_NESTING, read_bounded, too_deeply_nested
 from mathhammer.dust.profiles import (
     AIRCRAFT, DOUBLE, HARD, INFANTRY, MAX_LEVELS, SOFT, VEHICLE, WEAPON_TAGS, Cell,
     ModelGroup, Target, Unit, Weapon, WeaponLine,
@@ -467,7 +467,13 @@ def load_units(path: str | Path, base: Path | None = None) -> dict[str, Unit]:
         raise ProfileError(f"cannot read unit file '{path}': {exc.strerror or exc}; check the "
                            "path", token=str(path)) from None
     try:
-        data = tomllib.loads(raw.decode("utf-8"))
+        text = raw.decode("utf-8")
+        deep = too_deeply_nested(text)
+        if deep is not None:
+            raise ProfileError(f"unit file '{path}', line {deep}: arrays or tables nested more "
+                               f"than {MAX_TOML_NESTING} deep; a unit card needs two levels",
+                               token=str(path))
+        data = tomllib.loads(text)
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise ProfileError(f"unit file '{path}' is not valid TOML: {exc}",
                            token=str(path)) from None

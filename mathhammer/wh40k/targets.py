@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-from mathhammer.core.files import read_bounded
+from mathhammer.core.files import MAX_TOML_NESTING, read_bounded, too_deeply_nested
 from mathhammer.errors import MathhammerError, ProfileError, did_you_mean
 from mathhammer.wh40k.profiles import NO_SAVE, TargetProfile
 from mathhammer.core.limits import MAX_MODELS, check_number_text, refuse_foreign_digits
@@ -258,6 +258,10 @@ def _parse_text(raw: bytes, source: str) -> list[TargetEntry]:
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
         raise ProfileError(f"{source}, line {line}: not UTF-8 text") from None
+    deep = too_deeply_nested(text)
+    if deep is not None:
+        raise ProfileError(f"{source}, line {deep}: arrays or tables nested more than "
+                           f"{MAX_TOML_NESTING} deep; a profile needs one level")
     try:
         document = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

@@ -55,3 +55,24 @@ def test_every_command_that_reads_a_file_refuses_them(odd_paths, kind):
         if kind == "zero" and argv[0] == "dust":
             continue  # not named *.toml: read as a weapon line, and refused as one
         refused(argv, what, word, path, seconds=5)
+
+
+def test_brackets_in_strings_and_comments_do_not_count_as_nesting():
+    from mathhammer.core.files import too_deeply_nested
+
+    assert too_deeply_nested('a = "[[[[[[[[[["\nb = \'{{{{{{{{\'\n# [[[[[[[[[[\n', 3) is None
+    assert too_deeply_nested('a = """\n[[[[[[[[\n"""\nb = "\\"[[[[[["\n', 3) is None
+    assert too_deeply_nested("x = 1\ny = [[[[1]]]]\n", 3) == 2
+
+
+@pytest.mark.parametrize("nested", ["a = " + "[" * 100_000 + "]" * 100_000,
+                                    "a = " + "{b = " * 5_000 + "1" + "}" * 5_000])
+def test_deeply_nested_toml_is_refused_naming_the_line(tmp_path, nested):
+    # both overflowed the parsers' recursion (a RecursionError traceback)
+    path = tmp_path / "deep.toml"
+    path.write_text("# units\n" + nested + "\n")
+    for argv in (["run", str(path)],
+                 ["compare", 'Gun: 24" A2 BS3+ S4 AP0 D1', "--target", "MEQ",
+                  "--targets-file", str(path)],
+                 ["dust", "exact", f"{path}#U", "--target", "5x G: INFANTRY2"]):
+        refused(argv, "line 2" if argv[0] != "run" else ":2:", "nested more than 50", seconds=5)

@@ -13,7 +13,7 @@ from typing import Any
 
 import tomli
 
-from mathhammer.core.files import read_bounded
+from mathhammer.core.files import MAX_TOML_NESTING, read_bounded, too_deeply_nested
 from mathhammer.core.limits import MAX_MODELS, MAX_NUMBER
 from mathhammer.errors import MathhammerError, ScenarioError, did_you_mean
 from mathhammer.wh40k.options import build_checked
@@ -49,6 +49,10 @@ def load_scenario(path: str | Path) -> Scenario:
 
 def parse_scenario(text: str, source: str = "<scenario>") -> Scenario:
     """Build a :class:`Scenario` from TOML text (see :func:`load_scenario`)."""
+    deep = too_deeply_nested(text)
+    if deep is not None:
+        raise ScenarioError(f"{source}:{deep}: arrays or tables nested more than "
+                            f"{MAX_TOML_NESTING} deep; a scenario needs three levels at most")
     try:
         data = tomli.loads(text)
     except tomli.TOMLDecodeError as exc:
