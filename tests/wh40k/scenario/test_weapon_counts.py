@@ -8,6 +8,7 @@ import dataclasses
 import pytest
 
 import mathhammer as mh
+from mathhammer.cli import main
 from mathhammer.errors import ScenarioError
 from mathhammer.wh40k.parse import parse_target, parse_weapon
 from mathhammer.wh40k.profiles import Rules
@@ -250,6 +251,8 @@ def test_the_scenario_file_reads_count_and_models():
      "leave one profile without a count"),
     ('{ name = "Plasma gun - supercharge", count = 1 }, "Plasma gun - standard", '
      '"Plasma gun"', "Plasma gun - standard", "both go without a count"),
+    ('{ name = "Plasma gun - supercharge", count = 1, split = { Target = 1 } }',
+     "Plasma gun - supercharge", "cannot be combined with split"),
 ])
 def test_bad_counts_are_refused_on_one_line_with_the_line(choice, token, words):
     text = toml(choice)
@@ -259,6 +262,18 @@ def test_bad_counts_are_refused_on_one_line_with_the_line(choice, token, words):
     assert "\n" not in message and words in message and f"'{token}'" in message
     line = text.splitlines().index(f"weapons = [{choice}]") + 1
     assert message.startswith(f"s.toml:{line}: ")
+
+
+def test_the_command_line_runs_counts_and_refuses_bad_ones(tmp_path, capsys):
+    good = tmp_path / "good.toml"
+    good.write_text(toml('{ name = "Plasma gun - supercharge", count = 2 }'))
+    assert main(["run", str(good), "--trials", "2000", "--seed", "1"]) == 0
+    bad = tmp_path / "bad.toml"
+    bad.write_text(toml('{ name = "Plasma gun - supercharge", count = 9 }'))
+    capsys.readouterr()
+    assert main(["run", str(bad)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and f"{bad}:" in err and "more than the 4 models" in err
 
 
 def test_a_count_whose_group_is_ambiguous_is_refused():
