@@ -27,6 +27,7 @@ _LAZY = {
     "load_scenario": "mathhammer.wh40k.scenario.reader",
     "parse_scenario": "mathhammer.wh40k.scenario.reader",
     "Scenario": "mathhammer.wh40k.scenario.model",
+    "ScenarioRules": "mathhammer.wh40k.scenario.model",
     "Activation": "mathhammer.wh40k.scenario.activations",
     "WeaponChoice": "mathhammer.wh40k.scenario.activations",
     "Unit": "mathhammer.wh40k.scenario.units",
