@@ -204,10 +204,10 @@ def exact(weapons: WeaponsLike, target: str | TargetProfile, **options: Any) -> 
     >>> round(e.mean("damage"), 6)
     0.333333
     """
-    from mathhammer.wh40k.exact import solve
+    from mathhammer.wh40k import exact as engine, exact_command
 
     _, _, plan, inputs = _prepare(weapons, target, options, sampling_tables=False)
-    pmfs = solve(plan)
+    pmfs = (exact_command if plan.command_reroll else engine).solve(plan)
     distributions = {"damage": Distribution.from_pmf(pmfs["damage"]),
                      "models_destroyed": Distribution.from_pmf(pmfs["models_destroyed"])}
     if plan.hazard_rolls:

@@ -151,7 +151,7 @@ def _add_modifier_flags(mods: Any) -> None:
     mods.add_argument("--command-reroll", choices=["hit", "wound", "damage", "save"],
                       default="none",
                       help="one Command Re-roll per activation, on the first hit, wound or "
-                           "save roll that fails, or Damage roll below average (Monte Carlo)")
+                           "save roll that fails, or Damage roll below average")
     mods.add_argument("--fnp-psychic", type=int, default=None, metavar="N",
                       help="Feel No Pain N+ against psychic attacks only ([PSYCHIC] weapons)")
     mods.add_argument("--reroll-damage", choices=["ones", "low"], default="none",

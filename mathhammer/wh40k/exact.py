@@ -46,7 +46,8 @@ def solve(plan: CompiledPlan) -> dict[str, np.ndarray]:
     ------
     UnsupportedError
         For a target with several allocation groups, or [DEVASTATING WOUNDS] deferred to the
-        end of the attacks with more pending critical wounds than ``MAX_PENDING_CELLS`` allows.
+        end of the attacks with more pending critical wounds than ``MAX_PENDING_CELLS`` allows,
+        or a Command Re-roll (:func:`mathhammer.wh40k.exact_command.solve` follows it).
 
     Notes
     -----
@@ -59,9 +60,8 @@ def solve(plan: CompiledPlan) -> dict[str, np.ndarray]:
         raise UnsupportedError("the exact engine covers one group of identical models; use "
                                "the Monte Carlo engine for mixed units")
     if plan.command_reroll:
-        raise UnsupportedError("a Command Re-roll goes to the first roll that fails, so the "
-                               "exact engine would have to follow the order of every die; "
-                               "use the Monte Carlo engine (simulate)")
+        raise UnsupportedError("a plan with a Command Re-roll is solved by "
+                               "mathhammer.wh40k.exact_command.solve")
     models, wounds = int(plan.groups[0, G_MODELS]), int(plan.groups[0, G_WOUNDS])
     check_exact_size(plan, models * wounds + 1)
     _check_pending_size(plan, models * wounds + 1)
@@ -72,7 +72,12 @@ def solve(plan: CompiledPlan) -> dict[str, np.ndarray]:
         state = _resolve_batch(plan, b, state, models, wounds, deferred)
     for step in deferred:
         state = _inflict_pending(state, step)
-    models_pmf = np.zeros(models + 1)
+    return pmfs_of(plan, state, wounds)
+
+
+def pmfs_of(plan: CompiledPlan, state: np.ndarray, wounds: int) -> dict[str, np.ndarray]:
+    """The result of :func:`solve` from the final pmf of wounds lost."""
+    models_pmf = np.zeros((len(state) - 1) // wounds + 1)
     np.add.at(models_pmf, np.arange(len(state)) // wounds, state)
     return {"damage": state, "models_destroyed": models_pmf,
             "attacker_mortal_wounds": hazard_pmf(plan.hazard_rolls, plan.hazard_mortals,
@@ -112,6 +117,8 @@ def check_exact_size(plan: CompiledPlan, states: int) -> None:
         work += dice * (hits + 1) ** 2 + (hits + 1) * states ** 2 + damage ** 2
         if plan.dw_spill:
             work += damage * states ** 3
+    if plan.command_reroll:
+        work *= 4   # three generating functions per die, or a chain over twice the states
     if work > MAX_EXACT_WORK:
         refuse("this many dice and states: about", work, MAX_EXACT_WORK)
 
@@ -230,8 +237,19 @@ def damage_transition(damage_pmf: np.ndarray, fnp: int, models: int, wounds: int
 def _resolve_batch(plan: CompiledPlan, b: int, state: np.ndarray, models: int,
                    wounds: int, deferred: list[np.ndarray]) -> np.ndarray:
     """One batch on ``state`` (wounds lost, then one axis per deferred batch)."""
-    row = plan.batch[b]
     joint = unsaved_and_devastating_pmf(plan, b)
+    step_normal, step_mortal = batch_steps(plan, b, models, wounds)
+    defer = bool(plan.dw_at_unit_end and plan.batch[b, DEVASTATING])
+    if defer:
+        deferred.append(step_mortal)
+    return apply_batch(joint, state, step_normal, step_mortal, defer)
+
+
+def batch_steps(plan: CompiledPlan, b: int, models: int,
+                wounds: int) -> tuple[np.ndarray, np.ndarray]:
+    """Markov steps over wounds lost of one unsaved wound and of one [DEVASTATING WOUNDS]
+    critical wound of batch ``b``."""
+    row = plan.batch[b]
     raw = plan.damage_pmfs[b]
     normal = _mapped(raw, plan.damage_maps[b, NORMAL_DAMAGE])
     mortal = _mapped(raw, plan.damage_maps[b, MORTAL_DAMAGE])
@@ -239,9 +257,17 @@ def _resolve_batch(plan: CompiledPlan, b: int, state: np.ndarray, models: int,
                                     wounds)
     step_mortal = _mortal_step(plan, mortal, int(plan.groups[0, row[FNP_MORTAL_COLUMN]]),
                                models, wounds)
+    return step_normal, step_mortal
+
+
+def apply_batch(joint: np.ndarray, state: np.ndarray, step_normal: np.ndarray,
+                step_mortal: np.ndarray, defer: bool) -> np.ndarray:
+    """``state`` after a batch whose (unsaved wounds, critical wounds) pmf is ``joint``:
+    each unsaved wound one ``step_normal``, then each critical wound one ``step_mortal``, or,
+    when ``defer``, a new last axis counting the critical wounds pending."""
     # after_u[u] = state after u unsaved wounds; then mix over u for each k and apply
     # k devastating critical wounds with Horner's scheme.
-    if state.ndim == 1 and not (plan.dw_at_unit_end and row[DEVASTATING]):
+    if state.ndim == 1 and not defer:
         after_u = np.empty((joint.shape[0], len(state)))
         current = state
         for u in range(joint.shape[0]):
@@ -260,8 +286,7 @@ def _resolve_batch(plan: CompiledPlan, b: int, state: np.ndarray, models: int,
         after_u[u] = current
         current = step_normal.T @ current
     per_k = np.tensordot(joint.T, after_u, axes=1)   # [k, wounds lost, pending...]
-    if plan.dw_at_unit_end and row[DEVASTATING]:
-        deferred.append(step_mortal)
+    if defer:
         return np.moveaxis(per_k, 0, -1).reshape(state.shape + (per_k.shape[0],))
     result = per_k[-1]
     for k in range(per_k.shape[0] - 2, -1, -1):

@@ -390,7 +390,8 @@ def _save_and_inflict(state, b, to_save, command, batch, saves, damage_maps, gro
         face = d6(state)
         if saves[b, g0, SAVE_REROLL, face]:
             face = d6(state)
-        elif command == COMMAND_SAVE and saves[b, g0, SAVE_FAILS, face]:
+        elif command == COMMAND_SAVE and saves[b, g0, SAVE_FAILS, face] and \
+                not saves[b, g0, SAVE_FAILS, 6]:   # no re-roll on a save that cannot pass
             face = d6(state)
             command = 0
         counts[face] += 1

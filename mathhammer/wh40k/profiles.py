@@ -425,8 +425,9 @@ class Modifiers:
     command_reroll
         A Command Re-roll, once per activation (all the weapon lines of one run): ``hit``,
         ``wound`` or ``save`` re-rolls the first such roll that fails and was not re-rolled
-        already (``save`` is the defender's); ``damage`` the first Damage roll below the dice
-        expression's average. Monte Carlo only.
+        already (``save`` is the defender's, and not on a save that cannot pass); ``damage``
+        the first Damage roll below the dice expression's average. Both engines; the exact
+        one refuses ``damage`` with [DEVASTATING WOUNDS] held to the end of the attacks.
     """
 
     hit_mod: int = 0

@@ -1,4 +1,5 @@
-"""The Command Re-roll: once per activation, on the first roll that fails (Monte Carlo only).
+"""The Command Re-roll in the Monte Carlo engine: once per activation, on the first roll that
+fails (the exact engine: ``test_exact_command_reroll.py``).
 
 Expectations are derived by hand where the sum is short, and otherwise taken from the
 independent oracle by enumerating every dice path (``tests/wh40k/oracle.py``); the Monte Carlo
@@ -99,8 +100,6 @@ def test_monte_carlo_matches_brute_force(name: str) -> None:
 
 
 def test_refusals() -> None:
-    with pytest.raises(UnsupportedError, match="use the Monte Carlo engine"):
-        mh.exact("A3 BS4+ S10 AP0 D1", "10x T1 Sv- W1", command_reroll="hit")
     with pytest.raises(OptionError, match="overwatch or indirect"):
         mh.simulate("A3 BS4+ S10 AP0 D1", "10x T1 Sv- W1", command_reroll="hit",
                     overwatch=True, trials=10)
@@ -122,9 +121,6 @@ def test_command_line_flag(capsys) -> None:
     data = json.loads(out)
     assert code == 0
     assert abs(data["damage"]["mean"] - 5 / 6 * 17 / 4) < 5 * data["damage"]["stderr"]
-    assert main(["exact", "A1 BS3+ S4 AP0 D1", "--target", "T4 Sv- W1",
-                 "--command-reroll", "hit"]) == 2
-    assert "Monte Carlo" in capsys.readouterr().err
 
 
 def test_scenarios_refuse_it() -> None:
