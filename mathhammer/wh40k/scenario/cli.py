@@ -21,6 +21,12 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--rounds", type=positive_int, default=None,
                         help="override the file's number of battle rounds")
     add_edition_argument(parser, default=None)
+    parser.add_argument("--retarget-on-destroyed", choices=["lost", "retarget"], default=None,
+                        help="override the file's [rules] retarget_on_destroyed: weapons whose "
+                        "target is down are lost (default) or turn on another unit")
+    parser.add_argument("--precision-pick", metavar="best|first|GROUP", default=None,
+                        help="override the file's [rules] precision_pick: the CHARACTER group "
+                        "[PRECISION] takes (default best)")
     add_output_options(parser)
     parser.set_defaults(handler=_run)
 
@@ -37,6 +43,12 @@ def _run(args: argparse.Namespace) -> int:
     if args.edition is not None:
         scenario = dataclasses.replace(
             scenario, rules=dataclasses.replace(scenario.rules, edition=args.edition))
+    switches = {name: value for name, value in (
+        ("retarget_on_destroyed", args.retarget_on_destroyed),
+        ("precision_pick", args.precision_pick)) if value is not None}
+    if switches:
+        scenario = dataclasses.replace(
+            scenario, switches=dataclasses.replace(scenario.switches, **switches))
     result = run(scenario, trials=args.trials, seed=args.seed)
     emit(result, args, f"Scenario: {args.scenario} ({scenario.rules.edition}th-edition rules)")
     return 0

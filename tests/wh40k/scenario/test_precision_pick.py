@@ -5,7 +5,11 @@ two attached CHARACTERs; which CHARACTER dies shows which group the engine picke
 Carlo case checks hand-derived probabilities of each CHARACTER being destroyed.
 """
 
+import json
+
 import pytest
+
+from mathhammer.cli import main
 
 from mathhammer.errors import ScenarioError
 from mathhammer.wh40k.scenario.api import run, run_scripted
@@ -17,8 +21,12 @@ SNIPER = '"Sniper: 36\\" A1 BS3+ S4 AP-2 D 3 [PRECISION]"'
 ONE_KILLING_SHOT = [4, 4, 1]
 
 
-def scenario(first="Ancient", second="Captain", first_points=None, second_points=None,
-             rules="", override="", extra_activation=""):
+def scenario(*args, **kwargs):
+    return parse_scenario(scenario_text(*args, **kwargs))
+
+
+def scenario_text(first="Ancient", second="Captain", first_points=None, second_points=None,
+                  rules="", override="", extra_activation=""):
     """Guards (5 troopers) led by two CHARACTERs; Snipers shoot them once (or twice)."""
     wounds = {"Ancient": 2, "Captain": 3}
 
@@ -27,7 +35,7 @@ def scenario(first="Ancient", second="Captain", first_points=None, second_points
         return (f'{{ name = "{name}", count = 1, profile = "T3 Sv3+ W{wounds[name]} '
                 f'[CHARACTER, INFANTRY]"{cost} }}')
 
-    return parse_scenario(f"""
+    return f"""
 [rules]
 {rules}
 
@@ -47,7 +55,7 @@ attacker = "Snipers"
 target = "Guards"
 {override}
 {extra_activation}
-""")
+"""
 
 
 def killed(out):
@@ -209,3 +217,19 @@ def test_a_bad_activation_pick_names_the_activation_line():
     with pytest.raises(ScenarioError, match=r"^<scenario>:\d+: activation 1: precision_pick "
                                             r"= 'Nobody'.*best, first"):
         scenario(override='precision_pick = "Nobody"')
+
+
+def test_the_command_line_overrides_the_pick_and_refuses_a_bad_one(tmp_path, capsys):
+    path = tmp_path / "snipers.toml"
+    path.write_text(scenario_text(first_points=60, second_points=120), encoding="utf-8")
+    means = {}
+    for pick in ("best", "first"):
+        assert main(["run", str(path), "--precision-pick", pick, "--trials", "4000",
+                     "--json"]) == 0
+        groups = json.loads(capsys.readouterr().out)["units"]["Guards"]["groups"]
+        means[pick] = {g: groups[g]["models_destroyed"]["mean"] for g in ("Captain", "Ancient")}
+    assert means["best"]["Ancient"] == means["first"]["Captain"] == 0.0
+    assert means["best"]["Captain"] > 0.2 and means["first"]["Ancient"] > 0.2
+    assert main(["run", str(path), "--precision-pick", "Captian"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and "'Captian'" in err and "did you mean 'Captain'" in err

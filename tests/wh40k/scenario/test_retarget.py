@@ -7,10 +7,12 @@ retargeted weapon's damage with the exact single-target engine.
 """
 
 import dataclasses
+import json
 
 import pytest
 
 import mathhammer as mh
+from mathhammer.cli import main
 from mathhammer.wh40k.scenario.api import run, run_scripted
 from mathhammer.wh40k.scenario.compile import (B_FIRST_CONTRIB, B_N_CONTRIBS, B_TARGET,
                                               compile_scenario)
@@ -67,9 +69,13 @@ LASCANNON_KILLS_SCOUT = [3, 2, 1]
 TWO_BOLTER_KILLS = [3, 3, 3, 3, 1, 1]
 
 
-def scenario(weapons: str, rules: str = "", phase: str = "shooting", extra: str = "",
-             rounds: int = 1, target: str = "Scout"):
-    return parse_scenario(f"""
+def scenario(*args, **kwargs):
+    return parse_scenario(scenario_text(*args, **kwargs))
+
+
+def scenario_text(weapons: str, rules: str = "", phase: str = "shooting", extra: str = "",
+                  rounds: int = 1, target: str = "Scout") -> str:
+    return f"""
 rounds = {rounds}
 
 [rules]
@@ -81,7 +87,7 @@ phase = "{phase}"
 attacker = "Gunners"
 target = "{target}"
 weapons = {weapons}
-""")
+"""
 
 
 RETARGET = 'retarget_on_destroyed = "retarget"'
@@ -315,3 +321,18 @@ target = "Scout"
                    exact.distributions["models_destroyed"].probabilities, TRIALS)
     lost = run(dataclasses.replace(sc, switches=ScenarioRules()), trials=2_000, seed=3)
     assert lost.wounds_lost("Squad").mean == 0.0
+
+
+def test_the_command_line_switches_retargeting_on(tmp_path, capsys):
+    path = tmp_path / "gunners.toml"
+    path.write_text(scenario_text('["Lascannon", "Bolter"]'), encoding="utf-8")
+    mob = {}
+    for choice in ("lost", "retarget"):
+        assert main(["run", str(path), "--retarget-on-destroyed", choice, "--trials", "4000",
+                     "--json"]) == 0
+        mob[choice] = json.loads(capsys.readouterr().out)["units"]["Mob"]["models_destroyed"]
+    assert mob["lost"]["mean"] == 0.0
+    # the bolter only turns on the Mob when the lascannon destroyed the Scout
+    # (2/3 * 5/6 * 1): 2 shots * 2/3 hit * 2/3 wound * 2/3 fail (Sv5+) = 16/27 each time
+    expected = (2 / 3) * (5 / 6) * 16 / 27
+    assert abs(mob["retarget"]["mean"] - expected) < 5 * mob["retarget"]["stderr"]
