@@ -6,6 +6,7 @@ import argparse
 from typing import Any
 
 from mathhammer.core.cli_options import (ArgumentParser, add_monte_carlo_options, add_output_options, emit)
+from mathhammer.core.limits import MAX_NUMBER
 from mathhammer.errors import OptionError
 from mathhammer.warmachine.profiles import Rules
 
@@ -55,8 +56,9 @@ def _add_rule_options(parser: argparse.ArgumentParser) -> None:
 
 def rules_from_args(args: argparse.Namespace) -> Rules:
     """The :class:`Rules` selected by the command-line switches."""
-    if args.stationary_def < 0:
-        raise OptionError(f"--stationary-def {args.stationary_def} must not be negative")
+    if not 0 <= args.stationary_def <= MAX_NUMBER:
+        raise OptionError(f"--stationary-def {args.stationary_def} must be a DEF from 0 to "
+                          f"{MAX_NUMBER:,}")
     return Rules(all_ones_miss=not args.no_all_ones_miss,
                  special_on_kept_dice=not args.special_on_all_dice,
                  roll_vs_auto_hit=args.roll_vs_auto_hit,

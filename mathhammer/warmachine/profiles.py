@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
 
+from mathhammer.core.limits import MAX_NUMBER
 from mathhammer.errors import OptionError, ProfileError
 
 #: Largest number of dice a single roll may use (the exact engine enumerates 6**n outcomes).
@@ -95,9 +96,11 @@ class Rules:
         if not 0.0 <= self.aoe_miss_coverage <= 1.0:
             raise OptionError(f"aoe_miss_coverage {self.aoe_miss_coverage} is not a probability "
                               "between 0 and 1")
-        if self.stationary_base_def < 0:
-            raise OptionError(f"stationary_base_def {self.stationary_base_def} must not be "
-                              "negative")
+        if isinstance(self.stationary_base_def, bool) or \
+                not isinstance(self.stationary_base_def, int) or \
+                not 0 <= self.stationary_base_def <= MAX_NUMBER:
+            raise OptionError(f"stationary_base_def {self.stationary_base_def!r} must be a "
+                              f"whole number from 0 to {MAX_NUMBER:,} (a DEF, 5 by default)")
         if self.transfer_policy not in TRANSFER_POLICIES:
             raise OptionError(f"transfer_policy '{self.transfer_policy}' must be one of "
                               f"{', '.join(TRANSFER_POLICIES)}")

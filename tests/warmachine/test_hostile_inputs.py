@@ -46,3 +46,19 @@ def test_digits_in_a_name_are_part_of_the_name_but_counts_are_checked():
 ])
 def test_runs_too_large_to_finish_are_refused_before_any_work(argv, fragments):
     refused(argv, *fragments, seconds=5)
+
+
+@pytest.mark.parametrize("mode", ["exact", "simulate"])
+def test_a_huge_stationary_def_is_refused(mode):
+    # overflowed numpy's int64 (an OverflowError traceback)
+    refused(["warmachine", mode, WEAPON, "--target", TARGET, "--stationary-def",
+             "99999999999999999999"], "--stationary-def 99999999999999999999", "0 to 10,000")
+
+
+@pytest.mark.parametrize("value", [True, 2.5, 10**30, -1])
+def test_rules_refuse_a_stationary_def_that_is_not_a_small_whole_number(value):
+    from mathhammer.errors import OptionError
+    from mathhammer.warmachine.profiles import Rules
+
+    with pytest.raises(OptionError, match="stationary_base_def"):
+        Rules(stationary_base_def=value)
