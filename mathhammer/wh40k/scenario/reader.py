@@ -7,6 +7,7 @@ key or value can be found in the text.
 from __future__ import annotations
 
 import dataclasses
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -33,6 +34,9 @@ def load_scenario(path: str | Path) -> Scenario:
     ScenarioError
         ``FILE:LINE: message`` for anything the rules or the schema do not allow.
     """
+    if not isinstance(path, (str, os.PathLike)) or isinstance(path, bytes):
+        raise ScenarioError(f"a scenario is a Scenario or the path of a TOML file, not "
+                            f"{type(path).__name__} {path!r:.60}")
     path = Path(path)
     try:
         raw = read_bounded(path)

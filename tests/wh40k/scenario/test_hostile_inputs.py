@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+import mathhammer as mh
+
 from tests.hostile import refused
 from tests.wh40k.scenario.test_reader import BASE, line_of
 
@@ -78,3 +80,10 @@ def test_a_scenario_built_in_python_bounds_its_rounds():
     for rounds in (10**9, 0, 2.5):
         with pytest.raises(ScenarioError, match="from 1 to 100"):
             replace(scenario, rounds=rounds)
+
+
+@pytest.mark.parametrize("value", [0, None, b"x", [1], 2.5])
+def test_run_names_a_scenario_of_the_wrong_kind(value):
+    # were TypeErrors from pathlib
+    with pytest.raises(mh.ScenarioError, match="a Scenario or the path of a TOML file"):
+        mh.run(value)
