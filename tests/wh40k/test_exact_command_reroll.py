@@ -220,6 +220,9 @@ MONTE_CARLO = {
     "hit, sustained and lethal, two weapons": (
         ["3x A2 BS3+ S5 AP-1 D1 [SUSTAINED HITS 1, LETHAL HITS]", "A3 BS4+ S4 AP0 D2"],
         "5x T4 Sv4+ W2", {"command_reroll": "hit", "reroll_hits": "ones"}),
+    "wound, random attacks and random sustained hits": (
+        ["2x AD6 BS4+ S4 AP0 D1 [SUSTAINED HITS D3, BLAST]"], "10x T4 Sv5+ W1",
+        {"command_reroll": "wound", "reroll_wounds": "ones"}),
     "wound, devastating D3, FNP": (
         ["4x A2 BS3+ S4 AP-1 DD3 [DEVASTATING WOUNDS, SUSTAINED HITS 1]"], "4x T4 Sv3+ W3",
         {"command_reroll": "wound", "fnp": 5}),
@@ -232,6 +235,9 @@ MONTE_CARLO = {
     "damage, D6 and devastating, mortal FNP": (
         ["3x A1 BS3+ S8 AP-2 DD6 [DEVASTATING WOUNDS]", "A2 BS3+ S8 AP-2 DD3+1"],
         "3x T8 Sv3+ W6", {"command_reroll": "damage", "fnp_mortal": 5}),
+    "damage, 10th-edition launch text (spilling mortal wounds)": (
+        ["3x A2 BS3+ S6 AP-1 DD6 [DEVASTATING WOUNDS]"], "4x T4 Sv3+ W2",
+        {"command_reroll": "damage", "edition": 10, "devastating_text": "launch", "fnp": 6}),
     "save, kept past a save that cannot pass": (
         ["A1 BSN/A S4 AP-4 D1 [TORRENT]", "A1 BSN/A S4 AP0 D1 [TORRENT]"], "2x T4 Sv4+ W1",
         {"command_reroll": "save"}),
