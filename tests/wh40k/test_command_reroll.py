@@ -121,20 +121,3 @@ def test_command_line_flag(capsys) -> None:
     data = json.loads(out)
     assert code == 0
     assert abs(data["damage"]["mean"] - 5 / 6 * 17 / 4) < 5 * data["damage"]["stderr"]
-
-
-def test_scenarios_refuse_it() -> None:
-    from mathhammer.wh40k.profiles import Modifiers
-    from mathhammer.wh40k.scenario.compile import compile_scenario
-    from mathhammer.wh40k.scenario.model import Activation, Scenario
-    from mathhammer.wh40k.scenario.units import CarriedWeapon, ModelGroup, Unit
-
-    gun = parse_weapon('Bolt rifle: 24" A2 BS3+ S4 AP-1 D1')
-    squad = Unit("Squad", (ModelGroup("Marine", 5, parse_target("T4 Sv3+ W2"),
-                                      (CarriedWeapon.single(gun),)),))
-    foes = Unit("Foes", (ModelGroup("Guard", 10, parse_target("T3 Sv5+ W1"), ()),))
-    scenario = Scenario({"Squad": squad, "Foes": foes},
-                        (Activation("shooting", "Squad", "Foes",
-                                    modifiers=Modifiers(command_reroll="hit")),))
-    with pytest.raises(UnsupportedError, match="Command Re-roll is not modelled in scenarios"):
-        compile_scenario(scenario)

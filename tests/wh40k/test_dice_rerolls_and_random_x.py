@@ -160,10 +160,10 @@ def test_command_line_flags(capsys) -> None:
     assert code == 2 and "--reroll-damage" in capsys.readouterr().err
 
 
-def test_scenarios_refuse_what_they_do_not_model() -> None:
+def test_scenarios_refuse_a_command_re_roll_of_a_table_damage_roll() -> None:
     from mathhammer.errors import UnsupportedError
     from mathhammer.wh40k.parse import parse_target
-    from mathhammer.wh40k.profiles import Situation
+    from mathhammer.wh40k.profiles import Modifiers, Situation
     from mathhammer.wh40k.scenario.compile import compile_scenario
     from mathhammer.wh40k.scenario.model import Activation, Scenario
     from mathhammer.wh40k.scenario.units import CarriedWeapon, ModelGroup, Unit
@@ -174,8 +174,10 @@ def test_scenarios_refuse_what_they_do_not_model() -> None:
     tank = Unit("Tank", (ModelGroup("Tank", 1, parse_target("T10 Sv3+ W12 [VEHICLE]"), ()),))
     scenario = Scenario({"Squad": squad, "Tank": tank},
                         (Activation("shooting", "Squad", "Tank",
-                                    situation=Situation(half_range=True)),))
-    with pytest.raises(UnsupportedError, match="random \\[MELTA X\\]"):
+                                    situation=Situation(half_range=True),
+                                    modifiers=Modifiers(command_reroll="damage")),))
+    with pytest.raises(UnsupportedError, match="command_reroll = 'damage' with a Damage roll "
+                                               "already re-rolled.*or a random \\[MELTA X\\]"):
         compile_scenario(scenario)
 
 

@@ -36,38 +36,45 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from mathhammer.errors import UnsupportedError
+from mathhammer.errors import OptionError, UnsupportedError
 from mathhammer.wh40k import abilities as ab
-from mathhammer.wh40k.compile import (A_REROLL_BELOW, BATCH_COLUMNS, D_TABLE, N_WEAPONS,
+from mathhammer.wh40k.compile import (AUTO_HIT, BATCH_COLUMNS, COMMAND_CODES, D_TABLE,
+                                      FNP_COLUMN, FNP_MORTAL_COLUMN, G_FNP_PSYCHIC, N_WEAPONS,
                                       BatchTables, Defender, batch_tables, dw_at_unit_end,
-                                      dw_spill, feel_no_pain)
+                                      dw_spill, feel_no_pain, psychic_feel_no_pain,
+                                      reroll_below)
 from mathhammer.wh40k.profiles import Modifiers, Rules
 from mathhammer.wh40k.scenario.activations import Attack
 from mathhammer.wh40k.scenario.model import Scenario
 from mathhammer.wh40k.scenario.units import allocation_groups, declared_order
 
-# subs columns
+# subs columns (S_FNP_PSYCHIC*: the best Feel No Pain against a [PSYCHIC] attack's damage and
+# mortal wounds; a batch names the two columns its attacks face in FNP_COLUMN/FNP_MORTAL_COLUMN)
 (S_UNIT, S_MODELS, S_WOUNDS, S_FNP, S_FNP_MORTAL, S_ALLOC, S_TOUGHNESS, S_BODYGUARD,
- S_REPORT) = range(9)
+ S_REPORT, S_FNP_PSYCHIC, S_FNP_PSYCHIC_MORTAL) = range(11)
 # allocs columns
 A_UNIT, A_FIRST_SUB, A_N_SUBS, A_CHARACTER, A_WOUNDS, A_LOCAL = range(6)
 # units columns
 (U_FIRST_SUB, U_N_SUBS, U_FIRST_ALLOC, U_N_ALLOCS, U_ORDER, U_FIRST_T, U_N_T, U_ALL_MV,
  U_MODELS, U_WOUNDS, U_SIDE, U_MODEL_BINS, U_WOUND_BINS) = range(13)
-# batch columns beyond the single-batch ones
+# batch columns beyond the single-batch ones (B_BONUS_COUNT, B_BONUS_SIDES: the dice of a
+# random [BLAST X] and [CLEAVE X] per five target models, rolled per weapon)
 (B_TARGET, B_FIRST_CONTRIB, B_N_CONTRIBS, B_BLAST, B_CLEAVE, B_HAZARDOUS,
- B_PRECISION, B_ONE_SHOT) = range(BATCH_COLUMNS, BATCH_COLUMNS + 8)
-SCENARIO_BATCH_COLUMNS = BATCH_COLUMNS + 8
+ B_PRECISION, B_ONE_SHOT, B_BONUS_COUNT, B_BONUS_SIDES) = range(BATCH_COLUMNS, BATCH_COLUMNS + 10)
+SCENARIO_BATCH_COLUMNS = BATCH_COLUMNS + 10
 # contribs columns: which model group fires (sub-groups C_SUB_FIRST.. C_SUB_COUNT of them),
 # how many weapons per model, its A (or split), and of the models alive in those sub-groups
-# how many fire other profiles first (C_SKIPPED) and how many at most fire this one (C_CAP)
+# how many fire other profiles first (C_SKIPPED) and how many at most fire this one (C_CAP);
+# an Attacks roll below C_A_REROLL is re-rolled (0: never)
 (C_SUB_FIRST, C_SUB_COUNT, C_PER_MODEL, C_A_COUNT, C_A_SIDES, C_A_CONST, C_SKIPPED,
- C_CAP) = range(8)
-CONTRIB_COLUMNS = 8
+ C_CAP, C_A_REROLL) = range(9)
+CONTRIB_COLUMNS = 9
 #: C_CAP of a contribution every remaining model makes
 NO_CAP = 1 << 62
-# activations columns
-K_ATTACKER, K_FIRST_BATCH, K_N_BATCHES = range(3)
+# activations columns (K_COMMAND: the roll the activation's Command Re-roll goes to,
+# compile.COMMAND_CODES, 0 for none)
+K_ATTACKER, K_FIRST_BATCH, K_N_BATCHES, K_COMMAND = range(4)
+ACTIVATION_COLUMNS = 4
 # ScenarioPlan.flags: the edition's rules the kernel switches on (see rule_flags)
 F_DW_AT_END, F_DW_SPILL, F_ONE_AT_A_TIME, F_HAZARD_10E = range(4)
 # ScenarioPlan.precision_pick codes besides a report-group index
@@ -110,6 +117,7 @@ class ScenarioPlan:
     retarget: np.ndarray = None     # int64[B, R]: alternative rows per batch, -1 padded
     precision_pick: np.ndarray = None   # int64[B]: -2 first, -1 best, else a report group
     alloc_points: np.ndarray = None     # int64[A]: points per model x 1000 (see above)
+    damage_cdfs: np.ndarray = None  # float64[B, 1, 1, Dmax + 1]: raw damage CDF (D_TABLE rows)
 
     @property
     def checkpoints(self) -> int:
@@ -139,7 +147,8 @@ def compile_scenario(scenario: Scenario) -> ScenarioPlan:
         batches=batch_rows, contribs=contribs,
         hit=np.array([t.hit for t in tables], dtype=np.int64).reshape(n, 2, 7),
         wound=wound.reshape(n, -1, 7), saves=saves, damage_maps=damage_maps,
-        activations=np.array(batches.activations, dtype=np.int64).reshape(-1, 3),
+        activations=np.array(batches.activations,
+                             dtype=np.int64).reshape(-1, ACTIVATION_COLUMNS),
         rounds=scenario.rounds, dw_at_unit_end=dw_at_unit_end(scenario.rules),
         flags=rule_flags(scenario.rules),
         report_groups=np.array(layout.report, dtype=np.int64), unit_names=layout.unit_names,
@@ -149,7 +158,8 @@ def compile_scenario(scenario: Scenario) -> ScenarioPlan:
         group_bins=layout.group_bins, batch_labels=tuple(batches.labels),
         one_shot_slots=batches.one_shot_slots, retarget=retarget,
         precision_pick=np.array(batches.picks, dtype=np.int64),
-        alloc_points=_allocation_points(scenario, layout))
+        alloc_points=_allocation_points(scenario, layout),
+        damage_cdfs=_damage_cdfs(tables, damage_maps.shape[2]))
 
 
 @dataclass
@@ -188,9 +198,11 @@ def _lay_out_units(scenario: Scenario) -> _UnitLayout:
             for group_index, models in ag.parts:
                 g = unit.groups[group_index]
                 fnp_all, fnp_mortal = feel_no_pain(g.profile, Modifiers())
+                psychic = psychic_feel_no_pain(g.profile, Modifiers())
                 layout.subs.append([u, models, g.profile.wounds, fnp_all, fnp_mortal,
                                     len(layout.allocs) - 1, g.profile.toughness,
-                                    int(g.role == "bodyguard"), first_report + group_index])
+                                    int(g.role == "bodyguard"), first_report + group_index,
+                                    min(fnp_all, psychic), min(fnp_mortal, psychic)])
         t_values = sorted({g.profile.toughness for g in unit.groups})
         wounds = sum(g.count * g.profile.wounds for g in unit.groups)
         layout.units.append([first_sub, len(layout.subs) - first_sub, first_alloc,
@@ -229,12 +241,33 @@ def _lay_out_batches(scenario: Scenario, layout: _UnitLayout) -> _BatchLayout:
     out = _BatchLayout()
     for activation, attacks in zip(scenario.activations, scenario.attacks):
         batches = _gather(scenario, activation, attacks)
-        out.activations.append([unit_index[activation.attacker], len(out.rows), len(batches)])
+        first = len(out.rows)
         out.activation_labels.append(activation.label)
         for target_name, members in batches:
             _add_batch(scenario, activation, attacks, target_name, members, unit_index,
                        layout, out)
+        command = _command_code(activation, out.rows[first:], out.labels[first:])
+        out.activations.append([unit_index[activation.attacker], first, len(batches),
+                                command])
     return out
+
+
+def _command_code(activation, rows: list[list[int]], labels: list[str]) -> int:
+    """The activation's Command Re-roll as the kernel's code, refusing what it cannot be."""
+    kind = activation.modifiers.command_reroll
+    situation = activation.situation
+    if kind == "hit" and (situation.overwatch or situation.indirect) and any(
+            not row[AUTO_HIT] for row in rows):
+        raise OptionError(f"activation '{activation.label}': command_reroll = 'hit', but hit "
+                          "rolls cannot be re-rolled in overwatch or indirect shooting; choose "
+                          "wound, damage or save")
+    if kind == "damage":
+        for row, label in zip(rows, labels):
+            if row[D_TABLE]:
+                raise UnsupportedError(
+                    f"'{label}': command_reroll = 'damage' with a Damage roll already "
+                    "re-rolled (reroll_damage) or a random [MELTA X] is not modelled; drop one")
+    return COMMAND_CODES[kind]
 
 
 def _add_batch(scenario: Scenario, activation, attacks, target_name: str, members,
@@ -247,21 +280,19 @@ def _add_batch(scenario: Scenario, activation, attacks, target_name: str, member
     weapon = members[0].weapon
     t = batch_tables(weapon, _defender(target), activation.situation, modifiers,
                      scenario.rules)
-    _refuse_unsupported(t, activation.label)
-    if modifiers.command_reroll != "none":
-        raise UnsupportedError(f"activation '{activation.label}': a Command Re-roll is not "
-                               "modelled in scenarios yet; compare the weapons with mh.simulate")
-    if weapon.has(ab.PSYCHIC) and any(g.profile.fnp_psychic for g in target.groups):
-        raise UnsupportedError(f"activation '{activation.label}': Feel No Pain against psychic "
-                               f"attacks on '{target_name}' is not modelled in scenarios yet; "
-                               "compare the weapon alone with mh.simulate / mh.exact")
     row = list(t.row) + [0] * (SCENARIO_BATCH_COLUMNS - BATCH_COLUMNS)
     row[N_WEAPONS] = 0  # counted from the attacking models alive, in the kernel
     row[B_TARGET] = unit_index[target_name]
     row[B_FIRST_CONTRIB] = len(out.contribs)
+    psychic = row[FNP_COLUMN] == G_FNP_PSYCHIC
+    row[FNP_COLUMN] = S_FNP_PSYCHIC if psychic else S_FNP
+    row[FNP_MORTAL_COLUMN] = S_FNP_PSYCHIC_MORTAL if psychic else S_FNP_MORTAL
+    one_target = len({a.target for a in attacks if a.weapon == weapon}) == 1   # 24.06
+    cleave_dice = t.cleave_dice if one_target else (0, 0)
     row[B_BLAST] = t.blast_per_five
-    row[B_CLEAVE] = t.cleave_per_five if len({a.target for a in attacks
-                                              if a.weapon == weapon}) == 1 else 0
+    row[B_CLEAVE] = t.cleave_per_five if one_target else 0
+    row[B_BONUS_COUNT] = t.blast_dice[0] + cleave_dice[0]
+    row[B_BONUS_SIDES] = max(t.blast_dice[1], cleave_dice[1])
     row[B_HAZARDOUS] = int(weapon.has(ab.HAZARDOUS))
     row[B_PRECISION] = int(bool(weapon.active(ab.PRECISION, target.keywords)))
     row[B_ONE_SHOT] = -1
@@ -274,10 +305,12 @@ def _add_batch(scenario: Scenario, activation, attacks, target_name: str, member
                                   unit_index[activation.attacker])
         a = attack.weapon.attacks
         if attack.split_attacks is not None:
-            a_count, a_sides, a_const = 0, 0, attack.split_attacks
+            a_count, a_sides, a_const, below = 0, 0, attack.split_attacks, 0
         else:
             a_count, a_sides, a_const = a.count, a.sides, a.constant
-        out.contribs.extend(_contributions(attack, first, count, (a_count, a_sides, a_const)))
+            below = reroll_below(a, modifiers.reroll_attacks)
+        out.contribs.extend(_contributions(attack, first, count, (a_count, a_sides, a_const),
+                                           below))
     row[B_N_CONTRIBS] = len(out.contribs) - row[B_FIRST_CONTRIB]
     out.rows.append(row)
     out.tables.append(t)
@@ -286,27 +319,29 @@ def _add_batch(scenario: Scenario, activation, attacks, target_name: str, member
 
 
 def _contributions(attack: Attack, first: list[int], count: list[int],
-                   attacks: tuple[int, int, int]) -> list[list[int]]:
+                   attacks: tuple[int, int, int], a_reroll: int) -> list[list[int]]:
     """Contribution rows of one attack: one per sub-group holding the group's models, or,
     when only some of the models fire it (a counted choice), one spanning all of them so
     the kernel counts the group's models alive as a whole."""
     if attack.models_skipped == 0 and attack.models_cap is None:
-        return [[f, c, attack.per_model, *attacks, 0, NO_CAP] for f, c in zip(first, count)]
+        return [[f, c, attack.per_model, *attacks, 0, NO_CAP, a_reroll]
+                for f, c in zip(first, count)]
     span = len(first)
     if first != list(range(first[0], first[0] + span)) or any(c != 1 for c in count):
         raise UnsupportedError(f"model group '{attack.group}' is not laid out in one run of "
                                "sub-groups; weapon counts cannot be used for it")
     cap = NO_CAP if attack.models_cap is None else attack.models_cap
-    return [[first[0], span, attack.per_model, *attacks, attack.models_skipped, cap]]
+    return [[first[0], span, attack.per_model, *attacks, attack.models_skipped, cap,
+             a_reroll]]
 
 
-def _refuse_unsupported(t: BatchTables, label: str) -> None:
-    """Rules the scenario kernel does not model yet: refused rather than ignored."""
-    if t.row[D_TABLE] or t.row[A_REROLL_BELOW] or t.blast_dice != (0, 0):
-        raise UnsupportedError(
-            f"activation '{label}': Damage or Attacks re-rolls and a random [MELTA X] or "
-            "[BLAST X] are not modelled in scenarios yet; compare the weapon alone with "
-            "mh.simulate / mh.exact")
+def _damage_cdfs(tables: list[BatchTables], width: int) -> np.ndarray:
+    """Per batch, the CDF of its raw damage index (read for D_TABLE batches only)."""
+    cdfs = np.ones((len(tables), 1, 1, width))
+    for b, t in enumerate(tables):
+        if t.row[D_TABLE]:
+            cdfs[b, 0, 0, : len(t.damage_pmf)] = np.minimum(np.cumsum(t.damage_pmf), 1.0)
+    return cdfs
 
 
 def _stack_tables(tables: list[BatchTables], units: list[list[int]]
@@ -348,7 +383,8 @@ def _defender(unit) -> Defender:
                     groups=tuple((p.save, p.invuln, p.invuln_scope) for p in profiles),
                     damage_minus=unit.damage_minus, damage_halved=unit.damage_halved,
                     reroll_saves=unit.reroll_saves, fnp=fnp_all, fnp_mortal=fnp_mortal,
-                    wounds=profiles[0].wounds)
+                    wounds=profiles[0].wounds,
+                    fnp_psychic=psychic_feel_no_pain(profiles[0], Modifiers()))
 
 
 def identity(weapon, keywords: frozenset[str]) -> tuple:
@@ -521,7 +557,8 @@ def wound_dice_bound(row, contribs: np.ndarray, subs: np.ndarray, target_models:
     from mathhammer.wh40k.compile import (RF_CONST, RF_COUNT, RF_SIDES, SUS_CONST, SUS_COUNT,
                                           SUS_SIDES)
 
-    bonus = (row[B_BLAST] + row[B_CLEAVE]) * (target_models // 5)
+    bonus = (row[B_BLAST] + row[B_CLEAVE] + row[B_BONUS_COUNT] * max(row[B_BONUS_SIDES], 1)
+             ) * (target_models // 5)
     rapid = row[RF_COUNT] * max(row[RF_SIDES], 1) + row[RF_CONST]
     sustained = row[SUS_COUNT] * max(row[SUS_SIDES], 1) + row[SUS_CONST]
     dice = 0

@@ -6,7 +6,8 @@ trial: ``alive[s]`` models per sub-group, ``current[a]`` wounds left on allocati
 ``unit_lost[u]`` (wounds lost).
 
 Dice order inside a batch (what forced-dice tests script): for each contributing model, each
-weapon's A, then its [RAPID FIRE] X; the hit dice (each re-roll straight after its die); one
+weapon's A (and its re-roll, if any), then a random [BLAST X]/[CLEAVE X] and its [RAPID FIRE]
+X; the hit dice (each re-roll straight after its die, a Command Re-roll too); one
 [SUSTAINED HITS] X per critical hit when X is random; the wound dice; the save dice; then,
 lowest save first, for each failed save its damage roll and Feel No Pain rolls; then each
 [DEVASTATING WOUNDS] critical wound's damage roll and Feel No Pain rolls. Hazard rolls come
@@ -20,6 +21,12 @@ fires and its hazard rolls are that many models times the weapons each carries.
 rolled when its attack is allocated, against the model it goes to, in the order the attacks
 come (no sorting); [DEVASTATING WOUNDS] wait for the end of the activation (final text) or
 spill over (launch text); a failed [HAZARDOUS] roll (a 1) puts 3 mortal wounds on one bearer.
+
+A Damage roll of a batch with ``D_TABLE`` (a re-rolled Damage roll, a random [MELTA X]) is
+one uniform draw from ``damage_cdfs`` instead of dice. An activation's Command Re-roll
+(``K_COMMAND``) is in hand until spent on the first roll of its kind that fails (a Damage
+roll below ``COMMAND_DAMAGE_BELOW``); while it is in hand, batches roll every die (no count
+sampling), so the first failure is known.
 """
 
 from __future__ import annotations
@@ -30,6 +37,11 @@ from mathhammer.core.jit import inline_kernel, kernel, parallel_kernel, prange
 from mathhammer.core.rng import d6, roll_dice
 from mathhammer.wh40k.compile import (
     AUTO_HIT,
+    COMMAND_CODES,
+    COMMAND_DAMAGE_BELOW,
+    D_TABLE,
+    FNP_COLUMN,
+    FNP_MORTAL_COLUMN,
     D_CONST,
     D_COUNT,
     D_SIDES,
@@ -47,7 +59,8 @@ from mathhammer.wh40k.compile import (
     SUS_COUNT,
     SUS_SIDES,
 )
-from mathhammer.wh40k.dice_steps import binomial_at, count_outcomes, roll_classified
+from mathhammer.wh40k.dice_steps import (binomial_at, count_outcomes, draw_from_cdf,
+                                         roll_classified, roll_classified_command)
 from mathhammer.wh40k.scenario.compile import (
     F_DW_AT_END,
     F_DW_SPILL,
@@ -60,6 +73,8 @@ from mathhammer.wh40k.scenario.compile import (
     A_UNIT,
     A_WOUNDS,
     B_BLAST,
+    B_BONUS_COUNT,
+    B_BONUS_SIDES,
     B_CLEAVE,
     B_FIRST_CONTRIB,
     B_HAZARDOUS,
@@ -69,6 +84,7 @@ from mathhammer.wh40k.scenario.compile import (
     B_TARGET,
     C_A_CONST,
     C_A_COUNT,
+    C_A_REROLL,
     C_A_SIDES,
     C_CAP,
     C_PER_MODEL,
@@ -76,11 +92,11 @@ from mathhammer.wh40k.scenario.compile import (
     C_SUB_COUNT,
     C_SUB_FIRST,
     K_ATTACKER,
+    K_COMMAND,
     K_FIRST_BATCH,
     K_N_BATCHES,
     PICK_FIRST,
     S_BODYGUARD,
-    S_FNP,
     S_FNP_MORTAL,
     S_ALLOC,
     S_MODELS,
@@ -99,6 +115,10 @@ from mathhammer.wh40k.scenario.compile import (
     U_WOUND_BINS,
 )
 
+# The Command Re-roll codes, as globals numba folds into constants.
+COMMAND_HIT, COMMAND_WOUND = COMMAND_CODES["hit"], COMMAND_CODES["wound"]
+COMMAND_DAMAGE, COMMAND_SAVE = COMMAND_CODES["damage"], COMMAND_CODES["save"]
+
 
 @kernel
 def _reset(subs, allocs, units, alive, current, group_alive, unit_alive, unit_lost):
@@ -116,16 +136,17 @@ def _reset(subs, allocs, units, alive, current, group_alive, unit_alive, unit_lo
 
 
 @kernel
-def _damage_model(state, a, damage, mortal, subs, allocs, alive, current, group_alive,
+def _damage_model(state, a, damage, fnp_column, subs, allocs, alive, current, group_alive,
                   unit_alive, unit_lost):
-    """Allocation group ``a``'s model (the wounded one) suffers ``damage``; FNP per wound.
+    """Allocation group ``a``'s model (the wounded one) suffers ``damage``; FNP per wound,
+    from column ``fnp_column`` of ``subs`` (S_FNP, S_FNP_MORTAL or their psychic ones).
 
     Excess damage is lost. Returns True when the model is destroyed.
     """
     s = allocs[a, A_FIRST_SUB]
     while alive[s] == 0:
         s += 1
-    fnp = subs[s, S_FNP_MORTAL] if mortal else subs[s, S_FNP]
+    fnp = subs[s, fnp_column]
     lost = 0
     for _ in range(damage):
         if lost == current[a]:
@@ -189,16 +210,17 @@ def _toughness_index(u, units, subs, toughness, alive):
 
 @kernel
 def _mortal_wounds(state, u, count, units, orders, subs, allocs, alive, current, group_alive,
-                   unit_alive, unit_lost, buffer):
-    """06.02: ``count`` mortal wounds one at a time, spilling from model to model."""
+                   unit_alive, unit_lost, buffer, fnp_column):
+    """06.02: ``count`` mortal wounds one at a time, spilling from model to model (Feel No
+    Pain from column ``fnp_column`` of ``subs``)."""
     for _ in range(count):
         if unit_alive[u] == 0:
             return
         n = _allocation_order(u, units, orders, allocs, group_alive, current, buffer)
         if n == 0:
             return
-        _damage_model(state, buffer[0], 1, True, subs, allocs, alive, current, group_alive,
-                      unit_alive, unit_lost)
+        _damage_model(state, buffer[0], 1, fnp_column, subs, allocs, alive, current,
+                      group_alive, unit_alive, unit_lost)
 
 
 @kernel
@@ -266,8 +288,8 @@ def _bearer_mortals(state, s, count, subs, allocs, alive, current, group_alive, 
     the state does not hold: two wounded models in one group)."""
     a = subs[s, S_ALLOC]
     if current[a] < allocs[a, A_WOUNDS] and _first_alive_sub(a, allocs, alive) == s:
-        _damage_model(state, a, count, True, subs, allocs, alive, current, group_alive,
-                      unit_alive, unit_lost)
+        _damage_model(state, a, count, S_FNP_MORTAL, subs, allocs, alive, current,
+                      group_alive, unit_alive, unit_lost)
         return
     wounds = allocs[a, A_WOUNDS]
     fnp = subs[s, S_FNP_MORTAL]
@@ -288,35 +310,65 @@ def _bearer_mortals(state, s, count, subs, allocs, alive, current, group_alive, 
         current[a] = min(current[a], wounds - lost)
 
 
+@inline_kernel
+def _roll_damage(state, b, batches, damage_cdfs, command):
+    """Batch ``b``'s raw Damage roll (the index of ``damage_maps``): its D dice, or a draw
+    from ``damage_cdfs`` for a ``D_TABLE`` batch; with the Command Re-roll for Damage in
+    hand, a result below ``COMMAND_DAMAGE_BELOW`` is rolled again. Returns (raw, command
+    still in hand)."""
+    if batches[b, D_TABLE]:
+        raw = draw_from_cdf(state, damage_cdfs, b, 0, 0, damage_cdfs.shape[3] - 1)
+    else:
+        raw = roll_dice(state, batches[b, D_COUNT], batches[b, D_SIDES], batches[b, D_CONST])
+    if command == COMMAND_DAMAGE and raw < batches[b, COMMAND_DAMAGE_BELOW]:
+        # never a D_TABLE batch: the compiler refuses that pair
+        raw = roll_dice(state, batches[b, D_COUNT], batches[b, D_SIDES], batches[b, D_CONST])
+        command = 0
+    return raw, command
+
+
 @kernel
 def _resolve_batch(state, b, blast_models, batches, contribs, hit, wound, saves, damage_maps,
                    units, orders, toughness, subs, allocs, alive, current, group_alive,
                    unit_alive, unit_lost, buffer, counts, pending_unit, pending_damage,
                    n_pending, flags, hit_cdfs, wound_cdfs, save_cdfs, use_counts,
-                   precision_pick, alloc_points):
+                   precision_pick, alloc_points, damage_cdfs, command):
     """One batch of one activation against its target unit: attack dice, hit and wound rolls
     (05.01-05.02), then saves and damage model by model.
 
     Long because the hit-and-wound step is written out here as in the single-target kernel:
     a step shared by both kernels measured 30-40% slower per small trial (an extra call per
-    batch carrying a dozen arrays).
+    batch carrying a dozen arrays). Returns the [DEVASTATING WOUNDS] pending and the
+    activation's Command Re-roll still in hand (``command``, 0 once spent).
     """
     limit = hit_cdfs.shape[2] - 1
+    if command != 0:
+        use_counts = 0   # the first failing die must be known
     u = batches[b, B_TARGET]
     bonus = (batches[b, B_BLAST] + batches[b, B_CLEAVE]) * (blast_models // 5)
+    bonus_dice = batches[b, B_BONUS_COUNT] * (blast_models // 5)
     dice = 0
     first = batches[b, B_FIRST_CONTRIB]
     for c in range(first, first + batches[b, B_N_CONTRIBS]):
         weapons = _models_firing(c, contribs, alive) * contribs[c, C_PER_MODEL]
         for _ in range(weapons):
-            dice += roll_dice(state, contribs[c, C_A_COUNT], contribs[c, C_A_SIDES],
-                              contribs[c, C_A_CONST]) + bonus
+            attacks = roll_dice(state, contribs[c, C_A_COUNT], contribs[c, C_A_SIDES],
+                                contribs[c, C_A_CONST])
+            if attacks < contribs[c, C_A_REROLL]:
+                attacks = roll_dice(state, contribs[c, C_A_COUNT], contribs[c, C_A_SIDES],
+                                    contribs[c, C_A_CONST])
+            dice += attacks + bonus
+            if bonus_dice > 0:
+                dice += roll_dice(state, bonus_dice, batches[b, B_BONUS_SIDES], 0)
             if batches[b, RF_COUNT] > 0 or batches[b, RF_CONST] > 0:
                 dice += roll_dice(state, batches[b, RF_COUNT], batches[b, RF_SIDES],
                                   batches[b, RF_CONST])
     if batches[b, AUTO_HIT]:
         hits = dice
         crits = 0
+    elif command == COMMAND_HIT:
+        hits, crits, left = roll_classified_command(state, dice, hit, b, 0, 1, 1)
+        command = command * left
     elif use_counts and dice <= limit:
         hits, crits = count_outcomes(state, dice, hit_cdfs, b, 0, 1)
     else:
@@ -335,7 +387,11 @@ def _resolve_batch(state, b, blast_models, batches, contribs, hit, wound, saves,
         crits = 0
     t_index = _toughness_index(u, units, subs, toughness, alive)
     to_wound = hits + extra + crits
-    if use_counts and to_wound <= limit:
+    if command == COMMAND_WOUND:
+        wounds, crit_wounds, left = roll_classified_command(state, to_wound, wound, b,
+                                                            2 * t_index, 2 * t_index + 1, 1)
+        command = command * left
+    elif use_counts and to_wound <= limit:
         wounds, crit_wounds = count_outcomes(state, to_wound, wound_cdfs, b, 2 * t_index,
                                              2 * t_index + 1)
     else:
@@ -351,52 +407,56 @@ def _resolve_batch(state, b, blast_models, batches, contribs, hit, wound, saves,
         for _ in range(failed):
             if group_alive[a] == 0:
                 break
-            raw = roll_dice(state, batches[b, D_COUNT], batches[b, D_SIDES], batches[b, D_CONST])
-            _damage_model(state, a, damage_maps[b, NORMAL_DAMAGE, raw], False, subs, allocs,
-                          alive, current, group_alive, unit_alive, unit_lost)
+            raw, _ = _roll_damage(state, b, batches, damage_cdfs, 0)
+            _damage_model(state, a, damage_maps[b, NORMAL_DAMAGE, raw], batches[b, FNP_COLUMN],
+                          subs, allocs, alive, current, group_alive, unit_alive, unit_lost)
         to_save = 0
     n = _allocation_order(u, units, orders, allocs, group_alive, current, buffer)
     if n == 0:
-        return n_pending
+        return n_pending, command
     precision = -1
     if batches[b, B_PRECISION]:
         precision = _precision_group(precision_pick[b], n, buffer, allocs, subs, current,
                                      alloc_points)
     start = precision if precision >= 0 else buffer[0]
     if flags[F_ONE_AT_A_TIME]:
-        _one_at_a_time(state, b, to_save, n, precision, batches, saves, damage_maps, subs,
-                       allocs, alive, current, group_alive, unit_alive, unit_lost, buffer)
+        command = _one_at_a_time(state, b, to_save, n, precision, batches, saves, damage_maps,
+                                 subs, allocs, alive, current, group_alive, unit_alive,
+                                 unit_lost, buffer, damage_cdfs, command)
     else:
-        _sorted_saves(state, b, to_save, n, precision, allocs[start, A_LOCAL], batches,
-                      saves, damage_maps, subs, allocs, alive, current, group_alive,
-                      unit_alive, unit_lost, buffer, counts)
+        command = _sorted_saves(state, b, to_save, n, precision, allocs[start, A_LOCAL],
+                                batches, saves, damage_maps, subs, allocs, alive, current,
+                                group_alive, unit_alive, unit_lost, buffer, counts,
+                                damage_cdfs, command)
     # 10e: a [DEVASTATING WOUNDS] attack is still allocated, so [PRECISION] may put it on a
     # CHARACTER (pending entries then hold -1 - that allocation group instead of the unit).
     to_character = precision if flags[F_ONE_AT_A_TIME] else -1
+    fnp_mortal = batches[b, FNP_MORTAL_COLUMN]
     for _ in range(devastating):
         if unit_alive[u] == 0:
             break
-        raw = roll_dice(state, batches[b, D_COUNT], batches[b, D_SIDES], batches[b, D_CONST])
+        raw, command = _roll_damage(state, b, batches, damage_cdfs, command)
         damage = damage_maps[b, MORTAL_DAMAGE, raw]
-        if flags[F_DW_AT_END]:
+        if flags[F_DW_AT_END]:   # pending_damage holds pairs: damage, Feel No Pain column
             pending_unit[n_pending] = u if to_character < 0 else -1 - to_character
-            pending_damage[n_pending] = damage
+            pending_damage[2 * n_pending] = damage
+            pending_damage[2 * n_pending + 1] = fnp_mortal
             n_pending += 1
             continue
         if to_character >= 0 and group_alive[to_character] > 0 and not flags[F_DW_SPILL]:
-            _damage_model(state, to_character, damage, True, subs, allocs, alive, current,
-                          group_alive, unit_alive, unit_lost)
+            _damage_model(state, to_character, damage, fnp_mortal, subs, allocs, alive,
+                          current, group_alive, unit_alive, unit_lost)
             continue
         if flags[F_DW_SPILL]:
             _mortal_wounds(state, u, damage, units, orders, subs, allocs, alive, current,
-                           group_alive, unit_alive, unit_lost, buffer)
+                           group_alive, unit_alive, unit_lost, buffer, fnp_mortal)
             continue
         m = _allocation_order(u, units, orders, allocs, group_alive, current, buffer)
         if m == 0:
             break
-        _damage_model(state, buffer[0], damage, True, subs, allocs, alive, current,
+        _damage_model(state, buffer[0], damage, fnp_mortal, subs, allocs, alive, current,
                       group_alive, unit_alive, unit_lost)
-    return n_pending
+    return n_pending, command
 
 
 @kernel
@@ -433,15 +493,19 @@ def _retarget_from(b, retarget, batches, unit_alive):
 @kernel
 def _sorted_saves(state, b, to_save, n, precision, reference, batches, saves, damage_maps,
                   subs, allocs, alive, current, group_alive, unit_alive, unit_lost, buffer,
-                  counts):
-    """11e (05.03-05.04): roll every save (re-rolls judged against the group current at the
-    start), then inflict them lowest first on the current group of ``buffer``'s order."""
+                  counts, damage_cdfs, command):
+    """11e (05.03-05.04): roll every save (re-rolls, the Command Re-roll too, judged against
+    the group current at the start), then inflict them lowest first on the current group of
+    ``buffer``'s order. Returns the Command Re-roll still in hand."""
     for face in range(7):
         counts[face] = 0
     for _ in range(to_save):
         face = d6(state)
         if saves[b, reference, SAVE_REROLL, face]:
             face = d6(state)
+        elif command == COMMAND_SAVE and saves[b, reference, SAVE_FAILS, face]:
+            face = d6(state)
+            command = 0
         counts[face] += 1
     pointer = 0
     for face in range(1, 7):
@@ -452,21 +516,23 @@ def _sorted_saves(state, b, to_save, n, precision, reference, batches, saves, da
                 while pointer < n and group_alive[buffer[pointer]] == 0:
                     pointer += 1
                 if pointer == n:
-                    return
+                    return command
                 a = buffer[pointer]
             if saves[b, allocs[a, A_LOCAL], SAVE_FAILS, face]:
-                raw = roll_dice(state, batches[b, D_COUNT], batches[b, D_SIDES],
-                                batches[b, D_CONST])
-                _damage_model(state, a, damage_maps[b, NORMAL_DAMAGE, raw], False, subs,
-                              allocs, alive, current, group_alive, unit_alive, unit_lost)
+                raw, command = _roll_damage(state, b, batches, damage_cdfs, command)
+                _damage_model(state, a, damage_maps[b, NORMAL_DAMAGE, raw],
+                              batches[b, FNP_COLUMN], subs, allocs, alive, current,
+                              group_alive, unit_alive, unit_lost)
+    return command
 
 
 @kernel
 def _one_at_a_time(state, b, to_save, n, precision, batches, saves, damage_maps, subs, allocs,
-                   alive, current, group_alive, unit_alive, unit_lost, buffer):
+                   alive, current, group_alive, unit_alive, unit_lost, buffer, damage_cdfs,
+                   command):
     """10e allocation: each attack goes to the current model (a wounded one first, a
     CHARACTER only once the bodyguard is gone, or a CHARACTER [PRECISION] picks) and its save
-    is rolled, and re-rolled, against that model."""
+    is rolled, and re-rolled, against that model. Returns the Command Re-roll in hand."""
     pointer = 0
     for _ in range(to_save):
         if precision >= 0 and group_alive[precision] > 0:
@@ -475,16 +541,20 @@ def _one_at_a_time(state, b, to_save, n, precision, batches, saves, damage_maps,
             while pointer < n and group_alive[buffer[pointer]] == 0:
                 pointer += 1
             if pointer == n:
-                return
+                return command
             a = buffer[pointer]
         local = allocs[a, A_LOCAL]
         face = d6(state)
         if saves[b, local, SAVE_REROLL, face]:
             face = d6(state)
+        elif command == COMMAND_SAVE and saves[b, local, SAVE_FAILS, face]:
+            face = d6(state)
+            command = 0
         if saves[b, local, SAVE_FAILS, face]:
-            raw = roll_dice(state, batches[b, D_COUNT], batches[b, D_SIDES], batches[b, D_CONST])
-            _damage_model(state, a, damage_maps[b, NORMAL_DAMAGE, raw], False, subs, allocs,
-                          alive, current, group_alive, unit_alive, unit_lost)
+            raw, command = _roll_damage(state, b, batches, damage_cdfs, command)
+            _damage_model(state, a, damage_maps[b, NORMAL_DAMAGE, raw], batches[b, FNP_COLUMN],
+                          subs, allocs, alive, current, group_alive, unit_alive, unit_lost)
+    return command
 
 
 @kernel
@@ -492,22 +562,22 @@ def _resolve_retargeted(state, b, j, retarget, snapshot, batches, contribs, hit,
                         damage_maps, units, orders, toughness, subs, allocs, alive, current,
                         group_alive, unit_alive, unit_lost, buffer, counts, pending_unit,
                         pending_damage, n_pending, flags, hit_cdfs, wound_cdfs, save_cdfs,
-                        use_counts, precision_pick, alloc_points):
+                        use_counts, precision_pick, alloc_points, damage_cdfs, command):
     """Batch ``b``'s weapons turned on the candidate of ``retarget[b, j]``: every
     alternative row for that unit, in order, [BLAST]/[CLEAVE] counting its models at the
-    start of the activation."""
+    start of the activation. Returns the pending count and the Command Re-roll in hand."""
     target = batches[retarget[b, j], B_TARGET]
     while j < retarget.shape[1] and retarget[b, j] >= 0 \
             and batches[retarget[b, j], B_TARGET] == target:
         if unit_alive[target] > 0:
-            n_pending = _resolve_batch(
+            n_pending, command = _resolve_batch(
                 state, retarget[b, j], snapshot[target], batches, contribs, hit, wound, saves,
                 damage_maps, units, orders, toughness, subs, allocs, alive, current,
                 group_alive, unit_alive, unit_lost, buffer, counts, pending_unit,
                 pending_damage, n_pending, flags, hit_cdfs, wound_cdfs, save_cdfs,
-                use_counts, precision_pick, alloc_points)
+                use_counts, precision_pick, alloc_points, damage_cdfs, command)
         j += 1
-    return n_pending
+    return n_pending, command
 
 
 @kernel
@@ -517,7 +587,7 @@ def scenario_trials(state, trials, rounds, activations, batches, contribs, hit, 
                     counts, snapshot, pending_unit, pending_damage, group_dead, side_wiped,
                     models_hist, wounds_hist, groups_hist, sides_hist, hit_cdfs, wound_cdfs,
                     save_cdfs, use_counts, one_shot_used, retarget, precision_pick,
-                    alloc_points):
+                    alloc_points, damage_cdfs):
     """Run ``trials`` trials of the whole scenario on one stream; each adds one count per
     checkpoint to each histogram row. The trial loop lives here so the many arrays are
     passed once per chunk, not once per trial; it is long because each trial walks rounds,
@@ -549,6 +619,7 @@ def scenario_trials(state, trials, rounds, activations, batches, contribs, hit, 
                         snapshot[u] = unit_alive[u]
                     hazard_rolls = 0
                     n_pending = 0
+                    command = activations[k, K_COMMAND]   # the Command Re-roll in hand
                     first = activations[k, K_FIRST_BATCH]
                     for b in range(first, first + activations[k, K_N_BATCHES]):
                         target = batches[b, B_TARGET]
@@ -569,43 +640,46 @@ def scenario_trials(state, trials, rounds, activations, batches, contribs, hit, 
                                 hazard_rolls += _models_firing(c, contribs, alive) * \
                                     contribs[c, C_PER_MODEL]
                         if alt >= 0:
-                            n_pending = _resolve_retargeted(
+                            n_pending, command = _resolve_retargeted(
                                 state, b, alt, retarget, snapshot, batches, contribs, hit,
                                 wound, saves, damage_maps, units, orders, toughness, subs,
                                 allocs, alive, current, group_alive, unit_alive, unit_lost,
                                 buffer, counts, pending_unit, pending_damage, n_pending, flags,
                                 hit_cdfs, wound_cdfs, save_cdfs, use_counts, precision_pick,
-                                alloc_points)
+                                alloc_points, damage_cdfs, command)
                             continue
                         if unit_alive[target] == 0:
                             continue  # attacks on a unit destroyed earlier in this activation
-                        n_pending = _resolve_batch(
+                        n_pending, command = _resolve_batch(
                             state, b, snapshot[target], batches, contribs, hit, wound, saves,
                             damage_maps, units, orders, toughness, subs, allocs, alive, current,
                             group_alive, unit_alive, unit_lost, buffer, counts, pending_unit,
                             pending_damage, n_pending, flags, hit_cdfs, wound_cdfs,
-                            save_cdfs, use_counts, precision_pick, alloc_points)
+                            save_cdfs, use_counts, precision_pick, alloc_points, damage_cdfs,
+                            command)
                     for i in range(n_pending):
                         u = pending_unit[i]
+                        damage = pending_damage[2 * i]
+                        fnp_column = pending_damage[2 * i + 1]
                         if u < 0:  # allocated to a CHARACTER by [PRECISION] (10e)
                             a = -1 - u
                             u = allocs[a, A_UNIT]
                             if group_alive[a] > 0 and not flags[F_DW_SPILL]:
-                                _damage_model(state, a, pending_damage[i], True, subs, allocs,
+                                _damage_model(state, a, damage, fnp_column, subs, allocs,
                                               alive, current, group_alive, unit_alive,
                                               unit_lost)
                                 continue
                         if unit_alive[u] == 0:
                             continue
                         if flags[F_DW_SPILL]:
-                            _mortal_wounds(state, u, pending_damage[i], units, orders, subs,
+                            _mortal_wounds(state, u, damage, units, orders, subs,
                                            allocs, alive, current, group_alive, unit_alive,
-                                           unit_lost, buffer)
+                                           unit_lost, buffer, fnp_column)
                             continue
                         m = _allocation_order(u, units, orders, allocs, group_alive, current,
                                               buffer)
                         if m > 0:
-                            _damage_model(state, buffer[0], pending_damage[i], True, subs, allocs,
+                            _damage_model(state, buffer[0], damage, fnp_column, subs, allocs,
                                           alive, current, group_alive, unit_alive, unit_lost)
                     if hazard_rolls > 0 and flags[F_HAZARD_10E]:
                         for _ in range(hazard_rolls):
@@ -624,7 +698,7 @@ def scenario_trials(state, trials, rounds, activations, batches, contribs, hit, 
                         per_fail = 3 if units[attacker, U_ALL_MV] else 1
                         _mortal_wounds(state, attacker, fails * per_fail, units, orders, subs,
                                        allocs, alive, current, group_alive, unit_alive, unit_lost,
-                                       buffer)
+                                       buffer, S_FNP_MORTAL)
                 for side in range(n_sides):
                     if side_wiped[side] == 0:
                         standing = 0
@@ -654,7 +728,7 @@ def simulate_scenario_chunks(streams, trials_per_chunk, rounds, activations, bat
                              allocs, report_groups, flags, max_pending, max_groups,
                              models_hist, wounds_hist, groups_hist, sides_hist, hit_cdfs,
                              wound_cdfs, save_cdfs, use_counts, one_shot_slots, retarget,
-                             precision_pick, alloc_points):
+                             precision_pick, alloc_points, damage_cdfs):
     """Run every chunk's trials in parallel; chunk ``c`` owns stream ``c`` and row ``c``."""
     for c in prange(streams.shape[0]):
         # Private copies: views of shared arrays would share one reference count (and cache
@@ -673,7 +747,7 @@ def simulate_scenario_chunks(streams, trials_per_chunk, rounds, activations, bat
         counts = np.zeros(7, dtype=np.int64)
         snapshot = np.zeros(units.shape[0], dtype=np.int64)
         pending_unit = np.zeros(max(max_pending, 1), dtype=np.int64)
-        pending_damage = np.zeros(max(max_pending, 1), dtype=np.int64)
+        pending_damage = np.zeros(2 * max(max_pending, 1), dtype=np.int64)
         group_dead = np.zeros(report_groups.shape[0], dtype=np.int64)
         side_wiped = np.zeros(sides_hist.shape[1], dtype=np.int64)
         one_shot_used = np.zeros(max(one_shot_slots, 1), dtype=np.int64)
@@ -683,7 +757,7 @@ def simulate_scenario_chunks(streams, trials_per_chunk, rounds, activations, bat
                         unit_lost, buffer, counts, snapshot, pending_unit, pending_damage,
                         group_dead, side_wiped, models_local, wounds_local, groups_local,
                         sides_local, hit_cdfs, wound_cdfs, save_cdfs, use_counts,
-                        one_shot_used, retarget, precision_pick, alloc_points)
+                        one_shot_used, retarget, precision_pick, alloc_points, damage_cdfs)
         models_hist[c] = models_local
         wounds_hist[c] = wounds_local
         groups_hist[c] = groups_local
