@@ -12,6 +12,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from mathhammer.core.inputs import whole_number
+from mathhammer.core.limits import MAX_NUMBER
 from mathhammer.dust.profiles import (
     AIRCRAFT, HARD, INFANTRY, OPEN, SAVE_FACES, SOFT, SUCCESS_FACES, Rules, Target, Weapon,
 )
@@ -108,6 +110,8 @@ def compile_plan(plan: Sequence[tuple[Weapon, Target]], *, sustained: bool = Fal
     """
     if not plan:
         raise OptionError("the fire plan is empty: declare at least one weapon")
+    if not isinstance(sustained, (bool, np.bool_)):
+        raise OptionError(f"sustained must be True or False, not {sustained!r:.60}")
     targets: list[Target] = []
     index: dict[int, int] = {}
     aimed: dict[int, int] = {}
@@ -162,8 +166,7 @@ def _compile_row(weapon: Weapon, target: Target, t: int, sustained: bool, rules:
         raise OptionError(f"{where}: its line shows '-' for {target.unit_class} armour "
                           f"{target.armour}, so it cannot attack this target; leave it out")
     if distance is not None:
-        if distance < 0:
-            raise OptionError(f"distance {distance} is negative")
+        distance = whole_number(distance, "distance (squares)", 0, MAX_NUMBER)
         if line.range is not None and distance > line.range:
             raise OptionError(f"{where}: target is {distance} squares away but the range is "
                               f"{line.range}")

@@ -30,13 +30,14 @@ import tomllib
 from dataclasses import replace
 from pathlib import Path
 
+from mathhammer.core.inputs import one_or_many
 from mathhammer.core.files import MAX_TOML_NESTING, read_bounded, too_deeply_nested
 from mathhammer.dust.profiles import (
     AIRCRAFT, DOUBLE, HARD, INFANTRY, MAX_LEVELS, SOFT, VEHICLE, WEAPON_TAGS, Cell,
     ModelGroup, Target, Unit, Weapon, WeaponLine,
 )
 from mathhammer.core.limits import check_line_numbers
-from mathhammer.errors import ProfileError, did_you_mean
+from mathhammer.errors import OptionError, ProfileError, did_you_mean
 
 _COUNT_RE = re.compile(r"^\s*(-?\d+)\s*[xX×]\s+")
 _CELL_RE = re.compile(r"^(-?\d+)(/|z|Z)(-?\d+)$")
@@ -288,7 +289,7 @@ def parse_weapon(text: str | Weapon, base: Path | None = None) -> tuple[Weapon, 
 def parse_weapons(texts, base: Path | None = None) -> tuple[Weapon, ...]:
     """Parse several weapon texts (a whole unit reference expands to all its lines)."""
     out: list[Weapon] = []
-    for text in ([texts] if isinstance(texts, (str, Weapon)) else texts):
+    for text in one_or_many(texts, (Weapon,), "weapons", "4x Shotgun: 3/1"):
         parsed = parse_weapon(text, base)
         out.extend(parsed if isinstance(parsed, tuple) else (parsed,))
     if not out:
@@ -332,7 +333,10 @@ def parse_target(text: str | Target, base: Path | None = None) -> Target:
     """
     if isinstance(text, Target):
         return text
-    line = str(text)
+    if not isinstance(text, str):
+        raise OptionError("the target must be text such as '5x Laser Grenadier: INFANTRY2' "
+                          f"or a Target, not {type(text).__name__} {text!r:.60}")
+    line = text
     check_line_numbers(line)
     ref = _TOML_REF_RE.match(line)
     if ref and ":" not in ref.group(3):

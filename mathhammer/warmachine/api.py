@@ -11,6 +11,7 @@ from collections.abc import Iterable
 import numpy as np
 
 from mathhammer.core.result import EXACT, MONTE_CARLO, Distribution, Result
+from mathhammer.core.inputs import one_or_many
 from mathhammer.core.limits import check_outcome_values, check_run_work
 from mathhammer.core.trials import CHUNKS, DEFAULT_TRIALS, check_seed, check_trials, chunk_streams
 from mathhammer.warmachine.compile import M_GRID, CompiledPlan, compile_plan
@@ -26,15 +27,13 @@ TargetLike = Target | str
 
 
 def _attacks(attacks: AttackLike | Iterable[AttackLike]) -> tuple[Attack, ...]:
-    if isinstance(attacks, (Attack, str)):
-        attacks = [attacks]
-    return tuple(a if isinstance(a, Attack) else parse_attack(a) for a in attacks)
+    items = one_or_many(attacks, (Attack,), "attacks", "Battle hammer: MAT7 POW16")
+    return tuple(a if isinstance(a, Attack) else parse_attack(a) for a in items)
 
 
 def _targets(targets: TargetLike | Iterable[TargetLike]) -> tuple[Target, ...]:
-    if isinstance(targets, (Target, str)):
-        targets = [targets]
-    return tuple(t if isinstance(t, Target) else parse_target(t) for t in targets)
+    items = one_or_many(targets, (Target,), "targets", "Heavy warjack: DEF12 ARM19 BOXES30")
+    return tuple(t if isinstance(t, Target) else parse_target(t) for t in items)
 
 
 def plan(attacks: AttackLike | Iterable[AttackLike], targets: TargetLike | Iterable[TargetLike],

@@ -181,6 +181,9 @@ def sweep(attackers: AttackerLike | Mapping[str, AttackerLike],
     >>> df.query("metric == 'expected_damage'")[["save", "value"]].round(4).to_dict("records")
     [{'save': 2, 'value': 0.0556}, {'save': 7, 'value': 0.3333}]
     """
+    if isinstance(values, (str, bytes, Mapping)) or not isinstance(values, Iterable):
+        raise OptionError(f"sweep over '{parameter}' takes a list of values, not "
+                          f"{type(values).__name__} {values!r:.60}")
     values = list(values)
     if not values:
         raise OptionError(f"sweep over '{parameter}' needs at least one value")

@@ -11,6 +11,7 @@ writes the units as a scenario file.
 from __future__ import annotations
 
 import html
+import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -59,6 +60,9 @@ def roster(path: str | Path, attach: AttachSpec = None) -> Roster:
     >>> frame.query("attacker == 'Lootas' and metric == 'expected_damage'")["value"].round(3).tolist()
     [2.774]
     """
+    if not isinstance(path, (str, os.PathLike)):
+        raise RosterError(f"a roster is the path of a .ros, .rosz or .json file, not "
+                          f"{type(path).__name__} {path!r:.60}")
     path = Path(path)
     pairs = _attach_pairs(attach)
     tree = read_tree(path)
