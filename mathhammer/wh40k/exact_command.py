@@ -202,9 +202,7 @@ def solve(plan: CompiledPlan) -> dict[str, np.ndarray]:
     Raises
     ------
     UnsupportedError
-        As :func:`~mathhammer.wh40k.exact.solve` does, and for a Damage re-roll with
-        [DEVASTATING WOUNDS] held to the end of the attacks (their Damage rolls come before
-        later batches' in the Monte Carlo engine, which the pending counts cannot say).
+        As :func:`~mathhammer.wh40k.exact.solve` does.
     """
     kind = plan.command_reroll
     if plan.groups.shape[0] != 1:
@@ -213,13 +211,9 @@ def solve(plan: CompiledPlan) -> dict[str, np.ndarray]:
     models, wounds = int(plan.groups[0, G_MODELS]), int(plan.groups[0, G_WOUNDS])
     size = models * wounds + 1
     check_exact_size(plan, size)
-    if kind == DAMAGE:
-        if plan.dw_at_unit_end and plan.batch[:, DEVASTATING].any():
-            raise UnsupportedError(
-                "--command-reroll damage with [DEVASTATING WOUNDS] held to the end of the "
-                "attacks is outside the exact engine; use the Monte Carlo engine (simulate)")
-        return pmfs_of(plan, _damage_reroll_state(plan, models, wounds), wounds)
     _check_pending_size(plan, 2 * size)
+    if kind == DAMAGE:
+        return pmfs_of(plan, _damage_reroll_state(plan, models, wounds), wounds)
     return pmfs_of(plan, _roll_reroll_state(plan, models, wounds), wounds)
 
 
@@ -251,10 +245,16 @@ def _damage_reroll_state(plan: CompiledPlan, models: int, wounds: int) -> np.nda
     size = models * wounds + 1
     state = np.zeros(2 * size)
     state[size] = 1.0
+    deferred: list[np.ndarray] = []
     for b in range(plan.n_batches):
-        joint = unsaved_and_devastating_pmf(plan, b)
-        state = apply_batch(joint, state, *damage_reroll_steps(plan, b, models, wounds),
-                            False)
+        step_normal, step_mortal = damage_reroll_steps(plan, b, models, wounds)
+        defer = bool(plan.dw_at_unit_end and plan.batch[b, DEVASTATING])
+        if defer:   # their Damage rolls come after every batch's (2.2), in batch order
+            deferred.append(step_mortal)
+        state = apply_batch(unsaved_and_devastating_pmf(plan, b), state, step_normal,
+                            step_mortal, defer)
+    for step in deferred:
+        state = _inflict_pending(state, step)
     return state[:size] + state[size:]
 
 

@@ -306,8 +306,8 @@ def run_chunks(first, step, streams, trials_per_chunk, batch, shortcuts, rolls, 
                         state, b, devastating, command, dw_at_unit_end, dw_spill, batch,
                         damage_maps, groups, cdfs, pending, n_pending, alive, current, wounds)
                     lost_total += lost
-            lost_total += _held_mortals(state, pending, n_pending, dw_spill, groups, alive,
-                                        current, wounds)
+            lost_total += _held_mortals(state, pending, n_pending, command, dw_spill, batch,
+                                        damage_maps, groups, cdfs, alive, current, wounds)
             _record_trial(state, lost_total, groups, alive, hazard_rolls, hazard_fail_max,
                           hazard_mortals, damage_local, models_local, hazard_local)
         _store_chunk(c, damage_local, models_local, hazard_local, damage_hist, models_hist,
@@ -412,21 +412,34 @@ def _save_and_inflict(state, b, to_save, command, batch, saves, damage_maps, gro
 
 
 @inline_kernel
-def _held_mortals(state, pending, n_pending, dw_spill, groups, alive, current, wounds):
-    """[DEVASTATING WOUNDS] mortal wounds held to the end of the attacks (pairs of damage and
-    Feel No Pain column in ``pending``): wounds lost."""
+def _held_mortals(state, pending, n_pending, command, dw_spill, batch, damage_maps, groups,
+                  cdfs, alive, current, wounds):
+    """[DEVASTATING WOUNDS] mortal wounds held to the end of the attacks (pairs of batch and
+    Feel No Pain column in ``pending``), their Damage rolled now (2.2): wounds lost."""
     lost = 0
     for i in range(n_pending):
-        damage = pending[2 * i]
+        if _first_alive(alive) < 0:
+            break
+        b = pending[2 * i]
         fnp_column = pending[2 * i + 1]
+        damage, command = _mortal_damage(state, b, command, batch, damage_maps, cdfs)
         if dw_spill:
             lost += _spill_mortals(state, damage, fnp_column, groups, alive, current, wounds)
             continue
         g = _mortal_target(alive, current, wounds)
-        if g < 0:
-            break
         lost += _lose_wounds(state, g, damage, groups[g, fnp_column], alive, current, wounds)
     return lost
+
+
+@inline_kernel
+def _mortal_damage(state, b, command, batch, damage_maps, cdfs):
+    """One [DEVASTATING WOUNDS] critical wound's Damage roll, after the Command Re-roll if
+    it is below average: (mortal wounds, Command Re-roll still in hand)."""
+    raw = _roll_damage(state, batch, cdfs, b)
+    if command == COMMAND_DAMAGE and raw < batch[b, COMMAND_DAMAGE_BELOW]:
+        raw = _roll_damage(state, batch, cdfs, b)
+        command = 0
+    return damage_maps[b, MORTAL_DAMAGE, raw], command
 
 
 @inline_kernel
@@ -446,16 +459,12 @@ def _devastating_wounds(state, b, devastating, command, dw_at_unit_end, dw_spill
         return lost, n_pending, command
     fnp_column = batch[b, FNP_MORTAL_COLUMN]
     for _ in range(devastating):
-        raw = _roll_damage(state, batch, cdfs, b)
-        if command == COMMAND_DAMAGE and raw < batch[b, COMMAND_DAMAGE_BELOW]:
-            raw = _roll_damage(state, batch, cdfs, b)
-            command = 0
-        damage = damage_maps[b, MORTAL_DAMAGE, raw]
-        if dw_at_unit_end:   # pairs: damage, Feel No Pain column
-            pending[2 * n_pending] = damage
+        if dw_at_unit_end:   # pairs: batch, Feel No Pain column; D is rolled when inflicted
+            pending[2 * n_pending] = b
             pending[2 * n_pending + 1] = fnp_column
             n_pending += 1
             continue
+        damage, command = _mortal_damage(state, b, command, batch, damage_maps, cdfs)
         if dw_spill:
             lost += _spill_mortals(state, damage, fnp_column, groups, alive, current, wounds)
             continue

@@ -426,8 +426,7 @@ class Modifiers:
         A Command Re-roll, once per activation (all the weapon lines of one run): ``hit``,
         ``wound`` or ``save`` re-rolls the first such roll that fails and was not re-rolled
         already (``save`` is the defender's, and not on a save that cannot pass); ``damage``
-        the first Damage roll below the dice expression's average. Both engines; the exact
-        one refuses ``damage`` with [DEVASTATING WOUNDS] held to the end of the attacks.
+        the first Damage roll below the dice expression's average. Both engines.
     """
 
     hit_mod: int = 0

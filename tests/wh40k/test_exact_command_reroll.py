@@ -9,6 +9,7 @@ errors and pass a chi-square test.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import product
@@ -99,8 +100,9 @@ def _inflict(left: list[int], wounds: int, amount: int) -> None:
     left[model] -= min(amount, left[model])
 
 
-def _brute_batch(line: Line, left: list[int], wounds: int, dice: _Dice,
-                 hit_ones: bool, save_ones: bool) -> None:
+def _brute_batch(line: Line, left: list[int], wounds: int, dice: _Dice, hit_ones: bool,
+                 save_ones: bool, held: list[Line] | None) -> None:
+    """One weapon line; its [DEVASTATING WOUNDS] critical wounds go to ``held`` if given."""
     hits = crits = 0
     for _ in range(line.attacks):
         if line.hit is None:
@@ -130,6 +132,9 @@ def _brute_batch(line: Line, left: list[int], wounds: int, dice: _Dice,
         if (save_ones and face == 1) or (face < line.save and dice.spend("save")):
             face = dice.roll()
         failed += face < line.save or face == 1
+    if held is not None:
+        held.extend([line] * devastating)
+        devastating = 0
     for _ in range(failed + devastating):   # ordinary damage first, then mortal wounds
         if not any(w > 0 for w in left):
             return
@@ -137,17 +142,23 @@ def _brute_batch(line: Line, left: list[int], wounds: int, dice: _Dice,
 
 
 def brute_force(lines: list[Line], models: int, wounds: int, command: str, depth: int,
-                hit_ones: bool = False, save_ones: bool = False) -> dict[int, Fraction]:
+                hit_ones: bool = False, save_ones: bool = False,
+                hold_devastating: bool = False) -> dict[int, Fraction]:
     """Exact pmf of wounds lost over all ``6 ** depth`` face sequences (each resolution
-    uses a prefix; ``depth`` must cover the longest)."""
+    uses a prefix; ``depth`` must cover the longest). ``hold_devastating``: [DEVASTATING
+    WOUNDS] mortal wounds after every line, their Damage rolled then."""
     pmf: dict[int, Fraction] = {}
     weight = Fraction(1, 6 ** depth)
     for faces in product(range(1, 7), repeat=depth):
         left = [wounds] * models
         dice = _Dice(faces, command)
+        held: list[Line] | None = [] if hold_devastating else None
         for line in lines:
             if any(w > 0 for w in left):
-                _brute_batch(line, left, wounds, dice, hit_ones, save_ones)
+                _brute_batch(line, left, wounds, dice, hit_ones, save_ones, held)
+        for line in held or []:
+            if any(w > 0 for w in left):
+                _inflict(left, wounds, _damage(line, dice))
         lost = models * wounds - sum(left)
         pmf[lost] = pmf.get(lost, Fraction(0)) + weight
     return pmf
@@ -189,6 +200,18 @@ BRUTE = {
         [Line("A1 BSN/A S8 AP0 DD6 [TORRENT]", 1, None, 2, 7, (1, 6)),
          Line("A1 BSN/A S8 AP0 DD6 [TORRENT]", 1, None, 2, 7, (1, 6))],
         "2x T4 Sv- W4", 2, 4, {"command_reroll": "damage"}, 5),
+    "damage, devastating held to the end": (
+        [Line("A1 BSN/A S8 AP0 DD6 [TORRENT, DEVASTATING WOUNDS]", 1, None, 2, 7, (1, 6),
+              devastating=True, crit_wound=4),
+         Line("A1 BSN/A S8 AP0 DD3 [TORRENT]", 1, None, 2, 7, (1, 3), crit_wound=4)],
+        "2x T4 Sv- W4", 2, 4,
+        {"command_reroll": "damage", "crit_wounds": 4, "dw_timing": "unit_end"}, 5),
+    "wound, devastating held to the end": (
+        [Line("A1 BSN/A S4 AP0 D2 [TORRENT, DEVASTATING WOUNDS]", 1, None, 4, 5, (0, 2),
+              devastating=True, crit_wound=5),
+         Line("A1 BSN/A S4 AP0 D1 [TORRENT]", 1, None, 4, 5, (0, 1), crit_wound=5)],
+        "2x T4 Sv5+ W2", 2, 2,
+        {"command_reroll": "wound", "crit_wounds": 5, "dw_timing": "unit_end"}, 5),
 }
 
 
@@ -197,7 +220,8 @@ def test_exact_matches_brute_force(name: str) -> None:
     lines, target, models, wounds, options, depth = BRUTE[name]
     expected = brute_force(lines, models, wounds, options["command_reroll"], depth,
                            hit_ones=options.get("reroll_hits") == "ones",
-                           save_ones=options.get("reroll_saves") == "ones")
+                           save_ones=options.get("reroll_saves") == "ones",
+                           hold_devastating=options.get("dw_timing") == "unit_end")
     pmf = _pmf(mh.exact([line.text for line in lines], target, **options))
     want = np.array([float(expected.get(k, 0)) for k in range(models * wounds + 1)])
     assert np.abs(np.pad(pmf, (0, len(want) - len(pmf))) - want).max() < 1e-12
@@ -235,6 +259,9 @@ MONTE_CARLO = {
     "damage, D6 and devastating, mortal FNP": (
         ["3x A1 BS3+ S8 AP-2 DD6 [DEVASTATING WOUNDS]", "A2 BS3+ S8 AP-2 DD3+1"],
         "3x T8 Sv3+ W6", {"command_reroll": "damage", "fnp_mortal": 5}),
+    "damage, 10th-edition final text (mortal wounds held to the end)": (
+        ["2x A2 BS3+ S6 AP-1 DD6 [DEVASTATING WOUNDS]", "A3 BS3+ S6 AP-1 DD3"],
+        "4x T4 Sv3+ W3", {"command_reroll": "damage", "edition": 10, "crit_wounds": 5}),
     "damage, 10th-edition launch text (spilling mortal wounds)": (
         ["3x A2 BS3+ S6 AP-1 DD6 [DEVASTATING WOUNDS]"], "4x T4 Sv3+ W2",
         {"command_reroll": "damage", "edition": 10, "devastating_text": "launch", "fnp": 6}),
@@ -261,13 +288,17 @@ def test_monte_carlo_agrees_with_exact(name: str) -> None:
 
 
 # -- refusals and the command line ---------------------------------------------------------
-def test_damage_reroll_with_held_devastating_wounds_is_refused() -> None:
-    with pytest.raises(UnsupportedError, match="held to the end.*simulate"):
-        mh.exact("A2 BS3+ S4 AP0 DD3 [DEVASTATING WOUNDS]", "3x T4 Sv4+ W3",
-                 command_reroll="damage", dw_timing="unit_end")
-    # without [DEVASTATING WOUNDS] nothing is held, so it is solved
-    assert mh.exact("A2 BS3+ S4 AP0 DD3", "3x T4 Sv4+ W3", command_reroll="damage",
-                    dw_timing="unit_end").mean("damage") > 0
+def test_mixed_units_are_refused() -> None:
+    from mathhammer.wh40k.compile import compile_plan
+    from mathhammer.wh40k.exact_command import solve
+    from mathhammer.wh40k.parse import parse_target, parse_weapon
+    from mathhammer.wh40k.profiles import Modifiers
+
+    plan = compile_plan([parse_weapon("A2 BS3+ S4 AP0 D1")], parse_target("3x T4 Sv4+ W1"),
+                        modifiers=Modifiers(command_reroll="hit"), sampling_tables=False)
+    two_groups = np.concatenate([plan.groups, plan.groups])
+    with pytest.raises(UnsupportedError, match="Monte Carlo"):
+        solve(dataclasses.replace(plan, groups=two_groups))
 
 
 def test_command_line_exact(capsys) -> None:
