@@ -2,7 +2,8 @@
 
 The Monte Carlo kernel spends the re-roll on the first eligible roll in the order the dice
 are rolled: batch by batch, and within a batch all hit rolls, then all wound rolls, then all
-save rolls, then the Damage rolls. A roll is eligible when it fails and no other rule has
+save rolls, then the Damage rolls ([DEVASTATING WOUNDS] held to the end of the attacks roll
+theirs after every batch's, rules 2.2). A roll is eligible when it fails and no other rule has
 re-rolled it already (a die is re-rolled at most once); a save also needs a face that could
 pass (nobody re-rolls a save that cannot succeed); a Damage roll is eligible when it is below
 the dice expression's average.
@@ -26,7 +27,9 @@ wounds-lost vectors (re-roll spent, re-roll in hand), each moved by the batch's 
 
 Damage rolls. The Damage rolls happen inside the Markov chain over wounds lost, so the chain
 runs over (wounds lost, re-roll in hand): from a state with the re-roll in hand, a Damage
-roll below the average moves to the spent half with a fresh roll's damage.
+roll below the average moves to the spent half with a fresh roll's damage. A destroyed unit
+rolls nothing, so its states keep the re-roll. Held critical wounds take the same step when
+they are inflicted.
 """
 
 from __future__ import annotations
