@@ -5,7 +5,8 @@ Layout (every array is int64):
 - ``subs[S, ...]``: *sub-groups*, the unit of state. Each allocation group (05.03) is a
   contiguous run of sub-groups, one per model group it draws models from, in removal order.
 - ``allocs[A, ...]``: allocation groups: unit, first sub-group, how many, CHARACTER flag, W,
-  and the group's index inside its unit (for the per-group save tables).
+  the group's index inside its unit (for the per-group save tables) and its points per
+  model for [PRECISION] (see below).
 - ``units[U, ...]``: ranges into the above, the declared allocation order (``orders``), the
   toughness values the unit can present (``toughness``), its side, and whether every model is
   a MONSTER or VEHICLE (hazard rolls).
@@ -22,7 +23,7 @@ Layout (every array is int64):
   they are tried (several rows for one candidate when its keywords split the batch), -1
   padded; ``R`` is 0 with ``lost``.
 - [PRECISION]: ``precision_pick[B]`` is -2 (``first``), -1 (``best``) or the report index
-  of the named CHARACTER model group in that batch's target; ``alloc_points[A]`` is an
+  of the named CHARACTER model group in that batch's target; ``allocs[A, A_POINTS]`` is an
   allocation group's points per model in thousandths (1 for every CHARACTER of a unit whose
   CHARACTERs' points are not all known, so ``best`` picks the fewest wounds left).
 - Report bins: per checkpoint (round x activation), histograms of models destroyed and wounds
@@ -53,7 +54,7 @@ from mathhammer.wh40k.scenario.units import allocation_groups, declared_order
 (S_UNIT, S_MODELS, S_WOUNDS, S_FNP, S_FNP_MORTAL, S_ALLOC, S_TOUGHNESS, S_BODYGUARD,
  S_REPORT, S_FNP_PSYCHIC, S_FNP_PSYCHIC_MORTAL) = range(11)
 # allocs columns
-A_UNIT, A_FIRST_SUB, A_N_SUBS, A_CHARACTER, A_WOUNDS, A_LOCAL = range(6)
+A_UNIT, A_FIRST_SUB, A_N_SUBS, A_CHARACTER, A_WOUNDS, A_LOCAL, A_POINTS = range(7)
 # units columns
 (U_FIRST_SUB, U_N_SUBS, U_FIRST_ALLOC, U_N_ALLOCS, U_ORDER, U_FIRST_T, U_N_T, U_ALL_MV,
  U_MODELS, U_WOUNDS, U_SIDE, U_MODEL_BINS, U_WOUND_BINS) = range(13)
@@ -116,7 +117,6 @@ class ScenarioPlan:
     flags: np.ndarray = None        # int64[4], see rule_flags()
     retarget: np.ndarray = None     # int64[B, R]: alternative rows per batch, -1 padded
     precision_pick: np.ndarray = None   # int64[B]: -2 first, -1 best, else a report group
-    alloc_points: np.ndarray = None     # int64[A]: points per model x 1000 (see above)
     damage_cdfs: np.ndarray = None  # float64[B, 1, 1, Dmax + 1]: raw damage CDF (D_TABLE rows)
 
     @property
@@ -140,7 +140,8 @@ def compile_scenario(scenario: Scenario) -> ScenarioPlan:
         [scenario.units[name].models for name in layout.unit_names])
     return ScenarioPlan(
         hit_cdfs=hit_cdfs, wound_cdfs=wound_cdfs, save_cdfs=save_cdfs,
-        subs=subs, allocs=np.array(layout.allocs, dtype=np.int64),
+        subs=subs, allocs=np.column_stack([np.array(layout.allocs, dtype=np.int64).reshape(-1, 6),
+                                           _allocation_points(scenario, layout)]),
         units=np.array(layout.units, dtype=np.int64),
         orders=np.array(layout.orders, dtype=np.int64),
         toughness=np.array(layout.toughness, dtype=np.int64),
@@ -158,7 +159,6 @@ def compile_scenario(scenario: Scenario) -> ScenarioPlan:
         group_bins=layout.group_bins, batch_labels=tuple(batches.labels),
         one_shot_slots=batches.one_shot_slots, retarget=retarget,
         precision_pick=np.array(batches.picks, dtype=np.int64),
-        alloc_points=_allocation_points(scenario, layout),
         damage_cdfs=_damage_cdfs(tables, damage_maps.shape[2]))
 
 

@@ -70,6 +70,7 @@ from mathhammer.wh40k.scenario.compile import (
     A_FIRST_SUB,
     A_LOCAL,
     A_N_SUBS,
+    A_POINTS,
     A_UNIT,
     A_WOUNDS,
     B_BLAST,
@@ -331,8 +332,8 @@ def _roll_damage(state, b, batches, damage_cdfs, command):
 def _resolve_batch(state, b, blast_models, batches, contribs, hit, wound, saves, damage_maps,
                    units, orders, toughness, subs, allocs, alive, current, group_alive,
                    unit_alive, unit_lost, buffer, counts, pending_unit, pending_damage,
-                   n_pending, flags, hit_cdfs, wound_cdfs, save_cdfs, use_counts,
-                   precision_pick, alloc_points, damage_cdfs, command):
+                   n_pending, flags, hit_cdfs, wound_cdfs, save_cdfs, use_counts, pick,
+                   damage_cdfs, command):
     """One batch of one activation against its target unit: attack dice, hit and wound rolls
     (05.01-05.02), then saves and damage model by model.
 
@@ -416,8 +417,7 @@ def _resolve_batch(state, b, blast_models, batches, contribs, hit, wound, saves,
         return n_pending, command
     precision = -1
     if batches[b, B_PRECISION]:
-        precision = _precision_group(precision_pick[b], n, buffer, allocs, subs, current,
-                                     alloc_points)
+        precision = _precision_group(pick, n, buffer, allocs, subs, current)
     start = precision if precision >= 0 else buffer[0]
     if flags[F_ONE_AT_A_TIME]:
         command = _one_at_a_time(state, b, to_save, n, precision, batches, saves, damage_maps,
@@ -460,7 +460,7 @@ def _resolve_batch(state, b, blast_models, batches, contribs, hit, wound, saves,
 
 
 @kernel
-def _precision_group(pick, n, buffer, allocs, subs, current, alloc_points):
+def _precision_group(pick, n, buffer, allocs, subs, current):
     """The CHARACTER group [PRECISION] makes current among ``buffer[:n]`` (the batch's
     allocation order, living groups only), -1 when there is none. ``pick``: PICK_FIRST, the
     first; a report-group index, that model group's first living model; otherwise (and
@@ -473,7 +473,7 @@ def _precision_group(pick, n, buffer, allocs, subs, current, alloc_points):
             continue
         if pick == PICK_FIRST or (pick >= 0 and subs[allocs[a, A_FIRST_SUB], S_REPORT] == pick):
             return a
-        if best < 0 or alloc_points[a] * current[best] > alloc_points[best] * current[a]:
+        if best < 0 or allocs[a, A_POINTS] * current[best] > allocs[best, A_POINTS] * current[a]:
             best = a
     return best
 
@@ -558,36 +558,13 @@ def _one_at_a_time(state, b, to_save, n, precision, batches, saves, damage_maps,
 
 
 @kernel
-def _resolve_retargeted(state, b, j, retarget, snapshot, batches, contribs, hit, wound, saves,
-                        damage_maps, units, orders, toughness, subs, allocs, alive, current,
-                        group_alive, unit_alive, unit_lost, buffer, counts, pending_unit,
-                        pending_damage, n_pending, flags, hit_cdfs, wound_cdfs, save_cdfs,
-                        use_counts, precision_pick, alloc_points, damage_cdfs, command):
-    """Batch ``b``'s weapons turned on the candidate of ``retarget[b, j]``: every
-    alternative row for that unit, in order, [BLAST]/[CLEAVE] counting its models at the
-    start of the activation. Returns the pending count and the Command Re-roll in hand."""
-    target = batches[retarget[b, j], B_TARGET]
-    while j < retarget.shape[1] and retarget[b, j] >= 0 \
-            and batches[retarget[b, j], B_TARGET] == target:
-        if unit_alive[target] > 0:
-            n_pending, command = _resolve_batch(
-                state, retarget[b, j], snapshot[target], batches, contribs, hit, wound, saves,
-                damage_maps, units, orders, toughness, subs, allocs, alive, current,
-                group_alive, unit_alive, unit_lost, buffer, counts, pending_unit,
-                pending_damage, n_pending, flags, hit_cdfs, wound_cdfs, save_cdfs,
-                use_counts, precision_pick, alloc_points, damage_cdfs, command)
-        j += 1
-    return n_pending, command
-
-
-@kernel
 def scenario_trials(state, trials, rounds, activations, batches, contribs, hit, wound, saves,
                     damage_maps, units, orders, toughness, subs, allocs, report_groups,
                     flags, alive, current, group_alive, unit_alive, unit_lost, buffer,
                     counts, snapshot, pending_unit, pending_damage, group_dead, side_wiped,
                     models_hist, wounds_hist, groups_hist, sides_hist, hit_cdfs, wound_cdfs,
                     save_cdfs, use_counts, one_shot_used, retarget, precision_pick,
-                    alloc_points, damage_cdfs):
+                    damage_cdfs):
     """Run ``trials`` trials of the whole scenario on one stream; each adds one count per
     checkpoint to each histogram row. The trial loop lives here so the many arrays are
     passed once per chunk, not once per trial; it is long because each trial walks rounds,
@@ -599,7 +576,10 @@ def scenario_trials(state, trials, rounds, activations, batches, contribs, hit, 
 
     ``retarget[b]`` (no columns with ``retarget_on_destroyed = lost``) lists batch ``b``'s
     alternative rows: when its target is down, the rows of the first candidate still
-    standing are resolved instead, each as a batch of its own.
+    standing are resolved instead, each as a batch of its own ([BLAST]/[CLEAVE] counting
+    that unit's models at the start of the activation). ``precision_pick[b]``: see
+    :func:`_precision_group`. One call site of ``_resolve_batch`` serves both (a second
+    one, or two more array arguments to it, measured 25% slower on small scenarios).
     """
     for _trial in range(trials):
 
@@ -639,24 +619,28 @@ def scenario_trials(state, trials, rounds, activations, batches, contribs, hit, 
                                            batches[b, B_FIRST_CONTRIB] + batches[b, B_N_CONTRIBS]):
                                 hazard_rolls += _models_firing(c, contribs, alive) * \
                                     contribs[c, C_PER_MODEL]
+                        row = b
                         if alt >= 0:
-                            n_pending, command = _resolve_retargeted(
-                                state, b, alt, retarget, snapshot, batches, contribs, hit,
-                                wound, saves, damage_maps, units, orders, toughness, subs,
-                                allocs, alive, current, group_alive, unit_alive, unit_lost,
-                                buffer, counts, pending_unit, pending_damage, n_pending, flags,
-                                hit_cdfs, wound_cdfs, save_cdfs, use_counts, precision_pick,
-                                alloc_points, damage_cdfs, command)
-                            continue
-                        if unit_alive[target] == 0:
+                            row = retarget[b, alt]
+                        elif unit_alive[target] == 0:
                             continue  # attacks on a unit destroyed earlier in this activation
-                        n_pending, command = _resolve_batch(
-                            state, b, snapshot[target], batches, contribs, hit, wound, saves,
-                            damage_maps, units, orders, toughness, subs, allocs, alive, current,
-                            group_alive, unit_alive, unit_lost, buffer, counts, pending_unit,
-                            pending_damage, n_pending, flags, hit_cdfs, wound_cdfs,
-                            save_cdfs, use_counts, precision_pick, alloc_points, damage_cdfs,
-                            command)
+                        while True:  # the batch, or its rows turned on another unit
+                            target = batches[row, B_TARGET]
+                            if unit_alive[target] > 0:
+                                n_pending, command = _resolve_batch(
+                                    state, row, snapshot[target], batches, contribs, hit, wound,
+                                    saves, damage_maps, units, orders, toughness, subs, allocs,
+                                    alive, current, group_alive, unit_alive, unit_lost, buffer,
+                                    counts, pending_unit, pending_damage, n_pending, flags,
+                                    hit_cdfs, wound_cdfs, save_cdfs, use_counts,
+                                    precision_pick[row], damage_cdfs, command)
+                            if alt < 0:
+                                break
+                            alt += 1
+                            if alt == retarget.shape[1] or retarget[b, alt] < 0 \
+                                    or batches[retarget[b, alt], B_TARGET] != target:
+                                break
+                            row = retarget[b, alt]
                     for i in range(n_pending):
                         u = pending_unit[i]
                         damage = pending_damage[2 * i]
@@ -728,7 +712,7 @@ def simulate_scenario_chunks(streams, trials_per_chunk, rounds, activations, bat
                              allocs, report_groups, flags, max_pending, max_groups,
                              models_hist, wounds_hist, groups_hist, sides_hist, hit_cdfs,
                              wound_cdfs, save_cdfs, use_counts, one_shot_slots, retarget,
-                             precision_pick, alloc_points, damage_cdfs):
+                             precision_pick, damage_cdfs):
     """Run every chunk's trials in parallel; chunk ``c`` owns stream ``c`` and row ``c``."""
     for c in prange(streams.shape[0]):
         # Private copies: views of shared arrays would share one reference count (and cache
@@ -757,7 +741,7 @@ def simulate_scenario_chunks(streams, trials_per_chunk, rounds, activations, bat
                         unit_lost, buffer, counts, snapshot, pending_unit, pending_damage,
                         group_dead, side_wiped, models_local, wounds_local, groups_local,
                         sides_local, hit_cdfs, wound_cdfs, save_cdfs, use_counts,
-                        one_shot_used, retarget, precision_pick, alloc_points, damage_cdfs)
+                        one_shot_used, retarget, precision_pick, damage_cdfs)
         models_hist[c] = models_local
         wounds_hist[c] = wounds_local
         groups_hist[c] = groups_local
