@@ -443,7 +443,8 @@ def run_scripted(scenario: Scenario, faces: list[int]) -> dict[str, Any]:
                    np.zeros(len(plan.side_names), np.int64), models, wounds, groups, sides,
                    plan.hit_cdfs, plan.wound_cdfs, plan.save_cdfs, 0,
                    np.zeros(max(plan.one_shot_slots, 1), np.int64), plan.retarget,
-                   plan.precision_pick, plan.damage_cdfs)
+                   plan.precision_pick, plan.damage_cdfs,
+                   np.zeros(max(plan.batches.shape[0], 1), np.int64))
     check_script_not_exhausted(stream)
     result = ScenarioResult(plan=plan, trials=1, seed=0, models=models, wounds=wounds,
                             groups=groups, sides=sides)

@@ -249,15 +249,15 @@ def _models_firing(c, contribs, alive):
 
 
 @kernel
-def _hazard_bearer(first, n_batches, snapshot, batches, contribs, subs, allocs, alive, current):
+def _hazard_bearer(hazard_used, n_used, batches, contribs, subs, allocs, alive, current):
     """10e [HAZARDOUS]: the sub-group of the model that takes a failed roll's mortal wounds:
-    a model carrying a [HAZARDOUS] weapon used this activation, a wounded one first, then a
+    a model carrying a [HAZARDOUS] weapon used this activation (the batches
+    ``hazard_used[:n_used]``, retargeted ones included), a wounded one first, then a
     non-CHARACTER, then a CHARACTER. -1 when no bearer is left."""
     best = -1
     best_rank = 3
-    for b in range(first, first + n_batches):
-        if not batches[b, B_HAZARDOUS] or snapshot[batches[b, B_TARGET]] == 0:
-            continue
+    for i in range(n_used):
+        b = hazard_used[i]
         for c in range(batches[b, B_FIRST_CONTRIB],
                        batches[b, B_FIRST_CONTRIB] + batches[b, B_N_CONTRIBS]):
             if _models_firing(c, contribs, alive) == 0:
@@ -564,7 +564,7 @@ def scenario_trials(state, trials, rounds, activations, batches, contribs, hit, 
                     counts, snapshot, pending_unit, pending_damage, group_dead, side_wiped,
                     models_hist, wounds_hist, groups_hist, sides_hist, hit_cdfs, wound_cdfs,
                     save_cdfs, use_counts, one_shot_used, retarget, precision_pick,
-                    damage_cdfs):
+                    damage_cdfs, hazard_used):
     """Run ``trials`` trials of the whole scenario on one stream; each adds one count per
     checkpoint to each histogram row. The trial loop lives here so the many arrays are
     passed once per chunk, not once per trial; it is long because each trial walks rounds,
@@ -578,7 +578,8 @@ def scenario_trials(state, trials, rounds, activations, batches, contribs, hit, 
     alternative rows: when its target is down, the rows of the first candidate still
     standing are resolved instead, each as a batch of its own ([BLAST]/[CLEAVE] counting
     that unit's models at the start of the activation). ``precision_pick[b]``: see
-    :func:`_precision_group`. One call site of ``_resolve_batch`` serves both (a second
+    :func:`_precision_group`. ``hazard_used`` is scratch: the [HAZARDOUS] batches used in
+    the current activation (10e bearers). One call site of ``_resolve_batch`` serves both (a second
     one, or two more array arguments to it, measured 25% slower on small scenarios).
     """
     for _trial in range(trials):
@@ -598,6 +599,7 @@ def scenario_trials(state, trials, rounds, activations, batches, contribs, hit, 
                     for u in range(n_units):
                         snapshot[u] = unit_alive[u]
                     hazard_rolls = 0
+                    n_hazard = 0   # hazardous batches used: their bearers roll (10e)
                     n_pending = 0
                     command = activations[k, K_COMMAND]   # the Command Re-roll in hand
                     first = activations[k, K_FIRST_BATCH]
@@ -615,6 +617,8 @@ def scenario_trials(state, trials, rounds, activations, batches, contribs, hit, 
                                 continue  # fired in an earlier activation
                             one_shot_used[slot] = here
                         if batches[b, B_HAZARDOUS]:
+                            hazard_used[n_hazard] = b
+                            n_hazard += 1
                             for c in range(batches[b, B_FIRST_CONTRIB],
                                            batches[b, B_FIRST_CONTRIB] + batches[b, B_N_CONTRIBS]):
                                 hazard_rolls += _models_firing(c, contribs, alive) * \
@@ -668,9 +672,8 @@ def scenario_trials(state, trials, rounds, activations, batches, contribs, hit, 
                     if hazard_rolls > 0 and flags[F_HAZARD_10E]:
                         for _ in range(hazard_rolls):
                             if d6(state) == 1:
-                                s = _hazard_bearer(first, activations[k, K_N_BATCHES], snapshot,
-                                                   batches, contribs, subs, allocs, alive,
-                                                   current)
+                                s = _hazard_bearer(hazard_used, n_hazard, batches, contribs,
+                                                   subs, allocs, alive, current)
                                 if s >= 0:
                                     _bearer_mortals(state, s, 3, subs, allocs, alive, current,
                                                     group_alive, unit_alive, unit_lost)
@@ -735,13 +738,14 @@ def simulate_scenario_chunks(streams, trials_per_chunk, rounds, activations, bat
         group_dead = np.zeros(report_groups.shape[0], dtype=np.int64)
         side_wiped = np.zeros(sides_hist.shape[1], dtype=np.int64)
         one_shot_used = np.zeros(max(one_shot_slots, 1), dtype=np.int64)
+        hazard_used = np.zeros(max(batches.shape[0], 1), dtype=np.int64)
         scenario_trials(state, trials_per_chunk[c], rounds, activations, batches, contribs,
                         hit, wound, saves, damage_maps, units, orders, toughness, subs, allocs,
                         report_groups, flags, alive, current, group_alive, unit_alive,
                         unit_lost, buffer, counts, snapshot, pending_unit, pending_damage,
                         group_dead, side_wiped, models_local, wounds_local, groups_local,
                         sides_local, hit_cdfs, wound_cdfs, save_cdfs, use_counts,
-                        one_shot_used, retarget, precision_pick, damage_cdfs)
+                        one_shot_used, retarget, precision_pick, damage_cdfs, hazard_used)
         models_hist[c] = models_local
         wounds_hist[c] = wounds_local
         groups_hist[c] = groups_local

@@ -233,6 +233,21 @@ def test_a_retargeted_hazardous_weapon_rolls_for_hazard(rules, faces, mob, gunne
     assert out["units"]["Gunners"]["wounds_lost"] == gunner_wounds
 
 
+@pytest.mark.parametrize("rules, faces, gunners_destroyed", [
+    ("edition = 10", LASCANNON_KILLS_SCOUT, 0),
+    # plasma at the Mob: hit 3, wound 2, save 1 (impossible); hazard 1: the plasma's bearer
+    # (the Bolter model, W2) takes 3 mortal wounds (10e final text) and is destroyed
+    (f"edition = 10\n{RETARGET}", LASCANNON_KILLS_SCOUT + [3, 2, 1] + [1], 1),
+])
+def test_10e_a_retargeted_hazardous_weapons_bearer_takes_the_mortal_wounds(
+        rules, faces, gunners_destroyed):
+    sc = scenario('["Plasma"]', rules, extra=FIRST_KILLS_SCOUT)
+    out = run_scripted(sc, faces)
+    assert out["dice_used"] == len(faces)
+    assert out["units"]["Gunners"]["groups"]["Bolter"] == gunners_destroyed
+    assert out["units"]["Gunners"]["models_destroyed"] == gunners_destroyed
+
+
 def test_one_shot_is_kept_per_weapon_when_retargeted():
     sc = scenario('["Lascannon", "Hunter-killer"]', RETARGET, rounds=2)
     # round 1: lascannon kills the Scout, the hunter-killer turns on the Mob (hit 3,
