@@ -4,6 +4,7 @@ casualties; Monte Carlo agrees with the single-target exact engine run on the tw
 lines in sequence, and with a mean derived by hand."""
 
 import dataclasses
+import doctest
 
 import pytest
 
@@ -314,3 +315,10 @@ def test_a_split_rest_choice_keeps_the_skipped_models():
                                         ("Fist - sweep", "Boyz", 1, None)]
     # hit dice: strike 1, sweep at Grots 2, sweep at Boyz 2
     assert run_scripted(sc, [1] * 5)["dice_used"] == 5
+
+
+def test_the_weapon_choice_docstring_example_runs():
+    from mathhammer.wh40k.scenario import activations
+
+    failures, tried = doctest.testmod(activations)
+    assert tried > 0 and failures == 0
