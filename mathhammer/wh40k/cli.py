@@ -179,6 +179,9 @@ def _add_rule_switches(rules: Any, edition_default: int | None) -> None:
                        default="allocation",
                        help="the defender's damage reduction triggers on allocation (default; "
                             "then it does not reduce [DEVASTATING WOUNDS]) or on being targeted")
+    rules.add_argument("--cmd-reroll-multi-dice", choices=["one_die", "all"], default="one_die",
+                       help="--command-reroll damage on a roll of several dice (2D6): re-roll "
+                            "the lowest die (default) or the whole roll")
 
 
 def options_from_args(args: argparse.Namespace) -> dict[str, Any]:
@@ -200,6 +203,7 @@ def options_from_args(args: argparse.Namespace) -> dict[str, Any]:
         "lethal_policy": args.lethal_policy, "roll_mod_cap": not args.no_roll_cap,
         "dw_timing": args.dw_timing, "damage_mod_trigger": args.damage_mod_trigger,
         "devastating_text": args.devastating_text,
+        "cmd_reroll_multi_dice": args.cmd_reroll_multi_dice,
     }
     if args.edition is not None:
         options["edition"] = args.edition

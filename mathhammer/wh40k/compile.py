@@ -46,9 +46,10 @@ FAIL, SUCCESS, CRITICAL = 0, 1, 2
 # FNP_COLUMN, FNP_MORTAL_COLUMN: the CompiledPlan.groups columns holding the Feel No Pain
 # this batch's damage and mortal wounds face (the psychic ones for a [PSYCHIC] weapon).
 # COMMAND_DAMAGE_BELOW: a Damage roll below this may take the Command Re-roll (its average).
+# COMMAND_ONE_DIE: 1 when that re-roll takes only the lowest of the Damage roll's dice.
 (D_TABLE, A_REROLL_BELOW, BONUS_COUNT, BONUS_SIDES, FNP_COLUMN, FNP_MORTAL_COLUMN,
- COMMAND_DAMAGE_BELOW) = range(18, 25)
-BATCH_COLUMNS = 25
+ COMMAND_DAMAGE_BELOW, COMMAND_ONE_DIE) = range(18, 26)
+BATCH_COLUMNS = 26
 # CompiledPlan.command_reroll: the roll a Command Re-roll is spent on (0: none).
 COMMAND_CODES = {"none": 0, "hit": 1, "wound": 2, "damage": 3, "save": 4}
 
@@ -679,6 +680,8 @@ def batch_tables(weapon: Weapon, defender: Defender, situation: Situation,
     row[A_REROLL_BELOW] = reroll_below(weapon.attacks, modifiers.reroll_attacks)
     row[FNP_COLUMN] = G_FNP_PSYCHIC if psychic else G_FNP
     row[COMMAND_DAMAGE_BELOW] = reroll_below(weapon.damage, "low")
+    row[COMMAND_ONE_DIE] = int(weapon.damage.count > 1
+                               and rules.cmd_reroll_multi_dice == "one_die")
     row[FNP_MORTAL_COLUMN] = G_FNP_PSYCHIC_MORTAL if psychic else G_FNP_MORTAL
     blast_dice, cleave_dice = _random_bonus_dice(weapon, blast, cleave)
     return BatchTables(row=row, hit=hit, wound=np.array(wound_tables, dtype=np.int64),

@@ -35,13 +35,14 @@ they are inflicted.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import product
 from typing import NamedTuple
 
 import numpy as np
 
 from mathhammer.errors import UnsupportedError
 from mathhammer.wh40k.compile import (AUTO_HIT, COMMAND_CODES, COMMAND_DAMAGE_BELOW,
-                                      DEVASTATING, EXTRA_CRIT, FAIL, FNP_COLUMN,
+                                      COMMAND_ONE_DIE, D_CONST, D_COUNT, D_SIDES, DEVASTATING, EXTRA_CRIT, FAIL, FNP_COLUMN,
                                       FNP_MORTAL_COLUMN, G_MODELS, G_WOUNDS, HIT_CLASS,
                                       HIT_REROLL, LETHAL, MORTAL_DAMAGE, NORMAL_DAMAGE,
                                       SAVE_FAILS, SAVE_REROLL, SUS_CONST, SUS_COUNT, SUS_SIDES,
@@ -261,6 +262,28 @@ def _damage_reroll_state(plan: CompiledPlan, models: int, wounds: int) -> np.nda
     return state[:size] + state[size:]
 
 
+def rerolled_low_damage(row: np.ndarray, raw_pmf: np.ndarray) -> np.ndarray:
+    """P(the Damage roll is below ``COMMAND_DAMAGE_BELOW`` and, re-rolled, ends at r), by r.
+
+    The whole roll is rolled again, or (``COMMAND_ONE_DIE``) only its lowest die: then every
+    combination of the dice is followed.
+    """
+    below = int(row[COMMAND_DAMAGE_BELOW])
+    if not row[COMMAND_ONE_DIE]:
+        return float(raw_pmf[:below].sum()) * raw_pmf
+    die = dice_pmf(1, int(row[D_SIDES]), 0)
+    values = [v for v in range(len(die)) if die[v] > 0]
+    out = np.zeros(len(raw_pmf))
+    for dice in product(values, repeat=int(row[D_COUNT])):
+        total = int(row[D_CONST]) + sum(dice)
+        if total >= below:
+            continue
+        p = float(np.prod([die[v] for v in dice]))
+        for v in values:
+            out[total - min(dice) + v] += p * die[v]
+    return out
+
+
 def damage_reroll_steps(plan: CompiledPlan, b: int, models: int,
                         wounds: int) -> tuple[np.ndarray, np.ndarray]:
     """:func:`~mathhammer.wh40k.exact.batch_steps` over (re-roll in hand, wounds lost).
@@ -272,16 +295,15 @@ def damage_reroll_steps(plan: CompiledPlan, b: int, models: int,
     below = int(row[COMMAND_DAMAGE_BELOW])
     high = raw.copy()
     high[:below] = 0.0
-    low = float(raw[:below].sum())
+    rerolled_pmf = rerolled_low_damage(row, raw)
     steps = []
     for damage_map, fnp_column, transition in (
             (NORMAL_DAMAGE, FNP_COLUMN, damage_transition),
             (MORTAL_DAMAGE, FNP_MORTAL_COLUMN, lambda *a: _mortal_step(plan, *a))):
         fnp = int(plan.groups[0, row[fnp_column]])
-        mapped = [_mapped(pmf, plan.damage_maps[b, damage_map]) for pmf in (raw, high)]
-        full = transition(mapped[0], fnp, models, wounds)
-        keep = transition(mapped[1], fnp, models, wounds)
-        rerolled = transition(low * mapped[0], fnp, models, wounds)
+        mapped = [_mapped(pmf, plan.damage_maps[b, damage_map])
+                  for pmf in (raw, high, rerolled_pmf)]
+        full, keep, rerolled = (transition(pmf, fnp, models, wounds) for pmf in mapped)
         keep[-1, :], rerolled[-1, :] = 0.0, 0.0
         keep[-1, -1] = 1.0
         steps.append(np.block([[full, np.zeros_like(full)], [rerolled, keep]]))

@@ -28,6 +28,7 @@ from mathhammer.wh40k.compile import (
     CHAIN_SPLIT,
     CHAIN_SUSTAINED,
     COMMAND_DAMAGE_BELOW,
+    COMMAND_ONE_DIE,
     CRIT_HITS,
     CRIT_WOUNDS,
     D_CONST,
@@ -186,6 +187,33 @@ def _roll_damage(state, batch, cdfs, b):
     if batch[b, D_TABLE]:
         return draw_from_cdf(state, cdfs, b, DAMAGE_ROLLS, 0, cdfs.shape[3] - 1)
     return roll_dice(state, batch[b, D_COUNT], batch[b, D_SIDES], batch[b, D_CONST])
+
+
+@inline_kernel
+def _damage_roll(state, batch, cdfs, b, command):
+    """Batch ``b``'s raw Damage roll with the Command Re-roll for Damage perhaps in hand: a
+    result below ``COMMAND_DAMAGE_BELOW`` is rolled again, all of it or (``COMMAND_ONE_DIE``)
+    its lowest die only. Returns (raw, command still in hand)."""
+    if command != COMMAND_DAMAGE:
+        return _roll_damage(state, batch, cdfs, b), command
+    if not batch[b, COMMAND_ONE_DIE]:
+        raw = _roll_damage(state, batch, cdfs, b)
+        if raw < batch[b, COMMAND_DAMAGE_BELOW]:
+            raw = _roll_damage(state, batch, cdfs, b)
+            command = 0
+        return raw, command
+    # never a D_TABLE batch (the compiler refuses that pair): roll the dice one by one
+    sides = batch[b, D_SIDES]
+    raw = batch[b, D_CONST]
+    lowest = sides
+    for _ in range(batch[b, D_COUNT]):
+        value = roll_dice(state, 1, sides, 0)
+        raw += value
+        lowest = min(lowest, value)
+    if raw < batch[b, COMMAND_DAMAGE_BELOW]:
+        raw += roll_dice(state, 1, sides, 0) - lowest
+        command = 0
+    return raw, command
 
 
 @lean_kernel
@@ -402,10 +430,7 @@ def _save_and_inflict(state, b, to_save, command, batch, saves, damage_maps, gro
             if g < 0:
                 break
             if saves[b, g, SAVE_FAILS, face]:
-                raw = _roll_damage(state, batch, cdfs, b)
-                if command == COMMAND_DAMAGE and raw < batch[b, COMMAND_DAMAGE_BELOW]:
-                    raw = _roll_damage(state, batch, cdfs, b)
-                    command = 0
+                raw, command = _damage_roll(state, batch, cdfs, b, command)
                 lost += _lose_wounds(state, g, damage_maps[b, NORMAL_DAMAGE, raw],
                                      groups[g, batch[b, FNP_COLUMN]], alive, current, wounds)
     return lost, command
@@ -435,10 +460,7 @@ def _held_mortals(state, pending, n_pending, command, dw_spill, batch, damage_ma
 def _mortal_damage(state, b, command, batch, damage_maps, cdfs):
     """One [DEVASTATING WOUNDS] critical wound's Damage roll, after the Command Re-roll if
     it is below average: (mortal wounds, Command Re-roll still in hand)."""
-    raw = _roll_damage(state, batch, cdfs, b)
-    if command == COMMAND_DAMAGE and raw < batch[b, COMMAND_DAMAGE_BELOW]:
-        raw = _roll_damage(state, batch, cdfs, b)
-        command = 0
+    raw, command = _damage_roll(state, batch, cdfs, b, command)
     return damage_maps[b, MORTAL_DAMAGE, raw], command
 
 

@@ -426,7 +426,8 @@ class Modifiers:
         A Command Re-roll, once per activation (all the weapon lines of one run): ``hit``,
         ``wound`` or ``save`` re-rolls the first such roll that fails and was not re-rolled
         already (``save`` is the defender's, and not on a save that cannot pass); ``damage``
-        the first Damage roll below the dice expression's average. Both engines.
+        the first Damage roll below the dice expression's average (only its lowest die for
+        a roll of several dice, see :attr:`Rules.cmd_reroll_multi_dice`). Both engines.
     """
 
     hit_mod: int = 0
@@ -524,6 +525,10 @@ class Rules:
         model, after all the unit's other attacks, excess lost) or ``launch`` (the 2023
         text: D mortal wounds that spill over to other models, when ``dw_timing`` says:
         after each batch by default).
+    cmd_reroll_multi_dice
+        A Command Re-roll spent on a Damage roll of several dice (2D6, 2D3): ``one_die``
+        (default) re-rolls one of them, the lowest, as the Command Re-roll picks one die of a
+        roll of several (15.02); ``all`` re-rolls the whole roll (UNCERTAIN).
     """
 
     roll_mod_cap: bool = True
@@ -536,6 +541,7 @@ class Rules:
     damage_mod_trigger: Literal["allocation", "target"] = "allocation"
     edition: int = 11
     devastating_text: Literal["final", "launch"] = "final"
+    cmd_reroll_multi_dice: Literal["one_die", "all"] = "one_die"
 
     def __post_init__(self) -> None:
         if isinstance(self.edition, bool) or self.edition not in EDITIONS:
@@ -548,7 +554,8 @@ class Rules:
                    "lethal_policy": ("always", "never", "ev"),
                    "dw_timing": ("batch", "unit_end"),
                    "defender_dmg_mods_vs_dw": ("by_trigger", "always", "never"),
-                   "damage_mod_trigger": ("allocation", "target")}
+                   "damage_mod_trigger": ("allocation", "target"),
+                   "cmd_reroll_multi_dice": ("one_die", "all")}
         for name, allowed in choices.items():
             if getattr(self, name) not in allowed:
                 raise OptionError(f"{name} '{getattr(self, name)}' must be one of "

@@ -312,10 +312,27 @@ class _Profile:
     blast_rolls: int = 0                       # ... rolled this many times per weapon
     cleave_dice: DiceExpr = DiceExpr.fixed(0)  # a random [CLEAVE X], the same way
     psychic: bool = False                      # a psychic attack: FNP (psychic) applies
+    command_one_die: bool = True               # a Command Re-roll takes one Damage die
 
     def damage_roll(self, roll: Roll) -> tuple[int, int]:
         """The Damage roll (re-rolled by policy), then a random [MELTA X] roll (0 if none)."""
         damage = _roll_characteristic(self.damage, self.damage_reroll, roll)
+        return damage, _roll_expr(self.melta_dice, roll)
+
+    def damage_roll_with_command(self, unit: _Unit, roll: Roll) -> tuple[int, int]:
+        """:meth:`damage_roll`, with the Command Re-roll for Damage spent on a result below
+        the average when it is in hand: the whole roll again, or (2.4, ``one_die``) the
+        lowest of its dice only."""
+        if unit.command != "damage" or not self.damage.count:
+            return self.damage_roll(roll)
+        dice = [_roll_expr(DiceExpr(1, self.damage.sides, 0), roll)
+                for _ in range(self.damage.count)]
+        damage = self.damage.constant + sum(dice)
+        if damage < self.damage.mean and unit.spend_command("damage"):
+            if self.command_one_die and len(dice) > 1:
+                damage += _roll_expr(DiceExpr(1, self.damage.sides, 0), roll) - min(dice)
+            else:
+                damage = _roll_expr(self.damage, roll)
         return damage, _roll_expr(self.melta_dice, roll)
 
 
@@ -424,7 +441,7 @@ def _profile(batch: tuple[Weapon, ...], target: TargetProfile, sit: Situation,
         damage_reroll=mods.reroll_damage, attacks_reroll=mods.reroll_attacks,
         melta_dice=melta_dice, blast_dice=random_x["BLAST"], blast_rolls=target.count // 5,
         cleave_dice=random_x["CLEAVE"],
-        psychic=psychic,
+        psychic=psychic, command_one_die=rules.cmd_reroll_multi_dice == "one_die",
     )
 
 
@@ -547,9 +564,7 @@ def _resolve_batch(p: _Profile, unit: _Unit, fnp: int | None, fnp_mortal: int | 
             note(("save", raw, verdict))
         if verdict != "damage":
             continue
-        damage, melta_roll = p.damage_roll(roll)
-        if p.damage.count and damage < p.damage.mean and unit.spend_command("damage"):
-            damage = _roll_expr(p.damage, roll)
+        damage, melta_roll = p.damage_roll_with_command(unit, roll)
         amount = modified_damage(damage, p.damage_add + melta_roll, p.halve, p.minus,
                                  p.edition)
         if note:
@@ -578,9 +593,7 @@ def _devastate(p: _Profile, unit: _Unit, fnp_mortal: int | None, rules: Rules, r
     10th-edition launch text they spill over, one at a time (06.02)."""
     if unit.destroyed:
         return
-    damage, melta_roll = p.damage_roll(roll)
-    if p.damage.count and damage < p.damage.mean and unit.spend_command("damage"):
-        damage = _roll_expr(p.damage, roll)
+    damage, melta_roll = p.damage_roll_with_command(unit, roll)
     amount = modified_damage(damage, p.damage_add + melta_roll, p.mortal_halve,
                              p.mortal_minus, p.edition)
     if note:

@@ -47,6 +47,17 @@ def test_damage_reroll_by_hand() -> None:
     assert e.mean("damage") == pytest.approx(5 / 6 * 17 / 4, abs=1e-14)
 
 
+def test_two_dice_damage_reroll_by_hand() -> None:
+    # 2D3 (average 4): totals 2 and 3 are below it. One die, the lowest, is rolled again:
+    # (1, 1) gains 2 - 1 = 1 on average, (1, 2) and (2, 1) gain 1: 4 + 3/9 = 13/3. The
+    # whole roll: 6/9 of the time it stands at 14/3 on average, else 4: 40/9.
+    line, target = "A1 BSN/A S10 AP0 D2D3 [TORRENT]", "T1 Sv- W50"
+    one_die = mh.exact(line, target, command_reroll="damage")
+    whole = mh.exact(line, target, command_reroll="damage", cmd_reroll_multi_dice="all")
+    assert one_die.mean("damage") == pytest.approx(5 / 6 * 13 / 3, abs=1e-14)
+    assert whole.mean("damage") == pytest.approx(5 / 6 * 40 / 9, abs=1e-14)
+
+
 # -- brute force ---------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Line:
@@ -65,11 +76,13 @@ class Line:
 
 
 class _Dice:
-    """Hands out the faces of one sequence; the re-roll goes where the rules allow it."""
+    """Hands out the faces of one sequence; the re-roll goes where the rules allow it
+    (``one_die``: on a Damage roll of several dice, only the lowest is rolled again)."""
 
-    def __init__(self, faces: tuple[int, ...], command: str) -> None:
+    def __init__(self, faces: tuple[int, ...], command: str, one_die: bool = True) -> None:
         self.faces = iter(faces)
         self.command = command
+        self.one_die = one_die
 
     def roll(self) -> int:
         return next(self.faces)
@@ -85,11 +98,17 @@ def _damage(line: Line, dice: _Dice) -> int:
     count, sides = line.damage
     if count == 0:
         return sides
-    value = sum((dice.roll() + 1) // 2 if sides == 3 else dice.roll() for _ in range(count))
-    if 2 * value < count * (sides + 1) and dice.spend("damage"):   # below the average
-        value = sum((dice.roll() + 1) // 2 if sides == 3 else dice.roll()
-                    for _ in range(count))
-    return value
+
+    def one() -> int:
+        return (dice.roll() + 1) // 2 if sides == 3 else dice.roll()
+
+    values = [one() for _ in range(count)]
+    if 2 * sum(values) < count * (sides + 1) and dice.spend("damage"):   # below the average
+        if dice.one_die:
+            values[values.index(min(values))] = one()
+        else:
+            values = [one() for _ in range(count)]
+    return sum(values)
 
 
 def _inflict(left: list[int], wounds: int, amount: int) -> None:
@@ -143,7 +162,7 @@ def _brute_batch(line: Line, left: list[int], wounds: int, dice: _Dice, hit_ones
 
 def brute_force(lines: list[Line], models: int, wounds: int, command: str, depth: int,
                 hit_ones: bool = False, save_ones: bool = False,
-                hold_devastating: bool = False) -> dict[int, Fraction]:
+                hold_devastating: bool = False, one_die: bool = True) -> dict[int, Fraction]:
     """Exact pmf of wounds lost over all ``6 ** depth`` face sequences (each resolution
     uses a prefix; ``depth`` must cover the longest). ``hold_devastating``: [DEVASTATING
     WOUNDS] mortal wounds after every line, their Damage rolled then."""
@@ -151,7 +170,7 @@ def brute_force(lines: list[Line], models: int, wounds: int, command: str, depth
     weight = Fraction(1, 6 ** depth)
     for faces in product(range(1, 7), repeat=depth):
         left = [wounds] * models
-        dice = _Dice(faces, command)
+        dice = _Dice(faces, command, one_die)
         held: list[Line] | None = [] if hold_devastating else None
         for line in lines:
             if any(w > 0 for w in left):
@@ -206,6 +225,14 @@ BRUTE = {
          Line("A1 BSN/A S8 AP0 DD3 [TORRENT]", 1, None, 2, 7, (1, 3), crit_wound=4)],
         "2x T4 Sv- W4", 2, 4,
         {"command_reroll": "damage", "crit_wounds": 4, "dw_timing": "unit_end"}, 5),
+    "damage 2D3, one die re-rolled": (
+        [Line("A1 BSN/A S8 AP0 D2D3 [TORRENT]", 1, None, 2, 7, (2, 3)),
+         Line("A1 BSN/A S8 AP0 D2D3 [TORRENT]", 1, None, 2, 7, (2, 3))],
+        "2x T4 Sv- W4", 2, 4, {"command_reroll": "damage"}, 7),
+    "damage 2D3, whole roll re-rolled": (
+        [Line("A1 BSN/A S8 AP0 D2D3 [TORRENT, DEVASTATING WOUNDS]", 1, None, 2, 7, (2, 3),
+              devastating=True, crit_wound=4)], "1x T4 Sv- W5", 1, 5,
+        {"command_reroll": "damage", "crit_wounds": 4, "cmd_reroll_multi_dice": "all"}, 5),
     "wound, devastating held to the end": (
         [Line("A1 BSN/A S4 AP0 D2 [TORRENT, DEVASTATING WOUNDS]", 1, None, 4, 5, (0, 2),
               devastating=True, crit_wound=5),
@@ -221,7 +248,8 @@ def test_exact_matches_brute_force(name: str) -> None:
     expected = brute_force(lines, models, wounds, options["command_reroll"], depth,
                            hit_ones=options.get("reroll_hits") == "ones",
                            save_ones=options.get("reroll_saves") == "ones",
-                           hold_devastating=options.get("dw_timing") == "unit_end")
+                           hold_devastating=options.get("dw_timing") == "unit_end",
+                           one_die=options.get("cmd_reroll_multi_dice", "one_die") == "one_die")
     pmf = _pmf(mh.exact([line.text for line in lines], target, **options))
     want = np.array([float(expected.get(k, 0)) for k in range(models * wounds + 1)])
     assert np.abs(np.pad(pmf, (0, len(want) - len(pmf))) - want).max() < 1e-12
@@ -262,6 +290,12 @@ MONTE_CARLO = {
     "damage, 10th-edition final text (mortal wounds held to the end)": (
         ["2x A2 BS3+ S6 AP-1 DD6 [DEVASTATING WOUNDS]", "A3 BS3+ S6 AP-1 DD3"],
         "4x T4 Sv3+ W3", {"command_reroll": "damage", "edition": 10, "crit_wounds": 5}),
+    "damage 2D6, one die, and devastating": (
+        ["3x A2 BS3+ S6 AP-2 D2D6 [DEVASTATING WOUNDS]"], "3x T6 Sv3+ W8",
+        {"command_reroll": "damage", "crit_wounds": 5}),
+    "damage 2D6, whole roll (switch)": (
+        ["3x A2 BS3+ S6 AP-2 D2D6 [DEVASTATING WOUNDS]"], "3x T6 Sv3+ W8",
+        {"command_reroll": "damage", "crit_wounds": 5, "cmd_reroll_multi_dice": "all"}),
     "damage, 10th-edition launch text (spilling mortal wounds)": (
         ["3x A2 BS3+ S6 AP-1 DD6 [DEVASTATING WOUNDS]"], "4x T4 Sv3+ W2",
         {"command_reroll": "damage", "edition": 10, "devastating_text": "launch", "fnp": 6}),

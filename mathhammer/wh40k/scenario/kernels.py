@@ -39,6 +39,7 @@ from mathhammer.wh40k.compile import (
     AUTO_HIT,
     COMMAND_CODES,
     COMMAND_DAMAGE_BELOW,
+    COMMAND_ONE_DIE,
     D_TABLE,
     FNP_COLUMN,
     FNP_MORTAL_COLUMN,
@@ -315,8 +316,10 @@ def _bearer_mortals(state, s, count, subs, allocs, alive, current, group_alive, 
 def _roll_damage(state, b, batches, damage_cdfs, command):
     """Batch ``b``'s raw Damage roll (the index of ``damage_maps``): its D dice, or a draw
     from ``damage_cdfs`` for a ``D_TABLE`` batch; with the Command Re-roll for Damage in
-    hand, a result below ``COMMAND_DAMAGE_BELOW`` is rolled again. Returns (raw, command
-    still in hand)."""
+    hand, a result below ``COMMAND_DAMAGE_BELOW`` is rolled again (only its lowest die under
+    ``COMMAND_ONE_DIE``). Returns (raw, command still in hand)."""
+    if command == COMMAND_DAMAGE and batches[b, COMMAND_ONE_DIE]:
+        return _roll_damage_one_die(state, b, batches)
     if batches[b, D_TABLE]:
         raw = draw_from_cdf(state, damage_cdfs, b, 0, 0, damage_cdfs.shape[3] - 1)
     else:
@@ -326,6 +329,22 @@ def _roll_damage(state, b, batches, damage_cdfs, command):
         raw = roll_dice(state, batches[b, D_COUNT], batches[b, D_SIDES], batches[b, D_CONST])
         command = 0
     return raw, command
+
+
+@inline_kernel
+def _roll_damage_one_die(state, b, batches):
+    """The Damage roll of several dice with the Command Re-roll for Damage in hand: below
+    ``COMMAND_DAMAGE_BELOW``, its lowest die is rolled again. Returns (raw, command)."""
+    sides = batches[b, D_SIDES]
+    raw = batches[b, D_CONST]
+    lowest = sides
+    for _ in range(batches[b, D_COUNT]):
+        value = roll_dice(state, 1, sides, 0)
+        raw += value
+        lowest = min(lowest, value)
+    if raw < batches[b, COMMAND_DAMAGE_BELOW]:
+        return raw + roll_dice(state, 1, sides, 0) - lowest, 0
+    return raw, COMMAND_DAMAGE
 
 
 @kernel

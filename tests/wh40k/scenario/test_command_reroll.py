@@ -71,6 +71,17 @@ def test_wound_save_and_damage_re_rolls_take_the_first_failure() -> None:
     assert out["dice_used"] == 7 and out["units"]["Foes"]["wounds_lost"] == 6
 
 
+def test_damage_re_roll_takes_one_die_of_several() -> None:
+    # 2D6 Damage 1 + 4 = 5, below 7: only the 1 is rolled again (a 6): 10. With the whole
+    # roll re-rolled (cmd_reroll_multi_dice="all") both dice are (6 + 6): 12.
+    gun = ['Gun: 24" A1 BSN/A S10 AP0 D2D6 [TORRENT]']
+    out = run_scripted(scenario(gun, "1x T1 Sv- W20", "damage"), [4] + [1] + [1, 4, 6])
+    assert out["dice_used"] == 5 and out["units"]["Foes"]["wounds_lost"] == 10
+    whole = scenario(gun, "1x T1 Sv- W20", "damage", rules=Rules(cmd_reroll_multi_dice="all"))
+    out = run_scripted(whole, [4] + [1] + [1, 4, 6, 6])
+    assert out["dice_used"] == 6 and out["units"]["Foes"]["wounds_lost"] == 12
+
+
 def test_hand_derived_mean_over_two_rounds() -> None:
     # 3 attacks hitting on 4+, wounding on 2+, each wound a kill: per activation
     # 5/6 x (3/2 + (1 - 1/8) x 1/2), and the re-roll comes back in the second round.
