@@ -140,6 +140,9 @@ class Scenario:
                     raise ScenarioError(f"unknown unit '{name}'"
                                         f"{did_you_mean(name, self.units)} (activation "
                                         f"'{activation.label}')")
+        if not isinstance(self.switches, ScenarioRules):
+            raise ScenarioError(f"switches = {self.switches!r:.60}: give a ScenarioRules, e.g. "
+                                "ScenarioRules(retarget_on_destroyed='retarget')")
         for pick in [self.switches.precision_pick] + [
                 a.precision_pick for a in self.activations if a.precision_pick is not None]:
             check_precision_pick(self.units, pick)

@@ -233,3 +233,26 @@ def test_the_command_line_overrides_the_pick_and_refuses_a_bad_one(tmp_path, cap
     assert main(["run", str(path), "--precision-pick", "Captian"]) == 2
     err = capsys.readouterr().err.strip()
     assert "\n" not in err and "'Captian'" in err and "did you mean 'Captain'" in err
+
+
+@pytest.mark.parametrize("switches, token", [
+    ("retarget", "'retarget'"),
+    (None, "None"),
+])
+def test_python_switches_of_the_wrong_kind_are_one_line_errors(switches, token):
+    import dataclasses
+    sc = scenario()
+    with pytest.raises(ScenarioError) as info:
+        dataclasses.replace(sc, switches=switches)
+    assert "\n" not in str(info.value) and token in str(info.value)
+
+
+@pytest.mark.parametrize("kwargs, token", [
+    ({"retarget_on_destroyed": "sometimes"}, "sometimes"),
+    ({"precision_pick": ""}, "precision_pick"),
+    ({"precision_pick": 7}, "7"),
+])
+def test_scenario_rules_refuse_bad_values(kwargs, token):
+    from mathhammer.wh40k.scenario.model import ScenarioRules
+    with pytest.raises(ScenarioError, match=token):
+        ScenarioRules(**kwargs)
