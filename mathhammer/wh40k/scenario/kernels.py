@@ -522,7 +522,8 @@ def _sorted_saves(state, b, to_save, n, precision, reference, batches, saves, da
         face = d6(state)
         if saves[b, reference, SAVE_REROLL, face]:
             face = d6(state)
-        elif command == COMMAND_SAVE and saves[b, reference, SAVE_FAILS, face]:
+        elif command == COMMAND_SAVE and saves[b, reference, SAVE_FAILS, face] and \
+                not saves[b, reference, SAVE_FAILS, 6]:   # not on a save that cannot pass
             face = d6(state)
             command = 0
         counts[face] += 1
@@ -566,7 +567,8 @@ def _one_at_a_time(state, b, to_save, n, precision, batches, saves, damage_maps,
         face = d6(state)
         if saves[b, local, SAVE_REROLL, face]:
             face = d6(state)
-        elif command == COMMAND_SAVE and saves[b, local, SAVE_FAILS, face]:
+        elif command == COMMAND_SAVE and saves[b, local, SAVE_FAILS, face] and \
+                not saves[b, local, SAVE_FAILS, 6]:   # not on a save that cannot pass
             face = d6(state)
             command = 0
         if saves[b, local, SAVE_FAILS, face]:
