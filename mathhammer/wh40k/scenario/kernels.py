@@ -313,6 +313,32 @@ def _bearer_mortals(state, s, count, subs, allocs, alive, current, group_alive, 
 
 
 @inline_kernel
+def _attack_dice(state, b, blast_models, batches, contribs, alive):
+    """Gather batch ``b``'s attack dice (04.03), weapon by weapon: A (re-rolled once below
+    ``C_A_REROLL``), [BLAST]/[CLEAVE] against ``blast_models`` (fixed X, then the dice of a
+    random X), [RAPID FIRE]."""
+    bonus = (batches[b, B_BLAST] + batches[b, B_CLEAVE]) * (blast_models // 5)
+    bonus_dice = batches[b, B_BONUS_COUNT] * (blast_models // 5)
+    dice = 0
+    first = batches[b, B_FIRST_CONTRIB]
+    for c in range(first, first + batches[b, B_N_CONTRIBS]):
+        weapons = _models_firing(c, contribs, alive) * contribs[c, C_PER_MODEL]
+        for _ in range(weapons):
+            attacks = roll_dice(state, contribs[c, C_A_COUNT], contribs[c, C_A_SIDES],
+                                contribs[c, C_A_CONST])
+            if attacks < contribs[c, C_A_REROLL]:
+                attacks = roll_dice(state, contribs[c, C_A_COUNT], contribs[c, C_A_SIDES],
+                                    contribs[c, C_A_CONST])
+            dice += attacks + bonus
+            if bonus_dice > 0:
+                dice += roll_dice(state, bonus_dice, batches[b, B_BONUS_SIDES], 0)
+            if batches[b, RF_COUNT] > 0 or batches[b, RF_CONST] > 0:
+                dice += roll_dice(state, batches[b, RF_COUNT], batches[b, RF_SIDES],
+                                  batches[b, RF_CONST])
+    return dice
+
+
+@kernel
 def _roll_damage(state, b, batches, damage_cdfs, command):
     """Batch ``b``'s raw Damage roll (the index of ``damage_maps``): its D dice, or a draw
     from ``damage_cdfs`` for a ``D_TABLE`` batch; with the Command Re-roll for Damage in
@@ -365,24 +391,7 @@ def _resolve_batch(state, b, blast_models, batches, contribs, hit, wound, saves,
     if command != 0:
         use_counts = 0   # the first failing die must be known
     u = batches[b, B_TARGET]
-    bonus = (batches[b, B_BLAST] + batches[b, B_CLEAVE]) * (blast_models // 5)
-    bonus_dice = batches[b, B_BONUS_COUNT] * (blast_models // 5)
-    dice = 0
-    first = batches[b, B_FIRST_CONTRIB]
-    for c in range(first, first + batches[b, B_N_CONTRIBS]):
-        weapons = _models_firing(c, contribs, alive) * contribs[c, C_PER_MODEL]
-        for _ in range(weapons):
-            attacks = roll_dice(state, contribs[c, C_A_COUNT], contribs[c, C_A_SIDES],
-                                contribs[c, C_A_CONST])
-            if attacks < contribs[c, C_A_REROLL]:
-                attacks = roll_dice(state, contribs[c, C_A_COUNT], contribs[c, C_A_SIDES],
-                                    contribs[c, C_A_CONST])
-            dice += attacks + bonus
-            if bonus_dice > 0:
-                dice += roll_dice(state, bonus_dice, batches[b, B_BONUS_SIDES], 0)
-            if batches[b, RF_COUNT] > 0 or batches[b, RF_CONST] > 0:
-                dice += roll_dice(state, batches[b, RF_COUNT], batches[b, RF_SIDES],
-                                  batches[b, RF_CONST])
+    dice = _attack_dice(state, b, blast_models, batches, contribs, alive)
     if batches[b, AUTO_HIT]:
         hits = dice
         crits = 0
