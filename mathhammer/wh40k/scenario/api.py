@@ -88,7 +88,7 @@ def run_scenario_monte_carlo(plan: ScenarioPlan, trials: int,
                              int(plan.units[:, U_N_ALLOCS].max()), models, wounds, groups,
                              sides, plan.hit_cdfs, plan.wound_cdfs, plan.save_cdfs,
                              plan.use_counts, plan.one_shot_slots, plan.retarget,
-                             plan.precision_pick, plan.damage_cdfs)
+                             plan.precision_pick)
     return models.sum(axis=0), wounds.sum(axis=0), groups.sum(axis=0), sides.sum(axis=0)
 
 
@@ -443,7 +443,7 @@ def run_scripted(scenario: Scenario, faces: list[int]) -> dict[str, Any]:
                    np.zeros(len(plan.side_names), np.int64), models, wounds, groups, sides,
                    plan.hit_cdfs, plan.wound_cdfs, plan.save_cdfs, 0,
                    np.zeros(max(plan.one_shot_slots, 1), np.int64), plan.retarget,
-                   plan.precision_pick, plan.damage_cdfs,
+                   plan.precision_pick,
                    np.zeros(max(plan.batches.shape[0], 1), np.int64))
     check_script_not_exhausted(stream)
     result = ScenarioResult(plan=plan, trials=1, seed=0, models=models, wounds=wounds,

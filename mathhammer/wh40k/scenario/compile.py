@@ -112,12 +112,14 @@ class ScenarioPlan:
     one_shot_slots: int = 0
     hit_cdfs: np.ndarray = None     # float64[B, 2, N + 1, N + 1]: crits, hits of the rest
     wound_cdfs: np.ndarray = None   # float64[B, 2T, N + 1, N + 1]: rows 2t, 2t+1 for T index t
-    save_cdfs: np.ndarray = None    # float64[B, 1, N + 1, N + 1]: failed saves, one group
+    # float64[B, 2, N + 1, N + 1]: table 0, failed saves against one group; row 0 of table 1,
+    # the CDF of a D_TABLE batch's raw damage index (kept here: one more array argument to
+    # the batch kernel costs more than the table)
+    save_cdfs: np.ndarray = None
     use_counts: int = 1
     flags: np.ndarray = None        # int64[4], see rule_flags()
     retarget: np.ndarray = None     # int64[B, R]: alternative rows per batch, -1 padded
     precision_pick: np.ndarray = None   # int64[B]: -2 first, -1 best, else a report group
-    damage_cdfs: np.ndarray = None  # float64[B, 1, 1, Dmax + 1]: raw damage CDF (D_TABLE rows)
 
     @property
     def checkpoints(self) -> int:
@@ -158,8 +160,7 @@ def compile_scenario(scenario: Scenario) -> ScenarioPlan:
         model_bins=layout.model_bins, wound_bins=layout.wound_bins,
         group_bins=layout.group_bins, batch_labels=tuple(batches.labels),
         one_shot_slots=batches.one_shot_slots, retarget=retarget,
-        precision_pick=np.array(batches.picks, dtype=np.int64),
-        damage_cdfs=_damage_cdfs(tables, damage_maps.shape[2]))
+        precision_pick=np.array(batches.picks, dtype=np.int64))
 
 
 @dataclass
@@ -333,15 +334,6 @@ def _contributions(attack: Attack, first: list[int], count: list[int],
     cap = NO_CAP if attack.models_cap is None else attack.models_cap
     return [[first[0], span, attack.per_model, *attacks, attack.models_skipped, cap,
              a_reroll]]
-
-
-def _damage_cdfs(tables: list[BatchTables], width: int) -> np.ndarray:
-    """Per batch, the CDF of its raw damage index (read for D_TABLE batches only)."""
-    cdfs = np.ones((len(tables), 1, 1, width))
-    for b, t in enumerate(tables):
-        if t.row[D_TABLE]:
-            cdfs[b, 0, 0, : len(t.damage_pmf)] = np.minimum(np.cumsum(t.damage_pmf), 1.0)
-    return cdfs
 
 
 def _stack_tables(tables: list[BatchTables], units: list[list[int]]
@@ -587,10 +579,12 @@ def _count_tables(rows, contribs, subs, tables, wound, saves, unit_models):
     sizes = [1] + [wound_dice_bound(row, contribs, subs, unit_models[row[B_TARGET]])
                    for row in rows]
     n_max = int(min(TABLE_LIMIT, max(sizes)))
+    if any(t.row[D_TABLE] for t in tables):   # the damage CDFs hold every raw index
+        n_max = max(n_max, max(len(t.damage_pmf) for t in tables) - 1)
     n_batches, n_t = wound.shape[0], wound.shape[1]
     hit_cdfs = np.ones((n_batches, 2, n_max + 1, n_max + 1))
     wound_cdfs = np.ones((n_batches, n_t, 2, n_max + 1, n_max + 1))
-    save_cdfs = np.ones((n_batches, n_max + 1, n_max + 1))
+    save_cdfs = np.ones((n_batches, 2, n_max + 1, n_max + 1))
     for b, t in enumerate(tables):
         _, hit, crit = outcome_probabilities(t.hit[0], t.hit[1])
         hit_cdfs[b, 0] = binomial_cdf_rows(crit, n_max)
@@ -600,7 +594,10 @@ def _count_tables(rows, contribs, subs, tables, wound, saves, unit_models):
             wound_cdfs[b, k, 0] = binomial_cdf_rows(critical, n_max)
             wound_cdfs[b, k, 1] = binomial_cdf_rows(ratio(ordinary, 1.0 - critical), n_max)
         faces = face_probabilities(saves[b, 0, SAVE_REROLL])
-        save_cdfs[b] = binomial_cdf_rows(float(faces[saves[b, 0, SAVE_FAILS] == 1].sum()),
-                                         n_max)
+        save_cdfs[b, 0] = binomial_cdf_rows(float(faces[saves[b, 0, SAVE_FAILS] == 1].sum()),
+                                            n_max)
+        if t.row[D_TABLE]:
+            last = len(t.damage_pmf) - 1
+            save_cdfs[b, 1, 0, :last] = np.minimum(np.cumsum(t.damage_pmf[:last]), 1.0)
     return (hit_cdfs, wound_cdfs.reshape(n_batches, 2 * n_t, n_max + 1, n_max + 1),
-            save_cdfs.reshape(n_batches, 1, n_max + 1, n_max + 1))
+            save_cdfs)

@@ -23,7 +23,7 @@ come (no sorting); [DEVASTATING WOUNDS] wait for the end of the activation (fina
 spill over (launch text); a failed [HAZARDOUS] roll (a 1) puts 3 mortal wounds on one bearer.
 
 A Damage roll of a batch with ``D_TABLE`` (a re-rolled Damage roll, a random [MELTA X]) is
-one uniform draw from ``damage_cdfs`` instead of dice. An activation's Command Re-roll
+one uniform draw from its damage CDF (table 1 of ``save_cdfs``) instead of dice. An activation's Command Re-roll
 (``K_COMMAND``) is in hand until spent on the first roll of its kind that fails (a Damage
 roll below ``COMMAND_DAMAGE_BELOW``); while it is in hand, batches roll every die (no count
 sampling), so the first failure is known.
@@ -338,16 +338,17 @@ def _attack_dice(state, b, blast_models, batches, contribs, alive):
     return dice
 
 
-@kernel
-def _roll_damage(state, b, batches, damage_cdfs, command):
+@inline_kernel
+def _roll_damage(state, b, batches, save_cdfs, command):
     """Batch ``b``'s raw Damage roll (the index of ``damage_maps``): its D dice, or a draw
-    from ``damage_cdfs`` for a ``D_TABLE`` batch; with the Command Re-roll for Damage in
-    hand, a result below ``COMMAND_DAMAGE_BELOW`` is rolled again (only its lowest die under
-    ``COMMAND_ONE_DIE``). Returns (raw, command still in hand)."""
+    from its CDF (row 0 of table 1 of ``save_cdfs``) for a ``D_TABLE`` batch; with the
+    Command Re-roll for Damage in hand, a result below ``COMMAND_DAMAGE_BELOW`` is rolled
+    again (only its lowest die under ``COMMAND_ONE_DIE``). Returns (raw, command still in
+    hand)."""
     if command == COMMAND_DAMAGE and batches[b, COMMAND_ONE_DIE]:
         return _roll_damage_one_die(state, b, batches)
     if batches[b, D_TABLE]:
-        raw = draw_from_cdf(state, damage_cdfs, b, 0, 0, damage_cdfs.shape[3] - 1)
+        raw = draw_from_cdf(state, save_cdfs, b, 1, 0, save_cdfs.shape[3] - 1)
     else:
         raw = roll_dice(state, batches[b, D_COUNT], batches[b, D_SIDES], batches[b, D_CONST])
     if command == COMMAND_DAMAGE and raw < batches[b, COMMAND_DAMAGE_BELOW]:
@@ -373,12 +374,24 @@ def _roll_damage_one_die(state, b, batches):
     return raw, COMMAND_DAMAGE
 
 
+@inline_kernel
+def _held_damage(state, damage, batches, damage_maps, save_cdfs, command):
+    """A held [DEVASTATING WOUNDS] critical wound's mortal wounds: ``damage``, or, for a
+    mark ``-1 - b``, batch ``b``'s Damage roll made now (with the Command Re-roll if it is
+    still in hand). Returns (mortal wounds, Command Re-roll in hand)."""
+    if damage >= 0:
+        return damage, command
+    b = -1 - damage
+    raw, command = _roll_damage(state, b, batches, save_cdfs, command)
+    return damage_maps[b, MORTAL_DAMAGE, raw], command
+
+
 @kernel
 def _resolve_batch(state, b, blast_models, batches, contribs, hit, wound, saves, damage_maps,
                    units, orders, toughness, subs, allocs, alive, current, group_alive,
                    unit_alive, unit_lost, buffer, counts, pending_unit, pending_damage,
                    n_pending, flags, hit_cdfs, wound_cdfs, save_cdfs, use_counts, pick,
-                   damage_cdfs, command):
+                   command):
     """One batch of one activation against its target unit: attack dice, hit and wound rolls
     (05.01-05.02), then saves and damage model by model.
 
@@ -436,7 +449,7 @@ def _resolve_batch(state, b, blast_models, batches, contribs, hit, wound, saves,
         for _ in range(failed):
             if group_alive[a] == 0:
                 break
-            raw, _ = _roll_damage(state, b, batches, damage_cdfs, 0)
+            raw, _ = _roll_damage(state, b, batches, save_cdfs, 0)
             _damage_model(state, a, damage_maps[b, NORMAL_DAMAGE, raw], batches[b, FNP_COLUMN],
                           subs, allocs, alive, current, group_alive, unit_alive, unit_lost)
         to_save = 0
@@ -450,12 +463,12 @@ def _resolve_batch(state, b, blast_models, batches, contribs, hit, wound, saves,
     if flags[F_ONE_AT_A_TIME]:
         command = _one_at_a_time(state, b, to_save, n, precision, batches, saves, damage_maps,
                                  subs, allocs, alive, current, group_alive, unit_alive,
-                                 unit_lost, buffer, damage_cdfs, command)
+                                 unit_lost, buffer, save_cdfs, command)
     else:
         command = _sorted_saves(state, b, to_save, n, precision, allocs[start, A_LOCAL],
                                 batches, saves, damage_maps, subs, allocs, alive, current,
                                 group_alive, unit_alive, unit_lost, buffer, counts,
-                                damage_cdfs, command)
+                                save_cdfs, command)
     # 10e: a [DEVASTATING WOUNDS] attack is still allocated, so [PRECISION] may put it on a
     # CHARACTER (pending entries then hold -1 - that allocation group instead of the unit).
     to_character = precision if flags[F_ONE_AT_A_TIME] else -1
@@ -463,8 +476,13 @@ def _resolve_batch(state, b, blast_models, batches, contribs, hit, wound, saves,
     for _ in range(devastating):
         if unit_alive[u] == 0:
             break
-        raw, command = _roll_damage(state, b, batches, damage_cdfs, command)
-        damage = damage_maps[b, MORTAL_DAMAGE, raw]
+        if flags[F_DW_AT_END] and command == COMMAND_DAMAGE:
+            # Held with the Damage Command Re-roll in hand: D is rolled when inflicted (a
+            # later batch's Damage roll may take the re-roll first); -1 - b marks it.
+            damage = -1 - b
+        else:
+            raw, command = _roll_damage(state, b, batches, save_cdfs, command)
+            damage = damage_maps[b, MORTAL_DAMAGE, raw]
         if flags[F_DW_AT_END]:   # pending_damage holds pairs: damage, Feel No Pain column
             pending_unit[n_pending] = u if to_character < 0 else -1 - to_character
             pending_damage[2 * n_pending] = damage
@@ -521,7 +539,7 @@ def _retarget_from(b, retarget, batches, unit_alive):
 @kernel
 def _sorted_saves(state, b, to_save, n, precision, reference, batches, saves, damage_maps,
                   subs, allocs, alive, current, group_alive, unit_alive, unit_lost, buffer,
-                  counts, damage_cdfs, command):
+                  counts, save_cdfs, command):
     """11e (05.03-05.04): roll every save (re-rolls, the Command Re-roll too, judged against
     the group current at the start), then inflict them lowest first on the current group of
     ``buffer``'s order. Returns the Command Re-roll still in hand."""
@@ -548,7 +566,7 @@ def _sorted_saves(state, b, to_save, n, precision, reference, batches, saves, da
                     return command
                 a = buffer[pointer]
             if saves[b, allocs[a, A_LOCAL], SAVE_FAILS, face]:
-                raw, command = _roll_damage(state, b, batches, damage_cdfs, command)
+                raw, command = _roll_damage(state, b, batches, save_cdfs, command)
                 _damage_model(state, a, damage_maps[b, NORMAL_DAMAGE, raw],
                               batches[b, FNP_COLUMN], subs, allocs, alive, current,
                               group_alive, unit_alive, unit_lost)
@@ -557,7 +575,7 @@ def _sorted_saves(state, b, to_save, n, precision, reference, batches, saves, da
 
 @kernel
 def _one_at_a_time(state, b, to_save, n, precision, batches, saves, damage_maps, subs, allocs,
-                   alive, current, group_alive, unit_alive, unit_lost, buffer, damage_cdfs,
+                   alive, current, group_alive, unit_alive, unit_lost, buffer, save_cdfs,
                    command):
     """10e allocation: each attack goes to the current model (a wounded one first, a
     CHARACTER only once the bodyguard is gone, or a CHARACTER [PRECISION] picks) and its save
@@ -581,7 +599,7 @@ def _one_at_a_time(state, b, to_save, n, precision, batches, saves, damage_maps,
             face = d6(state)
             command = 0
         if saves[b, local, SAVE_FAILS, face]:
-            raw, command = _roll_damage(state, b, batches, damage_cdfs, command)
+            raw, command = _roll_damage(state, b, batches, save_cdfs, command)
             _damage_model(state, a, damage_maps[b, NORMAL_DAMAGE, raw], batches[b, FNP_COLUMN],
                           subs, allocs, alive, current, group_alive, unit_alive, unit_lost)
     return command
@@ -594,7 +612,7 @@ def scenario_trials(state, trials, rounds, activations, batches, contribs, hit, 
                     counts, snapshot, pending_unit, pending_damage, group_dead, side_wiped,
                     models_hist, wounds_hist, groups_hist, sides_hist, hit_cdfs, wound_cdfs,
                     save_cdfs, use_counts, one_shot_used, retarget, precision_pick,
-                    damage_cdfs, hazard_used):
+                    hazard_used):
     """Run ``trials`` trials of the whole scenario on one stream; each adds one count per
     checkpoint to each histogram row. The trial loop lives here so the many arrays are
     passed once per chunk, not once per trial; it is long because each trial walks rounds,
@@ -667,7 +685,7 @@ def scenario_trials(state, trials, rounds, activations, batches, contribs, hit, 
                                     alive, current, group_alive, unit_alive, unit_lost, buffer,
                                     counts, pending_unit, pending_damage, n_pending, flags,
                                     hit_cdfs, wound_cdfs, save_cdfs, use_counts,
-                                    precision_pick[row], damage_cdfs, command)
+                                    precision_pick[row], command)
                             if alt < 0:
                                 break
                             alt += 1
@@ -677,17 +695,20 @@ def scenario_trials(state, trials, rounds, activations, batches, contribs, hit, 
                             row = retarget[b, alt]
                     for i in range(n_pending):
                         u = pending_unit[i]
-                        damage = pending_damage[2 * i]
                         fnp_column = pending_damage[2 * i + 1]
+                        a = -1
                         if u < 0:  # allocated to a CHARACTER by [PRECISION] (10e)
                             a = -1 - u
                             u = allocs[a, A_UNIT]
-                            if group_alive[a] > 0 and not flags[F_DW_SPILL]:
-                                _damage_model(state, a, damage, fnp_column, subs, allocs,
-                                              alive, current, group_alive, unit_alive,
-                                              unit_lost)
-                                continue
-                        if unit_alive[u] == 0:
+                            if group_alive[a] == 0 or flags[F_DW_SPILL]:
+                                a = -1
+                        if a < 0 and unit_alive[u] == 0:
+                            continue
+                        damage, command = _held_damage(state, pending_damage[2 * i], batches,
+                                                       damage_maps, save_cdfs, command)
+                        if a >= 0:
+                            _damage_model(state, a, damage, fnp_column, subs, allocs, alive,
+                                          current, group_alive, unit_alive, unit_lost)
                             continue
                         if flags[F_DW_SPILL]:
                             _mortal_wounds(state, u, damage, units, orders, subs,
@@ -745,7 +766,7 @@ def simulate_scenario_chunks(streams, trials_per_chunk, rounds, activations, bat
                              allocs, report_groups, flags, max_pending, max_groups,
                              models_hist, wounds_hist, groups_hist, sides_hist, hit_cdfs,
                              wound_cdfs, save_cdfs, use_counts, one_shot_slots, retarget,
-                             precision_pick, damage_cdfs):
+                             precision_pick):
     """Run every chunk's trials in parallel; chunk ``c`` owns stream ``c`` and row ``c``."""
     for c in prange(streams.shape[0]):
         # Private copies: views of shared arrays would share one reference count (and cache
@@ -775,7 +796,7 @@ def simulate_scenario_chunks(streams, trials_per_chunk, rounds, activations, bat
                         unit_lost, buffer, counts, snapshot, pending_unit, pending_damage,
                         group_dead, side_wiped, models_local, wounds_local, groups_local,
                         sides_local, hit_cdfs, wound_cdfs, save_cdfs, use_counts,
-                        one_shot_used, retarget, precision_pick, damage_cdfs, hazard_used)
+                        one_shot_used, retarget, precision_pick, hazard_used)
         models_hist[c] = models_local
         wounds_hist[c] = wounds_local
         groups_hist[c] = groups_local

@@ -108,6 +108,10 @@ CASES = {
     "save, kept past a save that cannot pass": (['Gun A: 24" A1 BSN/A S4 AP-4 D1 [TORRENT]',
                                                  'Gun B: 24" A1 BSN/A S4 AP0 D1 [TORRENT]'],
                                                 "2x T4 Sv4+ W1", "save", {}),
+    "damage, devastating held to the end, a later batch first": (
+        ['Gun A: 24" A1 BSN/A S4 AP0 DD3 [TORRENT, DEVASTATING WOUNDS]',
+         'Gun B: 24" A1 BSN/A S4 AP0 DD6 [TORRENT]'],
+        "2x T4 Sv- W4", "damage", {"crit_wounds": 5, "dw_timing": "unit_end"}),
     "save, 10th edition": (['Gun A: 24" A1 BSN/A S4 AP-1 D1 [TORRENT]',
                             'Gun B: 24" A1 BSN/A S4 AP0 D2 [TORRENT]'],
                            "2x T4 Sv4+ W2", "save", {"edition": 10}),
@@ -117,8 +121,8 @@ CASES = {
 @pytest.mark.parametrize("name", list(CASES))
 def test_monte_carlo_matches_brute_force(name: str) -> None:
     weapons, target, command, options = CASES[name]
-    rules = Rules(edition=options.get("edition", 11))
-    modifiers = {k: v for k, v in options.items() if k != "edition"}
+    rules = Rules(**{k: v for k, v in options.items() if k in Rules.__dataclass_fields__})
+    modifiers = {k: v for k, v in options.items() if k not in Rules.__dataclass_fields__}
     result = run(scenario(weapons, target, command, rules=rules, **modifiers),
                  trials=TRIALS, seed=50 + list(CASES).index(name))
     expected = reference_pmfs([parse_weapon(w) for w in weapons], parse_target(target),
