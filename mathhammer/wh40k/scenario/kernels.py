@@ -23,10 +23,11 @@ come (no sorting); [DEVASTATING WOUNDS] wait for the end of the activation (fina
 spill over (launch text); a failed [HAZARDOUS] roll (a 1) puts 3 mortal wounds on one bearer.
 
 A Damage roll of a batch with ``D_TABLE`` (a re-rolled Damage roll, a random [MELTA X]) is
-one uniform draw from its damage CDF (table 1 of ``save_cdfs``) instead of dice. An activation's Command Re-roll
-(``K_COMMAND``) is in hand until spent on the first roll of its kind that fails (a Damage
-roll below ``COMMAND_DAMAGE_BELOW``); while it is in hand, batches roll every die (no count
-sampling), so the first failure is known.
+one uniform draw from its damage CDF (table 1 of ``save_cdfs``) instead of dice. An
+activation's Command Re-roll (``K_COMMAND``) is in hand until spent on the first roll of its
+kind that fails (a Damage roll below ``COMMAND_DAMAGE_BELOW``; a [DEVASTATING WOUNDS] wound
+held to the end of the activation then rolls its Damage when inflicted); while it is in
+hand, batches roll every die (no count sampling), so the first failure is known.
 """
 
 from __future__ import annotations
