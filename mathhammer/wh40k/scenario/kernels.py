@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from mathhammer.core.jit import inline_kernel, kernel, parallel_kernel, prange
+from mathhammer.core.jit import inline_kernel, lean_kernel, parallel_kernel, prange
 from mathhammer.core.rng import d6, roll_dice
 from mathhammer.wh40k.compile import (
     AUTO_HIT,
@@ -123,7 +123,7 @@ COMMAND_HIT, COMMAND_WOUND = COMMAND_CODES["hit"], COMMAND_CODES["wound"]
 COMMAND_DAMAGE, COMMAND_SAVE = COMMAND_CODES["damage"], COMMAND_CODES["save"]
 
 
-@kernel
+@lean_kernel
 def _reset(subs, allocs, units, alive, current, group_alive, unit_alive, unit_lost):
     for s in range(subs.shape[0]):
         alive[s] = subs[s, S_MODELS]
@@ -138,7 +138,7 @@ def _reset(subs, allocs, units, alive, current, group_alive, unit_alive, unit_lo
         unit_lost[u] = 0
 
 
-@kernel
+@lean_kernel
 def _damage_model(state, a, damage, fnp_column, subs, allocs, alive, current, group_alive,
                   unit_alive, unit_lost):
     """Allocation group ``a``'s model (the wounded one) suffers ``damage``; FNP per wound,
@@ -169,7 +169,7 @@ def _damage_model(state, a, damage, fnp_column, subs, allocs, alive, current, gr
     return False
 
 
-@kernel
+@lean_kernel
 def _allocation_order(u, units, orders, allocs, group_alive, current, buffer):
     """The defender's order for one batch with the rules' forced moves (05.03).
 
@@ -193,7 +193,7 @@ def _allocation_order(u, units, orders, allocs, group_alive, current, buffer):
     return n
 
 
-@kernel
+@lean_kernel
 def _toughness_index(u, units, subs, toughness, alive):
     """19.02: the bodyguard's highest T while any remains, else the highest T left."""
     best = 0
@@ -211,7 +211,7 @@ def _toughness_index(u, units, subs, toughness, alive):
     return 0
 
 
-@kernel
+@lean_kernel
 def _mortal_wounds(state, u, count, units, orders, subs, allocs, alive, current, group_alive,
                    unit_alive, unit_lost, buffer, fnp_column):
     """06.02: ``count`` mortal wounds one at a time, spilling from model to model (Feel No
@@ -226,7 +226,7 @@ def _mortal_wounds(state, u, count, units, orders, subs, allocs, alive, current,
                       group_alive, unit_alive, unit_lost)
 
 
-@kernel
+@lean_kernel
 def _first_alive_sub(a, allocs, alive):
     s = allocs[a, A_FIRST_SUB]
     for i in range(s, s + allocs[a, A_N_SUBS]):
@@ -250,7 +250,7 @@ def _models_firing(c, contribs, alive):
     return min(models, contribs[c, C_CAP])
 
 
-@kernel
+@lean_kernel
 def _hazard_bearer(hazard_used, n_used, batches, contribs, subs, allocs, alive, current):
     """10e [HAZARDOUS]: the sub-group of the model that takes a failed roll's mortal wounds:
     a model carrying a [HAZARDOUS] weapon used this activation (the batches
@@ -281,7 +281,7 @@ def _hazard_bearer(hazard_used, n_used, batches, contribs, subs, allocs, alive, 
     return best
 
 
-@kernel
+@lean_kernel
 def _bearer_mortals(state, s, count, subs, allocs, alive, current, group_alive, unit_alive,
                     unit_lost):
     """``count`` mortal wounds on one model of sub-group ``s`` (Feel No Pain against mortal
@@ -387,7 +387,7 @@ def _held_damage(state, damage, batches, damage_maps, save_cdfs, command):
     return damage_maps[b, MORTAL_DAMAGE, raw], command
 
 
-@kernel
+@lean_kernel
 def _resolve_batch(state, b, blast_models, batches, contribs, hit, wound, saves, damage_maps,
                    units, orders, toughness, subs, allocs, alive, current, group_alive,
                    unit_alive, unit_lost, buffer, counts, pending_unit, pending_damage,
@@ -506,7 +506,7 @@ def _resolve_batch(state, b, blast_models, batches, contribs, hit, wound, saves,
     return n_pending, command
 
 
-@kernel
+@lean_kernel
 def _precision_group(pick, n, buffer, allocs, subs, current):
     """The CHARACTER group [PRECISION] makes current among ``buffer[:n]`` (the batch's
     allocation order, living groups only), -1 when there is none. ``pick``: PICK_FIRST, the
@@ -525,7 +525,7 @@ def _precision_group(pick, n, buffer, allocs, subs, current):
     return best
 
 
-@kernel
+@lean_kernel
 def _retarget_from(b, retarget, batches, unit_alive):
     """The first entry of ``retarget[b]`` whose unit still stands, or -1."""
     for j in range(retarget.shape[1]):
@@ -537,7 +537,7 @@ def _retarget_from(b, retarget, batches, unit_alive):
     return -1
 
 
-@kernel
+@lean_kernel
 def _sorted_saves(state, b, to_save, n, precision, reference, batches, saves, damage_maps,
                   subs, allocs, alive, current, group_alive, unit_alive, unit_lost, buffer,
                   counts, save_cdfs, command):
@@ -574,7 +574,7 @@ def _sorted_saves(state, b, to_save, n, precision, reference, batches, saves, da
     return command
 
 
-@kernel
+@lean_kernel
 def _one_at_a_time(state, b, to_save, n, precision, batches, saves, damage_maps, subs, allocs,
                    alive, current, group_alive, unit_alive, unit_lost, buffer, save_cdfs,
                    command):
@@ -606,7 +606,7 @@ def _one_at_a_time(state, b, to_save, n, precision, batches, saves, damage_maps,
     return command
 
 
-@kernel
+@lean_kernel
 def scenario_trials(state, trials, rounds, activations, batches, contribs, hit, wound, saves,
                     damage_maps, units, orders, toughness, subs, allocs, report_groups,
                     flags, alive, current, group_alive, unit_alive, unit_lost, buffer,
