@@ -15,7 +15,7 @@ from mathhammer.core.result import MONTE_CARLO, Distribution
 from mathhammer.core.tables import Table
 from mathhammer.core.trials import (CHUNKS, DEFAULT_SCENARIO_TRIALS, check_seed, check_trials,
                                     chunk_streams)
-from mathhammer.errors import OptionError
+from mathhammer.errors import MathhammerError, OptionError
 from mathhammer.wh40k.compile import N_WEAPONS
 from mathhammer.wh40k.scenario.compile import (K_FIRST_BATCH, K_N_BATCHES, U_MODEL_BINS, U_MODELS,
                                                U_N_ALLOCS, U_WOUND_BINS, U_WOUNDS, ScenarioPlan,
@@ -48,7 +48,13 @@ def run(scenario: Scenario | str | Path, trials: int = DEFAULT_SCENARIO_TRIALS,
         scenario = load_scenario(scenario)
     trials = check_trials(trials)
     seed = check_seed(seed)
-    plan = compile_scenario(scenario)
+    try:
+        plan = compile_scenario(scenario)
+    except MathhammerError as exc:  # name the file and line of the activation, when known
+        located = scenario.locate(str(exc))
+        if located == str(exc):
+            raise
+        raise type(exc)(located) from None
     hists = run_scenario_monte_carlo(plan, trials, seed)
     return ScenarioResult(plan=plan, trials=trials, seed=seed, models=hists[0],
                           wounds=hists[1], groups=hists[2], sides=hists[3])

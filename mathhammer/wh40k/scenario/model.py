@@ -116,6 +116,9 @@ class Scenario:
         Engine switches (see :class:`~mathhammer.wh40k.profiles.Rules`).
     switches
         The whole-unit engine's own switches (:class:`ScenarioRules`).
+    origins
+        Where each activation was written (``"FILE:LINE"``), when the scenario was read from
+        a file: errors found later, when the scenario is compiled, name that place.
     """
 
     units: dict[str, Unit]
@@ -124,6 +127,7 @@ class Scenario:
     sides: dict[str, str] = field(default_factory=dict)
     rules: Rules = Rules()
     switches: ScenarioRules = ScenarioRules()
+    origins: tuple[str, ...] = field(default=(), compare=False, repr=False)
     attacks: tuple[tuple[Attack, ...], ...] = field(default=(), init=False, compare=False,
                                                     repr=False)
 
@@ -154,3 +158,10 @@ class Scenario:
         if missing:
             raise ScenarioError(f"unit '{missing[0]}' has no side; give every unit a side or "
                                 "none")
+
+    def locate(self, message: str) -> str:
+        """``message`` prefixed with ``FILE:LINE`` of the activation it names, when known."""
+        for activation, origin in zip(self.activations, self.origins):
+            if message.startswith(f"activation '{activation.label}'"):
+                return f"{origin}: {message}"
+        return message

@@ -115,8 +115,10 @@ def parse_scenario(text: str, source: str = "<scenario>") -> Scenario:
                                            _quoted(str(exc), first=True))) from None
     _check_activations(activations, units, sides, leaders, locator)
     try:
+        origins = tuple(locator.where(("[[activations]]", i)) for i in range(len(activations)))
         return Scenario(units=units, activations=tuple(activations), rounds=rounds,
-                        sides=sides if sides else {}, rules=rules, switches=switches)
+                        sides=sides if sides else {}, rules=rules, switches=switches,
+                        origins=origins)
     except MathhammerError as exc:
         message = str(exc)
         anchor = None
@@ -234,9 +236,12 @@ class _Locator:
         self.source = source
 
     def at(self, anchor, message: str, needle: str | None = None) -> str:
+        return f"{self.where(anchor, needle)}: {message}"
+
+    def where(self, anchor, needle: str | None = None) -> str:
+        """``FILE:LINE`` of ``anchor`` (just ``FILE`` when it cannot be found)."""
         line = self._find(anchor, needle)
-        where = f"{self.source}:{line}" if line else self.source
-        return f"{where}: {message}"
+        return f"{self.source}:{line}" if line else self.source
 
     def _find(self, anchor, needle) -> int | None:
         start = 0

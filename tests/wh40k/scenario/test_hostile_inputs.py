@@ -87,3 +87,28 @@ def test_run_names_a_scenario_of_the_wrong_kind(value):
     # were TypeErrors from pathlib
     with pytest.raises(mh.ScenarioError, match="a Scenario or the path of a TOML file"):
         mh.run(value)
+
+
+def test_errors_found_when_compiling_name_the_activation_line(tmp_path):
+    text = (
+        '[units.A]\n'
+        'models = [{ name = "M", count = 5, profile = "T4 Sv3+ W2",'
+        ' weapons = ["Gun: 24\\" A2 BS3+ S4 AP0 D1"] }]\n'
+        '[units.B]\n'
+        'models = [{ name = "N", count = 5, profile = "T4 Sv3+ W2",'
+        ' weapons = ["Gun: 24\\" A2 BS3+ S4 AP0 D1"] }]\n'
+        '\n'
+        '[[activations]]\n'
+        'phase = "shooting"\nattacker = "A"\ntarget = "B"\n'
+        '\n'
+        '[[activations]]\n'
+        'phase = "overwatch"\nattacker = "B"\ntarget = "A"\n'
+        'modifiers = { command_reroll = "hit" }\n')
+    path = tmp_path / "overwatch.toml"
+    path.write_text(text)
+    # the re-roll is refused while compiling, after the file was read: it named no line
+    line = refused(["run", str(path), "--trials", "1000"], f"{path}:11: activation 'B fires "
+                   "overwatch at A'", "cannot be re-rolled in overwatch")
+    assert line.count(str(path)) == 1
+    with pytest.raises(mh.OptionError, match=f"^{path}:11: activation"):
+        mh.run(path, trials=1000)
