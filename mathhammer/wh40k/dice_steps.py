@@ -7,7 +7,7 @@ creates a view whose reference counting costs more than the dice.
 from __future__ import annotations
 
 from mathhammer.core.jit import inline_kernel, kernel
-from mathhammer.core.rng import d6, uniform
+from mathhammer.core.rng import d6, roll_dice, uniform
 from mathhammer.wh40k.compile import CRITICAL, SUCCESS
 
 
@@ -75,3 +75,19 @@ def count_outcomes(state, n, cdfs, b, crit_table, rest_table):
     criticals = binomial_at(state, cdfs, b, crit_table, n)
     successes = binomial_at(state, cdfs, b, rest_table, n - criticals)
     return successes, criticals
+
+
+@inline_kernel
+def roll_with_lowest_die_again(state, count, sides, constant, below):
+    """Roll ``count``D``sides`` + ``constant``; when the total is below ``below``, roll its
+    lowest die again (a Command Re-roll picks one die of several, 15.02). Returns (total,
+    whether a die was rolled again)."""
+    total = constant
+    lowest = sides
+    for _ in range(count):
+        value = roll_dice(state, 1, sides, 0)
+        total += value
+        lowest = min(lowest, value)
+    if total < below:
+        return total + roll_dice(state, 1, sides, 0) - lowest, True
+    return total, False

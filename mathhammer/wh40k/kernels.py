@@ -72,7 +72,8 @@ from mathhammer.wh40k.compile import (
     WOUNDS_OF_REST,
 )
 from mathhammer.wh40k.dice_steps import (binomial_at, count_outcomes, draw_from_cdf,
-                                         roll_classified, roll_classified_command)
+                                         roll_classified, roll_classified_command,
+                                         roll_with_lowest_die_again)
 
 
 # Values of ``command_reroll`` (compile.COMMAND_CODES), as literals numba folds.
@@ -203,17 +204,9 @@ def _damage_roll(state, batch, cdfs, b, command):
             command = 0
         return raw, command
     # never a D_TABLE batch (the compiler refuses that pair): roll the dice one by one
-    sides = batch[b, D_SIDES]
-    raw = batch[b, D_CONST]
-    lowest = sides
-    for _ in range(batch[b, D_COUNT]):
-        value = roll_dice(state, 1, sides, 0)
-        raw += value
-        lowest = min(lowest, value)
-    if raw < batch[b, COMMAND_DAMAGE_BELOW]:
-        raw += roll_dice(state, 1, sides, 0) - lowest
-        command = 0
-    return raw, command
+    raw, rerolled = roll_with_lowest_die_again(state, batch[b, D_COUNT], batch[b, D_SIDES],
+                                               batch[b, D_CONST], batch[b, COMMAND_DAMAGE_BELOW])
+    return raw, 0 if rerolled else command
 
 
 @lean_kernel

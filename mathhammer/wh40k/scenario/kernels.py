@@ -62,7 +62,8 @@ from mathhammer.wh40k.compile import (
     SUS_SIDES,
 )
 from mathhammer.wh40k.dice_steps import (binomial_at, count_outcomes, draw_from_cdf,
-                                         roll_classified, roll_classified_command)
+                                         roll_classified, roll_classified_command,
+                                         roll_with_lowest_die_again)
 from mathhammer.wh40k.scenario.compile import (
     F_DW_AT_END,
     F_DW_SPILL,
@@ -363,16 +364,10 @@ def _roll_damage(state, b, batches, save_cdfs, command):
 def _roll_damage_one_die(state, b, batches):
     """The Damage roll of several dice with the Command Re-roll for Damage in hand: below
     ``COMMAND_DAMAGE_BELOW``, its lowest die is rolled again. Returns (raw, command)."""
-    sides = batches[b, D_SIDES]
-    raw = batches[b, D_CONST]
-    lowest = sides
-    for _ in range(batches[b, D_COUNT]):
-        value = roll_dice(state, 1, sides, 0)
-        raw += value
-        lowest = min(lowest, value)
-    if raw < batches[b, COMMAND_DAMAGE_BELOW]:
-        return raw + roll_dice(state, 1, sides, 0) - lowest, 0
-    return raw, COMMAND_DAMAGE
+    raw, rerolled = roll_with_lowest_die_again(state, batches[b, D_COUNT], batches[b, D_SIDES],
+                                               batches[b, D_CONST],
+                                               batches[b, COMMAND_DAMAGE_BELOW])
+    return raw, 0 if rerolled else COMMAND_DAMAGE
 
 
 @inline_kernel
