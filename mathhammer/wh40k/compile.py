@@ -14,7 +14,7 @@ One weapon line is one batch of identical attacks (04.03.01), resolved in the or
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -345,17 +345,27 @@ def command_reroll_code(weapons: Sequence[Weapon], rows: list[list[int]],
 
     With it the kernel rolls every die one at a time (the counts it otherwise samples do not
     say which roll failed first)."""
-    kind = modifiers.command_reroll
-    if kind == "hit" and (situation.overwatch or situation.indirect):
-        raise OptionError("--command-reroll hit: hit rolls cannot be re-rolled in overwatch or "
+    return checked_command_code(modifiers.command_reroll, situation, rows,
+                                [str(w) for w in weapons],
+                                lambda kind: f"--command-reroll {kind}")
+
+
+def checked_command_code(kind: str, situation: Situation, rows: Sequence[Sequence[int]],
+                         names: Sequence[str], setting: Callable[[str], str]) -> int:
+    """:data:`COMMAND_CODES` of ``kind``, refusing a hit re-roll in overwatch or indirect
+    shooting (unless no batch rolls to hit: [TORRENT]) and a Damage re-roll on a Damage roll
+    already re-rolled or with a random [MELTA X]. ``setting(kind)`` names the option in the
+    message (the command-line flag, or the scenario activation's key)."""
+    if kind == "hit" and (situation.overwatch or situation.indirect) \
+            and any(not row[AUTO_HIT] for row in rows):
+        raise OptionError(f"{setting(kind)}: hit rolls cannot be re-rolled in overwatch or "
                           "indirect shooting; choose wound, damage or save")
     if kind == "damage":
-        for weapon, row in zip(weapons, rows):
+        for row, name in zip(rows, names):
             if row[D_TABLE]:
                 raise UnsupportedError(
-                    f"--command-reroll damage with '{weapon}': its Damage roll is already "
-                    "re-rolled or carries a random [MELTA X]; drop --reroll-damage or the "
-                    "Command Re-roll")
+                    f"{setting(kind)} with a Damage roll already re-rolled (reroll_damage) "
+                    f"or a random [MELTA X] ('{name}') is not modelled; drop one of the two")
     return COMMAND_CODES[kind]
 
 

@@ -121,3 +121,14 @@ def test_command_line_flag(capsys) -> None:
     data = json.loads(out)
     assert code == 0
     assert abs(data["damage"]["mean"] - 5 / 6 * 17 / 4) < 5 * data["damage"]["stderr"]
+
+
+def test_a_hit_re_roll_in_overwatch_is_allowed_when_no_weapon_rolls_to_hit() -> None:
+    # [TORRENT] hits automatically, so the re-roll is never spent: the same law as without it
+    flamer = 'Flamer: 12" AD6 BSN/A S4 AP0 D1 [TORRENT]'
+    with_it = mh.exact(flamer, "10x T3 Sv5+ W1", command_reroll="hit", overwatch=True)
+    without = mh.exact(flamer, "10x T3 Sv5+ W1", overwatch=True)
+    assert np.allclose(with_it.pmf("damage"), without.pmf("damage"))
+    with pytest.raises(OptionError, match="overwatch or indirect"):
+        mh.exact([flamer, "A3 BS4+ S10 AP0 D1"], "10x T1 Sv- W1", command_reroll="hit",
+                 overwatch=True)

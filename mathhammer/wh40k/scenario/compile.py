@@ -37,11 +37,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from mathhammer.errors import OptionError, UnsupportedError
+from mathhammer.errors import UnsupportedError
 from mathhammer.wh40k import abilities as ab
-from mathhammer.wh40k.compile import (AUTO_HIT, BATCH_COLUMNS, COMMAND_CODES, D_TABLE,
-                                      FNP_COLUMN, FNP_MORTAL_COLUMN, G_FNP_PSYCHIC, N_WEAPONS,
-                                      BatchTables, Defender, batch_tables, dw_at_unit_end,
+from mathhammer.wh40k.compile import (BATCH_COLUMNS, D_TABLE, FNP_COLUMN, FNP_MORTAL_COLUMN,
+                                      G_FNP_PSYCHIC, N_WEAPONS, BatchTables, Defender,
+                                      batch_tables, checked_command_code, dw_at_unit_end,
                                       dw_spill, feel_no_pain, psychic_feel_no_pain,
                                       reroll_below)
 from mathhammer.wh40k.profiles import Modifiers, Rules
@@ -255,20 +255,9 @@ def _lay_out_batches(scenario: Scenario, layout: _UnitLayout) -> _BatchLayout:
 
 def _command_code(activation, rows: list[list[int]], labels: list[str]) -> int:
     """The activation's Command Re-roll as the kernel's code, refusing what it cannot be."""
-    kind = activation.modifiers.command_reroll
-    situation = activation.situation
-    if kind == "hit" and (situation.overwatch or situation.indirect) and any(
-            not row[AUTO_HIT] for row in rows):
-        raise OptionError(f"activation '{activation.label}': command_reroll = 'hit', but hit "
-                          "rolls cannot be re-rolled in overwatch or indirect shooting; choose "
-                          "wound, damage or save")
-    if kind == "damage":
-        for row, label in zip(rows, labels):
-            if row[D_TABLE]:
-                raise UnsupportedError(
-                    f"'{label}': command_reroll = 'damage' with a Damage roll already "
-                    "re-rolled (reroll_damage) or a random [MELTA X] is not modelled; drop one")
-    return COMMAND_CODES[kind]
+    return checked_command_code(
+        activation.modifiers.command_reroll, activation.situation, rows, labels,
+        lambda kind: f"activation '{activation.label}': command_reroll = '{kind}'")
 
 
 def _add_batch(scenario: Scenario, activation, attacks, target_name: str, members,
