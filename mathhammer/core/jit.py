@@ -9,6 +9,7 @@ re-associated floating-point sums would break bit-for-bit reproducibility.
 from __future__ import annotations
 
 import hashlib
+import re
 from pathlib import Path
 
 import numba
@@ -38,17 +39,19 @@ prange = numba.prange
 
 
 def clear_stale_caches(package_root: Path) -> bool:
-    """Delete numba's cache files under ``package_root`` when any source file has changed.
+    """Delete numba's cache files under ``package_root`` when a kernel's source has changed.
 
     numba keys a kernel's cache on the kernel's own source file only: when a helper it calls
-    from another module changes (a dice step in ``core/rng.py``, say), the old machine code
-    is loaded again and silently computes the old rules. A digest of every ``.py`` file of
-    the package, kept beside the caches, catches that; on a mismatch every ``.nbi``/``.nbc``
-    file goes and the kernels compile afresh once. Returns whether caches were cleared.
-    Caches numba keeps elsewhere (a read-only installation) are not checked.
+    from another module changes (a dice step in ``core/rng.py``, say), or a constant it reads
+    (a column number in a ``compile.py``), the old machine code is loaded again and silently
+    computes the old rules. A digest of every module a kernel module imports, directly or
+    not (:func:`kernel_sources`), kept beside the caches, catches that; on a mismatch every
+    ``.nbi``/``.nbc`` file goes and the kernels compile afresh once. A change elsewhere (a
+    chart, the CLI) keeps the caches. Returns whether caches were cleared. Caches numba keeps
+    elsewhere (a read-only installation) are not checked.
     """
     digest = hashlib.sha256()
-    for path in sorted(package_root.rglob("*.py")):
+    for path in kernel_sources(package_root):
         digest.update(path.relative_to(package_root).as_posix().encode())
         digest.update(path.read_bytes())
     stamp = package_root / "__pycache__" / "numba-sources.sha256"
@@ -65,6 +68,39 @@ def clear_stale_caches(package_root: Path) -> bool:
     except OSError:
         pass  # a read-only installation: numba caches elsewhere, nothing to guard here
     return True
+
+
+_IMPORT = re.compile(r"^\s*(?:from\s+([\w.]+)\s+import\s+(\([^)]*\)|[^\n]*)|import\s+([\w.]+))",
+                     re.MULTILINE)
+
+
+def kernel_sources(package_root: Path) -> list[Path]:
+    """The package's kernel modules (those importing ``core.jit``) and every package module
+    they import, directly or through others, sorted: what a kernel's machine code can
+    depend on. Imports are read from the text, so nothing is imported to find them."""
+    package = package_root.name
+    files = {p.relative_to(package_root).with_suffix("").as_posix().replace("/", "."): p
+             for p in package_root.rglob("*.py")}
+    files = {(name[: -len(".__init__")] if name.endswith(".__init__") else name): path
+             for name, path in files.items()}
+    todo = [name for name, path in files.items()
+            if f"{package}.core.jit import" in path.read_text(encoding="utf-8")]
+    todo.append("core.jit")
+    seen: set[str] = set()
+    while todo:
+        name = todo.pop()
+        if name in seen or name not in files:
+            continue
+        seen.add(name)
+        for source, names, plain in _IMPORT.findall(files[name].read_text(encoding="utf-8")):
+            module = source or plain
+            if not module.startswith(package + "."):
+                continue
+            module = module[len(package) + 1:]
+            todo.append(module)
+            for imported in re.findall(r"\w+", names):
+                todo.append(f"{module}.{imported}")   # ``from pkg.sub import module``
+    return sorted(files[name] for name in seen)
 
 
 clear_stale_caches(Path(__file__).resolve().parents[1])

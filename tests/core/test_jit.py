@@ -1,33 +1,56 @@
-"""``core.jit.clear_stale_caches``: numba's cache files go when any source file changes."""
+"""``core.jit.clear_stale_caches``: numba's cache files go when a kernel's sources change."""
 
-from mathhammer.core.jit import clear_stale_caches
+from mathhammer.core.jit import clear_stale_caches, kernel_sources
 
 
 def make_package(root):
-    (root / "a").mkdir(parents=True)
-    (root / "a" / "kernels.py").write_text("x = 1\n")
-    (root / "b.py").write_text("y = 2\n")
-    cache = root / "a" / "__pycache__"
+    """A package ``pkg`` whose kernel module imports a helper module two ways, beside a
+    module no kernel imports."""
+    package = root / "pkg"
+    (package / "a").mkdir(parents=True)
+    (package / "core").mkdir()
+    (package / "core" / "jit.py").write_text("kernel = None\n")
+    (package / "a" / "kernels.py").write_text(
+        "from pkg.core.jit import kernel\nfrom pkg.a import (\n    steps,\n)\n")
+    (package / "a" / "steps.py").write_text("from pkg.b import LIMIT\n")
+    (package / "b.py").write_text("LIMIT = 2\n")
+    (package / "charts.py").write_text("from pkg.b import LIMIT\nTITLE = 'x'\n")
+    cache = package / "a" / "__pycache__"
     cache.mkdir()
     (cache / "kernels.run-1.py311.nbi").write_text("index")
     (cache / "kernels.run-1.py311.1.nbc").write_text("code")
     (cache / "kernels.cpython-311.pyc").write_text("bytecode")
-    return cache
+    return package, cache
+
+
+def test_kernel_sources_follow_imports_through_modules(tmp_path):
+    package, _ = make_package(tmp_path)
+    names = [p.relative_to(package).as_posix() for p in kernel_sources(package)]
+    assert names == ["a/kernels.py", "a/steps.py", "b.py", "core/jit.py"]
 
 
 def test_caches_survive_while_sources_are_unchanged(tmp_path):
-    cache = make_package(tmp_path)
-    clear_stale_caches(tmp_path)               # first sight: no stamp, caches cleared
+    package, cache = make_package(tmp_path)
+    clear_stale_caches(package)               # first sight: no stamp, caches cleared
     (cache / "kernels.run-1.py311.nbi").write_text("index")
-    assert clear_stale_caches(tmp_path) is False
+    assert clear_stale_caches(package) is False
     assert (cache / "kernels.run-1.py311.nbi").exists()
 
 
-def test_a_change_in_another_module_clears_every_cache(tmp_path):
-    cache = make_package(tmp_path)
-    clear_stale_caches(tmp_path)
+def test_a_change_in_a_module_no_kernel_imports_keeps_the_caches(tmp_path):
+    package, cache = make_package(tmp_path)
+    clear_stale_caches(package)
+    (cache / "kernels.run-1.py311.nbi").write_text("index")
+    (package / "charts.py").write_text("TITLE = 'y'\n")
+    assert clear_stale_caches(package) is False
+    assert (cache / "kernels.run-1.py311.nbi").exists()
+
+
+def test_a_change_in_an_imported_module_clears_every_cache(tmp_path):
+    package, cache = make_package(tmp_path)
+    clear_stale_caches(package)
     (cache / "kernels.run-1.py311.nbi").write_text("index")
     (cache / "kernels.run-1.py311.1.nbc").write_text("code")
-    (tmp_path / "b.py").write_text("y = 3\n")   # a helper elsewhere changed
-    assert clear_stale_caches(tmp_path) is True
+    (package / "b.py").write_text("LIMIT = 3\n")   # a constant two imports away changed
+    assert clear_stale_caches(package) is True
     assert sorted(p.name for p in cache.iterdir()) == ["kernels.cpython-311.pyc"]
