@@ -332,8 +332,10 @@ class Result:
             out["precision"] = self.inputs["precision"]
         return out
 
-    def to_text(self, max_rows: int = 16) -> str:
-        """A readable plain-text report (the command line's default output)."""
+    def to_text(self, max_rows: int = 120) -> str:
+        """A readable plain-text report (the command line's default output): the summary,
+        then P(= k) and P(>= k) for every k up to where P(>= k) drops below 0.05% (a
+        footnote says so; beyond ``max_rows`` values of k, every n-th k and a footnote)."""
         lines = []
         engine = ("exact" if self.method == EXACT
                   else f"Monte Carlo, {self.trials:,} trials, seed {self.seed}")
@@ -357,58 +359,72 @@ class Result:
             lines.append(f"{self.label(name)}:")
             lines.append(f"  {'k':>4}  {'P(= k)':>8}  {'P(>= k)':>8}")
             at_least = dist.at_least()
-            shown = _rows_to_show(dist.probabilities, max_rows)
+            shown, step = _rows_to_show(dist.probabilities, max_rows)
             for k in shown:
                 lines.append(f"  {k:>4}  {dist.probabilities[k]:8.4f}  {at_least[k]:8.4f}")
-            if len(shown) < len(dist.probabilities):
+            if step > 1:
+                lines.append(f"  (every {_ordinal(step)} k shown, and the last)")
+            if shown[-1] < len(dist.probabilities) - 1:
                 lines.append(f"  (values with P < 0.0005 beyond k = {shown[-1]} omitted)")
         return "\n".join(lines)
 
     def table(self, digits: int = 3) -> Table:
         """The summary as a table ready to paste: one row per outcome (named in words),
-        means to ``digits`` decimals with their standard errors, probabilities as
-        percentages, and a caption line with the engine and situation."""
+        means to ``digits`` significant figures with their standard errors (a Monte Carlo
+        mean never shows more decimals than its error supports), probabilities as
+        percentages, and a caption line with the engine and situation (see
+        :func:`mathhammer.core.tables.format_value` for the rule)."""
         import pandas as pd
 
-        from mathhammer.core.tables import Table, format_estimate, format_value
+        from mathhammer.core.tables import Table, check_digits, estimate_parts, format_value
 
+        digits = check_digits(digits)
         monte_carlo = self.trials is not None
         rows = []
         for name, dist in self.distributions.items():
-            row = {"outcome": self.label(name), "mean": format_value(dist.mean, digits)}
+            mean, error = estimate_parts(dist.mean, dist.stderr, digits, trials=self.trials)
+            row = {"outcome": self.label(name), "mean": mean}
             if monte_carlo:
-                row["stderr"] = format_value(dist.stderr, digits)
+                row["stderr"] = error.removeprefix("± ")
             row.update({"sd": format_value(dist.std, digits), "5%": str(dist.quantile(0.05)),
                         "median": str(dist.quantile(0.5)), "95%": str(dist.quantile(0.95)),
                         "max": str(len(dist.probabilities) - 1)})
             rows.append(row)
         for name, p in self.probabilities.items():
-            row = {"outcome": f"P({self.label(name)})",
-                   "mean": format_estimate(p, None, digits, percent=True)}
+            mean, error = estimate_parts(p, self.probability_stderr(name), digits,
+                                         percent=True, trials=self.trials)
+            row = {"outcome": f"P({self.label(name)})", "mean": mean}
             if monte_carlo:
-                row["stderr"] = format_value(self.probability_stderr(name), digits,
-                                             percent=True)
+                row["stderr"] = error.removeprefix("± ")
             rows.append(row)
         return Table(pd.DataFrame(rows).fillna(""), self.caption)
 
     def to_markdown(self, digits: int = 3) -> str:
         """Markdown for articles: a caption line (engine, situation), the summary, then
-        P(= k) and P(>= k) per outcome as percentages (``digits`` sets the precision)."""
+        P(= k) and P(>= k) per outcome as percentages to ``digits`` significant figures
+        (Monte Carlo: no more decimals than the standard error supports; a value that never
+        came up reads "not seen", an impossible one "0%")."""
         import pandas as pd
 
-        from mathhammer.core.tables import Table, format_value
+        from mathhammer.core.tables import Table
 
         parts = [self.table(digits).to_markdown()]
         for name, dist in self.distributions.items():
-            shown = _rows_to_show(dist.probabilities, 10_000)
+            shown, _ = _rows_to_show(dist.probabilities, 10_000)
             at_least = dist.at_least()
             frame = pd.DataFrame({
                 "k": [str(k) for k in shown],
-                "P(= k)": [format_value(dist.probabilities[k], digits, percent=True)
-                           for k in shown],
-                "P(>= k)": [format_value(at_least[k], digits, percent=True) for k in shown]})
+                "P(= k)": [self._share(dist.probabilities[k], digits) for k in shown],
+                "P(>= k)": [self._share(at_least[k], digits) for k in shown]})
             parts += ["", f"**{self.label(name)}**", "", Table(frame).to_markdown()]
         return "\n".join(parts)
+
+    def _share(self, p: float, digits: int) -> str:
+        """One probability of a pmf table, as precise as the engine allows."""
+        from mathhammer.core.tables import estimate_parts
+
+        error = None if self.trials is None else math.sqrt(p * (1 - p) / self.trials)
+        return estimate_parts(float(p), error, digits, percent=True, trials=self.trials)[0]
 
     def plot(self, outcome: str = "damage", *, kind: str = "distribution", ax: Any = None,
              **kwargs: Any) -> Any:
@@ -447,15 +463,23 @@ class Result:
         return f"<Result {self.method}: {means}>"
 
 
-def _rows_to_show(pmf: np.ndarray, max_rows: int) -> list[int]:
+def _rows_to_show(pmf: np.ndarray, max_rows: int) -> tuple[list[int], int]:
+    """The k to print (every k up to the last with P >= 0.0005, thinned to ``max_rows``
+    only beyond it) and the step between them."""
     significant = [k for k, p in enumerate(pmf) if p >= 0.0005]
     if not significant:
-        return [0]
+        return [0], 1
     last = significant[-1]
     rows = list(range(last + 1))
+    step = 1
     if len(rows) > max_rows:
         step = math.ceil(len(rows) / max_rows)
         rows = rows[::step]
         if rows[-1] != last:
             rows.append(last)
-    return rows
+    return rows, step
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"

@@ -2,9 +2,11 @@
 
 :func:`markdown_table` renders a pandas frame as a GitHub-flavoured Markdown table, numbers
 right-aligned. :class:`Table` is a table ready to paste: human headers, a caption line
-naming the metric, the engine and the situation, numbers to a fixed number of decimals
-(``digits``), probabilities as percentages, never scientific notation, exact zeros printed
-as ``0`` and tiny values as ``<0.001``; as Markdown (:meth:`Table.to_markdown`) or HTML
+naming the metric, the engine and the situation, numbers to a fixed number of significant
+figures (``digits``; :func:`format_value` is the one number-formatting rule of charts and
+tables), probabilities as percentages, never scientific notation, exact zeros printed as
+``0``, tiny values as ``<0.01%``/``<0.001``, Monte Carlo values with their standard error
+(:func:`format_estimate`); as Markdown (:meth:`Table.to_markdown`) or HTML
 (:meth:`Table.to_html`, also what notebooks show).
 """
 
@@ -41,53 +43,156 @@ def format_number(value: Any, digits: int = 4) -> str:
     return str(value)
 
 
-def format_value(value: float, digits: int = 3, *, percent: bool = False) -> str:
-    """A number to ``digits`` decimals (a percentage to ``digits - 2``), for article tables.
+#: Smallest percentage a table or chart prints; a smaller non-zero probability reads "<0.01%".
+PERCENT_FLOOR = 0.01
+#: Smallest magnitude of other numbers; a smaller non-zero value reads "<0.001".
+NUMBER_FLOOR = 0.001
+#: Significant figures tables and charts print unless told otherwise, and the range allowed.
+DEFAULT_DIGITS = 3
+MAX_DIGITS = 6
 
-    Exact zero prints as ``0`` (``0%``) and a certainty as ``100%``; a value too small to
-    show at that precision keeps two significant figures, so it is not mistaken for zero.
-    NaN prints as an empty cell. Never scientific notation.
+
+def check_digits(digits: Any) -> int:
+    """``digits`` as a number of significant figures from 1 to :data:`MAX_DIGITS`, or an
+    :class:`~mathhammer.errors.OptionError` naming the value and the range."""
+    from mathhammer.errors import OptionError
+
+    if isinstance(digits, bool) or not isinstance(digits, Integral) \
+            or not 1 <= int(digits) <= MAX_DIGITS:
+        raise OptionError(f"digits={digits!r}: give a number of significant figures from 1 "
+                          f"to {MAX_DIGITS}, e.g. 3")
+    return int(digits)
+
+
+def _places(shown: float, figures: int) -> int:
+    """Decimals that give ``shown`` (> 0) ``figures`` significant figures (never < 0)."""
+    shown = float(f"{shown:.10g}")  # 100 * (1 - 0.9999) is 0.00999999...: one decade off
+    decade = math.floor(math.log10(shown))
+    places = max(0, figures - 1 - decade)
+    if places and round(shown, places) >= 10.0 ** (decade + 1):
+        places -= 1  # 0.995 to one figure is 1, not 1.0
+    return places
+
+
+def _error_places(stderr: float) -> int:
+    """Decimals of a standard error: one significant figure, two when it starts with a 1
+    (0.012 -> 0.012, 0.03 -> 0.03)."""
+    leading = float(f"{stderr:.10g}") / 10.0 ** math.floor(math.log10(stderr))
+    return _places(stderr, 2 if leading < 2 else 1)
+
+
+def _value_places(value: float, digits: int, percent: bool) -> int:
+    """Decimals of one value: ``digits`` significant figures; a probability above one half
+    also keeps one significant figure of its distance to certainty (99.95%, not 100%)."""
+    shown = abs(value) * (100 if percent else 1)
+    places = _places(shown, digits)
+    if percent and 0.5 < value < 1:
+        places = max(places, _places(100 * (1 - value), 1))
+    return places
+
+
+def _floored(value: float, percent: bool) -> str | None:
+    """"<0.01%" / ">99.99%" / "<0.001" for values too close to 0 (or to 1) to print."""
+    if percent:
+        if 0 < value < PERCENT_FLOOR / 100:
+            return f"<{PERCENT_FLOOR:g}%"
+        if 1 - PERCENT_FLOOR / 100 < value < 1:
+            return f">{100 - PERCENT_FLOOR:g}%"
+        return None
+    if 0 < abs(value) < NUMBER_FLOOR:
+        return f"<{NUMBER_FLOOR:g}" if value > 0 else f">-{NUMBER_FLOOR:g}"
+    return None
+
+
+def _fixed(value: float, places: int, percent: bool) -> str:
+    shown = 100 * value if percent else value
+    text = f"{shown:.{places}f}"
+    if text.lstrip("-").strip("0.") == "":
+        text = "0"  # -0.0004 at 3 decimals is no "-0.000"
+    return text + ("%" if percent else "")
+
+
+def format_value(value: float, digits: int = DEFAULT_DIGITS, *, percent: bool = False) -> str:
+    """A number to ``digits`` significant figures (a probability as a percentage), for
+    article tables and chart labels: the one number-formatting rule of mathhammer.
+
+    Exact zero prints as ``0`` (``0%``, "impossible") and a certainty as ``100%``; a
+    non-zero value too small to print reads ``<0.01%`` (probabilities) or ``<0.001``, one
+    too close to certainty ``>99.99%``; a probability above one half keeps a significant
+    figure of its distance to 100% (``99.95%``). NaN prints as an empty cell. Never
+    scientific notation. Monte Carlo estimates go through :func:`format_estimate`, which
+    also limits the decimals to what the standard error supports.
 
     Examples
     --------
-    >>> [format_value(v, 3) for v in (0.0, 0.00004, 2.34567, 1234567.0)]
-    ['0', '0.000040', '2.346', '1234567.000']
-    >>> [format_value(p, 3, percent=True) for p in (0.0, 0.00004, 0.41234, 0.9999, 1.0)]
-    ['0%', '0.0040%', '41.2%', '>99.9%', '100%']
+    >>> [format_value(v, 3) for v in (0.0, 0.00004, 2.34567, 7.0, 1234567.0)]
+    ['0', '<0.001', '2.35', '7.00', '1234567']
+    >>> [format_value(p, 3, percent=True) for p in (0.0, 1e-19, 0.0123, 0.919, 0.9999, 1.0)]
+    ['0%', '<0.01%', '1.23%', '91.9%', '99.99%', '100%']
     """
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return ""
     value = float(value)
-    places = max(digits - 2, 0) if percent else max(digits, 0)
-    shown = 100 * value if percent else value
-    unit = "%" if percent else ""
+    if math.isinf(value):
+        return "∞" if value > 0 else "-∞"
     if value == 0:
-        return f"0{unit}"
+        return "0%" if percent else "0"
     if percent and value == 1:
         return "100%"
-    smallest = 10.0 ** -places
-    if abs(shown) < smallest:
-        decimals = 1 - math.floor(math.log10(abs(shown)))  # two significant figures
-        return f"{shown:.{decimals}f}{unit}"
-    text = f"{shown:.{places}f}"
-    if percent and text == "100" + ("." + "0" * places if places else "") and value < 1:
-        return f">{100 - smallest:.{places}f}%"
-    return text + unit
+    floored = _floored(value, percent)
+    if floored is not None:
+        return floored
+    return _fixed(value, _value_places(value, digits, percent), percent)
 
 
-def format_estimate(value: float, stderr: float | None, digits: int = 3, *,
-                    percent: bool = False) -> str:
+def estimate_parts(value: float, stderr: float | None, digits: int = DEFAULT_DIGITS, *,
+                   percent: bool = False, trials: int | None = None) -> tuple[str, str]:
+    """The value and standard-error texts of :func:`format_estimate` (the error ``""``
+    for an exact value), for cells that put them on two lines."""
+    exact = stderr is None or (isinstance(stderr, float) and math.isnan(stderr))
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "", ""
+    value = float(value)
+    if exact:
+        return format_value(value, digits, percent=percent), ""
+    stderr = abs(float(stderr))
+    seen = f"{trials:,} trials" if trials else "the trials"
+    if value == 0 and stderr == 0:
+        return "not seen", f"in {seen}"
+    if percent and value == 1 and stderr == 0:
+        return "100%", f"in all {seen}"
+    floored = _floored(value, percent)
+    if floored is not None or stderr == 0 or math.isinf(value):
+        return format_value(value, digits, percent=percent), ""
+    places = _value_places(value, digits, percent)
+    places = min(places, _error_places(stderr * (100 if percent else 1)))
+    error = _fixed(stderr, places, percent)
+    if error.rstrip("%") == "0":
+        error = "<" + _fixed(10.0 ** -places / (100 if percent else 1), places, percent)
+    return _fixed(value, places, percent), f"± {error}"
+
+
+def format_estimate(value: float, stderr: float | None, digits: int = DEFAULT_DIGITS, *,
+                    percent: bool = False, trials: int | None = None) -> str:
     """``value ± stderr`` (Monte Carlo) or ``value`` alone (exact: ``stderr`` None or NaN).
 
-    A Monte Carlo estimate of exactly zero with no spread (the event never happened) reads
-    ``0``; the standard error has the value's precision.
+    A Monte Carlo value never shows more decimals than its standard error supports (the
+    error's first significant figure, two when it starts with a 1), and the error has the value's decimals
+    (``"3.6% ± 0.2%"``; an error below them reads ``± <0.1%``). An event that never
+    happened reads ``not seen in N trials`` (``trials``), told apart from an exact ``0``
+    (impossible).
+
+    Examples
+    --------
+    >>> format_estimate(4.99512, 0.021, 3)
+    '5.00 ± 0.02'
+    >>> format_estimate(0.0, 0.0, 3, percent=True, trials=10_000)
+    'not seen in 10,000 trials'
+    >>> format_estimate(0.0, None, 3, percent=True)
+    '0%'
     """
-    text = format_value(value, digits, percent=percent)
-    if stderr is None or math.isnan(stderr) or text == "":
-        return text
-    if value == 0 and stderr == 0:
-        return text
-    return f"{text} ± {format_value(stderr, digits, percent=percent)}"
+    shown, error = estimate_parts(value, stderr, digits, percent=percent, trials=trials)
+    return f"{shown} {error}" if error else shown
 
 
 @dataclass(frozen=True)

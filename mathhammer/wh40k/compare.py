@@ -38,7 +38,7 @@ from mathhammer.core.labels import register_metric_labels
 from mathhammer.core.result import Result, situation_text
 from mathhammer.core.trials import DEFAULT_GRID_TRIALS, check_seed, check_trials
 from mathhammer.core.labels import metric_label
-from mathhammer.core.tables import Table, format_estimate, format_number
+from mathhammer.core.tables import Table, check_digits, format_estimate
 from mathhammer.errors import OptionError, UnsupportedError, did_you_mean
 from mathhammer.wh40k import api
 from mathhammer.wh40k.profiles import NO_SAVE, TargetProfile, Weapon
@@ -272,7 +272,8 @@ def pivot(frame: pd.DataFrame, metric: str | None = None, *, stderr: bool = True
     one row per cell, one column per metric. Monte Carlo cells read ``"1.234 ± 0.002"``.
     """
     extra = [c for c in frame.columns if c not in COLUMNS]
-    text = frame.assign(cell=[_cell(v, s, stderr, m) for v, s, m in
+    trials = frame.attrs.get("trials")
+    text = frame.assign(cell=[_cell(v, s, stderr, m, trials=trials) for v, s, m in
                               zip(frame["value"], frame["stderr"], frame["metric"])])
     if metric is not None:
         _check_metric(frame, metric)
@@ -292,8 +293,10 @@ def table(frame: pd.DataFrame, metric: str | None = None, *, digits: int = 3,
 
     With ``metric``: attackers (and sweep settings) as rows, targets as columns, and a
     caption naming the metric, the engine and the situation. Without: one row per cell and
-    one column per metric, headed in words. Numbers have ``digits`` decimals, probabilities
-    are percentages, Monte Carlo cells read ``value ± s.e.``, exact zeros ``0``.
+    one column per metric, headed in words. Numbers have ``digits`` significant figures
+    (1 to 6), probabilities are percentages, Monte Carlo cells read ``value ± s.e.`` with
+    no more decimals than the error supports, exact zeros ``0``, events never seen in the
+    trials ``not seen in N trials`` (see :func:`mathhammer.core.tables.format_estimate`).
 
     Examples
     --------
@@ -307,7 +310,9 @@ def table(frame: pd.DataFrame, metric: str | None = None, *, digits: int = 3,
     | Lascannon | 0% | 0% |
     """
     extra = [c for c in frame.columns if c not in COLUMNS]
-    text = frame.assign(cell=[_cell(v, s, stderr, m, digits) for v, s, m in
+    digits = check_digits(digits)
+    trials = frame.attrs.get("trials")
+    text = frame.assign(cell=[_cell(v, s, stderr, m, digits, trials) for v, s, m in
                               zip(frame["value"], frame["stderr"], frame["metric"])])
     if metric is not None:
         _check_metric(frame, metric)
@@ -598,17 +603,13 @@ def _save(value: Any) -> int:
 
 # -- text -----------------------------------------------------------------------------------
 def _cell(value: float, err: float, with_stderr: bool, metric: str = "",
-          digits: int | None = None) -> str:
-    """One cell: probabilities as percentages; ``digits`` decimals, or 4 significant
-    figures when ``None`` (the plain-text grid)."""
-    if digits is not None or metric.startswith("p_"):
-        return format_estimate(value, err if with_stderr else None,
-                               3 if digits is None else digits,
-                               percent=metric.startswith("p_"))
-    text = format_number(value)
-    if with_stderr and not math.isnan(err) and not (value == 0 and err == 0):
-        text += f" ± {format_number(err, 2)}"
-    return text
+          digits: int | None = None, trials: int | None = None) -> str:
+    """One cell: probabilities as percentages; ``digits`` significant figures, or 4 when
+    ``None`` (the plain-text grid); Monte Carlo cells as ``value ± s.e.``, never with more
+    decimals than the error supports (see :func:`mathhammer.core.tables.format_estimate`)."""
+    return format_estimate(value, err if with_stderr else None,
+                           4 if digits is None else digits, percent=metric.startswith("p_"),
+                           trials=trials)
 
 
 def _check_metric(frame: pd.DataFrame, metric: str) -> None:

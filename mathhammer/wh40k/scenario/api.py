@@ -284,10 +284,13 @@ class ScenarioResult:
             m, w = self.models_destroyed(unit), self.wounds_lost(unit)
             p = self.destroyed(unit)
             rows.append({"unit": unit,
-                         "models destroyed": format_estimate(m.mean, m.stderr, digits),
-                         "wounds lost": format_estimate(w.mean, w.stderr, digits),
+                         "models destroyed": format_estimate(m.mean, m.stderr, digits,
+                                                             trials=self.trials),
+                         "wounds lost": format_estimate(w.mean, w.stderr, digits,
+                                                        trials=self.trials),
                          "P(destroyed)": format_estimate(
-                             p, math.sqrt(p * (1 - p) / self.trials), digits, percent=True)})
+                             p, math.sqrt(p * (1 - p) / self.trials), digits, percent=True,
+                             trials=self.trials)})
         return Table(pd.DataFrame(rows), self._caption())
 
     def _caption(self) -> str:
