@@ -50,6 +50,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser = build_parser()
         args = _parse(parser, list(sys.argv[1:] if argv is None else argv))
         handler: Callable[[argparse.Namespace], int | None] = args.handler
+        if getattr(args, "quiet", False):  # --quiet: no progress bars anywhere in the command
+            from mathhammer.core.progress import quiet
+
+            with quiet():
+                return handler(args) or EXIT_OK
         return handler(args) or EXIT_OK
     except MathhammerError as exc:
         print(f"mathhammer: error: {_one_line(str(exc))}", file=sys.stderr)

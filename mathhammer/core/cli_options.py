@@ -83,7 +83,7 @@ def trials_or_auto(text: str) -> int | str:
 def add_monte_carlo_options(parser: argparse.ArgumentParser, *, allow_auto: bool = False,
                             default_trials: int = DEFAULT_TRIALS,
                             trials_help: str = "Monte Carlo trials") -> None:
-    """``--trials`` and ``--seed``, shared by every ``simulate`` command.
+    """``--trials``, ``--seed`` and ``--quiet``, shared by every Monte Carlo command.
 
     With ``allow_auto``, ``--trials auto`` and ``--target-stderr X`` run until the headline
     figures reach a standard error instead of a fixed number of trials. ``default_trials``
@@ -103,6 +103,9 @@ def add_monte_carlo_options(parser: argparse.ArgumentParser, *, allow_auto: bool
     parser.add_argument("--seed", type=non_negative_int, default=DEFAULT_SEED,
                         help=f"random seed; the same seed gives the same result "
                              f"(default {DEFAULT_SEED})")
+    parser.add_argument("--quiet", action="store_true",
+                        help="no progress bar (one shows on stderr, when it is a terminal, "
+                             "for work that takes more than a couple of seconds)")
 
 
 def chart_path(text: str) -> str:

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from mathhammer.core.progress import check_progress, watch
 from mathhammer.core.result import EXACT, MONTE_CARLO, Distribution, Result
 from mathhammer.core.trials import CHUNKS, DEFAULT_TRIALS, check_seed, check_trials, chunk_streams
 from mathhammer.errors import OptionError, did_you_mean
@@ -48,7 +49,8 @@ AUTO_MAX_TRIALS = 50_000_000
 
 def simulate(weapons: WeaponsLike, target: str | TargetProfile, *,
              trials: int | str = DEFAULT_TRIALS, seed: int | np.random.SeedSequence = 1,
-             target_stderr: float | None = None, **options: Any) -> Result:
+             target_stderr: float | None = None, progress: bool | None = None,
+             **options: Any) -> Result:
     """Monte Carlo distribution of what ``weapons`` do to ``target``.
 
     Parameters
@@ -71,6 +73,10 @@ def simulate(weapons: WeaponsLike, target: str | TargetProfile, *,
         a :class:`numpy.random.SeedSequence` (e.g. the child spawned for one cell of a
         comparison grid): the result's ``seed`` is then its entropy and
         ``inputs["seed_spawn_key"]`` its spawn key; only (entropy, spawn key) matter.
+    progress
+        Progress bar on stderr for a run longer than about 2 s: ``None`` (default) shows it
+        when stderr is a terminal or in a notebook, ``True``/``False`` force it on or off.
+        The bar never changes the result.
     **options
         Situation flags (``half_range``, ``charged``, ``stationary``, ``cover``,
         ``indirect``, ``spotted``, ``overwatch``), modifiers (``hit_mod``, ``wound_mod``,
@@ -103,14 +109,16 @@ def simulate(weapons: WeaponsLike, target: str | TargetProfile, *,
     if not adaptive:
         trials = check_trials(trials)
     seed = check_seed(seed)
+    check_progress(progress)
     weapon_list, target_profile, plan, inputs = _prepare(weapons, target, options)
     check_monte_carlo_size(plan, AUTO_FIRST_BLOCK if adaptive else trials)
     if isinstance(seed, np.random.SeedSequence):
         inputs["seed_spawn_key"] = list(seed.spawn_key)
     if adaptive:
-        hists, trials, inputs["precision"] = _run_until_precise(plan, seed, target_stderr)
+        hists, trials, inputs["precision"] = _run_until_precise(plan, seed, target_stderr,
+                                                                progress)
     else:
-        hists = run_monte_carlo(plan, trials, seed)
+        hists = run_monte_carlo(plan, trials, seed, progress=progress)
     distributions = {"damage": Distribution.from_counts(hists[0]),
                      "models_destroyed": Distribution.from_counts(hists[1])}
     if plan.hazard_rolls:
@@ -146,7 +154,7 @@ def check_monte_carlo_size(plan: CompiledPlan, trials: int) -> None:
 
 
 def _run_until_precise(plan: CompiledPlan, seed: int | np.random.SeedSequence,
-                       target_stderr: float | None):
+                       target_stderr: float | None, progress: bool | None = None):
     """Blocks of trials until the headline figures reach their standard errors.
 
     Block ``k`` is seeded from the ``k``-th child of the seed's ``SeedSequence``, so the
@@ -158,7 +166,7 @@ def _run_until_precise(plan: CompiledPlan, seed: int | np.random.SeedSequence,
     trials = 0
     block = AUTO_FIRST_BLOCK
     while True:
-        hists = run_monte_carlo(plan, block, root.spawn(1)[0])
+        hists = run_monte_carlo(plan, block, root.spawn(1)[0], progress=progress)
         total = hists if total is None else tuple(a + b for a, b in zip(total, hists))
         trials += block
         reached = _precision(total, trials, plan.total_models)
@@ -220,8 +228,14 @@ def exact(weapons: WeaponsLike, target: str | TargetProfile, **options: Any) -> 
 
 
 def run_monte_carlo(plan: CompiledPlan, trials: int, seed: int | np.random.SeedSequence,
-                    chunks: int = CHUNKS) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Run the kernel; return summed histograms (wounds lost, models destroyed, hazard)."""
+                    chunks: int = CHUNKS, progress: bool | None = None
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Run the kernel; return summed histograms (wounds lost, models destroyed, hazard).
+
+    A progress bar (see :mod:`mathhammer.core.progress`) counts the trials of finished
+    chunks, read from the per-chunk histograms while the kernel runs: the kernel call is the
+    same with or without it.
+    """
     from mathhammer.core.threads import run_shares, thread_count
     from mathhammer.wh40k.kernels import run_chunks
 
@@ -246,7 +260,8 @@ def run_monte_carlo(plan: CompiledPlan, trials: int, seed: int | np.random.SeedS
                    _scratch(n_groups), _scratch(7), _scratch(2 * max_pending),
                    plan.command_reroll)
 
-    run_shares(share, thread_count(chunks))
+    watch(lambda: run_shares(share, thread_count(chunks)), lambda: models_hist.sum(), trials,
+          "simulate", progress=progress)
     return damage_hist.sum(axis=0), models_hist.sum(axis=0), hazard_hist.sum(axis=0)
 
 
