@@ -119,8 +119,11 @@ def analyse(roster: RosterLike, targets: Any, *, exact: bool = False,
     if not roster.units:
         raise OptionError(f"{roster.source}: no unit of this list has a statline to analyse")
     edition = options.pop("edition", None) or roster.edition
-    notes = [f"{e.name}: no statline in the file, left out" for e in roster.entries
-             if not e.groups]
+    notes = [f"{e.name}: no statline in the file: it attacks, but is never a target"
+             for e in roster.entries if not e.has_statline]
+    if hasattr(targets, "targets") and hasattr(targets, "entries"):  # another Roster
+        notes += [f"{e.name} ({targets.source}): no statline in the file: not a target"
+                  for e in targets.entries if not e.has_statline]
     cells = [(u, t, p) for u in roster.units for t in target_list for p in phases]
     children = np.random.SeedSequence(seed).spawn(len(cells))
     frames, choices = [], []
@@ -145,8 +148,10 @@ def analyse(roster: RosterLike, targets: Any, *, exact: bool = False,
 def _targets(targets: Any, library: Any) -> list[_Target]:
     from mathhammer.wh40k.targets import resolve_target
 
-    if hasattr(targets, "units") and hasattr(targets, "entries"):  # another Roster
-        targets = {unit.name: unit for unit in targets.units}
+    defenses: dict[str, dict] = {}
+    if hasattr(targets, "targets") and hasattr(targets, "entries"):  # another Roster
+        defenses = {unit.name: targets.defense_of(unit.name) for unit in targets.targets}
+        targets = {unit.name: unit for unit in targets.targets}
     if isinstance(targets, Mapping):
         items = [(str(k), v) for k, v in targets.items()]
     else:
@@ -159,7 +164,7 @@ def _targets(targets: Any, library: Any) -> list[_Target]:
     out: list[_Target] = []
     for label, spec in items:
         if isinstance(spec, Unit):
-            out.append(_unit_target(label or spec.name, spec))
+            out.append(_unit_target(label or spec.name, spec, defenses.get(spec.name, {})))
             continue
         profile = resolve_target(spec, library)
         if label is None:
@@ -180,12 +185,14 @@ def _targets(targets: Any, library: Any) -> list[_Target]:
     return unique
 
 
-def _unit_target(label: str, unit: Unit) -> _Target:
+def _unit_target(label: str, unit: Unit, extra: Mapping[str, Any] | None = None) -> _Target:
+    """A unit as a target; ``extra`` adds its roster's hit and wound roll penalties."""
     first = unit.groups[0].profile
     same = all(dataclasses.replace(g.profile, name="", count=1)
                == dataclasses.replace(first, name="", count=1) for g in unit.groups)
-    defense = tuple((k, v) for k, v in (("damage_minus", unit.damage_minus),
-                                        ("damage_halved", unit.damage_halved)) if v)
+    found = {"damage_minus": unit.damage_minus, "damage_halved": unit.damage_halved,
+             **{k: v for k, v in (extra or {}).items() if k.startswith(("hit_", "wound_"))}}
+    defense = tuple((k, v) for k, v in found.items() if v)
     if same and unit.reroll_saves == "none":
         profile = dataclasses.replace(first, name="", count=unit.models)
         return _Target(label, profile, None, defense)
@@ -293,7 +300,7 @@ def _cell(unit: Unit, target: _Target, phase: str, child: np.random.SeedSequence
         options = {k: v for k, v in options.items() if k not in SHOOTING_ONLY}
     if unit.all_monster_or_vehicle:
         options.setdefault("attacker_monster_vehicle", True)
-    options = _with_defense(options, target.defense)
+    options = _with_defense(options, target.defense, phase)
     made: list[str] = []
     picks = select_weapons(unit, phase, target.choice_profile, options, profiles, made)
     choices += [f"{text} against {target.label}" for text in made]
@@ -312,11 +319,21 @@ def _cell(unit: Unit, target: _Target, phase: str, child: np.random.SeedSequence
     return frame
 
 
-def _with_defense(options: dict[str, Any], defense) -> dict[str, Any]:
-    """The target unit's own damage reduction, combined with any given as an option."""
+def _with_defense(options: dict[str, Any], defense, phase: str) -> dict[str, Any]:
+    """The target unit's own damage reduction, combined with any given as an option, and
+    its hit / wound roll penalties (``hit_minus_ranged`` ...) for the attacks of ``phase``
+    added to ``hit_mod`` / ``wound_mod``."""
     out = dict(options)
+    attacks = "ranged" if phase == "shooting" else "melee"
     for key, value in defense:
-        out[key] = max(out.get(key) or 0, value) if key == "damage_minus" else True
+        if key.startswith(("hit_minus_", "wound_minus_")):
+            roll, _, scope = key.partition("_minus_")
+            if scope in ("all", attacks):
+                out[f"{roll}_mod"] = (out.get(f"{roll}_mod") or 0) - int(value)
+        elif key == "damage_minus":
+            out[key] = max(out.get(key) or 0, value)
+        else:
+            out[key] = True
     return out
 
 

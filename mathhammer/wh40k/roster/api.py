@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from mathhammer.errors import MathhammerError, OptionError, RosterError, did_you_mean
 from mathhammer.wh40k.roster.convert import RosterData, RosterEntry, convert
+from mathhammer.wh40k.roster.defense import Effect, apply_to_profile, unit_defense
 from mathhammer.wh40k.roster.read import read_tree
 from mathhammer.wh40k.scenario.units import ModelGroup, Unit, attach
 
@@ -26,9 +27,10 @@ if TYPE_CHECKING:
     import pandas as pd
 
 AttachSpec = str | Iterable[str] | Mapping[str, str] | None
+AssumeSpec = str | Iterable[str] | None
 
 
-def roster(path: str | Path, attach: AttachSpec = None) -> Roster:
+def roster(path: str | Path, attach: AttachSpec = None, assume: AssumeSpec = None) -> Roster:
     """Read a roster file: BattleScribe ``.ros`` / ``.rosz`` or New Recruit ``.json``.
 
     Parameters
@@ -39,7 +41,13 @@ def roster(path: str | Path, attach: AttachSpec = None) -> Roster:
         Leaders to attach where the file does not record it (10th-edition files never do):
         ``"Captain=Intercessor Squad"``, a list of such strings, or a dict
         ``{"Captain": "Intercessor Squad"}``. Names as listed (``Name (2)`` for a second
-        unit of the same name).
+        unit of the same name). A pair the Leader's printed ability does not allow (a
+        character onto a transport, a squad onto its own Leader) is refused, naming the
+        units it does allow.
+    assume
+        Conditional defensive rules to apply on purpose: ``"UNIT: ABILITY"`` or a list of
+        them (``"Wardens: Shield Wall"``); the listing's notes name each conditional rule
+        and its condition.
 
     Returns
     -------
@@ -74,7 +82,7 @@ def roster(path: str | Path, attach: AttachSpec = None) -> Roster:
         # a tree of an unexpected shape: still one line, naming the file
         raise RosterError(f"{path}: cannot read this roster's structure ({exc}); is it a "
                           "BattleScribe or New Recruit export?") from None
-    return Roster(data, source=str(path), attach=pairs)
+    return Roster(data, source=str(path), attach=pairs, assume=_assume_pairs(assume))
 
 
 def example(name: str) -> Path:
@@ -124,7 +132,8 @@ class Roster:
     """
 
     def __init__(self, data: RosterData, *, source: str = "",
-                 attach: list[tuple[str, str]] | None = None) -> None:
+                 attach: list[tuple[str, str]] | None = None,
+                 assume: list[tuple[str, str]] | None = None) -> None:
         self.source = source
         self.edition = data.edition
         self.faction = data.faction
@@ -132,6 +141,8 @@ class Roster:
         self.name = data.name
         self.entries = data.entries
         notes = list(data.notes)
+        self._defense: dict[str, dict[str, int | bool]] = {}
+        self._assumed = self._assumptions(assume or [], notes)
         self.attachments = self._attachments(attach or [], notes)
         notes += self._leader_hints()
         self.units = self._form_units(notes)
@@ -172,6 +183,26 @@ class Roster:
                 raise RosterError(f"{self.source}: cannot attach {leader.name} to "
                                   f"{bodyguard.name}: {problem}")
             out.append(Attachment(leader.name, bodyguard.name, recorded=False))
+        return out
+
+    def _assumptions(self, pairs: list[tuple[str, str]], notes: list[str]
+                     ) -> dict[str, list[Effect]]:
+        """``UNIT: ABILITY`` pairs to the effects applied as if unconditional."""
+        out: dict[str, list[Effect]] = {}
+        for unit_name, ability in pairs:
+            entry = self._entry(unit_name)
+            printed = entry.conditional + entry.leader_effects
+            found = [e for e in printed if e.ability.lower() == ability.lower()]
+            if not found:
+                names = list(dict.fromkeys(e.ability for e in printed))
+                offer = (f"its conditional defensive rules: {', '.join(names)}" if names
+                         else "it prints no conditional defensive rule we model")
+                raise RosterError(f"{self.source}: assume '{unit_name}: {ability}': "
+                                  f"{entry.name} has no such rule{did_you_mean(ability, names)}"
+                                  f"; {offer}")
+            out.setdefault(entry.name, []).extend(replace(e, condition="") for e in found)
+            notes.append(f"assumed: {entry.name} '{found[0].ability}' ("
+                         f"{', '.join(e.describe() for e in found)})")
         return out
 
     def _recorded_links(self, notes: list[str]) -> list[tuple[str, str]]:
@@ -229,28 +260,72 @@ class Roster:
         plain: dict[str, Unit] = {}
         for entry in self.entries:
             if entry.groups:
-                plain[entry.name] = Unit(name=entry.name, groups=_with_points(entry),
-                                         damage_minus=entry.damage_minus,
-                                         damage_halved=entry.damage_halved)
+                plain[entry.name] = self._plain_unit(entry)
         units = []
         for entry in self.entries:
             if entry.name not in plain or self.attached_to(entry.name):
                 continue
-            leaders = [plain[a.attached] for a in self.attachments
+            leaders = [self._entry(a.attached) for a in self.attachments
                        if a.bodyguard == entry.name and a.attached in plain]
-            try:
-                units.append(attach(plain[entry.name], *leaders) if leaders
-                             else plain[entry.name])
-            except RosterError:
-                raise
-            except Exception as exc:  # ScenarioError from attach(): name the file
-                raise RosterError(f"{self.source}: {exc}") from None
+            unit = plain[entry.name]
+            if leaders:
+                unit = self._attach(unit, [plain[e.name] for e in leaders], leaders, notes)
+            units.append(unit)
         for a in self.attachments:
             if a.bodyguard not in plain and a.attached in plain:
                 notes.append(f"{a.attached} is attached to {a.bodyguard}, which has no "
-                             "statline; analysed on its own")
+                             "models; analysed on its own")
                 units.append(plain[a.attached])
         return units
+
+    def _plain_unit(self, entry: RosterEntry) -> Unit:
+        """An entry's unit with its own unconditional rules and the assumed ones."""
+        assumed = self._assumed.get(entry.name, [])
+        groups = tuple(replace(g, profile=apply_to_profile(g.profile, assumed))
+                       for g in _with_points(entry))
+        wide = _merge_defense(dict(entry.defense), unit_defense(assumed))
+        self._defense[entry.name] = wide
+        return Unit(name=entry.name, groups=groups,
+                    damage_minus=int(wide.get("damage_minus", 0)),
+                    damage_halved=bool(wide.get("damage_halved", False)))
+
+    def _attach(self, bodyguard: Unit, leaders: list[Unit], entries: list[RosterEntry],
+                notes: list[str]) -> Unit:
+        """The attached unit, with the Leaders' "while leading" defensive rules applied to
+        all its models (per model) or to it (unit-wide)."""
+        try:
+            unit = attach(bodyguard, *leaders)
+        except RosterError:
+            raise
+        except Exception as exc:  # ScenarioError from attach(): name the file
+            raise RosterError(f"{self.source}: {exc}") from None
+        mine = self._entry(bodyguard.name)
+        granted = [e for entry in entries for e in entry.leader_effects if e.leading]
+        granted += [e for e in mine.leader_effects if e.led]
+        if not granted:
+            return unit
+        groups = tuple(replace(g, profile=apply_to_profile(g.profile, granted))
+                       for g in unit.groups)
+        wide = _merge_defense(self._defense.get(bodyguard.name, {}), unit_defense(granted))
+        self._defense[bodyguard.name] = wide
+        for e in granted:
+            notes.append(f"{bodyguard.name}: '{e.ability}' of its Leader applied "
+                         f"({e.describe()})")
+        return replace(unit, groups=groups, damage_minus=int(wide.get("damage_minus", 0)),
+                       damage_halved=bool(wide.get("damage_halved", False)))
+
+    def defense_of(self, name: str) -> dict[str, int | bool]:
+        """The whole-unit defensive rules of the analysed unit ``name``: ``damage_minus``,
+        ``damage_halved`` and hit / wound roll penalties by scope (``hit_minus_ranged``...)."""
+        return dict(self._defense.get(name, {}))
+
+    @property
+    def targets(self) -> list[Unit]:
+        """The analysed units that can be targets: those whose every model has a statline
+        in the file (a unit with none still attacks)."""
+        blind = {e.name for e in self.entries if not e.has_statline}
+        return [u for u in self.units if u.name not in blind
+                and not blind & set(u.leaders)]
 
     # -- views ----------------------------------------------------------------------------
     def unit(self, name: str) -> Unit:
@@ -365,11 +440,10 @@ class Roster:
             raise RosterError(f"{self.source} is a {self.edition}th-edition list and "
                               f"{other.source} a {other.edition}th-edition one; compare lists "
                               "of the same edition")
-        targets = {unit.name: unit for unit in other.units}
-        if not targets:
+        if not other.targets:
             raise RosterError(f"{other.source}: no unit of this list has a statline to "
                               "attack")
-        return analyse(self, targets, **kwargs)
+        return analyse(self, other, **kwargs)
 
     def to_toml(self, path: str | Path | None = None) -> str:
         """The units as a scenario file for ``mathhammer run`` (returned, and written to
@@ -414,6 +488,29 @@ def group_dict(group: ModelGroup) -> dict[str, Any]:
 def _with_points(entry: RosterEntry) -> tuple[ModelGroup, ...]:
     total = sum(g.count for g in entry.groups)
     return tuple(replace(g, points=entry.points * g.count / total) for g in entry.groups)
+
+
+def _merge_defense(old: Mapping[str, int | bool], new: Mapping[str, int | bool]
+                   ) -> dict[str, int | bool]:
+    """Two sets of whole-unit rules: the larger penalty of each kind, halving if either."""
+    out = dict(old)
+    for key, value in new.items():
+        out[key] = True if key == "damage_halved" else max(int(out.get(key, 0)), int(value))
+    return out
+
+
+def _assume_pairs(spec: AssumeSpec) -> list[tuple[str, str]]:
+    if spec is None:
+        return []
+    items = [spec] if isinstance(spec, str) else list(spec)
+    out = []
+    for item in items:
+        unit, sep, ability = str(item).partition(":")
+        if not sep or not unit.strip() or not ability.strip():
+            raise OptionError(f"assume '{item}': write UNIT: ABILITY, e.g. "
+                              "\"Custodian Guard: Shield Wall\"")
+        out.append((unit.strip(), ability.strip()))
+    return out
 
 
 def _attach_pairs(spec: AttachSpec) -> list[tuple[str, str]]:

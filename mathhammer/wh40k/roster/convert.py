@@ -22,7 +22,9 @@ from pathlib import Path
 
 from mathhammer.errors import ProfileError, RosterError
 from mathhammer.wh40k.profiles import TargetProfile, Weapon
+from mathhammer.wh40k.roster import defense as df
 from mathhammer.wh40k.roster import keywords as kw
+from mathhammer.wh40k.roster.defense import Effect
 from mathhammer.wh40k.roster.read import Node
 from mathhammer.wh40k.scenario.units import CarriedWeapon, ModelGroup
 
@@ -55,6 +57,22 @@ class RosterEntry:
         The selection's id in the file.
     associations
         ``(kind, target selection id)`` for each Leading / Supporting link the file records.
+    incoming
+        Selection ids of the units the file records as attached to this one.
+    damage_minus, damage_halved, defense
+        The unit's whole-unit defensive rules (:func:`.defense.unit_defense`; ``defense``
+        also holds the hit and wound roll penalties).
+    can_lead, leader_text
+        The units its Leader ability names, and whether the file prints a Leader ability.
+    has_statline
+        False when a model has no Unit profile in the file: the unit attacks (its groups
+        carry a placeholder ``T1 Sv- W1`` statline) but is never a target.
+    leader_effects
+        Defensive effects it grants "while this model is leading a unit": applied to the
+        unit it is attached to.
+    conditional
+        Defensive effects printed with a condition we cannot check (noted; applied only
+        when assumed, ``assume=``).
     """
 
     name: str
@@ -68,6 +86,11 @@ class RosterEntry:
     damage_minus: int = 0
     damage_halved: bool = False
     can_lead: tuple[str, ...] = ()
+    has_statline: bool = True
+    defense: tuple[tuple[str, int | bool], ...] = ()
+    leader_effects: tuple[Effect, ...] = ()
+    conditional: tuple[Effect, ...] = ()
+    leader_text: bool = False
 
 
 class RosterLike(Protocol):
@@ -115,9 +138,9 @@ def convert(root: Node, source: str | Path) -> RosterData:
             if _is_datasheet(selection):
                 entries.append(_entry(selection, source))
             else:
-                notes.append(_setting(selection))
+                notes.append(_setting(selection, source))
     entries = _unique_names(entries)
-    total = _roster_points(root)
+    total = _roster_points(root, source)
     if total is None:
         total = sum(e.points for e in entries)
     return RosterData(edition=edition, faction=" + ".join(factions), points=_tidy(total),
@@ -155,22 +178,20 @@ def _is_datasheet(selection: Node) -> bool:
     return any(_unit_profiles(n) for n in _subtree(selection))
 
 
-def _setting(selection: Node) -> str:
+def _setting(selection: Node, source: str | Path) -> str:
     name = kw.clean(selection.get("name"))
     chosen = [kw.clean(s.get("name")) for s in selection.list("selections")]
     text = f"{name}: {', '.join(chosen)}" if chosen else name
-    points, other = _costs(selection)
+    points, other = _costs(selection, source)
     costs = ([f"{_tidy(points):g} pts"] if points else []) + [
         f"{_tidy(v):g} {k}" for k, v in other.items()]
     return f"{text} ({', '.join(costs)})" if costs else text
 
 
-def _roster_points(root: Node) -> float | None:
+def _roster_points(root: Node, source: str | Path = "") -> float | None:
     for cost in root.list("costs"):
         if cost.get("name").strip().lower() == POINTS:
-            value = _float(cost.get("value"))
-            if value is not None:
-                return value
+            return _cost_value(cost, root, source)
     return None
 
 
@@ -187,8 +208,16 @@ class _Model:
 
 def _entry(selection: Node, source) -> RosterEntry:
     name = kw.clean(selection.get("name")) or "Unnamed unit"
+    try:
+        return _read_entry(selection, source, name)
+    except ProfileError as exc:
+        raise RosterError(f"{source}: unit '{name}': {exc}") from None
+
+
+def _read_entry(selection: Node, source, name: str) -> RosterEntry:
     notes: list[str] = []
-    points, other_costs = _costs(selection)
+    _check_numbers(selection, source, name)
+    points, other_costs = _costs(selection, source)
     for cost_name, value in other_costs.items():
         notes.append(f"also costs {_tidy(value):g} {cost_name}")
     models, unit_parts = _split_models(selection, source, name)
@@ -196,21 +225,70 @@ def _entry(selection: Node, source) -> RosterEntry:
     if total_models > MAX_MODELS:
         raise RosterError(f"{source}: unit '{name}' has {total_models} models; a roster unit "
                           f"has at most {MAX_MODELS}")
-    groups = _groups(name, models, unit_parts, selection, notes, source)
-    texts = _texts(_subtree(selection))
-    minus, halved = kw.damage_reduction(texts, notes)
-    if minus or halved:
-        notes.append("damage reduction: " + ("halve the Damage" if halved else "")
-                     + (", then " if minus and halved else "") + (f"-{minus} Damage" if minus
-                                                                  else ""))
+    guard = _Defence.read(name, models, unit_parts, notes)
+    groups, complete = _groups(name, models, unit_parts, selection, notes, source, guard)
+    _note_unread(selection, notes)
     custom = kw.clean(selection.get("customName"))
     if custom and custom != name:
         notes.append(f"custom name: {custom}")
+    texts = _texts(_subtree(selection))
+    unit_wide = dict(guard.unit_wide)
     return RosterEntry(name=name, points=_tidy(points), models=total_models,
                        groups=tuple(groups), notes=tuple(dict.fromkeys(notes)),
                        selection_id=selection.get("id"),
                        associations=_associations(selection), incoming=_incoming(selection),
-                       damage_minus=minus, damage_halved=halved, can_lead=kw.leads(texts))
+                       damage_minus=int(unit_wide.get("damage_minus", 0)),
+                       damage_halved=bool(unit_wide.get("damage_halved", False)),
+                       can_lead=kw.leads(_raw_texts(_subtree(selection))),
+                       has_statline=complete, defense=guard.unit_wide,
+                       leader_effects=guard.leading, conditional=guard.conditional,
+                       leader_text=any(kw.clean(n).lower() == "leader" for n, _ in texts))
+
+
+@dataclass
+class _Defence:
+    """A datasheet's defensive rules, read once: per model selection (index), unit-wide,
+    a Leader's and the conditional ones."""
+
+    per_model: list[list[Effect]]
+    unit_wide: tuple[tuple[str, int | bool], ...]
+    leading: tuple[Effect, ...]
+    conditional: tuple[Effect, ...]
+
+    @classmethod
+    def read(cls, unit: str, models: list[_Model], unit_parts: list[Node],
+             notes: list[str]) -> _Defence:
+        shared = _effects(_texts(unit_parts))
+        own = [_effects([t for t in _texts(m.parts) if t not in _texts(unit_parts)])
+               for m in models]
+        one_kind = len({m.name for m in models}) <= 1
+        wide = [e for e in shared if e.kind in df.PER_UNIT and not e.condition]
+        for model, found in zip(models, own):
+            for e in found:
+                if e.kind in df.PER_UNIT and not e.condition:
+                    if one_kind:
+                        wide.append(e)
+                    else:
+                        notes.append(f"'{e.ability}' ({e.describe()}) is printed for "
+                                     f"{model.name} only; the engine gives it to a whole unit "
+                                     "or none: not applied")
+        every = shared + [e for found in own for e in found]
+        leading = tuple(dict.fromkeys(e for e in every if e.leading or e.led))
+        conditional = tuple(dict.fromkeys(e for e in every if e.condition and e not in leading))
+        for e in leading:
+            notes.append(f"'{e.ability}': {e.describe()} {e.condition}: applied when "
+                         + ("it leads a unit" if e.leading else "a Leader is attached to it"))
+        for e in conditional:
+            notes.append(f"'{e.ability}' ({e.describe()}) has a condition ('{e.condition}'): "
+                         f"not applied; --assume \"{unit}: {e.ability}\" applies it")
+        per_model = [[e for e in shared + found if e.kind in df.PER_MODEL and not e.condition]
+                     for found in own]
+        return cls(per_model, tuple(sorted(df.unit_defense(wide).items())), leading,
+                   conditional)
+
+
+def _effects(texts: list[tuple[str, str]]) -> list[Effect]:
+    return list(dict.fromkeys(e for name, text in texts for e in df.effects(name, text)))
 
 
 def _split_models(selection: Node, source, name: str) -> tuple[list[_Model], list[Node]]:
@@ -263,13 +341,13 @@ def _count(node: Node, source, unit: str) -> int:
     return int(value)
 
 
-def _costs(selection: Node) -> tuple[float, dict[str, float]]:
+def _costs(selection: Node, source: str | Path = "") -> tuple[float, dict[str, float]]:
     points = 0.0
     other: dict[str, float] = {}
     for node in _subtree(selection):
         for cost in node.list("costs"):
-            value = _float(cost.get("value"))
-            if value is None or value == 0:
+            value = _cost_value(cost, node, source)
+            if value == 0:
                 continue
             name = kw.clean(cost.get("name")) or "cost"
             if name.lower() == POINTS:
@@ -277,6 +355,25 @@ def _costs(selection: Node) -> tuple[float, dict[str, float]]:
             else:
                 other[name] = other.get(name, 0.0) + value
     return points, other
+
+
+def _cost_value(cost: Node, node: Node, source: str | Path) -> float:
+    """A cost's value; a negative, huge or unreadable one is refused (it would change the
+    list's points silently)."""
+    text = cost.get("value", "0").strip() or "0"
+    value = _float(text)
+    if value is None or value < 0:
+        where = kw.clean(node.get("name")) or "the roster"
+        raise RosterError(f"{source}: '{where}' costs '{text[:40]}' {kw.clean(cost.get('name'))}"
+                          "; a cost is a number from 0 to 999,999,999: export the list again")
+    return value
+
+
+def _check_numbers(selection: Node, source: str | Path, unit: str) -> None:
+    """Every ``number`` in a datasheet is a whole number of at most :data:`MAX_WEAPON_COUNT`
+    (the unit's own included: ``-1e300`` must not pass as an empty unit)."""
+    for node in _subtree(selection):
+        _count(node, source, unit)
 
 
 def _associations(selection: Node) -> tuple[tuple[str, str], ...]:
@@ -323,12 +420,21 @@ def _chars(profile: Node) -> dict[str, str]:
     return out
 
 
+_WEAPON_CHARACTERISTICS = {"range", "a", "s", "d"}
+
+
 def _weapon_kind(profile: Node) -> str | None:
+    """``ranged``, ``melee`` or None. Besides the Ranged / Melee Weapons types, a profile
+    of any other type ("C'tan Powers", "Psychic Powers") with the weapon characteristics
+    Range, A, S and D is a weapon, melee when its Range is "Melee"."""
     kind = _type(profile)
     if kind.startswith("ranged weapon"):
         return "ranged"
     if kind.startswith("melee weapon"):
         return "melee"
+    chars = _chars(profile)
+    if _WEAPON_CHARACTERISTICS <= set(chars):
+        return "melee" if kw.clean(chars["range"]).lower() == "melee" else "ranged"
     return None
 
 
@@ -344,6 +450,37 @@ def _texts(nodes: list[Node]) -> list[tuple[str, str]]:
         for rule in node.list("rules"):
             out.append((rule.get("name"), kw.clean(rule.child_text("description"))))
     return out
+
+
+def _raw_texts(nodes: list[Node]) -> list[tuple[str, str]]:
+    """(name, text) of every ability profile, line breaks kept (Leader lists)."""
+    out = []
+    for node in nodes:
+        for profile in _profiles(node):
+            if _type(profile).startswith("abilit") or _type(profile) in ("", "wargear"):
+                out.append((profile.get("name"), "\n".join(
+                    c.text for c in profile.list("characteristics"))))
+        for rule in node.list("rules"):
+            out.append((rule.get("name"), rule.child_text("description")))
+    return out
+
+
+_NOT_WEAPONS = {"warlord"}
+
+
+def _note_unread(selection: Node, notes: list[str]) -> None:
+    """A selection inside the datasheet that is neither a model nor carries any profile,
+    rule or further selection (a weapon the file gives no profile for) becomes a note."""
+    for node in _subtree(selection)[1:]:
+        if node.get("type").lower() in ("model", "unit") or node.list("selections") or \
+                node.list("profiles") or node.list("rules"):
+            continue
+        name = kw.clean(node.get("name"))
+        categories = {kw.clean(c.get("name")).lower() for c in node.list("categories")}
+        if not name or name.lower() in _NOT_WEAPONS or name.lower() in categories:
+            continue
+        notes.append(f"'{name}' has no profile in the file: not modelled (add it by hand "
+                     "if it is a weapon)")
 
 
 def _categories(nodes: list[Node]) -> list[str]:
@@ -379,49 +516,82 @@ def _weapons_of(node: Node, notes: list[str]) -> list[CarriedWeapon]:
 
 
 def _groups(unit: str, models: list[_Model], unit_parts: list[Node], selection: Node,
-            notes: list[str], source) -> list[ModelGroup]:
-    unit_profiles = [p for n in unit_parts for p in _unit_profiles(n)]
+            notes: list[str], source, guard: _Defence) -> tuple[list[ModelGroup], bool]:
+    """The model groups of a datasheet, and whether every model had a statline."""
     slots: list[dict[CarriedWeapon, int]] = []
     owners: list[int] = []
     for index, model in enumerate(models):
-        for _ in range(model.count):
-            slots.append({})
-            owners.append(index)
+        slots += [{} for _ in range(model.count)]
+        owners += [index] * model.count
     if not slots:
-        return []
+        return [], True
     for index, model in enumerate(models):
-        mine = [s for s, o in zip(range(len(slots)), owners) if o == index]
+        mine = [s for s, o in enumerate(owners) if o == index]
         for node in model.parts:
             number = model.count if node is model.node else _count(node, source, unit)
             for weapon in _weapons_of(node, notes):
                 _share(weapon, number, mine, slots)
     everyone = list(range(len(slots)))
     for node in unit_parts:
-        number = len(slots) if node is selection else _count(node, source, unit)
-        for weapon in _weapons_of(node, notes):
+        if node is selection:
+            weapons = _unit_level_weapons(selection, models, notes)
+            number = len(slots)
+        else:
+            weapons, number = _weapons_of(node, notes), _count(node, source, unit)
+        for weapon in weapons:
             _share(weapon, number, everyone, slots)
     order: dict[CarriedWeapon, int] = {}
     for slot in slots:
         for weapon in slot:
             order.setdefault(weapon, len(order))
-    unit_texts = _texts(unit_parts)
+    return _statline_groups(models, unit_parts, selection, slots, owners, order, notes, guard)
+
+
+def _statline_groups(models, unit_parts, selection, slots, owners, order, notes, guard
+                     ) -> tuple[list[ModelGroup], bool]:
+    unit_profiles = [p for n in unit_parts for p in _unit_profiles(n)]
     unit_keywords = _categories([selection])
     out: list[ModelGroup] = []
     missing: list[str] = []
     for index, model in enumerate(models):
-        profile = _statline(model, unit_profiles, unit_texts, unit_keywords, notes)
+        profile = _statline(model, unit_profiles, unit_keywords, notes,
+                            guard.per_model[index])
         if profile is None:
             missing.append(model.name)
-            continue
-        mine = [s for s, o in zip(range(len(slots)), owners) if o == index]
-        out.extend(_loadout_groups(model, profile, [slots[s] for s in mine], order))
-    if not out:
-        notes.append("no Unit statline in the file: listed with its points, left out of the "
-                     "analysis")
-    elif missing:
-        notes.append(f"no statline for {', '.join(missing)}: those models are left out of "
-                     "the analysis")
-    return _merge_groups(out)
+            profile = _placeholder(unit_keywords + _categories(model.parts))
+        mine = [slots[s] for s, o in enumerate(owners) if o == index]
+        out.extend(_loadout_groups(model, profile, mine, order))
+    if missing:
+        notes.append(f"no statline in the file for {', '.join(dict.fromkeys(missing))}: the "
+                     "unit attacks (placeholder statline T1 Sv- W1) but is never a target")
+    return _merge_groups(out), not missing
+
+
+def _placeholder(categories: list[str]) -> TargetProfile:
+    """``T1 Sv- W1`` with the model's keywords (MONSTER/VEHICLE change which weapons shoot):
+    a model with no statline can attack, never be a target."""
+    return kw.statline({"t": "1", "sv": "-", "w": "1"}, kw.unit_keywords(categories), None,
+                       None, None)
+
+
+def _unit_level_weapons(selection: Node, models: list[_Model],
+                        notes: list[str]) -> list[CarriedWeapon]:
+    """Weapon profiles hung on the unit's own selection, not on a model or a weapon
+    selection: every model's only when the unit has one kind of model and no weapon
+    selections at all; else they belong to models not in the list and are notes."""
+    found = _weapons_of(selection, notes)
+    if not found:
+        return []
+    one_kind = len({m.name for m in models}) <= 1
+    selections = [n for n in _subtree(selection) if n is not selection
+                  and any(_weapon_kind(p) for p in _profiles(n))]
+    if one_kind and not selections:
+        return found
+    for weapon in found:
+        notes.append(f"weapon '{weapon.name}' is a profile on the unit, not on any model or "
+                     "weapon selection of this list (it may be for models not taken): not "
+                     "given to any model")
+    return []
 
 
 def _share(weapon: CarriedWeapon, number: int, among: list[int],
@@ -437,25 +607,22 @@ def _share(weapon: CarriedWeapon, number: int, among: list[int],
             slots[slot][weapon] = slots[slot].get(weapon, 0) + n
 
 
-def _statline(model: _Model, unit_profiles: list[Node], unit_texts: list[tuple[str, str]],
-              unit_keywords: list[str], notes: list[str]) -> TargetProfile | None:
-    """The model's own Unit profile, or the unit's closest by name; with the invulnerable
-    save, Feel No Pain and keywords of the unit and of the model's own selections."""
+def _statline(model: _Model, unit_profiles: list[Node], unit_keywords: list[str],
+              notes: list[str], found: list[Effect]) -> TargetProfile | None:
+    """The model's own Unit profile, or the unit's closest by name; with the unconditional
+    per-model defensive effects ``found`` and the keywords of the unit and of the model's
+    own selections."""
     own = [p for n in model.parts for p in _unit_profiles(n)]
     profile = own[0] if own else _closest(model.name, unit_profiles)
     if profile is None:
         return None
-    texts = list(dict.fromkeys(unit_texts + _texts(model.parts)))
-    invuln = kw.invulnerable(texts, notes)
-    fnp, fnp_mortal = kw.feel_no_pain(texts, notes)
     words = kw.unit_keywords(unit_keywords + _categories(model.parts))
-    if kw.has_stealth(texts):
-        words.add("STEALTH")
     try:
-        return kw.statline(_chars(profile), words, invuln, fnp, fnp_mortal)
+        line = kw.statline(_chars(profile), words, None, None, None)
+        return df.apply_to_profile(line, found)
     except ProfileError as exc:
         notes.append(f"statline '{kw.clean(profile.get('name'))}' cannot be read ({exc}); "
-                     "left out of the analysis")
+                     "its models get a placeholder statline: never a target")
         return None
 
 

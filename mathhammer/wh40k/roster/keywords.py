@@ -27,6 +27,8 @@ _CONDITIONAL = re.compile(r"\b(while|each time|if|until|when|whilst|leading|atta
 _INVULN_TEXT = re.compile(r"(\d)\s*\+\s*invulnerable save|invulnerable save of (\d)\s*\+",
                           re.IGNORECASE)
 _FNP_TEXT = re.compile(r"feel no pain\s*(\d)\s*\+", re.IGNORECASE)
+#: Keywords on one weapon profile; real weapons have fewer than ten.
+MAX_KEYWORDS = 64
 _KEYWORD_CHARS = re.compile(r"[^A-Z0-9' -]+")
 
 
@@ -82,17 +84,40 @@ def weapon_profile(name: str, chars: dict[str, str], melee_type: bool,
 
 
 def _abilities(name: str, line_head: str, text: str, notes: list[str]) -> list[str]:
-    """The keywords we model, in our spelling; the others become notes."""
+    """The keywords we model, in our spelling; the others become notes.
+
+    Each keyword is tried alone, then all the accepted ones together (linear in the
+    number of keywords); only when the combination fails (two that exclude each other) are
+    they added one at a time. More than :data:`MAX_KEYWORDS` is refused.
+    """
+    items = _keyword_items(text)
+    if len(items) > MAX_KEYWORDS:
+        raise ProfileError(f"weapon '{name}' has {len(items)} keywords; a weapon has at most "
+                           f"{MAX_KEYWORDS}: the file is damaged")
     accepted: list[str] = []
-    for raw in _keyword_items(text):
+    for raw in items:
         item = _normalise_ability(raw)
-        try:
-            parse_weapon(f"{name}: {line_head} [{', '.join(accepted + [item])}]")
-        except ProfileError:
+        if _parses(name, line_head, [item]):
+            accepted.append(item)
+        else:
             notes.append(f"{name}: keyword '{raw}' is not modelled (ignored)")
-            continue
-        accepted.append(item)
-    return accepted
+    if len(accepted) < 2 or _parses(name, line_head, accepted):
+        return accepted
+    together: list[str] = []
+    for item in accepted:
+        if _parses(name, line_head, together + [item]):
+            together.append(item)
+        else:
+            notes.append(f"{name}: keyword '{item}' conflicts with the others (ignored)")
+    return together
+
+
+def _parses(name: str, line_head: str, items: list[str]) -> bool:
+    try:
+        parse_weapon(f"{name}: {line_head} [{', '.join(items)}]")
+    except ProfileError:
+        return False
+    return True
 
 
 def _keyword_items(text: str) -> list[str]:

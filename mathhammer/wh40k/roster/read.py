@@ -233,6 +233,11 @@ def _from_json(path: Path, data: bytes) -> Node:
     except RecursionError:
         raise RosterError(f"{path}: JSON nested too deeply; a roster is far shallower") \
             from None
+    except ValueError as exc:  # an integer past Python's 4,300-digit limit
+        what = "a number of more than 4,300 digits" if "digits" in str(exc) else \
+            f"a value that cannot be read ({_first(str(exc))[:60]})"
+        raise RosterError(f"{path}: the JSON holds {what}; numbers in a roster are small: "
+                          "export the list again") from None
     if not isinstance(value, dict) or not isinstance(value.get("roster"), dict):
         keys = ", ".join(list(value)[:5]) if isinstance(value, dict) else type(value).__name__
         raise RosterError(f"{path}: JSON but not a New Recruit roster: expected an object "
@@ -263,7 +268,12 @@ def _convert_json(path: Path, value: dict) -> Node:
             elif isinstance(sub, list):
                 wrapper = Node(key)
                 node.children.append(wrapper)
-                for element in sub:
+                for index, element in enumerate(sub):
+                    if key in _SINGULAR and not isinstance(element, dict):
+                        raise RosterError(
+                            f"{path}: \"{key}\"[{index}] is {json.dumps(element)[:40]}, not "
+                            f"an object; each of a roster's \"{key}\" is {{...}}: the file is "
+                            "damaged or not a New Recruit export")
                     child = Node(_SINGULAR.get(key, key))
                     wrapper.children.append(child)
                     stack.append((child.tag, element, child, depth + 2))

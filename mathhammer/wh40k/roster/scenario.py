@@ -2,6 +2,8 @@
 
 Every datasheet with a statline becomes a ``[units."NAME"]`` table with its points and model
 groups (target lines and weapon lines, multi-profile weapons as ``{ name, profiles }``);
+the ``[rules]`` table carries the list's edition, so ``mathhammer run`` resolves a
+10th-edition list under 10th-edition rules without ``--edition``;
 attached units are written as in any scenario (``attached = [...]`` on the bodyguard). So
 that the file runs as written, it ends with a placeholder enemy (``Enemy``, a Space Marine
 squad: replace it with your opponent's units) and one example activation per unit (each
@@ -25,7 +27,9 @@ def roster_toml(roster: RosterLike) -> str:
     lines = [f"# Scenario written from {roster.source or 'a roster'}: {roster.faction}, "
              f"{roster.edition}th edition, {roster.points:g} points.",
              "# Units and points come from the list; the activations below are examples.",
-             "rounds = 1", ""]
+             "rounds = 1", "",
+             "# The list's own edition: `mathhammer run` resolves it under these rules.",
+             "[rules]", f"edition = {roster.edition}", ""]
     names = {e.name for e in roster.entries}
     enemy = PLACEHOLDER
     while enemy in names:

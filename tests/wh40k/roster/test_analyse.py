@@ -41,7 +41,7 @@ def test_columns_and_provenance(marines_exact):
     assert marines_exact.attrs["method"] == "exact"
     assert marines_exact.attrs["edition"] == 10 and marines_exact.attrs["notes"] == []
     custodes = mh.roster(FILES / "features_10e.ros").compare("MEQ", exact=True)
-    assert custodes.attrs["notes"] == ["Objective marker: no statline in the file, left out"]
+    assert custodes.attrs["notes"] == ["Objective marker: no statline in the file: it attacks, but is never a target"]
     assert set(marines_exact["metric"]) == {"expected_damage", "expected_models_destroyed",
                                             "p_unit_destroyed", "damage_per_100pts",
                                             "models_destroyed_per_100pts"}

@@ -129,7 +129,10 @@ def test_feel_no_pain_rule_and_conditional_note():
     army = mh.roster(FILES / "features_10e.ros")
     plague = entry(army, "Plague Marines")
     assert plague.groups[0].profile.fnp == 5
-    assert any("Aura of Rot" in n and "not applied" in n for n in plague.notes)
+    # "while a Character model is leading this unit": applied once a Leader is attached
+    assert any("Aura of Rot" in n and "a Leader is attached" in n for n in plague.notes)
+    assert any("Putrid Bulk" in n and "not applied" in n and "strength greater" in n
+               for n in plague.notes)
 
 
 def test_10th_edition_conversion_is_kept_on_the_weapon():
@@ -160,9 +163,11 @@ def test_scoped_keywords_11e():
 def test_unit_without_statline():
     army = mh.roster(FILES / "features_10e.ros")
     marker = entry(army, "Objective marker")
-    assert marker.groups == () and marker.points == 0
-    assert any("no Unit statline" in n for n in marker.notes)
-    assert "Objective marker" not in [u.name for u in army.units]
+    assert marker.points == 0 and not marker.has_statline
+    assert str(marker.groups[0].profile) == "T1 Sv- W1 [FORTIFICATION]"  # a placeholder
+    assert any("no statline in the file" in n and "never a target" in n for n in marker.notes)
+    assert "Objective marker" in [u.name for u in army.units]      # it may attack
+    assert "Objective marker" not in [u.name for u in army.targets]
 
 
 def test_points_with_enhancements_and_other_costs():
