@@ -35,6 +35,7 @@ import numpy as np
 import pandas as pd
 
 from mathhammer.core.labels import register_metric_labels
+from mathhammer.core.progress import Bar, bar as progress_bar, check_progress
 from mathhammer.core.result import Result, situation_text
 from mathhammer.core.trials import DEFAULT_GRID_TRIALS, check_seed, check_trials
 from mathhammer.core.labels import metric_label
@@ -86,7 +87,8 @@ def compare(attackers: AttackerLike | Mapping[str, AttackerLike],
             trials: int = DEFAULT_TRIALS, seed: int = 1, exact: bool = False,
             points: float | Sequence[float] | Mapping[str, float] | None = None,
             library: TargetLibrary | None = None, results_out: dict | None = None,
-            client: Any = None, edition: int = 11, **options: Any) -> pd.DataFrame:
+            client: Any = None, edition: int = 11, progress: bool | None = None,
+            **options: Any) -> pd.DataFrame:
     """Every attacker against every target, under the same situation: a tidy frame.
 
     Parameters
@@ -120,6 +122,10 @@ def compare(attackers: AttackerLike | Mapping[str, AttackerLike],
         run. The workers need mathhammer installed.
     edition
         The rules edition, 11 (default) or 10 (see :class:`~mathhammer.wh40k.profiles.Rules`).
+    progress
+        A progress bar on stderr, one step per cell, for a grid that runs longer than about
+        2 s: ``None`` (default) when stderr is a terminal or in a notebook, ``True``/``False``
+        to force it. It never changes the frame.
     **options
         Situation, modifier and rule switches, as for :func:`mathhammer.simulate`.
 
@@ -144,7 +150,7 @@ def compare(attackers: AttackerLike | Mapping[str, AttackerLike],
     api.build_options(options)  # fail fast on a bad option, before any cell runs
     cells = [(a, t, {}) for a in attacker_list for t in target_list]
     return _run(cells, None, costs, trials=trials, seed=seed, exact=exact, options=options,
-                results_out=results_out, client=client)
+                results_out=results_out, client=client, progress=progress)
 
 
 def sweep(attackers: AttackerLike | Mapping[str, AttackerLike],
@@ -154,9 +160,10 @@ def sweep(attackers: AttackerLike | Mapping[str, AttackerLike],
           trials: int = DEFAULT_TRIALS, seed: int = 1, exact: bool = False,
           points: float | Sequence[float] | Mapping[str, float] | None = None,
           library: TargetLibrary | None = None, results_out: dict | None = None,
-          client: Any = None, edition: int = 11, **options: Any) -> pd.DataFrame:
-    """:func:`compare` repeated for each value of one parameter (``client`` and ``edition``
-    as there; ``"edition"`` can also be the parameter swept, e.g. ``[10, 11]``).
+          client: Any = None, edition: int = 11, progress: bool | None = None,
+          **options: Any) -> pd.DataFrame:
+    """:func:`compare` repeated for each value of one parameter (``client``, ``edition`` and
+    ``progress`` as there; ``"edition"`` can also be the parameter swept, e.g. ``[10, 11]``).
 
     Parameters
     ----------
@@ -201,23 +208,27 @@ def sweep(attackers: AttackerLike | Mapping[str, AttackerLike],
     return _run(cells, parameter, costs, trials=trials, seed=seed, exact=exact,
                 options=options, settings=[v for _ in attacker_list for _ in target_list
                                            for v in values], results_out=results_out,
-                client=client)
+                client=client, progress=progress)
 
 
 def results(attackers: AttackerLike | Mapping[str, AttackerLike],
             targets: str | TargetProfile | Iterable[str | TargetProfile]
             | Mapping[str, str | TargetProfile], *,
             trials: int = DEFAULT_TRIALS, seed: int = 1, exact: bool = False,
-            library: TargetLibrary | None = None, **options: Any) -> dict[tuple[str, str], Result]:
-    """The full :class:`Result` of every cell of :func:`compare` (same seeding), keyed by
-    ``(attacker label, target label)``; handy for overlay charts of whole distributions."""
+            library: TargetLibrary | None = None, progress: bool | None = None,
+            **options: Any) -> dict[tuple[str, str], Result]:
+    """The full :class:`Result` of every cell of :func:`compare` (same seeding, same
+    ``progress``), keyed by ``(attacker label, target label)``; handy for overlay charts of
+    whole distributions."""
     attacker_list = _attackers(attackers)
     target_list = _targets(targets, library, options.get("edition", 11))
     cells = [(a, t) for a in attacker_list for t in target_list]
     children = np.random.SeedSequence(_seed(seed)).spawn(len(cells))
     out = {}
-    for (a, t), child in zip(cells, children):
-        out[(a.label, t.label)] = _one(a, t, options, trials, child, exact)
+    with progress_bar(len(cells), "compare", progress=progress) as bar:
+        for (a, t), child in zip(cells, children):
+            out[(a.label, t.label)] = _one(a, t, options, trials, child, exact)
+            bar.update()
     return out
 
 
@@ -362,20 +373,17 @@ def to_json_dict(frame: pd.DataFrame) -> dict[str, Any]:
 
 # -- cells ----------------------------------------------------------------------------------
 def _run(cells, parameter, costs, *, trials, seed, exact, options, settings=None,
-         results_out=None, client=None):
+         results_out=None, client=None, progress=None):
     if not exact:
         trials = check_trials(trials)
     seed = _seed(seed)
+    check_progress(progress)
     children = np.random.SeedSequence(seed).spawn(len(cells))
     jobs = [(attacker, target, {**options, **overrides}, trials, child, exact)
             for (attacker, target, overrides), child in zip(cells, children)]
-    if client is None:
-        results_list = [_one(*job) for job in jobs]
-    else:
-        # One task per cell; each carries its own SeedSequence child, so the cluster returns
-        # the same bits as a local run whatever worker runs it.
-        futures = [client.submit(_one, *job, pure=False) for job in jobs]
-        results_list = client.gather(futures)
+    desc = "compare" if parameter is None else f"sweep {parameter}"
+    with progress_bar(len(jobs), desc, progress=progress) as bar:
+        results_list = _run_jobs(jobs, client, bar)
     rows: list[dict[str, Any]] = []
     for i, ((attacker, target, overrides), result) in enumerate(zip(cells, results_list)):
         if results_out is not None:
@@ -398,6 +406,25 @@ def _run(cells, parameter, costs, *, trials, seed, exact, options, settings=None
     if situation:
         frame.attrs["situation"] = situation
     return frame
+
+
+def _run_jobs(jobs: list[tuple], client: Any, bar: Bar) -> list[Result]:
+    """Every cell's result, in order: here, or as Dask tasks; ``bar`` counts finished cells."""
+    if client is None:
+        out = []
+        for job in jobs:
+            out.append(_one(*job))
+            bar.update()
+        return out
+    # One task per cell; each carries its own SeedSequence child, so the cluster returns the
+    # same bits as a local run whatever worker runs it.
+    futures = [client.submit(_one, *job, pure=False) for job in jobs]
+    if bar.shown:
+        from distributed import as_completed
+
+        for _ in as_completed(futures):
+            bar.update()
+    return client.gather(futures)
 
 
 def situation_words(options: Mapping[str, Any]) -> str:

@@ -161,3 +161,26 @@ def test_watch_reraises_the_work_error():
 def test_bad_progress_is_a_one_line_refusal(bad):
     with pytest.raises(OptionError, match="progress="):
         mh.simulate(WEAPON, TARGET, trials=100, progress=bad)
+
+
+def test_compare_grid_bar_counts_cells_and_keeps_the_frame(monkeypatch, capsys):
+    monkeypatch.setattr(progress, "DELAY", 0)
+    quiet = mh.compare([WEAPON, "Bolter: A2 BS3+ S4 AP0 D1"], ["MEQ", "GEQ"], trials=2000,
+                       progress=False)
+    assert capsys.readouterr().err == ""
+    shown = mh.compare([WEAPON, "Bolter: A2 BS3+ S4 AP0 D1"], ["MEQ", "GEQ"], trials=2000,
+                       progress=True)
+    err = capsys.readouterr().err
+    assert "compare" in err and "/4 " in err and "simulate" not in err   # one bar, per cell
+    assert quiet.equals(shown)
+
+
+def test_compare_command_on_a_terminal_shows_a_bar_and_quiet_silences_it():
+    args = ["compare", WEAPON, "--target", "MEQ", "--target", "GEQ", "--trials", "2000"]
+    code, out, err = _run([*args, "--json"], terminal=True)
+    assert code == 0, err
+    assert "compare" in err and BAR in err
+    assert json.loads(out)["rows"]
+    code, out, err = _run([*args, "--quiet"], terminal=True)
+    assert code == 0, err
+    assert err.strip() == ""

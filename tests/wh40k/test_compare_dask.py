@@ -44,3 +44,14 @@ def test_unreachable_scheduler_is_a_clear_error(capsys):
                  "--scheduler", "tcp://127.0.0.1:9"])
     assert code == 2
     assert "cannot reach the Dask scheduler" in capsys.readouterr().err
+
+
+@pytest.mark.filterwarnings("ignore")
+def test_cluster_grid_counts_cells_on_a_progress_bar(client, monkeypatch, capsys):
+    from mathhammer.core import progress
+
+    monkeypatch.setattr(progress, "DELAY", 0)
+    local = mh.compare(WEAPONS, TARGETS, trials=5_000, seed=5, progress=False)
+    remote = mh.compare(WEAPONS, TARGETS, trials=5_000, seed=5, client=client, progress=True)
+    pd.testing.assert_frame_equal(local, remote, check_exact=True)
+    assert "compare" in capsys.readouterr().err
