@@ -184,3 +184,17 @@ def test_compare_command_on_a_terminal_shows_a_bar_and_quiet_silences_it():
     code, out, err = _run([*args, "--quiet"], terminal=True)
     assert code == 0, err
     assert err.strip() == ""
+
+
+def test_scenario_run_bar_keeps_the_histograms(monkeypatch, capsys):
+    from pathlib import Path
+
+    monkeypatch.setattr(progress, "DELAY", 0)
+    monkeypatch.setattr(progress, "POLL", 0.001)
+    path = Path(__file__).parents[2] / "examples" / "shoot_charge_fight.toml"
+    quiet = mh.run(path, trials=20_000, seed=3, progress=False)
+    assert capsys.readouterr().err == ""
+    shown = mh.run(path, trials=20_000, seed=3, progress=True)
+    assert "run" in capsys.readouterr().err
+    for name in ("models", "wounds", "groups", "sides"):
+        assert np.array_equal(getattr(quiet, name), getattr(shown, name))

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from mathhammer.core.progress import check_progress, watch
 from mathhammer.core.result import MONTE_CARLO, Distribution
 from mathhammer.core.tables import Table
 from mathhammer.core.trials import (CHUNKS, DEFAULT_SCENARIO_TRIALS, check_seed, check_trials,
@@ -28,7 +29,8 @@ _ROUND_END = re.compile(r"round (?P<a>\d+) end|end of round (?P<b>\d+)")
 
 
 def run(scenario: Scenario | str | Path, trials: int = DEFAULT_SCENARIO_TRIALS,
-        seed: int | np.random.SeedSequence = 1) -> ScenarioResult:
+        seed: int | np.random.SeedSequence = 1, *,
+        progress: bool | None = None) -> ScenarioResult:
     """Simulate a scenario: every activation, every battle round, ``trials`` times.
 
     Parameters
@@ -37,6 +39,10 @@ def run(scenario: Scenario | str | Path, trials: int = DEFAULT_SCENARIO_TRIALS,
         A :class:`Scenario` or the path of a scenario TOML file.
     trials, seed
         Monte Carlo trials and seed (bit-identical results for a seed on any thread count).
+    progress
+        A progress bar on stderr for a run longer than about 2 s: ``None`` (default) when
+        stderr is a terminal or in a notebook, ``True``/``False`` to force it. It never
+        changes the result.
 
     Returns
     -------
@@ -48,6 +54,7 @@ def run(scenario: Scenario | str | Path, trials: int = DEFAULT_SCENARIO_TRIALS,
         scenario = load_scenario(scenario)
     trials = check_trials(trials)
     seed = check_seed(seed)
+    check_progress(progress)
     try:
         plan = compile_scenario(scenario)
     except MathhammerError as exc:  # name the file and line of the activation, when known
@@ -55,7 +62,7 @@ def run(scenario: Scenario | str | Path, trials: int = DEFAULT_SCENARIO_TRIALS,
         if located == str(exc):
             raise
         raise type(exc)(located) from None
-    hists = run_scenario_monte_carlo(plan, trials, seed)
+    hists = run_scenario_monte_carlo(plan, trials, seed, progress=progress)
     return ScenarioResult(plan=plan, trials=trials, seed=seed, models=hists[0],
                           wounds=hists[1], groups=hists[2], sides=hists[3])
 
@@ -76,8 +83,13 @@ def max_pending(plan: ScenarioPlan) -> int:
 
 
 def run_scenario_monte_carlo(plan: ScenarioPlan, trials: int,
-                             seed: int | np.random.SeedSequence, chunks: int = CHUNKS):
-    """Run the scenario kernel; return summed histograms (models, wounds, groups, sides)."""
+                             seed: int | np.random.SeedSequence, chunks: int = CHUNKS,
+                             progress: bool | None = None):
+    """Run the scenario kernel; return summed histograms (models, wounds, groups, sides).
+
+    A progress bar counts the trials of finished chunks (side 0's row of ``sides`` gets one
+    count per trial when its chunk ends), read while the kernel runs; the call is the same.
+    """
     from mathhammer.wh40k.scenario.kernels import simulate_scenario_chunks
 
     streams, per_chunk = chunk_streams(trials, seed, chunks)
@@ -87,14 +99,17 @@ def run_scenario_monte_carlo(plan: ScenarioPlan, trials: int,
     groups = np.zeros((chunks, cps, plan.group_bins), dtype=np.int64)
     sides = np.zeros((chunks, len(plan.side_names), plan.rounds + 1), dtype=np.int64)
     pending = max_pending(plan) if plan.dw_at_unit_end else 1
-    simulate_scenario_chunks(streams, per_chunk, plan.rounds, plan.activations, plan.batches,
-                             plan.contribs, plan.hit, plan.wound, plan.saves, plan.damage_maps,
-                             plan.units, plan.orders, plan.toughness, plan.subs, plan.allocs,
-                             plan.report_groups, plan.flags, pending,
-                             int(plan.units[:, U_N_ALLOCS].max()), models, wounds, groups,
-                             sides, plan.hit_cdfs, plan.wound_cdfs, plan.save_cdfs,
-                             plan.use_counts, plan.one_shot_slots, plan.retarget,
-                             plan.precision_pick)
+    def work() -> None:
+        simulate_scenario_chunks(
+            streams, per_chunk, plan.rounds, plan.activations, plan.batches, plan.contribs,
+            plan.hit, plan.wound, plan.saves, plan.damage_maps, plan.units, plan.orders,
+            plan.toughness, plan.subs, plan.allocs, plan.report_groups, plan.flags, pending,
+            int(plan.units[:, U_N_ALLOCS].max()), models, wounds, groups, sides,
+            plan.hit_cdfs, plan.wound_cdfs, plan.save_cdfs, plan.use_counts,
+            plan.one_shot_slots, plan.retarget, plan.precision_pick)
+
+    watch(work, lambda: sides[:, 0].sum() if sides.shape[1] else 0, trials, "run",
+          progress=progress)
     return models.sum(axis=0), wounds.sum(axis=0), groups.sum(axis=0), sides.sum(axis=0)
 
 
