@@ -178,7 +178,8 @@ class Roster:
                                   "attaches a unit to itself")
             if any(a.attached == leader.name and a.bodyguard == bodyguard.name for a in out):
                 continue
-            problem = self._conflict(out, leader.name, bodyguard.name)
+            problem = self._conflict(out, leader.name, bodyguard.name) or \
+                _not_allowed(leader, bodyguard)
             if problem:
                 raise RosterError(f"{self.source}: cannot attach {leader.name} to "
                                   f"{bodyguard.name}: {problem}")
@@ -240,9 +241,8 @@ class Roster:
         for entry in self.entries:
             if not entry.can_lead or self.attached_to(entry.name):
                 continue
-            wanted = {name.lower() for name in entry.can_lead}
             bodyguards = [e.name for e in self.entries if e.name != entry.name
-                          and _base_name(e.name).lower() in wanted]
+                          and any(_same_unit(e.name, n) for n in entry.can_lead)]
             if bodyguards:
                 hints.append(f"{entry.name} can lead {' or '.join(bodyguards)}: attach it "
                              f"with --attach \"{entry.name}={bodyguards[0]}\" (attach= in "
@@ -527,6 +527,27 @@ def _attach_pairs(spec: AttachSpec) -> list[tuple[str, str]]:
                               "\"Captain=Intercessor Squad\"")
         out.append((leader.strip(), bodyguard.strip()))
     return out
+
+
+def _same_unit(a: str, b: str) -> bool:
+    """Datasheet names equal but for case, punctuation and a plural ``s``."""
+    def key(text: str) -> str:
+        return "".join(c for c in _base_name(text).lower() if c.isalnum()).rstrip("s")
+    return key(a) == key(b)
+
+
+def _not_allowed(leader: RosterEntry, bodyguard: RosterEntry) -> str | None:
+    """Why the Leader text of the file forbids ``leader`` onto ``bodyguard``, or None (also
+    when the file prints no Leader text for it)."""
+    if any(_same_unit(bodyguard.name, name) for name in leader.can_lead):
+        return None
+    if any(_same_unit(leader.name, name) for name in bodyguard.can_lead):
+        return (f"the pair is reversed: {bodyguard.name}'s Leader ability names "
+                f"{_base_name(leader.name)}; write --attach \"{bodyguard.name}="
+                f"{leader.name}\"")
+    if leader.can_lead:
+        return (f"{leader.name}'s Leader ability allows only {', '.join(leader.can_lead)}")
+    return None
 
 
 def _base_name(name: str) -> str:

@@ -5,11 +5,15 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import textwrap
 from typing import Any
 
 from mathhammer.core.cli_options import add_monte_carlo_options, add_output_options
 from mathhammer.core.trials import DEFAULT_GRID_TRIALS
 from mathhammer.errors import OptionError
+
+#: Text tables wrap their columns to fit a terminal this wide.
+WIDTH = 100
 
 
 def register(subparsers: Any) -> None:
@@ -35,6 +39,12 @@ def register(subparsers: Any) -> None:
                              "Squad' (10th-edition files do not record it); repeatable")
     parser.add_argument("--attach-other", action="append", default=[],
                         metavar="LEADER=BODYGUARD", help="the same for the --against list")
+    parser.add_argument("--assume", action="append", default=[], metavar="UNIT: ABILITY",
+                        help="apply a conditional defensive rule of a unit of FILE on "
+                             "purpose, e.g. 'Plague Marines: Putrid Bulk' (the listing's "
+                             "notes name them); repeatable")
+    parser.add_argument("--assume-other", action="append", default=[],
+                        metavar="UNIT: ABILITY", help="the same for the --against list")
     parser.add_argument("--to-scenario", metavar="OUT.toml",
                         help="write the units as a scenario file for 'mathhammer run'")
     add_targets_file_option(parser)
@@ -49,10 +59,12 @@ def register(subparsers: Any) -> None:
     grid.add_argument("--phase", choices=["shooting", "fight", "both"], default="both",
                       help="which phase to analyse (default both)")
     grid.add_argument("--metric", default=None, metavar="METRIC",
-                      help="metric of the table and heat map (expected_damage, "
+                      help="metric of the tables and heat maps (expected_damage, "
                            "expected_models_destroyed, p_unit_destroyed, damage_per_100pts, "
-                           "models_destroyed_per_100pts); default damage_per_100pts in the "
-                           "heat map, all in the table")
+                           "models_destroyed_per_100pts); default damage_per_100pts (or "
+                           "expected_damage when the list has no points)")
+    grid.add_argument("--all", action="store_true", dest="all_metrics",
+                      help="one table per metric instead of the one --metric names")
     add_situation_arguments(parser, edition_default=None)
     add_monte_carlo_options(parser, default_trials=DEFAULT_GRID_TRIALS,
                             trials_help="Monte Carlo trials per cell")
@@ -63,17 +75,17 @@ def register(subparsers: Any) -> None:
 def _run(args: argparse.Namespace) -> int:
     from mathhammer.wh40k.roster.api import roster
 
-    army = roster(args.file, attach=args.attach or None)
+    army = roster(args.file, attach=args.attach or None, assume=args.assume or None)
     if args.to_scenario:
         army.to_toml(args.to_scenario)
     if not args.target and not args.against:
-        if args.attach_other:
-            raise OptionError("--attach-other needs --against OTHER_FILE")
+        if args.attach_other or args.assume_other:
+            raise OptionError("--attach-other and --assume-other need --against OTHER_FILE")
         return _listing(army, args)
     if args.target and args.against:
         raise OptionError("give --target or --against, not both")
-    if args.attach_other and not args.against:
-        raise OptionError("--attach-other needs --against OTHER_FILE")
+    if (args.attach_other or args.assume_other) and not args.against:
+        raise OptionError("--attach-other and --assume-other need --against OTHER_FILE")
     return _analysis(army, args)
 
 
@@ -95,7 +107,7 @@ def _listing(army: Any, args: argparse.Namespace) -> int:
 
 def _analysis(army: Any, args: argparse.Namespace) -> int:
     from mathhammer.wh40k.cli import options_from_args
-    from mathhammer.wh40k.compare import pivot, table, to_markdown
+    from mathhammer.wh40k.compare import pivot
     from mathhammer.wh40k.targets import load
 
     options = options_from_args(args)
@@ -105,7 +117,8 @@ def _analysis(army: Any, args: argparse.Namespace) -> int:
     if args.against:
         from mathhammer.wh40k.roster.api import roster
 
-        other = roster(args.against, attach=args.attach_other or None)
+        other = roster(args.against, attach=args.attach_other or None,
+                       assume=args.assume_other or None)
         frame = army.against(other, **common)
     else:
         library = load(*args.targets_file) if args.targets_file else None
@@ -119,23 +132,45 @@ def _analysis(army: Any, args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(to_json_dict(frame)))
         return 0
-    for phase in phases:
-        part = frame[frame["phase"] == phase].drop(columns=["phase", "method"])
-        if part.empty:
-            continue
-        if args.markdown:
-            print(f"### {phase.capitalize()}\n")
-            print(to_markdown(part, args.metric))
-            print()
-        else:
-            print(f"{phase.capitalize()}:")
-            cells = table(part, args.metric).frame   # fixed decimals, percentages
-            labels = [c for c in ("attacker", "target") if c in cells.columns]
-            print(cells.set_index(labels).to_string())
-            print()
+    _print_tables(frame, phases, args)
     footer = _footer(frame, args)
     print("\n".join(f"- {line}" for line in footer.splitlines()) if args.markdown else footer)
     return 0
+
+
+def _metrics(frame: Any, args: argparse.Namespace) -> list[str]:
+    """The metrics to print: all with ``--all``, else ``--metric`` or the default."""
+    present = list(dict.fromkeys(frame["metric"]))
+    if args.all_metrics:
+        return present
+    return [args.metric or default_metric(frame)]
+
+
+def default_metric(frame: Any) -> str:
+    """``damage_per_100pts`` when the frame has it (the list has points), else
+    ``expected_damage``."""
+    return "damage_per_100pts" if (frame["metric"] == "damage_per_100pts").any() \
+        else "expected_damage"
+
+
+def _print_tables(frame: Any, phases: tuple[str, ...], args: argparse.Namespace) -> None:
+    from mathhammer.wh40k.compare import METRIC_LABELS
+    from mathhammer.wh40k.roster.tables import metric_table
+
+    for phase in phases:
+        part = frame[frame["phase"] == phase]
+        if part.empty:
+            continue
+        for metric in _metrics(frame, args):
+            label = METRIC_LABELS.get(metric, metric.replace("_", " "))
+            wide = metric_table(part, metric)
+            if args.markdown:
+                print(f"### {phase.capitalize()}: {label}\n")
+                print(wide.to_markdown())
+            else:
+                print(f"{phase.capitalize()}: {label}")
+                print(wide.to_string(line_width=WIDTH))
+            print()
 
 
 def to_json_dict(frame: Any) -> dict[str, Any]:
@@ -156,22 +191,35 @@ def _footer(frame: Any, args: argparse.Namespace) -> str:
                        f"seed {args.seed}) elsewhere"}[method]
     lines = [f"Engine: {engine}; {frame.attrs.get('edition')}th-edition list"]
     lines += [f"Note: {n}" for n in frame.attrs.get("notes", [])]
-    lines += [f"Choice: {c}" for c in dict.fromkeys(frame.attrs.get("choices", []))]
-    return "\n".join(lines)
+    lines += [f"Choice: {c}" for c in _grouped_choices(frame.attrs.get("choices", []))]
+    return "\n".join(textwrap.fill(line, WIDTH, subsequent_indent="    ") for line in lines)
+
+
+def _grouped_choices(choices: list[str]) -> list[str]:
+    """``X shoots P (...) against A`` and ``... against B`` as one ``... against A, B``."""
+    grouped: dict[str, list[str]] = {}
+    for choice in dict.fromkeys(choices):
+        head, sep, target = choice.rpartition(" against ")
+        grouped.setdefault(head if sep else choice, []).extend([target] if sep else [])
+    return [f"{head} against {', '.join(targets)}" if targets else head
+            for head, targets in grouped.items()]
 
 
 def _plot(frame: Any, args: argparse.Namespace) -> None:
+    """One heat map per phase analysed, stacked in one figure."""
     from mathhammer.core import charts
-
-    metric = args.metric or "damage_per_100pts"
-    if metric not in set(frame["metric"]):
-        metric = "expected_damage"
-    phase = "shooting" if (frame["phase"] == "shooting").any() else "fight"
-    part = frame[frame["phase"] == phase].drop(columns=["phase", "method"])
+    from mathhammer.core.chart_layout import new_figure
     from mathhammer.wh40k.compare import METRIC_LABELS
 
+    metric = args.metric or default_metric(frame)
     label = METRIC_LABELS.get(metric, metric.replace("_", " "))
-    art = charts.heatmap(part, metric, title=f"{phase.capitalize()} phase: {label}",
-                         rows="attacker", columns="target")
-    art.ax.set_ylabel("unit of the list")
-    charts.save(art, args.plot)
+    phases = [p for p in ("shooting", "fight") if (frame["phase"] == p).any()]
+    rows = max(len(set(frame["attacker"])), 1)
+    figure = new_figure((7.0, len(phases) * max(2.4, 1.2 + 0.3 * rows)))
+    axes = figure.subplots(len(phases), 1, squeeze=False)[:, 0]
+    for ax, phase in zip(axes, phases):
+        part = frame[frame["phase"] == phase].drop(columns=["phase", "method"])
+        art = charts.heatmap(part, metric, ax=ax, title=f"{phase.capitalize()} phase: {label}",
+                             rows="attacker", columns="target")
+        art.ax.set_ylabel("unit of the list")
+    charts.save(figure, args.plot)

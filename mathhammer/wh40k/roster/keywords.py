@@ -299,16 +299,37 @@ def damage_reduction(texts: list[tuple[str, str]], notes: list[str]) -> tuple[in
     return minus, halved
 
 
+_BULLET = re.compile(r"^\s*(?:[\u25a0\u2022\u25aa\u25cf\u25e6*]|[-\u2013\u2014](?=\s))\s*")
+_INLINE_BULLETS = re.compile(r"[\u25a0\u2022\u25aa\u25cf\u25e6]|\s[-\u2013\u2014]\s")
+
+
 def leads(texts: list[tuple[str, str]]) -> tuple[str, ...]:
-    """The units a Leader ability says this model can be attached to (the names after the
-    bullets of "This model can be attached to the following units: ■ X ■ Y")."""
+    """The units a Leader ability says this model can be attached to: the items after
+    "can be attached to the following unit(s):", bulleted with ``■``, ``•`` or ``- UNIT``
+    on their own lines or inline (``■ X ■ Y``); ``texts`` keep their line breaks.
+
+    Examples
+    --------
+    >>> leads([("Leader", "This model can be attached to the following units:\n"
+    ...                   "- Intercessor Squad\n- Hellblaster Squad\nYou can attach...")])
+    ('Intercessor Squad', 'Hellblaster Squad')
+    """
     out: list[str] = []
     for name, text in texts:
         if clean(name).lower() != "leader" or "attached to" not in text.lower():
             continue
-        for item in re.split(r"[\u25a0\u2022\u25aa\u25cf\n]", text)[1:]:
-            unit = clean(item).strip(" .;,*")
-            if unit:
+        body = re.split(r"(?i)attached to[^:]*:", text, maxsplit=1)[-1]
+        lines = [part for line in body.replace("\r", "\n").split("\n")
+                 for part in re.split(r"(?=[\u25a0\u2022\u25aa\u25cf\u25e6])", line)
+                 if part.strip()]
+        if any(_BULLET.match(line) for line in lines):
+            items = [part for line in lines if _BULLET.match(line)
+                     for part in re.split(r"\s[-\u2013\u2014]\s", _BULLET.sub("", line))]
+        else:
+            items = _INLINE_BULLETS.split(" ".join(lines))[1:]
+        for item in items:
+            unit = re.split(r"(?<=[a-z\)])\. |\s{2,}", clean(item))[0].strip(" .;,*")
+            if unit and len(unit) <= 80:
                 out.append(unit)
     return tuple(dict.fromkeys(out))
 

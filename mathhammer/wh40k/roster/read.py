@@ -93,9 +93,35 @@ def read_tree(path: str | Path) -> Node:
         raise RosterError(f"{path}: the file is empty; export the roster again from "
                           "BattleScribe or New Recruit")
     else:
+        _refuse_text_export(path, data)
         raise RosterError(f"{path}: not a roster file: it is neither XML (.ros), a zip "
                           "(.rosz) nor New Recruit JSON")
     return root
+
+
+_TEXT_MARKS = {"GW app": (b"exported with app version", b"attached as:", b"strike force (",
+                          b"incursion (", b"onslaught (", b"enhancement:", b"warlord",
+                          b"characters\n", b"battleline\n"),
+               "New Recruit": (b"++ army roster", b"+ faction keyword", b"+ detachment",
+                               b"+ total army points", b"char1:", b"+++")}
+
+
+def _refuse_text_export(path: Path, data: bytes) -> None:
+    """A plain-text army list (GW app or New Recruit 'text' export): refused naming the
+    export to use, since it names units and wargear but gives no statlines."""
+    head = data[:20_000].lower().replace(b"\r\n", b"\n")
+    if b"\x00" in head:
+        return
+    found = [kind for kind, marks in _TEXT_MARKS.items() if any(m in head for m in marks)]
+    looks_like_list = found or (b"pts" in head or b"points" in head) and (
+        b"\xe2\x80\xa2" in head or b"\n- " in head or b"x " in head)
+    if not looks_like_list:
+        return
+    kind = found[0] if found else "a list builder's"
+    raise RosterError(f"{path}: a plain-text army list ({kind} text export): it names units "
+                      "and wargear but no statlines, so it cannot be read; export the list "
+                      "from New Recruit as JSON or from BattleScribe as .rosz (import a GW app "
+                      "list into New Recruit first)")
 
 
 def _read_bytes(path: Path) -> bytes:

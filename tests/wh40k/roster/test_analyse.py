@@ -280,8 +280,8 @@ def test_target_damage_reduction_is_applied():
 
 @pytest.mark.parametrize("extra, message", [
     (["--target", "MEQ", "--against", str(FILES / "orks_11e.ros")], "not both"),
-    (["--target", "MEQ", "--attach-other", "A=B"], "--attach-other needs --against"),
-    (["--attach-other", "A=B"], "--attach-other needs --against"),
+    (["--target", "MEQ", "--attach-other", "A=B"], "--attach-other and --assume-other need --against"),
+    (["--attach-other", "A=B"], "--attach-other and --assume-other need --against"),
     (["--plot", "x.png"], "--plot draws the analysis"),
     (["--target", "MEQ", "--metric", "damge_per_100pts", "--exact"], "did you mean"),
     (["--target", "MEQQ"], "unknown target"),
