@@ -226,6 +226,9 @@ def _read_entry(selection: Node, source, name: str) -> RosterEntry:
         raise RosterError(f"{source}: unit '{name}' has {total_models} models; a roster unit "
                           f"has at most {MAX_MODELS}")
     guard = _Defence.read(name, models, unit_parts, notes)
+    if guard.unit_wide:
+        notes.append("whole-unit defensive rules applied when it is a target: "
+                     + ", ".join(_describe_wide(k, v) for k, v in guard.unit_wide))
     groups, complete = _groups(name, models, unit_parts, selection, notes, source, guard)
     _note_unread(selection, notes)
     custom = kw.clean(selection.get("customName"))
@@ -285,6 +288,16 @@ class _Defence:
                      for found in own]
         return cls(per_model, tuple(sorted(df.unit_defense(wide).items())), leading,
                    conditional)
+
+
+def _describe_wide(key: str, value: int | bool) -> str:
+    if key == "damage_halved":
+        return "halve Damage"
+    if key == "damage_minus":
+        return f"-{value} Damage"
+    roll, _, scope = key.partition("_minus_")
+    against = "" if scope == "all" else f" by {scope} attacks"
+    return f"-{value} to be {'hit' if roll == 'hit' else 'wounded'}{against}"
 
 
 def _effects(texts: list[tuple[str, str]]) -> list[Effect]:
@@ -579,7 +592,8 @@ def _unit_level_weapons(selection: Node, models: list[_Model],
     """Weapon profiles hung on the unit's own selection, not on a model or a weapon
     selection: every model's only when the unit has one kind of model and no weapon
     selections at all; else they belong to models not in the list and are notes."""
-    found = _weapons_of(selection, notes)
+    found = [CarriedWeapon(p.name, (p,)) for w in _weapons_of(selection, notes)
+             for p in w.profiles]
     if not found:
         return []
     one_kind = len({m.name for m in models}) <= 1
