@@ -38,9 +38,10 @@ FIGSIZE = (7.0, 4.2)
 #: Default resolution of saved PNGs: 7 x 4.2 in -> 1050 x 630 px.
 DPI = 150
 FORMATS = (".png", ".svg", ".pdf")
-#: Series one panel holds before :func:`mathhammer.core.charts.overlay` and
-#: :func:`~mathhammer.core.charts.sweep_lines` switch to one panel per target.
-MAX_SERIES_PER_PANEL = 8
+#: Series one panel holds: beyond it :func:`mathhammer.core.charts.overlay` and
+#: :func:`~mathhammer.core.charts.sweep_lines` draw one panel per target, and split a
+#: target's attackers over several panels, so no panel carries more.
+MAX_SERIES_PER_PANEL = 7
 NOTE_COLOUR = "#555555"
 
 _RC = {
@@ -65,18 +66,33 @@ def style() -> Iterator[None]:
 
 #: Colours of series: the palette without its yellow, too faint for lines on white.
 SERIES_COLOURS = PALETTE[:7]
+#: Legend keys long enough to show a line's dash pattern and its marker.
+HANDLE_LENGTH = 3.4
 
 
 def series_style(i: int) -> dict[str, Any]:
-    """Colour, line style and marker of series ``i``: the first 28 series all differ.
+    """Colour, line style, marker and marker fill of series ``i``: the first 28 series all
+    differ, and every difference shows in a legend key.
 
-    Colours cycle fastest, line styles change every 7 series and markers are shifted with
-    them, so series ``i`` and ``i + 7`` differ in line style and marker too.
+    Colours cycle fastest (seven colour-blind-safe colours); each further group of seven
+    changes the line style (solid, dashed, dash-dot, dotted), the marker shape and its fill
+    (filled, then hollow), so series ``i`` and ``i + 7`` share only their colour.
     """
     n = len(SERIES_COLOURS)
-    return {"color": SERIES_COLOURS[i % n],
-            "linestyle": LINESTYLES[(i // n) % len(LINESTYLES)],
-            "marker": MARKERS[(i + i // n) % len(MARKERS)]}
+    group = i // n
+    colour = SERIES_COLOURS[i % n]
+    return {"color": colour,
+            "linestyle": LINESTYLES[group % len(LINESTYLES)],
+            "marker": MARKERS[(i + 3 * group) % len(MARKERS)],
+            "markerfacecolor": colour if group % 2 == 0 else "#ffffff",
+            "markeredgecolor": colour}
+
+
+def series_hatch(i: int) -> str | None:
+    """Hatching of bar series ``i``: none for the first seven, then one pattern per group
+    of seven, so bars of series ``i`` and ``i + 7`` (same colour) differ."""
+    group = i // len(SERIES_COLOURS)
+    return None if group == 0 else ("//", "..", "xx", "\\\\")[(group - 1) % 4]
 
 
 def new_figure(figsize: tuple[float, float] = FIGSIZE) -> Figure:
@@ -124,16 +140,48 @@ def axes_or_new(ax: Axes | None, figsize: tuple[float, float] = FIGSIZE) -> Axes
 
 # -- text -----------------------------------------------------------------------------------
 def wrap(text: str, width: int = 28, max_lines: int = 2) -> str:
-    """``text`` on at most ``max_lines`` lines of about ``width`` characters; what does not
-    fit is cut with an ellipsis (the caller keeps the full text)."""
+    """``text`` on at most ``max_lines`` lines of about ``width`` characters, broken between
+    words only (never inside one); what does not fit is cut at a word with an ellipsis, and a
+    single word longer than a line is cut with an ellipsis (the caller keeps the full
+    text)."""
     text = " ".join(str(text).split())
+    width = max(int(width), 4)
     if len(text) <= width:
         return text
-    lines = textwrap.wrap(text, width, break_long_words=True)
+    lines = [_clip(line, width) for line in
+             textwrap.wrap(text, width, break_long_words=False, break_on_hyphens=True)]
     if len(lines) > max_lines:
         lines = lines[:max_lines]
-        lines[-1] = lines[-1][: width - 1].rstrip(" ,;(") + "…"
+        lines[-1] = _with_ellipsis(lines[-1], width)
     return "\n".join(lines)
+
+
+def _clip(line: str, width: int) -> str:
+    return line if len(line) <= width else line[: width - 1].rstrip() + "…"
+
+
+def _with_ellipsis(line: str, width: int) -> str:
+    """``line`` ending in "…", cut at a word when the ellipsis needs room."""
+    if len(line) + 1 > width:
+        cut = line.rfind(" ", 0, width - 1)
+        line = line[:cut] if cut > width // 2 else line[: width - 1]
+    return line.rstrip(" ,;:(–-") + "…"
+
+
+def title_text(text: str, width: int, max_lines: int = 3) -> str:
+    """A title on lines of ``width`` characters: wrapped whole when it fits in
+    ``max_lines``, else the part before the last " vs " is shortened and the matchup's
+    other side ("vs target") kept whole, so the title still says who fights whom."""
+    flat = " ".join(str(text).split())
+    lines = textwrap.wrap(flat, max(width, 8), break_long_words=False)
+    if len(lines) <= max_lines:
+        return "\n".join(_clip(line, max(width, 8) + 6) for line in lines)
+    head, sep, tail = flat.rpartition(" vs ")
+    if not sep:
+        return wrap(flat, width, max_lines)
+    tail_text = wrap(f"vs {tail}", width, max(1, max_lines - 1))
+    head_lines = max(1, max_lines - tail_text.count("\n") - 1)
+    return wrap(head, width, head_lines) + "\n" + tail_text
 
 
 def capitalised(text: str) -> str:
@@ -204,7 +252,7 @@ def legend_outside(ax: Axes, handles: list, labels: Sequence[str], *, title: str
     legend = ax.legend(handles, shown, loc="upper left", bbox_to_anchor=(1.02, 1.0),
                        borderaxespad=0.0,
                        title=wrap(title, max(width + 8, 30), 4) if title else None,
-                       title_fontsize=8.5, alignment="left")
+                       title_fontsize=8.5, alignment="left", handlelength=HANDLE_LENGTH)
     for text, full in zip(legend.get_texts(), labels):
         remember_full_text(text, full)
     return legend
@@ -279,9 +327,202 @@ def label_chars(ax: Axes, share: float, most: int = 30, least: int = 10) -> int:
 
 
 def title(ax: Axes, text: str, *, width: int = 60) -> Any:
-    artist = ax.set_title(wrap(text, width, 2), loc="left")
+    """A bold title above the axes, left-aligned, wrapped by :func:`title_text`."""
+    artist = ax.set_title(title_text(text, width), loc="left")
     remember_full_text(artist, text)
     return artist
+
+
+# -- a caller's figure ------------------------------------------------------------------------
+#: Steps by which :func:`fit_to_figure` scales a chart's text down in a caller's figure.
+FONT_SCALES = (1.0, 0.9, 0.8, 0.7, 0.62, 0.55)
+#: Smallest font size (points) text is scaled down to.
+MIN_FONT = 5.0
+
+
+def fit_to_figure(axes: Sequence[Axes]) -> None:
+    """Lay a chart drawn in a caller's axes out inside the figure it was given.
+
+    The figure keeps its size. Without a layout engine, each axes shrinks inside the slot
+    it had when the chart began until its tick labels, legend and caption fit the slot;
+    with constrained or tight layout the engine does that. Then, while a text still leaves
+    the canvas, texts overlap or the layout engine gives up, the chart's text is scaled down
+    step by step (:data:`FONT_SCALES`, never below :data:`MIN_FONT` points) and a tall side
+    legend gets more columns. A figure made by :func:`new_figure` is left to
+    :func:`grow_to_fit`.
+    """
+    axes = [a for a in axes if a is not None]
+    figure = axes[0].figure
+    if figure.__dict__.get("_mathhammer_owned"):
+        return
+    slots = [slot(ax) for ax in axes]
+    sizes = _base_sizes(axes)
+    for scale in FONT_SCALES:
+        _scale_fonts(axes, sizes, scale)
+        if _debug:
+            print("scale", scale)
+        for _ in range(3):
+            if figure.get_layout_engine() is None:
+                for ax, box in zip(axes, slots):
+                    ax.set_position(box)
+                for _ in range(3):
+                    _shrink_into_slots(axes, slots)
+            if _fits(figure, axes):
+                return
+            if not _reflow_legends(axes, figure):
+                break
+
+
+_debug = False
+
+
+def slot(ax: Axes) -> Any:
+    """The figure-fraction box the axes had when a chart first drew into it."""
+    if "_mathhammer_slot" not in ax.__dict__:
+        ax.__dict__["_mathhammer_slot"] = ax.get_position(original=True).frozen()
+    return ax.__dict__["_mathhammer_slot"]
+
+
+def _base_sizes(axes: Sequence[Axes]) -> dict[int, tuple[Any, float]]:
+    from matplotlib.text import Text
+
+    sizes: dict[int, tuple[Any, float]] = {}
+    for ax in axes:
+        for text in ax.findobj(Text):
+            sizes.setdefault(id(text), (text, text.get_fontsize()))
+        for axis in (ax.xaxis, ax.yaxis):
+            ticks = axis.get_ticklabels()
+            size = ticks[0].get_fontsize() if ticks else 10.0
+            sizes.setdefault(id(axis), (axis, size))
+    return sizes
+
+
+def _scale_fonts(axes: Sequence[Axes], sizes: dict, scale: float) -> None:
+    from matplotlib.axis import Axis
+
+    for item, size in sizes.values():
+        new = max(MIN_FONT, size * scale)
+        if isinstance(item, Axis):
+            item.set_tick_params(labelsize=new)
+        else:
+            item.set_fontsize(new)
+
+
+def _shrink_into_slots(axes: Sequence[Axes], slots: Sequence[Any]) -> None:
+    """Without a layout engine: map the chart's axes (one, or panels and colour bar
+    together) into a smaller part of their joint slot, by as much as their decorations
+    (tick labels, legend, caption) stick out of it on each side."""
+    from matplotlib.transforms import Bbox
+
+    figure = axes[0].figure
+    renderer = _drawn(figure)[0]
+    outers = [b for b in (ax.get_tightbbox(renderer) for ax in axes) if b is not None]
+    if not outers:
+        return
+    room = Bbox.union(list(slots))
+    outer = Bbox.union(outers).transformed(figure.transFigure.inverted())
+    here = Bbox.union([ax.get_position() for ax in axes])
+    x0 = here.x0 + max(0.0, room.x0 - outer.x0)
+    x1 = here.x1 - max(0.0, outer.x1 - room.x1)
+    y0 = here.y0 + max(0.0, room.y0 - outer.y0)
+    y1 = here.y1 - max(0.0, outer.y1 - room.y1)
+    sx = max(x1 - x0, 0.15 * room.width) / here.width
+    sy = max(y1 - y0, 0.15 * room.height) / here.height
+    for ax in axes:
+        box = ax.get_position()
+        ax.set_position([x0 + (box.x0 - here.x0) * sx, y0 + (box.y0 - here.y0) * sy,
+                         box.width * sx, box.height * sy])
+
+
+def _drawn(figure: Figure) -> tuple[Any, bool]:
+    """Draw the figure; the renderer, and whether the layout engine gave up."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        figure.draw_without_rendering()
+    failed = any("constrained_layout not applied" in str(w.message)
+                 or "Tight layout not applied" in str(w.message) for w in caught)
+    return figure._get_renderer(), failed
+
+
+def _fits(figure: Figure, axes: Sequence[Axes]) -> bool:
+    """Every text of the chart inside the canvas, none overlapping another, the layout
+    engine content, and each axes at least a fifth of its slot."""
+    renderer, failed = _drawn(figure)
+    if failed:
+        if _debug:
+            print("layout failed")
+        return False
+    canvas = figure.bbox
+    boxes = []
+    for ax in axes:
+        frame = ax.get_window_extent(renderer)
+        whole = slot(ax).transformed(figure.transFigure)
+        if frame.width < 0.2 * whole.width or frame.height < 0.2 * whole.height:
+            if _debug:
+                print("small", ax)
+            return False
+        for text in visible_texts(ax, renderer):
+            box = text.get_window_extent(renderer)
+            if box.x0 < canvas.x0 - 1 or box.x1 > canvas.x1 + 1 or box.y0 < canvas.y0 - 1 \
+                    or box.y1 > canvas.y1 + 1:
+                if _debug:
+                    print("outside", text.get_text())
+                return False
+            boxes.append(box)
+    return not _any_overlap(boxes, debug=_debug)
+
+
+def visible_texts(ax: Axes, renderer: Any) -> list:
+    """The non-empty texts an axes draws: its own texts, titles, labels, legend and the
+    tick labels actually shown."""
+    from matplotlib.text import Text
+
+    ticks = set()
+    shown = []
+    for axis in (ax.xaxis, ax.yaxis):
+        for tick in axis.majorTicks + axis.minorTicks:
+            ticks.update({id(tick.label1), id(tick.label2)})
+        if axis.get_visible():
+            for tick in axis._update_ticks():
+                shown += [t for t in (tick.label1, tick.label2) if t.get_visible()]
+    texts = [t for t in ax.findobj(Text) if id(t) not in ticks] + shown
+    return [t for t in texts if t.get_visible() and t.get_text().strip()]
+
+
+def _any_overlap(boxes: list, slack: float = 1.0, debug: bool = False) -> bool:
+    for i, a in enumerate(boxes):
+        if a.width == 0:
+            continue
+        for b in boxes[i + 1:]:
+            if b.width == 0:
+                continue
+            if min(a.x1, b.x1) - max(a.x0, b.x0) > slack and \
+                    min(a.y1, b.y1) - max(a.y0, b.y0) > slack:
+                if debug:
+                    print("overlap", a, b)
+                return True
+    return False
+
+
+def _reflow_legends(axes: Sequence[Axes], figure: Figure) -> bool:
+    """A side legend taller than the figure gets one more column; a legend under the axes
+    wider than the axes' slot one column less. Whether any legend changed."""
+    renderer = figure._get_renderer()
+    changed = False
+    for ax in axes:
+        legend = ax.get_legend()
+        if legend is None:
+            continue
+        box = legend.get_window_extent(renderer)
+        below = box.y1 <= ax.get_window_extent(renderer).y0 + 1
+        room = slot(ax).transformed(figure.transFigure)
+        if below and box.width > room.width and legend._ncols > 1:
+            legend.set_ncols(legend._ncols - 1)
+            changed = True
+        elif not below and box.height > 0.9 * figure.bbox.height and legend._ncols < 3:
+            legend.set_ncols(legend._ncols + 1)
+            changed = True
+    return changed
 
 
 # -- saving ---------------------------------------------------------------------------------

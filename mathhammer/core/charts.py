@@ -37,14 +37,17 @@ import pandas as pd
 
 from mathhammer.core.chart_layout import (DPI, FIGSIZE, MARKERS, MAX_SERIES_PER_PANEL,
                                           PALETTE,
+                                          HANDLE_LENGTH,
                                           axes_or_new, capitalised, caption, figure_png,
-                                          fit_limits, grow_to_fit, integer_axis, keep_tick_texts,
+                                          fit_limits, fit_to_figure, grow_to_fit, integer_axis,
+                                          keep_tick_texts, series_hatch, slot,
                                           axes_width, label_chars,
                                           legend_below, legend_outside, new_axes, new_figure,
-                                          percent_axis, remember_full_text, save, series_style,
-                                          shorten_ticks, style, title, wrap)
+                                          legend_text, percent_axis, remember_full_text, save,
+                                          series_style, shorten_ticks, style, title,
+                                          title_text, wrap)
 from mathhammer.core.labels import metric_label
-from mathhammer.core.tables import format_value
+from mathhammer.core.tables import check_digits, estimate_parts, format_estimate
 from mathhammer.errors import OptionError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -94,7 +97,8 @@ class DistributionArtists(NamedTuple):
 def distribution(result: Any, outcome: str = "damage", *, ax: Axes | None = None,
                  title: str | None = None, label: str | None = None,
                  ylim: tuple[float, float] | None = None) -> DistributionArtists:
-    """Bars of P(exactly k), the "at least k" steps on a second axis, and the mean.
+    """Two panels sharing k: bars of P(exactly k) with the mean above, the "at least k"
+    steps (0-100%) below; one y scale per panel.
 
     Parameters
     ----------
@@ -104,9 +108,11 @@ def distribution(result: Any, outcome: str = "damage", *, ax: Axes | None = None
     outcome
         Outcome name, e.g. ``"damage"`` or ``"models_destroyed"``.
     ax
-        Axes to draw in; a new article-width figure when ``None``.
+        Axes to draw in: its slot in the figure is split into the two panels (``ax`` keeps
+        the upper one); a new article-width figure when ``None``.
     title
-        Chart title (default: the outcome's label and what it is about).
+        Chart title (default: the outcome's label and what it is about, wrapped, never cut
+        before the matchup's "vs target").
     label
         Axis label of the outcome (default: the result's label, e.g. "wounds lost").
     ylim
@@ -115,8 +121,8 @@ def distribution(result: Any, outcome: str = "damage", *, ax: Axes | None = None
     Returns
     -------
     DistributionArtists
-        ``ax``, ``bars`` (BarContainer), ``curve`` (Line2D), ``mean_line`` (Line2D) and
-        ``twin`` (the second axes).
+        ``ax`` (upper panel), ``bars`` (BarContainer), ``curve`` (Line2D), ``mean_line``
+        (Line2D) and ``twin`` (the lower panel's axes, P(at least k)).
 
     Notes
     -----
@@ -126,40 +132,74 @@ def distribution(result: Any, outcome: str = "damage", *, ax: Axes | None = None
     dist, name = named.dist, named.label
     default_title = capitalised(name) + (f": {named.subject}" if named.subject else "")
     with style():
-        ax = axes_or_new(ax)
+        ax, lower = _two_panels(ax)
         top = _visible_max(dist)
         k = np.arange(top + 1)
         pmf = _padded(dist.probabilities, top + 1)
         at_least = _padded(dist.at_least(), top + 1)
         bars = ax.bar(k, pmf, width=0.8, color=PALETTE[0], alpha=0.85, zorder=2,
                       label="P(exactly k)")
-        twin = ax.twinx()
-        twin.grid(False)
-        twin.spines["right"].set_visible(True)
-        twin.spines["top"].set_visible(False)
-        (curve,) = twin.plot(k, at_least, color=PALETTE[3], marker="o", markersize=4,
-                             linewidth=2, zorder=3, drawstyle="steps-mid",
-                             label="P(at least k)")
-        err = dist.stderr
-        mean_text = f"mean {dist.mean:.2f}" + (f" ± {err:.2f}" if err is not None
-                                               and err >= 0.005 else "")
-        mean_line = ax.axvline(dist.mean, color="#000000", linestyle="--", linewidth=1.4,
-                               zorder=4, label=mean_text)
+        (curve,) = lower.plot(k, at_least, color=PALETTE[3], marker="o", markersize=4,
+                              linewidth=2, zorder=3, drawstyle="steps-mid",
+                              label="P(at least k)")
+        mean_line = _mean_lines(ax, lower, dist)
         ax.set_xlim(-0.6, top + 0.6)
         low, high = fit_limits(pmf, probability=True, ylim=ylim)
         ax.set_ylim(low, high)
-        twin.set_ylim(0, 1.04)
+        lower.set_ylim(0, 1.08)
         percent_axis(ax.yaxis, high - low)
-        percent_axis(twin.yaxis)
-        _k_ticks(ax, top)
-        ax.set_xlabel(wrap(f"k ({name})", 70, 2))
-        ax.set_ylabel("P(exactly k)", color=PALETTE[0])
-        twin.set_ylabel("P(at least k)", color=PALETTE[3])
+        percent_axis(lower.yaxis)
+        _k_ticks(lower, top)
+        ax.tick_params(labelbottom=False)
+        lower.set_xlabel(wrap(f"k ({name})", 70, 2))
+        ax.set_xlabel(lower.get_xlabel())  # named on both panels, drawn under the lower
+        ax.xaxis.label.set_visible(False)
+        short = lower.get_position().height * lower.figure.get_figheight() < 1.3
+        ax.set_ylabel("P(= k)" if short else "P(exactly k)")
+        lower.set_ylabel("P(≥ k)" if short else "P(at least k)")
         _title(ax, title or default_title)
-        legend_below(ax, [bars, curve, mean_line], title=wrap(named.note, 110, 2) or None)
+        legend_below(lower, [bars, curve, mean_line], title=wrap(named.note, 110, 3) or None)
         ax.set_axisbelow(True)
         grow_to_fit(ax.figure)
-    return DistributionArtists(ax, bars, curve, mean_line, twin)
+        fit_to_figure([ax, lower])
+    return DistributionArtists(ax, bars, curve, mean_line, lower)
+
+
+def _two_panels(ax: Axes | None) -> tuple[Any, Any]:
+    """Upper (3/5) and lower (2/5) panels sharing x: a new figure's, or ``ax``'s slot split
+    in two (``ax`` becomes the upper panel)."""
+    if ax is None:
+        figure = new_figure((FIGSIZE[0], FIGSIZE[1] + 0.9))
+        upper, lower = figure.subplots(2, 1, sharex=True, height_ratios=[3, 2])
+        figure.get_layout_engine().set(h_pad=0.06)
+        return upper, lower
+    figure = ax.figure
+    spec = ax.get_subplotspec()
+    if spec is None:  # a free-standing axes: split its rectangle
+        box = slot(ax)
+        gap = 0.1 * box.height
+        ax.set_position([box.x0, box.y0 + 0.4 * box.height + gap / 2, box.width,
+                         0.6 * box.height - gap / 2])
+        lower = figure.add_axes([box.x0, box.y0, box.width, 0.4 * box.height - gap / 2],
+                                sharex=ax)
+        return ax, lower
+    inner = spec.subgridspec(2, 1, height_ratios=[3, 2], hspace=0.25)
+    slot(ax)
+    ax.set_subplotspec(inner[0])
+    lower = figure.add_subplot(inner[1], sharex=ax)
+    lower.__dict__["_mathhammer_slot"] = inner[1].get_position(figure)
+    ax.__dict__["_mathhammer_slot"] = inner[0].get_position(figure)
+    return ax, lower
+
+
+def _mean_lines(upper: Axes, lower: Axes, dist: Any) -> Any:
+    """The mean as a dashed line through both panels; the upper one carries the label."""
+    err = dist.stderr
+    mean_text = "mean " + format_estimate(dist.mean, err, 3, trials=dist.trials)
+    mean_line = upper.axvline(dist.mean, color="#000000", linestyle="--", linewidth=1.4,
+                              zorder=4, label=mean_text)
+    lower.axvline(dist.mean, color="#000000", linestyle="--", linewidth=1.4, zorder=4)
+    return mean_line
 
 
 def _k_ticks(ax: Axes, top: int) -> None:
@@ -214,18 +254,24 @@ def overlay(results: Mapping[Any, Any] | Sequence[Any], outcome: str = "damage",
         (every panel).
     """
     items, panels = _overlay_items(results, labels)
-    panel_of = _facets(panels, len(items), facet, ax)
+    named = [_named(r, outcome) for _, r in items]
+    note, own = _split_notes([n.note or getattr(r, "engine_note", "")
+                              for n, (_, r) in zip(named, items)])
+    items = [(f"{name} [{extra}]" if extra else name, r) for (name, r), extra in zip(items, own)]
+    attackers = [_attacker_of(name, panel) for (name, _), panel in zip(items, panels)]
+    panel_of, panel_titles = _facets(attackers, panels, facet, ax)
     with style():
-        axes = _panel_axes(ax, len(set(panel_of)))
-        named = [_named(r, outcome) for _, r in items]
+        axes = _panel_axes(ax, len(panel_titles))
         top = max(max(_visible_max(n.dist) for n in named), 1)
         k = np.arange(top + 1)
         lines = []
-        series = _series_index(items, panels, panel_of)
+        series = _series_index(attackers, panel_of, panels)
         for i, ((name, _), info) in enumerate(zip(items, named)):
             values = _padded(info.dist.at_least(), top + 1)
+            mean = format_estimate(info.dist.mean, info.dist.stderr, 3,
+                                   trials=info.dist.trials)
             (line,) = axes[panel_of[i]].plot(k, values, drawstyle="steps-mid",
-                                             label=f"{name} (mean {info.dist.mean:.2f})",
+                                             label=f"{name} (mean {mean})",
                                              **series_style(series[i]))
             lines.append(line)
         outcome_name = named[0].label
@@ -236,23 +282,37 @@ def overlay(results: Mapping[Any, Any] | Sequence[Any], outcome: str = "damage",
             percent_axis(panel.yaxis, high - low)
             _k_ticks(panel, top)
             panel.set_xlabel(wrap(f"k ({outcome_name})", label_chars(panel, 1.0, 70, 20), 2))
-            if j % 3 == 0:
+            if j % _columns(len(axes)) == 0:
                 panel.set_ylabel("P(at least k)")
-        note = _common_note([n.note for n in named],
-                            [getattr(r, "engine_note", "") for _, r in items])
         heading = title or f"Chance of at least k {outcome_name}"
-        _finish_panels(axes, lines, heading, note, panels if len(axes) > 1 else None)
+        legend_names = attackers if any(panels) and len(axes) > 1 else None
+        _finish_panels(axes, lines, heading, note, panel_titles if len(axes) > 1 else None,
+                       legend_names)
         grow_to_fit(axes[0].figure)
+        fit_to_figure(axes)
     return OverlayArtists(axes[0], lines, axes)
 
 
-def _common_note(captions: list[str], engines: list[str]) -> str:
-    """The caption all series share; else the engine they share; else nothing."""
-    for notes in (captions, engines):
-        distinct = list(dict.fromkeys(n for n in notes if n))
-        if len(distinct) == 1 and all(notes):
-            return distinct[0]
-    return ""
+def _split_notes(notes: list[str]) -> tuple[str, list[str]]:
+    """The caption words every series shares (for the legend title), and what each series
+    has on its own (engine, trials or situation that differ: added to its label, never
+    dropped)."""
+    parts = [[p for chunk in n.split("; ") for p in chunk.split(", ") if p] for n in notes]
+    if not parts:
+        return "", []
+    common = [p for p in parts[0] if all(p in other for other in parts[1:])]
+    own = [", ".join(p for p in mine if p not in common) for mine in parts]
+    if not any(own):
+        return (notes[0] if notes else ""), own
+    return ", ".join(common), own
+
+
+def _attacker_of(name: str, panel: str) -> str:
+    """The attacker part of "attacker vs target (setting)" when the target has a panel."""
+    if panel and f" vs {panel}" in name:
+        head, _, tail = name.partition(f" vs {panel}")
+        return head + tail
+    return name
 
 
 def _overlay_items(results, labels):
@@ -281,78 +341,105 @@ def _key_label(key: Any) -> str:
     return label + "".join(f" ({part})" for part in key[2:])
 
 
-def _facets(panels: list[str], n_series: int, facet: Any, ax: Any) -> list[int]:
-    """Panel index of each series (all 0 for one panel)."""
+def _facets(attackers: list[str], panels: list[str], facet: Any,
+            ax: Any) -> tuple[list[int], list[str]]:
+    """Panel index of each series and the panels' titles ([""] for one panel).
+
+    Beyond :data:`MAX_SERIES_PER_PANEL` series (or always with ``facet="target"``): one
+    panel per target when the series name their targets, and a target's series split into
+    panels of at most that many, so no panel carries more.
+    """
+    n = len(attackers)
     if facet in (None, False):
-        return [0] * n_series
+        return [0] * n, [""]
     if facet not in ("auto", "target", True):
         raise OptionError(f"facet={facet!r}: use 'auto', 'target' or None")
-    distinct = list(dict.fromkeys(panels))
-    possible = len(distinct) > 1 and "" not in distinct
     forced = facet in ("target", True)
-    if not possible or not (forced or n_series > MAX_SERIES_PER_PANEL):
-        return [0] * n_series
+    targets = list(dict.fromkeys(panels))
+    by_target = len(targets) > 1 and "" not in targets
+    if not forced and n <= MAX_SERIES_PER_PANEL:
+        return [0] * n, [""]
     if ax is not None:
-        if forced:
+        if forced and by_target:
             raise OptionError("facet='target' draws a figure of its own: leave ax=None")
-        return [0] * n_series
-    return [distinct.index(p) for p in panels]
+        return [0] * n, [""]
+    if forced and not by_target and n <= MAX_SERIES_PER_PANEL:
+        return [0] * n, [""]
+    keys = panels if by_target else [""] * n
+    panel_of, titles = [0] * n, []
+    for key in dict.fromkeys(keys):
+        members = [i for i in range(n) if keys[i] == key]
+        chunks = [members[j:j + MAX_SERIES_PER_PANEL]
+                  for j in range(0, len(members), MAX_SERIES_PER_PANEL)]
+        for c, chunk in enumerate(chunks):
+            for i in chunk:
+                panel_of[i] = len(titles)
+            part = (f"series {chunk[0] + 1}–{chunk[-1] + 1} of {n}" if not key else
+                    f"{key} ({c + 1} of {len(chunks)})" if len(chunks) > 1 else key)
+            titles.append(part)
+    return panel_of, titles
 
 
-def _series_index(items, panels, panel_of) -> list[int]:
-    """Style index per series: within panels, the same attacker keeps the same look."""
-    if len(set(panel_of)) <= 1:
-        return list(range(len(items)))
+def _series_index(attackers: list[str], panel_of: list[int], panels: list[str]) -> list[int]:
+    """Style index per series: across panels by target, the same attacker keeps the same
+    look (and every attacker has its own); otherwise one look per series."""
+    if len(set(panel_of)) <= 1 or not any(panels):
+        return list(range(len(attackers)))
     firsts: dict[str, int] = {}
-    out = []
-    for (name, _), panel in zip(items, panels):
-        attacker = name.rsplit(" vs ", 1)[0] if panel and name.endswith(f" vs {panel}") \
-            else name
-        out.append(firsts.setdefault(attacker, len(firsts)))
-    return out
+    return [firsts.setdefault(a, len(firsts)) for a in attackers]
+
+
+def _columns(n_panels: int) -> int:
+    return 2 if n_panels in (2, 4) else min(n_panels, 3)
 
 
 def _panel_axes(ax: Axes | None, n_panels: int) -> list:
     """One axes (``ax`` or a new figure's), or a new figure of ``n_panels`` small multiples
-    sharing both axes, three to a row."""
+    sharing both axes, two or three to a row."""
     if n_panels <= 1:
         return [axes_or_new(ax)]
-    columns = min(n_panels, 3)
+    columns = _columns(n_panels)
     rows = -(-n_panels // columns)
     fig = new_figure((FIGSIZE[0] + 2.2, 2.6 * rows + 1.2))
     grid = fig.subplots(rows, columns, sharex=True, sharey=True, squeeze=False)
     flat = list(grid.ravel())
     for extra in flat[n_panels:]:
         extra.remove()
+    for panel in flat[:n_panels]:
+        panel.xaxis.set_tick_params(labelbottom=True)
     return flat[:n_panels]
 
 
 def _finish_panels(axes: list, lines: list, heading: str, note: str,
-                   panel_names: list[str] | None) -> None:
-    """Title, legend (outside, right) and caption of one panel or of small multiples."""
+                   panel_titles: list[str] | None,
+                   legend_names: list[str] | None = None) -> None:
+    """Title, legend (outside, right) and caption of one panel or of small multiples; the
+    figure legend of small multiples has one entry per distinct look (``legend_names``:
+    the attacker of each line, when panels are targets)."""
     if len(axes) == 1:
         _title(axes[0], heading)
         legend_outside(axes[0], lines, [line.get_label() for line in lines],
-                       title=note or None)
+                       title=note or None, width=label_chars(axes[0], 0.4, 26, 14))
         return
-    distinct = list(dict.fromkeys(panel_names or []))
     fig = axes[0].figure
-    columns = min(len(axes), 3)
+    columns = _columns(len(axes))
     # bold 10.5-point titles take about 0.1 in a character; the legend takes about 2.8 in
     chars = int(min(max((fig.get_figwidth() - 2.8) / columns / 0.1, 8), 40))
-    for j, panel in enumerate(axes):
-        shown = panel.set_title(wrap(distinct[j], chars, 2), loc="left", fontsize=10.5)
-        remember_full_text(shown, distinct[j])
-    fig.suptitle(wrap(heading, 90, 2), x=0.02, ha="left", fontweight="bold", fontsize=12.5)
-    handles, names = [], []
-    for line in lines:
-        name = line.get_label().split(" vs ")[0]
-        if name not in names:
-            names.append(name)
+    for panel, name in zip(axes, panel_titles or []):
+        shown = panel.set_title(wrap(name, chars, 2), loc="left", fontsize=10.5)
+        remember_full_text(shown, name)
+    fig.suptitle(title_text(heading, 90, 3), x=0.02, ha="left", fontweight="bold",
+                 fontsize=12.5)
+    names = legend_names or [line.get_label() for line in lines]
+    handles, shown_names = [], []
+    for line, name in zip(lines, names):
+        if name not in shown_names:
+            shown_names.append(name)
             handles.append(line)
-    legend = fig.legend(handles, [wrap(n, 26, 3) for n in names], loc="outside right upper",
-                        title=wrap(note, 30, 4) or None, title_fontsize=8.5, alignment="left")
-    for text, full in zip(legend.get_texts(), names):
+    legend = fig.legend(handles, [legend_text(n, 26) for n in shown_names],
+                        loc="outside right upper", title=wrap(note, 30, 5) or None,
+                        title_fontsize=8.5, alignment="left", handlelength=HANDLE_LENGTH)
+    for text, full in zip(legend.get_texts(), shown_names):
         remember_full_text(text, full)
 
 
@@ -408,8 +495,8 @@ def bars(frame: pd.DataFrame, metric: str | None = None, *, ax: Axes | None = No
     owned = ax is None
     with style():
         ax = axes_or_new(ax, (FIGSIZE[0], height))
-        drawn, errorbars = _draw_bars(ax, part, attackers, targets, dots)
-        names = [str(a) for a in attackers]
+        drawn, errorbars, errors = _draw_bars(ax, part, attackers, targets, dots)
+        names = [_with_points(a, metric, frame) for a in attackers]
         shown = shorten_ticks(names, label_chars(ax, 0.33, 28),
                               3 if owned else _lines_per_row(ax, len(attackers)))
         ax.set_yticks(np.arange(len(attackers)), shown)
@@ -427,7 +514,8 @@ def bars(frame: pd.DataFrame, metric: str | None = None, *, ax: Axes | None = No
         if is_probability:
             percent_axis(ax.xaxis, high - low)
         if not dots:
-            _bar_values(ax, drawn, errorbars, is_probability)
+            _bar_values(ax, drawn, errorbars, is_probability, errors,
+                        frame.attrs.get("trials"))
         ax.set_xlabel(label)
         _title(ax, title or capitalised(label))
         note = _frame_note(frame) + ("; error bars: ±2 s.e." if errorbars else "")
@@ -437,6 +525,7 @@ def bars(frame: pd.DataFrame, metric: str | None = None, *, ax: Axes | None = No
         else:
             caption(ax, f"against {targets[0]}" + (f"; {note}" if note else ""))
         grow_to_fit(ax.figure)
+        fit_to_figure([ax])
     return BarsArtists(ax, drawn, errorbars)
 
 
@@ -446,24 +535,35 @@ def _lines_per_row(ax: Axes, rows: int) -> int:
     return int(min(max(height / max(rows, 1) / 0.17, 1), 3))
 
 
-def _bar_values(ax: Axes, containers: list, errorbars: list, is_probability: bool) -> None:
-    """Each bar's value printed just past the bar (or its error bar), so a zero reads 0."""
+def _bar_values(ax: Axes, containers: list, errorbars: list, is_probability: bool,
+                errors: list, trials: int | None) -> None:
+    """Each bar's value printed just past the bar (or its error bar), so a zero reads 0,
+    to three significant figures or as many as its standard error supports."""
     for j, container in enumerate(containers):
         spans = (errorbars[j].lines[2][0].get_segments()
                  if len(errorbars) == len(containers) else [None] * len(container))
-        for patch, span in zip(container, spans):
+        for patch, span, se in zip(container, spans, errors[j]):
             value = patch.get_width()
             end = max(value, span[1][0]) if span is not None else value
             if not np.isfinite(value):
                 continue
-            ax.annotate(format_value(value, 2, percent=is_probability),
-                        xy=(max(end, 0.0), patch.get_y() + patch.get_height() / 2),
+            text = estimate_parts(value, None if not np.isfinite(se) else se, 3,
+                                  percent=is_probability, trials=trials)[0]
+            ax.annotate(text, xy=(max(end, 0.0), patch.get_y() + patch.get_height() / 2),
                         xytext=(3, 0), textcoords="offset points", va="center",
                         fontsize=8, color="#333333")
 
 
+def _with_points(attacker: Any, metric: str, frame: pd.DataFrame) -> str:
+    """A per-100-points row names the points it was divided by: "Unit (120 pts)"."""
+    points = (frame.attrs.get("points") or {}).get(str(attacker))
+    if metric.endswith("_per_100pts") and points:
+        return f"{attacker} ({float(points):g} pts)"
+    return str(attacker)
+
+
 def _draw_bars(ax, part, attackers, targets, dots):
-    drawn, errorbars = [], []
+    drawn, errorbars, errors = [], [], []
     spread = 0.5 if dots else 0.8
     step = spread / len(targets)
     y = np.arange(len(attackers))
@@ -476,12 +576,14 @@ def _draw_bars(ax, part, attackers, targets, dots):
         look = series_style(j)
         if dots:
             (artist,) = ax.plot(values, where, linestyle="none", marker=look["marker"],
-                                color=look["color"], markersize=7, label=str(target),
-                                zorder=3)
+                                color=look["color"], markerfacecolor=look["markerfacecolor"],
+                                markersize=7, label=str(target), zorder=3)
         else:
             artist = ax.barh(where, values, step * 0.9, color=look["color"],
-                             label=str(target), zorder=2)
+                             hatch=series_hatch(j), edgecolor="#ffffff" if series_hatch(j)
+                             else None, label=str(target), zorder=2)
         drawn.append(artist)
+        errors.append(se)
         if np.isfinite(se).any():
             errorbars.append(ax.errorbar(values, where, xerr=2 * np.nan_to_num(se),
                                          fmt="none", ecolor=look["color"] if dots
@@ -490,7 +592,7 @@ def _draw_bars(ax, part, attackers, targets, dots):
     if dots:
         for row in y[:-1]:
             ax.axhline(row + 0.5, color="#dddddd", linewidth=0.8, zorder=1)
-    return drawn, errorbars
+    return drawn, errorbars, errors
 
 
 # -- heat map -------------------------------------------------------------------------------
@@ -518,7 +620,10 @@ def heatmap(frame: pd.DataFrame, metric: str | None = None, *, ax: Axes | None =
     cmap
         A perceptually uniform, colour-blind-safe colormap (default ``cividis``).
     digits
-        Significant figures printed in the cells (probabilities print as percentages).
+        Significant figures printed in the cells, 1 to 6 (probabilities print as
+        percentages, below 0.01% as "<0.01%"); a Monte Carlo cell shows its standard error
+        on a second line and no more decimals than that error supports, and a cell whose
+        event never happened in the trials reads "not seen" (an exact zero reads "0").
 
     Returns
     -------
@@ -531,24 +636,34 @@ def heatmap(frame: pd.DataFrame, metric: str | None = None, *, ax: Axes | None =
     A new figure grows with the grid and its labels: long row labels wrap onto up to three
     lines of 30 characters, column labels onto lines as wide as a cell.
     """
+    digits = check_digits(digits)
     part, metric = _metric_rows(frame, metric, rows=rows, columns=columns)
     part = _fold_extra(part, rows, columns)
     table = part.pivot_table(index=rows, columns=columns, values="value", aggfunc="first",
                              sort=False)
     values = table.to_numpy(dtype=float)
+    errors = _stderr_grid(part, rows, columns, table)
     is_probability = metric.startswith("p_")
     row_names = [str(r) for r in table.index]
     column_names = [str(c) for c in table.columns]
-    row_chars = 30 if ax is None else label_chars(ax, 0.35)
-    column_chars = 14 if ax is None else label_chars(ax, 0.5 / values.shape[1], 14, 5)
+    owned = ax is None
+    row_chars = 30 if owned else label_chars(ax, 0.35)
+    column_size, column_chars = 10.0, 14
+    if not owned:  # a word must fit its column: smaller labels before any cut
+        cell = axes_width(ax) * 0.5 / values.shape[1]
+        need = min(max(_longest_word(column_names), 5), 12)
+        column_size = min(10.0, max(6.0, 131 * cell / need))
+        column_chars = max(int(131 * cell / column_size), 4)
     row_ticks = shorten_ticks(row_names, row_chars,
-                              3 if ax is None else _lines_per_row(ax, len(row_names)))
+                              3 if owned else _lines_per_row(ax, len(row_names)))
     column_ticks = shorten_ticks(column_names, column_chars, 3)
     with style():
-        ax = axes_or_new(ax, _heatmap_size(values.shape, row_ticks, column_ticks))
-        image, texts = _cells(ax, values, is_probability, digits, cmap,
+        ax = axes_or_new(ax, _heatmap_size(values.shape, row_ticks, column_ticks,
+                                           two_lines=np.isfinite(errors).any()))
+        image, texts = _cells(ax, values, errors, is_probability, digits, cmap,
+                              trials=frame.attrs.get("trials"),
                               owned=ax.figure.__dict__.get("_mathhammer_owned", False))
-        ax.set_xticks(range(len(column_names)), column_ticks)
+        ax.set_xticks(range(len(column_names)), column_ticks, fontsize=column_size)
         ax.set_yticks(range(len(row_names)), row_ticks)
         keep_tick_texts(ax, column_ticks, column_names)
         keep_tick_texts(ax, row_ticks, row_names)
@@ -568,7 +683,21 @@ def heatmap(frame: pd.DataFrame, metric: str | None = None, *, ax: Axes | None =
         caption(ax, _frame_note(frame))
         _fit_cells(ax, texts, values.shape)
         grow_to_fit(ax.figure)
+        fit_to_figure([ax, colorbar.ax])
     return HeatmapArtists(ax, image, texts, colorbar)
+
+
+def _longest_word(names: list[str]) -> int:
+    return max((len(word) for name in names for word in name.split()), default=0)
+
+
+def _stderr_grid(part: pd.DataFrame, rows: str, columns: str, table: pd.DataFrame):
+    """The standard errors laid out like the values (NaN for exact cells)."""
+    if "stderr" not in part.columns:
+        return np.full(table.shape, np.nan)
+    grid = part.pivot_table(index=rows, columns=columns, values="stderr", aggfunc="first",
+                            sort=False, dropna=False)
+    return grid.reindex(index=table.index, columns=table.columns).to_numpy(dtype=float)
 
 
 def _fit_cells(ax: Axes, texts: list, shape: tuple[int, int]) -> None:
@@ -595,21 +724,21 @@ def _fit_cells(ax: Axes, texts: list, shape: tuple[int, int]) -> None:
         figure.set_size_inches(width + short_w * 1.1, height + short_h * 1.1)
 
 
-def _heatmap_size(shape: tuple[int, int], row_ticks: list[str],
-                  column_ticks: list[str]) -> tuple[float, float]:
+def _heatmap_size(shape: tuple[int, int], row_ticks: list[str], column_ticks: list[str],
+                  two_lines: bool = False) -> tuple[float, float]:
     n_rows, n_cols = shape
     char = 0.075  # inches per character at 10 pt
     label_width = max((len(line) for t in row_ticks for line in t.split("\n")), default=4)
     row_lines = max((t.count("\n") + 1 for t in row_ticks), default=1)
     col_lines = max((t.count("\n") + 1 for t in column_ticks), default=1)
     cell_w = 1.15
-    cell_h = 0.3 + 0.17 * row_lines
+    cell_h = max(0.3 + 0.17 * row_lines, 0.55 if two_lines else 0.0)
     width = label_width * char + 0.6 + n_cols * cell_w + 1.3
     height = 0.9 + n_rows * cell_h + col_lines * 0.18 + 0.9
     return min(max(width, 4.8), 12.0), min(max(height, 2.8), 12.0)
 
 
-def _cells(ax, values, is_probability, digits, cmap, owned=True):
+def _cells(ax, values, errors, is_probability, digits, cmap, *, trials=None, owned=True):
     import matplotlib
 
     finite = values[np.isfinite(values)]
@@ -627,13 +756,14 @@ def _cells(ax, values, is_probability, digits, cmap, owned=True):
             if not np.isfinite(v):
                 text, colour = "–", "#000000"
             else:
-                text = _cell_text(v, is_probability, digits)
+                text = _cell_text(v, errors[i, j], is_probability, digits, trials)
                 r, g, b, _ = colormap((v - vmin) / (vmax - vmin))
                 colour = "#000000" if 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.5 else "#ffffff"
             texts.append(ax.text(j, i, text, ha="center", va="center", color=colour,
-                                 fontsize=10))
+                                 fontsize=10, linespacing=1.1))
     if not owned:  # a caller's axes cannot grow: smaller cell text where cells are narrow
-        widest = max((len(t.get_text()) for t in texts), default=1)
+        widest = max((len(line) for t in texts for line in t.get_text().split("\n")),
+                     default=1)
         cell = axes_width(ax) * 0.5 / max(values.shape[1], 1)
         size = min(10.0, max(6.0, cell * 0.85 / (widest * 0.0088)))
         for text in texts:
@@ -641,21 +771,16 @@ def _cells(ax, values, is_probability, digits, cmap, owned=True):
     return image, texts
 
 
-def _cell_text(value: float, is_probability: bool, digits: int) -> str:
-    if is_probability:
-        pct = 100 * value
-        if pct == 0:
-            return "0%"
-        if pct < 0.1:
-            return "<0.1%"
-        if pct < 9.95:
-            return f"{pct:.1f}%"
-        if 99.5 < pct < 100:
-            return ">99%"
-        return f"{pct:.0f}%"
-    if abs(value) >= 10 ** digits:
-        return f"{value:.0f}"
-    return f"{value:.{digits}g}"
+def _cell_text(value: float, stderr: float, is_probability: bool, digits: int,
+               trials: int | None) -> str:
+    """A cell's value to ``digits`` significant figures (see
+    :func:`mathhammer.core.tables.format_value`); a Monte Carlo cell shows its standard
+    error on a second line and no more decimals than it supports."""
+    shown, error = estimate_parts(value, None if not np.isfinite(stderr) else stderr, digits,
+                                  percent=is_probability, trials=trials)
+    if shown == "not seen":
+        return "not seen"
+    return f"{shown}\n{error}" if error else shown
 
 
 # -- frames ---------------------------------------------------------------------------------
@@ -739,28 +864,26 @@ def sweep_lines(frame: pd.DataFrame, parameter: str | None = None, metric: str |
     groups = list(dict.fromkeys(zip(part["attacker"], part["target"])))
     several_targets = len({t for _, t in groups}) > 1
     several_attackers = len({a for a, _ in groups}) > 1
-    panel_of = _facets([str(t) for _, t in groups], len(groups), facet, ax) \
-        if several_targets else [0] * len(groups)
-    faceted = len(set(panel_of)) > 1
+    names = [str(a) if not several_targets else f"{a} vs {t}" if several_attackers
+             else str(t) for a, t in groups]
+    panels = [str(t) for _, t in groups] if several_targets and several_attackers \
+        else [""] * len(groups)
+    attackers = [str(a) if p else n for (a, _), p, n in zip(groups, panels, names)]
+    panel_of, panel_titles = _facets(attackers, panels, facet, ax)
+    faceted = len(panel_titles) > 1
+    looks = _series_index(attackers, panel_of, panels)
     with style():
-        axes = _panel_axes(ax, len(set(panel_of)))
+        axes = _panel_axes(ax, len(panel_titles))
         lines, bands = [], []
-        attackers = list(dict.fromkeys(a for a, _ in groups))
         for i, (attacker, target) in enumerate(groups):
             rows = part[(part["attacker"] == attacker) & (part["target"] == target)]
             x = np.array([position[s] for s in rows[parameter]])
             y = rows["value"].to_numpy(dtype=float)
             se = rows["stderr"].to_numpy(dtype=float) if "stderr" in rows else \
                 np.full_like(y, np.nan)
-            if faceted or not several_targets:
-                name = str(attacker)
-            elif several_attackers:
-                name = f"{attacker} vs {target}"
-            else:
-                name = str(target)
-            look = series_style(attackers.index(attacker) if faceted else i)
+            look = series_style(looks[i])
             target_ax = axes[panel_of[i]]
-            (line,) = target_ax.plot(x, y, label=name, **look)
+            (line,) = target_ax.plot(x, y, label=names[i], **look)
             lines.append(line)
             if np.isfinite(se).any():
                 bands.append(target_ax.fill_between(x, y - 2 * np.nan_to_num(se),
@@ -776,13 +899,15 @@ def sweep_lines(frame: pd.DataFrame, parameter: str | None = None, metric: str |
             panel.set_ylim(low, high)
             if metric.startswith("p_"):
                 percent_axis(panel.yaxis, high - low)
-            if j % 3 == 0:
+            if j % _columns(len(axes)) == 0:
                 panel.set_ylabel(wrap(label, 34, 2))
         heading = title or f"{capitalised(label)} by {parameter.replace('_', ' ')}"
         note = _frame_note(frame) + ("; bands: ±2 s.e." if bands else "")
-        panel_names = [str(t) for _, t in groups] if faceted else None
-        _finish_panels(axes, lines, heading, note, panel_names)
+        legend_names = attackers if faceted and any(panels) else None
+        _finish_panels(axes, lines, heading, note, panel_titles if faceted else None,
+                       legend_names)
         grow_to_fit(axes[0].figure)
+        fit_to_figure(axes)
     return LinesArtists(axes[0], lines, bands, axes)
 
 
@@ -877,8 +1002,10 @@ def survival(frame: pd.DataFrame, *, ax: Axes | None = None, title: str | None =
         _title(ax, title or "Survival by battle round")
         note = "; ".join(p for p in (frame.attrs.get("caption", ""),
                                      "bands: ±2 s.e." if bands else "") if p)
-        legend_outside(ax, lines, [line.get_label() for line in lines], title=note or None)
+        legend_outside(ax, lines, [line.get_label() for line in lines], title=note or None,
+                       width=label_chars(ax, 0.4, 26, 14))
         grow_to_fit(ax.figure)
+        fit_to_figure([ax])
     return LinesArtists(ax, lines, bands, [ax])
 
 

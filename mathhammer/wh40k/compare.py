@@ -273,6 +273,8 @@ def per_points(frame: pd.DataFrame, points: Mapping[str, float], *, by: str = "a
     out = pd.concat([frame, added], ignore_index=True)
     out = out.iloc[np.argsort(order.to_numpy(), kind="stable")].reset_index(drop=True)
     out.attrs = dict(frame.attrs)
+    out.attrs["points"] = {**(frame.attrs.get("points") or {}),
+                           **{str(k): float(v) for k, v in points.items()}}
     return out
 
 
@@ -405,6 +407,8 @@ def _run(cells, parameter, costs, *, trials, seed, exact, options, settings=None
     situation = situation_words(options)
     if situation:
         frame.attrs["situation"] = situation
+    if costs:
+        frame.attrs["points"] = {str(k): float(v) for k, v in costs.items()}
     return frame
 
 

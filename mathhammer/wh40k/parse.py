@@ -72,7 +72,7 @@ def parse_weapon(line: str) -> Weapon:
     text = line.translate(_DASHES)
     count, body = _split_count(text, line)
     body, bracket = _split_brackets(body, line)
-    name, body = _split_name(body)
+    name, body = _split_name(body, line)
     values: dict[str, _Piece] = {}
     melee = False
     range_inches = None
@@ -157,7 +157,7 @@ def parse_target(line: str) -> TargetProfile:
     text = line.translate(_DASHES)
     count, body = _split_count(text, line)
     body, bracket = _split_brackets(body, line)
-    name, body = _split_name(body)
+    name, body = _split_name(body, line)
     fields: dict[str, object] = {}
     for piece in _scan(body, line):
         token = _TARGET_TOKEN_RE.fullmatch(piece.text)
@@ -257,11 +257,17 @@ def _split_brackets(body: _Piece, line: str) -> tuple[_Piece, _Piece | None]:
     return _Piece(text[:start], body.column), inner
 
 
-def _split_name(body: _Piece) -> tuple[str, _Piece]:
+def _split_name(body: _Piece, line: str | None = None) -> tuple[str, _Piece]:
+    """The name before the colon, taken from the original ``line`` when given: curly quotes
+    and dashes in names survive (only the characteristics are normalised)."""
     colon = body.text.find(":")
     if colon < 0:
         return "", body
     name = body.text[:colon].strip()
+    if line is not None:
+        start = body.column - 1
+        original = line[start:start + colon].strip()
+        name = original if len(original) == len(name) else name
     return name, _Piece(body.text[colon + 1:], body.column + colon + 1)
 
 

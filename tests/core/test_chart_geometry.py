@@ -316,7 +316,7 @@ def test_distribution_of_a_result_and_of_a_scenario(scenario):
     art = r.plot("damage")
     check_geometry(art)
     assert "Monte Carlo, 4,000 trials, seed 1; half range" in \
-        art.ax.get_legend().get_title().get_text()
+        art.twin.get_legend().get_title().get_text()
     assert art.curve.get_drawstyle() == "steps-mid"
     unit = "Intercessor Squad with an attached Captain in Gravis armour"
     art = charts.distribution(scenario.models_destroyed(unit, "round 2 end"))

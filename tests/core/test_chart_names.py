@@ -88,7 +88,7 @@ def test_scenario_checkpoints_by_round_name_and_chart_labels():
     art = charts.distribution(result.models_destroyed("Marines", "round 2 end"))
     assert art.ax.get_xlabel() == "k (models destroyed)"
     assert art.ax.get_title(loc="left") == "Models destroyed: Marines, round 2 end"
-    assert "4,000 trials, seed 2" in art.ax.get_legend().get_title().get_text()
+    assert "4,000 trials, seed 2" in art.twin.get_legend().get_title().get_text()
     with pytest.raises(OptionError, match="has 2 round"):
         result.models_destroyed("Boyz", "round 3 end")
     with pytest.raises(OptionError, match="'round R end'"):
