@@ -247,11 +247,15 @@ def fit_limits(values: np.ndarray, *, probability: bool, ylim: Any = None) -> tu
 def legend_outside(ax: Axes, handles: list, labels: Sequence[str], *, title: str | None = None,
                    width: int = 26) -> Any:
     """A legend to the right of the plotting area (never over the data), labels wrapped to
-    ``width`` characters; the title (a caption) wrapped too."""
-    shown = [legend_text(label, width) for label in labels]
+    ``width`` characters (beside a caller's axes, on as few lines as its height needs; then
+    :func:`fit_to_figure` scales the text down if it must); the title (a caption) wrapped
+    too."""
+    title_text_ = wrap(title, max(width + 8, 30), 4) if title else None
+    title_lines = title_text_.count("\n") + 1 if title_text_ else 0
+    lines = legend_lines(ax, len(labels), title_lines)
+    shown = [legend_text(label, width, lines) for label in labels]
     legend = ax.legend(handles, shown, loc="upper left", bbox_to_anchor=(1.02, 1.0),
-                       borderaxespad=0.0,
-                       title=wrap(title, max(width + 8, 30), 4) if title else None,
+                       borderaxespad=0.0, title=title_text_,
                        title_fontsize=8.5, alignment="left", handlelength=HANDLE_LENGTH)
     for text, full in zip(legend.get_texts(), labels):
         remember_full_text(text, full)
@@ -273,13 +277,37 @@ def _legend_shortfall(figure: Figure, renderer: Any) -> float:
     return worst
 
 
-def legend_text(label: str, width: int = 26) -> str:
-    """A legend entry on up to four lines; in "attacker vs target (mean 1.2)" the attacker
-    is shortened first, so the part that tells entries apart stays whole."""
-    head, sep, tail = str(label).rpartition(" vs ")
+_MEAN_RE = re.compile(r" \((?:mean|expected) [^()]*\)$")
+
+
+def legend_text(label: str, width: int = 26, max_lines: int = 4) -> str:
+    """A legend entry on up to ``max_lines`` lines; in "attacker vs target (mean 1.2)" the
+    attacker is shortened first, so the parts that tell entries apart ("vs target", the
+    mean) stay whole."""
+    label = " ".join(str(label).split())
+    match = _MEAN_RE.search(label)
+    body, mean = (label[:match.start()], match.group(0).strip()) if match else (label, "")
+    head, sep, target = body.rpartition(" vs ")
     if not sep:
-        return wrap(label, width, 3)
-    return wrap(head, width, 2) + "\n" + wrap(f"vs {tail}", width, 2)
+        head, target = body, ""
+    tail = " ".join(p for p in (f"vs {target}" if target else "", mean) if p)
+    if not tail:
+        return wrap(label, width, max_lines)
+    if max_lines <= 1:
+        return _clip(f"{_clip(head, max(width - len(tail) - 1, 6))} {tail}", width + 12)
+    tail_text = wrap(tail, width, max(1, max_lines // 2))
+    head_lines = max(1, max_lines - tail_text.count("\n") - 1)
+    return wrap(head, width, head_lines) + "\n" + tail_text
+
+
+def legend_lines(ax: Axes, entries: int, title_lines: int = 0) -> int:
+    """Lines each of ``entries`` legend entries may take beside a caller's axes (9-point
+    lines are about 0.15 in, an entry's gap about 0.1 in); 4 in a figure the chart made,
+    which grows instead."""
+    if ax.figure.__dict__.get("_mathhammer_owned"):
+        return 4
+    height = slot(ax).height * ax.figure.get_figheight() - 0.15 * title_lines - 0.2
+    return int(min(max((height / max(entries, 1) - 0.1) / 0.15, 1), 4))
 
 
 def legend_below(ax: Axes, handles: list, *, title: str | None = None) -> Any:
@@ -379,7 +407,15 @@ _debug = False
 def slot(ax: Axes) -> Any:
     """The figure-fraction box the axes had when a chart first drew into it."""
     if "_mathhammer_slot" not in ax.__dict__:
-        ax.__dict__["_mathhammer_slot"] = ax.get_position(original=True).frozen()
+        box = ax.get_position(original=True).frozen()
+        spec = ax.get_subplotspec()
+        if ax.figure.get_layout_engine() is None and spec is not None \
+                and spec.get_gridspec().get_geometry() == (1, 1):
+            from matplotlib.transforms import Bbox
+
+            # the figure's only subplot: its whole canvas, not the default margins
+            box = Bbox.from_bounds(0.02, 0.02, 0.96, 0.96)
+        ax.__dict__["_mathhammer_slot"] = box
     return ax.__dict__["_mathhammer_slot"]
 
 
@@ -428,6 +464,8 @@ def _shrink_into_slots(axes: Sequence[Axes], slots: Sequence[Any]) -> None:
     y1 = here.y1 - max(0.0, outer.y1 - room.y1)
     sx = max(x1 - x0, 0.15 * room.width) / here.width
     sy = max(y1 - y0, 0.15 * room.height) / here.height
+    x0 = min(x0, room.x1 - sx * here.width)
+    y0 = min(y0, room.y1 - sy * here.height)
     for ax in axes:
         box = ax.get_position()
         ax.set_position([x0 + (box.x0 - here.x0) * sx, y0 + (box.y0 - here.y0) * sy,

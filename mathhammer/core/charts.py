@@ -258,6 +258,10 @@ def overlay(results: Mapping[Any, Any] | Sequence[Any], outcome: str = "damage",
     note, own = _split_notes([n.note or getattr(r, "engine_note", "")
                               for n, (_, r) in zip(named, items)])
     items = [(f"{name} [{extra}]" if extra else name, r) for (name, r), extra in zip(items, own)]
+    against = _shared_target(items, panels)
+    if against:  # every series against the same target: said once, in the title
+        items = [(_attacker_of(name, against), r) for name, r in items]
+        panels = [""] * len(items)
     attackers = [_attacker_of(name, panel) for (name, _), panel in zip(items, panels)]
     panel_of, panel_titles = _facets(attackers, panels, facet, ax)
     with style():
@@ -284,7 +288,8 @@ def overlay(results: Mapping[Any, Any] | Sequence[Any], outcome: str = "damage",
             panel.set_xlabel(wrap(f"k ({outcome_name})", label_chars(panel, 1.0, 70, 20), 2))
             if j % _columns(len(axes)) == 0:
                 panel.set_ylabel("P(at least k)")
-        heading = title or f"Chance of at least k {outcome_name}"
+        heading = title or f"Chance of at least k {outcome_name}" + \
+            (f" vs {against}" if against else "")
         legend_names = attackers if any(panels) and len(axes) > 1 else None
         _finish_panels(axes, lines, heading, note, panel_titles if len(axes) > 1 else None,
                        legend_names)
@@ -305,6 +310,15 @@ def _split_notes(notes: list[str]) -> tuple[str, list[str]]:
     if not any(own):
         return (notes[0] if notes else ""), own
     return ", ".join(common), own
+
+
+def _shared_target(items: list, panels: list[str]) -> str:
+    """The target every series names (``(attacker, target)`` keys), if there is one."""
+    distinct = set(panels)
+    if len(items) < 2 or len(distinct) != 1 or "" in distinct:
+        return ""
+    target = panels[0]
+    return target if all(f" vs {target}" in name for name, _ in items) else ""
 
 
 def _attacker_of(name: str, panel: str) -> str:
