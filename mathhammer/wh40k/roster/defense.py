@@ -200,8 +200,11 @@ def _value(match: re.Match, kind: str) -> int:
 
 def _fnp_kind(sentence: str) -> str:
     tail = sentence[sentence.find("feel no pain"):] if "feel no pain" in sentence else sentence
-    mortal = bool(re.search(r"\b(?:against|result of|from|by|to|caused by) (?:a |any )?"
-                            r"mortal wounds?\b", sentence)) and "including" not in sentence
+    if "feel no pain" in sentence:
+        mortal = "mortal wound" in tail and "including" not in tail
+    else:
+        mortal = bool(re.search(r"\b(?:against|result of|from|by|to|caused by) (?:a |any )?"
+                                r"mortal wounds?\b", sentence)) and "including" not in sentence
     psychic = "psychic" in tail
     if mortal and not psychic:
         return "fnp_mortal"

@@ -317,7 +317,7 @@ def _scalar(value: object) -> str:
         return ""
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, float) and value.is_integer():
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
         return str(int(value))
     return value if isinstance(value, str) else str(value)
 
