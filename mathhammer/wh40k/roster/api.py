@@ -530,10 +530,13 @@ def _attach_pairs(spec: AttachSpec) -> list[tuple[str, str]]:
 
 
 def _same_unit(a: str, b: str) -> bool:
-    """Datasheet names equal but for case, punctuation and a plural ``s``."""
+    """Datasheet names equal but for case, punctuation and a plural ``s``, or one holding
+    the other ("Boyz" and "Ork Boyz": a Leader list may shorten a name)."""
     def key(text: str) -> str:
         return "".join(c for c in _base_name(text).lower() if c.isalnum()).rstrip("s")
-    return key(a) == key(b)
+    first, second = key(a), key(b)
+    return bool(first and second) and (first == second or first in second
+                                       or second in first)
 
 
 def _not_allowed(leader: RosterEntry, bodyguard: RosterEntry) -> str | None:

@@ -262,8 +262,8 @@ class _Defence:
     def read(cls, unit: str, models: list[_Model], unit_parts: list[Node],
              notes: list[str]) -> _Defence:
         shared = _effects(_texts(unit_parts))
-        own = [_effects([t for t in _texts(m.parts) if t not in _texts(unit_parts)])
-               for m in models]
+        unit_texts = set(_texts(unit_parts))
+        own = [_effects([t for t in _texts(m.parts) if t not in unit_texts]) for m in models]
         one_kind = len({m.name for m in models}) <= 1
         wide = [e for e in shared if e.kind in df.PER_UNIT and not e.condition]
         for model, found in zip(models, own):
@@ -599,7 +599,8 @@ def _unit_level_weapons(selection: Node, models: list[_Model],
     one_kind = len({m.name for m in models}) <= 1
     selections = [n for n in _subtree(selection) if n is not selection
                   and any(_weapon_kind(p) for p in _profiles(n))]
-    if one_kind and not selections:
+    itself = len(models) == 1 and models[0].node is selection  # no model selections
+    if itself or (one_kind and not selections):
         return found
     for weapon in found:
         notes.append(f"weapon '{weapon.name}' is a profile on the unit, not on any model or "
