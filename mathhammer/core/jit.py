@@ -16,20 +16,36 @@ import numba
 
 JIT_OPTIONS = {"cache": True, "nogil": True, "fastmath": False, "error_model": "numpy"}
 
-#: Decorator for serial kernels.
+# What the first compile costs, and why the decorators below look as they do: numba compiles
+# each function once per distinct tuple of argument types, at about 0.1-0.3 s apiece. Two
+# things multiplied that. A global Python ``int`` passed as an argument is typed as a
+# literal (``Literal[int](3)``), so a helper called with three table numbers compiled three
+# times: table numbers handed to helpers are ``numpy.int64`` instead, and call sites pass
+# variables or those constants, never a bare ``0`` or ``1`` (``tests/core/test_jit_compile``
+# checks every helper compiles once). And numba's own IR inlining (``inline="always"``)
+# copied and re-typed a helper's IR at every call site, in Python; LLVM's inliner does the
+# same job in a fraction of the time.
+
+#: Decorator for kernels called from Python: the entry points and the dice primitives tests
+#: roll directly.
 kernel = numba.njit(**JIT_OPTIONS)
 
-#: Decorator for small helpers called in hot loops: numba inlines their IR into every caller.
-#: LLVM does not inline a numba function that takes arrays on its own (each call then
-#: costs reference counting of every array argument), so the few helpers a trial calls
-#: per die or per batch use this; everything larger stays out of line to keep the cold
-#: compile short.
-inline_kernel = numba.njit(inline="always", **JIT_OPTIONS)
+#: Decorator for small helpers called in hot loops, per die or per batch. LLVM inlines them
+#: into every caller (``alwaysinline``), so they cost no call; each is compiled once, without
+#: reference counting (they never allocate) and without the Python and C entry points only
+#: a call from Python needs. They cannot be called from Python.
+inline_kernel = numba.njit(forceinline=True, _nrt=False, no_cpython_wrapper=True,
+                           no_cfunc_wrapper=True, **JIT_OPTIONS)
+
+#: Decorator for larger steps that stay out of line (a per-pool dice loop called from a few
+#: places): one copy of the machine code, no reference counting, no Python entry point.
+step_kernel = numba.njit(_nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True,
+                         **JIT_OPTIONS)
 
 #: Decorator for the hot trial loops: compiled without numba's reference counting (NRT).
-#: Every array a function touches is otherwise reference-counted with atomic operations,
-#: and inlined helpers repeat that per call; in a loop that runs once per trial that was a
-#: large share of the time. Such a function cannot allocate: callers pass scratch arrays.
+#: Every array a function touches is otherwise reference-counted with atomic operations; in
+#: a loop that runs once per trial that was a large share of the time. Such a function
+#: cannot allocate: callers pass scratch arrays.
 lean_kernel = numba.njit(_nrt=False, **JIT_OPTIONS)
 
 #: Decorator for kernels that use ``numba.prange`` over a fixed number of chunks.

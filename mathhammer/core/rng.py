@@ -100,14 +100,14 @@ def _rotl(x, k):
 def next_u64(state):
     """One xoshiro256** output; advances ``state`` in place."""
     s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
-    result = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)
+    result = _rotl(s1 * np.uint64(5), np.int64(7)) * np.uint64(9)
     t = s1 << np.uint64(17)
     s2 ^= s0
     s3 ^= s1
     s1 ^= s2
     s0 ^= s3
     s2 ^= t
-    s3 = _rotl(s3, 45)
+    s3 = _rotl(s3, np.int64(45))
     state[0], state[1], state[2], state[3] = s0, s1, s2, s3
     return result
 

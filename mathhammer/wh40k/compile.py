@@ -53,8 +53,10 @@ BATCH_COLUMNS = 26
 # CompiledPlan.command_reroll: the roll a Command Re-roll is spent on (0: none).
 COMMAND_CODES = {"none": 0, "hit": 1, "wound": 2, "damage": 3, "save": 4}
 
-# Rows of CompiledPlan.rolls (each indexed by the D6 face 1..6; column 0 unused).
-HIT_CLASS, HIT_REROLL, WOUND_CLASS, WOUND_REROLL = range(4)
+# Rows of CompiledPlan.rolls (each indexed by the D6 face 1..6; column 0 unused). Table rows
+# handed to kernel helpers are numpy integers: numba would compile a helper once per row
+# given as a Python int (see mathhammer.core.jit).
+HIT_CLASS, HIT_REROLL, WOUND_CLASS, WOUND_REROLL = np.arange(4, dtype=np.int64)
 # Rows of CompiledPlan.saves[b, g].
 SAVE_FAILS, SAVE_REROLL = range(2)
 # Rows of CompiledPlan.damage_maps[b].
@@ -390,9 +392,10 @@ def dw_spill(rules: Rules) -> int:
 
 # Rows of CompiledPlan.count_cdfs[b]: binomial CDFs for sampling outcome counts.
 (CRIT_HITS, HITS_OF_REST, CRIT_WOUNDS, WOUNDS_OF_REST, FAILED_SAVES, KILLS_OF_FAILED,
- KILLS_OF_ATTACKS, ATTACK_DICE, DEV_OF_DICE, FAILED_OF_REST, WOUND_DICE) = range(11)
+ KILLS_OF_ATTACKS, ATTACK_DICE, DEV_OF_DICE, FAILED_OF_REST, WOUND_DICE) = np.arange(
+    11, dtype=np.int64)
 # Row 0 of DAMAGE_ROLLS: the CDF of the raw damage roll of a D_TABLE batch.
-DAMAGE_ROLLS = 11
+DAMAGE_ROLLS = np.int64(11)
 COUNT_TABLES = 12
 
 # Columns of CompiledPlan.shortcuts[b].

@@ -6,12 +6,14 @@ creates a view whose reference counting costs more than the dice.
 
 from __future__ import annotations
 
-from mathhammer.core.jit import inline_kernel, kernel
+import numpy as np
+
+from mathhammer.core.jit import inline_kernel, step_kernel
 from mathhammer.core.rng import d6, roll_dice, uniform
 from mathhammer.wh40k.compile import CRITICAL, SUCCESS
 
 
-@kernel
+@step_kernel
 def roll_classified(state, n, tables, b, classes, reroll):
     """Roll ``n`` D6 with the per-face outcome row ``tables[b, classes]`` and re-roll mask
     ``tables[b, reroll]``; return (successes, criticals)."""
@@ -29,11 +31,11 @@ def roll_classified(state, n, tables, b, classes, reroll):
     return successes, criticals
 
 
-@kernel
+@step_kernel
 def roll_classified_command(state, n, tables, b, classes, reroll, command):
-    """:func:`roll_classified` with a Command Re-roll in hand (``command`` 1): the first die
-    that fails and was not re-rolled already is rolled again. Returns (successes,
-    criticals, command still in hand)."""
+    """:func:`roll_classified` with a Command Re-roll in hand (``command`` not 0): the first
+    die that fails and was not re-rolled already is rolled again. Returns (successes,
+    criticals, ``command``, or 0 once the re-roll is spent)."""
     successes = 0
     criticals = 0
     for _ in range(n):
@@ -85,9 +87,9 @@ def roll_with_lowest_die_again(state, count, sides, constant, below):
     total = constant
     lowest = sides
     for _ in range(count):
-        value = roll_dice(state, 1, sides, 0)
+        value = roll_dice(state, np.int64(1), sides, np.int64(0))
         total += value
         lowest = min(lowest, value)
     if total < below:
-        return total + roll_dice(state, 1, sides, 0) - lowest, True
+        return total + roll_dice(state, np.int64(1), sides, np.int64(0)) - lowest, True
     return total, False

@@ -11,7 +11,9 @@ never has two wounded models, because damage must go to a model that has lost wo
 
 from __future__ import annotations
 
-from mathhammer.core.jit import inline_kernel, kernel, lean_kernel
+import numpy as np
+
+from mathhammer.core.jit import inline_kernel, kernel, lean_kernel, step_kernel
 from mathhammer.core.rng import d6, roll_dice
 from mathhammer.wh40k.compile import (
     A_CONST,
@@ -141,7 +143,7 @@ def _allocate_fixed(failed, damage, alive, current, wounds):
     return lost, alive, current
 
 
-@kernel
+@inline_kernel
 def _mortal_target(alive, current, wounds):
     """06.02: a model that has lost wounds first, else the first group with a model left."""
     for g in range(alive.shape[0]):
@@ -150,7 +152,7 @@ def _mortal_target(alive, current, wounds):
     return _first_alive(alive)
 
 
-@kernel
+@step_kernel
 def _spill_mortals(state, count, fnp_column, groups, alive, current, wounds):
     """06.02: ``count`` mortal wounds one at a time, each to the model the rules pick, so they
     spill over from model to model; Feel No Pain from column ``fnp_column`` of ``groups``.
@@ -160,11 +162,12 @@ def _spill_mortals(state, count, fnp_column, groups, alive, current, wounds):
         g = _mortal_target(alive, current, wounds)
         if g < 0:
             break
-        lost += _lose_wounds(state, g, 1, groups[g, fnp_column], alive, current, wounds)
+        lost += _lose_wounds(state, g, np.int64(1), groups[g, fnp_column], alive, current,
+                             wounds)
     return lost
 
 
-@kernel
+@step_kernel
 def _attack_dice(state, batch, b):
     """Roll batch ``b``'s attack dice weapon by weapon (04.03): A (re-rolled once below
     ``A_REROLL_BELOW``), [BLAST]/[CLEAVE] bonus, [RAPID FIRE]."""
@@ -175,7 +178,7 @@ def _attack_dice(state, batch, b):
             attacks = roll_dice(state, batch[b, A_COUNT], batch[b, A_SIDES], batch[b, A_CONST])
         dice += attacks + batch[b, BONUS_DICE]
         if batch[b, BONUS_COUNT] > 0:
-            dice += roll_dice(state, batch[b, BONUS_COUNT], batch[b, BONUS_SIDES], 0)
+            dice += roll_dice(state, batch[b, BONUS_COUNT], batch[b, BONUS_SIDES], np.int64(0))
         if batch[b, RF_COUNT] > 0 or batch[b, RF_CONST] > 0:
             dice += roll_dice(state, batch[b, RF_COUNT], batch[b, RF_SIDES], batch[b, RF_CONST])
     return dice
@@ -186,7 +189,7 @@ def _roll_damage(state, batch, cdfs, b):
     """Batch ``b``'s raw damage roll: its D dice, or a draw from its ``DAMAGE_ROLLS`` table
     (``D_TABLE``: a re-rolled Damage roll, a random [MELTA X])."""
     if batch[b, D_TABLE]:
-        return draw_from_cdf(state, cdfs, b, DAMAGE_ROLLS, 0, cdfs.shape[3] - 1)
+        return draw_from_cdf(state, cdfs, b, DAMAGE_ROLLS, np.int64(0), cdfs.shape[3] - 1)
     return roll_dice(state, batch[b, D_COUNT], batch[b, D_SIDES], batch[b, D_CONST])
 
 
@@ -244,7 +247,7 @@ def run_chunks(first, step, streams, trials_per_chunk, batch, shortcuts, rolls, 
         for _ in range(trials_per_chunk[c]):
             _fresh_target(groups, alive, wounds, current)
             lost_total = 0
-            n_pending = 0
+            n_pending = np.int64(0)   # not a literal 0: see mathhammer.core.jit
             command = command_reroll   # the Command Re-roll in hand (0 once spent)
             for b in range(batch.shape[0]):
                 if _first_alive(alive) < 0:
@@ -253,7 +256,7 @@ def run_chunks(first, step, streams, trials_per_chunk, batch, shortcuts, rolls, 
                 dice = shortcuts[b, FIXED_DICE] if use_counts == 2 else -1
                 if dice < 0:
                     if use_counts == 2 and shortcuts[b, DICE_TABLE]:
-                        dice = draw_from_cdf(state, cdfs, b, ATTACK_DICE, 0, limit)
+                        dice = draw_from_cdf(state, cdfs, b, ATTACK_DICE, np.int64(0), limit)
                     else:
                         dice = _attack_dice(state, batch, b)
                 failed = -1  # failed saves against group 0, once known as a count
@@ -267,7 +270,7 @@ def run_chunks(first, step, streams, trials_per_chunk, batch, shortcuts, rolls, 
                     continue
                 if chain == CHAIN_SPLIT or chain == CHAIN_SUSTAINED:
                     if chain == CHAIN_SUSTAINED:   # from here on, ``dice`` are wound dice
-                        dice = draw_from_cdf(state, cdfs, b, WOUND_DICE, 0, limit)
+                        dice = draw_from_cdf(state, cdfs, b, WOUND_DICE, np.int64(0), limit)
                     if batch[b, DEVASTATING]:
                         devastating = binomial_at(state, cdfs, b, DEV_OF_DICE, dice)
                     failed = binomial_at(state, cdfs, b, FAILED_OF_REST, dice - devastating)
@@ -278,9 +281,8 @@ def run_chunks(first, step, streams, trials_per_chunk, batch, shortcuts, rolls, 
                         hits = dice
                         crits = 0
                     elif command == COMMAND_HIT:
-                        hits, crits, left = roll_classified_command(state, dice, rolls, b,
-                                                                    HIT_CLASS, HIT_REROLL, 1)
-                        command = command * left
+                        hits, crits, command = roll_classified_command(
+                            state, dice, rolls, b, HIT_CLASS, HIT_REROLL, command)
                     elif use_counts and dice <= limit:
                         hits, crits = count_outcomes(state, dice, cdfs, b, CRIT_HITS, HITS_OF_REST)
                     else:
@@ -288,7 +290,8 @@ def run_chunks(first, step, streams, trials_per_chunk, batch, shortcuts, rolls, 
                     extra = crits * batch[b, SUS_CONST]
                     if batch[b, SUS_COUNT] > 0:
                         for _ in range(crits):
-                            extra += roll_dice(state, batch[b, SUS_COUNT], batch[b, SUS_SIDES], 0)
+                            extra += roll_dice(state, batch[b, SUS_COUNT], batch[b, SUS_SIDES],
+                                             np.int64(0))
                     auto_wounds = 0
                     if batch[b, LETHAL]:
                         auto_wounds = crits
@@ -299,9 +302,8 @@ def run_chunks(first, step, streams, trials_per_chunk, batch, shortcuts, rolls, 
                     # Wound roll (05.02).
                     to_wound = hits + extra + crits
                     if command == COMMAND_WOUND:
-                        wounds_normal, wounds_crit, left = roll_classified_command(
-                            state, to_wound, rolls, b, WOUND_CLASS, WOUND_REROLL, 1)
-                        command = command * left
+                        wounds_normal, wounds_crit, command = roll_classified_command(
+                            state, to_wound, rolls, b, WOUND_CLASS, WOUND_REROLL, command)
                     elif use_counts and to_wound <= limit:
                         wounds_normal, wounds_crit = count_outcomes(state, to_wound, cdfs, b,
                                                                     CRIT_WOUNDS, WOUNDS_OF_REST)
@@ -335,9 +337,9 @@ def run_chunks(first, step, streams, trials_per_chunk, batch, shortcuts, rolls, 
                      hazard_hist)
 
 
-# The steps of run_chunks that are not the hot hit-and-wound path. They are inlined into it
-# at numba's IR level (inline_kernel), so they cost no call and allocate nothing, as the
-# kernel compiled without reference counting requires.
+# The steps of run_chunks that are not the hot hit-and-wound path. LLVM inlines them into it
+# (inline_kernel), so they cost no call and allocate nothing, as the kernel compiled without
+# reference counting requires.
 @inline_kernel
 def _start_chunk(state, streams, c, damage_local, models_local, hazard_local):
     """Load chunk ``c``'s stream and zero its histograms."""
@@ -393,8 +395,8 @@ def _inflict_failed_saves(state, b, failed, batch, damage_maps, groups, cdfs, al
         if alive[0] == 0:
             break
         raw = _roll_damage(state, batch, cdfs, b)
-        lost += _lose_wounds(state, 0, damage_maps[b, NORMAL_DAMAGE, raw], fnp, alive, current,
-                             wounds)
+        lost += _lose_wounds(state, np.int64(0), damage_maps[b, NORMAL_DAMAGE, raw], fnp, alive,
+                             current, wounds)
     return lost
 
 
