@@ -142,6 +142,7 @@ class Roster:
         self.entries = data.entries
         notes = list(data.notes)
         self._defense: dict[str, dict[str, int | bool]] = {}
+        self._granted: dict[str, list[Effect]] = {}
         self._assumed = self._assumptions(assume or [], notes)
         self.attachments = self._attachments(attach or [], notes)
         notes += self._leader_hints()
@@ -304,6 +305,8 @@ class Roster:
         granted += [e for e in mine.leader_effects if e.led]
         if not granted:
             return unit
+        for name in [bodyguard.name] + [e.name for e in entries]:
+            self._granted[name] = granted
         groups = tuple(replace(g, profile=apply_to_profile(g.profile, granted))
                        for g in unit.groups)
         wide = _merge_defense(self._defense.get(bodyguard.name, {}), unit_defense(granted))
@@ -313,6 +316,14 @@ class Roster:
                          f"({e.describe()})")
         return replace(unit, groups=groups, damage_minus=int(wide.get("damage_minus", 0)),
                        damage_halved=bool(wide.get("damage_halved", False)))
+
+    def entry_groups(self, name: str) -> tuple[ModelGroup, ...]:
+        """The model groups of the entry ``name`` as analysed: with the rules assumed for it
+        and those its Leader grants (or it grants, as a Leader) in its attached unit."""
+        entry = self._entry(name)
+        found = self._assumed.get(entry.name, []) + self._granted.get(entry.name, [])
+        return tuple(replace(g, profile=apply_to_profile(g.profile, found))
+                     for g in entry.groups)
 
     def defense_of(self, name: str) -> dict[str, int | bool]:
         """The whole-unit defensive rules of the analysed unit ``name``: ``damage_minus``,

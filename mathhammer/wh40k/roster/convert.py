@@ -105,6 +105,10 @@ class RosterLike(Protocol):
     units: Any
     attachments: Any
 
+    def defense_of(self, name: str) -> dict[str, int | bool]: ...
+
+    def entry_groups(self, name: str) -> tuple[ModelGroup, ...]: ...
+
 
 @dataclass(frozen=True)
 class RosterData:

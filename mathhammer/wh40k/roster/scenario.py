@@ -37,15 +37,20 @@ def roster_toml(roster: RosterLike) -> str:
     written = []
     for entry in roster.entries:
         if not entry.groups:
-            lines.append(f"# {entry.name} ({entry.points:g} points): no statline in the file")
+            lines.append(f"# {entry.name} ({entry.points:g} points): no models in the file")
             lines.append("")
             continue
         written.append(entry.name)
+        if not entry.has_statline:
+            lines.append("# no statline in the file: T1 Sv- W1 is a placeholder so that it "
+                         "can attack; do not make it a target")
         lines.append(f"[units.{_q(entry.name)}]")
         lines.append('side = "list"')
         lines.append(f"points = {entry.points:g}")
-        defense = [f"damage_minus = {entry.damage_minus}"] if entry.damage_minus else []
-        defense += ["damage_halved = true"] if entry.damage_halved else []
+        wide = roster.defense_of(entry.name)
+        defense = [f"damage_minus = {wide['damage_minus']}"] if wide.get("damage_minus") \
+            else []
+        defense += ["damage_halved = true"] if wide.get("damage_halved") else []
         if defense:
             lines.append(f"defense = {{ {', '.join(defense)} }}")
         attached = [a.attached for a in roster.attachments
@@ -53,7 +58,7 @@ def roster_toml(roster: RosterLike) -> str:
         if attached:
             lines.append(f"attached = [{', '.join(_q(a) for a in attached)}]")
         lines.append("models = [")
-        lines += [f"  {_group(g)}," for g in entry.groups]
+        lines += [f"  {_group(g)}," for g in roster.entry_groups(entry.name)]
         lines.append("]")
         for note in entry.notes:
             lines.append(f"# note: {note}")

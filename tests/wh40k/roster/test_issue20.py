@@ -393,3 +393,12 @@ def test_plot_draws_every_phase(tmp_path, monkeypatch):
                  "--plot", str(out)]) == 0
     assert out.stat().st_size > 0
     assert [t.split(":")[0] for t in drawn] == ["Shooting phase", "Fight phase"]
+
+
+def test_scenario_carries_the_leaders_rules_and_defense(tmp_path):
+    text = mh.roster(FILES / "issue20_11e.json").to_toml()
+    sentinels = text.split('[units."Warded Sentinels"]')[1].split("[units.")[0]
+    assert 'profile = "T4 Sv3+ W2 FNP5+ FNP4+(mortal) [BATTLELINE, INFANTRY]"' in sentinels
+    warden = text.split('[units."Iron Warden"]')[1].split("[units.")[0]
+    assert "defense = { damage_minus = 1 }" in warden
+    assert "placeholder so that it can attack" in text
