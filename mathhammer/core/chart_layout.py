@@ -576,6 +576,17 @@ def figure_of(obj: Any) -> Figure:
     raise OptionError(f"cannot find a figure in {type(obj).__name__}")
 
 
+def resize(art: Any, size: tuple[float, float]) -> None:
+    """Give a chart's figure the size ``(width, height)`` in inches and lay the chart out
+    inside it (:func:`fit_to_figure`): the figure no longer grows to fit its labels."""
+    figure = figure_of(art)
+    figure.__dict__["_mathhammer_owned"] = False
+    figure.set_size_inches(*size)
+    if figure.get_layout_engine() is None:
+        figure.set_layout_engine("constrained")
+    fit_to_figure([a for a in figure.axes if a.get_visible()])
+
+
 def save(fig: Any, path: str | os.PathLike[str], *, dpi: int = DPI) -> Path:
     """Write a figure (or anything with an ``ax``/``figure``) as PNG, SVG or PDF.
 
@@ -589,8 +600,11 @@ def save(fig: Any, path: str | os.PathLike[str], *, dpi: int = DPI) -> Path:
         stays text (searchable, editable), and shortened labels carry their full text as a
         ``<title>`` tooltip.
     dpi
-        PNG resolution (default 150: a 7 x 4.2 in figure is 1050 x 630 px).
+        PNG resolution (default 150: a 7 x 4.2 in figure is 1050 x 630 px), 20 to 1200.
     """
+    if isinstance(dpi, bool) or not isinstance(dpi, (int, float)) or not 20 <= dpi <= 1200:
+        raise OptionError(f"dpi={dpi!r}: give a resolution from 20 to 1200 dots per inch, "
+                          "e.g. 300")
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix not in FORMATS:

@@ -116,9 +116,52 @@ def chart_path(text: str) -> str:
     return text
 
 
+#: Largest --dpi (a 7 x 4.2 in chart at 1200 dpi is 8400 x 5040 px).
+MAX_DPI = 1200
+#: Range of each side of --size, in inches.
+SIZE_RANGE = (1.0, 40.0)
+
+
+def dpi_value(text: str) -> int:
+    """argparse type for ``--dpi``: a whole number of dots per inch from 20 to
+    :data:`MAX_DPI`."""
+    value = _whole_number(text, MAX_DPI)
+    if not 20 <= value <= MAX_DPI:
+        raise argparse.ArgumentTypeError(f"{value} is not a resolution from 20 to {MAX_DPI} "
+                                         "dots per inch (e.g. --dpi 300)")
+    return value
+
+
+def size_value(text: str) -> tuple[float, float]:
+    """argparse type for ``--size WxH``: width and height in inches, e.g. ``7x4.2``."""
+    match = re.fullmatch(r"\s*([0-9]*\.?[0-9]+)\s*[xX×]\s*([0-9]*\.?[0-9]+)\s*", text)
+    low, high = SIZE_RANGE
+    if not match:
+        raise argparse.ArgumentTypeError(f"'{text}' is not WIDTHxHEIGHT in inches: write "
+                                         "e.g. --size 7x4.2")
+    width, height = float(match.group(1)), float(match.group(2))
+    if not (low <= width <= high and low <= height <= high):
+        raise argparse.ArgumentTypeError(f"'{text}': each side must be from {low:g} to "
+                                         f"{high:g} inches, e.g. --size 7x4.2")
+    return width, height
+
+
+def digits_value(text: str) -> int:
+    """argparse type for ``--digits``: significant figures from 1 to 6."""
+    from mathhammer.core.tables import MAX_DIGITS
+
+    value = _whole_number(text, MAX_DIGITS)
+    if not 1 <= value <= MAX_DIGITS:
+        raise argparse.ArgumentTypeError(f"{value} is not a number of significant figures "
+                                         f"from 1 to {MAX_DIGITS} (e.g. --digits 3)")
+    return value
+
+
 def add_output_options(parser: argparse.ArgumentParser, *,
                        outcomes: Sequence[str] = ()) -> None:
-    """``--json``/``--markdown``, ``--csv FILE`` and ``--plot FILE``, shared by every command.
+    """``--json``/``--markdown``, ``--csv FILE`` and ``--plot FILE``, shared by every command,
+    with the chart's ``--dpi``, ``--size WxH`` and ``--title`` and the tables' ``--digits``
+    and ``--caption``.
 
     ``--json`` prints exactly one JSON object and nothing else; ``--markdown`` prints
     Markdown tables for articles instead of the plain table. ``--csv`` and ``--plot`` write
@@ -132,6 +175,13 @@ def add_output_options(parser: argparse.ArgumentParser, *,
                       help="print exactly one JSON object instead of a table")
     form.add_argument("--markdown", action="store_true",
                       help="print Markdown tables (for articles) instead of a plain table")
+    output.add_argument("--digits", type=digits_value, default=3,
+                        help="significant figures of --markdown tables, 1-6 (default 3; "
+                             "Monte Carlo values never more than their standard error "
+                             "supports)")
+    output.add_argument("--caption", action="store_true",
+                        help="with --markdown: a caption line (metric, engine, trials, seed, "
+                             "situation) above each table")
     output.add_argument("--csv", metavar="FILE",
                         help="also write the tidy table (one row per value) as CSV to FILE")
     output.add_argument("--plot", metavar="FILE", type=chart_path,
@@ -141,6 +191,24 @@ def add_output_options(parser: argparse.ArgumentParser, *,
         output.add_argument("--plot-outcome", metavar="OUTCOME", default=outcomes[0],
                             help=f"what --plot draws: {outcomes[0]} (default)"
                                  + (f", or {names}" if names else ""))
+    output.add_argument("--dpi", type=dpi_value, default=None,
+                        help="resolution of a --plot PNG in dots per inch (default 150)")
+    output.add_argument("--size", type=size_value, default=None, metavar="WxH",
+                        help="size of the --plot chart in inches, e.g. 7x4.2 (default: the "
+                             "chart's own, grown to fit its labels); the chart is laid out "
+                             "inside it")
+    output.add_argument("--title", default=None, metavar="TEXT",
+                        help="title of the --plot chart (default: what was computed)")
+
+
+def save_chart(art: Any, args: argparse.Namespace) -> None:
+    """Write a chart to ``--plot``: at ``--size`` (laid out inside it) and ``--dpi``."""
+    from mathhammer.core.chart_layout import DPI, resize, save
+
+    size = getattr(args, "size", None)
+    if size is not None:
+        resize(art, size)
+    save(art, args.plot, dpi=getattr(args, "dpi", None) or DPI)
 
 
 def emit(result: Any, args: argparse.Namespace, header: str = "") -> None:
@@ -148,9 +216,9 @@ def emit(result: Any, args: argparse.Namespace, header: str = "") -> None:
     csv_path = getattr(args, "csv", None)
     plot_path = getattr(args, "plot", None)
     if plot_path:
-        from mathhammer.core.charts import save
-
-        save(result.plot(getattr(args, "plot_outcome", "damage")), plot_path)
+        save_chart(result.plot(getattr(args, "plot_outcome", "damage"),
+                               **({"title": args.title} if getattr(args, "title", None)
+                                  else {})), args)
     if csv_path:
         result.to_frame().to_csv(csv_path, index=False)
     if getattr(args, "json", False):
@@ -159,11 +227,16 @@ def emit(result: Any, args: argparse.Namespace, header: str = "") -> None:
         if header:
             print("\n".join(_markdown_item(line) for line in header.splitlines()))
             print()
-        print(result.to_markdown())
+        print(_markdown(result, args))
     else:
         if header:
             print(header)
         print(result.to_text())
+
+
+def _markdown(result: Any, args: argparse.Namespace) -> str:
+    """A result's Markdown (its caption line always leads) at ``--digits``."""
+    return result.to_markdown(digits=getattr(args, "digits", 3))
 
 
 def _markdown_item(line: str) -> str:

@@ -11,6 +11,22 @@ from collections.abc import Mapping
 from typing import Any
 
 _METRIC_LABELS: dict[str, str] = {}
+_SOURCES: list[str] = []  # modules with a METRIC_LABELS dict, imported on first need
+
+
+def add_label_source(module: str) -> None:
+    """Name a (light) module whose ``METRIC_LABELS`` dict is registered the first time a
+    metric has no words yet; :mod:`mathhammer` names each game's, so frames read back from
+    files are labelled in any process."""
+    if module not in _SOURCES:
+        _SOURCES.append(module)
+
+
+def _load_sources() -> None:
+    from importlib import import_module
+
+    while _SOURCES:
+        register_metric_labels(getattr(import_module(_SOURCES.pop(0)), "METRIC_LABELS", {}))
 
 
 def register_metric_labels(labels: Mapping[str, str]) -> None:
@@ -23,4 +39,6 @@ def metric_label(metric: str, frame: Any = None) -> str:
     the id with spaces."""
     attrs = getattr(frame, "attrs", None) or {}
     own = attrs.get("labels") or {}
+    if metric not in own and metric not in _METRIC_LABELS:
+        _load_sources()
     return own.get(metric) or _METRIC_LABELS.get(metric) or metric.replace("_", " ")

@@ -146,7 +146,8 @@ def situation_text(situation: Any) -> str:
             words = str(key).replace("_", " ")
             if value is True:
                 parts.append(words)
-            elif value not in (False, None, "", 0, "none"):
+            elif value is not False and value not in (None, "", "none") \
+                    and not (value == 0 and not str(key).endswith("target")):
                 parts.append(f"{words} {value}")
         return ", ".join(parts)
     return str(situation)
@@ -224,12 +225,31 @@ class Result:
 
     @property
     def caption(self) -> str:
-        """Engine and situation in one line, for chart and table captions."""
-        return "; ".join(p for p in (self.engine_note, self.situation) if p)
+        """Engine, situation and the profiles behind the subject in one line, for chart and
+        table captions: what was computed, for whom (unit sizes and characteristics),
+        against what, under which rules."""
+        return "; ".join(p for p in (self.engine_note, self.situation, self.profiles) if p)
+
+    @property
+    def profiles(self) -> str:
+        """The full attacker and target lines (``"3x Battle hammer: MAT7 POW16 [CHARGE] vs
+        5x Trencher: DEF13 ARM13"``) when they say more than :attr:`subject`."""
+        attackers = self.inputs.get("weapons") or self.inputs.get("attacks") or []
+        target = self.inputs.get("target") or self.inputs.get("targets") or ""
+        attackers = [attackers] if isinstance(attackers, str) else list(attackers)
+        targets = [target] if isinstance(target, str) else list(target)
+        lines = [str(a) for a in attackers] + [str(t) for t in targets]
+        if not any(":" in line for line in lines):
+            return ""
+        return " + ".join(map(str, attackers)) + (" vs " + " + ".join(map(str, targets))
+                                                  if targets else "")
 
     @property
     def subject(self) -> str:
-        """Short "weapons vs target" text from the inputs (names before a ``:``)."""
+        """Short "weapons vs target" text from the inputs (names before a ``:``), or the
+        inputs' own ``subject``."""
+        if self.inputs.get("subject"):
+            return str(self.inputs["subject"])
         attackers = self.inputs.get("weapons") or self.inputs.get("attacks") or []
         target = self.inputs.get("target") or self.inputs.get("targets") or ""
         if isinstance(attackers, str):

@@ -131,7 +131,9 @@ def _inputs(plan: Sequence[tuple[Weapon, Target]], target: Target, sustained: bo
             rules: Rules, distance: int | None, method: str, **extra) -> dict:
     inputs = {"weapons": [str(w) for w, t in plan if t is target], "target": str(target),
               "sustained": sustained, "distance": distance, "engine": method,
-              "rules": rules.as_dict()}
+              "rules": rules.as_dict(),
+              "situation": {"sustained attack": sustained,
+                            "squares to the target": distance}}
     inputs.update(extra)
     return inputs
 
@@ -659,7 +661,11 @@ def exchange(a: Unit, b: Unit, rounds: int = 1, *, method: str = "exact",
     inputs = {"a": a.name, "b": b.name, "a_profile": str(a.profile),
               "b_profile": str(b.profile), "rounds": rounds, "sustained": sustained,
               "a_weapons": [str(ln) for ln in a.weapons], "b_weapons": [str(ln) for ln in b.weapons],
-              "casualty_policy": policy, "engine": method, "rules": rules.as_dict()}
+              "casualty_policy": policy, "engine": method, "rules": rules.as_dict(),
+              "subject": f"{a.name} (fires first) vs {b.name}",
+              "situation": f"{rounds} round{'s' if rounds != 1 else ''}, "
+                           f"casualty policy {policy.replace('_', ' ')}"
+                           + (", sustained attacks" if sustained else "")}
     labels = {"a_losses": f"{a.name} losses", "b_losses": f"{b.name} losses",
               "a_destroyed": f"{a.name} destroyed", "b_destroyed": f"{b.name} destroyed"}
     if method == MONTE_CARLO:

@@ -13,7 +13,8 @@ import numpy as np
 import pandas as pd
 
 from mathhammer.core.chart_layout import PALETTE  # noqa: F401  (the one palette, re-exported)
-from mathhammer.core.chart_layout import (axes_or_new, grow_to_fit, legend_outside,
+from mathhammer.core.chart_layout import (axes_or_new, fit_to_figure, grow_to_fit,
+                                          label_chars, legend_outside, series_hatch,
                                           series_style, style, wrap)
 from mathhammer.core.chart_layout import title as title_text
 from mathhammer.core.result import Result
@@ -53,13 +54,17 @@ def _draw_losses(frame, ax, title, ylabel, errors):
         yerr = None if errors is None else errors[column].to_numpy()
         bars.append(ax.bar(x + (k - (n_cols - 1) / 2) * width, frame[column].to_numpy(),
                            width, label=str(column), color=series_style(k)["color"],
-                           yerr=yerr, capsize=3 if yerr is not None else 0))
-    ax.set_xticks(x, [wrap(str(i), 14, 2) for i in frame.index], rotation=0)
+                           hatch=series_hatch(k), edgecolor="#ffffff" if series_hatch(k)
+                           else None, yerr=yerr, capsize=3 if yerr is not None else 0))
+    ax.set_xticks(x, [wrap(str(i), max(4, label_chars(ax, 0.9 / max(n_rows, 1), 14, 4)), 3)
+                      for i in frame.index], rotation=0)
     ax.set_ylabel(ylabel)
     title_text(ax, title)
-    legend_outside(ax, bars, [str(c) for c in frame.columns])
+    legend_outside(ax, bars, [str(c) for c in frame.columns],
+                   width=label_chars(ax, 0.35, 26, 12))
     ax.grid(axis="y", alpha=0.3)
     grow_to_fit(ax.figure)
+    fit_to_figure([ax])
     return bars
 
 
@@ -86,7 +91,11 @@ def _draw_pmfs(results, outcome, ax, title):
     ax.set_xlabel(label)
     ax.set_ylabel("probability")
     title_text(ax, title or f"Distribution of {label}")
-    legend_outside(ax, lines, [str(name) for name in results])
+    notes = list(dict.fromkeys(getattr(r, "caption", "") for r in results.values()))
+    legend_outside(ax, lines, [str(name) for name in results],
+                   title=notes[0] if len(notes) == 1 and notes[0] else None,
+                   width=label_chars(ax, 0.35, 26, 12))
     ax.grid(alpha=0.3)
     grow_to_fit(ax.figure)
+    fit_to_figure([ax])
     return lines

@@ -22,6 +22,7 @@ from mathhammer.core.cli_options import (
     ArgumentParser, OnlyOnce, add_monte_carlo_options, add_output_options, emit,
     non_negative_int,
     positive_int,
+    save_chart,
 )
 from mathhammer.errors import OptionError
 
@@ -199,9 +200,10 @@ def _run_fire_plan(args: argparse.Namespace) -> int:
                         seed=args.seed, split_weapon_line=args.split_weapon_line,
                         **_switches(args))
     if args.plot:
-        from mathhammer.core.charts import overlay, save
+        from mathhammer.core.charts import overlay
 
-        save(overlay({r.inputs["target"]: r for r in results}, args.plot_outcome), args.plot)
+        save_chart(overlay({r.inputs["target"]: r for r in results}, args.plot_outcome,
+                           title=args.title), args)
     if args.csv:
         import pandas as pd
 
@@ -274,7 +276,7 @@ def _run_table(args: argparse.Namespace) -> int:
     if args.csv:
         tidy.to_csv(args.csv, index=False)
     if args.plot:
-        _plot_table(frame, what, args.plot)
+        _plot_table(frame, what, args)
     if args.json:
         rows = [{"target_class": row["target_class"], "armour": int(row["armour"]),
                  **{k: (None if row[k] != row[k] else float(row[k]))
@@ -282,12 +284,8 @@ def _run_table(args: argparse.Namespace) -> int:
                 for _, row in tidy.iterrows()]
         print(json.dumps({"method": "exact", "expected_losses": rows}))
     elif args.markdown:
-        from mathhammer.core.tables import format_number, markdown_table
-
-        print(f"- Weapons: `{'; '.join(args.weapons)}`\n\n*exact*, {what} ('-': cannot "
-              "attack)\n")
-        print(markdown_table(tidy, index=False, formatter=lambda v: "-" if v != v
-                             else format_number(v, 4)))
+        print(f"- Weapons: `{'; '.join(args.weapons)}`\n")
+        print(_markdown_table(tidy, what, args))
     else:
         print(f"Weapons: {'; '.join(args.weapons)}\n{what}:")
         print(frame.to_string(float_format=lambda v: f"{v:.3f}", na_rep="-"))
@@ -297,16 +295,62 @@ def _run_table(args: argparse.Namespace) -> int:
 _CLASS_TICKS = {"infantry": "INF", "vehicle": "VEH", "aircraft": "AIR"}
 
 
-def _plot_table(frame, what: str, path: str) -> None:
-    """Grouped bars of the losses table: one group per target column, one bar per cover."""
-    from mathhammer.core.charts import save
+_COVER_WORDS = {"open": "in the open", "soft": "soft cover", "hard": "hard cover"}
+
+
+def _markdown_table(tidy, what: str, args: argparse.Namespace) -> str:
+    """The losses table for articles: headers in words, every number to ``--digits``
+    significant figures, '-' where no weapon can attack, a caption line naming what the
+    numbers are (always) and the situation."""
+    from mathhammer.core.tables import Table, format_value
+
+    shown = tidy.rename(columns={"target_class": "target class", **_COVER_WORDS})
+    for column in _COVER_WORDS.values():
+        if column in shown.columns:
+            shown[column] = ["-" if v != v else format_value(v, args.digits)
+                             for v in shown[column]]
+    shown["armour"] = [str(int(a)) for a in shown["armour"]]
+    caption = f"{what[0].upper()}{what[1:]}; exact" + _table_situation(args) + \
+        "; '-': cannot attack"
+    return Table(shown, caption).to_markdown()
+
+
+def _table_situation(args: argparse.Namespace) -> str:
+    parts = [f"squads of {args.models}" if args.models else "",
+             f"{args.boxes} boxes" if args.boxes else "",
+             "sustained attack" if args.sustained else "",
+             "Damage Resilient" if args.damage_resilient else "",
+             f"{args.distance} squares" if args.distance is not None else ""]
+    text = ", ".join(p for p in parts if p)
+    return f"; {text}" if text else ""
+
+
+def _plot_table(frame, what: str, args: argparse.Namespace) -> None:
+    """Grouped bars of the losses table, one bar per cover state: infantry (models) and
+    vehicles and aircraft (boxes) in panels of their own, each axis in its unit."""
+    from mathhammer.core.chart_layout import new_figure, title_text, wrap
     from mathhammer.dust.charts import plot_losses
 
     shown = frame.copy()
     shown.index = [f"{_CLASS_TICKS[cls]}{armour}" for cls, armour in frame.index]
-    bars = plot_losses(shown, title=f"{what[0].upper()}{what[1:]} by target and cover",
-                       ylabel=what.replace(" through saves (uncapped)", ""))
-    ax = bars[0].patches[0].axes
-    ax.set_xlabel("target class and armour (INF infantry, VEH vehicle, AIR aircraft; "
-                  "no bar: cannot attack)")
-    save(ax.figure, path)
+    infantry = [cls == "infantry" for cls, _ in frame.index]
+    groups = [(shown[infantry], "models" if args.models else "damage points",
+               "infantry (INF 1-4)"),
+              (shown[[not i for i in infantry]], "boxes" if args.boxes else "damage points",
+               "vehicles (VEH 1-7) and aircraft (AIR)")]
+    groups = [g for g in groups if not g[0].empty]
+    figure = new_figure((7.0, 2.9 * len(groups) + 1.0))
+    axes = figure.subplots(len(groups), 1, squeeze=False)[:, 0]
+    heading = args.title or f"{what[0].upper()}{what[1:]} by target and cover"
+    weapons = "; ".join(args.weapons)
+    for ax, (part, unit, name) in zip(axes, groups):
+        word = what.replace(" through saves (uncapped)", "").replace("losses", f"{unit} lost")
+        plot_losses(part, ax=ax, title=f"{name}", ylabel=word if "damage" not in word
+                    else f"expected {unit} (uncapped)")
+        ax.set_xlabel("target class and armour (no bar: cannot attack)")
+    figure.suptitle(title_text(heading, 80, 2) + "\n" + wrap(
+        weapons + (" (sustained attack)" if args.sustained else ""), 90, 2),
+        x=0.02, ha="left", fontweight="bold", fontsize=11.5)
+    figure.supxlabel("exact" + _table_situation(args), x=0.02, ha="left", fontsize=8.5,
+                     color="#555555")
+    save_chart(figure, args)

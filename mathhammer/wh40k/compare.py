@@ -42,6 +42,7 @@ from mathhammer.core.labels import metric_label
 from mathhammer.core.tables import Table, check_digits, format_estimate
 from mathhammer.errors import OptionError, UnsupportedError, did_you_mean
 from mathhammer.wh40k import api
+from mathhammer.wh40k.metric_words import METRIC_LABELS
 from mathhammer.wh40k.profiles import NO_SAVE, TargetProfile, Weapon
 from mathhammer.wh40k.targets import TargetLibrary, resolve_target
 
@@ -49,14 +50,6 @@ COLUMNS = ["attacker", "target", "metric", "value", "stderr"]
 METRICS = ("expected_damage", "expected_models_destroyed", "p_unit_destroyed",
            "expected_attacker_mortal_wounds", "damage_per_100pts",
            "models_destroyed_per_100pts")
-METRIC_LABELS = {
-    "expected_damage": "expected wounds lost",
-    "expected_models_destroyed": "expected models destroyed",
-    "p_unit_destroyed": "P(unit destroyed)",
-    "expected_attacker_mortal_wounds": "expected hazard mortal wounds (attacker)",
-    "damage_per_100pts": "wounds lost per 100 points",
-    "models_destroyed_per_100pts": "models destroyed per 100 points",
-}
 DEFAULT_TRIALS = DEFAULT_GRID_TRIALS
 register_metric_labels(METRIC_LABELS)
 

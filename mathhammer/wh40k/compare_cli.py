@@ -6,7 +6,7 @@ import argparse
 import json
 from typing import Any
 
-from mathhammer.core.cli_options import add_monte_carlo_options, add_output_options, positive_int
+from mathhammer.core.cli_options import add_monte_carlo_options, add_output_options, save_chart
 from mathhammer.core.trials import DEFAULT_GRID_TRIALS
 from mathhammer.errors import OptionError
 
@@ -43,12 +43,6 @@ def register(subparsers: Any) -> None:
                            "(expected_damage, expected_models_destroyed, p_unit_destroyed, "
                            "damage_per_100pts, ...); default: all metrics in the table, "
                            "expected_damage in the heat map")
-    grid.add_argument("--caption", action="store_true",
-                      help="with --markdown: put a caption line (metric, engine, trials, "
-                           "seed, situation) above the table, for articles")
-    grid.add_argument("--digits", type=positive_int, default=3,
-                      help="decimals of the --markdown grid (percentages: DIGITS-2; "
-                           "default 3)")
     grid.add_argument("--scheduler", metavar="ADDRESS", default=None,
                       help="run each cell as a task on a Dask cluster (e.g. "
                            "tcp://10.0.0.5:8786); results are bit-identical to a local run")
@@ -130,17 +124,7 @@ def _run_compare(args: argparse.Namespace) -> int:
     if args.metric is not None:
         pivot(frame, args.metric)  # unknown metric: fail before writing anything
     if args.plot:
-        from mathhammer.core import charts
-
-        if kind == "heatmap":
-            art = charts.heatmap(frame, args.metric)
-        elif kind == "bars":
-            art = charts.bars(frame, args.metric)
-        elif kind == "lines":
-            art = charts.sweep_lines(frame, metric=args.metric)
-        else:
-            art = charts.overlay(cells, args.plot_outcome)  # (attacker, target[, setting])
-        charts.save(art, args.plot)
+        save_chart(_chart(kind, frame, cells, args), args)
     if args.csv:
         frame.to_csv(args.csv, index=False)
     if args.json:
@@ -154,6 +138,19 @@ def _run_compare(args: argparse.Namespace) -> int:
         table = pivot(frame, args.metric)
         print(table.to_string())
     return 0
+
+
+def _chart(kind: str, frame: Any, cells: dict, args: argparse.Namespace) -> Any:
+    """The chart ``--chart`` names, titled by ``--title`` when given."""
+    from mathhammer.core import charts
+
+    if kind == "heatmap":
+        return charts.heatmap(frame, args.metric, title=args.title, digits=args.digits)
+    if kind == "bars":
+        return charts.bars(frame, args.metric, title=args.title)
+    if kind == "lines":
+        return charts.sweep_lines(frame, metric=args.metric, title=args.title)
+    return charts.overlay(cells, args.plot_outcome, title=args.title)  # (attacker, target)
 
 
 def _client(address: str | None) -> Any:

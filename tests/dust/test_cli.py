@@ -125,7 +125,8 @@ def test_table_csv_markdown_and_plot(capsys, tmp_path):
     code, out, err = run(capsys, "dust", "table", pounder, "--markdown", "--csv", str(csv),
                          "--plot", str(png))
     assert code == 0 and not err
-    assert "| infantry | 1 | 1.333 | 0.8889 | 0.4444 |" in out  # 4 dice at 1/3, 2/9, 1/9
+    assert "| infantry | 1 | 1.33 | 0.889 | 0.444 |" in out  # 4 dice at 1/3, 2/9, 1/9
+    assert "| target class | armour | in the open | soft cover | hard cover |" in out
     assert "| aircraft | 1 | - | - | - |" in out  # no aircraft cells on the line
     frame = pd.read_csv(csv)
     assert list(frame.columns) == ["target_class", "armour", "open", "soft", "hard"]

@@ -8,7 +8,7 @@ import math
 import textwrap
 from typing import Any
 
-from mathhammer.core.cli_options import add_monte_carlo_options, add_output_options
+from mathhammer.core.cli_options import add_monte_carlo_options, add_output_options, save_chart
 from mathhammer.core.trials import DEFAULT_GRID_TRIALS
 from mathhammer.errors import OptionError
 
@@ -166,6 +166,8 @@ def _print_tables(frame: Any, phases: tuple[str, ...], args: argparse.Namespace)
             wide = metric_table(part, metric)
             if args.markdown:
                 print(f"### {phase.capitalize()}: {label}\n")
+                if args.caption:
+                    print(f"*{label}, {phase} phase; {_engine(frame, args)}*\n")
                 print(wide.to_markdown())
             else:
                 print(f"{phase.capitalize()}: {label}")
@@ -181,6 +183,10 @@ def to_json_dict(frame: Any) -> dict[str, Any]:
                          v.item() if hasattr(v, "item") else v) for k, v in record.items()})
     return {"method": frame.attrs.get("method"), "edition": frame.attrs.get("edition"),
             "rows": rows}
+
+
+def _engine(frame: Any, args: argparse.Namespace) -> str:
+    return _footer(frame, args).splitlines()[0].removeprefix("Engine: ")
 
 
 def _footer(frame: Any, args: argparse.Namespace) -> str:
@@ -222,4 +228,6 @@ def _plot(frame: Any, args: argparse.Namespace) -> None:
         art = charts.heatmap(part, metric, ax=ax, title=f"{phase.capitalize()} phase: {label}",
                              rows="attacker", columns="target")
         art.ax.set_ylabel("unit of the list")
-    charts.save(figure, args.plot)
+    if args.title:
+        figure.suptitle(args.title, x=0.02, ha="left", fontweight="bold")
+    save_chart(figure, args)
