@@ -304,7 +304,7 @@ _INLINE_BULLETS = re.compile(r"[\u25a0\u2022\u25aa\u25cf\u25e6]|\s[-\u2013\u2014
 
 
 def leads(texts: list[tuple[str, str]]) -> tuple[str, ...]:
-    """The units a Leader ability says this model can be attached to: the items after
+    r"""The units a Leader ability says this model can be attached to: the items after
     "can be attached to the following unit(s):", bulleted with ``■``, ``•`` or ``- UNIT``
     on their own lines or inline (``■ X ■ Y``); ``texts`` keep their line breaks.
 

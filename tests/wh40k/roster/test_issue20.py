@@ -402,3 +402,14 @@ def test_scenario_carries_the_leaders_rules_and_defense(tmp_path):
     warden = text.split('[units."Iron Warden"]')[1].split("[units.")[0]
     assert "defense = { damage_minus = 1 }" in warden
     assert "placeholder so that it can attack" in text
+
+
+@pytest.mark.parametrize("name", ["mathhammer.wh40k.roster.defense",
+                                  "mathhammer.wh40k.roster.tables",
+                                  "mathhammer.wh40k.roster.keywords"])
+def test_docstring_examples(name):
+    import doctest
+    import importlib
+
+    failures, tried = doctest.testmod(importlib.import_module(name))
+    assert tried > 0 and failures == 0
