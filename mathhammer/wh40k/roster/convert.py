@@ -280,6 +280,11 @@ class _Defence:
                                      f"{model.name} only; the engine gives it to a whole unit "
                                      "or none: not applied")
         every = shared + [e for found in own for e in found]
+        for part in [unit_parts] + [m.parts for m in models]:
+            for ability, text in _texts(part):
+                for sentence in df.unmodelled(ability, text):
+                    notes.append(f"'{kw.clean(ability)}' is not modelled: "
+                                 f"\"{sentence[:120]}\"")
         leading = tuple(dict.fromkeys(e for e in every if e.leading or e.led))
         conditional = tuple(dict.fromkeys(e for e in every if e.condition and e not in leading))
         for e in leading:

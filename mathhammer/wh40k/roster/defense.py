@@ -165,6 +165,27 @@ def effects(name: str, text: str) -> list[Effect]:
     return out
 
 
+_LEADING = re.compile(r"\bwhile this model is leading a unit\b")
+
+
+def unmodelled(name: str, text: str) -> list[str]:
+    """Sentences of an ability that change how the unit is attacked, or what the unit a
+    Leader leads does, but grant none of the effects we model (they become notes).
+
+    Examples
+    --------
+    >>> unmodelled("Tough Hide", "Each time an attack targets this unit, worsen the "
+    ...            "Armour Penetration characteristic of that attack by 1.")
+    ['each time an attack targets this unit, worsen the armour penetration characteristic of that attack by 1.']
+    """
+    out = []
+    for sentence in _sentences(clean(text)[:MAX_TEXT].lower()):
+        if (_DEFENSIVE.search(sentence) or _LEADING.search(sentence)) and \
+                not _sentence_effects(clean(name), sentence):
+            out.append(sentence)
+    return out
+
+
 def _sentences(text: str) -> list[str]:
     return [s.strip() for s in re.split(r"(?<=[.;])\s+|\n", text) if s.strip()]
 

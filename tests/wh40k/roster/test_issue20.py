@@ -413,3 +413,19 @@ def test_docstring_examples(name):
 
     failures, tried = doctest.testmod(importlib.import_module(name))
     assert tried > 0 and failures == 0
+
+
+@pytest.mark.parametrize("text", [
+    "While this model is leading a unit, weapons equipped by models in that unit have the "
+    "[LETHAL HITS] ability.",
+    "Each time an attack targets this unit, worsen the Armour Penetration characteristic of "
+    "that attack by 1.",
+])
+def test_rules_we_do_not_model_are_notes(tmp_path, text):
+    hero = b.selection("Test Hero", "model", pts=60, categories=["Character", "Infantry"],
+                       profiles=[b.statline("Test Hero", 10, 4, "3+", 4),
+                                 b.ability("Odd Rule", text)])
+    path = tmp_path / "odd.ros"
+    path.write_text(b.to_xml(b.roster(10, "Test", [hero])))
+    notes = entry(mh.roster(path), "Test Hero").notes
+    assert any("'Odd Rule' is not modelled" in n for n in notes)
