@@ -158,7 +158,10 @@ def distribution(result: Any, outcome: str = "damage", *, ax: Axes | None = None
         ax.set_ylabel("P(= k)" if short else "P(exactly k)")
         lower.set_ylabel("P(≥ k)" if short else "P(at least k)")
         _title(ax, title or default_title)
-        legend_below(lower, [bars, curve, mean_line], title=wrap(named.note, 110, 3) or None)
+        note_chars = int(min(max(axes_width(lower) * 15, 30), 110))  # 8.5-point caption
+        legend_below(lower, [bars, curve, mean_line],
+                     title=wrap(named.note, note_chars, 4) or None)
+        remember_full_text(lower.get_legend().get_title(), named.note)
         ax.set_axisbelow(True)
         grow_to_fit(ax.figure)
         fit_to_figure([ax, lower])
@@ -203,8 +206,9 @@ def _mean_lines(upper: Axes, lower: Axes, dist: Any) -> Any:
 
 
 def _k_ticks(ax: Axes, top: int) -> None:
-    """Whole-number ticks: every k up to 12, else a whole-number locator."""
-    if top <= 12:
+    """Whole-number ticks: every k up to 12 when there is room, else a whole-number
+    locator."""
+    if top <= 12 and axes_width(ax) / (top + 1) >= 0.22:
         ax.set_xticks(range(top + 1))
     else:
         integer_axis(ax.xaxis)
