@@ -160,9 +160,20 @@ def effects(name: str, text: str) -> list[Effect]:
     if name.lower().startswith("invulnerable save") and re.fullmatch(r"\(?(\d)\+\)?\.?",
                                                                       lowered.strip()):
         lowered = f"this model has a {lowered.strip(' ().')} invulnerable save."
+    choice = _CHOICE.search(lowered)
     for sentence in _sentences(lowered):
-        out += _sentence_effects(name, sentence)
+        found = _sentence_effects(name, sentence)
+        if choice and not _CHOICE.search(sentence):
+            # "select one of the following. ■ Models in this unit have..." : the choice holds
+            found = [e if e.condition else replace(e, condition=choice.group(0))
+                     for e in found]
+        out += found
     return out
+
+
+#: A condition on the whole ability: a choice or a once-per-battle use.
+_CHOICE = re.compile(r"\b(?:select one|choose one|one of the following|once per "
+                     r"(?:battle|turn|phase|round))\b[^.:;]*")
 
 
 _LEADING = re.compile(r"\bwhile this model is leading a unit\b")

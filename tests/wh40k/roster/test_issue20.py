@@ -235,6 +235,11 @@ def test_assume_refuses_an_unknown_rule():
           "the phase, models in this unit have the Feel No Pain 4+ ability.",
      ("fnp", 4, "until the end of the phase")),
     ("Feel No Pain 6+", "", ("fnp", 6, "")),
+    ("H", "At the start of your Command phase, select one of the following abilities.\n"
+          "\u25a0 Models in this unit have a 4+ invulnerable save.", ("invuln", 4, "select one")),
+    ("Invulnerable Save", "5+", ("invuln", 5, "")),
+    ("I", "While a friendly Infantry unit is within 6\" of this model, models in that unit "
+          "have the Feel No Pain 6+ ability.", ("fnp", 6, "while a friendly infantry unit")),
     ("G", "Each time this model makes an attack, subtract 1 from the Hit roll.", None),
 ])
 def test_defensive_texts(name, text, expected):
