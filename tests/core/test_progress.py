@@ -12,6 +12,7 @@ import os
 import select
 import subprocess
 import sys
+import tempfile
 import textwrap
 
 import numba
@@ -56,8 +57,8 @@ def _run(args: list[str], *, terminal: bool) -> tuple[int, str, str]:
         done = subprocess.run(command, capture_output=True, text=True, timeout=600)
         return done.returncode, done.stdout, done.stderr
     master, slave = os.openpty()
-    child = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                             stderr=slave)
+    sink = tempfile.TemporaryFile()   # a file, not a pipe: a long stdout cannot block the child
+    child = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=sink, stderr=slave)
     os.close(slave)
     err = b""
     try:
@@ -73,11 +74,12 @@ def _run(args: list[str], *, terminal: bool) -> tuple[int, str, str]:
                 err += chunk
             elif child.poll() is not None:
                 break
-        out = child.stdout.read().decode()
         child.wait(timeout=600)
+        sink.seek(0)
+        out = sink.read().decode()
     finally:
         os.close(master)
-        child.stdout.close()
+        sink.close()
     return child.returncode, out, err.decode(errors="replace")
 
 
@@ -198,3 +200,17 @@ def test_scenario_run_bar_keeps_the_histograms(monkeypatch, capsys):
     assert "run" in capsys.readouterr().err
     for name in ("models", "wounds", "groups", "sides"):
         assert np.array_equal(getattr(quiet, name), getattr(shown, name))
+
+
+def test_roster_against_archetypes_shows_one_bar_per_cell(monkeypatch, capsys):
+    from pathlib import Path
+
+    monkeypatch.setattr(progress, "DELAY", 0)
+    data = Path(mh.__file__).parent / "wh40k" / "roster" / "data"
+    army = mh.roster(sorted(data.glob("*.ros*"))[0])
+    quiet = army.compare(["MEQ"], trials=1000, phases=["shooting"], progress=False)
+    assert capsys.readouterr().err == ""
+    shown = army.compare(["MEQ"], trials=1000, phases=["shooting"], progress=True)
+    err = capsys.readouterr().err
+    assert "roster" in err and "compare:" not in err and "simulate" not in err
+    assert quiet.equals(shown)

@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from mathhammer.core.progress import bar as progress_bar, check_progress
 from mathhammer.core.trials import DEFAULT_GRID_TRIALS, check_seed, check_trials
 from mathhammer.errors import OptionError, UnsupportedError
 from mathhammer.wh40k import abilities as ab
@@ -72,7 +73,7 @@ class _Target:
 def analyse(roster: RosterLike, targets: Any, *, exact: bool = False,
             trials: int = DEFAULT_GRID_TRIALS, seed: int = 1, profiles: str = "best",
             phases: Iterable[str] = PHASES, library: Any = None,
-            **options: Any) -> pd.DataFrame:
+            progress: bool | None = None, **options: Any) -> pd.DataFrame:
     """Every analysed unit of ``roster`` against every target, in each phase.
 
     Parameters
@@ -93,6 +94,10 @@ def analyse(roster: RosterLike, targets: Any, *, exact: bool = False,
         Any of ``"shooting"`` and ``"fight"``.
     library
         Reference-profile library for target names (default: the built-in one).
+    progress
+        A progress bar on stderr, one step per (unit, target, phase) cell, for an analysis
+        longer than about 2 s: ``None`` (default) when stderr is a terminal or in a notebook,
+        ``True``/``False`` to force it. It never changes the frame.
     **options
         Situation, modifier and rule options of :func:`mathhammer.simulate`; the
         shooting-only ones (half range, cover, indirect, overwatch, advanced, stationary)
@@ -114,6 +119,7 @@ def analyse(roster: RosterLike, targets: Any, *, exact: bool = False,
     if not exact:
         trials = check_trials(trials)
     seed = check_seed(seed)
+    check_progress(progress)
     api.build_options(options)
     target_list = _targets(targets, library)
     if not roster.units:
@@ -127,11 +133,13 @@ def analyse(roster: RosterLike, targets: Any, *, exact: bool = False,
     cells = [(u, t, p) for u in roster.units for t in target_list for p in phases]
     children = np.random.SeedSequence(seed).spawn(len(cells))
     frames, choices = [], []
-    for (unit, target, phase), child in zip(cells, children):
-        frame = _cell(unit, target, phase, child, choices, exact=exact, trials=trials,
-                      profiles=profiles, options={**options, "edition": edition})
-        if frame is not None:
-            frames.append(frame)
+    with progress_bar(len(cells), "roster", progress=progress) as bar:
+        for (unit, target, phase), child in zip(cells, children):
+            frame = _cell(unit, target, phase, child, choices, exact=exact, trials=trials,
+                          profiles=profiles, options={**options, "edition": edition})
+            if frame is not None:
+                frames.append(frame)
+            bar.update()
     if not frames:
         raise OptionError("no unit of the list has a weapon to use in "
                           f"{' or '.join(phases)}")
