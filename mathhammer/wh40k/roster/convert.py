@@ -179,7 +179,8 @@ def _is_datasheet(selection: Node) -> bool:
     kind = selection.get("type").lower()
     if kind in ("unit", "model"):
         return True
-    return any(_unit_profiles(n) for n in _subtree(selection))
+    return any(_unit_profiles(n) or any(_weapon_kind(p) for p in _profiles(n))
+               for n in _subtree(selection))
 
 
 def _setting(selection: Node, source: str | Path) -> str:
