@@ -357,7 +357,8 @@ def _count(node: Node, source, unit: str) -> int:
     value = _float(text)
     if value is None or value < 0 or value != int(value):
         raise RosterError(f"{source}: unit '{unit}': selection '{node.get('name')}' has number "
-                          f"'{text}'; a number of models or weapons is a whole number")
+                          f"'{_short(text)}'; a number of models or weapons is a whole "
+                          f"number from 0 to {MAX_WEAPON_COUNT:,}")
     if value > MAX_WEAPON_COUNT:
         raise RosterError(f"{source}: unit '{unit}': selection '{node.get('name')}' has number "
                           f"{int(value)}; that is more than any army list holds")
@@ -387,7 +388,7 @@ def _cost_value(cost: Node, node: Node, source: str | Path) -> float:
     value = _float(text)
     if value is None or value < 0:
         where = kw.clean(node.get("name")) or "the roster"
-        raise RosterError(f"{source}: '{where}' costs '{text[:40]}' {kw.clean(cost.get('name'))}"
+        raise RosterError(f"{source}: '{where}' costs '{_short(text)}' {kw.clean(cost.get('name'))}"
                           "; a cost is a number from 0 to 999,999,999: export the list again")
     return value
 
@@ -646,7 +647,8 @@ def _statline(model: _Model, unit_profiles: list[Node], unit_keywords: list[str]
         line = kw.statline(_chars(profile), words, None, None, None)
         return df.apply_to_profile(line, found)
     except ProfileError as exc:
-        notes.append(f"statline '{kw.clean(profile.get('name'))}' cannot be read ({exc}); "
+        notes.append(f"statline '{kw.clean(profile.get('name'))}' cannot be read "
+                     f"({_short(str(exc), 160)}); "
                      "its models get a placeholder statline: never a target")
         return None
 
@@ -734,6 +736,12 @@ def _float(text: str) -> float | None:
     except ValueError:
         return None
     return value if value == value and abs(value) < 1e9 else None
+
+
+def _short(text: str, limit: int = 40) -> str:
+    """``text`` cut to ``limit`` characters for a message (a damaged file's number may have
+    thousands of digits)."""
+    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 def _tidy(value: float) -> float | int:

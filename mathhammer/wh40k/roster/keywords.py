@@ -75,7 +75,8 @@ def weapon_profile(name: str, chars: dict[str, str], melee_type: bool,
     try:
         base = parse_weapon(f"{name}: {line_head}")
     except ProfileError as exc:
-        notes.append(f"weapon '{name}' left out: its profile cannot be read ({exc})")
+        reason = str(exc) if len(str(exc)) <= 160 else str(exc)[:157] + "..."
+        notes.append(f"weapon '{name}' left out: its profile cannot be read ({reason})")
         return None
     abilities = _abilities(name, line_head, chars.get("keywords", ""), notes)
     if not abilities:

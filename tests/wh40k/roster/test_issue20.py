@@ -434,3 +434,16 @@ def test_rules_we_do_not_model_are_notes(tmp_path, text):
     path.write_text(b.to_xml(b.roster(10, "Test", [hero])))
     notes = entry(mh.roster(path), "Test Hero").notes
     assert any("'Odd Rule' is not modelled" in n for n in notes)
+
+
+def test_huge_numbers_in_xml_are_short_refusals_or_notes(tmp_path):
+    big = "9" * 4301
+    text = b.to_xml(army(10))
+    path = tmp_path / "huge.ros"
+    path.write_text(text.replace('number="5"', f'number="{big}"', 1))
+    with pytest.raises(RosterError) as info:
+        mh.roster(path)
+    assert len(str(info.value)) < 300 and "huge.ros" in str(info.value)
+    path.write_text(text.replace('>24"<', '>24"<', 1).replace(">2<", f">{big}<", 1))
+    for e in mh.roster(path).entries:   # an unreadable characteristic: a short note
+        assert all(len(n) < 600 for n in e.notes)
