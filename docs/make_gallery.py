@@ -94,6 +94,59 @@ target = "Boyz"
 '''
 
 
+FOURTEEN = {
+    "Devastator Squad – 4 lascannons": '4x Lascannon: 48" A1 BS3+ S12 AP-3 D6+1',
+    "Eradicator Squad, 3 melta rifles": '3x Melta rifle: 24" A1 BS3+ S9 AP-4 DD6 [MELTA 2]',
+    "Hellblaster Squad, 10 plasma incinerators": '10x Plasma: 24" A2 BS3+ S8 AP-3 D2',
+    "Intercessor Squad with bolt rifles": '10x Bolt rifle: 24" A2 BS3+ S4 AP-1 D1',
+    "Aggressor Squad, flamestorm gauntlets":
+        '6x Flamestorm: 12" AD6 BS3+ S7 AP-2 D1 [TORRENT]',
+    "Sternguard Veterans with combi-weapons":
+        '10x Combi: 24" A2 BS3+ S4 AP0 D1 [DEVASTATING WOUNDS]',
+    "Inceptor Squad, plasma exterminators": '3x Plasma exterminator: 18" A2 BS3+ S8 AP-3 D2',
+    "Desolation Squad, superfrag rockets": '5x Missile: 48" AD6 BS3+ S5 AP0 D1 [BLAST]',
+    "Infernus Squad, pyreblasters": '10x Pyreblaster: 12" AD6 BS3+ S5 AP0 D1 [TORRENT]',
+    "Heavy Intercessors, heavy bolt rifles": '5x Heavy bolt rifle: 30" A2 BS3+ S5 AP-1 D2',
+    "Suppressor Squad, accelerator autocannons": '3x Accelerator: 48" A2 BS3+ S7 AP-1 D2',
+    "Eliminator Squad, las fusils": '3x Las fusil: 36" A1 BS3+ S9 AP-3 D 3',
+    "Outrider Squad, twin bolt rifles": '3x Twin bolt rifle: 24" A2 BS3+ S4 AP-1 D1',
+    "Bladeguard Veterans, master-crafted swords":
+        '3x Sword: Melee A4 WS3+ S5 AP-2 D2',
+}
+
+
+def extra_charts() -> dict[str, tuple[str, object]]:
+    """Fourteen series, a chart drawn into the reader's own axes, Warmachine and Dust."""
+    from matplotlib.figure import Figure
+
+    from mathhammer import dust, warmachine
+
+    boyz = {"Ork Boyz mob (20)": "20x Boy: T5 Sv5+ W1 [INFANTRY]"}
+    fourteen = results(FOURTEEN, boyz, exact=True)
+    figure = Figure(figsize=(7.0, 4.2), layout="constrained")
+    own = charts.overlay(dict(list(fourteen.items())[:6]), ax=figure.add_subplot())
+    wm = warmachine.exact(["3x Battle hammer: MAT7 POW16 [CHARGE, ARMOR-PIERCING]"],
+                          ["5x Trencher Infantry: DEF13 ARM13 BOXES1 [TOUGH]"])
+    du = dust.exact(["4x Laser rifle: 3/1", "Heavy laser: 4/2"],
+                    "5x Ranger squad “Death Dealers”: INFANTRY2 [SOFT COVER]",
+                    sustained=True)
+    return {
+        "overlay_fourteen": ("Fourteen series against one target: two panels of seven, "
+                             "every series its own colour, dash, marker and fill",
+                             charts.overlay(fourteen)),
+        "overlay_fourteen_one_panel": ("The same fourteen in one panel (facet=None): the "
+                                       "legend keys show each look",
+                                       charts.overlay(fourteen, facet=None)),
+        "own_axes": ("Drawn into your own 7 x 4.2 in axes (ax=): laid out inside it",
+                     own),
+        "warmachine": ("Warmachine: a charging warjack's three hammer blows against "
+                       "Trenchers (caption names MAT/POW, CHARGE and the target)",
+                       wm.plot("damage")),
+        "dust": ("Dust Tactics: a sustained attack (caption names weapons, target and the "
+                 "sustained attack)", du.plot("models_destroyed")),
+    }
+
+
 def charts_to_draw() -> dict[str, tuple[str, object]]:
     """Every chart kind on realistic content: name -> (caption, artists)."""
     grid = mh.compare(ATTACKERS, TARGETS, trials=TRIALS, seed=1, points=POINTS,
@@ -136,6 +189,7 @@ def charts_to_draw() -> dict[str, tuple[str, object]]:
                                   charts.distribution(scenario.models_destroyed(
                                       "Intercessors", "round 2 end"))),
         "survival": ("Survival by battle round", scenario.plot()),
+        **extra_charts(),
     }
 
 
@@ -144,8 +198,9 @@ def main() -> None:
     out.mkdir(exist_ok=True)
     lines = ["# Chart gallery", "",
              "Every chart kind, drawn by `docs/make_gallery.py` on realistic content: unit "
-             "names of forty to sixty characters, ten series in one comparison, "
-             "probabilities of a few percent, a whole-unit scenario. Regenerate with "
+             "names of forty to sixty characters, fourteen series in one comparison, "
+             "probabilities of a few percent, a whole-unit scenario, a chart drawn into "
+             "your own axes, Warmachine and Dust. Regenerate with "
              "`python docs/make_gallery.py`.", ""]
     for name, (text, art) in charts_to_draw().items():
         charts.save(art, out / f"{name}.png", dpi=110)

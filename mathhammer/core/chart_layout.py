@@ -307,7 +307,7 @@ def legend_lines(ax: Axes, entries: int, title_lines: int = 0) -> int:
     if ax.figure.__dict__.get("_mathhammer_owned"):
         return 4
     height = slot(ax).height * ax.figure.get_figheight() - 0.15 * title_lines - 0.2
-    return int(min(max((height / max(entries, 1) - 0.1) / 0.15, 1), 4))
+    return int(min(max((height / max(entries, 1) - 0.06) / 0.13, 1), 4))
 
 
 def legend_below(ax: Axes, handles: list, *, title: str | None = None) -> Any:
@@ -387,8 +387,6 @@ def fit_to_figure(axes: Sequence[Axes]) -> None:
     sizes = _base_sizes(axes)
     for scale in FONT_SCALES:
         _scale_fonts(axes, sizes, scale)
-        if _debug:
-            print("scale", scale)
         for _ in range(3):
             if figure.get_layout_engine() is None:
                 for ax, box in zip(axes, slots):
@@ -399,9 +397,6 @@ def fit_to_figure(axes: Sequence[Axes]) -> None:
                 return
             if not _reflow_legends(axes, figure):
                 break
-
-
-_debug = False
 
 
 def slot(ax: Axes) -> Any:
@@ -487,8 +482,6 @@ def _fits(figure: Figure, axes: Sequence[Axes]) -> bool:
     engine content, and each axes at least a fifth of its slot."""
     renderer, failed = _drawn(figure)
     if failed:
-        if _debug:
-            print("layout failed")
         return False
     canvas = figure.bbox
     boxes = []
@@ -496,18 +489,14 @@ def _fits(figure: Figure, axes: Sequence[Axes]) -> bool:
         frame = ax.get_window_extent(renderer)
         whole = slot(ax).transformed(figure.transFigure)
         if frame.width < 0.2 * whole.width or frame.height < 0.2 * whole.height:
-            if _debug:
-                print("small", ax)
             return False
         for text in visible_texts(ax, renderer):
             box = text.get_window_extent(renderer)
             if box.x0 < canvas.x0 - 1 or box.x1 > canvas.x1 + 1 or box.y0 < canvas.y0 - 1 \
                     or box.y1 > canvas.y1 + 1:
-                if _debug:
-                    print("outside", text.get_text())
                 return False
             boxes.append(box)
-    return not _any_overlap(boxes, debug=_debug)
+    return not _any_overlap(boxes)
 
 
 def visible_texts(ax: Axes, renderer: Any) -> list:
@@ -527,7 +516,7 @@ def visible_texts(ax: Axes, renderer: Any) -> list:
     return [t for t in texts if t.get_visible() and t.get_text().strip()]
 
 
-def _any_overlap(boxes: list, slack: float = 1.0, debug: bool = False) -> bool:
+def _any_overlap(boxes: list, slack: float = 1.0) -> bool:
     for i, a in enumerate(boxes):
         if a.width == 0:
             continue
@@ -536,8 +525,6 @@ def _any_overlap(boxes: list, slack: float = 1.0, debug: bool = False) -> bool:
                 continue
             if min(a.x1, b.x1) - max(a.x0, b.x0) > slack and \
                     min(a.y1, b.y1) - max(a.y0, b.y0) > slack:
-                if debug:
-                    print("overlap", a, b)
                 return True
     return False
 

@@ -259,8 +259,7 @@ def overlay(results: Mapping[Any, Any] | Sequence[Any], outcome: str = "damage",
     """
     items, panels = _overlay_items(results, labels)
     named = [_named(r, outcome) for _, r in items]
-    note, own = _split_notes([n.note or getattr(r, "engine_note", "")
-                              for n, (_, r) in zip(named, items)])
+    note, own = _split_notes([_engine_and_situation(r, n) for n, (_, r) in zip(named, items)])
     items = [(f"{name} [{extra}]" if extra else name, r) for (name, r), extra in zip(items, own)]
     against = _shared_target(items, panels)
     if against:  # every series against the same target: said once, in the title
@@ -300,6 +299,13 @@ def overlay(results: Mapping[Any, Any] | Sequence[Any], outcome: str = "damage",
         grow_to_fit(axes[0].figure)
         fit_to_figure(axes)
     return OverlayArtists(axes[0], lines, axes)
+
+
+def _engine_and_situation(result: Any, named: _Named) -> str:
+    """What a series' numbers rest on, without its profiles (its label names those)."""
+    if hasattr(result, "engine_note") and hasattr(result, "situation"):
+        return "; ".join(p for p in (result.engine_note, result.situation) if p)
+    return named.note or getattr(result, "engine_note", "")
 
 
 def _split_notes(notes: list[str]) -> tuple[str, list[str]]:
