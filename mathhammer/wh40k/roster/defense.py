@@ -186,8 +186,8 @@ def unmodelled(name: str, text: str) -> list[str]:
     Examples
     --------
     >>> unmodelled("Tough Hide", "Each time an attack targets this unit, worsen the "
-    ...            "Armour Penetration characteristic of that attack by 1.")
-    ['each time an attack targets this unit, worsen the armour penetration characteristic of that attack by 1.']
+    ...            "Armour Penetration characteristic of that attack by 1.")[0][:52]
+    'each time an attack targets this unit, worsen the ar'
     """
     out = []
     for sentence in _sentences(clean(text)[:MAX_TEXT].lower()):

@@ -41,7 +41,8 @@ def test_columns_and_provenance(marines_exact):
     assert marines_exact.attrs["method"] == "exact"
     assert marines_exact.attrs["edition"] == 10 and marines_exact.attrs["notes"] == []
     custodes = mh.roster(FILES / "features_10e.ros").compare("MEQ", exact=True)
-    assert custodes.attrs["notes"] == ["Objective marker: no statline in the file: it attacks, but is never a target"]
+    assert custodes.attrs["notes"] == [
+        "Objective marker: no statline in the file: it attacks, but is never a target"]
     assert set(marines_exact["metric"]) == {"expected_damage", "expected_models_destroyed",
                                             "p_unit_destroyed", "damage_per_100pts",
                                             "models_destroyed_per_100pts"}
@@ -280,7 +281,8 @@ def test_target_damage_reduction_is_applied():
 
 @pytest.mark.parametrize("extra, message", [
     (["--target", "MEQ", "--against", str(FILES / "orks_11e.ros")], "not both"),
-    (["--target", "MEQ", "--attach-other", "A=B"], "--attach-other and --assume-other need --against"),
+    (["--target", "MEQ", "--attach-other", "A=B"],
+     "--attach-other and --assume-other need --against"),
     (["--attach-other", "A=B"], "--attach-other and --assume-other need --against"),
     (["--plot", "x.png"], "--plot draws the analysis"),
     (["--target", "MEQ", "--metric", "damge_per_100pts", "--exact"], "did you mean"),
