@@ -126,21 +126,6 @@ def quiet() -> Iterator[None]:
         yield
 
 
-def track(items: list[T], desc: str, *, progress: bool | None = None,
-          unit: str = "cell") -> Iterator[T]:
-    """Yield ``items`` one by one, counting each on a bar once the caller is done with it.
-
-    Examples
-    --------
-    >>> [x * 2 for x in track([1, 2, 3], "cells", progress=False)]
-    [2, 4, 6]
-    """
-    with bar(len(items), desc, progress=progress, unit=unit) as b:
-        for item in items:
-            yield item
-            b.update()
-
-
 def watch(work: Callable[[], T], done: Callable[[], int], total: int, desc: str, *,
           progress: bool | None = None, unit: str = "trial") -> T:
     """Run ``work()`` and return its result, with a bar fed by ``done()`` meanwhile.

@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from mathhammer.core.limits import check_outcome_values, check_run_work
+from mathhammer.core.progress import bar as progress_bar, check_progress, watch
 from mathhammer.core.result import EXACT, MONTE_CARLO, Distribution, Result
 from mathhammer.core.trials import (CHUNKS, DEFAULT_GRID_TRIALS, DEFAULT_TRIALS, check_seed,
                                     check_trials, chunk_streams)
@@ -141,7 +142,8 @@ def _inputs(plan: Sequence[tuple[Weapon, Target]], target: Target, sustained: bo
 # -- fire plans ------------------------------------------------------------------------------
 def fire_plan(plan: Sequence[tuple[str | Weapon, str | Target]], *, method: str = "exact",
               sustained: bool = False, rules: Rules | None = None, distance: int | None = None,
-              trials: int = DEFAULT_TRIALS, seed: int = 1, **rule_switches) -> list[Result]:
+              trials: int = DEFAULT_TRIALS, seed: int = 1, progress: bool | None = None,
+              **rule_switches) -> list[Result]:
     """Resolve a declared fire plan; one :class:`Result` per target.
 
     All weapons fire together with no retargeting: damage is summed per target and applied
@@ -164,6 +166,10 @@ def fire_plan(plan: Sequence[tuple[str | Weapon, str | Target]], *, method: str 
         Squares to the targets, to check ranges (optional).
     trials, seed
         Monte Carlo trials and seed.
+    progress
+        A progress bar on stderr for a Monte Carlo run longer than about 2 s: ``None``
+        (default) when stderr is a terminal or in a notebook, ``True``/``False`` to force
+        it. It never changes the result.
 
     Returns
     -------
@@ -178,6 +184,7 @@ def fire_plan(plan: Sequence[tuple[str | Weapon, str | Target]], *, method: str 
     0.64883
     """
     method = _check_method(method)
+    check_progress(progress)
     rules = _rules(rules, rule_switches)
     targets: dict[Any, Target] = {}
     resolved = []
@@ -198,7 +205,7 @@ def fire_plan(plan: Sequence[tuple[str | Weapon, str | Target]], *, method: str 
                                _inputs(resolved, t, sustained, rules, distance, EXACT),
                                None, None)
                 for dists, t in zip(per_target, compiled.targets)]
-    hist = run_plan_kernel(compiled, trials, seed)
+    hist = run_plan_kernel(compiled, trials, seed, progress=progress)
     return [_target_result(MONTE_CARLO, {"hits": hist[i, 0, :compiled.max_hits[i] + 1],
                                          "damage_before_saves":
                                              hist[i, 1, :compiled.max_damage[i] + 1],
@@ -208,9 +215,11 @@ def fire_plan(plan: Sequence[tuple[str | Weapon, str | Target]], *, method: str 
             for i, t in enumerate(compiled.targets)]
 
 
-def run_plan_kernel(compiled: CompiledPlan, trials: int, seed: int) -> np.ndarray:
+def run_plan_kernel(compiled: CompiledPlan, trials: int, seed: int,
+                    progress: bool | None = None) -> np.ndarray:
     """Run the Monte Carlo kernel; return counts ``(target, quantity, value)`` summed over
-    chunks (quantities: hits, damage before saves, damage after saves)."""
+    chunks (quantities: hits, damage before saves, damage after saves). A progress bar
+    counts the trials in the histograms while the kernel runs (the same kernel call)."""
     from mathhammer.dust.kernels import plan_kernel
 
     trials = check_trials(trials)
@@ -220,8 +229,9 @@ def run_plan_kernel(compiled: CompiledPlan, trials: int, seed: int) -> np.ndarra
     check_run_work(int(compiled.rows[:, N_DICE].sum()), trials, "dice")
     streams, chunk_trials = chunk_streams(trials, check_seed(seed), N_CHUNKS)
     hist = np.zeros((N_CHUNKS, len(compiled.targets), 3, n_bins), dtype=np.int64)
-    plan_kernel(streams, chunk_trials, np.ascontiguousarray(compiled.rows),
-                len(compiled.targets), hist)
+    rows = np.ascontiguousarray(compiled.rows)
+    watch(lambda: plan_kernel(streams, chunk_trials, rows, len(compiled.targets), hist),
+          lambda: hist[:, 0, 0].sum(), trials, "simulate", progress=progress)
     return hist.sum(axis=0)
 
 
@@ -264,8 +274,10 @@ def exact(weapons: WeaponsLike, target: TargetLike, *, sustained: bool = False,
 
 def simulate(weapons: WeaponsLike, target: TargetLike, *, sustained: bool = False,
              rules: Rules | None = None, distance: int | None = None,
-             trials: int = DEFAULT_TRIALS, seed: int = 1, **rule_switches) -> Result:
-    """Monte Carlo version of :func:`exact` (same outcomes, with standard errors).
+             trials: int = DEFAULT_TRIALS, seed: int = 1, progress: bool | None = None,
+             **rule_switches) -> Result:
+    """Monte Carlo version of :func:`exact` (same outcomes, with standard errors); for
+    ``progress`` see :func:`fire_plan`.
 
     Examples
     --------
@@ -274,7 +286,8 @@ def simulate(weapons: WeaponsLike, target: TargetLike, *, sustained: bool = Fals
     True
     """
     return _single(weapons, target, MONTE_CARLO, sustained=sustained, rules=rules,
-                   distance=distance, trials=trials, seed=seed, **rule_switches)
+                   distance=distance, trials=trials, seed=seed, progress=progress,
+                   **rule_switches)
 
 
 def exact_pmfs(weapons: WeaponsLike, target: TargetLike, *, sustained: bool = False,
@@ -386,7 +399,8 @@ def losses_table(weapons: WeaponsLike, *, sustained: bool = False, models: int |
 
 # -- comparisons and plan search ------------------------------------------------------------
 def compare(variants: dict[str, dict[str, Any]], *, method: str = "exact",
-            trials: int = DEFAULT_GRID_TRIALS, seed: int = 1) -> pd.DataFrame:
+            trials: int = DEFAULT_GRID_TRIALS, seed: int = 1,
+            progress: bool | None = None) -> pd.DataFrame:
     """Headline figures of several attacks side by side (normal vs sustained, single vs
     double success, plan A vs plan B...).
 
@@ -395,6 +409,10 @@ def compare(variants: dict[str, dict[str, Any]], *, method: str = "exact",
     variants
         Label to keyword arguments of :func:`exact`/:func:`simulate` (``weapons``,
         ``target`` and any switch).
+    progress
+        A progress bar on stderr, one step per variant, when the comparison runs longer
+        than about 2 s: ``None`` (default) when stderr is a terminal or in a notebook,
+        ``True``/``False`` to force it.
 
     Returns
     -------
@@ -404,21 +422,28 @@ def compare(variants: dict[str, dict[str, Any]], *, method: str = "exact",
     """
     method = _check_method(method)
     rows = []
-    for label, kwargs in variants.items():
-        kwargs = dict(kwargs)
-        if method == EXACT:
-            result = exact(kwargs.pop("weapons"), kwargs.pop("target"), **kwargs)
-        else:
-            result = simulate(kwargs.pop("weapons"), kwargs.pop("target"), trials=trials,
-                              seed=seed, **kwargs)
-        row = {"variant": label, "hits": result.mean("hits"), "damage": result.mean("damage"),
-               "models_destroyed": result.mean("models_destroyed"),
-               "unit_destroyed": result.probability("unit_destroyed"),
-               "damage_wasted": result.probability("damage_wasted")}
-        if method == MONTE_CARLO:
-            row["models_destroyed_stderr"] = result.stderr("models_destroyed")
-        rows.append(row)
+    with progress_bar(len(variants), "compare", progress=progress, unit="variant") as bar:
+        for label, kwargs in variants.items():
+            rows.append(_variant_row(label, dict(kwargs), method, trials, seed))
+            bar.update()
     return pd.DataFrame(rows).set_index("variant")
+
+
+def _variant_row(label: str, kwargs: dict[str, Any], method: str, trials: int,
+                 seed: int) -> dict[str, Any]:
+    """One row of :func:`compare`."""
+    if method == EXACT:
+        result = exact(kwargs.pop("weapons"), kwargs.pop("target"), **kwargs)
+    else:
+        result = simulate(kwargs.pop("weapons"), kwargs.pop("target"), trials=trials,
+                          seed=seed, **kwargs)
+    row = {"variant": label, "hits": result.mean("hits"), "damage": result.mean("damage"),
+           "models_destroyed": result.mean("models_destroyed"),
+           "unit_destroyed": result.probability("unit_destroyed"),
+           "damage_wasted": result.probability("damage_wasted")}
+    if method == MONTE_CARLO:
+        row["models_destroyed_stderr"] = result.stderr("models_destroyed")
+    return row
 
 
 def best_fire_plan(weapons: WeaponsLike, targets: Sequence[TargetLike], *,
@@ -610,11 +635,13 @@ def exchange(a: Unit, b: Unit, rounds: int = 1, *, method: str = "exact",
              a_weapons: Sequence[str] | None = None, b_weapons: Sequence[str] | None = None,
              a_cover: str | None = None, b_cover: str | None = None,
              sustained: bool = False, rules: Rules | None = None,
-             trials: int = DEFAULT_TRIALS, seed: int = 1, **rule_switches) -> Result:
+             trials: int = DEFAULT_TRIALS, seed: int = 1, progress: bool | None = None,
+             **rule_switches) -> Result:
     """Multi-round firefight: each round A attacks B, then what is left of B attacks A.
 
     ``a_cover``/``b_cover`` (``"open"``, ``"soft"``, ``"hard"``) override the cover state
-    of a unit's profile; ``sustained`` applies to both sides' attacks.
+    of a unit's profile; ``sustained`` applies to both sides' attacks; ``progress`` shows a
+    progress bar for a long Monte Carlo run (as in :func:`fire_plan`).
 
     Pools shrink with losses (squads lose carriers by ``rules.casualty_policy``; under
     ``random`` each loss is a model picked uniformly among those left; vehicles and heroes
@@ -641,6 +668,7 @@ def exchange(a: Unit, b: Unit, rounds: int = 1, *, method: str = "exact",
     0.8485
     """
     method = _check_method(method)
+    check_progress(progress)
     rules = _rules(rules, rule_switches)
     from dataclasses import replace as _replace
     for cover in (a_cover, b_cover):
@@ -669,7 +697,8 @@ def exchange(a: Unit, b: Unit, rounds: int = 1, *, method: str = "exact",
     labels = {"a_losses": f"{a.name} losses", "b_losses": f"{b.name} losses",
               "a_destroyed": f"{a.name} destroyed", "b_destroyed": f"{b.name} destroyed"}
     if method == MONTE_CARLO:
-        ha, hb = _exchange_monte_carlo(side_a, side_b, rounds, policy == "random", trials, seed)
+        ha, hb = _exchange_monte_carlo(side_a, side_b, rounds, policy == "random", trials, seed,
+                                       progress)
         return Result(MONTE_CARLO, {"a_losses": Distribution.from_counts(ha),
                                     "b_losses": Distribution.from_counts(hb)},
                       {"a_destroyed": float(ha[cap_a] / trials),
@@ -694,8 +723,8 @@ def _exchange_side(unit: Unit, other: Unit, weapons: Sequence[str] | None, susta
 
 
 def _exchange_monte_carlo(side_a: _ExactSide, side_b: _ExactSide, rounds: int,
-                          random_policy: bool, trials: int, seed: Any
-                          ) -> tuple[np.ndarray, np.ndarray]:
+                          random_policy: bool, trials: int, seed: Any,
+                          progress: bool | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Histograms of both sides' losses from the exchange kernel."""
     from mathhammer.dust.kernels import exchange_kernel
 
@@ -712,7 +741,8 @@ def _exchange_monte_carlo(side_a: _ExactSide, side_b: _ExactSide, rounds: int,
             else side.order
         args += [side.rows, side.carries, side.counts, order, side.is_squad, side.capacity,
                  side.models]
-    exchange_kernel(streams, chunk_trials, rounds, *args, random_policy, *hists)
+    watch(lambda: exchange_kernel(streams, chunk_trials, rounds, *args, random_policy, *hists),
+          hists[0].sum, trials, "exchange", progress=progress)
     return hists[0].sum(axis=0), hists[1].sum(axis=0)
 
 

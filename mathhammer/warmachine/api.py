@@ -10,6 +10,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
+from mathhammer.core.progress import check_progress, watch
 from mathhammer.core.result import EXACT, MONTE_CARLO, Distribution, Result
 from mathhammer.core.inputs import one_or_many
 from mathhammer.core.limits import check_outcome_values, check_run_work
@@ -83,11 +84,14 @@ def exact(attacks: AttackLike | Iterable[AttackLike], targets: TargetLike | Iter
 
 def simulate(attacks: AttackLike | Iterable[AttackLike],
              targets: TargetLike | Iterable[TargetLike], trials: int = DEFAULT_TRIALS,
-             seed: int = 1, rules: Rules | None = None) -> Result:
+             seed: int = 1, rules: Rules | None = None, *,
+             progress: bool | None = None) -> Result:
     """Monte Carlo estimate of the same outcomes as :func:`exact`.
 
     The trials are split into :data:`N_CHUNKS` chunks with independent xoshiro256** streams,
-    so one seed gives the same result on any number of threads.
+    so one seed gives the same result on any number of threads. ``progress``: a progress
+    bar on stderr for a run longer than about 2 s (``None``, the default: when stderr is a
+    terminal or in a notebook; ``True``/``False`` force it); it never changes the result.
 
     Examples
     --------
@@ -96,7 +100,7 @@ def simulate(attacks: AttackLike | Iterable[AttackLike],
     >>> r.trials, r.seed
     (20000, 1)
     """
-    return run_monte_carlo(plan(attacks, targets, rules), trials, seed)
+    return run_monte_carlo(plan(attacks, targets, rules), trials, seed, progress=progress)
 
 
 #: Most attack rolls a Monte Carlo run may resolve, counting an AOE's roll once per model it
@@ -104,12 +108,17 @@ def simulate(attacks: AttackLike | Iterable[AttackLike],
 MAX_ATTACK_ROLLS_PER_RUN = 20_000_000_000
 
 
-def run_monte_carlo(compiled: CompiledPlan, trials: int, seed: int) -> Result:
-    """Run the Monte Carlo kernel on a compiled plan (same outcomes as :func:`run_exact`)."""
+def run_monte_carlo(compiled: CompiledPlan, trials: int, seed: int,
+                    progress: bool | None = None) -> Result:
+    """Run the Monte Carlo kernel on a compiled plan (same outcomes as :func:`run_exact`).
+
+    A progress bar counts the trials in the histograms (a count per trial) while the kernel
+    runs; the kernel call is the same with or without it."""
     from mathhammer.warmachine.kernels import (C_BEAST, C_CONTINUOUS, C_CRIT, C_HIT, C_SAVED,
                                                C_UNIT, N_COUNTERS, simulate_chunks)
 
     trials, seed = check_trials(trials), check_seed(seed)
+    check_progress(progress)
     check_outcome_values(compiled.max_damage + compiled.max_boosts + compiled.max_transferred,
                          "the boxes one trial marks", "fewer or smaller target models")
     check_run_work(len(compiled.rows) * max(1, compiled.n_models), trials, "attack rolls",
@@ -123,11 +132,13 @@ def run_monte_carlo(compiled: CompiledPlan, trials: int, seed: int) -> Result:
     counters = np.zeros((N_CHUNKS, N_COUNTERS), dtype=np.int64)
     per_model = np.zeros((N_CHUNKS, n_models, 2), dtype=np.int64)
     crippled = np.zeros((N_CHUNKS, n_models, compiled.grid_need.shape[1]), dtype=np.int64)
-    simulate_chunks(compiled.rows, compiled.models, compiled.rules, compiled.coverage,
-                    compiled.grid_lanes, compiled.grid_need, streams, per_chunk, hist_damage,
-                    hist_destroyed, hist_spent, hist_transfer, counters, per_model, crippled,
-                    compiled.per_model_hits or compiled.max_transferred > 0
-                    or len(compiled.grid_systems) > 0)
+    watch(lambda: simulate_chunks(
+              compiled.rows, compiled.models, compiled.rules, compiled.coverage,
+              compiled.grid_lanes, compiled.grid_need, streams, per_chunk, hist_damage,
+              hist_destroyed, hist_spent, hist_transfer, counters, per_model, crippled,
+              compiled.per_model_hits or compiled.max_transferred > 0
+              or len(compiled.grid_systems) > 0),
+          hist_destroyed.sum, trials, "simulate", progress=progress)
     totals = counters.sum(axis=0)
     distributions = {"damage": Distribution.from_counts(hist_damage.sum(axis=0)),
                      "models_destroyed": Distribution.from_counts(hist_destroyed.sum(axis=0))}

@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pandas as pd
 
+from mathhammer.core.progress import bar as progress_bar
 from mathhammer.core.result import EXACT, Distribution, Result
 from mathhammer.core.trials import DEFAULT_GRID_TRIALS
 from mathhammer.errors import OptionError, UnsupportedError
@@ -103,7 +104,8 @@ def focus_policies(points: int, attacks: int = 1) -> list[FocusPolicy]:
 def compare_focus(attack: AttackLike, target: TargetLike, points: int,
                   rules: Rules | None = None, method: str = "exact",
                   trials: int = DEFAULT_GRID_TRIALS, seed: int = 1,
-                  policies: list[FocusPolicy] | None = None) -> pd.DataFrame:
+                  policies: list[FocusPolicy] | None = None, *,
+                  progress: bool | None = None) -> pd.DataFrame:
     """Rank ways of spending ``points`` focus/fury on one weapon against one target.
 
     Parameters
@@ -116,6 +118,10 @@ def compare_focus(attack: AttackLike, target: TargetLike, points: int,
         ``"exact"`` or ``"simulate"``.
     policies
         Policies to compare (default: all of :func:`focus_policies`).
+    progress
+        A progress bar on stderr, one step per policy, when the comparison runs longer than
+        about 2 s: ``None`` (default) when stderr is a terminal or in a notebook,
+        ``True``/``False`` to force it. It never changes the table.
 
     Returns
     -------
@@ -136,24 +142,33 @@ def compare_focus(attack: AttackLike, target: TargetLike, points: int,
     targets = _targets(target)
     if method not in ("exact", "simulate"):
         raise OptionError(f"method '{method}' must be 'exact' or 'simulate'")
+    chosen = list(policies) if policies is not None else focus_policies(points, base.count)
     rows = []
-    for policy in policies if policies is not None else focus_policies(points, base.count):
-        compiled = plan([policy.apply(base)], targets, rules)
-        result = (run_exact(compiled) if method == "exact"
-                  else run_monte_carlo(compiled, trials, seed))
-        damage_spent = result.mean("boosts_spent") if "boosts_spent" in result.outcomes else 0.0
-        spent = policy.boost_attacks + policy.buy_attacks + damage_spent
-        rows.append({"policy": policy.name, "points": policy.points,
-                     "boost_attacks": policy.boost_attacks,
-                     "boost_damage": policy.boost_damage, "buy_attacks": policy.buy_attacks,
-                     "mean_damage": result.mean("damage"),
-                     "p_kill": result.probability("unit_destroyed"),
-                     "expected_spent": spent, "expected_unspent": policy.points - spent})
+    with progress_bar(len(chosen), "focus policies", progress=progress, unit="policy") as bar:
+        for policy in chosen:
+            rows.append(_policy_row(policy, base, targets, rules, method, trials, seed))
+            bar.update()
     frame = pd.DataFrame(rows)
     frame["rank_p_kill"] = frame["p_kill"].rank(ascending=False, method="min").astype(int)
     frame["rank_damage"] = frame["mean_damage"].rank(ascending=False, method="min").astype(int)
     return frame.sort_values(["p_kill", "mean_damage"], ascending=False,
                              kind="stable").reset_index(drop=True)
+
+
+def _policy_row(policy: FocusPolicy, base: Attack, targets: list, rules: Rules | None,
+                method: str, trials: int, seed: int) -> dict:
+    """One row of :func:`compare_focus`."""
+    compiled = plan([policy.apply(base)], targets, rules)
+    result = (run_exact(compiled) if method == "exact"
+              else run_monte_carlo(compiled, trials, seed))
+    damage_spent = result.mean("boosts_spent") if "boosts_spent" in result.outcomes else 0.0
+    spent = policy.boost_attacks + policy.buy_attacks + damage_spent
+    return {"policy": policy.name, "points": policy.points,
+            "boost_attacks": policy.boost_attacks,
+            "boost_damage": policy.boost_damage, "buy_attacks": policy.buy_attacks,
+            "mean_damage": result.mean("damage"),
+            "p_kill": result.probability("unit_destroyed"),
+            "expected_spent": spent, "expected_unspent": policy.points - spent}
 
 
 def attacks_to_kill(attack: AttackLike, target: TargetLike, rules: Rules | None = None

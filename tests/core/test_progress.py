@@ -214,3 +214,44 @@ def test_roster_against_archetypes_shows_one_bar_per_cell(monkeypatch, capsys):
     err = capsys.readouterr().err
     assert "roster" in err and "compare:" not in err and "simulate" not in err
     assert quiet.equals(shown)
+
+
+def _same(a, b) -> bool:
+    return json.dumps(a.to_dict(), sort_keys=True) == json.dumps(b.to_dict(), sort_keys=True)
+
+
+def test_warmachine_and_dust_bars_keep_their_results(monkeypatch, capsys):
+    from mathhammer import dust, warmachine
+    from mathhammer.dust import load_unit
+    from mathhammer.warmachine.policies import compare_focus
+
+    monkeypatch.setattr(progress, "DELAY", 0)
+    monkeypatch.setattr(progress, "POLL", 0.001)
+    runs = {
+        "warmachine simulate": lambda shown: warmachine.simulate(
+            "2x Battle hammer: MAT7 POW16", "Heavy warjack: DEF12 ARM19 BOXES30",
+            trials=20_000, progress=shown),
+        "dust simulate": lambda shown: dust.simulate(
+            "4x Shotgun: 3/1", "5x Laser Grenadier: INFANTRY2", trials=20_000,
+            progress=shown),
+        "dust exchange": lambda shown: dust.exchange(
+            load_unit("seed.toml", "Pounder"), load_unit("seed.toml", "Assault Rangers"),
+            rounds=2, method="monte-carlo", trials=20_000, progress=shown),
+    }
+    for name, run in runs.items():
+        quiet = run(False)
+        assert capsys.readouterr().err == "", name
+        shown = run(True)
+        assert BAR in capsys.readouterr().err, name
+        assert _same(quiet, shown), name
+    tables = [compare_focus("Fist: MAT6 POW12", "Jack: DEF13 ARM14 BOXES30", points=1,
+                            method="simulate", trials=2000, progress=shown)
+              for shown in (False, True)]
+    assert "focus policies" in capsys.readouterr().err
+    assert tables[0].equals(tables[1])
+    attack = {"weapons": "4x Shotgun: 3/1", "target": "5x Laser Grenadier: INFANTRY2"}
+    variants = {"normal": attack, "sustained": {**attack, "sustained": True}}
+    frames = [dust.compare(variants, method="monte-carlo", trials=2000, progress=shown)
+              for shown in (False, True)]
+    assert "compare" in capsys.readouterr().err
+    assert frames[0].equals(frames[1])
