@@ -447,3 +447,11 @@ def test_huge_numbers_in_xml_are_short_refusals_or_notes(tmp_path):
     path.write_text(text.replace('>24"<', '>24"<', 1).replace(">2<", f">{big}<", 1))
     for e in mh.roster(path).entries:   # an unreadable characteristic: a short note
         assert all(len(n) < 600 for n in e.notes)
+
+
+def test_assume_on_the_command_line(capsys):
+    assert main(["roster", str(FILES / "issue20_10e.ros"), "--assume",
+                 "Iron Warden: Hold the Line"]) == 0
+    assert "assumed: Iron Warden 'Hold the Line' (-1 to be wounded)" in capsys.readouterr().out
+    assert main(["roster", str(FILES / "issue20_10e.ros"), "--assume", "Iron Warden"]) == 2
+    assert "write UNIT: ABILITY" in capsys.readouterr().err
