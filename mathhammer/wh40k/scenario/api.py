@@ -19,7 +19,7 @@ from mathhammer.core.trials import (CHUNKS, DEFAULT_SCENARIO_TRIALS, check_seed,
 from mathhammer.errors import MathhammerError, OptionError
 from mathhammer.wh40k.compile import N_WEAPONS
 from mathhammer.wh40k.scenario.compile import (K_FIRST_BATCH, K_N_BATCHES, U_MODEL_BINS, U_MODELS,
-                                               U_N_ALLOCS, U_WOUND_BINS, U_WOUNDS, ScenarioPlan,
+                                               U_WOUND_BINS, U_WOUNDS, ScenarioPlan,
                                                compile_scenario, wound_dice_bound)
 from mathhammer.wh40k.scenario.model import Scenario
 from mathhammer.wh40k.scenario.reader import load_scenario
@@ -90,26 +90,15 @@ def run_scenario_monte_carlo(plan: ScenarioPlan, trials: int,
     A progress bar counts the trials of finished chunks (side 0's row of ``sides`` gets one
     count per trial when its chunk ends), read while the kernel runs; the call is the same.
     """
-    from mathhammer.wh40k.scenario.kernels import simulate_scenario_chunks
+    from mathhammer.wh40k.scenario.chunks import Histograms, run_chunks
 
     streams, per_chunk = chunk_streams(trials, seed, chunks)
-    cps = plan.checkpoints
-    models = np.zeros((chunks, cps, plan.model_bins), dtype=np.int64)
-    wounds = np.zeros((chunks, cps, plan.wound_bins), dtype=np.int64)
-    groups = np.zeros((chunks, cps, plan.group_bins), dtype=np.int64)
-    sides = np.zeros((chunks, len(plan.side_names), plan.rounds + 1), dtype=np.int64)
+    out = Histograms.zeros(plan, (chunks,))
     pending = max_pending(plan) if plan.dw_at_unit_end else 1
-    def work() -> None:
-        simulate_scenario_chunks(
-            streams, per_chunk, plan.rounds, plan.activations, plan.batches, plan.contribs,
-            plan.hit, plan.wound, plan.saves, plan.damage_maps, plan.units, plan.orders,
-            plan.toughness, plan.subs, plan.allocs, plan.report_groups, plan.flags, pending,
-            int(plan.units[:, U_N_ALLOCS].max()), models, wounds, groups, sides,
-            plan.hit_cdfs, plan.wound_cdfs, plan.save_cdfs, plan.use_counts,
-            plan.one_shot_slots, plan.retarget, plan.precision_pick)
-
-    watch(work, lambda: sides[:, 0].sum() if sides.shape[1] else 0, trials, "run",
+    watch(lambda: run_chunks(plan, streams, per_chunk, out, pending),
+          lambda: out.sides[:, 0].sum() if out.sides.shape[1] else 0, trials, "run",
           progress=progress)
+    models, wounds, groups, sides = out.arrays()
     return models.sum(axis=0), wounds.sum(axis=0), groups.sum(axis=0), sides.sum(axis=0)
 
 
@@ -444,31 +433,13 @@ def run_scripted(scenario: Scenario, faces: list[int]) -> dict[str, Any]:
     """
     from mathhammer.core.rng import (check_script_not_exhausted, scripted_dice_used,
                                       scripted_stream)
-    from mathhammer.wh40k.scenario.kernels import scenario_trials
+    from mathhammer.wh40k.scenario.chunks import Histograms, run_trials, scratch_arrays
 
     plan = compile_scenario(scenario)
     stream = scripted_stream(faces)
-    cps = plan.checkpoints
-    models = np.zeros((cps, plan.model_bins), dtype=np.int64)
-    wounds = np.zeros((cps, plan.wound_bins), dtype=np.int64)
-    groups = np.zeros((cps, plan.group_bins), dtype=np.int64)
-    sides = np.zeros((len(plan.side_names), plan.rounds + 1), dtype=np.int64)
-    n_subs, n_allocs, n_units = plan.subs.shape[0], plan.allocs.shape[0], plan.units.shape[0]
-    scenario_trials(stream, 1, plan.rounds, plan.activations, plan.batches, plan.contribs,
-                   plan.hit, plan.wound, plan.saves, plan.damage_maps, plan.units, plan.orders,
-                   plan.toughness, plan.subs, plan.allocs, plan.report_groups,
-                   plan.flags, np.zeros(n_subs, np.int64), np.zeros(n_allocs, np.int64),
-                   np.zeros(n_allocs, np.int64), np.zeros(n_units, np.int64),
-                   np.zeros(n_units, np.int64), np.zeros(max(n_allocs, 1), np.int64),
-                   np.zeros(7, np.int64), np.zeros(n_units, np.int64),
-                   np.zeros(max(len(faces), 1), np.int64),
-                   np.zeros(2 * max(len(faces), 1), np.int64),
-                   np.zeros(plan.report_groups.shape[0], np.int64),
-                   np.zeros(len(plan.side_names), np.int64), models, wounds, groups, sides,
-                   plan.hit_cdfs, plan.wound_cdfs, plan.save_cdfs, 0,
-                   np.zeros(max(plan.one_shot_slots, 1), np.int64), plan.retarget,
-                   plan.precision_pick,
-                   np.zeros(max(plan.batches.shape[0], 1), np.int64))
+    out = Histograms.zeros(plan)
+    run_trials(plan, stream, 1, out, scratch_arrays(plan, len(faces)), 0)
+    models, wounds, groups, sides = out.arrays()
     check_script_not_exhausted(stream)
     result = ScenarioResult(plan=plan, trials=1, seed=0, models=models, wounds=wounds,
                             groups=groups, sides=sides)

@@ -50,9 +50,17 @@ from mathhammer.wh40k.scenario.model import Scenario
 from mathhammer.wh40k.scenario.units import allocation_groups, declared_order
 
 # subs columns (S_FNP_PSYCHIC*: the best Feel No Pain against a [PSYCHIC] attack's damage and
-# mortal wounds; a batch names the two columns its attacks face in FNP_COLUMN/FNP_MORTAL_COLUMN)
+# mortal wounds; a batch names the two columns its attacks face in FNP_COLUMN/FNP_MORTAL_COLUMN).
+# Numpy integers, like every number the kernels hand to a helper: numba compiles a helper once
+# per Python int literal it is given (see mathhammer.core.jit).
 (S_UNIT, S_MODELS, S_WOUNDS, S_FNP, S_FNP_MORTAL, S_ALLOC, S_TOUGHNESS, S_BODYGUARD,
- S_REPORT, S_FNP_PSYCHIC, S_FNP_PSYCHIC_MORTAL) = range(11)
+ S_REPORT, S_FNP_PSYCHIC, S_FNP_PSYCHIC_MORTAL) = np.arange(11, dtype=np.int64)
+# Rows of ScenarioPlan.hit / wound (per weapon: class of each face, re-roll mask; wound rows
+# come in such pairs per toughness index) and of hit_cdfs / wound_cdfs (critical counts, then
+# successes among the rest); tables of save_cdfs.
+CLASS_ROW, REROLL_ROW = np.arange(2, dtype=np.int64)
+CRIT_COUNTS, REST_COUNTS = np.arange(2, dtype=np.int64)
+FAILED_SAVES_TABLE, DAMAGE_TABLE = np.arange(2, dtype=np.int64)
 # allocs columns
 A_UNIT, A_FIRST_SUB, A_N_SUBS, A_CHARACTER, A_WOUNDS, A_LOCAL, A_POINTS = range(7)
 # units columns

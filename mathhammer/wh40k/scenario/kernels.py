@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from mathhammer.core.jit import inline_kernel, lean_kernel, parallel_kernel, prange
+from mathhammer.core.jit import inline_kernel, lean_kernel, step_kernel
 from mathhammer.core.rng import d6, roll_dice
 from mathhammer.wh40k.compile import (
     AUTO_HIT,
@@ -65,6 +65,12 @@ from mathhammer.wh40k.dice_steps import (binomial_at, count_outcomes, draw_from_
                                          roll_classified, roll_classified_command,
                                          roll_with_lowest_die_again)
 from mathhammer.wh40k.scenario.compile import (
+    CLASS_ROW,
+    CRIT_COUNTS,
+    DAMAGE_TABLE,
+    FAILED_SAVES_TABLE,
+    REROLL_ROW,
+    REST_COUNTS,
     F_DW_AT_END,
     F_DW_SPILL,
     F_HAZARD_10E,
@@ -124,7 +130,7 @@ COMMAND_HIT, COMMAND_WOUND = COMMAND_CODES["hit"], COMMAND_CODES["wound"]
 COMMAND_DAMAGE, COMMAND_SAVE = COMMAND_CODES["damage"], COMMAND_CODES["save"]
 
 
-@lean_kernel
+@step_kernel
 def _reset(subs, allocs, units, alive, current, group_alive, unit_alive, unit_lost):
     for s in range(subs.shape[0]):
         alive[s] = subs[s, S_MODELS]
@@ -139,7 +145,7 @@ def _reset(subs, allocs, units, alive, current, group_alive, unit_alive, unit_lo
         unit_lost[u] = 0
 
 
-@lean_kernel
+@step_kernel
 def _damage_model(state, a, damage, fnp_column, subs, allocs, alive, current, group_alive,
                   unit_alive, unit_lost):
     """Allocation group ``a``'s model (the wounded one) suffers ``damage``; FNP per wound,
@@ -194,7 +200,7 @@ def _allocation_order(u, units, orders, allocs, group_alive, current, buffer):
     return n
 
 
-@lean_kernel
+@step_kernel
 def _toughness_index(u, units, subs, toughness, alive):
     """19.02: the bodyguard's highest T while any remains, else the highest T left."""
     best = 0
@@ -212,7 +218,7 @@ def _toughness_index(u, units, subs, toughness, alive):
     return 0
 
 
-@lean_kernel
+@step_kernel
 def _mortal_wounds(state, u, count, units, orders, subs, allocs, alive, current, group_alive,
                    unit_alive, unit_lost, buffer, fnp_column):
     """06.02: ``count`` mortal wounds one at a time, spilling from model to model (Feel No
@@ -223,11 +229,11 @@ def _mortal_wounds(state, u, count, units, orders, subs, allocs, alive, current,
         n = _allocation_order(u, units, orders, allocs, group_alive, current, buffer)
         if n == 0:
             return
-        _damage_model(state, buffer[0], 1, fnp_column, subs, allocs, alive, current,
+        _damage_model(state, buffer[0], np.int64(1), fnp_column, subs, allocs, alive, current,
                       group_alive, unit_alive, unit_lost)
 
 
-@lean_kernel
+@step_kernel
 def _first_alive_sub(a, allocs, alive):
     s = allocs[a, A_FIRST_SUB]
     for i in range(s, s + allocs[a, A_N_SUBS]):
@@ -251,7 +257,7 @@ def _models_firing(c, contribs, alive):
     return min(models, contribs[c, C_CAP])
 
 
-@lean_kernel
+@step_kernel
 def _hazard_bearer(hazard_used, n_used, batches, contribs, subs, allocs, alive, current):
     """10e [HAZARDOUS]: the sub-group of the model that takes a failed roll's mortal wounds:
     a model carrying a [HAZARDOUS] weapon used this activation (the batches
@@ -282,7 +288,7 @@ def _hazard_bearer(hazard_used, n_used, batches, contribs, subs, allocs, alive, 
     return best
 
 
-@lean_kernel
+@step_kernel
 def _bearer_mortals(state, s, count, subs, allocs, alive, current, group_alive, unit_alive,
                     unit_lost):
     """``count`` mortal wounds on one model of sub-group ``s`` (Feel No Pain against mortal
@@ -333,7 +339,7 @@ def _attack_dice(state, b, blast_models, batches, contribs, alive):
                                     contribs[c, C_A_CONST])
             dice += attacks + bonus
             if bonus_dice > 0:
-                dice += roll_dice(state, bonus_dice, batches[b, B_BONUS_SIDES], 0)
+                dice += roll_dice(state, bonus_dice, batches[b, B_BONUS_SIDES], np.int64(0))
             if batches[b, RF_COUNT] > 0 or batches[b, RF_CONST] > 0:
                 dice += roll_dice(state, batches[b, RF_COUNT], batches[b, RF_SIDES],
                                   batches[b, RF_CONST])
@@ -350,7 +356,7 @@ def _roll_damage(state, b, batches, save_cdfs, command):
     if command == COMMAND_DAMAGE and batches[b, COMMAND_ONE_DIE]:
         return _roll_damage_one_die(state, b, batches)
     if batches[b, D_TABLE]:
-        raw = draw_from_cdf(state, save_cdfs, b, 1, 0, save_cdfs.shape[3] - 1)
+        raw = draw_from_cdf(state, save_cdfs, b, DAMAGE_TABLE, np.int64(0), save_cdfs.shape[3] - 1)
     else:
         raw = roll_dice(state, batches[b, D_COUNT], batches[b, D_SIDES], batches[b, D_CONST])
     if command == COMMAND_DAMAGE and raw < batches[b, COMMAND_DAMAGE_BELOW]:
@@ -382,7 +388,7 @@ def _held_damage(state, damage, batches, damage_maps, save_cdfs, command):
     return damage_maps[b, MORTAL_DAMAGE, raw], command
 
 
-@lean_kernel
+@step_kernel
 def _resolve_batch(state, b, blast_models, batches, contribs, hit, wound, saves, damage_maps,
                    units, orders, toughness, subs, allocs, alive, current, group_alive,
                    unit_alive, unit_lost, buffer, counts, pending_unit, pending_damage,
@@ -405,12 +411,12 @@ def _resolve_batch(state, b, blast_models, batches, contribs, hit, wound, saves,
         hits = dice
         crits = 0
     elif command == COMMAND_HIT:
-        hits, crits, left = roll_classified_command(state, dice, hit, b, 0, 1, 1)
-        command = command * left
+        hits, crits, command = roll_classified_command(state, dice, hit, b, CLASS_ROW,
+                                                       REROLL_ROW, command)
     elif use_counts and dice <= limit:
-        hits, crits = count_outcomes(state, dice, hit_cdfs, b, 0, 1)
+        hits, crits = count_outcomes(state, dice, hit_cdfs, b, CRIT_COUNTS, REST_COUNTS)
     else:
-        hits, crits = roll_classified(state, dice, hit, b, 0, 1)
+        hits, crits = roll_classified(state, dice, hit, b, CLASS_ROW, REROLL_ROW)
     extra = 0
     if batches[b, SUS_COUNT] > 0 or batches[b, SUS_CONST] > 0:
         for _ in range(crits):
@@ -426,9 +432,8 @@ def _resolve_batch(state, b, blast_models, batches, contribs, hit, wound, saves,
     t_index = _toughness_index(u, units, subs, toughness, alive)
     to_wound = hits + extra + crits
     if command == COMMAND_WOUND:
-        wounds, crit_wounds, left = roll_classified_command(state, to_wound, wound, b,
-                                                            2 * t_index, 2 * t_index + 1, 1)
-        command = command * left
+        wounds, crit_wounds, command = roll_classified_command(
+            state, to_wound, wound, b, 2 * t_index, 2 * t_index + 1, command)
     elif use_counts and to_wound <= limit:
         wounds, crit_wounds = count_outcomes(state, to_wound, wound_cdfs, b, 2 * t_index,
                                              2 * t_index + 1)
@@ -441,11 +446,11 @@ def _resolve_batch(state, b, blast_models, batches, contribs, hit, wound, saves,
     if use_counts and units[u, U_N_ALLOCS] == 1 and to_save <= limit:
         # One allocation group: only how many saves fail matters, not their order.
         a = orders[units[u, U_ORDER]]
-        failed = binomial_at(state, save_cdfs, b, 0, to_save)
+        failed = binomial_at(state, save_cdfs, b, FAILED_SAVES_TABLE, to_save)
         for _ in range(failed):
             if group_alive[a] == 0:
                 break
-            raw, _ = _roll_damage(state, b, batches, save_cdfs, 0)
+            raw, _ = _roll_damage(state, b, batches, save_cdfs, np.int64(0))
             _damage_model(state, a, damage_maps[b, NORMAL_DAMAGE, raw], batches[b, FNP_COLUMN],
                           subs, allocs, alive, current, group_alive, unit_alive, unit_lost)
         to_save = 0
@@ -501,7 +506,7 @@ def _resolve_batch(state, b, blast_models, batches, contribs, hit, wound, saves,
     return n_pending, command
 
 
-@lean_kernel
+@step_kernel
 def _precision_group(pick, n, buffer, allocs, subs, current):
     """The CHARACTER group [PRECISION] makes current among ``buffer[:n]`` (the batch's
     allocation order, living groups only), -1 when there is none. ``pick``: PICK_FIRST, the
@@ -520,7 +525,7 @@ def _precision_group(pick, n, buffer, allocs, subs, current):
     return best
 
 
-@lean_kernel
+@step_kernel
 def _retarget_from(b, retarget, batches, unit_alive):
     """The first entry of ``retarget[b]`` whose unit still stands, or -1."""
     for j in range(retarget.shape[1]):
@@ -532,7 +537,7 @@ def _retarget_from(b, retarget, batches, unit_alive):
     return -1
 
 
-@lean_kernel
+@step_kernel
 def _sorted_saves(state, b, to_save, n, precision, reference, batches, saves, damage_maps,
                   subs, allocs, alive, current, group_alive, unit_alive, unit_lost, buffer,
                   counts, save_cdfs, command):
@@ -569,7 +574,7 @@ def _sorted_saves(state, b, to_save, n, precision, reference, batches, saves, da
     return command
 
 
-@lean_kernel
+@step_kernel
 def _one_at_a_time(state, b, to_save, n, precision, batches, saves, damage_maps, subs, allocs,
                    alive, current, group_alive, unit_alive, unit_lost, buffer, save_cdfs,
                    command):
@@ -643,8 +648,9 @@ def scenario_trials(state, trials, rounds, activations, batches, contribs, hit, 
                     for u in range(n_units):
                         snapshot[u] = unit_alive[u]
                     hazard_rolls = 0
-                    n_hazard = 0   # hazardous batches used: their bearers roll (10e)
-                    n_pending = 0
+                    # not literal 0s, which numba would compile helpers for (core.jit)
+                    n_hazard = np.int64(0)   # hazardous batches used: their bearers roll (10e)
+                    n_pending = np.int64(0)
                     command = activations[k, K_COMMAND]   # the Command Re-roll in hand
                     first = activations[k, K_FIRST_BATCH]
                     for b in range(first, first + activations[k, K_N_BATCHES]):
@@ -722,7 +728,8 @@ def scenario_trials(state, trials, rounds, activations, batches, contribs, hit, 
                                 s = _hazard_bearer(hazard_used, n_hazard, batches, contribs,
                                                    subs, allocs, alive, current)
                                 if s >= 0:
-                                    _bearer_mortals(state, s, 3, subs, allocs, alive, current,
+                                    _bearer_mortals(state, s, np.int64(3), subs, allocs, alive,
+                                                    current,
                                                     group_alive, unit_alive, unit_lost)
                     elif hazard_rolls > 0:
                         fails = 0
@@ -754,46 +761,3 @@ def scenario_trials(state, trials, rounds, activations, batches, contribs, hit, 
                     wounds_hist[checkpoint, units[u, U_WOUND_BINS] + unit_lost[u]] += 1
         for side in range(n_sides):
             sides_hist[side, side_wiped[side]] += 1
-
-
-@parallel_kernel
-def simulate_scenario_chunks(streams, trials_per_chunk, rounds, activations, batches, contribs,
-                             hit, wound, saves, damage_maps, units, orders, toughness, subs,
-                             allocs, report_groups, flags, max_pending, max_groups,
-                             models_hist, wounds_hist, groups_hist, sides_hist, hit_cdfs,
-                             wound_cdfs, save_cdfs, use_counts, one_shot_slots, retarget,
-                             precision_pick):
-    """Run every chunk's trials in parallel; chunk ``c`` owns stream ``c`` and row ``c``."""
-    for c in prange(streams.shape[0]):
-        # Private copies: views of shared arrays would share one reference count (and cache
-        # lines) between threads.
-        state = streams[c].copy()
-        models_local = np.zeros_like(models_hist[c])
-        wounds_local = np.zeros_like(wounds_hist[c])
-        groups_local = np.zeros_like(groups_hist[c])
-        sides_local = np.zeros_like(sides_hist[c])
-        alive = np.zeros(subs.shape[0], dtype=np.int64)
-        current = np.zeros(allocs.shape[0], dtype=np.int64)
-        group_alive = np.zeros(allocs.shape[0], dtype=np.int64)
-        unit_alive = np.zeros(units.shape[0], dtype=np.int64)
-        unit_lost = np.zeros(units.shape[0], dtype=np.int64)
-        buffer = np.zeros(max(max_groups, 1), dtype=np.int64)
-        counts = np.zeros(7, dtype=np.int64)
-        snapshot = np.zeros(units.shape[0], dtype=np.int64)
-        pending_unit = np.zeros(max(max_pending, 1), dtype=np.int64)
-        pending_damage = np.zeros(2 * max(max_pending, 1), dtype=np.int64)
-        group_dead = np.zeros(report_groups.shape[0], dtype=np.int64)
-        side_wiped = np.zeros(sides_hist.shape[1], dtype=np.int64)
-        one_shot_used = np.zeros(max(one_shot_slots, 1), dtype=np.int64)
-        hazard_used = np.zeros(max(batches.shape[0], 1), dtype=np.int64)
-        scenario_trials(state, trials_per_chunk[c], rounds, activations, batches, contribs,
-                        hit, wound, saves, damage_maps, units, orders, toughness, subs, allocs,
-                        report_groups, flags, alive, current, group_alive, unit_alive,
-                        unit_lost, buffer, counts, snapshot, pending_unit, pending_damage,
-                        group_dead, side_wiped, models_local, wounds_local, groups_local,
-                        sides_local, hit_cdfs, wound_cdfs, save_cdfs, use_counts,
-                        one_shot_used, retarget, precision_pick, hazard_used)
-        models_hist[c] = models_local
-        wounds_hist[c] = wounds_local
-        groups_hist[c] = groups_local
-        sides_hist[c] = sides_local
