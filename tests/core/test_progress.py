@@ -255,3 +255,17 @@ def test_warmachine_and_dust_bars_keep_their_results(monkeypatch, capsys):
               for shown in (False, True)]
     assert "compare" in capsys.readouterr().err
     assert frames[0].equals(frames[1])
+
+
+def test_a_jupyter_kernel_counts_as_a_place_for_bars(monkeypatch):
+    import types
+
+    class Shell:
+        config = {"IPKernelApp": {}}
+
+    fake = types.SimpleNamespace(get_ipython=lambda: Shell())
+    monkeypatch.setitem(sys.modules, "IPython", fake)
+    monkeypatch.setattr(progress, "_stderr_is_terminal", lambda: False)
+    assert progress.in_notebook() and progress.wanted(None)
+    Shell.config = {}                                   # a terminal IPython: no notebook
+    assert not progress.in_notebook() and not progress.wanted(None)
