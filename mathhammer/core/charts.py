@@ -521,8 +521,9 @@ def bars(frame: pd.DataFrame, metric: str | None = None, *, ax: Axes | None = No
         ax = axes_or_new(ax, (FIGSIZE[0], height))
         drawn, errorbars, errors = _draw_bars(ax, part, attackers, targets, dots)
         names = [_with_points(a, metric, frame) for a in attackers]
-        shown = shorten_ticks(names, label_chars(ax, 0.33, 28),
-                              3 if owned else _lines_per_row(ax, len(attackers)))
+        lines = 3 if owned else _lines_per_row(ax, len(attackers))
+        shown = [_row_label(str(a), n, label_chars(ax, 0.33, 28), lines)
+                 for a, n in zip(attackers, names)]
         ax.set_yticks(np.arange(len(attackers)), shown)
         keep_tick_texts(ax, shown, names)
         ax.set_ylim(len(attackers) - 0.5, -0.5)
@@ -576,6 +577,14 @@ def _bar_values(ax: Axes, containers: list, errorbars: list, is_probability: boo
             ax.annotate(text, xy=(max(end, 0.0), patch.get_y() + patch.get_height() / 2),
                         xytext=(3, 0), textcoords="offset points", va="center",
                         fontsize=8, color="#333333")
+
+
+def _row_label(attacker: str, name: str, width: int, lines: int) -> str:
+    """A row label on ``lines`` lines; the "(120 pts)" of a per-points row kept whole."""
+    points = name[len(attacker):].strip()
+    if not points or lines < 2:
+        return wrap(name, width, lines)
+    return wrap(attacker, width, lines - 1) + "\n" + points
 
 
 def _with_points(attacker: Any, metric: str, frame: pd.DataFrame) -> str:

@@ -64,10 +64,11 @@ def test_result_hands_out_named_distributions():
     r = mh.simulate(LC, "MEQ", trials=2_000, seed=4, half_range=True, stationary=True)
     dist = r.distribution("models_destroyed")
     assert dist.label == "models destroyed" and dist.subject == "Lascannon vs 5x Intercessor"
-    assert dist.note == "Monte Carlo, 2,000 trials, seed 4; half range, stationary"
+    assert dist.note.startswith("Monte Carlo, 2,000 trials, seed 4; half range, stationary; "
+                                "Lascannon: 48\" A1 BS4+")  # the profiles follow
     assert dist.mean == r.mean("models_destroyed")
     exact = mh.exact(LC, "MEQ")
-    assert exact.caption == "exact" and exact.distribution("damage").label == "wounds lost"
+    assert exact.caption.startswith("exact; Lascannon: 48\"") and exact.distribution("damage").label == "wounds lost"
 
 
 def test_bare_distribution_is_labelled_by_its_own_words():

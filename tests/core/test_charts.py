@@ -88,7 +88,8 @@ def test_overlay(tmp_path):
     res = results([HB, LC], ["MEQ"], exact=True)
     art = charts.overlay(res)
     assert [line.get_label().split(" (")[0] for line in art.lines] == \
-        ["Heavy bolter vs MEQ", "Lascannon vs MEQ"]
+        ["Heavy bolter", "Lascannon"]  # the shared target is said once, in the title
+    assert art.ax.get_title(loc="left").endswith("vs MEQ")
     colours = {line.get_color() for line in art.lines}
     assert len(colours) == 2 and colours <= set(charts.PALETTE)
     assert art.ax.get_ylabel() == "P(at least k)"
