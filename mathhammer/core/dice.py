@@ -5,6 +5,7 @@ Pure Python (no numpy) so the model layer stays light. A D3 is a D6 halved and r
 
 from __future__ import annotations
 
+import numbers
 import re
 from dataclasses import dataclass
 from fractions import Fraction
@@ -37,6 +38,11 @@ class DiceExpr:
     constant: int = 0
 
     def __post_init__(self) -> None:
+        for field in ("count", "sides", "constant"):
+            value = getattr(self, field)
+            if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+                raise ProfileError(f"DiceExpr {field} must be a whole number (int), not "
+                                   f"{type(value).__name__} {value!r:.40}")
         if self.sides not in (0, *_SUPPORTED_SIDES):
             raise ProfileError(f"dice must be D3 or D6, not D{self.sides}")
         if self.count < 0 or (self.sides == 0 and self.count != 0):
@@ -58,7 +64,10 @@ class DiceExpr:
 
     @classmethod
     def parse(cls, text: str | int | DiceExpr) -> DiceExpr:
-        """Parse ``3``, ``D3``, ``D6+1``, ``2D6``, ``2d3+2`` (case-insensitive, spaces ignored).
+        """Parse ``3``, ``D3``, ``D6+1``, ``2D6``, ``2d3+2`` (case-insensitive).
+
+        Spaces may stand around ``+`` and ``-`` only: ``1 D6`` and ``2 3`` are refused, never
+        read as ``D6`` or ``23``.
 
         Raises
         ------
@@ -67,10 +76,16 @@ class DiceExpr:
         """
         if isinstance(text, DiceExpr):
             return text
-        if isinstance(text, int):
-            return cls.fixed(text)
-        raw = str(text)
-        compact = raw.replace(" ", "")
+        if isinstance(text, numbers.Integral) and not isinstance(text, bool):
+            return cls.fixed(int(text))
+        if not isinstance(text, str):
+            raise ProfileError(f"a dice expression is text such as 'D6+1' or a whole number, "
+                               f"not {type(text).__name__} {text!r:.40}")
+        raw = text
+        compact = re.sub(r"\s*([+-])\s*", r"\1", raw.strip())
+        if re.search(r"\s", compact):
+            raise ProfileError(f"space inside dice expression '{raw}': write one number or "
+                               "dice without spaces, e.g. 'D6', '2D6' or 'D6+1'", token=raw)
         foreign = first_foreign_digit(compact)
         if foreign is not None:
             raise ProfileError(f"'{foreign[1]}' in dice expression '{raw}' is not a digit 0-9: "

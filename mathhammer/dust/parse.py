@@ -37,6 +37,7 @@ from mathhammer.dust.profiles import (
     ModelGroup, Target, Unit, Weapon, WeaponLine,
 )
 from mathhammer.core.limits import check_line_numbers
+from mathhammer.core.numbers import refuse_malformed_count
 from mathhammer.errors import OptionError, ProfileError, did_you_mean
 
 _COUNT_RE = re.compile(r"^\s*(-?\d+)\s*[xX×]\s+")
@@ -101,6 +102,8 @@ def _tokens(text: str, offset: int) -> list[tuple[str, int]]:
 
 def _parse_count(text: str, line: str, what: str) -> tuple[int | None, str, int]:
     """An optional ``Nx `` prefix: (count or None, rest, offset of rest)."""
+    refuse_malformed_count(text, line, "4x Laser Grenadier: INFANTRY2" if what == "model"
+                           else "4x Shotgun: 3/1")
     match = _COUNT_RE.match(text)
     if not match:
         return None, text, 0
@@ -275,6 +278,7 @@ def parse_weapon(text: str | Weapon, base: Path | None = None) -> tuple[Weapon, 
     """
     if isinstance(text, Weapon):
         return text
+    refuse_malformed_count(str(text), str(text), "4x Shotgun: 3/1")
     ref = _TOML_REF_RE.match(str(text))
     if ref and ":" not in ref.group(3).split("/")[0]:
         return _weapon_from_toml(str(text), ref, base)
@@ -338,6 +342,7 @@ def parse_target(text: str | Target, base: Path | None = None) -> Target:
                           f"or a Target, not {type(text).__name__} {text!r:.60}")
     line = text
     check_line_numbers(line)
+    refuse_malformed_count(line, line, "4x Laser Grenadier: INFANTRY2")
     ref = _TOML_REF_RE.match(line)
     if ref and ":" not in ref.group(3):
         head, tags = _split_tags(ref.group(3), line, line.index(ref.group(3)))

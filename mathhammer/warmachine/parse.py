@@ -18,6 +18,7 @@ import re
 from collections.abc import Callable
 
 from mathhammer.core.limits import check_line_numbers
+from mathhammer.core.numbers import refuse_malformed_count
 from mathhammer.errors import ProfileError, did_you_mean
 from mathhammer.warmachine.profiles import CRIPPLED, Attack, Target
 
@@ -115,6 +116,7 @@ def _split_line(line: str, what: str, example: str
     if not isinstance(line, str) or not line.strip():
         raise ProfileError(f"empty {what} line; write it like {example!r}", line=str(line))
     check_line_numbers(line)
+    refuse_malformed_count(line, line, example)
     count = 1
     offset = 0
     match = _COUNT_RE.match(line)

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from mathhammer.core.dice import DiceExpr
 from mathhammer.core.limits import MAX_MODELS, MAX_NUMBER, check_number_text, refuse_foreign_digits
+from mathhammer.core.numbers import refuse_malformed_count
 from mathhammer.errors import ProfileError, did_you_mean
 from mathhammer.wh40k import abilities as ab
 from mathhammer.wh40k.profiles import NO_SAVE, Ability, TargetProfile, Weapon
@@ -211,6 +212,7 @@ def _check_text(line: object, what: str, objects: str) -> None:
 
 # -- pieces of a line ---------------------------------------------------------------------
 def _split_count(text: str, line: str) -> tuple[int, _Piece]:
+    refuse_malformed_count(text, line, "10x Intercessor: T4 Sv3+ W2")
     match = _COUNT_RE.match(text)
     if not match:
         glued = _GLUED_COUNT_RE.match(text)

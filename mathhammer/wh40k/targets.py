@@ -35,6 +35,7 @@ from mathhammer.core.files import MAX_TOML_NESTING, read_bounded, too_deeply_nes
 from mathhammer.errors import MathhammerError, ProfileError, did_you_mean
 from mathhammer.wh40k.profiles import NO_SAVE, TargetProfile
 from mathhammer.core.limits import MAX_MODELS, check_number_text, refuse_foreign_digits
+from mathhammer.core.numbers import refuse_malformed_count
 from mathhammer.wh40k.parse import parse_keywords, parse_target
 
 _FIELDS = {"aliases", "name", "models", "T", "Sv", "W", "InSv", "InSv_scope", "FNP",
@@ -460,6 +461,7 @@ def resolve_target(target: str | TargetProfile, library: TargetLibrary | None = 
         return target
     library = targets if library is None else library
     if isinstance(target, str):
+        refuse_malformed_count(target, target, "10x MEQ")
         found = library.resolve(target, edition)
         if found is not None:
             return found
