@@ -44,6 +44,7 @@ _LAZY = {
     "Result": "mathhammer.core.result",
     "Distribution": "mathhammer.core.result",
     "MathhammerError": "mathhammer.errors",
+    "warmup": "mathhammer.warmup",
     "ProfileError": "mathhammer.errors",
     "OptionError": "mathhammer.errors",
     "UnsupportedError": "mathhammer.errors",

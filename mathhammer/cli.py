@@ -27,7 +27,8 @@ def build_parser() -> ArgumentParser:
     wh40k_cli.register(subparsers)
     for module_name in ("mathhammer.wh40k.scenario.cli", "mathhammer.wh40k.compare_cli",
                         "mathhammer.wh40k.roster.cli",
-                        "mathhammer.warmachine.cli", "mathhammer.dust.cli"):
+                        "mathhammer.warmachine.cli", "mathhammer.dust.cli",
+                        "mathhammer.warmup"):
         _register_optional(subparsers, module_name)
     return parser
 

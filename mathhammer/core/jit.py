@@ -14,6 +14,8 @@ from pathlib import Path
 
 import numba
 
+from mathhammer.core import compile_notice
+
 JIT_OPTIONS = {"cache": True, "nogil": True, "fastmath": False, "error_model": "numpy"}
 
 # What the first compile costs, and why the decorators below look as they do: numba compiles
@@ -93,7 +95,8 @@ _IMPORT = re.compile(r"^\s*(?:from\s+([\w.]+)\s+import\s+(\([^)]*\)|[^\n]*)|impo
 def kernel_sources(package_root: Path) -> list[Path]:
     """The package's kernel modules (those importing ``core.jit``) and every package module
     they import, directly or through others, sorted: what a kernel's machine code can
-    depend on. Imports are read from the text, so nothing is imported to find them."""
+    depend on. Imports are read from the text, so nothing is imported to find them.
+    ``core.jit`` itself counts (its options shape every kernel), not what it imports."""
     package = package_root.name
     files = {p.relative_to(package_root).with_suffix("").as_posix().replace("/", "."): p
              for p in package_root.rglob("*.py")}
@@ -108,6 +111,8 @@ def kernel_sources(package_root: Path) -> list[Path]:
         if name in seen or name not in files:
             continue
         seen.add(name)
+        if name == "core.jit":
+            continue   # its options are digested; its imports (the notice) are not kernel code
         for source, names, plain in _IMPORT.findall(files[name].read_text(encoding="utf-8")):
             module = source or plain
             if not module.startswith(package + "."):
@@ -120,3 +125,4 @@ def kernel_sources(package_root: Path) -> list[Path]:
 
 
 clear_stale_caches(Path(__file__).resolve().parents[1])
+compile_notice.install()

@@ -34,6 +34,7 @@ POLL = 0.2
 
 _lock = threading.Lock()
 _depth = 0   # bars (or quiet scopes) open in this process
+_quiet = 0   # quiet scopes open in this process (no bars, no compile notice)
 
 
 class Bar:
@@ -121,9 +122,27 @@ def bar(total: int, desc: str, *, progress: bool | None = None,
 
 @contextlib.contextmanager
 def quiet() -> Iterator[None]:
-    """No automatic bars inside this scope (``--quiet``); ``progress=True`` still shows."""
-    with bar(0, "", progress=False):
-        yield
+    """No automatic bars and no compile notice inside this scope (``--quiet``);
+    ``progress=True`` still shows a bar."""
+    global _quiet
+    with _lock:
+        _quiet += 1
+    try:
+        with bar(0, "", progress=False):
+            yield
+    finally:
+        with _lock:
+            _quiet -= 1
+
+
+def is_quiet() -> bool:
+    """Whether a :func:`quiet` scope is open."""
+    return _quiet > 0
+
+
+def stderr_is_terminal() -> bool:
+    """Whether stderr is a terminal (where bars and notices may be shown)."""
+    return _stderr_is_terminal()
 
 
 def watch(work: Callable[[], T], done: Callable[[], int], total: int, desc: str, *,

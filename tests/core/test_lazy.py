@@ -46,3 +46,19 @@ def test_the_command_tree_builds_without_the_numeric_stack():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)
     assert out.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["simulate", "--help"], ["run", "--help"],
+                                  ["roster", "--help"], ["warmup", "--help"],
+                                  ["dust", "--help"], ["warmachine", "--help"]])
+def test_help_imports_no_kernel_module(argv):
+    # `mathhammer --help` answers in a fraction of a second: no kernel module (each would
+    # load numba and its cached machine code), no progress or plotting library
+    code = ("import sys, mathhammer.cli as cli\n"
+            f"try:\n    cli.main({argv!r})\nexcept SystemExit:\n    pass\n"
+            "heavy = [m for m in sys.modules if m.endswith('.kernels') or m.split('.')[0] in "
+            "('numba', 'tqdm', 'matplotlib', 'numpy', 'pandas')]\n"
+            "print(heavy, file=sys.stderr)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert out.stderr.strip().splitlines()[-1] == "[]"
