@@ -101,3 +101,46 @@ def test_dice_expression_fields_must_be_whole_numbers(kwargs):
 def test_dice_parse_refuses_other_objects(value):
     with pytest.raises(ProfileError):
         DiceExpr.parse(value)
+
+
+W40K = 'Bolt rifle: 24" A2 BS3+ S4 AP-1 D1'
+FOREIGN_NUMBERS = ["\u0663", "\uff13", "\U0001d7d1", "1_0", "1e3", "nan", "inf", "-inf", "0x10",
+                   "1.5", " ", ""]
+INT_OPTIONS = ["--hit-mod", "--wound-mod", "--skill-mod", "--strength-mod", "--crit-hits",
+               "--crit-wounds", "--ap-mod", "--save-mod", "--damage-plus", "--damage-minus",
+               "--fnp", "--fnp-mortal", "--fnp-psychic"]
+
+
+@pytest.mark.parametrize("value", FOREIGN_NUMBERS)
+@pytest.mark.parametrize("option", INT_OPTIONS)
+def test_whole_number_options_read_digits_0_to_9_only(option, value):
+    refused(["exact", W40K, "--target", "MEQ", option, value], f"argument {option}")
+
+
+@pytest.mark.parametrize("value", ["\u0661\u0660", "\uff11\uff10", "1_0", "10.0", "1e1"])
+def test_edition_reads_digits_0_to_9_only(value):
+    refused(["exact", W40K, "--target", "MEQ", "--edition", value], "--edition")
+
+
+@pytest.mark.parametrize("argv", [
+    ["simulate", W40K, "--target", "MEQ", "--target-stderr", "inf", "--json"],
+    ["simulate", W40K, "--target", "MEQ", "--target-stderr", "\u0663"],
+    ["compare", W40K, "--target", "MEQ", "--points", "inf"],
+    ["compare", W40K, "--target", "MEQ", "--points", "nan"],
+    ["compare", W40K, "--target", "MEQ", "--points", "-5"],
+    ["compare", W40K, "--target", "MEQ", "--points", "\u0661\u0660\u0660"],
+    ["compare", W40K, "--target", "MEQ", "--points", "0"],
+    ["compare", W40K, "--target", "MEQ", "--sweep", "hit_mod=\u0663", "--exact"],
+    ["warmachine", "exact", "Rifle: RAT6 POW12", "--target", "Trencher: DEF13 ARM13 BOXES1",
+     "--stationary-def", "\u0663"],
+    ["warmachine", "exact", "Rifle: RAT6 POW12", "--target", "Trencher: DEF13 ARM13 BOXES1",
+     "--aoe-miss-coverage", "nan"],
+])
+def test_number_options_refuse_what_python_would_read(argv):
+    refused(argv)
+
+
+@pytest.mark.parametrize("value", [float("inf"), float("nan"), -1.0, 0, True, "0.1"])
+def test_target_stderr_must_be_positive_and_finite(value):
+    with pytest.raises(MathhammerError, match="target_stderr"):
+        mh.simulate(W40K, "MEQ", target_stderr=value)

@@ -10,7 +10,9 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
+from collections.abc import Callable
 
+from mathhammer.core.limits import MAX_NUMBER
 from mathhammer.errors import OptionError, ProfileError
 
 _COUNT_MARKS = "xX\u00d7"
@@ -113,3 +115,33 @@ def real_number_text(text: str, what: str, low: float, high: float) -> float:
     if not (math.isfinite(value) and low <= value <= high):
         raise OptionError(f"{what} {text} is out of range: from {low:g} to {high:g}")
     return value
+
+
+def int_option(low: int = -MAX_NUMBER, high: int = MAX_NUMBER) -> Callable[[str], int]:
+    """An argparse ``type=`` reading a whole number in ``[low, high]`` through
+    :func:`whole_number_text` (argparse's ``int`` reads ``٣`` and ``1_0``)."""
+    def read(text: str) -> int:
+        try:
+            return whole_number_text(text, "the value", low, high)
+        except OptionError as exc:
+            raise _argument_error(exc) from None
+    read.__name__ = "whole number"
+    return read
+
+
+def real_option(low: float = -1e300, high: float = 1e300) -> Callable[[str], float]:
+    """An argparse ``type=`` reading a finite decimal number in ``[low, high]`` through
+    :func:`real_number_text` (argparse's ``float`` reads ``inf``, ``nan`` and ``٣``)."""
+    def read(text: str) -> float:
+        try:
+            return real_number_text(text, "the value", low, high)
+        except OptionError as exc:
+            raise _argument_error(exc) from None
+    read.__name__ = "number"
+    return read
+
+
+def _argument_error(exc: OptionError) -> Exception:
+    import argparse
+
+    return argparse.ArgumentTypeError(str(exc))

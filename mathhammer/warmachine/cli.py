@@ -7,6 +7,7 @@ from typing import Any
 
 from mathhammer.core.cli_options import (ArgumentParser, add_monte_carlo_options, add_output_options, emit)
 from mathhammer.core.limits import MAX_NUMBER
+from mathhammer.core.numbers import int_option, real_option
 from mathhammer.errors import OptionError
 from mathhammer.warmachine.profiles import Rules
 
@@ -24,12 +25,9 @@ _TARGET_HELP = ('target unit, e.g. "5x Trencher: DEF13 ARM13 BOXES1 [TOUGH]" or 
 
 def _probability(text: str) -> float:
     try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a number") from None
-    if not 0.0 <= value <= 1.0:
-        raise argparse.ArgumentTypeError(f"{value} is not a probability between 0 and 1")
-    return value
+        return real_option(0.0, 1.0)(text)
+    except argparse.ArgumentTypeError as exc:
+        raise argparse.ArgumentTypeError(f"{exc}: a probability between 0 and 1") from None
 
 
 def _add_rule_options(parser: argparse.ArgumentParser) -> None:
@@ -40,7 +38,7 @@ def _add_rule_options(parser: argparse.ArgumentParser) -> None:
                        help="all-1s/all-6s checks look at discarded dice too")
     group.add_argument("--roll-vs-auto-hit", action="store_true",
                        help="roll against automatic hits (fishing for criticals)")
-    group.add_argument("--stationary-def", type=int, default=5, metavar="N",
+    group.add_argument("--stationary-def", type=int_option(), default=5, metavar="N",
                        help="DEF of knocked-down or stationary models (default 5)")
     group.add_argument("--no-tough", action="store_true", help="forbid every Tough roll")
     group.add_argument("--no-aoe-boost-all", action="store_true",

@@ -104,8 +104,9 @@ def simulate(weapons: WeaponsLike, target: str | TargetProfile, *,
     adaptive = trials == "auto" or target_stderr is not None
     if target_stderr is not None and (isinstance(target_stderr, bool) or
                                       not isinstance(target_stderr, (int, float))
-                                      or not target_stderr > 0):
-        raise OptionError(f"target_stderr={target_stderr!r} must be a positive number")
+                                      or not 0 < target_stderr < float("inf")):
+        raise OptionError(f"target_stderr={target_stderr!r} must be a positive finite number, "
+                          "e.g. 0.01")
     if not adaptive:
         trials = check_trials(trials)
     seed = check_seed(seed)

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import re
 from typing import Any
 
 from mathhammer.core.cli_options import (ArgumentParser, OnlyOnce, add_monte_carlo_options,
                                          add_output_options, emit)
+from mathhammer.core.numbers import int_option
 from mathhammer.errors import OptionError
 from mathhammer.wh40k.profiles import EDITIONS, REROLL_POLICIES
 
@@ -64,10 +66,8 @@ def target_from_args(text: str, args: argparse.Namespace) -> Any:
 def edition_type(text: str) -> int:
     """argparse type for ``--edition``: one of :data:`~mathhammer.wh40k.profiles.EDITIONS`."""
     supported = ", ".join(str(e) for e in EDITIONS)
-    try:
-        value = int(text.strip().lower().removesuffix("e").removesuffix("th"))
-    except ValueError:
-        value = None
+    word = text.strip().lower().removesuffix("e").removesuffix("th")
+    value = int(word) if re.fullmatch("[0-9]{1,3}", word) else None
     if value not in EDITIONS:
         raise argparse.ArgumentTypeError(f"edition '{text}' is not supported; the supported "
                                          f"editions are {supported}")
@@ -118,41 +118,41 @@ def _add_situation_flags(situation: Any) -> None:
 
 
 def _add_modifier_flags(mods: Any) -> None:
-    mods.add_argument("--hit-mod", type=int, default=0, metavar="N",
+    mods.add_argument("--hit-mod", type=int_option(), default=0, metavar="N",
                       help="+N/-N to hit rolls (net roll modifiers are capped at +-1)")
-    mods.add_argument("--wound-mod", type=int, default=0, metavar="N",
+    mods.add_argument("--wound-mod", type=int_option(), default=0, metavar="N",
                       help="+N/-N to wound rolls (capped at +-1)")
-    mods.add_argument("--skill-mod", type=int, default=0, metavar="N",
+    mods.add_argument("--skill-mod", type=int_option(), default=0, metavar="N",
                       help="improve (N>0) or worsen (N<0) BS/WS; not capped, clamped 2+..6+")
-    mods.add_argument("--strength-mod", type=int, default=0, metavar="N", help="+N to S")
+    mods.add_argument("--strength-mod", type=int_option(), default=0, metavar="N", help="+N to S")
     mods.add_argument("--reroll-hits", choices=_REROLL_CHOICES, default="none")
     mods.add_argument("--reroll-wounds", choices=_REROLL_CHOICES, default="none")
     mods.add_argument("--reroll-saves", choices=["ones", "failed", "all"], default="none",
                       help="the defender's save re-rolls")
-    mods.add_argument("--crit-hits", type=int, default=6, metavar="N",
+    mods.add_argument("--crit-hits", type=int_option(), default=6, metavar="N",
                       help="critical hits on N+ (default 6)")
-    mods.add_argument("--crit-wounds", type=int, default=6, metavar="N",
+    mods.add_argument("--crit-wounds", type=int_option(), default=6, metavar="N",
                       help="critical wounds on N+ (default 6)")
-    mods.add_argument("--ap-mod", type=int, default=0, metavar="N",
+    mods.add_argument("--ap-mod", type=int_option(), default=0, metavar="N",
                       help="improve AP by N (AP-1 becomes AP-2); negative N worsens it")
-    mods.add_argument("--save-mod", type=int, default=0, metavar="N",
+    mods.add_argument("--save-mod", type=int_option(), default=0, metavar="N",
                       help="+N/-N to the defender's save rolls (10th edition: never more "
                            "than +1 in total, cover included)")
-    mods.add_argument("--damage-plus", type=int, default=0, metavar="N",
+    mods.add_argument("--damage-plus", type=int_option(), default=0, metavar="N",
                       help="attacker's +N damage")
-    mods.add_argument("--damage-minus", type=int, default=0, metavar="N",
+    mods.add_argument("--damage-minus", type=int_option(), default=0, metavar="N",
                       help="defender's -N damage (at least 1 remains)")
     mods.add_argument("--damage-halved", action="store_true",
                       help="defender halves damage (rounded up)")
-    mods.add_argument("--fnp", type=int, default=None, metavar="N",
+    mods.add_argument("--fnp", type=int_option(), default=None, metavar="N",
                       help="Feel No Pain N+ against all damage (overrides the target line)")
-    mods.add_argument("--fnp-mortal", type=int, default=None, metavar="N",
+    mods.add_argument("--fnp-mortal", type=int_option(), default=None, metavar="N",
                       help="Feel No Pain N+ against mortal wounds only")
     mods.add_argument("--command-reroll", choices=["hit", "wound", "damage", "save"],
                       default="none",
                       help="one Command Re-roll per activation, on the first hit, wound or "
                            "save roll that fails, or Damage roll below average")
-    mods.add_argument("--fnp-psychic", type=int, default=None, metavar="N",
+    mods.add_argument("--fnp-psychic", type=int_option(), default=None, metavar="N",
                       help="Feel No Pain N+ against psychic attacks only ([PSYCHIC] weapons)")
     mods.add_argument("--reroll-damage", choices=["ones", "low"], default="none",
                       help="re-roll a random Damage roll, per attack: its lowest result (ones) "

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 from typing import Any
 
 from mathhammer.core.cli_options import add_monte_carlo_options, add_output_options, save_chart
+from mathhammer.core.numbers import real_option
 from mathhammer.core.trials import DEFAULT_GRID_TRIALS
 from mathhammer.errors import OptionError
 
@@ -31,7 +33,7 @@ def register(subparsers: Any) -> None:
     grid = parser.add_argument_group("grid")
     grid.add_argument("--exact", action="store_true",
                       help="use the exact engine instead of Monte Carlo")
-    grid.add_argument("--points", type=float, action="append", default=None, metavar="N",
+    grid.add_argument("--points", type=real_option(0.0, 1e9), action="append", default=None, metavar="N",
                       help="points cost of each weapon line's unit, in order (repeat once "
                            "per WEAPON_LINE): adds per-100-points metrics")
     grid.add_argument("--sweep", metavar="PARAM=V1,V2,...",
@@ -91,10 +93,9 @@ def _sweep_value(text: str) -> Any:
         return True
     if lowered in ("false", "no", "off"):
         return False
-    try:
+    if re.fullmatch(r"[+-]?[0-9]{1,18}", text.strip()):
         return int(text)
-    except ValueError:
-        return text
+    return text  # not digits 0-9 (e.g. '٣', '1_0'): the sweep refuses it by name
 
 
 def _run_compare(args: argparse.Namespace) -> int:

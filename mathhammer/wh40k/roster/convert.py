@@ -20,7 +20,8 @@ import difflib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mathhammer.errors import ProfileError, RosterError
+from mathhammer.core.numbers import real_number_text
+from mathhammer.errors import OptionError, ProfileError, RosterError
 from mathhammer.wh40k.profiles import TargetProfile, Weapon
 from mathhammer.wh40k.roster import defense as df
 from mathhammer.wh40k.roster import keywords as kw
@@ -731,11 +732,12 @@ def _unique_names(entries: list[RosterEntry]) -> list[RosterEntry]:
 
 
 def _float(text: str) -> float | None:
+    """A plain decimal number of digits 0-9 below a billion in size, else None (``float()``
+    would read ``٣``, ``1_0``, ``1e3`` and ``nan``)."""
     try:
-        value = float(str(text).strip())
-    except ValueError:
+        return real_number_text(str(text), "number", -1e9, 1e9)
+    except OptionError:
         return None
-    return value if value == value and abs(value) < 1e9 else None
 
 
 def _short(text: str, limit: int = 40) -> str:
