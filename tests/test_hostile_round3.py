@@ -144,3 +144,41 @@ def test_number_options_refuse_what_python_would_read(argv):
 def test_target_stderr_must_be_positive_and_finite(value):
     with pytest.raises(MathhammerError, match="target_stderr"):
         mh.simulate(W40K, "MEQ", target_stderr=value)
+
+
+OUTPUT_COMMANDS = [
+    ["exact", W40K, "--target", "MEQ"],
+    ["compare", W40K, "--target", "MEQ", "--exact"],
+    ["dust", "exact", "Shotgun: 3/1", "--target", "Luther: VEHICLE6 BOXES4"],
+    ["warmachine", "exact", "Rifle: RAT6 POW12", "--target", "Trencher: DEF13 ARM13 BOXES1"],
+]
+
+
+@pytest.mark.parametrize("option, name", [("--csv", "out.csv"), ("--plot", "out.png"),
+                                          ("--plot", "out.svg")])
+@pytest.mark.parametrize("argv", OUTPUT_COMMANDS)
+def test_an_output_that_is_a_named_pipe_is_refused_at_once(tmp_path, argv, option, name):
+    import os
+
+    pipe = tmp_path / name
+    os.mkfifo(pipe)
+    refused([*argv, option, str(pipe)], f"argument {option}", "named pipe", seconds=5)
+
+
+@pytest.mark.parametrize("path, fragment", [("/dev/null", "device"), ("/tmp", "folder"),
+                                            ("/no/such/folder/out.csv", "does not exist")])
+def test_outputs_are_regular_or_new_files(path, fragment):
+    refused([*OUTPUT_COMMANDS[0], "--csv", path], fragment)
+
+
+def test_to_scenario_refuses_a_pipe_from_the_cli_and_python(tmp_path):
+    import os
+
+    pipe = tmp_path / "out.toml"
+    os.mkfifo(pipe)
+    roster_file = "tests/wh40k/roster/files/marines_10e.ros"
+    refused(["roster", roster_file, "--to-scenario", str(pipe)], "named pipe")
+    with pytest.raises(MathhammerError, match="named pipe"):
+        mh.roster(roster_file).to_toml(pipe)
+    written = tmp_path / "fine.toml"
+    assert mh.roster(roster_file).to_toml(written) == written.read_text(encoding="utf-8")

@@ -109,12 +109,24 @@ def add_monte_carlo_options(parser: argparse.ArgumentParser, *, allow_auto: bool
                              "for work that takes more than a couple of seconds)")
 
 
+def output_file(text: str) -> str:
+    """argparse type: a regular file or a new one in an existing folder, never a pipe, device
+    or folder (see :func:`~mathhammer.core.files.check_output_path`)."""
+    from mathhammer.core.files import NotAFile, check_output_path
+
+    try:
+        check_output_path(text)
+    except NotAFile as exc:
+        raise argparse.ArgumentTypeError(f"'{text}': {exc}") from None
+    return text
+
+
 def chart_path(text: str) -> str:
-    """argparse type: a file name ending in .png, .svg or .pdf."""
+    """argparse type: a file name ending in .png, .svg or .pdf (an :func:`output_file`)."""
     suffix = text.lower().rsplit(".", 1)[-1] if "." in text else ""
     if suffix not in ("png", "svg", "pdf"):
         raise argparse.ArgumentTypeError(f"'{text}': give a .png, .svg or .pdf file name")
-    return text
+    return output_file(text)
 
 
 #: Largest --dpi (a 7 x 4.2 in chart at 1200 dpi is 8400 x 5040 px).
@@ -183,7 +195,7 @@ def add_output_options(parser: argparse.ArgumentParser, *,
     output.add_argument("--caption", action="store_true",
                         help="with --markdown: a caption line (metric, engine, trials, seed, "
                              "situation) above each table")
-    output.add_argument("--csv", metavar="FILE",
+    output.add_argument("--csv", metavar="FILE", type=output_file,
                         help="also write the tidy table (one row per value) as CSV to FILE")
     output.add_argument("--plot", metavar="FILE", type=chart_path,
                         help="also draw a chart to FILE (.png, .svg or .pdf)")

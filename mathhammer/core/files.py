@@ -87,3 +87,37 @@ def too_deeply_nested(text: str, limit: int = MAX_TOML_NESTING) -> int | None:
             depth = max(0, depth - 1)
         index += 1
     return None
+
+
+def check_output_path(path: str | os.PathLike[str]) -> None:
+    """Refuse an output path that is not a regular file or a new file in an existing folder.
+
+    Outputs need the same care as inputs: writing to a named pipe waits for a reader forever,
+    and a device (``/dev/null``, a terminal) or a folder is never where a table or chart
+    belongs.
+
+    Raises
+    ------
+    NotAFile
+        The path names a folder, device, pipe or socket, or its folder does not exist; the
+        message says which and what to give instead.
+    """
+    text = os.fspath(path)
+    if not text or "\0" in text:
+        raise NotAFile("give a file name (without NUL characters)")
+    try:
+        mode = os.stat(text).st_mode
+    except FileNotFoundError:
+        folder = os.path.dirname(os.path.abspath(text))
+        if not os.path.isdir(folder):
+            raise NotAFile(f"its folder '{folder}' does not exist: create it or give another "
+                           "file name") from None
+        return
+    except OSError as exc:
+        raise NotAFile(f"it cannot be used ({exc.strerror or exc}): give another file name") \
+            from None
+    if not stat.S_ISREG(mode):
+        kind = "a folder" if stat.S_ISDIR(mode) else (
+            "a named pipe" if stat.S_ISFIFO(mode) else "a device or socket")
+        raise NotAFile(f"it is {kind}, not a file: give the name of a regular file (new or "
+                       "to be replaced)")

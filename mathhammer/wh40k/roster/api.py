@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from mathhammer.core.files import NotAFile, check_output_path
 from mathhammer.errors import MathhammerError, OptionError, RosterError, did_you_mean
 from mathhammer.wh40k.roster.convert import RosterData, RosterEntry, convert
 from mathhammer.wh40k.roster.defense import Effect, apply_to_profile, unit_defense
@@ -461,6 +462,14 @@ class Roster:
         ``path`` when given); see :func:`mathhammer.wh40k.roster.scenario.roster_toml`."""
         from mathhammer.wh40k.roster.scenario import roster_toml
 
+        if path is not None:
+            if not isinstance(path, (str, os.PathLike)):
+                raise OptionError(f"path must be a file name, not {type(path).__name__} "
+                                  f"{path!r:.60}")
+            try:
+                check_output_path(path)
+            except NotAFile as exc:
+                raise OptionError(f"cannot write the scenario to '{path}': {exc}") from None
         text = roster_toml(self)
         if path is not None:
             Path(path).write_text(text, encoding="utf-8")

@@ -8,7 +8,8 @@ import math
 import textwrap
 from typing import Any
 
-from mathhammer.core.cli_options import add_monte_carlo_options, add_output_options, save_chart
+from mathhammer.core.cli_options import (add_monte_carlo_options, add_output_options, output_file,
+                                         save_chart)
 from mathhammer.core.trials import DEFAULT_GRID_TRIALS
 from mathhammer.errors import OptionError
 
@@ -45,7 +46,7 @@ def register(subparsers: Any) -> None:
                              "notes name them); repeatable")
     parser.add_argument("--assume-other", action="append", default=[],
                         metavar="UNIT: ABILITY", help="the same for the --against list")
-    parser.add_argument("--to-scenario", metavar="OUT.toml",
+    parser.add_argument("--to-scenario", metavar="OUT.toml", type=output_file,
                         help="write the units as a scenario file for 'mathhammer run'")
     add_targets_file_option(parser)
     grid = parser.add_argument_group("analysis")
