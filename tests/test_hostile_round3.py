@@ -182,3 +182,159 @@ def test_to_scenario_refuses_a_pipe_from_the_cli_and_python(tmp_path):
         mh.roster(roster_file).to_toml(pipe)
     written = tmp_path / "fine.toml"
     assert mh.roster(roster_file).to_toml(written) == written.read_text(encoding="utf-8")
+
+
+BASE_SCENARIO = '''[units.Squad]
+models = [{ name = "Marine", count = 5, profile = "T4 Sv3+ W2 [INFANTRY]",
+            weapons = ["Bolt rifle: 24\\" A2 BS3+ S4 AP-1 D1"] }]
+[units.Mob]
+models = [{ name = "Boy", count = 10, profile = "T5 Sv5+ W1 [INFANTRY]",
+            weapons = ["Choppa: Melee A3 WS3+ S4 AP-1 D1"] }]
+[[activations]]
+phase = "shooting"
+attacker = "Squad"
+target = "Mob"
+'''
+
+
+@pytest.mark.parametrize("old, new, fragment", [
+    ('target = "Mob"', "target = 5", "target"),
+    ('target = "Mob"', 'target = ["B"]', "target"),
+    ('target = "Mob"', "target = { a = 1 }", "target"),
+    ('attacker = "Squad"', "attacker = 5", "attacker"),
+    ('phase = "shooting"', "phase = 1.5", "phase"),
+    ('target = "Mob"', 'target = "Mob"\nlabel = 7', "label"),
+    ('target = "Mob"', 'target = "Mob"\nweapons = 5', "weapons"),
+    ('target = "Mob"', 'target = "Mob"\nweapons = [{ name = 5 }]', "name"),
+    ('target = "Mob"', 'target = "Mob"\nweapons = [{ name = "Bolt rifle", target = 5 }]',
+     "target"),
+    ('[units.Mob]\n', "[units.Mob]\nallocation_order = 5\n", "allocation_order"),
+    ('[units.Mob]\n', "[units.Mob]\nallocation_order = [5]\n", "allocation_order"),
+    ('[units.Mob]\n', "[units.Mob]\npoints = nan\n", "points"),
+    ('[units.Mob]\n', "[units.Mob]\npoints = inf\n", "points"),
+    ('[units.Mob]\n', "[units.Mob]\npoints = \"100\"\n", "points"),
+    ('[units.Mob]\n', "[units.Mob]\nside = 5\n", "side"),
+    ('name = "Boy"', "name = 5", "name"),
+    ('name = "Boy"', 'name = ["Boy"]', "name"),
+    ('profile = "T5 Sv5+ W1 [INFANTRY]"', "profile = 5", "profile"),
+    ('weapons = ["Choppa: Melee A3 WS3+ S4 AP-1 D1"]', "weapons = 5", "weapons"),
+    ('weapons = ["Choppa: Melee A3 WS3+ S4 AP-1 D1"]',
+     'weapons = [{ name = "Choppa", line = "Choppa: Melee A3 WS3+ S4 AP-1 D1", hunter = 5 }]',
+     "hunter"),
+    ('weapons = ["Choppa: Melee A3 WS3+ S4 AP-1 D1"]',
+     'weapons = [{ name = 5, line = "Choppa: Melee A3 WS3+ S4 AP-1 D1" }]', "name"),
+    ('weapons = ["Choppa: Melee A3 WS3+ S4 AP-1 D1"]', "weapons = [5]", "weapon"),
+    ('count = 10, profile = "T5 Sv5+ W1', 'count = 10000, profile = "T5 Sv5+ W11', "100,000"),
+    ('count = 10, profile = "T5 Sv5+ W1', 'count = 10001, profile = "T5 Sv5+ W11', "10,000"),
+])
+def test_scenario_values_of_the_wrong_kind_are_refused_naming_file_and_line(
+        tmp_path, old, new, fragment):
+    assert old in BASE_SCENARIO
+    path = tmp_path / "s.toml"
+    path.write_text(BASE_SCENARIO.replace(old, new, 1), encoding="utf-8")
+    line = refused(["run", str(path), "--trials", "100"], fragment, f"{path}:")
+    assert "Traceback" not in line
+    with pytest.raises(MathhammerError):
+        mh.load_scenario(path)
+
+
+def test_a_key_of_a_thousand_dotted_parts_is_refused(tmp_path):
+    path = tmp_path / "s.toml"
+    path.write_text(BASE_SCENARIO + "[" + ".".join(["a"] * 1001) + "]\n", encoding="utf-8")
+    refused(["run", str(path), "--trials", "100"], "dotted parts", f"{path}:11")
+
+
+def test_a_byte_order_mark_is_accepted(tmp_path):
+    plain, marked = tmp_path / "plain.toml", tmp_path / "bom.toml"
+    plain.write_text(BASE_SCENARIO, encoding="utf-8")
+    marked.write_bytes(b"\xef\xbb\xbf" + BASE_SCENARIO.encode("utf-8"))
+    assert mh.load_scenario(marked) == mh.load_scenario(plain)
+
+
+@pytest.mark.parametrize("value", [None, 5, b"x", ["x"]])
+def test_parse_scenario_takes_text(value):
+    with pytest.raises(MathhammerError, match="TOML text"):
+        mh.parse_scenario(value)
+
+
+@pytest.mark.parametrize("call", [
+    lambda: mh.Rules(roll_mod_cap="no"),
+    lambda: mh.Rules(sustained_extra_are_crit="yes"),
+    lambda: mh.Rules(lethal_policy=1),
+    lambda: mh.exact(W40K, "MEQ", roll_mod_cap="no"),
+    lambda: mh.exact(W40K, "MEQ", sustained_extra_are_crit="yes"),
+    lambda: mh.Modifiers(hit_mod=1.5),
+    lambda: mh.Modifiers(ap_mod="1"),
+    lambda: mh.Modifiers(fnp=5.0),
+    lambda: mh.Situation(cover=1),
+    lambda: mh.Situation(half_range="false"),
+    lambda: mh.TargetProfile(toughness=4, save=3, wounds=1, keywords="VEHICLE"),
+    lambda: mh.TargetProfile(toughness=4, save=3.5, wounds=1),
+    lambda: mh.TargetProfile(toughness="4", save=3, wounds=1),
+    lambda: mh.TargetProfile(toughness=4, save=3, wounds=1, name=5),
+    lambda: mh.Weapon(attacks=DiceExpr.fixed(1), skill="3", strength=4, ap=0,
+                      damage=DiceExpr.fixed(1)),
+    lambda: mh.Weapon(attacks=DiceExpr.fixed(1), skill=3, strength=4.5, ap=0,
+                      damage=DiceExpr.fixed(1)),
+    lambda: mh.Weapon(attacks=DiceExpr.fixed(1), skill=3, strength=4, ap=0,
+                      damage=DiceExpr.fixed(1), melee="yes"),
+], ids=lambda f: "")
+def test_constructors_check_kinds_not_only_ranges(call):
+    with pytest.raises(MathhammerError, match="must be"):
+        call()
+
+
+def test_right_kinds_still_build():
+    target = mh.TargetProfile(toughness=4, save=3, wounds=1, keywords=frozenset({"vehicle"}))
+    assert target.keywords == frozenset({"VEHICLE"})
+    assert mh.exact(W40K, target, hit_mod=1).mean("damage") > 0
+
+
+@pytest.mark.parametrize("call", [
+    lambda r: r.quantile("damage", "0.5"),
+    lambda r: r.quantile("damage", float("nan")),
+    lambda r: r.quantile("damage", True),
+    lambda r: r.quantile(["damage"], 0.5),
+    lambda r: r.distribution("damage").probability_at_least("2"),
+])
+def test_result_methods_refuse_wrong_kinds(call):
+    result = mh.exact(W40K, "MEQ")
+    with pytest.raises(MathhammerError):
+        call(result)
+
+
+@pytest.mark.parametrize("call", [
+    lambda: mh.sweep(None, "MEQ", "save", [2], exact=True),
+    lambda: mh.sweep(W40K, None, "save", [2], exact=True),
+    lambda: mh.sweep(W40K, "MEQ", None, [2], exact=True),
+    lambda: mh.sweep(W40K, "MEQ", "save", None, exact=True),
+    lambda: mh.compare(W40K, "MEQ", points=True, exact=True),
+    lambda: mh.compare(W40K, "MEQ", points=float("inf"), exact=True),
+    lambda: mh.compare(W40K, "MEQ", points=float("nan"), exact=True),
+    lambda: mh.compare({}, "MEQ", exact=True),
+    lambda: mh.roster("tests/wh40k/roster/files/leaders_11e.json", attach=5),
+    lambda: mh.roster("tests/wh40k/roster/files/leaders_11e.json", attach={5: "x"}),
+    lambda: mh.roster("tests/wh40k/roster/files/leaders_11e.json", assume=5),
+], ids=lambda f: "")
+def test_entry_points_refuse_wrong_kinds(call):
+    with pytest.raises(MathhammerError):
+        call()
+
+
+def test_scenario_result_and_scripted_runs_refuse_wrong_input():
+    scenario = mh.parse_scenario(BASE_SCENARIO)
+    with pytest.raises(MathhammerError, match="no unit 'Nope'"):
+        mh.run(scenario, trials=100).models_destroyed("Nope")
+    for faces in ([7] * 10_000, [0], ["3"], 5, [True]):
+        with pytest.raises(MathhammerError, match="face"):
+            mh.run_scripted(scenario, faces)
+
+
+def test_a_seed_sequence_result_is_json():
+    import json
+
+    import numpy as np
+
+    scenario = mh.parse_scenario(BASE_SCENARIO)
+    json.dumps(mh.run(scenario, trials=100, seed=np.random.SeedSequence(4)).to_dict())
+    json.dumps(mh.simulate(W40K, "MEQ", trials=1000, seed=np.random.SeedSequence(4)).to_dict())

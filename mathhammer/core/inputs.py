@@ -45,3 +45,46 @@ def whole_number(value: Any, what: str, low: int, high: int) -> int:
         raise OptionError(f"{what} must be a whole number from {low:,} to {high:,}, not "
                           f"{_shown(value)}")
     return int(value)
+
+
+def text(value: Any, what: str, *, optional: bool = False) -> str | None:
+    """``value`` when it is text (or None when ``optional``); else an :class:`OptionError`
+    naming ``what`` (a name of 5 or ["B"] is not a name)."""
+    if value is None and optional:
+        return None
+    if not isinstance(value, str):
+        raise OptionError(f"{what} must be text, not {_shown(value)}")
+    return value
+
+
+def texts(value: Any, what: str) -> tuple[str, ...]:
+    """A tuple of texts from one text or a list/tuple of texts; else an :class:`OptionError`."""
+    if isinstance(value, str):
+        return (value,)
+    if not isinstance(value, (list, tuple)):
+        raise OptionError(f"{what} must be text or a list of texts, not {_shown(value)}")
+    for item in value:
+        if not isinstance(item, str):
+            raise OptionError(f"each of {what} must be text, not {_shown(item)}")
+    return tuple(value)
+
+
+def real_number(value: Any, what: str, low: float, high: float) -> float:
+    """``value`` as a float when it is a finite real number in ``[low, high]`` (not a bool,
+    not text, not nan)."""
+    import math
+    import numbers
+
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) \
+            or not math.isfinite(value) or not low <= value <= high:
+        raise OptionError(f"{what} must be a number from {low:,g} to {high:,g}, not "
+                          f"{_shown(value)}")
+    return float(value)
+
+
+def switch(value: Any, what: str) -> bool:
+    """``value`` when it is True or False; 'no', 1 and None are refused (``bool('no')`` is
+    True)."""
+    if not isinstance(value, bool):
+        raise OptionError(f"{what} must be True or False, not {_shown(value)}")
+    return value

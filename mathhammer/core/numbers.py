@@ -12,7 +12,6 @@ import re
 import unicodedata
 from collections.abc import Callable
 
-from mathhammer.core.limits import MAX_NUMBER
 from mathhammer.errors import OptionError, ProfileError
 
 _COUNT_MARKS = "xX\u00d7"
@@ -80,8 +79,10 @@ def refuse_malformed_count(text: str, line: str, example: str) -> None:
                        f"and an x, e.g. {example!r}", token=word, column=column, line=line)
 
 
-def whole_number_text(text: str, what: str, low: int, high: int) -> int:
+def whole_number_text(text: str, what: str, low: int | None, high: int | None) -> int:
     """``text`` read as a whole number of ASCII digits (an optional sign) in ``[low, high]``.
+
+    ``low``/``high`` of None leave that side open (at most 40 digits are read).
 
     Raises
     ------
@@ -90,13 +91,14 @@ def whole_number_text(text: str, what: str, low: int, high: int) -> int:
         and ``inf`` are refused.
     """
     compact = str(text).strip()
-    if not _WHOLE_RE.fullmatch(compact):
-        raise OptionError(f"{what} '{text}' is not a whole number: write it with the digits "
-                          f"0-9, from {low:,} to {high:,}")
-    if len(compact.lstrip("+-")) > _MAX_DIGITS or not low <= int(compact) <= high:
-        raise OptionError(f"{what} {text:.{_MAX_DIGITS}} is out of range: from {low:,} to "
-                          f"{high:,}")
-    return int(compact)
+    bounds = f", from {low:,} to {high:,}" if low is not None and high is not None else ""
+    if not _WHOLE_RE.fullmatch(compact) or len(compact.lstrip("+-")) > _MAX_DIGITS:
+        raise OptionError(f"{what} '{text:.{_MAX_DIGITS}}' is not a whole number: write it "
+                          f"with the digits 0-9{bounds}")
+    value = int(compact)
+    if (low is not None and value < low) or (high is not None and value > high):
+        raise OptionError(f"{what} {text} is out of range{bounds}")
+    return value
 
 
 def real_number_text(text: str, what: str, low: float, high: float) -> float:
@@ -117,9 +119,10 @@ def real_number_text(text: str, what: str, low: float, high: float) -> float:
     return value
 
 
-def int_option(low: int = -MAX_NUMBER, high: int = MAX_NUMBER) -> Callable[[str], int]:
-    """An argparse ``type=`` reading a whole number in ``[low, high]`` through
-    :func:`whole_number_text` (argparse's ``int`` reads ``٣`` and ``1_0``)."""
+def int_option(low: int | None = None, high: int | None = None) -> Callable[[str], int]:
+    """An argparse ``type=`` reading a whole number in ``[low, high]`` (unbounded when None:
+    the option's own check names its range) through :func:`whole_number_text` (argparse's
+    ``int`` reads ``٣`` and ``1_0``)."""
     def read(text: str) -> int:
         try:
             return whole_number_text(text, "the value", low, high)

@@ -118,14 +118,18 @@ class Distribution:
         return np.cumsum(self.probabilities[::-1])[::-1].clip(0.0, 1.0)
 
     def probability_at_least(self, k: int) -> float:
+        """P(outcome >= k) for a whole number ``k``."""
+        if isinstance(k, bool) or not isinstance(k, (int, np.integer)):
+            raise MathhammerError(f"k={k!r:.40} must be a whole number")
         if k <= 0:
             return 1.0
         return float(self.probabilities[k:].sum()) if k < len(self.probabilities) else 0.0
 
     def quantile(self, q: float) -> int:
-        """Smallest k with P(outcome <= k) >= q."""
-        if not 0.0 <= q <= 1.0:
-            raise MathhammerError(f"quantile {q} is not between 0 and 1")
+        """Smallest k with P(outcome <= k) >= q, for a number ``q`` from 0 to 1."""
+        if isinstance(q, bool) or not isinstance(q, (int, float, np.integer, np.floating)) \
+                or not 0.0 <= q <= 1.0:
+            raise MathhammerError(f"quantile {q!r:.40} is not a number between 0 and 1")
         cdf = np.cumsum(self.probabilities)
         return int(min(np.searchsorted(cdf, q - 1e-12), len(cdf) - 1))
 
@@ -196,7 +200,7 @@ class Result:
     def _dist(self, outcome: str) -> Distribution:
         try:
             return self.distributions[outcome]
-        except KeyError:
+        except (KeyError, TypeError):
             known = ", ".join(self.distributions)
             raise MathhammerError(f"no outcome '{outcome}' in this result; it has: {known}") \
                 from None

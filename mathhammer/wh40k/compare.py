@@ -251,8 +251,10 @@ def per_points(frame: pd.DataFrame, points: Mapping[str, float], *, by: str = "a
                               f"{', '.join(map(str, frame.columns))}")
     for label, cost in points.items():
         if isinstance(cost, bool) or not isinstance(cost, (int, float, np.integer,
-                                                           np.floating)) or not cost > 0:
-            raise OptionError(f"points for '{label}' must be a positive number, not {cost!r}")
+                                                           np.floating)) \
+                or not 0 < cost < float("inf"):
+            raise OptionError(f"points for '{label}' must be a positive finite number, not "
+                              f"{cost!r:.40}")
     keys = [c for c in frame.columns if c not in ("metric", "value", "stderr")]
     cell_ids = pd.Series(pd.factorize(pd.MultiIndex.from_frame(frame[keys].astype(str)))[0],
                          index=frame.index)
@@ -551,6 +553,9 @@ def _points(points, attackers: list[_Attacker]) -> dict[str, float]:
                               "in attacker order or a dict by attacker")
         costs = {labels[0]: points}
     else:
+        if isinstance(points, (bool, str, bytes)) or not isinstance(points, Iterable):
+            raise OptionError(f"points must be a number, a list in attacker order or a dict "
+                              f"by attacker, not {type(points).__name__} {points!r:.40}")
         points = list(points)
         if len(points) != len(labels):
             raise OptionError(f"{len(points)} points values for {len(labels)} attackers; "
@@ -558,8 +563,10 @@ def _points(points, attackers: list[_Attacker]) -> dict[str, float]:
         costs = dict(zip(labels, points))
     for label, cost in costs.items():
         if isinstance(cost, bool) or not isinstance(cost, (int, float, np.integer,
-                                                           np.floating)) or not cost > 0:
-            raise OptionError(f"points for '{label}' must be a positive number, not {cost!r}")
+                                                           np.floating)) \
+                or not 0 < cost < float("inf"):
+            raise OptionError(f"points for '{label}' must be a positive finite number, not "
+                              f"{cost!r:.40}")
     return {k: float(v) for k, v in costs.items()}
 
 
@@ -574,6 +581,9 @@ def _option_names() -> set[str]:
 
 
 def _check_parameter(parameter: str) -> None:
+    if not isinstance(parameter, str):
+        raise OptionError(f"the parameter to sweep must be a name such as 'save' or 'hit_mod', "
+                          f"not {type(parameter).__name__} {parameter!r:.40}")
     known = _option_names() | set(TARGET_PARAMETERS) | set(ATTACKER_PARAMETERS) | {
         RANGE_PARAMETER}
     if parameter not in known:

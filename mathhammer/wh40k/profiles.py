@@ -8,6 +8,7 @@ in Python is held to the same rules as one parsed from text.
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
@@ -27,6 +28,52 @@ REROLL_POLICIES: tuple[str, ...] = ("none", "ones", "failed", "noncrit", "all")
 DICE_REROLL_POLICIES: tuple[str, ...] = ("none", "ones", "low")
 #: Rolls a Command Re-roll can be spent on (once per activation, on the first that fails).
 COMMAND_REROLLS: tuple[str, ...] = ("none", "hit", "wound", "damage", "save")
+
+
+def _is_bool(value: object) -> bool:
+    return isinstance(value, bool) or type(value).__name__ == "bool_"  # numpy's, by name
+
+
+def _kind_problem(value: object, annotation: str) -> str | None:
+    """What ``value`` should be when it does not fit the field annotation, else None.
+
+    Only the simple annotations of the value objects are checked (``bool``, ``int``,
+    ``str``, ``Literal[...]``, each optionally ``| None``); others are left to the
+    constructor's own checks."""
+    kinds = [k.strip() for k in annotation.split("|")]
+    if value is None and "None" in kinds:
+        return None
+    kind = kinds[0]
+    if kind == "bool" and not _is_bool(value):
+        return "True or False"
+    if kind == "int" and (_is_bool(value) or not isinstance(value, numbers.Integral)):
+        return "a whole number"
+    if (kind == "str" or kind.startswith("Literal[")) and not isinstance(value, str):
+        return "text"
+    if kind.startswith("frozenset[str]") and (
+            not isinstance(value, (frozenset, set, tuple, list))
+            or not all(isinstance(k, str) for k in value)):
+        return "a set of keywords (text), e.g. frozenset({'VEHICLE'})"
+    return None
+
+
+def check_field_kinds(obj: object, error: type[Exception] = OptionError) -> None:
+    """Refuse a field of a frozen dataclass whose value is not of its annotated kind
+    (``roll_mod_cap='no'``, ``hit_mod=1.5``, ``keywords='VEHICLE'``, ``save=3.5``) instead of
+    reading it loosely.
+
+    Raises
+    ------
+    OptionError or ``error``
+        Naming the field, the value and what it takes.
+    """
+    import dataclasses
+
+    for f in dataclasses.fields(obj):
+        value = getattr(obj, f.name)
+        wanted = _kind_problem(value, str(f.type))
+        if wanted is not None:
+            raise error(f"{type(obj).__name__} {f.name}={value!r:.60} must be {wanted}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,6 +201,7 @@ class Weapon:
     count: int = 1
 
     def __post_init__(self) -> None:
+        check_field_kinds(self, ProfileError)
         where = f" of '{self.name}'" if self.name else ""
         for label, value in (("attacks", self.attacks), ("damage", self.damage)):
             if not isinstance(value, DiceExpr):
@@ -267,6 +315,7 @@ class TargetProfile:
     fnp_psychic: int | None = None
 
     def __post_init__(self) -> None:
+        check_field_kinds(self, ProfileError)
         where = f" of '{self.name}'" if self.name else ""
         _check_sizes(where, ("model count", self.count, MAX_MODELS),
                      ("T", self.toughness, MAX_NUMBER), ("W", self.wounds, MAX_NUMBER))
@@ -373,6 +422,7 @@ class Situation:
     beyond_12: bool = False
 
     def __post_init__(self) -> None:
+        check_field_kinds(self)
         if self.advanced and self.stationary:
             raise OptionError("a unit that advanced did not remain stationary; drop --advanced "
                               "or --stationary")
@@ -452,6 +502,7 @@ class Modifiers:
     command_reroll: str = "none"
 
     def __post_init__(self) -> None:
+        check_field_kinds(self)
         if self.command_reroll not in COMMAND_REROLLS:
             raise OptionError(f"command-reroll '{self.command_reroll}' is not a roll a Command "
                               f"Re-roll can be spent on; use one of {', '.join(COMMAND_REROLLS)}")
@@ -547,6 +598,7 @@ class Rules:
         if isinstance(self.edition, bool) or self.edition not in EDITIONS:
             raise OptionError(f"edition {self.edition!r} is not supported; use one of "
                               f"{', '.join(str(e) for e in EDITIONS)} (e.g. edition=10)")
+        check_field_kinds(self)
         if self.devastating_text == "launch" and self.edition != 10:
             raise OptionError("devastating_text='launch' is a 10th-edition reading; add "
                               "edition=10 or drop it")

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mathhammer.core.files import NotAFile, check_output_path
+from mathhammer.core.inputs import one_or_many, text
 from mathhammer.errors import MathhammerError, OptionError, RosterError, did_you_mean
 from mathhammer.wh40k.roster.convert import RosterData, RosterEntry, convert
 from mathhammer.wh40k.roster.defense import Effect, apply_to_profile, unit_defense
@@ -522,10 +523,9 @@ def _merge_defense(old: Mapping[str, int | bool], new: Mapping[str, int | bool]
 def _assume_pairs(spec: AssumeSpec) -> list[tuple[str, str]]:
     if spec is None:
         return []
-    items = [spec] if isinstance(spec, str) else list(spec)
     out = []
-    for item in items:
-        unit, sep, ability = str(item).partition(":")
+    for item in one_or_many(spec, (), "assume", "Custodian Guard: Shield Wall"):
+        unit, sep, ability = item.partition(":")
         if not sep or not unit.strip() or not ability.strip():
             raise OptionError(f"assume '{item}': write UNIT: ABILITY, e.g. "
                               "\"Custodian Guard: Shield Wall\"")
@@ -537,11 +537,13 @@ def _attach_pairs(spec: AttachSpec) -> list[tuple[str, str]]:
     if spec is None:
         return []
     if isinstance(spec, Mapping):
-        return [(str(k), str(v)) for k, v in spec.items()]
-    items = [spec] if isinstance(spec, str) else list(spec)
+        for key, value in spec.items():
+            text(key, "an attach Leader name")
+            text(value, f"the unit '{key}' attaches to")
+        return list(spec.items())
     out = []
-    for item in items:
-        leader, sep, bodyguard = str(item).partition("=")
+    for item in one_or_many(spec, (), "attach", "Captain=Intercessor Squad"):
+        leader, sep, bodyguard = item.partition("=")
         if not sep or not leader.strip() or not bodyguard.strip():
             raise OptionError(f"attach '{item}': write LEADER=BODYGUARD, e.g. "
                               "\"Captain=Intercessor Squad\"")

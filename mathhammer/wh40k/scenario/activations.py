@@ -56,6 +56,12 @@ class WeaponChoice:
     count: int | None = None
 
     def __post_init__(self) -> None:
+        _check_texts(self, ("name",), ("target", "models"), "a weapon choice")
+        if not isinstance(self.split, tuple) or not all(
+                isinstance(p, tuple) and len(p) == 2 and isinstance(p[0], str)
+                and isinstance(p[1], int) and not isinstance(p[1], bool) for p in self.split):
+            raise ScenarioError(f"weapon '{self.name}': split = {self.split!r:.60} must be "
+                                "pairs (unit name, attacks per model)")
         if self.count is None:
             return
         if isinstance(self.count, bool) or not isinstance(self.count, int) or self.count < 1:
@@ -87,6 +93,9 @@ class Activation:
     precision_pick: str | None = None
 
     def __post_init__(self) -> None:
+        _check_texts(self, ("phase", "attacker", "label"), ("target", "precision_pick"),
+                     "an activation")
+        _check_kinds(self)
         if self.phase not in PHASES:
             raise ScenarioError(f"phase '{self.phase}' must be one of {', '.join(PHASES)}")
         if self.phase == "overwatch" and not self.situation.overwatch:
@@ -114,3 +123,28 @@ class Attack:
     split_attacks: int | None = None  # attacks per model when a melee weapon is split
     models_skipped: int = 0
     models_cap: int | None = None
+
+
+def _check_texts(obj: object, required: tuple[str, ...], optional: tuple[str, ...],
+                 what: str) -> None:
+    """Refuse a field of ``obj`` that is not text (a name of 5 or ["B"] would fail deep in
+    the engine, or silently become '5')."""
+    for name in required + optional:
+        value = getattr(obj, name)
+        if not (isinstance(value, str) or (value is None and name in optional)):
+            raise ScenarioError(f"{what}: {name} = {value!r:.60} must be text (a name)")
+
+
+def _check_kinds(act: Activation) -> None:
+    """The weapons, order, situation and modifiers of an activation are of the right kind."""
+    if not isinstance(act.weapons, tuple) or not all(isinstance(w, WeaponChoice)
+                                                      for w in act.weapons):
+        raise ScenarioError(f"activation '{act.attacker}': weapons = {act.weapons!r:.60} must "
+                            "be a tuple of WeaponChoice")
+    if not isinstance(act.order, tuple) or not all(isinstance(n, str) for n in act.order):
+        raise ScenarioError(f"activation '{act.attacker}': order = {act.order!r:.60} must be a "
+                            "tuple of weapon names")
+    for name, kind in (("situation", Situation), ("modifiers", Modifiers)):
+        if not isinstance(getattr(act, name), kind):
+            raise ScenarioError(f"activation '{act.attacker}': {name} must be a "
+                                f"{kind.__name__}, not {getattr(act, name)!r:.60}")

@@ -131,8 +131,8 @@ class ScenarioResult:
         try:
             return self.plan.unit_names.index(unit)
         except ValueError:
-            raise KeyError(f"no unit '{unit}'; units: {', '.join(self.plan.unit_names)}") \
-                from None
+            raise OptionError(f"no unit {unit!r:.60} in this scenario; units: "
+                              f"{', '.join(self.plan.unit_names)}") from None
 
     def _checkpoint(self, checkpoint: int | str | None) -> int:
         if checkpoint is None:
@@ -347,7 +347,10 @@ class ScenarioResult:
     def to_dict(self) -> dict[str, Any]:
         """The JSON shape of ``mathhammer run --json``."""
         n = self.plan.activations.shape[0]
-        out: dict[str, Any] = {"method": self.method, "trials": self.trials, "seed": self.seed,
+        seed: Any = self.seed
+        if isinstance(seed, np.random.SeedSequence):  # JSON: its entropy and spawn key
+            seed = {"entropy": seed.entropy, "spawn_key": [int(k) for k in seed.spawn_key]}
+        out: dict[str, Any] = {"method": self.method, "trials": self.trials, "seed": seed,
                                "units": {u: self._unit_block(u, self.checkpoints - 1)
                                          for u in self.units}}
         out["activations"] = [
@@ -428,6 +431,9 @@ def run_scripted(scenario: Scenario, faces: list[int]) -> dict[str, Any]:
 
     Raises
     ------
+    OptionError
+        When a face is not a whole number from 1 to 6 (or there are more than
+        :data:`MAX_SCRIPTED_FACES`).
     IndexError
         When the scenario needs more dice than given.
     """
@@ -435,6 +441,7 @@ def run_scripted(scenario: Scenario, faces: list[int]) -> dict[str, Any]:
                                       scripted_stream)
     from mathhammer.wh40k.scenario.chunks import Histograms, run_trials, scratch_arrays
 
+    faces = _checked_faces(faces)
     plan = compile_scenario(scenario)
     stream = scripted_stream(faces)
     out = Histograms.zeros(plan)
@@ -451,3 +458,22 @@ def run_scripted(scenario: Scenario, faces: list[int]) -> dict[str, Any]:
             "groups": {g: int(result.group_models_destroyed(unit, g).quantile(0.5))
                        for u, g in plan.group_names if u == unit}}
     return out
+
+
+#: Most dice one scripted trial may be given.
+MAX_SCRIPTED_FACES = 1_000_000
+
+
+def _checked_faces(faces: Any) -> list[int]:
+    """``faces`` as a list of ints 1-6, or an :class:`OptionError` naming the first bad one."""
+    if isinstance(faces, (str, bytes)) or not hasattr(faces, "__iter__"):
+        raise OptionError(f"faces must be a list of D6 results 1-6, not {type(faces).__name__}")
+    faces = list(faces)
+    if len(faces) > MAX_SCRIPTED_FACES:
+        raise OptionError(f"{len(faces):,} scripted faces: at most {MAX_SCRIPTED_FACES:,}")
+    for index, face in enumerate(faces):
+        if isinstance(face, bool) or not isinstance(face, (int, np.integer)) \
+                or not 1 <= face <= 6:
+            raise OptionError(f"scripted face {index + 1} is {face!r:.20}: each face is a D6 "
+                              "result, a whole number from 1 to 6")
+    return [int(f) for f in faces]

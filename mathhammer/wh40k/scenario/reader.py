@@ -15,6 +15,7 @@ from typing import Any
 import tomli
 
 from mathhammer.core.files import MAX_TOML_NESTING, read_bounded, too_deeply_nested
+from mathhammer.core.inputs import real_number, text, texts
 from mathhammer.core.limits import MAX_MODELS, MAX_NUMBER
 from mathhammer.errors import MathhammerError, ScenarioError, did_you_mean
 from mathhammer.wh40k.options import build_checked
@@ -24,6 +25,10 @@ from mathhammer.wh40k.scenario.activations import Activation, WeaponChoice
 from mathhammer.wh40k.scenario.model import (MAX_ROUNDS, Scenario, ScenarioRules,
                                              check_precision_pick, check_precision_pick_kind)
 from mathhammer.wh40k.scenario.units import CarriedWeapon, ModelGroup, Unit, attach
+
+
+#: Most points a unit or model group may cost (real units cost tens to hundreds).
+MAX_POINTS = 1_000_000
 
 
 def load_scenario(path: str | Path) -> Scenario:
@@ -53,6 +58,10 @@ def load_scenario(path: str | Path) -> Scenario:
 
 def parse_scenario(text: str, source: str = "<scenario>") -> Scenario:
     """Build a :class:`Scenario` from TOML text (see :func:`load_scenario`)."""
+    if not isinstance(text, str):
+        raise ScenarioError(f"a scenario is TOML text (or load_scenario(path)), not "
+                            f"{type(text).__name__} {text!r:.60}")
+    text = text.removeprefix("\ufeff")  # a byte-order mark, as some editors save UTF-8
     deep = too_deeply_nested(text)
     if deep is not None:
         raise ScenarioError(f"{source}:{deep}: arrays or tables nested more than "
@@ -61,6 +70,11 @@ def parse_scenario(text: str, source: str = "<scenario>") -> Scenario:
         data = tomli.loads(text)
     except tomli.TOMLDecodeError as exc:
         raise ScenarioError(f"{source}: not valid TOML: {exc}") from None
+    except RecursionError:
+        line = max(range(len(text.splitlines())), key=lambda i: text.splitlines()[i].count("."),
+                   default=0) + 1
+        raise ScenarioError(f"{source}:{line}: a key or table name of too many dotted parts; "
+                            "a scenario needs three at most ([units.NAME])") from None
     locator = _Locator(text, source)
     _check_keys(data, {"units", "activations", "rounds", "rules"}, "the top level", locator, None)
     raw_units = data.get("units")
@@ -296,7 +310,7 @@ def _unit_from_toml(name: str, spec: Any) -> tuple[Unit, str | None, list[str]]:
                 f"unit '{name}' defense")
     order = spec.get("allocation_order", "listed")
     if isinstance(order, list):
-        order = tuple(str(x) for x in order)
+        order = tuple(order)  # Unit refuses an item that is not a group name
     attached = spec.get("attached", [])
     if isinstance(attached, str):
         attached = [attached]
@@ -314,12 +328,13 @@ def _unit_from_toml(name: str, spec: Any) -> tuple[Unit, str | None, list[str]]:
     unit = Unit(name=name, groups=groups, allocation_order=order,
                 damage_minus=damage_minus,
                 damage_halved=defense.get("damage_halved", False),
-                reroll_saves=str(defense.get("reroll_saves", "none")))
+                reroll_saves=text(defense.get("reroll_saves", "none"),
+                                  f"unit '{name}' defense reroll_saves"))
     if len(attached) > 2:
         raise ScenarioError(f"unit '{name}' attaches {len(attached)} units "
                             f"({', '.join(attached)}): a bodyguard unit takes at most one "
                             "Leader and one Support unit (19.01)")
-    return unit, spec.get("side"), list(attached)
+    return unit, text(spec.get("side"), f"unit '{name}' side", optional=True), list(attached)
 
 
 def _group_from_toml(unit: str, spec: Any) -> ModelGroup:
@@ -328,7 +343,7 @@ def _group_from_toml(unit: str, spec: Any) -> ModelGroup:
                             "{ name = ..., count = ..., profile = ..., weapons = [...] }")
     _check_keys(spec, {"name", "count", "profile", "weapons", "points"},
                 f"a model entry of unit '{unit}'")
-    name = str(spec.get("name", unit))
+    name = text(spec.get("name", unit), f"a model entry of unit '{unit}': name")
     count = spec.get("count", 1)
     if not isinstance(count, int) or isinstance(count, bool):
         raise ScenarioError(f"model group '{name}': count = {count!r} must be a whole number")
@@ -337,9 +352,12 @@ def _group_from_toml(unit: str, spec: Any) -> ModelGroup:
                             f"{MAX_MODELS:,}")
     if "profile" not in spec:
         raise ScenarioError(f"model group '{name}' needs profile = \"T4 Sv3+ W2 [INFANTRY]\"")
-    profile = parse_target(str(spec["profile"]))
+    profile = parse_target(text(spec["profile"], f"model group '{name}' profile"))
     weapons = []
-    for entry in spec.get("weapons", []):
+    entries = spec.get("weapons", [])
+    if not isinstance(entries, list):
+        raise ScenarioError(f"model group '{name}': weapons = {entries!r:.60} must be a list")
+    for entry in entries:
         weapons.append(_weapon_from_toml(name, entry))
     points = _number(spec["points"], f"model group '{name}' points") if "points" in spec \
         else None
@@ -358,13 +376,14 @@ def _weapon_from_toml(group: str, entry: Any) -> CarriedWeapon:
     if not lines:
         raise ScenarioError(f"model group '{group}': weapon {entry.get('name', '?')!r} needs "
                             "line = \"...\" or profiles = [\"...\", ...]")
-    parsed = [parse_weapon(str(line)) for line in lines]
+    if not isinstance(lines, list):
+        raise ScenarioError(f"model group '{group}': profiles = {lines!r:.60} must be a list "
+                            "of weapon lines")
+    parsed = [parse_weapon(text(line, f"a weapon profile of '{group}'")) for line in lines]
     profiles = tuple(p.with_count(1) for p in parsed)
-    hunter_spec = entry.get("hunter", [])
-    if isinstance(hunter_spec, str):
-        hunter_spec = [hunter_spec]
-    hunter = frozenset(str(k).upper() for k in hunter_spec)
-    name = str(entry.get("name") or profiles[0].name)
+    hunter = frozenset(k.upper() for k in texts(entry.get("hunter", []),
+                                                   f"hunter of a weapon of '{group}'"))
+    name = text(entry.get("name") or profiles[0].name, f"a weapon name of '{group}'")
     return CarriedWeapon(name, profiles, tuple(hunter for _ in profiles),
                          per_model=parsed[0].count)
 
@@ -380,7 +399,10 @@ def _activation_from_toml(spec: Any) -> Activation:
     situation = _dataclass_from(Situation, spec.get("situation", {}), "situation")
     modifiers = _dataclass_from(Modifiers, spec.get("modifiers", {}), "modifiers")
     weapons = []
-    for entry in spec.get("weapons", []):
+    choices = spec.get("weapons", [])
+    if not isinstance(choices, list):
+        raise ScenarioError(f"weapons = {choices!r:.60} must be a list of weapon names")
+    for entry in choices:
         if isinstance(entry, str):
             weapons.append(WeaponChoice(entry))
             continue
@@ -399,16 +421,16 @@ def _activation_from_toml(spec: Any) -> Activation:
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise ScenarioError(f"weapon '{entry['name']}': split {key} = {value!r} must "
                                     "be a whole number of attacks per model")
-        weapons.append(WeaponChoice(str(entry["name"]), entry.get("target"),
+        weapons.append(WeaponChoice(entry["name"], entry.get("target"),
                                     tuple((str(k), v) for k, v in split.items()), models,
                                     entry.get("count")))
     precision_pick = spec.get("precision_pick")
     if precision_pick is not None:
         check_precision_pick_kind(precision_pick)
-    return Activation(phase=str(spec["phase"]), attacker=str(spec["attacker"]),
+    return Activation(phase=spec["phase"], attacker=spec["attacker"],
                       target=spec.get("target"), weapons=tuple(weapons), situation=situation,
                       modifiers=modifiers, order=_names(spec.get("order", []), "order"),
-                      label=str(spec.get("label", "")), precision_pick=precision_pick)
+                      label=spec.get("label", ""), precision_pick=precision_pick)
 
 
 def _names(value: Any, what: str) -> tuple[str, ...]:
@@ -428,6 +450,8 @@ def _dataclass_from(cls, spec: Any, what: str):
 
 
 def _number(value: Any, what: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
-        raise ScenarioError(f"{what} = {value!r} must be a non-negative number")
-    return float(value)
+    try:
+        return real_number(value, what, 0, MAX_POINTS)
+    except MathhammerError:
+        raise ScenarioError(f"{what} = {value!r:.40} must be a number from 0 to "
+                            f"{MAX_POINTS:,}") from None

@@ -9,9 +9,12 @@ model groups are listed (list the sergeant last to keep him longest).
 
 from __future__ import annotations
 
+import math
+import numbers
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
+from mathhammer.core.limits import MAX_TOTAL_WOUNDS
 from mathhammer.errors import ScenarioError
 from mathhammer.wh40k.profiles import TargetProfile, Weapon
 
@@ -43,6 +46,19 @@ class CarriedWeapon:
     per_model: int = 1
 
     def __post_init__(self) -> None:
+        if not isinstance(self.name, str):
+            raise ScenarioError(f"a weapon's name = {self.name!r:.60} must be text")
+        if not isinstance(self.profiles, tuple) or not all(isinstance(p, Weapon)
+                                                           for p in self.profiles):
+            raise ScenarioError(f"weapon '{self.name}': profiles must be a tuple of Weapon")
+        if not isinstance(self.hunter, tuple) or not all(
+                isinstance(h, frozenset) and all(isinstance(k, str) for k in h)
+                for h in self.hunter):
+            raise ScenarioError(f"weapon '{self.name}': hunter = {self.hunter!r:.60} must be "
+                                "keywords (text)")
+        if isinstance(self.per_model, bool) or not isinstance(self.per_model, int):
+            raise ScenarioError(f"weapon '{self.name}': per_model = {self.per_model!r:.60} "
+                                "must be a whole number")
         if self.per_model < 1:
             raise ScenarioError(f"weapon '{self.name}': each model carries at least 1")
         if not self.profiles:
@@ -99,6 +115,22 @@ class ModelGroup:
     role: Role = "bodyguard"
 
     def __post_init__(self) -> None:
+        if not isinstance(self.name, str):
+            raise ScenarioError(f"a model group's name = {self.name!r:.60} must be text")
+        if isinstance(self.count, bool) or not isinstance(self.count, int):
+            raise ScenarioError(f"model group '{self.name}': count = {self.count!r:.60} must "
+                                "be a whole number")
+        if not isinstance(self.profile, TargetProfile):
+            raise ScenarioError(f"model group '{self.name}': profile must be a TargetProfile "
+                                f"(or a line in a scenario file), not {self.profile!r:.60}")
+        if not isinstance(self.weapons, tuple) or not all(isinstance(w, CarriedWeapon)
+                                                          for w in self.weapons):
+            raise ScenarioError(f"model group '{self.name}': weapons must be a tuple of "
+                                "CarriedWeapon")
+        if self.points is not None and (isinstance(self.points, bool) or not isinstance(
+                self.points, numbers.Real) or not 0 <= self.points < math.inf):
+            raise ScenarioError(f"model group '{self.name}': points = {self.points!r:.60} "
+                                "must be a finite number of at least 0")
         if self.count < 1:
             raise ScenarioError(f"model group '{self.name}' has count {self.count}; it needs at "
                                 "least 1 model")
@@ -142,8 +174,23 @@ class Unit:
     leaders: tuple[str, ...] = field(default=())
 
     def __post_init__(self) -> None:
+        if not isinstance(self.name, str):
+            raise ScenarioError(f"a unit's name = {self.name!r:.60} must be text")
+        if not isinstance(self.groups, tuple) or not all(isinstance(g, ModelGroup)
+                                                         for g in self.groups):
+            raise ScenarioError(f"unit '{self.name}': groups must be a tuple of ModelGroup")
+        order = self.allocation_order
+        if not isinstance(order, (str, tuple)) or (
+                isinstance(order, tuple) and not all(isinstance(n, str) for n in order)):
+            raise ScenarioError(f"unit '{self.name}': allocation_order = {order!r:.60} must be "
+                                f"a policy ({', '.join(ALLOCATION_POLICIES)}) or a list of "
+                                "model-group names")
         if not self.groups:
             raise ScenarioError(f"unit '{self.name}' has no models")
+        wounds = sum(g.count * g.profile.wounds for g in self.groups)
+        if wounds > MAX_TOTAL_WOUNDS:
+            raise ScenarioError(f"unit '{self.name}' has {wounds:,} wounds in all (models times "
+                                f"W): at most {MAX_TOTAL_WOUNDS:,}; fewer models or wounds")
         names = [g.name for g in self.groups]
         dupes = {n for n in names if names.count(n) > 1}
         if dupes:
