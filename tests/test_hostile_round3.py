@@ -3,6 +3,8 @@ right, in all three games and through the Python API."""
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -338,3 +340,42 @@ def test_a_seed_sequence_result_is_json():
     scenario = mh.parse_scenario(BASE_SCENARIO)
     json.dumps(mh.run(scenario, trials=100, seed=np.random.SeedSequence(4)).to_dict())
     json.dumps(mh.simulate(W40K, "MEQ", trials=1000, seed=np.random.SeedSequence(4)).to_dict())
+
+
+@pytest.mark.parametrize("address", ["not a url", "tcp://x", "tcp://host:99999", "::",
+                                     "inproc://foo", "http://a b:1", "\u0661:8786"])
+def test_a_scheduler_that_is_not_an_address_is_refused(address):
+    refused(["compare", W40K, "--target", "MEQ", "--scheduler", address], "--scheduler",
+            "HOST:PORT")
+
+
+@pytest.mark.parametrize("call", [
+    lambda d: d.effective_probability(cover_faces=7),
+    lambda d: d.effective_probability(cover_faces=-1, double=True, sustained=True),
+    lambda d: d.effective_probability(cover_faces=1.5),
+    lambda d: d.effective_probability(sustained="yes"),
+    lambda d: d.dice_to_kill(-5, 0.5),
+    lambda d: d.dice_to_kill(5, float("nan")),
+    lambda d: d.dice_to_kill(5, True),
+    lambda d: d.fire_plan([("Gun: 3/1",)]),
+    lambda d: d.fire_plan(5),
+    lambda d: d.fire_plan(["Gun: 3/1"]),
+    lambda d: d.compare({}),
+    lambda d: d.compare({"a": 5}),
+    lambda d: d.compare([1, 2]),
+], ids=lambda f: "")
+def test_dust_helpers_refuse_what_has_no_meaning(call):
+    import mathhammer.dust as dust
+
+    with pytest.raises(MathhammerError):
+        call(dust)
+
+
+def test_dust_helpers_stay_in_range():
+    import mathhammer.dust as dust
+
+    for faces in range(7):
+        for flags in itertools.product((False, True), repeat=3):
+            q = dust.effective_probability(cover_faces=faces, sustained=flags[0],
+                                           damage_resilient=flags[1], double=flags[2])
+            assert 0 <= q <= 1

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import itertools
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
@@ -18,7 +18,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from mathhammer.core.limits import check_outcome_values, check_run_work
+from mathhammer.core.inputs import switch, whole_number
+from mathhammer.core.limits import MAX_NUMBER, check_outcome_values, check_run_work
 from mathhammer.core.progress import bar as progress_bar, check_progress, watch
 from mathhammer.core.result import EXACT, MONTE_CARLO, Distribution, Result
 from mathhammer.core.trials import (CHUNKS, DEFAULT_GRID_TRIALS, DEFAULT_TRIALS, check_seed,
@@ -188,7 +189,7 @@ def fire_plan(plan: Sequence[tuple[str | Weapon, str | Target]], *, method: str 
     rules = _rules(rules, rule_switches)
     targets: dict[Any, Target] = {}
     resolved = []
-    for weapon, target in plan:
+    for weapon, target in _plan_pairs(plan):
         if not isinstance(target, Target):
             target = targets.setdefault(target, parse_target(target))
         if not isinstance(weapon, Weapon):
@@ -421,6 +422,7 @@ def compare(variants: dict[str, dict[str, Any]], *, method: str = "exact",
         P(some damage wasted); with ``stderr`` columns for Monte Carlo.
     """
     method = _check_method(method)
+    _check_variants(variants)
     rows = []
     with progress_bar(len(variants), "compare", progress=progress, unit="variant") as bar:
         for label, kwargs in variants.items():
@@ -866,9 +868,41 @@ def _exchange_exact(side_a: _ExactSide, side_b: _ExactSide, rounds: int
 
 
 # -- small closed forms ----------------------------------------------------------------------
+def _plan_pairs(plan: Any) -> list[tuple[Any, Any]]:
+    """The ``(weapon, target)`` pairs of a fire plan, or an :class:`OptionError` naming the
+    first entry that is not a pair."""
+    if isinstance(plan, (str, bytes, Mapping)) or not isinstance(plan, Iterable):
+        raise OptionError(f"a fire plan is a list of (weapon, target) pairs, not "
+                          f"{type(plan).__name__} {plan!r:.60}")
+    pairs = list(plan)
+    for index, pair in enumerate(pairs):
+        if isinstance(pair, (str, bytes)) or not isinstance(pair, (tuple, list)) \
+                or len(pair) != 2:
+            raise OptionError(f"fire plan entry {index + 1} is {pair!r:.60}: write a pair "
+                              "(weapon, target), e.g. ('.30 cal: 3/1', '2x Grenadier: "
+                              "INFANTRY2')")
+    return [tuple(p) for p in pairs]
+
+
+def _check_variants(variants: Any) -> None:
+    """Refuse a :func:`compare` argument that is not a non-empty dict of keyword dicts."""
+    if not isinstance(variants, Mapping) or not variants:
+        raise OptionError("compare takes a non-empty dict: label -> {'weapons': ..., "
+                          f"'target': ..., switches}}, not {variants!r:.60}")
+    for label, kwargs in variants.items():
+        if not isinstance(kwargs, Mapping) or "weapons" not in kwargs or "target" not in kwargs:
+            raise OptionError(f"variant {label!r:.40} must be a dict with 'weapons' and "
+                              f"'target' (and any switch), not {kwargs!r:.60}")
+
+
 def effective_probability(*, sustained: bool = False, cover_faces: int = 0,
                           damage_resilient: bool = False, double: bool = False) -> Fraction:
     """Per-die chance that a /1 weapon removes a point (section 12.1 of the reference)."""
+    for name, value in (("sustained", sustained), ("damage_resilient", damage_resilient),
+                        ("double", double)):
+        switch(value, name)
+    cover_faces = whole_number(cover_faces, "cover_faces (faces of a die that cover saves)",
+                               0, 6)
     p = Fraction(4 if double else 2, 6)
     q = p + (1 - p) * p if sustained else p
     q *= Fraction(6 - cover_faces, 6)
@@ -880,8 +914,9 @@ def effective_probability(*, sustained: bool = False, cover_faces: int = 0,
 def dice_to_kill(points: int, q: Fraction | float) -> float:
     """Expected dice needed to deal ``points`` damage with a /1 weapon of per-die chance
     ``q`` (negative binomial mean ``points / q``)."""
-    if not 0 < q <= 1:
-        raise OptionError(f"per-die probability must be in (0, 1], not {q}")
+    points = whole_number(points, "points (damage to deal)", 0, MAX_NUMBER)
+    if isinstance(q, bool) or not isinstance(q, (Fraction, int, float)) or not 0 < q <= 1:
+        raise OptionError(f"per-die probability must be a number in (0, 1], not {q!r:.40}")
     return float(Fraction(points) / Fraction(q)) if isinstance(q, Fraction) else points / q
 
 

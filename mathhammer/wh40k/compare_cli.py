@@ -158,13 +158,26 @@ def _client(address: str | None) -> Any:
     """A Dask client for ``--scheduler ADDRESS``, or None to run locally."""
     if address is None:
         return None
+    _check_address(address)
     try:
         from distributed import Client
     except ImportError:
         raise OptionError("--scheduler needs Dask: pip install 'mathhammer[cluster]'") from None
     try:
         return Client(address, timeout=10)
-    except (OSError, TimeoutError) as exc:
+    except (OSError, TimeoutError, ValueError, TypeError) as exc:
         raise OptionError(f"cannot reach the Dask scheduler at '{address}': {exc}; start one "
                           "with `dask scheduler` and workers with `dask worker ADDRESS`") \
             from None
+
+
+_ADDRESS_RE = re.compile(r"(?:(tcp|tls|ws|wss|ucx)://)?([A-Za-z0-9.\-]+|\[[0-9A-Fa-f:.]+\]):"
+                         r"([0-9]{1,5})")
+
+
+def _check_address(address: str) -> None:
+    """Refuse a ``--scheduler`` that is not ``[tcp://]HOST:PORT`` before Dask sees it."""
+    match = _ADDRESS_RE.fullmatch(address.strip())
+    if match is None or not 1 <= int(match.group(3)) <= 65535:
+        raise OptionError(f"--scheduler '{address:.80}' is not a scheduler address: write "
+                          "[tcp://]HOST:PORT, e.g. tcp://127.0.0.1:8786")
