@@ -329,8 +329,9 @@ def run_chunks(first, step, streams, trials_per_chunk, batch, shortcuts, rolls, 
                         state, b, devastating, command, dw_at_unit_end, dw_spill, batch,
                         damage_maps, groups, cdfs, pending, n_pending, alive, current, wounds)
                     lost_total += lost
-            lost_total += _held_mortals(state, pending, n_pending, command, dw_spill, batch,
-                                        damage_maps, groups, cdfs, alive, current, wounds)
+            if n_pending > 0:   # out of line: most trials hold none
+                lost_total += _held_mortals(state, pending, n_pending, command, dw_spill, batch,
+                                            damage_maps, groups, cdfs, alive, current, wounds)
             _record_trial(state, lost_total, groups, alive, hazard_rolls, hazard_fail_max,
                           hazard_mortals, damage_local, models_local, hazard_local)
         _store_chunk(c, damage_local, models_local, hazard_local, damage_hist, models_hist,
@@ -340,7 +341,7 @@ def run_chunks(first, step, streams, trials_per_chunk, batch, shortcuts, rolls, 
 # The steps of run_chunks that are not the hot hit-and-wound path. LLVM inlines them into it
 # (inline_kernel), so they cost no call and allocate nothing, as the kernel compiled without
 # reference counting requires.
-@inline_kernel
+@step_kernel
 def _start_chunk(state, streams, c, damage_local, models_local, hazard_local):
     """Load chunk ``c``'s stream and zero its histograms."""
     for w in range(state.shape[0]):
@@ -353,7 +354,7 @@ def _start_chunk(state, streams, c, damage_local, models_local, hazard_local):
         hazard_local[k] = 0
 
 
-@inline_kernel
+@step_kernel
 def _store_chunk(c, damage_local, models_local, hazard_local, damage_hist, models_hist,
                  hazard_hist):
     """Copy one chunk's histograms to its rows."""
@@ -431,7 +432,7 @@ def _save_and_inflict(state, b, to_save, command, batch, saves, damage_maps, gro
     return lost, command
 
 
-@inline_kernel
+@step_kernel
 def _held_mortals(state, pending, n_pending, command, dw_spill, batch, damage_maps, groups,
                   cdfs, alive, current, wounds):
     """[DEVASTATING WOUNDS] mortal wounds held to the end of the attacks (pairs of batch and
