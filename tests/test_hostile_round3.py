@@ -379,3 +379,22 @@ def test_dust_helpers_stay_in_range():
             q = dust.effective_probability(cover_faces=faces, sustained=flags[0],
                                            damage_resilient=flags[1], double=flags[2])
             assert 0 <= q <= 1
+
+
+@pytest.mark.parametrize("text, fragments", [
+    ('[units.Horde]\nmodels = [{ name = "Boy", count = 10000, profile = "T5 Sv5+ W1", '
+     'weapons = ["10000x Gun: 24\\" A10000 BS3+ S4 AP0 D1"] }]\n', ["dice", "limit", "fewer"]),
+    ('rounds = 100\n[units.Horde]\nmodels = [{ name = "Boy", count = 5000, '
+     'profile = "T5 Sv5+ W1", weapons = ["Gun: 24\\" A1 BS3+ S4 AP0 D1"] }]\n',
+     ["MiB", "fewer rounds"]),
+])
+def test_scenario_work_is_bounded_up_front(tmp_path, text, fragments):
+    path = tmp_path / "big.toml"
+    path.write_text(text + '[units.Mob]\nmodels = [{ name = "B", count = 5000, profile = '
+                    '"T5 Sv5+ W1", weapons = ["Gun: 24\\" A1 BS3+ S4 AP0 D1"] }]\n'
+                    '[[activations]]\nphase = "shooting"\nattacker = "Horde"\ntarget = "Mob"\n'
+                    '[[activations]]\nphase = "shooting"\nattacker = "Mob"\ntarget = "Horde"\n',
+                    encoding="utf-8")
+    refused(["run", str(path), "--trials", "100"], str(path), *fragments, seconds=20)
+    with pytest.raises(MathhammerError, match="limit"):
+        mh.run(mh.load_scenario(path), trials=1)

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from mathhammer.core.limits import check_run_work
 from mathhammer.core.progress import check_progress, watch
 from mathhammer.core.result import MONTE_CARLO, Distribution
 from mathhammer.core.tables import Table
@@ -62,9 +63,64 @@ def run(scenario: Scenario | str | Path, trials: int = DEFAULT_SCENARIO_TRIALS,
         if located == str(exc):
             raise
         raise type(exc)(located) from None
+    check_scenario_work(plan, trials, scenario.origins)
     hists = run_scenario_monte_carlo(plan, trials, seed, progress=progress)
     return ScenarioResult(plan=plan, trials=trials, seed=seed, models=hists[0],
                           wounds=hists[1], groups=hists[2], sides=hists[3])
+
+
+#: Most dice one scenario trial may roll (every attack at its maximum), as for ``simulate``.
+MAX_SCENARIO_DICE_PER_TRIAL = 10_000_000
+#: Most memory the per-chunk histograms of one run may take.
+MAX_SCENARIO_HISTOGRAM_BYTES = 512 * 2**20
+
+
+def activation_dice(plan: ScenarioPlan) -> list[int]:
+    """Most wound dice each activation can roll (every attack die at its maximum)."""
+    largest_unit = int(plan.units[:, U_MODELS].max())
+    out = []
+    for k in range(plan.activations.shape[0]):
+        first = plan.activations[k, K_FIRST_BATCH]
+        rows = list(range(first, first + plan.activations[k, K_N_BATCHES]))
+        if plan.retarget is not None:  # a retargeted weapon may roll against another unit
+            rows += [int(r) for b in rows for r in plan.retarget[b] if r >= 0]
+        out.append(sum(wound_dice_bound(plan.batches[b], plan.contribs, plan.subs,
+                                        largest_unit) for b in rows))
+    return out
+
+
+def check_scenario_work(plan: ScenarioPlan, trials: int, origins: tuple[str, ...] = ()
+                        ) -> None:
+    """Refuse, before anything runs, a scenario whose trials could not end in any useful time
+    or whose result histograms would not fit in memory; the message says what to shrink.
+
+    Raises
+    ------
+    OptionError
+        Naming the estimate, the limit and the fix.
+    """
+    dice = activation_dice(plan)
+    per_trial = sum(dice) * plan.rounds
+    worst = max(range(len(dice)), key=dice.__getitem__)
+    where = f"{origins[worst]}: " if len(origins) > worst and origins[worst] else ""
+    if per_trial > MAX_SCENARIO_DICE_PER_TRIAL:
+        raise OptionError(f"{where}one trial of this scenario could roll {per_trial:,} dice "
+                          f"({dice[worst]:,} in activation {worst + 1}; limit "
+                          f"{MAX_SCENARIO_DICE_PER_TRIAL:,}): fewer models, weapons, attacks "
+                          "or rounds")
+    try:
+        check_run_work(per_trial, trials, "dice")
+    except OptionError as exc:
+        raise OptionError(f"{where}{exc}") from None
+    bins = plan.model_bins + plan.wound_bins + plan.group_bins
+    need = CHUNKS * plan.checkpoints * bins * 8
+    if need > MAX_SCENARIO_HISTOGRAM_BYTES:
+        source = origins[0].rsplit(":", 1)[0] + ": " if origins and origins[0] else ""
+        raise OptionError(f"{source}the results of {plan.rounds} rounds of "
+                          f"{plan.activations.shape[0]} activations over {bins:,} model and "
+                          f"wound counts need {need / 2**20:,.0f} MiB (limit "
+                          f"{MAX_SCENARIO_HISTOGRAM_BYTES // 2**20} MiB): fewer rounds or "
+                          "activations, or smaller units")
 
 
 def max_pending(plan: ScenarioPlan) -> int:
@@ -443,6 +499,7 @@ def run_scripted(scenario: Scenario, faces: list[int]) -> dict[str, Any]:
 
     faces = _checked_faces(faces)
     plan = compile_scenario(scenario)
+    check_scenario_work(plan, 1, scenario.origins)
     stream = scripted_stream(faces)
     out = Histograms.zeros(plan)
     run_trials(plan, stream, 1, out, scratch_arrays(plan, len(faces)), 0)
