@@ -398,3 +398,17 @@ def test_scenario_work_is_bounded_up_front(tmp_path, text, fragments):
     refused(["run", str(path), "--trials", "100"], str(path), *fragments, seconds=20)
     with pytest.raises(MathhammerError, match="limit"):
         mh.run(mh.load_scenario(path), trials=1)
+
+
+def test_warmachine_helpers_are_bounded():
+    from mathhammer.warmachine.exact import attack_roll_counts
+    from mathhammer.warmachine.policies import compare_focus
+
+    with pytest.raises(MathhammerError, match="from 0 to 8"):
+        attack_roll_counts(30, 0, 7)
+    with pytest.raises(MathhammerError, match="whole number"):
+        attack_roll_counts(2.5, 0, 7)
+    assert attack_roll_counts(2, 0, 7) == (15, 18, 3)
+    for points in (10**6, -1, 1.5, True):
+        with pytest.raises(MathhammerError, match="points"):
+            compare_focus("Fist: MAT6 POW12", "Jack: DEF13 ARM14 BOXES30", points=points)

@@ -16,6 +16,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from mathhammer.core.inputs import whole_number
+from mathhammer.core.limits import MAX_NUMBER
 from mathhammer.errors import UnsupportedError
 from mathhammer.warmachine.compile import (
     M_ARM, M_BOXES, M_DEF, M_KD, M_MARKED, M_STATIONARY, M_TOUGH, M_TOUGH_THR, R_AOE, R_AP,
@@ -34,6 +36,9 @@ from mathhammer.warmachine.profiles import N_LANES, _ceil_half
 #: millisecond per state (3 attacks on a 36-box heavy grid: 11,000 states, 2 s; a 4th
 #: attack would take 20 s more).
 MAX_GRID_STATES = 10_000
+#: Most dice one attack roll may hold (every one of the 6**n rolls is enumerated: 6**8 is
+#: 1.7 million; real attacks roll 2 to 4).
+MAX_ATTACK_DICE = 8
 
 #: Largest number of distinct chain states the exact engine accepts before giving up.
 MAX_STATES = 200_000
@@ -84,6 +89,9 @@ def attack_roll_counts(n: int, drop: int, need: int, all_ones_miss: bool = True,
     >>> attack_roll_counts(2, 0, 7)
     (15, 18, 3)
     """
+    n = whole_number(n, "dice rolled (n)", 0, MAX_ATTACK_DICE)
+    drop = whole_number(drop, "dice dropped (drop)", 0, MAX_ATTACK_DICE)
+    need = whole_number(need, "need (DEF - stat)", -MAX_NUMBER, MAX_NUMBER)
     kept_n = n - drop
     if n <= 0 or kept_n <= 0:
         return (1, 0, 0)

@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pandas as pd
 
+from mathhammer.core.inputs import whole_number
 from mathhammer.core.progress import bar as progress_bar
 from mathhammer.core.result import EXACT, Distribution, Result
 from mathhammer.core.trials import DEFAULT_GRID_TRIALS
@@ -101,6 +102,11 @@ def focus_policies(points: int, attacks: int = 1) -> list[FocusPolicy]:
     return out
 
 
+#: Most focus or fury :func:`compare_focus` spends (a caster holds a handful; each point
+#: multiplies the policies to compare).
+MAX_FOCUS = 30
+
+
 def compare_focus(attack: AttackLike, target: TargetLike, points: int,
                   rules: Rules | None = None, method: str = "exact",
                   trials: int = DEFAULT_GRID_TRIALS, seed: int = 1,
@@ -138,6 +144,7 @@ def compare_focus(attack: AttackLike, target: TargetLike, points: int,
     >>> round(float(table["mean_damage"].iloc[0]), 4)  # two attacks: 2 * 21/36 * 5
     5.8333
     """
+    points = whole_number(points, "points (focus or fury to spend)", 0, MAX_FOCUS)
     (base,) = _attacks(attack)
     targets = _targets(target)
     if method not in ("exact", "simulate"):
