@@ -24,7 +24,7 @@ from mathhammer.core.progress import is_quiet, stderr_is_terminal
 ENGINES: dict[str, tuple[str, int]] = {
     "mathhammer.wh40k.kernels": ("the 40k simulation kernels", 6),
     "mathhammer.wh40k.scenario.kernels": ("the 40k scenario kernels", 12),
-    "mathhammer.warmachine.kernels": ("the Warmachine kernels", 10),
+    "mathhammer.warmachine.kernels": ("the Warmachine kernels", 8),
     "mathhammer.dust.kernels": ("the Dust kernels", 4),
 }
 

@@ -39,6 +39,13 @@ def _pool(n_threads: int) -> ThreadPoolExecutor:
     return ThreadPoolExecutor(max_workers=n_threads, thread_name_prefix="mathhammer")
 
 
+def run_chunk_shares(kernel: Callable[..., None], n_chunks: int, *args) -> None:
+    """Run ``kernel(first, step, *args)`` on as many threads as allowed (at most
+    ``n_chunks``): a serial ``nogil`` kernel that runs chunks ``first, first + step, ...``.
+    """
+    run_shares(lambda first, step: kernel(first, step, *args), thread_count(n_chunks))
+
+
 def run_shares(share: Callable[[int, int], None], n_threads: int) -> None:
     """Call ``share(first, step)`` for ``first`` in ``0..n_threads-1``, one per thread.
 

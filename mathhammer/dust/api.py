@@ -221,6 +221,7 @@ def run_plan_kernel(compiled: CompiledPlan, trials: int, seed: int,
     """Run the Monte Carlo kernel; return counts ``(target, quantity, value)`` summed over
     chunks (quantities: hits, damage before saves, damage after saves). A progress bar
     counts the trials in the histograms while the kernel runs (the same kernel call)."""
+    from mathhammer.core.threads import run_chunk_shares
     from mathhammer.dust.kernels import plan_kernel
 
     trials = check_trials(trials)
@@ -231,7 +232,8 @@ def run_plan_kernel(compiled: CompiledPlan, trials: int, seed: int,
     streams, chunk_trials = chunk_streams(trials, check_seed(seed), N_CHUNKS)
     hist = np.zeros((N_CHUNKS, len(compiled.targets), 3, n_bins), dtype=np.int64)
     rows = np.ascontiguousarray(compiled.rows)
-    watch(lambda: plan_kernel(streams, chunk_trials, rows, len(compiled.targets), hist),
+    watch(lambda: run_chunk_shares(plan_kernel, N_CHUNKS, streams, chunk_trials, rows,
+                                   len(compiled.targets), hist),
           lambda: hist[:, 0, 0].sum(), trials, "simulate", progress=progress)
     return hist.sum(axis=0)
 
@@ -728,6 +730,7 @@ def _exchange_monte_carlo(side_a: _ExactSide, side_b: _ExactSide, rounds: int,
                           random_policy: bool, trials: int, seed: Any,
                           progress: bool | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Histograms of both sides' losses from the exchange kernel."""
+    from mathhammer.core.threads import run_chunk_shares
     from mathhammer.dust.kernels import exchange_kernel
 
     trials = check_trials(trials)
@@ -743,7 +746,8 @@ def _exchange_monte_carlo(side_a: _ExactSide, side_b: _ExactSide, rounds: int,
             else side.order
         args += [side.rows, side.carries, side.counts, order, side.is_squad, side.capacity,
                  side.models]
-    watch(lambda: exchange_kernel(streams, chunk_trials, rounds, *args, random_policy, *hists),
+    watch(lambda: run_chunk_shares(exchange_kernel, N_CHUNKS, streams, chunk_trials, rounds,
+                                   *args, random_policy, *hists),
           hists[0].sum, trials, "exchange", progress=progress)
     return hists[0].sum(axis=0), hists[1].sum(axis=0)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from mathhammer.core.jit import kernel, parallel_kernel, prange
+from mathhammer.core.jit import kernel
 from mathhammer.core.rng import d6, uniform
 from mathhammer.dust.compile import (
     COVER, DAMAGE, DEPTH, DR, EVADE, KIND, LASER, N_DICE, PER_POINT, PHASER, REROLL, SUB_N,
@@ -77,16 +77,17 @@ def fire_row(state, row, n_dice):
     return hits, raw, points
 
 
-@parallel_kernel
-def plan_kernel(streams, chunk_trials, rows, n_targets, hist):
-    """Monte Carlo of one fire plan.
+@kernel
+def plan_kernel(first, step, streams, chunk_trials, rows, n_targets, hist):
+    """Monte Carlo of one fire plan, chunks ``first, first + step, ...`` (one thread's share:
+    :func:`mathhammer.core.threads.run_chunk_shares`).
 
     ``hist[chunk, target, q, value]`` counts trials in which quantity ``q`` (0 hits,
     1 damage before saves, 2 damage after saves) took ``value`` for ``target``.
     """
     n_chunks = streams.shape[0]
     n_rows = rows.shape[0]
-    for c in prange(n_chunks):
+    for c in range(first, n_chunks, step):
         state = streams[c]
         acc = np.zeros((n_targets, 3), dtype=np.int64)
         for _ in range(chunk_trials[c]):
@@ -147,18 +148,19 @@ def _take(state, alive, order, lost, capacity, models, damage, random_policy):
     return lost
 
 
-@parallel_kernel
-def exchange_kernel(streams, chunk_trials, rounds,
+@kernel
+def exchange_kernel(first, step, streams, chunk_trials, rounds,
                     rows_a, carries_a, counts_a, order_a, squad_a, cap_a, models_a,
                     rows_b, carries_b, counts_b, order_b, squad_b, cap_b, models_b,
                     random_policy, hist_a, hist_b):
-    """Monte Carlo of ``rounds`` rounds of A firing at B, then B (what is left) at A.
+    """Monte Carlo of ``rounds`` rounds of A firing at B, then B (what is left) at A, chunks
+    ``first, first + step, ...`` (one thread's share).
 
     ``hist_a[chunk, k]`` counts trials that ended with side A having lost ``k`` damage
     points worth (models for a squad, boxes for a vehicle or hero); likewise ``hist_b``.
     """
     n_chunks = streams.shape[0]
-    for c in prange(n_chunks):
+    for c in range(first, n_chunks, step):
         state = streams[c]
         alive_a = counts_a.copy()
         alive_b = counts_b.copy()

@@ -116,6 +116,7 @@ def run_monte_carlo(compiled: CompiledPlan, trials: int, seed: int,
     runs; the kernel call is the same with or without it."""
     from mathhammer.warmachine.kernels import (C_BEAST, C_CONTINUOUS, C_CRIT, C_HIT, C_SAVED,
                                                C_UNIT, N_COUNTERS, simulate_chunks)
+    from mathhammer.core.threads import run_chunk_shares
 
     trials, seed = check_trials(trials), check_seed(seed)
     check_progress(progress)
@@ -132,8 +133,8 @@ def run_monte_carlo(compiled: CompiledPlan, trials: int, seed: int,
     counters = np.zeros((N_CHUNKS, N_COUNTERS), dtype=np.int64)
     per_model = np.zeros((N_CHUNKS, n_models, 2), dtype=np.int64)
     crippled = np.zeros((N_CHUNKS, n_models, compiled.grid_need.shape[1]), dtype=np.int64)
-    watch(lambda: simulate_chunks(
-              compiled.rows, compiled.models, compiled.rules, compiled.coverage,
+    watch(lambda: run_chunk_shares(
+              simulate_chunks, N_CHUNKS, compiled.rows, compiled.models, compiled.rules, compiled.coverage,
               compiled.grid_lanes, compiled.grid_need, streams, per_chunk, hist_damage,
               hist_destroyed, hist_spent, hist_transfer, counters, per_model, crippled,
               compiled.per_model_hits or compiled.max_transferred > 0

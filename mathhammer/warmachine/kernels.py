@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from mathhammer.core.jit import inline_kernel, kernel, parallel_kernel, prange
+from mathhammer.core.jit import inline_kernel, kernel
 from mathhammer.core.rng import d6, uniform
 from mathhammer.warmachine.compile import (
     M_ARM, M_BOXES, M_DEF, M_KD, M_MARKED, M_STATIONARY, M_TOUGH, M_TOUGH_THR, R_AOE, R_AP,
@@ -344,18 +344,20 @@ def _record_models(c, models, grid_need, marked, lanes, beast, hit, per_model, c
         counters[c, C_BEAST] += 1
 
 
-@parallel_kernel
-def simulate_chunks(rows, models, rules, coverage, grid_lanes, grid_need, streams, per_chunk,
-                    hist_damage, hist_destroyed, hist_spent, hist_transfer, counters, per_model,
-                    crippled, per_model_events):
-    """Run ``per_chunk[c]`` trials with stream ``streams[c]`` for every chunk ``c``.
+@kernel
+def simulate_chunks(first, step, rows, models, rules, coverage, grid_lanes, grid_need, streams,
+                    per_chunk, hist_damage, hist_destroyed, hist_spent, hist_transfer, counters,
+                    per_model, crippled, per_model_events):
+    """Run ``per_chunk[c]`` trials with stream ``streams[c]`` for chunks ``c = first, first
+    + step, ...`` (one thread's share: :func:`mathhammer.core.threads.run_chunk_shares`).
 
     Each chunk writes only its own histogram rows, so the summed result does not depend on
-    how many threads ran the chunks. ``per_model_events`` (an AOE, spray, grid or transfer in
+    how many threads ran the chunks (a ``parallel=True`` kernel compiled several seconds
+    longer for the same work). ``per_model_events`` (an AOE, spray, grid or transfer in
     the plan) turns on the per-model bookkeeping, which costs a loop over the models per trial.
     """
     n_models = models.shape[0]
-    for c in prange(streams.shape[0]):
+    for c in range(first, streams.shape[0], step):
         state = streams[c]
         marked = np.zeros(n_models, dtype=np.int64)
         knocked = np.zeros(n_models, dtype=np.int64)
