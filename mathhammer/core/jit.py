@@ -50,11 +50,6 @@ step_kernel = numba.njit(_nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=T
 #: cannot allocate: callers pass scratch arrays.
 lean_kernel = numba.njit(_nrt=False, **JIT_OPTIONS)
 
-#: Decorator for kernels that use ``numba.prange`` over a fixed number of chunks.
-parallel_kernel = numba.njit(parallel=True, **JIT_OPTIONS)
-
-prange = numba.prange
-
 
 def clear_stale_caches(package_root: Path) -> bool:
     """Delete numba's cache files under ``package_root`` when a kernel's source has changed.
