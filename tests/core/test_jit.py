@@ -54,3 +54,25 @@ def test_a_change_in_an_imported_module_clears_every_cache(tmp_path):
     (package / "b.py").write_text("LIMIT = 3\n")   # a constant two imports away changed
     assert clear_stale_caches(package) is True
     assert sorted(p.name for p in cache.iterdir()) == ["kernels.cpython-311.pyc"]
+
+
+def test_every_kernel_helper_compiles_once(tmp_path):
+    # numba compiles a function once per tuple of argument types, a Python int literal being
+    # a type of its own: a helper called with two literal table numbers compiled twice. In a
+    # fresh cache, warm up the 40k engines and count each function's compiled versions.
+    import os
+    import subprocess
+    import sys
+
+    code = ("import gc, mathhammer as mh\n"
+            "from numba.core.registry import CPUDispatcher\n"
+            "mh.warmup(['40k', 'scenario'])\n"
+            "for d in gc.get_objects():\n"
+            "    if isinstance(d, CPUDispatcher) and len(d.overloads) > 1:\n"
+            "        print(d.py_func.__module__, d.py_func.__name__,\n"
+            "              [str(s) for s in d.overloads])\n")
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env=env, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout == ""
