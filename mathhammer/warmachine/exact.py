@@ -45,6 +45,12 @@ MAX_STATES = 200_000
 #: Most attack lines times target boxes the chain may walk (each pair costs tens of
 #: microseconds in Python; 200,000 is a few seconds).
 MAX_CHAIN_WORK = 200_000
+#: Most outcome combinations (one per hit model, summed over states and attack lines) the
+#: chain may enumerate, estimated from the plan before any work: a [SPRAY N] or an AOE rolls
+#: every covered model at once, so one attack has (hit kinds x damage outcomes) ** N joint
+#: outcomes. A unit costs about 1.3 microseconds: 2,000,000 is at most a few seconds
+#: ([SPRAY 11] over eleven 1-box models is accepted, [SPRAY 12] is not).
+MAX_COMBINATIONS = 2_000_000
 
 
 def check_chain_size(plan: CompiledPlan) -> None:
@@ -401,13 +407,16 @@ class _Chain:
                 results[((tuple(new_models), left, spent_now, gen, events), trig)] += p
         return [(p, s, t) for (s, t), p in results.items()]
 
+    def initial_models(self) -> tuple[ModelState, ...]:
+        """Every model as listed."""
+        return tuple(ModelState(int(m[M_MARKED]), bool(m[M_KD]),
+                                (0,) * N_LANES if m[M_GRID] >= 0 else (),
+                                int(m[M_TRANSFERS]), 0)
+                     for m in self.plan.models)
+
     def initial(self) -> dict[tuple, float]:
         """The starting state: every model as listed, nothing spent."""
-        models = tuple(ModelState(int(m[M_MARKED]), bool(m[M_KD]),
-                                  (0,) * N_LANES if m[M_GRID] >= 0 else (),
-                                  int(m[M_TRANSFERS]), 0)
-                       for m in self.plan.models)
-        return {(models, 0, 0, 0, 0): 1.0}
+        return {(self.initial_models(), 0, 0, 0, 0): 1.0}
 
     def step(self, dist: dict[tuple, float], row: np.ndarray) -> dict[tuple, float]:
         """Apply one attack row (and any attacks it generates) to a state distribution."""
@@ -453,6 +462,119 @@ class _Chain:
         return all(m.marked >= boxes[i] for i, m in enumerate(state[0]))
 
 
+def _boost_choices(plan: CompiledPlan, row: np.ndarray) -> tuple[bool, ...]:
+    """Whether a damage roll of ``row`` can be boosted, not boosted, or either."""
+    if row[R_DMG_BOOSTED]:
+        return (True,)
+    return (False, True) if plan.max_boosts or row[R_CHARGE] else (False,)
+
+
+def _model_outcomes(chain: _Chain, row: np.ndarray, j: int, direct: bool
+                    ) -> tuple[set[int], int, int]:
+    """``(hit kinds, damage outcomes, most boxes marked)`` of one row against fresh model
+    ``j``: the kinds (0 miss, 1 hit, 2 crit) the attack roll can give, and the most
+    distinct outcomes one damage roll can give."""
+    static = chain.models[j]
+    model = chain.initial_models()[j]
+    kinds = set()
+    for knocked in (False, True):
+        probs = hit_crit(row, int(static[M_DEF]), knocked, bool(static[M_STATIONARY]),
+                         chain.rules)
+        kinds |= {kind for kind in (0, 1, 2) if probs[kind] > 0}
+    outcomes, most = 1, 0
+    for crit in (False, True):
+        for boosted in _boost_choices(chain.plan, row):
+            found = chain.outcomes(row, j, model, crit, direct, boosted)
+            outcomes = max(outcomes, len(found))
+            most = max([most] + [new.marked - model.marked for _, new, _ in found])
+    return kinds, outcomes, most
+
+
+def _attack_combinations(chain: _Chain, row: np.ndarray, covered: range
+                         ) -> tuple[int, list[int]]:
+    """``(combinations, most boxes marked per covered model)`` of one attack of ``row``
+    from one state: a spray rolls each covered model, an AOE rolls once and deviates."""
+    found = [_model_outcomes(chain, row, j, not row[R_AOE] or j == 0) for j in covered]
+    most = [m for _, _, m in found]
+    if row[R_AOE]:
+        kinds = found[0][0]
+        on_hit = len(kinds - {0}) * int(np.prod([n for _, n, _ in found], dtype=float))
+        on_miss = int(np.prod([1 + n for _, n, _ in found], dtype=float)) if 0 in kinds else 0
+        return on_hit + on_miss, most
+    combos = 1
+    for kinds, outcomes, _ in found:
+        combos *= int(0 in kinds) + len(kinds - {0}) * outcomes
+    return max(combos, 1), most
+
+
+def _covered(plan: CompiledPlan, row: np.ndarray) -> range:
+    """The models (0-based, targeting order) one attack of ``row`` can reach at most."""
+    if row[R_SPRAY]:
+        return range(min(int(row[R_SPRAY]), plan.n_models))
+    if row[R_AOE]:
+        return range(min(1 + int(row[R_CATCHES]), plan.n_models))
+    return range(1)
+
+
+def _repeats(plan: CompiledPlan, row: np.ndarray) -> int:
+    """How many times an attack of ``row`` can be resolved (itself and those it generates)."""
+    if not row[R_GEN]:
+        return 1
+    cap = int(row[R_GEN_CAP])
+    return cap + 1 if cap >= 0 else plan.n_models + 1
+
+
+def _state_bound(plan: CompiledPlan, reach: list[int]) -> int:
+    """A bound on the chain's distinct states when model ``j`` can have ``reach[j]`` marked
+    values: times knocked down, a hit flag, boosts spent and the events seen."""
+    models = plan.models
+    knocks = bool(plan.rows[:, R_CRIT_KD].any()) or bool(models[:, M_TOUGH].any())
+    bound = (plan.max_boosts + 1) * (2 if models[:, M_TOUGH].any() else 1)
+    bound *= 2 if plan.rows[:, R_CRIT_CONT].any() else 1
+    for j, values in enumerate(reach):
+        per = values * (2 if knocks else 1) * (int(models[j, M_BEAST]) + 1)
+        bound *= per + int(plan.per_model_hits)
+        if bound > MAX_STATES:
+            return MAX_STATES
+    return bound
+
+
+def estimate_combinations(plan: CompiledPlan) -> int:
+    """Outcome combinations (times the models each one marks) the chain would enumerate,
+    estimated from the plan before any work.
+
+    One attack of a row makes the product over the models it covers of (hit kinds x damage
+    outcomes) combinations from each state it meets. The states met are at most those the
+    rows before could make, the distinct states the models can be in, and
+    :data:`MAX_STATES`.
+    """
+    chain = _Chain(plan)
+    room = [int(m[M_BOXES] - m[M_MARKED]) for m in plan.models]
+    reach = [1] * plan.n_models
+    states, work = 1, 0
+    for row in plan.rows:
+        covered = _covered(plan, row)
+        combos, most = _attack_combinations(chain, row, covered)
+        for j, marked in zip(covered, most):
+            reach[j] = min(room[j] + 1, reach[j] + marked * _repeats(plan, row))
+        combos = combos ** _repeats(plan, row)
+        work += states * combos * len(covered)
+        if work > MAX_COMBINATIONS:
+            return work
+        states = min(states * combos, _state_bound(plan, reach))
+    return work
+
+
+def check_chain_work(plan: CompiledPlan) -> None:
+    """Refuse up front a plan whose joint outcomes grow past :data:`MAX_COMBINATIONS`."""
+    work = estimate_combinations(plan)
+    if work > MAX_COMBINATIONS:
+        raise UnsupportedError(
+            f"the exact engine would enumerate about {work:,} joint outcomes (limit "
+            f"{MAX_COMBINATIONS:,}; a [SPRAY N] or AOE rolls every covered model at once, so "
+            "the outcomes multiply per model); use simulate instead, or fewer covered models")
+
+
 def first_roll(plan: CompiledPlan) -> np.ndarray:
     """``[P(miss), P(hit, no crit), P(crit)]`` of the first attack roll of the first line."""
     model = plan.models[0]
@@ -484,6 +606,7 @@ def solve(plan: CompiledPlan) -> tuple[dict[str, np.ndarray], dict[str, float]]:
         When the chain's state space is too large to enumerate.
     """
     check_chain_size(plan)
+    check_chain_work(plan)
     final = _Chain(plan).run()
     boxes = plan.models[:, M_BOXES]
     initial = int(plan.models[:, M_MARKED].sum())
