@@ -154,6 +154,10 @@ def _chart(kind: str, frame: Any, cells: dict, args: argparse.Namespace) -> Any:
     return charts.overlay(cells, args.plot_outcome, title=args.title)  # (attacker, target)
 
 
+#: Seconds to wait for a Dask scheduler to answer before ``--scheduler`` gives up.
+SCHEDULER_TIMEOUT = 10
+
+
 def _client(address: str | None) -> Any:
     """A Dask client for ``--scheduler ADDRESS``, or None to run locally."""
     if address is None:
@@ -164,7 +168,7 @@ def _client(address: str | None) -> Any:
     except ImportError:
         raise OptionError("--scheduler needs Dask: pip install 'mathhammer[cluster]'") from None
     try:
-        return Client(address, timeout=10)
+        return Client(address, timeout=SCHEDULER_TIMEOUT)
     except (OSError, TimeoutError, ValueError, TypeError) as exc:
         raise OptionError(f"cannot reach the Dask scheduler at '{address}': {exc}; start one "
                           "with `dask scheduler` and workers with `dask worker ADDRESS`") \

@@ -37,8 +37,11 @@ def test_sweep_on_a_cluster_is_bit_identical_to_local(client):
     pd.testing.assert_frame_equal(local, remote, check_exact=True)
 
 
-def test_unreachable_scheduler_is_a_clear_error(capsys):
+def test_unreachable_scheduler_is_a_clear_error(capsys, monkeypatch):
     from mathhammer.cli import main
+    from mathhammer.wh40k import compare_cli
+
+    monkeypatch.setattr(compare_cli, "SCHEDULER_TIMEOUT", 1)   # nothing listens on port 9
 
     code = main(["compare", WEAPONS[0], "--target", "MEQ", "--trials", "100",
                  "--scheduler", "tcp://127.0.0.1:9"])

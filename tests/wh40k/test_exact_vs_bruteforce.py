@@ -102,7 +102,7 @@ CASES = {
                                     "A1 BS3+ S4 AP0 D1 [HAZARDOUS]"], "T4 Sv- W1", {}),
     # Damage and Attacks re-rolls, random [BLAST X] and [MELTA X]
     "damage reroll ones": (["A1 BS3+ S4 AP0 DD3"], "2x T4 Sv5+ W2", {"reroll_damage": "ones"}),
-    "damage reroll low, fnp": (["A1 BSN/A S4 AP0 DD6 [TORRENT]"], "T4 Sv- W4 FNP5+",
+    "damage reroll low, fnp": (["A1 BSN/A S4 AP0 DD3+1 [TORRENT]"], "T4 Sv- W4 FNP5+",
                                {"reroll_damage": "low"}),
     "attacks reroll low": (["AD3 BSN/A S4 AP0 D1 [TORRENT]"], "3x T4 Sv4+ W1",
                            {"reroll_attacks": "low"}),
@@ -110,8 +110,10 @@ CASES = {
                             {"reroll_attacks": "ones"}),
     "blast D3": (["A1 BSN/A S4 AP0 D1 [BLAST D3, TORRENT]"], "5x T4 Sv- W1", {}),
     "cleave D3+1": (["A1 BSN/A S4 AP0 D1 [CLEAVE D3+1, TORRENT]"], "5x T4 Sv- W1", {}),
-    "blast D3 and cleave D3": (["A1 BSN/A S4 AP0 D1 [BLAST D3, CLEAVE D3, TORRENT]"],
-                               "5x T4 Sv- W2", {}),
+    # fixed [BLAST 1] beside a random [CLEAVE D3]: both bonuses add up on one weapon (with
+    # two random ones the enumeration walks 1.6 million dice paths, 45 s for one test)
+    "blast 1 and cleave D3": (["A1 BSN/A S4 AP0 D1 [BLAST 1, CLEAVE D3, TORRENT]"],
+                              "5x T4 Sv- W2", {}),
     "melta D3, damage reroll, devastating": (
         ["A1 BS3+ S4 AP0 DD3 [MELTA D3, DEVASTATING WOUNDS]"], "2x T4 Sv4+ W3",
         {"half_range": True, "reroll_damage": "ones", "crit_wounds": 5}),
