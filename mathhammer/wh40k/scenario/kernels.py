@@ -352,11 +352,21 @@ def _roll_damage(state, b, batches, save_cdfs, command):
     from its CDF (row 0 of table 1 of ``save_cdfs``) for a ``D_TABLE`` batch; with the
     Command Re-roll for Damage in hand, a result below ``COMMAND_DAMAGE_BELOW`` is rolled
     again (only its lowest die under ``COMMAND_ONE_DIE``). Returns (raw, command still in
-    hand)."""
+    hand). A fixed Damage is answered here; a roll is made out of line
+    (:func:`_roll_damage_dice`), so its code is not copied into each of the six callers."""
+    if batches[b, D_COUNT] == 0 and not batches[b, D_TABLE] and command != COMMAND_DAMAGE:
+        return batches[b, D_CONST], command
+    return _roll_damage_dice(state, b, batches, save_cdfs, command)
+
+
+@step_kernel
+def _roll_damage_dice(state, b, batches, save_cdfs, command):
+    """:func:`_roll_damage` when there are dice to roll or a Command Re-roll to consider."""
     if command == COMMAND_DAMAGE and batches[b, COMMAND_ONE_DIE]:
         return _roll_damage_one_die(state, b, batches)
     if batches[b, D_TABLE]:
-        raw = draw_from_cdf(state, save_cdfs, b, DAMAGE_TABLE, np.int64(0), save_cdfs.shape[3] - 1)
+        raw = draw_from_cdf(state, save_cdfs, b, DAMAGE_TABLE, np.int64(0),
+                            save_cdfs.shape[3] - 1)
     else:
         raw = roll_dice(state, batches[b, D_COUNT], batches[b, D_SIDES], batches[b, D_CONST])
     if command == COMMAND_DAMAGE and raw < batches[b, COMMAND_DAMAGE_BELOW]:
