@@ -215,9 +215,9 @@ def _damage_roll(state, batch, cdfs, b, command):
 @lean_kernel
 def run_chunks(first, step, streams, trials_per_chunk, batch, shortcuts, rolls, saves,
                damage_maps, groups, hazard_rolls, hazard_mortals, dw_at_unit_end, cdfs,
-               use_counts, hazard_fail_max, dw_spill, damage_hist, models_hist, hazard_hist, state, damage_local,
-               models_local, hazard_local, alive, current, wounds, counts, pending,
-               command_reroll):
+               use_counts, hazard_fail_max, dw_spill, damage_hist, models_hist, hazard_hist,
+               state, damage_local, models_local, hazard_local, alive, current, wounds, counts,
+               pending, command_reroll):
     """One thread's share of the trials: chunks ``first``, ``first + step``, ... in turn.
 
     Chunk ``c`` runs ``trials_per_chunk[c]`` trials on stream ``streams[c]`` and adds one
