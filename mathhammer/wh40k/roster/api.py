@@ -421,8 +421,11 @@ class Roster:
             :class:`Unit` s; a dict gives labels.
         **kwargs
             ``exact``, ``trials``, ``seed``, ``profiles`` (``"best"`` or ``"first"``),
-            ``phases``, ``library`` and the situation / modifier / rule options of
-            :func:`mathhammer.simulate`; see :func:`mathhammer.wh40k.roster.analyse.analyse`.
+            ``phases``, ``library``, ``progress`` (a bar on stderr stepping per unit,
+            target and phase: ``None``, the default, when stderr is a terminal or in a
+            notebook; ``True``/``False`` force it) and the situation / modifier / rule
+            options of :func:`mathhammer.simulate`; see
+            :func:`mathhammer.wh40k.roster.analyse.analyse`.
 
         Returns
         -------
