@@ -58,3 +58,53 @@ def test_the_estimate_is_the_exact_count_for_one_spray_of_one_box_models():
     # each model: missed, or hit or crit and destroyed -> 3 joint results; 3**8 * 8 models
     assert WM_EXACT.estimate_combinations(
         wm_plan("Flamer: RAT5 POW14 [SPRAY 8]", "8x Trooper: DEF12 ARM13 BOXES1")) == 3**8 * 8
+
+
+# -- 2. Dust exchange: the exact engine's work bounded up front --------------------------------
+def _squad(name: str, groups: int, per: int):
+    from mathhammer.dust import parse_target
+    from mathhammer.dust.parse import parse_weapon_line
+    from mathhammer.dust.profiles import ModelGroup, Unit
+    lines = tuple(parse_weapon_line(f"G{i}: 1/1")[0] for i in range(groups))
+    return Unit(name, parse_target(f"{groups * per}x {name}: INFANTRY1"), lines,
+                tuple(ModelGroup(per, (f"G{i}",)) for i in range(groups)))
+
+
+@pytest.mark.parametrize("groups, per, rounds, policy", [
+    (3, 30, 100, "random"), (3, 30, 1, "random"), (3, 30, 2, "protect_special"),
+    (1, 20, 100, "protect_special"), (4, 3, 3, "random"), (6, 2, 2, "random"),
+])
+def test_an_exact_exchange_too_big_is_refused_up_front(groups, per, rounds, policy):
+    from mathhammer.dust import exchange
+    start = time.perf_counter()
+    with pytest.raises(UnsupportedError, match=r"steps over .*limit 1,500,000.*monte-carlo"):
+        exchange(_squad("A", groups, per), _squad("B", groups, per), rounds=rounds,
+                 casualty_policy=policy)
+    assert time.perf_counter() - start < 1.0
+
+
+@pytest.mark.parametrize("groups, per, rounds, policy", [
+    (3, 30, 1, "protect_special"), (1, 10, 50, "protect_special"), (1, 5, 100, "random"),
+    (2, 5, 3, "random"), (4, 3, 1, "random"),
+])
+def test_exact_exchanges_within_the_bound_run_quickly_and_match_monte_carlo(groups, per, rounds,
+                                                                             policy):
+    from mathhammer.dust import exchange
+    a, b = _squad("A", groups, per), _squad("B", groups, per)
+    start = time.perf_counter()
+    exact = exchange(a, b, rounds=rounds, casualty_policy=policy)
+    assert time.perf_counter() - start < 5.0
+    assert exact.pmf("a_losses").sum() == pytest.approx(1.0)
+
+
+def test_the_cli_refuses_a_huge_exchange_and_bounds_monte_carlo(tmp_path, monkeypatch):
+    groups = ", ".join(f'{{ count = 30, weapons = ["G{i}"] }}' for i in range(3))
+    card = ('profile = "INFANTRY1"\nweapons = ["G0: 1/1", "G1: 1/1", "G2: 1/1"]\n'
+            f"models = [{groups}]\n")
+    (tmp_path / "big.toml").write_text(f"[units.A]\n{card}[units.B]\n{card}", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    argv = ["dust", "exchange", "big.toml#A", "big.toml#B", "--rounds", "100",
+            "--casualty-policy", "random"]
+    refused(argv, "limit 1,500,000", "29,791 x 29,791", "monte-carlo", seconds=2.0)
+    refused(argv + ["--method", "monte-carlo", "--trials", "20000000"],
+            "18,200 dice", "lower --trials", seconds=2.0)

@@ -24,7 +24,8 @@ from mathhammer.core.progress import bar as progress_bar, check_progress, watch
 from mathhammer.core.result import EXACT, MONTE_CARLO, Distribution, Result
 from mathhammer.core.trials import (CHUNKS, DEFAULT_GRID_TRIALS, DEFAULT_TRIALS, check_seed,
                                     check_trials, chunk_streams)
-from mathhammer.dust.exact import Series, plan_pmfs, row_series, to_float, volley_pmf
+from mathhammer.dust.exact import (
+    Pmf, Series, damage_reach, is_unbounded, plan_pmfs, row_series, to_float, volley_pmf)
 from mathhammer.dust.compile import N_DICE, CompiledPlan, _compile_row, compile_plan
 from mathhammer.dust.profiles import (
     AIRCRAFT, CLASSES, COVER_STATES, MAX_LEVELS, Rules, Target, Unit, Weapon,
@@ -734,8 +735,8 @@ def _exchange_monte_carlo(side_a: _ExactSide, side_b: _ExactSide, rounds: int,
     from mathhammer.dust.kernels import exchange_kernel
 
     trials = check_trials(trials)
-    dice = sum(int(side.counts.sum()) * int(side.rows[:, N_DICE].sum())
-               for side in (side_a, side_b))
+    # the dice both sides roll at full strength; a side that rolls none still takes a step
+    dice = sum(sum(_full_dice(side)) + 1 for side in (side_a, side_b))
     check_run_work(dice * rounds, trials, "dice")
     streams, chunk_trials = chunk_streams(trials, check_seed(seed), N_CHUNKS)
     hists = [np.zeros((N_CHUNKS, side.capacity + 1), dtype=np.int64)
@@ -757,6 +758,18 @@ def _exchange_monte_carlo(side_a: _ExactSide, side_b: _ExactSide, rounds: int,
 MAX_EXCHANGE_STATES = 100_000
 #: Most rounds one exchange may run.
 MAX_EXCHANGE_ROUNDS = 100
+#: Most work the exact exchange may do, estimated before any: state pairs x rounds x the
+#: transitions out of each (a damage outcome and each way to remove that many models), plus
+#: the rational volley convolutions. A unit is a few rational operations, 1 to 2
+#: microseconds: 1,500,000 is at most about three seconds (three groups of 30 models: one
+#: round under a fixed casualty policy is accepted, 0.4 s; two rounds, or one under the
+#: ``random`` policy, are refused).
+MAX_EXCHANGE_WORK = 1_500_000
+#: Candidate removal patterns the ``random`` policy tries in the time of one exact step.
+ENUMERATION_PER_STEP = 10
+#: Dice rolled in an exchange after which one exact step costs about twice as much (the
+#: fractions' denominators grow with every die: 100 rounds of 20 dice a side cost ~10x).
+DICE_PER_DIGIT_GROWTH = 200
 
 
 @dataclass(frozen=True, eq=False)
@@ -822,6 +835,100 @@ def _removals(alive: tuple[int, ...], order: tuple[int, ...] | None, count: int
     return out
 
 
+def _side_states(side: _ExactSide) -> int:
+    """Distinct (models alive per group, losses) states one side can be in."""
+    if side.is_squad and side.order is None:
+        return int(np.prod([int(c) + 1 for c in side.counts], dtype=float))
+    return side.capacity + 1
+
+
+def _full_dice(side: _ExactSide) -> tuple[int, ...]:
+    """Dice each row of ``side`` rolls at full strength."""
+    if not len(side.rows):
+        return ()
+    return tuple(int(v) for v in (side.counts @ side.carries) * side.rows[:, N_DICE])
+
+
+def _transitions(target: _ExactSide, reach: int) -> int:
+    """Steps one state of ``target`` takes when hit by up to ``reach`` damage: one per damage
+    value or, under the ``random`` policy, one per pattern of removed models, plus the
+    candidate patterns it tries (:data:`ENUMERATION_PER_STEP` to a step)."""
+    values = min(reach, target.capacity) + 1
+    if not (target.is_squad and target.order is None):
+        return values
+    ways = [1]  # ways[k]: removal patterns of k models in all (one polynomial per group)
+    for count in (int(c) for c in target.counts):
+        ways = [sum(ways[k - x] for x in range(min(count, k) + 1) if k - x < len(ways))
+                for k in range(len(ways) + count)]
+    moves = 0.0
+    for d in range(values):
+        tried = np.prod([min(int(c), d) + 1 for c in target.counts], dtype=float)
+        moves += (ways[d] if d < len(ways) else 0) + tried / ENUMERATION_PER_STEP
+    return int(moves) + 1
+
+
+def exchange_work(side_a: _ExactSide, side_b: _ExactSide, rounds: int) -> int:
+    """Work units of the exact exchange, estimated before any work.
+
+    Each half-round walks every reachable state pair through every transition of the side
+    being hit; the states reachable grow from one pair up to every pair. Exact fractions
+    grow longer with every die rolled, so a step costs more each round: it is weighted by
+    ``1 + dice rolled so far / DICE_PER_DIGIT_GROWTH``. Each distinct pool a side can fire
+    costs one volley convolution (:func:`_pool_cost`).
+    """
+    sides = (side_a, side_b)
+    states = [_side_states(side) for side in sides]
+    reach = [max(damage_reach(s.rows, _full_dice(s)).values(), default=0) for s in sides]
+    moves = [_transitions(side_b, reach[0]), _transitions(side_a, reach[1])]
+    rolled = [sum(_full_dice(side)) for side in sides]
+    reached, work, so_far = [1, 1], 0, 0
+    for _ in range(rounds):
+        for hit in (1, 0):
+            so_far += rolled[1 - hit]
+            weight = 1 + so_far / DICE_PER_DIGIT_GROWTH
+            work += int(reached[0] * reached[1] * moves[1 - hit] * weight)
+            reached[hit] = min(states[hit], reached[hit] * moves[1 - hit])
+            if work > MAX_EXCHANGE_WORK:
+                return work
+    return work + sum(reached[i] * _pool_cost(side) for i, side in enumerate(sides))
+
+
+def _pool_cost(side: _ExactSide) -> int:
+    """Rational products one volley convolution of ``side`` at full strength takes."""
+    cost, acc = 0, 1
+    for row, n in zip(side.rows, _full_dice(side)):
+        width = max(damage_reach([row], [n]).values(), default=0) + 1
+        cost += acc * width
+        acc += width - 1
+    return cost
+
+
+def check_exchange_work(side_a: _ExactSide, side_b: _ExactSide, rounds: int) -> None:
+    """Refuse up front an exact exchange past :data:`MAX_EXCHANGE_WORK`."""
+    work = exchange_work(side_a, side_b, rounds)
+    if work > MAX_EXCHANGE_WORK:
+        groups = max(len(side_a.counts), len(side_b.counts))
+        raise UnsupportedError(
+            f"the exact exchange would take about {work:,} steps over {rounds} round"
+            f"{'s' if rounds != 1 else ''} (limit {MAX_EXCHANGE_WORK:,}: states "
+            f"{_side_states(side_a):,} x {_side_states(side_b):,}, up to {groups} model "
+            "groups); use method='monte-carlo' (--method monte-carlo), or fewer rounds, "
+            "models or groups, or a fixed casualty policy")
+
+
+def _volley(shooter: _ExactSide, dice: tuple[int, ...], room: int, cache: dict) -> Pmf:
+    """Damage pmf of ``dice`` from ``shooter``, capped at ``room`` (``cache`` is the
+    shooter's own); a bounded volley is convolved once per pool and capped after."""
+    bounded = not any(is_unbounded(tuple(int(v) for v in row)) for row in shooter.rows)
+    key = (dice, None if bounded else room)
+    if key not in cache:
+        cache[key] = volley_pmf(shooter.rows, dice, None if bounded else room)
+    pmf = cache[key]
+    if len(pmf) <= room + 1:
+        return pmf
+    return pmf[:room] + (sum(pmf[room:], Fraction(0)),)
+
+
 def _exchange_exact(side_a: _ExactSide, side_b: _ExactSide, rounds: int
                     ) -> tuple[list[Fraction], list[Fraction]]:
     """Exact loss pmfs of both sides: a Markov chain over (alive per group, losses) x 2.
@@ -830,12 +937,14 @@ def _exchange_exact(side_a: _ExactSide, side_b: _ExactSide, rounds: int
     ------
     UnsupportedError
         When more than :data:`MAX_EXCHANGE_STATES` states are reachable (large squads of
-        many groups under the ``random`` casualty policy).
+        many groups under the ``random`` casualty policy), or, before any work, when
+        :func:`exchange_work` passes :data:`MAX_EXCHANGE_WORK`.
     """
+    check_exchange_work(side_a, side_b, rounds)
     start = (tuple(int(c) for c in side_a.counts), 0, tuple(int(c) for c in side_b.counts), 0)
     state: dict[tuple, Fraction] = {start: Fraction(1)}
     dice_cache: tuple[dict, dict] = ({}, {})
-    pmf_cache: dict = {}
+    pmf_cache: tuple[dict, dict] = ({}, {})
     for _ in range(rounds):
         for shooter, target, index in ((side_a, side_b, 0), (side_b, side_a, 1)):
             nxt: dict[tuple, Fraction] = defaultdict(Fraction)
@@ -848,9 +957,7 @@ def _exchange_exact(side_a: _ExactSide, side_b: _ExactSide, rounds: int
                                                   else (alive_b, (alive_a, lost_a)))
                 dice = shooter.dice(own, dice_cache[index])
                 room = target.capacity - their_lost
-                if (index, dice, room) not in pmf_cache:
-                    pmf_cache[(index, dice, room)] = volley_pmf(shooter.rows, dice, room)
-                for damage, q in enumerate(pmf_cache[(index, dice, room)]):
+                for damage, q in enumerate(_volley(shooter, dice, room, pmf_cache[index])):
                     if not q:
                         continue
                     for r, left, lost in target.removals(their_alive, their_lost, damage):

@@ -290,15 +290,9 @@ _QUANTITIES = ("hits", "damage_before_saves", "damage")
 MAX_EXACT_OUTCOMES = 500
 
 
-def check_exact_size(rows, dice) -> None:
-    """Refuse, before any work, a volley whose damage could exceed :data:`MAX_EXACT_OUTCOMES`
-    on one target (``rows`` compiled rows, ``dice[r]`` dice for row ``r``).
-
-    Raises
-    ------
-    UnsupportedError
-        Naming the reach, the limit and the Monte Carlo engine.
-    """
+def damage_reach(rows, dice) -> dict[int, int]:
+    """Most damage a volley can deal per target (``rows`` compiled rows, ``dice[r]`` dice
+    for row ``r``); an unbounded laser die counts for :data:`UNBOUNDED_REACH`."""
     most: dict[int, int] = {}
     for row, n in zip(rows, dice):
         key = tuple(int(v) for v in row)
@@ -308,7 +302,19 @@ def check_exact_size(rows, dice) -> None:
         per_die = max(key[SUB_N] if key[KIND] == PHASER else 1,
                       depth if key[KIND] == LASER else 1) * max(key[DAMAGE], 1)
         most[key[TARGET]] = most.get(key[TARGET], 0) + max(int(n), 0) * per_die
-    worst = max(most.values(), default=0)
+    return most
+
+
+def check_exact_size(rows, dice) -> None:
+    """Refuse, before any work, a volley whose damage could exceed :data:`MAX_EXACT_OUTCOMES`
+    on one target (``rows`` compiled rows, ``dice[r]`` dice for row ``r``).
+
+    Raises
+    ------
+    UnsupportedError
+        Naming the reach, the limit and the Monte Carlo engine.
+    """
+    worst = max(damage_reach(rows, dice).values(), default=0)
     if worst > MAX_EXACT_OUTCOMES:
         raise UnsupportedError(f"the exact engine would follow up to {worst:,} damage on one "
                                f"target (limit {MAX_EXACT_OUTCOMES:,}); use the Monte Carlo "
