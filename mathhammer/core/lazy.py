@@ -53,9 +53,26 @@ class _LazyPackage(ModuleType):
             _resolving.keys.discard(key)
 
     def __dir__(self) -> list[str]:
-        return sorted(set(super().__dir__()) | set(self._lazy_names))
+        """The public names, the module's dunders and its public submodules already loaded.
+
+        Names the ``__init__`` only uses (``annotations``, ``lazy_package``, ``_LAZY``) are
+        left out, so ``dir()`` and tab completion show the API.
+        """
+        return sorted(set(self._lazy_names)
+                      | {name for name in self.__dict__ if _is_dunder(name)}
+                      | {name for name, value in self.__dict__.items()
+                         if not name.startswith("_") and _is_submodule(self, value)})
 
     def __setattr__(self, name: str, value: Any) -> None:
         if isinstance(value, ModuleType) and name in self._lazy_names:
             return  # a submodule named like a public function: keep serving the function
         super().__setattr__(name, value)
+
+
+def _is_dunder(name: str) -> bool:
+    return name.startswith("__") and name.endswith("__")
+
+
+def _is_submodule(package: ModuleType, value: object) -> bool:
+    return (isinstance(value, ModuleType)
+            and value.__name__.startswith(package.__name__ + "."))

@@ -62,3 +62,20 @@ def test_help_imports_no_kernel_module(argv):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)
     assert out.stderr.strip().splitlines()[-1] == "[]"
+
+
+@pytest.mark.parametrize("package", ["mathhammer", "mathhammer.dust", "mathhammer.warmachine",
+                                     "mathhammer.core", "mathhammer.wh40k",
+                                     "mathhammer.wh40k.scenario", "mathhammer.wh40k.roster"])
+def test_dir_shows_only_public_names(package):
+    # the names an __init__ only uses (annotations, lazy_package, _LAZY, helpers it calls)
+    # are not the package's API; dunders and loaded public submodules are
+    code = (f"import importlib, types\n"
+            f"p = importlib.import_module('{package}')\n"
+            "public = set(getattr(p, '__all__', ()))\n"
+            "extra = [n for n in dir(p) if n not in public and not n.startswith('__')\n"
+            "         and not isinstance(getattr(p, n), types.ModuleType)]\n"
+            "print(extra, sorted(public - set(dir(p))))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.strip() == "[] []"
