@@ -108,3 +108,103 @@ def test_the_cli_refuses_a_huge_exchange_and_bounds_monte_carlo(tmp_path, monkey
     refused(argv, "limit 1,500,000", "29,791 x 29,791", "monte-carlo", seconds=2.0)
     refused(argv + ["--method", "monte-carlo", "--trials", "20000000"],
             "18,200 dice", "lower --trials", seconds=2.0)
+
+
+# -- 4. digits= in the Python table and format API ----------------------------------------------
+BAD_DIGITS = [-1, 0, 7, 10**9, -(10**9), 2.5, "3", None, True, float("nan")]
+
+
+def _formatters():
+    import pandas as pd
+
+    import mathhammer as mh
+    from mathhammer.core import tables
+    from mathhammer.wh40k import compare as compare_module
+    result = mh.exact("Gun: A2 BS3+ S4 AP0 D1", target="MEQ")
+    frame = pd.DataFrame({"k": [0, 1], "P": [0.25, 0.75]})
+    return {
+        "format_value": lambda d: tables.format_value(0.5, d),
+        "format_number": lambda d: tables.format_number(0.5, d),
+        "format_estimate": lambda d: tables.format_estimate(0.5, 0.01, d),
+        "estimate_parts": lambda d: tables.estimate_parts(0.5, 0.01, d),
+        "markdown_table": lambda d: tables.markdown_table(frame, digits=d),
+        "Result.table": lambda d: result.table(d),
+        "Result.to_markdown": lambda d: result.to_markdown(d),
+        "compare.to_markdown": lambda d: compare_module.to_markdown(
+            mh.compare(["Gun: A2 BS3+ S4 AP0 D1"], ["MEQ"], exact=True), digits=d),
+    }
+
+
+@pytest.mark.parametrize("digits", BAD_DIGITS, ids=repr)
+def test_absurd_digits_are_refused_everywhere_in_python(digits):
+    from mathhammer.errors import OptionError
+    for name, call in _formatters().items():
+        start = time.perf_counter()
+        with pytest.raises(OptionError, match=r"digits=.*from 1 to 6"):
+            call(digits)
+        assert time.perf_counter() - start < 1.0, name
+
+
+def test_scenario_tables_refuse_absurd_digits():
+    import mathhammer as mh
+    from mathhammer.errors import OptionError
+    result = mh.run("examples/shoot_charge_fight.toml", trials=2_000, seed=1)
+    for call in (result.table, result.to_markdown):
+        with pytest.raises(OptionError, match="digits=-2"):
+            call(-2)
+    assert "±" in result.table(2).to_markdown()
+
+
+# -- 5. chart save() checks its output path as --plot does --------------------------------------
+@pytest.fixture()
+def figure():
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots()
+    ax.plot([0, 1], [0, 1])
+    yield fig
+    plt.close(fig)
+
+
+def test_save_refuses_a_fifo_a_device_a_folder_and_a_missing_folder(figure, tmp_path):
+    import os
+
+    from mathhammer.core.charts import save
+    from mathhammer.errors import OptionError
+    fifo = tmp_path / "pipe.png"
+    os.mkfifo(fifo)
+    folder = tmp_path / "folder.svg"
+    folder.mkdir()
+    cases = {fifo: "named pipe", folder: "a folder",
+             tmp_path / "nope" / "c.png": "does not exist"}
+    for path, words in cases.items():
+        start = time.perf_counter()
+        with pytest.raises(OptionError, match=words):
+            save(figure, path)
+        assert time.perf_counter() - start < 2.0
+
+
+@pytest.mark.parametrize("path", [5, None, b"chart.png", "", "a\0.png", ["c.png"]], ids=repr)
+def test_save_refuses_what_is_not_a_file_name(figure, path):
+    from mathhammer.core.charts import save
+    from mathhammer.errors import OptionError
+    with pytest.raises(OptionError, match="cannot write a chart"):
+        save(figure, path)
+
+
+def test_save_still_writes_and_replaces_a_regular_file(figure, tmp_path):
+    from mathhammer.core.charts import save
+    target = tmp_path / "c.png"
+    assert save(figure, target) == target and target.stat().st_size > 0
+    save(figure, str(target))
+    assert target.stat().st_size > 0
+
+
+def test_save_refuses_a_device_through_a_symlink(figure, tmp_path):
+    from mathhammer.core.charts import save
+    from mathhammer.errors import OptionError
+    link = tmp_path / "null.png"
+    link.symlink_to("/dev/null")
+    with pytest.raises(OptionError, match="device"):
+        save(figure, link)

@@ -574,6 +574,35 @@ def resize(art: Any, size: tuple[float, float]) -> None:
     fit_to_figure([a for a in figure.axes if a.get_visible()])
 
 
+def _chart_path(path: Any) -> Path:
+    """``path`` checked as a chart file: a .png/.svg/.pdf name that is a regular file or a
+    new one in an existing folder (the same check as the command line's ``--plot``)."""
+    from mathhammer.core.files import NotAFile, check_output_path
+
+    if not isinstance(path, (str, os.PathLike)):
+        raise OptionError(f"cannot write a chart to {path!r:.60}: give a file name (text or "
+                          "a path), e.g. 'chart.png'")
+    try:
+        text = os.fspath(path)
+        if not isinstance(text, str):
+            raise TypeError
+    except TypeError:
+        raise OptionError(f"cannot write a chart to {path!r:.60}: give a file name as text "
+                          "or a path, e.g. 'chart.png'") from None
+    if not text or "\0" in text:
+        raise OptionError(f"cannot write a chart to {text!r:.60}: give a file name (without "
+                          "NUL characters), e.g. 'chart.png'")
+    suffix = Path(text).suffix.lower()
+    if suffix not in FORMATS:
+        raise OptionError(f"cannot write a chart to '{text}': use a .png, .svg or .pdf "
+                          "file name")
+    try:
+        check_output_path(text)
+    except NotAFile as exc:
+        raise OptionError(f"cannot write a chart to '{text}': {exc}") from None
+    return Path(text)
+
+
 def save(fig: Any, path: str | os.PathLike[str], *, dpi: int = DPI) -> Path:
     """Write a figure (or anything with an ``ax``/``figure``) as PNG, SVG or PDF.
 
@@ -588,15 +617,19 @@ def save(fig: Any, path: str | os.PathLike[str], *, dpi: int = DPI) -> Path:
         ``<title>`` tooltip.
     dpi
         PNG resolution (default 150: a 7 x 4.2 in figure is 1050 x 630 px), 20 to 1200.
+
+    Raises
+    ------
+    OptionError
+        An unknown suffix, a bad resolution, or a path that is not a regular file or a new
+        file in an existing folder (a named pipe, device or folder is refused at once, as
+        ``--plot`` does).
     """
     if isinstance(dpi, bool) or not isinstance(dpi, (int, float)) or not 20 <= dpi <= 1200:
         raise OptionError(f"dpi={dpi!r}: give a resolution from 20 to 1200 dots per inch, "
                           "e.g. 300")
-    path = Path(path)
+    path = _chart_path(path)
     suffix = path.suffix.lower()
-    if suffix not in FORMATS:
-        raise OptionError(f"cannot write a chart to '{path}': use a .png, .svg or .pdf "
-                          "file name")
     figure = figure_of(fig)
     metadata: dict[str, Any] | None = {"Date": None} if suffix == ".svg" else None
     if suffix == ".pdf":

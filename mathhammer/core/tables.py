@@ -25,6 +25,7 @@ import pandas as pd
 
 def format_number(value: Any, digits: int = 4) -> str:
     """``value`` as short text: integers as is, floats to ``digits`` significant figures."""
+    digits = check_digits(digits)
     if value is None:
         return ""
     if isinstance(value, bool):
@@ -130,6 +131,7 @@ def format_value(value: float, digits: int = DEFAULT_DIGITS, *, percent: bool = 
     >>> [format_value(p, 3, percent=True) for p in (0.0, 1e-19, 0.0123, 0.919, 0.9999, 1.0)]
     ['0%', '<0.01%', '1.23%', '91.9%', '99.99%', '100%']
     """
+    digits = check_digits(digits)
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return ""
     value = float(value)
@@ -149,6 +151,7 @@ def estimate_parts(value: float, stderr: float | None, digits: int = DEFAULT_DIG
                    percent: bool = False, trials: int | None = None) -> tuple[str, str]:
     """The value and standard-error texts of :func:`format_estimate` (the error ``""``
     for an exact value), for cells that put them on two lines."""
+    digits = check_digits(digits)
     exact = stderr is None or (isinstance(stderr, float) and math.isnan(stderr))
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return "", ""
@@ -259,7 +262,8 @@ def markdown_table(frame: pd.DataFrame, *, index: bool = True, digits: int = 4,
     index
         Include the index.
     digits
-        Significant figures for floats.
+        Significant figures for floats, 1 to :data:`MAX_DIGITS` (anything else raises
+        :class:`~mathhammer.errors.OptionError`).
     formatter
         Custom cell formatter (overrides ``digits``).
     numeric
@@ -273,6 +277,7 @@ def markdown_table(frame: pd.DataFrame, *, index: bool = True, digits: int = 4,
     | 0 | 0.25 |
     | 1 | 0.75 |
     """
+    digits = check_digits(digits)
     fmt = formatter or (lambda v: format_number(v, digits))
     data = frame.reset_index() if index and not _trivial_index(frame) else frame
     headers = [_escape(str(c)) for c in data.columns]

@@ -337,8 +337,9 @@ class ScenarioResult:
     def table(self, digits: int = 3) -> Table:
         """Per unit at the end, ready to paste: mean models destroyed and wounds lost
         (± s.e.), P(destroyed) as a percentage, with the engine in the caption."""
-        from mathhammer.core.tables import Table, format_estimate
+        from mathhammer.core.tables import Table, check_digits, format_estimate
 
+        digits = check_digits(digits)
         rows = []
         for unit in self.units:
             m, w = self.models_destroyed(unit), self.wounds_lost(unit)
@@ -361,8 +362,9 @@ class ScenarioResult:
         """Markdown for articles: a caption line, the per-unit summary at the end, mean
         models destroyed per model group at the end of each round, then each activation
         (probabilities as percentages, ``digits`` decimals)."""
-        from mathhammer.core.tables import Table, format_value
+        from mathhammer.core.tables import Table, check_digits, format_value
 
+        digits = check_digits(digits)
         per_step = pd.DataFrame([
             {"after": self.checkpoint_name(cp),
              **{f"{u}: models destroyed": format_value(self.models_destroyed(u, cp).mean,
