@@ -208,3 +208,75 @@ def test_save_refuses_a_device_through_a_symlink(figure, tmp_path):
     link.symlink_to("/dev/null")
     with pytest.raises(OptionError, match="device"):
         save(figure, link)
+
+
+# -- 3. 0-point units keep their rows; per-points cells read '-' ------------------------------
+def _crew(name: str, pts: float, weapon: str, number="3"):
+    from tests.wh40k.roster import builder as b
+    arm = (b.ranged("Rivet gun", '12"', "2", "4+", "4", "0", "1") if weapon == "gun"
+           else b.melee("Axe", "2", "4+", "4", "0", "1"))
+    return b.selection(name, "unit", pts=pts, categories=["Infantry"],
+                       profiles=[b.statline(name, 11, 4, "4+", 1), arm],
+                       selections=[b.selection("Crewman", "model", number)])
+
+
+def _list(tmp_path, *units, xml=False):
+    from tests.wh40k.roster import builder as b
+    tree = b.roster(11, "Test", list(units))
+    path = tmp_path / ("list.ros" if xml else "list.json")
+    path.write_text(b.to_xml(tree) if xml else b.to_json(tree), encoding="utf-8")
+    return path
+
+
+def test_a_zero_point_unit_keeps_its_metrics_and_reads_dash_per_points(tmp_path):
+    import math
+
+    import mathhammer as mh
+    path = _list(tmp_path, _crew("Paid Gunners", 50, "gun"), _crew("Free Gunners", 0, "gun"))
+    frame = mh.roster(path).compare("MEQ", exact=True, phases=["shooting"])
+    free = frame[frame["attacker"] == "Free Gunners"].set_index("metric")["value"]
+    assert free["expected_damage"] == pytest.approx(0.5)
+    assert math.isnan(free["damage_per_100pts"]) and math.isnan(free["models_destroyed_per_100pts"])
+    paid = frame[frame["attacker"] == "Paid Gunners"].set_index("metric")["value"]
+    assert paid["damage_per_100pts"] == pytest.approx(1.0)
+    from tests.hostile import run_cli
+    status, out, err, _ = run_cli(["roster", str(path), "--target", "MEQ", "--exact",
+                                   "--phase", "shooting"])
+    assert status == 0, err
+    assert "per 100 points" in out and "Free Gunners" in out
+    assert [ln.split()[-1] for ln in out.splitlines() if ln.startswith("Free")] == ["-"]
+
+
+def test_a_phase_with_only_zero_point_units_prints_and_plots(tmp_path):
+    from tests.hostile import run_cli
+    path = _list(tmp_path, _crew("Paid Gunners", 50, "gun"), _crew("Free Brawlers", 0, "axe"))
+    for extra in ([], ["--all"], ["--plot", str(tmp_path / "c.png")], ["--json"]):
+        status, out, err, _ = run_cli(["roster", str(path), "--target", "MEQ", "--exact",
+                                       *extra])
+        assert status == 0 and "no metric" not in err, (extra, err)
+    assert (tmp_path / "c.png").stat().st_size > 0
+    status, out, _, _ = run_cli(["roster", str(path), "--target", "MEQ", "--exact"])
+    fight = out.split("Fight:")[1]
+    assert "Free Brawlers" in fight and fight.splitlines()[2].split()[-1] == "-"
+
+
+# -- 6. a roster unit number in Arabic-Indic digits ---------------------------------------------
+@pytest.mark.parametrize("xml", [False, True])
+@pytest.mark.parametrize("number", ["\u0663", "\u0661\u0660", "\uff13", "3.5", "1e1"])
+def test_a_roster_number_not_in_digits_0_to_9_is_refused(tmp_path, xml, number):
+    import mathhammer as mh
+    from mathhammer.errors import RosterError
+    path = _list(tmp_path, _crew("Odd Crew", 50, "gun", number=number), xml=xml)
+    with pytest.raises(RosterError) as caught:
+        mh.roster(path)
+    message = str(caught.value)
+    assert number in message or repr(number) in message or "number" in message
+    assert path.name in message
+    from tests.hostile import refused
+    refused(["roster", str(path)], path.name)
+
+
+def test_a_roster_number_in_ascii_digits_still_reads(tmp_path):
+    import mathhammer as mh
+    army = mh.roster(_list(tmp_path, _crew("Crew", 50, "gun", number="3")))
+    assert [g.count for g in army.units[0].groups] == [3]

@@ -672,8 +672,9 @@ def heatmap(frame: pd.DataFrame, metric: str | None = None, *, ax: Axes | None =
     digits = check_digits(digits)
     part, metric = _metric_rows(frame, metric, rows=rows, columns=columns)
     part = _fold_extra(part, rows, columns)
+    # dropna=False: a row or column with no value (a 0-point unit per 100 points) stays
     table = part.pivot_table(index=rows, columns=columns, values="value", aggfunc="first",
-                             sort=False)
+                             dropna=False, sort=False)
     values = table.to_numpy(dtype=float)
     errors = _stderr_grid(part, rows, columns, table)
     is_probability = metric.startswith("p_")

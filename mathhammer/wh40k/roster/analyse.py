@@ -106,7 +106,10 @@ def analyse(roster: RosterLike, targets: Any, *, exact: bool = False,
     Returns
     -------
     pandas.DataFrame
-        Columns ``attacker, target, phase, metric, value, stderr, method``; ``attrs`` holds
+        Columns ``attacker, target, phase, metric, value, stderr, method``; when any unit
+        has points, every unit has ``damage_per_100pts`` and
+        ``models_destroyed_per_100pts`` rows, with no value (NaN) for a unit of 0 points
+        (tables show ``-``); ``attrs`` holds
         ``method`` (``exact``, ``monte-carlo`` or ``mixed``), ``trials``, ``seed``,
         ``edition``, ``notes`` and ``choices``.
     """
@@ -143,13 +146,38 @@ def analyse(roster: RosterLike, targets: Any, *, exact: bool = False,
     if not frames:
         raise OptionError("no unit of the list has a weapon to use in "
                           f"{' or '.join(phases)}")
-    out = pd.concat(frames, ignore_index=True)[COLUMNS]
+    out = _with_unpriced(pd.concat(frames, ignore_index=True)[COLUMNS], roster.units)
     methods = set(out["method"])
     out.attrs.update(method=methods.pop() if len(methods) == 1 else "mixed",
                      trials=trials if (out["method"] == "monte-carlo").any() else None,
                      seed=seed if not isinstance(seed, np.random.SeedSequence) else seed.entropy,
                      edition=edition, notes=notes, choices=choices)
     return out
+
+
+#: The per-100-points metrics and the expectation each one scales.
+PER_POINTS = {"damage_per_100pts": "expected_damage",
+              "models_destroyed_per_100pts": "expected_models_destroyed"}
+
+
+def _with_unpriced(frame: pd.DataFrame, units: Iterable[Unit]) -> pd.DataFrame:
+    """When some unit of the list has points, give each unit without any (0 points) its
+    per-100-points rows too, with no value (NaN; tables show ``-``), right after its own
+    rows: it keeps its place in every table instead of vanishing from the per-points ones.
+    """
+    present = [m for m in PER_POINTS if (frame["metric"] == m).any()]
+    unpriced = [u.name for u in units if not u.points]
+    if not present or not unpriced:
+        return frame
+    order = pd.Series(np.arange(len(frame), dtype=float), index=frame.index)
+    added = []
+    for rank, metric in enumerate(present, start=1):
+        source = frame["metric"].eq(PER_POINTS[metric]) & frame["attacker"].isin(unpriced)
+        rows = frame[source].assign(metric=metric, value=np.nan, stderr=np.nan)
+        added.append((rows, order[source] + rank / (len(present) + 1)))
+    out = pd.concat([frame] + [rows for rows, _ in added], ignore_index=True)
+    keys = pd.concat([order] + [keys for _, keys in added], ignore_index=True)
+    return out.iloc[np.argsort(keys.to_numpy(), kind="stable")].reset_index(drop=True)
 
 
 # -- targets --------------------------------------------------------------------------------

@@ -23,9 +23,11 @@ def format_cell(value: float, stderr: float, metric: str, method: str) -> str:
     '<0.1%'
     >>> format_cell(5.5491, 0.031, "expected_damage", "monte-carlo")
     '5.55±0.03'
+    >>> format_cell(float("nan"), float("nan"), "damage_per_100pts", "exact")
+    '-'
     """
     if value is None or (isinstance(value, float) and math.isnan(value)):
-        return ""
+        return "-"  # no value: e.g. a per-100-points figure of a unit costing 0 points
     percent = metric.startswith("p_")
     text = _percent(value) if percent else _number(value)
     if method == "monte-carlo" and stderr == stderr and stderr > 0:
