@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from mathhammer.core.jit import inline_kernel, lean_kernel, step_kernel
+from mathhammer.core.jit import inline_kernel, lean_kernel, optimised_at_level_2, step_kernel
 from mathhammer.core.rng import d6, roll_dice
 from mathhammer.wh40k.compile import (
     AUTO_HIT,
@@ -616,6 +616,7 @@ def _one_at_a_time(state, b, to_save, n, precision, batches, saves, damage_maps,
     return command
 
 
+@optimised_at_level_2
 @lean_kernel
 def scenario_trials(state, trials, rounds, activations, batches, contribs, hit, wound, saves,
                     damage_maps, units, orders, toughness, subs, allocs, report_groups,
