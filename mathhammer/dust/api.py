@@ -26,7 +26,7 @@ from mathhammer.core.trials import (CHUNKS, DEFAULT_GRID_TRIALS, DEFAULT_TRIALS,
                                     check_trials, chunk_streams)
 from mathhammer.dust.exact import (
     Pmf, Series, damage_reach, is_unbounded, plan_pmfs, row_series, to_float, volley_pmf)
-from mathhammer.dust.compile import N_DICE, CompiledPlan, _compile_row, compile_plan
+from mathhammer.dust.compile import N_DICE, CompiledPlan, compile_plan, compile_row
 from mathhammer.dust.profiles import (
     AIRCRAFT, CLASSES, COVER_STATES, MAX_LEVELS, Rules, Target, Unit, Weapon,
 )
@@ -544,7 +544,7 @@ def _side(attacker: Unit, defender: Target, weapons: Sequence[str] | None, susta
                           " ('-' on the line)")
     rows = np.zeros((len(usable), 14), dtype=np.int64)
     for i, line in enumerate(usable):
-        rows[i] = _compile_row(Weapon(line, 1), defender, 0, sustained, rules, None)
+        rows[i] = compile_row(Weapon(line, 1), defender, 0, sustained, rules, None)
     if attacker.profile.is_squad:
         groups = attacker.groups
         counts = np.array([g.count for g in groups], dtype=np.int64)

@@ -129,7 +129,7 @@ def compile_plan(plan: Sequence[tuple[Weapon, Target]], *, sustained: bool = Fal
                 raise OptionError(f"weapon {weapon.name!r} is declared against two targets; a "
                                   "weapon line fires at one target (set split_weapon_line=True "
                                   "to allow splitting its carriers)")
-        rows[i] = _compile_row(weapon, target, t, sustained, rules, distance)
+        rows[i] = compile_row(weapon, target, t, sustained, rules, distance)
         names.append(weapon.name)
     capacity = np.array([t.capacity for t in targets], dtype=np.int64)
     max_hits = np.zeros(len(targets), dtype=np.int64)
@@ -151,8 +151,25 @@ def _row_max_hits(row: np.ndarray) -> int:
     return n
 
 
-def _compile_row(weapon: Weapon, target: Target, t: int, sustained: bool, rules: Rules,
-                 distance: int | None) -> np.ndarray:
+def compile_row(weapon: Weapon, target: Target, t: int, sustained: bool, rules: Rules,
+                distance: int | None) -> np.ndarray:
+    """One declared weapon against one target as a kernel row (faces out of six per step).
+
+    Parameters
+    ----------
+    weapon, target
+        The weapon line with its carriers, and the target it is declared against.
+    t
+        The target's index in the plan (the row's ``TARGET`` column).
+    sustained, rules, distance
+        As in :func:`compile_plan`.
+
+    Raises
+    ------
+    OptionError
+        When the weapon cannot attack this target (a ``-`` cell, out of range, aircraft
+        rules).
+    """
     line = weapon.line
     where = f"weapon {weapon.name!r} against {target.name!r}"
     if target.unit_class == AIRCRAFT and target.armour > rules.aircraft_levels:

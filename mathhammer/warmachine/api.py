@@ -27,12 +27,30 @@ AttackLike = Attack | str
 TargetLike = Target | str
 
 
-def _attacks(attacks: AttackLike | Iterable[AttackLike]) -> tuple[Attack, ...]:
+def as_attacks(attacks: AttackLike | Iterable[AttackLike]) -> tuple[Attack, ...]:
+    """One attack line or several (text or :class:`Attack`) as a tuple of attacks.
+
+    Raises
+    ------
+    ProfileError
+        For a malformed line.
+    OptionError
+        For anything that is neither a line nor a sequence of them.
+    """
     items = one_or_many(attacks, (Attack,), "attacks", "Battle hammer: MAT7 POW16")
     return tuple(a if isinstance(a, Attack) else parse_attack(a) for a in items)
 
 
-def _targets(targets: TargetLike | Iterable[TargetLike]) -> tuple[Target, ...]:
+def as_targets(targets: TargetLike | Iterable[TargetLike]) -> tuple[Target, ...]:
+    """One target unit or several (text or :class:`Target`) as a tuple of targets.
+
+    Raises
+    ------
+    ProfileError
+        For a malformed line.
+    OptionError
+        For anything that is neither a line nor a sequence of them.
+    """
     items = one_or_many(targets, (Target,), "targets", "Heavy warjack: DEF12 ARM19 BOXES30")
     return tuple(t if isinstance(t, Target) else parse_target(t) for t in items)
 
@@ -52,7 +70,7 @@ def plan(attacks: AttackLike | Iterable[AttackLike], targets: TargetLike | Itera
     rules
         Rule switches; defaults to :class:`~mathhammer.warmachine.profiles.Rules()`.
     """
-    return compile_plan(_attacks(attacks), _targets(targets), rules)
+    return compile_plan(as_attacks(attacks), as_targets(targets), rules)
 
 
 def exact(attacks: AttackLike | Iterable[AttackLike], targets: TargetLike | Iterable[TargetLike],

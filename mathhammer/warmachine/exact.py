@@ -29,7 +29,7 @@ from mathhammer.warmachine.compile import (
     RU_SPECIAL_KEPT, RU_STAT_DEF, RU_TOUGH_ALLOWED, FLAG_CONTINUOUS, FLAG_TOUGH_SAVED,
     FLAG_HIT_SHIFT, M_BEAST, M_GRID, M_TRANSFERS, R_LANE, RU_TRANSFER_LETHAL, CompiledPlan)
 from mathhammer.warmachine.grid import mark_lanes
-from mathhammer.warmachine.profiles import N_LANES, _ceil_half
+from mathhammer.warmachine.profiles import N_LANES, ceil_half
 
 #: Most chain states the engine carries into another attack when a target has a damage grid
 #: or spiral: every lane pattern is its own state, and the next attack costs about a
@@ -200,7 +200,7 @@ def row_damage_pmf(row: np.ndarray, armor: int, crit: bool, direct: bool, booste
                    ) -> np.ndarray:
     """Damage pmf of one attack row against one model (direct or blast, crit or not)."""
     if row[R_AP] or (crit and row[R_CRIT_AP]):
-        armor = _ceil_half(armor)
+        armor = ceil_half(armor)
     n = int(row[R_DMG_N]) + int(boosted) + (int(row[R_CRIT_DICE]) if crit else 0)
     pow_ = int(row[R_POW] if direct else row[R_BLAST_POW])
     mult = int(row[R_CRIT_MULT]) if crit else 1
@@ -235,7 +235,16 @@ def _last_lane(before: tuple[int, ...], after: tuple[int, ...], start: int) -> i
     return last
 
 
-class _Chain:
+class Chain:
+    """The Markov chain over target states of one compiled plan.
+
+    A state is a tuple of per-model states plus the plan's counters (boosts, attacks
+    generated, events seen). :meth:`initial` is the start, :meth:`step` resolves one attack
+    row on a distribution ``{state: probability}``, :meth:`run` resolves the whole plan, and
+    :meth:`all_destroyed` tells whether a state has every target model destroyed.
+    Transitions are cached per chain.
+    """
+
     def __init__(self, plan: CompiledPlan) -> None:
         self.plan = plan
         self.models = plan.models
@@ -469,7 +478,7 @@ def _boost_choices(plan: CompiledPlan, row: np.ndarray) -> tuple[bool, ...]:
     return (False, True) if plan.max_boosts or row[R_CHARGE] else (False,)
 
 
-def _model_outcomes(chain: _Chain, row: np.ndarray, j: int, direct: bool
+def _model_outcomes(chain: Chain, row: np.ndarray, j: int, direct: bool
                     ) -> tuple[set[int], int, int]:
     """``(hit kinds, damage outcomes, most boxes marked)`` of one row against fresh model
     ``j``: the kinds (0 miss, 1 hit, 2 crit) the attack roll can give, and the most
@@ -490,7 +499,7 @@ def _model_outcomes(chain: _Chain, row: np.ndarray, j: int, direct: bool
     return kinds, outcomes, most
 
 
-def _attack_combinations(chain: _Chain, row: np.ndarray, covered: range
+def _attack_combinations(chain: Chain, row: np.ndarray, covered: range
                          ) -> tuple[int, list[int]]:
     """``(combinations, most boxes marked per covered model)`` of one attack of ``row``
     from one state: a spray rolls each covered model, an AOE rolls once and deviates."""
@@ -548,7 +557,7 @@ def estimate_combinations(plan: CompiledPlan) -> int:
     rows before could make, the distinct states the models can be in, and
     :data:`MAX_STATES`.
     """
-    chain = _Chain(plan)
+    chain = Chain(plan)
     room = [int(m[M_BOXES] - m[M_MARKED]) for m in plan.models]
     reach = [1] * plan.n_models
     states, work = 1, 0
@@ -607,7 +616,7 @@ def solve(plan: CompiledPlan) -> tuple[dict[str, np.ndarray], dict[str, float]]:
     """
     check_chain_size(plan)
     check_chain_work(plan)
-    final = _Chain(plan).run()
+    final = Chain(plan).run()
     boxes = plan.models[:, M_BOXES]
     initial = int(plan.models[:, M_MARKED].sum())
     damage = np.zeros(plan.max_damage + 1)

@@ -20,9 +20,9 @@ from mathhammer.core.progress import bar as progress_bar
 from mathhammer.core.result import EXACT, Distribution, Result
 from mathhammer.core.trials import DEFAULT_GRID_TRIALS
 from mathhammer.errors import OptionError, UnsupportedError
-from mathhammer.warmachine.api import (AttackLike, TargetLike, _attacks, _targets, plan,
+from mathhammer.warmachine.api import (AttackLike, TargetLike, as_attacks, as_targets, plan,
                                        run_exact, run_monte_carlo)
-from mathhammer.warmachine.exact import _Chain
+from mathhammer.warmachine.exact import Chain
 from mathhammer.warmachine.profiles import Attack, Rules
 
 #: The attacks-to-kill series stops once P(target still standing) falls below this.
@@ -145,8 +145,8 @@ def compare_focus(attack: AttackLike, target: TargetLike, points: int,
     5.8333
     """
     points = whole_number(points, "points (focus or fury to spend)", 0, MAX_FOCUS)
-    (base,) = _attacks(attack)
-    targets = _targets(target)
+    (base,) = as_attacks(attack)
+    targets = as_targets(target)
     if method not in ("exact", "simulate"):
         raise OptionError(f"method '{method}' must be 'exact' or 'simulate'")
     chosen = list(policies) if policies is not None else focus_policies(points, base.count)
@@ -202,10 +202,10 @@ def attacks_to_kill(attack: AttackLike, target: TargetLike, rules: Rules | None 
     >>> round(r.mean("attacks"), 4)  # 1 / (21/36 * 33/36) = 144/77
     1.8701
     """
-    (base,) = _attacks(attack)
+    (base,) = as_attacks(attack)
     single = replace(base, count=1, charge=False)
     compiled = plan([single], target, rules)
-    chain = _Chain(compiled)
+    chain = Chain(compiled)
     dist = chain.initial()
     row = compiled.rows[0]
     pmf = [0.0]
@@ -231,7 +231,7 @@ def attacks_to_kill(attack: AttackLike, target: TargetLike, rules: Rules | None 
                   labels={"attacks": "attacks to destroy"})
 
 
-def _stuck(chain: _Chain, dist: dict, row: np.ndarray) -> bool:
+def _stuck(chain: Chain, dist: dict, row: np.ndarray) -> bool:
     """True when one more attack leaves every state exactly where it was."""
     after = chain.step(dist, row)
     return set(after) == set(dist)

@@ -37,7 +37,8 @@ TRANSFER_POLICIES = ("always", "lethal")
 CRIPPLED = ("weapon", "mind", "body", "spirit", "cortex")
 
 
-def _ceil_half(value: int) -> int:
+def ceil_half(value: int) -> int:
+    """Half of ``value`` rounded up (armour against [ARMOR-PIERCING], a blast's POW)."""
     return -(-value // 2)
 
 
@@ -280,7 +281,7 @@ class Attack:
     @property
     def effective_blast_pow(self) -> int:
         """Printed blast POW, else ``ceil(POW / 2)`` (older-edition default, UNCERTAIN)."""
-        return self.blast_pow if self.blast_pow is not None else _ceil_half(self.pow)
+        return self.blast_pow if self.blast_pow is not None else ceil_half(self.pow)
 
     @property
     def attack_dice_rolled(self) -> int:

@@ -29,10 +29,12 @@ LABELS = {"damage": "wounds lost", "models_destroyed": "models destroyed",
           "attacker_mortal_wounds": "hazard mortal wounds (attacker)",
           "unit_destroyed": "unit destroyed"}
 
-_SITUATION_FIELDS = {f.name for f in dataclasses.fields(Situation)}
-_MODIFIER_FIELDS = {f.name for f in dataclasses.fields(Modifiers)}
-_RULE_FIELDS = {f.name for f in dataclasses.fields(Rules)}
-_OTHER_OPTIONS = {"attacker_monster_vehicle"}
+#: The keyword options of :func:`simulate` and :func:`exact`, by the object they build
+#: (:class:`Situation`, :class:`Modifiers`, :class:`Rules`), and the options of none of them.
+SITUATION_FIELDS = {f.name for f in dataclasses.fields(Situation)}
+MODIFIER_FIELDS = {f.name for f in dataclasses.fields(Modifiers)}
+RULE_FIELDS = {f.name for f in dataclasses.fields(Rules)}
+OTHER_OPTIONS = {"attacker_monster_vehicle"}
 
 
 WeaponsLike = str | Weapon | Iterable[str | Weapon]
@@ -295,14 +297,14 @@ def build_options(options: dict[str, Any]) -> tuple[Situation, Modifiers, Rules,
     monster_vehicle = bool(options.pop("attacker_monster_vehicle", False))
     groups: dict[str, dict[str, Any]] = {"situation": {}, "modifiers": {}, "rules": {}}
     for key, value in options.items():
-        if key in _SITUATION_FIELDS:
+        if key in SITUATION_FIELDS:
             groups["situation"][key] = value
-        elif key in _MODIFIER_FIELDS:
+        elif key in MODIFIER_FIELDS:
             groups["modifiers"][key] = value
-        elif key in _RULE_FIELDS:
+        elif key in RULE_FIELDS:
             groups["rules"][key] = value
         else:
-            known = _SITUATION_FIELDS | _MODIFIER_FIELDS | _RULE_FIELDS | _OTHER_OPTIONS
+            known = SITUATION_FIELDS | MODIFIER_FIELDS | RULE_FIELDS | OTHER_OPTIONS
             hint = did_you_mean(key, known).lower()
             raise OptionError(f"unknown option '{key}'{hint or '; see help(mathhammer.simulate)'}")
     for cls, group in ((Situation, "situation"), (Modifiers, "modifiers")):

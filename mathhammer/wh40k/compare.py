@@ -576,8 +576,8 @@ def _seed(seed: Any) -> int:
 
 # -- sweeps ---------------------------------------------------------------------------------
 def _option_names() -> set[str]:
-    return set(api._SITUATION_FIELDS | api._MODIFIER_FIELDS | api._RULE_FIELDS
-               | api._OTHER_OPTIONS)
+    return set(api.SITUATION_FIELDS | api.MODIFIER_FIELDS | api.RULE_FIELDS
+               | api.OTHER_OPTIONS)
 
 
 def _check_parameter(parameter: str) -> None:

@@ -64,14 +64,14 @@ def solve(plan: CompiledPlan) -> dict[str, np.ndarray]:
                                "mathhammer.wh40k.exact_command.solve")
     models, wounds = int(plan.groups[0, G_MODELS]), int(plan.groups[0, G_WOUNDS])
     check_exact_size(plan, models * wounds + 1)
-    _check_pending_size(plan, models * wounds + 1)
+    check_pending_size(plan, models * wounds + 1)
     state = np.zeros(models * wounds + 1)
     state[0] = 1.0
     deferred: list[np.ndarray] = []
     for b in range(plan.n_batches):
         state = _resolve_batch(plan, b, state, models, wounds, deferred)
     for step in deferred:
-        state = _inflict_pending(state, step)
+        state = inflict_pending(state, step)
     return pmfs_of(plan, state, wounds)
 
 
@@ -128,7 +128,22 @@ def check_exact_size(plan: CompiledPlan, states: int) -> None:
 MAX_PENDING_CELLS = 200_000
 
 
-def _check_pending_size(plan: CompiledPlan, states: int) -> None:
+def check_pending_size(plan: CompiledPlan, states: int) -> None:
+    """Refuse a plan whose held [DEVASTATING WOUNDS] would need too many exact states.
+
+    Parameters
+    ----------
+    plan
+        The compiled plan; nothing is checked unless its critical wounds wait until the end
+        of the attacks (``dw_at_unit_end``).
+    states
+        States of the chain before the pending axes are added.
+
+    Raises
+    ------
+    UnsupportedError
+        Past :data:`MAX_PENDING_CELLS` states.
+    """
     if not plan.dw_at_unit_end:
         return
     cells = states
@@ -144,7 +159,7 @@ def _check_pending_size(plan: CompiledPlan, states: int) -> None:
                                "the Monte Carlo engine (simulate) for this many dice")
 
 
-def _inflict_pending(state: np.ndarray, step: np.ndarray) -> np.ndarray:
+def inflict_pending(state: np.ndarray, step: np.ndarray) -> np.ndarray:
     """Resolve the first pending axis of ``state``: k critical wounds, each one ``step``."""
     pending = np.moveaxis(state, 1, -1)
     result = pending[..., -1]
@@ -193,9 +208,9 @@ def unsaved_and_devastating_pmf(plan: CompiledPlan, b: int, group: int = 0) -> n
         if x > 0:
             power = convolve(power, extra_token)
         if px > 0:
-            extra_gf = _add(extra_gf, px * power)
+            extra_gf = add_padded(extra_gf, px * power)
     crit_gf = convolve(auto if row[LETHAL] else token, extra_gf)
-    die = _add(_add(np.array([[fail_hit]]), hit * token), crit * crit_gf)
+    die = add_padded(add_padded(np.array([[fail_hit]]), hit * token), crit * crit_gf)
 
     n_pmf = attack_dice_pmf(row)
     joint = np.zeros((1, 1))
@@ -204,7 +219,7 @@ def unsaved_and_devastating_pmf(plan: CompiledPlan, b: int, group: int = 0) -> n
         if n > 0:
             power = convolve(power, die)
         if pn > 0:
-            joint = _add(joint, pn * power)
+            joint = add_padded(joint, pn * power)
     return np.clip(joint, 0.0, None)
 
 
@@ -251,11 +266,11 @@ def batch_steps(plan: CompiledPlan, b: int, models: int,
     critical wound of batch ``b``."""
     row = plan.batch[b]
     raw = plan.damage_pmfs[b]
-    normal = _mapped(raw, plan.damage_maps[b, NORMAL_DAMAGE])
-    mortal = _mapped(raw, plan.damage_maps[b, MORTAL_DAMAGE])
+    normal = mapped_pmf(raw, plan.damage_maps[b, NORMAL_DAMAGE])
+    mortal = mapped_pmf(raw, plan.damage_maps[b, MORTAL_DAMAGE])
     step_normal = damage_transition(normal, int(plan.groups[0, row[FNP_COLUMN]]), models,
                                     wounds)
-    step_mortal = _mortal_step(plan, mortal, int(plan.groups[0, row[FNP_MORTAL_COLUMN]]),
+    step_mortal = mortal_step(plan, mortal, int(plan.groups[0, row[FNP_MORTAL_COLUMN]]),
                                models, wounds)
     return step_normal, step_mortal
 
@@ -294,7 +309,7 @@ def apply_batch(joint: np.ndarray, state: np.ndarray, step_normal: np.ndarray,
     return result.reshape(state.shape)
 
 
-def _mortal_step(plan: CompiledPlan, mortal: np.ndarray, fnp: int, models: int,
+def mortal_step(plan: CompiledPlan, mortal: np.ndarray, fnp: int, models: int,
                  wounds: int) -> np.ndarray:
     """Markov step of one [DEVASTATING WOUNDS] critical wound: its damage on one model, excess
     lost; or, when they spill (10th-edition launch text), that many single mortal wounds."""
@@ -310,7 +325,9 @@ def _mortal_step(plan: CompiledPlan, mortal: np.ndarray, fnp: int, models: int,
     return step
 
 
-def _mapped(raw_pmf: np.ndarray, damage_map: np.ndarray) -> np.ndarray:
+def mapped_pmf(raw_pmf: np.ndarray, damage_map: np.ndarray) -> np.ndarray:
+    """The pmf of ``damage_map[raw]`` when ``raw`` has pmf ``raw_pmf`` (damage after its
+    modifiers)."""
     out = np.zeros(int(damage_map.max()) + 1)
     for raw, p in enumerate(raw_pmf):
         if p > 0:
@@ -345,7 +362,8 @@ def convolve(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return out
 
 
-def _add(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+def add_padded(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Sum of two 2-D arrays of possibly different shapes, each padded with zeros."""
     shape = (max(a.shape[0], b.shape[0]), max(a.shape[1], b.shape[1]))
     out = np.zeros(shape)
     out[: a.shape[0], : a.shape[1]] += a

@@ -48,9 +48,9 @@ from mathhammer.wh40k.compile import (AUTO_HIT, COMMAND_CODES, COMMAND_DAMAGE_BE
                                       SAVE_FAILS, SAVE_REROLL, SUS_CONST, SUS_COUNT, SUS_SIDES,
                                       WOUND_CLASS, WOUND_REROLL, CompiledPlan, attack_dice_pmf,
                                       dice_pmf)
-from mathhammer.wh40k.exact import (_add, _check_pending_size, _inflict_pending, _mapped,
-                                    _mortal_step, apply_batch, batch_steps, check_exact_size,
-                                    convolve, damage_transition, pmfs_of,
+from mathhammer.wh40k.exact import (add_padded, apply_batch, batch_steps, check_exact_size,
+                                    check_pending_size, convolve, damage_transition,
+                                    inflict_pending, mapped_pmf, mortal_step, pmfs_of,
                                     unsaved_and_devastating_pmf)
 
 HIT, WOUND, DAMAGE, SAVE = (COMMAND_CODES[k] for k in ("hit", "wound", "damage", "save"))
@@ -73,11 +73,12 @@ class Split:
     def then(self, other: Split) -> Split:
         """This piece followed by ``other`` (the re-roll goes to the first that can take it)."""
         return Split(convolve(self.normal, other.normal), convolve(self.kept, other.kept),
-                     _add(convolve(self.spent, other.normal), convolve(self.kept, other.spent)))
+                     add_padded(convolve(self.spent, other.normal),
+                                convolve(self.kept, other.spent)))
 
     def __add__(self, other: Split) -> Split:
-        return Split(_add(self.normal, other.normal), _add(self.kept, other.kept),
-                     _add(self.spent, other.spent))
+        return Split(add_padded(self.normal, other.normal), add_padded(self.kept, other.kept),
+                     add_padded(self.spent, other.spent))
 
     def scaled(self, p: float) -> Split:
         return Split(p * self.normal, p * self.kept, p * self.spent)
@@ -177,7 +178,7 @@ def attack_die_split(plan: CompiledPlan, b: int, kind: int) -> Split:
 
     def outcome_gf(p: np.ndarray) -> np.ndarray:
         # token and crit hold no roll of the re-roll's kind here: normal == kept
-        return _add(_add(np.array([[p[0]]]), p[1] * token.normal), p[2] * crit.normal)
+        return add_padded(add_padded(np.array([[p[0]]]), p[1] * token.normal), p[2] * crit.normal)
 
     return Split(outcome_gf(hits.normal), outcome_gf(hits.kept),
                  hits.p_eligible * outcome_gf(hits.fresh))
@@ -196,7 +197,7 @@ def batch_split(plan: CompiledPlan, b: int, kind: int) -> Split:
             joint = joint + power.scaled(pn)
     # One shape for the three, so that deferred critical wounds add axes of one length.
     shape = joint.normal.shape
-    return Split(*(np.clip(_add(np.zeros(shape), gf), 0.0, None)
+    return Split(*(np.clip(add_padded(np.zeros(shape), gf), 0.0, None)
                    for gf in (joint.normal, joint.kept, joint.spent)))
 
 
@@ -215,7 +216,7 @@ def solve(plan: CompiledPlan) -> dict[str, np.ndarray]:
     models, wounds = int(plan.groups[0, G_MODELS]), int(plan.groups[0, G_WOUNDS])
     size = models * wounds + 1
     check_exact_size(plan, size)
-    _check_pending_size(plan, 2 * size)
+    check_pending_size(plan, 2 * size)
     if kind == DAMAGE:
         return pmfs_of(plan, _damage_reroll_state(plan, models, wounds), wounds)
     return pmfs_of(plan, _roll_reroll_state(plan, models, wounds), wounds)
@@ -239,7 +240,7 @@ def _roll_reroll_state(plan: CompiledPlan, models: int, wounds: int) -> np.ndarr
         in_hand = apply_batch(joint.kept, in_hand, step_normal, step_mortal, defer)
     state = spent + in_hand
     for step in deferred:
-        state = _inflict_pending(state, step)
+        state = inflict_pending(state, step)
     return state
 
 
@@ -258,7 +259,7 @@ def _damage_reroll_state(plan: CompiledPlan, models: int, wounds: int) -> np.nda
         state = apply_batch(unsaved_and_devastating_pmf(plan, b), state, step_normal,
                             step_mortal, defer)
     for step in deferred:
-        state = _inflict_pending(state, step)
+        state = inflict_pending(state, step)
     return state[:size] + state[size:]
 
 
@@ -299,9 +300,9 @@ def damage_reroll_steps(plan: CompiledPlan, b: int, models: int,
     steps = []
     for damage_map, fnp_column, transition in (
             (NORMAL_DAMAGE, FNP_COLUMN, damage_transition),
-            (MORTAL_DAMAGE, FNP_MORTAL_COLUMN, lambda *a: _mortal_step(plan, *a))):
+            (MORTAL_DAMAGE, FNP_MORTAL_COLUMN, lambda *a: mortal_step(plan, *a))):
         fnp = int(plan.groups[0, row[fnp_column]])
-        mapped = [_mapped(pmf, plan.damage_maps[b, damage_map])
+        mapped = [mapped_pmf(pmf, plan.damage_maps[b, damage_map])
                   for pmf in (raw, high, rerolled_pmf)]
         full, keep, rerolled = (transition(pmf, fnp, models, wounds) for pmf in mapped)
         keep[-1, :], rerolled[-1, :] = 0.0, 0.0
