@@ -5,7 +5,6 @@ unit number in Arabic-Indic digits."""
 from __future__ import annotations
 
 import sys
-import time
 
 import pytest
 
@@ -26,17 +25,36 @@ WM_EXACT = sys.modules["mathhammer.warmachine.exact"]
     ("2x Mortar: RAT5 POW14 [AOE, CATCHES 4]", "10x Trooper: DEF12 ARM13 BOXES5"),
     ("Mortar: RAT5 POW14 [AOE, CATCHES 9]", "10x Trooper: DEF12 ARM16 BOXES8"),
 ])
-def test_an_exact_spray_too_big_is_refused_up_front(attack, target):
-    start = time.perf_counter()
+def test_an_exact_spray_too_big_is_refused_up_front(attack, target, monkeypatch):
+    def no_enumeration(self):
+        raise AssertionError("the chain ran: the plan was not refused up front")
+
+    monkeypatch.setattr(WM_EXACT.Chain, "run", no_enumeration)
     with pytest.raises(UnsupportedError, match=r"joint outcomes \(limit 2,000,000.*simulate"):
         wm_exact(attack, target)
-    assert time.perf_counter() - start < 1.0
+
+
+def test_generated_attacks_are_counted_as_the_chain_goes():
+    # a spray whose kills generate more sprays: no bound from the plan is close, so the
+    # chain counts what it enumerates and stops at the limit
+    with pytest.raises(UnsupportedError, match=r"more than [\d,]+ joint outcomes \(limit 2,000,000"):
+        wm_exact("3x Axe: MAT6 POW10 [EXTRA ATTACK ON KILL, SPRAY 6]",
+                 "10x Grunt: DEF13 ARM13 BOXES3 [TOUGH]")
+
+
+def test_a_quick_plan_with_generated_attacks_is_not_refused():
+    # a loose bound from the plan (14.7 million) refused this; it enumerates a few thousand
+    result = wm_exact(["Flamer: RAT5 POW12 [SPRAY 3, REROLL MISSES, CRITICAL DECAPITATION, "
+                       "CRITICAL FIRE]", "2x Axe: MAT6 POW10 [EXTRA ATTACK ON KILL, "
+                       "ADDITIONAL ATTACK DIE, ATTACK DROP LOWEST]"],
+                      ["5x Grunt: DEF13 ARM13 BOXES1 [TOUGH]"])
+    assert result.pmf("damage").sum() == pytest.approx(1.0)
 
 
 def test_the_cli_refuses_spray_14_over_14_models_naming_the_figure_and_simulate():
     refused(["warmachine", "exact", "Flamer: RAT5 POW14 [SPRAY 14]", "--target",
              "14x Trooper: DEF12 ARM13 BOXES1"], "66,961,566", "limit 2,000,000", "simulate",
-            seconds=2.0)
+            seconds=10)
 
 
 @pytest.mark.parametrize("attack, target", [
@@ -46,11 +64,9 @@ def test_the_cli_refuses_spray_14_over_14_models_naming_the_figure_and_simulate(
     ("4x Hammer: MAT7 POW16", "Jack: DEF12 ARM10 BOXES30 [GRID --AL/-----/------/---C--/-----/RRRR]"),
     ("10x Rifle: RAT5 POW10", "3x Trooper: DEF12 ARM13 BOXES5 [TOUGH]"),
 ])
-def test_exact_cases_within_the_bound_still_run_and_quickly(attack, target):
+def test_exact_cases_within_the_bound_still_run(attack, target):
     assert WM_EXACT.estimate_combinations(wm_plan(attack, target)) <= WM_EXACT.MAX_COMBINATIONS
-    start = time.perf_counter()
     result = wm_exact(attack, target)
-    assert time.perf_counter() - start < 5.0
     assert result.pmf("damage").sum() == pytest.approx(1.0)
 
 
@@ -76,24 +92,19 @@ def _squad(name: str, groups: int, per: int):
 ])
 def test_an_exact_exchange_too_big_is_refused_up_front(groups, per, rounds, policy):
     from mathhammer.dust import exchange
-    start = time.perf_counter()
     with pytest.raises(UnsupportedError, match=r"steps over .*limit 1,500,000.*monte-carlo"):
         exchange(_squad("A", groups, per), _squad("B", groups, per), rounds=rounds,
                  casualty_policy=policy)
-    assert time.perf_counter() - start < 1.0
 
 
 @pytest.mark.parametrize("groups, per, rounds, policy", [
     (3, 30, 1, "protect_special"), (1, 10, 50, "protect_special"), (1, 5, 100, "random"),
     (2, 5, 3, "random"), (4, 3, 1, "random"),
 ])
-def test_exact_exchanges_within_the_bound_run_quickly_and_match_monte_carlo(groups, per, rounds,
-                                                                             policy):
+def test_exact_exchanges_within_the_bound_run(groups, per, rounds, policy):
     from mathhammer.dust import exchange
     a, b = _squad("A", groups, per), _squad("B", groups, per)
-    start = time.perf_counter()
     exact = exchange(a, b, rounds=rounds, casualty_policy=policy)
-    assert time.perf_counter() - start < 5.0
     assert exact.pmf("a_losses").sum() == pytest.approx(1.0)
 
 
@@ -105,9 +116,9 @@ def test_the_cli_refuses_a_huge_exchange_and_bounds_monte_carlo(tmp_path, monkey
     monkeypatch.chdir(tmp_path)
     argv = ["dust", "exchange", "big.toml#A", "big.toml#B", "--rounds", "100",
             "--casualty-policy", "random"]
-    refused(argv, "limit 1,500,000", "29,791 x 29,791", "monte-carlo", seconds=2.0)
+    refused(argv, "limit 1,500,000", "29,791 x 29,791", "monte-carlo", seconds=10)
     refused(argv + ["--method", "monte-carlo", "--trials", "20000000"],
-            "18,200 dice", "lower --trials", seconds=2.0)
+            "18,200 dice", "lower --trials", seconds=10)
 
 
 # -- 4. digits= in the Python table and format API ----------------------------------------------
@@ -139,10 +150,8 @@ def _formatters():
 def test_absurd_digits_are_refused_everywhere_in_python(digits):
     from mathhammer.errors import OptionError
     for name, call in _formatters().items():
-        start = time.perf_counter()
         with pytest.raises(OptionError, match=r"digits=.*from 1 to 6"):
             call(digits)
-        assert time.perf_counter() - start < 1.0, name
 
 
 def test_scenario_tables_refuse_absurd_digits():
@@ -179,10 +188,8 @@ def test_save_refuses_a_fifo_a_device_a_folder_and_a_missing_folder(figure, tmp_
     cases = {fifo: "named pipe", folder: "a folder",
              tmp_path / "nope" / "c.png": "does not exist"}
     for path, words in cases.items():
-        start = time.perf_counter()
         with pytest.raises(OptionError, match=words):
-            save(figure, path)
-        assert time.perf_counter() - start < 2.0
+            save(figure, path)   # a FIFO is refused, never opened (that would block)
 
 
 @pytest.mark.parametrize("path", [5, None, b"chart.png", "", "a\0.png", ["c.png"]], ids=repr)

@@ -138,7 +138,7 @@ def test_points_add_per_100_point_metrics():
 
 @pytest.mark.parametrize("points, pattern", [
     ([10], "1 points values for 2 attackers"), ({"Nope": 3}, "not an attacker"),
-    ([10, -1], "positive number"), (5, "one points value for 2 attackers")])
+    ([10, -1], "positive finite number"), (5, "one points value for 2 attackers")])
 def test_bad_points(points, pattern):
     with pytest.raises(OptionError, match=pattern):
         mh.compare([HB, LC], ["MEQ"], exact=True, points=points)
@@ -256,5 +256,5 @@ def test_per_points_on_any_tidy_frame_matches_compare_points():
     assert out.value.tolist() == [4.0, 5.0, 6.0, 7.5, 3.0]
     with pytest.raises(OptionError, match="needs a 'unit' column"):
         per_points(plain, {"x": 1}, by="unit")
-    with pytest.raises(OptionError, match="positive number"):
+    with pytest.raises(OptionError, match="positive finite number"):
         per_points(units, {"Boyz": 0}, by="unit")
