@@ -89,11 +89,12 @@ def exact(attacks: AttackLike | Iterable[AttackLike], targets: TargetLike | Iter
     ProfileError
         For malformed lines.
     UnsupportedError
-        When the state space is too large to enumerate, or, estimated from the plan before
-        any work, the joint outcomes pass
-        :data:`~mathhammer.warmachine.exact.MAX_COMBINATIONS` (a [SPRAY N] or an AOE rolls
-        every covered model at once: [SPRAY 11] over eleven 1-box models is accepted and
-        takes about 3 s, [SPRAY 12] is refused); use :func:`simulate` then.
+        When the state space is too large to enumerate, or the joint outcomes pass
+        :data:`~mathhammer.warmachine.exact.MAX_COMBINATIONS` (estimated from the plan
+        before any work; counted as they are enumerated when attacks generate attacks): a
+        [SPRAY N] or an AOE rolls every covered model at once: [SPRAY 11] over eleven 1-box
+        models is accepted and takes about 3 s, [SPRAY 12] is refused; use :func:`simulate`
+        then.
 
     Examples
     --------
