@@ -139,6 +139,11 @@ def axes_or_new(ax: Axes | None, figsize: tuple[float, float] = FIGSIZE) -> Axes
 
 
 # -- text -----------------------------------------------------------------------------------
+#: Most lines of a caption (engine, situation, rule switches, profiles): enough for a
+#: Warmachine or Dust caption with several rule switches and two long profiles.
+CAPTION_LINES = 8
+
+
 def wrap(text: str, width: int = 28, max_lines: int = 2) -> str:
     """``text`` on at most ``max_lines`` lines of about ``width`` characters, broken between
     words only (never inside one); what does not fit is cut at a word with an ellipsis, and a
@@ -250,7 +255,7 @@ def legend_outside(ax: Axes, handles: list, labels: Sequence[str], *, title: str
     ``width`` characters (beside a caller's axes, on as few lines as its height needs; then
     :func:`fit_to_figure` scales the text down if it must); the title (a caption) wrapped
     too."""
-    title_text_ = wrap(title, max(width + 8, 30), 4) if title else None
+    title_text_ = wrap(title, max(width + 8, 30), CAPTION_LINES) if title else None
     title_lines = title_text_.count("\n") + 1 if title_text_ else 0
     lines = legend_lines(ax, len(labels), title_lines)
     shown = [legend_text(label, width, lines) for label in labels]
@@ -302,12 +307,14 @@ def legend_text(label: str, width: int = 26, max_lines: int = 4) -> str:
 
 def legend_lines(ax: Axes, entries: int, title_lines: int = 0) -> int:
     """Lines each of ``entries`` legend entries may take beside a caller's axes (9-point
-    lines are about 0.15 in, an entry's gap about 0.1 in); 4 in a figure the chart made,
-    which grows instead."""
+    lines are about 0.15 in, an entry's gap about 0.1 in); in a figure the chart made,
+    which grows instead, 4, or up to 8 when there are few entries (a series label that
+    carries its own rule switches stays whole)."""
     if ax.figure.__dict__.get("_mathhammer_owned"):
-        return 4
+        return max(4, min(8, 16 // max(entries, 1)))
     height = slot(ax).height * ax.figure.get_figheight() - 0.15 * title_lines - 0.2
-    return int(min(max((height / max(entries, 1) - 0.06) / 0.13, 1), 4))
+    limit = max(4, min(8, 16 // max(entries, 1)))
+    return int(min(max((height / max(entries, 1) - 0.06) / 0.13, 1), limit))
 
 
 def legend_below(ax: Axes, handles: list, *, title: str | None = None) -> Any:
@@ -331,11 +338,11 @@ def caption(ax: Axes, text: str) -> Any:
     figure = ax.figure
     if figure.__dict__.get("_mathhammer_owned") and len(figure.axes) <= 2:
         width = max(40, int(figure.get_figwidth() * 13))
-        artist = figure.supxlabel(wrap(text, width, 3), x=0.01, ha="left", fontsize=8.5,
+        artist = figure.supxlabel(wrap(text, width, CAPTION_LINES), x=0.01, ha="left", fontsize=8.5,
                                   color=NOTE_COLOUR)
     else:
         width = max(24, int(axes_width(ax) * 13))
-        artist = ax.annotate(wrap(text, width, 3), xy=(0.0, 0.0),
+        artist = ax.annotate(wrap(text, width, CAPTION_LINES), xy=(0.0, 0.0),
                              xycoords=("axes fraction", ax.xaxis.label), xytext=(0, -6),
                              textcoords="offset points", ha="left", va="top", fontsize=8.5,
                              color=NOTE_COLOUR, annotation_clip=False)

@@ -35,7 +35,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import numpy as np
 import pandas as pd
 
-from mathhammer.core.chart_layout import (DPI, FIGSIZE, MARKERS, MAX_SERIES_PER_PANEL,
+from mathhammer.core.chart_layout import (CAPTION_LINES, DPI, FIGSIZE, MARKERS,
+                                          MAX_SERIES_PER_PANEL,
                                           PALETTE,
                                           HANDLE_LENGTH,
                                           axes_or_new, capitalised, caption, figure_png,
@@ -160,7 +161,7 @@ def distribution(result: Any, outcome: str = "damage", *, ax: Axes | None = None
         _title(ax, title or default_title)
         note_chars = int(min(max(axes_width(lower) * 15, 30), 110))  # 8.5-point caption
         legend_below(lower, [bars, curve, mean_line],
-                     title=wrap(named.note, note_chars, 4) or None)
+                     title=wrap(named.note, note_chars, CAPTION_LINES) or None)
         remember_full_text(lower.get_legend().get_title(), named.note)
         ax.set_axisbelow(True)
         grow_to_fit(ax.figure)
@@ -461,7 +462,7 @@ def _finish_panels(axes: list, lines: list, heading: str, note: str,
             shown_names.append(name)
             handles.append(line)
     legend = fig.legend(handles, [legend_text(n, 26) for n in shown_names],
-                        loc="outside right upper", title=wrap(note, 30, 5) or None,
+                        loc="outside right upper", title=wrap(note, 30, CAPTION_LINES) or None,
                         title_fontsize=8.5, alignment="left", handlelength=HANDLE_LENGTH)
     for text, full in zip(legend.get_texts(), shown_names):
         remember_full_text(text, full)

@@ -220,12 +220,17 @@ class Result:
 
     @property
     def situation(self) -> str:
-        """The situation switches that were on, in words (``"half range, stationary"``).
+        """The situation switches that were on, in words (``"half range, stationary"``),
+        then the rules that differ from the game's defaults.
 
         Reads ``inputs["situation"]``: a text as is, or a dict whose true or non-empty
-        entries are listed (``{"half_range": True, "cover": False}`` -> ``"half range"``).
+        entries are listed (``{"half_range": True, "cover": False}`` -> ``"half range"``);
+        then ``inputs["rule_changes"]``, phrases the game wrote for its non-default rule
+        switches (``["no Tough rolls"]``), after ``"rules: "``.
         """
-        return situation_text(self.inputs.get("situation"))
+        changes = [str(c) for c in self.inputs.get("rule_changes") or () if c]
+        rules = "rules: " + ", ".join(changes) if changes else ""
+        return "; ".join(p for p in (situation_text(self.inputs.get("situation")), rules) if p)
 
     @property
     def caption(self) -> str:

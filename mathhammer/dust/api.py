@@ -134,7 +134,7 @@ def _inputs(plan: Sequence[tuple[Weapon, Target]], target: Target, sustained: bo
             rules: Rules, distance: int | None, method: str, **extra) -> dict:
     inputs = {"weapons": [str(w) for w, t in plan if t is target], "target": str(target),
               "sustained": sustained, "distance": distance, "engine": method,
-              "rules": rules.as_dict(),
+              "rules": rules.as_dict(), "rule_changes": list(rules.changes()),
               "situation": {"sustained attack": sustained,
                             "squares to the target": distance}}
     inputs.update(extra)
@@ -695,6 +695,7 @@ def exchange(a: Unit, b: Unit, rounds: int = 1, *, method: str = "exact",
               "b_profile": str(b.profile), "rounds": rounds, "sustained": sustained,
               "a_weapons": [str(ln) for ln in a.weapons], "b_weapons": [str(ln) for ln in b.weapons],
               "casualty_policy": policy, "engine": method, "rules": rules.as_dict(),
+              "rule_changes": list(rules.changes(skip=("casualty_policy",))),
               "subject": f"{a.name} (fires first) vs {b.name}",
               "situation": f"{rounds} round{'s' if rounds != 1 else ''}, "
                            f"casualty policy {policy.replace('_', ' ')}"

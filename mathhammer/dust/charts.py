@@ -91,11 +91,26 @@ def _draw_pmfs(results, outcome, ax, title):
     ax.set_xlabel(label)
     ax.set_ylabel("probability")
     title_text(ax, title or f"Distribution of {label}")
-    notes = list(dict.fromkeys(getattr(r, "caption", "") for r in results.values()))
-    legend_outside(ax, lines, [str(name) for name in results],
-                   title=notes[0] if len(notes) == 1 and notes[0] else None,
-                   width=label_chars(ax, 0.35, 26, 12))
+    note, names = _pmf_notes(results)
+    legend_outside(ax, lines, names, title=note or None, width=label_chars(ax, 0.35, 26, 12))
     ax.grid(alpha=0.3)
     grow_to_fit(ax.figure)
     fit_to_figure([ax])
     return lines
+
+
+def _pmf_notes(results: Mapping[str, Result]) -> tuple[str, list[str]]:
+    """The legend title and the series labels of :func:`plot_pmfs`: one caption (engine,
+    situation, rules, profiles) when every result shares it; else the engine, situation and
+    rules they share as the title and what a series has on its own in its label, so no
+    result loses what it was computed under."""
+    captions = list(dict.fromkeys(getattr(r, "caption", "") for r in results.values()))
+    if len(captions) == 1:
+        return captions[0], [str(name) for name in results]
+    notes = ["; ".join(p for p in (getattr(r, "engine_note", ""), getattr(r, "situation", ""))
+                       if p) for r in results.values()]
+    shared = notes[0] if len(set(notes)) == 1 else ""
+    names = [str(name) if not note or note == shared else f"{name} [{note}]"
+             for name, note in zip(results, notes)]
+    return shared, names
+

@@ -485,6 +485,47 @@ class Rules:
         from dataclasses import asdict
         return asdict(self)
 
+    def changes(self, skip: tuple[str, ...] = ()) -> tuple[str, ...]:
+        """Every switch that differs from its default, in words a reader understands.
+
+        Chart and table captions print them. ``skip`` leaves out switches the caption
+        already names (an exchange always states its casualty policy).
+
+        Examples
+        --------
+        >>> Rules(ruleset="dust1947", cover_save_per="damage_point").changes()
+        ('Dust 1947 rules', 'a cover save cancels a damage point (not a hit)')
+        """
+        from dataclasses import fields
+
+        default = Rules()
+        return tuple(_rule_words(f.name, getattr(self, f.name)) for f in fields(self)
+                     if f.name not in skip and getattr(self, f.name) != getattr(default, f.name))
+
+
+def _rule_words(name: str, value: object) -> str:
+    """One non-default :class:`Rules` switch in words."""
+    phrases = {
+        "dice_set": f"{value} dice",
+        "cover_save_per": "a cover save cancels a damage point (not a hit)",
+        "split_weapon_line": "carriers of one weapon line may split their fire",
+        "laser_chain_depth": "laser extra dice unbounded" if value is None
+        else f"laser extra dice {value} generation{'s' if value != 1 else ''} deep",
+        "laser_extra_rerolled": "a sustained attack rerolls dice added by lasers",
+        "aircraft_levels": f"aircraft have {value} armour levels",
+        "aircraft_needs_sustained": "ground fire at aircraft need not be sustained",
+        "aircraft_no_reroll": "ground fire at aircraft rerolls",
+        "hero_joined": "a joined hero is the squad's last casualty",
+        "casualty_policy": f"casualty policy {str(value).replace('_', ' ')}",
+    }
+    if name == "ruleset":
+        return "Dust 1947 rules" if value == "dust1947" else f"{value} rules"
+    if name.endswith("_save"):
+        kind, cover, _ = name.split("_")
+        save = "no save" if value == "none" else str(value).replace("_", " ")
+        return f"{kind} in {cover} cover: {save}"
+    return phrases.get(name, f"{name.replace('_', ' ')} {value}")
+
 
 # -- reading dice and applying damage (plain Python, for worked examples) --------------------
 #: Faces of a classic (2010) die and of a newer die.

@@ -228,4 +228,5 @@ def inputs_of(compiled: CompiledPlan) -> dict[str, object]:
     """The request behind a result, as plain JSON-ready values."""
     return {"attacks": [str(a) for a in compiled.attacks],
             "targets": [str(t) for t in compiled.targets],
-            "rules": compiled.rule_set.as_dict()}
+            "rules": compiled.rule_set.as_dict(),
+            "rule_changes": list(compiled.rule_set.changes())}

@@ -227,6 +227,7 @@ def attacks_to_kill(attack: AttackLike, target: TargetLike, rules: Rules | None 
                   distributions={"attacks": Distribution.from_pmf(np.array(pmf))},
                   inputs={"attack": str(single), "targets": [str(t) for t in compiled.targets],
                           "rules": compiled.rule_set.as_dict(),
+                          "rule_changes": list(compiled.rule_set.changes()),
                           "survival_tolerance": SURVIVAL_TOLERANCE},
                   labels={"attacks": "attacks to destroy"})
 

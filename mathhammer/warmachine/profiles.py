@@ -110,6 +110,42 @@ class Rules:
         """The switches as a plain dict (recorded in every result)."""
         return {f.name: getattr(self, f.name) for f in fields(self)}
 
+    def changes(self) -> tuple[str, ...]:
+        """Every switch that differs from its default, in words a reader understands.
+
+        Chart and table captions print them, so a result computed under other rules says
+        so. A switch without a phrase of its own is named with its value.
+
+        Examples
+        --------
+        >>> Rules(tough_allowed=False, aoe_miss_coverage=0.5).changes()
+        ('no Tough rolls', 'a missed AOE still covers a listed model 50% of the time')
+        """
+        default = Rules()
+        return tuple(_rule_words(f.name, getattr(self, f.name)) for f in fields(self)
+                     if getattr(self, f.name) != getattr(default, f.name))
+
+
+def _rule_words(name: str, value: object) -> str:
+    """One non-default :class:`Rules` switch in words."""
+    phrases = {
+        "all_ones_miss": "a roll of all 1s does not miss automatically",
+        "special_on_kept_dice": "all-1s and all-6s checks count discarded dice",
+        "roll_vs_auto_hit": "rolls against automatic hits to fish for criticals",
+        "tough_allowed": "no Tough rolls",
+        "aoe_boost_all": "a damage boost does not boost an AOE's blast damage",
+        "apply_crippling": "crippled systems of the attacker apply older-edition penalties",
+        "retarget_after_kill": "no retargeting after a kill",
+    }
+    if name == "stationary_base_def":
+        return f"DEF {value} for knocked-down or stationary models (default 5)"
+    if name == "aoe_miss_coverage":
+        return f"a missed AOE still covers a listed model {float(value) * 100:.3g}% of the time"
+    if name == "transfer_policy":
+        return f"damage transfer: {value} (default always)" if value != "lethal" \
+            else "a warlock transfers only damage that would disable it"
+    return phrases.get(name, f"{name.replace('_', ' ')} {value}")
+
 
 @dataclass(frozen=True, slots=True)
 class Attack:

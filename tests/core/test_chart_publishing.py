@@ -264,6 +264,121 @@ def test_warmachine_and_dust_charts_name_what_was_computed():
         check_given(figure, size)
 
 
+WM_SWITCHES = dict(tough_allowed=False, aoe_miss_coverage=0.5, stationary_base_def=3,
+                   transfer_policy="lethal", apply_crippling=True)
+WM_WORDS = ["no Tough rolls", "a missed AOE still covers a listed model 50% of the time",
+            "DEF 3 for knocked-down or stationary models",
+            "a warlock transfers only damage that would disable it",
+            "crippled systems of the attacker apply older-edition penalties"]
+DUST_SWITCHES = dict(ruleset="dust1947", dice_set="newer", cover_save_per="damage_point",
+                     laser_chain_depth=None)
+DUST_WORDS = ["Dust 1947 rules", "newer dice", "a cover save cancels a damage point (not a hit)",
+              "laser extra dice unbounded"]
+
+
+def several_switches():
+    from mathhammer import dust, warmachine
+    from mathhammer.warmachine.profiles import Rules
+
+    wm = warmachine.exact(
+        ["3x Khador’s “Devastator” – Battle hammer: MAT7 POW16 [CHARGE, ARMOR-PIERCING]"],
+        ["5x Trencher Infantry — “Long Gunners”: DEF13 ARM13 BOXES1 [TOUGH]"],
+        rules=Rules(**WM_SWITCHES))
+    du = dust.exact(["4x Shotgun: 3/1"], "5x Laser Grenadier: INFANTRY2 [SOFT COVER]",
+                    sustained=True, rules=dust.Rules(**DUST_SWITCHES))
+    return wm, du
+
+
+def full_note(art):
+    return " ".join(art.twin.get_legend().get_title().get_text().split())
+
+
+def test_captions_name_every_rule_switch_that_differs_from_the_defaults():
+    wm, du = several_switches()
+    for result, words in ((wm, WM_WORDS), (du, DUST_WORDS)):
+        art = result.plot(result.outcomes[0])
+        check_geometry(art)
+        note = full_note(art)
+        assert "rules: " in note and all(w in note for w in words), note
+        assert " vs 5x " in note  # the profiles still follow the rules
+        shown = art.twin.get_legend().get_title().get_text()
+        assert "…" not in shown and shown.count("\n") <= 7
+        for size in SIZES:
+            figure = Figure(figsize=size, layout="constrained")
+            result.plot(result.outcomes[0], ax=figure.add_subplot())
+            check_given(figure, size)
+
+
+def test_default_rules_add_nothing_to_the_caption():
+    from mathhammer import dust, warmachine
+
+    wm = warmachine.exact(["Battle hammer: MAT7 POW16"], ["Trencher: DEF13 ARM13 BOXES1"])
+    du = dust.exact(["4x Shotgun: 3/1"], "5x Laser Grenadier: INFANTRY2")
+    assert "rules" not in wm.caption and "rules" not in du.caption
+
+
+def test_overlaying_different_rules_keeps_them_apart():
+    from mathhammer import warmachine
+    from mathhammer.warmachine.profiles import Rules
+
+    line, target = "3x Battle hammer: MAT7 POW16", "5x Trencher: DEF13 ARM13 BOXES1 [TOUGH]"
+    art = charts.overlay({"Default rules": warmachine.exact(line, target),
+                          "House rules": warmachine.exact(line, target, rules=Rules(
+                              tough_allowed=False, stationary_base_def=3))}, facet=None)
+    check_geometry(art)
+    shown = [" ".join(t.get_text().split()) for t in art.ax.get_legend().get_texts()]
+    assert "no Tough rolls" in shown[1] and "DEF 3" in shown[1] and "…" not in shown[1]
+    assert "[" not in shown[0]
+
+
+def test_dust_pmfs_of_different_profiles_keep_engine_and_rules():
+    _, du = several_switches()
+    from mathhammer import dust
+
+    other = dust.exact(["2x Laser “Heavy” – Cannon: 2/2 [LASER]"],
+                       "5x Laser Grenadier: INFANTRY2 [SOFT COVER]", sustained=True,
+                       rules=dust.Rules(**DUST_SWITCHES))
+    lines = plot_pmfs({"Shotgun squad": du, "Laser “Heavy” – Cannon": other},
+                      "models_destroyed")
+    check_given(lines[0].figure, tuple(lines[0].figure.get_size_inches()))
+    legend = lines[0].axes.get_legend()
+    note = " ".join(legend.get_title().get_text().split())
+    assert note.startswith("exact; sustained attack; rules: Dust 1947 rules")
+    assert [t.get_text() for t in legend.get_texts()] == ["Shotgun squad",
+                                                         "Laser “Heavy” – Cannon"]
+
+
+@pytest.mark.parametrize("game", ["warmachine", "dust"])
+def test_every_rule_switch_has_words(game):
+    import dataclasses
+
+    from mathhammer.dust.profiles import Rules as DustRules
+    from mathhammer.warmachine.profiles import Rules as WmRules
+
+    rules, other = (WmRules, {"all_ones_miss": False, "special_on_kept_dice": False,
+                              "roll_vs_auto_hit": True, "stationary_base_def": 4,
+                              "tough_allowed": False, "aoe_boost_all": False,
+                              "aoe_miss_coverage": 0.125, "apply_crippling": True,
+                              "retarget_after_kill": False, "transfer_policy": "lethal"}) \
+        if game == "warmachine" else \
+        (DustRules, {"ruleset": "dust1947", "dice_set": "newer", "infantry_soft_save": "none",
+                     "infantry_hard_save": "hit_save", "vehicle_soft_save": "hit_save",
+                     "vehicle_hard_save": "miss_save", "cover_save_per": "damage_point",
+                     "damage_resilient_per": "damage_point", "split_weapon_line": True,
+                     "laser_chain_depth": 2, "laser_extra_rerolled": True,
+                     "aircraft_levels": 2, "aircraft_needs_sustained": False,
+                     "aircraft_no_reroll": False, "hero_joined": True,
+                     "casualty_policy": "random"})
+    names = {f.name for f in dataclasses.fields(rules)}
+    assert set(other) == names  # a new switch needs its words here and in changes()
+    for name, value in other.items():
+        if value == getattr(rules(), name):
+            continue  # a switch with one allowed value
+        words = rules(**{name: value}).changes()
+        assert len(words) == 1 and "_" not in words[0], (name, words)
+    assert rules().changes() == ()
+
+
 # -- 6. text ---------------------------------------------------------------------------------
 def test_plain_text_pmf_shows_every_k():
     pmf = np.full(40, 1 / 40)
