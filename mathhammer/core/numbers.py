@@ -15,6 +15,26 @@ from collections.abc import Callable
 from mathhammer.errors import OptionError, ProfileError
 
 _COUNT_MARKS = "xX\u00d7"
+
+#: Typographic marks a word processor puts into a profile line, read as their plain forms
+#: outside names: non-breaking and plain hyphens, the en dash and the minus sign as '-', '×'
+#: as 'x', the closing double quote and the double prime as '"' (the 40k parser's table). One
+#: character for one, so columns in error messages stay true.
+PLAIN_MARKS = str.maketrans({"\u2011": "-", "\u2010": "-", "\u2013": "-", "\u2212": "-",
+                             "\u00d7": "x", "\u201d": '"', "\u2033": '"'})
+
+
+def plain_marks(line: str) -> str:
+    """``line`` with :data:`PLAIN_MARKS` replaced, for reading characteristics and keywords;
+    a name is taken from the original line at the same columns, so its curly quotes and
+    dashes survive.
+
+    Examples
+    --------
+    >>> plain_marks("Kharn’s “Axe”: MAT7 POW12 [ARMOR–PIERCING]")
+    'Kharn’s “Axe": MAT7 POW12 [ARMOR-PIERCING]'
+    """
+    return line.translate(PLAIN_MARKS)
 _WHOLE_RE = re.compile(r"[+-]?[0-9]+")
 _REAL_RE = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)")
 #: Longest digit string read at all (Python refuses to convert 4,300 digits).

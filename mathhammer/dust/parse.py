@@ -37,7 +37,7 @@ from mathhammer.dust.profiles import (
     ModelGroup, Target, Unit, Weapon, WeaponLine,
 )
 from mathhammer.core.limits import check_line_numbers
-from mathhammer.core.numbers import refuse_malformed_count
+from mathhammer.core.numbers import plain_marks, refuse_malformed_count
 from mathhammer.errors import OptionError, ProfileError, did_you_mean
 
 _COUNT_RE = re.compile(r"^\s*(-?\d+)\s*[xX×]\s+")
@@ -184,12 +184,12 @@ def parse_weapon_line(text: str) -> tuple[WeaponLine, dict, int | None]:
     """Parse a weapon line; return it, the declaration hooks found in its tags, and ``Nx``."""
     line = str(text)
     check_line_numbers(line)
-    count, rest, offset = _parse_count(line, line, "carrier")
+    count, rest, offset = _parse_count(plain_marks(line), line, "carrier")
     colon = rest.find(":")
     if colon < 0:
         raise ProfileError("missing ':' after the weapon name{where}: write 'NAME: 3/1'",
                            token=rest.strip() or line, column=offset + 1, line=line)
-    name = rest[:colon].strip()
+    name = line[offset:offset + colon].strip()  # curly quotes and dashes survive
     special = False
     if re.search(r"\(\s*1\s*\)\s*$", name):
         special = True
@@ -355,13 +355,13 @@ def parse_target(text: str | Target, base: Path | None = None) -> Target:
                                    token=ref.group(1) + "x", column=1, line=line)
             target = replace(target, models=n)
         return _apply_target_tags(target, tags, line)
-    count, rest, offset = _parse_count(line, line, "model")
+    count, rest, offset = _parse_count(plain_marks(line), line, "model")
     colon = rest.find(":")
     if colon < 0:
         raise ProfileError("missing ':' after the target name{where}: write "
                            "'5x Grenadier: INFANTRY2'", token=rest.strip() or line,
                            column=offset + 1, line=line)
-    name = rest[:colon].strip()
+    name = line[offset:offset + colon].strip()  # curly quotes and dashes survive
     if not name:
         raise ProfileError("missing target name before ':'{where}", token=":",
                            column=offset + colon + 1, line=line)

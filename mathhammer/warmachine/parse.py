@@ -18,7 +18,7 @@ import re
 from collections.abc import Callable
 
 from mathhammer.core.limits import check_line_numbers
-from mathhammer.core.numbers import refuse_malformed_count
+from mathhammer.core.numbers import plain_marks, refuse_malformed_count
 from mathhammer.errors import ProfileError, did_you_mean
 from mathhammer.warmachine.profiles import CRIPPLED, Attack, Target
 
@@ -119,7 +119,8 @@ def _split_line(line: str, what: str, example: str
     refuse_malformed_count(line, line, example)
     count = 1
     offset = 0
-    match = _COUNT_RE.match(line)
+    text = plain_marks(line)  # characteristics and keywords; the name comes from ``line``
+    match = _COUNT_RE.match(text)
     if match:
         count = int(match.group(1))
         if count < 1:
@@ -127,13 +128,13 @@ def _split_line(line: str, what: str, example: str
                                "write 1x or more", token=f"{match.group(1)}x",
                                column=match.start(1) + 1, line=line)
         offset = match.end()
-    rest = line[offset:]
+    rest = text[offset:]
     name = ""
     if ":" in rest:
-        name, _, _ = rest.partition(":")
-        offset += len(name) + 1
-        name = name.strip()
-    body = line[offset:]
+        length = rest.index(":")
+        name = line[offset:offset + length].strip()  # curly quotes and dashes survive
+        offset += length + 1
+    body = text[offset:]
     keywords: list[tuple[str, int]] = []
     if "[" in body or "]" in body:
         open_at = body.find("[")

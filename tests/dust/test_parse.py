@@ -190,3 +190,38 @@ def test_any_text_parses_or_raises_profile_error(text):
             parse(text)
         except ProfileError as exc:
             assert str(exc)
+
+
+# -- typographic marks (issue 21): names keep them, characteristics read them plainly -------
+TYPOGRAPHIC_NAMES = ["Laser “Heavy” – Cannon", "‘Grenadier’ — Sturm’s squad", "“88” Flak”"]
+
+
+@pytest.mark.parametrize("name", TYPOGRAPHIC_NAMES)
+def test_curly_quotes_and_dashes_in_names_survive(name):
+    weapon = parse_weapon(f"4x {name}: 3/1 [LASER]")
+    special = parse_weapon(f"{name} (1): 3/1")
+    target = parse_target(f"5x {name}: INFANTRY2 [SOFT COVER]")
+    assert weapon.line.name == name and special.line.name == name and target.name == name
+    assert parse_weapon(str(weapon)) == weapon and parse_target(str(target)) == target
+
+
+def test_an_en_dash_in_a_cell_reads_as_a_plain_dash():
+    weapon = parse_weapon("Flak – “Heavy”: INF 3/1 – 2/1 –")
+    assert weapon.line.name == "Flak – “Heavy”"
+    assert weapon == parse_weapon("Flak – “Heavy”: INF 3/1 - 2/1 -")
+
+
+def test_typographic_names_reach_the_chart_title_and_legend():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from mathhammer import dust
+    from mathhammer.dust.charts import plot_pmfs
+
+    weapon, unit = TYPOGRAPHIC_NAMES[0], TYPOGRAPHIC_NAMES[1]
+    result = dust.exact([f"2x {weapon}: 3/1"], f"5x {unit}: INFANTRY2")
+    art = result.plot("models_destroyed")
+    title = " ".join(art.ax.get_title(loc="left").split())
+    assert weapon in title and unit in title
+    lines = plot_pmfs({weapon: result}, "models_destroyed")
+    assert [t.get_text() for t in lines[0].axes.get_legend().get_texts()] == [weapon]

@@ -216,3 +216,32 @@ def test_grid_counts_its_boxes_and_bad_grids_name_the_fix():
             parse(line)
         assert fragment in str(info.value)
         assert repr(line) in str(info.value)
+
+
+# -- typographic marks (issue 21): names keep them, characteristics read them plainly -------
+TYPOGRAPHIC_NAMES = ["Kharn’s “Gorechild” – 2nd", "‘Old Witch’ — Scrapjack", "“5” Gun”",
+                     "Sorscha – “Frozen” ‑ Axe"]
+
+
+@pytest.mark.parametrize("name", TYPOGRAPHIC_NAMES)
+def test_curly_quotes_and_dashes_in_names_survive(name):
+    attack = parse_attack(f"3x {name}: MAT7 POW16 [ARMOR–PIERCING, CHARGE]")
+    target = parse_target(f"5x {name}: DEF13 ARM13 BOXES1 [TOUGH]")
+    assert attack.name == name and target.name == name
+    assert attack.armor_piercing and attack.charge  # an en dash in a keyword reads as '-'
+    assert parse_attack(str(attack)) == attack and parse_target(str(target)) == target
+
+
+def test_typographic_names_reach_the_chart_title_and_caption():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from mathhammer import warmachine
+
+    weapon, unit = TYPOGRAPHIC_NAMES[0], TYPOGRAPHIC_NAMES[1]
+    result = warmachine.exact(f"2x {weapon}: MAT7 POW16", f"3x {unit}: DEF13 ARM13 BOXES1")
+    art = result.plot("damage")
+    title = " ".join(art.ax.get_title(loc="left").split())
+    assert weapon in title and unit in title
+    note = " ".join(art.twin.get_legend().get_title().get_text().split())
+    assert f"2x {weapon}: MAT7 POW16" in note
