@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -81,7 +82,7 @@ def compare(attackers: AttackerLike | Mapping[str, AttackerLike],
             points: float | Sequence[float] | Mapping[str, float] | None = None,
             library: TargetLibrary | None = None, results_out: dict | None = None,
             client: Any = None, edition: int = 11, progress: bool | None = None,
-            **options: Any) -> pd.DataFrame:
+            unit_sizes: bool = True, **options: Any) -> pd.DataFrame:
     """Every attacker against every target, under the same situation: a tidy frame.
 
     Parameters
@@ -93,7 +94,11 @@ def compare(attackers: AttackerLike | Mapping[str, AttackerLike],
         its count), e.g. ``"10x Bolt rifle"``.
     targets
         Target lines, reference names (``"MEQ"``, ``"10x GEQ"``) or profiles; a dict gives
-        labels. The label of a reference name is the name as written.
+        labels. The label of a reference name is the name as written. A dict label that
+        states no number gets the unit's model count when it has more than one model
+        (``{"Terminator Squad": "5x Terminator: ..."}`` is labelled
+        ``"Terminator Squad (5)"``); ``unit_sizes=False`` keeps dict labels as given (a
+        roster's cells, whose tables name the unit sizes elsewhere).
     trials, seed
         Monte Carlo trials per cell and the root seed (cell ``i`` uses
         ``SeedSequence(seed).spawn(n_cells)[i]``).
@@ -138,7 +143,7 @@ def compare(attackers: AttackerLike | Mapping[str, AttackerLike],
     """
     options["edition"] = edition
     attacker_list = _attackers(attackers)
-    target_list = _targets(targets, library, edition)
+    target_list = _targets(targets, library, edition, unit_sizes=unit_sizes)
     costs = _points(points, attacker_list)
     api.build_options(options)  # fail fast on a bad option, before any cell runs
     cells = [(a, t, {}) for a in attacker_list for t in target_list]
@@ -190,7 +195,8 @@ def sweep(attackers: AttackerLike | Mapping[str, AttackerLike],
     _check_parameter(parameter)
     options["edition"] = edition
     attacker_list = _attackers(attackers)
-    target_list = _targets(targets, library, edition)
+    # a sweep over the unit size names it in each setting, not in the label
+    target_list = _targets(targets, library, edition, unit_sizes=parameter != "target_models")
     costs = _points(points, attacker_list)
     api.build_options(options)
     cells = []
@@ -214,7 +220,7 @@ def results(attackers: AttackerLike | Mapping[str, AttackerLike],
     ``progress``), keyed by ``(attacker label, target label)``; handy for overlay charts of
     whole distributions."""
     attacker_list = _attackers(attackers)
-    target_list = _targets(targets, library, options.get("edition", 11))
+    target_list = _targets(targets, library, options.get("edition", 11), unit_sizes=True)
     cells = [(a, t) for a in attacker_list for t in target_list]
     children = np.random.SeedSequence(_seed(seed)).spawn(len(cells))
     out = {}
@@ -502,7 +508,9 @@ def _weapon_label(weapon: Weapon) -> str:
     return f"{weapon.count}x {weapon.name}" if weapon.count != 1 else weapon.name
 
 
-def _targets(targets, library, edition: int = 11) -> list[_Target]:
+def _targets(targets, library, edition: int = 11, unit_sizes: bool = False) -> list[_Target]:
+    """Labelled targets; ``unit_sizes`` adds the model count to dict labels that lack one
+    (see :func:`with_unit_size`; a roster's unit names are left as its list gives them)."""
     items = _labelled(targets, (str, TargetProfile),
                       "give at least one target (a target line or a name such as MEQ)")
     out = []
@@ -517,8 +525,24 @@ def _targets(targets, library, edition: int = 11) -> list[_Target]:
                     else profile.name
             else:
                 label = str(profile)
+        elif unit_sizes:
+            label = with_unit_size(label, profile.count)
         out.append(_Target(label, profile))
     return _unique(out)
+
+
+def with_unit_size(label: str, models: int) -> str:
+    """``label`` with the unit's model count, ``"Terminator Squad (5)"``, unless it already
+    states a number (``"5 Terminators"``, ``"Squad of 10"``) or the unit is one model.
+
+    Examples
+    --------
+    >>> with_unit_size("Terminator Squad", 5), with_unit_size("10 Boyz", 10)
+    ('Terminator Squad (5)', '10 Boyz')
+    """
+    if models <= 1 or re.search(r"\d", label):
+        return label
+    return f"{label} ({models})"
 
 
 def _builtin() -> TargetLibrary:

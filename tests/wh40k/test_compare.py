@@ -107,9 +107,47 @@ def test_monte_carlo_agrees_with_exact_within_five_standard_errors():
 def test_a_unit_of_several_weapon_lines_and_labels():
     df = mh.compare({"Devastators": [HB, LC]}, {"Marines": "MEQ"}, exact=True)
     e = mh.exact([HB, LC], "MEQ")
-    assert cell(df, "Devastators", "Marines", "expected_damage").value == e.mean("damage")
+    assert cell(df, "Devastators", "Marines (5)", "expected_damage").value == e.mean("damage")
     default = mh.compare([[HB, LC]], ["MEQ"], exact=True)
     assert default.attacker.iloc[0] == "Heavy bolter + Lascannon"
+
+
+def test_dict_labelled_targets_carry_their_unit_size():
+    """Issue 21 item 5: a dict label without a number gets the model count; a label that
+    states a number, and a one-model unit, are kept as given."""
+    targets = {"Terminator Squad": "5x Terminator: T5 SV2+ INV4+ W3",
+               "Squad of 10": "10x Intercessor: T4 SV3+ W2", "5 Boyz": "5x Boy: T5 SV5+ W1",
+               "Land Raider": "Land Raider", "Tacticals": "MEQ",
+               "Kharn’s “Berzerkers” – Squad": "8x Berzerker: T5 SV3+ W2"}
+    results = {}
+    df = mh.compare({"Lascannon": LC}, targets, exact=True, results_out=results)
+    assert list(dict.fromkeys(df.target)) == [
+        "Terminator Squad (5)", "Squad of 10", "5 Boyz", "Land Raider", "Tacticals (5)",
+        "Kharn’s “Berzerkers” – Squad (8)"]
+    assert ("Lascannon", "Terminator Squad (5)") in results
+    sizes = mh.compare({"Lascannon": LC}, targets, exact=True, unit_sizes=False)
+    assert list(dict.fromkeys(sizes.target)) == list(targets)
+
+
+def test_unit_sizes_reach_tables_and_charts():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from mathhammer import charts
+    from mathhammer.wh40k.compare import pivot
+
+    df = mh.compare({"Lascannon": LC, "Heavy bolter": HB},
+                    {"Terminator Squad": "5x Terminator: T5 SV2+ INV4+ W3"}, exact=True)
+    assert "Terminator Squad (5)" in pivot(df, "expected_damage").columns
+    art = charts.heatmap(df, "expected_damage")
+    shown = " ".join(t.get_text() for t in art.ax.get_xticklabels())
+    assert "Terminator Squad (5)" in " ".join(shown.split())
+    sweep = mh.sweep({"Lascannon": LC}, {"Terminator Squad": "5x Terminator: T5 SV2+ W3"},
+                     "hit_mod", [-1, 0], exact=True)
+    assert set(sweep.target) == {"Terminator Squad (5)"}
+    by_size = mh.sweep({"Lascannon": LC}, {"Terminator Squad": "5x Terminator: T5 SV2+ W3"},
+                       "target_models", [3, 10], exact=True)
+    assert set(by_size.target) == {"Terminator Squad"}  # the size is the swept setting
 
 
 def test_duplicate_labels_are_numbered_and_lines_label_by_name():

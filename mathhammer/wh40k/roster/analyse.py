@@ -374,7 +374,8 @@ def _with_defense(options: dict[str, Any], defense, phase: str) -> dict[str, Any
 
 
 def _grid_cell(label, weapons, target, child, exact, trials, points, options):
-    kwargs = dict(points=points, seed=int(child.generate_state(1)[0]), **options)
+    kwargs = dict(points=points, seed=int(child.generate_state(1)[0]), unit_sizes=False,
+                  **options)
     if exact:
         try:
             return grid.compare({label: weapons}, {target.label: target.profile}, exact=True,
