@@ -322,13 +322,21 @@ def _table_situation(args: argparse.Namespace) -> str:
              "Damage Resilient" if args.damage_resilient else "",
              f"{args.distance} squares" if args.distance is not None else ""]
     text = ", ".join(p for p in parts if p)
-    return f"; {text}" if text else ""
+    return (f"; {text}" if text else "") + _rules_words(args)
+
+
+def _rules_words(args: argparse.Namespace) -> str:
+    """"; rules: ..." naming the rule switches that differ from their defaults, or ""."""
+    from mathhammer.dust.profiles import Rules
+
+    changes = Rules(**_switches(args)).changes()
+    return "; rules: " + ", ".join(changes) if changes else ""
 
 
 def _plot_table(frame, what: str, args: argparse.Namespace) -> None:
     """Grouped bars of the losses table, one bar per cover state: infantry (models) and
     vehicles and aircraft (boxes) in panels of their own, each axis in its unit."""
-    from mathhammer.core.chart_layout import new_figure, title_text, wrap
+    from mathhammer.core.chart_layout import CAPTION_LINES, new_figure, title_text, wrap
     from mathhammer.dust.charts import plot_losses
 
     shown = frame.copy()
@@ -351,6 +359,6 @@ def _plot_table(frame, what: str, args: argparse.Namespace) -> None:
     figure.suptitle(title_text(heading, 80, 2) + "\n" + wrap(
         weapons + (" (sustained attack)" if args.sustained else ""), 90, 2),
         x=0.02, ha="left", fontweight="bold", fontsize=11.5)
-    figure.supxlabel("exact" + _table_situation(args), x=0.02, ha="left", fontsize=8.5,
-                     color="#555555")
+    figure.supxlabel(wrap("exact" + _table_situation(args), 90, CAPTION_LINES), x=0.02,
+                     ha="left", fontsize=8.5, color="#555555")
     save_chart(figure, args)

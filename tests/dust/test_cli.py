@@ -221,3 +221,37 @@ def test_fire_plan_errors_are_one_line(capsys, extra, message):
     code, out, err = run(capsys, "dust", "fire-plan", "--fire", "Gun: 3/1", "2x G: INFANTRY2",
                          *extra)
     assert code == 2 and not out and len(err.strip().splitlines()) == 1 and message in err
+
+
+def test_table_caption_names_the_rule_switches(capsys, tmp_path, monkeypatch):
+    """Issue 21 item 5: the table's caption (markdown and chart) names every non-default
+    rule, wrapped inside the canvas."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from tests.core.test_chart_geometry import assert_no_overlaps, assert_texts_inside, rendered
+
+    line = "4x Laser “Heavy” – Cannon: 3/1 [LASER]"
+    switches = ["--ruleset", "dust1947", "--cover-save-per", "damage_point",
+                "--laser-chain-depth", "3", "--hero-joined"]
+    code, out, err = run(capsys, "dust", "table", line, "--models", "5", "--markdown",
+                         *switches)
+    assert code == 0 and not err
+    words = ["Dust 1947 rules", "a cover save cancels a damage point (not a hit)",
+             "laser extra dice 3 generations deep", "a joined hero is the squad's last casualty"]
+    assert "; rules: " + ", ".join(words) in out and "Laser “Heavy” – Cannon" in out
+    code, out, _ = run(capsys, "dust", "table", line, "--markdown")
+    assert code == 0 and "rules:" not in out
+    import mathhammer.dust.cli as dust_cli
+
+    figures = []
+
+    monkeypatch.setattr(dust_cli, "save_chart", lambda figure, args: figures.append(figure))
+    code, _, err = run(capsys, "dust", "table", line, "--models", "5", "--boxes", "4",
+                       "--sustained", "--plot", str(tmp_path / "t.png"), *switches)
+    assert code == 0 and not err and len(figures) == 1
+    caption = " ".join(figures[0]._supxlabel.get_text().split())
+    assert all(w in caption for w in words)
+    renderer = rendered(figures[0])
+    assert_texts_inside(figures[0], renderer)
+    assert_no_overlaps(figures[0], renderer)
