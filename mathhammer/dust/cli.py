@@ -142,7 +142,13 @@ def _switches(args: argparse.Namespace) -> dict:
 def _header(result) -> str:
     weapons = "; ".join(result.inputs["weapons"])
     mode = " (sustained attack)" if result.inputs["sustained"] else ""
-    return f"Weapons: {weapons}{mode}\nTarget:  {result.inputs['target']}"
+    return f"Weapons: {weapons}{mode}\nTarget:  {result.inputs['target']}" + _rules_line(result)
+
+
+def _rules_line(result) -> str:
+    """A "Rules:" line naming the rule switches that differ from their defaults, or ""."""
+    changes = result.inputs.get("rule_changes")
+    return "\nRules:   " + ", ".join(changes) if changes else ""
 
 
 def _run_exact(args: argparse.Namespace) -> int:
@@ -220,7 +226,7 @@ def _run_fire_plan(args: argparse.Namespace) -> int:
         if k:
             print()
         header = f"Target {k + 1}: {result.inputs['target']}\nWeapons: " \
-                 f"{'; '.join(result.inputs['weapons'])}{mode}"
+                 f"{'; '.join(result.inputs['weapons'])}{mode}" + _rules_line(result)
         if args.markdown:
             print("\n".join(f"- {line}" for line in header.splitlines()) + "\n")
             print(result.to_markdown())
@@ -259,7 +265,7 @@ def _run_exchange(args: argparse.Namespace) -> int:
     header = (f"Exchange: {a.name} (A, fires first) vs {b.name} (B), {args.rounds} round"
               f"{'s' if args.rounds != 1 else ''}{mode}, casualty policy "
               f"{args.casualty_policy}\nA: {result.inputs['a_profile']}\n"
-              f"B: {result.inputs['b_profile']}")
+              f"B: {result.inputs['b_profile']}") + _rules_line(result)
     emit(result, args, header=header)
     return 0
 

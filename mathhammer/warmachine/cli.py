@@ -68,9 +68,13 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
                  transfer_policy=args.transfer_policy)
 
 
-def _header(args: argparse.Namespace) -> str:
+def _header(args: argparse.Namespace, result: Any = None) -> str:
+    """Attack and target lines, then the rule switches that differ from their defaults."""
     lines = [f"Attack: {a}" for a in args.attacks]
     lines += [f"Target: {t}" for t in args.target]
+    changes = result.inputs.get("rule_changes") if result is not None else None
+    if changes:
+        lines.append("Rules:  " + ", ".join(changes))
     return "\n".join(lines)
 
 
@@ -79,7 +83,7 @@ def _run_simulate(args: argparse.Namespace) -> int:
 
     result = simulate(args.attacks, args.target, trials=args.trials, seed=args.seed,
                       rules=rules_from_args(args))
-    emit(result, args, _header(args))
+    emit(result, args, _header(args, result))
     return 0
 
 
@@ -87,7 +91,7 @@ def _run_exact(args: argparse.Namespace) -> int:
     from mathhammer.warmachine.api import exact
 
     result = exact(args.attacks, args.target, rules=rules_from_args(args))
-    emit(result, args, _header(args))
+    emit(result, args, _header(args, result))
     return 0
 
 

@@ -255,3 +255,13 @@ def test_table_caption_names_the_rule_switches(capsys, tmp_path, monkeypatch):
     renderer = rendered(figures[0])
     assert_texts_inside(figures[0], renderer)
     assert_no_overlaps(figures[0], renderer)
+
+
+def test_headers_name_the_rule_switches(capsys):
+    argv = ["dust", "exact", "4x Shotgun: 3/1", "--target", "5x Grenadier: INFANTRY2"]
+    code, out, _ = run(capsys, *argv, "--ruleset", "dust1947", "--cover-save-per",
+                       "damage_point")
+    assert code == 0
+    assert "Rules:   Dust 1947 rules, a cover save cancels a damage point (not a hit)" in out
+    code, out, _ = run(capsys, *argv)
+    assert code == 0 and "Rules" not in out

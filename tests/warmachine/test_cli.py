@@ -125,3 +125,20 @@ def test_aoe_reports_each_model(cli_main, capsys):
     data = json.loads(out)
     assert data["hit_model_2"] == pytest.approx(7 / 12 + 5 / 24)
     assert data["destroyed_model_2"] == pytest.approx(133 / 288)
+
+
+def test_text_and_chart_name_the_rule_switches(cli_main, capsys, tmp_path):
+    """Issue 21 item 5: the header and the chart caption name every non-default rule; the
+    default rules add nothing."""
+    argv = ["warmachine", "exact", "2x Kharn’s “Axe” – Hammer: MAT7 POW16 [CHARGE]",
+            "--target", TRENCHERS]
+    code, out, _ = _run(cli_main, capsys, *argv, "--no-tough", "--stationary-def", "3",
+                        "--aoe-miss-coverage", "0.25")
+    assert code == 0
+    assert ("Rules:  DEF 3 for knocked-down or stationary models (default 5), no Tough rolls, "
+            "a missed AOE still covers a listed model 25% of the time") in out
+    assert "Kharn’s “Axe” – Hammer" in out
+    code, out, _ = _run(cli_main, capsys, *argv, "--markdown", "--no-tough")
+    assert code == 0 and "- Rules: `no Tough rolls`" in out and "rules: no Tough rolls" in out
+    code, out, _ = _run(cli_main, capsys, *argv)
+    assert code == 0 and "Rules" not in out and "rules:" not in out
