@@ -21,13 +21,11 @@ from dataclasses import dataclass
 
 from mathhammer.core.dice import DiceExpr
 from mathhammer.core.limits import MAX_MODELS, MAX_NUMBER, check_number_text, refuse_foreign_digits
-from mathhammer.core.numbers import refuse_malformed_count
+from mathhammer.core.numbers import plain_marks, refuse_malformed_count
 from mathhammer.errors import ProfileError, did_you_mean
 from mathhammer.wh40k import abilities as ab
 from mathhammer.wh40k.profiles import NO_SAVE, Ability, TargetProfile, Weapon
 
-_DASHES = str.maketrans({"\u2011": "-", "\u2010": "-", "\u2013": "-", "\u2212": "-",
-                         "\u00d7": "x", "\u201d": '"', "\u2033": '"'})
 _COUNT_RE = re.compile(r"\s*(-?\d+)\s*x\s+", re.IGNORECASE)
 _RANGE_RE = re.compile(r'(\d+)\s*(?:"|\'\'|in\b|inches\b)|(melee)\b', re.IGNORECASE)
 _WEAPON_TOKEN_RE = re.compile(r"(AP|A|BS|WS|S|D)\s*([^\s\[\]]+)", re.IGNORECASE)
@@ -70,7 +68,7 @@ def parse_weapon(line: str) -> Weapon:
     if not line.strip():
         raise ProfileError("empty weapon line: write e.g. 'Bolt rifle: 24\" A2 BS3+ S4 AP-1 D1'")
     refuse_foreign_digits(line, line)
-    text = line.translate(_DASHES)
+    text = plain_marks(line)
     count, body = _split_count(text, line)
     body, bracket = _split_brackets(body, line)
     name, body = _split_name(body, line)
@@ -155,7 +153,7 @@ def parse_target(line: str) -> TargetProfile:
     if not line.strip():
         raise ProfileError("empty target line: write e.g. '5x Intercessor: T4 Sv3+ W2'")
     refuse_foreign_digits(line, line)
-    text = line.translate(_DASHES)
+    text = plain_marks(line)
     count, body = _split_count(text, line)
     body, bracket = _split_brackets(body, line)
     name, body = _split_name(body, line)
