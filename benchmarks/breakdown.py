@@ -10,7 +10,8 @@ Prints, for the fixed scenarios:
   call (thread launch), the rest of ``simulate(trials=1)`` (results, pandas);
 - per trial: kernel ns/trial and ns per D6 rolled, against two floors rolling the same number
   of D6: the engine's own ``mathhammer.core.rng.d6`` (state kept in a ``uint64[6]`` array),
-  a verbatim copy of it compiled with ``inline="always"``, and the fastest local-variable generator of :mod:`benchmarks.baselines.dice_floor`. The gap
+  a verbatim copy of it compiled with ``inline="always"``, and the fastest local-variable
+  generator of :mod:`benchmarks.baselines.dice_floor`. The gap
   between "engine" and "floor with engine d6" is game logic; between the two floors, the
   generator and its state handling.
 """
@@ -151,7 +152,8 @@ def main(argv=None) -> int:
     print("start-up, fresh process (median of 3):")
     print(f"  import mathhammer.wh40k.api {imp * 1e3:8.1f} ms")
     print(f"  parse + compile plan        {prep * 1e3:8.1f} ms")
-    print(f"  first kernel call (cache)   {first * 1e3:8.1f} ms   <- numba cache load + target init")
+    print(f"  first kernel call (cache)   {first * 1e3:8.1f} ms   "
+          "<- numba cache load + target init")
     print(f"  second kernel call          {second * 1e3:8.1f} ms")
 
     s0 = SCENARIOS[0]
@@ -161,8 +163,10 @@ def main(argv=None) -> int:
     print("\nfixed costs per simulate() call (rifle squad, median of 5):")
     print(f"  parse + compile             {best_of(lambda: _prepare(w, t, {})) * 1e3:8.2f} ms")
     print(f"  seed_streams(seed, 64)      {best_of(lambda: seed_streams(1, 64)) * 1e3:8.2f} ms")
-    print(f"  run_monte_carlo, 64 trials  {best_of(lambda: run_monte_carlo(plan, 64, 1)) * 1e3:8.2f} ms")
-    print(f"  simulate(trials=1)          {best_of(lambda: mh.simulate(w, t, trials=1)) * 1e3:8.2f} ms")
+    small_run = best_of(lambda: run_monte_carlo(plan, 64, 1))
+    print(f"  run_monte_carlo, 64 trials  {small_run * 1e3:8.2f} ms")
+    one_trial = best_of(lambda: mh.simulate(w, t, trials=1))
+    print(f"  simulate(trials=1)          {one_trial * 1e3:8.2f} ms")
 
     print(f"\nper trial ({n:,} trials, kernel only via run_monte_carlo, "
           f"{numba.get_num_threads()} threads, median of 3):")

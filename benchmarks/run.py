@@ -331,7 +331,7 @@ def bench_hostile_rosters() -> Row:
             'gameSystemId="sys-352e-adc2-7639-d6a9">')
     laughs = ['<?xml version="1.0"?>', '<!DOCTYPE roster [', '<!ENTITY l0 "lol">']
     laughs += [f'<!ENTITY l{i} "{f"&l{i - 1};" * 10}">' for i in range(1, 10)]
-    laughs += [']>', f'<roster name="&l9;"/>']
+    laughs += [']>', '<roster name="&l9;"/>']
     with tempfile.TemporaryDirectory() as tmp:
         files = {"billion laughs": Path(tmp, "laughs.ros"), "16 MiB of elements":
                  Path(tmp, "flood.ros"), "elements up to the cap": Path(tmp, "edge.ros"),
@@ -694,7 +694,8 @@ def main(argv: list[str] | None = None) -> int:
             "1 / time per exact answer; below 1 means the baseline is faster). Peak mem: "
             "tracemalloc peak of one untimed run (numpy arrays and Python objects, not "
             "numba-internal allocations) unless it says RSS.", "",
-            load_note, "", "Issue-5 targets (this run):", ""] + ["- " + v for v in verdicts(targets)] + [END])
+            load_note, "", "Issue-5 targets (this run):", ""]
+        + ["- " + v for v in verdicts(targets)] + [END])
         write_block(Path(args.results), block)
     if args.json:
         Path(args.json).write_text(json.dumps(

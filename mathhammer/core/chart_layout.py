@@ -338,8 +338,8 @@ def caption(ax: Axes, text: str) -> Any:
     figure = ax.figure
     if figure.__dict__.get("_mathhammer_owned") and len(figure.axes) <= 2:
         width = max(40, int(figure.get_figwidth() * 13))
-        artist = figure.supxlabel(wrap(text, width, CAPTION_LINES), x=0.01, ha="left", fontsize=8.5,
-                                  color=NOTE_COLOUR)
+        artist = figure.supxlabel(wrap(text, width, CAPTION_LINES), x=0.01, ha="left",
+                                  fontsize=8.5, color=NOTE_COLOUR)
     else:
         width = max(24, int(axes_width(ax) * 13))
         artist = ax.annotate(wrap(text, width, CAPTION_LINES), xy=(0.0, 0.0),

@@ -95,7 +95,8 @@ def add_monte_carlo_options(parser: argparse.ArgumentParser, *, allow_auto: bool
         parser.add_argument("--trials", type=trials_or_auto, default=default_trials,
                             help=f"{trials_help} (default {default_trials:,}), or 'auto': "
                                  "stop when the headline figures are precise enough")
-        parser.add_argument("--target-stderr", type=real_option(0.0, 1e9), default=None, metavar="X",
+        parser.add_argument("--target-stderr", type=real_option(0.0, 1e9), default=None,
+                            metavar="X",
                             help="run until the headline figures (mean outcomes) have a "
                                  "standard error of at most X (implies --trials auto)")
     else:

@@ -180,9 +180,9 @@ def format_estimate(value: float, stderr: float | None, digits: int = DEFAULT_DI
     """``value ± stderr`` (Monte Carlo) or ``value`` alone (exact: ``stderr`` None or NaN).
 
     A Monte Carlo value never shows more decimals than its standard error supports (the
-    error's first significant figure, two when it starts with a 1), and the error has the value's decimals
-    (``"3.6% ± 0.2%"``; an error below them reads ``± <0.1%``). An event that never
-    happened reads ``not seen in N trials`` (``trials``), told apart from an exact ``0``
+    error's first significant figure, two when it starts with a 1), and the error has the
+    value's decimals (``"3.6% ± 0.2%"``; an error below them reads ``± <0.1%``). An event
+    that never happened reads ``not seen in N trials`` (``trials``), told apart from an exact ``0``
     (impossible).
 
     Examples

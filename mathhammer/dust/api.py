@@ -624,7 +624,8 @@ def pool_after_losses(unit: Unit, target: TargetLike, lost: int = 0,
         counts = np.array([g.count for g in unit.groups], dtype=np.int64)
         alive = _alive_after(counts, removal_order(unit, policy, target),
                              min(lost, int(counts.sum())))
-        carriers = {ln.name: int(sum(a for a, g in zip(alive, unit.groups) if ln.name in g.weapons))
+        carriers = {ln.name: int(sum(a for a, g in zip(alive, unit.groups)
+                                     if ln.name in g.weapons))
                     for ln in unit.weapons}
     else:
         carriers = {ln.name: (0 if lost >= cap else 1) for ln in unit.weapons}
@@ -693,7 +694,8 @@ def exchange(a: Unit, b: Unit, rounds: int = 1, *, method: str = "exact",
     cap_a, cap_b = side_a.capacity, side_b.capacity
     inputs = {"a": a.name, "b": b.name, "a_profile": str(a.profile),
               "b_profile": str(b.profile), "rounds": rounds, "sustained": sustained,
-              "a_weapons": [str(ln) for ln in a.weapons], "b_weapons": [str(ln) for ln in b.weapons],
+              "a_weapons": [str(ln) for ln in a.weapons],
+              "b_weapons": [str(ln) for ln in b.weapons],
               "casualty_policy": policy, "engine": method, "rules": rules.as_dict(),
               "rule_changes": list(rules.changes(skip=("casualty_policy",))),
               "subject": f"{a.name} (fires first) vs {b.name}",

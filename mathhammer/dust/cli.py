@@ -69,7 +69,8 @@ def register(subparsers) -> None:
                            ("simulate", "Monte Carlo estimate with standard errors")):
         sub = commands.add_parser(name, help=helptext, description=helptext)
         sub.add_argument("weapons", nargs="+", metavar="WEAPON", help=_WEAPON_HELP)
-        sub.add_argument("--target", required=True, action=OnlyOnce, metavar="TARGET", help=_TARGET_HELP)
+        sub.add_argument("--target", required=True, action=OnlyOnce, metavar="TARGET",
+                         help=_TARGET_HELP)
         _add_rule_options(sub)
         if name == "simulate":
             add_monte_carlo_options(sub)

@@ -239,8 +239,9 @@ def parse_weapon_line(text: str) -> tuple[WeaponLine, dict, int | None]:
                                    token=tag, column=col, line=line)
             hooks["extra_dice"] = int(m.group(1))
             continue
-        raise ProfileError(f"unknown weapon tag '{tag}'{{where}}"
-                           f"{did_you_mean(tag, _WEAPON_TAG_FORMS) or '; known tags: ' + ', '.join(_WEAPON_TAG_FORMS)}",
+        known = did_you_mean(tag, _WEAPON_TAG_FORMS) or \
+            "; known tags: " + ", ".join(_WEAPON_TAG_FORMS)
+        raise ProfileError(f"unknown weapon tag '{tag}'{{where}}{known}",
                            token=tag, column=col, line=line)
     try:
         weapon_line = WeaponLine(name, cell, per_target, rng, special, frozenset(kept))
@@ -440,8 +441,9 @@ def _apply_target_tags(target: Target, tags: list[tuple[str, int]], line: str) -
         elif (m := re.fullmatch(r"(SOFT|HARD) SAVE (HIT|MISS|BLANK|NONE)", tag)):
             changes[f"{m.group(1).lower()}_save"] = _SAVE_WORDS[m.group(2)]
         else:
-            raise ProfileError(f"unknown target tag '{tag}'{{where}}"
-                               f"{did_you_mean(tag, _TARGET_TAG_FORMS) or '; known tags: ' + ', '.join(_TARGET_TAG_FORMS)}",
+            known = did_you_mean(tag, _TARGET_TAG_FORMS) or \
+                "; known tags: " + ", ".join(_TARGET_TAG_FORMS)
+            raise ProfileError(f"unknown target tag '{tag}'{{where}}{known}",
                                token=tag, column=col, line=line)
     return replace(target, **changes) if changes else target
 

@@ -157,7 +157,8 @@ def run_monte_carlo(compiled: CompiledPlan, trials: int, seed: int,
     per_model = np.zeros((N_CHUNKS, n_models, 2), dtype=np.int64)
     crippled = np.zeros((N_CHUNKS, n_models, compiled.grid_need.shape[1]), dtype=np.int64)
     watch(lambda: run_chunk_shares(
-              simulate_chunks, N_CHUNKS, compiled.rows, compiled.models, compiled.rules, compiled.coverage,
+              simulate_chunks, N_CHUNKS, compiled.rows, compiled.models, compiled.rules,
+              compiled.coverage,
               compiled.grid_lanes, compiled.grid_need, streams, per_chunk, hist_damage,
               hist_destroyed, hist_spent, hist_transfer, counters, per_model, crippled,
               compiled.per_model_hits or compiled.max_transferred > 0

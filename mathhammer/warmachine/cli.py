@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from mathhammer.core.cli_options import (ArgumentParser, add_monte_carlo_options, add_output_options, emit)
+from mathhammer.core.cli_options import (ArgumentParser, add_monte_carlo_options,
+                                         add_output_options, emit)
 from mathhammer.core.limits import MAX_NUMBER
 from mathhammer.core.numbers import int_option, real_option
 from mathhammer.errors import OptionError

@@ -152,7 +152,7 @@ def _split_line(line: str, what: str, example: str
             if stripped:
                 keywords.append((stripped, position + part.find(stripped) + 1))
             elif inner.strip():
-                raise ProfileError(f"empty keyword{{where}}: remove the extra comma",
+                raise ProfileError("empty keyword{where}: remove the extra comma",
                                    token=",", column=position + 1, line=line)
             position += len(part) + 1
         stats = body[:open_at]

@@ -332,7 +332,8 @@ class Attack:
         words: list[str] = []
         flags = [("charge", "CHARGE"), ("armor_piercing", "ARMOR-PIERCING"),
                  ("crit_armor_piercing", "CRITICAL ARMOR-PIERCING"),
-                 ("crit_knockdown", "CRITICAL KNOCKDOWN"), ("crit_no_tough", "CRITICAL DECAPITATION"),
+                 ("crit_knockdown", "CRITICAL KNOCKDOWN"),
+                 ("crit_no_tough", "CRITICAL DECAPITATION"),
                  ("crit_continuous", "CRITICAL CONTINUOUS EFFECT"),
                  ("boosted_attack", "BOOSTED ATTACK"), ("boosted_damage", "BOOSTED DAMAGE"),
                  ("auto_hit", "AUTO HIT"), ("auto_miss", "AUTO MISS"), ("aoe", "AOE")]
@@ -362,7 +363,8 @@ class Attack:
         if a.damage_rerolls != 1:
             words.append(f"DAMAGE REROLLS {a.damage_rerolls}")
         if a.generate != "none":
-            words.append("EXTRA ATTACK ON HIT" if a.generate == "on_hit" else "EXTRA ATTACK ON KILL")
+            words.append("EXTRA ATTACK ON HIT" if a.generate == "on_hit"
+                         else "EXTRA ATTACK ON KILL")
         if a.max_generated is not None:
             words.append(f"EXTRA ATTACKS MAX {a.max_generated}")
         if a.lane is not None:

@@ -33,7 +33,8 @@ def register(subparsers: Any) -> None:
     grid = parser.add_argument_group("grid")
     grid.add_argument("--exact", action="store_true",
                       help="use the exact engine instead of Monte Carlo")
-    grid.add_argument("--points", type=real_option(0.0, 1e9), action="append", default=None, metavar="N",
+    grid.add_argument("--points", type=real_option(0.0, 1e9), action="append", default=None,
+                      metavar="N",
                       help="points cost of each weapon line's unit, in order (repeat once "
                            "per WEAPON_LINE): adds per-100-points metrics")
     grid.add_argument("--sweep", metavar="PARAM=V1,V2,...",

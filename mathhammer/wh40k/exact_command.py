@@ -42,7 +42,8 @@ import numpy as np
 
 from mathhammer.errors import UnsupportedError
 from mathhammer.wh40k.compile import (AUTO_HIT, COMMAND_CODES, COMMAND_DAMAGE_BELOW,
-                                      COMMAND_ONE_DIE, D_CONST, D_COUNT, D_SIDES, DEVASTATING, EXTRA_CRIT, FAIL, FNP_COLUMN,
+                                      COMMAND_ONE_DIE, D_CONST, D_COUNT, D_SIDES, DEVASTATING,
+                                      EXTRA_CRIT, FAIL, FNP_COLUMN,
                                       FNP_MORTAL_COLUMN, G_MODELS, G_WOUNDS, HIT_CLASS,
                                       HIT_REROLL, LETHAL, MORTAL_DAMAGE, NORMAL_DAMAGE,
                                       SAVE_FAILS, SAVE_REROLL, SUS_CONST, SUS_COUNT, SUS_SIDES,

@@ -302,8 +302,8 @@ def _fail_duplicate(label: str, piece: _Piece, line: str) -> None:
 
 def _fail_ambiguous_damage(piece: _Piece, line: str) -> None:
     die = piece.text.upper()
-    raise ProfileError(f"'{piece.text}'{{where}} is ambiguous: write D{die} for a {die} damage roll, "
-                       f"or D {die[1:]} for {die[1:]} damage", token=piece.text,
+    raise ProfileError(f"'{piece.text}'{{where}} is ambiguous: write D{die} for a {die} "
+                       f"damage roll, or D {die[1:]} for {die[1:]} damage", token=piece.text,
                        column=piece.column, line=line)
 
 

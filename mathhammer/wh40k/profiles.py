@@ -2,8 +2,8 @@
 
 Frozen, hashable, stdlib only. Text goes in through :mod:`mathhammer.wh40k.parse`
 (``parse_weapon``, ``parse_target``; that module imports this one, never the reverse) and comes
-back out through ``str()``, so ``parse_weapon(str(w)) == w``. Validation of characteristics happens here, so a profile built
-in Python is held to the same rules as one parsed from text.
+back out through ``str()``, so ``parse_weapon(str(w)) == w``. Validation of characteristics
+happens here, so a profile built in Python is held to the same rules as one parsed from text.
 """
 
 from __future__ import annotations
@@ -208,7 +208,8 @@ class Weapon:
                 raise ProfileError(f"{label}{where} must be a DiceExpr, e.g. "
                                    f"DiceExpr.parse('D6'), not {value!r}")
         _check_sizes(where, ("weapon count", self.count, MAX_MODELS),
-                     ("S", self.strength, MAX_NUMBER), ("AP", -self.ap if isinstance(self.ap, int) else self.ap, MAX_NUMBER))
+                     ("S", self.strength, MAX_NUMBER),
+                     ("AP", -self.ap if isinstance(self.ap, int) else self.ap, MAX_NUMBER))
         if self.count < 1:
             raise ProfileError(f"weapon count {self.count}{where} must be at least 1",
                                token=f"{self.count}x")

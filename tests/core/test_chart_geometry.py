@@ -140,8 +140,8 @@ def assert_legends_off_the_lines(fig, renderer):
 
 
 def assert_distinct_looks(lines):
-    looks = [(matplotlib.colors.to_hex(l.get_color()), str(l.get_linestyle()),
-              str(l.get_marker())) for l in lines]
+    looks = [(matplotlib.colors.to_hex(line.get_color()), str(line.get_linestyle()),
+              str(line.get_marker())) for line in lines]
     assert len(set(looks)) == len(looks), looks
 
 

@@ -14,7 +14,7 @@ from functools import lru_cache
 
 import pytest
 
-from mathhammer.warmachine import Attack, Target, exact
+from mathhammer.warmachine import exact
 from mathhammer.warmachine.parse import parse_attack, parse_target
 
 F = Fraction

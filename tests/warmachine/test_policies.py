@@ -7,9 +7,9 @@ from fractions import Fraction as F
 import pytest
 
 from mathhammer.errors import OptionError, UnsupportedError
-from mathhammer.warmachine import (Attack, FocusPolicy, Rules, attacks_to_kill, compare_focus,
+from mathhammer.warmachine import (FocusPolicy, Rules, attacks_to_kill, compare_focus,
                                    exact, focus_policies, simulate)
-from mathhammer.warmachine.parse import parse_attack, parse_target
+from mathhammer.warmachine.parse import parse_attack
 
 FIST = "Fist: MAT5 POW12"           # need 7 against DEF 12
 WALL = "Wall: DEF12 ARM14 BOXES200"  # POW - ARM = -2, never capped

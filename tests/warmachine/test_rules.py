@@ -11,7 +11,7 @@ from fractions import Fraction
 
 import pytest
 
-from mathhammer.warmachine import Attack, Rules, attack_roll_counts, damage_pmf, exact, \
+from mathhammer.warmachine import Rules, attack_roll_counts, damage_pmf, exact, \
     mark_lanes
 from mathhammer.warmachine.exact import kept_sum_pmf
 from mathhammer.warmachine.parse import parse_attack, parse_target

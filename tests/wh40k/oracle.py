@@ -59,7 +59,6 @@ from mathhammer.wh40k.profiles import (
     TargetProfile,
     Weapon,
 )
-from mathhammer.wh40k.parse import parse_target, parse_weapon
 
 Roll = Callable[[], int]
 Batch = Weapon | Sequence[Weapon]

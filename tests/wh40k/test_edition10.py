@@ -9,7 +9,6 @@ in ``test_reference_vs_exact.py``; Monte Carlo against exact on a grid in
 
 from __future__ import annotations
 
-from fractions import Fraction as F
 
 import pytest
 

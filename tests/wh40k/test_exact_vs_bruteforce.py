@@ -12,7 +12,6 @@ from __future__ import annotations
 import pytest
 
 import mathhammer as mh
-from mathhammer.wh40k.profiles import TargetProfile, Weapon
 from tests.wh40k.oracle import reference_pmfs
 from mathhammer.wh40k.parse import parse_target, parse_weapon
 

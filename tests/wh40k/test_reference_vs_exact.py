@@ -17,7 +17,6 @@ from scipy.stats import chisquare
 
 import mathhammer as mh
 from mathhammer.errors import MathhammerError
-from mathhammer.wh40k.profiles import TargetProfile, Weapon
 from tests.wh40k.oracle import Resolver, enumerate_outcomes, split_options
 from mathhammer.wh40k.parse import parse_target, parse_weapon
 

@@ -17,7 +17,6 @@ from fractions import Fraction as F
 import pytest
 
 import mathhammer as mh
-from mathhammer.wh40k.profiles import TargetProfile, Weapon
 from tests.wh40k.oracle import Trace, resolve
 from mathhammer.wh40k.parse import parse_target, parse_weapon
 

@@ -14,7 +14,6 @@ Batch 2: hits [2,4,6] v BS4+ -> 2 hits; S5 v T3 needs 3+, wounds [3,5] -> 2; sav
 
 from __future__ import annotations
 
-from mathhammer.wh40k.profiles import TargetProfile, Weapon
 from tests.wh40k.oracle import Trace, resolve
 from mathhammer.wh40k.parse import parse_target, parse_weapon
 

@@ -397,7 +397,8 @@ def _unit_cell(unit, picks, target, phase, child, trials, points, options):
     for group in unit.groups:
         mine = [(c, p, n) for g, c, p, n in picks if g is group]
         if mine:
-            weapons = tuple(CarriedWeapon(p.name or c.name, (p,), per_model=max(n // group.count, 1))
+            weapons = tuple(CarriedWeapon(p.name or c.name, (p,),
+                                          per_model=max(n // group.count, 1))
                             for c, p, n in mine)
             groups.append(dataclasses.replace(group, weapons=weapons, role="bodyguard"))
     attacker = Unit(name="attacker", groups=tuple(groups))

@@ -67,7 +67,8 @@ def roster(path: str | Path, attach: AttachSpec = None, assume: AssumeSpec = Non
     >>> army.edition, army.points, army.attached_to("Warboss")
     (11, 1080, 'Boyz')
     >>> frame = army.compare("MEQ", exact=True, phases=["shooting"])
-    >>> frame.query("attacker == 'Lootas' and metric == 'expected_damage'")["value"].round(3).tolist()
+    >>> rows = frame.query("attacker == 'Lootas' and metric == 'expected_damage'")
+    >>> rows["value"].round(3).tolist()
     [2.774]
     """
     if not isinstance(path, (str, os.PathLike)):

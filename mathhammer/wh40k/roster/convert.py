@@ -389,8 +389,9 @@ def _cost_value(cost: Node, node: Node, source: str | Path) -> float:
     value = _float(text)
     if value is None or value < 0:
         where = kw.clean(node.get("name")) or "the roster"
-        raise RosterError(f"{source}: '{where}' costs '{_short(text)}' {kw.clean(cost.get('name'))}"
-                          "; a cost is a number from 0 to 999,999,999: export the list again")
+        raise RosterError(f"{source}: '{where}' costs '{_short(text)}' "
+                          f"{kw.clean(cost.get('name'))}; a cost is a number from 0 to "
+                          "999,999,999: export the list again")
     return value
 
 

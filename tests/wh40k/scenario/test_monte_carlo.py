@@ -11,7 +11,6 @@ import mathhammer as mh
 from mathhammer.cli import main
 from mathhammer.wh40k.parse import parse_target, parse_weapon
 from mathhammer.wh40k.scenario.model import Activation, Scenario, WeaponChoice
-from mathhammer.wh40k.scenario.reader import parse_scenario
 from mathhammer.wh40k.scenario.api import ScenarioResult, run, run_scenario_monte_carlo
 from mathhammer.wh40k.scenario.compile import compile_scenario
 from mathhammer.wh40k.scenario.units import CarriedWeapon, ModelGroup, Unit, attach
