@@ -7,9 +7,9 @@ import math
 import numba
 import numpy as np
 import pytest
-from scipy import stats
 
 from mathhammer.warmachine import Rules, exact, simulate
+from tests.agreement import pooled_chisquare_pvalue
 
 TRIALS = 200_000
 
@@ -75,23 +75,6 @@ def test_probabilities_within_tolerance(pair):
         assert abs(mc.probability(event) - p) <= max(tolerance, 1e-12), event
 
 
-def _pooled(expected, observed, minimum=5.0):
-    """Merge adjacent bins until every expected count is at least ``minimum``."""
-    exp_bins, obs_bins = [], []
-    e_acc = o_acc = 0.0
-    for e, o in zip(expected, observed):
-        e_acc += e
-        o_acc += o
-        if e_acc >= minimum:
-            exp_bins.append(e_acc)
-            obs_bins.append(o_acc)
-            e_acc = o_acc = 0.0
-    if e_acc or o_acc:
-        exp_bins[-1] += e_acc
-        obs_bins[-1] += o_acc
-    return np.array(exp_bins), np.array(obs_bins)
-
-
 def test_whole_pmfs_chi_square(pair):
     ex, mc = pair
     for outcome in ex.outcomes:
@@ -101,11 +84,7 @@ def test_whole_pmfs_chi_square(pair):
         expected = np.pad(p_exact, (0, size - len(p_exact))) * TRIALS
         observed = np.rint(np.pad(p_mc, (0, size - len(p_mc))) * TRIALS)
         assert observed.sum() == TRIALS
-        exp_bins, obs_bins = _pooled(expected, observed)
-        if len(exp_bins) < 2:
-            continue
-        exp_bins *= obs_bins.sum() / exp_bins.sum()
-        p_value = stats.chisquare(obs_bins, exp_bins).pvalue
+        p_value = pooled_chisquare_pvalue(observed, expected)
         assert p_value > 1e-3, (outcome, p_value)
 
 

@@ -19,7 +19,7 @@ import pytest
 
 import mathhammer as mh
 from mathhammer.errors import UnsupportedError
-from tests.wh40k.test_monte_carlo_vs_exact import _pooled_chisquare
+from tests.agreement import pooled_chisquare_pvalue
 
 
 def _pmf(result, name: str = "damage") -> np.ndarray:
@@ -317,7 +317,7 @@ def test_monte_carlo_agrees_with_exact(name: str) -> None:
         mc_p = _pmf(mc, outcome)
         size = max(len(mc_p), len(exact_p))
         counts = np.rint(np.pad(mc_p, (0, size - len(mc_p))) * TRIALS)
-        assert _pooled_chisquare(counts, np.pad(exact_p, (0, size - len(exact_p))) * TRIALS) \
+        assert pooled_chisquare_pvalue(counts, np.pad(exact_p, (0, size - len(exact_p))) * TRIALS) \
             > 1e-4, outcome
 
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from scipy.stats import chisquare
 
 import mathhammer as mh
+from tests.agreement import pooled_chisquare_pvalue
 
 TRIALS = 200_000
 
@@ -127,30 +127,6 @@ CASES = {
 }
 
 
-def _pooled_chisquare(observed: np.ndarray, expected: np.ndarray) -> float:
-    """p-value of a chi-square test, pooling adjacent cells until each expects >= 5."""
-    obs_bins, exp_bins = [], []
-    o_acc = e_acc = 0.0
-    for o, e in zip(observed, expected):
-        o_acc += o
-        e_acc += e
-        if e_acc >= 5:
-            obs_bins.append(o_acc)
-            exp_bins.append(e_acc)
-            o_acc = e_acc = 0.0
-    if exp_bins:
-        obs_bins[-1] += o_acc
-        exp_bins[-1] += e_acc
-    else:
-        return 1.0
-    if len(exp_bins) < 2:
-        return 1.0
-    obs = np.array(obs_bins)
-    exp = np.array(exp_bins)
-    exp *= obs.sum() / exp.sum()
-    return float(chisquare(obs, exp).pvalue)
-
-
 @pytest.mark.parametrize("name", list(CASES))
 def test_monte_carlo_agrees_with_exact(name: str) -> None:
     lines, target, options = CASES[name]
@@ -172,7 +148,7 @@ def test_monte_carlo_agrees_with_exact(name: str) -> None:
             assert abs(mc.mean(outcome) - ex.mean(outcome)) < 5 * stderr, outcome
         else:
             assert mc.mean(outcome) == pytest.approx(ex.mean(outcome), abs=1e-12)
-        assert _pooled_chisquare(counts, exact_p * TRIALS) > 1e-4, outcome
+        assert pooled_chisquare_pvalue(counts, exact_p * TRIALS) > 1e-4, outcome
     p = ex.probability("unit_destroyed")
     assert abs(mc.probability("unit_destroyed") - p) < 5 * np.sqrt(p * (1 - p) / TRIALS) \
         + 1 / TRIALS
