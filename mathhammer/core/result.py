@@ -157,6 +157,33 @@ def situation_text(situation: Any) -> str:
     return str(situation)
 
 
+def seed_provenance(seed: Any) -> tuple[Any, list[int]]:
+    """What a result records of its seed: ``(entropy, spawn key)``.
+
+    An int seed is its own entropy with no spawn key; a :class:`numpy.random.SeedSequence`
+    gives its entropy (an int, or a list of ints) and its spawn key, plain JSON values both,
+    never the object (whose repr a caption would otherwise print).
+    """
+    if isinstance(seed, np.random.SeedSequence):
+        entropy = seed.entropy
+        if isinstance(entropy, (list, tuple, np.ndarray)):
+            entropy = [int(e) for e in entropy]
+        elif entropy is not None:
+            entropy = int(entropy)
+        return entropy, [int(k) for k in seed.spawn_key]
+    return seed, []
+
+
+def subject_key(subject: str, outcome: str) -> str:
+    """The key of one subject's outcome in a result holding several subjects (the units
+    of a scenario): ``subject_key("Boyz", "models_destroyed")`` is ``"Boyz: models_destroyed"``.
+    """
+    return f"{subject}{SUBJECT_SEPARATOR}{outcome}"
+
+
+SUBJECT_SEPARATOR = ": "
+
+
 def _name_of(text: Any) -> str:
     text = str(text)
     return text.split(":")[0].strip() if ":" in text else text.strip()
@@ -181,22 +208,48 @@ class Result:
     probabilities
         Headline event probabilities such as ``{"unit_destroyed": 0.41}``.
     trials, seed
-        Monte Carlo provenance (``None`` for exact results).
+        Monte Carlo provenance (``None`` for exact results); ``seed`` is an int (or the
+        entropy of a ``SeedSequence``, whose spawn key is ``inputs["seed_spawn_key"]``; see
+        :func:`seed_provenance`).
     inputs
         What was asked: profile texts, situation, engine switches.
     labels
         Human-readable name of each outcome, for tables and charts.
+
+    A result may hold several subjects (the units of a scenario): each subject's outcomes
+    are keyed :func:`subject_key` (``"Boyz: models_destroyed"``) and :meth:`for_subject`
+    hands out one subject's outcomes as a result of its own.
     """
 
     method: str
     distributions: dict[str, Distribution]
     probabilities: dict[str, float] = field(default_factory=dict)
     trials: int | None = None
-    seed: int | None = None
+    seed: int | list[int] | None = None
     inputs: dict[str, Any] = field(default_factory=dict)
     labels: dict[str, str] = field(default_factory=dict)
 
     # -- access ---------------------------------------------------------------------------
+    def for_subject(self, subject: str) -> Result:
+        """The outcomes and probabilities of one ``subject`` of a result holding several
+        (keys ``subject_key(subject, outcome)``), under their own names, as a :class:`Result`
+        with the same provenance whose :attr:`subject` is ``subject``."""
+        prefix = subject_key(subject, "")
+
+        def own(mapping: Mapping[str, Any]) -> dict[str, Any]:
+            return {k[len(prefix):]: v for k, v in mapping.items() if k.startswith(prefix)}
+
+        distributions = own(self.distributions)
+        probabilities = own(self.probabilities)
+        if not distributions and not probabilities:
+            raise MathhammerError(f"no subject '{subject}' in this result")
+        labels = {k[len(prefix):]: v.removeprefix(prefix) for k, v in self.labels.items()
+                  if k.startswith(prefix)}
+        inputs = {k: v for k, v in self.inputs.items() if k != "subject"}
+        return Result(method=self.method, distributions=distributions,
+                      probabilities=probabilities, trials=self.trials, seed=self.seed,
+                      inputs={**inputs, "subject": subject}, labels=labels)
+
     def _dist(self, outcome: str) -> Distribution:
         try:
             return self.distributions[outcome]
@@ -349,6 +402,8 @@ class Result:
         if self.method == MONTE_CARLO:
             out["trials"] = self.trials
             out["seed"] = self.seed
+            if self.inputs.get("seed_spawn_key"):
+                out["seed_spawn_key"] = list(self.inputs["seed_spawn_key"])
         for name, dist in self.distributions.items():
             block: dict[str, Any] = {"mean": dist.mean}
             if dist.stderr is not None:

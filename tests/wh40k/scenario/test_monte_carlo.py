@@ -54,7 +54,7 @@ def test_two_weapon_types_at_one_target_match_the_exact_engine(use_counts):
                   (Activation("shooting", "Squad", "Target"),))
     plan = dataclasses.replace(compile_scenario(sc), use_counts=use_counts)
     hists = run_scenario_monte_carlo(plan, TRIALS, 11)
-    result = ScenarioResult(plan, TRIALS, 11, *hists)
+    result = ScenarioResult.from_histograms(plan, TRIALS, 11, *hists)
     exact = mh.exact([f"4x {rifles}", hb], "6x T4 Sv3+ W2 [INFANTRY]")
     assert_matches(result.wounds_lost("Target"), exact.distributions["damage"].probabilities)
 

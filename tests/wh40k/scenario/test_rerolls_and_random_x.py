@@ -50,7 +50,8 @@ def duel(attackers: int, weapon: str, defenders: int, profile: str, phase: str =
 def assert_agrees_with_exact(scenario: Scenario, weapon: str, target: str, seed: int,
                              use_counts: int = 1, **options) -> None:
     plan = dataclasses.replace(compile_scenario(scenario), use_counts=use_counts)
-    result = ScenarioResult(plan, TRIALS, seed, *run_scenario_monte_carlo(plan, TRIALS, seed))
+    result = ScenarioResult.from_histograms(plan, TRIALS, seed,
+                                            *run_scenario_monte_carlo(plan, TRIALS, seed))
     exact = mh.exact(weapon, target, **options).distributions
     assert_matches(result.wounds_lost("Target"), exact["damage"].probabilities, TRIALS)
     assert_matches(result.models_destroyed("Target"), exact["models_destroyed"].probabilities,
