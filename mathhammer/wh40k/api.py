@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -38,6 +39,9 @@ OTHER_OPTIONS = {"attacker_monster_vehicle"}
 
 
 WeaponsLike = str | Weapon | Iterable[str | Weapon]
+
+#: What :func:`build_options` gives for no options (the option objects are frozen).
+_DEFAULT_OPTIONS = (Situation(), Modifiers(), Rules(), False)
 
 
 #: ``trials="auto"``: stop once every headline figure is this precise (one standard error):
@@ -217,7 +221,8 @@ def exact(weapons: WeaponsLike, target: str | TargetProfile, **options: Any) -> 
     """
     from mathhammer.wh40k import exact as engine, exact_command
 
-    _, _, plan, inputs = _prepare(weapons, target, options, sampling_tables=False)
+    _, _, plan, inputs = _prepare(weapons, target, options, sampling_tables=False,
+                                  compiler=engine.compiled_plan)
     pmfs = (exact_command if plan.command_reroll else engine).solve(plan)
     distributions = {"damage": Distribution.from_pmf(pmfs["damage"]),
                      "models_destroyed": Distribution.from_pmf(pmfs["models_destroyed"])}
@@ -240,32 +245,26 @@ def run_monte_carlo(plan: CompiledPlan, trials: int, seed: int | np.random.SeedS
     same with or without it.
     """
     from mathhammer.core.threads import run_shares, thread_count
-    from mathhammer.wh40k.kernels import run_chunks
+    from mathhammer.wh40k.kernels import Histograms, Scratch, run_chunks
 
     streams, per_chunk = chunk_streams(trials, seed, chunks)
-    damage_hist = np.zeros((chunks, plan.total_wounds + 1), dtype=np.int64)
-    models_hist = np.zeros((chunks, plan.total_models + 1), dtype=np.int64)
-    hazard_hist = np.zeros((chunks, plan.max_hazard_mortals + 1), dtype=np.int64)
+    sizes = (plan.total_wounds + 1, plan.total_models + 1, plan.max_hazard_mortals + 1)
+    hists = Histograms(*(np.zeros((chunks, n), dtype=np.int64) for n in sizes))
     max_pending = sum(plan.max_dice(b) for b in range(plan.n_batches)) * 7 \
         if plan.dw_at_unit_end else 1
     n_groups = plan.groups.shape[0]
 
     def share(first: int, step: int) -> None:
         # The thread's own copies of the tables and scratch: the kernel cannot allocate.
-        run_chunks(first, step, streams, per_chunk, plan.batch.copy(), plan.shortcuts.copy(),
-                   plan.rolls.copy(), plan.saves.copy(), plan.damage_maps.copy(),
-                   plan.groups.copy(), plan.hazard_rolls, plan.hazard_mortals,
-                   plan.dw_at_unit_end, plan.count_cdfs.copy(), plan.use_counts,
-                   plan.hazard_fail_max, plan.dw_spill, damage_hist,
-                   models_hist, hazard_hist, _scratch(streams.shape[1], np.uint64),
-                   _scratch(damage_hist.shape[1]), _scratch(models_hist.shape[1]),
-                   _scratch(hazard_hist.shape[1]), _scratch(n_groups), _scratch(n_groups),
-                   _scratch(n_groups), _scratch(7), _scratch(2 * max_pending),
-                   plan.command_reroll)
+        scratch = Scratch(_scratch(streams.shape[1], np.uint64), _scratch(n_groups),
+                          _scratch(n_groups), _scratch(n_groups), _scratch(7),
+                          _scratch(2 * max_pending))
+        run_chunks(first, step, streams, per_chunk, plan.kernel_plan(), hists,
+                   Histograms(*(_scratch(n) for n in sizes)), scratch)
 
-    watch(lambda: run_shares(share, thread_count(chunks)), lambda: models_hist.sum(), trials,
+    watch(lambda: run_shares(share, thread_count(chunks)), lambda: hists.models.sum(), trials,
           "simulate", progress=progress)
-    return damage_hist.sum(axis=0), models_hist.sum(axis=0), hazard_hist.sum(axis=0)
+    return tuple(h.sum(axis=0) for h in hists)
 
 
 def _scratch(n: int, dtype: type = np.int64) -> np.ndarray:
@@ -285,6 +284,8 @@ def build_options(options: dict[str, Any]) -> tuple[Situation, Modifiers, Rules,
     OptionError
         For an unknown option (with a suggestion) or an impossible value.
     """
+    if not options:
+        return _DEFAULT_OPTIONS
     options = dict(options)
     situation = options.pop("situation", None) or Situation()
     modifiers = options.pop("modifiers", None) or Modifiers()
@@ -326,7 +327,8 @@ def parse_weapons(weapons: WeaponsLike) -> list[Weapon]:
     if isinstance(weapons, (bytes, bytearray)) or not isinstance(weapons, Iterable):
         raise OptionError(f"weapons must be a weapon line, a Weapon or a list of them, not "
                           f"{type(weapons).__name__} {weapons!r:.60}")
-    parsed = [w if isinstance(w, Weapon) else parse_weapon(w) for w in weapons]
+    parsed = [w if isinstance(w, Weapon) else
+              _parsed_weapon(w) if isinstance(w, str) else parse_weapon(w) for w in weapons]
     if not parsed:
         raise OptionError("give at least one weapon line")
     return parsed
@@ -334,19 +336,45 @@ def parse_weapons(weapons: WeaponsLike) -> list[Weapon]:
 
 def parse_target(target: str | TargetProfile, edition: int = 11) -> TargetProfile:
     """A target line, or a reference name such as ``"MEQ"`` or ``"10x TEQ"``, to a profile."""
+    if isinstance(target, str):
+        return _resolved_target(target, edition)
     from mathhammer.wh40k.targets import resolve_target
 
     return resolve_target(target, edition=edition)
 
 
+def clear_caches() -> None:
+    """Forget remembered weapon lines, target lines and exact-engine tables (to time a first
+    answer, or to free memory); answers are the same either way."""
+    from mathhammer.wh40k import exact as engine
+
+    _parsed_weapon.cache_clear()
+    _resolved_target.cache_clear()
+    engine.clear_caches()
+
+
+@lru_cache(maxsize=1024)
+def _parsed_weapon(line: Any) -> Weapon:
+    """:func:`parse_weapon`, remembered: a line always reads the same (profiles are frozen)."""
+    return parse_weapon(line)
+
+
+@lru_cache(maxsize=1024)
+def _resolved_target(text: str, edition: int) -> TargetProfile:
+    """A target line or built-in reference name, remembered (the built-in library is fixed)."""
+    from mathhammer.wh40k.targets import resolve_target
+
+    return resolve_target(text, edition=edition)
+
+
 def _prepare(weapons: WeaponsLike, target: str | TargetProfile, options: dict[str, Any],
-             sampling_tables: bool = True):
+             sampling_tables: bool = True, compiler=compile_plan):
     weapon_list = parse_weapons(weapons)
     situation, modifiers, rules, monster_vehicle = build_options(options)
     target_profile = parse_target(target, rules.edition)
-    plan = compile_plan(weapon_list, target_profile, situation, modifiers, rules,
-                        attacker_monster_vehicle=monster_vehicle,
-                        sampling_tables=sampling_tables)
+    plan = compiler(weapon_list, target_profile, situation, modifiers, rules,
+                    attacker_monster_vehicle=monster_vehicle,
+                    sampling_tables=sampling_tables)
     inputs = {"weapons": [str(w) for w in weapon_list], "target": str(target_profile),
               "situation": _fields(situation), "modifiers": _fields(modifiers),
               "rules": _fields(rules)}

@@ -22,15 +22,53 @@ and are refused with :class:`~mathhammer.errors.UnsupportedError`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from functools import lru_cache
+
 import numpy as np
 
 from mathhammer.errors import UnsupportedError
-from mathhammer.wh40k.compile import (AUTO_HIT, DEVASTATING, EXTRA_CRIT, FNP_COLUMN,
-                                      FNP_MORTAL_COLUMN, G_MODELS, G_WOUNDS,
-                                      HIT_CLASS, HIT_REROLL, LETHAL, MORTAL_DAMAGE, NORMAL_DAMAGE,
-                                      SAVE_FAILS, SAVE_REROLL, SUS_CONST, SUS_COUNT, SUS_SIDES,
-                                      WOUND_CLASS, WOUND_REROLL, CompiledPlan, attack_dice_pmf,
-                                      dice_pmf, face_probabilities, outcome_probabilities)
+from mathhammer.wh40k.compile import (DEVASTATING, FNP_COLUMN, FNP_MORTAL_COLUMN, G_MODELS,
+                                      G_WOUNDS, MORTAL_DAMAGE, NORMAL_DAMAGE, SUS_CONST,
+                                      SUS_COUNT, SUS_SIDES, CompiledPlan, compile_plan)
+from mathhammer.wh40k.exact_tables import (CACHE_SIZE, MAX_CACHED_STATES, add_padded,
+                                           clear_caches as clear_table_caches, convolve,
+                                           damage_transition, joint_pmf, mapped_pmf,
+                                           spill_step)
+from mathhammer.wh40k.profiles import Modifiers, Rules, Situation, TargetProfile, Weapon
+
+__all__ = ["MAX_EXACT_DAMAGE", "MAX_EXACT_STATES", "MAX_EXACT_WORK", "MAX_PENDING_CELLS",
+           "add_padded", "apply_batch", "batch_steps", "check_exact_size",
+           "check_pending_size", "clear_caches", "compiled_plan", "convolve", "damage_transition",
+           "hazard_pmf", "inflict_pending", "mapped_pmf", "mortal_step", "pmfs_of", "solve",
+           "states_after_wounds", "unsaved_and_devastating_pmf"]
+
+
+def compiled_plan(weapons: Sequence[Weapon], target: TargetProfile, situation: Situation,
+                  modifiers: Modifiers, rules: Rules, attacker_monster_vehicle: bool = False,
+                  sampling_tables: bool = False) -> CompiledPlan:
+    """:func:`~mathhammer.wh40k.compile.compile_plan` for the exact engine, remembered.
+
+    Profiles and options are frozen, so the same inputs always compile to the same plan; the
+    plan's arrays are made read-only (the exact engine only reads them). Monte Carlo runs
+    compile their own (they need the sampling tables).
+    """
+    if sampling_tables:
+        return compile_plan(weapons, target, situation, modifiers, rules,
+                            attacker_monster_vehicle=attacker_monster_vehicle)
+    return _compiled(tuple(weapons), target, situation, modifiers, rules,
+                     bool(attacker_monster_vehicle))
+
+
+@lru_cache(maxsize=CACHE_SIZE)
+def _compiled(weapons: tuple[Weapon, ...], target: TargetProfile, situation: Situation,
+              modifiers: Modifiers, rules: Rules, monster_vehicle: bool) -> CompiledPlan:
+    plan = compile_plan(list(weapons), target, situation, modifiers, rules,
+                        attacker_monster_vehicle=monster_vehicle, sampling_tables=False)
+    for value in vars(plan).values():
+        if isinstance(value, np.ndarray):
+            value.flags.writeable = False
+    return plan
 
 
 def solve(plan: CompiledPlan) -> dict[str, np.ndarray]:
@@ -77,8 +115,7 @@ def solve(plan: CompiledPlan) -> dict[str, np.ndarray]:
 
 def pmfs_of(plan: CompiledPlan, state: np.ndarray, wounds: int) -> dict[str, np.ndarray]:
     """The result of :func:`solve` from the final pmf of wounds lost."""
-    models_pmf = np.zeros((len(state) - 1) // wounds + 1)
-    np.add.at(models_pmf, np.arange(len(state)) // wounds, state)
+    models_pmf = np.append(state[:-1].reshape(-1, wounds).sum(axis=1), state[-1])
     return {"damage": state, "models_destroyed": models_pmf,
             "attacker_mortal_wounds": hazard_pmf(plan.hazard_rolls, plan.hazard_mortals,
                                                  plan.hazard_fail_max)}
@@ -186,67 +223,9 @@ def hazard_pmf(rolls: int, mortals_per_fail: int, fail_max: int = 2) -> np.ndarr
 
 
 def unsaved_and_devastating_pmf(plan: CompiledPlan, b: int, group: int = 0) -> np.ndarray:
-    """Joint pmf ``P[u, k]`` of unsaved ordinary wounds and devastating critical wounds."""
-    row = plan.batch[b]
-    fail_hit, hit, crit = (np.array([0.0, 1.0, 0.0]) if row[AUTO_HIT] else
-                           outcome_probabilities(plan.rolls[b, HIT_CLASS],
-                                                 plan.rolls[b, HIT_REROLL]))
-    _, wound, crit_wound = outcome_probabilities(plan.rolls[b, WOUND_CLASS],
-                                                 plan.rolls[b, WOUND_REROLL])
-    faces = face_probabilities(plan.saves[b, group, SAVE_REROLL])
-    unsaved = float(faces[plan.saves[b, group, SAVE_FAILS] == 1].sum())
-    devastating = crit_wound if row[DEVASTATING] else 0.0
-    ordinary = (wound + (0.0 if row[DEVASTATING] else crit_wound)) * unsaved
-    token = np.array([[1.0 - ordinary - devastating, devastating], [ordinary, 0.0]])
-    auto = np.array([[1.0 - unsaved], [unsaved]])
-
-    sustained = dice_pmf(row[SUS_COUNT], row[SUS_SIDES], row[SUS_CONST])
-    extra_token = auto if (row[LETHAL] and row[EXTRA_CRIT]) else token
-    extra_gf = np.zeros((1, 1))
-    power = np.ones((1, 1))
-    for x, px in enumerate(sustained):
-        if x > 0:
-            power = convolve(power, extra_token)
-        if px > 0:
-            extra_gf = add_padded(extra_gf, px * power)
-    crit_gf = convolve(auto if row[LETHAL] else token, extra_gf)
-    die = add_padded(add_padded(np.array([[fail_hit]]), hit * token), crit * crit_gf)
-
-    n_pmf = attack_dice_pmf(row)
-    joint = np.zeros((1, 1))
-    power = np.ones((1, 1))
-    for n, pn in enumerate(n_pmf):
-        if n > 0:
-            power = convolve(power, die)
-        if pn > 0:
-            joint = add_padded(joint, pn * power)
-    return np.clip(joint, 0.0, None)
-
-
-def damage_transition(damage_pmf: np.ndarray, fnp: int, models: int, wounds: int) -> np.ndarray:
-    """Markov matrix over wounds lost for one allocation of damage with Feel No Pain.
-
-    Each point of damage gets through Feel No Pain independently, and the model loses at
-    most the wounds it has left (excess damage is lost), so the step from a state depends
-    only on the wounds left on the wounded model.
-    """
-    size = models * wounds + 1
-    matrix = np.zeros((size, size))
-    matrix[-1, -1] = 1.0
-    through = 1.0 - (7 - fnp) / 6.0 if fnp < 7 else 1.0
-    # P(K = k): wounds that get through, mixed over the damage roll.
-    through_pmf = np.asarray(damage_pmf, dtype=float) @ _binomial_rows(len(damage_pmf) - 1,
-                                                                       through)
-    for left in range(1, wounds + 1):
-        capped = np.zeros(left + 1)
-        kept = min(left, len(through_pmf))
-        capped[:kept] = through_pmf[:kept]
-        capped[left] += through_pmf[left:].sum()
-        # the states whose wounded model has `left` wounds left: one block of rows each
-        starts = np.arange(models) * wounds + (wounds - left)
-        steps = np.arange(left + 1)
-        matrix[starts[:, None], starts[:, None] + steps[None, :]] = capped[None, :]
-    return matrix
+    """Joint pmf ``P[u, k]`` of unsaved ordinary wounds and devastating critical wounds
+    (read-only; memoised on the batch's tables, see :mod:`mathhammer.wh40k.exact_tables`)."""
+    return joint_pmf(plan.batch[b], plan.rolls[b], plan.saves[b, group])
 
 
 def _resolve_batch(plan: CompiledPlan, b: int, state: np.ndarray, models: int,
@@ -263,16 +242,62 @@ def _resolve_batch(plan: CompiledPlan, b: int, state: np.ndarray, models: int,
 def batch_steps(plan: CompiledPlan, b: int, models: int,
                 wounds: int) -> tuple[np.ndarray, np.ndarray]:
     """Markov steps over wounds lost of one unsaved wound and of one [DEVASTATING WOUNDS]
-    critical wound of batch ``b``."""
+    critical wound of batch ``b`` (read-only; memoised on the damage law, the damage maps,
+    Feel No Pain and the unit)."""
     row = plan.batch[b]
-    raw = plan.damage_pmfs[b]
-    normal = mapped_pmf(raw, plan.damage_maps[b, NORMAL_DAMAGE])
-    mortal = mapped_pmf(raw, plan.damage_maps[b, MORTAL_DAMAGE])
-    step_normal = damage_transition(normal, int(plan.groups[0, row[FNP_COLUMN]]), models,
-                                    wounds)
-    step_mortal = mortal_step(plan, mortal, int(plan.groups[0, row[FNP_MORTAL_COLUMN]]),
-                               models, wounds)
-    return step_normal, step_mortal
+    if models * wounds + 1 > MAX_CACHED_STATES:
+        return _batch_steps(plan.damage_pmfs[b], plan.damage_maps[b],
+                            int(plan.groups[0, row[FNP_COLUMN]]),
+                            int(plan.groups[0, row[FNP_MORTAL_COLUMN]]), models, wounds,
+                            bool(plan.dw_spill))
+    return _batch_steps_from_bytes(
+        np.ascontiguousarray(plan.damage_pmfs[b]).tobytes(),
+        np.ascontiguousarray(plan.damage_maps[b]).tobytes(),
+        int(plan.groups[0, row[FNP_COLUMN]]), int(plan.groups[0, row[FNP_MORTAL_COLUMN]]),
+        models, wounds, bool(plan.dw_spill))
+
+
+@lru_cache(maxsize=CACHE_SIZE)
+def _batch_steps_from_bytes(raw: bytes, maps: bytes, fnp: int, fnp_mortal: int, models: int,
+                            wounds: int, spill: bool) -> tuple[np.ndarray, np.ndarray]:
+    return _batch_steps(np.frombuffer(raw), np.frombuffer(maps, dtype=np.int64).reshape(2, -1),
+                        fnp, fnp_mortal, models, wounds, spill)
+
+
+def _batch_steps(raw: np.ndarray, maps: np.ndarray, fnp: int, fnp_mortal: int, models: int,
+                 wounds: int, spill: bool) -> tuple[np.ndarray, np.ndarray]:
+    normal = mapped_pmf(raw, maps[NORMAL_DAMAGE])
+    mortal = mapped_pmf(raw, maps[MORTAL_DAMAGE])
+    step_mortal = (spill_step(mortal, fnp_mortal, models, wounds) if spill
+                   else damage_transition(mortal, fnp_mortal, models, wounds))
+    return damage_transition(normal, fnp, models, wounds), step_mortal
+
+
+#: Largest chain (states) whose wound-by-wound states are found by squaring the Markov step
+#: (a few matrix products) instead of one vector-matrix product per unsaved wound.
+MAX_SQUARING_STATES = 96
+
+
+def states_after_wounds(rows: np.ndarray, step: np.ndarray, count: int) -> np.ndarray:
+    """``out[u] = rows @ step ** u`` for ``u < count`` (``rows``: one state per row).
+
+    Small chains double the computed block with ``step ** (2 ** j)`` (about ``2 log2 count``
+    numpy calls); larger ones take one product per wound, cheaper than cubing the states.
+    """
+    out = np.empty((count,) + rows.shape)
+    out[0] = rows
+    if step.shape[0] <= MAX_SQUARING_STATES:
+        filled, power = 1, step
+        while filled < count:
+            take = min(filled, count - filled)
+            np.matmul(out[:take], power, out=out[filled : filled + take])
+            filled += take
+            if filled < count:
+                power = power @ power
+        return out
+    for u in range(1, count):
+        np.matmul(out[u - 1], step, out=out[u])
+    return out
 
 
 def apply_batch(joint: np.ndarray, state: np.ndarray, step_normal: np.ndarray,
@@ -280,92 +305,32 @@ def apply_batch(joint: np.ndarray, state: np.ndarray, step_normal: np.ndarray,
     """``state`` after a batch whose (unsaved wounds, critical wounds) pmf is ``joint``:
     each unsaved wound one ``step_normal``, then each critical wound one ``step_mortal``, or,
     when ``defer``, a new last axis counting the critical wounds pending."""
-    # after_u[u] = state after u unsaved wounds; then mix over u for each k and apply
-    # k devastating critical wounds with Horner's scheme.
-    if state.ndim == 1 and not defer:
-        after_u = np.empty((joint.shape[0], len(state)))
-        current = state
-        for u in range(joint.shape[0]):
-            after_u[u] = current
-            current = current @ step_normal
-        per_k = joint.T @ after_u
-        result = per_k[-1]
-        for k in range(per_k.shape[0] - 2, -1, -1):
-            result = result @ step_mortal + per_k[k]
-        return result
-    # With pending critical wounds the state has more axes: the same on a flattened view.
-    flat = state.reshape(state.shape[0], -1)
-    after_u = np.empty((joint.shape[0],) + flat.shape)
-    current = flat
-    for u in range(joint.shape[0]):
-        after_u[u] = current
-        current = step_normal.T @ current
-    per_k = np.tensordot(joint.T, after_u, axes=1)   # [k, wounds lost, pending...]
+    # Row form: one row per combination of pending critical wounds, wounds lost along it.
+    rows = state.reshape(state.shape[0], -1).T
+    after_u = states_after_wounds(rows, step_normal, joint.shape[0])
+    per_k = np.tensordot(joint.T, after_u, axes=1)   # [k, pending..., wounds lost]
     if defer:
-        return np.moveaxis(per_k, 0, -1).reshape(state.shape + (per_k.shape[0],))
+        return per_k.transpose(2, 1, 0).reshape(state.shape + (per_k.shape[0],))
     result = per_k[-1]
     for k in range(per_k.shape[0] - 2, -1, -1):
-        result = step_mortal.T @ result + per_k[k]
-    return result.reshape(state.shape)
+        result = result @ step_mortal + per_k[k]
+    return result.T.reshape(state.shape)
 
 
 def mortal_step(plan: CompiledPlan, mortal: np.ndarray, fnp: int, models: int,
-                 wounds: int) -> np.ndarray:
+                wounds: int) -> np.ndarray:
     """Markov step of one [DEVASTATING WOUNDS] critical wound: its damage on one model, excess
-    lost; or, when they spill (10th-edition launch text), that many single mortal wounds."""
+    lost; or, when they spill (10th-edition launch text), that many single mortal wounds.
+    Read-only."""
     if not plan.dw_spill:
         return damage_transition(mortal, fnp, models, wounds)
-    one = damage_transition(np.array([0.0, 1.0]), fnp, models, wounds)
-    step = np.zeros_like(one)
-    power = np.eye(one.shape[0])
-    for p in mortal:
-        if p > 0:
-            step += p * power
-        power = power @ one
-    return step
+    return spill_step(mortal, fnp, models, wounds)
 
 
-def mapped_pmf(raw_pmf: np.ndarray, damage_map: np.ndarray) -> np.ndarray:
-    """The pmf of ``damage_map[raw]`` when ``raw`` has pmf ``raw_pmf`` (damage after its
-    modifiers)."""
-    out = np.zeros(int(damage_map.max()) + 1)
-    for raw, p in enumerate(raw_pmf):
-        if p > 0:
-            out[damage_map[raw]] += p
-    return out
 
-
-def _binomial_rows(n_max: int, p: float) -> np.ndarray:
-    """``rows[n, k] = P(Binomial(n, p) = k)`` for ``n, k`` in ``0..n_max``."""
-    rows = np.zeros((n_max + 1, n_max + 1))
-    rows[0, 0] = 1.0
-    for n in range(1, n_max + 1):
-        rows[n, : n + 1] = rows[n - 1, : n + 1] * (1.0 - p)
-        rows[n, 1 : n + 1] += rows[n - 1, :n] * p
-    return rows
-
-
-def convolve(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Full 2-D convolution of two pmf tables (the product of their generating functions).
-
-    ``b`` is always a one-die table of a few cells, so a shifted add per cell of ``b`` is
-    much cheaper than a general routine (``scipy.signal.convolve`` spent ~150 us per call
-    choosing a method).
-    """
-    if a.size < b.size:
-        a, b = b, a
-    out = np.zeros((a.shape[0] + b.shape[0] - 1, a.shape[1] + b.shape[1] - 1))
-    for i in range(b.shape[0]):
-        for j in range(b.shape[1]):
-            if b[i, j] != 0.0:
-                out[i : i + a.shape[0], j : j + a.shape[1]] += b[i, j] * a
-    return out
-
-
-def add_padded(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Sum of two 2-D arrays of possibly different shapes, each padded with zeros."""
-    shape = (max(a.shape[0], b.shape[0]), max(a.shape[1], b.shape[1]))
-    out = np.zeros(shape)
-    out[: a.shape[0], : a.shape[1]] += a
-    out[: b.shape[0], : b.shape[1]] += b
-    return out
+def clear_caches() -> None:
+    """Forget every memoised table of the exact engine (to time a first answer, or to free
+    memory); answers are the same either way."""
+    clear_table_caches()
+    _batch_steps_from_bytes.cache_clear()
+    _compiled.cache_clear()

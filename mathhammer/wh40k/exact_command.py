@@ -306,6 +306,7 @@ def damage_reroll_steps(plan: CompiledPlan, b: int, models: int,
         mapped = [mapped_pmf(pmf, plan.damage_maps[b, damage_map])
                   for pmf in (raw, high, rerolled_pmf)]
         full, keep, rerolled = (transition(pmf, fnp, models, wounds) for pmf in mapped)
+        keep, rerolled = keep.copy(), rerolled.copy()   # memoised steps are read-only
         keep[-1, :], rerolled[-1, :] = 0.0, 0.0
         keep[-1, -1] = 1.0
         steps.append(np.block([[full, np.zeros_like(full)], [rerolled, keep]]))

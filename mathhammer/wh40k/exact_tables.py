@@ -1,0 +1,260 @@
+"""The per-batch tables of the 40k exact engine, computed once and remembered.
+
+Everything here is a pure function of a few small integer tables of a compiled plan (one
+batch row, its hit and wound tables, one group's save table, its damage law), so each result
+is memoised on the bytes of those tables. A grid, a sweep or a roster matrix that meets the
+same weapon against the same save, or the same damage against the same models, builds the
+table once; a repeated answer builds nothing. Returned arrays are read-only: copy before
+changing one.
+
+Generating functions are tables over (u, k): ``P[u, k]`` is the probability of u unsaved
+ordinary wounds and k [DEVASTATING WOUNDS] critical wounds. Every table holds non-negative
+numbers and is only ever multiplied and added, so each entry keeps its relative precision
+(a tail probability of 1e-30 is still right to 15 digits): no FFT, no subtraction.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from mathhammer.wh40k.compile import (AUTO_HIT, DEVASTATING, EXTRA_CRIT, HIT_CLASS,
+                                      HIT_REROLL, LETHAL, SAVE_FAILS, SAVE_REROLL, SUS_CONST,
+                                      SUS_COUNT, SUS_SIDES, WOUND_CLASS, WOUND_REROLL,
+                                      attack_dice_pmf, dice_pmf, face_probabilities,
+                                      outcome_probabilities)
+
+#: Memoised tables kept per kind (least recently used dropped first).
+CACHE_SIZE = 4096
+#: Largest Markov step (states x states) remembered; bigger ones are rebuilt when needed.
+MAX_CACHED_STATES = 160
+
+
+def frozen(array: np.ndarray) -> np.ndarray:
+    """``array`` marked read-only (a memoised table must never be changed in place)."""
+    array.flags.writeable = False
+    return array
+
+
+def joint_pmf(row: np.ndarray, rolls: np.ndarray, saves: np.ndarray) -> np.ndarray:
+    """Joint pmf ``P[u, k]`` of one batch's unsaved ordinary wounds and [DEVASTATING WOUNDS]
+    critical wounds (read-only, memoised).
+
+    Parameters
+    ----------
+    row
+        The batch's row of :attr:`CompiledPlan.batch`.
+    rolls
+        Its hit and wound tables (``CompiledPlan.rolls[b]``).
+    saves
+        One group's save table (``CompiledPlan.saves[b, group]``).
+    """
+    return _joint_from_bytes(np.ascontiguousarray(row, dtype=np.int64).tobytes(),
+                             np.ascontiguousarray(rolls, dtype=np.int64).tobytes(),
+                             np.ascontiguousarray(saves, dtype=np.int64).tobytes())
+
+
+@lru_cache(maxsize=CACHE_SIZE)
+def _joint_from_bytes(row: bytes, rolls: bytes, saves: bytes) -> np.ndarray:
+    row_a = np.frombuffer(row, dtype=np.int64)
+    rolls_a = np.frombuffer(rolls, dtype=np.int64).reshape(4, 7)
+    saves_a = np.frombuffer(saves, dtype=np.int64).reshape(2, 7)
+    die = attack_die_gf(row_a, rolls_a, saves_a)
+    return frozen(mix_powers(die, attack_dice_pmf(row_a)))
+
+
+def attack_die_gf(row: np.ndarray, rolls: np.ndarray, saves: np.ndarray) -> np.ndarray:
+    """Generating function of one attack die: hit roll, [SUSTAINED HITS] extra hits,
+    [LETHAL HITS] automatic wounds, wound and save rolls."""
+    fail_hit, hit, crit = (np.array([0.0, 1.0, 0.0]) if row[AUTO_HIT] else
+                           outcome_probabilities(rolls[HIT_CLASS], rolls[HIT_REROLL]))
+    _, wound, crit_wound = outcome_probabilities(rolls[WOUND_CLASS], rolls[WOUND_REROLL])
+    faces = face_probabilities(saves[SAVE_REROLL])
+    unsaved = float(faces[saves[SAVE_FAILS] == 1].sum())
+    devastating = crit_wound if row[DEVASTATING] else 0.0
+    ordinary = (wound + (0.0 if row[DEVASTATING] else crit_wound)) * unsaved
+    token = np.array([[max(1.0 - ordinary - devastating, 0.0), devastating], [ordinary, 0.0]])
+    auto = np.array([[1.0 - unsaved], [unsaved]])
+
+    sustained = dice_pmf(row[SUS_COUNT], row[SUS_SIDES], row[SUS_CONST])
+    extra_token = auto if (row[LETHAL] and row[EXTRA_CRIT]) else token
+    extra_gf = mix_powers(extra_token, sustained)
+    crit_gf = convolve(auto if row[LETHAL] else token, extra_gf)
+    die = add_padded(add_padded(np.array([[fail_hit]]), hit * token), crit * crit_gf)
+    return np.clip(die, 0.0, None)
+
+
+def mix_powers(gf: np.ndarray, n_pmf: np.ndarray) -> np.ndarray:
+    """``sum_n n_pmf[n] * gf ** n``: the generating function of a random number of
+    independent copies of ``gf`` (a 2-D table), by Horner's scheme.
+
+    One numpy call per copy and per non-zero cell of ``gf`` (one ``np.convolve`` per copy
+    when ``gf`` has no critical-wound column), on a table allocated once at its final size.
+    """
+    support = np.flatnonzero(np.asarray(n_pmf) > 0)
+    if len(support) == 0:
+        return np.zeros((1, 1))
+    low, high = int(support[0]), int(support[-1])
+    rows, cols = _trimmed_shape(gf)
+    gf = gf[:rows, :cols]
+    if cols == 1:
+        return _mix_powers_1d(gf[:, 0], n_pmf, low, high)[:, None]
+    out = np.zeros((high * (rows - 1) + 1, high * (cols - 1) + 1))
+    out[0, 0] = n_pmf[high]
+    cells = [(i, j, float(gf[i, j])) for i in range(rows) for j in range(cols) if gf[i, j]]
+    extent = (1, 1)
+    for n in range(high - 1, -1, -1):
+        extent = _multiply_in_place(out, extent, cells, rows, cols)
+        if n >= low:
+            out[0, 0] += n_pmf[n]
+    return out
+
+
+def _mix_powers_1d(gf: np.ndarray, n_pmf: np.ndarray, low: int, high: int) -> np.ndarray:
+    acc = np.array([float(n_pmf[high])])
+    for n in range(high - 1, low - 1, -1):
+        acc = np.convolve(acc, gf)
+        acc[0] += n_pmf[n]
+    return np.convolve(acc, power_1d(gf, low)) if low else acc
+
+
+def power_1d(gf: np.ndarray, n: int) -> np.ndarray:
+    """``gf ** n`` for a 1-D polynomial, by repeated squaring."""
+    result = np.ones(1)
+    base = gf
+    while n:
+        if n & 1:
+            result = np.convolve(result, base)
+        n >>= 1
+        if n:
+            base = np.convolve(base, base)
+    return result
+
+
+def _trimmed_shape(gf: np.ndarray) -> tuple[int, int]:
+    """Rows and columns up to the last non-zero one (at least one each)."""
+    nonzero = np.nonzero(gf)
+    if len(nonzero[0]) == 0:
+        return 1, 1
+    return int(nonzero[0].max()) + 1, int(nonzero[1].max()) + 1
+
+
+def _multiply_in_place(out: np.ndarray, extent: tuple[int, int],
+                       cells: list[tuple[int, int, float]], rows: int,
+                       cols: int) -> tuple[int, int]:
+    """``out`` (non-zero within ``extent``) times the table whose non-zero ``cells`` are
+    given, in place; returns the new extent."""
+    eu, ek = extent
+    current = out[:eu, :ek].copy()
+    out[: eu + rows - 1, : ek + cols - 1] = 0.0
+    for i, j, p in cells:
+        out[i : i + eu, j : j + ek] += p * current
+    return eu + rows - 1, ek + cols - 1
+
+
+def convolve(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Full 2-D convolution of two pmf tables (the product of their generating functions).
+
+    One shifted add per non-zero cell of the smaller table (they are one-die tables of a few
+    cells: much cheaper than a general routine)."""
+    if a.size < b.size:
+        a, b = b, a
+    out = np.zeros((a.shape[0] + b.shape[0] - 1, a.shape[1] + b.shape[1] - 1))
+    for i in range(b.shape[0]):
+        for j in range(b.shape[1]):
+            if b[i, j] != 0.0:
+                out[i : i + a.shape[0], j : j + a.shape[1]] += b[i, j] * a
+    return out
+
+
+def add_padded(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Sum of two 2-D arrays of possibly different shapes, each padded with zeros."""
+    shape = (max(a.shape[0], b.shape[0]), max(a.shape[1], b.shape[1]))
+    out = np.zeros(shape)
+    out[: a.shape[0], : a.shape[1]] += a
+    out[: b.shape[0], : b.shape[1]] += b
+    return out
+
+
+def damage_transition(damage_pmf: np.ndarray, fnp: int, models: int, wounds: int) -> np.ndarray:
+    """Markov matrix over wounds lost for one allocation of damage with Feel No Pain
+    (read-only; memoised for units of up to :data:`MAX_CACHED_STATES` states).
+
+    Each point of damage gets through Feel No Pain independently, and the model loses at
+    most the wounds it has left (excess damage is lost), so the step from a state depends
+    only on the wounds left on the wounded model.
+    """
+    pmf = np.ascontiguousarray(damage_pmf, dtype=float)
+    if models * wounds + 1 <= MAX_CACHED_STATES:
+        return _transition_from_bytes(pmf.tobytes(), int(fnp), int(models), int(wounds))
+    return frozen(build_transition(pmf, fnp, models, wounds))
+
+
+@lru_cache(maxsize=CACHE_SIZE)
+def _transition_from_bytes(pmf: bytes, fnp: int, models: int, wounds: int) -> np.ndarray:
+    return frozen(build_transition(np.frombuffer(pmf), fnp, models, wounds))
+
+
+def build_transition(damage_pmf: np.ndarray, fnp: int, models: int, wounds: int) -> np.ndarray:
+    """The matrix of :func:`damage_transition`, built afresh (writable)."""
+    size = models * wounds + 1
+    through = 1.0 - (7 - fnp) / 6.0 if fnp < 7 else 1.0
+    # P(K = k): wounds that get through, mixed over the damage roll.
+    through_pmf = np.asarray(damage_pmf, dtype=float)
+    if through < 1.0:
+        through_pmf = through_pmf @ binomial_rows(len(through_pmf) - 1, through)
+    # capped[left, j]: the model with `left` wounds left loses j (all of them when K >= left)
+    padded = np.zeros(max(len(through_pmf), wounds + 1))
+    padded[: len(through_pmf)] = through_pmf
+    tails = padded[::-1].cumsum()[::-1]
+    steps = np.arange(wounds + 1)
+    lefts = np.arange(wounds + 1)[:, None]
+    capped = np.where(steps[None, :] < lefts, padded[None, : wounds + 1], 0.0)
+    capped[lefts[:, 0], lefts[:, 0]] = tails[: wounds + 1]
+    # state s (s < size - 1) has wounds - s % wounds left on the wounded model
+    starts = np.arange(size - 1)
+    band = capped[wounds - starts % wounds]
+    matrix = np.zeros((size, size + wounds))
+    matrix[starts[:, None], starts[:, None] + steps[None, :]] = band
+    matrix = matrix[:, :size].copy()
+    matrix[-1, -1] = 1.0
+    return matrix
+
+
+def binomial_rows(n_max: int, p: float) -> np.ndarray:
+    """``rows[n, k] = P(Binomial(n, p) = k)`` for ``n, k`` in ``0..n_max``."""
+    rows = np.zeros((n_max + 1, n_max + 1))
+    rows[0, 0] = 1.0
+    for n in range(1, n_max + 1):
+        rows[n, : n + 1] = rows[n - 1, : n + 1] * (1.0 - p)
+        rows[n, 1 : n + 1] += rows[n - 1, :n] * p
+    return rows
+
+
+def mapped_pmf(raw_pmf: np.ndarray, damage_map: np.ndarray) -> np.ndarray:
+    """The pmf of ``damage_map[raw]`` when ``raw`` has pmf ``raw_pmf`` (damage after its
+    modifiers)."""
+    out = np.zeros(int(damage_map.max()) + 1)
+    nonzero = np.flatnonzero(np.asarray(raw_pmf) > 0)
+    np.add.at(out, damage_map[nonzero], np.asarray(raw_pmf)[nonzero])
+    return out
+
+
+def spill_step(mortal: np.ndarray, fnp: int, models: int, wounds: int) -> np.ndarray:
+    """Markov step of ``mortal``-distributed damage dealt as that many single mortal wounds
+    (each may spill onto the next model), read-only."""
+    one = damage_transition(np.array([0.0, 1.0]), fnp, models, wounds)
+    step = np.zeros_like(one)
+    power = np.eye(one.shape[0])
+    for p in mortal:
+        if p > 0:
+            step += p * power
+        power = power @ one
+    return frozen(step)
+
+
+def clear_caches() -> None:
+    """Forget every memoised table (for timing a first answer, or to free memory)."""
+    _joint_from_bytes.cache_clear()
+    _transition_from_bytes.cache_clear()
