@@ -1,6 +1,7 @@
 """Every unit of an army list against every target, in the shooting and the fight phase.
 
-One cell is (attacking unit, target, phase). Its weapons follow 04.01:
+One cell is (attacking unit, target, phase). Its weapons follow 04.01 as the whole-unit
+engine reads it (:func:`~mathhammer.wh40k.scenario.weapon_rules.weapon_slots`):
 
 - shooting: every ranged weapon of every model; a model's [PISTOL] / [CLOSE-QUARTERS]
   weapons only when it has no other ranged weapon (MONSTERs and VEHICLEs use all); with
@@ -8,7 +9,11 @@ One cell is (attacking unit, target, phase). Its weapons follow 04.01:
 - fight: each model's one melee weapon plus all its [EXTRA ATTACKS] weapons;
 - where a model has several melee weapons, or a weapon several profiles, the one with the
   highest expected damage against that target (exact engine) is taken, or with
-  ``profiles="first"`` the one listed first. The choices made are in ``frame.attrs["choices"]``.
+  ``profiles="first"`` the one listed first (the whole-unit engine's default). The choices
+  made are in ``frame.attrs["choices"]``.
+
+The situation, modifier and rule options are split and checked once, when the analysis
+starts; each cell gets them as checked objects.
 
 A target with one statline (a target line, a reference name, or a unit whose models all
 share one profile) goes through :func:`mathhammer.wh40k.compare.compare`, so its rows are
@@ -38,11 +43,11 @@ import pandas as pd
 from mathhammer.core.progress import bar as progress_bar, check_progress
 from mathhammer.core.trials import DEFAULT_GRID_TRIALS, check_seed, check_trials
 from mathhammer.errors import OptionError, UnsupportedError
-from mathhammer.wh40k import abilities as ab
 from mathhammer.wh40k import api, compare as grid
-from mathhammer.wh40k.profiles import TargetProfile, Weapon
+from mathhammer.wh40k.profiles import Modifiers, Rules, Situation, TargetProfile, Weapon
 from mathhammer.wh40k.scenario.units import (CarriedWeapon, ModelGroup, Unit,
                                              allocation_groups, declared_order)
+from mathhammer.wh40k.scenario.weapon_rules import Choice, Slot, weapon_slots
 from mathhammer.wh40k.roster.convert import RosterLike
 
 
@@ -73,7 +78,8 @@ class _Target:
 def analyse(roster: RosterLike, targets: Any, *, exact: bool = False,
             trials: int = DEFAULT_GRID_TRIALS, seed: int = 1, profiles: str = "best",
             phases: Iterable[str] = PHASES, library: Any = None,
-            progress: bool | None = None, **options: Any) -> pd.DataFrame:
+            progress: bool | None = None, results_out: dict | None = None,
+            **options: Any) -> pd.DataFrame:
     """Every analysed unit of ``roster`` against every target, in each phase.
 
     Parameters
@@ -98,6 +104,11 @@ def analyse(roster: RosterLike, targets: Any, *, exact: bool = False,
         A progress bar on stderr, one step per (unit, target, phase) cell, for an analysis
         longer than about 2 s: ``None`` (default) when stderr is a terminal or in a notebook,
         ``True``/``False`` to force it. It never changes the frame.
+    results_out
+        A dict to fill with the result behind each cell, keyed ``(attacker, target,
+        phase)``: a :class:`~mathhammer.core.result.Result` (damage and models destroyed
+        distributions), or the whole-unit engine's result for a target of several
+        statlines.
     **options
         Situation, modifier and rule options of :func:`mathhammer.simulate`; the
         shooting-only ones (half range, cover, indirect, overwatch, advanced, stationary)
@@ -123,11 +134,11 @@ def analyse(roster: RosterLike, targets: Any, *, exact: bool = False,
         trials = check_trials(trials)
     seed = check_seed(seed)
     check_progress(progress)
-    api.build_options(options)
+    edition = options.pop("edition", None) or roster.edition
+    checked = _Options.build({**options, "edition": edition})
     target_list = _targets(targets, library)
     if not roster.units:
         raise OptionError(f"{roster.source}: no unit of this list has a statline to analyse")
-    edition = options.pop("edition", None) or roster.edition
     notes = [f"{e.name}: no statline in the file: it attacks, but is never a target"
              for e in roster.entries if not e.has_statline]
     if hasattr(targets, "targets") and hasattr(targets, "entries"):  # another Roster
@@ -139,7 +150,8 @@ def analyse(roster: RosterLike, targets: Any, *, exact: bool = False,
     with progress_bar(len(cells), "roster", progress=progress) as bar:
         for (unit, target, phase), child in zip(cells, children):
             frame = _cell(unit, target, phase, child, choices, exact=exact, trials=trials,
-                          profiles=profiles, options={**options, "edition": edition})
+                          profiles=profiles, options=checked,
+                          results_out=results_out)
             if frame is not None:
                 frames.append(frame)
             bar.update()
@@ -153,6 +165,60 @@ def analyse(roster: RosterLike, targets: Any, *, exact: bool = False,
                      seed=seed if not isinstance(seed, np.random.SeedSequence) else seed.entropy,
                      edition=edition, notes=notes, choices=choices)
     return out
+
+
+@dataclasses.dataclass(frozen=True)
+class _Options:
+    """The analysis's situation, modifier and rule options, split and checked once.
+
+    ``monster_vehicle`` is ``attacker_monster_vehicle`` as given, or None when not given (each
+    unit's own keywords then decide it).
+    """
+
+    situation: Situation
+    modifiers: Modifiers
+    rules: Rules
+    monster_vehicle: bool | None = None
+
+    @classmethod
+    def build(cls, options: Mapping[str, Any]) -> _Options:
+        given = options.get("attacker_monster_vehicle")
+        situation, modifiers, rules, monster_vehicle = api.build_options(dict(options))
+        return cls(situation, modifiers, rules, None if given is None else monster_vehicle)
+
+    def for_cell(self, unit: Unit, defense: Iterable[tuple[str, Any]], phase: str) -> _Options:
+        """The options of one cell: no shooting-only situation in the fight, the attacking
+        unit's MONSTER / VEHICLE keywords unless given, and the target unit's own damage
+        reduction combined with any given, its hit / wound roll penalties for the attacks
+        of ``phase`` (``hit_minus_ranged`` ...) added to ``hit_mod`` / ``wound_mod``."""
+        situation, modifiers = self.situation, self.modifiers
+        if phase == "fight":
+            cleared = Situation()
+            situation = dataclasses.replace(
+                situation, **{k: getattr(cleared, k) for k in SHOOTING_ONLY})
+        attacks = "ranged" if phase == "shooting" else "melee"
+        changes: dict[str, Any] = {}
+        for key, value in defense:
+            if key.startswith(("hit_minus_", "wound_minus_")):
+                roll, _, scope = key.partition("_minus_")
+                if scope in ("all", attacks):
+                    field = f"{roll}_mod"
+                    changes[field] = changes.get(field, getattr(modifiers, field)) - int(value)
+            elif key == "damage_minus":
+                changes[key] = max(modifiers.damage_minus or 0, value)
+            else:
+                changes[key] = True
+        monster_vehicle = (unit.all_monster_or_vehicle if self.monster_vehicle is None
+                           else self.monster_vehicle)
+        return _Options(situation, dataclasses.replace(modifiers, **changes), self.rules,
+                        monster_vehicle)
+
+    def keywords(self) -> dict[str, Any]:
+        """The options as keywords of :func:`mathhammer.exact` and
+        :func:`mathhammer.compare` (checked objects, which they take as they are)."""
+        return dict(situation=self.situation, modifiers=self.modifiers, rules=self.rules,
+                    edition=self.rules.edition,
+                    attacker_monster_vehicle=bool(self.monster_vehicle))
 
 
 #: The per-100-points metrics and the expectation each one scales.
@@ -236,94 +302,56 @@ def _unit_target(label: str, unit: Unit, extra: Mapping[str, Any] | None = None)
 
 
 # -- weapon selection (04.01) ---------------------------------------------------------------
-def select_weapons(unit: Unit, phase: str, target: TargetProfile, options: Mapping[str, Any],
+def select_weapons(unit: Unit, phase: str, target: TargetProfile, options: _Options,
                    profiles: str = "best", choices: list[str] | None = None
                    ) -> list[tuple[ModelGroup, CarriedWeapon, Weapon, int]]:
-    """The weapons each model group uses in ``phase`` against ``target``.
+    """The weapons each model group uses in ``phase`` against ``target``: of each of its
+    :func:`~mathhammer.wh40k.scenario.weapon_rules.weapon_slots`, the choice with the
+    highest expected damage (``profiles="best"``) or the one listed first (``"first"``).
 
     Returns
     -------
     list
-        ``(group, carried weapon, chosen profile, models using it x weapons each)``.
+        ``(group, carried weapon, chosen profile, models using it x weapons each)``; a model
+        uses one of its melee weapons, so a melee pick counts the group's models.
     """
     picks = []
     for group in unit.groups:
-        if phase == "fight":
-            picks += _fight(group, target, options, profiles, choices, unit.name)
-        else:
-            picks += _shooting(group, target, options, profiles, choices, unit.name)
+        for slot in weapon_slots(group, phase, options.situation):
+            first = slot.default[0]
+            n = group.count * first.per_model if slot.kind == "ranged" else group.count
+            carried, index = _choose(slot, n, target, options, profiles)
+            chosen = carried.profiles[index]
+            if len(slot.choices) > 1 and slot.kind != "extra attacks" and choices is not None:
+                what = "profiles" if slot.kind == "ranged" else "melee weapons/profiles"
+                verb = "shoots" if slot.kind == "ranged" else "fights with"
+                choices.append(f"{unit.name}: {group.name} {verb} "
+                               f"{chosen.name or carried.name} ({_how(profiles)} of "
+                               f"{len(slot.choices)} {what})")
+            picks.append((group, carried, chosen, n))
     return picks
-
-
-def _usable(profile: Weapon, options: Mapping[str, Any]) -> bool:
-    if options.get("advanced") and not profile.has(ab.ASSAULT):
-        return False
-    if options.get("indirect") and not profile.has(ab.INDIRECT_FIRE):
-        return False
-    return True
-
-
-def _shooting(group, target, options, profiles, choices, unit_name):
-    ranged = [w for w in group.weapons if not w.melee
-              and any(_usable(p, options) for p in w.profiles)]
-    sidearm = [w for w in ranged if w.profiles[0].has(ab.PISTOL)
-               or w.profiles[0].has(ab.CLOSE_QUARTERS)]
-    others = [w for w in ranged if w not in sidearm]
-    if others and not group.is_monster_or_vehicle:
-        ranged = others
-    out = []
-    for carried in ranged:
-        n = group.count * carried.per_model
-        options_ = [p for p in carried.profiles if _usable(p, options)]
-        chosen = _choose(options_, n, target, options, profiles)
-        if len(options_) > 1 and choices is not None:
-            choices.append(f"{unit_name}: {group.name} shoots {chosen.name or carried.name} "
-                           f"({_how(profiles)} of {len(options_)} profiles)")
-        out.append((group, carried, chosen, n))
-    return out
-
-
-def _fight(group, target, options, profiles, choices, unit_name):
-    melee = [w for w in group.weapons if w.melee]
-    extra = [w for w in melee if w.profiles[0].has(ab.EXTRA_ATTACKS)]
-    main = [w for w in melee if w not in extra]
-    out = []
-    if main:
-        candidates = [(w, p) for w in main for p in w.profiles]
-        weapons = [p for _, p in candidates]
-        chosen = _choose(weapons, group.count, target, options, profiles)
-        carried = next(w for w, p in candidates if p is chosen)
-        if len(candidates) > 1 and choices is not None:
-            choices.append(f"{unit_name}: {group.name} fights with "
-                           f"{chosen.name or carried.name} ({_how(profiles)} of "
-                           f"{len(candidates)} melee weapons/profiles)")
-        out.append((group, carried, chosen, group.count))
-    for carried in extra:
-        chosen = _choose(list(carried.profiles), group.count, target, options, profiles)
-        out.append((group, carried, chosen, group.count))
-    return out
 
 
 def _how(profiles: str) -> str:
     return "highest expected damage" if profiles == "best" else "listed first"
 
 
-def _choose(candidates: list[Weapon], count: int, target: TargetProfile,
-            options: Mapping[str, Any], profiles: str) -> Weapon:
-    if len(candidates) == 1 or profiles == "first":
-        return candidates[0]
-    key = tuple(sorted((k, v) for k, v in options.items() if not isinstance(v, (dict, list))))
-    scores = [_expected_damage(w.with_count(count), target, key) for w in candidates]
-    return candidates[int(np.argmax(scores))]
+def _choose(slot: Slot, count: int, target: TargetProfile, options: _Options,
+            profiles: str) -> Choice:
+    if len(slot.choices) == 1 or profiles == "first":
+        return slot.default
+    scores = [_expected_damage(carried.profiles[index].with_count(count), target, options)
+              for carried, index in slot.choices]
+    return slot.choices[int(np.argmax(scores))]
 
 
 @lru_cache(maxsize=4096)
-def _expected_damage(weapon: Weapon, target: TargetProfile, options: tuple) -> float:
-    kwargs = dict(options)
+def _expected_damage(weapon: Weapon, target: TargetProfile, options: _Options) -> float:
     try:
-        return api.exact(weapon, target, **kwargs).mean("damage")
+        return api.exact(weapon, target, **options.keywords()).mean("damage")
     except UnsupportedError:
-        return api.simulate(weapon, target, trials=4_000, seed=0, **kwargs).mean("damage")
+        return api.simulate(weapon, target, trials=4_000, seed=0,
+                            **options.keywords()).mean("damage")
     except OptionError:
         return -1.0
 
@@ -331,51 +359,33 @@ def _expected_damage(weapon: Weapon, target: TargetProfile, options: tuple) -> f
 # -- one cell -------------------------------------------------------------------------------
 def _cell(unit: Unit, target: _Target, phase: str, child: np.random.SeedSequence,
           choices: list[str], *, exact: bool, trials: int, profiles: str,
-          options: dict[str, Any]) -> pd.DataFrame | None:
-    if phase == "fight":
-        options = {k: v for k, v in options.items() if k not in SHOOTING_ONLY}
-    if unit.all_monster_or_vehicle:
-        options.setdefault("attacker_monster_vehicle", True)
-    options = _with_defense(options, target.defense, phase)
+          options: _Options, results_out: dict | None = None) -> pd.DataFrame | None:
+    options = options.for_cell(unit, target.defense, phase)
     made: list[str] = []
     picks = select_weapons(unit, phase, target.choice_profile, options, profiles, made)
     choices += [f"{text} against {target.label}" for text in made]
     if not picks:
         return None
     points = {unit.name: unit.points} if unit.points else None
+    results: dict = {}
     if target.profile is not None:
         weapons = [p.with_count(n) for _, _, p, n in picks]
         frame, method = _grid_cell(unit.name, weapons, target, child, exact, trials, points,
-                                   options)
+                                   options, results)
     else:
-        frame = _unit_cell(unit, picks, target, phase, child, trials, points, options)
+        frame = _unit_cell(unit, picks, target, phase, child, trials, points, options,
+                           results)
         method = "monte-carlo"
+    if results_out is not None:
+        results_out[(unit.name, target.label, phase)] = next(iter(results.values()))
     frame.insert(2, "phase", phase)
     frame["method"] = method
     return frame
 
 
-def _with_defense(options: dict[str, Any], defense, phase: str) -> dict[str, Any]:
-    """The target unit's own damage reduction, combined with any given as an option, and
-    its hit / wound roll penalties (``hit_minus_ranged`` ...) for the attacks of ``phase``
-    added to ``hit_mod`` / ``wound_mod``."""
-    out = dict(options)
-    attacks = "ranged" if phase == "shooting" else "melee"
-    for key, value in defense:
-        if key.startswith(("hit_minus_", "wound_minus_")):
-            roll, _, scope = key.partition("_minus_")
-            if scope in ("all", attacks):
-                out[f"{roll}_mod"] = (out.get(f"{roll}_mod") or 0) - int(value)
-        elif key == "damage_minus":
-            out[key] = max(out.get(key) or 0, value)
-        else:
-            out[key] = True
-    return out
-
-
-def _grid_cell(label, weapons, target, child, exact, trials, points, options):
+def _grid_cell(label, weapons, target, child, exact, trials, points, options, results):
     kwargs = dict(points=points, seed=int(child.generate_state(1)[0]), unit_sizes=False,
-                  **options)
+                  results_out=results, **options.keywords())
     if exact:
         try:
             return grid.compare({label: weapons}, {target.label: target.profile}, exact=True,
@@ -386,13 +396,12 @@ def _grid_cell(label, weapons, target, child, exact, trials, points, options):
                         **kwargs), "monte-carlo"
 
 
-def _unit_cell(unit, picks, target, phase, child, trials, points, options):
+def _unit_cell(unit, picks, target, phase, child, trials, points, options, results):
     """A target of several statlines: one activation of the whole-unit engine."""
     from mathhammer.wh40k.scenario.api import run
     from mathhammer.wh40k.scenario.model import Activation, Scenario
 
-    situation, modifiers, rules, _ = api.build_options(
-        {k: v for k, v in options.items() if k != "attacker_monster_vehicle"})
+    situation, modifiers, rules = options.situation, options.modifiers, options.rules
     groups = []
     for group in unit.groups:
         mine = [(c, p, n) for g, c, p, n in picks if g is group]
@@ -403,14 +412,15 @@ def _unit_cell(unit, picks, target, phase, child, trials, points, options):
             groups.append(dataclasses.replace(group, weapons=weapons, role="bodyguard"))
     attacker = Unit(name="attacker", groups=tuple(groups))
     defender = dataclasses.replace(target.unit, name="target",
-                                   damage_minus=options.get("damage_minus", 0),
-                                   damage_halved=bool(options.get("damage_halved", False)))
+                                   damage_minus=modifiers.damage_minus,
+                                   damage_halved=modifiers.damage_halved)
     scenario = Scenario(units={"attacker": attacker, "target": defender},
                         activations=(Activation(phase=phase, attacker="attacker",
                                                 target="target", situation=situation,
                                                 modifiers=modifiers),),
                         rules=rules)
     result = run(scenario, trials=trials, seed=child)
+    results[(unit.name, target.label)] = result
     wounds, models = result.wounds_lost("target"), result.models_destroyed("target")
     p = result.destroyed("target")
     rows = [("expected_damage", wounds.mean, wounds.stderr),

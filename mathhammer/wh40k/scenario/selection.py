@@ -1,5 +1,6 @@
-"""Select Weapons (04.01) and Select Targets (04.02): what each model group of the active
-unit attacks with, and at whom; and which side each unit is on.
+"""Select Weapons (04.01) and Select Targets (04.02) for an activation: what each model
+group of the active unit attacks with (the weapons the activation names, checked against
+:mod:`~.weapon_rules`, or its defaults), and at whom; and which side each unit is on.
 
 Everything that breaks those rules is a :class:`~mathhammer.errors.ScenarioError` naming
 the unit, the weapon and the fix. A :class:`~.model.Scenario` runs this once per activation
@@ -12,18 +13,21 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 
 from mathhammer.errors import ScenarioError, did_you_mean
-from mathhammer.wh40k import abilities as ab
 from mathhammer.wh40k.scenario.activations import Activation, Attack, WeaponChoice
 from mathhammer.wh40k.scenario.units import CarriedWeapon, ModelGroup, Unit
+from mathhammer.wh40k.scenario.weapon_rules import is_extra_attacks, mixes_sidearms, weapon_slots
 
 
 def select_attacks(units: Mapping[str, Unit], activation: Activation) -> list[Attack]:
     """The weapons each model group uses in ``activation`` and their targets (04.01-04.02).
 
-    Defaults: when shooting, every ranged weapon a model has (but not its [PISTOL] /
-    [CLOSE-QUARTERS] sidearms when it has other ranged weapons, unless it is a MONSTER or
-    VEHICLE); when fighting, each model's first listed melee weapon plus all its
-    [EXTRA ATTACKS] weapons. A ``weapons`` list overrides this by name; a choice with a
+    Defaults: the first choice of each of the group's
+    :func:`~.weapon_rules.weapon_slots`: when shooting, every ranged weapon a model may fire
+    (only [ASSAULT] ones after advancing, only [INDIRECT FIRE] ones in indirect shooting;
+    not its [PISTOL] / [CLOSE-QUARTERS] sidearms when it has other ranged weapons, unless it
+    is a MONSTER or VEHICLE), each with its first allowed profile; when fighting, each
+    model's first listed melee weapon plus all its [EXTRA ATTACKS] weapons. A ``weapons``
+    list overrides this by name; a choice with a
     ``count`` gives that profile to that many of the group's models (see
     :class:`~.activations.WeaponChoice`).
 
@@ -45,9 +49,8 @@ def select_attacks(units: Mapping[str, Unit], activation: Activation) -> list[At
         if melee:
             picks = _fight_selection(group, picks, where)
         elif not picks and not activation.weapons:
-            picks = _shooting_defaults(group)
-            if activation.situation.advanced:  # 10.05: assault shooting
-                picks = [p for p in picks if p[0].profiles[p[1]].has(ab.ASSAULT)]
+            picks = [(*slot.default, None)
+                     for slot in weapon_slots(group, "shooting", activation.situation)]
         shares[group.name] = _share_models(group, picks, where)
         _check_sidearms(group, shares[group.name], where, melee)
 
@@ -57,7 +60,8 @@ def select_attacks(units: Mapping[str, Unit], activation: Activation) -> list[At
                                       where))
     if not attacks:
         raise ScenarioError(f"{where}: unit '{unit.name}' has no "
-                            f"{'melee' if melee else 'ranged'} weapon to use")
+                            f"{'melee' if melee else 'ranged'} weapon to use"
+                            f"{'' if melee else _restriction(activation)}")
     return attacks
 
 
@@ -212,40 +216,36 @@ def _match(carried: CarriedWeapon, name: str) -> int | None:
     return carried.profile_named(name)
 
 
-def _shooting_defaults(group: ModelGroup):
-    ranged = [w for w in group.weapons if not w.melee]
-    sidearm = {id(w) for w in ranged
-               if w.profiles[0].has(ab.PISTOL) or w.profiles[0].has(ab.CLOSE_QUARTERS)}
-    others = [w for w in ranged if id(w) not in sidearm]
-    if group.is_monster_or_vehicle or not others:
-        return [(w, 0, None) for w in ranged]
-    return [(w, 0, None) for w in others]
+def _restriction(activation: Activation) -> str:
+    """What the activation's shooting allows, when it restricts the weapons (10.05, 10.07)."""
+    kinds = [name for on, name in ((activation.situation.advanced, "[ASSAULT]"),
+                                   (activation.situation.indirect, "[INDIRECT FIRE]")) if on]
+    return f" (this shooting allows only {' and '.join(kinds)} weapons)" if kinds else ""
 
 
 def _fight_selection(group: ModelGroup, picks, where: str):
-    extra = [w for w in group.weapons if w.melee and w.profiles[0].has(ab.EXTRA_ATTACKS)]
-    main = [p for p in picks if not p[0].profiles[p[1]].has(ab.EXTRA_ATTACKS)]
+    """The named melee picks, completed by the defaults of 04.01 / 24.11: the first melee
+    weapon when none is named, and every [EXTRA ATTACKS] weapon not named."""
+    main = [p for p in picks if not is_extra_attacks(p[0].profiles[p[1]])]
     if len({id(p[0]) for p in main}) > 1:
         raise ScenarioError(f"{where}: model group '{group.name}' would fight with two melee "
                             f"weapons ({', '.join(p[0].name for p in main)}); each model uses "
                             "one melee weapon plus its [EXTRA ATTACKS] weapons (04.01, 24.11)")
+    slots = weapon_slots(group, "fight")
     if not main:
-        first = next((w for w in group.weapons
-                      if w.melee and not w.profiles[0].has(ab.EXTRA_ATTACKS)), None)
-        main = [(first, 0, None)] if first is not None else []
-    chosen_extra = [p for p in picks if p[0].profiles[p[1]].has(ab.EXTRA_ATTACKS)]
-    for w in extra:
-        if not any(p[0] is w for p in chosen_extra):
-            chosen_extra.append((w, 0, None))
+        main = [(*slot.default, None) for slot in slots if slot.kind == "melee"]
+    chosen_extra = [p for p in picks if is_extra_attacks(p[0].profiles[p[1]])]
+    for slot in slots:
+        if slot.kind == "extra attacks" and not any(p[0] is slot.default[0]
+                                                    for p in chosen_extra):
+            chosen_extra.append((*slot.default, None))
     return main + chosen_extra
 
 
 def _check_sidearms(group: ModelGroup, picks, where: str, melee: bool) -> None:
-    if melee or group.is_monster_or_vehicle:
+    if melee:
         return
-    kinds = {p[0].profiles[p[1]].has(ab.PISTOL) or p[0].profiles[p[1]].has(ab.CLOSE_QUARTERS)
-             for p in picks}
-    if len(kinds) > 1:
+    if mixes_sidearms(group, [p[0].profiles[p[1]] for p in picks]):
         raise ScenarioError(f"{where}: model group '{group.name}' cannot shoot its [PISTOL] / "
                             "[CLOSE-QUARTERS] weapons together with its other ranged weapons "
                             "(24.07); select one kind")

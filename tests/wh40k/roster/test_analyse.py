@@ -294,3 +294,55 @@ def test_cli_errors(extra, message, capsys, tmp_path, monkeypatch):
     assert main(["roster", str(FILES / "leaders_11e.json"), *extra]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and message in err
+
+
+def _pistol_squad(tmp_path):
+    """Two infantry models, each with an assault pistol and a heavy bolter (11e keywords)."""
+    from . import builder as b
+
+    pistol = b.selection("Assault pistol", number=2, profiles=[
+        b.ranged("Assault pistol", '12"', "1", "3+", "4", "0", "1", "ASSAULT, PISTOL")])
+    heavy = b.selection("Heavy bolter", number=2, profiles=[
+        b.ranged("Heavy bolter", '36"', "3", "4+", "5", "-1", "2", "HEAVY")])
+    model = b.selection("Trooper", "model", 2, selections=[pistol, heavy])
+    unit = b.selection("Troopers", "unit", pts=50, categories=["Infantry"],
+                       profiles=[b.statline("Trooper", 11, 4, "3+", 2)], selections=[model])
+    path = tmp_path / "pistols.json"
+    path.write_text(b.to_json(b.roster(11, "Test - Pistols", [unit])), encoding="utf-8")
+    return mh.roster(path)
+
+
+def test_advanced_models_fire_their_assault_pistols_by_hand(tmp_path):
+    # Not advanced (24.07): the heavy bolters, never with the pistols: 2 x A3 = 6 attacks,
+    # hit 4+ (1/2), S5 vs T3 wounds on 3+ (2/3), AP-1 makes Sv5+ a 6+ (fails 5/6), each
+    # unsaved D2 takes one W1 model: 6 * 1/2 * 2/3 * 5/6 = 5/3 wounds.
+    # Advanced (10.05): only [ASSAULT] weapons, the pistols: 2 x A1, hit 3+ (2/3),
+    # wound 3+ (2/3), Sv5+ fails 4/6: 2 * (2/3)^3 = 16/27.
+    squad = _pistol_squad(tmp_path)
+    target = "10x T3 Sv5+ W1"
+    still = squad.compare(target, exact=True, phases=["shooting"])
+    moved = squad.compare(target, exact=True, phases=["shooting"], advanced=True)
+    assert value(still, "Troopers", target, "shooting").value == pytest.approx(5 / 3)
+    assert value(moved, "Troopers", target, "shooting").value == pytest.approx(16 / 27)
+
+
+def test_options_are_split_and_checked_once(monkeypatch, marines):
+    # The situation / modifier / rule keywords given to the analysis are read into their
+    # objects once; every cell (compare grid, exact choices, whole-unit engine) gets those
+    # objects, so no later call splits the loose keywords again.
+    from mathhammer.wh40k import api
+
+    seen = []
+    real = api.build_options
+
+    def spy(options):
+        seen.append(set(options) - {"situation", "modifiers", "rules", "edition",
+                                    "attacker_monster_vehicle"})
+        return real(options)
+
+    monkeypatch.setattr(api, "build_options", spy)
+    marines.compare([MEQ, "T10 Sv3+ W12 [VEHICLE]"], exact=True, cover=True, hit_mod=-1,
+                    reroll_wounds="ones")
+    loose = [keys for keys in seen if keys]
+    assert loose == [{"cover", "hit_mod", "reroll_wounds"}]
+    assert len(seen) > 1  # the cells did get options, as objects
