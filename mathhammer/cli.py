@@ -26,7 +26,7 @@ def build_parser() -> ArgumentParser:
                                        parser_class=ArgumentParser)
     wh40k_cli.register(subparsers)
     for module_name in ("mathhammer.wh40k.scenario.cli", "mathhammer.wh40k.compare_cli",
-                        "mathhammer.wh40k.roster.cli",
+                        "mathhammer.wh40k.roster.cli", "mathhammer.wh40k.optimise.cli",
                         "mathhammer.warmachine.cli", "mathhammer.dust.cli",
                         "mathhammer.warmup"):
         _register_optional(subparsers, module_name)

@@ -9,10 +9,12 @@ Scenario files are read by :mod:`.reader`.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
+from typing import Any
 
-from mathhammer.errors import ScenarioError, did_you_mean
-from mathhammer.wh40k.profiles import Rules
+from mathhammer.errors import MathhammerError, ScenarioError, did_you_mean
+from mathhammer.wh40k.profiles import Modifiers, Rules
 from mathhammer.wh40k.scenario.activations import PHASES, Activation, Attack, Phase, WeaponChoice
 from mathhammer.wh40k.scenario.selection import infer_sides, select_attacks
 from mathhammer.wh40k.scenario.units import Unit
@@ -25,9 +27,13 @@ RETARGET_CHOICES = ("lost", "retarget")
 #: ``precision_pick`` policies; any other value names a CHARACTER model group.
 PRECISION_POLICIES = ("best", "first")
 
-__all__ = ["MAX_ROUNDS", "PHASES", "PRECISION_POLICIES", "RETARGET_CHOICES", "Activation",
-           "Attack", "Phase", "Scenario", "ScenarioRules", "WeaponChoice",
-           "check_precision_pick"]
+#: Choices an activation may leave open besides the :class:`Modifiers` fields (rule switches
+#: the engine applies to a whole scenario).
+RULE_CHOICES = ("lethal_policy",)
+
+__all__ = ["MAX_ROUNDS", "PHASES", "PRECISION_POLICIES", "RETARGET_CHOICES", "RULE_CHOICES",
+           "Activation", "Attack", "OpenChoices", "Phase", "Scenario", "ScenarioRules",
+           "WeaponChoice", "check_precision_pick"]
 
 
 @dataclass(frozen=True)
@@ -98,6 +104,67 @@ def check_precision_pick(units: dict[str, Unit], value: str) -> None:
 
 
 @dataclass(frozen=True)
+class OpenChoices:
+    """What one activation leaves to the decision optimiser (:mod:`mathhammer.wh40k.optimise`).
+
+    ``run`` resolves the activation as written (at its ``target``, with its own modifiers);
+    only the optimiser reads these.
+
+    Parameters
+    ----------
+    targets
+        Candidate target units (04.02: each weapon may pick one); the activation's
+        ``target`` must be one of them. Empty: the target is fixed.
+    options
+        ``(name, candidates)`` pairs: a :class:`~mathhammer.wh40k.profiles.Modifiers` field
+        the player chooses (``reroll_hits``, ``reroll_wounds``, ``command_reroll``...) or a
+        name of :data:`RULE_CHOICES` (one value for the whole scenario), and the values to
+        choose from.
+    """
+
+    targets: tuple[str, ...] = ()
+    options: tuple[tuple[str, tuple[Any, ...]], ...] = ()
+
+    def check(self, units: dict[str, Unit], activation: Activation) -> None:
+        """Refuse unknown or repeated candidate targets and impossible option values."""
+        where = f"activation '{activation.label}'"
+        if not isinstance(self.targets, tuple) or not all(isinstance(t, str)
+                                                          for t in self.targets):
+            raise ScenarioError(f"{where}: targets = {self.targets!r:.60} must be unit names")
+        for name in self.targets:
+            if name not in units:
+                raise ScenarioError(f"{where}: unknown unit '{name}' in targets"
+                                    f"{did_you_mean(name, units)}")
+            if name == activation.attacker:
+                raise ScenarioError(f"{where}: '{name}' cannot target itself: remove it from "
+                                    "targets")
+        if len(set(self.targets)) != len(self.targets):
+            twice = next(t for t in self.targets if self.targets.count(t) > 1)
+            raise ScenarioError(f"{where}: targets names '{twice}' twice: list each unit once")
+        if self.targets and activation.target not in self.targets:
+            raise ScenarioError(f"{where}: its target '{activation.target}' is not one of its "
+                                f"candidate targets ({', '.join(self.targets)})")
+        fields = {f.name for f in dataclasses.fields(Modifiers)}
+        for name, candidates in self.options:
+            if name not in fields and name not in RULE_CHOICES:
+                raise ScenarioError(f"{where}: cannot choose '{name}'"
+                                    f"{did_you_mean(name, fields | set(RULE_CHOICES))}; "
+                                    "choose a modifier (reroll_hits, reroll_wounds, "
+                                    "command_reroll, ...) or lethal_policy")
+            if not isinstance(candidates, tuple) or not candidates:
+                raise ScenarioError(f"{where}: choose {name} = {candidates!r:.60} must be a "
+                                    "non-empty list of values")
+            for value in candidates:
+                try:
+                    if name in RULE_CHOICES:
+                        Rules(**{name: value})
+                    else:
+                        dataclasses.replace(activation.modifiers, **{name: value})
+                except MathhammerError as exc:
+                    raise ScenarioError(f"{where}: choose {name}: {exc}") from None
+
+
+@dataclass(frozen=True)
 class Scenario:
     """Units, an activation script and how many battle rounds to repeat it.
 
@@ -119,6 +186,9 @@ class Scenario:
     origins
         Where each activation was written (``"FILE:LINE"``), when the scenario was read from
         a file: errors found later, when the scenario is compiled, name that place.
+    open_choices
+        Empty, or one :class:`OpenChoices` per activation: what the decision optimiser may
+        choose (``run`` ignores them).
     """
 
     units: dict[str, Unit]
@@ -128,6 +198,7 @@ class Scenario:
     rules: Rules = Rules()
     switches: ScenarioRules = ScenarioRules()
     origins: tuple[str, ...] = field(default=(), compare=False, repr=False)
+    open_choices: tuple[OpenChoices, ...] = ()
     attacks: tuple[tuple[Attack, ...], ...] = field(default=(), init=False, compare=False,
                                                     repr=False)
 
@@ -150,6 +221,7 @@ class Scenario:
         for pick in [self.switches.precision_pick] + [
                 a.precision_pick for a in self.activations if a.precision_pick is not None]:
             check_precision_pick(self.units, pick)
+        self._check_open_choices()
         attacks = tuple(tuple(select_attacks(self.units, a)) for a in self.activations)
         object.__setattr__(self, "attacks", attacks)
         if not self.sides:
@@ -158,6 +230,17 @@ class Scenario:
         if missing:
             raise ScenarioError(f"unit '{missing[0]}' has no side; give every unit a side or "
                                 "none")
+
+    def _check_open_choices(self) -> None:
+        if not isinstance(self.open_choices, tuple) or not all(
+                isinstance(c, OpenChoices) for c in self.open_choices):
+            raise ScenarioError(f"open_choices = {self.open_choices!r:.60} must be a tuple of "
+                                "OpenChoices")
+        if self.open_choices and len(self.open_choices) != len(self.activations):
+            raise ScenarioError(f"open_choices gives {len(self.open_choices)} entries for "
+                                f"{len(self.activations)} activations: give one per activation")
+        for choices, activation in zip(self.open_choices, self.activations):
+            choices.check(self.units, activation)
 
     def locate(self, message: str) -> str:
         """``message`` prefixed with ``FILE:LINE`` of the activation it names, when known."""

@@ -22,8 +22,9 @@ from mathhammer.wh40k.options import build_checked
 from mathhammer.wh40k.parse import parse_target, parse_weapon
 from mathhammer.wh40k.profiles import Modifiers, Rules, Situation
 from mathhammer.wh40k.scenario.activations import Activation, WeaponChoice
-from mathhammer.wh40k.scenario.model import (MAX_ROUNDS, Scenario, ScenarioRules,
-                                             check_precision_pick, check_precision_pick_kind)
+from mathhammer.wh40k.scenario.model import (MAX_ROUNDS, RULE_CHOICES, OpenChoices, Scenario,
+                                             ScenarioRules, check_precision_pick,
+                                             check_precision_pick_kind)
 from mathhammer.wh40k.scenario.units import CarriedWeapon, ModelGroup, Unit, attach
 
 
@@ -31,8 +32,12 @@ from mathhammer.wh40k.scenario.units import CarriedWeapon, ModelGroup, Unit, att
 MAX_POINTS = 1_000_000
 
 
-def load_scenario(path: str | Path) -> Scenario:
+def load_scenario(path: str | Path, *, open_choices: bool = False) -> Scenario:
     """Read a scenario file (TOML; schema in the README).
+
+    With ``open_choices``, activations may leave choices to the decision optimiser
+    (``targets = [...]``, a ``choose`` table; kept in :attr:`Scenario.open_choices`);
+    without it such an activation is refused, since ``run`` needs one target.
 
     Raises
     ------
@@ -53,10 +58,11 @@ def load_scenario(path: str | Path) -> Scenario:
         line = raw[:exc.start].count(b"\n") + 1
         raise ScenarioError(f"{path}:{line}: the file is not UTF-8 text (byte "
                             f"0x{exc.object[exc.start]:02x}); save it as UTF-8") from None
-    return parse_scenario(text, source=str(path))
+    return parse_scenario(text, source=str(path), open_choices=open_choices)
 
 
-def parse_scenario(text: str, source: str = "<scenario>") -> Scenario:
+def parse_scenario(text: str, source: str = "<scenario>", *,
+                   open_choices: bool = False) -> Scenario:
     """Build a :class:`Scenario` from TOML text (see :func:`load_scenario`)."""
     if not isinstance(text, str):
         raise ScenarioError(f"a scenario is TOML text (or load_scenario(path)), not "
@@ -119,20 +125,24 @@ def parse_scenario(text: str, source: str = "<scenario>") -> Scenario:
     if not isinstance(raw_acts, list) or not raw_acts:
         raise ScenarioError(locator.at(None, "the scenario has no activations: add "
                                              "[[activations]] tables"))
-    activations = []
+    activations, choices = [], []
     for i, spec in enumerate(raw_acts):
         line_anchor = ("[[activations]]", i)
         try:
-            activations.append(_activation_from_toml(spec))
+            activation, open_choice = _activation_from_toml(spec, open_choices)
         except MathhammerError as exc:
             raise ScenarioError(locator.at(line_anchor, f"activation {i + 1}: {exc}",
                                            _quoted(str(exc), first=True))) from None
-    _check_activations(activations, units, sides, leaders, locator)
+        activations.append(activation)
+        choices.append(open_choice)
+    _check_activations(activations, units, sides, leaders, locator, choices)
     try:
         origins = tuple(locator.where(("[[activations]]", i)) for i in range(len(activations)))
         return Scenario(units=units, activations=tuple(activations), rounds=rounds,
                         sides=sides if sides else {}, rules=rules, switches=switches,
-                        origins=origins)
+                        origins=origins,
+                        open_choices=tuple(choices)
+                        if any(c.targets or c.options for c in choices) else ())
     except MathhammerError as exc:
         message = str(exc)
         anchor = None
@@ -191,12 +201,12 @@ def _check_attachments(attachments: dict[str, list[str]], locator: _Locator) -> 
 
 def _check_activations(activations: list[Activation], units: dict[str, Unit],
                        sides: dict[str, str], leaders: dict[str, str],
-                       locator: _Locator) -> None:
+                       locator: _Locator, choices: list[OpenChoices]) -> None:
     """Name attached units, same-side attacks and unknown weapon names in ``order``."""
-    for i, act in enumerate(activations):
+    for i, (act, choice) in enumerate(zip(activations, choices)):
         anchor = ("[[activations]]", i)
         targets = [act.target] + [w.target for w in act.weapons] + \
-            [name for w in act.weapons for name, _ in w.split]
+            [name for w in act.weapons for name, _ in w.split] + list(choice.targets)
         for name in [act.attacker, *targets]:
             if name in leaders:
                 raise ScenarioError(locator.at(anchor, (
@@ -388,16 +398,26 @@ def _weapon_from_toml(group: str, entry: Any) -> CarriedWeapon:
                          per_model=parsed[0].count)
 
 
-def _activation_from_toml(spec: Any) -> Activation:
+def _activation_from_toml(spec: Any, open_choices: bool) -> tuple[Activation, OpenChoices]:
     if not isinstance(spec, dict):
         raise ScenarioError("each [[activations]] entry must be a table")
-    _check_keys(spec, {"phase", "attacker", "target", "weapons", "situation", "modifiers",
-                       "order", "label", "precision_pick"}, "an activation")
+    _check_keys(spec, {"phase", "attacker", "target", "targets", "choose", "weapons",
+                       "situation", "modifiers", "order", "label", "precision_pick"},
+                "an activation")
     for key in ("phase", "attacker"):
         if key not in spec:
             raise ScenarioError(f"missing {key} = \"...\"")
     situation = _dataclass_from(Situation, spec.get("situation", {}), "situation")
-    modifiers = _dataclass_from(Modifiers, spec.get("modifiers", {}), "modifiers")
+    choice = _open_choices_from_toml(spec, open_choices)
+    raw_modifiers = spec.get("modifiers", {})
+    if isinstance(raw_modifiers, dict):
+        for name, candidates in choice.options:
+            if name in raw_modifiers:
+                raise ScenarioError(f"'{name}' is in both modifiers and choose: give it in "
+                                    "one of them")
+            if name not in RULE_CHOICES:
+                raw_modifiers = {**raw_modifiers, name: candidates[0]}
+    modifiers = _dataclass_from(Modifiers, raw_modifiers, "modifiers")
     weapons = []
     choices = spec.get("weapons", [])
     if not isinstance(choices, list):
@@ -427,10 +447,47 @@ def _activation_from_toml(spec: Any) -> Activation:
     precision_pick = spec.get("precision_pick")
     if precision_pick is not None:
         check_precision_pick_kind(precision_pick)
+    target = choice.targets[0] if choice.targets else spec.get("target")
     return Activation(phase=spec["phase"], attacker=spec["attacker"],
-                      target=spec.get("target"), weapons=tuple(weapons), situation=situation,
+                      target=target, weapons=tuple(weapons), situation=situation,
                       modifiers=modifiers, order=_names(spec.get("order", []), "order"),
-                      label=spec.get("label", ""), precision_pick=precision_pick)
+                      label=spec.get("label", ""), precision_pick=precision_pick), choice
+
+
+def _open_choices_from_toml(spec: dict, open_choices: bool) -> OpenChoices:
+    """An activation's ``targets`` list and ``choose`` table (the optimiser's choices)."""
+    if not open_choices:
+        for key, what in (("targets", "gives candidate targets"),
+                          ("choose", "leaves choices open")):
+            if key in spec:
+                raise ScenarioError(f"{key} = {spec[key]!r:.50}: the activation {what}, which "
+                                    "`mathhammer optimise FILE` decides; to run it, give one "
+                                    "target = \"...\" and fixed modifiers")
+        return OpenChoices()
+    targets = spec.get("targets", [])
+    if "target" in spec and "targets" in spec:
+        raise ScenarioError(f"give target = {spec['target']!r:.30} or targets = [...] (the "
+                            "candidates), not both")
+    if not isinstance(targets, list) or not all(isinstance(t, str) for t in targets):
+        raise ScenarioError(f"targets = {targets!r:.60} must be a list of unit names, e.g. "
+                            "targets = [\"Termagants\", \"Carnifex\"]")
+    if "targets" in spec and not targets:
+        raise ScenarioError("targets = [] is empty: list the candidate target units")
+    choose = spec.get("choose", {})
+    if not isinstance(choose, dict):
+        raise ScenarioError(f"choose = {choose!r:.60} must be a table, e.g. choose = "
+                            "{ reroll_hits = [\"failed\", \"noncrit\"] }")
+    _check_keys(choose, {f.name for f in dataclasses.fields(Modifiers)} | set(RULE_CHOICES),
+                "choose")
+    options = []
+    for name, candidates in choose.items():
+        if isinstance(candidates, (str, int, bool)):
+            candidates = [candidates]
+        if not isinstance(candidates, list) or not candidates:
+            raise ScenarioError(f"choose {name} = {candidates!r:.60} must be a non-empty list "
+                                "of the values to choose from")
+        options.append((str(name), tuple(candidates)))
+    return OpenChoices(targets=tuple(targets), options=tuple(options))
 
 
 def _names(value: Any, what: str) -> tuple[str, ...]:

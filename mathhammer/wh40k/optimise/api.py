@@ -1,0 +1,195 @@
+"""``mh.optimise``: the best plan for what a scenario leaves open."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from mathhammer.core.progress import check_progress
+from mathhammer.core.trials import check_seed, check_trials
+from mathhammer.errors import OptionError, UnsupportedError
+from mathhammer.wh40k.optimise.evaluate import (ExactEvaluator, MonteCarloEvaluator, NotExact,
+                                                exact_obstacle)
+from mathhammer.wh40k.optimise.objectives import Objective, units_measured, value_of
+from mathhammer.wh40k.optimise.result import OptimiseResult
+from mathhammer.wh40k.optimise.search import Scored, Search, enumerate_plans, local_search
+from mathhammer.wh40k.optimise.space import Plan, Space, build_space
+from mathhammer.wh40k.scenario.model import Scenario
+
+#: Monte Carlo trials per plan by default (a first pass uses an eighth of them).
+DEFAULT_OPTIMISE_TRIALS = 20_000
+#: Plans enumerated at most, by engine; beyond them the search is greedy + local.
+MAX_ENUMERATED = {"exact": 200_000, "monte-carlo": 64}
+#: Plans scored at most by a local search, by engine.
+SEARCH_BUDGET = {"exact": 20_000, "monte-carlo": 400}
+ENGINES = ("auto", "exact", "monte-carlo")
+
+ObjectiveLike = str | Objective | tuple
+
+
+def optimise(scenario: Scenario | str | Path,
+             objective: ObjectiveLike | Sequence[ObjectiveLike] = "expected_models_destroyed",
+             *, unit: str | None = None, side: str | None = None, k: int | None = None,
+             weights: Mapping[str, float] | None = None, engine: str = "auto",
+             split: bool = True, open_profiles: bool = True,
+             trials: int = DEFAULT_OPTIMISE_TRIALS, seed: int = 1,
+             max_plans: int | None = None, budget: int | None = None,
+             tolerance: float = 0.0, progress: bool | None = None) -> OptimiseResult:
+    """The plan that maximises ``objective`` over the choices ``scenario`` leaves open.
+
+    Open choices: each weapon's target among its activation's ``targets`` (a model group's
+    models may split between them when ``split``), the profile of each multi-profile weapon
+    the activation names by its weapon name or selects by default (``open_profiles``), and
+    the values listed in an activation's ``choose`` table (re-roll policies, where the
+    Command Re-roll goes, [LETHAL HITS] use).
+
+    Parameters
+    ----------
+    scenario
+        A :class:`~mathhammer.wh40k.scenario.model.Scenario` (its ``open_choices``) or the
+        path of a scenario file, read with ``open_choices=True``.
+    objective
+        An objective kind (see :data:`~.objectives.KINDS`), measured on ``unit``, on
+        ``side`` or (neither) on every unit a weapon may aim at; or an
+        :class:`~.objectives.Objective`; or a list of them, lexicographic (the first decides,
+        the next breaks ties, e.g. "destroy A, then as much of B as possible"). A tuple
+        ``(kind, unit)`` is short for ``Objective(kind, unit=unit)``.
+    k, weights
+        For ``p_at_least`` (models) and ``expected_points_destroyed`` (points per model by
+        unit, overriding the scenario's points).
+    engine
+        ``auto`` (exact when the scenario allows it, else Monte Carlo), ``exact`` (refused
+        with the reason when it cannot) or ``monte-carlo``.
+    trials, seed
+        Monte Carlo trials per plan and the seed every plan shares (common random numbers).
+    max_plans, budget
+        Enumerate every plan up to ``max_plans`` (default 200,000 exact, 64 Monte Carlo);
+        beyond, greedy + local search scoring at most ``budget`` plans.
+    tolerance
+        With several objectives: plans within ``tolerance`` of the best on an objective
+        (plus two standard errors of the difference, by Monte Carlo) count as tied on it and
+        are ranked by the next; e.g. 0.05 for "P(kill A) within 5 points of the best, then
+        as much of B as possible".
+
+    Returns
+    -------
+    OptimiseResult
+        Plans best first with their values, the plans that put everything at one target,
+        the method and whether the best is proven optimal (exact and every plan scored).
+
+    Examples
+    --------
+    >>> import mathhammer as mh
+    >>> text = '''
+    ... [units.Marines]
+    ... models = [{ name = "Marine", count = 2, profile = "T4 Sv3+ W2",
+    ...             weapons = ['Bolt rifle: 24" A2 BS3+ S4 AP-1 D1'] }]
+    ... [units.Gaunts]
+    ... models = [{ name = "Gaunt", count = 1, profile = "T3 Sv5+ W1" }]
+    ... [units.Warrior]
+    ... models = [{ name = "Warrior", count = 1, profile = "T5 Sv4+ W3" }]
+    ... [[activations]]
+    ... phase = "shooting"
+    ... attacker = "Marines"
+    ... targets = ["Gaunts", "Warrior"]
+    ... '''
+    >>> best = mh.optimise(mh.parse_scenario(text, open_choices=True))
+    >>> best.method, best.optimal, len(best.plans)
+    ('enumeration', True, 3)
+    """
+    if not isinstance(scenario, Scenario):
+        from mathhammer.wh40k.scenario.reader import load_scenario
+
+        scenario = load_scenario(scenario, open_choices=True)
+    objectives = _objectives(objective, unit, side, k, weights)
+    if engine not in ENGINES:
+        raise OptionError(f"engine '{engine}' is unknown: use one of {', '.join(ENGINES)}")
+    trials, seed = check_trials(trials), check_seed(seed)
+    check_progress(progress)
+    if isinstance(tolerance, bool) or not isinstance(tolerance, (int, float)) \
+            or not 0 <= tolerance < float("inf"):
+        raise OptionError(f"tolerance={tolerance!r:.30} must be a finite number of at least 0")
+    for name, value in (("split", split), ("open_profiles", open_profiles)):
+        if not isinstance(value, bool):
+            raise OptionError(f"{name}={value!r:.30} must be True or False")
+    space = build_space(scenario, open_profiles=open_profiles, split=split)
+    measured = [units_measured(o, scenario.sides, space.targets()) for o in objectives]
+    obstacle = exact_obstacle(space)
+    if engine == "exact" and obstacle:
+        raise UnsupportedError(f"the exact evaluation cannot follow this scenario: {obstacle}; "
+                               "leave out --exact for Monte Carlo")
+    notes = [f"Monte Carlo: {obstacle}"] if engine == "auto" and obstacle else []
+    use = "monte-carlo" if engine == "monte-carlo" or obstacle else "exact"
+    try:
+        return _solve(space, objectives, measured, use, trials, seed, (max_plans, budget),
+                      tolerance, progress, notes)
+    except NotExact as exc:
+        if engine == "exact":
+            raise UnsupportedError(f"the exact evaluation cannot follow a plan: {exc}; leave "
+                                   "out --exact for Monte Carlo") from None
+        return _solve(space, objectives, measured, "monte-carlo", trials, seed,
+                      (max_plans, budget), tolerance, progress, [f"Monte Carlo: {exc}"])
+
+
+def _solve(space: Space, objectives: list[Objective], measured: list[list[str]], use: str,
+           trials: int, seed: int, limits: tuple[int | None, int | None],
+           tolerance: float, progress: bool | None, notes: list[str]) -> OptimiseResult:
+    evaluator: Any = ExactEvaluator(space) if use == "exact" else \
+        MonteCarloEvaluator(space, trials, seed)
+
+    def score(plan: Plan, plan_trials: int | None) -> Scored:
+        outcome = evaluator.outcome(plan) if use == "exact" else \
+            evaluator.outcome(plan, plan_trials)
+        values = [value_of(o, outcome, units) for o, units in zip(objectives, measured)]
+        return Scored(plan, values, outcome, plan_trials)
+
+    limit = _limit(limits[0], "max_plans", MAX_ENUMERATED[use])
+    search = Search(score, _limit(limits[1], "budget", SEARCH_BUDGET[use]),
+                    max(float(tolerance), 1e-9))
+    size = space.size()
+    mc_trials = trials if use == "monte-carlo" else None
+    if size <= limit:
+        ranked, method = enumerate_plans(space, search, mc_trials, progress), "enumeration"
+    else:
+        notes.append(f"{size:,} plans (more than {limit:,}): greedy + local search")
+        ranked, method = local_search(space, search, mc_trials, progress), "search"
+    naive = [(f"everything at {t}", search.get(space.focused(t, space.as_written())))
+             for t in space.targets()]
+    return OptimiseResult(space=space, objectives=objectives, engine=use, method=method,
+                          optimal=use == "exact" and method == "enumeration", plan_count=size,
+                          evaluated=len(search.seen), ranked=ranked, naive=naive,
+                          notes=notes + search.notes, trials=mc_trials, seed=seed)
+
+
+def _limit(value: int | None, name: str, default: int) -> int:
+    if value is None:
+        return default
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 10_000_000:
+        raise OptionError(f"{name}={value!r:.30} must be a whole number from 1 to 10,000,000")
+    return value
+
+
+def _objectives(objective: Any, unit: str | None, side: str | None, k: int | None,
+                weights: Mapping[str, float] | None) -> list[Objective]:
+    """The objectives as a list (lexicographic order)."""
+    items = list(objective) if isinstance(objective, list) else [objective]
+    if not items:
+        raise OptionError("objective = []: give at least one objective")
+    extra = tuple(sorted((weights or {}).items()))
+    out = []
+    for i, item in enumerate(items):
+        if isinstance(item, Objective):
+            out.append(item)
+        elif isinstance(item, str):
+            first = i == 0
+            out.append(Objective(item, unit=unit if first else None,
+                                 side=side if first else None, k=k if first else None,
+                                 weights=extra))
+        elif isinstance(item, tuple) and len(item) == 2 and all(isinstance(x, str)
+                                                                for x in item):
+            out.append(Objective(item[0], unit=item[1], weights=extra))
+        else:
+            raise OptionError(f"objective {item!r:.60}: give a name such as "
+                              "'expected_models_destroyed', (name, unit) or an Objective")
+    return out

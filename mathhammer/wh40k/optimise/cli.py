@@ -1,0 +1,83 @@
+"""``mathhammer optimise SCENARIO.toml``: the best targets, profiles and re-roll choices."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from mathhammer.core.cli_options import (add_monte_carlo_options, add_output_options, emit,
+                                         positive_int)
+from mathhammer.errors import OptionError
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``optimise`` subcommand."""
+    from mathhammer.wh40k.optimise.api import DEFAULT_OPTIMISE_TRIALS
+    from mathhammer.wh40k.optimise.objectives import KINDS
+
+    parser = subparsers.add_parser(
+        "optimise", help="the best plan for a scenario's open choices (targets, weapon "
+                         "profiles, re-rolls)",
+        description="Find the plan that maximises an objective over what a scenario file "
+                    "leaves open: activations with targets = [...] (each weapon picks one; a "
+                    "group's models may split), multi-profile weapons named by their weapon "
+                    "name, and an activation's choose = { ... } table.")
+    parser.add_argument("scenario", metavar="SCENARIO.toml", help="scenario file (see README)")
+    parser.add_argument("--objective", default="expected_models_destroyed", metavar="OBJECTIVE",
+                        help=f"what to maximise: {', '.join(KINDS)} (default "
+                             "expected_models_destroyed)")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--unit", metavar="NAME", help="measure the objective on this unit")
+    where.add_argument("--side", metavar="NAME", help="measure it on every unit of this side "
+                                                      "(default: every unit a weapon may aim at)")
+    parser.add_argument("--k", type=positive_int, default=None,
+                        help="models, for --objective p_at_least")
+    parser.add_argument("--then", action="append", default=[], metavar="OBJECTIVE:UNIT",
+                        help="a tie-breaking objective on a unit, e.g. "
+                             "'expected_models_destroyed:Termagants' (lexicographic: the "
+                             "first objective decides); repeatable")
+    parser.add_argument("--tolerance", type=float, default=0.0, metavar="X",
+                        help="with --then: plans within X of the best on an objective count "
+                             "as tied on it (default 0)")
+    engine = parser.add_mutually_exclusive_group()
+    engine.add_argument("--exact", action="store_true",
+                        help="score plans with the exact engine or refuse, saying why "
+                             "(default: exact when it can, else Monte Carlo)")
+    engine.add_argument("--monte-carlo", action="store_true",
+                        help="score plans by Monte Carlo even when exact is possible")
+    parser.add_argument("--no-split", action="store_true",
+                        help="send all the models of a group firing one weapon at one target")
+    parser.add_argument("--fixed-profiles", action="store_true",
+                        help="keep every weapon's profile as written (default: choose the "
+                             "profile of multi-profile weapons named by their weapon name)")
+    parser.add_argument("--max-plans", type=positive_int, default=None,
+                        help="enumerate every plan up to this many (default 200,000 exact, "
+                             "64 Monte Carlo), else greedy + local search")
+    parser.add_argument("--budget", type=positive_int, default=None,
+                        help="plans a local search may score (default 20,000 exact, 400 "
+                             "Monte Carlo)")
+    add_monte_carlo_options(parser, default_trials=DEFAULT_OPTIMISE_TRIALS,
+                            trials_help="Monte Carlo trials per plan")
+    add_output_options(parser)
+    parser.set_defaults(handler=_run)
+
+
+def _run(args: argparse.Namespace) -> int:
+    from mathhammer.wh40k.optimise.api import optimise
+    from mathhammer.wh40k.optimise.objectives import Objective
+
+    objectives: list[Any] = [Objective(args.objective, unit=args.unit, side=args.side,
+                                       k=args.k)]
+    for text in args.then:
+        kind, sep, unit = text.partition(":")
+        if not sep or not unit.strip():
+            raise OptionError(f"--then '{text}': write OBJECTIVE:UNIT, e.g. "
+                              "expected_models_destroyed:Termagants")
+        objectives.append(Objective(kind.strip(), unit=unit.strip()))
+    engine = "exact" if args.exact else "monte-carlo" if args.monte_carlo else "auto"
+    result = optimise(args.scenario, objectives, engine=engine, split=not args.no_split,
+                      open_profiles=not args.fixed_profiles, trials=args.trials,
+                      seed=args.seed, max_plans=args.max_plans, budget=args.budget,
+                      tolerance=args.tolerance)
+    emit(result, args, f"Scenario: {args.scenario}")
+    return 0

@@ -1,0 +1,226 @@
+"""The outcome of a plan: exact, target by target, or by Monte Carlo on the whole scenario.
+
+Exact: when no targeted unit attacks, each target's fate depends only on the weapons aimed
+at it, so a plan's outcome is, per target, one call of the exact engine
+(:func:`mathhammer.exact`) on those weapons in the order the scenario engine resolves them
+(:func:`~.space.batch_order`); the calls are cached, so plans that aim the same weapons at a
+target share the work. :func:`exact_obstacle` names what keeps a scenario from this.
+
+Monte Carlo: the plan as a scenario (:func:`~.space.concrete_scenario`) run by
+:func:`mathhammer.run` with the same seed for every plan (common random numbers).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from mathhammer.errors import UnsupportedError
+from mathhammer.wh40k import abilities as ab
+from mathhammer.wh40k.optimise.space import Plan, Space, batch_order, concrete_scenario
+from mathhammer.wh40k.scenario.units import Unit
+
+#: Most distinct exact-engine calls one optimisation may make.
+MAX_EXACT_CALLS = 20_000
+
+
+def exact_obstacle(space: Space) -> str | None:
+    """Why the exact evaluation cannot follow this scenario, or None when it can."""
+    scenario = space.scenario
+    if scenario.rounds > 1:
+        return f"{scenario.rounds} battle rounds (the exact evaluation covers one)"
+    attackers = {a.attacker for a in scenario.activations}
+    for target in space.targets():
+        if target in attackers:
+            return f"'{target}' is attacked and attacks too"
+        unit = scenario.units[target]
+        if len(unit.groups) > 1:
+            return f"'{target}' has several model groups (the exact engine takes one)"
+    if scenario.switches.retarget_on_destroyed == "retarget" and len(scenario.activations) > 1:
+        return "weapons may turn to another target (retarget_on_destroyed = retarget)"
+    deferred = scenario.rules.dw_timing == "unit_end" or scenario.rules.edition == 10
+    for slot in space.slots:
+        for _, index in slot.cells:
+            weapon = slot.profile(index)
+            if deferred and weapon.has(ab.DEVASTATING_WOUNDS) and len(attackers) > 1:
+                return "[DEVASTATING WOUNDS] resolved at the end of each unit's attacks"
+            if not weapon.name:
+                return f"a profile of '{slot.weapon.name}' has no name"
+    return None
+
+
+class NotExact(UnsupportedError):
+    """A plan the exact evaluation cannot follow (the caller falls back to Monte Carlo)."""
+
+
+class ExactOutcome:
+    """Per-unit exact distributions of one plan (units no weapon aims at lose nothing)."""
+
+    def __init__(self, models: dict[str, np.ndarray], wounds: dict[str, np.ndarray],
+                 units: Mapping[str, Unit]) -> None:
+        self._models, self._wounds, self._units = models, wounds, units
+
+    def _pmf(self, table: dict[str, np.ndarray], unit: str) -> np.ndarray:
+        return table.get(unit, np.ones(1))
+
+    def models(self, unit: str) -> tuple[float, float]:
+        pmf = self._pmf(self._models, unit)
+        return float(np.arange(len(pmf)) @ pmf), 0.0
+
+    def wounds(self, unit: str) -> tuple[float, float]:
+        pmf = self._pmf(self._wounds, unit)
+        return float(np.arange(len(pmf)) @ pmf), 0.0
+
+    def p_at_least(self, unit: str, k: int) -> tuple[float, float]:
+        return float(self._pmf(self._models, unit)[k:].sum()), 0.0
+
+    def p_destroyed(self, units: Sequence[str]) -> tuple[float, float]:
+        p = 1.0
+        for unit in units:
+            p *= self.p_at_least(unit, sum(g.count for g in self._units[unit].groups))[0]
+        return p, 0.0
+
+    def points(self, unit: str, weights: Mapping[str, float]) -> tuple[float, float]:
+        return self.models(unit)[0] * points_per_model(self._units[unit], weights), 0.0
+
+    def pmf(self, unit: str) -> np.ndarray:
+        """The pmf of models destroyed of ``unit``."""
+        return self._pmf(self._models, unit)
+
+
+def points_per_model(unit: Unit, weights: Mapping[str, float]) -> float:
+    """``weights[unit]``, else the unit's points per model (1 when it has none)."""
+    if unit.name in weights:
+        return float(weights[unit.name])
+    models = sum(g.count for g in unit.groups)
+    points = [g.points for g in unit.groups]
+    return sum(points) / models if None not in points else 1.0
+
+
+class ExactEvaluator:
+    """Exact outcomes of plans, one cached exact-engine call per distinct target load."""
+
+    method = "exact"
+
+    def __init__(self, space: Space) -> None:
+        self.space = space
+        self.cache: dict[Any, tuple[np.ndarray, np.ndarray]] = {}
+
+    def outcome(self, plan: Plan) -> ExactOutcome:
+        """Raises :class:`NotExact` when activations of different modifiers or situations
+        (or a [BLAST]/[CLEAVE] weapon of a later activation) aim at one target."""
+        loads: dict[str, list] = {}
+        settings: dict[str, set] = {}
+        scenario = self.space.scenario
+        for k, act in enumerate(scenario.activations):
+            modifiers = self.space.modifiers_of(plan, k)
+            per_target: dict[str, dict[Any, int]] = {}
+            for slot, (target, index), n in batch_order(self.space, plan, k):
+                profile = slot.profile(index).with_count(1)
+                lines = per_target.setdefault(target, {})
+                lines[profile] = lines.get(profile, 0) + n * slot.weapon.per_model
+            for target, lines in per_target.items():
+                blast = any(w.has(ab.BLAST) or w.has(ab.CLEAVE) for w in lines)
+                if target in loads and blast:
+                    raise NotExact(f"a [BLAST] weapon of a later activation aims at {target}")
+                loads.setdefault(target, []).extend(lines.items())
+                settings.setdefault(target, set()).add((act.situation, modifiers))
+        rules = self.space.rules_of(plan)
+        models, wounds = {}, {}
+        for target, lines in loads.items():
+            if len(settings[target]) > 1:
+                raise NotExact(f"activations of different modifiers aim at {target}")
+            (situation, modifiers), = settings[target]
+            models[target], wounds[target] = self._solve(target, tuple(lines), situation,
+                                                         modifiers, rules)
+        return ExactOutcome(models, wounds, scenario.units)
+
+    def _solve(self, target: str, lines: tuple, situation, modifiers, rules):
+        key = (target, lines, situation, modifiers, rules)
+        if key not in self.cache:
+            if len(self.cache) >= MAX_EXACT_CALLS:
+                raise UnsupportedError(f"more than {MAX_EXACT_CALLS:,} distinct exact "
+                                       "evaluations: fewer open choices, or split=False")
+            from mathhammer.wh40k.api import exact
+
+            unit = self.space.scenario.units[target]
+            group = unit.groups[0]
+            modifiers = _with_unit_defense(unit, modifiers)
+            result = exact([w.with_count(n) for w, n in lines],
+                           group.profile.with_count(group.count), situation=situation,
+                           modifiers=modifiers, rules=rules)
+            self.cache[key] = (result.distribution("models_destroyed").probabilities,
+                               result.distribution("damage").probabilities)
+        return self.cache[key]
+
+
+def _with_unit_defense(unit: Unit, modifiers):
+    """The activation's modifiers with the target unit's own defensive rules."""
+    own = {"damage_minus": unit.damage_minus, "damage_halved": unit.damage_halved,
+           "reroll_saves": unit.reroll_saves}
+    own = {k: v for k, v in own.items() if v not in (0, False, "none")}
+    for name, value in own.items():
+        if getattr(modifiers, name) not in (0, False, "none", value):
+            raise NotExact(f"'{unit.name}' has its own {name} and the activation another")
+    return dataclasses.replace(modifiers, **own) if own else modifiers
+
+
+class MonteCarloOutcome:
+    """A plan's outcome read from a :class:`~mathhammer.wh40k.scenario.api.ScenarioResult`."""
+
+    def __init__(self, result: Any, scenario: Any) -> None:
+        self.result, self.scenario = result, scenario
+
+    def models(self, unit: str) -> tuple[float, float]:
+        dist = self.result.models_destroyed(unit)
+        return dist.mean, dist.stderr or 0.0
+
+    def wounds(self, unit: str) -> tuple[float, float]:
+        dist = self.result.wounds_lost(unit)
+        return dist.mean, dist.stderr or 0.0
+
+    def p_at_least(self, unit: str, k: int) -> tuple[float, float]:
+        p = self.result.models_destroyed(unit).probability_at_least(k)
+        return p, math.sqrt(p * (1 - p) / self.result.trials)
+
+    def p_destroyed(self, units: Sequence[str]) -> tuple[float, float]:
+        if len(units) == 1:
+            p = self.result.destroyed(units[0])
+        else:  # every unit of a side: the side wiped out
+            frame = self.result.wiped_out()
+            side = self.scenario.sides[units[0]]
+            p = float(frame[frame.side == side].p_wiped_out.sum())
+        return p, math.sqrt(p * (1 - p) / self.result.trials)
+
+    def points(self, unit: str, weights: Mapping[str, float]) -> tuple[float, float]:
+        total, variance = 0.0, 0.0
+        for group in self.scenario.units[unit].groups:
+            dist = self.result.group_models_destroyed(unit, group.name)
+            per_model = float(weights[unit]) if unit in weights else (
+                group.points / group.count if group.points is not None else 1.0)
+            total += dist.mean * per_model
+            variance += ((dist.stderr or 0.0) * per_model) ** 2
+        return total, math.sqrt(variance)
+
+    def pmf(self, unit: str) -> np.ndarray:
+        return self.result.models_destroyed(unit).probabilities
+
+
+class MonteCarloEvaluator:
+    """Monte Carlo outcomes of plans: every plan run with the same seed."""
+
+    method = "monte-carlo"
+
+    def __init__(self, space: Space, trials: int, seed: int) -> None:
+        self.space, self.trials, self.seed = space, trials, seed
+
+    def outcome(self, plan: Plan, trials: int | None = None) -> MonteCarloOutcome:
+        from mathhammer.wh40k.scenario.api import run
+
+        scenario = concrete_scenario(self.space, plan)
+        result = run(scenario, trials=trials or self.trials, seed=self.seed, progress=False)
+        return MonteCarloOutcome(result, scenario)

@@ -1,0 +1,316 @@
+"""The decisions a scenario leaves open, plans that settle them, and plans made concrete.
+
+A :class:`Slot` is one model group firing one weapon in one activation: its models go to
+*cells* (a candidate target and a profile), all to one cell or split between them (each
+model's weapon picks its own target, 04.02). An :class:`Option` is a modifier the player
+picks for an activation (a re-roll policy, where the Command Re-roll goes) or a rule
+switch picked for the whole scenario ([LETHAL HITS] use). A :class:`Plan` settles every
+slot and option; :func:`concrete_scenario` turns it into an ordinary
+:class:`~mathhammer.wh40k.scenario.model.Scenario` that ``run`` resolves: a group whose
+models go different ways becomes several groups of the same models, and the activation's
+``order`` fixes the order of its batches (:func:`batch_order`, which the exact evaluation
+follows too).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from mathhammer.errors import ScenarioError
+from mathhammer.wh40k.profiles import Weapon
+from mathhammer.wh40k.scenario.activations import Activation, WeaponChoice
+from mathhammer.wh40k.scenario.model import RULE_CHOICES, OpenChoices, Scenario
+from mathhammer.wh40k.scenario.units import CarriedWeapon, ModelGroup, Unit
+
+#: A cell: (target unit, profile index of the slot's weapon).
+Cell = tuple[str, int]
+#: How a slot's models are shared: (cell, models) pairs, models > 0, in cell order.
+Allocation = tuple[tuple[Cell, int], ...]
+
+
+@dataclass(frozen=True)
+class Slot:
+    """The models of one group firing one weapon in one activation, and where they may go."""
+
+    activation: int
+    attacker: str
+    group: str
+    weapon: CarriedWeapon
+    models: int
+    cells: tuple[Cell, ...]
+
+    def profile(self, index: int) -> Weapon:
+        return self.weapon.profiles[index]
+
+    def profile_label(self, index: int) -> str:
+        """``"supercharge"`` for ``"Plasma gun - supercharge"``; ``""`` for one profile."""
+        if len(self.weapon.profiles) == 1:
+            return ""
+        name = self.weapon.profiles[index].name or f"profile {index + 1}"
+        for sep in (" - ", " – ", ": "):
+            if name.lower().startswith((self.weapon.name + sep).lower()):
+                return name[len(self.weapon.name) + len(sep):].strip()
+        return name
+
+    def allocations(self, split: bool) -> list[Allocation]:
+        """Every way to share the models: one cell each, or (``split``) every composition."""
+        if not split or self.models == 1 or len(self.cells) == 1:
+            return [((cell, self.models),) for cell in self.cells]
+        out = []
+        for cut in itertools.combinations(range(self.models + len(self.cells) - 1),
+                                          len(self.cells) - 1):
+            bounds = (-1, *cut, self.models + len(self.cells) - 1)
+            counts = [bounds[i + 1] - bounds[i] - 1 for i in range(len(self.cells))]
+            out.append(tuple((c, n) for c, n in zip(self.cells, counts) if n))
+        return out
+
+    def allocation_count(self, split: bool) -> int:
+        from math import comb
+
+        if not split or self.models == 1:
+            return len(self.cells)
+        return comb(self.models + len(self.cells) - 1, len(self.cells) - 1)
+
+
+@dataclass(frozen=True)
+class Option:
+    """A choice of modifier value for one activation, or of a rule switch (``activation``
+    None) for the whole scenario."""
+
+    activation: int | None
+    name: str
+    candidates: tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class Plan:
+    """One allocation per slot and one value per option."""
+
+    allocations: tuple[Allocation, ...]
+    options: tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class Space:
+    """The open decisions of a scenario."""
+
+    scenario: Scenario
+    slots: tuple[Slot, ...]
+    options: tuple[Option, ...]
+    split: bool
+
+    def size(self) -> int:
+        """How many plans there are."""
+        total = 1
+        for slot in self.slots:
+            total *= slot.allocation_count(self.split)
+        for option in self.options:
+            total *= len(option.candidates)
+        return total
+
+    def plans(self) -> Iterator[Plan]:
+        """Every plan (call only when :meth:`size` is small)."""
+        per_slot = [slot.allocations(self.split) for slot in self.slots]
+        per_option = [option.candidates for option in self.options]
+        for allocations in itertools.product(*per_slot):
+            for values in itertools.product(*per_option):
+                yield Plan(tuple(allocations), tuple(values))
+
+    def as_written(self) -> Plan:
+        """The scenario as written: each slot at its first cell, each option's first value."""
+        return Plan(tuple(((s.cells[0], s.models),) for s in self.slots),
+                    tuple(o.candidates[0] for o in self.options))
+
+    def focused(self, target: str, base: Plan) -> Plan:
+        """``base`` with every slot that may aim at ``target`` sending all its models there
+        (first profile it has there, or the one ``base`` gave it)."""
+        allocations = []
+        for slot, allocation in zip(self.slots, base.allocations):
+            cells = [c for c in slot.cells if c[0] == target]
+            if cells:
+                allocations.append(((cells[0], slot.models),))
+            else:
+                allocations.append(allocation)
+        return Plan(tuple(allocations), base.options)
+
+    def targets(self) -> list[str]:
+        """Every unit some slot may aim at, in first-seen order."""
+        return list(dict.fromkeys(cell[0] for slot in self.slots for cell in slot.cells))
+
+    def modifiers_of(self, plan: Plan, activation: int):
+        """The activation's modifiers with the plan's option values."""
+        act = self.scenario.activations[activation]
+        values = {o.name: v for o, v in zip(self.options, plan.options)
+                  if o.activation == activation}
+        return dataclasses.replace(act.modifiers, **values) if values else act.modifiers
+
+    def rules_of(self, plan: Plan):
+        values = {o.name: v for o, v in zip(self.options, plan.options)
+                  if o.activation is None}
+        return dataclasses.replace(self.scenario.rules, **values) if values \
+            else self.scenario.rules
+
+
+def build_space(scenario: Scenario, *, open_profiles: bool = True, split: bool = True) -> Space:
+    """The slots and options of ``scenario`` (see the module docstring).
+
+    Raises
+    ------
+    ScenarioError
+        For an activation that both leaves its targets open and splits a melee weapon's
+        attacks or gives a profile a model count (the optimiser shares models itself).
+    """
+    choices = scenario.open_choices or tuple(OpenChoices() for _ in scenario.activations)
+    slots: list[Slot] = []
+    options: list[Option] = []
+    rule_options: dict[str, list[Any]] = {}
+    for k, (act, choice) in enumerate(zip(scenario.activations, choices)):
+        slots += _activation_slots(scenario, k, act, choice, open_profiles)
+        for name, candidates in choice.options:
+            if name in RULE_CHOICES:
+                rule_options.setdefault(name, [])
+                rule_options[name] += [c for c in candidates if c not in rule_options[name]]
+            else:
+                options.append(Option(k, name, tuple(candidates)))
+    options += [Option(None, name, tuple(values)) for name, values in rule_options.items()]
+    return Space(scenario, tuple(slots), tuple(options), split)
+
+
+def _activation_slots(scenario: Scenario, k: int, act: Activation, choice: OpenChoices,
+                      open_profiles: bool) -> list[Slot]:
+    unit = scenario.units[act.attacker]
+    named = {(c.models or "").lower(): c for c in act.weapons}
+    slots = []
+    seen: set[tuple[str, str]] = set()
+    for attack in scenario.attacks[k]:
+        if attack.split_attacks is not None or attack.models_cap is not None:
+            if choice.targets or open_profiles and _open_weapon(unit, attack.group, attack):
+                raise ScenarioError(f"activation '{act.label}': '{attack.weapon.name}' is split "
+                                    "between targets or profiles by hand (split / count); "
+                                    "the optimiser shares models itself: name the weapon "
+                                    "without split or count")
+        group = next(g for g in unit.groups if g.name == attack.group)
+        carried = next(w for w in group.weapons if attack.weapon in
+                       tuple(p.with_count(1) for p in w.profiles))
+        if (group.name, carried.name) in seen:
+            continue
+        seen.add((group.name, carried.name))
+        chosen = _choice_for(act, group, carried, named)
+        index = carried.profiles.index(next(p for p in carried.profiles
+                                             if p.with_count(1) == attack.weapon))
+        profile_fixed = chosen is not None and chosen.name.lower() != carried.name.lower() \
+            and len(carried.profiles) > 1
+        profiles = [index] + ([i for i in range(len(carried.profiles)) if i != index]
+                              if open_profiles and not profile_fixed else [])
+        targets = [attack.target]
+        if choice.targets and (chosen is None or chosen.target is None):
+            targets += [t for t in choice.targets if t != attack.target]
+        cells = tuple((t, i) for t in targets for i in profiles
+                      if _may_target(carried, i, scenario.units[t]))
+        slots.append(Slot(k, act.attacker, group.name, carried, group.count,
+                          cells or ((attack.target, index),)))
+    return slots
+
+
+def _open_weapon(unit: Unit, group_name: str, attack) -> bool:
+    group = next(g for g in unit.groups if g.name == group_name)
+    return any(len(w.profiles) > 1 for w in group.weapons
+               if attack.weapon in tuple(p.with_count(1) for p in w.profiles))
+
+
+def _choice_for(act: Activation, group: ModelGroup, carried: CarriedWeapon,
+                named: dict[str, WeaponChoice]) -> WeaponChoice | None:
+    """The activation's weapon choice that selected ``carried`` for ``group``, if any."""
+    names = {carried.name.lower()} | {p.name.lower() for p in carried.profiles if p.name}
+    for choice in act.weapons:
+        if choice.name.lower() in names and choice.models in (None, group.name) or (
+                choice.models and choice.models.lower() == group.name.lower()
+                and choice.name.lower() in names):
+            return choice
+    return None
+
+
+def _may_target(carried: CarriedWeapon, index: int, target: Unit) -> bool:
+    """A Hunter profile only aims at units with one of its keywords."""
+    wanted = carried.hunter[index] if index < len(carried.hunter) else frozenset()
+    if not wanted:
+        return True
+    keywords = set().union(*(g.profile.keywords for g in target.groups))
+    return bool(wanted & keywords)
+
+
+def batch_order(space: Space, plan: Plan, activation: int) -> list[tuple[Slot, Cell, int]]:
+    """The (slot, cell, models) of one activation in the order its batches resolve:
+    profiles named in the activation's ``order`` first, then slot by slot."""
+    rows = [(slot, cell, n) for slot, allocation in zip(space.slots, plan.allocations)
+            if slot.activation == activation for cell, n in allocation]
+    wanted = [n.lower() for n in space.scenario.activations[activation].order]
+
+    def rank(row) -> int:
+        slot, (_, index), _ = row
+        names = {slot.profile(index).name.lower(), slot.weapon.name.lower()}
+        return next((i for i, w in enumerate(wanted) if w in names), len(wanted))
+
+    return sorted(rows, key=rank)  # stable: slot order within each rank
+
+
+def concrete_scenario(space: Space, plan: Plan) -> Scenario:
+    """``plan`` as an ordinary scenario (no open choices) that ``run`` resolves."""
+    scenario = space.scenario
+    units = dict(scenario.units)
+    activations = list(scenario.activations)
+    for k, act in enumerate(scenario.activations):
+        rows = [(s, a) for s, a in zip(space.slots, plan.allocations) if s.activation == k]
+        if not rows:
+            continue
+        unit, weapons = _split_groups(units[act.attacker], rows)
+        units[act.attacker] = unit
+        order = tuple(dict.fromkeys(slot.profile(cell[1]).name or slot.weapon.name
+                                    for slot, cell, _ in batch_order(space, plan, k)))
+        activations[k] = dataclasses.replace(act, weapons=weapons, order=order,
+                                             modifiers=space.modifiers_of(plan, k))
+    return Scenario(units=units, activations=tuple(activations), rounds=scenario.rounds,
+                    sides=dict(scenario.sides), rules=space.rules_of(plan),
+                    switches=scenario.switches, origins=scenario.origins)
+
+
+def _split_groups(unit: Unit, rows: list[tuple[Slot, Allocation]]
+                  ) -> tuple[Unit, tuple[WeaponChoice, ...]]:
+    """The attacker with each model group cut where its models' orders differ, and the
+    weapon choices of the activation (one per piece and weapon)."""
+    groups: list[ModelGroup] = []
+    choices: list[WeaponChoice] = []
+    renamed: dict[str, list[str]] = {}
+    for group in unit.groups:
+        mine = [(slot, allocation) for slot, allocation in rows if slot.group == group.name]
+        per_model = [tuple(_cell_of_model(a, m) for _, a in mine) for m in range(group.count)]
+        pieces = [(cells, len(list(run))) for cells, run in itertools.groupby(per_model)]
+        names = [group.name] + [f"{group.name} ({j + 1})" for j in range(1, len(pieces))]
+        taken = {g.name for g in unit.groups}
+        names = [n if j == 0 or n not in taken else f"{n}'" for j, n in enumerate(names)]
+        renamed[group.name] = names
+        for name, (cells, count) in zip(names, pieces):
+            share = None if group.points is None else group.points * count / group.count
+            groups.append(dataclasses.replace(group, name=name, count=count, points=share))
+            for (slot, _), (target, index) in zip(mine, cells):
+                profile = slot.profile(index)
+                label = profile.name if len(slot.weapon.profiles) > 1 and profile.name \
+                    else slot.weapon.name
+                choices.append(WeaponChoice(label, target=target, models=name))
+    order = unit.allocation_order
+    if isinstance(order, tuple):
+        order = tuple(n for name in order for n in renamed.get(name, [name]))
+    return dataclasses.replace(unit, groups=tuple(groups), allocation_order=order), \
+        tuple(choices)
+
+
+def _cell_of_model(allocation: Allocation, model: int) -> Cell:
+    for cell, n in allocation:
+        if model < n:
+            return cell
+        model -= n
+    return allocation[-1][0]
