@@ -22,6 +22,8 @@ _LAZY = {
     "Rules": "mathhammer.wh40k.profiles",
     "targets": "mathhammer.wh40k.targets",
     "run": "mathhammer.wh40k.scenario.api",
+    "optimise": "mathhammer.wh40k.optimise.api",
+    "Objective": "mathhammer.wh40k.optimise.objectives",
     "run_scripted": "mathhammer.wh40k.scenario.api",
     "ScenarioResult": "mathhammer.wh40k.scenario.api",
     "load_scenario": "mathhammer.wh40k.scenario.reader",

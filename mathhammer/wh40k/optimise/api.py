@@ -8,7 +8,7 @@ from typing import Any
 
 from mathhammer.core.progress import check_progress
 from mathhammer.core.trials import check_seed, check_trials
-from mathhammer.errors import OptionError, UnsupportedError
+from mathhammer.errors import OptionError, UnsupportedError, did_you_mean
 from mathhammer.wh40k.optimise.evaluate import (ExactEvaluator, MonteCarloEvaluator, NotExact,
                                                 exact_obstacle)
 from mathhammer.wh40k.optimise.objectives import Objective, units_measured, value_of
@@ -20,7 +20,7 @@ from mathhammer.wh40k.scenario.model import Scenario
 #: Monte Carlo trials per plan by default (a first pass uses an eighth of them).
 DEFAULT_OPTIMISE_TRIALS = 20_000
 #: Plans enumerated at most, by engine; beyond them the search is greedy + local.
-MAX_ENUMERATED = {"exact": 200_000, "monte-carlo": 64}
+MAX_ENUMERATED = {"exact": 200_000, "monte-carlo": 256}
 #: Plans scored at most by a local search, by engine.
 SEARCH_BUDGET = {"exact": 20_000, "monte-carlo": 400}
 ENGINES = ("auto", "exact", "monte-carlo")
@@ -64,7 +64,7 @@ def optimise(scenario: Scenario | str | Path,
     trials, seed
         Monte Carlo trials per plan and the seed every plan shares (common random numbers).
     max_plans, budget
-        Enumerate every plan up to ``max_plans`` (default 200,000 exact, 64 Monte Carlo);
+        Enumerate every plan up to ``max_plans`` (default 200,000 exact, 256 Monte Carlo);
         beyond, greedy + local search scoring at most ``budget`` plans.
     tolerance
         With several objectives: plans within ``tolerance`` of the best on an objective
@@ -115,6 +115,7 @@ def optimise(scenario: Scenario | str | Path,
             raise OptionError(f"{name}={value!r:.30} must be True or False")
     space = build_space(scenario, open_profiles=open_profiles, split=split)
     measured = [units_measured(o, scenario.sides, space.targets()) for o in objectives]
+    _check_points(scenario, objectives, measured)
     obstacle = exact_obstacle(space)
     if engine == "exact" and obstacle:
         raise UnsupportedError(f"the exact evaluation cannot follow this scenario: {obstacle}; "
@@ -160,6 +161,24 @@ def _solve(space: Space, objectives: list[Objective], measured: list[list[str]],
                           optimal=use == "exact" and method == "enumeration", plan_count=size,
                           evaluated=len(search.seen), ranked=ranked, naive=naive,
                           notes=notes + search.notes, trials=mc_trials, seed=seed)
+
+
+def _check_points(scenario: Scenario, objectives: list[Objective],
+                  measured: list[list[str]]) -> None:
+    """A points objective needs points (or a weight) for every unit it measures."""
+    for objective, units in zip(objectives, measured):
+        if objective.kind != "expected_points_destroyed":
+            continue
+        weights = dict(objective.weights)
+        for name in weights:
+            if name not in scenario.units:
+                raise OptionError(f"a weight names unknown unit '{name}'"
+                                  f"{did_you_mean(name, scenario.units)}")
+        for name in units:
+            if name not in weights and any(g.points is None
+                                           for g in scenario.units[name].groups):
+                raise OptionError(f"unit '{name}' has no points: give it points = N in the "
+                                  f"scenario file, or a weight (--weight '{name}=N')")
 
 
 def _limit(value: int | None, name: str, default: int) -> int:

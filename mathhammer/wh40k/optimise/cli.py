@@ -32,6 +32,9 @@ def register(subparsers: Any) -> None:
                                                       "(default: every unit a weapon may aim at)")
     parser.add_argument("--k", type=positive_int, default=None,
                         help="models, for --objective p_at_least")
+    parser.add_argument("--weight", action="append", default=[], metavar="UNIT=POINTS",
+                        help="points per model of a unit for expected_points_destroyed "
+                             "(overrides the file's points); repeatable")
     parser.add_argument("--then", action="append", default=[], metavar="OBJECTIVE:UNIT",
                         help="a tie-breaking objective on a unit, e.g. "
                              "'expected_models_destroyed:Termagants' (lexicographic: the "
@@ -52,7 +55,7 @@ def register(subparsers: Any) -> None:
                              "profile of multi-profile weapons named by their weapon name)")
     parser.add_argument("--max-plans", type=positive_int, default=None,
                         help="enumerate every plan up to this many (default 200,000 exact, "
-                             "64 Monte Carlo), else greedy + local search")
+                             "256 Monte Carlo), else greedy + local search")
     parser.add_argument("--budget", type=positive_int, default=None,
                         help="plans a local search may score (default 20,000 exact, 400 "
                              "Monte Carlo)")
@@ -66,14 +69,15 @@ def _run(args: argparse.Namespace) -> int:
     from mathhammer.wh40k.optimise.api import optimise
     from mathhammer.wh40k.optimise.objectives import Objective
 
+    weights = _weights(args.weight)
     objectives: list[Any] = [Objective(args.objective, unit=args.unit, side=args.side,
-                                       k=args.k)]
+                                       k=args.k, weights=weights)]
     for text in args.then:
         kind, sep, unit = text.partition(":")
         if not sep or not unit.strip():
             raise OptionError(f"--then '{text}': write OBJECTIVE:UNIT, e.g. "
                               "expected_models_destroyed:Termagants")
-        objectives.append(Objective(kind.strip(), unit=unit.strip()))
+        objectives.append(Objective(kind.strip(), unit=unit.strip(), weights=weights))
     engine = "exact" if args.exact else "monte-carlo" if args.monte_carlo else "auto"
     result = optimise(args.scenario, objectives, engine=engine, split=not args.no_split,
                       open_profiles=not args.fixed_profiles, trials=args.trials,
@@ -81,3 +85,21 @@ def _run(args: argparse.Namespace) -> int:
                       tolerance=args.tolerance)
     emit(result, args, f"Scenario: {args.scenario}")
     return 0
+
+
+def _weights(items: list[str]) -> tuple[tuple[str, float], ...]:
+    """``--weight UNIT=POINTS`` options as (unit, points per model) pairs."""
+    import math
+
+    out = []
+    for item in items:
+        unit, sep, number = item.rpartition("=")
+        try:
+            value = float(number)
+        except ValueError:
+            value = math.nan
+        if not sep or not unit.strip() or not math.isfinite(value) or value < 0:
+            raise OptionError(f"--weight '{item}': write UNIT=POINTS with POINTS a number of "
+                              "at least 0, e.g. --weight 'Carnifex=125'")
+        out.append((unit.strip(), value))
+    return tuple(sorted(out))

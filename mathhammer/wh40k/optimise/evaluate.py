@@ -37,9 +37,9 @@ def exact_obstacle(space: Space) -> str | None:
     for target in space.targets():
         if target in attackers:
             return f"'{target}' is attacked and attacks too"
-        unit = scenario.units[target]
-        if len(unit.groups) > 1:
-            return f"'{target}' has several model groups (the exact engine takes one)"
+        if one_profile(scenario.units[target]) is None:
+            return (f"'{target}' has model groups of different profiles or a CHARACTER (the "
+                    "exact engine takes one group of identical models)")
     if scenario.switches.retarget_on_destroyed == "retarget" and len(scenario.activations) > 1:
         return "weapons may turn to another target (retarget_on_destroyed = retarget)"
     deferred = scenario.rules.dw_timing == "unit_end" or scenario.rules.edition == 10
@@ -51,6 +51,29 @@ def exact_obstacle(space: Space) -> str | None:
             if not weapon.name:
                 return f"a profile of '{slot.weapon.name}' has no name"
     return None
+
+
+def one_profile(unit: Unit):
+    """The unit as one group of identical models (its profile with the unit's model count),
+    or None when its groups differ in profile or include a CHARACTER."""
+    bare = {dataclasses.replace(g.profile, name="", count=1) for g in unit.groups}
+    if len(bare) != 1 or any(g.is_character for g in unit.groups):
+        return None
+    return bare.pop().with_count(sum(g.count for g in unit.groups))
+
+
+def removal_points(unit: Unit, weights: Mapping[str, float]) -> np.ndarray:
+    """Points of the first k models removed, k = 0..models, for a unit of identical models
+    (removed group by group in its allocation order: listed, or the groups it names)."""
+    if unit.name in weights:
+        return float(weights[unit.name]) * np.arange(sum(g.count for g in unit.groups) + 1)
+    order = unit.allocation_order
+    groups = list(unit.groups)
+    if isinstance(order, tuple):
+        rank = {name: i for i, name in enumerate(order)}
+        groups.sort(key=lambda g: rank.get(g.name, len(rank)))
+    each = [(g.points or 0.0) / g.count for g in groups for _ in range(g.count)]
+    return np.concatenate([[0.0], np.cumsum(each)])
 
 
 class NotExact(UnsupportedError):
@@ -85,20 +108,12 @@ class ExactOutcome:
         return p, 0.0
 
     def points(self, unit: str, weights: Mapping[str, float]) -> tuple[float, float]:
-        return self.models(unit)[0] * points_per_model(self._units[unit], weights), 0.0
+        pmf = self._pmf(self._models, unit)
+        return float(pmf @ removal_points(self._units[unit], weights)[:len(pmf)]), 0.0
 
     def pmf(self, unit: str) -> np.ndarray:
         """The pmf of models destroyed of ``unit``."""
         return self._pmf(self._models, unit)
-
-
-def points_per_model(unit: Unit, weights: Mapping[str, float]) -> float:
-    """``weights[unit]``, else the unit's points per model (1 when it has none)."""
-    if unit.name in weights:
-        return float(weights[unit.name])
-    models = sum(g.count for g in unit.groups)
-    points = [g.points for g in unit.groups]
-    return sum(points) / models if None not in points else 1.0
 
 
 class ExactEvaluator:
@@ -148,11 +163,9 @@ class ExactEvaluator:
             from mathhammer.wh40k.api import exact
 
             unit = self.space.scenario.units[target]
-            group = unit.groups[0]
             modifiers = _with_unit_defense(unit, modifiers)
-            result = exact([w.with_count(n) for w, n in lines],
-                           group.profile.with_count(group.count), situation=situation,
-                           modifiers=modifiers, rules=rules)
+            result = exact([w.with_count(n) for w, n in lines], one_profile(unit),
+                           situation=situation, modifiers=modifiers, rules=rules)
             self.cache[key] = (result.distribution("models_destroyed").probabilities,
                                result.distribution("damage").probabilities)
         return self.cache[key]

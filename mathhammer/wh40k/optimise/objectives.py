@@ -149,9 +149,14 @@ def _rank(items: list[int], values, level: int, tolerance: float) -> list[int]:
     if len(items) <= 1 or level >= len(values[items[0]]):
         return items
     ordered = sorted(items, key=lambda i: -values[i][level][0])
-    best = ordered[0]
-    top, se_top = values[best][level]
-    tied = [i for i in ordered if top - values[i][level][0] <= tolerance
-            + 2 * math.hypot(se_top, values[i][level][1])]
-    rest = [i for i in ordered if i not in tied]
-    return _rank(tied, values, level + 1, tolerance) + _rank(rest, values, level, tolerance)
+    out: list[int] = []
+    start = 0
+    while start < len(ordered):  # runs of plans tied with the run's first, best first
+        top, se_top = values[ordered[start]][level]
+        end = start + 1
+        while end < len(ordered) and top - values[ordered[end]][level][0] <= tolerance \
+                + 2 * math.hypot(se_top, values[ordered[end]][level][1]):
+            end += 1
+        out += _rank(ordered[start:end], values, level + 1, tolerance)
+        start = end
+    return out

@@ -64,6 +64,10 @@ def register(subparsers: Any) -> None:
                            "expected_models_destroyed, p_unit_destroyed, damage_per_100pts, "
                            "models_destroyed_per_100pts); default damage_per_100pts (or "
                            "expected_damage when the list has no points)")
+    grid.add_argument("--optimise", action="store_true",
+                      help="with --against: propose the whole shooting phase, who shoots what "
+                           "(the plan maximising the points destroyed; see 'mathhammer "
+                           "optimise'); situation flags are not applied to it")
     grid.add_argument("--all", action="store_true", dest="all_metrics",
                       help="one table per metric instead of the one --metric names")
     add_situation_arguments(parser, edition_default=None)
@@ -79,6 +83,8 @@ def _run(args: argparse.Namespace) -> int:
     army = roster(args.file, attach=args.attach or None, assume=args.assume or None)
     if args.to_scenario:
         army.to_toml(args.to_scenario)
+    if args.optimise and not args.against:
+        raise OptionError("--optimise needs --against OTHER_FILE (the list to shoot at)")
     if not args.target and not args.against:
         if args.attach_other or args.assume_other:
             raise OptionError("--attach-other and --assume-other need --against OTHER_FILE")
@@ -87,7 +93,25 @@ def _run(args: argparse.Namespace) -> int:
         raise OptionError("give --target or --against, not both")
     if (args.attach_other or args.assume_other) and not args.against:
         raise OptionError("--attach-other and --assume-other need --against OTHER_FILE")
+    if args.optimise:
+        return _optimise(army, args)
     return _analysis(army, args)
+
+
+def _optimise(army: Any, args: argparse.Namespace) -> int:
+    """``--against OTHER --optimise``: the best shooting phase of the list against the other."""
+    from mathhammer.core.cli_options import emit
+    from mathhammer.wh40k.optimise.api import DEFAULT_OPTIMISE_TRIALS
+    from mathhammer.wh40k.optimise.roster import optimise_shooting
+    from mathhammer.wh40k.roster.api import roster
+
+    other = roster(args.against, attach=args.attach_other or None,
+                   assume=args.assume_other or None)
+    trials = DEFAULT_OPTIMISE_TRIALS if args.trials == DEFAULT_GRID_TRIALS else args.trials
+    result = optimise_shooting(army, other, edition=args.edition, trials=trials,
+                               seed=args.seed)
+    emit(result, args, f"Shooting phase: {army.source} against {other.source}")
+    return 0
 
 
 def _listing(army: Any, args: argparse.Namespace) -> int:

@@ -252,3 +252,28 @@ def test_exact_refused_with_the_reason():
         optimise(sc, engine="exact")
     result = optimise(sc, trials=2_000)
     assert result.engine == "monte-carlo" and "2 battle rounds" in result.notes[0]
+
+
+def test_points_follow_the_removal_order_of_a_mixed_points_unit():
+    # One shot, p = 5/6, at a unit of identical W1 models: a 20-point model listed first,
+    # then four 5-point ones. The first model removed is the 20-point one: 5/6 * 20.
+    target = (one_model("T4 Sv- W1", name="Champion") + ", "
+              + one_model("T4 Sv- W1", name="Trooper", count=4))
+    target = target.replace('"Champion", count = 1,', '"Champion", count = 1, points = 20,')
+    target = target.replace('"Trooper", count = 4,', '"Trooper", count = 4, points = 20,')
+    sc = scenario(torches(1), {"Mob": target})
+    exact = optimise(sc, "expected_points_destroyed", unit="Mob")
+    assert exact.engine == "exact"
+    assert exact.value == pytest.approx(5 / 6 * 20, abs=1e-12)
+    monte = optimise(sc, "expected_points_destroyed", unit="Mob", engine="monte-carlo",
+                     trials=20_000, seed=2)
+    value, stderr = monte.best.values[0]
+    assert abs(value - 5 / 6 * 20) < 5 * stderr
+
+
+def test_points_need_points_or_weights():
+    sc = scenario(torches(1), {"A": one_model("T4 Sv- W1")})
+    with pytest.raises(MathhammerError, match="unit 'A' has no points"):
+        optimise(sc, "expected_points_destroyed")
+    with pytest.raises(MathhammerError, match="unknown unit 'Z'"):
+        optimise(sc, "expected_points_destroyed", weights={"Z": 1})

@@ -1,0 +1,42 @@
+"""``mathhammer roster LIST --against OTHER --optimise``: a whole shooting phase."""
+
+import json
+from pathlib import Path
+
+import mathhammer as mh
+from mathhammer.cli import main
+from mathhammer.wh40k.optimise.roster import ENEMY_SIDE, optimise_shooting, shooting_phase
+
+FILES = Path(__file__).resolve().parents[1] / "roster" / "files"
+LIST, OTHER = FILES / "issue20_11e.json", FILES / "leaders_11e.json"
+
+
+def test_every_shooting_unit_gets_orders_at_the_other_list():
+    army, other = mh.roster(LIST), mh.roster(OTHER)
+    scenario, _ = shooting_phase(army, other)
+    shooters = {a.attacker for a in scenario.activations}
+    assert shooters and shooters <= {u.name for u in army.units}
+    enemies = {u for u, s in scenario.sides.items() if s == ENEMY_SIDE}
+    assert enemies == {u.name for u in other.targets}
+    result = optimise_shooting(army, other, trials=2_000, seed=1, progress=False)
+    assert result.objectives[0].kind == "expected_points_destroyed"
+    best = result.orders(result.best.plan)
+    assert {o["attacker"] for o in best} == shooters
+    assert {o["target"] for o in best} <= enemies
+    # the best plan is at least as good as the everything-at-one-target plans, within noise
+    value, stderr = result.best.values[0]
+    for _, naive in result.naive:
+        assert value + 5 * (stderr + naive.values[0][1]) >= naive.values[0][0]
+
+
+def test_cli_json_and_errors(capsys):
+    assert main(["roster", str(LIST), "--against", str(OTHER), "--optimise", "--json",
+                 "--trials", "2000", "--quiet"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert set(data) >= {"objective", "optimal", "method", "plans"}
+    assert data["optimal"] is False and data["method"] in ("enumeration", "search")
+    order = data["plans"][0]["orders"][0]
+    assert set(order) >= {"attacker", "weapon", "count", "target", "profile"}
+    assert main(["roster", str(LIST), "--optimise"]) == 2
+    err = capsys.readouterr().err
+    assert "--optimise needs --against" in err and err.count("\n") == 1
