@@ -13,7 +13,8 @@ import numpy as np
 
 from mathhammer.core.chart_layout import (NOTE_COLOUR, axes_or_new, axes_width, caption,
                                           fit_limits, fit_to_figure, grow_to_fit,
-                                          percent_axis, series_style, style, title, wrap)
+                                          percent_axis, series_style, style, title, wrap,
+                                          capitalised)
 
 #: Plans drawn: the best few, then every everything-at-one-target plan.
 CHART_PLANS = 3
@@ -61,13 +62,15 @@ def plans_chart(result: Any, *, title_text: str | None = None, ax: Any = None):
         ax.set_xlim(low, low + (high - low) * 1.18)
         if probability:
             percent_axis(ax.xaxis, high - low)
-        ax.set_xlabel(objective.describe())
+        ax.set_xlabel(capitalised(objective.describe()))
         title(ax, title_text or f"Best plans: {result.objective_text()}",
               width=max(int(axes_width(ax) / 0.12), 30))
         engine = "exact" if result.engine == "exact" else \
             f"Monte Carlo, {result.trials:,} trials per plan, seed {result.seed}; ±2 s.e."
         proven = "proven optimal" if result.optimal else "not proven optimal"
-        caption(ax, f"{result.method} of {result.plan_count:,} plans; {engine}; {proven}")
+        naive = "; 'everything at': profiles as written" if result.naive else ""
+        caption(ax, f"{capitalised(result.method)} of {result.plan_count:,} plans; {engine}; "
+                    f"{proven}{naive}")
         grow_to_fit(ax.figure)
         fit_to_figure([ax])
     return ax
