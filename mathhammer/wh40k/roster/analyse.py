@@ -19,9 +19,11 @@ A target with one statline (a target line, a reference name, or a unit whose mod
 share one profile) goes through :func:`mathhammer.wh40k.compare.compare`, so its rows are
 exactly what ``mh.compare`` gives for the same weapon lines: exact with ``exact=True``
 wherever the exact engine covers the cell, Monte Carlo elsewhere. A unit of several
-statlines or with attached Leaders is a target for the whole-unit engine
-(:func:`mathhammer.run`, Monte Carlo). The ``method`` column says which engine made each
-row.
+statlines or with attached Leaders is a target for the whole-unit engine: with ``exact=True``
+its one activation is solved by :mod:`mathhammer.wh40k.exact_mixed` unless that engine
+refuses it ([PRECISION], a Command Re-roll), else by :func:`mathhammer.run` (Monte Carlo).
+The ``method`` column says which engine made each row, and ``frame.attrs["notes"]`` why a
+cell asked to be exact ran Monte Carlo.
 
 Cell ``i`` (attackers outermost, then targets, then phases) is seeded from
 ``numpy.random.SeedSequence(seed).spawn(n_cells)[i]`` (the whole-unit engine takes that child;
@@ -41,6 +43,7 @@ import numpy as np
 import pandas as pd
 
 from mathhammer.core.progress import bar as progress_bar, check_progress
+from mathhammer.core.result import EXACT, Distribution, Result
 from mathhammer.core.trials import DEFAULT_GRID_TRIALS, check_seed, check_trials
 from mathhammer.errors import OptionError, UnsupportedError
 from mathhammer.wh40k import api, compare as grid
@@ -146,10 +149,11 @@ def analyse(roster: RosterLike, targets: Any, *, exact: bool = False,
                   for e in targets.entries if not e.has_statline]
     cells = [(u, t, p) for u in roster.units for t in target_list for p in phases]
     children = np.random.SeedSequence(seed).spawn(len(cells))
-    frames, choices = [], []
+    frames, choices, monte_carlo = [], [], []
     with progress_bar(len(cells), "roster", progress=progress) as bar:
         for (unit, target, phase), child in zip(cells, children):
-            frame = _cell(unit, target, phase, child, choices, exact=exact, trials=trials,
+            frame = _cell(unit, target, phase, child, choices, monte_carlo, exact=exact,
+                          trials=trials,
                           profiles=profiles, options=checked,
                           results_out=results_out)
             if frame is not None:
@@ -163,7 +167,7 @@ def analyse(roster: RosterLike, targets: Any, *, exact: bool = False,
     out.attrs.update(method=methods.pop() if len(methods) == 1 else "mixed",
                      trials=trials if (out["method"] == "monte-carlo").any() else None,
                      seed=seed if not isinstance(seed, np.random.SeedSequence) else seed.entropy,
-                     edition=edition, notes=notes, choices=choices)
+                     edition=edition, notes=notes + monte_carlo, choices=choices)
     return out
 
 
@@ -358,8 +362,10 @@ def _expected_damage(weapon: Weapon, target: TargetProfile, options: _Options) -
 
 # -- one cell -------------------------------------------------------------------------------
 def _cell(unit: Unit, target: _Target, phase: str, child: np.random.SeedSequence,
-          choices: list[str], *, exact: bool, trials: int, profiles: str,
-          options: _Options, results_out: dict | None = None) -> pd.DataFrame | None:
+          choices: list[str], monte_carlo: list[str] | None = None, *, exact: bool,
+          trials: int, profiles: str, options: _Options,
+          results_out: dict | None = None) -> pd.DataFrame | None:
+    """One cell's frame; ``monte_carlo`` collects why a cell asked to be exact is not."""
     options = options.for_cell(unit, target.defense, phase)
     made: list[str] = []
     picks = select_weapons(unit, phase, target.choice_profile, options, profiles, made)
@@ -370,12 +376,14 @@ def _cell(unit: Unit, target: _Target, phase: str, child: np.random.SeedSequence
     results: dict = {}
     if target.profile is not None:
         weapons = [p.with_count(n) for _, _, p, n in picks]
-        frame, method = _grid_cell(unit.name, weapons, target, child, exact, trials, points,
-                                   options, results)
+        frame, method, why = _grid_cell(unit.name, weapons, target, child, exact, trials,
+                                        points, options, results)
     else:
-        frame = _unit_cell(unit, picks, target, phase, child, trials, points, options,
-                           results)
-        method = "monte-carlo"
+        frame, method, why = _unit_cell(unit, picks, target, phase, child, trials, points,
+                                        options, results, exact=exact)
+    if why and exact and monte_carlo is not None:
+        monte_carlo.append(f"{unit.name} against {target.label} ({phase}): Monte Carlo, "
+                           f"{why}")
     if results_out is not None:
         results_out[(unit.name, target.label, phase)] = next(iter(results.values()))
     frame.insert(2, "phase", phase)
@@ -386,19 +394,52 @@ def _cell(unit: Unit, target: _Target, phase: str, child: np.random.SeedSequence
 def _grid_cell(label, weapons, target, child, exact, trials, points, options, results):
     kwargs = dict(points=points, seed=int(child.generate_state(1)[0]), unit_sizes=False,
                   results_out=results, **options.keywords())
+    why = ""
     if exact:
         try:
             return grid.compare({label: weapons}, {target.label: target.profile}, exact=True,
-                                **kwargs), "exact"
-        except UnsupportedError:
-            pass
+                                **kwargs), "exact", ""
+        except UnsupportedError as exc:
+            why = str(exc).removeprefix(f"{label} against {target.label}: ")
     return grid.compare({label: weapons}, {target.label: target.profile}, trials=trials,
-                        **kwargs), "monte-carlo"
+                        **kwargs), "monte-carlo", why
 
 
-def _unit_cell(unit, picks, target, phase, child, trials, points, options, results):
-    """A target of several statlines: one activation of the whole-unit engine."""
+def _unit_cell(unit, picks, target, phase, child, trials, points, options, results,
+               exact: bool = False) -> tuple[pd.DataFrame, str, str]:
+    """A target of several statlines: one activation, solved exactly when ``exact`` and the
+    exact engine covers it (:mod:`mathhammer.wh40k.exact_mixed`), else by the whole-unit
+    Monte Carlo engine. Returns the frame, the method and why Monte Carlo ran ("" if not)."""
+    from mathhammer.wh40k.exact_mixed import solve_activation
     from mathhammer.wh40k.scenario.api import run
+    from mathhammer.wh40k.scenario.compile import compile_scenario
+
+    scenario = _unit_scenario(unit, picks, target, phase, options)
+    why = "" if exact else "not asked for the exact engine"
+    if exact:
+        try:
+            pmfs = solve_activation(compile_scenario(scenario))
+        except UnsupportedError as exc:
+            why = str(exc)
+        else:
+            result = exact_result(pmfs)
+            results[(unit.name, target.label)] = result
+            rows = [("expected_damage", result.mean("damage"), math.nan),
+                    ("expected_models_destroyed", result.mean("models_destroyed"), math.nan),
+                    ("p_unit_destroyed", result.probability("unit_destroyed"), math.nan)]
+            return _unit_frame(unit, target, rows, points), "exact", ""
+    result = run(scenario, trials=trials, seed=child)
+    results[(unit.name, target.label)] = result
+    wounds, models = result.wounds_lost("target"), result.models_destroyed("target")
+    p = result.destroyed("target")
+    rows = [("expected_damage", wounds.mean, wounds.stderr),
+            ("expected_models_destroyed", models.mean, models.stderr),
+            ("p_unit_destroyed", p, math.sqrt(p * (1 - p) / trials))]
+    return _unit_frame(unit, target, rows, points), "monte-carlo", why
+
+
+def _unit_scenario(unit, picks, target, phase, options):
+    """The one activation of ``unit``'s picked weapons on the target unit."""
     from mathhammer.wh40k.scenario.model import Activation, Scenario
 
     situation, modifiers, rules = options.situation, options.modifiers, options.rules
@@ -414,18 +455,24 @@ def _unit_cell(unit, picks, target, phase, child, trials, points, options, resul
     defender = dataclasses.replace(target.unit, name="target",
                                    damage_minus=modifiers.damage_minus,
                                    damage_halved=modifiers.damage_halved)
-    scenario = Scenario(units={"attacker": attacker, "target": defender},
-                        activations=(Activation(phase=phase, attacker="attacker",
-                                                target="target", situation=situation,
-                                                modifiers=modifiers),),
-                        rules=rules)
-    result = run(scenario, trials=trials, seed=child)
-    results[(unit.name, target.label)] = result
-    wounds, models = result.wounds_lost("target"), result.models_destroyed("target")
-    p = result.destroyed("target")
-    rows = [("expected_damage", wounds.mean, wounds.stderr),
-            ("expected_models_destroyed", models.mean, models.stderr),
-            ("p_unit_destroyed", p, math.sqrt(p * (1 - p) / trials))]
+    return Scenario(units={"attacker": attacker, "target": defender},
+                    activations=(Activation(phase=phase, attacker="attacker",
+                                            target="target", situation=situation,
+                                            modifiers=modifiers),),
+                    rules=rules)
+
+
+def exact_result(pmfs: Mapping[str, np.ndarray]) -> Result:
+    """A cell's exact :class:`~mathhammer.core.result.Result` from the pmfs of wounds lost
+    and models destroyed."""
+    models = pmfs["models_destroyed"]
+    return Result(method=EXACT, distributions={
+        "damage": Distribution.from_pmf(pmfs["damage"]),
+        "models_destroyed": Distribution.from_pmf(models)},
+        probabilities={"unit_destroyed": float(models[-1])}, labels=api.LABELS)
+
+
+def _unit_frame(unit, target, rows, points) -> pd.DataFrame:
     frame = pd.DataFrame([{"attacker": unit.name, "target": target.label, "metric": m,
                            "value": float(v), "stderr": float(s)} for m, v, s in rows])
     if points:

@@ -146,10 +146,29 @@ def test_against_another_list_uses_its_statlines():
                         "2x T4 Sv3+ W2 [IMPERIUM, INFANTRY]")
     assert row.method == "exact"
     assert row.value == pytest.approx(expected.mean("damage"), rel=1e-12)
-    # the Intercessors with their Captain and Ancient: the whole-unit engine
+    # the Intercessors with their Captain and Ancient: the exact engine for mixed units
+    led = frame[frame.target == "Intercessor Squad"]
+    assert set(led.method) == {"exact"}
+    assert frame.attrs["method"] == "exact"
+    cell = value(frame, "Killa Kans", "Intercessor Squad", "fight")
+    kans = mh.Unit("Kans", (mh.ModelGroup("Kan", 2, mh.parse_target("T8 Sv3+ W7 [VEHICLE]"),
+                                          (mh.CarriedWeapon.single(mh.parse_weapon(
+                                              "Kan klaw: Melee A3 WS4+ S12 AP-2 DD6")),)),))
+    scenario = mh.Scenario(units={"Kans": kans, "Squad": marines.unit("Intercessor Squad")},
+                           activations=(mh.Activation("fight", "Kans", "Squad"),))
+    reference = mh.run(scenario, trials=100_000, seed=6).wounds_lost("Squad")
+    assert abs(cell.value - reference.mean) < 5 * reference.stderr
+
+
+def test_cells_left_to_monte_carlo_say_why():
+    orks = mh.roster(FILES / "orks_11e.ros")
+    marines = mh.roster(FILES / "leaders_11e.json")
+    frame = orks.against(marines, exact=True, phases=["fight"], trials=2_000,
+                         command_reroll="hit")
     led = frame[frame.target == "Intercessor Squad"]
     assert set(led.method) == {"monte-carlo"}
-    assert frame.attrs["method"] == "mixed"
+    notes = [n for n in frame.attrs["notes"] if "Intercessor Squad (fight): Monte Carlo" in n]
+    assert len(notes) == len(set(led.attacker)) and "Command Re-roll" in notes[0]
 
 
 def test_attached_target_matches_the_whole_unit_engine():
