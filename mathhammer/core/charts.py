@@ -54,7 +54,7 @@ from mathhammer.errors import OptionError
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
 
-_TIDY = ("attacker", "target", "metric", "value", "stderr")
+_TIDY = ("attacker", "target", "metric", "value", "stderr", "method")
 
 
 # -- what charts read -----------------------------------------------------------------------
@@ -832,8 +832,10 @@ def _metric_rows(frame: pd.DataFrame, metric: str | None, *, rows: str, columns:
 
 
 def _fold_extra(part: pd.DataFrame, rows: str, columns: str) -> pd.DataFrame:
-    """Extra columns (a sweep parameter) folded into the row labels."""
-    extra = [c for c in part.columns if c not in _TIDY and c not in (rows, columns)]
+    """Extra columns that vary (a sweep parameter; not a situation every row shares) folded
+    into the row labels."""
+    extra = [c for c in part.columns if c not in _TIDY and c not in (rows, columns)
+             and part[c].astype(str).nunique() > 1]
     if extra:
         part[rows] = [f"{r} ({', '.join(f'{c} {v}' for c, v in zip(extra, vals))})"
                       for r, *vals in part[[rows, *extra]].itertuples(index=False)]

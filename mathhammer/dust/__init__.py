@@ -3,7 +3,10 @@
 Layers: :mod:`~mathhammer.dust.profiles` (frozen value objects) and
 :mod:`~mathhammer.dust.parse` (text and TOML) → :mod:`~mathhammer.dust.compile` (flat
 arrays) → :mod:`~mathhammer.dust.kernels` (numba) and :mod:`~mathhammer.dust.exact`
-(rationals) → :mod:`~mathhammer.dust.api` (results, tables) → :mod:`~mathhammer.dust.cli`.
+(rationals: one volley and exchanges' Markov chains) → :mod:`~mathhammer.dust.monte_carlo`
+(kernel runs) → :mod:`~mathhammer.dust.api` (core's contract, results, fire plans),
+:mod:`~mathhammer.dust.exchange`, :mod:`~mathhammer.dust.plans` (tables, plan search) and
+:mod:`~mathhammer.dust.compare` (tidy frames) → :mod:`~mathhammer.dust.cli`.
 The public names below load lazily, so ``import mathhammer.dust`` stays quick.
 """
 
@@ -16,16 +19,15 @@ _LAZY = {
     "simulate": "mathhammer.dust.api",
     "fire_plan": "mathhammer.dust.api",
     "exact_pmfs": "mathhammer.dust.api",
-    "losses_table": "mathhammer.dust.api",
-    "exchange": "mathhammer.dust.api",
+    "losses_table": "mathhammer.dust.plans",
+    "exchange": "mathhammer.dust.exchange",
     "effective_probability": "mathhammer.dust.api",
     "dice_to_kill": "mathhammer.dust.api",
-    "pool_after_losses": "mathhammer.dust.api",
-    "compare": "mathhammer.dust.api",
-    "weapon_breakdown": "mathhammer.dust.api",
-    "best_fire_plan": "mathhammer.dust.api",
-    "plot_pmfs": "mathhammer.dust.charts",
-    "removal_order": "mathhammer.dust.api",
+    "pool_after_losses": "mathhammer.dust.exchange",
+    "compare": "mathhammer.dust.compare",
+    "weapon_breakdown": "mathhammer.dust.plans",
+    "best_fire_plan": "mathhammer.dust.plans",
+    "removal_order": "mathhammer.dust.exchange",
     "count_successes": "mathhammer.dust.profiles",
     "apply_damage": "mathhammer.dust.profiles",
     "Casualties": "mathhammer.dust.profiles",
@@ -41,7 +43,6 @@ _LAZY = {
     "Unit": "mathhammer.dust.profiles",
     "ModelGroup": "mathhammer.dust.profiles",
     "Rules": "mathhammer.dust.profiles",
-    "plot_losses": "mathhammer.dust.charts",
 }
 
 __all__ = sorted(_LAZY)

@@ -250,7 +250,8 @@ def _load_unit_ref(text: str):
 
 def _run_exchange(args: argparse.Namespace) -> int:
     from mathhammer.core.cli_options import DEFAULT_SEED
-    from mathhammer.dust.api import DEFAULT_TRIALS, exchange
+    from mathhammer.dust.api import DEFAULT_TRIALS
+    from mathhammer.dust.exchange import exchange
 
     a, b = _load_unit_ref(args.unit_a), _load_unit_ref(args.unit_b)
     if args.method == "exact" and (args.trials != DEFAULT_TRIALS or args.seed != DEFAULT_SEED):
@@ -272,7 +273,7 @@ def _run_exchange(args: argparse.Namespace) -> int:
 
 
 def _run_table(args: argparse.Namespace) -> int:
-    from mathhammer.dust.api import losses_table
+    from mathhammer.dust.plans import losses_table
 
     frame = losses_table(args.weapons, sustained=args.sustained, models=args.models,
                          boxes=args.boxes, damage_resilient=args.damage_resilient,
@@ -297,9 +298,6 @@ def _run_table(args: argparse.Namespace) -> int:
         print(f"Weapons: {'; '.join(args.weapons)}\n{what}:")
         print(frame.to_string(float_format=lambda v: f"{v:.3f}", na_rep="-"))
     return 0
-
-
-_CLASS_TICKS = {"infantry": "INF", "vehicle": "VEH", "aircraft": "AIR"}
 
 
 _COVER_WORDS = {"open": "in the open", "soft": "soft cover", "hard": "hard cover"}
@@ -341,31 +339,36 @@ def _rules_words(args: argparse.Namespace) -> str:
 
 
 def _plot_table(frame, what: str, args: argparse.Namespace) -> None:
-    """Grouped bars of the losses table, one bar per cover state: infantry (models) and
-    vehicles and aircraft (boxes) in panels of their own, each axis in its unit."""
+    """Core's dot chart of the losses table (:func:`mathhammer.core.charts.bars`), one dot
+    per cover state: infantry (models) and vehicles and aircraft (boxes) in panels of their
+    own, each axis in its unit."""
     from mathhammer.core.chart_layout import CAPTION_LINES, new_figure, title_text, wrap
-    from mathhammer.dust.charts import plot_losses
+    from mathhammer.core.charts import bars
+    from mathhammer.dust.plans import losses_frame
 
-    shown = frame.copy()
-    shown.index = [f"{_CLASS_TICKS[cls]}{armour}" for cls, armour in frame.index]
     infantry = [cls == "infantry" for cls, _ in frame.index]
-    groups = [(shown[infantry], "models" if args.models else "damage points",
+    groups = [(frame[infantry], "models" if args.models else "damage points",
                "infantry (INF 1-4)"),
-              (shown[[not i for i in infantry]], "boxes" if args.boxes else "damage points",
+              (frame[[not i for i in infantry]], "boxes" if args.boxes else "damage points",
                "vehicles (VEH 1-7) and aircraft (AIR)")]
     groups = [g for g in groups if not g[0].empty]
-    figure = new_figure((7.0, 2.9 * len(groups) + 1.0))
-    axes = figure.subplots(len(groups), 1, squeeze=False)[:, 0]
+    heights = [0.42 * len(part) + 1.3 for part, _, _ in groups]
+    figure = new_figure((7.0, sum(heights) + 1.2))
+    axes = figure.subplots(len(groups), 1, squeeze=False, height_ratios=heights)[:, 0]
     heading = args.title or f"{what[0].upper()}{what[1:]} by target and cover"
     weapons = "; ".join(args.weapons)
     for ax, (part, unit, name) in zip(axes, groups):
         word = what.replace(" through saves (uncapped)", "").replace("losses", f"{unit} lost")
-        plot_losses(part, ax=ax, title=f"{name}", ylabel=word if "damage" not in word
-                    else f"expected {unit} (uncapped)")
-        ax.set_xlabel("target class and armour (no bar: cannot attack)")
+        label = word if "damage" not in word else f"expected {unit} (uncapped)"
+        tidy = losses_frame(part, label=label)
+        if tidy.empty:
+            ax.set_axis_off()
+            continue
+        bars(tidy, ax=ax, title=name, kind="dots")
+        ax.set_ylabel("target class and armour")
     figure.suptitle(title_text(heading, 80, 2) + "\n" + wrap(
         weapons + (" (sustained attack)" if args.sustained else ""), 90, 2),
         x=0.02, ha="left", fontweight="bold", fontsize=11.5)
-    figure.supxlabel(wrap("exact" + _table_situation(args), 90, CAPTION_LINES), x=0.02,
-                     ha="left", fontsize=8.5, color="#555555")
+    figure.supxlabel(wrap("exact" + _table_situation(args) + "; no dot: cannot attack", 90,
+                          CAPTION_LINES), x=0.02, ha="left", fontsize=8.5, color="#555555")
     save_chart(figure, args)

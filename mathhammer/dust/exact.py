@@ -1,5 +1,6 @@
-"""Exact engine for Dust Tactics, in rational arithmetic (``exact_engine``, so the name
-``mathhammer.dust.exact`` stays the public function).
+"""Exact engines for Dust Tactics, in rational arithmetic (``exact_engine``, so the name
+``mathhammer.dust.exact`` stays the public function): one volley (:func:`plan_pmfs`) and
+multi-round exchanges (:func:`exchange_exact`, a Markov chain over both sides' states).
 
 It reads the same compiled rows as the Monte Carlo kernels. Within one declared weapon all
 dice are independent and identical, so the engine builds the pmf of what *one* die yields
@@ -18,6 +19,8 @@ P(destroyed) are exact). A support longer than :data:`MAX_SUPPORT` values is ref
 
 from __future__ import annotations
 
+import itertools
+from collections import defaultdict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
@@ -28,7 +31,7 @@ import numpy as np
 
 from mathhammer.dust.compile import (
     COVER, DAMAGE, DEPTH, DR, EVADE, KIND, LASER, PER_POINT, PHASER, REROLL, SUB_N,
-    SUB_REROLL, SUB_THR, TARGET, THR, CompiledPlan,
+    SUB_REROLL, SUB_THR, TARGET, THR, N_DICE, CompiledPlan,
 )
 from mathhammer.errors import UnsupportedError
 
@@ -370,3 +373,243 @@ def volley_pmf(rows: np.ndarray, dice: tuple[int, ...], cap: int | None = None) 
 
 def to_float(pmf: Pmf) -> np.ndarray:
     return np.array([float(p) for p in pmf], dtype=np.float64)
+
+
+# -- multi-round exchanges: a Markov chain over both sides' states -------------------------
+
+#: Largest number of distinct exchange states (models alive per group and losses of both
+#: sides) the exact engine follows before refusing.
+MAX_EXCHANGE_STATES = 100_000
+#: Most work the exact exchange may do, estimated before any: state pairs x rounds x the
+#: transitions out of each (a damage outcome and each way to remove that many models), plus
+#: the rational volley convolutions. A unit is a few rational operations, 1 to 2
+#: microseconds: 1,500,000 is at most about three seconds (three groups of 30 models: one
+#: round under a fixed casualty policy is accepted, 0.4 s; two rounds, or one under the
+#: ``random`` policy, are refused).
+MAX_EXCHANGE_WORK = 1_500_000
+#: Candidate removal patterns the ``random`` policy tries in the time of one exact step.
+ENUMERATION_PER_STEP = 10
+#: Dice rolled in an exchange after which one exact step costs about twice as much (the
+#: fractions' denominators grow with every die: 100 rounds of 20 dice a side cost ~10x).
+DICE_PER_DIGIT_GROWTH = 200
+
+
+@dataclass(frozen=True, eq=False)
+class ExchangeSide:
+    """One side of an exchange (both engines); ``order`` is ``None`` under ``random``.
+
+    Parameters
+    ----------
+    rows
+        Compiled rows against the other side, one die per carrier (``N_DICE`` 1).
+    carries
+        ``carries[g, r]``: 1 when a model of group ``g`` carries row ``r``.
+    counts
+        Models per group at full strength.
+    order
+        The order groups lose models in (a fixed casualty policy), or ``None``.
+    is_squad, capacity, models
+        Whether losses are models, and the losses (models or boxes) that destroy the side.
+    """
+
+    rows: np.ndarray
+    carries: np.ndarray
+    counts: np.ndarray
+    order: np.ndarray | None
+    is_squad: bool
+    capacity: int
+    models: int
+
+    def dice(self, alive: tuple[int, ...], cache: dict) -> tuple[int, ...]:
+        """Dice each row rolls with ``alive`` models per group (vehicles: printed dice)."""
+        if alive not in cache:
+            dice = tuple(int(v) for v in (np.array(alive) @ self.carries) * self.rows[:, N_DICE]) \
+                if len(self.rows) else ()
+            cache[alive] = dice
+        return cache[alive]
+
+    def removals(self, alive: tuple[int, ...], lost: int, damage: int
+                 ) -> list[tuple[Fraction, tuple[int, ...], int]]:
+        """``[(p, alive after, losses after)]`` when ``damage`` points hit this side."""
+        take = min(damage, self.capacity - lost)
+        removed = min(take, self.models - lost) if self.is_squad else 0
+        order = None if self.order is None else tuple(int(g) for g in self.order)
+        return [(p, left, lost + take) for p, left in _removals(alive, order, removed)]
+
+
+def _removals(alive: tuple[int, ...], order: tuple[int, ...] | None, count: int
+              ) -> list[tuple[Fraction, tuple[int, ...]]]:
+    """Ways a squad with ``alive`` models per group loses ``count`` models.
+
+    A fixed ``order`` (the deterministic casualty policies) empties groups in that order;
+    ``None`` (the ``random`` policy: each loss is a model picked uniformly among those left)
+    takes ``x_g`` models from group ``g`` with the multivariate hypergeometric probability
+    ``prod_g C(alive_g, x_g) / C(sum alive, count)``.
+
+    Examples
+    --------
+    >>> [(str(p), left) for p, left in _removals((2, 1), None, 1)]
+    [('1/3', (2, 0)), ('2/3', (1, 1))]
+    """
+    if count <= 0:
+        return [(Fraction(1), alive)]
+    if order is not None:
+        left = list(alive)
+        for g in order:
+            take = min(count, left[g])
+            left[g] -= take
+            count -= take
+        return [(Fraction(1), tuple(left))]
+    total = comb(sum(alive), count)
+    out = []
+    for taken in itertools.product(*(range(min(a, count) + 1) for a in alive)):
+        if sum(taken) == count:
+            weight = 1
+            for a, x in zip(alive, taken):
+                weight *= comb(a, x)
+            out.append((Fraction(weight, total), tuple(a - x for a, x in zip(alive, taken))))
+    return out
+
+
+def _side_states(side: ExchangeSide) -> int:
+    """Distinct (models alive per group, losses) states one side can be in."""
+    if side.is_squad and side.order is None:
+        return int(np.prod([int(c) + 1 for c in side.counts], dtype=float))
+    return side.capacity + 1
+
+
+def full_dice(side: ExchangeSide) -> tuple[int, ...]:
+    """Dice each row of ``side`` rolls at full strength (both engines size their work by
+    it)."""
+    if not len(side.rows):
+        return ()
+    return tuple(int(v) for v in (side.counts @ side.carries) * side.rows[:, N_DICE])
+
+
+def _transitions(target: ExchangeSide, reach: int) -> int:
+    """Steps one state of ``target`` takes when hit by up to ``reach`` damage: one per damage
+    value or, under the ``random`` policy, one per pattern of removed models, plus the
+    candidate patterns it tries (:data:`ENUMERATION_PER_STEP` to a step)."""
+    values = min(reach, target.capacity) + 1
+    if not (target.is_squad and target.order is None):
+        return values
+    ways = [1]  # ways[k]: removal patterns of k models in all (one polynomial per group)
+    for count in (int(c) for c in target.counts):
+        ways = [sum(ways[k - x] for x in range(min(count, k) + 1) if k - x < len(ways))
+                for k in range(len(ways) + count)]
+    moves = 0.0
+    for d in range(values):
+        tried = np.prod([min(int(c), d) + 1 for c in target.counts], dtype=float)
+        moves += (ways[d] if d < len(ways) else 0) + tried / ENUMERATION_PER_STEP
+    return int(moves) + 1
+
+
+def exchange_work(side_a: ExchangeSide, side_b: ExchangeSide, rounds: int) -> int:
+    """Work units of the exact exchange, estimated before any work.
+
+    Each half-round walks every reachable state pair through every transition of the side
+    being hit; the states reachable grow from one pair up to every pair. Exact fractions
+    grow longer with every die rolled, so a step costs more each round: it is weighted by
+    ``1 + dice rolled so far / DICE_PER_DIGIT_GROWTH``. Each distinct pool a side can fire
+    costs one volley convolution (:func:`_pool_cost`).
+    """
+    sides = (side_a, side_b)
+    states = [_side_states(side) for side in sides]
+    reach = [max(damage_reach(s.rows, full_dice(s)).values(), default=0) for s in sides]
+    moves = [_transitions(side_b, reach[0]), _transitions(side_a, reach[1])]
+    rolled = [sum(full_dice(side)) for side in sides]
+    reached, work, so_far = [1, 1], 0, 0
+    for _ in range(rounds):
+        for hit in (1, 0):
+            so_far += rolled[1 - hit]
+            weight = 1 + so_far / DICE_PER_DIGIT_GROWTH
+            work += int(reached[0] * reached[1] * moves[1 - hit] * weight)
+            reached[hit] = min(states[hit], reached[hit] * moves[1 - hit])
+            if work > MAX_EXCHANGE_WORK:
+                return work
+    return work + sum(reached[i] * _pool_cost(side) for i, side in enumerate(sides))
+
+
+def _pool_cost(side: ExchangeSide) -> int:
+    """Rational products one volley convolution of ``side`` at full strength takes."""
+    cost, acc = 0, 1
+    for row, n in zip(side.rows, full_dice(side)):
+        width = max(damage_reach([row], [n]).values(), default=0) + 1
+        cost += acc * width
+        acc += width - 1
+    return cost
+
+
+def check_exchange_work(side_a: ExchangeSide, side_b: ExchangeSide, rounds: int) -> None:
+    """Refuse up front an exact exchange past :data:`MAX_EXCHANGE_WORK`."""
+    work = exchange_work(side_a, side_b, rounds)
+    if work > MAX_EXCHANGE_WORK:
+        groups = max(len(side_a.counts), len(side_b.counts))
+        raise UnsupportedError(
+            f"the exact exchange would take about {work:,} steps over {rounds} round"
+            f"{'s' if rounds != 1 else ''} (limit {MAX_EXCHANGE_WORK:,}: states "
+            f"{_side_states(side_a):,} x {_side_states(side_b):,}, up to {groups} model "
+            "groups); use method='monte-carlo' (--method monte-carlo), or fewer rounds, "
+            "models or groups, or a fixed casualty policy")
+
+
+def _volley(shooter: ExchangeSide, dice: tuple[int, ...], room: int, cache: dict) -> Pmf:
+    """Damage pmf of ``dice`` from ``shooter``, capped at ``room`` (``cache`` is the
+    shooter's own); a bounded volley is convolved once per pool and capped after."""
+    bounded = not any(is_unbounded(tuple(int(v) for v in row)) for row in shooter.rows)
+    key = (dice, None if bounded else room)
+    if key not in cache:
+        cache[key] = volley_pmf(shooter.rows, dice, None if bounded else room)
+    pmf = cache[key]
+    if len(pmf) <= room + 1:
+        return pmf
+    return pmf[:room] + (sum(pmf[room:], Fraction(0)),)
+
+
+def exchange_exact(side_a: ExchangeSide, side_b: ExchangeSide, rounds: int
+                    ) -> tuple[list[Fraction], list[Fraction]]:
+    """Exact loss pmfs of both sides: a Markov chain over (alive per group, losses) x 2.
+
+    Raises
+    ------
+    UnsupportedError
+        When more than :data:`MAX_EXCHANGE_STATES` states are reachable (large squads of
+        many groups under the ``random`` casualty policy), or, before any work, when
+        :func:`exchange_work` passes :data:`MAX_EXCHANGE_WORK`.
+    """
+    check_exchange_work(side_a, side_b, rounds)
+    start = (tuple(int(c) for c in side_a.counts), 0, tuple(int(c) for c in side_b.counts), 0)
+    state: dict[tuple, Fraction] = {start: Fraction(1)}
+    dice_cache: tuple[dict, dict] = ({}, {})
+    pmf_cache: tuple[dict, dict] = ({}, {})
+    for _ in range(rounds):
+        for shooter, target, index in ((side_a, side_b, 0), (side_b, side_a, 1)):
+            nxt: dict[tuple, Fraction] = defaultdict(Fraction)
+            for key, p in state.items():
+                alive_a, lost_a, alive_b, lost_b = key
+                if lost_a >= side_a.capacity or lost_b >= side_b.capacity:
+                    nxt[key] += p
+                    continue
+                own, (their_alive, their_lost) = ((alive_a, (alive_b, lost_b)) if index == 0
+                                                  else (alive_b, (alive_a, lost_a)))
+                dice = shooter.dice(own, dice_cache[index])
+                room = target.capacity - their_lost
+                for damage, q in enumerate(_volley(shooter, dice, room, pmf_cache[index])):
+                    if not q:
+                        continue
+                    for r, left, lost in target.removals(their_alive, their_lost, damage):
+                        new = ((alive_a, lost_a, left, lost) if index == 0
+                               else (left, lost, alive_b, lost_b))
+                        nxt[new] += p * q * r
+            state = nxt
+            if len(state) > MAX_EXCHANGE_STATES:
+                raise UnsupportedError(
+                    f"the exact exchange reached more than {MAX_EXCHANGE_STATES:,} states "
+                    "(squads with many model groups under the random casualty policy); use "
+                    "method='monte-carlo'")
+    pa = [Fraction(0)] * (side_a.capacity + 1)
+    pb = [Fraction(0)] * (side_b.capacity + 1)
+    for (_, lost_a, _, lost_b), p in state.items():
+        pa[lost_a] += p
+        pb[lost_b] += p
+    return pa, pb

@@ -11,7 +11,8 @@ or army symbol) is 2 faces of 6, p = 1/3; a "double" success is 4 faces of 6, p 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 from mathhammer.errors import OptionError, ProfileError, did_you_mean
 
@@ -587,3 +588,25 @@ def apply_damage(target: Target, points: int) -> Casualties:
     cap = target.capacity
     lost = min(points, cap)
     return Casualties(lost, cap - lost, lost == cap, max(points - cap, 0))
+
+
+def with_switches(rules: Rules | None, overrides: dict[str, Any]) -> Rules:
+    """``rules`` (default :class:`Rules()`) with the keyword switches ``overrides`` set.
+
+    Raises
+    ------
+    OptionError
+        For a switch :class:`Rules` does not have.
+
+    Examples
+    --------
+    >>> with_switches(None, {"casualty_policy": "random"}).casualty_policy
+    'random'
+    """
+    base = rules or Rules()
+    if overrides:
+        try:
+            return replace(base, **overrides)
+        except TypeError as exc:
+            raise OptionError(f"unknown rule switch: {exc}") from None
+    return base

@@ -10,8 +10,10 @@ from collections.abc import Iterable
 
 import numpy as np
 
+from mathhammer.core import game as contract
+from mathhammer.core.game import Game, Outcomes, SeedLike, Tallies
 from mathhammer.core.progress import check_progress, watch
-from mathhammer.core.result import EXACT, MONTE_CARLO, Distribution, Result
+from mathhammer.core.result import Distribution, Result
 from mathhammer.core.inputs import one_or_many
 from mathhammer.core.limits import check_outcome_values, check_run_work
 from mathhammer.core.trials import CHUNKS, DEFAULT_TRIALS, check_seed, check_trials, chunk_streams
@@ -102,19 +104,21 @@ def exact(attacks: AttackLike | Iterable[AttackLike], targets: TargetLike | Iter
     >>> round(r.probability("hit"), 4), round(r.mean("damage"), 4)
     (0.8333, 6.713)
     """
-    return run_exact(plan(attacks, targets, rules))
+    return contract.exact(GAME, attacks, targets, rules=rules)
 
 
 def simulate(attacks: AttackLike | Iterable[AttackLike],
-             targets: TargetLike | Iterable[TargetLike], trials: int = DEFAULT_TRIALS,
-             seed: int = 1, rules: Rules | None = None, *,
+             targets: TargetLike | Iterable[TargetLike], *, trials: int = DEFAULT_TRIALS,
+             seed: SeedLike = 1, rules: Rules | None = None,
              progress: bool | None = None) -> Result:
     """Monte Carlo estimate of the same outcomes as :func:`exact`.
 
     The trials are split into :data:`N_CHUNKS` chunks with independent xoshiro256** streams,
-    so one seed gives the same result on any number of threads. ``progress``: a progress
-    bar on stderr for a run longer than about 2 s (``None``, the default: when stderr is a
-    terminal or in a notebook; ``True``/``False`` force it); it never changes the result.
+    so one seed gives the same result on any number of threads. ``seed``: an int or a
+    :class:`numpy.random.SeedSequence` (the result records its entropy, and its spawn key
+    in ``inputs["seed_spawn_key"]``). ``progress``: a progress bar on stderr for a run
+    longer than about 2 s (``None``, the default: when stderr is a terminal or in a
+    notebook; ``True``/``False`` force it); it never changes the result.
 
     Examples
     --------
@@ -123,7 +127,8 @@ def simulate(attacks: AttackLike | Iterable[AttackLike],
     >>> r.trials, r.seed
     (20000, 1)
     """
-    return run_monte_carlo(plan(attacks, targets, rules), trials, seed, progress=progress)
+    return contract.simulate(GAME, attacks, targets, trials=trials, seed=seed,
+                             progress=progress, rules=rules)
 
 
 #: Most attack rolls a Monte Carlo run may resolve, counting an AOE's roll once per model it
@@ -131,9 +136,11 @@ def simulate(attacks: AttackLike | Iterable[AttackLike],
 MAX_ATTACK_ROLLS_PER_RUN = 20_000_000_000
 
 
-def run_monte_carlo(compiled: CompiledPlan, trials: int, seed: int,
-                    progress: bool | None = None) -> Result:
-    """Run the Monte Carlo kernel on a compiled plan (same outcomes as :func:`run_exact`).
+def run_monte_carlo(compiled: CompiledPlan, trials: int, seed: SeedLike, *,
+                    progress: bool | None = None) -> Tallies:
+    """Run the Monte Carlo kernel on a compiled plan: histograms of ``damage``,
+    ``models_destroyed`` (``boosts_spent``, ``damage_transferred`` when the plan can have
+    them) and the trials each event happened in (see :meth:`WarmachineGame.monte_carlo_outcomes`).
 
     A progress bar counts the trials in the histograms (a count per trial) while the kernel
     runs; the kernel call is the same with or without it."""
@@ -165,12 +172,12 @@ def run_monte_carlo(compiled: CompiledPlan, trials: int, seed: int,
               or len(compiled.grid_systems) > 0),
           hist_destroyed.sum, trials, "simulate", progress=progress)
     totals = counters.sum(axis=0)
-    distributions = {"damage": Distribution.from_counts(hist_damage.sum(axis=0)),
-                     "models_destroyed": Distribution.from_counts(hist_destroyed.sum(axis=0))}
+    histograms = {"damage": hist_damage.sum(axis=0),
+                  "models_destroyed": hist_destroyed.sum(axis=0)}
     if compiled.max_boosts:
-        distributions["boosts_spent"] = Distribution.from_counts(hist_spent.sum(axis=0))
+        histograms["boosts_spent"] = hist_spent.sum(axis=0)
     if compiled.max_transferred:
-        distributions["damage_transferred"] = Distribution.from_counts(hist_transfer.sum(axis=0))
+        histograms["damage_transferred"] = hist_transfer.sum(axis=0)
     counts = {"hit": totals[C_HIT], "crit": totals[C_CRIT], "unit_destroyed": totals[C_UNIT],
               "tough_saved": totals[C_SAVED], "continuous_effect": totals[C_CONTINUOUS],
               "beast_destroyed": totals[C_BEAST]}
@@ -184,20 +191,20 @@ def run_monte_carlo(compiled: CompiledPlan, trials: int, seed: int,
             suffix = f"_model_{i + 1}" if len(gridded) > 1 else ""
             for s, letter in enumerate(compiled.grid_systems[compiled.models[i, M_GRID]]):
                 counts[f"crippled_{letter}{suffix}"] = crippled[i, s]
-    names = ["hit", "crit", "unit_destroyed", *outcome_names(compiled)]
-    probabilities = {name: float(counts[name] / trials) for name in names}
-    return Result(method=MONTE_CARLO, distributions=distributions, probabilities=probabilities,
-                  trials=trials, seed=seed,
-                  inputs={**inputs_of(compiled), "chunks": N_CHUNKS}, labels=labels_of(compiled))
+    return Tallies(trials, histograms, counts)
 
 
 def run_exact(compiled: CompiledPlan) -> Result:
     """Solve a compiled plan exactly (see :func:`mathhammer.warmachine.exact.solve`)."""
-    pmfs, probabilities = solve(compiled)
-    return Result(method=EXACT,
-                  distributions={k: Distribution.from_pmf(v) for k, v in pmfs.items()},
-                  probabilities=probabilities, inputs=inputs_of(compiled),
-                  labels=labels_of(compiled))
+    return contract.exact_result(GAME, compiled)
+
+
+def monte_carlo(compiled: CompiledPlan, trials: int, seed: SeedLike, *,
+                progress: bool | None = None) -> Result:
+    """:func:`run_monte_carlo` on a compiled plan, as a :class:`Result` (the outcomes of
+    :func:`run_exact`)."""
+    return contract.monte_carlo_result(GAME, compiled, trials=trials, seed=seed,
+                                       progress=progress)
 
 
 #: Human names of the outcomes, for tables and charts.
@@ -231,3 +238,58 @@ def inputs_of(compiled: CompiledPlan) -> dict[str, object]:
             "targets": [str(t) for t in compiled.targets],
             "rules": compiled.rule_set.as_dict(),
             "rule_changes": list(compiled.rule_set.changes())}
+
+
+#: Words of the comparison metrics (:func:`mathhammer.warmachine.compare.compare`).
+METRIC_LABELS = {"expected_damage": "expected boxes marked",
+                 "expected_models_destroyed": "expected models destroyed",
+                 "expected_boosts_spent": "expected damage boosts spent",
+                 "expected_damage_transferred": "expected boxes transferred",
+                 "p_hit": "P(first attack hits)",
+                 "p_unit_destroyed": "P(all targets destroyed)"}
+
+
+class WarmachineGame(Game[CompiledPlan]):
+    """Warmachine MkIV under core's contract (see :class:`mathhammer.core.game.Game`): attack
+    lines resolved in order against target units, by the exact chain or the kernels."""
+
+    name = "warmachine"
+    labels = LABELS
+    metrics = {"expected_damage": ("mean", "damage"),
+               "expected_models_destroyed": ("mean", "models_destroyed"),
+               "expected_boosts_spent": ("mean", "boosts_spent"),
+               "expected_damage_transferred": ("mean", "damage_transferred"),
+               "p_hit": ("probability", "hit"),
+               "p_unit_destroyed": ("probability", "unit_destroyed")}
+    metric_labels = METRIC_LABELS
+
+    def compile(self, attackers: AttackLike | Iterable[AttackLike],
+                targets: TargetLike | Iterable[TargetLike], *,
+                rules: Rules | None = None) -> CompiledPlan:
+        return plan(attackers, targets, rules)
+
+    def run_monte_carlo(self, plan: CompiledPlan, trials: int, seed: SeedLike, *,
+                        progress: bool | None = None) -> Tallies:
+        return run_monte_carlo(plan, trials, seed, progress=progress)
+
+    def run_exact(self, plan: CompiledPlan) -> Outcomes:
+        pmfs, probabilities = solve(plan)
+        return Outcomes({k: Distribution.from_pmf(v) for k, v in pmfs.items()}, probabilities)
+
+    def labels_of(self, plan: CompiledPlan) -> dict[str, str]:
+        return labels_of(plan)
+
+    def inputs_of(self, plan: CompiledPlan, method: str) -> dict[str, object]:
+        return inputs_of(plan)
+
+    def monte_carlo_outcomes(self, plan: CompiledPlan, tallies: Tallies) -> Outcomes:
+        """Histograms as distributions; the first attack's ``hit`` and ``crit``,
+        ``unit_destroyed`` and the plan's own events (:func:`outcome_names`) as
+        probabilities, in that order."""
+        names = ["hit", "crit", "unit_destroyed", *outcome_names(plan)]
+        return Outcomes(tallies.distributions(),
+                        {name: float(tallies.events[name] / tallies.trials) for name in names})
+
+
+#: Warmachine's side of the contract, for core's simulate, exact and compare.
+GAME = WarmachineGame()

@@ -16,12 +16,12 @@ import numpy as np
 import pandas as pd
 
 from mathhammer.core.inputs import whole_number
-from mathhammer.core.progress import bar as progress_bar
+from mathhammer.core import game as contract
+from mathhammer.core.game import Cell, SeedLike
 from mathhammer.core.result import EXACT, Distribution, Result
 from mathhammer.core.trials import DEFAULT_GRID_TRIALS
 from mathhammer.errors import OptionError, UnsupportedError
-from mathhammer.warmachine.api import (AttackLike, TargetLike, as_attacks, as_targets, plan,
-                                       run_exact, run_monte_carlo)
+from mathhammer.warmachine.api import GAME, AttackLike, TargetLike, as_attacks, as_targets, plan
 from mathhammer.warmachine.exact import Chain
 from mathhammer.warmachine.profiles import Attack, Rules
 
@@ -108,11 +108,15 @@ MAX_FOCUS = 30
 
 
 def compare_focus(attack: AttackLike, target: TargetLike, points: int,
-                  rules: Rules | None = None, method: str = "exact",
-                  trials: int = DEFAULT_GRID_TRIALS, seed: int = 1,
-                  policies: list[FocusPolicy] | None = None, *,
+                  rules: Rules | None = None, method: str = "exact", *,
+                  trials: int = DEFAULT_GRID_TRIALS, seed: SeedLike = 1,
+                  policies: list[FocusPolicy] | None = None,
                   progress: bool | None = None) -> pd.DataFrame:
     """Rank ways of spending ``points`` focus/fury on one weapon against one target.
+
+    A ranking read from :func:`focus_frame`, the policies as cells of core's comparison
+    (:func:`mathhammer.core.game.compare`), every cell on the same dice (common random
+    numbers, so the ranking is not noise).
 
     Parameters
     ----------
@@ -122,6 +126,8 @@ def compare_focus(attack: AttackLike, target: TargetLike, points: int,
         Focus or fury available; policies commit up to this many.
     method
         ``"exact"`` or ``"simulate"``.
+    trials, seed
+        Monte Carlo trials per policy and the seed every policy's run starts from.
     policies
         Policies to compare (default: all of :func:`focus_policies`).
     progress
@@ -144,38 +150,56 @@ def compare_focus(attack: AttackLike, target: TargetLike, points: int,
     >>> round(float(table["mean_damage"].iloc[0]), 4)  # two attacks: 2 * 21/36 * 5
     5.8333
     """
+    frame = focus_frame(attack, target, points, rules, method, trials=trials, seed=seed,
+                        policies=policies, progress=progress)
+    value = frame.set_index(["attacker", "metric"])["value"]
+    rows = []
+    for label, cell in frame.groupby("attacker", sort=False):
+        first = cell.iloc[0]
+        on_damage = value.get((label, "expected_boosts_spent"), 0.0)
+        spent = int(first["boost_attacks"]) + int(first["buy_attacks"]) + on_damage
+        rows.append({"policy": first["policy"], "points": int(first["points"]),
+                     "boost_attacks": int(first["boost_attacks"]),
+                     "boost_damage": int(first["boost_damage"]),
+                     "buy_attacks": int(first["buy_attacks"]),
+                     "mean_damage": value[(label, "expected_damage")],
+                     "p_kill": value[(label, "p_unit_destroyed")],
+                     "expected_spent": spent,
+                     "expected_unspent": int(first["points"]) - spent})
+    table = pd.DataFrame(rows)
+    table["rank_p_kill"] = table["p_kill"].rank(ascending=False, method="min").astype(int)
+    table["rank_damage"] = table["mean_damage"].rank(ascending=False, method="min").astype(int)
+    return table.sort_values(["p_kill", "mean_damage"], ascending=False,
+                             kind="stable").reset_index(drop=True)
+
+
+def focus_frame(attack: AttackLike, target: TargetLike, points: int,
+                rules: Rules | None = None, method: str = "exact", *,
+                trials: int = DEFAULT_GRID_TRIALS, seed: SeedLike = 1,
+                policies: list[FocusPolicy] | None = None,
+                progress: bool | None = None) -> pd.DataFrame:
+    """The focus policies of :func:`compare_focus` as the tidy frame every game returns.
+
+    One cell per policy (``attacker`` is the policy's name, numbered if it repeats), with
+    setting columns ``policy``, ``points``, ``boost_attacks``, ``boost_damage`` and
+    ``buy_attacks``; metrics as :func:`mathhammer.warmachine.compare.compare`.
+    """
     points = whole_number(points, "points (focus or fury to spend)", 0, MAX_FOCUS)
     (base,) = as_attacks(attack)
     targets = as_targets(target)
     if method not in ("exact", "simulate"):
         raise OptionError(f"method '{method}' must be 'exact' or 'simulate'")
     chosen = list(policies) if policies is not None else focus_policies(points, base.count)
-    rows = []
-    with progress_bar(len(chosen), "focus policies", progress=progress, unit="policy") as bar:
-        for policy in chosen:
-            rows.append(_policy_row(policy, base, targets, rules, method, trials, seed))
-            bar.update()
-    frame = pd.DataFrame(rows)
-    frame["rank_p_kill"] = frame["p_kill"].rank(ascending=False, method="min").astype(int)
-    frame["rank_damage"] = frame["mean_damage"].rank(ascending=False, method="min").astype(int)
-    return frame.sort_values(["p_kill", "mean_damage"], ascending=False,
-                             kind="stable").reset_index(drop=True)
-
-
-def _policy_row(policy: FocusPolicy, base: Attack, targets: list, rules: Rules | None,
-                method: str, trials: int, seed: int) -> dict:
-    """One row of :func:`compare_focus`."""
-    compiled = plan([policy.apply(base)], targets, rules)
-    result = (run_exact(compiled) if method == "exact"
-              else run_monte_carlo(compiled, trials, seed))
-    damage_spent = result.mean("boosts_spent") if "boosts_spent" in result.outcomes else 0.0
-    spent = policy.boost_attacks + policy.buy_attacks + damage_spent
-    return {"policy": policy.name, "points": policy.points,
-            "boost_attacks": policy.boost_attacks,
-            "boost_damage": policy.boost_damage, "buy_attacks": policy.buy_attacks,
-            "mean_damage": result.mean("damage"),
-            "p_kill": result.probability("unit_destroyed"),
-            "expected_spent": spent, "expected_unspent": policy.points - spent}
+    target_label = " + ".join(t.name or str(t) for t in targets)
+    labels = contract.labelled([p.name for p in chosen], (), "give at least one policy", str)
+    cells = [Cell(label, target_label, [policy.apply(base)], targets, {"rules": rules},
+                  {"policy": policy.name, "points": policy.points,
+                   "boost_attacks": policy.boost_attacks, "boost_damage": policy.boost_damage,
+                   "buy_attacks": policy.buy_attacks})
+             for (label, _), policy in zip(labels, chosen)]
+    return contract.compare(GAME, cells, exact=method == "exact", trials=trials, seed=seed,
+                            progress=progress, common_random_numbers=True,
+                            describe="focus policies", unit="policy")
 
 
 def attacks_to_kill(attack: AttackLike, target: TargetLike, rules: Rules | None = None

@@ -22,7 +22,7 @@ from mathhammer import charts  # noqa: E402
 from mathhammer.core.chart_layout import (MAX_SERIES_PER_PANEL, series_style,  # noqa: E402
                                           title_text, wrap)
 from mathhammer.core.result import EXACT, MONTE_CARLO, Distribution, Result  # noqa: E402
-from mathhammer.dust.charts import plot_losses, plot_pmfs  # noqa: E402
+from mathhammer.dust.plans import losses_frame  # noqa: E402
 from tests.core.test_chart_geometry import (assert_distinct_looks,  # noqa: E402
                                             assert_legends_off_the_lines, assert_no_overlaps,
                                             assert_texts_inside, check_geometry, rendered)
@@ -158,8 +158,9 @@ def draw_every_kind(ax, kind):
     if kind == "dust_bars":
         frame = pd.DataFrame({"open": [1.2, 0.4], "soft": [0.8, 0.2], "hard": [0.4, 0.1]},
                              index=names[:2])
-        return plot_losses(frame, ax=ax)
-    return plot_pmfs({n: fake_result(i) for i, n in enumerate(names[:4])}, "damage", ax=ax)
+        return charts.bars(losses_frame(frame), ax=ax)  # Dust's losses table, core's chart
+    return charts.overlay({n: fake_result(i) for i, n in enumerate(names[:4])}, "damage",
+                          ax=ax)
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -338,14 +339,15 @@ def test_dust_pmfs_of_different_profiles_keep_engine_and_rules():
     other = dust.exact(["2x Laser “Heavy” – Cannon: 2/2 [LASER]"],
                        "5x Laser Grenadier: INFANTRY2 [SOFT COVER]", sustained=True,
                        rules=dust.Rules(**DUST_SWITCHES))
-    lines = plot_pmfs({"Shotgun squad": du, "Laser “Heavy” – Cannon": other},
-                      "models_destroyed")
+    lines = charts.overlay({"Shotgun squad": du, "Laser “Heavy” – Cannon": other},
+                           "models_destroyed", facet=None).lines
     check_given(lines[0].figure, tuple(lines[0].figure.get_size_inches()))
     legend = lines[0].axes.get_legend()
     note = " ".join(legend.get_title().get_text().split())
     assert note.startswith("exact; sustained attack; rules: Dust 1947 rules")
-    assert [t.get_text() for t in legend.get_texts()] == ["Shotgun squad",
-                                                         "Laser “Heavy” – Cannon"]
+    names = [" ".join(t.get_text().split()) for t in legend.get_texts()]
+    assert names[0].startswith("Shotgun squad (mean")
+    assert names[1].startswith("Laser “Heavy” – Cannon (mean")
 
 
 @pytest.mark.parametrize("game", ["warmachine", "dust"])

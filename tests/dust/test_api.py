@@ -8,9 +8,9 @@ import pytest
 
 from mathhammer.dust import (
     ModelGroup, Rules, Unit, best_fire_plan, compare, dice_to_kill, exact, exact_pmfs,
-    exchange, fire_plan, load_unit, losses_table, parse_target, plot_losses, plot_pmfs,
-    simulate, weapon_breakdown,
+    exchange, fire_plan, load_unit, losses_table, parse_target, simulate, weapon_breakdown,
 )
+from mathhammer.dust.plans import losses_frame
 from mathhammer.dust.parse import parse_weapon_line
 from mathhammer.errors import OptionError, UnsupportedError
 
@@ -44,11 +44,13 @@ def test_compare_and_dice_to_kill():
     frame = compare({"normal": dict(weapons="Gun: 6/1", target="5x G: INFANTRY2"),
                      "sustained": dict(weapons="Gun: 6/1", target="5x G: INFANTRY2",
                                        sustained=True)})
-    assert frame.loc["normal", "hits"] == pytest.approx(2.0)
-    assert frame.loc["sustained", "hits"] == pytest.approx(10 / 3)
+    hits = frame[frame["metric"] == "expected_hits"].set_index("attacker")["value"]
+    assert hits["normal"] == pytest.approx(2.0)
+    assert hits["sustained"] == pytest.approx(10 / 3)
     mc = compare({"a": dict(weapons="Gun: 6/1", target="5x G: INFANTRY2")},
                  method="monte-carlo", trials=20_000)
-    assert "models_destroyed_stderr" in mc.columns
+    models = mc[mc["metric"] == "expected_models_destroyed"]
+    assert (models["stderr"] > 0).all() and (models["method"] == "monte-carlo").all()
     assert dice_to_kill(3, F(10, 81)) == pytest.approx(24.3)
 
 
@@ -146,7 +148,7 @@ def test_exchange_casualty_policies_by_hand(policy, expected):
 def test_exchange_random_policy_state_limit(monkeypatch):
     import importlib
 
-    api = importlib.import_module("mathhammer.dust.api")
+    api = importlib.import_module("mathhammer.dust.exact")  # the exchange chain's limit
     tank, squad = _duel_units()
     monkeypatch.setattr(api, "MAX_EXCHANGE_STATES", 1)
     with pytest.raises(UnsupportedError, match="more than 1 states"):
@@ -182,13 +184,15 @@ def test_exchange_pools_shrink_between_rounds():
 def test_charts_return_artists():
     import matplotlib.pyplot as plt
 
-    frame = losses_table(["Gun: 3/1"]).loc["infantry"]
-    bars = plot_losses(frame)
-    assert len(bars) == 3
+    from mathhammer.core.charts import bars, overlay
+
+    frame = losses_frame(losses_table(["Gun: 3/1"]).loc[["infantry"]])
+    art = bars(frame, kind="bars")
+    assert len(art.bars) == 3
     results = {"open": exact("Gun: 6/1", "5x G: INFANTRY2"),
                "soft": simulate("Gun: 6/1", "5x G: INFANTRY2 [SOFT COVER]", trials=5_000)}
-    lines = plot_pmfs(results)
-    assert len(lines) == 2
+    art = overlay(results, "models_destroyed")
+    assert len(art.lines) == 2
     plt.close("all")
 
 

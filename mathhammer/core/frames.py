@@ -1,0 +1,242 @@
+"""The tidy comparison frame every game returns, and what reads it: tables, JSON, points.
+
+One row per (attacker, target, setting, metric)::
+
+    attacker   target  metric                      value  stderr  method
+    Lascannon  MEQ     expected_damage             1.31   0.0023  monte-carlo
+    Lascannon  MEQ     p_unit_destroyed            0.00   0.0000  monte-carlo
+
+Between ``target`` and ``metric`` come the game's situation columns and a comparison's
+setting columns (the parameter a sweep varies, the focus a policy spends); ``stderr`` is the
+Monte Carlo standard error (NaN for exact cells) and ``method`` the engine. ``attrs`` hold
+``method``, ``trials`` and ``seed``, and ``situation`` (words for captions) when there is one.
+
+:func:`tidy_frame` builds it; :func:`pivot`, :func:`table`, :func:`to_markdown`,
+:func:`to_json_dict` and :func:`per_points` read any such frame, whatever the game.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from mathhammer.core.labels import metric_label
+from mathhammer.core.tables import Table, check_digits, format_estimate
+from mathhammer.errors import OptionError, did_you_mean
+
+#: The columns of every comparison frame, in order; situation and setting columns go
+#: between ``target`` and ``metric``.
+COLUMNS = ["attacker", "target", "metric", "value", "stderr", "method"]
+#: The columns that identify a row's figure rather than its cell.
+VALUE_COLUMNS = ("metric", "value", "stderr", "method")
+
+
+def tidy_frame(rows: Sequence[Mapping[str, Any]], middle: Sequence[str] = (), *,
+               method: str, trials: int | None = None, seed: Any = None,
+               situation: str = "", labels: Mapping[str, str] | None = None) -> pd.DataFrame:
+    """The comparison frame of ``rows`` (dicts with the :data:`COLUMNS` and ``middle`` keys).
+
+    Parameters
+    ----------
+    rows
+        One dict per (cell, metric); a missing ``method`` is filled with ``method``.
+    middle
+        Situation and setting columns, placed between ``target`` and ``metric``.
+    method, trials, seed
+        Provenance for ``attrs`` (``trials`` and ``seed`` are dropped for exact frames).
+    situation
+        The situation in words, for captions (``attrs["situation"]``, when not empty).
+    labels
+        The metrics in words, when the game's differ from the registered ones
+        (``attrs["labels"]``, read by :func:`mathhammer.core.labels.metric_label`).
+
+    Examples
+    --------
+    >>> frame = tidy_frame([{"attacker": "A", "target": "B", "metric": "expected_damage",
+    ...                      "value": 1.5, "stderr": math.nan}], method="exact")
+    >>> list(frame.columns), frame.attrs["method"]
+    (['attacker', 'target', 'metric', 'value', 'stderr', 'method'], 'exact')
+    """
+    columns = COLUMNS[:2] + list(middle) + COLUMNS[2:]
+    frame = pd.DataFrame([{"method": method, **row} for row in rows], columns=columns)
+    frame["value"] = frame["value"].astype(float)
+    frame["stderr"] = frame["stderr"].astype(float)
+    exact = method == "exact"
+    frame.attrs.update(method=method, trials=None if exact else trials,
+                       seed=None if exact else seed)
+    if situation:
+        frame.attrs["situation"] = situation
+    if labels:
+        frame.attrs["labels"] = dict(labels)
+    return frame
+
+
+def extra_columns(frame: pd.DataFrame) -> list[str]:
+    """The situation and setting columns of a comparison frame (neither cell nor value)."""
+    return [c for c in frame.columns if c not in COLUMNS]
+
+
+def per_points(frame: pd.DataFrame, points: Mapping[str, float], *, by: str = "attacker",
+               metrics: Sequence[str] = ("expected_damage", "expected_models_destroyed")
+               ) -> pd.DataFrame:
+    """Add per-100-points rows to any tidy frame of expectations (e.g. whole-unit results).
+
+    Data interface: a frame with columns ``by`` (the label that has a points cost, e.g.
+    ``attacker`` or ``unit``), ``metric``, ``value`` and ``stderr``; other columns (target,
+    sweep settings, battle round...) are kept and identify the cell. For every row whose
+    metric is in ``metrics`` and whose ``by`` label is in ``points``, a row is added with
+    ``value * 100 / points`` (and the same scaling of ``stderr``), named by dropping
+    ``expected_`` and adding ``_per_100pts`` (``expected_damage`` ->
+    ``damage_per_100pts``), right after its cell's rows. Probabilities are not scaled.
+
+    Examples
+    --------
+    >>> df = pd.DataFrame({"unit": ["A", "A"], "metric": ["expected_damage", "p_unit_destroyed"],
+    ...                    "value": [3.0, 0.5], "stderr": [0.1, 0.01]})
+    >>> per_points(df, {"A": 150}, by="unit")[["metric", "value"]].round(3).values.tolist()
+    [['expected_damage', 3.0], ['p_unit_destroyed', 0.5], ['damage_per_100pts', 2.0]]
+    """
+    for column in (by, "metric", "value", "stderr"):
+        if column not in frame.columns:
+            raise OptionError(f"per_points needs a '{column}' column; the frame has: "
+                              f"{', '.join(map(str, frame.columns))}")
+    for label, cost in points.items():
+        if isinstance(cost, bool) or not isinstance(cost, (int, float, np.integer,
+                                                           np.floating)) \
+                or not 0 < cost < float("inf"):
+            raise OptionError(f"points for '{label}' must be a positive finite number, not "
+                              f"{cost!r:.40}")
+    keys = [c for c in frame.columns if c not in VALUE_COLUMNS]
+    cell_ids = pd.Series(pd.factorize(pd.MultiIndex.from_frame(frame[keys].astype(str)))[0],
+                         index=frame.index)
+    chosen = frame["metric"].isin(list(metrics)) & frame[by].isin(list(points))
+    added = frame[chosen].copy()
+    scale = 100.0 / added[by].map(lambda label: float(points[label]))
+    added["value"] = added["value"] * scale
+    added["stderr"] = added["stderr"] * scale
+    added["metric"] = [m.removeprefix("expected_") + "_per_100pts" for m in added["metric"]]
+    order = pd.concat([cell_ids, cell_ids[chosen]], ignore_index=True)
+    out = pd.concat([frame, added], ignore_index=True)
+    out = out.iloc[np.argsort(order.to_numpy(), kind="stable")].reset_index(drop=True)
+    out.attrs = dict(frame.attrs)
+    out.attrs["points"] = {**(frame.attrs.get("points") or {}),
+                           **{str(k): float(v) for k, v in points.items()}}
+    return out
+
+
+def pivot(frame: pd.DataFrame, metric: str | None = None, *, stderr: bool = True) -> pd.DataFrame:
+    """A readable wide table of a comparison frame (any game's ``compare`` or ``sweep``).
+
+    With ``metric``: attackers (and sweep settings) as rows, targets as columns. Without:
+    one row per cell, one column per metric. Monte Carlo cells read ``"1.234 ± 0.002"``.
+    """
+    extra = extra_columns(frame)
+    trials = frame.attrs.get("trials")
+    text = frame.assign(cell=[_cell(v, s, stderr, m, trials=trials) for v, s, m in
+                              zip(frame["value"], frame["stderr"], frame["metric"])])
+    if metric is not None:
+        _check_metric(frame, metric)
+        part = text[text["metric"] == metric]
+        table = part.pivot_table(index=["attacker", *extra], columns="target", values="cell",
+                                 aggfunc="first", sort=False)
+    else:
+        table = text.pivot_table(index=["attacker", "target", *extra], columns="metric",
+                                 values="cell", aggfunc="first", sort=False)
+    table.columns.name = None
+    return table.fillna("")
+
+
+def table(frame: pd.DataFrame, metric: str | None = None, *, digits: int = 3,
+          stderr: bool = True) -> Table:
+    """A comparison frame as a table ready to paste (Markdown or HTML).
+
+    With ``metric``: attackers (and sweep settings) as rows, targets as columns, and a
+    caption naming the metric, the engine and the situation. Without: one row per cell and
+    one column per metric, headed in words. Numbers have ``digits`` significant figures
+    (1 to 6), probabilities are percentages, Monte Carlo cells read ``value ± s.e.`` with
+    no more decimals than the error supports, exact zeros ``0``, events never seen in the
+    trials ``not seen in N trials`` (see :func:`mathhammer.core.tables.format_estimate`).
+
+    Examples
+    --------
+    >>> df = tidy_frame([{"attacker": "Lascannon", "target": t, "metric": "p_unit_destroyed",
+    ...                   "value": 0.0, "stderr": math.nan} for t in ("MEQ", "VEQ")],
+    ...                 method="exact")
+    >>> print(table(df, "p_unit_destroyed", digits=3).to_markdown())
+    *P(unit destroyed); exact*
+    <BLANKLINE>
+    | attacker | MEQ | VEQ |
+    |---|---:|---:|
+    | Lascannon | 0% | 0% |
+    """
+    extra = extra_columns(frame)
+    digits = check_digits(digits)
+    trials = frame.attrs.get("trials")
+    text = frame.assign(cell=[_cell(v, s, stderr, m, digits, trials) for v, s, m in
+                              zip(frame["value"], frame["stderr"], frame["metric"])])
+    if metric is not None:
+        _check_metric(frame, metric)
+        wide = text[text["metric"] == metric].pivot_table(
+            index=["attacker", *extra], columns="target", values="cell", aggfunc="first",
+            sort=False)
+        heading = metric_label(metric, frame)
+    else:
+        wide = text.pivot_table(index=["attacker", "target", *extra], columns="metric",
+                                values="cell", aggfunc="first", sort=False)
+        wide.columns = [metric_label(m, frame) for m in wide.columns]
+        heading = ""
+    wide.columns.name = None
+    wide = wide.fillna("").reset_index()
+    wide.columns = [str(c).replace("_", " ") if c in extra else str(c) for c in wide.columns]
+    caption = "; ".join(p for p in (heading, _engine_words(frame),
+                                    frame.attrs.get("situation", "")) if p)
+    return Table(wide, caption)
+
+
+def to_markdown(frame: pd.DataFrame, metric: str | None = None, *, stderr: bool = True,
+                digits: int = 3, caption: bool = False) -> str:
+    """:func:`table` as Markdown; ``caption=True`` puts its caption line above it."""
+    result = table(frame, metric, digits=digits, stderr=stderr)
+    return result.to_markdown() if caption else Table(result.frame).to_markdown()
+
+
+def _engine_words(frame: pd.DataFrame) -> str:
+    if frame.attrs.get("method") == "exact":
+        return "exact"
+    if frame.attrs.get("trials"):
+        return (f"Monte Carlo, {frame.attrs['trials']:,} trials per cell, seed "
+                f"{frame.attrs.get('seed')}")
+    return ""
+
+
+def to_json_dict(frame: pd.DataFrame) -> dict[str, Any]:
+    """The ``--json`` shape: provenance plus one record per row (NaN stderr as null)."""
+    records = []
+    for row in frame.to_dict(orient="records"):
+        records.append({k: (None if isinstance(v, float) and math.isnan(v) else
+                            v.item() if isinstance(v, np.generic) else v)
+                        for k, v in row.items()})
+    return {"method": frame.attrs.get("method"), "trials": frame.attrs.get("trials"),
+            "seed": frame.attrs.get("seed"), "rows": records}
+
+
+def _cell(value: float, err: float, with_stderr: bool, metric: str = "",
+          digits: int | None = None, trials: int | None = None) -> str:
+    """One cell: probabilities as percentages; ``digits`` significant figures, or 4 when
+    ``None`` (the plain-text grid); Monte Carlo cells as ``value ± s.e.``, never with more
+    decimals than the error supports (see :func:`mathhammer.core.tables.format_estimate`)."""
+    return format_estimate(value, err if with_stderr else None,
+                           4 if digits is None else digits, percent=metric.startswith("p_"),
+                           trials=trials)
+
+
+def _check_metric(frame: pd.DataFrame, metric: str) -> None:
+    present = list(dict.fromkeys(frame["metric"]))
+    if metric not in present:
+        hint = did_you_mean(metric, present).lower()
+        raise OptionError(f"no metric '{metric}' in this comparison{hint}; it has: "
+                          f"{', '.join(present)}")

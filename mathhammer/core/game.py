@@ -1,0 +1,389 @@
+"""The contract every game meets, and the entry points core writes once for all of them.
+
+A game (Warhammer 40,000, Warmachine, Dust Tactics) supplies a :class:`Game`: how to turn
+attackers and targets (text or profile objects) into a compiled plan, a Monte Carlo runner
+(plan, trials, seed -> :class:`Tallies`), an exact engine (plan -> :class:`Outcomes`), the
+words of its outcomes and the headline metrics of its comparisons. Core writes on top of
+it, once:
+
+- :func:`simulate` and :func:`exact`: one attack sequence, a
+  :class:`~mathhammer.core.result.Result` with the same provenance in every game
+  (``trials``, ``seed`` as plain JSON values);
+- :func:`compare`: cells (attacker x target x setting) to the tidy long frame of
+  :mod:`mathhammer.core.frames`, the same columns in every game.
+
+Each game's public ``simulate``, ``exact`` and ``compare`` are thin functions over these,
+with keyword-only ``trials`` and ``seed`` (``int`` or :class:`numpy.random.SeedSequence`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar, Union
+
+import numpy as np
+
+from mathhammer.core.progress import bar as progress_bar, check_progress
+from mathhammer.core.result import EXACT, MONTE_CARLO, Distribution, Result
+from mathhammer.core.trials import CHUNKS, check_seed, check_trials
+from mathhammer.errors import OptionError, UnsupportedError
+
+#: The seeds every entry point takes: a non-negative int, or a SeedSequence (e.g. the child
+#: spawned for one cell of a comparison grid); only its (entropy, spawn key) matter.
+SeedLike = Union[int, np.random.SeedSequence]
+
+Plan = TypeVar("Plan")
+
+
+@dataclass(frozen=True)
+class Tallies:
+    """What a Monte Carlo run counted: a histogram per outcome and a count per event.
+
+    Parameters
+    ----------
+    trials
+        Trials run.
+    histograms
+        Outcome name -> ``counts[k]``, the trials that gave ``k``. A 2-D array holds one
+        histogram per subject (each target of a Dust fire plan), see :meth:`subject`.
+    events
+        Event name -> trials in which it happened (``"unit_destroyed"``).
+
+    Examples
+    --------
+    >>> t = Tallies(4, {"damage": np.array([1, 2, 1])}, {"unit_destroyed": 1})
+    >>> t.distributions()["damage"].mean, t.probabilities()
+    (1.0, {'unit_destroyed': 0.25})
+    """
+
+    trials: int
+    histograms: dict[str, np.ndarray]
+    events: dict[str, int] = field(default_factory=dict)
+
+    def distributions(self) -> dict[str, Distribution]:
+        """Every histogram as an estimated :class:`Distribution`."""
+        return {k: Distribution.from_counts(v) for k, v in self.histograms.items()}
+
+    def probabilities(self) -> dict[str, float]:
+        """Every event's share of the trials."""
+        return {k: float(v / self.trials) for k, v in self.events.items()}
+
+    def subject(self, index: int) -> Tallies:
+        """The tallies of one subject (row ``index`` of every 2-D histogram)."""
+        return Tallies(self.trials, {k: v[index] if v.ndim == 2 else v
+                                     for k, v in self.histograms.items()}, dict(self.events))
+
+
+@dataclass(frozen=True)
+class Outcomes:
+    """What an engine found: distributions by outcome name, probabilities by event."""
+
+    distributions: dict[str, Distribution]
+    probabilities: dict[str, float] = field(default_factory=dict)
+
+
+class Game(Generic[Plan]):
+    """What a game supplies to core's :func:`simulate`, :func:`exact` and :func:`compare`.
+
+    A subclass sets the class attributes and writes :meth:`compile`,
+    :meth:`run_monte_carlo`, :meth:`run_exact`, :meth:`labels_of` and :meth:`inputs_of`;
+    :meth:`monte_carlo_outcomes` has a default (histograms as distributions, events as
+    probabilities) a game overrides for outcomes derived from others.
+
+    Attributes
+    ----------
+    name
+        The game's command name (``"warmachine"``).
+    labels
+        Outcome name -> words (``"damage"`` -> ``"boxes marked"``).
+    metrics
+        Comparison metric -> ``("mean", outcome)`` or ``("probability", event)``, in the
+        order the frame lists them; a metric whose outcome a result lacks is left out.
+    metric_labels
+        Metric -> words, carried in each frame's ``attrs["labels"]`` (games share metric
+        ids such as ``expected_damage`` but not their words).
+    situation_columns
+        Columns every comparison frame of the game has between ``target`` and ``metric``
+        (the situation a cell was computed under).
+    chunks
+        Random-stream chunks of a Monte Carlo run (fixed: same seed, same bits).
+    """
+
+    name: str = ""
+    labels: Mapping[str, str] = {}
+    metrics: Mapping[str, tuple[str, str]] = {}
+    metric_labels: Mapping[str, str] = {}
+    situation_columns: tuple[str, ...] = ()
+    chunks: int = CHUNKS
+
+    def compile(self, attackers: Any, targets: Any, **options: Any) -> Plan:
+        """Parse (text -> profiles) and compile (profiles -> arrays) one question."""
+        raise NotImplementedError
+
+    def run_monte_carlo(self, plan: Plan, trials: int, seed: SeedLike, *,
+                        progress: bool | None = None) -> Tallies:
+        """Run the kernels for ``trials`` trials from ``seed`` (checked already)."""
+        raise NotImplementedError
+
+    def run_exact(self, plan: Plan) -> Outcomes:
+        """Solve the plan exactly."""
+        raise NotImplementedError
+
+    def labels_of(self, plan: Plan) -> dict[str, str]:
+        """Words for the plan's outcomes and events (default: :attr:`labels`)."""
+        return dict(self.labels)
+
+    def inputs_of(self, plan: Plan, method: str) -> dict[str, Any]:
+        """The request behind a result, as plain JSON-ready values."""
+        raise NotImplementedError
+
+    def monte_carlo_outcomes(self, plan: Plan, tallies: Tallies) -> Outcomes:
+        """The outcomes of a Monte Carlo run (default: its histograms and events as they
+        are)."""
+        return Outcomes(tallies.distributions(), tallies.probabilities())
+
+
+# -- one question ----------------------------------------------------------------------------
+def recorded_seed(seed: SeedLike) -> tuple[Any, list[int]]:
+    """What a result records of its seed: ``(entropy, spawn key)``, plain JSON values.
+
+    Examples
+    --------
+    >>> recorded_seed(7), recorded_seed(np.random.SeedSequence(7).spawn(2)[1])
+    ((7, []), (7, [1]))
+    """
+    if isinstance(seed, np.random.SeedSequence):
+        entropy = seed.entropy
+        entropy = [int(e) for e in entropy] if isinstance(entropy, (list, tuple, np.ndarray)) \
+            else int(entropy)
+        return entropy, [int(k) for k in seed.spawn_key]
+    return seed, []
+
+
+def monte_carlo_result(game: Game[Plan], plan: Plan, *, trials: int, seed: SeedLike,
+                       progress: bool | None = None) -> Result:
+    """Run ``game``'s kernels on a compiled plan and name what they counted.
+
+    ``trials``, ``seed`` and ``progress`` are checked here (see :func:`tallied_result`).
+    """
+    trials, seed = check_trials(trials), check_seed(seed)
+    check_progress(progress)
+    tallies = game.run_monte_carlo(plan, trials, seed, progress=progress)
+    return tallied_result(game, plan, tallies, seed)
+
+
+def tallied_result(game: Game[Plan], plan: Plan, tallies: Tallies, seed: SeedLike) -> Result:
+    """The :class:`Result` of a Monte Carlo run of ``plan`` from ``seed``: its outcomes,
+    labels and inputs, the trials, and the seed's entropy (a SeedSequence child's spawn key
+    in ``inputs["seed_spawn_key"]``), plain JSON values whatever seed type was given."""
+    outcomes = game.monte_carlo_outcomes(plan, tallies)
+    entropy, spawn_key = recorded_seed(seed)
+    inputs = {**game.inputs_of(plan, MONTE_CARLO), "chunks": game.chunks}
+    if spawn_key:
+        inputs["seed_spawn_key"] = spawn_key
+    return Result(method=MONTE_CARLO, distributions=outcomes.distributions,
+                  probabilities=outcomes.probabilities, trials=tallies.trials, seed=entropy,
+                  inputs=inputs, labels=game.labels_of(plan))
+
+
+def exact_result(game: Game[Plan], plan: Plan, outcomes: Outcomes | None = None) -> Result:
+    """The exact :class:`Result` of a compiled plan: ``outcomes`` when the caller solved it
+    already (several subjects at once), else ``game.run_exact(plan)``."""
+    outcomes = game.run_exact(plan) if outcomes is None else outcomes
+    return Result(method=EXACT, distributions=outcomes.distributions,
+                  probabilities=outcomes.probabilities, inputs=game.inputs_of(plan, EXACT),
+                  labels=game.labels_of(plan))
+
+
+def simulate(game: Game[Any], attackers: Any, targets: Any, *, trials: int,
+             seed: SeedLike, progress: bool | None = None, **options: Any) -> Result:
+    """Monte Carlo estimate of what ``attackers`` do to ``targets`` in ``game``.
+
+    Parameters
+    ----------
+    game
+        The game's :class:`Game`.
+    attackers, targets, options
+        As the game's ``compile`` takes them (text or profiles; situation and rule switches).
+    trials, seed
+        Trials, split into ``game.chunks`` random-stream chunks, and the seed (an int or a
+        :class:`numpy.random.SeedSequence`): the same seed gives the same bits on any
+        number of threads.
+    progress
+        A progress bar on stderr for a long run (``None``: when stderr is a terminal or in
+        a notebook); it never changes the result.
+    """
+    trials, seed = check_trials(trials), check_seed(seed)
+    check_progress(progress)
+    plan = game.compile(attackers, targets, **options)
+    return monte_carlo_result(game, plan, trials=trials, seed=seed, progress=progress)
+
+
+def exact(game: Game[Any], attackers: Any, targets: Any, **options: Any) -> Result:
+    """Exact distributions of what ``attackers`` do to ``targets`` in ``game``."""
+    return exact_result(game, game.compile(attackers, targets, **options))
+
+
+def engine_method(method: Any) -> str:
+    """``"exact"`` or ``"monte-carlo"`` from any of the names the games accept
+    (``"exact"``; ``"monte-carlo"``, ``"simulate"``), else an :class:`OptionError`."""
+    if method == EXACT:
+        return EXACT
+    if method in (MONTE_CARLO, "simulate"):
+        return MONTE_CARLO
+    raise OptionError(f"method must be 'exact' or 'monte-carlo', not {method!r:.40}")
+
+
+# -- comparisons -----------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Cell:
+    """One cell of a comparison: who attacks what, under which settings.
+
+    Parameters
+    ----------
+    attacker, target
+        The labels the frame prints.
+    attackers, targets
+        What the game's ``compile`` takes (text or profiles).
+    options
+        The game's situation and rule switches for this cell.
+    columns
+        Situation and setting columns of this cell's rows (``{"sustained": True}``).
+    """
+
+    attacker: str
+    target: str
+    attackers: Any
+    targets: Any
+    options: Mapping[str, Any] = field(default_factory=dict)
+    columns: Mapping[str, Any] = field(default_factory=dict)
+
+
+def cell_seeds(seed: SeedLike, n_cells: int, *, common: bool = False) -> list[SeedLike]:
+    """The seed of each cell: ``SeedSequence(seed).spawn(n_cells)[i]`` (a cell gives the
+    numbers it gives alone, whatever else is in the grid), or with ``common`` the root seed
+    for every cell (common random numbers: variants of one attack rolled on the same dice,
+    so their differences are not noise)."""
+    seed = check_seed(seed)
+    if common:
+        return [seed] * n_cells
+    root = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
+    return list(root.spawn(n_cells))
+
+
+def headline(game: Game[Any], result: Result) -> list[tuple[str, float, float]]:
+    """``(metric, value, stderr)`` of each of ``game.metrics`` the result has (stderr NaN
+    for exact results)."""
+    rows = []
+    for metric, (kind, name) in game.metrics.items():
+        if kind == "mean" and name in result.distributions:
+            rows.append((metric, result.mean(name), _number(result.stderr(name))))
+        elif kind == "probability" and name in result.probabilities:
+            rows.append((metric, result.probability(name),
+                         _number(result.probability_stderr(name))))
+    return rows
+
+
+def _number(value: float | None) -> float:
+    return math.nan if value is None else float(value)
+
+
+def compare(game: Game[Any], cells: Sequence[Cell], *, exact: bool, trials: int,
+            seed: SeedLike, progress: bool | None = None, common_random_numbers: bool = False,
+            situation: str = "", results_out: dict | None = None,
+            describe: str = "compare", unit: str = "cell") -> Any:
+    """Every cell's headline metrics as one tidy frame (see :mod:`mathhammer.core.frames`).
+
+    Parameters
+    ----------
+    game
+        The game's :class:`Game`.
+    cells
+        The comparison's cells, in the frame's order.
+    exact
+        The exact engine (``stderr`` NaN) instead of Monte Carlo.
+    trials, seed
+        Monte Carlo trials per cell and the root seed (see :func:`cell_seeds`).
+    progress
+        A progress bar on stderr, one step per cell, for a long comparison.
+    common_random_numbers
+        Give every cell the root seed (see :func:`cell_seeds`).
+    situation
+        The situation shared by every cell, in words, for captions.
+    results_out
+        A dict to receive each cell's :class:`Result`, keyed ``(attacker, target)``.
+    describe, unit
+        The progress bar's words and what it counts.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``attacker, target``, the game's situation columns and the cells' setting
+        columns, then ``metric, value, stderr, method``.
+    """
+    from mathhammer.core.frames import tidy_frame
+
+    if not exact:
+        trials = check_trials(trials)
+    seeds = cell_seeds(seed, len(cells), common=common_random_numbers)
+    check_progress(progress)
+    method = EXACT if exact else MONTE_CARLO
+    rows: list[dict[str, Any]] = []
+    middle = list(game.situation_columns)
+    with progress_bar(len(cells), describe, progress=progress, unit=unit) as bar:
+        for cell, cell_seed in zip(cells, seeds):
+            result = _run_cell(game, cell, exact, trials, cell_seed)
+            if results_out is not None:
+                results_out[(cell.attacker, cell.target)] = result
+            middle += [c for c in cell.columns if c not in middle]
+            for metric, value, err in headline(game, result):
+                rows.append({"attacker": cell.attacker, "target": cell.target,
+                             **cell.columns, "metric": metric, "value": value, "stderr": err})
+            bar.update()
+    recorded, _ = recorded_seed(check_seed(seed))
+    return tidy_frame(rows, middle, method=method, trials=trials, seed=recorded,
+                      situation=situation, labels=game.metric_labels)
+
+
+def _run_cell(game: Game[Any], cell: Cell, exact: bool, trials: int,
+              seed: SeedLike) -> Result:
+    try:
+        plan = game.compile(cell.attackers, cell.targets, **cell.options)
+        if exact:
+            return exact_result(game, plan)
+        return monte_carlo_result(game, plan, trials=trials, seed=seed)
+    except UnsupportedError as exc:
+        raise UnsupportedError(f"{cell.attacker} against {cell.target}: {exc}") from None
+
+
+def labelled(specs: Any, single: tuple[type, ...], missing: str,
+             label_of: Callable[[Any], str]) -> list[tuple[str, Any]]:
+    """``(label, spec)`` pairs of a comparison's attackers or targets.
+
+    A dict gives the labels; a list (or one spec of the ``single`` types) is labelled by
+    ``label_of``; labels that repeat get ``" (2)"``, ``" (3)"``... An empty or unreadable
+    argument is an :class:`OptionError` that says ``missing``.
+
+    Examples
+    --------
+    >>> labelled(["a: 1", "a: 2"], (str,), "give one", lambda s: s.split(":")[0])
+    [('a', 'a: 1'), ('a (2)', 'a: 2')]
+    """
+    if isinstance(specs, Mapping):
+        items = [(str(k), v) for k, v in specs.items()]
+    else:
+        if isinstance(specs, single):
+            specs = [specs]
+        if isinstance(specs, (str, bytes, bytearray)) or not isinstance(specs, Sequence):
+            raise OptionError(f"{missing}; got {type(specs).__name__} {specs!r:.60}")
+        items = [(label_of(v), v) for v in specs]
+    if not items:
+        raise OptionError(missing)
+    seen: dict[str, int] = {}
+    out = []
+    for label, spec in items:
+        seen[label] = seen.get(label, 0) + 1
+        out.append((label if seen[label] == 1 else f"{label} ({seen[label]})", spec))
+    return out

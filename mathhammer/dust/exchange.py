@@ -1,0 +1,231 @@
+"""Multi-round firefights between two Dust units: each round A fires, then what is left of B.
+
+Pools shrink with losses: squads lose their carriers in the order of a casualty policy
+(:func:`removal_order`), vehicles and heroes fire their printed dice until destroyed. The
+exact engine is :func:`mathhammer.dust.exact.exchange_exact` (a Markov chain), the Monte
+Carlo one :func:`mathhammer.dust.monte_carlo.exchange_monte_carlo`; both read the sides
+built here (:class:`~mathhammer.dust.exact.ExchangeSide`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+import numpy as np
+
+from mathhammer.core.game import SeedLike, engine_method, recorded_seed
+from mathhammer.core.progress import check_progress
+from mathhammer.core.result import EXACT, MONTE_CARLO, Distribution, Result
+from mathhammer.core.trials import DEFAULT_TRIALS, check_seed
+from mathhammer.dust.compile import compile_row
+from mathhammer.dust.exact import ExchangeSide, exchange_exact, to_float
+from mathhammer.dust.monte_carlo import N_CHUNKS, exchange_monte_carlo
+from mathhammer.dust.parse import parse_target
+from mathhammer.dust.profiles import COVER_STATES, Rules, Target, Unit, Weapon, with_switches
+from mathhammer.errors import OptionError, UnsupportedError
+
+#: Most rounds one exchange may run.
+MAX_EXCHANGE_ROUNDS = 100
+
+TargetLike = str | Target
+
+
+def _side(attacker: Unit, defender: Target, weapons: Sequence[str] | None, sustained: bool,
+          rules: Rules):
+    """Compiled rows (dice per carrier), carrier matrix and group counts of one side."""
+    names = [w.name for w in attacker.weapons] if weapons is None else list(weapons)
+    lines = [attacker.weapon(n) for n in names]
+    usable = [ln for ln in lines if ln.cell_for(defender.unit_class, defender.armour)
+              is not None]
+    if weapons is not None and len(usable) != len(lines):
+        bad = [ln.name for ln in lines if ln not in usable]
+        raise OptionError(f"{attacker.name!r}: {', '.join(bad)} cannot attack {defender.name!r}"
+                          " ('-' on the line)")
+    rows = np.zeros((len(usable), 14), dtype=np.int64)
+    for i, line in enumerate(usable):
+        rows[i] = compile_row(Weapon(line, 1), defender, 0, sustained, rules, None)
+    if attacker.profile.is_squad:
+        groups = attacker.groups
+        counts = np.array([g.count for g in groups], dtype=np.int64)
+        carries = np.array([[1 if ln.name in g.weapons else 0 for ln in usable]
+                            for g in groups], dtype=np.int64).reshape(len(groups), len(usable))
+    else:
+        counts = np.ones(1, dtype=np.int64)
+        carries = np.ones((1, len(usable)), dtype=np.int64)
+    return rows, carries, counts
+
+
+def removal_order(unit: Unit, policy: str, reference: Target | None = None) -> np.ndarray:
+    """Order in which a squad's model groups lose models under a deterministic policy.
+
+    ``protect_special``: groups without a special weapon first; ``owner_optimal``: the
+    groups adding the fewest dice against ``reference`` first; ``attacker_worst``: the
+    groups adding the most dice first.
+    """
+    if not unit.profile.is_squad:
+        return np.zeros(1, dtype=np.int64)
+    specials = {w.name for w in unit.weapons if w.special}
+
+    def is_special(g):
+        return any(n in specials for n in g.weapons)
+
+    def dice(g):
+        if reference is None:
+            return 0
+        total = 0
+        for n in g.weapons:
+            cell = unit.weapon(n).cell_for(reference.unit_class, reference.armour)
+            if cell is not None:
+                total += cell.dice * cell.damage
+        return total
+
+    idx = range(len(unit.groups))
+    if policy == "protect_special":
+        order = sorted(idx, key=lambda i: is_special(unit.groups[i]))
+    elif policy == "owner_optimal":
+        order = sorted(idx, key=lambda i: (dice(unit.groups[i]), is_special(unit.groups[i])))
+    elif policy == "attacker_worst":
+        order = sorted(idx, key=lambda i: (-dice(unit.groups[i]), not is_special(unit.groups[i])))
+    else:
+        raise UnsupportedError(f"casualty policy {policy!r} has no fixed removal order")
+    return np.array(order, dtype=np.int64)
+
+
+def _alive_after(counts: np.ndarray, order: np.ndarray, lost: int) -> np.ndarray:
+    alive = counts.copy()
+    for g in order:
+        take = min(lost, alive[g])
+        alive[g] -= take
+        lost -= take
+    return alive
+
+
+def pool_after_losses(unit: Unit, target: TargetLike, lost: int = 0,
+                      policy: str = "protect_special") -> dict[str, int]:
+    """Dice each weapon line of ``unit`` rolls against ``target`` after ``lost`` losses.
+
+    Squads lose models in the order of ``policy`` (see :func:`removal_order`; the reference
+    for ``owner_optimal`` and ``attacker_worst`` is ``target``); vehicles and heroes keep
+    their printed dice until destroyed. Lines that cannot attack the target are left out.
+
+    Examples
+    --------
+    >>> from mathhammer.dust import load_unit
+    >>> rangers = load_unit("seed.toml", "Assault Rangers")
+    >>> pool_after_losses(rangers, "G: INFANTRY2"), pool_after_losses(rangers, "G: INFANTRY2", 2)
+    ({'Shotgun': 12}, {'Shotgun': 6})
+    """
+    target = parse_target(target)
+    if lost < 0:
+        raise OptionError(f"losses must not be negative, not {lost}")
+    cap = unit.profile.capacity
+    if unit.profile.is_squad:
+        counts = np.array([g.count for g in unit.groups], dtype=np.int64)
+        alive = _alive_after(counts, removal_order(unit, policy, target),
+                             min(lost, int(counts.sum())))
+        carriers = {ln.name: int(sum(a for a, g in zip(alive, unit.groups)
+                                     if ln.name in g.weapons))
+                    for ln in unit.weapons}
+    else:
+        carriers = {ln.name: (0 if lost >= cap else 1) for ln in unit.weapons}
+    out = {}
+    for line in unit.weapons:
+        cell = line.cell_for(target.unit_class, target.armour)
+        if cell is not None:
+            out[line.name] = cell.dice * carriers[line.name]
+    return out
+
+
+def exchange(a: Unit, b: Unit, rounds: int = 1, *, method: str = "exact",
+             a_weapons: Sequence[str] | None = None, b_weapons: Sequence[str] | None = None,
+             a_cover: str | None = None, b_cover: str | None = None,
+             sustained: bool = False, rules: Rules | None = None,
+             trials: int = DEFAULT_TRIALS, seed: SeedLike = 1,
+             progress: bool | None = None,
+             **rule_switches) -> Result:
+    """Multi-round firefight: each round A attacks B, then what is left of B attacks A.
+
+    ``a_cover``/``b_cover`` (``"open"``, ``"soft"``, ``"hard"``) override the cover state
+    of a unit's profile; ``sustained`` applies to both sides' attacks; ``progress`` shows a
+    progress bar for a long Monte Carlo run (as in :func:`~mathhammer.dust.api.fire_plan`).
+
+    Pools shrink with losses (squads lose carriers by ``rules.casualty_policy``; under
+    ``random`` each loss is a model picked uniformly among those left; vehicles and heroes
+    fire their printed dice until destroyed). Each unit's cover state and Damage Resilient
+    come from its profile. Both engines cover every casualty policy and unbounded lasers.
+
+    Returns
+    -------
+    Result
+        Outcomes ``a_losses`` and ``b_losses`` (models for squads, boxes for vehicles and
+        heroes), events ``a_destroyed`` and ``b_destroyed``.
+
+    Raises
+    ------
+    UnsupportedError
+        Exact engine only: more than
+        :data:`~mathhammer.dust.exact.MAX_EXCHANGE_STATES` reachable states.
+
+    Examples
+    --------
+    >>> from mathhammer.dust import load_unit
+    >>> r = exchange(load_unit("seed.toml", "Pounder"), load_unit("seed.toml", "Assault Rangers"),
+    ...              rounds=2, casualty_policy="random")
+    >>> round(r.probability("b_destroyed"), 4)
+    0.8485
+    """
+    method = engine_method(method)
+    check_progress(progress)
+    rules = with_switches(rules, rule_switches)
+    for cover in (a_cover, b_cover):
+        if cover is not None and cover not in COVER_STATES:
+            raise OptionError(f"cover must be open, soft or hard, not {cover!r}")
+    if a_cover is not None:
+        a = replace(a, profile=a.profile.with_cover(a_cover))
+    if b_cover is not None:
+        b = replace(b, profile=b.profile.with_cover(b_cover))
+    if isinstance(rounds, bool) or not isinstance(rounds, int) \
+            or not 1 <= rounds <= MAX_EXCHANGE_ROUNDS:
+        raise OptionError(f"rounds {rounds!r}: give a whole number of rounds from 1 to "
+                          f"{MAX_EXCHANGE_ROUNDS} (a Dust game lasts a handful of rounds)")
+    policy = rules.casualty_policy
+    side_a = _exchange_side(a, b, a_weapons, sustained, rules)
+    side_b = _exchange_side(b, a, b_weapons, sustained, rules)
+    cap_a, cap_b = side_a.capacity, side_b.capacity
+    inputs = {"a": a.name, "b": b.name, "a_profile": str(a.profile),
+              "b_profile": str(b.profile), "rounds": rounds, "sustained": sustained,
+              "a_weapons": [str(ln) for ln in a.weapons],
+              "b_weapons": [str(ln) for ln in b.weapons],
+              "casualty_policy": policy, "engine": method, "rules": rules.as_dict(),
+              "rule_changes": list(rules.changes(skip=("casualty_policy",))),
+              "subject": f"{a.name} (fires first) vs {b.name}",
+              "situation": f"{rounds} round{'s' if rounds != 1 else ''}, "
+                           f"casualty policy {policy.replace('_', ' ')}"
+                           + (", sustained attacks" if sustained else "")}
+    labels = {"a_losses": f"{a.name} losses", "b_losses": f"{b.name} losses",
+              "a_destroyed": f"{a.name} destroyed", "b_destroyed": f"{b.name} destroyed"}
+    if method == MONTE_CARLO:
+        tallies = exchange_monte_carlo(side_a, side_b, rounds, policy == "random", trials,
+                                       seed, progress=progress)
+        entropy, spawn_key = recorded_seed(check_seed(seed))
+        if spawn_key:
+            inputs["seed_spawn_key"] = spawn_key
+        return Result(MONTE_CARLO, tallies.distributions(), tallies.probabilities(),
+                      trials=tallies.trials, seed=entropy,
+                      inputs=dict(inputs, chunks=N_CHUNKS), labels=labels)
+    pa, pb = exchange_exact(side_a, side_b, rounds)
+    return Result(EXACT, {"a_losses": Distribution.from_pmf(to_float(tuple(pa))),
+                          "b_losses": Distribution.from_pmf(to_float(tuple(pb)))},
+                  {"a_destroyed": float(pa[cap_a]), "b_destroyed": float(pb[cap_b])},
+                  inputs=inputs, labels=labels)
+
+
+def _exchange_side(unit: Unit, other: Unit, weapons: Sequence[str] | None, sustained: bool,
+                   rules: Rules) -> ExchangeSide:
+    """One side of an exchange: its compiled rows, carriers and casualty order."""
+    rows, carries, counts = _side(unit, other.profile, weapons, sustained, rules)
+    order = None if rules.casualty_policy == "random" \
+        else removal_order(unit, rules.casualty_policy, other.profile)
+    return ExchangeSide(rows, carries, counts, order, unit.profile.is_squad,
+                      unit.profile.capacity, unit.profile.models)
