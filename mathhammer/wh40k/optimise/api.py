@@ -32,7 +32,7 @@ def optimise(scenario: Scenario | str | Path,
              objective: ObjectiveLike | Sequence[ObjectiveLike] = "expected_models_destroyed",
              *, unit: str | None = None, side: str | None = None, k: int | None = None,
              weights: Mapping[str, float] | None = None, engine: str = "auto",
-             split: bool = True, open_profiles: bool = True,
+             split: bool = True, open_profiles: bool = True, activation_order: bool = False,
              trials: int = DEFAULT_OPTIMISE_TRIALS, seed: int = 1,
              max_plans: int | None = None, budget: int | None = None,
              tolerance: float = 0.0, progress: bool | None = None) -> OptimiseResult:
@@ -42,7 +42,8 @@ def optimise(scenario: Scenario | str | Path,
     models may split between them when ``split``), the profile of each multi-profile weapon
     the activation names by its weapon name or selects by default (``open_profiles``), and
     the values listed in an activation's ``choose`` table (re-roll policies, where the
-    Command Re-roll goes, [LETHAL HITS] use).
+    Command Re-roll goes, [LETHAL HITS] use); with ``activation_order``, the order of the
+    activations too.
 
     Parameters
     ----------
@@ -110,10 +111,12 @@ def optimise(scenario: Scenario | str | Path,
     if isinstance(tolerance, bool) or not isinstance(tolerance, (int, float)) \
             or not 0 <= tolerance < float("inf"):
         raise OptionError(f"tolerance={tolerance!r:.30} must be a finite number of at least 0")
-    for name, value in (("split", split), ("open_profiles", open_profiles)):
+    for name, value in (("split", split), ("open_profiles", open_profiles),
+                        ("activation_order", activation_order)):
         if not isinstance(value, bool):
             raise OptionError(f"{name}={value!r:.30} must be True or False")
-    space = build_space(scenario, open_profiles=open_profiles, split=split)
+    space = build_space(scenario, open_profiles=open_profiles, split=split,
+                        orders=activation_order)
     measured = [units_measured(o, scenario.sides, space.targets()) for o in objectives]
     _check_points(scenario, objectives, measured)
     obstacle = exact_obstacle(space)

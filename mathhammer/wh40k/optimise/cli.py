@@ -53,6 +53,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--fixed-profiles", action="store_true",
                         help="keep every weapon's profile as written (default: choose the "
                              "profile of multi-profile weapons named by their weapon name)")
+    parser.add_argument("--order", action="store_true",
+                        help="choose the order of the activations too (at most 8)")
     parser.add_argument("--max-plans", type=positive_int, default=None,
                         help="enumerate every plan up to this many (default 200,000 exact, "
                              "256 Monte Carlo), else greedy + local search")
@@ -80,7 +82,8 @@ def _run(args: argparse.Namespace) -> int:
         objectives.append(Objective(kind.strip(), unit=unit.strip(), weights=weights))
     engine = "exact" if args.exact else "monte-carlo" if args.monte_carlo else "auto"
     result = optimise(args.scenario, objectives, engine=engine, split=not args.no_split,
-                      open_profiles=not args.fixed_profiles, trials=args.trials,
+                      open_profiles=not args.fixed_profiles,
+                      activation_order=args.order, trials=args.trials,
                       seed=args.seed, max_plans=args.max_plans, budget=args.budget,
                       tolerance=args.tolerance)
     emit(result, args, f"Scenario: {args.scenario}")

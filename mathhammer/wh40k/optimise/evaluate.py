@@ -131,7 +131,8 @@ class ExactEvaluator:
         loads: dict[str, list] = {}
         settings: dict[str, set] = {}
         scenario = self.space.scenario
-        for k, act in enumerate(scenario.activations):
+        for k in self.space.activation_order(plan):
+            act = scenario.activations[k]
             modifiers = self.space.modifiers_of(plan, k)
             per_target: dict[str, dict[Any, int]] = {}
             for slot, (target, index), n in batch_order(self.space, plan, k):

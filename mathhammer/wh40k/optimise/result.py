@@ -100,8 +100,13 @@ class OptimiseResult:
                 parts.setdefault(slot.activation, []).append(
                     f"{count}x {name} -> {target}" if slot.models > 1 else f"{name} -> {target}")
         acts = self.space.scenario.activations
-        text = " | ".join(f"{acts[k].attacker}: {'; '.join(p)}" for k, p in parts.items())
+        order = self.space.activation_order(plan)
+        text = " | ".join(f"{acts[k].attacker}: {'; '.join(parts[k])}" for k in order
+                          if k in parts)
         options = "; ".join(f"{name} {value}" for name, value in self.choices(plan).items())
+        if plan.order:
+            options = "; ".join(filter(None, [options, "activation order: " + ", ".join(
+                acts[k].label for k in order)]))
         return text + (f" | {options}" if options else "")
 
     def margin(self, other: Scored | None = None) -> tuple[float, float]:
@@ -120,7 +125,11 @@ class OptimiseResult:
         out: dict[str, Any] = {"orders": [{k: v for k, v in o.items() if k not in
                                            ("group", "activation")} | {"group": o["group"]}
                                           for o in self.orders(scored.plan)],
-                               "choices": self.choices(scored.plan), "value": value,
+                               "choices": self.choices(scored.plan),
+                               "activation_order": [
+                                   self.space.scenario.activations[k].label
+                                   for k in self.space.activation_order(scored.plan)],
+                               "value": value,
                                "stderr": stderr, "method": self.engine,
                                "description": self.describe(scored.plan)}
         if len(scored.values) > 1:

@@ -9,6 +9,7 @@ again with every trial, all with the same seed.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -16,7 +17,7 @@ from typing import Any
 
 from mathhammer.core.progress import bar
 from mathhammer.wh40k.optimise.objectives import lexicographic_best
-from mathhammer.wh40k.optimise.space import Plan, Space
+from mathhammer.wh40k.optimise.space import Plan, Space, normal_order
 
 #: Standard errors of the difference below the best at which a plan is pruned.
 PRUNE_Z = 4.0
@@ -136,7 +137,13 @@ def _neighbours(space: Space, plan: Plan):
     for j, option in enumerate(space.options):
         for value in option.candidates:
             if value != plan.options[j]:
-                yield Plan(plan.allocations, plan.options[:j] + (value,) + plan.options[j + 1:])
+                yield dataclasses.replace(
+                    plan, options=plan.options[:j] + (value,) + plan.options[j + 1:])
+    if space.orders:  # two neighbouring activations swapped
+        order = space.activation_order(plan)
+        for j in range(len(order) - 1):
+            swapped = order[:j] + (order[j + 1], order[j]) + order[j + 2:]
+            yield dataclasses.replace(plan, order=normal_order(swapped))
     if not space.split:
         return
     for i, slot in enumerate(space.slots):
@@ -154,4 +161,5 @@ def _neighbours(space: Space, plan: Plan):
 
 
 def _with_allocation(plan: Plan, i: int, allocation) -> Plan:
-    return Plan(plan.allocations[:i] + (allocation,) + plan.allocations[i + 1:], plan.options)
+    return dataclasses.replace(
+        plan, allocations=plan.allocations[:i] + (allocation,) + plan.allocations[i + 1:])

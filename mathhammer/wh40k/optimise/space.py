@@ -5,7 +5,8 @@ A :class:`Slot` is one model group firing one weapon in one activation: its mode
 model's weapon picks its own target, 04.02). An :class:`Option` is a modifier the player
 picks for an activation (a re-roll policy, where the Command Re-roll goes) or a rule
 switch picked for the whole scenario ([LETHAL HITS] use). A :class:`Plan` settles every
-slot and option; :func:`concrete_scenario` turns it into an ordinary
+slot and option (and, when asked, the order of the activations);
+:func:`concrete_scenario` turns it into an ordinary
 :class:`~mathhammer.wh40k.scenario.model.Scenario` that ``run`` resolves: a group whose
 models go different ways becomes several groups of the same models, and the activation's
 ``order`` fixes the order of its batches (:func:`batch_order`, which the exact evaluation
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -86,12 +88,18 @@ class Option:
     candidates: tuple[Any, ...]
 
 
+#: Most activations whose order may be chosen (8! = 40,320 orders).
+MAX_ORDERED_ACTIVATIONS = 8
+
+
 @dataclass(frozen=True)
 class Plan:
-    """One allocation per slot and one value per option."""
+    """One allocation per slot, one value per option, and the activations' order (empty:
+    as written)."""
 
     allocations: tuple[Allocation, ...]
     options: tuple[Any, ...]
+    order: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -102,10 +110,11 @@ class Space:
     slots: tuple[Slot, ...]
     options: tuple[Option, ...]
     split: bool
+    orders: bool = False
 
     def size(self) -> int:
         """How many plans there are."""
-        total = 1
+        total = math.factorial(len(self.scenario.activations)) if self.orders else 1
         for slot in self.slots:
             total *= slot.allocation_count(self.split)
         for option in self.options:
@@ -116,9 +125,12 @@ class Space:
         """Every plan (call only when :meth:`size` is small)."""
         per_slot = [slot.allocations(self.split) for slot in self.slots]
         per_option = [option.candidates for option in self.options]
+        orders = [normal_order(p) for p in itertools.permutations(
+            range(len(self.scenario.activations)))] if self.orders else [()]
         for allocations in itertools.product(*per_slot):
             for values in itertools.product(*per_option):
-                yield Plan(tuple(allocations), tuple(values))
+                for order in orders:
+                    yield Plan(tuple(allocations), tuple(values), order)
 
     def as_written(self) -> Plan:
         """The scenario as written: each slot at its first cell, each option's first value."""
@@ -135,7 +147,11 @@ class Space:
                 allocations.append(((cells[0], slot.models),))
             else:
                 allocations.append(allocation)
-        return Plan(tuple(allocations), base.options)
+        return dataclasses.replace(base, allocations=tuple(allocations))
+
+    def activation_order(self, plan: Plan) -> tuple[int, ...]:
+        """The activations' indices in the order the plan resolves them."""
+        return plan.order or tuple(range(len(self.scenario.activations)))
 
     def targets(self) -> list[str]:
         """Every unit some slot may aim at, in first-seen order."""
@@ -155,15 +171,27 @@ class Space:
             else self.scenario.rules
 
 
-def build_space(scenario: Scenario, *, open_profiles: bool = True, split: bool = True) -> Space:
-    """The slots and options of ``scenario`` (see the module docstring).
+def normal_order(order: tuple[int, ...]) -> tuple[int, ...]:
+    """``order``, or ``()`` when it is the order as written."""
+    return () if order == tuple(range(len(order))) else tuple(order)
+
+
+def build_space(scenario: Scenario, *, open_profiles: bool = True, split: bool = True,
+                orders: bool = False) -> Space:
+    """The slots and options of ``scenario`` (see the module docstring); with ``orders``,
+    the order of its activations is open too.
 
     Raises
     ------
     ScenarioError
         For an activation that both leaves its targets open and splits a melee weapon's
-        attacks or gives a profile a model count (the optimiser shares models itself).
+        attacks or gives a profile a model count (the optimiser shares models itself), or
+        an open order of more than :data:`MAX_ORDERED_ACTIVATIONS` activations.
     """
+    if orders and len(scenario.activations) > MAX_ORDERED_ACTIVATIONS:
+        raise ScenarioError(f"the order of {len(scenario.activations)} activations is too "
+                            f"many to choose ({len(scenario.activations)}! orders): at most "
+                            f"{MAX_ORDERED_ACTIVATIONS}")
     choices = scenario.open_choices or tuple(OpenChoices() for _ in scenario.activations)
     slots: list[Slot] = []
     options: list[Option] = []
@@ -177,7 +205,7 @@ def build_space(scenario: Scenario, *, open_profiles: bool = True, split: bool =
             else:
                 options.append(Option(k, name, tuple(candidates)))
     options += [Option(None, name, tuple(values)) for name, values in rule_options.items()]
-    return Space(scenario, tuple(slots), tuple(options), split)
+    return Space(scenario, tuple(slots), tuple(options), split, orders)
 
 
 def _activation_slots(scenario: Scenario, k: int, act: Activation, choice: OpenChoices,
@@ -273,9 +301,11 @@ def concrete_scenario(space: Space, plan: Plan) -> Scenario:
                                     for slot, cell, _ in batch_order(space, plan, k)))
         activations[k] = dataclasses.replace(act, weapons=weapons, order=order,
                                              modifiers=space.modifiers_of(plan, k))
-    return Scenario(units=units, activations=tuple(activations), rounds=scenario.rounds,
-                    sides=dict(scenario.sides), rules=space.rules_of(plan),
-                    switches=scenario.switches, origins=scenario.origins)
+    order = space.activation_order(plan)
+    origins = tuple(scenario.origins[k] for k in order) if scenario.origins else ()
+    return Scenario(units=units, activations=tuple(activations[k] for k in order),
+                    rounds=scenario.rounds, sides=dict(scenario.sides),
+                    rules=space.rules_of(plan), switches=scenario.switches, origins=origins)
 
 
 def _split_groups(unit: Unit, rows: list[tuple[Slot, Allocation]]

@@ -277,3 +277,56 @@ def test_points_need_points_or_weights():
         optimise(sc, "expected_points_destroyed")
     with pytest.raises(MathhammerError, match="unknown unit 'Z'"):
         optimise(sc, "expected_points_destroyed", weights={"Z": 1})
+
+
+def _binomial(n: int, p: float) -> list[float]:
+    from math import comb
+
+    return [comb(n, k) * p ** k * (1 - p) ** (n - k) for k in range(n + 1)]
+
+
+def test_activation_order_blast_first():
+    # Ten W1 models. 'Blaster': A2 [TORRENT, BLAST] (+1 attack per 5 models in the target
+    # when its activation starts); 'Gunners': ten A1 torches. Every attack kills with p = 5/6.
+    # Blaster first: 4 + 10 attacks, E[min(Bin(14, p), 10)].
+    # Gunners first: K ~ Bin(10, p) die, then 2 + (10 - K) // 5 blast attacks.
+    p = 5 / 6
+    blast_first = sum(q * min(k, 10) for k, q in enumerate(_binomial(14, p)))
+    gunners_first = 0.0
+    for k, q in enumerate(_binomial(10, p)):
+        left = 10 - k
+        attacks = 2 + left // 5
+        gunners_first += q * (k + sum(r * min(j, left)
+                                      for j, r in enumerate(_binomial(attacks, p))))
+    assert blast_first > gunners_first + 0.05
+    text = f"""[units.Blaster]
+side = "us"
+models = [{{ name = "Blaster", count = 1, profile = "T4 Sv3+ W2",
+            weapons = ['Launcher: 24" A2 BS- S8 AP0 D1 [TORRENT, BLAST]'] }}]
+[units.Gunners]
+side = "us"
+models = [{torches(10)}]
+[units.Horde]
+side = "them"
+models = [{one_model("T4 Sv- W1", count=10)}]
+[[activations]]
+phase = "shooting"
+attacker = "Gunners"
+target = "Horde"
+[[activations]]
+phase = "shooting"
+attacker = "Blaster"
+target = "Horde"
+"""
+    sc = mh.parse_scenario(text, open_choices=True)
+    result = optimise(sc, "expected_models_destroyed", unit="Horde", activation_order=True,
+                      trials=40_000, seed=4)
+    assert result.engine == "monte-carlo" and "[BLAST]" in result.notes[0]
+    assert result.plan_count == 2
+    best, second = result.plans[:2]
+    assert [sc.activations[k].attacker for k in result.space.activation_order(best.plan)] \
+        == ["Blaster", "Gunners"]
+    assert abs(best.values[0][0] - blast_first) < 5 * best.values[0][1]
+    assert abs(second.values[0][0] - gunners_first) < 5 * second.values[0][1]
+    assert "activation order: Blaster shoots Horde, Gunners shoots Horde" in \
+        result.describe(best.plan)
