@@ -460,9 +460,9 @@ def _open_choices_from_toml(spec: dict, open_choices: bool) -> OpenChoices:
         for key, what in (("targets", "gives candidate targets"),
                           ("choose", "leaves choices open")):
             if key in spec:
-                raise ScenarioError(f"{key} = {spec[key]!r:.50}: the activation {what}, which "
-                                    "`mathhammer optimise FILE` decides; to run it, give one "
-                                    "target = \"...\" and fixed modifiers")
+                raise ScenarioError(f"'{key}': the activation {what}, which `mathhammer "
+                                    "optimise FILE` decides; to run it, give one target = "
+                                    "\"...\" and fixed modifiers")
         return OpenChoices()
     targets = spec.get("targets", [])
     if "target" in spec and "targets" in spec:

@@ -330,3 +330,20 @@ target = "Horde"
     assert abs(second.values[0][0] - gunners_first) < 5 * second.values[0][1]
     assert "activation order: Blaster shoots Horde, Gunners shoots Horde" in \
         result.describe(best.plan)
+
+
+def test_where_the_command_reroll_goes():
+    # One shot, BS3+ (2/3), S8 v T10 wounds on 5+ (1/3), Sv3+ AP-2 fails on 1-4 (2/3), D6
+    # against W4 kills on 4+ (1/2): 4/54. Re-rolling the hit: 8/9 * 1/3 * 2/3 * 1/2 = 16/162;
+    # the wound: 2/3 * 5/9 * 2/3 * 1/2 = 20/162; the damage (1-3 again): 2/3 * 1/3 * 2/3 *
+    # 3/4 = 18/162. The wound wins.
+    gun = ('{ name = "Hammer", count = 1, profile = "T4 Sv3+ W2", '
+           'weapons = [\'Hammer: 12" A1 BS3+ S8 AP-2 DD6\'] }')
+    sc = scenario(gun, {"Knight": one_model("T10 Sv3+ W4")},
+                  choose='choose = { command_reroll = ["none", "hit", "wound", "damage"] }')
+    result = optimise(sc, "p_unit_destroyed", unit="Knight")
+    values = {result.choices(s.plan)["activation 1 command_reroll"]: s.values[0][0]
+              for s in result.plans}
+    assert values == pytest.approx({"none": 12 / 162, "hit": 16 / 162, "wound": 20 / 162,
+                                    "damage": 18 / 162}, abs=1e-12)
+    assert result.choices(result.best.plan) == {"activation 1 command_reroll": "wound"}
