@@ -34,6 +34,10 @@ def exact_obstacle(space: Space) -> str | None:
     if scenario.rounds > 1:
         return f"{scenario.rounds} battle rounds (the exact evaluation covers one)"
     attackers = {a.attacker for a in scenario.activations}
+    with_slots = {slot.activation for slot in space.slots}
+    for k, act in enumerate(scenario.activations):
+        if k not in with_slots:
+            return f"activation '{act.label}' splits a melee weapon's attacks by hand"
     for target in space.targets():
         if target in attackers:
             return f"'{target}' is attacked and attacks too"

@@ -44,6 +44,7 @@ class Slot:
     weapon: CarriedWeapon
     models: int
     cells: tuple[Cell, ...]
+    first: int = 0  # the group's models it covers: first .. first + models - 1
 
     def profile(self, index: int) -> Weapon:
         return self.weapon.profiles[index]
@@ -211,27 +212,31 @@ def build_space(scenario: Scenario, *, open_profiles: bool = True, split: bool =
 def _activation_slots(scenario: Scenario, k: int, act: Activation, choice: OpenChoices,
                       open_profiles: bool) -> list[Slot]:
     unit = scenario.units[act.attacker]
+    if any(a.split_attacks is not None for a in scenario.attacks[k]):
+        if choice.targets:
+            raise ScenarioError(f"activation '{act.label}': a melee weapon's attacks are split "
+                                "by hand (split = ...) and targets are open: name the weapon "
+                                "without split (the optimiser splits models between targets)")
+        return []  # resolved as written (the exact scoring then steps aside)
     named = {(c.models or "").lower(): c for c in act.weapons}
+    carried_of = {id(a): _carried(unit, a) for a in scenario.attacks[k]}
+    counted = {(a.group, carried_of[id(a)].name) for a in scenario.attacks[k]
+               if a.models_cap is not None}
     slots = []
     seen: set[tuple[str, str]] = set()
     for attack in scenario.attacks[k]:
-        if attack.split_attacks is not None or attack.models_cap is not None:
-            if choice.targets or open_profiles and _open_weapon(unit, attack.group, attack):
-                raise ScenarioError(f"activation '{act.label}': '{attack.weapon.name}' is split "
-                                    "between targets or profiles by hand (split / count); "
-                                    "the optimiser shares models itself: name the weapon "
-                                    "without split or count")
         group = next(g for g in unit.groups if g.name == attack.group)
-        carried = next(w for w in group.weapons if attack.weapon in
-                       tuple(p.with_count(1) for p in w.profiles))
-        if (group.name, carried.name) in seen:
+        carried = carried_of[id(attack)]
+        key = (group.name, carried.name)
+        if key in seen and key not in counted:
             continue
-        seen.add((group.name, carried.name))
+        seen.add(key)
         chosen = _choice_for(act, group, carried, named)
         index = carried.profiles.index(next(p for p in carried.profiles
                                              if p.with_count(1) == attack.weapon))
-        profile_fixed = chosen is not None and chosen.name.lower() != carried.name.lower() \
-            and len(carried.profiles) > 1
+        profile_fixed = key in counted or (
+            chosen is not None and chosen.name.lower() != carried.name.lower()
+            and len(carried.profiles) > 1)
         profiles = [index] + ([i for i in range(len(carried.profiles)) if i != index]
                               if open_profiles and not profile_fixed else [])
         targets = [attack.target]
@@ -239,15 +244,19 @@ def _activation_slots(scenario: Scenario, k: int, act: Activation, choice: OpenC
             targets += [t for t in choice.targets if t != attack.target]
         cells = tuple((t, i) for t in targets for i in profiles
                       if _may_target(carried, i, scenario.units[t]))
-        slots.append(Slot(k, act.attacker, group.name, carried, group.count,
-                          cells or ((attack.target, index),)))
+        models = group.count - attack.models_skipped
+        if attack.models_cap is not None:  # a profile given to a count of models
+            models = min(attack.models_cap, models)
+        slots.append(Slot(k, act.attacker, group.name, carried, models,
+                          cells or ((attack.target, index),), attack.models_skipped))
     return slots
 
 
-def _open_weapon(unit: Unit, group_name: str, attack) -> bool:
-    group = next(g for g in unit.groups if g.name == group_name)
-    return any(len(w.profiles) > 1 for w in group.weapons
-               if attack.weapon in tuple(p.with_count(1) for p in w.profiles))
+def _carried(unit: Unit, attack) -> CarriedWeapon:
+    """The weapon (with all its profiles) an attack's profile belongs to."""
+    group = next(g for g in unit.groups if g.name == attack.group)
+    return next(w for w in group.weapons
+                if attack.weapon in tuple(p.with_count(1) for p in w.profiles))
 
 
 def _choice_for(act: Activation, group: ModelGroup, carried: CarriedWeapon,
@@ -317,7 +326,10 @@ def _split_groups(unit: Unit, rows: list[tuple[Slot, Allocation]]
     renamed: dict[str, list[str]] = {}
     for group in unit.groups:
         mine = [(slot, allocation) for slot, allocation in rows if slot.group == group.name]
-        per_model = [tuple(_cell_of_model(a, m) for _, a in mine) for m in range(group.count)]
+        per_model = [tuple((i, _cell_of_model(a, m - slot.first))
+                           for i, (slot, a) in enumerate(mine)
+                           if slot.first <= m < slot.first + slot.models)
+                     for m in range(group.count)]
         pieces = [(cells, len(list(run))) for cells, run in itertools.groupby(per_model)]
         names = [group.name] + [f"{group.name} ({j + 1})" for j in range(1, len(pieces))]
         taken = {g.name for g in unit.groups}
@@ -326,7 +338,8 @@ def _split_groups(unit: Unit, rows: list[tuple[Slot, Allocation]]
         for name, (cells, count) in zip(names, pieces):
             share = None if group.points is None else group.points * count / group.count
             groups.append(dataclasses.replace(group, name=name, count=count, points=share))
-            for (slot, _), (target, index) in zip(mine, cells):
+            for i, (target, index) in cells:
+                slot = mine[i][0]
                 profile = slot.profile(index)
                 label = profile.name if len(slot.weapon.profiles) > 1 and profile.name \
                     else slot.weapon.name

@@ -347,3 +347,21 @@ def test_where_the_command_reroll_goes():
     assert values == pytest.approx({"none": 12 / 162, "hit": 16 / 162, "wound": 20 / 162,
                                     "damage": 18 / 162}, abs=1e-12)
     assert result.choices(result.best.plan) == {"activation 1 command_reroll": "wound"}
+
+
+def test_a_profile_given_to_a_count_of_models_stays_and_targets_stay_open():
+    # Two of three gunners fire the heavy profile (count = 2), one the light. Against
+    # T8 W20 (no save): heavy 1/2 each, light 2 * 1/6 = 1/3; against T4: heavy 5/6, light 1.
+    # Expected damage on both: each model's weapon goes where it does most (all to T4 here:
+    # 5/6 > 1/2 and 1 > 1/3): 2 * 5/6 + 1 = 8/3.
+    gunners = PROFILES.replace("count = 1", "count = 3")
+    weapons = 'weapons = [{ name = "Gun - heavy", count = 2 }, "Gun - light"]'
+    sc = scenario(gunners, {"Soft": one_model("T4 Sv- W20"), "Hard": one_model("T8 Sv- W20")},
+                  weapons=weapons)
+    result = optimise(sc, "expected_damage")
+    assert [s.models for s in result.space.slots] == [2, 1]
+    assert orders(result) == [("Soft", "Gun - heavy", 2), ("Soft", "Gun - light", 1)]
+    assert result.value == pytest.approx(8 / 3, abs=1e-12)
+    monte = optimise(sc, "expected_damage", engine="monte-carlo", trials=20_000, seed=3)
+    value, stderr = monte.best.values[0]
+    assert abs(value - 8 / 3) < 5 * stderr
