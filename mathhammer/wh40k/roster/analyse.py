@@ -78,7 +78,7 @@ class _Target:
         return self.unit.groups[index].profile.with_count(first.models)
 
 
-def analyse(roster: RosterLike, targets: Any, *, exact: bool = False,
+def analyse(roster: RosterLike, targets: Any, *, exact: bool | None = None,
             trials: int = DEFAULT_GRID_TRIALS, seed: int = 1, profiles: str = "best",
             phases: Iterable[str] = PHASES, library: Any = None,
             progress: bool | None = None, results_out: dict | None = None,
@@ -93,7 +93,10 @@ def analyse(roster: RosterLike, targets: Any, *, exact: bool = False,
         Target lines, reference names, :class:`TargetProfile` s or :class:`Unit` s (a list,
         one of them, or a dict by label).
     exact
-        Use the exact engine wherever it covers a cell (Monte Carlo elsewhere).
+        ``True``: the exact engine wherever it covers a cell (Monte Carlo elsewhere, each
+        such cell named with the reason in ``attrs["notes"]``); ``False``: Monte Carlo
+        throughout; ``None`` (default): exact when it covers every cell, else Monte Carlo
+        throughout (a note names the first cell it does not cover).
     trials, seed
         Monte Carlo trials per cell and the root seed.
     profiles
@@ -148,17 +151,17 @@ def analyse(roster: RosterLike, targets: Any, *, exact: bool = False,
         notes += [f"{e.name} ({targets.source}): no statline in the file: not a target"
                   for e in targets.entries if not e.has_statline]
     cells = [(u, t, p) for u in roster.units for t in target_list for p in phases]
-    children = np.random.SeedSequence(seed).spawn(len(cells))
-    frames, choices, monte_carlo = [], [], []
-    with progress_bar(len(cells), "roster", progress=progress) as bar:
-        for (unit, target, phase), child in zip(cells, children):
-            frame = _cell(unit, target, phase, child, choices, monte_carlo, exact=exact,
-                          trials=trials,
-                          profiles=profiles, options=checked,
-                          results_out=results_out)
-            if frame is not None:
-                frames.append(frame)
-            bar.update()
+    run_cells = dict(cells=cells, seed=seed, trials=trials, profiles=profiles, options=checked,
+                     results_out=results_out, progress=progress)
+    if exact is None:   # exact when it covers every cell, else Monte Carlo throughout
+        try:
+            frames, choices, monte_carlo = _run_cells(exact="every", **run_cells)
+        except _NotEveryCell as exc:
+            notes.append(f"Monte Carlo: the exact engine does not cover {exc} (exact=True "
+                         "takes it wherever it can)")
+            frames, choices, monte_carlo = _run_cells(exact=False, **run_cells)
+    else:
+        frames, choices, monte_carlo = _run_cells(exact=exact, **run_cells)
     if not frames:
         raise OptionError("no unit of the list has a weapon to use in "
                           f"{' or '.join(phases)}")
@@ -169,6 +172,28 @@ def analyse(roster: RosterLike, targets: Any, *, exact: bool = False,
                      seed=seed if not isinstance(seed, np.random.SeedSequence) else seed.entropy,
                      edition=edition, notes=notes + monte_carlo, choices=choices)
     return out
+
+
+class _NotEveryCell(Exception):
+    """A cell the exact engine does not cover, met while trying every cell exactly."""
+
+
+def _run_cells(cells, seed, trials, profiles, options, results_out, progress, exact):
+    """Every cell's frame, the weapon choices made and why cells ran Monte Carlo.
+
+    ``exact``: False, True (exact wherever covered), or ``"every"`` (exact or
+    :class:`_NotEveryCell` at the first cell it does not cover, before any Monte Carlo)."""
+    children = np.random.SeedSequence(seed).spawn(len(cells))
+    frames, choices, monte_carlo = [], [], []
+    with progress_bar(len(cells), "roster", progress=progress) as bar:
+        for (unit, target, phase), child in zip(cells, children):
+            frame = _cell(unit, target, phase, child, choices, monte_carlo, exact=exact,
+                          trials=trials, profiles=profiles, options=options,
+                          results_out=results_out)
+            if frame is not None:
+                frames.append(frame)
+            bar.update()
+    return frames, choices, monte_carlo
 
 
 @dataclasses.dataclass(frozen=True)
@@ -362,7 +387,7 @@ def _expected_damage(weapon: Weapon, target: TargetProfile, options: _Options) -
 
 # -- one cell -------------------------------------------------------------------------------
 def _cell(unit: Unit, target: _Target, phase: str, child: np.random.SeedSequence,
-          choices: list[str], monte_carlo: list[str] | None = None, *, exact: bool,
+          choices: list[str], monte_carlo: list[str] | None = None, *, exact: bool | str,
           trials: int, profiles: str, options: _Options,
           results_out: dict | None = None) -> pd.DataFrame | None:
     """One cell's frame; ``monte_carlo`` collects why a cell asked to be exact is not."""
@@ -381,6 +406,8 @@ def _cell(unit: Unit, target: _Target, phase: str, child: np.random.SeedSequence
     else:
         frame, method, why = _unit_cell(unit, picks, target, phase, child, trials, points,
                                         options, results, exact=exact)
+    if why and exact == "every":
+        raise _NotEveryCell(f"{unit.name} against {target.label} ({phase}): {why}")
     if why and exact and monte_carlo is not None:
         monte_carlo.append(f"{unit.name} against {target.label} ({phase}): Monte Carlo, "
                            f"{why}")
@@ -401,6 +428,8 @@ def _grid_cell(label, weapons, target, child, exact, trials, points, options, re
                                 **kwargs), "exact", ""
         except UnsupportedError as exc:
             why = str(exc).removeprefix(f"{label} against {target.label}: ")
+            if exact == "every":
+                return None, "monte-carlo", why
     return grid.compare({label: weapons}, {target.label: target.profile}, trials=trials,
                         **kwargs), "monte-carlo", why
 
@@ -421,6 +450,8 @@ def _unit_cell(unit, picks, target, phase, child, trials, points, options, resul
             pmfs = solve_activation(compile_scenario(scenario))
         except UnsupportedError as exc:
             why = str(exc)
+            if exact == "every":
+                return None, "monte-carlo", why
         else:
             result = exact_result(pmfs)
             results[(unit.name, target.label)] = result

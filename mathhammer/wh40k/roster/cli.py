@@ -50,9 +50,13 @@ def register(subparsers: Any) -> None:
                         help="write the units as a scenario file for 'mathhammer run'")
     add_targets_file_option(parser)
     grid = parser.add_argument_group("analysis")
-    grid.add_argument("--exact", action="store_true",
-                      help="exact engine wherever it covers a cell (Monte Carlo elsewhere; "
-                           "each row's method says which)")
+    engine = grid.add_mutually_exclusive_group()
+    engine.add_argument("--exact", action="store_true",
+                        help="exact engine wherever it covers a cell (Monte Carlo elsewhere; "
+                             "each row's method says which, a note says why). Default: exact "
+                             "when it covers every cell, else Monte Carlo throughout")
+    engine.add_argument("--monte-carlo", action="store_true",
+                        help="Monte Carlo for every cell (--trials, --seed)")
     grid.add_argument("--profiles", choices=["best", "first"], default="best",
                       help="several melee weapons or weapon profiles: the one with the "
                            "highest expected damage against each target (best, default) or "
@@ -137,7 +141,8 @@ def _analysis(army: Any, args: argparse.Namespace) -> int:
 
     options = options_from_args(args)
     phases = ("shooting", "fight") if args.phase == "both" else (args.phase,)
-    common = dict(exact=args.exact, trials=args.trials, seed=args.seed,
+    exact = True if args.exact else False if args.monte_carlo else None
+    common = dict(exact=exact, trials=args.trials, seed=args.seed,
                   profiles=args.profiles, phases=phases, **options)
     if args.against:
         from mathhammer.wh40k.roster.api import roster

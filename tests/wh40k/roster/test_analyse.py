@@ -121,7 +121,7 @@ def test_weapon_modes_take_the_better_profile():
 
 
 def test_monte_carlo_cells_agree_with_exact(marines):
-    frame = marines.compare([MEQ], trials=100_000, seed=3)
+    frame = marines.compare([MEQ], trials=100_000, seed=3, exact=False)
     exact = marines.compare([MEQ], exact=True)
     for _, row in frame[frame.metric == "expected_damage"].iterrows():
         reference = value(exact, row.attacker, row.target, row.phase).value
@@ -130,8 +130,8 @@ def test_monte_carlo_cells_agree_with_exact(marines):
 
 
 def test_same_seed_same_numbers(marines):
-    a = marines.compare(["MEQ", "TEQ"], trials=20_000, seed=11)
-    b = marines.compare(["MEQ", "TEQ"], trials=20_000, seed=11)
+    a = marines.compare(["MEQ", "TEQ"], trials=20_000, seed=11, exact=False)
+    b = marines.compare(["MEQ", "TEQ"], trials=20_000, seed=11, exact=False)
     assert a.equals(b)
 
 
@@ -160,6 +160,19 @@ def test_against_another_list_uses_its_statlines():
     assert abs(cell.value - reference.mean) < 5 * reference.stderr
 
 
+def test_exact_is_the_default_where_it_covers_every_cell():
+    orks = mh.roster(FILES / "orks_11e.ros")
+    marines = mh.roster(FILES / "leaders_11e.json")
+    default = orks.against(marines, phases=["fight"])
+    assert default.attrs["method"] == "exact"
+    assert default.equals(orks.against(marines, phases=["fight"], exact=True))
+    # a Command Re-roll against the led squad: not every cell is exact, so Monte Carlo
+    mixed = orks.against(marines, phases=["fight"], trials=2_000, command_reroll="hit")
+    assert mixed.attrs["method"] == "monte-carlo"
+    assert any("exact engine does not cover" in n and "Command Re-roll" in n
+               for n in mixed.attrs["notes"])
+
+
 def test_cells_left_to_monte_carlo_say_why():
     orks = mh.roster(FILES / "orks_11e.ros")
     marines = mh.roster(FILES / "leaders_11e.json")
@@ -174,7 +187,7 @@ def test_cells_left_to_monte_carlo_say_why():
 def test_attached_target_matches_the_whole_unit_engine():
     orks = mh.roster(FILES / "orks_11e.ros")
     marines = mh.roster(FILES / "leaders_11e.json")
-    frame = orks.against(marines, trials=40_000, seed=5, phases=["fight"])
+    frame = orks.against(marines, trials=40_000, seed=5, phases=["fight"], exact=False)
     row = value(frame, "Killa Kans", "Intercessor Squad", "fight")
     kans = mh.Unit("Kans", (mh.ModelGroup("Kan", 2, mh.parse_target("T8 Sv3+ W7 [VEHICLE]"),
                                           (mh.CarriedWeapon.single(mh.parse_weapon(
