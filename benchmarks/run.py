@@ -44,6 +44,7 @@ import numba  # noqa: E402
 import numpy as np  # noqa: E402
 
 import mathhammer as mh  # noqa: E402
+from benchmarks import exact_rows  # noqa: E402
 from benchmarks.baselines import dice_floor, icepool_exact, numpy_mc  # noqa: E402
 from benchmarks.scenarios import SCENARIOS, SHOOT_THEN_FIGHT_TOML, Scenario  # noqa: E402
 
@@ -140,6 +141,9 @@ class Targets:
     floor_ratio: dict[str, float] = field(default_factory=dict)     # mh time/trial ÷ floor
     numpy_ratio: dict[str, float] = field(default_factory=dict)     # mh throughput ÷ numpy
     icepool_ratio: dict[str, float] = field(default_factory=dict)   # icepool time ÷ mh exact
+    # issue 24, CPU time: icepool ÷ mh exact repeated, and ÷ mh exact first-time
+    icepool_cpu_ratio: dict[str, float] = field(default_factory=dict)
+    icepool_first_ratio: dict[str, float] = field(default_factory=dict)
     extra: dict[str, object] = field(default_factory=dict)
 
 
@@ -228,10 +232,79 @@ def bench_scenario(s: Scenario, trials: int, repeats: int, targets: Targets) -> 
                     f"{t_ice / t_exact:.3g}x speed", ">= 100x",
                     f"pmf = exact (max diff {diff:.0e}) ok"))
     targets.icepool_ratio[s.key] = t_ice / t_exact
+    rows += exact_answer_rows(s, icepool_answer, max(repeats * 3, 5), targets)
 
     rows.append(Row(s.title, "mathhammer exact", "-", "-", "-", secs(t_exact),
                     mib(mem_exact), "1", "-", f"mean {exact_mean:.4f} (reference)"))
     return rows
+
+
+# --- issue 24: exact per answer, per grid cell, per army list (CPU time) ----------------------
+
+def exact_answer_rows(s: Scenario, icepool_answer, repeats: int, targets: Targets) -> list[Row]:
+    """mathhammer exact per answer against icepool in CPU time: repeated (tables
+    remembered) and first-time (every cache cleared before each answer)."""
+    weapons, target, opts = list(s.weapons), s.target, s.options
+    repeated, first = exact_rows.exact_answer_times(weapons, target, opts, repeats)
+    t_ice, _ = exact_rows.cpu_median(icepool_answer, repeats)
+    targets.icepool_cpu_ratio[s.key] = t_ice / repeated
+    targets.icepool_first_ratio[s.key] = t_ice / first
+    return [Row(s.title, "mh exact, repeated (CPU)", "-", "-", "-", secs(repeated), "-",
+                f"{t_ice / repeated:.3g}x icepool", ">= 2x",
+                f"icepool {secs(t_ice)} CPU in the same run"),
+            Row(s.title, "mh exact, first answer (CPU)", "-", "-", "-", secs(first), "-",
+                f"{t_ice / first:.3g}x icepool", ">= 2x",
+                "weapon/target lines, plan and tables all forgotten before each answer")]
+
+
+def bench_exact_issue24(repeats: int, mc_trials: int, targets: Targets) -> list[Row]:
+    """Issue 24: a 7x6 exact grid per cell, and army lists, exact wherever covered."""
+    g = exact_rows.grid_times(repeats, mc_trials)
+    title = "7x6 grid, per cell"
+    rows = [Row(title, "exact, repeated (CPU)", "-", "-", "-", secs(g["repeated"]), "-",
+                f"{g['previous'] / g['repeated']:.3g}x previous engine", ">= 20x",
+                f"first time {secs(g['first'])} "
+                f"({g['previous'] / g['first']:.3g}x previous engine)"),
+            Row(title, "previous exact engine (CPU)", "-", "-", "-", secs(g["previous"]), "-",
+                "1", "-", "tests/wh40k/previous_exact.py, compiled cell by cell"),
+            Row(title, "Monte Carlo (CPU)", f"{mc_trials:,}", "-", "-", secs(g["monte_carlo"]),
+                "-", f"{g['monte_carlo'] / g['repeated']:.3g}x slower than exact", "-", "-")]
+    targets.extra["grid"] = g
+    r = exact_rows.roster_times(repeats)
+    targets.extra["lists"] = r
+    rows.append(Row("army list (10 units)", "vs 5 archetypes, default (CPU)", "-", "-", "-",
+                    secs(r["archetypes"]), "-", "-", "< 0.5 s warm",
+                    f"{r['archetype_cells']} cells, {r['archetype_exact']:.0%} exact"))
+    rows.append(Row("army list (13 units)", "vs 10-unit list, both phases, default (CPU)", "-",
+                    "-", "-", secs(r["lists"]), "-", "-", "< 1.5 s warm",
+                    f"{r['list_cells']} cells, {r['list_exact']:.0%} exact (example marines, "
+                    f"3 units twice, against the example orks)"))
+    return rows
+
+
+def issue24_verdicts(t: Targets) -> list[str]:
+    """The issue-24 targets, from CPU times of this run (a shared machine)."""
+    lines = []
+    for name, ratios in (("repeated", t.icepool_cpu_ratio),
+                         ("first answer", t.icepool_first_ratio)):
+        if ratios:
+            ok = all(r >= 2 for r in ratios.values())
+            lines.append(f"exact ({name}) >= 2x icepool: {'MET' if ok else 'NOT MET'} ("
+                         + ", ".join(f"{k} {r:.2f}x" for k, r in ratios.items()) + ")")
+    if "grid" in t.extra:
+        g = t.extra["grid"]
+        ratio = g["previous"] / g["repeated"]
+        lines.append(f"grid per cell >= 20x the previous engine: "
+                     f"{'MET' if ratio >= 20 else 'NOT MET'} (repeated {ratio:.1f}x, first "
+                     f"time {g['previous'] / g['first']:.1f}x)")
+    if "lists" in t.extra:
+        r = t.extra["lists"]
+        lines.append(f"13 vs 10 units both phases < 1.5 s: "
+                     f"{'MET' if r['lists'] < 1.5 else 'NOT MET'} ({secs(r['lists'])} CPU)")
+        lines.append(f"10 units vs 5 archetypes < 0.5 s: "
+                     f"{'MET' if r['archetypes'] < 0.5 else 'NOT MET'} "
+                     f"({secs(r['archetypes'])} CPU)")
+    return lines
 
 
 # --- whole-unit shoot-then-fight ---------------------------------------------------------------
@@ -636,17 +709,46 @@ def write_block(path: Path, block: str) -> None:
     path.write_text(head + block + tail)
 
 
+def exact_only(quick: bool) -> int:
+    """``--exact-only``: the issue-24 rows alone (a partial run: RESULTS.md is not touched)."""
+    repeats = 3 if quick else 5
+    load_start = os.getloadavg()[0]
+    print(f"mathhammer exact benchmarks (issue 24), {time.strftime('%Y-%m-%d %H:%M UTC')}")
+    print(machine(), flush=True)
+    targets = Targets()
+    rows: list[Row] = []
+    for s in SCENARIOS:
+        size = s.models * s.wounds + 1
+        rows += exact_answer_rows(
+            s, lambda s=s, size=size: icepool_exact.pmf(icepool_exact.wounds_lost(s), size),
+            max(repeats * 3, 5), targets)
+    rows += bench_exact_issue24(repeats, 20_000 if quick else 200_000, targets)
+    print()
+    print(markdown_table(rows))
+    print(f"Load average (1 min) {load_start:.2f} at the start, {os.getloadavg()[0]:.2f} at "
+          "the end (2 cores).")
+    print("Issue-24 targets (CPU time, same run):")
+    for line in issue24_verdicts(targets):
+        print("- " + line)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true",
                         help="200k trials per engine, 10M-trial memory row, fewer repeats")
     parser.add_argument("--no-extra", action="store_true",
                         help="skip the fresh-process rows (memory, CLI, cold JIT, threads)")
+    parser.add_argument("--exact-only", action="store_true",
+                        help="only the exact engine's rows (issue 24: per answer against "
+                             "icepool, grid per cell, army lists); prints, never --results")
     parser.add_argument("--json", metavar="PATH", help="also write the rows as JSON")
     parser.add_argument("--results", metavar="PATH",
                         help="rewrite the generated block of this Markdown file "
                              "(benchmarks/RESULTS.md), keeping the rest")
     args = parser.parse_args(argv)
+    if args.exact_only:
+        return exact_only(args.quick)
     trials = 200_000 if args.quick else 2_000_000
     repeats = 3 if args.quick else 5
 
@@ -664,6 +766,8 @@ def main(argv: list[str] | None = None) -> int:
     rows.append(bench_shoot_then_fight(trials, repeats))
     print("  army lists ...", file=sys.stderr, flush=True)
     rows += bench_rosters(repeats)
+    print("  exact grids and lists (issue 24) ...", file=sys.stderr, flush=True)
+    rows += bench_exact_issue24(repeats, 20_000 if args.quick else 200_000, targets)
     if not args.no_extra:
         print("  fresh-process measurements ...", file=sys.stderr, flush=True)
         rows += extra_rows(args.quick, targets)
@@ -683,6 +787,9 @@ def main(argv: list[str] | None = None) -> int:
     print("Issue-5 targets:")
     for line in verdicts(targets):
         print("- " + line)
+    print("Issue-24 targets (CPU time, same run):")
+    for line in issue24_verdicts(targets):
+        print("- " + line)
     if args.results:
         block = "\n".join([
             BEGIN, f"Measured {started} with `python benchmarks/run.py"
@@ -695,7 +802,9 @@ def main(argv: list[str] | None = None) -> int:
             "tracemalloc peak of one untimed run (numpy arrays and Python objects, not "
             "numba-internal allocations) unless it says RSS.", "",
             load_note, "", "Issue-5 targets (this run):", ""]
-        + ["- " + v for v in verdicts(targets)] + [END])
+        + ["- " + v for v in verdicts(targets)]
+        + ["", "Issue-24 targets (CPU time, this run):", ""]
+        + ["- " + v for v in issue24_verdicts(targets)] + [END])
         write_block(Path(args.results), block)
     if args.json:
         Path(args.json).write_text(json.dumps(

@@ -1,0 +1,146 @@
+"""Issue 24's benchmark rows: the exact engine per answer, per grid cell and per army list.
+
+- ``exact_answer_rows``: per scenario, the mathhammer exact answer repeated (its tables
+  remembered) and first-time (every cache cleared before each answer), each against icepool
+  in the same run;
+- ``grid_rows``: a 7x6 exact comparison grid per cell, repeated and first-time, against the
+  engine of before issue 24 (``tests/wh40k/previous_exact.py``, kept unchanged) solving the
+  same cells one by one from freshly compiled plans, and against a Monte Carlo grid at
+  200,000 trials per cell;
+- ``roster_rows``: a 10-unit list against five archetypes, and a 13-unit list (the example
+  marines with three units taken twice) against the 10-unit ork list, both phases, exact
+  wherever the engines allow.
+
+Times are CPU seconds of this process (``time.process_time``), the median of several
+repeats after a warm-up: the machine is shared, and CPU time is less disturbed by other
+processes than wall time. Ratios come from the same run.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+import xml.etree.ElementTree as ElementTree
+
+import numpy as np
+
+import mathhammer as mh
+from mathhammer.wh40k import api, compile as plan_compiler
+from mathhammer.wh40k.roster.api import example, roster_from_bytes
+
+GRID_ATTACKERS = {
+    "Bolt rifles": '10x Bolt rifle: 24" A2 BS3+ S4 AP-1 D1',
+    "Heavy bolters": '4x Heavy bolter: 36" A3 BS4+ S5 AP-1 D2 [SUSTAINED HITS 1]',
+    "Lascannons": '2x Lascannon: 48" A1 BS4+ S12 AP-3 DD6+1',
+    "Thunder hammers": "5x Thunder hammer: Melee A3 WS3+ S8 AP-2 D2 [DEVASTATING WOUNDS]",
+    "Flamers": '10x Flamer: 12" AD6 BSN/A S4 AP0 D1 [TORRENT, IGNORES COVER]',
+    "Plasma": '5x Plasma gun: 24" A1 BS3+ S8 AP-3 D2 [RAPID FIRE 1]',
+    "Meltas": '2x Melta rifle: 18" A1 BS3+ S9 AP-4 DD6 [MELTA 2]',
+}
+GRID_TARGETS = ["GEQ", "MEQ", "TEQ", "VEQ", "10x T3 Sv5+ W1", "5x T5 Sv3+ W3"]
+ARCHETYPES = ["GEQ", "MEQ", "TEQ", "VEQ", "KEQ"]
+#: Units of the example marine list taken twice to make a 13-unit list.
+DOUBLED_UNITS = ("Hellblaster Squad", "Terminator Squad", "Redemptor Dreadnought")
+
+
+def cpu_median(fn, repeats: int) -> tuple[float, object]:
+    """Median CPU time of ``repeats`` calls (after the caller's warm-up) and the last value."""
+    times, value = [], None
+    for _ in range(repeats):
+        start = time.process_time()
+        value = fn()
+        times.append(time.process_time() - start)
+    return statistics.median(times), value
+
+
+def first_answer(fn):
+    """``fn`` as a first answer: every remembered line, plan and table forgotten before it."""
+    def run():
+        api.clear_caches()
+        return fn()
+    return run
+
+
+def exact_answer_times(weapons, target, options, repeats: int) -> tuple[float, float]:
+    """CPU time per exact answer: repeated, and first-time (caches cleared)."""
+    answer = lambda: mh.exact(weapons, target, **options)   # noqa: E731
+    answer()
+    repeated, _ = cpu_median(answer, repeats)
+    first, _ = cpu_median(first_answer(answer), repeats)
+    return repeated, first
+
+
+def previous_engine_grid(repeats: int) -> float:
+    """CPU time of the grid's cells by the engine of before issue 24, one by one."""
+    from tests.wh40k import previous_exact
+
+    weapons = {k: api.parse_weapons(v) for k, v in GRID_ATTACKERS.items()}
+    situation, modifiers, rules, _ = api.build_options({})
+
+    def grid() -> list[float]:
+        means = []
+        for line in weapons.values():
+            for name in GRID_TARGETS:
+                plan = plan_compiler.compile_plan(line, api.parse_target(name), situation,
+                                                  modifiers, rules, sampling_tables=False)
+                pmf = previous_exact.solve(plan)["damage"]
+                means.append(float(np.arange(len(pmf)) @ pmf))
+        return means
+
+    grid()
+    seconds, _ = cpu_median(grid, repeats)
+    return seconds
+
+
+def grid_times(repeats: int, mc_trials: int) -> dict[str, float]:
+    """Seconds per cell of the 7x6 grid: exact repeated, exact first-time, the previous
+    engine, and Monte Carlo at ``mc_trials`` per cell (one repeat)."""
+    cells = len(GRID_ATTACKERS) * len(GRID_TARGETS)
+    compare = lambda: mh.compare(GRID_ATTACKERS, GRID_TARGETS, exact=True)   # noqa: E731
+    reference = compare()
+    repeated, frame = cpu_median(compare, repeats)
+    first, _ = cpu_median(first_answer(compare), repeats)
+    if not frame.equals(reference):
+        raise AssertionError("a repeated exact grid differs from the first")
+    previous = previous_engine_grid(max(1, repeats // 2))
+    mc, _ = cpu_median(lambda: mh.compare(GRID_ATTACKERS, GRID_TARGETS, trials=mc_trials,
+                                          seed=1), 1)
+    return {"repeated": repeated / cells, "first": first / cells,
+            "previous": previous / cells, "monte_carlo": mc / cells}
+
+
+def thirteen_unit_list():
+    """The example marine list with :data:`DOUBLED_UNITS` taken twice: 13 units."""
+    path = example("marines")
+    tree = ElementTree.parse(path)
+    namespace = tree.getroot().tag.split("}")[0] + "}"
+    ElementTree.register_namespace("", namespace.strip("{}"))
+    for force in tree.getroot().iter(f"{namespace}force"):
+        selections = force.find(f"{namespace}selections")
+        for unit in list(selections):
+            if unit.get("name") in DOUBLED_UNITS:
+                selections.append(ElementTree.fromstring(ElementTree.tostring(unit)))
+    data = ElementTree.tostring(tree.getroot(), xml_declaration=True, encoding="utf-8")
+    army = roster_from_bytes(data, "marines_13_units.ros")
+    if len(army.units) != 13:
+        raise AssertionError(f"the 13-unit list has {len(army.units)} units")
+    return army
+
+
+def roster_times(repeats: int) -> dict[str, object]:
+    """CPU seconds: 10 units against five archetypes, and 13 units against 10, both phases,
+    with the method of each cell."""
+    marines, orks = mh.roster(example("marines")), mh.roster(example("orks"))
+    archetypes = lambda: marines.compare(ARCHETYPES, exact=True)   # noqa: E731
+    archetypes()
+    t_arch, grid = cpu_median(archetypes, repeats)
+    big = thirteen_unit_list()
+    lists = lambda: big.against(orks, exact=True)   # noqa: E731
+    lists()
+    t_lists, frame = cpu_median(lists, max(1, repeats // 2))
+    cells = frame.drop_duplicates(["attacker", "target", "phase"])
+    return {"archetypes": t_arch, "archetype_cells": len(grid.drop_duplicates(
+                ["attacker", "target", "phase"])),
+            "archetype_exact": float((grid["method"] == "exact").mean()),
+            "lists": t_lists, "list_cells": len(cells),
+            "list_exact": float((cells["method"] == "exact").mean())}
