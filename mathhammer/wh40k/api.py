@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from mathhammer.core.game import Game, Outcomes, SeedLike, Tallies
 from mathhammer.core.progress import check_progress, watch
 from mathhammer.core.result import EXACT, MONTE_CARLO, Distribution, Result
 from mathhammer.core.trials import CHUNKS, DEFAULT_TRIALS, check_seed, check_trials, chunk_streams
@@ -410,3 +411,53 @@ def _fields(options: Situation | Modifiers | Rules) -> dict[str, Any]:
     """Field name -> value. Every field is a scalar, so no deep copy (``dataclasses.asdict``
     cost a third of a millisecond per call)."""
     return {f.name: getattr(options, f.name) for f in dataclasses.fields(options)}
+
+# -- core's contract ---------------------------------------------------------------------------
+@dataclasses.dataclass(frozen=True, eq=False)
+class Question:
+    """One 40k question as core's contract carries it: the request and its compiled plan."""
+
+    weapons: WeaponsLike
+    target: str | TargetProfile
+    options: dict[str, Any]
+    plan: CompiledPlan
+    inputs: dict[str, Any]
+
+
+class Wh40kGame(Game[Question]):
+    """Warhammer 40,000 under core's contract (:class:`mathhammer.core.game.Game`): a unit's
+    weapon lines against one target profile, by the kernels or the exact engines."""
+
+    name = "wh40k"
+    labels = LABELS
+    metrics = {"expected_damage": ("mean", "damage"),
+               "expected_models_destroyed": ("mean", "models_destroyed"),
+               "p_unit_destroyed": ("probability", "unit_destroyed"),
+               "expected_attacker_mortal_wounds": ("mean", "attacker_mortal_wounds")}
+
+    def compile(self, weapons: WeaponsLike, target: str | TargetProfile,
+                **options: Any) -> Question:
+        _, _, plan, inputs = _prepare(weapons, target, dict(options))
+        return Question(weapons, target, dict(options), plan, inputs)
+
+    def run_monte_carlo(self, question: Question, trials: int, seed: SeedLike, *,
+                        progress: bool | None = None) -> Tallies:
+        plan = question.plan
+        check_monte_carlo_size(plan, trials)
+        damage, models, hazard = run_monte_carlo(plan, trials, seed, progress=progress)
+        histograms = {"damage": damage, "models_destroyed": models}
+        if plan.hazard_rolls:
+            histograms["attacker_mortal_wounds"] = hazard
+        destroyed = int(models[plan.total_models]) if len(models) > plan.total_models else 0
+        return Tallies(trials, histograms, {"unit_destroyed": destroyed})
+
+    def run_exact(self, question: Question) -> Outcomes:
+        result = exact(question.weapons, question.target, **question.options)
+        return Outcomes(result.distributions, result.probabilities)
+
+    def inputs_of(self, question: Question, method: str) -> dict[str, Any]:
+        return dict(question.inputs)
+
+
+#: Warhammer 40,000's side of the contract, for core's simulate, exact and compare.
+GAME = Wh40kGame()

@@ -1,12 +1,14 @@
 """Comparison grids and one-parameter sweeps as tidy pandas frames.
 
 :func:`compare` runs every attacker against every target under the same situation and
-returns one row per (attacker, target, metric)::
+returns one row per (attacker, target, metric), the frame every game's ``compare`` returns
+(:mod:`mathhammer.core.frames`, which also holds :func:`pivot`, :func:`table`,
+:func:`to_markdown`, :func:`to_json_dict` and :func:`per_points`, re-exported here)::
 
-    attacker  target  metric                       value   stderr
-    Lascannon MEQ     expected_damage              1.31    0.0023
-    Lascannon MEQ     expected_models_destroyed    0.66    0.0011
-    Lascannon MEQ     p_unit_destroyed             0.00    0.0000
+    attacker  target  metric                       value   stderr  method
+    Lascannon MEQ     expected_damage              1.31    0.0023  monte-carlo
+    Lascannon MEQ     expected_models_destroyed    0.66    0.0011  monte-carlo
+    Lascannon MEQ     p_unit_destroyed             0.00    0.0000  monte-carlo
     ...
 
 Metrics: ``expected_damage`` (wounds the target lost), ``expected_models_destroyed``,
@@ -35,19 +37,19 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from mathhammer.core.frames import (COLUMNS, per_points, pivot, table, to_json_dict,
+                                    to_markdown)
+from mathhammer.core.game import SeedLike, cell_seeds, recorded_seed
 from mathhammer.core.labels import register_metric_labels
 from mathhammer.core.progress import Bar, bar as progress_bar, check_progress
 from mathhammer.core.result import Result, situation_text
 from mathhammer.core.trials import DEFAULT_GRID_TRIALS, check_seed, check_trials
-from mathhammer.core.labels import metric_label
-from mathhammer.core.tables import Table, check_digits, format_estimate
 from mathhammer.errors import OptionError, UnsupportedError, did_you_mean
 from mathhammer.wh40k import api
 from mathhammer.wh40k.metric_words import METRIC_LABELS
 from mathhammer.wh40k.profiles import NO_SAVE, TargetProfile, Weapon
 from mathhammer.wh40k.targets import TargetLibrary, resolve_target
 
-COLUMNS = ["attacker", "target", "metric", "value", "stderr"]
 METRICS = ("expected_damage", "expected_models_destroyed", "p_unit_destroyed",
            "expected_attacker_mortal_wounds", "damage_per_100pts",
            "models_destroyed_per_100pts")
@@ -78,7 +80,7 @@ class _Target:
 def compare(attackers: AttackerLike | Mapping[str, AttackerLike],
             targets: str | TargetProfile | Iterable[str | TargetProfile]
             | Mapping[str, str | TargetProfile], *,
-            trials: int = DEFAULT_TRIALS, seed: int = 1, exact: bool = False,
+            trials: int = DEFAULT_TRIALS, seed: SeedLike = 1, exact: bool = False,
             points: float | Sequence[float] | Mapping[str, float] | None = None,
             library: TargetLibrary | None = None, results_out: dict | None = None,
             client: Any = None, edition: int = 11, progress: bool | None = None,
@@ -130,7 +132,7 @@ def compare(attackers: AttackerLike | Mapping[str, AttackerLike],
     Returns
     -------
     pandas.DataFrame
-        Columns ``attacker, target, metric, value, stderr``; ``attrs`` holds ``method``,
+        Columns ``attacker, target, metric, value, stderr, method``; ``attrs`` holds ``method``,
         ``trials`` and ``seed``, and ``situation`` (the options that differ from their
         defaults, in words, for captions) when there are any.
 
@@ -155,7 +157,7 @@ def sweep(attackers: AttackerLike | Mapping[str, AttackerLike],
           targets: str | TargetProfile | Iterable[str | TargetProfile]
           | Mapping[str, str | TargetProfile],
           parameter: str, values: Iterable[Any], *,
-          trials: int = DEFAULT_TRIALS, seed: int = 1, exact: bool = False,
+          trials: int = DEFAULT_TRIALS, seed: SeedLike = 1, exact: bool = False,
           points: float | Sequence[float] | Mapping[str, float] | None = None,
           library: TargetLibrary | None = None, results_out: dict | None = None,
           client: Any = None, edition: int = 11, progress: bool | None = None,
@@ -213,7 +215,7 @@ def sweep(attackers: AttackerLike | Mapping[str, AttackerLike],
 def results(attackers: AttackerLike | Mapping[str, AttackerLike],
             targets: str | TargetProfile | Iterable[str | TargetProfile]
             | Mapping[str, str | TargetProfile], *,
-            trials: int = DEFAULT_TRIALS, seed: int = 1, exact: bool = False,
+            trials: int = DEFAULT_TRIALS, seed: SeedLike = 1, exact: bool = False,
             library: TargetLibrary | None = None, progress: bool | None = None,
             **options: Any) -> dict[tuple[str, str], Result]:
     """The full :class:`Result` of every cell of :func:`compare` (same seeding, same
@@ -222,156 +224,13 @@ def results(attackers: AttackerLike | Mapping[str, AttackerLike],
     attacker_list = _attackers(attackers)
     target_list = _targets(targets, library, options.get("edition", 11), unit_sizes=True)
     cells = [(a, t) for a in attacker_list for t in target_list]
-    children = np.random.SeedSequence(_seed(seed)).spawn(len(cells))
+    children = cell_seeds(seed, len(cells))
     out = {}
     with progress_bar(len(cells), "compare", progress=progress) as bar:
         for (a, t), child in zip(cells, children):
             out[(a.label, t.label)] = _one(a, t, options, trials, child, exact)
             bar.update()
     return out
-
-
-def per_points(frame: pd.DataFrame, points: Mapping[str, float], *, by: str = "attacker",
-               metrics: Sequence[str] = ("expected_damage", "expected_models_destroyed")
-               ) -> pd.DataFrame:
-    """Add per-100-points rows to any tidy frame of expectations (e.g. whole-unit results).
-
-    Data interface: a frame with columns ``by`` (the label that has a points cost, e.g.
-    ``attacker`` or ``unit``), ``metric``, ``value`` and ``stderr``; other columns (target,
-    sweep settings, battle round...) are kept and identify the cell. For every row whose
-    metric is in ``metrics`` and whose ``by`` label is in ``points``, a row is added with
-    ``value * 100 / points`` (and the same scaling of ``stderr``), named by dropping
-    ``expected_`` and adding ``_per_100pts`` (``expected_damage`` ->
-    ``damage_per_100pts``), right after its cell's rows. Probabilities are not scaled.
-
-    Examples
-    --------
-    >>> df = pd.DataFrame({"unit": ["A", "A"], "metric": ["expected_damage", "p_unit_destroyed"],
-    ...                    "value": [3.0, 0.5], "stderr": [0.1, 0.01]})
-    >>> per_points(df, {"A": 150}, by="unit")[["metric", "value"]].round(3).values.tolist()
-    [['expected_damage', 3.0], ['p_unit_destroyed', 0.5], ['damage_per_100pts', 2.0]]
-    """
-    for column in (by, "metric", "value", "stderr"):
-        if column not in frame.columns:
-            raise OptionError(f"per_points needs a '{column}' column; the frame has: "
-                              f"{', '.join(map(str, frame.columns))}")
-    for label, cost in points.items():
-        if isinstance(cost, bool) or not isinstance(cost, (int, float, np.integer,
-                                                           np.floating)) \
-                or not 0 < cost < float("inf"):
-            raise OptionError(f"points for '{label}' must be a positive finite number, not "
-                              f"{cost!r:.40}")
-    keys = [c for c in frame.columns if c not in ("metric", "value", "stderr")]
-    cell_ids = pd.Series(pd.factorize(pd.MultiIndex.from_frame(frame[keys].astype(str)))[0],
-                         index=frame.index)
-    chosen = frame["metric"].isin(list(metrics)) & frame[by].isin(list(points))
-    added = frame[chosen].copy()
-    scale = 100.0 / added[by].map(lambda label: float(points[label]))
-    added["value"] = added["value"] * scale
-    added["stderr"] = added["stderr"] * scale
-    added["metric"] = [m.removeprefix("expected_") + "_per_100pts" for m in added["metric"]]
-    order = pd.concat([cell_ids, cell_ids[chosen]], ignore_index=True)
-    out = pd.concat([frame, added], ignore_index=True)
-    out = out.iloc[np.argsort(order.to_numpy(), kind="stable")].reset_index(drop=True)
-    out.attrs = dict(frame.attrs)
-    out.attrs["points"] = {**(frame.attrs.get("points") or {}),
-                           **{str(k): float(v) for k, v in points.items()}}
-    return out
-
-
-def pivot(frame: pd.DataFrame, metric: str | None = None, *, stderr: bool = True) -> pd.DataFrame:
-    """A readable wide table of a :func:`compare` / :func:`sweep` frame.
-
-    With ``metric``: attackers (and sweep settings) as rows, targets as columns. Without:
-    one row per cell, one column per metric. Monte Carlo cells read ``"1.234 ± 0.002"``.
-    """
-    extra = [c for c in frame.columns if c not in COLUMNS]
-    trials = frame.attrs.get("trials")
-    text = frame.assign(cell=[_cell(v, s, stderr, m, trials=trials) for v, s, m in
-                              zip(frame["value"], frame["stderr"], frame["metric"])])
-    if metric is not None:
-        _check_metric(frame, metric)
-        part = text[text["metric"] == metric]
-        table = part.pivot_table(index=["attacker", *extra], columns="target", values="cell",
-                                 aggfunc="first", sort=False)
-    else:
-        table = text.pivot_table(index=["attacker", "target", *extra], columns="metric",
-                                 values="cell", aggfunc="first", sort=False)
-    table.columns.name = None
-    return table.fillna("")
-
-
-def table(frame: pd.DataFrame, metric: str | None = None, *, digits: int = 3,
-          stderr: bool = True) -> Table:
-    """A :func:`compare` / :func:`sweep` frame as a table ready to paste (Markdown or HTML).
-
-    With ``metric``: attackers (and sweep settings) as rows, targets as columns, and a
-    caption naming the metric, the engine and the situation. Without: one row per cell and
-    one column per metric, headed in words. Numbers have ``digits`` significant figures
-    (1 to 6), probabilities are percentages, Monte Carlo cells read ``value ± s.e.`` with
-    no more decimals than the error supports, exact zeros ``0``, events never seen in the
-    trials ``not seen in N trials`` (see :func:`mathhammer.core.tables.format_estimate`).
-
-    Examples
-    --------
-    >>> import mathhammer as mh
-    >>> df = mh.compare('Lascannon: 48" A1 BS3+ S12 AP-3 D6+1', ["MEQ", "VEQ"], exact=True)
-    >>> print(table(df, "p_unit_destroyed", digits=3).to_markdown())
-    *P(unit destroyed); exact*
-    <BLANKLINE>
-    | attacker | MEQ | VEQ |
-    |---|---:|---:|
-    | Lascannon | 0% | 0% |
-    """
-    extra = [c for c in frame.columns if c not in COLUMNS]
-    digits = check_digits(digits)
-    trials = frame.attrs.get("trials")
-    text = frame.assign(cell=[_cell(v, s, stderr, m, digits, trials) for v, s, m in
-                              zip(frame["value"], frame["stderr"], frame["metric"])])
-    if metric is not None:
-        _check_metric(frame, metric)
-        wide = text[text["metric"] == metric].pivot_table(
-            index=["attacker", *extra], columns="target", values="cell", aggfunc="first",
-            sort=False)
-        heading = metric_label(metric, frame)
-    else:
-        wide = text.pivot_table(index=["attacker", "target", *extra], columns="metric",
-                                values="cell", aggfunc="first", sort=False)
-        wide.columns = [metric_label(m, frame) for m in wide.columns]
-        heading = ""
-    wide.columns.name = None
-    wide = wide.fillna("").reset_index()
-    wide.columns = [str(c).replace("_", " ") if c in extra else str(c) for c in wide.columns]
-    caption = "; ".join(p for p in (heading, _engine_words(frame),
-                                    frame.attrs.get("situation", "")) if p)
-    return Table(wide, caption)
-
-
-def to_markdown(frame: pd.DataFrame, metric: str | None = None, *, stderr: bool = True,
-                digits: int = 3, caption: bool = False) -> str:
-    """:func:`table` as Markdown; ``caption=True`` puts its caption line above it."""
-    result = table(frame, metric, digits=digits, stderr=stderr)
-    return result.to_markdown() if caption else Table(result.frame).to_markdown()
-
-
-def _engine_words(frame: pd.DataFrame) -> str:
-    if frame.attrs.get("method") == "exact":
-        return "exact"
-    if frame.attrs.get("trials"):
-        return (f"Monte Carlo, {frame.attrs['trials']:,} trials per cell, seed "
-                f"{frame.attrs.get('seed')}")
-    return ""
-
-
-def to_json_dict(frame: pd.DataFrame) -> dict[str, Any]:
-    """The ``--json`` shape: provenance plus one record per row (NaN stderr as null)."""
-    records = []
-    for row in frame.to_dict(orient="records"):
-        records.append({k: (None if isinstance(v, float) and math.isnan(v) else
-                            v.item() if isinstance(v, np.generic) else v)
-                        for k, v in row.items()})
-    return {"method": frame.attrs.get("method"), "trials": frame.attrs.get("trials"),
-            "seed": frame.attrs.get("seed"), "rows": records}
 
 
 # -- cells ----------------------------------------------------------------------------------
@@ -381,7 +240,7 @@ def _run(cells, parameter, costs, *, trials, seed, exact, options, settings=None
         trials = check_trials(trials)
     seed = _seed(seed)
     check_progress(progress)
-    children = np.random.SeedSequence(seed).spawn(len(cells))
+    children = cell_seeds(seed, len(cells))
     jobs = [(attacker, target, {**options, **overrides}, trials, child, exact)
             for (attacker, target, overrides), child in zip(cells, children)]
     desc = "compare" if parameter is None else f"sweep {parameter}"
@@ -403,8 +262,10 @@ def _run(cells, parameter, costs, *, trials, seed, exact, options, settings=None
     frame = pd.DataFrame(rows, columns=columns)
     frame["value"] = frame["value"].astype(float)
     frame["stderr"] = frame["stderr"].astype(float)
+    frame["method"] = "exact" if exact else "monte-carlo"
     frame.attrs.update(method="exact" if exact else "monte-carlo",
-                       trials=None if exact else trials, seed=None if exact else seed)
+                       trials=None if exact else trials,
+                       seed=None if exact else recorded_seed(seed)[0])
     situation = situation_words(options)
     if situation:
         frame.attrs["situation"] = situation
@@ -594,7 +455,7 @@ def _points(points, attackers: list[_Attacker]) -> dict[str, float]:
     return {k: float(v) for k, v in costs.items()}
 
 
-def _seed(seed: Any) -> int:
+def _seed(seed: Any) -> SeedLike:
     return check_seed(seed)
 
 
@@ -657,25 +518,6 @@ def _save(value: Any) -> int:
     if value is None or str(value).strip() in ("-", "none"):
         return NO_SAVE
     return _whole("save", value, minimum=2)
-
-
-# -- text -----------------------------------------------------------------------------------
-def _cell(value: float, err: float, with_stderr: bool, metric: str = "",
-          digits: int | None = None, trials: int | None = None) -> str:
-    """One cell: probabilities as percentages; ``digits`` significant figures, or 4 when
-    ``None`` (the plain-text grid); Monte Carlo cells as ``value ± s.e.``, never with more
-    decimals than the error supports (see :func:`mathhammer.core.tables.format_estimate`)."""
-    return format_estimate(value, err if with_stderr else None,
-                           4 if digits is None else digits, percent=metric.startswith("p_"),
-                           trials=trials)
-
-
-def _check_metric(frame: pd.DataFrame, metric: str) -> None:
-    present = list(dict.fromkeys(frame["metric"]))
-    if metric not in present:
-        hint = did_you_mean(metric, present).lower()
-        raise OptionError(f"no metric '{metric}' in this comparison{hint}; it has: "
-                          f"{', '.join(present)}")
 
 
 __all__ = [

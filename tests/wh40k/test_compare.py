@@ -196,7 +196,8 @@ def test_bad_inputs_fail_before_running():
 # -- sweeps --------------------------------------------------------------------------------
 def test_sweep_save_equals_exact_on_the_changed_target():
     df = sweep([HB], ["T4 Sv3+ W2"], "save", [2, 3, "4+", 7], exact=True)
-    assert list(df.columns) == ["attacker", "target", "save", "metric", "value", "stderr"]
+    assert list(df.columns) == ["attacker", "target", "save", "metric", "value", "stderr",
+                                "method"]
     for save, line in ((2, "T4 Sv2+ W2"), (3, "T4 Sv3+ W2"), ("4+", "T4 Sv4+ W2"),
                        (7, "T4 Sv- W2")):
         e = mh.exact(HB, line)

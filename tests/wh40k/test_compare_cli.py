@@ -134,7 +134,7 @@ def test_compare_sweep_of_an_option_and_a_unit(capsys, tmp_path):
     assert code == 0
     frame = pd.read_csv(csv)
     assert list(frame.columns) == ["attacker", "target", "hit_mod", "metric", "value",
-                                   "stderr"]
+                                   "stderr", "method"]
     row = frame[(frame.hit_mod == 1) & (frame.metric == "expected_damage")]
     assert row.value.iloc[0] == pytest.approx(mh.exact([HB, LC], "MEQ", hit_mod=1)
                                               .mean("damage"))

@@ -1,0 +1,218 @@
+"""One contract for every game (issue 23): the three games side by side.
+
+Each game's ``simulate``, ``exact`` and ``compare`` have the same signature shape (the
+attackers and targets first, keyword-only ``trials`` and ``seed``), return the same types
+(:class:`Result`, a DataFrame with the same columns), and each game's :class:`Game` meets
+core's contract (its Monte Carlo runner returns :class:`Tallies`). Core's pieces are checked
+against figures derived by hand.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import json
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from mathhammer import dust, warmachine
+from mathhammer.core import game as contract
+from mathhammer.core.frames import COLUMNS, pivot, tidy_frame, to_json_dict
+from mathhammer.core.game import Cell, Game, Tallies
+from mathhammer.core.result import Result
+from mathhammer.errors import OptionError, UnsupportedError
+
+# modules by name: a game package's lazy attributes (dust.compare, dust.exact) are functions
+dust_api = importlib.import_module("mathhammer.dust.api")
+dust_compare = importlib.import_module("mathhammer.dust.compare")
+warmachine_api = importlib.import_module("mathhammer.warmachine.api")
+warmachine_compare = importlib.import_module("mathhammer.warmachine.compare")
+wh40k_api = importlib.import_module("mathhammer.wh40k.api")
+wh40k_compare = importlib.import_module("mathhammer.wh40k.compare")
+
+#: One question per game, each with a hand-derived expected damage.
+#: 40k: 2 attacks, hit on 3+ (2/3), wound S4 vs T4 on 4+ (1/2), no save: 2 * 1/3.
+#: Warmachine: MAT6 vs DEF13 hits on 7+ on 2d6 (21/36), POW12 - ARM14 ... 2d6 + 12 - 14
+#: marks max(0, roll - 2) boxes: E = 5.0, so 21/36 * 5.
+#: Dust: 6 dice hitting on 1/3 each: 2 hits, every hit a point against INFANTRY2 in the open.
+GAMES = {
+    "wh40k": dict(module=wh40k_api, compare=wh40k_compare.compare, game=wh40k_api.GAME,
+                  attackers="Bolter: A2 BS3+ S4 AP0 D1", target="T4 Sv- W3",
+                  damage=2 / 3, exact_kwargs=dict(exact=True)),
+    "warmachine": dict(module=warmachine_api, compare=warmachine_compare.compare,
+                       game=warmachine_api.GAME, attackers="Fist: MAT6 POW12",
+                       target="Jack: DEF13 ARM14 BOXES30", damage=21 / 36 * 5,
+                       exact_kwargs=dict(exact=True)),
+    "dust": dict(module=dust_api, compare=dust_compare.compare, game=dust_api.GAME,
+                 attackers="Gun: 6/1", target="5x G: INFANTRY2", damage=2.0,
+                 exact_kwargs=dict(exact=True)),
+}
+TRIALS = 20_000
+
+
+def _keyword_only(function, name: str) -> bool:
+    parameter = inspect.signature(function).parameters.get(name)
+    return parameter is not None and parameter.kind is inspect.Parameter.KEYWORD_ONLY
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_same_signature_shape(name):
+    spec = GAMES[name]
+    simulate, exact = spec["module"].simulate, spec["module"].exact
+    for function in (simulate, exact, spec["compare"]):
+        first_two = list(inspect.signature(function).parameters.values())[:2]
+        assert all(p.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD for p in first_two), \
+            function
+    for function in (simulate, spec["compare"]):
+        for keyword in ("trials", "seed", "progress"):
+            assert _keyword_only(function, keyword), (name, function.__name__, keyword)
+        seed = inspect.signature(function).parameters["seed"]
+        assert seed.annotation in ("SeedLike", contract.SeedLike,
+                                   "int | np.random.SeedSequence"), (name, seed.annotation)
+    assert "trials" not in inspect.signature(exact).parameters
+    assert "seed" not in inspect.signature(exact).parameters
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_same_return_types_and_frame_columns(name):
+    spec = GAMES[name]
+    exact = spec["module"].exact(spec["attackers"], spec["target"])
+    simulated = spec["module"].simulate(spec["attackers"], spec["target"], trials=TRIALS,
+                                        seed=3)
+    assert isinstance(exact, Result) and isinstance(simulated, Result)
+    assert exact.mean("damage") == pytest.approx(spec["damage"], abs=1e-12)
+    assert abs(simulated.mean("damage") - spec["damage"]) < 5 * simulated.stderr("damage")
+    assert simulated.trials == TRIALS and simulated.seed == 3
+    json.dumps(simulated.to_dict())  # plain JSON whatever the game
+    for frame, method in ((spec["compare"]([spec["attackers"]], [spec["target"]],
+                                           **spec["exact_kwargs"]), "exact"),
+                          (spec["compare"]([spec["attackers"]], [spec["target"]],
+                                           exact=False, trials=TRIALS, seed=3),
+                           "monte-carlo")):
+        assert isinstance(frame, pd.DataFrame)
+        assert list(frame.columns[:2]) == COLUMNS[:2]
+        assert list(frame.columns[-4:]) == COLUMNS[2:]
+        middle = list(frame.columns[2:-4])
+        assert middle == list(spec["game"].situation_columns), (name, middle)
+        assert set(frame["method"]) == {method} and frame.attrs["method"] == method
+        damage = frame[frame["metric"] == "expected_damage"].iloc[0]
+        if method == "exact":
+            assert damage["value"] == pytest.approx(spec["damage"], abs=1e-12)
+            assert math.isnan(damage["stderr"])
+        else:
+            assert abs(damage["value"] - spec["damage"]) < 5 * damage["stderr"]
+        assert {"expected_damage", "expected_models_destroyed",
+                "p_unit_destroyed"} <= set(frame["metric"])
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_game_meets_the_contract(name):
+    spec = GAMES[name]
+    game = spec["game"]
+    assert isinstance(game, Game) and game.name == name
+    plan = game.compile(spec["attackers"], spec["target"])
+    tallies = game.run_monte_carlo(plan, 1_000, 7)
+    assert isinstance(tallies, Tallies) and tallies.trials == 1_000
+    # one count per trial in every histogram (a subject's row, for Dust's fire plans)
+    assert all(int(np.asarray(h).reshape(-1, h.shape[-1])[0].sum()) == 1_000
+               for h in tallies.histograms.values())
+    # core's simulate and the game's own give the same bits for the same seed
+    ours = contract.simulate(game, spec["attackers"], spec["target"], trials=2_000, seed=11)
+    theirs = spec["module"].simulate(spec["attackers"], spec["target"], trials=2_000, seed=11)
+    for outcome in ("damage", "models_destroyed"):
+        assert np.array_equal(ours.distributions[outcome].probabilities,
+                              theirs.distributions[outcome].probabilities), outcome
+    assert ours.probability("unit_destroyed") == theirs.probability("unit_destroyed")
+    assert contract.exact(game, spec["attackers"], spec["target"]).mean("damage") == \
+        pytest.approx(spec["damage"], abs=1e-12)
+
+
+def test_a_seed_sequence_is_recorded_as_plain_values():
+    child = np.random.SeedSequence(42).spawn(3)[2]
+    result = warmachine.simulate("Fist: MAT6 POW12", "Jack: DEF13 ARM14 BOXES30",
+                                 trials=1_000, seed=child)
+    assert result.seed == 42 and result.inputs["seed_spawn_key"] == [2]
+    json.dumps(result.to_dict())
+    again = warmachine.simulate("Fist: MAT6 POW12", "Jack: DEF13 ARM14 BOXES30",
+                                trials=1_000, seed=np.random.SeedSequence(42).spawn(3)[2])
+    assert np.array_equal(result.distributions["damage"].probabilities,
+                          again.distributions["damage"].probabilities)
+
+
+def test_a_grid_takes_a_seed_sequence_in_every_game():
+    root = np.random.SeedSequence(8).spawn(2)[1]
+    for name, spec in GAMES.items():
+        frame = spec["compare"]([spec["attackers"]], [spec["target"]], exact=False,
+                                trials=2_000, seed=root)
+        assert frame.attrs["seed"] == 8, name
+        json.dumps(to_json_dict(frame))
+
+
+def test_grid_cells_are_seeded_by_spawned_children():
+    # a cell of a Monte Carlo grid gives the numbers of simulate(seed=its child)
+    frame = warmachine_compare.compare(["Fist: MAT6 POW12", "Axe: MAT7 POW14"],
+                                       ["Jack: DEF13 ARM14 BOXES30"], exact=False,
+                                       trials=4_000, seed=9)
+    child = np.random.SeedSequence(9).spawn(2)[1]
+    alone = warmachine.simulate("Axe: MAT7 POW14", "Jack: DEF13 ARM14 BOXES30",
+                                trials=4_000, seed=child)
+    row = frame[(frame.attacker == "Axe") & (frame.metric == "expected_damage")].iloc[0]
+    assert row["value"] == alone.mean("damage") and row["stderr"] == alone.stderr("damage")
+
+
+def test_variants_share_their_dice():
+    # common random numbers: the same variant twice gives the same figures
+    same = {"a": dict(weapons="Gun: 6/1", target="5x G: INFANTRY2"),
+            "b": dict(weapons="Gun: 6/1", target="5x G: INFANTRY2")}
+    frame = dust.compare(same, exact=False, trials=3_000, seed=4)
+    values = frame.pivot(index="metric", columns="attacker", values="value")
+    assert (values["a"] == values["b"]).all()
+    assert frame["sustained"].tolist() == [False] * len(frame)
+
+
+def test_cell_seeds_and_labels():
+    children = contract.cell_seeds(5, 3)
+    assert [c.spawn_key for c in children] == [(0,), (1,), (2,)]
+    assert contract.cell_seeds(5, 2, common=True) == [5, 5]
+    assert contract.labelled({"x": 1}, (str,), "give one", str) == [("x", 1)]
+    with pytest.raises(OptionError, match="give one"):
+        contract.labelled([], (str,), "give one", str)
+    with pytest.raises(OptionError):
+        contract.engine_method("guess")
+    assert contract.engine_method("simulate") == "monte-carlo"
+
+
+def test_tallies_by_hand():
+    tallies = Tallies(4, {"hits": np.array([[1, 3, 0], [2, 1, 1]])}, {"kill": 3})
+    assert tallies.probabilities() == {"kill": 0.75}
+    assert tallies.subject(1).distributions()["hits"].mean == pytest.approx(3 / 4)
+    assert tallies.subject(0).distributions()["hits"].mean == pytest.approx(3 / 4)
+    assert tallies.subject(0).histograms["hits"].tolist() == [1, 3, 0]
+
+
+def test_a_refused_cell_names_itself():
+    class Refusing(Game):
+        name = "refusing"
+
+        def compile(self, attackers, targets, **options):
+            raise UnsupportedError("too big")
+
+    with pytest.raises(UnsupportedError, match="A against B: too big"):
+        contract.compare(Refusing(), [Cell("A", "B", "a", "b")], exact=True, trials=1, seed=1)
+
+
+def test_frames_of_every_game_read_alike():
+    rows = [{"attacker": "A", "target": t, "sustained": False, "metric": "p_unit_destroyed",
+             "value": v, "stderr": math.nan} for t, v in (("X", 0.25), ("Y", 0.5))]
+    frame = tidy_frame(rows, ["sustained"], method="exact", labels={"p_unit_destroyed": "P"})
+    assert list(frame.columns) == ["attacker", "target", "sustained", "metric", "value",
+                                   "stderr", "method"]
+    assert frame.attrs["labels"] == {"p_unit_destroyed": "P"}
+    wide = pivot(frame, "p_unit_destroyed")
+    assert list(wide.columns) == ["X", "Y"] and wide.iloc[0].tolist() == ["25.00%", "50.00%"]
+    out = to_json_dict(frame)
+    assert out["method"] == "exact" and out["rows"][0]["stderr"] is None
+    assert out["rows"][0]["method"] == "exact"
