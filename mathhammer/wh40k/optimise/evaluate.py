@@ -22,7 +22,8 @@ import numpy as np
 from mathhammer.errors import UnsupportedError
 from mathhammer.wh40k import abilities as ab
 from mathhammer.wh40k.optimise.space import Plan, Space, batch_order, concrete_scenario
-from mathhammer.wh40k.scenario.units import Unit
+from mathhammer.wh40k.scenario.model import Scenario
+from mathhammer.wh40k.scenario.units import Unit, allocation_groups, declared_order
 
 #: Most distinct exact-engine calls one optimisation may make.
 MAX_EXACT_CALLS = 20_000
@@ -41,9 +42,6 @@ def exact_obstacle(space: Space) -> str | None:
     for target in space.targets():
         if target in attackers:
             return f"'{target}' is attacked and attacks too"
-        if one_profile(scenario.units[target]) is None:
-            return (f"'{target}' has model groups of different profiles or a CHARACTER (the "
-                    "exact engine takes one group of identical models)")
     if scenario.switches.retarget_on_destroyed == "retarget" and len(scenario.activations) > 1:
         return "weapons may turn to another target (retarget_on_destroyed = retarget)"
     deferred = scenario.rules.dw_timing == "unit_end" or scenario.rules.edition == 10
@@ -67,16 +65,14 @@ def one_profile(unit: Unit):
 
 
 def removal_points(unit: Unit, weights: Mapping[str, float]) -> np.ndarray:
-    """Points of the first k models removed, k = 0..models, for a unit of identical models
-    (removed group by group in its allocation order: listed, or the groups it names)."""
+    """Points of the first k models removed, k = 0..models: allocation group by allocation
+    group in the declared order (CHARACTERs last), each group's models in listed order; the
+    order in which models die when nothing ([PRECISION]) skips it."""
     if unit.name in weights:
         return float(weights[unit.name]) * np.arange(sum(g.count for g in unit.groups) + 1)
-    order = unit.allocation_order
-    groups = list(unit.groups)
-    if isinstance(order, tuple):
-        rank = {name: i for i, name in enumerate(order)}
-        groups.sort(key=lambda g: rank.get(g.name, len(rank)))
-    each = [(g.points or 0.0) / g.count for g in groups for _ in range(g.count)]
+    groups = allocation_groups(unit)
+    each = [(unit.groups[i].points or 0.0) / unit.groups[i].count
+            for a in declared_order(unit) for i, n in groups[a].parts for _ in range(n)]
     return np.concatenate([[0.0], np.cumsum(each)])
 
 
@@ -134,6 +130,7 @@ class ExactEvaluator:
         (or a [BLAST]/[CLEAVE] weapon of a later activation) aim at one target."""
         loads: dict[str, list] = {}
         settings: dict[str, set] = {}
+        sources: dict[str, list[int]] = {}
         scenario = self.space.scenario
         for k in self.space.activation_order(plan):
             act = scenario.activations[k]
@@ -149,31 +146,59 @@ class ExactEvaluator:
                     raise NotExact(f"a [BLAST] weapon of a later activation aims at {target}")
                 loads.setdefault(target, []).extend(lines.items())
                 settings.setdefault(target, set()).add((act.situation, modifiers))
+                sources.setdefault(target, []).append(k)
         rules = self.space.rules_of(plan)
         models, wounds = {}, {}
         for target, lines in loads.items():
             if len(settings[target]) > 1:
                 raise NotExact(f"activations of different modifiers aim at {target}")
             (situation, modifiers), = settings[target]
-            models[target], wounds[target] = self._solve(target, tuple(lines), situation,
-                                                         modifiers, rules)
+            key = (target, tuple(lines), situation, modifiers, rules)
+            if key not in self.cache:
+                if len(self.cache) >= MAX_EXACT_CALLS:
+                    raise UnsupportedError(f"more than {MAX_EXACT_CALLS:,} distinct exact "
+                                           "evaluations: fewer open choices, or split=False")
+                self.cache[key] = self._solve(key, plan, sources[target])
+            models[target], wounds[target] = self.cache[key]
         return ExactOutcome(models, wounds, scenario.units)
 
-    def _solve(self, target: str, lines: tuple, situation, modifiers, rules):
-        key = (target, lines, situation, modifiers, rules)
-        if key not in self.cache:
-            if len(self.cache) >= MAX_EXACT_CALLS:
-                raise UnsupportedError(f"more than {MAX_EXACT_CALLS:,} distinct exact "
-                                       "evaluations: fewer open choices, or split=False")
-            from mathhammer.wh40k.api import exact
+    def _solve(self, key: tuple, plan: Plan, sources: list[int]):
+        """(models destroyed pmf, wounds lost pmf) of one target's load."""
+        target, lines, situation, modifiers, rules = key
+        unit = self.space.scenario.units[target]
+        profile = one_profile(unit)
+        if profile is None:
+            return self._solve_mixed(target, plan, sources)
+        from mathhammer.wh40k.api import exact
 
-            unit = self.space.scenario.units[target]
-            modifiers = _with_unit_defense(unit, modifiers)
-            result = exact([w.with_count(n) for w, n in lines], one_profile(unit),
-                           situation=situation, modifiers=modifiers, rules=rules)
-            self.cache[key] = (result.distribution("models_destroyed").probabilities,
-                               result.distribution("damage").probabilities)
-        return self.cache[key]
+        modifiers = _with_unit_defense(unit, modifiers)
+        result = exact([w.with_count(n) for w, n in lines], profile, situation=situation,
+                       modifiers=modifiers, rules=rules)
+        return (result.distribution("models_destroyed").probabilities,
+                result.distribution("damage").probabilities)
+
+    def _solve_mixed(self, target: str, plan: Plan, sources: list[int]):
+        """A target of several statlines: its one activation of the plan, alone, by the
+        mixed-unit exact engine (:mod:`mathhammer.wh40k.exact_mixed`)."""
+        from mathhammer.wh40k.exact_mixed import solve_activation
+        from mathhammer.wh40k.scenario.compile import compile_scenario
+
+        if len(sources) > 1:
+            raise NotExact(f"several activations aim at {target}, which has several "
+                           "statlines")
+        concrete = concrete_scenario(self.space, plan)
+        act = concrete.activations[self.space.activation_order(plan).index(sources[0])]
+        act = dataclasses.replace(act, target=target, weapons=tuple(
+            w for w in act.weapons if w.target == target))
+        units = {act.attacker: concrete.units[act.attacker], target: concrete.units[target]}
+        alone = Scenario(units=units, activations=(act,),
+                         sides={act.attacker: "attacker", target: "target"},
+                         rules=concrete.rules, switches=concrete.switches)
+        try:
+            pmfs = solve_activation(compile_scenario(alone))
+        except UnsupportedError as exc:
+            raise NotExact(f"{target}: {exc}") from None
+        return pmfs["models_destroyed"], pmfs["damage"]
 
 
 def _with_unit_defense(unit: Unit, modifiers):

@@ -365,3 +365,49 @@ def test_a_profile_given_to_a_count_of_models_stays_and_targets_stay_open():
     monte = optimise(sc, "expected_damage", engine="monte-carlo", trials=20_000, seed=3)
     value, stderr = monte.best.values[0]
     assert abs(value - 8 / 3) < 5 * stderr
+
+
+def test_targets_of_several_statlines_are_scored_exactly_as_the_scenario_engine_does():
+    # A squad led by a CHARACTER (it dies last; its 60 points count only then) and a plain
+    # unit: every plan scored exactly (the mixed-unit exact engine) and by running it.
+    attacker = ('{ name = "Marine", count = 3, profile = "T4 Sv3+ W2", weapons = '
+                '[\'Bolt rifle: 24" A2 BS3+ S4 AP-1 D1\'] }, { name = "Gunner", count = 1, '
+                'profile = "T4 Sv3+ W2", weapons = [\'Melta: 12" A1 BS3+ S9 AP-4 DD6\'] }')
+    squad = ('{ name = "Trooper", count = 3, profile = "T4 Sv4+ W1", points = 30 }, '
+             '{ name = "Boss", count = 1, profile = "T4 Sv3+ InSv4+ W4 [CHARACTER]", '
+             'points = 60 }')
+    mob_points = 'points = 30\nmodels = [{ name = "Model", count = 6'
+    sc = mh.parse_scenario(_scenario_text(attacker, squad, mob_points), open_choices=True)
+    exact = optimise(sc, "expected_points_destroyed")
+    assert exact.engine == "exact" and exact.optimal and exact.plan_count == 4 * 2
+    monte = optimise(sc, "expected_points_destroyed", engine="monte-carlo", trials=40_000,
+                     seed=5, max_plans=100)
+    by_plan = {s.plan: s for s in exact.plans}
+    checked = 0
+    for scored in monte.plans:
+        if scored.trials is not None:
+            continue
+        value, stderr = scored.values[0]
+        assert abs(value - by_plan[scored.plan].values[0][0]) < 5 * stderr + 1e-9
+        for unit in ("Squad", "Mob"):
+            mean, se = scored.outcome.models(unit)
+            assert abs(mean - by_plan[scored.plan].outcome.models(unit)[0]) < 5 * se + 1e-9
+        checked += 1
+    assert checked >= 1
+
+
+def _scenario_text(attacker: str, squad: str, mob: str) -> str:
+    return f"""[units.Gunners]
+side = "us"
+models = [{attacker}]
+[units.Squad]
+side = "enemy"
+models = [{squad}]
+[units.Mob]
+side = "enemy"
+{mob}, profile = "T3 Sv6+ W1" }}]
+[[activations]]
+phase = "shooting"
+attacker = "Gunners"
+targets = ["Squad", "Mob"]
+"""
