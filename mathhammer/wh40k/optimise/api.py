@@ -198,7 +198,14 @@ def _objectives(objective: Any, unit: str | None, side: str | None, k: int | Non
     items = list(objective) if isinstance(objective, list) else [objective]
     if not items:
         raise OptionError("objective = []: give at least one objective")
-    extra = tuple(sorted((weights or {}).items()))
+    if weights is not None and not isinstance(weights, Mapping):
+        raise OptionError(f"weights={weights!r:.40} must be a dict unit -> points per model")
+    for name, value in (weights or {}).items():
+        if isinstance(value, bool) or not isinstance(value, (int, float)) \
+                or not 0 <= value < float("inf"):
+            raise OptionError(f"weights[{name!r:.40}] = {value!r:.20} must be a finite number "
+                              "of points of at least 0")
+    extra = tuple(sorted((str(k), float(v)) for k, v in (weights or {}).items()))
     out = []
     for i, item in enumerate(items):
         if isinstance(item, Objective):

@@ -237,6 +237,8 @@ def test_reroll_choice_per_activation():
     ({"objective": "p_at_least", "unit": "A"}, "p_at_least needs k"),
     ({"max_plans": 0}, "max_plans=0"),
     ({"tolerance": float("nan")}, "tolerance=nan"),
+    ({"weights": {"A": "ten"}}, "weights['A'] = 'ten'"),
+    ({"weights": ["A"]}, "must be a dict"),
 ])
 def test_bad_options_are_one_line(kwargs, message):
     sc = scenario(torches(2), {"A": one_model("T4 Sv- W1"), "B": one_model("T4 Sv- W1")})
