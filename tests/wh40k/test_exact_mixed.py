@@ -20,6 +20,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from mathhammer.errors import UnsupportedError
 from mathhammer.wh40k.exact_mixed import solve_activation
@@ -141,3 +143,57 @@ def test_precision_is_refused(tmp_path) -> None:
                  model("Captain", 1, "T4 Sv3+ W5 [CHARACTER, INFANTRY]"))
     with pytest.raises(UnsupportedError, match="PRECISION"):
         solve_activation(compile_scenario(s))
+
+
+@st.composite
+def mixed_units(draw):
+    """A bodyguard of one or two statlines, a Leader (a CHARACTER) or not, and one or two
+    weapon lines; 10th or 11th edition."""
+    bodyguard = [model("Trooper", draw(st.integers(1, 5)), _statline(draw))]
+    if draw(st.booleans()):
+        bodyguard.append(model("Sergeant", 1, _statline(draw)))
+    leader = model("Leader", 1, _statline(draw, character=True)) if draw(st.booleans()) \
+        else None
+    abilities = draw(st.lists(st.sampled_from(
+        ["SUSTAINED HITS 1", "LETHAL HITS", "DEVASTATING WOUNDS", "TWIN-LINKED"]),
+        max_size=2, unique=True))
+    line = (f'{draw(st.integers(1, 5))}x Gun: 24" A{draw(st.sampled_from(["1", "2", "D3"]))} '
+            f'BS{draw(st.integers(2, 5))}+ S{draw(st.integers(3, 10))} '
+            f'AP-{draw(st.integers(0, 3))} D{draw(st.sampled_from(["1", "2", "D3", "D6"]))}')
+    if abilities:
+        line += f" [{', '.join(abilities)}]"
+    weapons = [line]
+    if draw(st.booleans()):
+        weapons.append('2x Pistol: 12" A1 BS3+ S4 AP0 D1')
+    return weapons, bodyguard, leader, draw(st.sampled_from([10, 11]))
+
+
+def _statline(draw, character: bool = False) -> str:
+    save = draw(st.sampled_from(["2+", "3+", "4+", "5+", "6+"]))
+    line = f"T{draw(st.integers(3, 6))} Sv{save} W{draw(st.integers(1, 4))}"
+    if draw(st.booleans()):
+        line += f" InSv{draw(st.integers(4, 5))}+"
+    if draw(st.booleans()):
+        line += f" FNP{draw(st.integers(4, 6))}+"
+    return line + (" [CHARACTER, INFANTRY]" if character else " [INFANTRY]")
+
+
+@settings(max_examples=25, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(mixed_units())
+def test_generated_mixed_units_agree_with_monte_carlo(tmp_path, unit) -> None:
+    weapons, bodyguard, leader, edition = unit
+    s = scenario(tmp_path, weapons, bodyguard, leader, edition)
+    exact = solve_activation(compile_scenario(s))
+    trials = 40_000
+    result = run(s, trials=trials, seed=23)
+    for outcome, simulated in (("damage", result.wounds_lost("T")),
+                               ("models_destroyed", result.models_destroyed("T"))):
+        expected = exact[outcome]
+        counts = np.zeros(len(expected))
+        observed = np.rint(np.asarray(simulated.probabilities, dtype=float) * trials)
+        assert observed[len(expected):].sum() == 0
+        counts[: len(observed)] = observed[: len(expected)]
+        assert not ((expected == 0) & (counts > 0)).any(), (unit, outcome)
+        p = pooled_chisquare_pvalue(counts, expected * trials)
+        assert p > MIN_P_VALUE, (unit, outcome, p)
