@@ -112,7 +112,8 @@ class OptimiseResult:
     def margin(self, other: Scored | None = None) -> tuple[float, float]:
         """The best plan's lead on the first objective over ``other`` (default: the
         runner-up), and its standard error (Monte Carlo: the two standard errors in
-        quadrature, an upper bound since both plans share their random numbers)."""
+        quadrature, which overstates it when the plans' common random numbers make their
+        results move together)."""
         if other is None:
             if len(self.ranked) < 2:
                 return 0.0, 0.0
