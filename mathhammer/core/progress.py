@@ -23,7 +23,7 @@ import threading
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
-from mathhammer.errors import OptionError
+from mathhammer.errors import MathhammerError, OptionError
 
 T = TypeVar("T")
 
@@ -43,23 +43,29 @@ class Bar:
     The silent bar does nothing; a shown one forwards to a ``tqdm`` bar.
     """
 
-    def __init__(self, bar: Any = None) -> None:
+    def __init__(self, bar: Any = None, report: Callable[[int], None] | None = None) -> None:
         self._bar = bar
+        self._report = report  # a listener's callback (see listen()), told the count done
+        self._done = 0
 
     @property
     def shown(self) -> bool:
-        """Whether a bar is drawn (callers may skip gathering progress when it is not)."""
-        return self._bar is not None
+        """Whether a bar is drawn or a listener follows it (callers may skip gathering
+        progress when neither is)."""
+        return self._bar is not None or self._report is not None
 
     def update(self, n: int = 1) -> None:
         """Count ``n`` more units of work done."""
+        self._done += n
         if self._bar is not None:
             self._bar.update(n)
+        if self._report is not None:
+            self._report(self._done)
 
     def update_to(self, done: int) -> None:
         """Set the count of units done (never moves backwards)."""
-        if self._bar is not None and done > self._bar.n:
-            self._bar.update(done - self._bar.n)
+        if done > self._done:
+            self.update(done - self._done)
 
     def close(self) -> None:
         if self._bar is not None:
@@ -109,7 +115,11 @@ def bar(total: int, desc: str, *, progress: bool | None = None,
     ...         b.update()
     """
     global _depth
-    shown = Bar(_make(total, desc, unit) if wanted(progress) else None)
+    listener = getattr(_thread, "listener", None)
+    if listener is not None and not listener.open:  # the outermost scope of a listening thread
+        shown = Bar(report=listener.scope(total, desc))
+    else:
+        shown = Bar(_make(total, desc, unit) if listener is None and wanted(progress) else None)
     with _lock:
         _depth += 1
     try:
@@ -118,6 +128,45 @@ def bar(total: int, desc: str, *, progress: bool | None = None,
         with _lock:
             _depth -= 1
         shown.close()
+
+
+class Cancelled(MathhammerError):
+    """Work stopped on purpose by whoever followed its progress (see :func:`listen`)."""
+
+
+class _Listener:
+    """The callback of :func:`listen` and whether its progress scope is open."""
+
+    def __init__(self, report: Callable[[int, int, str], None]) -> None:
+        self.report = report
+        self.open = False
+
+    def scope(self, total: int, desc: str) -> Callable[[int], None]:
+        self.open = True
+        self.report(0, total, desc)
+        return lambda done: self.report(done, total, desc)
+
+
+_thread = threading.local()
+
+
+@contextlib.contextmanager
+def listen(report: Callable[[int, int, str], None]) -> Iterator[None]:
+    """Send the progress of work run in this thread to ``report(done, total, desc)``
+    instead of a bar.
+
+    Only the outermost progress scope reports (a grid's cells, not each cell's trials),
+    and no bar is drawn on stderr. ``report`` is called from the thread doing the work
+    (or polling its kernel, see :func:`watch`), at each step; raising there, e.g.
+    :class:`Cancelled`, stops the work at that step. A local web page uses it to show
+    progress and to cancel.
+    """
+    previous = getattr(_thread, "listener", None)
+    _thread.listener = _Listener(report)
+    try:
+        yield
+    finally:
+        _thread.listener = previous
 
 
 @contextlib.contextmanager

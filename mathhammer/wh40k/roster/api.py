@@ -22,7 +22,7 @@ from mathhammer.core.inputs import one_or_many, text
 from mathhammer.errors import MathhammerError, OptionError, RosterError, did_you_mean
 from mathhammer.wh40k.roster.convert import RosterData, RosterEntry, convert
 from mathhammer.wh40k.roster.defense import Effect, apply_to_profile, unit_defense
-from mathhammer.wh40k.roster.read import read_tree
+from mathhammer.wh40k.roster.read import read_tree, tree_from_bytes
 from mathhammer.wh40k.scenario.units import ModelGroup, Unit, attach
 
 if TYPE_CHECKING:
@@ -76,7 +76,27 @@ def roster(path: str | Path, attach: AttachSpec = None, assume: AssumeSpec = Non
                           f"{type(path).__name__} {path!r:.60}")
     path = Path(path)
     pairs = _attach_pairs(attach)
-    tree = read_tree(path)
+    return _built(read_tree(path), path, pairs, assume)
+
+
+def roster_from_bytes(data: bytes, name: str, attach: AttachSpec = None,
+                      assume: AssumeSpec = None) -> Roster:
+    """:func:`roster` for a file's content held in memory (an upload): ``name`` is the
+    file's name, used in messages only; nothing is read from or written to disk.
+
+    Raises
+    ------
+    RosterError
+        As :func:`roster`, naming ``name``.
+    """
+    if not isinstance(name, str):
+        raise RosterError(f"a roster's name is text, not {type(name).__name__}")
+    pairs = _attach_pairs(attach)
+    return _built(tree_from_bytes(data, name), Path(name), pairs, assume)
+
+
+def _built(tree: Any, path: Path, pairs: list[tuple[str, str]], assume: AssumeSpec) -> Roster:
+    """The :class:`Roster` of a file's tree (``path`` names the file in messages)."""
     try:
         data = convert(tree, path)
     except (TypeError, AttributeError, KeyError, IndexError, ValueError) as exc:

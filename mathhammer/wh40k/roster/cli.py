@@ -242,12 +242,17 @@ def _grouped_choices(choices: list[str]) -> list[str]:
 
 
 def _plot(frame: Any, args: argparse.Namespace) -> None:
-    """One heat map per phase analysed, stacked in one figure."""
+    save_chart(analysis_figure(frame, args.metric, args.title), args)
+
+
+def analysis_figure(frame: Any, metric: str | None = None, title: str | None = None) -> Any:
+    """The ``--plot`` chart of an analysis: one heat map of ``metric`` (default
+    :func:`default_metric`) per phase analysed, stacked in one figure."""
     from mathhammer.core import charts
     from mathhammer.core.chart_layout import new_figure
     from mathhammer.wh40k.compare import METRIC_LABELS
 
-    metric = args.metric or default_metric(frame)
+    metric = metric or default_metric(frame)
     label = METRIC_LABELS.get(metric, metric.replace("_", " "))
     phases = [p for p in ("shooting", "fight") if (frame["phase"] == p).any()]
     rows = max(len(set(frame["attacker"])), 1)
@@ -258,6 +263,6 @@ def _plot(frame: Any, args: argparse.Namespace) -> None:
         art = charts.heatmap(part, metric, ax=ax, title=f"{phase.capitalize()} phase: {label}",
                              rows="attacker", columns="target")
         art.ax.set_ylabel("unit of the list")
-    if args.title:
-        figure.suptitle(args.title, x=0.02, ha="left", fontweight="bold")
-    save_chart(figure, args)
+    if title:
+        figure.suptitle(title, x=0.02, ha="left", fontweight="bold")
+    return figure

@@ -78,7 +78,25 @@ def read_tree(path: str | Path) -> Node:
         ``FILE: what is wrong`` for a missing, oversized, truncated, hostile or foreign file.
     """
     path = Path(path)
-    data = _read_bytes(path)
+    return tree_from_bytes(_read_bytes(path), path)
+
+
+def tree_from_bytes(data: bytes, source: str | Path) -> Node:
+    """The root ``roster`` node of a roster file's bytes, read in memory (an upload);
+    ``source`` names the file in messages. The same checks as :func:`read_tree`.
+
+    Raises
+    ------
+    RosterError
+        ``SOURCE: what is wrong`` for an oversized, truncated, hostile or foreign file.
+    """
+    path = Path(source)
+    if not isinstance(data, (bytes, bytearray)):
+        raise RosterError(f"{source}: a roster's content is bytes, not {type(data).__name__}")
+    if len(data) > MAX_FILE_BYTES:
+        raise RosterError(f"{source}: the file is {len(data) / 2**20:.1f} MiB; a roster file "
+                          f"may be at most {MAX_FILE_BYTES // 2**20} MiB")
+    data = bytes(data)
     head = data[:4]
     if head.startswith(b"PK"):
         data = _unzip(path, data)
