@@ -300,16 +300,26 @@ def concrete_scenario(space: Space, plan: Plan) -> Scenario:
     scenario = space.scenario
     units = dict(scenario.units)
     activations = list(scenario.activations)
-    for k, act in enumerate(scenario.activations):
-        rows = [(s, a) for s, a in zip(space.slots, plan.allocations) if s.activation == k]
-        if not rows:
-            continue
-        unit, weapons = _split_groups(units[act.attacker], rows)
-        units[act.attacker] = unit
-        order = tuple(dict.fromkeys(slot.profile(cell[1]).name or slot.weapon.name
-                                    for slot, cell, _ in batch_order(space, plan, k)))
-        activations[k] = dataclasses.replace(act, weapons=weapons, order=order,
-                                             modifiers=space.modifiers_of(plan, k))
+    by_attacker: dict[str, dict[int, list[tuple[Slot, Allocation]]]] = {}
+    for slot, allocation in zip(space.slots, plan.allocations):
+        by_attacker.setdefault(slot.attacker, {}).setdefault(slot.activation, []).append(
+            (slot, allocation))
+    for attacker, rows in by_attacker.items():
+        units[attacker], weapons, renamed = _split_groups(units[attacker], rows)
+        for k, act in enumerate(scenario.activations):
+            if act.attacker != attacker:
+                continue
+            if k not in rows:  # resolved as written: its model groups are now pieces
+                pieces = {name.lower(): names for name, names in renamed.items()}
+                activations[k] = dataclasses.replace(act, weapons=tuple(
+                    dataclasses.replace(w, models=piece) if w.models else w
+                    for w in act.weapons
+                    for piece in pieces.get((w.models or "").lower(), [w.models])))
+                continue
+            order = tuple(dict.fromkeys(slot.profile(cell[1]).name or slot.weapon.name
+                                        for slot, cell, _ in batch_order(space, plan, k)))
+            activations[k] = dataclasses.replace(act, weapons=weapons[k], order=order,
+                                                 modifiers=space.modifiers_of(plan, k))
     order = space.activation_order(plan)
     origins = tuple(scenario.origins[k] for k in order) if scenario.origins else ()
     return Scenario(units=units, activations=tuple(activations[k] for k in order),
@@ -317,17 +327,18 @@ def concrete_scenario(space: Space, plan: Plan) -> Scenario:
                     rules=space.rules_of(plan), switches=scenario.switches, origins=origins)
 
 
-def _split_groups(unit: Unit, rows: list[tuple[Slot, Allocation]]
-                  ) -> tuple[Unit, tuple[WeaponChoice, ...]]:
-    """The attacker with each model group cut where its models' orders differ, and the
-    weapon choices of the activation (one per piece and weapon)."""
+def _split_groups(unit: Unit, rows: dict[int, list[tuple[Slot, Allocation]]]):
+    """The attacker with each model group cut where its models' orders differ (in any of its
+    activations), the weapon choices of each activation (one per piece and weapon), and
+    each group's pieces by name."""
     groups: list[ModelGroup] = []
-    choices: list[WeaponChoice] = []
+    choices: dict[int, list[WeaponChoice]] = {k: [] for k in rows}
     renamed: dict[str, list[str]] = {}
+    mine_all = [(k, slot, allocation) for k, part in rows.items() for slot, allocation in part]
     for group in unit.groups:
-        mine = [(slot, allocation) for slot, allocation in rows if slot.group == group.name]
+        mine = [row for row in mine_all if row[1].group == group.name]
         per_model = [tuple((i, _cell_of_model(a, m - slot.first))
-                           for i, (slot, a) in enumerate(mine)
+                           for i, (_, slot, a) in enumerate(mine)
                            if slot.first <= m < slot.first + slot.models)
                      for m in range(group.count)]
         pieces = [(cells, len(list(run))) for cells, run in itertools.groupby(per_model)]
@@ -339,16 +350,16 @@ def _split_groups(unit: Unit, rows: list[tuple[Slot, Allocation]]
             share = None if group.points is None else group.points * count / group.count
             groups.append(dataclasses.replace(group, name=name, count=count, points=share))
             for i, (target, index) in cells:
-                slot = mine[i][0]
+                k, slot, _ = mine[i]
                 profile = slot.profile(index)
                 label = profile.name if len(slot.weapon.profiles) > 1 and profile.name \
                     else slot.weapon.name
-                choices.append(WeaponChoice(label, target=target, models=name))
+                choices[k].append(WeaponChoice(label, target=target, models=name))
     order = unit.allocation_order
     if isinstance(order, tuple):
         order = tuple(n for name in order for n in renamed.get(name, [name]))
-    return dataclasses.replace(unit, groups=tuple(groups), allocation_order=order), \
-        tuple(choices)
+    return (dataclasses.replace(unit, groups=tuple(groups), allocation_order=order),
+            {k: tuple(c) for k, c in choices.items()}, renamed)
 
 
 def _cell_of_model(allocation: Allocation, model: int) -> Cell:

@@ -413,3 +413,40 @@ phase = "shooting"
 attacker = "Gunners"
 targets = ["Squad", "Mob"]
 """
+
+
+def test_a_unit_split_to_shoot_still_fights_with_every_model():
+    # Two gunners split their torches between A and B (5/6 + 5/6 = 5/3 models), then both
+    # fight C (ten W1 models, no save): knife WS2+ S8 v T4, 5/6 * 5/6 = 25/36 per model.
+    # Total 5/3 + 50/36 = 110/36, exactly and by running the plan (both pieces fight).
+    gunners = ('{ name = "Gunner", count = 2, profile = "T4 Sv3+ W2", weapons = '
+               f'[\'{TORCH}\', \'Knife: Melee A1 WS2+ S8 AP0 D1\'] }}')
+    text = f"""[units.Gunners]
+side = "us"
+models = [{gunners}]
+[units.A]
+side = "them"
+models = [{one_model("T4 Sv- W1")}]
+[units.B]
+side = "them"
+models = [{one_model("T4 Sv- W1")}]
+[units.C]
+side = "them"
+models = [{one_model("T4 Sv- W1", count=10)}]
+[[activations]]
+phase = "shooting"
+attacker = "Gunners"
+targets = ["A", "B"]
+[[activations]]
+phase = "fight"
+attacker = "Gunners"
+target = "C"
+"""
+    sc = mh.parse_scenario(text, open_choices=True)
+    exact = optimise(sc, "expected_models_destroyed")
+    assert exact.engine == "exact" and exact.value == pytest.approx(110 / 36, abs=1e-12)
+    monte = optimise(sc, "expected_models_destroyed", engine="monte-carlo", trials=40_000,
+                     seed=6)
+    assert monte.best.plan == exact.best.plan
+    value, stderr = monte.best.values[0]
+    assert abs(value - 110 / 36) < 5 * stderr
