@@ -21,12 +21,15 @@ from __future__ import annotations
 import statistics
 import time
 import xml.etree.ElementTree as ElementTree
+from dataclasses import dataclass, field
 
 import numpy as np
 
 import mathhammer as mh
 from mathhammer.wh40k import api, compile as plan_compiler
 from mathhammer.wh40k.roster.api import example, roster_from_bytes
+
+from benchmarks.table import Row, secs
 
 GRID_ATTACKERS = {
     "Bolt rifles": '10x Bolt rifle: 24" A2 BS3+ S4 AP-1 D1',
@@ -144,3 +147,77 @@ def roster_times(repeats: int) -> dict[str, object]:
             "archetype_exact": float((grid["method"] == "exact").mean()),
             "lists": t_lists, "list_cells": len(cells),
             "list_exact": float((cells["method"] == "exact").mean())}
+
+
+# --- the rows and verdicts of benchmarks/run.py ------------------------------------------------
+
+@dataclass
+class Issue24:
+    """Figures behind the issue-24 targets, CPU time (filled as the run goes)."""
+
+    icepool_repeated: dict[str, float] = field(default_factory=dict)   # icepool ÷ mh exact
+    icepool_first: dict[str, float] = field(default_factory=dict)      # ÷ mh exact, first
+    grid: dict[str, float] = field(default_factory=dict)
+    lists: dict[str, object] = field(default_factory=dict)
+
+    def verdicts(self) -> list[str]:
+        lines = []
+        for name, ratios in (("repeated", self.icepool_repeated),
+                             ("first answer", self.icepool_first)):
+            if ratios:
+                ok = all(r >= 2 for r in ratios.values())
+                lines.append(f"exact ({name}) >= 2x icepool: {'MET' if ok else 'NOT MET'} ("
+                             + ", ".join(f"{k} {r:.2f}x" for k, r in ratios.items()) + ")")
+        if self.grid:
+            g = self.grid
+            ratio = g["previous"] / g["repeated"]
+            lines.append(f"grid per cell >= 20x the previous engine: "
+                         f"{'MET' if ratio >= 20 else 'NOT MET'} (repeated {ratio:.1f}x, first "
+                         f"time {g['previous'] / g['first']:.1f}x)")
+        if self.lists:
+            r = self.lists
+            lines.append(f"13 vs 10 units both phases < 1.5 s: "
+                         f"{'MET' if r['lists'] < 1.5 else 'NOT MET'} ({secs(r['lists'])} CPU)")
+            lines.append(f"10 units vs 5 archetypes < 0.5 s: "
+                         f"{'MET' if r['archetypes'] < 0.5 else 'NOT MET'} "
+                         f"({secs(r['archetypes'])} CPU)")
+        return lines
+
+
+def exact_answer_rows(s, icepool_answer, repeats: int, issue24: Issue24) -> list[Row]:
+    """mathhammer exact per answer against icepool (``icepool_answer``) in CPU time:
+    repeated (tables remembered) and first-time (every cache cleared before each answer)."""
+    repeated, first = exact_answer_times(list(s.weapons), s.target, s.options, repeats)
+    t_ice, _ = cpu_median(icepool_answer, repeats)
+    issue24.icepool_repeated[s.key] = t_ice / repeated
+    issue24.icepool_first[s.key] = t_ice / first
+    return [Row(s.title, "mh exact, repeated (CPU)", time_per_answer=secs(repeated),
+                ratio=f"{t_ice / repeated:.3g}x icepool", target=">= 2x",
+                check=f"icepool {secs(t_ice)} CPU in the same run"),
+            Row(s.title, "mh exact, first answer (CPU)", time_per_answer=secs(first),
+                ratio=f"{t_ice / first:.3g}x icepool", target=">= 2x",
+                check="weapon/target lines, plan and tables all forgotten before each answer")]
+
+
+def bench_exact_issue24(repeats: int, mc_trials: int, issue24: Issue24) -> list[Row]:
+    """A 7x6 exact grid per cell, and army lists by default (exact wherever covered)."""
+    g = issue24.grid = grid_times(repeats, mc_trials)
+    title = "7x6 grid, per cell"
+    rows = [Row(title, "exact, repeated (CPU)", time_per_answer=secs(g["repeated"]),
+                ratio=f"{g['previous'] / g['repeated']:.3g}x previous engine", target=">= 20x",
+                check=f"first time {secs(g['first'])} "
+                      f"({g['previous'] / g['first']:.3g}x previous engine)"),
+            Row(title, "previous exact engine (CPU)", time_per_answer=secs(g["previous"]),
+                ratio="1", check="tests/wh40k/previous_exact.py, compiled cell by cell"),
+            Row(title, "Monte Carlo (CPU)", trials=f"{mc_trials:,}",
+                time_per_answer=secs(g["monte_carlo"]),
+                ratio=f"{g['monte_carlo'] / g['repeated']:.3g}x slower than exact")]
+    r = issue24.lists = roster_times(repeats)
+    rows.append(Row("army list (10 units)", "vs 5 archetypes, default (CPU)",
+                    time_per_answer=secs(r["archetypes"]), target="< 0.5 s warm",
+                    check=f"{r['archetype_cells']} cells, {r['archetype_exact']:.0%} exact"))
+    rows.append(Row("army list (13 units)", "vs 10-unit list, both phases, default (CPU)",
+                    time_per_answer=secs(r["lists"]), target="< 1.5 s warm",
+                    check=f"{r['list_cells']} cells, {r['list_exact']:.0%} exact (example "
+                          f"marines, 3 units twice, against the example orks)"))
+    return rows

@@ -45,6 +45,7 @@ import numpy as np  # noqa: E402
 
 import mathhammer as mh  # noqa: E402
 from benchmarks import exact_rows  # noqa: E402
+from benchmarks.table import HEADER, Row, markdown_table, mib, rate, secs  # noqa: E402
 from benchmarks.baselines import dice_floor, icepool_exact, numpy_mc  # noqa: E402
 from benchmarks.scenarios import SCENARIOS, SHOOT_THEN_FIGHT_TOML, Scenario  # noqa: E402
 
@@ -84,56 +85,6 @@ def hist_mean_se(hist: np.ndarray) -> tuple[float, float]:
     return mean, math.sqrt(var / n)
 
 
-def mib(n_bytes: float) -> str:
-    if n_bytes < 2**20:
-        return f"{n_bytes / 2**10:.0f} KiB"
-    return f"{n_bytes / 2**20:.1f} MiB"
-
-
-def rate(x: float) -> str:
-    for unit, scale in (("G", 1e9), ("M", 1e6), ("k", 1e3)):
-        if x >= scale:
-            return f"{x / scale:.3g} {unit}/s"
-    return f"{x:.3g} /s"
-
-
-def secs(x: float) -> str:
-    return f"{x * 1e3:.3g} ms" if x < 1 else f"{x:.3g} s"
-
-
-@dataclass
-class Row:
-    scenario: str
-    engine: str
-    trials: str = "-"
-    trials_per_s: str = "-"
-    dice_per_s: str = "-"
-    time_per_answer: str = "-"
-    peak_mem: str = "-"
-    ratio: str = "-"
-    target: str = "-"
-    check: str = "-"
-
-    def cells(self) -> list[str]:
-        return [self.scenario, self.engine, self.trials, self.trials_per_s, self.dice_per_s,
-                self.time_per_answer, self.peak_mem, self.ratio, self.target, self.check]
-
-
-HEADER = ["scenario", "engine", "trials", "trials/s", "attack dice/s", "time/answer",
-          "peak mem", "mathhammer / this", "target", "answer check"]
-
-
-def markdown_table(rows: list[Row]) -> str:
-    table = [HEADER] + [r.cells() for r in rows]
-    widths = [max(len(line[i]) for line in table) for i in range(len(HEADER))]
-    out = []
-    for k, line in enumerate(table):
-        out.append("| " + " | ".join(c.ljust(w) for c, w in zip(line, widths)) + " |")
-        if k == 0:
-            out.append("|" + "|".join("-" * (w + 2) for w in widths) + "|")
-    return "\n".join(out)
-
-
 @dataclass
 class Targets:
     """Figures behind each issue-5 target (filled as the run goes)."""
@@ -141,9 +92,7 @@ class Targets:
     floor_ratio: dict[str, float] = field(default_factory=dict)     # mh time/trial ÷ floor
     numpy_ratio: dict[str, float] = field(default_factory=dict)     # mh throughput ÷ numpy
     icepool_ratio: dict[str, float] = field(default_factory=dict)   # icepool time ÷ mh exact
-    # issue 24, CPU time: icepool ÷ mh exact repeated, and ÷ mh exact first-time
-    icepool_cpu_ratio: dict[str, float] = field(default_factory=dict)
-    icepool_first_ratio: dict[str, float] = field(default_factory=dict)
+    issue24: exact_rows.Issue24 = field(default_factory=exact_rows.Issue24)
     extra: dict[str, object] = field(default_factory=dict)
 
 
@@ -232,79 +181,12 @@ def bench_scenario(s: Scenario, trials: int, repeats: int, targets: Targets) -> 
                     f"{t_ice / t_exact:.3g}x speed", ">= 100x",
                     f"pmf = exact (max diff {diff:.0e}) ok"))
     targets.icepool_ratio[s.key] = t_ice / t_exact
-    rows += exact_answer_rows(s, icepool_answer, max(repeats * 3, 5), targets)
+    rows += exact_rows.exact_answer_rows(s, icepool_answer, max(repeats * 3, 5),
+                                         targets.issue24)
 
     rows.append(Row(s.title, "mathhammer exact", "-", "-", "-", secs(t_exact),
                     mib(mem_exact), "1", "-", f"mean {exact_mean:.4f} (reference)"))
     return rows
-
-
-# --- issue 24: exact per answer, per grid cell, per army list (CPU time) ----------------------
-
-def exact_answer_rows(s: Scenario, icepool_answer, repeats: int, targets: Targets) -> list[Row]:
-    """mathhammer exact per answer against icepool in CPU time: repeated (tables
-    remembered) and first-time (every cache cleared before each answer)."""
-    weapons, target, opts = list(s.weapons), s.target, s.options
-    repeated, first = exact_rows.exact_answer_times(weapons, target, opts, repeats)
-    t_ice, _ = exact_rows.cpu_median(icepool_answer, repeats)
-    targets.icepool_cpu_ratio[s.key] = t_ice / repeated
-    targets.icepool_first_ratio[s.key] = t_ice / first
-    return [Row(s.title, "mh exact, repeated (CPU)", "-", "-", "-", secs(repeated), "-",
-                f"{t_ice / repeated:.3g}x icepool", ">= 2x",
-                f"icepool {secs(t_ice)} CPU in the same run"),
-            Row(s.title, "mh exact, first answer (CPU)", "-", "-", "-", secs(first), "-",
-                f"{t_ice / first:.3g}x icepool", ">= 2x",
-                "weapon/target lines, plan and tables all forgotten before each answer")]
-
-
-def bench_exact_issue24(repeats: int, mc_trials: int, targets: Targets) -> list[Row]:
-    """Issue 24: a 7x6 exact grid per cell, and army lists, exact wherever covered."""
-    g = exact_rows.grid_times(repeats, mc_trials)
-    title = "7x6 grid, per cell"
-    rows = [Row(title, "exact, repeated (CPU)", "-", "-", "-", secs(g["repeated"]), "-",
-                f"{g['previous'] / g['repeated']:.3g}x previous engine", ">= 20x",
-                f"first time {secs(g['first'])} "
-                f"({g['previous'] / g['first']:.3g}x previous engine)"),
-            Row(title, "previous exact engine (CPU)", "-", "-", "-", secs(g["previous"]), "-",
-                "1", "-", "tests/wh40k/previous_exact.py, compiled cell by cell"),
-            Row(title, "Monte Carlo (CPU)", f"{mc_trials:,}", "-", "-", secs(g["monte_carlo"]),
-                "-", f"{g['monte_carlo'] / g['repeated']:.3g}x slower than exact", "-", "-")]
-    targets.extra["grid"] = g
-    r = exact_rows.roster_times(repeats)
-    targets.extra["lists"] = r
-    rows.append(Row("army list (10 units)", "vs 5 archetypes, default (CPU)", "-", "-", "-",
-                    secs(r["archetypes"]), "-", "-", "< 0.5 s warm",
-                    f"{r['archetype_cells']} cells, {r['archetype_exact']:.0%} exact"))
-    rows.append(Row("army list (13 units)", "vs 10-unit list, both phases, default (CPU)", "-",
-                    "-", "-", secs(r["lists"]), "-", "-", "< 1.5 s warm",
-                    f"{r['list_cells']} cells, {r['list_exact']:.0%} exact (example marines, "
-                    f"3 units twice, against the example orks)"))
-    return rows
-
-
-def issue24_verdicts(t: Targets) -> list[str]:
-    """The issue-24 targets, from CPU times of this run (a shared machine)."""
-    lines = []
-    for name, ratios in (("repeated", t.icepool_cpu_ratio),
-                         ("first answer", t.icepool_first_ratio)):
-        if ratios:
-            ok = all(r >= 2 for r in ratios.values())
-            lines.append(f"exact ({name}) >= 2x icepool: {'MET' if ok else 'NOT MET'} ("
-                         + ", ".join(f"{k} {r:.2f}x" for k, r in ratios.items()) + ")")
-    if "grid" in t.extra:
-        g = t.extra["grid"]
-        ratio = g["previous"] / g["repeated"]
-        lines.append(f"grid per cell >= 20x the previous engine: "
-                     f"{'MET' if ratio >= 20 else 'NOT MET'} (repeated {ratio:.1f}x, first "
-                     f"time {g['previous'] / g['first']:.1f}x)")
-    if "lists" in t.extra:
-        r = t.extra["lists"]
-        lines.append(f"13 vs 10 units both phases < 1.5 s: "
-                     f"{'MET' if r['lists'] < 1.5 else 'NOT MET'} ({secs(r['lists'])} CPU)")
-        lines.append(f"10 units vs 5 archetypes < 0.5 s: "
-                     f"{'MET' if r['archetypes'] < 0.5 else 'NOT MET'} "
-                     f"({secs(r['archetypes'])} CPU)")
-    return lines
 
 
 # --- whole-unit shoot-then-fight ---------------------------------------------------------------
@@ -715,20 +597,20 @@ def exact_only(quick: bool) -> int:
     load_start = os.getloadavg()[0]
     print(f"mathhammer exact benchmarks (issue 24), {time.strftime('%Y-%m-%d %H:%M UTC')}")
     print(machine(), flush=True)
-    targets = Targets()
+    issue24 = exact_rows.Issue24()
     rows: list[Row] = []
     for s in SCENARIOS:
         size = s.models * s.wounds + 1
-        rows += exact_answer_rows(
+        rows += exact_rows.exact_answer_rows(
             s, lambda s=s, size=size: icepool_exact.pmf(icepool_exact.wounds_lost(s), size),
-            max(repeats * 3, 5), targets)
-    rows += bench_exact_issue24(repeats, 20_000 if quick else 200_000, targets)
+            max(repeats * 3, 5), issue24)
+    rows += exact_rows.bench_exact_issue24(repeats, 20_000 if quick else 200_000, issue24)
     print()
     print(markdown_table(rows))
     print(f"Load average (1 min) {load_start:.2f} at the start, {os.getloadavg()[0]:.2f} at "
           "the end (2 cores).")
     print("Issue-24 targets (CPU time, same run):")
-    for line in issue24_verdicts(targets):
+    for line in issue24.verdicts():
         print("- " + line)
     return 0
 
@@ -767,7 +649,8 @@ def main(argv: list[str] | None = None) -> int:
     print("  army lists ...", file=sys.stderr, flush=True)
     rows += bench_rosters(repeats)
     print("  exact grids and lists (issue 24) ...", file=sys.stderr, flush=True)
-    rows += bench_exact_issue24(repeats, 20_000 if args.quick else 200_000, targets)
+    rows += exact_rows.bench_exact_issue24(repeats, 20_000 if args.quick else 200_000,
+                                           targets.issue24)
     if not args.no_extra:
         print("  fresh-process measurements ...", file=sys.stderr, flush=True)
         rows += extra_rows(args.quick, targets)
@@ -788,7 +671,7 @@ def main(argv: list[str] | None = None) -> int:
     for line in verdicts(targets):
         print("- " + line)
     print("Issue-24 targets (CPU time, same run):")
-    for line in issue24_verdicts(targets):
+    for line in targets.issue24.verdicts():
         print("- " + line)
     if args.results:
         block = "\n".join([
@@ -804,7 +687,7 @@ def main(argv: list[str] | None = None) -> int:
             load_note, "", "Issue-5 targets (this run):", ""]
         + ["- " + v for v in verdicts(targets)]
         + ["", "Issue-24 targets (CPU time, this run):", ""]
-        + ["- " + v for v in issue24_verdicts(targets)] + [END])
+        + ["- " + v for v in targets.issue24.verdicts()] + [END])
         write_block(Path(args.results), block)
     if args.json:
         Path(args.json).write_text(json.dumps(
