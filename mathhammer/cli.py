@@ -28,7 +28,7 @@ def build_parser() -> ArgumentParser:
     for module_name in ("mathhammer.wh40k.scenario.cli", "mathhammer.wh40k.compare_cli",
                         "mathhammer.wh40k.roster.cli", "mathhammer.wh40k.optimise.cli",
                         "mathhammer.warmachine.cli", "mathhammer.dust.cli",
-                        "mathhammer.warmup"):
+                        "mathhammer.warmup", "mathhammer.web.cli"):
         _register_optional(subparsers, module_name)
     return parser
 

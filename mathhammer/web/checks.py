@@ -1,0 +1,86 @@
+"""Check one line as it is typed: the parser's own one-line message, or the line as read.
+
+Lines are only parsed here (microseconds), never computed. Dust's unit-card references
+(``FILE.toml#UNIT``) name files, so the page refuses them: no text from the page reaches
+the file system.
+"""
+
+from __future__ import annotations
+
+import re
+
+from mathhammer.errors import MathhammerError, ProfileError
+from mathhammer.web.jobs import one_line
+
+_FILE_REF = re.compile(r"\.toml\s*#", re.IGNORECASE)
+
+
+def refuse_file_reference(line: str) -> None:
+    """Refuse a Dust line naming a TOML unit file."""
+    if _FILE_REF.search(line):
+        raise ProfileError(f"'{line[:60]}': the web page does not read unit-card files "
+                           "(FILE.toml#UNIT); type the weapon or target line itself")
+
+
+def _wh40k_weapon(line: str) -> str:
+    from mathhammer.wh40k.parse import parse_weapon
+
+    return str(parse_weapon(line))
+
+
+def _wh40k_target(line: str, edition: int = 11) -> str:
+    from mathhammer.wh40k.targets import resolve_target
+
+    return str(resolve_target(line, None, edition))
+
+
+
+def _attacker(line: str) -> str:
+    """A 40k attacker: weapon lines of one unit joined with ' + '."""
+    return " + ".join(_wh40k_weapon(part.strip()) for part in line.split(" + "))
+
+
+def _warmachine_attack(line: str) -> str:
+    from mathhammer.warmachine.parse import format_attack, parse_attack
+
+    return format_attack(parse_attack(line))
+
+
+def _warmachine_target(line: str) -> str:
+    from mathhammer.warmachine.parse import format_target, parse_target
+
+    return format_target(parse_target(line))
+
+
+def _dust_weapon(line: str) -> str:
+    from mathhammer.dust.parse import parse_weapon
+
+    refuse_file_reference(line)
+    weapon = parse_weapon(line)
+    return "; ".join(str(w) for w in weapon) if isinstance(weapon, tuple) else str(weapon)
+
+
+def _dust_target(line: str) -> str:
+    from mathhammer.dust.parse import parse_target
+
+    refuse_file_reference(line)
+    return str(parse_target(line))
+
+
+CHECKERS = {("40k", "weapon"): _attacker, ("40k", "target"): _wh40k_target,
+            ("warmachine", "attack"): _warmachine_attack,
+            ("warmachine", "target"): _warmachine_target,
+            ("dust", "weapon"): _dust_weapon, ("dust", "target"): _dust_target}
+
+
+def check_line(game: str, kind: str, line: str) -> dict[str, object]:
+    """``{"ok": True, "read": ...}`` or ``{"ok": False, "message": ...}`` for one line."""
+    checker = CHECKERS.get((game, kind))
+    if checker is None:
+        return {"ok": False, "message": f"no line kind '{kind[:30]}' for '{game[:30]}'"}
+    try:
+        return {"ok": True, "read": checker(line.strip())}
+    except MathhammerError as exc:
+        return {"ok": False, "message": one_line(str(exc))}
+    except (ValueError, TypeError, OverflowError, RecursionError) as exc:
+        return {"ok": False, "message": f"cannot read this line: {one_line(str(exc))[:200]}"}

@@ -1,0 +1,156 @@
+"""The work behind the weapon pages: 40k weapons against targets, Warmachine, Dust.
+
+Each ``*_job`` function reads and checks the query at once (a bad field is refused before
+anything runs) and returns the work to run in the job pool, which answers an
+:class:`~mathhammer.web.jobs.Answer`: the command line's tables and charts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from mathhammer.errors import OptionError
+from mathhammer.web import forms
+from mathhammer.web.checks import refuse_file_reference
+from mathhammer.web.jobs import Answer
+from mathhammer.web.render import Chart, chart_views, csv_download, text_download
+from mathhammer.web.templating import page
+
+Work = Callable[[], Answer]
+
+#: Cells one 40k grid may have (attacker lines times target lines).
+MAX_CELLS = 64
+
+
+def _attackers(lines: list[str]) -> list[Any]:
+    """Attacker lines: weapon lines of one unit joined with ' + ' make one attacker."""
+    out: list[Any] = []
+    for line in lines:
+        parts = [p.strip() for p in line.split(" + ") if p.strip()]
+        out.append(parts if len(parts) > 1 else line)
+    return out
+
+
+def wh40k_job(query: Mapping[str, str]) -> Work:
+    """Weapon lines against target lines (:func:`mathhammer.compare`), as the page asks."""
+    weapons = forms.lines_field(query, "weapons", "weapon")
+    targets = forms.lines_field(query, "targets", "target")
+    if not weapons or not targets:
+        raise OptionError("type at least one weapon line and one target line")
+    if len(weapons) * len(targets) > MAX_CELLS:
+        raise OptionError(f"{len(weapons)} weapon lines by {len(targets)} targets is "
+                          f"{len(weapons) * len(targets)} pairings; at most {MAX_CELLS} at once")
+    options = forms.wh40k_options(query)
+    engine = forms.read_engine(query)
+    return lambda: _wh40k_answer(_attackers(weapons), targets, options, engine)
+
+
+def _wh40k_answer(attackers: list[Any], targets: list[str], options: dict[str, Any],
+                  engine: forms.Engine) -> Answer:
+    from mathhammer.core import charts
+    from mathhammer.wh40k.compare import compare, table, to_markdown
+
+    cells: dict = {}
+    frame = compare(attackers, targets, exact=engine.exact, trials=engine.trials,
+                    seed=engine.seed, results_out=cells, **options)
+    downloads = {"grid.csv": csv_download(frame),
+                 "grid.md": text_download(to_markdown(frame, caption=True))}
+    single = next(iter(cells.values())) if len(cells) == 1 else None
+    if single is not None:  # its distributions, each with its "at least k" curve
+        shown = [Chart(lambda o=o: single.plot(o), o.replace("_", "-"))
+                 for o in ("damage", "models_destroyed") if varies(single, o)]
+        downloads["result.md"] = text_download(single.to_markdown())
+        downloads["result.csv"] = csv_download(single.to_frame())
+    else:
+        shown = [Chart(lambda: charts.heatmap(frame), "heatmap"),
+                 Chart(lambda: charts.overlay(cells, "damage"), "at-least-k")]
+    for chart in shown:
+        downloads.update(chart.downloads())
+    html = page("answer_40k.html", grid=table(frame).to_html(), single=single,
+                single_table=single.table().to_html() if single is not None else "",
+                charts=shown, engine=engine.words(), downloads=downloads)
+    return Answer(html, downloads, chart_views(shown))
+
+
+#: Warmachine rule switches the page offers (the command line's flags of the same names).
+WARMACHINE_SWITCHES = (
+    forms.Switch("no_tough", "No Tough rolls"),
+    forms.Switch("no_all_ones_miss", "All 1s do not miss"),
+    forms.Switch("roll_vs_auto_hit", "Roll against automatic hits"),
+    forms.Switch("apply_crippling", "Apply crippled systems"),
+)
+
+
+def warmachine_job(query: Mapping[str, str]) -> Work:
+    """Warmachine attacks against targets (:func:`mathhammer.warmachine.api.exact` or
+    ``simulate``)."""
+    attacks = forms.lines_field(query, "attacks", "attack")
+    targets = forms.lines_field(query, "targets", "target")
+    if not attacks or not targets:
+        raise OptionError("type at least one attack line and one target line")
+    switches = forms.read_fields(query, WARMACHINE_SWITCHES)
+    engine = forms.read_engine(query)
+
+    def work() -> Answer:
+        from mathhammer.warmachine import api
+        from mathhammer.warmachine.profiles import Rules
+
+        rules = Rules(tough_allowed=not switches["no_tough"],
+                      all_ones_miss=not switches["no_all_ones_miss"],
+                      roll_vs_auto_hit=switches["roll_vs_auto_hit"],
+                      apply_crippling=switches["apply_crippling"])
+        result = api.exact(attacks, targets, rules=rules) if engine.exact else \
+            api.simulate(attacks, targets, trials=engine.trials, seed=engine.seed, rules=rules)
+        return result_answer(result, engine, ("damage", "models_destroyed"))
+    return work
+
+
+#: Dust rule choices the page offers.
+DUST_FIELDS = (
+    forms.Switch("sustained", "Sustained attack"),
+    forms.Choice("ruleset", "Rules", ("dust_tactics", "dust1947")),
+    forms.Choice("cover_save_per", "Cover save per", ("hit", "damage_point")),
+    forms.Number("distance", "Distance", 0, 100, None, optional=True),
+)
+
+
+def dust_job(query: Mapping[str, str]) -> Work:
+    """Dust weapons against one target (:func:`mathhammer.dust.api.exact` or ``simulate``)."""
+    weapons = forms.lines_field(query, "weapons", "weapon")
+    targets = forms.lines_field(query, "targets", "target")
+    if not weapons or len(targets) != 1:
+        raise OptionError("type at least one weapon line and exactly one target line")
+    for line in weapons + targets:
+        refuse_file_reference(line)
+    fields = forms.read_fields(query, DUST_FIELDS)
+    engine = forms.read_engine(query)
+
+    def work() -> Answer:
+        from mathhammer.dust import api
+
+        kwargs = dict(sustained=fields["sustained"], distance=fields["distance"],
+                      ruleset=fields["ruleset"], cover_save_per=fields["cover_save_per"])
+        result = api.exact(weapons, targets[0], **kwargs) if engine.exact else \
+            api.simulate(weapons, targets[0], trials=engine.trials, seed=engine.seed, **kwargs)
+        return result_answer(result, engine, ("damage", "models_destroyed"))
+    return work
+
+
+def varies(result: Any, outcome: str) -> bool:
+    """Whether an outcome can take more than one value (else its chart says nothing);
+    wounds lost are always drawn."""
+    return outcome == "damage" or len(result.distribution(outcome).probabilities) > 1
+
+
+def result_answer(result: Any, engine: forms.Engine, outcomes: tuple[str, ...]) -> Answer:
+    """One result: its table, the distribution chart of each outcome present, downloads."""
+    charts = [Chart(lambda o=o: result.plot(o), o.replace("_", "-"))
+              for o in outcomes if o in result.outcomes and varies(result, o)]
+    downloads = {"result.md": text_download(result.to_markdown()),
+                 "result.csv": csv_download(result.to_frame())}
+    for chart in charts:
+        downloads.update(chart.downloads())
+    html = page("answer_result.html", table=result.table().to_html(), charts=charts,
+                engine=engine.words(), downloads=downloads, text=result.to_text())
+    return Answer(html, downloads, chart_views(charts))

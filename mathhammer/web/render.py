@@ -1,0 +1,81 @@
+"""Charts and tables as the page shows them: the command line's matplotlib figures as inline
+SVG (and PNG/SVG downloads), result tables as HTML.
+
+Matplotlib is not safe to drive from several threads at once, so every figure is drawn and
+rendered under :data:`CHART_LOCK` (the engines themselves run in parallel).
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from mathhammer.core.chart_layout import figure_of, render
+from mathhammer.web.jobs import Download
+
+CHART_LOCK = threading.RLock()
+_counter = itertools.count(1)
+_ID_RE = re.compile(r'(id="|url\(#|href="#)([^")]+)')
+
+
+class Chart:
+    """One figure, drawn when first asked for: inline SVG for the page (fetched by the page
+    after the numbers, so they never wait for a chart), PNG / SVG files on demand."""
+
+    def __init__(self, draw: Callable[[], Any], name: str) -> None:
+        self._draw = draw
+        self.name = name
+        self._figure: Any = None
+        self._inline: str | None = None
+
+    @property
+    def view(self) -> str:
+        """The name of the answer's view that draws it (``chart-NAME``)."""
+        return f"chart-{self.name}"
+
+    def figure(self) -> Any:
+        with CHART_LOCK:
+            if self._figure is None:
+                self._figure = figure_of(self._draw())
+            return self._figure
+
+    @property
+    def inline(self) -> str:
+        """The chart as an ``<svg>`` element whose ids are unique on the page."""
+        with CHART_LOCK:
+            if self._inline is None:
+                svg = render(self.figure(), "svg").decode("utf-8")
+                prefix = f"c{next(_counter)}-"  # several charts share one page
+                self._inline = _ID_RE.sub(lambda m: m.group(1) + prefix + m.group(2),
+                                          svg[svg.index("<svg"):])
+            return self._inline
+
+    def file(self, fmt: str) -> bytes:
+        with CHART_LOCK:
+            return render(self.figure(), fmt)
+
+    def downloads(self) -> dict[str, Download]:
+        return {f"{self.name}.png": Download("image/png", lambda: self.file("png")),
+                f"{self.name}.svg": Download("image/svg+xml", lambda: self.file("svg"))}
+
+
+def chart_views(charts: list[Chart]) -> dict[str, Callable[[], str]]:
+    """The answer's views drawing each of ``charts``."""
+    return {chart.view: (lambda chart=chart: chart.inline) for chart in charts}
+
+
+def text_download(text: str, media_type: str = "text/markdown") -> Download:
+    data = text.encode("utf-8")
+    return Download(f"{media_type}; charset=utf-8", lambda: data)
+
+
+def csv_download(frame: Any) -> Download:
+    return text_download(frame.to_csv(index=False), "text/csv")
+
+
+def frame_html(frame: Any, *, index: bool = True, classes: str = "grid") -> str:
+    """A pandas frame as an escaped HTML table."""
+    return frame.to_html(index=index, escape=True, border=0, classes=classes, na_rep="-")

@@ -1,0 +1,76 @@
+"""Start the page's server: bind the socket first (a busy port is one line, not a traceback),
+say where the page is, warm the 40k kernels in the background, run uvicorn."""
+
+from __future__ import annotations
+
+import ipaddress
+import socket
+import sys
+import threading
+import webbrowser
+
+from mathhammer.errors import OptionError
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` only accepts connections from this machine."""
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """A listening socket on ``host``:``port``, or a one-line :class:`OptionError`."""
+    try:
+        infos = socket.getaddrinfo(host.strip("[]"), port, type=socket.SOCK_STREAM)
+    except socket.gaierror as exc:
+        raise OptionError(f"--host '{host}': not an address of this machine ({exc.strerror})") \
+            from None
+    family, _, _, _, address = infos[0]
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind(address)
+    except OSError as exc:
+        sock.close()
+        raise OptionError(f"cannot listen on {host}:{port}: {exc.strerror or exc}; choose "
+                          "another --port") from None
+    sock.listen(64)
+    return sock
+
+
+def warm_up() -> None:
+    """Compile (or load from the cache) the 40k kernels before the first question."""
+    from mathhammer.core.progress import quiet
+    from mathhammer.warmup import warmup
+
+    with quiet():
+        warmup(["40k"])
+
+
+def serve(host: str, port: int, *, open_browser: bool = False, warm: bool = True) -> int:
+    """Serve the page until Ctrl-C; return the exit status."""
+    import uvicorn
+
+    from mathhammer.web.app import create_app
+
+    sock = bind(host, port)
+    port = sock.getsockname()[1]
+    shown = f"[{host}]" if ":" in host else host
+    url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else shown}:{port}/"
+    print(f"mathhammer: serving {url} (Ctrl-C to stop)", file=sys.stderr, flush=True)
+    if not is_loopback(host):
+        print(f"mathhammer: warning: listening on {host}: the page is reachable from other "
+              "machines on the network, with no login", file=sys.stderr, flush=True)
+    if warm:
+        threading.Thread(target=warm_up, name="mathhammer-warmup", daemon=True).start()
+    config = uvicorn.Config(create_app(port=port, bind_host=host), log_level="warning",
+                            access_log=False, lifespan="off")
+    server = uvicorn.Server(config)
+    if open_browser:
+        threading.Timer(0.5, webbrowser.open, args=(url,)).start()
+    server.run(sockets=[sock])
+    return 0

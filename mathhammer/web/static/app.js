@@ -1,0 +1,186 @@
+// mathhammer's local page: lines checked as you type, computations with progress and
+// cancelling, roster drops, matrix cells. Plain JavaScript, no build step, no library.
+"use strict";
+
+const $ = (selector, root = document) => root.querySelector(selector);
+const $$ = (selector, root = document) => Array.from(root.querySelectorAll(selector));
+
+async function answerOf(response) {
+  // JSON from the server, or its one-line text (a refusal) as an error
+  const text = await response.text();
+  try { return JSON.parse(text); } catch (e) { return { state: "error", ok: false, message: text }; }
+}
+
+// -- lines checked as you type -------------------------------------------------------------
+const timers = new WeakMap();
+const latest = new WeakMap();  // the newest check of each field: older answers are dropped
+
+async function checkField(area) {
+  const list = document.getElementById(area.id + "-checks");
+  const turn = (latest.get(area) || 0) + 1;
+  latest.set(area, turn);
+  const lines = area.value.split("\n").map((l) => l.trim()).filter((l) => l);
+  const answers = await Promise.all(lines.map(async (line) => {
+    const query = new URLSearchParams({ game: area.dataset.checkGame, kind: area.dataset.checkKind, line });
+    return answerOf(await fetch("/api/check?" + query));
+  }));
+  if (latest.get(area) !== turn) return;
+  list.replaceChildren();
+  let bad = false;
+  answers.forEach((answer, i) => {
+    const item = document.createElement("li");
+    item.className = answer.ok ? "ok" : "bad";
+    item.dataset.line = String(i + 1);
+    item.textContent = answer.ok ? answer.read : answer.message;
+    bad = bad || !answer.ok;
+    list.append(item);
+  });
+  area.classList.toggle("invalid", bad);
+}
+
+function watchField(area) {
+  area.addEventListener("input", () => {
+    clearTimeout(timers.get(area));
+    timers.set(area, setTimeout(() => checkField(area), 200));
+  });
+  if (area.value.trim()) checkField(area);
+}
+
+// -- computations -----------------------------------------------------------------------------
+let running = null;
+
+function showProgress(text) {
+  $("#progress").hidden = text === null;
+  if (text !== null) $("#progress-text").textContent = text;
+}
+
+function wireAnswer(root, jobId) {
+  $$("a[data-file]", root).forEach((a) => { a.href = `/api/jobs/${jobId}/files/${a.dataset.file}`; });
+  $$("figure[data-view]", root).forEach(async (figure) => {  // charts come after the numbers
+    const response = await fetch(`/api/jobs/${jobId}/views/${figure.dataset.view}`);
+    figure.innerHTML = await response.text();
+  });
+  $$("a.cell", root).forEach((a) => a.addEventListener("click", async (event) => {
+    event.preventDefault();
+    $$("a.cell.active").forEach((x) => x.classList.remove("active"));
+    a.classList.add("active");
+    const cell = $("#cell");
+    cell.innerHTML = "<p class='hint'>Drawing…</p>";
+    const response = await fetch(`/api/jobs/${jobId}/views/${a.dataset.view}`);
+    cell.innerHTML = await response.text();
+    cell.scrollIntoView({ behavior: "smooth", block: "start" });
+  }));
+}
+
+function showError(message) {
+  const answer = $("#answer");
+  answer.replaceChildren();
+  const p = document.createElement("p");
+  p.className = "error";
+  p.id = "answer-error";
+  p.textContent = message;
+  answer.append(p);
+}
+
+async function poll(job, started) {
+  while (running === job.id) {
+    const status = await answerOf(await fetch(`/api/jobs/${job.id}`));
+    if (running !== job.id) return;
+    if (status.state === "done") {
+      running = null;
+      showProgress(null);
+      $("#answer").innerHTML = status.html;
+      wireAnswer($("#answer"), job.id);
+      return;
+    }
+    if (status.state === "error" || status.state === "cancelled") {
+      running = null;
+      showProgress(null);
+      showError(status.state === "error" ? status.message : "Cancelled.");
+      return;
+    }
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    const bar = $("#progress-bar");
+    if (status.total > 0) { bar.max = status.total; bar.value = status.done; } else { bar.removeAttribute("value"); }
+    const steps = status.total > 0 ? `${status.desc}: ${status.done.toLocaleString()} of ${status.total.toLocaleString()}, ` : "";
+    showProgress(`Working… ${steps}${seconds} s`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+async function start(form) {
+  const params = new URLSearchParams(new FormData(form));
+  const shown = new URLSearchParams(params);
+  shown.set("run", "1");
+  history.replaceState(null, "", location.pathname + "?" + shown);
+  params.set("page", form.dataset.kind);
+  $("#answer").replaceChildren();
+  $("#cell") && $("#cell").replaceChildren();
+  showProgress("Working…");
+  const response = await fetch("/api/jobs", {
+    method: "POST", body: params,
+    headers: { "Content-Type": "application/x-www-form-urlencoded" } });
+  const job = await answerOf(response);
+  if (job.state === "error") { showProgress(null); showError(job.message); return; }
+  running = job.id;
+  poll(job, Date.now());
+}
+
+// -- roster drops -----------------------------------------------------------------------------
+async function upload(zone, file) {
+  const error = $(".drop-error", zone);
+  error.hidden = true;
+  const max = Number(zone.dataset.maxBytes);
+  if (file.size > max) {  // the server's own refusal, said before sending 17 MiB
+    error.textContent = `${file.name}: the file is ${(file.size / 2 ** 20).toFixed(1)} MiB; a roster file may be at most ${Math.floor(max / 2 ** 20)} MiB`;
+    error.hidden = false;
+    return;
+  }
+  const body = new FormData();
+  body.append("slot", zone.dataset.slot);
+  body.append("file", file, file.name);
+  const answer = await answerOf(await fetch("/api/rosters", { method: "POST", body }));
+  if (!answer.ok) { error.textContent = answer.message; error.hidden = false; return; }
+  const query = new URLSearchParams(location.search);
+  query.set(zone.dataset.slot, answer.id);
+  query.delete("run");
+  if (zone.dataset.then === "battle") query.delete("scenario");
+  location.href = location.pathname + "?" + query;
+}
+
+function watchDrop(zone) {
+  zone.addEventListener("dragover", (event) => { event.preventDefault(); zone.classList.add("over"); });
+  zone.addEventListener("dragleave", () => zone.classList.remove("over"));
+  zone.addEventListener("drop", (event) => {
+    event.preventDefault();
+    zone.classList.remove("over");
+    if (event.dataTransfer.files.length) upload(zone, event.dataTransfer.files[0]);
+  });
+  const input = $("input[type=file]", zone);
+  input.addEventListener("change", () => { if (input.files.length) upload(zone, input.files[0]); });
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  $$("textarea[data-check-game]").forEach(watchField);
+  $$(".drop").forEach(watchDrop);
+  const pick = $("#archetype");
+  if (pick) pick.addEventListener("change", () => {
+    const area = document.getElementById(pick.dataset.into);
+    if (pick.value) {
+      area.value = (area.value.trim() ? area.value.trim() + "\n" : "") + pick.value;
+      area.dispatchEvent(new Event("input"));
+    }
+    pick.value = "";
+  });
+  $("#cancel").addEventListener("click", async () => {
+    const id = running;
+    running = null;
+    showProgress(null);
+    showError("Cancelled.");
+    if (id) await fetch(`/api/jobs/${id}/cancel`, { method: "POST" });
+  });
+  const form = $("form.compute");
+  if (!form) return;
+  form.addEventListener("submit", (event) => { event.preventDefault(); start(form); });
+  if (new URLSearchParams(location.search).get("run") === "1") start(form);
+});

@@ -1,0 +1,68 @@
+"""The library hooks the web page uses: progress sent to a listener (and cancelling through
+it), charts as bytes, rosters read from memory."""
+
+from __future__ import annotations
+
+import pytest
+
+import mathhammer as mh
+from mathhammer.core.progress import Cancelled, listen
+
+BOLTER = 'Bolt rifle: 24" A2 BS3+ S4 AP-1 D1'
+
+
+def test_a_listener_follows_a_grid_cell_by_cell():
+    steps = []
+    with listen(lambda done, total, desc: steps.append((done, total))):
+        mh.compare([BOLTER, f"5x {BOLTER}"], ["MEQ", "GEQ"], exact=True)
+    assert steps[0] == (0, 4) and steps[-1] == (4, 4)
+    assert [d for d, _ in steps] == sorted(d for d, _ in steps)
+
+
+def test_a_listener_raising_cancelled_stops_the_work():
+    seen = []
+
+    def report(done, total, desc):
+        seen.append(done)
+        if done >= 1:
+            raise Cancelled("cancelled")
+
+    with pytest.raises(Cancelled), listen(report):
+        mh.compare([BOLTER] * 3, ["MEQ", "GEQ", "TEQ"], exact=True)
+    assert max(seen) == 1  # stopped at the first step, eight cells never computed
+
+
+def test_listening_in_one_thread_leaves_others_alone():
+    import threading
+
+    other = []
+    thread = threading.Thread(target=lambda: other.append(mh.compare([BOLTER], ["MEQ"],
+                                                                     exact=True)))
+    with listen(lambda *args: None):
+        thread.start()
+        thread.join()
+    assert not other[0].empty
+
+
+def test_render_gives_the_bytes_save_writes(tmp_path):
+    from mathhammer.core.chart_layout import render, save
+
+    result = mh.exact([BOLTER], "MEQ")
+    for fmt in ("png", "svg"):
+        path = save(result.plot("damage"), tmp_path / f"chart.{fmt}")
+        assert render(result.plot("damage"), fmt) == path.read_bytes()
+    with pytest.raises(mh.OptionError, match="use png, svg or pdf"):
+        render(result.plot("damage"), "gif")
+
+
+def test_a_roster_from_memory_is_the_roster_of_its_file(roster_files):
+    from mathhammer.wh40k.roster.api import roster_from_bytes
+
+    for path in roster_files.values():
+        held = roster_from_bytes(path.read_bytes(), path.name)
+        on_disk = mh.roster(path)
+        assert held.to_dict() == on_disk.to_dict() and held.source == path.name
+    with pytest.raises(mh.RosterError, match="big.ros: the file is 17.0 MiB"):
+        roster_from_bytes(b" " * (17 * 2**20), "big.ros")
+    with pytest.raises(mh.RosterError, match="content is bytes"):
+        roster_from_bytes("text", "x.ros")
