@@ -71,7 +71,7 @@ def register(subparsers: Any) -> None:
     grid.add_argument("--optimise", action="store_true",
                       help="with --against: propose the whole shooting phase, who shoots what "
                            "(the plan maximising the points destroyed; see 'mathhammer "
-                           "optimise'); situation flags are not applied to it")
+                           "optimise'); the situation flags apply to every unit")
     grid.add_argument("--all", action="store_true", dest="all_metrics",
                       help="one table per metric instead of the one --metric names")
     add_situation_arguments(parser, edition_default=None)
@@ -105,6 +105,7 @@ def _run(args: argparse.Namespace) -> int:
 def _optimise(army: Any, args: argparse.Namespace) -> int:
     """``--against OTHER --optimise``: the best shooting phase of the list against the other."""
     from mathhammer.core.cli_options import emit
+    from mathhammer.wh40k.cli import options_from_args
     from mathhammer.wh40k.optimise.api import DEFAULT_OPTIMISE_TRIALS
     from mathhammer.wh40k.optimise.roster import optimise_shooting
     from mathhammer.wh40k.roster.api import roster
@@ -112,8 +113,8 @@ def _optimise(army: Any, args: argparse.Namespace) -> int:
     other = roster(args.against, attach=args.attach_other or None,
                    assume=args.assume_other or None)
     trials = DEFAULT_OPTIMISE_TRIALS if args.trials == DEFAULT_GRID_TRIALS else args.trials
-    result = optimise_shooting(army, other, edition=args.edition, trials=trials,
-                               seed=args.seed)
+    result = optimise_shooting(army, other, trials=trials, seed=args.seed,
+                               options=options_from_args(args))
     emit(result, args, f"Shooting phase: {army.source} against {other.source}")
     return 0
 

@@ -40,3 +40,17 @@ def test_cli_json_and_errors(capsys):
     assert main(["roster", str(LIST), "--optimise"]) == 2
     err = capsys.readouterr().err
     assert "--optimise needs --against" in err and err.count("\n") == 1
+
+
+def test_situation_options_apply_to_every_activation():
+    import pytest
+
+    from mathhammer.errors import OptionError
+
+    army, other = mh.roster(LIST), mh.roster(OTHER)
+    scenario, _ = shooting_phase(army, other, options={"half_range": True, "hit_mod": 1})
+    assert all(a.situation.half_range and a.modifiers.hit_mod == 1
+               for a in scenario.activations)
+    assert scenario.rules.edition == army.edition
+    with pytest.raises(OptionError, match="half_rnge"):
+        shooting_phase(army, other, options={"half_rnge": True})
