@@ -16,9 +16,19 @@ STATIC = {"style.css": "text/css; charset=utf-8",
 def environment() -> Any:
     from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
-    return Environment(loader=PackageLoader("mathhammer.web", "templates"),
-                       autoescape=select_autoescape(["html"]), undefined=StrictUndefined,
-                       trim_blocks=True, lstrip_blocks=True)
+    env = Environment(loader=PackageLoader("mathhammer.web", "templates"),
+                      autoescape=select_autoescape(["html"]), undefined=StrictUndefined,
+                      trim_blocks=True, lstrip_blocks=True)
+    env.globals["static_url"] = static_url
+    return env
+
+
+def static_url(name: str) -> str:
+    """The address of a shipped static file, naming its content (a browser's cached copy
+    of an older version is never used)."""
+    import hashlib
+
+    return f"/static/{name}?v={hashlib.sha256(static_file(name) or b'').hexdigest()[:10]}"
 
 
 def page(name: str, **context: Any) -> str:
