@@ -19,11 +19,13 @@ from functools import lru_cache
 
 import numpy as np
 
-from mathhammer.wh40k.compile import (AUTO_HIT, DEVASTATING, EXTRA_CRIT, HIT_CLASS,
-                                      HIT_REROLL, LETHAL, SAVE_FAILS, SAVE_REROLL, SUS_CONST,
-                                      SUS_COUNT, SUS_SIDES, WOUND_CLASS, WOUND_REROLL,
-                                      attack_dice_pmf, dice_pmf, face_probabilities,
-                                      outcome_probabilities)
+from mathhammer.wh40k.compile import (A_CONST, A_COUNT, A_REROLL_BELOW, A_SIDES, AUTO_HIT,
+                                      BONUS_COUNT, BONUS_DICE, BONUS_SIDES, DEVASTATING,
+                                      EXTRA_CRIT, HIT_CLASS, HIT_REROLL, LETHAL, N_WEAPONS,
+                                      RF_CONST, RF_COUNT, RF_SIDES, SAVE_FAILS, SAVE_REROLL,
+                                      SUS_CONST, SUS_COUNT, SUS_SIDES, WOUND_CLASS, WOUND_REROLL,
+                                      dice_pmf, face_probabilities, outcome_probabilities,
+                                      rerolled_pmf)
 
 #: Memoised tables kept per kind (least recently used dropped first).
 CACHE_SIZE = 4096
@@ -61,7 +63,27 @@ def _joint_from_bytes(row: bytes, rolls: bytes, saves: bytes) -> np.ndarray:
     rolls_a = np.frombuffer(rolls, dtype=np.int64).reshape(4, 7)
     saves_a = np.frombuffer(saves, dtype=np.int64).reshape(2, 7)
     die = attack_die_gf(row_a, rolls_a, saves_a)
-    return frozen(mix_powers(die, attack_dice_pmf(row_a)))
+    per_weapon, weapons = weapon_dice_pmf(row_a), int(row_a[N_WEAPONS])
+    if _trimmed_shape(die)[1] == 1:
+        # The attack dice are the sum of the weapons' independent dice: the batch's
+        # generating function is one weapon's raised to their number (by squaring).
+        return frozen(power_1d(mix_powers(die, per_weapon)[:, 0], weapons)[:, None])
+    return frozen(mix_powers(die, power_1d(per_weapon, weapons)))
+
+
+def weapon_dice_pmf(row: np.ndarray) -> np.ndarray:
+    """Pmf of one weapon's attack dice: its A (re-rolled below ``A_REROLL_BELOW``), bonus
+    and [RAPID FIRE] dice (:func:`~mathhammer.wh40k.compile.attack_dice_pmf` is this to
+    the power ``N_WEAPONS``)."""
+    per_weapon = rerolled_pmf(dice_pmf(row[A_COUNT], row[A_SIDES], row[A_CONST]),
+                              row[A_REROLL_BELOW])
+    per_weapon = np.concatenate([np.zeros(row[BONUS_DICE]), per_weapon])
+    if row[BONUS_COUNT]:
+        per_weapon = np.convolve(per_weapon, dice_pmf(row[BONUS_COUNT], row[BONUS_SIDES], 0))
+    if row[RF_COUNT] or row[RF_CONST]:
+        per_weapon = np.convolve(per_weapon, dice_pmf(row[RF_COUNT], row[RF_SIDES],
+                                                      row[RF_CONST]))
+    return per_weapon
 
 
 def attack_die_gf(row: np.ndarray, rolls: np.ndarray, saves: np.ndarray) -> np.ndarray:
@@ -235,10 +257,10 @@ def binomial_rows(n_max: int, p: float) -> np.ndarray:
 def mapped_pmf(raw_pmf: np.ndarray, damage_map: np.ndarray) -> np.ndarray:
     """The pmf of ``damage_map[raw]`` when ``raw`` has pmf ``raw_pmf`` (damage after its
     modifiers)."""
-    out = np.zeros(int(damage_map.max()) + 1)
-    nonzero = np.flatnonzero(np.asarray(raw_pmf) > 0)
-    np.add.at(out, damage_map[nonzero], np.asarray(raw_pmf)[nonzero])
-    return out
+    raw_pmf = np.asarray(raw_pmf)
+    nonzero = np.flatnonzero(raw_pmf > 0)
+    return np.bincount(damage_map[nonzero], weights=raw_pmf[nonzero],
+                       minlength=int(damage_map.max()) + 1).astype(float)
 
 
 def spill_step(mortal: np.ndarray, fnp: int, models: int, wounds: int) -> np.ndarray:

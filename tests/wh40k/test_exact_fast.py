@@ -164,3 +164,21 @@ def test_remembered_tables_are_read_only_and_answers_repeat() -> None:
             table[0, 0] = 1.0
     again = mh.exact(['5x Gun: 24" A2 BS3+ S5 AP-1 D2'], "MEQ").pmf("damage")
     assert (first.to_numpy() == again.to_numpy()).all()
+
+
+@pytest.mark.parametrize("line, target, options", [
+    ('10x Flamer: 12" AD6 BSN/A S4 AP0 D1 [TORRENT]', "20x T3 Sv6+ W1", {}),
+    ('3x Launcher: 48" AD3+1 BS3+ S6 AP-1 D1 [BLAST, RAPID FIRE D3]', "10x T3 Sv5+ W1",
+     {"half_range": True, "reroll_attacks": "ones"}),
+    ('4x Gun: 24" A2 BS3+ S4 AP0 D1 [RAPID FIRE 1]', "MEQ", {"half_range": True}),
+])
+def test_one_weapon_to_the_power_of_the_weapons_is_the_attack_dice_law(line, target,
+                                                                         options) -> None:
+    from mathhammer.wh40k.compile import N_WEAPONS, attack_dice_pmf
+
+    _, _, plan, _ = api._prepare([line], target, dict(options), sampling_tables=False)
+    row = plan.batch[0]
+    got = exact_tables.power_1d(exact_tables.weapon_dice_pmf(row), int(row[N_WEAPONS]))
+    expected = attack_dice_pmf(row)
+    assert len(got) == len(expected)
+    assert np.allclose(got, expected, rtol=1e-12, atol=1e-15)
