@@ -91,7 +91,7 @@ def _grid_cells(attackers: Any, targets: Any, options: dict[str, Any]) -> list[C
     attacker_list = contract.labelled(attackers, (str, Weapon), "give at least one attacker "
                                       "(a weapon line)", _weapons_label)
     target_list = contract.labelled(targets, (str, Target), "give at least one target "
-                                    "(a target line)", lambda t: parse_target(t).name)
+                                    "(a target line)", _target_label)
     columns = {"sustained": options["sustained"], "distance": options["distance"]}
     return [Cell(a_label, t_label, weapons, target, options, columns)
             for a_label, weapons in attacker_list for t_label, target in target_list]
@@ -104,7 +104,7 @@ def _variant_cells(variants: Any) -> list[Cell]:
         options = {k: v for k, v in kwargs.items() if k not in ("weapons", "target")}
         columns = {"sustained": options.get("sustained", False),
                    "distance": options.get("distance")}
-        cells.append(Cell(str(label), parse_target(kwargs["target"]).name, kwargs["weapons"],
+        cells.append(Cell(str(label), _target_label(kwargs["target"]), kwargs["weapons"],
                           kwargs["target"], options, columns))
     return cells
 
@@ -124,6 +124,12 @@ def _check_variants(variants: Any) -> None:
 def _weapons_label(spec: Any) -> str:
     return " + ".join(f"{w.carriers}x {w.name}" if w.carriers != 1 else w.name
                       for w in parse_weapons(spec))
+
+
+def _target_label(spec: Any) -> str:
+    target = parse_target(spec)
+    return f"{target.models}x {target.name}" if target.is_squad and target.models != 1 \
+        else target.name
 
 
 def _situation_words(sustained: bool, distance: int | None, rules: Rules) -> str:

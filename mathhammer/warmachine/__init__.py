@@ -3,7 +3,9 @@
 Public API (loaded lazily so the command line starts quickly):
 
 - :func:`exact`, :func:`simulate`: a sequence of attack lines against one or more target units.
-- :func:`compare_focus`, :func:`focus_policies`, :class:`FocusPolicy`: rank focus/fury spends.
+- :func:`compare`: every attacker against every target, the tidy frame of every game.
+- :func:`compare_focus`, :func:`focus_policies`, :class:`FocusPolicy`: rank focus/fury spends
+  (:func:`focus_frame`: the same cells as a tidy frame).
 - :func:`attacks_to_kill`: how many attacks it takes to destroy a target.
 - :class:`Attack`, :class:`Target`, :class:`Rules`: profiles and rule switches
   (``parse_attack("3x Battle hammer: MAT7 POW16 [CHARGE]")``).
@@ -21,7 +23,9 @@ _LAZY = {
     "exact": "mathhammer.warmachine.api",
     "simulate": "mathhammer.warmachine.api",
     "plan": "mathhammer.warmachine.api",
+    "compare": "mathhammer.warmachine.compare",
     "compare_focus": "mathhammer.warmachine.policies",
+    "focus_frame": "mathhammer.warmachine.policies",
     "focus_policies": "mathhammer.warmachine.policies",
     "FocusPolicy": "mathhammer.warmachine.policies",
     "attacks_to_kill": "mathhammer.warmachine.policies",

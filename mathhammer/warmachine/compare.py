@@ -68,7 +68,7 @@ def compare(attackers: AttackerLike | Mapping[str, AttackerLike],
     attacker_list = contract.labelled(attackers, (str, Attack), "give at least one attacker "
                                       "(an attack line)", _attacker_label)
     target_list = contract.labelled(targets, (str, Target), "give at least one target "
-                                    "(a target line)", _target_label)
+                                    "(a target line)", target_label)
     parsed = [(label, as_attacks(spec)) for label, spec in attacker_list]
     units = [(label, as_targets(spec)) for label, spec in target_list]
     cells = [Cell(a_label, t_label, attacks, unit, {"rules": rules})
@@ -88,8 +88,14 @@ def _attacker_label(spec: Any) -> str:
     return " + ".join(_name(a) for a in as_attacks(spec))
 
 
-def _target_label(spec: Any) -> str:
-    return " + ".join(t.name or str(t) for t in as_targets(spec))
+def target_label(spec: Any) -> str:
+    """The frame's label of a target unit (or several): ``"5x Trencher"``."""
+    return " + ".join(_unit_name(t) for t in as_targets(spec))
+
+
+def _unit_name(target: Target) -> str:
+    name = target.name or str(target)
+    return f"{target.count}x {name}" if target.count != 1 else name
 
 
 def _name(attack: Attack) -> str:

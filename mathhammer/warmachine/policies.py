@@ -22,6 +22,7 @@ from mathhammer.core.result import EXACT, Distribution, Result
 from mathhammer.core.trials import DEFAULT_GRID_TRIALS
 from mathhammer.errors import OptionError, UnsupportedError
 from mathhammer.warmachine.api import GAME, AttackLike, TargetLike, as_attacks, as_targets, plan
+from mathhammer.warmachine.compare import target_label
 from mathhammer.warmachine.exact import Chain
 from mathhammer.warmachine.profiles import Attack, Rules
 
@@ -190,13 +191,13 @@ def focus_frame(attack: AttackLike, target: TargetLike, points: int,
     if method not in ("exact", "simulate"):
         raise OptionError(f"method '{method}' must be 'exact' or 'simulate'")
     chosen = list(policies) if policies is not None else focus_policies(points, base.count)
-    target_label = " + ".join(t.name or str(t) for t in targets)
+    label = target_label(targets)
     labels = contract.labelled([p.name for p in chosen], (), "give at least one policy", str)
-    cells = [Cell(label, target_label, [policy.apply(base)], targets, {"rules": rules},
+    cells = [Cell(name, label, [policy.apply(base)], targets, {"rules": rules},
                   {"policy": policy.name, "points": policy.points,
                    "boost_attacks": policy.boost_attacks, "boost_damage": policy.boost_damage,
                    "buy_attacks": policy.buy_attacks})
-             for (label, _), policy in zip(labels, chosen)]
+             for (name, _), policy in zip(labels, chosen)]
     return contract.compare(GAME, cells, exact=method == "exact", trials=trials, seed=seed,
                             progress=progress, common_random_numbers=True,
                             describe="focus policies", unit="policy")
