@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable
+from typing import Any
 
 from mathhammer.errors import OptionError, did_you_mean
 
@@ -123,7 +124,7 @@ def _checked(engines: Iterable[str]) -> list[str]:
     return names
 
 
-def register(subparsers) -> None:
+def register(subparsers: Any) -> None:
     """Add the ``warmup`` subcommand (called by :mod:`mathhammer.cli`)."""
     parser = subparsers.add_parser(
         "warmup", help="compile every engine's kernels now, so later runs start at once",

@@ -10,9 +10,13 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from mathhammer.core.limits import MAX_DICE, MAX_NUMBER, first_foreign_digit
 from mathhammer.errors import ProfileError
+
+if TYPE_CHECKING:  # pragma: no cover
+    import numpy as np
 
 _DICE_RE = re.compile(r"^(?:(\d*)D(\d+))?(?:([+-])?(\d+))?$", re.IGNORECASE)
 _SUPPORTED_SIDES = (3, 6)
@@ -155,7 +159,7 @@ class DiceExpr:
             dense[value] = float(p)
         return dense
 
-    def sample(self, rng) -> int:
+    def sample(self, rng: np.random.Generator) -> int:
         """Roll the expression once with ``rng`` (anything with ``integers(low, high)``,
         such as :func:`numpy.random.default_rng`)."""
         total = self.constant

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import re
 from pathlib import Path
+from typing import Any
 
 import numba
 import numba.core.event
@@ -52,7 +53,7 @@ step_kernel = numba.njit(_nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=T
 lean_kernel = numba.njit(_nrt=False, **JIT_OPTIONS)
 
 
-def optimised_at_level_2(dispatcher):
+def optimised_at_level_2(dispatcher: Any) -> Any:
     """Decorator: compile this entry kernel, and the helpers compiled for it, at LLVM
     optimisation level 2 instead of numba's 3 (``NUMBA_OPT``).
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor, wait
+from typing import Any
 
 import numba
 # numpy loads numpy.ma lazily in its module __getattr__ (``import numpy.ma as ma``); when a
@@ -39,7 +40,7 @@ def _pool(n_threads: int) -> ThreadPoolExecutor:
     return ThreadPoolExecutor(max_workers=n_threads, thread_name_prefix="mathhammer")
 
 
-def run_chunk_shares(kernel: Callable[..., None], n_chunks: int, *args) -> None:
+def run_chunk_shares(kernel: Callable[..., None], n_chunks: int, *args: Any) -> None:
     """Run ``kernel(first, step, *args)`` on as many threads as allowed (at most
     ``n_chunks``): a serial ``nogil`` kernel that runs chunks ``first, first + step, ...``.
     """

@@ -196,7 +196,7 @@ GAME = DustGame()
 def fire_plan(plan: Sequence[tuple[str | Weapon, str | Target]], *, method: str = "exact",
               sustained: bool = False, rules: Rules | None = None, distance: int | None = None,
               trials: int = DEFAULT_TRIALS, seed: SeedLike = 1, progress: bool | None = None,
-              **rule_switches) -> list[Result]:
+              **rule_switches: Any) -> list[Result]:
     """Resolve a declared fire plan; one :class:`Result` per target.
 
     All weapons fire together with no retargeting: damage is summed per target and applied
@@ -270,7 +270,7 @@ def _resolved(plan: Any) -> list[tuple[Weapon, Target]]:
 
 
 def exact(weapons: WeaponsLike, target: TargetLike, *, sustained: bool = False,
-          rules: Rules | None = None, distance: int | None = None, **rule_switches) -> Result:
+          rules: Rules | None = None, distance: int | None = None, **rule_switches: Any) -> Result:
     """Exact distributions of one unit's declared weapons against one target.
 
     Parameters
@@ -303,7 +303,7 @@ def exact(weapons: WeaponsLike, target: TargetLike, *, sustained: bool = False,
 def simulate(weapons: WeaponsLike, target: TargetLike, *, trials: int = DEFAULT_TRIALS,
              seed: SeedLike = 1, progress: bool | None = None, sustained: bool = False,
              rules: Rules | None = None, distance: int | None = None,
-             **rule_switches) -> Result:
+             **rule_switches: Any) -> Result:
     """Monte Carlo version of :func:`exact` (same outcomes, with standard errors); for
     ``trials``, ``seed`` and ``progress`` see :func:`fire_plan`.
 
@@ -319,7 +319,8 @@ def simulate(weapons: WeaponsLike, target: TargetLike, *, trials: int = DEFAULT_
 
 
 def exact_pmfs(weapons: WeaponsLike, target: TargetLike, *, sustained: bool = False,
-               rules: Rules | None = None, **rule_switches) -> dict[str, tuple[Fraction, ...]]:
+               rules: Rules | None = None, **rule_switches: Any
+               ) -> dict[str, tuple[Fraction, ...]]:
     """The exact engine's pmfs as fractions (``hits``, ``damage_before_saves``, ``damage``,
     ``models_destroyed``, ``overkill`` and, for vehicles and heroes, ``boxes_lost``)."""
     target_obj = parse_target(target)

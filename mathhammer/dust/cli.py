@@ -59,7 +59,7 @@ def _add_rule_options(parser: argparse.ArgumentParser) -> None:
                         help="a HEROn on the target is a hero joined to the squad (UNCERTAIN)")
 
 
-def register(subparsers) -> None:
+def register(subparsers: Any) -> None:
     """Add ``dust`` with its ``simulate``, ``exact`` and ``table`` subcommands."""
     dust = subparsers.add_parser("dust", help="Dust Tactics shooting (Open fire!)",
                                  description="Dust Tactics attack statistics.")

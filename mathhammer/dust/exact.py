@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import itertools
 from collections import defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -293,7 +293,7 @@ _QUANTITIES = ("hits", "damage_before_saves", "damage")
 MAX_EXACT_OUTCOMES = 500
 
 
-def damage_reach(rows, dice) -> dict[int, int]:
+def damage_reach(rows: np.ndarray, dice: Sequence[int]) -> dict[int, int]:
     """Most damage a volley can deal per target (``rows`` compiled rows, ``dice[r]`` dice
     for row ``r``); an unbounded laser die counts for :data:`UNBOUNDED_REACH`."""
     most: dict[int, int] = {}
@@ -308,7 +308,7 @@ def damage_reach(rows, dice) -> dict[int, int]:
     return most
 
 
-def check_exact_size(rows, dice) -> None:
+def check_exact_size(rows: np.ndarray, dice: Sequence[int]) -> None:
     """Refuse, before any work, a volley whose damage could exceed :data:`MAX_EXACT_OUTCOMES`
     on one target (``rows`` compiled rows, ``dice[r]`` dice for row ``r``).
 

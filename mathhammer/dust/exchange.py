@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import Any
 
 import numpy as np
 
@@ -143,7 +144,7 @@ def exchange(a: Unit, b: Unit, rounds: int = 1, *, method: str = "exact",
              sustained: bool = False, rules: Rules | None = None,
              trials: int = DEFAULT_TRIALS, seed: SeedLike = 1,
              progress: bool | None = None,
-             **rule_switches) -> Result:
+             **rule_switches: Any) -> Result:
     """Multi-round firefight: each round A attacks B, then what is left of B attacks A.
 
     ``a_cover``/``b_cover`` (``"open"``, ``"soft"``, ``"hard"``) override the cover state

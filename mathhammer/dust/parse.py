@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
 
@@ -291,7 +292,8 @@ def parse_weapon(text: str | Weapon, base: Path | None = None) -> tuple[Weapon, 
                            column=1, line=str(text)) from None
 
 
-def parse_weapons(texts, base: Path | None = None) -> tuple[Weapon, ...]:
+def parse_weapons(texts: str | Weapon | Iterable[str | Weapon], base: Path | None = None
+                  ) -> tuple[Weapon, ...]:
     """Parse several weapon texts (a whole unit reference expands to all its lines)."""
     out: list[Weapon] = []
     for text in one_or_many(texts, (Weapon,), "weapons", "4x Shotgun: 3/1"):

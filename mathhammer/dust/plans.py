@@ -31,7 +31,7 @@ CLASS_TICKS = {"infantry": "INF", "vehicle": "VEH", "aircraft": "AIR"}
 
 
 def weapon_breakdown(weapons: WeaponsLike, target: TargetLike, *, sustained: bool = False,
-                     rules: Rules | None = None, **rule_switches) -> pd.DataFrame:
+                     rules: Rules | None = None, **rule_switches: Any) -> pd.DataFrame:
     """Each declared weapon's share of one simultaneous attack, exactly.
 
     Returns
@@ -70,7 +70,7 @@ def weapon_breakdown(weapons: WeaponsLike, target: TargetLike, *, sustained: boo
 
 def losses_table(weapons: WeaponsLike, *, sustained: bool = False, models: int | None = None,
                  boxes: int | None = None, damage_resilient: bool = False,
-                 rules: Rules | None = None, **rule_switches) -> pd.DataFrame:
+                 rules: Rules | None = None, **rule_switches: Any) -> pd.DataFrame:
     """Expected losses of every target column and cover state for one attacker.
 
     Parameters
@@ -127,7 +127,7 @@ def losses_table(weapons: WeaponsLike, *, sustained: bool = False, models: int |
 
 def best_fire_plan(weapons: WeaponsLike, targets: Sequence[TargetLike], *,
                    objective: str = "expected_losses", sustained: bool = False,
-                   rules: Rules | None = None, **rule_switches) -> pd.DataFrame:
+                   rules: Rules | None = None, **rule_switches: Any) -> pd.DataFrame:
     """Rank every declaration of weapons to targets by an exact objective.
 
     Each weapon is aimed at one target it can attack (section 4: the plan is fixed before

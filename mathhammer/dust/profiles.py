@@ -11,6 +11,7 @@ or army symbol) is 2 faces of 6, p = 1/3; a "double" success is 4 faces of 6, p 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -534,7 +535,7 @@ CLASSIC_FACES = ("hit", "hit", "blank", "blank", "blank", "blank")
 NEWER_FACES = ("army", "army", "target", "target", "shield", "shield")
 
 
-def count_successes(faces, rule: str = SINGLE, purpose: str = "hit") -> int:
+def count_successes(faces: Iterable[str], rule: str = SINGLE, purpose: str = "hit") -> int:
     """Successes among rolled faces (``"hit"``/``"blank"`` or ``"army"``/``"target"``/
     ``"shield"``).
 

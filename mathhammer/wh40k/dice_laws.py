@@ -17,7 +17,7 @@ from mathhammer.wh40k.plan_columns import (
 from mathhammer.wh40k.profiles import Weapon
 
 
-def max_attack_dice(row) -> int:
+def max_attack_dice(row: np.ndarray) -> int:
     """Most attack dice a batch row can gather (every A and [RAPID FIRE] die at its top)."""
     per_weapon = (row[A_COUNT] * row[A_SIDES] + row[A_CONST] + row[BONUS_DICE]
                   + row[BONUS_COUNT] * row[BONUS_SIDES]

@@ -22,7 +22,7 @@ CHART_PLANS = 3
 ORDER_CHAR_WIDTH = 0.062
 
 
-def plans_chart(result: Any, *, title_text: str | None = None, ax: Any = None):
+def plans_chart(result: Any, *, title_text: str | None = None, ax: Any = None) -> Any:
     """Horizontal bars of the first objective, one per plan, with its orders underneath.
 
     Returns

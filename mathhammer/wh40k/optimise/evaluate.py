@@ -22,6 +22,7 @@ import numpy as np
 from mathhammer.errors import UnsupportedError
 from mathhammer.wh40k import abilities as ab
 from mathhammer.wh40k.optimise.space import Plan, Space, batch_order, concrete_scenario
+from mathhammer.wh40k.profiles import TargetProfile
 from mathhammer.wh40k.scenario.model import Scenario
 from mathhammer.wh40k.scenario.units import Unit, allocation_groups, declared_order
 
@@ -55,7 +56,7 @@ def exact_obstacle(space: Space) -> str | None:
     return None
 
 
-def one_profile(unit: Unit):
+def one_profile(unit: Unit) -> TargetProfile | None:
     """The unit as one group of identical models (its profile with the unit's model count),
     or None when its groups differ in profile or include a CHARACTER."""
     bare = {dataclasses.replace(g.profile, name="", count=1) for g in unit.groups}

@@ -220,7 +220,8 @@ class OptimiseResult:
             rows.append(f"| {label} | {orders} | {_value(scored, self.objectives, digits)} |")
         return "\n".join(rows)
 
-    def plot(self, outcome: str | None = None, *, title: str | None = None, ax: Any = None):
+    def plot(self, outcome: str | None = None, *, title: str | None = None,
+             ax: Any = None) -> Any:
         """Bars of the objective for the best plans and the everything-at-one-target
         plans (Monte Carlo: ±2 s.e.), labelled with their orders."""
         from mathhammer.wh40k.optimise.chart import plans_chart

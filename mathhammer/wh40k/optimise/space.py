@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mathhammer.errors import ScenarioError
-from mathhammer.wh40k.profiles import Weapon
+from mathhammer.wh40k.profiles import Modifiers, Rules, Weapon
 from mathhammer.wh40k.scenario.activations import Activation, WeaponChoice
 from mathhammer.wh40k.scenario.model import RULE_CHOICES, OpenChoices, Scenario
 from mathhammer.wh40k.scenario.units import CarriedWeapon, ModelGroup, Unit
@@ -158,14 +158,15 @@ class Space:
         """Every unit some slot may aim at, in first-seen order."""
         return list(dict.fromkeys(cell[0] for slot in self.slots for cell in slot.cells))
 
-    def modifiers_of(self, plan: Plan, activation: int):
+    def modifiers_of(self, plan: Plan, activation: int) -> Modifiers:
         """The activation's modifiers with the plan's option values."""
         act = self.scenario.activations[activation]
         values = {o.name: v for o, v in zip(self.options, plan.options)
                   if o.activation == activation}
         return dataclasses.replace(act.modifiers, **values) if values else act.modifiers
 
-    def rules_of(self, plan: Plan):
+    def rules_of(self, plan: Plan) -> Rules:
+        """The scenario's rules with the plan's option values."""
         values = {o.name: v for o, v in zip(self.options, plan.options)
                   if o.activation is None}
         return dataclasses.replace(self.scenario.rules, **values) if values \

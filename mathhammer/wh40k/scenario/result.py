@@ -250,7 +250,8 @@ class ScenarioResult(Result):
         frame.attrs["caption"] = self.engine_note
         return frame
 
-    def plot(self, outcome: str | None = None, *, ax=None, title: str | None = None):
+    def plot(self, outcome: str | None = None, *, ax: Any = None,
+             title: str | None = None) -> Any:
         """Per-round survival curves of every unit (``outcome`` is accepted and ignored, for
         the command line's shared ``--plot``)."""
         from mathhammer.core.charts import survival
