@@ -24,13 +24,16 @@ from mathhammer.wh40k.compile import (A_CONST, A_COUNT, A_REROLL_BELOW, A_SIDES,
                                       EXTRA_CRIT, HIT_CLASS, HIT_REROLL, LETHAL, N_WEAPONS,
                                       RF_CONST, RF_COUNT, RF_SIDES, SAVE_FAILS, SAVE_REROLL,
                                       SUS_CONST, SUS_COUNT, SUS_SIDES, WOUND_CLASS, WOUND_REROLL,
-                                      dice_pmf, face_probabilities, outcome_probabilities,
-                                      rerolled_pmf)
+                                      dice_pmf, face_probabilities, max_attack_dice,
+                                      outcome_probabilities, rerolled_pmf)
 
-#: Memoised tables kept per kind (least recently used dropped first).
-CACHE_SIZE = 4096
+#: Memoised tables kept per kind (least recently used dropped first). With the size caps
+#: below, each kind holds at most about 80 MB however it is used.
+CACHE_SIZE = 512
 #: Largest Markov step (states x states) remembered; bigger ones are rebuilt when needed.
-MAX_CACHED_STATES = 160
+MAX_CACHED_STATES = 128
+#: Largest (unsaved, critical) table remembered, in cells (about 160 kB).
+MAX_CACHED_CELLS = 20_000
 
 
 def frozen(array: np.ndarray) -> np.ndarray:
@@ -52,13 +55,21 @@ def joint_pmf(row: np.ndarray, rolls: np.ndarray, saves: np.ndarray) -> np.ndarr
     saves
         One group's save table (``CompiledPlan.saves[b, group]``).
     """
-    return _joint_from_bytes(np.ascontiguousarray(row, dtype=np.int64).tobytes(),
-                             np.ascontiguousarray(rolls, dtype=np.int64).tobytes(),
-                             np.ascontiguousarray(saves, dtype=np.int64).tobytes())
+    keys = (np.ascontiguousarray(row, dtype=np.int64).tobytes(),
+            np.ascontiguousarray(rolls, dtype=np.int64).tobytes(),
+            np.ascontiguousarray(saves, dtype=np.int64).tobytes())
+    hits = max_attack_dice(row) * (1 + row[SUS_COUNT] * max(row[SUS_SIDES], 1) + row[SUS_CONST])
+    if (hits + 1) ** 2 > MAX_CACHED_CELLS:
+        return _joint(*keys)
+    return _joint_from_bytes(*keys)
 
 
 @lru_cache(maxsize=CACHE_SIZE)
 def _joint_from_bytes(row: bytes, rolls: bytes, saves: bytes) -> np.ndarray:
+    return _joint(row, rolls, saves)
+
+
+def _joint(row: bytes, rolls: bytes, saves: bytes) -> np.ndarray:
     row_a = np.frombuffer(row, dtype=np.int64)
     rolls_a = np.frombuffer(rolls, dtype=np.int64).reshape(4, 7)
     saves_a = np.frombuffer(saves, dtype=np.int64).reshape(2, 7)
