@@ -440,3 +440,53 @@ def test_serve_on_a_busy_port_is_one_line(capsys):
     _one_line(err.strip())
     assert f"cannot listen on 127.0.0.1:{port}" in err
     assert main(["serve", "--port", "70000"]) == 2
+
+
+def _serve(*flags: str):
+    """``mathhammer serve`` in a child process; its process and first stderr lines."""
+    import subprocess
+    import sys
+
+    child = subprocess.Popen([sys.executable, "-m", "mathhammer", "serve", "--no-warmup",
+                              *flags], stderr=subprocess.PIPE, text=True)
+    lines = [child.stderr.readline().strip()]
+    return child, lines
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def test_serve_says_where_the_page_is_and_serves_it():
+    import urllib.request
+
+    port = _free_port()
+    child, lines = _serve("--port", str(port))
+    try:
+        assert lines == [f"mathhammer: serving http://127.0.0.1:{port}/ (Ctrl-C to stop)"]
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/dust", timeout=30) as page:
+            assert "Dust Tactics" in page.read().decode()
+    finally:
+        child.terminate()
+        child.wait(30)
+        child.stderr.close()
+
+
+def test_serve_on_another_address_warns():
+    from mathhammer.web.server import is_loopback
+
+    assert is_loopback("127.0.0.1") and is_loopback("localhost") and is_loopback("::1")
+    assert not is_loopback("0.0.0.0") and not is_loopback("192.168.1.5")
+    child, lines = _serve("--host", "0.0.0.0", "--port", str(_free_port()))
+    try:
+        lines.append(child.stderr.readline().strip())
+        assert lines[0].startswith("mathhammer: serving http://127.0.0.1:")
+        assert lines[1].startswith("mathhammer: warning: listening on 0.0.0.0")
+    finally:
+        child.terminate()
+        child.wait(30)
+        child.stderr.close()
