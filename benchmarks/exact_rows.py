@@ -95,6 +95,48 @@ def previous_engine_grid(repeats: int) -> float:
     return seconds
 
 
+#: The last commit before issue 24's exact engine: ``grid_times`` times its grid end to end.
+PRE_ISSUE_COMMIT = "aad44c5"
+
+_GRID_SCRIPT = """
+import statistics, sys, time
+sys.path.insert(0, sys.argv[1])
+import mathhammer as mh
+attackers, targets, repeats = {attackers!r}, {targets!r}, {repeats}
+mh.compare(attackers, targets, exact=True)
+times = []
+for _ in range(repeats):
+    start = time.process_time()
+    mh.compare(attackers, targets, exact=True)
+    times.append(time.process_time() - start)
+print(statistics.median(times))
+"""
+
+
+def pre_issue_grid(repeats: int) -> float | None:
+    """CPU seconds of the 7x6 exact grid by mathhammer as it was at
+    :data:`PRE_ISSUE_COMMIT` (``git archive`` into a temporary folder, run in a fresh
+    process), or None without git or that commit."""
+    import subprocess
+    import sys
+    import tempfile
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    with tempfile.TemporaryDirectory() as folder:
+        try:
+            archive = subprocess.run(["git", "-C", str(root), "archive", PRE_ISSUE_COMMIT,
+                                      "mathhammer"], capture_output=True, check=True).stdout
+            subprocess.run(["tar", "-x", "-C", folder], input=archive, check=True)
+        except (OSError, subprocess.CalledProcessError):
+            return None
+        script = _GRID_SCRIPT.format(attackers=GRID_ATTACKERS, targets=GRID_TARGETS,
+                                     repeats=repeats)
+        done = subprocess.run([sys.executable, "-c", script, folder], capture_output=True,
+                              text=True)
+        return float(done.stdout.strip()) if done.returncode == 0 else None
+
+
 def grid_times(repeats: int, mc_trials: int) -> dict[str, float]:
     """Seconds per cell of the 7x6 grid: exact repeated, exact first-time, the previous
     engine, and Monte Carlo at ``mc_trials`` per cell (one repeat)."""
@@ -108,8 +150,10 @@ def grid_times(repeats: int, mc_trials: int) -> dict[str, float]:
     previous = previous_engine_grid(max(1, repeats // 2))
     mc, _ = cpu_median(lambda: mh.compare(GRID_ATTACKERS, GRID_TARGETS, trials=mc_trials,
                                           seed=1), 1)
+    pre_issue = pre_issue_grid(repeats)
     return {"repeated": repeated / cells, "first": first / cells,
-            "previous": previous / cells, "monte_carlo": mc / cells}
+            "previous": previous / cells, "monte_carlo": mc / cells,
+            "pre_issue": pre_issue / cells if pre_issue is not None else float("nan")}
 
 
 def thirteen_unit_list():
@@ -173,7 +217,9 @@ class Issue24:
             ratio = g["previous"] / g["repeated"]
             lines.append(f"grid per cell >= 20x the previous engine: "
                          f"{'MET' if ratio >= 20 else 'NOT MET'} (repeated {ratio:.1f}x, first "
-                         f"time {g['previous'] / g['first']:.1f}x)")
+                         f"time {g['previous'] / g['first']:.1f}x; mh.compare before issue 24 "
+                         f"end to end: {g['pre_issue'] / g['repeated']:.1f}x repeated, "
+                         f"{g['pre_issue'] / g['first']:.1f}x first time)")
         if self.lists:
             r = self.lists
             lines.append(f"13 vs 10 units both phases < 1.5 s: "
@@ -209,6 +255,11 @@ def bench_exact_issue24(repeats: int, mc_trials: int, issue24: Issue24) -> list[
                       f"({g['previous'] / g['first']:.3g}x previous engine)"),
             Row(title, "previous exact engine (CPU)", time_per_answer=secs(g["previous"]),
                 ratio="1", check="tests/wh40k/previous_exact.py, compiled cell by cell"),
+            Row(title, f"mh.compare at {PRE_ISSUE_COMMIT} (CPU)",
+                time_per_answer=secs(g["pre_issue"]),
+                ratio=f"{g['pre_issue'] / g['repeated']:.3g}x repeated, "
+                      f"{g['pre_issue'] / g['first']:.3g}x first time",
+                check="the whole grid end to end, fresh process, before issue 24"),
             Row(title, "Monte Carlo (CPU)", trials=f"{mc_trials:,}",
                 time_per_answer=secs(g["monte_carlo"]),
                 ratio=f"{g['monte_carlo'] / g['repeated']:.3g}x slower than exact")]
