@@ -16,8 +16,17 @@ The method, per batch (one weapon line):
    ordinary damage. Once every model is destroyed the chain stays put: later attacks are lost.
 
 With one group of identical models the order of save rolls does not change the law of the
-outcome, so sorting saves (05.04) needs no modelling here. Mixed units are outside this engine
-and are refused with :class:`~mathhammer.errors.UnsupportedError`.
+outcome, so sorting saves (05.04) needs no modelling here. A plan against several allocation
+groups is refused with :class:`~mathhammer.errors.UnsupportedError`; a whole-unit activation
+against a unit of several statlines is solved by :mod:`mathhammer.wh40k.exact_mixed`.
+
+Speed (issue 24). Every table above is a pure function of a few small integer tables of the
+plan, so :mod:`mathhammer.wh40k.exact_tables` memoises them on their bytes (and
+:func:`compiled_plan` the plan itself): a repeated or overlapping question rebuilds nothing.
+Powers of a generating function are taken by Horner's scheme on a table allocated once, or by
+squaring (one weapon's table to the number of weapons); the states after u unsaved wounds by
+squaring the Markov step for small units. Only non-negative numbers are multiplied and
+added, so each probability keeps its relative precision. :func:`clear_caches` forgets it all.
 """
 
 from __future__ import annotations
