@@ -1,0 +1,51 @@
+"""Distribution charts and overlays (core/chart_distributions.py): what is drawn is the
+distribution, checked on pmfs written out by hand."""
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+
+from mathhammer.core.chart_distributions import distribution, overlay  # noqa: E402
+from mathhammer.core.result import Distribution  # noqa: E402
+from mathhammer.errors import OptionError  # noqa: E402
+
+# two D6 rolls hitting on 4+: P(0, 1, 2 hits) = 1/4, 1/2, 1/4; mean 1
+TWO_HITS = np.array([0.25, 0.5, 0.25])
+
+
+def test_distribution_bars_steps_and_mean():
+    art = distribution(Distribution.from_pmf(TWO_HITS, label="hits", subject="2 bolters"))
+    assert [p.get_height() for p in art.bars] == [0.25, 0.5, 0.25]
+    # P(at least k) = 1, 3/4, 1/4
+    assert art.curve.get_ydata().tolist() == [1.0, 0.75, 0.25]
+    assert art.mean_line.get_xdata()[0] == pytest.approx(1.0)
+    assert art.ax.get_title(loc="left").startswith("Hits: 2 bolters")
+    assert art.twin.get_xlabel() == "k (hits)"
+
+
+def test_overlay_draws_each_results_at_least_steps():
+    certain = Distribution.from_pmf(np.array([0.0, 0.0, 1.0]), label="hits")
+    art = overlay({"4+": Distribution.from_pmf(TWO_HITS, label="hits"), "auto": certain})
+    assert [line.get_ydata().tolist() for line in art.lines] == [[1.0, 0.75, 0.25],
+                                                                [1.0, 1.0, 1.0]]
+    labels = [line.get_label() for line in art.lines]
+    assert labels[0].startswith("4+ (mean 1") and labels[1].startswith("auto (mean 2")
+    assert art.axes == [art.ax]
+
+
+def test_overlay_keys_name_attacker_and_target():
+    d = Distribution.from_pmf(TWO_HITS, label="hits")
+    art = overlay({("Bolter", "MEQ"): d, ("Melta", "MEQ"): d})
+    # one shared target: said once in the title, the legend names the attackers
+    assert art.ax.get_title(loc="left").endswith("vs MEQ")
+    assert [line.get_label().split(" (mean")[0] for line in art.lines] == ["Bolter", "Melta"]
+
+
+def test_overlay_refusals():
+    with pytest.raises(OptionError, match="at least one result"):
+        overlay({})
+    with pytest.raises(OptionError, match="1 labels for 2 results"):
+        overlay([Distribution.from_pmf(TWO_HITS)] * 2, labels=["only one"])
