@@ -48,28 +48,46 @@ def wh40k_job(query: Mapping[str, str]) -> Work:
 
 def _wh40k_answer(attackers: list[Any], targets: list[str], options: dict[str, Any],
                   engine: forms.Engine) -> Answer:
+    """One pairing (:func:`mathhammer.exact` / :func:`mathhammer.simulate`: its table and
+    distributions), or a grid (:func:`mathhammer.compare`: its table, heat map and "at least
+    k" chart)."""
     from mathhammer.core import charts
     from mathhammer.wh40k.compare import compare, table, to_markdown
 
+    if len(attackers) == 1 and len(targets) == 1:
+        return _pairing_answer(attackers[0], targets[0], options, engine)
     cells: dict = {}
     frame = compare(attackers, targets, exact=engine.exact, trials=engine.trials,
                     seed=engine.seed, results_out=cells, **options)
+    shown = [Chart(lambda: charts.heatmap(frame), "heatmap"),
+             Chart(lambda: charts.overlay(cells, "damage"), "at-least-k")]
     downloads = {"grid.csv": csv_download(frame),
                  "grid.md": text_download(to_markdown(frame, caption=True))}
-    single = next(iter(cells.values())) if len(cells) == 1 else None
-    if single is not None:  # its distributions, each with its "at least k" curve
-        shown = [Chart(lambda o=o: single.plot(o), o.replace("_", "-"))
-                 for o in ("damage", "models_destroyed") if varies(single, o)]
-        downloads["result.md"] = text_download(single.to_markdown())
-        downloads["result.csv"] = csv_download(single.to_frame())
-    else:
-        shown = [Chart(lambda: charts.heatmap(frame), "heatmap"),
-                 Chart(lambda: charts.overlay(cells, "damage"), "at-least-k")]
     for chart in shown:
         downloads.update(chart.downloads())
-    html = page("answer_40k.html", grid=table(frame).to_html(), single=single,
-                single_table=single.table().to_html() if single is not None else "",
+    html = page("answer_40k.html", grid=table(frame).to_html(), single=None, single_table="",
                 charts=shown, engine=engine.words(), downloads=downloads)
+    return Answer(html, downloads, chart_views(shown))
+
+
+def _pairing_answer(attacker: Any, target: str, options: dict[str, Any],
+                    engine: forms.Engine) -> Answer:
+    from mathhammer.wh40k.api import exact, simulate
+    from mathhammer.wh40k.targets import resolve_target
+
+    weapons = attacker if isinstance(attacker, list) else [attacker]
+    profile = resolve_target(target, None, options.get("edition", 11))
+    result = exact(weapons, profile, **options) if engine.exact else \
+        simulate(weapons, profile, trials=engine.trials, seed=engine.seed, **options)
+    shown = [Chart(lambda o=o: result.plot(o), o.replace("_", "-"))
+             for o in ("damage", "models_destroyed") if varies(result, o)]
+    downloads = {"result.md": text_download(result.to_markdown()),
+                 "result.csv": csv_download(result.to_frame())}
+    for chart in shown:
+        downloads.update(chart.downloads())
+    html = page("answer_40k.html", grid="", single=result,
+                single_table=result.table().to_html(), charts=shown,
+                engine=engine.words(per=""), downloads=downloads)
     return Answer(html, downloads, chart_views(shown))
 
 

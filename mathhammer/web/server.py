@@ -67,8 +67,9 @@ def serve(host: str, port: int, *, open_browser: bool = False, warm: bool = True
               "machines on the network, with no login", file=sys.stderr, flush=True)
     if warm:
         threading.Thread(target=warm_up, name="mathhammer-warmup", daemon=True).start()
+    # a browser's idle keep-alive connection must not hold up Ctrl-C or a SIGTERM
     config = uvicorn.Config(create_app(port=port, bind_host=host), log_level="warning",
-                            access_log=False, lifespan="off")
+                            access_log=False, lifespan="off", timeout_graceful_shutdown=3)
     server = uvicorn.Server(config)
     if open_browser:
         threading.Timer(0.5, webbrowser.open, args=(url,)).start()

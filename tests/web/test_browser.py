@@ -105,7 +105,10 @@ def _shown(css: str, words: str = ""):
 
 
 def _screenshot(browser, name: str) -> None:
-    """The whole page, as tall as its content."""
+    """The whole page, as tall as its content, once every chart is drawn."""
+    from selenium.webdriver.common.by import By
+
+    _wait(browser, lambda b: not b.find_elements(By.CSS_SELECTOR, "figure.chart p.hint"))
     height = browser.execute_script("return document.documentElement.scrollHeight")
     browser.set_window_size(1280, min(max(height, 800), 6000))
     browser.execute_script("window.scrollTo(0, 0)")

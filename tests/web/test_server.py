@@ -121,6 +121,8 @@ def test_a_grid_draws_a_heat_map_and_the_at_least_k_chart(client):
     assert status["state"] == "done"
     assert 'data-chart="heatmap"' in status["html"]
     assert 'data-chart="at-least-k"' in status["html"]
+    csv = client.get(f"/api/jobs/{status['id']}/files/grid.csv").text
+    assert csv.startswith("attacker,target") and "Lascannon" in csv
     frame = mh.compare([BOLTER], ["MEQ"], exact=True)
     value = frame.query("metric == 'expected_damage'")["value"].iloc[0]
     assert f"{value:.3g}" in status["html"]
@@ -128,11 +130,24 @@ def test_a_grid_draws_a_heat_map_and_the_at_least_k_chart(client):
 
 def test_monte_carlo_is_the_same_as_the_library_with_the_same_seed(client):
     status = run_job(client, {"page": "40k", "weapons": BOLTER, "targets": "MEQ",
-                              "engine": "monte-carlo", "trials": "20000", "seed": "5"})
-    expected = mh.compare([BOLTER], ["MEQ"], trials=20_000, seed=5, results_out=(cells := {}))
-    result = next(iter(cells.values()))
-    assert _float(status["html"], "mean-damage") == result.mean("damage")
-    assert not expected.empty
+                              "engine": "monte-carlo", "trials": "20000", "seed": "5",
+                              "half_range": "on"})
+    expected = mh.simulate([BOLTER], "MEQ", trials=20_000, seed=5, half_range=True)
+    assert _float(status["html"], "mean-damage") == expected.mean("damage")
+    assert "Monte Carlo, 20,000 trials, seed 5" in status["html"]
+
+
+def test_a_single_pairing_reports_its_trials_and_can_be_cancelled(client):
+    job = client.post("/api/jobs", data={"page": "40k", "weapons": f"10x {BOLTER}",
+                                         "targets": "10x GEQ", "engine": "monte-carlo",
+                                         "trials": "2000000"}).json()
+    status = job
+    while status["state"] in ("waiting", "running") and status["total"] == 0:
+        time.sleep(0.05)
+        status = client.get(f"/api/jobs/{job['id']}").json()
+    if status["state"] == "running":  # a fast machine may have finished already
+        assert status["total"] == 2_000_000 and status["desc"] == "simulate"
+        assert client.post(f"/api/jobs/{job['id']}/cancel").json()["state"] == "cancelled"
 
 
 @pytest.mark.parametrize("fields, words", [
@@ -169,7 +184,7 @@ def test_downloads_are_the_charts_and_tables(client):
         "content-disposition"]
     assert client.get(f"/api/jobs/{job}/files/damage.svg").content.lstrip().startswith(b"<?xml")
     assert client.get(f"/api/jobs/{job}/files/result.md").text.startswith("*exact")
-    assert client.get(f"/api/jobs/{job}/files/grid.csv").text.startswith("attacker,target")
+    assert client.get(f"/api/jobs/{job}/files/result.csv").text.startswith("outcome,")
     assert client.get(f"/api/jobs/{job}/files/nothing.png").status_code == 404
     assert client.get("/api/jobs/nojob/files/damage.png").status_code == 404
 
@@ -198,12 +213,12 @@ def test_a_long_job_can_be_cancelled_and_never_blocks_the_page(client):
 
 
 def test_a_bug_is_one_line_on_the_page(client, monkeypatch):
-    from mathhammer.wh40k import compare
+    from mathhammer.wh40k import api
 
     def broken(*args, **kwargs):
         raise KeyError("oops")
 
-    monkeypatch.setattr(compare, "compare", broken)
+    monkeypatch.setattr(api, "exact", broken)
     status = run_job(client, {"page": "40k", "weapons": BOLTER, "targets": "MEQ"})
     assert status["state"] == "error" and status["message"].startswith("internal error")
     _one_line(status["message"])
