@@ -116,8 +116,9 @@ def bar(total: int, desc: str, *, progress: bool | None = None,
     """
     global _depth
     listener = getattr(_thread, "listener", None)
-    if listener is not None and not listener.open:  # the outermost scope of a listening thread
-        shown = Bar(report=listener.scope(total, desc))
+    owner = listener if listener is not None and not listener.open else None
+    if owner is not None:  # the outermost scope of a listening thread
+        shown = Bar(report=owner.scope(total, desc))
     else:
         shown = Bar(_make(total, desc, unit) if listener is None and wanted(progress) else None)
     with _lock:
@@ -128,6 +129,8 @@ def bar(total: int, desc: str, *, progress: bool | None = None,
         with _lock:
             _depth -= 1
         shown.close()
+        if owner is not None:
+            owner.open = False
 
 
 class Cancelled(MathhammerError):

@@ -66,3 +66,16 @@ def test_a_roster_from_memory_is_the_roster_of_its_file(roster_files):
         roster_from_bytes(b" " * (17 * 2**20), "big.ros")
     with pytest.raises(mh.RosterError, match="content is bytes"):
         roster_from_bytes("text", "x.ros")
+
+
+def test_each_outermost_scope_in_turn_reports():
+    from mathhammer.core.progress import bar
+
+    steps = []
+    with listen(lambda done, total, desc: steps.append((desc, done, total))):
+        for desc in ("first", "second"):
+            with bar(2, desc) as outer:
+                with bar(5, "inner") as inner:  # nested: not reported
+                    inner.update(5)
+                outer.update(2)
+    assert steps == [("first", 0, 2), ("first", 2, 2), ("second", 0, 2), ("second", 2, 2)]
