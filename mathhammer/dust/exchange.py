@@ -4,21 +4,24 @@ Pools shrink with losses: squads lose their carriers in the order of a casualty 
 (:func:`removal_order`), vehicles and heroes fire their printed dice until destroyed. The
 exact engine is :func:`mathhammer.dust.exact.exchange_exact` (a Markov chain), the Monte
 Carlo one :func:`mathhammer.dust.monte_carlo.exchange_monte_carlo`; both read the sides
-built here (:class:`~mathhammer.dust.exact.ExchangeSide`).
+built here (:class:`~mathhammer.dust.exact.ExchangeSide`). :data:`EXCHANGE` puts them under
+core's contract (:class:`mathhammer.core.game.Game`), so :func:`exchange` is core's
+``simulate`` or ``exact`` of the two units.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 
-from mathhammer.core.game import SeedLike, engine_method, recorded_seed
+from mathhammer.core import game as contract
+from mathhammer.core.game import Game, Outcomes, SeedLike, Tallies, engine_method
 from mathhammer.core.progress import check_progress
-from mathhammer.core.result import EXACT, MONTE_CARLO, Distribution, Result
-from mathhammer.core.trials import DEFAULT_TRIALS, check_seed
+from mathhammer.core.result import MONTE_CARLO, Distribution, Result
+from mathhammer.core.trials import DEFAULT_TRIALS
 from mathhammer.dust.compile import compile_row
 from mathhammer.dust.exact import ExchangeSide, exchange_exact, to_float
 from mathhammer.dust.monte_carlo import N_CHUNKS, exchange_monte_carlo
@@ -176,50 +179,94 @@ def exchange(a: Unit, b: Unit, rounds: int = 1, *, method: str = "exact",
     >>> round(r.probability("b_destroyed"), 4)
     0.8485
     """
-    method = engine_method(method)
+    options = dict(rounds=rounds, a_weapons=a_weapons, b_weapons=b_weapons, a_cover=a_cover,
+                   b_cover=b_cover, sustained=sustained, rules=rules, **rule_switches)
+    if engine_method(method) == MONTE_CARLO:
+        return contract.simulate(EXCHANGE, a, b, trials=trials, seed=seed, progress=progress,
+                                 **options)
     check_progress(progress)
-    rules = with_switches(rules, rule_switches)
-    for cover in (a_cover, b_cover):
-        if cover is not None and cover not in COVER_STATES:
-            raise OptionError(f"cover must be open, soft or hard, not {cover!r}")
-    if a_cover is not None:
-        a = replace(a, profile=a.profile.with_cover(a_cover))
-    if b_cover is not None:
-        b = replace(b, profile=b.profile.with_cover(b_cover))
-    if isinstance(rounds, bool) or not isinstance(rounds, int) \
-            or not 1 <= rounds <= MAX_EXCHANGE_ROUNDS:
-        raise OptionError(f"rounds {rounds!r}: give a whole number of rounds from 1 to "
-                          f"{MAX_EXCHANGE_ROUNDS} (a Dust game lasts a handful of rounds)")
-    policy = rules.casualty_policy
-    side_a = _exchange_side(a, b, a_weapons, sustained, rules)
-    side_b = _exchange_side(b, a, b_weapons, sustained, rules)
-    cap_a, cap_b = side_a.capacity, side_b.capacity
-    inputs = {"a": a.name, "b": b.name, "a_profile": str(a.profile),
-              "b_profile": str(b.profile), "rounds": rounds, "sustained": sustained,
-              "a_weapons": [str(ln) for ln in a.weapons],
-              "b_weapons": [str(ln) for ln in b.weapons],
-              "casualty_policy": policy, "engine": method, "rules": rules.as_dict(),
-              "rule_changes": list(rules.changes(skip=("casualty_policy",))),
-              "subject": f"{a.name} (fires first) vs {b.name}",
-              "situation": f"{rounds} round{'s' if rounds != 1 else ''}, "
-                           f"casualty policy {policy.replace('_', ' ')}"
-                           + (", sustained attacks" if sustained else "")}
-    labels = {"a_losses": f"{a.name} losses", "b_losses": f"{b.name} losses",
-              "a_destroyed": f"{a.name} destroyed", "b_destroyed": f"{b.name} destroyed"}
-    if method == MONTE_CARLO:
-        tallies = exchange_monte_carlo(side_a, side_b, rounds, policy == "random", trials,
-                                       seed, progress=progress)
-        entropy, spawn_key = recorded_seed(check_seed(seed))
-        if spawn_key:
-            inputs["seed_spawn_key"] = spawn_key
-        return Result(MONTE_CARLO, tallies.distributions(), tallies.probabilities(),
-                      trials=tallies.trials, seed=entropy,
-                      inputs=dict(inputs, chunks=N_CHUNKS), labels=labels)
-    pa, pb = exchange_exact(side_a, side_b, rounds)
-    return Result(EXACT, {"a_losses": Distribution.from_pmf(to_float(tuple(pa))),
-                          "b_losses": Distribution.from_pmf(to_float(tuple(pb)))},
-                  {"a_destroyed": float(pa[cap_a]), "b_destroyed": float(pb[cap_b])},
-                  inputs=inputs, labels=labels)
+    return contract.exact(EXCHANGE, a, b, **options)
+
+
+@dataclass(frozen=True, eq=False)
+class Exchange:
+    """A compiled exchange: both sides, the rounds, and what the result says of them."""
+
+    side_a: ExchangeSide
+    side_b: ExchangeSide
+    rounds: int
+    random_policy: bool
+    inputs: dict[str, Any]
+    labels: dict[str, str]
+
+
+class ExchangeGame(Game[Exchange]):
+    """Dust exchanges under core's contract: unit A against unit B over several rounds, by
+    the Markov chain (:func:`~mathhammer.dust.exact.exchange_exact`) or the exchange kernel
+    (:func:`~mathhammer.dust.monte_carlo.exchange_monte_carlo`)."""
+
+    name = "dust exchange"
+    metrics = {"expected_a_losses": ("mean", "a_losses"),
+               "expected_b_losses": ("mean", "b_losses"),
+               "p_a_destroyed": ("probability", "a_destroyed"),
+               "p_b_destroyed": ("probability", "b_destroyed")}
+    chunks = N_CHUNKS
+
+    def compile(self, a: Unit, b: Unit, *, rounds: int = 1,
+                a_weapons: Sequence[str] | None = None, b_weapons: Sequence[str] | None = None,
+                a_cover: str | None = None, b_cover: str | None = None,
+                sustained: bool = False, rules: Rules | None = None,
+                **rule_switches: Any) -> Exchange:
+        rules = with_switches(rules, rule_switches)
+        for cover in (a_cover, b_cover):
+            if cover is not None and cover not in COVER_STATES:
+                raise OptionError(f"cover must be open, soft or hard, not {cover!r}")
+        if a_cover is not None:
+            a = replace(a, profile=a.profile.with_cover(a_cover))
+        if b_cover is not None:
+            b = replace(b, profile=b.profile.with_cover(b_cover))
+        if isinstance(rounds, bool) or not isinstance(rounds, int) \
+                or not 1 <= rounds <= MAX_EXCHANGE_ROUNDS:
+            raise OptionError(f"rounds {rounds!r}: give a whole number of rounds from 1 to "
+                              f"{MAX_EXCHANGE_ROUNDS} (a Dust game lasts a handful of rounds)")
+        policy = rules.casualty_policy
+        side_a = _exchange_side(a, b, a_weapons, sustained, rules)
+        side_b = _exchange_side(b, a, b_weapons, sustained, rules)
+        inputs = {"a": a.name, "b": b.name, "a_profile": str(a.profile),
+                  "b_profile": str(b.profile), "rounds": rounds, "sustained": sustained,
+                  "a_weapons": [str(ln) for ln in a.weapons],
+                  "b_weapons": [str(ln) for ln in b.weapons],
+                  "casualty_policy": policy, "engine": None, "rules": rules.as_dict(),
+                  "rule_changes": list(rules.changes(skip=("casualty_policy",))),
+                  "subject": f"{a.name} (fires first) vs {b.name}",
+                  "situation": f"{rounds} round{'s' if rounds != 1 else ''}, "
+                               f"casualty policy {policy.replace('_', ' ')}"
+                               + (", sustained attacks" if sustained else "")}
+        labels = {"a_losses": f"{a.name} losses", "b_losses": f"{b.name} losses",
+                  "a_destroyed": f"{a.name} destroyed", "b_destroyed": f"{b.name} destroyed"}
+        return Exchange(side_a, side_b, rounds, policy == "random", inputs, labels)
+
+    def run_monte_carlo(self, plan: Exchange, trials: int, seed: SeedLike, *,
+                        progress: bool | None = None) -> Tallies:
+        return exchange_monte_carlo(plan.side_a, plan.side_b, plan.rounds, plan.random_policy,
+                                    trials, seed, progress=progress)
+
+    def run_exact(self, plan: Exchange) -> Outcomes:
+        pa, pb = exchange_exact(plan.side_a, plan.side_b, plan.rounds)
+        cap_a, cap_b = plan.side_a.capacity, plan.side_b.capacity
+        return Outcomes({"a_losses": Distribution.from_pmf(to_float(tuple(pa))),
+                         "b_losses": Distribution.from_pmf(to_float(tuple(pb)))},
+                        {"a_destroyed": float(pa[cap_a]), "b_destroyed": float(pb[cap_b])})
+
+    def labels_of(self, plan: Exchange) -> dict[str, str]:
+        return dict(plan.labels)
+
+    def inputs_of(self, plan: Exchange, method: str) -> dict[str, Any]:
+        return {**plan.inputs, "engine": method}
+
+
+#: Dust exchanges' side of core's contract.
+EXCHANGE = ExchangeGame()
 
 
 def _exchange_side(unit: Unit, other: Unit, weapons: Sequence[str] | None, sustained: bool,
