@@ -216,3 +216,22 @@ def test_frames_of_every_game_read_alike():
     out = to_json_dict(frame)
     assert out["method"] == "exact" and out["rows"][0]["stderr"] is None
     assert out["rows"][0]["method"] == "exact"
+
+
+def test_dust_exchange_meets_the_contract():
+    from mathhammer.dust import load_unit
+
+    exchange_module = importlib.import_module("mathhammer.dust.exchange")
+    game = exchange_module.EXCHANGE
+    pounder, rangers = load_unit("seed.toml", "Pounder"), load_unit("seed.toml", "Assault Rangers")
+    plan = game.compile(pounder, rangers, rounds=1)
+    tallies = game.run_monte_carlo(plan, 2_000, 3)
+    assert isinstance(tallies, Tallies) and set(tallies.events) == {"a_destroyed",
+                                                                    "b_destroyed"}
+    # one round: only the Pounder's 10 dice hurt the rangers (1/3 each); 5 hits destroy them
+    q = 1 / 3
+    p_destroyed = sum(math.comb(10, k) * q ** k * (1 - q) ** (10 - k) for k in range(5, 11))
+    exact = contract.exact(game, pounder, rangers, rounds=1)
+    assert exact.probability("b_destroyed") == pytest.approx(p_destroyed, abs=1e-12)
+    assert exact.probability("b_destroyed") == dust.exchange(pounder, rangers).probability(
+        "b_destroyed")
