@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from typing import Any
+from urllib.parse import parse_qsl
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -154,8 +155,6 @@ async def start_job(request: Request) -> Response:
         body = await request.body()
         if len(body) > MAX_QUERY_BYTES:
             raise OptionError(f"the form is {len(body):,} bytes; at most {MAX_QUERY_BYTES:,}")
-        from urllib.parse import parse_qsl
-
         query = dict(parse_qsl(body.decode("utf-8", "replace"), keep_blank_values=True))
         kind = query.get("page", "")
         work = await run_in_threadpool(state.work, kind, query)
@@ -165,12 +164,13 @@ async def start_job(request: Request) -> Response:
     return _json(job.status())
 
 
-def _job_or_404(request: Request) -> Any:
+def _job(request: Request) -> Any:
+    """The job the address names, or ``None``."""
     return request.app.state.mh.jobs.get(request.path_params["job"])
 
 
 async def job_status(request: Request) -> Response:
-    job = _job_or_404(request)
+    job = _job(request)
     if job is None:
         return _json({"state": "error", "message": "no such computation (it finished long "
                                                    "ago, or the server was restarted)"}, 404)
@@ -185,7 +185,7 @@ async def cancel_job(request: Request) -> Response:
 
 
 async def job_file(request: Request) -> Response:
-    job = _job_or_404(request)
+    job = _job(request)
     name = request.path_params["name"]
     download = job.answer.downloads.get(name) if job is not None and job.answer else None
     if download is None:
@@ -196,7 +196,7 @@ async def job_file(request: Request) -> Response:
 
 
 async def job_view(request: Request) -> Response:
-    job = _job_or_404(request)
+    job = _job(request)
     view = job.answer.views.get(request.path_params["name"]) \
         if job is not None and job.answer else None
     if view is None:
