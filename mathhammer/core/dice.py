@@ -19,6 +19,9 @@ if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
 
 _DICE_RE = re.compile(r"^(?:(\d*)D(\d+))?(?:([+-])?(\d+))?$", re.IGNORECASE)
+_SIGN_SPACES_RE = re.compile(r"\s*([+-])\s*")
+_SPACE_RE = re.compile(r"\s")
+_DIGITS_RE = re.compile(r"\d+")
 _SUPPORTED_SIDES = (3, 6)
 
 
@@ -44,7 +47,8 @@ class DiceExpr:
     def __post_init__(self) -> None:
         for field in ("count", "sides", "constant"):
             value = getattr(self, field)
-            if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+            if type(value) is not int and (isinstance(value, bool)
+                                           or not isinstance(value, numbers.Integral)):
                 raise ProfileError(f"DiceExpr {field} must be a whole number (int), not "
                                    f"{type(value).__name__} {value!r:.40}")
         if self.sides not in (0, *_SUPPORTED_SIDES):
@@ -86,15 +90,17 @@ class DiceExpr:
             raise ProfileError(f"a dice expression is text such as 'D6+1' or a whole number, "
                                f"not {type(text).__name__} {text!r:.40}")
         raw = text
-        compact = re.sub(r"\s*([+-])\s*", r"\1", raw.strip())
-        if re.search(r"\s", compact):
+        compact = raw.strip()
+        if _SPACE_RE.search(compact):
+            compact = _SIGN_SPACES_RE.sub(r"\1", compact)
+        if _SPACE_RE.search(compact):
             raise ProfileError(f"space inside dice expression '{raw}': write one number or "
                                "dice without spaces, e.g. 'D6', '2D6' or 'D6+1'", token=raw)
         foreign = first_foreign_digit(compact)
         if foreign is not None:
             raise ProfileError(f"'{foreign[1]}' in dice expression '{raw}' is not a digit 0-9: "
                                "type the number with the digits 0-9", token=raw)
-        if any(len(digits) > 6 for digits in re.findall(r"\d+", compact)):
+        if any(len(digits) > 6 for digits in _DIGITS_RE.findall(compact)):
             raise ProfileError(f"dice expression '{raw}' holds a number too large: at most "
                                f"{MAX_NUMBER:,} (and {MAX_DICE} dice)", token=raw)
         match = _DICE_RE.match(compact)

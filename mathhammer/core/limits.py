@@ -49,6 +49,8 @@ def first_foreign_digit(text: str) -> tuple[int, str] | None:
 
     Python reads ``٣``, ``３`` and ``𝟑`` as digits; a profile must not.
     """
+    if text.isascii():
+        return None
     for index, char in enumerate(text):
         if not char.isascii() and char.isdigit():
             return index, char

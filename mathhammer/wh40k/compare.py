@@ -46,6 +46,7 @@ from mathhammer.core.result import Result, situation_text
 from mathhammer.core.trials import DEFAULT_GRID_TRIALS, check_seed, check_trials
 from mathhammer.errors import OptionError, UnsupportedError, did_you_mean
 from mathhammer.wh40k import api
+from mathhammer.wh40k.exact_grid import ExactCell, solve_cells
 from mathhammer.wh40k.metric_words import METRIC_LABELS
 from mathhammer.wh40k.profiles import NO_SAVE, TargetProfile, Weapon
 from mathhammer.wh40k.targets import TargetLibrary, resolve_target
@@ -245,13 +246,16 @@ def _run(cells, parameter, costs, *, trials, seed, exact, options, settings=None
             for (attacker, target, overrides), child in zip(cells, children)]
     desc = "compare" if parameter is None else f"sweep {parameter}"
     with progress_bar(len(jobs), desc, progress=progress) as bar:
-        results_list = _run_jobs(jobs, client, bar)
+        if exact and client is None:
+            results_list = _exact_cells(jobs, bar)
+        else:
+            results_list = _run_jobs(jobs, client, bar)
     rows: list[dict[str, Any]] = []
     for i, ((attacker, target, overrides), result) in enumerate(zip(cells, results_list)):
         if results_out is not None:
             key = (attacker.label, target.label) if parameter is None \
                 else (attacker.label, target.label, settings[i])
-            results_out[key] = result
+            results_out[key] = result.result() if isinstance(result, ExactCell) else result
         for metric, value, err in _metrics(result, costs.get(attacker.label)):
             row = {"attacker": attacker.label, "target": target.label}
             if parameter is not None:
@@ -272,6 +276,13 @@ def _run(cells, parameter, costs, *, trials, seed, exact, options, settings=None
     if costs:
         frame.attrs["points"] = {str(k): float(v) for k, v in costs.items()}
     return frame
+
+
+def _exact_cells(jobs: list[tuple], bar: Bar) -> list[ExactCell]:
+    """Every cell's exact answer in one pass (:func:`exact_grid.solve_cells`: options, plans
+    and tables shared across cells, no per-cell Result); the first refusal names its cell."""
+    return solve_cells([(a.weapons, t.profile, options) for a, t, options, *_ in jobs],
+                       bar.update, [f"{a.label} against {t.label}" for a, t, *_ in jobs])
 
 
 def _run_jobs(jobs: list[tuple], client: Any, bar: Bar) -> list[Result]:
@@ -328,7 +339,7 @@ def _metrics(result: Result, cost: float | None):
     p = result.probability("unit_destroyed")
     out = [("expected_damage", dmg, dmg_se), ("expected_models_destroyed", mod, mod_se),
            ("p_unit_destroyed", p, err(result.probability_stderr("unit_destroyed")))]
-    if "attacker_mortal_wounds" in result.distributions:
+    if "attacker_mortal_wounds" in result.outcomes:
         out.append(("expected_attacker_mortal_wounds", result.mean("attacker_mortal_wounds"),
                     err(result.stderr("attacker_mortal_wounds"))))
     if cost is not None:

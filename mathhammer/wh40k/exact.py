@@ -317,9 +317,17 @@ def apply_batch(joint: np.ndarray, state: np.ndarray, step_normal: np.ndarray,
     # Row form: one row per combination of pending critical wounds, wounds lost along it.
     rows = state.reshape(state.shape[0], -1).T
     after_u = states_after_wounds(rows, step_normal, joint.shape[0])
-    per_k = np.tensordot(joint.T, after_u, axes=1)   # [k, pending..., wounds lost]
+    # [k, pending..., wounds lost]
+    per_k = (joint.T @ after_u.reshape(joint.shape[0], -1)).reshape(
+        (joint.shape[1],) + after_u.shape[1:])
     if defer:
         return per_k.transpose(2, 1, 0).reshape(state.shape + (per_k.shape[0],))
+    if per_k.shape[0] > 2 and step_mortal.shape[0] <= MAX_SQUARING_STATES:
+        # sum_k per_k[k] @ step_mortal ** k, the powers by squaring (a few products)
+        powers = states_after_wounds(np.eye(step_mortal.shape[0]), step_mortal,
+                                     per_k.shape[0])
+        result = np.einsum("krs,kst->rt", per_k, powers)
+        return result.T.reshape(state.shape)
     result = per_k[-1]
     for k in range(per_k.shape[0] - 2, -1, -1):
         result = result @ step_mortal + per_k[k]

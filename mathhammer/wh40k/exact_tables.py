@@ -24,8 +24,7 @@ from mathhammer.wh40k.compile import (A_CONST, A_COUNT, A_REROLL_BELOW, A_SIDES,
                                       EXTRA_CRIT, HIT_CLASS, HIT_REROLL, LETHAL, N_WEAPONS,
                                       RF_CONST, RF_COUNT, RF_SIDES, SAVE_FAILS, SAVE_REROLL,
                                       SUS_CONST, SUS_COUNT, SUS_SIDES, WOUND_CLASS, WOUND_REROLL,
-                                      dice_pmf, face_probabilities, max_attack_dice,
-                                      outcome_probabilities, rerolled_pmf)
+                                      dice_pmf, max_attack_dice, rerolled_pmf)
 
 #: Memoised tables kept per kind (least recently used dropped first). With the size caps
 #: below, each kind holds at most about 80 MB however it is used.
@@ -75,11 +74,39 @@ def _joint(row: bytes, rolls: bytes, saves: bytes) -> np.ndarray:
     saves_a = np.frombuffer(saves, dtype=np.int64).reshape(2, 7)
     die = attack_die_gf(row_a, rolls_a, saves_a)
     per_weapon, weapons = weapon_dice_pmf(row_a), int(row_a[N_WEAPONS])
+    # The attack dice are the sum of the weapons' independent dice: the batch's generating
+    # function is one weapon's raised to their number (by squaring).
     if _trimmed_shape(die)[1] == 1:
-        # The attack dice are the sum of the weapons' independent dice: the batch's
-        # generating function is one weapon's raised to their number (by squaring).
         return frozen(power_1d(mix_powers(die, per_weapon)[:, 0], weapons)[:, None])
+    rows, cols = _trimmed_shape(die)
+    most = weapons * (len(per_weapon) - 1)
+    if (most * (rows - 1) + 1) * (most * (cols - 1) + 1) <= MAX_FLAT_CELLS:
+        return frozen(_flat_power(die[:rows, :cols], per_weapon, weapons))
     return frozen(mix_powers(die, power_1d(per_weapon, weapons)))
+
+
+#: Largest (unsaved, critical) table whose powers are taken as one flattened polynomial.
+MAX_FLAT_CELLS = 2_048
+
+
+def _flat_power(die: np.ndarray, per_weapon: np.ndarray, weapons: int) -> np.ndarray:
+    """``(sum_n per_weapon[n] die ** n) ** weapons`` for a small 2-D ``die``, by Kronecker
+    substitution: cell (u, k) is coefficient ``u * K + k`` of a 1-D polynomial, with K above
+    the largest total k, so 1-D products (np.convolve, no FFT: sums of non-negative
+    products) never mix two cells."""
+    rows, cols = die.shape
+    most = weapons * (len(per_weapon) - 1)
+    width = most * (cols - 1) + 1
+    flat = np.zeros((rows - 1) * width + cols)
+    for i in range(rows):
+        flat[i * width : i * width + cols] = die[i]
+    support = np.flatnonzero(per_weapon > 0)
+    one = _mix_powers_1d(flat, per_weapon, int(support[0]), int(support[-1]))
+    total = power_1d(one, weapons)
+    height = most * (rows - 1) + 1
+    out = np.zeros(height * width)
+    out[: len(total)] = total[: height * width]
+    return out.reshape(height, width)
 
 
 def weapon_dice_pmf(row: np.ndarray) -> np.ndarray:
@@ -99,23 +126,81 @@ def weapon_dice_pmf(row: np.ndarray) -> np.ndarray:
 
 def attack_die_gf(row: np.ndarray, rolls: np.ndarray, saves: np.ndarray) -> np.ndarray:
     """Generating function of one attack die: hit roll, [SUSTAINED HITS] extra hits,
-    [LETHAL HITS] automatic wounds, wound and save rolls."""
-    fail_hit, hit, crit = (np.array([0.0, 1.0, 0.0]) if row[AUTO_HIT] else
-                           outcome_probabilities(rolls[HIT_CLASS], rolls[HIT_REROLL]))
-    _, wound, crit_wound = outcome_probabilities(rolls[WOUND_CLASS], rolls[WOUND_REROLL])
-    faces = face_probabilities(saves[SAVE_REROLL])
-    unsaved = float(faces[saves[SAVE_FAILS] == 1].sum())
+    [LETHAL HITS] automatic wounds, wound and save rolls.
+
+    A table of a few cells, built with Python floats (one numpy array at the end): numpy
+    calls on 2x2 tables cost more than the arithmetic."""
+    row, rolls, saves = _as_list(row), _as_list(rolls), _as_list(saves)
+    fail_hit, hit, crit = ((0.0, 1.0, 0.0) if row[AUTO_HIT] else
+                           _outcomes(rolls[HIT_CLASS], rolls[HIT_REROLL]))
+    _, wound, crit_wound = _outcomes(rolls[WOUND_CLASS], rolls[WOUND_REROLL])
+    faces = _faces(saves[SAVE_REROLL])
+    unsaved = 0.0
+    for face in range(7):
+        if saves[SAVE_FAILS][face] == 1:
+            unsaved += faces[face]
     devastating = crit_wound if row[DEVASTATING] else 0.0
     ordinary = (wound + (0.0 if row[DEVASTATING] else crit_wound)) * unsaved
-    token = np.array([[max(1.0 - ordinary - devastating, 0.0), devastating], [ordinary, 0.0]])
-    auto = np.array([[1.0 - unsaved], [unsaved]])
-
-    sustained = dice_pmf(row[SUS_COUNT], row[SUS_SIDES], row[SUS_CONST])
+    token = {(0, 0): max(1.0 - ordinary - devastating, 0.0), (0, 1): devastating,
+             (1, 0): ordinary}
+    auto = {(0, 0): 1.0 - unsaved, (1, 0): unsaved}
     extra_token = auto if (row[LETHAL] and row[EXTRA_CRIT]) else token
-    extra_gf = mix_powers(extra_token, sustained)
-    crit_gf = convolve(auto if row[LETHAL] else token, extra_gf)
-    die = add_padded(add_padded(np.array([[fail_hit]]), hit * token), crit * crit_gf)
-    return np.clip(die, 0.0, None)
+    extra_gf: dict[tuple[int, int], float] = {}
+    power = {(0, 0): 1.0}
+    for n, p in enumerate(_dice_list(row[SUS_COUNT], row[SUS_SIDES], row[SUS_CONST])):
+        if n:
+            power = _times(power, extra_token)
+        if p > 0:
+            for cell, q in power.items():
+                extra_gf[cell] = extra_gf.get(cell, 0.0) + p * q
+    die = {(0, 0): fail_hit}
+    for weight, table in ((hit, token), (crit, _times(auto if row[LETHAL] else token,
+                                                      extra_gf))):
+        for cell, q in table.items():
+            die[cell] = die.get(cell, 0.0) + weight * q
+    cells = {cell: p for cell, p in die.items() if p > 0}
+    out = np.zeros((max((i for i, _ in cells), default=0) + 1,
+                    max((j for _, j in cells), default=0) + 1))
+    for (i, j), p in cells.items():
+        out[i, j] = p
+    return out
+
+
+def _as_list(table) -> list:
+    return table.tolist() if isinstance(table, np.ndarray) else table
+
+
+def _faces(reroll: list[int]) -> list[float]:
+    """:func:`~mathhammer.wh40k.dice_laws.face_probabilities` in Python floats."""
+    p_reroll = sum(reroll[1:7]) / 6.0
+    return [0.0] + [(0.0 if reroll[face] else 1.0 / 6.0) + p_reroll / 6.0
+                    for face in range(1, 7)]
+
+
+def _outcomes(classes: list[int], reroll: list[int]) -> tuple[float, float, float]:
+    """:func:`~mathhammer.wh40k.dice_laws.outcome_probabilities` in Python floats."""
+    faces = _faces(reroll)
+    out = [0.0, 0.0, 0.0]
+    for face in range(1, 7):
+        out[classes[face]] += faces[face]
+    return out[0], out[1], out[2]
+
+
+def _dice_list(count: int, sides: int, constant: int) -> list[float]:
+    """:func:`~mathhammer.wh40k.compile.dice_pmf` as a list."""
+    if count == 0 and sides == 0:
+        return [0.0] * constant + [1.0]
+    return dice_pmf(count, sides, constant).tolist()
+
+
+def _times(a: dict[tuple[int, int], float],
+           b: dict[tuple[int, int], float]) -> dict[tuple[int, int], float]:
+    """Product of two small generating functions held as {(u, k): p}."""
+    out: dict[tuple[int, int], float] = {}
+    for (i, j), p in a.items():
+        for (k, m), q in b.items():
+            out[(i + k, j + m)] = out.get((i + k, j + m), 0.0) + p * q
+    return out
 
 
 def mix_powers(gf: np.ndarray, n_pmf: np.ndarray) -> np.ndarray:

@@ -36,6 +36,17 @@ _ROLL_RE = re.compile(r"(\d+)\+?$")
 _KEYWORD_RE = re.compile(r"[A-Z][A-Z0-9']*(?:[ -][A-Z0-9']+)*")
 _GLUED_COUNT_RE = re.compile(r"\s*-?\d+\s*x(?=\S)", re.IGNORECASE)
 _AMBIGUOUS_DAMAGE = ("D3", "D6")
+_WORD_RE = re.compile(r"\S+")
+_NUMBER_RE = re.compile(r"\d+")
+_SIGNED_RE = re.compile(r"[+-]?\d+")
+_RANDOM_STRENGTH_RE = re.compile(r"\d*D[36]([+-]\d+)?", re.IGNORECASE)
+_SAVE_RE = re.compile(r"(\d+)\+")
+_INVULN_RE = re.compile(r"(\d+)\+(?:\((ranged|melee)\)|/(ranged|melee))?", re.IGNORECASE)
+_FNP_RE = re.compile(r"(\d+)\+(?:\((mortal|mw|psychic)\)|/(mortal|mw|psychic))?",
+                     re.IGNORECASE)
+#: Labels written apart from their value (``A 2``, ``AP -1``): joined to the next piece.
+_BARE_LABELS = frozenset({"A", "AP", "BS", "WS", "S", "D", "T", "SV", "W", "INSV", "INV",
+                          "FNP"})
 _WEAPON_LABELS = {"A": "A (attacks)", "BS": "BS", "WS": "WS", "S": "S (strength)",
                   "AP": "AP", "D": "D (damage)"}
 
@@ -274,14 +285,13 @@ def _split_name(body: _Piece, line: str | None = None) -> tuple[str, _Piece]:
 def _scan(body: _Piece, line: str) -> list[_Piece]:
     """Split the characteristics into tokens, joining a label to a value after a space."""
     pieces = [_Piece(m.group(0), body.column + m.start())
-              for m in re.finditer(r"\S+", body.text)]
+              for m in _WORD_RE.finditer(body.text)]
     joined: list[_Piece] = []
     i = 0
     while i < len(pieces):
         piece = pieces[i]
-        bare_label = piece.text.upper() in {"A", "AP", "BS", "WS", "S", "D", "T", "SV", "W",
-                                            "INSV", "INV", "FNP"}
-        number_only = re.fullmatch(r"\d+", piece.text)
+        bare_label = piece.text.upper() in _BARE_LABELS
+        number_only = _NUMBER_RE.fullmatch(piece.text)
         nxt = pieces[i + 1] if i + 1 < len(pieces) else None
         if bare_label and nxt is not None:
             joined.append(_Piece(piece.text + nxt.text, piece.column))
@@ -337,13 +347,13 @@ def _dice(piece: _Piece, label: str, line: str) -> DiceExpr:
 
 def _integer(piece: _Piece, label: str, line: str) -> int:
     text = piece.text.replace(" ", "")
-    if label == "S" and re.fullmatch(r"\d*D[36]([+-]\d+)?", text, re.IGNORECASE):
+    if label == "S" and _RANDOM_STRENGTH_RE.fullmatch(text):
         raise ProfileError(
             f"'S{piece.text}'{{where}}: a random Strength is not modelled (it is rolled per "
             "weapon, so one batch would mix wound tables weapon by weapon); write one line per "
             "Strength value, e.g. S5 and S8, and weigh the results", token=f"S{piece.text}",
             column=piece.column - 1, line=line)
-    if not re.fullmatch(r"[+-]?\d+", text):
+    if not _SIGNED_RE.fullmatch(text):
         hint = {"S": "S4", "AP": "AP-1 (or AP0)", "T": "T4", "W": "W2"}.get(label, "a number")
         raise ProfileError(f"'{label}{piece.text}'{{where}} is not a number: write e.g. {hint}",
                            token=f"{label}{piece.text}", column=piece.column - len(label),
@@ -371,7 +381,7 @@ def _skill(piece: _Piece, label: str, line: str) -> int | None:
 def _save(piece: _Piece, label: str, line: str) -> int:
     if piece.text in ("-", "7+", "7"):
         return NO_SAVE
-    match = re.fullmatch(r"(\d+)\+", piece.text)
+    match = _SAVE_RE.fullmatch(piece.text)
     if match is None:
         raise ProfileError(f"'{label}{piece.text}'{{where}} is not a save: write e.g. {label}3+ "
                            f"(or {label}- for none)", token=f"{label}{piece.text}",
@@ -380,8 +390,7 @@ def _save(piece: _Piece, label: str, line: str) -> int:
 
 
 def _invuln(piece: _Piece, line: str) -> tuple[int, str]:
-    match = re.fullmatch(r"(\d+)\+(?:\((ranged|melee)\)|/(ranged|melee))?", piece.text,
-                         re.IGNORECASE)
+    match = _INVULN_RE.fullmatch(piece.text)
     if match is None:
         raise ProfileError(f"'InSv{piece.text}'{{where}} is not an invulnerable save: write "
                            "e.g. InSv4+, or InSv5+(ranged) for one that works against ranged "
@@ -393,8 +402,7 @@ def _invuln(piece: _Piece, line: str) -> tuple[int, str]:
 
 def _fnp(piece: _Piece, line: str) -> tuple[int, str]:
     """N and what the Feel No Pain works against: "" (all damage), "mortal" or "psychic"."""
-    match = re.fullmatch(r"(\d+)\+(?:\((mortal|mw|psychic)\)|/(mortal|mw|psychic))?",
-                         piece.text, re.IGNORECASE)
+    match = _FNP_RE.fullmatch(piece.text)
     if match is None:
         raise ProfileError(f"'FNP{piece.text}'{{where}} is not a Feel No Pain: write e.g. "
                            "FNP5+, FNP5+(mortal) for one against mortal wounds only or "

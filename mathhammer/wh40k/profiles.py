@@ -34,16 +34,21 @@ def _is_bool(value: object) -> bool:
     return isinstance(value, bool) or type(value).__name__ == "bool_"  # numpy's, by name
 
 
-def _kind_problem(value: object, annotation: str) -> str | None:
-    """What ``value`` should be when it does not fit the field annotation, else None.
+#: Fast answers for the common exact types: ``type(value) in _EXACT_KINDS[kind]`` needs no
+#: further check (a bool is not an int here, and numpy's bool is checked by name below).
+_EXACT_KINDS = {"bool": (bool,), "int": (int,), "str": (str,)}
+
+
+def _kind_problem(value: object, kinds: tuple[str, ...]) -> str | None:
+    """What ``value`` should be when it does not fit the field annotation (split at ``|``),
+    else None.
 
     Only the simple annotations of the value objects are checked (``bool``, ``int``,
     ``str``, ``Literal[...]``, each optionally ``| None``); others are left to the
     constructor's own checks."""
-    kinds = [k.strip() for k in annotation.split("|")]
-    if value is None and "None" in kinds:
-        return None
     kind = kinds[0]
+    if type(value) in _EXACT_KINDS.get(kind, ()) or (value is None and "None" in kinds):
+        return None
     if kind == "bool" and not _is_bool(value):
         return "True or False"
     if kind == "int" and (_is_bool(value) or not isinstance(value, numbers.Integral)):
@@ -57,6 +62,21 @@ def _kind_problem(value: object, annotation: str) -> str | None:
     return None
 
 
+#: Per value-object class: (field name, its annotation split at ``|``), read once per class.
+_FIELD_KINDS: dict[type, tuple[tuple[str, tuple[str, ...]], ...]] = {}
+
+
+def _field_kinds(cls: type) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    kinds = _FIELD_KINDS.get(cls)
+    if kinds is None:
+        import dataclasses
+
+        kinds = tuple((f.name, tuple(k.strip() for k in str(f.type).split("|")))
+                      for f in dataclasses.fields(cls))
+        _FIELD_KINDS[cls] = kinds
+    return kinds
+
+
 def check_field_kinds(obj: object, error: type[Exception] = OptionError) -> None:
     """Refuse a field of a frozen dataclass whose value is not of its annotated kind
     (``roll_mod_cap='no'``, ``hit_mod=1.5``, ``keywords='VEHICLE'``, ``save=3.5``) instead of
@@ -67,13 +87,11 @@ def check_field_kinds(obj: object, error: type[Exception] = OptionError) -> None
     OptionError or ``error``
         Naming the field, the value and what it takes.
     """
-    import dataclasses
-
-    for f in dataclasses.fields(obj):
-        value = getattr(obj, f.name)
-        wanted = _kind_problem(value, str(f.type))
+    for name, kinds in _field_kinds(type(obj)):
+        value = getattr(obj, name)
+        wanted = _kind_problem(value, kinds)
         if wanted is not None:
-            raise error(f"{type(obj).__name__} {f.name}={value!r:.60} must be {wanted}")
+            raise error(f"{type(obj).__name__} {name}={value!r:.60} must be {wanted}")
 
 
 @dataclass(frozen=True, slots=True)
