@@ -240,6 +240,27 @@ def _zip_bomb(folder: Path) -> Path:
     return bomb
 
 
+def test_a_list_dropped_on_the_page_is_read(server, browser, roster_files):
+    """A real drop event (the file built in the page, as a drag from the desktop gives it)."""
+    from selenium.webdriver.common.by import By
+
+    browser.get(server + "/army")
+    _drop(browser, "list", roster_files["marines.ros"])
+    _wait(browser, _shown("#listing"), 30)
+    content = roster_files["orks.json"].read_text(encoding="utf-8")
+    browser.execute_script(
+        "const data = new DataTransfer();"
+        "data.items.add(new File([arguments[0]], 'orks.json', {type: 'application/json'}));"
+        "document.querySelector('.drop[data-slot=against]')"
+        ".dispatchEvent(new DragEvent('drop', {dataTransfer: data, bubbles: true}));", content)
+    other = _wait(browser, _shown("#other-listing"), 30)
+    units = [row.get_attribute("data-unit")
+             for row in other.find_elements(By.CSS_SELECTOR, "tr.unit")]
+    assert units == ["Boyz", "Meganobz"]
+    assert "against=" in browser.current_url and "list=" in browser.current_url
+    _screenshot(browser, "2-army-two-lists")
+
+
 def test_hostile_uploads_are_refused_on_the_page_at_once(server, browser, tmp_path):
     big = tmp_path / "big.ros"
     with open(big, "wb") as stream:
