@@ -10,7 +10,8 @@ it, once:
   :class:`~mathhammer.core.result.Result` with the same provenance in every game
   (``trials``, ``seed`` as plain JSON values);
 - :func:`compare`: cells (attacker x target x setting) to the tidy long frame of
-  :mod:`mathhammer.core.frames`, the same columns in every game.
+  :mod:`mathhammer.core.frames`, the same columns in every game; :func:`sweep`: the same
+  over the values of one parameter.
 
 Each game's public ``simulate``, ``exact`` and ``compare`` are thin functions over these,
 with keyword-only ``trials`` and ``seed`` (``int`` or :class:`numpy.random.SeedSequence`).
@@ -19,7 +20,7 @@ with keyword-only ``trials`` and ``seed`` (``int`` or :class:`numpy.random.SeedS
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar, Union
 
@@ -139,6 +140,11 @@ class Game(Generic[Plan]):
         """The request behind a result, as plain JSON-ready values."""
         raise NotImplementedError
 
+    def situation_of(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """The values of :attr:`situation_columns` for a cell run with ``options`` (default:
+        the option of the same name, ``None`` when not given)."""
+        return {column: options.get(column) for column in self.situation_columns}
+
     def monte_carlo_outcomes(self, plan: Plan, tallies: Tallies) -> Outcomes:
         """The outcomes of a Monte Carlo run (default: its histograms and events as they
         are)."""
@@ -250,7 +256,8 @@ class Cell:
     options
         The game's situation and rule switches for this cell.
     columns
-        Situation and setting columns of this cell's rows (``{"sustained": True}``).
+        Setting columns of this cell's rows (``{"save": 3}``), after the situation columns
+        the game reads from ``options`` (:meth:`Game.situation_of`).
     """
 
     attacker: str
@@ -337,14 +344,53 @@ def compare(game: Game[Any], cells: Sequence[Cell], *, exact: bool, trials: int,
             result = _run_cell(game, cell, exact, trials, cell_seed)
             if results_out is not None:
                 results_out[(cell.attacker, cell.target)] = result
-            middle += [c for c in cell.columns if c not in middle]
+            columns = {**game.situation_of(cell.options), **cell.columns}
+            middle += [c for c in columns if c not in middle]
             for metric, value, err in headline(game, result):
-                rows.append({"attacker": cell.attacker, "target": cell.target,
-                             **cell.columns, "metric": metric, "value": value, "stderr": err})
+                rows.append({"attacker": cell.attacker, "target": cell.target, **columns,
+                             "metric": metric, "value": value, "stderr": err})
             bar.update()
     recorded, _ = recorded_seed(check_seed(seed))
     return tidy_frame(rows, middle, method=method, trials=trials, seed=recorded,
                       situation=situation, labels=game.metric_labels)
+
+
+def sweep(game: Game[Any], attackers: Sequence[tuple[str, Any]],
+          targets: Sequence[tuple[str, Any]], parameter: str, values: Any, *,
+          options: Mapping[str, Any], exact: bool, trials: int, seed: SeedLike,
+          progress: bool | None = None, situation: str = "",
+          setting: Callable[[Any], Mapping[str, Any]] | None = None) -> Any:
+    """:func:`compare` repeated for each value of one parameter: a column named
+    ``parameter`` after the situation columns (unless it is one of them).
+
+    Parameters
+    ----------
+    attackers, targets
+        ``(label, spec)`` pairs (see :func:`labelled`); cells run attackers outermost, then
+        targets, then values, each seeded as in :func:`cell_seeds`.
+    parameter, values
+        What varies, and its settings in order.
+    options
+        The options every cell shares.
+    setting
+        The options one value sets (default ``{parameter: value}``).
+    exact, trials, seed, progress, situation
+        As for :func:`compare`.
+    """
+    if isinstance(values, (str, bytes, Mapping)) or not isinstance(values, Iterable):
+        raise OptionError(f"sweep over '{parameter}' takes a list of values, not "
+                          f"{type(values).__name__} {values!r:.60}")
+    values = list(values)
+    if not values:
+        raise OptionError(f"sweep over '{parameter}' needs at least one value")
+    setting = setting or (lambda value: {parameter: value})
+    column = {} if parameter in game.situation_columns else None
+    cells = [Cell(a_label, t_label, a_spec, t_spec, {**options, **setting(value)},
+                  column if column is not None else {parameter: value})
+             for a_label, a_spec in attackers for t_label, t_spec in targets
+             for value in values]
+    return compare(game, cells, exact=exact, trials=trials, seed=seed, progress=progress,
+                   situation=situation, describe=f"sweep {parameter}")
 
 
 def _run_cell(game: Game[Any], cell: Cell, exact: bool, trials: int,

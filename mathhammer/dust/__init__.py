@@ -25,6 +25,7 @@ _LAZY = {
     "dice_to_kill": "mathhammer.dust.api",
     "pool_after_losses": "mathhammer.dust.exchange",
     "compare": "mathhammer.dust.compare",
+    "sweep": "mathhammer.dust.compare",
     "weapon_breakdown": "mathhammer.dust.plans",
     "best_fire_plan": "mathhammer.dust.plans",
     "removal_order": "mathhammer.dust.exchange",

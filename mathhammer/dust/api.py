@@ -178,6 +178,10 @@ class DustGame(Game[FirePlan]):
             "damage_before_saves": own.histograms["damage_before_saves"][:damage],
             "damage": own.histograms["damage"][:damage]}, plan.target)
 
+    def situation_of(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        return {"sustained": bool(options.get("sustained", False)),
+                "distance": options.get("distance")}
+
     def inputs_of(self, plan: FirePlan, method: str) -> dict[str, Any]:
         target = plan.target
         return {"weapons": [str(w) for w, t in plan.resolved if t is target],

@@ -8,9 +8,10 @@ Two ways to lay out the cells, one frame:
   their switches (normal vs sustained, single vs double success...), rolled on the same
   dice (common random numbers), so their differences are not noise.
 
-Metrics: ``expected_hits``, ``expected_damage`` (points through saves, before capping),
-``expected_models_destroyed``, ``p_unit_destroyed`` and ``p_damage_wasted``; situation
-columns ``sustained`` and ``distance``.
+:func:`sweep` repeats a grid over the values of one keyword (``sustained``, ``distance`` or
+a rule switch). Metrics: ``expected_hits``, ``expected_damage`` (points through saves,
+before capping), ``expected_models_destroyed``, ``p_unit_destroyed`` and
+``p_damage_wasted``; situation columns ``sustained`` and ``distance``.
 """
 
 from __future__ import annotations
@@ -87,13 +88,41 @@ def compare(attackers: WeaponsLike | Mapping[str, Any],
                             situation=situation)
 
 
+def sweep(attackers: WeaponsLike | Mapping[str, WeaponsLike],
+          targets: TargetLike | Sequence[TargetLike] | Mapping[str, TargetLike],
+          parameter: str, values: Sequence[Any], *, exact: bool = True,
+          trials: int = DEFAULT_GRID_TRIALS, seed: SeedLike = 1,
+          progress: bool | None = None, sustained: bool = False, rules: Rules | None = None,
+          distance: int | None = None, **rule_switches: Any) -> pd.DataFrame:
+    """:func:`compare`'s grid repeated for each value of one keyword of
+    :func:`~mathhammer.dust.api.exact`: ``"sustained"``, ``"distance"`` or a rule switch
+    (``"cover_save_per"``, ``"casualty_policy"``...), in the column of its name.
+
+    Examples
+    --------
+    >>> frame = sweep("Gun: 6/1", "5x G: INFANTRY2", "sustained", [False, True])
+    >>> frame.query("metric == 'expected_hits'")["value"].round(4).tolist()  # 6/3, 6 * 5/9
+    [2.0, 3.3333]
+    """
+    options = {"sustained": sustained, "rules": rules, "distance": distance, **rule_switches}
+    if not isinstance(parameter, str) or parameter in ("weapons", "target", "rules"):
+        raise OptionError(f"sweep over {parameter!r:.40}: name sustained, distance or a rule "
+                          "switch")
+    attacker_list = contract.labelled(attackers, (str, Weapon), "give at least one attacker "
+                                      "(a weapon line)", _weapons_label)
+    target_list = contract.labelled(targets, (str, Target), "give at least one target "
+                                    "(a target line)", _target_label)
+    return contract.sweep(GAME, attacker_list, target_list, parameter, values,
+                          options=options, exact=exact, trials=trials, seed=seed,
+                          progress=progress)
+
+
 def _grid_cells(attackers: Any, targets: Any, options: dict[str, Any]) -> list[Cell]:
     attacker_list = contract.labelled(attackers, (str, Weapon), "give at least one attacker "
                                       "(a weapon line)", _weapons_label)
     target_list = contract.labelled(targets, (str, Target), "give at least one target "
                                     "(a target line)", _target_label)
-    columns = {"sustained": options["sustained"], "distance": options["distance"]}
-    return [Cell(a_label, t_label, weapons, target, options, columns)
+    return [Cell(a_label, t_label, weapons, target, options)
             for a_label, weapons in attacker_list for t_label, target in target_list]
 
 
@@ -102,10 +131,8 @@ def _variant_cells(variants: Any) -> list[Cell]:
     cells = []
     for label, kwargs in variants.items():
         options = {k: v for k, v in kwargs.items() if k not in ("weapons", "target")}
-        columns = {"sustained": options.get("sustained", False),
-                   "distance": options.get("distance")}
         cells.append(Cell(str(label), _target_label(kwargs["target"]), kwargs["weapons"],
-                          kwargs["target"], options, columns))
+                          kwargs["target"], options))
     return cells
 
 

@@ -3,7 +3,8 @@
 Public API (loaded lazily so the command line starts quickly):
 
 - :func:`exact`, :func:`simulate`: a sequence of attack lines against one or more target units.
-- :func:`compare`: every attacker against every target, the tidy frame of every game.
+- :func:`compare`, :func:`sweep`: every attacker against every target (over the values of
+  one rule switch), the tidy frame of every game.
 - :func:`compare_focus`, :func:`focus_policies`, :class:`FocusPolicy`: rank focus/fury spends
   (:func:`focus_frame`: the same cells as a tidy frame).
 - :func:`attacks_to_kill`: how many attacks it takes to destroy a target.
@@ -24,6 +25,7 @@ _LAZY = {
     "simulate": "mathhammer.warmachine.api",
     "plan": "mathhammer.warmachine.api",
     "compare": "mathhammer.warmachine.compare",
+    "sweep": "mathhammer.warmachine.compare",
     "compare_focus": "mathhammer.warmachine.policies",
     "focus_frame": "mathhammer.warmachine.policies",
     "focus_policies": "mathhammer.warmachine.policies",

@@ -1,7 +1,8 @@
 """Warmachine comparisons as the tidy frame every game returns (:mod:`mathhammer.core.frames`).
 
 :func:`compare` runs every attacker (one attack line, or several resolved in order) against
-every target unit; :func:`mathhammer.warmachine.policies.compare_focus` ranks ways of
+every target unit, :func:`sweep` the same over the values of one rule switch;
+:func:`mathhammer.warmachine.policies.compare_focus` ranks ways of
 spending focus on the same cells. Metrics: ``expected_damage`` (boxes marked),
 ``expected_models_destroyed``, ``expected_boosts_spent`` and
 ``expected_damage_transferred`` (when the attack can have them), ``p_hit`` (the first
@@ -11,6 +12,7 @@ attack roll) and ``p_unit_destroyed`` (every target destroyed).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import fields, replace
 from typing import Any
 
 import pandas as pd
@@ -18,6 +20,7 @@ import pandas as pd
 from mathhammer.core import game as contract
 from mathhammer.core.game import Cell, SeedLike
 from mathhammer.core.trials import DEFAULT_GRID_TRIALS
+from mathhammer.errors import OptionError
 from mathhammer.warmachine.api import GAME, AttackLike, TargetLike, as_attacks, as_targets
 from mathhammer.warmachine.profiles import Attack, Rules, Target
 
@@ -76,6 +79,44 @@ def compare(attackers: AttackerLike | Mapping[str, AttackerLike],
     return contract.compare(GAME, cells, exact=exact, trials=trials, seed=seed,
                             progress=progress, situation=rule_words(rules),
                             results_out=results_out)
+
+
+def sweep(attackers: AttackerLike | Mapping[str, AttackerLike],
+          targets: TargetLike | Iterable[TargetLike] | Mapping[str, TargetLike],
+          parameter: str, values: Sequence[Any], *, exact: bool = True,
+          trials: int = DEFAULT_GRID_TRIALS, seed: SeedLike = 1,
+          progress: bool | None = None, rules: Rules | None = None) -> pd.DataFrame:
+    """:func:`compare` repeated for each value of one rule switch (a field of
+    :class:`~mathhammer.warmachine.profiles.Rules`: ``"tough_threshold"``,
+    ``"aoe_miss_coverage"``, ``"stationary_base_def"``...), in the column of its name.
+
+    Examples
+    --------
+    >>> frame = sweep("Fist: MAT6 POW12", "Grunt: DEF12 ARM12 BOXES1 [TOUGH]",
+    ...               "tough_allowed", [True, False])
+    >>> # hit on 6+ of 2d6 (26/36), any damage kills; Tough saves on 5+ (1/3)
+    >>> frame.query("metric == 'p_unit_destroyed'")["value"].round(4).tolist()
+    [0.4815, 0.7222]
+    """
+    base = rules or Rules()
+    if not isinstance(parameter, str) or parameter not in {f.name for f in fields(Rules)}:
+        known = ", ".join(f.name for f in fields(Rules))
+        raise OptionError(f"sweep over {parameter!r:.40}: name a rule switch ({known})")
+
+    def setting(value: Any) -> dict[str, Any]:
+        try:
+            return {"rules": replace(base, **{parameter: value})}
+        except (TypeError, ValueError) as exc:
+            raise OptionError(f"{parameter} = {value!r:.40}: {exc}") from None
+
+    attacker_list = contract.labelled(attackers, (str, Attack), "give at least one attacker "
+                                      "(an attack line)", _attacker_label)
+    target_list = contract.labelled(targets, (str, Target), "give at least one target "
+                                    "(a target line)", target_label)
+    return contract.sweep(GAME, [(label, as_attacks(spec)) for label, spec in attacker_list],
+                          [(label, as_targets(spec)) for label, spec in target_list],
+                          parameter, values, options={}, setting=setting, exact=exact,
+                          trials=trials, seed=seed, progress=progress)
 
 
 def rule_words(rules: Rules | None) -> str:

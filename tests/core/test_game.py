@@ -235,3 +235,29 @@ def test_dust_exchange_meets_the_contract():
     assert exact.probability("b_destroyed") == pytest.approx(p_destroyed, abs=1e-12)
     assert exact.probability("b_destroyed") == dust.exchange(pounder, rangers).probability(
         "b_destroyed")
+
+
+def test_sweeps_share_the_frame():
+    # Dust: 6 dice at 1/3 give 2 hits; sustained rerolls the misses: 6 * (1/3 + 2/3 * 1/3)
+    frame = dust_compare.sweep("Gun: 6/1", "5x G: INFANTRY2", "sustained", [False, True])
+    assert list(frame.columns) == ["attacker", "target", "sustained", "distance", "metric",
+                                   "value", "stderr", "method"]
+    hits = frame[frame.metric == "expected_hits"]
+    assert hits["value"].tolist() == pytest.approx([2.0, 10 / 3], abs=1e-12)
+    assert hits["sustained"].tolist() == [False, True]
+    # Warmachine: MAT6 hits DEF12 on 6+ of 2d6 (26/36), any damage kills the 1-box grunt,
+    # whose Tough roll saves on 5+ (1/3) when Tough rolls are allowed
+    frame = warmachine_compare.sweep("Fist: MAT6 POW12", ["Grunt: DEF12 ARM12 BOXES1 [TOUGH]"],
+                                     "tough_allowed", [True, False], exact=False,
+                                     trials=TRIALS, seed=2)
+    assert list(frame.columns) == ["attacker", "target", "tough_allowed", "metric", "value",
+                                   "stderr", "method"]
+    kills = frame[frame.metric == "p_unit_destroyed"]
+    for (_, row), expected in zip(kills.iterrows(), (26 / 36 * 2 / 3, 26 / 36)):
+        assert abs(row["value"] - expected) < 5 * row["stderr"]
+    for bad in (lambda: warmachine_compare.sweep("Fist: MAT6 POW12", "G: DEF12 ARM12",
+                                                 "nonsense", [1]),
+                lambda: dust_compare.sweep("Gun: 6/1", "G: INFANTRY2", "sustained", "yes"),
+                lambda: dust_compare.sweep("Gun: 6/1", "G: INFANTRY2", "nonsense", [1])):
+        with pytest.raises(OptionError):
+            bad()
