@@ -221,6 +221,8 @@ def command_reroll_code(weapons: Sequence[Weapon], rows: list[list[int]],
 
     With it the kernel rolls every die one at a time (the counts it otherwise samples do not
     say which roll failed first)."""
+    if modifiers.command_reroll == "none":
+        return COMMAND_CODES["none"]
     return checked_command_code(modifiers.command_reroll, situation, rows,
                                 [str(w) for w in weapons],
                                 lambda kind: f"--command-reroll {kind}")

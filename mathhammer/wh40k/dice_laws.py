@@ -3,7 +3,6 @@ Damage rolls and per-face outcome probabilities (exact pmfs, numpy only)."""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -19,6 +18,8 @@ from mathhammer.wh40k.profiles import Weapon
 
 def max_attack_dice(row: np.ndarray) -> int:
     """Most attack dice a batch row can gather (every A and [RAPID FIRE] die at its top)."""
+    if isinstance(row, np.ndarray):
+        row = row.tolist()   # Python ints: numpy scalar arithmetic is slower
     per_weapon = (row[A_COUNT] * row[A_SIDES] + row[A_CONST] + row[BONUS_DICE]
                   + row[BONUS_COUNT] * row[BONUS_SIDES]
                   + row[RF_COUNT] * row[RF_SIDES] + row[RF_CONST])
@@ -30,6 +31,10 @@ def dice_pmf(count: int, sides: int, constant: int) -> np.ndarray:
     if count == 0 and sides == 0:
         pmf = np.zeros(constant + 1)
         pmf[constant] = 1.0
+        return pmf
+    if count == 1:   # one die: each face 1/sides (the same floats as the fractions give)
+        pmf = np.zeros(constant + sides + 1)
+        pmf[constant + 1 :] = 1.0 / sides
         return pmf
     return np.array(DiceExpr(count, sides, constant).probabilities())
 
@@ -46,7 +51,8 @@ def reroll_below(dice: DiceExpr, policy: str) -> int:
         return 0
     if policy == "ones":
         return dice.minimum + 1
-    return math.ceil(dice.mean)
+    # ceil(mean) in integers: a die's mean is (sides + 1) / 2 (2 for a D3)
+    return dice.constant + (dice.count * (dice.sides + 1) + 1) // 2
 
 
 def rerolled_pmf(pmf: np.ndarray, below: int) -> np.ndarray:

@@ -241,45 +241,51 @@ def _resolve_batch(plan: CompiledPlan, b: int, state: np.ndarray, models: int,
                    wounds: int, deferred: list[np.ndarray]) -> np.ndarray:
     """One batch on ``state`` (wounds lost, then one axis per deferred batch)."""
     joint = unsaved_and_devastating_pmf(plan, b)
-    step_normal, step_mortal = batch_steps(plan, b, models, wounds)
     defer = bool(plan.dw_at_unit_end and plan.batch[b, DEVASTATING])
+    # without critical wounds to inflict, the mortal step is never taken
+    step_normal, step_mortal = batch_steps(plan, b, models, wounds,
+                                           mortal=defer or joint.shape[1] > 1)
     if defer:
         deferred.append(step_mortal)
     return apply_batch(joint, state, step_normal, step_mortal, defer)
 
 
-def batch_steps(plan: CompiledPlan, b: int, models: int,
-                wounds: int) -> tuple[np.ndarray, np.ndarray]:
+def batch_steps(plan: CompiledPlan, b: int, models: int, wounds: int,
+                mortal: bool = True) -> tuple[np.ndarray, np.ndarray | None]:
     """Markov steps over wounds lost of one unsaved wound and of one [DEVASTATING WOUNDS]
     critical wound of batch ``b`` (read-only; memoised on the damage law, the damage maps,
-    Feel No Pain and the unit)."""
+    Feel No Pain and the unit). With ``mortal=False`` the second is None (not built)."""
     row = plan.batch[b]
     if models * wounds + 1 > MAX_CACHED_STATES:
         return _batch_steps(plan.damage_pmfs[b], plan.damage_maps[b],
                             int(plan.groups[0, row[FNP_COLUMN]]),
                             int(plan.groups[0, row[FNP_MORTAL_COLUMN]]), models, wounds,
-                            bool(plan.dw_spill))
+                            bool(plan.dw_spill), mortal)
     return _batch_steps_from_bytes(
         np.ascontiguousarray(plan.damage_pmfs[b]).tobytes(),
         np.ascontiguousarray(plan.damage_maps[b]).tobytes(),
         int(plan.groups[0, row[FNP_COLUMN]]), int(plan.groups[0, row[FNP_MORTAL_COLUMN]]),
-        models, wounds, bool(plan.dw_spill))
+        models, wounds, bool(plan.dw_spill), mortal)
 
 
 @lru_cache(maxsize=CACHE_SIZE)
 def _batch_steps_from_bytes(raw: bytes, maps: bytes, fnp: int, fnp_mortal: int, models: int,
-                            wounds: int, spill: bool) -> tuple[np.ndarray, np.ndarray]:
+                            wounds: int, spill: bool, mortal: bool
+                            ) -> tuple[np.ndarray, np.ndarray | None]:
     return _batch_steps(np.frombuffer(raw), np.frombuffer(maps, dtype=np.int64).reshape(2, -1),
-                        fnp, fnp_mortal, models, wounds, spill)
+                        fnp, fnp_mortal, models, wounds, spill, mortal)
 
 
 def _batch_steps(raw: np.ndarray, maps: np.ndarray, fnp: int, fnp_mortal: int, models: int,
-                 wounds: int, spill: bool) -> tuple[np.ndarray, np.ndarray]:
-    normal = mapped_pmf(raw, maps[NORMAL_DAMAGE])
-    mortal = mapped_pmf(raw, maps[MORTAL_DAMAGE])
-    step_mortal = (spill_step(mortal, fnp_mortal, models, wounds) if spill
-                   else damage_transition(mortal, fnp_mortal, models, wounds))
-    return damage_transition(normal, fnp, models, wounds), step_mortal
+                 wounds: int, spill: bool, mortal: bool = True
+                 ) -> tuple[np.ndarray, np.ndarray | None]:
+    step_normal = damage_transition(mapped_pmf(raw, maps[NORMAL_DAMAGE]), fnp, models, wounds)
+    if not mortal:
+        return step_normal, None
+    mortal_pmf = mapped_pmf(raw, maps[MORTAL_DAMAGE])
+    step_mortal = (spill_step(mortal_pmf, fnp_mortal, models, wounds) if spill
+                   else damage_transition(mortal_pmf, fnp_mortal, models, wounds))
+    return step_normal, step_mortal
 
 
 #: Largest chain (states) whose wound-by-wound states are found by squaring the Markov step
@@ -310,7 +316,7 @@ def states_after_wounds(rows: np.ndarray, step: np.ndarray, count: int) -> np.nd
 
 
 def apply_batch(joint: np.ndarray, state: np.ndarray, step_normal: np.ndarray,
-                step_mortal: np.ndarray, defer: bool) -> np.ndarray:
+                step_mortal: np.ndarray | None, defer: bool) -> np.ndarray:
     """``state`` after a batch whose (unsaved wounds, critical wounds) pmf is ``joint``:
     each unsaved wound one ``step_normal``, then each critical wound one ``step_mortal``, or,
     when ``defer``, a new last axis counting the critical wounds pending."""

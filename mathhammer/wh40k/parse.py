@@ -47,6 +47,18 @@ _FNP_RE = re.compile(r"(\d+)\+(?:\((mortal|mw|psychic)\)|/(mortal|mw|psychic))?"
 #: Labels written apart from their value (``A 2``, ``AP -1``): joined to the next piece.
 _BARE_LABELS = frozenset({"A", "AP", "BS", "WS", "S", "D", "T", "SV", "W", "INSV", "INV",
                           "FNP"})
+# The common, well-formed line in one match (ASCII, single spaces, upper-case labels); any
+# other line, or any value the profile refuses, goes through the full reader and its errors.
+_FAST_NAME = r"[A-Za-z](?:[A-Za-z0-9' -]*[A-Za-z0-9'])?"
+_FAST_DICE = r"(?:[1-9]?D[36](?:\+[1-9][0-9]?)?|[1-9][0-9]{0,3})"
+_FAST_WEAPON_RE = re.compile(
+    rf"(?:([1-9][0-9]{{0,3}})x )?({_FAST_NAME}): "
+    rf"(?:([1-9][0-9]{{0,3}})\" A({_FAST_DICE}) BS([2-6]\+|N/A)|Melee A({_FAST_DICE}) "
+    rf"WS([2-6])\+) S([1-9][0-9]{{0,3}}) AP(0|-[1-9][0-9]{{0,3}}) D({_FAST_DICE})"
+    r"(?: \[([^\[\]]+)\])?")
+_FAST_TARGET_RE = re.compile(
+    rf"(?:([1-9][0-9]{{0,3}})x )?(?:({_FAST_NAME}): )?T([1-9][0-9]{{0,3}}) Sv([2-6]\+|-) "
+    r"(?:InSv([2-6])\+ )?W([1-9][0-9]{0,3})(?: FNP([2-6])\+)?(?: \[([^\[\]]+)\])?")
 _WEAPON_LABELS = {"A": "A (attacks)", "BS": "BS", "WS": "WS", "S": "S (strength)",
                   "AP": "AP", "D": "D (damage)"}
 
@@ -76,6 +88,9 @@ def parse_weapon(line: str) -> Weapon:
     'Thunder hammer: Melee A3 WS3+ S8 AP-2 D2 [DEVASTATING WOUNDS]'
     """
     _check_text(line, "weapon", "a Weapon")
+    fast = _fast_weapon(line)
+    if fast is not None:
+        return fast
     if not line.strip():
         raise ProfileError("empty weapon line: write e.g. 'Bolt rifle: 24\" A2 BS3+ S4 AP-1 D1'")
     refuse_foreign_digits(line, line)
@@ -161,6 +176,9 @@ def parse_target(line: str) -> TargetProfile:
         Naming the offending token, its column and the fix.
     """
     _check_text(line, "target", "a TargetProfile or a reference name such as 'MEQ'")
+    fast = _fast_target(line)
+    if fast is not None:
+        return fast
     if not line.strip():
         raise ProfileError("empty target line: write e.g. '5x Intercessor: T4 Sv3+ W2'")
     refuse_foreign_digits(line, line)
@@ -211,6 +229,47 @@ def parse_target(line: str) -> TargetProfile:
             fnp_psychic=fields.get("fnp_psychic"))
     except ProfileError as exc:
         raise _locate(exc, line) from None
+
+
+def _fast_weapon(line: str) -> Weapon | None:
+    """The weapon of a common, well-formed line read in one match (the same profile the full
+    reader gives), or None: the full reader then reads the line and names any fault."""
+    match = _FAST_WEAPON_RE.fullmatch(line) if line.isascii() else None
+    if match is None:
+        return None
+    count, name, range_text, attacks, skill, melee_attacks, ws, strength, ap, damage, \
+        bracket = match.groups()
+    if damage in ("3", "6"):
+        return None   # 'D3'/'D6' is ambiguous: the full reader says so
+    try:
+        return Weapon(
+            name=name, count=int(count) if count else 1, melee=range_text is None,
+            range_inches=int(range_text) if range_text else None,
+            attacks=DiceExpr.parse(attacks or melee_attacks),
+            skill=int(ws) if ws else None if skill == "N/A" else int(skill[0]),
+            strength=int(strength), ap=int(ap), damage=DiceExpr.parse(damage),
+            abilities=_parse_abilities(_Piece(bracket, match.start(11) + 1), line)
+            if bracket else ())
+    except ProfileError:
+        return None
+
+
+def _fast_target(line: str) -> TargetProfile | None:
+    """The profile of a common, well-formed target line read in one match, or None (see
+    :func:`_fast_weapon`)."""
+    match = _FAST_TARGET_RE.fullmatch(line) if line.isascii() else None
+    if match is None:
+        return None
+    count, name, toughness, save, invuln, wounds, fnp, bracket = match.groups()
+    try:
+        return TargetProfile(
+            name=name or "", count=int(count) if count else 1, toughness=int(toughness),
+            save=NO_SAVE if save == "-" else int(save[0]), wounds=int(wounds),
+            invuln=int(invuln) if invuln else None, fnp=int(fnp) if fnp else None,
+            keywords=_parse_keywords(_Piece(bracket, match.start(8) + 1), line)
+            if bracket else frozenset())
+    except ProfileError:
+        return None
 
 
 def _check_text(line: object, what: str, objects: str) -> None:

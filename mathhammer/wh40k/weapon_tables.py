@@ -32,6 +32,10 @@ from mathhammer.wh40k.plan_columns import (
 from mathhammer.wh40k.profiles import Ability, Modifiers, Rules, Situation, TargetProfile, Weapon
 
 
+#: X of an ability a weapon lacks (no extra dice, no extra damage).
+_NONE = DiceExpr.fixed(0)
+
+
 def wound_threshold(strength: int, toughness: int) -> int:
     """The wound roll needed for S against T (05.02)."""
     if strength >= 2 * toughness:
@@ -146,7 +150,7 @@ def batch_tables(weapon: Weapon, defender: Defender, situation: Situation,
     blast = active(ab.BLAST)
     cleave = active(ab.CLEAVE)
     rapid = active(ab.RAPID_FIRE) if (situation.half_range and ranged) else None
-    rf = rapid.value if rapid is not None else DiceExpr.fixed(0)
+    rf = rapid.value if rapid is not None else _NONE
     overwatch = situation.overwatch and ranged
     auto_hit = weapon.auto_hits and not (overwatch and not rules.torrent_in_snap)
     hit = _hit_table(weapon, defender, situation, modifiers, rules, active)
@@ -154,23 +158,24 @@ def batch_tables(weapon: Weapon, defender: Defender, situation: Situation,
     save_tables = _save_tables(weapon, defender, situation, modifiers, rules, active)
     melta = active(ab.MELTA) if (situation.half_range and not weapon.melee) else None
     melta_x = melta.value if melta is not None and melta.value is not None else \
-        DiceExpr.fixed(melta.number if melta is not None else 0)
+        (DiceExpr.fixed(melta.number) if melta is not None else _NONE)
     damage_pmf = raw_damage_pmf(weapon, melta_x, modifiers.reroll_damage)
     check_damage_roll_size(weapon, len(damage_pmf) - 1)
     maps = _damage_maps(weapon, defender, melta_x, modifiers, rules, len(damage_pmf) - 1)
 
     sustained = active(ab.SUSTAINED_HITS)
-    sus = sustained.value if sustained is not None else DiceExpr.fixed(0)
+    sus = sustained.value if sustained is not None else _NONE
     devastating = active(ab.DEVASTATING_WOUNDS) is not None
     first_wound, first_save = wound_tables[0], save_tables[0]
     psychic = active(ab.PSYCHIC) is not None
     if psychic:   # the best Feel No Pain that applies, per wound
         defender = replace(defender, fnp=min(defender.fnp, defender.fnp_psychic),
                            fnp_mortal=min(defender.fnp_mortal, defender.fnp_psychic))
-    lethal = (active(ab.LETHAL_HITS) is not None and not auto_hit
-              and (rules.edition == 10  # mandatory in 10e
-                   or _take_lethal(rules, first_wound[0], first_wound[1], first_save[0],
-                                   first_save[1], maps, damage_pmf, devastating, defender)))
+    lethal = active(ab.LETHAL_HITS) is not None and not auto_hit
+    if lethal and rules.edition != 10:   # mandatory in 10e
+        lethal = _take_lethal(rules, *np.array(first_wound, dtype=np.int64),
+                              *np.array(first_save, dtype=np.int64), maps, damage_pmf,
+                              devastating, defender)
     row = [0] * BATCH_COLUMNS
     row[N_WEAPONS] = weapon.count
     row[A_COUNT], row[A_SIDES], row[A_CONST] = (weapon.attacks.count, weapon.attacks.sides,
@@ -244,7 +249,7 @@ def _hit_table(weapon: Weapon, defender: Defender, situation: Situation, modifie
     fails_below = 0  # raw results up to this fail outright (indirect fire)
     if indirect:
         fails_below = 3 if (tenth or (situation.stationary and situation.spotted)) else 5
-    hit_class = np.zeros(7, dtype=np.int64)
+    hit_class = [0] * 7
     for face in range(1, 7):
         if face == 1:
             outcome = FAIL
@@ -263,8 +268,8 @@ def _hit_table(weapon: Weapon, defender: Defender, situation: Situation, modifie
         hit_class[face] = outcome
     hit_reroll = _reroll_mask(modifiers.reroll_hits, hit_class)
     if (overwatch or indirect) and not tenth:
-        hit_reroll[:] = 0  # 10.07, 15.09: hit re-rolls are not allowed (no such ban in 10e)
-    return np.stack([hit_class, hit_reroll])
+        hit_reroll = [0] * 7  # 10.07, 15.09: hit re-rolls are not allowed (none such in 10e)
+    return np.array([hit_class, hit_reroll], dtype=np.int64)
 
 
 def _has_cover(weapon: Weapon, defender: Defender, situation: Situation, rules: Rules,
@@ -292,7 +297,7 @@ def _wound_tables(weapon: Weapon, defender: Defender, situation: Situation,
     tables = []
     for toughness in defender.toughness_values:
         need = wound_threshold(strength, toughness)
-        wound_class = np.zeros(7, dtype=np.int64)
+        wound_class = [0] * 7
         for face in range(2, 7):
             if face >= crit_wound:
                 wound_class[face] = CRITICAL
@@ -300,8 +305,9 @@ def _wound_tables(weapon: Weapon, defender: Defender, situation: Situation,
                 wound_class[face] = SUCCESS
         wound_reroll = _reroll_mask(modifiers.reroll_wounds, wound_class)
         if twin:
-            wound_reroll |= _reroll_mask("failed", wound_class)
-        tables.append(np.stack([wound_class, wound_reroll]))
+            wound_reroll = [a | b for a, b in zip(wound_reroll,
+                                                  _reroll_mask("failed", wound_class))]
+        tables.append([wound_class, wound_reroll])
     return tables
 
 
@@ -317,18 +323,18 @@ def _save_tables(weapon: Weapon, defender: Defender, situation: Situation,
     for save, invuln, scope in defender.groups:
         armour_mod, invuln_mod = save_modifiers(save, ap, cover, modifiers.save_mod, tenth)
         has_invuln = invuln is not None and scope in ("all", "ranged" if ranged else "melee")
-        save_fails = np.ones(7, dtype=np.int64)
+        save_fails = [1] * 7
         for face in range(2, 7):
             saved = face + armour_mod + ap >= save or (has_invuln and face + invuln_mod >= invuln)
             save_fails[face] = int(not saved)
-        save_reroll = np.zeros(7, dtype=np.int64)
+        save_reroll = [0] * 7
         if defender.reroll_saves == "ones":
             save_reroll[1] = 1
         elif defender.reroll_saves == "failed":
-            save_reroll[:] = save_fails
+            save_reroll = list(save_fails)
         elif defender.reroll_saves == "all":
-            save_reroll[1:] = 1
-        tables.append(np.stack([save_fails, save_reroll]))
+            save_reroll = [0] + [1] * 6
+        tables.append([save_fails, save_reroll])
     return tables
 
 
@@ -345,17 +351,17 @@ def _damage_maps(weapon: Weapon, defender: Defender, melta: DiceExpr, modifiers:
     defender_vs_mortals = (rules.defender_dmg_mods_vs_dw == "always"
                            or (rules.defender_dmg_mods_vs_dw == "by_trigger"
                                and (rules.edition == 10 or rules.damage_mod_trigger == "target")))
-    maps = np.ones((2, raw_max + 1), dtype=np.int64)
+    maps = [[1] * (raw_max + 1), [1] * (raw_max + 1)]
     for index in range(raw_max + 1):
         raw, melta_roll = index % d_span, index // d_span
         damage_add = fixed_add + melta_roll
-        maps[NORMAL_DAMAGE, index] = final_damage(raw, damage_add, defender.damage_halved,
+        maps[NORMAL_DAMAGE][index] = final_damage(raw, damage_add, defender.damage_halved,
                                                   defender.damage_minus, rules.edition)
         if defender_vs_mortals:
-            maps[MORTAL_DAMAGE, index] = maps[NORMAL_DAMAGE, index]
+            maps[MORTAL_DAMAGE][index] = maps[NORMAL_DAMAGE][index]
         else:
-            maps[MORTAL_DAMAGE, index] = final_damage(raw, damage_add, False, 0, rules.edition)
-    return maps
+            maps[MORTAL_DAMAGE][index] = final_damage(raw, damage_add, False, 0, rules.edition)
+    return np.array(maps, dtype=np.int64)
 
 
 def final_damage(raw: int, add: int, halved: bool, minus: int, edition: int = 11) -> int:
@@ -389,18 +395,17 @@ def save_modifiers(save: int, ap: int, cover: bool, save_mod: int,
     return min(1, armour), min(1, save_mod)
 
 
-def _reroll_mask(policy: str, classes: np.ndarray) -> np.ndarray:
-    mask = np.zeros(7, dtype=np.int64)
-    for face in range(1, 7):
-        if policy == "ones":
-            mask[face] = face == 1
-        elif policy == "failed":
-            mask[face] = classes[face] == FAIL
-        elif policy == "noncrit":
-            mask[face] = classes[face] != CRITICAL
-        elif policy == "all":
-            mask[face] = 1
-    return mask
+def _reroll_mask(policy: str, classes: list[int]) -> list[int]:
+    """Per face 0..6 (0 unused), 1 when ``policy`` re-rolls it."""
+    if policy == "ones":
+        return [0, 1, 0, 0, 0, 0, 0]
+    if policy == "failed":
+        return [0] + [int(classes[face] == FAIL) for face in range(1, 7)]
+    if policy == "noncrit":
+        return [0] + [int(classes[face] != CRITICAL) for face in range(1, 7)]
+    if policy == "all":
+        return [0] + [1] * 6
+    return [0] * 7
 
 
 def _take_lethal(rules: Rules, wound_class, wound_reroll, save_fails, save_reroll, maps,
