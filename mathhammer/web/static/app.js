@@ -123,7 +123,7 @@ async function start(form) {
   const job = await answerOf(response);
   if (job.state === "error") { showProgress(null); showError(job.message); return; }
   running = job.id;
-  poll(job, Date.now());
+  await poll(job, Date.now());
 }
 
 // -- roster drops -----------------------------------------------------------------------------
@@ -148,16 +148,24 @@ async function upload(zone, file) {
   location.href = location.pathname + "?" + query;
 }
 
+function send(zone, file) {
+  upload(zone, file).catch(() => {
+    const error = $(".drop-error", zone);
+    error.textContent = "The server does not answer: is `mathhammer serve` still running?";
+    error.hidden = false;
+  });
+}
+
 function watchDrop(zone) {
   zone.addEventListener("dragover", (event) => { event.preventDefault(); zone.classList.add("over"); });
   zone.addEventListener("dragleave", () => zone.classList.remove("over"));
   zone.addEventListener("drop", (event) => {
     event.preventDefault();
     zone.classList.remove("over");
-    if (event.dataTransfer.files.length) upload(zone, event.dataTransfer.files[0]);
+    if (event.dataTransfer.files.length) send(zone, event.dataTransfer.files[0]);
   });
   const input = $("input[type=file]", zone);
-  input.addEventListener("change", () => { if (input.files.length) upload(zone, input.files[0]); });
+  input.addEventListener("change", () => { if (input.files.length) send(zone, input.files[0]); });
 }
 
 document.addEventListener("DOMContentLoaded", () => {
@@ -181,6 +189,11 @@ document.addEventListener("DOMContentLoaded", () => {
   });
   const form = $("form.compute");
   if (!form) return;
-  form.addEventListener("submit", (event) => { event.preventDefault(); start(form); });
-  if (new URLSearchParams(location.search).get("run") === "1") start(form);
+  const run = () => start(form).catch(() => {  // the server stopped, or the network is down
+    running = null;
+    showProgress(null);
+    showError("The server does not answer: is `mathhammer serve` still running?");
+  });
+  form.addEventListener("submit", (event) => { event.preventDefault(); run(); });
+  if (new URLSearchParams(location.search).get("run") === "1") run();
 });
