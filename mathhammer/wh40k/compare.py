@@ -241,7 +241,8 @@ def _run(cells, parameter, costs, *, trials, seed, exact, options, settings=None
         trials = check_trials(trials)
     seed = _seed(seed)
     check_progress(progress)
-    children = cell_seeds(seed, len(cells))
+    # exact cells use no random stream: spawning one per cell would cost more than solving
+    children = [None] * len(cells) if exact else cell_seeds(seed, len(cells))
     jobs = [(attacker, target, {**options, **overrides}, trials, child, exact)
             for (attacker, target, overrides), child in zip(cells, children)]
     desc = "compare" if parameter is None else f"sweep {parameter}"
@@ -250,20 +251,22 @@ def _run(cells, parameter, costs, *, trials, seed, exact, options, settings=None
             results_list = _exact_cells(jobs, bar)
         else:
             results_list = _run_jobs(jobs, client, bar)
-    rows: list[dict[str, Any]] = []
+    columns = COLUMNS[:2] + ([parameter] if parameter is not None else []) + COLUMNS[2:]
+    data: dict[str, list[Any]] = {column: [] for column in columns[:-1]}
     for i, ((attacker, target, overrides), result) in enumerate(zip(cells, results_list)):
         if results_out is not None:
             key = (attacker.label, target.label) if parameter is None \
                 else (attacker.label, target.label, settings[i])
             results_out[key] = result.result() if isinstance(result, ExactCell) else result
         for metric, value, err in _metrics(result, costs.get(attacker.label)):
-            row = {"attacker": attacker.label, "target": target.label}
+            data["attacker"].append(attacker.label)
+            data["target"].append(target.label)
             if parameter is not None:
-                row[parameter] = settings[i]
-            row.update(metric=metric, value=value, stderr=err)
-            rows.append(row)
-    columns = COLUMNS[:2] + ([parameter] if parameter is not None else []) + COLUMNS[2:]
-    frame = pd.DataFrame(rows, columns=columns)
+                data[parameter].append(settings[i])
+            data["metric"].append(metric)
+            data["value"].append(value)
+            data["stderr"].append(err)
+    frame = pd.DataFrame(data, columns=columns)
     frame["value"] = frame["value"].astype(float)
     frame["stderr"] = frame["stderr"].astype(float)
     frame["method"] = "exact" if exact else "monte-carlo"

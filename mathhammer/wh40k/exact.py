@@ -154,7 +154,7 @@ def check_exact_size(plan: CompiledPlan, states: int) -> None:
         refuse("a unit of models x W + 1 =", states, MAX_EXACT_STATES)
     work = 0
     for b in range(plan.n_batches):
-        row = plan.batch[b]
+        row = plan.batch[b].tolist()   # Python ints: numpy scalar arithmetic is slower
         dice = plan.max_dice(b)
         hits = dice * (1 + row[SUS_COUNT] * max(row[SUS_SIDES], 1) + row[SUS_CONST])
         damage = int(plan.damage_maps[b].max())
@@ -195,7 +195,7 @@ def check_pending_size(plan: CompiledPlan, states: int) -> None:
     cells = states
     for b in range(plan.n_batches):
         if plan.batch[b, DEVASTATING]:
-            row = plan.batch[b]
+            row = plan.batch[b].tolist()
             most = plan.max_dice(b) * (1 + row[SUS_COUNT] * max(row[SUS_SIDES], 1)
                                        + row[SUS_CONST])
             cells *= most + 1
