@@ -246,32 +246,26 @@ def run_monte_carlo(plan: CompiledPlan, trials: int, seed: int | np.random.SeedS
     same with or without it.
     """
     from mathhammer.core.threads import run_shares, thread_count
-    from mathhammer.wh40k.kernels import run_chunks
+    from mathhammer.wh40k.kernels import Histograms, Scratch, run_chunks
 
     streams, per_chunk = chunk_streams(trials, seed, chunks)
-    damage_hist = np.zeros((chunks, plan.total_wounds + 1), dtype=np.int64)
-    models_hist = np.zeros((chunks, plan.total_models + 1), dtype=np.int64)
-    hazard_hist = np.zeros((chunks, plan.max_hazard_mortals + 1), dtype=np.int64)
+    sizes = (plan.total_wounds + 1, plan.total_models + 1, plan.max_hazard_mortals + 1)
+    hists = Histograms(*(np.zeros((chunks, n), dtype=np.int64) for n in sizes))
     max_pending = sum(plan.max_dice(b) for b in range(plan.n_batches)) * 7 \
         if plan.dw_at_unit_end else 1
     n_groups = plan.groups.shape[0]
 
     def share(first: int, step: int) -> None:
         # The thread's own copies of the tables and scratch: the kernel cannot allocate.
-        run_chunks(first, step, streams, per_chunk, plan.batch.copy(), plan.shortcuts.copy(),
-                   plan.rolls.copy(), plan.saves.copy(), plan.damage_maps.copy(),
-                   plan.groups.copy(), plan.hazard_rolls, plan.hazard_mortals,
-                   plan.dw_at_unit_end, plan.count_cdfs.copy(), plan.use_counts,
-                   plan.hazard_fail_max, plan.dw_spill, damage_hist,
-                   models_hist, hazard_hist, _scratch(streams.shape[1], np.uint64),
-                   _scratch(damage_hist.shape[1]), _scratch(models_hist.shape[1]),
-                   _scratch(hazard_hist.shape[1]), _scratch(n_groups), _scratch(n_groups),
-                   _scratch(n_groups), _scratch(7), _scratch(2 * max_pending),
-                   plan.command_reroll)
+        scratch = Scratch(_scratch(streams.shape[1], np.uint64), _scratch(n_groups),
+                          _scratch(n_groups), _scratch(n_groups), _scratch(7),
+                          _scratch(2 * max_pending))
+        run_chunks(first, step, streams, per_chunk, plan.kernel_plan(), hists,
+                   Histograms(*(_scratch(n) for n in sizes)), scratch)
 
-    watch(lambda: run_shares(share, thread_count(chunks)), lambda: models_hist.sum(), trials,
+    watch(lambda: run_shares(share, thread_count(chunks)), lambda: hists.models.sum(), trials,
           "simulate", progress=progress)
-    return damage_hist.sum(axis=0), models_hist.sum(axis=0), hazard_hist.sum(axis=0)
+    return tuple(h.sum(axis=0) for h in hists)
 
 
 def _scratch(n: int, dtype: type = np.int64) -> np.ndarray:
@@ -411,6 +405,7 @@ def _fields(options: Situation | Modifiers | Rules) -> dict[str, Any]:
     """Field name -> value. Every field is a scalar, so no deep copy (``dataclasses.asdict``
     cost a third of a millisecond per call)."""
     return {f.name: getattr(options, f.name) for f in dataclasses.fields(options)}
+
 
 # -- core's contract ---------------------------------------------------------------------------
 @dataclasses.dataclass(frozen=True, eq=False)

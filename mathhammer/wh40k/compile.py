@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -118,6 +119,40 @@ class CompiledPlan:
     def max_dice(self, b: int) -> int:
         """Most attack dice batch ``b`` can gather."""
         return max_attack_dice(self.batch[b])
+
+    def kernel_plan(self) -> KernelPlan:
+        """What the Monte Carlo kernel reads, as one argument: copies of the tables (each
+        thread gets its own) and the switches as int64."""
+        return KernelPlan(
+            batch=self.batch.copy(), shortcuts=self.shortcuts.copy(), rolls=self.rolls.copy(),
+            saves=self.saves.copy(), damage_maps=self.damage_maps.copy(),
+            groups=self.groups.copy(), cdfs=self.count_cdfs.copy(),
+            hazard_rolls=int(self.hazard_rolls), hazard_mortals=int(self.hazard_mortals),
+            hazard_fail_max=int(self.hazard_fail_max),
+            dw_at_unit_end=int(self.dw_at_unit_end), dw_spill=int(self.dw_spill),
+            use_counts=int(self.use_counts), command_reroll=int(self.command_reroll))
+
+
+class KernelPlan(NamedTuple):
+    """A :class:`CompiledPlan` as the Monte Carlo kernel takes it: one argument (numba
+    passes a named tuple of arrays as it passes the arrays). Fields as in
+    :class:`CompiledPlan` (``cdfs`` is its ``count_cdfs``); built by
+    :meth:`CompiledPlan.kernel_plan`."""
+
+    batch: np.ndarray
+    shortcuts: np.ndarray
+    rolls: np.ndarray
+    saves: np.ndarray
+    damage_maps: np.ndarray
+    groups: np.ndarray
+    cdfs: np.ndarray
+    hazard_rolls: int
+    hazard_mortals: int
+    hazard_fail_max: int
+    dw_at_unit_end: int
+    dw_spill: int
+    use_counts: int
+    command_reroll: int
 
 
 def compile_plan(weapons: Sequence[Weapon], target: TargetProfile,

@@ -11,6 +11,8 @@ never has two wounded models, because damage must go to a model that has lost wo
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from mathhammer.core.jit import inline_kernel, kernel, lean_kernel, step_kernel
@@ -212,20 +214,40 @@ def _damage_roll(state, batch, cdfs, b, command):
     return raw, 0 if rerolled else command
 
 
+class Histograms(NamedTuple):
+    """The kernel's histograms: wounds lost, models destroyed and the attacker's hazard
+    mortal wounds, per chunk (``[chunks, bins]``) or for the chunk running (``[bins]``)."""
+
+    damage: np.ndarray
+    models: np.ndarray
+    hazard: np.ndarray
+
+
+class Scratch(NamedTuple):
+    """One thread's scratch arrays (the kernel cannot allocate): ``state`` (the stream's
+    generator state), ``alive``, ``current`` and ``wounds`` per target group, ``counts``
+    (7 save faces) and ``pending`` (pairs: batch, Feel No Pain column)."""
+
+    state: np.ndarray
+    alive: np.ndarray
+    current: np.ndarray
+    wounds: np.ndarray
+    counts: np.ndarray
+    pending: np.ndarray
+
+
 @lean_kernel
-def run_chunks(first, step, streams, trials_per_chunk, batch, shortcuts, rolls, saves,
-               damage_maps, groups, hazard_rolls, hazard_mortals, dw_at_unit_end, cdfs,
-               use_counts, hazard_fail_max, dw_spill, damage_hist, models_hist, hazard_hist,
-               state, damage_local, models_local, hazard_local, alive, current, wounds, counts,
-               pending, command_reroll):
+def run_chunks(first, step, streams, trials_per_chunk, plan, hists, local, scratch):
     """One thread's share of the trials: chunks ``first``, ``first + step``, ... in turn.
 
     Chunk ``c`` runs ``trials_per_chunk[c]`` trials on stream ``streams[c]`` and adds one
-    count per trial to row ``c`` of each histogram, so the result does not depend on how
-    chunks are shared among threads (:func:`mathhammer.core.threads.run_shares` starts one
-    share per thread; the kernel releases the GIL). One trial resolves every batch (05-06),
-    in order, against a fresh target. ``use_counts`` picks how pools no larger than the
-    tables in ``cdfs`` are resolved: 2 takes every exact shortcut of ``shortcuts``
+    count per trial to row ``c`` of each of the :class:`Histograms` ``hists``, so the result
+    does not depend on how chunks are shared among threads
+    (:func:`mathhammer.core.threads.run_shares` starts one share per thread; the kernel
+    releases the GIL). One trial resolves every batch (05-06), in order, against a fresh
+    target. ``plan`` is a :class:`~mathhammer.wh40k.compile.KernelPlan` (the thread's own
+    copies). Its ``use_counts`` picks how pools no larger than the tables in ``cdfs`` are
+    resolved: 2 takes every exact shortcut of ``shortcuts``
     (:func:`~mathhammer.wh40k.compile.batch_shortcuts`), 1 samples one count per roll
     (:mod:`mathhammer.core.sampling`), 0 rolls every die. A hazard roll fails on
     ``hazard_fail_max`` or lower; ``dw_spill`` 1 lets [DEVASTATING WOUNDS] mortal wounds
@@ -234,21 +256,31 @@ def run_chunks(first, step, streams, trials_per_chunk, batch, shortcuts, rolls, 
     Long because the chunk and trial loops and the hit-and-wound step live in this one
     function, compiled without numba's reference counting
     (:data:`mathhammer.core.jit.lean_kernel`); the other steps are inlined helpers. It cannot
-    allocate: ``state``, the ``*_local`` histograms (copied to the chunk's rows at the end:
-    threads counting into adjacent rows would share cache lines), ``alive``, ``current``,
-    ``wounds`` (per group), ``counts`` (7) and ``pending`` (pairs: mortal wounds, Feel No
-    Pain column) are scratch arrays; the tables should be the thread's own copies. (A
-    separate trial function cost seven more seconds of cold compile.)
+    allocate: ``local`` (the chunk's histograms, copied to its rows at the end: threads
+    counting into adjacent rows would share cache lines) and ``scratch``
+    (:class:`Scratch`) are the thread's own. (A separate trial function cost seven more
+    seconds of cold compile.)
     """
+    batch = plan.batch
+    shortcuts = plan.shortcuts
+    rolls = plan.rolls
+    cdfs = plan.cdfs
+    damage_maps = plan.damage_maps
+    groups = plan.groups
+    use_counts = plan.use_counts
+    state = scratch.state
+    alive = scratch.alive
+    current = scratch.current
+    wounds = scratch.wounds
     n_groups = groups.shape[0]
     limit = cdfs.shape[2] - 1
     for c in range(first, streams.shape[0], step):
-        _start_chunk(state, streams, c, damage_local, models_local, hazard_local)
+        _start_chunk(state, streams, c, local)
         for _ in range(trials_per_chunk[c]):
             _fresh_target(groups, alive, wounds, current)
             lost_total = 0
             n_pending = np.int64(0)   # not a literal 0: see mathhammer.core.jit
-            command = command_reroll   # the Command Re-roll in hand (0 once spent)
+            command = plan.command_reroll   # the Command Re-roll in hand (0 once spent)
             for b in range(batch.shape[0]):
                 if _first_alive(alive) < 0:
                     break
@@ -320,50 +352,47 @@ def run_chunks(first, step, streams, trials_per_chunk, batch, shortcuts, rolls, 
                     lost_total += _inflict_failed_saves(state, b, failed, batch, damage_maps,
                                                         groups, cdfs, alive, current, wounds)
                 if to_save > 0:
-                    lost, command = _save_and_inflict(state, b, to_save, command, batch, saves,
-                                                      damage_maps, groups, cdfs, counts, alive,
-                                                      current, wounds)
+                    lost, command = _save_and_inflict(state, b, to_save, command, plan,
+                                                      scratch.counts, alive, current, wounds)
                     lost_total += lost
                 if devastating > 0:
                     lost, n_pending, command = _devastating_wounds(
-                        state, b, devastating, command, dw_at_unit_end, dw_spill, batch,
-                        damage_maps, groups, cdfs, pending, n_pending, alive, current, wounds)
+                        state, b, devastating, command, plan, scratch.pending, n_pending, alive,
+                        current, wounds)
                     lost_total += lost
             if n_pending > 0:   # out of line: most trials hold none
-                lost_total += _held_mortals(state, pending, n_pending, command, dw_spill, batch,
-                                            damage_maps, groups, cdfs, alive, current, wounds)
-            _record_trial(state, lost_total, groups, alive, hazard_rolls, hazard_fail_max,
-                          hazard_mortals, damage_local, models_local, hazard_local)
-        _store_chunk(c, damage_local, models_local, hazard_local, damage_hist, models_hist,
-                     hazard_hist)
+                lost_total += _held_mortals(state, scratch.pending, n_pending, command,
+                                            plan.dw_spill, batch, damage_maps, groups, cdfs,
+                                            alive, current, wounds)
+            _record_trial(state, lost_total, plan, alive, local)
+        _store_chunk(c, local, hists)
 
 
 # The steps of run_chunks that are not the hot hit-and-wound path. LLVM inlines them into it
 # (inline_kernel), so they cost no call and allocate nothing, as the kernel compiled without
 # reference counting requires.
 @step_kernel
-def _start_chunk(state, streams, c, damage_local, models_local, hazard_local):
-    """Load chunk ``c``'s stream and zero its histograms."""
+def _start_chunk(state, streams, c, local):
+    """Load chunk ``c``'s stream and zero its histograms ``local``."""
     for w in range(state.shape[0]):
         state[w] = streams[c, w]
-    for k in range(damage_local.shape[0]):
-        damage_local[k] = 0
-    for k in range(models_local.shape[0]):
-        models_local[k] = 0
-    for k in range(hazard_local.shape[0]):
-        hazard_local[k] = 0
+    for k in range(local.damage.shape[0]):
+        local.damage[k] = 0
+    for k in range(local.models.shape[0]):
+        local.models[k] = 0
+    for k in range(local.hazard.shape[0]):
+        local.hazard[k] = 0
 
 
 @step_kernel
-def _store_chunk(c, damage_local, models_local, hazard_local, damage_hist, models_hist,
-                 hazard_hist):
-    """Copy one chunk's histograms to its rows."""
-    for k in range(damage_local.shape[0]):
-        damage_hist[c, k] = damage_local[k]
-    for k in range(models_local.shape[0]):
-        models_hist[c, k] = models_local[k]
-    for k in range(hazard_local.shape[0]):
-        hazard_hist[c, k] = hazard_local[k]
+def _store_chunk(c, local, hists):
+    """Copy one chunk's histograms ``local`` to its rows of ``hists``."""
+    for k in range(local.damage.shape[0]):
+        hists.damage[c, k] = local.damage[k]
+    for k in range(local.models.shape[0]):
+        hists.models[c, k] = local.models[k]
+    for k in range(local.hazard.shape[0]):
+        hists.hazard[c, k] = local.hazard[k]
 
 
 @inline_kernel
@@ -402,11 +431,15 @@ def _inflict_failed_saves(state, b, failed, batch, damage_maps, groups, cdfs, al
 
 
 @inline_kernel
-def _save_and_inflict(state, b, to_save, command, batch, saves, damage_maps, groups, cdfs,
-                      counts, alive, current, wounds):
+def _save_and_inflict(state, b, to_save, command, plan, counts, alive, current, wounds):
     """Save rolls die by die (05.03: re-rolled against the group current at the start), then
     damage lowest results first against the current group (05.04). Returns the wounds lost
     and the Command Re-roll still in hand."""
+    batch = plan.batch
+    saves = plan.saves
+    damage_maps = plan.damage_maps
+    groups = plan.groups
+    cdfs = plan.cdfs
     g0 = _first_alive(alive)
     for face in range(7):
         counts[face] = 0
@@ -461,11 +494,17 @@ def _mortal_damage(state, b, command, batch, damage_maps, cdfs):
 
 
 @inline_kernel
-def _devastating_wounds(state, b, devastating, command, dw_at_unit_end, dw_spill, batch,
-                        damage_maps, groups, cdfs, pending, n_pending, alive, current, wounds):
+def _devastating_wounds(state, b, devastating, command, plan, pending, n_pending, alive,
+                        current, wounds):
     """[DEVASTATING WOUNDS] (24.10): D mortal wounds each, at most one model each (or held
     in ``pending`` to the end of the attacks, or spilling under the 10th-edition launch
     text). Returns the wounds lost, the mortal wounds held and the Command Re-roll in hand."""
+    dw_at_unit_end = plan.dw_at_unit_end
+    dw_spill = plan.dw_spill
+    batch = plan.batch
+    damage_maps = plan.damage_maps
+    groups = plan.groups
+    cdfs = plan.cdfs
     lost = 0
     if (groups.shape[0] == 1 and not dw_at_unit_end and not dw_spill
             and batch[b, D_COUNT] == 0 and groups[0, batch[b, FNP_MORTAL_COLUMN]] >= NO_FNP):
@@ -494,16 +533,16 @@ def _devastating_wounds(state, b, devastating, command, dw_at_unit_end, dw_spill
 
 
 @inline_kernel
-def _record_trial(state, lost_total, groups, alive, hazard_rolls, hazard_fail_max,
-                  hazard_mortals, damage_local, models_local, hazard_local):
-    """Count one trial: wounds lost, models destroyed, and the hazard rolls after the attacks."""
+def _record_trial(state, lost_total, plan, alive, local):
+    """Count one trial in ``local``: wounds lost, models destroyed, and the hazard rolls
+    after the attacks."""
     destroyed = 0
-    for g in range(groups.shape[0]):
-        destroyed += groups[g, G_MODELS] - alive[g]
+    for g in range(plan.groups.shape[0]):
+        destroyed += plan.groups[g, G_MODELS] - alive[g]
     hazard_fails = 0
-    for _ in range(hazard_rolls):
-        if d6(state) <= hazard_fail_max:
+    for _ in range(plan.hazard_rolls):
+        if d6(state) <= plan.hazard_fail_max:
             hazard_fails += 1
-    damage_local[lost_total] += 1
-    models_local[destroyed] += 1
-    hazard_local[hazard_fails * hazard_mortals] += 1
+    local.damage[lost_total] += 1
+    local.models[destroyed] += 1
+    local.hazard[hazard_fails * plan.hazard_mortals] += 1

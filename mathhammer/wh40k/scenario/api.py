@@ -187,7 +187,8 @@ def run_scripted(scenario: Scenario, faces: list[int]) -> dict[str, Any]:
     check_scenario_work(plan, 1, scenario.origins)
     stream = scripted_stream(faces)
     out = Histograms.zeros(plan)
-    run_trials(plan, stream, 1, out, scratch_arrays(plan, len(faces)), 0)
+    run_trials(plan.kernel_arrays(use_counts=0), stream, 1, out,
+               scratch_arrays(plan, len(faces)))
     models, wounds, groups, sides = out.arrays()
     check_script_not_exhausted(stream)
     result = ScenarioResult.from_histograms(plan, 1, 0, models, wounds, groups, sides)

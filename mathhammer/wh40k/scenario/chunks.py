@@ -11,16 +11,15 @@ results do not depend on the thread count.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
 from mathhammer.core.threads import run_shares, thread_count
-from mathhammer.wh40k.scenario.compile import U_N_ALLOCS, ScenarioPlan
+from mathhammer.wh40k.scenario.compile import U_N_ALLOCS, ScenarioArrays, ScenarioPlan
 
 
-@dataclass(frozen=True)
-class Histograms:
+class Histograms(NamedTuple):
     """One set of scenario histograms: per checkpoint (models destroyed, wounds lost, group
     models destroyed) and per side (round wiped out, 0 for never)."""
 
@@ -39,13 +38,56 @@ class Histograms:
                    np.zeros((*chunks, len(plan.side_names), plan.rounds + 1), dtype=np.int64))
 
     def arrays(self) -> tuple[np.ndarray, ...]:
-        return self.models, self.wounds, self.groups, self.sides
+        return tuple(self)
 
 
-def scratch_arrays(plan: ScenarioPlan, max_pending: int) -> tuple[np.ndarray, ...]:
-    """The kernel's per-trial state, in its argument order from ``alive`` to ``side_wiped``:
-    alive, current, group_alive, unit_alive, unit_lost, buffer, counts, snapshot,
-    pending_unit, pending_damage, group_dead, side_wiped."""
+class Losses(NamedTuple):
+    """What one trial has done to the units so far: models alive per sub-group, wounds left
+    on each allocation group's wounded model (``current``), models alive per allocation
+    group and per unit, and wounds lost per unit."""
+
+    alive: np.ndarray
+    current: np.ndarray
+    group_alive: np.ndarray
+    unit_alive: np.ndarray
+    unit_lost: np.ndarray
+
+
+class BatchScratch(NamedTuple):
+    """Scratch of one batch: the allocation order (``buffer``), save faces (``counts``) and
+    the [DEVASTATING WOUNDS] held to the end of the activation (``pending_unit``, and
+    ``pending_damage`` in pairs: damage, Feel No Pain column)."""
+
+    buffer: np.ndarray
+    counts: np.ndarray
+    pending_unit: np.ndarray
+    pending_damage: np.ndarray
+
+
+class TrialScratch(NamedTuple):
+    """Scratch of one trial: models alive per unit at the start of the activation
+    (``snapshot``), models destroyed per report group, the round each side was wiped out,
+    the [ONE SHOT] weapons used, and the [HAZARDOUS] batches of the activation."""
+
+    snapshot: np.ndarray
+    group_dead: np.ndarray
+    side_wiped: np.ndarray
+    one_shot_used: np.ndarray
+    hazard_used: np.ndarray
+
+
+class Scratch(NamedTuple):
+    """Everything a thread's trials write besides the histograms (the kernel cannot
+    allocate)."""
+
+    losses: Losses
+    batch: BatchScratch
+    trial: TrialScratch
+
+
+def scratch_arrays(plan: ScenarioPlan, max_pending: int) -> Scratch:
+    """The kernel's per-trial state for ``plan``, with room for ``max_pending`` held
+    [DEVASTATING WOUNDS]."""
     n_subs, n_allocs, n_units = plan.subs.shape[0], plan.allocs.shape[0], plan.units.shape[0]
     max_groups = int(plan.units[:, U_N_ALLOCS].max()) if n_units else 1
     pending = max(max_pending, 1)
@@ -53,24 +95,21 @@ def scratch_arrays(plan: ScenarioPlan, max_pending: int) -> tuple[np.ndarray, ..
     def zeros(n: int) -> np.ndarray:
         return np.zeros(n, dtype=np.int64)
 
-    return (zeros(n_subs), zeros(n_allocs), zeros(n_allocs), zeros(n_units), zeros(n_units),
-            zeros(max(max_groups, 1)), zeros(7), zeros(n_units), zeros(pending),
-            zeros(2 * pending), zeros(plan.report_groups.shape[0]),
-            zeros(len(plan.side_names)))
+    return Scratch(
+        Losses(zeros(n_subs), zeros(n_allocs), zeros(n_allocs), zeros(n_units),
+               zeros(n_units)),
+        BatchScratch(zeros(max(max_groups, 1)), zeros(7), zeros(pending), zeros(2 * pending)),
+        TrialScratch(zeros(n_units), zeros(plan.report_groups.shape[0]),
+                     zeros(len(plan.side_names)), zeros(max(plan.one_shot_slots, 1)),
+                     zeros(max(plan.batches.shape[0], 1))))
 
 
-def run_trials(plan: ScenarioPlan, stream: np.ndarray, trials: int, out: Histograms,
-               scratch: tuple[np.ndarray, ...], use_counts: int) -> None:
+def run_trials(arrays: ScenarioArrays, stream: np.ndarray, trials: int, out: Histograms,
+               scratch: Scratch) -> None:
     """Run ``trials`` trials on ``stream``, adding their counts to ``out``."""
     from mathhammer.wh40k.scenario.kernels import scenario_trials
 
-    scenario_trials(stream, trials, plan.rounds, plan.activations, plan.batches, plan.contribs,
-                    plan.hit, plan.wound, plan.saves, plan.damage_maps, plan.units,
-                    plan.orders, plan.toughness, plan.subs, plan.allocs, plan.report_groups,
-                    plan.flags, *scratch, *out.arrays(), plan.hit_cdfs, plan.wound_cdfs,
-                    plan.save_cdfs, use_counts,
-                    np.zeros(max(plan.one_shot_slots, 1), dtype=np.int64), plan.retarget,
-                    plan.precision_pick, np.zeros(max(plan.batches.shape[0], 1), dtype=np.int64))
+    scenario_trials(stream, trials, arrays, scratch.losses, scratch.batch, scratch.trial, out)
 
 
 def run_chunks(plan: ScenarioPlan, streams: np.ndarray, trials_per_chunk: np.ndarray,
@@ -81,16 +120,16 @@ def run_chunks(plan: ScenarioPlan, streams: np.ndarray, trials_per_chunk: np.nda
     A thread counts into histograms of its own and copies them to the chunk's row when the
     chunk ends (rows of neighbouring chunks share cache lines).
     """
+    arrays = plan.kernel_arrays()
 
     def share(first: int, step: int) -> None:
         scratch = scratch_arrays(plan, max_pending)
         local = Histograms.zeros(plan)
         for c in range(first, streams.shape[0], step):
-            for array in local.arrays():
+            for array in local:
                 array.fill(0)
-            run_trials(plan, streams[c].copy(), int(trials_per_chunk[c]), local, scratch,
-                       plan.use_counts)
-            for row, counted in zip(out.arrays(), local.arrays()):
+            run_trials(arrays, streams[c].copy(), int(trials_per_chunk[c]), local, scratch)
+            for row, counted in zip(out, local):
                 row[c] = counted
 
     run_shares(share, thread_count(streams.shape[0]))

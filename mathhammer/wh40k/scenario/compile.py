@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 
@@ -86,6 +87,9 @@ K_ATTACKER, K_FIRST_BATCH, K_N_BATCHES, K_COMMAND = range(4)
 ACTIVATION_COLUMNS = 4
 # ScenarioPlan.flags: the edition's rules the kernel switches on (see rule_flags)
 F_DW_AT_END, F_DW_SPILL, F_ONE_AT_A_TIME, F_HAZARD_10E = range(4)
+# report_groups columns: the model group's unit, its models, its first bin in the group
+# histograms
+R_UNIT, R_MODELS, R_FIRST_BIN = range(3)
 # ScenarioPlan.precision_pick codes besides a report-group index
 PICK_FIRST, PICK_BEST = -2, -1
 
@@ -108,7 +112,7 @@ class ScenarioPlan:
     activations: np.ndarray
     rounds: int
     dw_at_unit_end: int
-    report_groups: np.ndarray      # [R, 3]: unit, models, bin offset
+    report_groups: np.ndarray      # [R, 3]: R_UNIT, R_MODELS, R_FIRST_BIN
     unit_names: tuple[str, ...]
     group_names: tuple[tuple[str, str], ...]   # (unit, group) per report group
     activation_labels: tuple[str, ...]
@@ -132,6 +136,65 @@ class ScenarioPlan:
     @property
     def checkpoints(self) -> int:
         return self.rounds * self.activations.shape[0]
+
+    def kernel_arrays(self, use_counts: int | None = None) -> ScenarioArrays:
+        """The arrays the scenario kernel reads, grouped as it passes them on, built here
+        only. ``use_counts`` 0 rolls every die (forced-dice runs); default the plan's."""
+        counts = self.use_counts if use_counts is None else use_counts
+        return ScenarioArrays(
+            army=Army(self.subs, self.allocs, self.units, self.orders, self.toughness),
+            weapons=WeaponArrays(self.batches, self.contribs, self.hit, self.wound, self.saves,
+                                 self.damage_maps, self.hit_cdfs, self.wound_cdfs,
+                                 self.save_cdfs, self.flags, int(counts)),
+            script=Script(self.activations, self.report_groups, self.retarget,
+                          self.precision_pick, int(self.rounds)))
+
+
+class Army(NamedTuple):
+    """Every unit on the table as the kernel's allocation steps read it (layout above)."""
+
+    subs: np.ndarray
+    allocs: np.ndarray
+    units: np.ndarray
+    orders: np.ndarray
+    toughness: np.ndarray
+
+
+class WeaponArrays(NamedTuple):
+    """Every batch's row, contributions and tables, the edition's ``flags``, and
+    ``use_counts`` (1: sample outcome counts from the CDF tables; 0: roll every die)."""
+
+    batches: np.ndarray
+    contribs: np.ndarray
+    hit: np.ndarray
+    wound: np.ndarray
+    saves: np.ndarray
+    damage_maps: np.ndarray
+    hit_cdfs: np.ndarray
+    wound_cdfs: np.ndarray
+    save_cdfs: np.ndarray
+    flags: np.ndarray
+    use_counts: int
+
+
+class Script(NamedTuple):
+    """The activations repeated ``rounds`` times, the report groups, and per batch its
+    alternative rows (``retarget``) and [PRECISION] pick."""
+
+    activations: np.ndarray
+    report_groups: np.ndarray
+    retarget: np.ndarray
+    precision_pick: np.ndarray
+    rounds: int
+
+
+class ScenarioArrays(NamedTuple):
+    """A :class:`ScenarioPlan` as the kernel takes it: one argument of three groups (numba
+    passes named tuples of arrays as it passes the arrays themselves)."""
+
+    army: Army
+    weapons: WeaponArrays
+    script: Script
 
 
 def compile_scenario(scenario: Scenario) -> ScenarioPlan:
@@ -478,7 +541,7 @@ def _lay_out_retargets(scenario: Scenario, layout: _UnitLayout, out: _BatchLayou
     unit_index = {name: i for i, name in enumerate(layout.unit_names)}
     alternatives: dict[int, list[int]] = {}
     for k, (activation, attacks) in enumerate(zip(scenario.activations, scenario.attacks)):
-        first = out.activations[k][1]
+        first = out.activations[k][K_FIRST_BATCH]
         for i, (target, members) in enumerate(_gather(scenario, activation, attacks)):
             rows = alternatives.setdefault(first + i, [])
             for candidate in retarget_candidates(scenario, activation, attacks, target):

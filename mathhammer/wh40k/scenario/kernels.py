@@ -36,102 +36,41 @@ import numpy as np
 
 from mathhammer.core.jit import inline_kernel, lean_kernel, optimised_at_level_2, step_kernel
 from mathhammer.core.rng import d6, roll_dice
-from mathhammer.wh40k.compile import (
-    AUTO_HIT,
-    COMMAND_CODES,
-    COMMAND_DAMAGE_BELOW,
-    COMMAND_ONE_DIE,
-    D_TABLE,
-    FNP_COLUMN,
-    FNP_MORTAL_COLUMN,
-    D_CONST,
-    D_COUNT,
-    D_SIDES,
-    DEVASTATING,
-    EXTRA_CRIT,
-    LETHAL,
-    MORTAL_DAMAGE,
-    NORMAL_DAMAGE,
-    RF_CONST,
-    RF_COUNT,
-    RF_SIDES,
-    SAVE_FAILS,
-    SAVE_REROLL,
-    SUS_CONST,
-    SUS_COUNT,
-    SUS_SIDES,
-)
-from mathhammer.wh40k.dice_steps import (binomial_at, count_outcomes, draw_from_cdf,
-                                         roll_classified, roll_classified_command,
-                                         roll_with_lowest_die_again)
-from mathhammer.wh40k.scenario.compile import (
-    CLASS_ROW,
-    CRIT_COUNTS,
-    DAMAGE_TABLE,
-    FAILED_SAVES_TABLE,
-    REROLL_ROW,
-    REST_COUNTS,
-    F_DW_AT_END,
-    F_DW_SPILL,
-    F_HAZARD_10E,
-    F_ONE_AT_A_TIME,
-    A_CHARACTER,
-    A_FIRST_SUB,
-    A_LOCAL,
-    A_N_SUBS,
-    A_POINTS,
-    A_UNIT,
-    A_WOUNDS,
-    B_BLAST,
-    B_BONUS_COUNT,
-    B_BONUS_SIDES,
-    B_CLEAVE,
-    B_FIRST_CONTRIB,
-    B_HAZARDOUS,
-    B_N_CONTRIBS,
-    B_ONE_SHOT,
-    B_PRECISION,
-    B_TARGET,
-    C_A_CONST,
-    C_A_COUNT,
-    C_A_REROLL,
-    C_A_SIDES,
-    C_CAP,
-    C_PER_MODEL,
-    C_SKIPPED,
-    C_SUB_COUNT,
-    C_SUB_FIRST,
-    K_ATTACKER,
-    K_COMMAND,
-    K_FIRST_BATCH,
-    K_N_BATCHES,
-    PICK_FIRST,
-    S_BODYGUARD,
-    S_FNP_MORTAL,
-    S_ALLOC,
-    S_MODELS,
-    S_REPORT,
-    S_TOUGHNESS,
-    U_ALL_MV,
-    U_FIRST_SUB,
-    U_FIRST_T,
-    U_MODEL_BINS,
-    U_MODELS,
-    U_N_ALLOCS,
-    U_N_SUBS,
-    U_N_T,
-    U_ORDER,
-    U_SIDE,
-    U_WOUND_BINS,
-)
-
-# The Command Re-roll codes, as globals numba folds into constants.
-COMMAND_HIT, COMMAND_WOUND = COMMAND_CODES["hit"], COMMAND_CODES["wound"]
-COMMAND_DAMAGE, COMMAND_SAVE = COMMAND_CODES["damage"], COMMAND_CODES["save"]
+from mathhammer.wh40k.dice_steps import (binomial_at, count_outcomes, roll_classified,
+                                         roll_classified_command)
+from mathhammer.wh40k.plan_columns import (AUTO_HIT, DEVASTATING, EXTRA_CRIT, FNP_COLUMN,
+                                           FNP_MORTAL_COLUMN, LETHAL, MORTAL_DAMAGE, NORMAL_DAMAGE,
+                                           RF_CONST, RF_COUNT, RF_SIDES, SUS_CONST, SUS_COUNT,
+                                           SUS_SIDES)
+from mathhammer.wh40k.scenario.compile import (A_FIRST_SUB, A_LOCAL, A_N_SUBS, A_UNIT, A_WOUNDS,
+                                               B_BLAST, B_BONUS_COUNT, B_BONUS_SIDES, B_CLEAVE,
+                                               B_FIRST_CONTRIB, B_HAZARDOUS, B_N_CONTRIBS,
+                                               B_ONE_SHOT, B_PRECISION, B_TARGET, CLASS_ROW,
+                                               CRIT_COUNTS, C_A_CONST, C_A_COUNT, C_A_REROLL,
+                                               C_A_SIDES, C_PER_MODEL, FAILED_SAVES_TABLE,
+                                               F_DW_AT_END, F_DW_SPILL, F_HAZARD_10E,
+                                               F_ONE_AT_A_TIME, K_ATTACKER, K_COMMAND,
+                                               K_FIRST_BATCH, K_N_BATCHES, REROLL_ROW, REST_COUNTS,
+                                               R_FIRST_BIN, R_MODELS, S_FNP_MORTAL, S_MODELS,
+                                               S_REPORT, U_ALL_MV, U_MODELS, U_MODEL_BINS,
+                                               U_N_ALLOCS, U_ORDER, U_SIDE, U_WOUND_BINS)
+from mathhammer.wh40k.scenario.damage_steps import (
+    COMMAND_DAMAGE, COMMAND_HIT, COMMAND_WOUND, allocation_order, bearer_mortals, damage_model,
+    hazard_bearer, held_damage, models_firing, mortal_wounds, precision_group, roll_damage,
+    toughness_index, one_at_a_time, sorted_saves)
 
 
 @step_kernel
-def _reset(subs, allocs, units, alive, current, group_alive, unit_alive, unit_lost):
+def _reset(army, losses):
+    """Every unit at full strength: the start of a trial."""
+    subs = army.subs
+    allocs = army.allocs
+    units = army.units
+    alive = losses.alive
+    current = losses.current
+    group_alive = losses.group_alive
+    unit_alive = losses.unit_alive
+    unit_lost = losses.unit_lost
     for s in range(subs.shape[0]):
         alive[s] = subs[s, S_MODELS]
     for a in range(allocs.shape[0]):
@@ -145,181 +84,6 @@ def _reset(subs, allocs, units, alive, current, group_alive, unit_alive, unit_lo
         unit_lost[u] = 0
 
 
-@step_kernel
-def _damage_model(state, a, damage, fnp_column, subs, allocs, alive, current, group_alive,
-                  unit_alive, unit_lost):
-    """Allocation group ``a``'s model (the wounded one) suffers ``damage``; FNP per wound,
-    from column ``fnp_column`` of ``subs`` (S_FNP, S_FNP_MORTAL or their psychic ones).
-
-    Excess damage is lost. Returns True when the model is destroyed.
-    """
-    s = allocs[a, A_FIRST_SUB]
-    while alive[s] == 0:
-        s += 1
-    fnp = subs[s, fnp_column]
-    lost = 0
-    for _ in range(damage):
-        if lost == current[a]:
-            break
-        if fnp < 7 and d6(state) >= fnp:
-            continue
-        lost += 1
-    current[a] -= lost
-    u = allocs[a, A_UNIT]
-    unit_lost[u] += lost
-    if current[a] == 0:
-        alive[s] -= 1
-        group_alive[a] -= 1
-        unit_alive[u] -= 1
-        current[a] = allocs[a, A_WOUNDS]
-        return True
-    return False
-
-
-@lean_kernel
-def _allocation_order(u, units, orders, allocs, group_alive, current, buffer):
-    """The defender's order for one batch with the rules' forced moves (05.03).
-
-    Groups holding a wounded model first, every non-CHARACTER group before any CHARACTER
-    group; otherwise the declared order. The first entry is also where mortal wounds go
-    (06.02). Returns how many entries ``buffer`` holds.
-    """
-    n = 0
-    for step in range(4):
-        want_character = step >= 2
-        want_wounded = step % 2 == 0
-        for i in range(units[u, U_N_ALLOCS]):
-            a = orders[units[u, U_ORDER] + i]
-            if group_alive[a] == 0:
-                continue
-            character = allocs[a, A_CHARACTER] == 1
-            wounded = current[a] < allocs[a, A_WOUNDS]
-            if character == want_character and wounded == want_wounded:
-                buffer[n] = a
-                n += 1
-    return n
-
-
-@step_kernel
-def _toughness_index(u, units, subs, toughness, alive):
-    """19.02: the bodyguard's highest T while any remains, else the highest T left."""
-    best = 0
-    fallback = 0
-    for s in range(units[u, U_FIRST_SUB], units[u, U_FIRST_SUB] + units[u, U_N_SUBS]):
-        if alive[s] > 0:
-            if subs[s, S_BODYGUARD] and subs[s, S_TOUGHNESS] > best:
-                best = subs[s, S_TOUGHNESS]
-            if subs[s, S_TOUGHNESS] > fallback:
-                fallback = subs[s, S_TOUGHNESS]
-    value = best if best > 0 else fallback
-    for k in range(units[u, U_N_T]):
-        if toughness[units[u, U_FIRST_T] + k] == value:
-            return k
-    return 0
-
-
-@step_kernel
-def _mortal_wounds(state, u, count, units, orders, subs, allocs, alive, current, group_alive,
-                   unit_alive, unit_lost, buffer, fnp_column):
-    """06.02: ``count`` mortal wounds one at a time, spilling from model to model (Feel No
-    Pain from column ``fnp_column`` of ``subs``)."""
-    for _ in range(count):
-        if unit_alive[u] == 0:
-            return
-        n = _allocation_order(u, units, orders, allocs, group_alive, current, buffer)
-        if n == 0:
-            return
-        _damage_model(state, buffer[0], np.int64(1), fnp_column, subs, allocs, alive, current,
-                      group_alive, unit_alive, unit_lost)
-
-
-@step_kernel
-def _first_alive_sub(a, allocs, alive):
-    s = allocs[a, A_FIRST_SUB]
-    for i in range(s, s + allocs[a, A_N_SUBS]):
-        if alive[i] > 0:
-            return i
-    return -1
-
-
-@inline_kernel
-def _models_firing(c, contribs, alive):
-    """Models of contribution ``c`` that fire its profile now: of the models alive in its
-    sub-groups, those after the first C_SKIPPED, at most C_CAP of them (a counted choice
-    keeps its models while the group has them)."""
-    models = 0
-    first = contribs[c, C_SUB_FIRST]
-    for s in range(first, first + contribs[c, C_SUB_COUNT]):
-        models += alive[s]
-    models -= contribs[c, C_SKIPPED]
-    if models <= 0:
-        return 0
-    return min(models, contribs[c, C_CAP])
-
-
-@step_kernel
-def _hazard_bearer(hazard_used, n_used, batches, contribs, subs, allocs, alive, current):
-    """10e [HAZARDOUS]: the sub-group of the model that takes a failed roll's mortal wounds:
-    a model carrying a [HAZARDOUS] weapon used this activation (the batches
-    ``hazard_used[:n_used]``, retargeted ones included), a wounded one first, then a
-    non-CHARACTER, then a CHARACTER. -1 when no bearer is left."""
-    best = -1
-    best_rank = 3
-    for i in range(n_used):
-        b = hazard_used[i]
-        for c in range(batches[b, B_FIRST_CONTRIB],
-                       batches[b, B_FIRST_CONTRIB] + batches[b, B_N_CONTRIBS]):
-            if _models_firing(c, contribs, alive) == 0:
-                continue
-            first_sub = contribs[c, C_SUB_FIRST]
-            for s in range(first_sub, first_sub + contribs[c, C_SUB_COUNT]):
-                if alive[s] == 0:
-                    continue
-                a = subs[s, S_ALLOC]
-                if current[a] < allocs[a, A_WOUNDS] and _first_alive_sub(a, allocs, alive) == s:
-                    rank = 0
-                elif allocs[a, A_CHARACTER] == 0:
-                    rank = 1
-                else:
-                    rank = 2
-                if rank < best_rank:
-                    best = s
-                    best_rank = rank
-    return best
-
-
-@step_kernel
-def _bearer_mortals(state, s, count, subs, allocs, alive, current, group_alive, unit_alive,
-                    unit_lost):
-    """``count`` mortal wounds on one model of sub-group ``s`` (Feel No Pain against mortal
-    wounds per wound); they do not spill over. The group's wounded model, if it belongs to
-    ``s``, takes them; otherwise an unwounded model of ``s`` does. Such a model surviving
-    beside another wounded model of its allocation group is booked as that one (a rare case
-    the state does not hold: two wounded models in one group)."""
-    a = subs[s, S_ALLOC]
-    if current[a] < allocs[a, A_WOUNDS] and _first_alive_sub(a, allocs, alive) == s:
-        _damage_model(state, a, count, S_FNP_MORTAL, subs, allocs, alive, current,
-                      group_alive, unit_alive, unit_lost)
-        return
-    wounds = allocs[a, A_WOUNDS]
-    fnp = subs[s, S_FNP_MORTAL]
-    lost = 0
-    for _ in range(count):
-        if lost == wounds:
-            break
-        if fnp < 7 and d6(state) >= fnp:
-            continue
-        lost += 1
-    u = allocs[a, A_UNIT]
-    unit_lost[u] += lost
-    if lost == wounds:
-        alive[s] -= 1
-        group_alive[a] -= 1
-        unit_alive[u] -= 1
-    elif lost > 0:
-        current[a] = min(current[a], wounds - lost)
-
-
 @inline_kernel
 def _attack_dice(state, b, blast_models, batches, contribs, alive):
     """Gather batch ``b``'s attack dice (04.03), weapon by weapon: A (re-rolled once below
@@ -330,7 +94,7 @@ def _attack_dice(state, b, blast_models, batches, contribs, alive):
     dice = 0
     first = batches[b, B_FIRST_CONTRIB]
     for c in range(first, first + batches[b, B_N_CONTRIBS]):
-        weapons = _models_firing(c, contribs, alive) * contribs[c, C_PER_MODEL]
+        weapons = models_firing(c, contribs, alive) * contribs[c, C_PER_MODEL]
         for _ in range(weapons):
             attacks = roll_dice(state, contribs[c, C_A_COUNT], contribs[c, C_A_SIDES],
                                 contribs[c, C_A_CONST])
@@ -346,72 +110,40 @@ def _attack_dice(state, b, blast_models, batches, contribs, alive):
     return dice
 
 
-@inline_kernel
-def _roll_damage(state, b, batches, save_cdfs, command):
-    """Batch ``b``'s raw Damage roll (the index of ``damage_maps``): its D dice, or a draw
-    from its CDF (row 0 of table 1 of ``save_cdfs``) for a ``D_TABLE`` batch; with the
-    Command Re-roll for Damage in hand, a result below ``COMMAND_DAMAGE_BELOW`` is rolled
-    again (only its lowest die under ``COMMAND_ONE_DIE``). Returns (raw, command still in
-    hand). A fixed Damage is answered here; a roll is made out of line
-    (:func:`_roll_damage_dice`), so its code is not copied into each of the six callers."""
-    if batches[b, D_COUNT] == 0 and not batches[b, D_TABLE] and command != COMMAND_DAMAGE:
-        return batches[b, D_CONST], command
-    return _roll_damage_dice(state, b, batches, save_cdfs, command)
-
-
 @step_kernel
-def _roll_damage_dice(state, b, batches, save_cdfs, command):
-    """:func:`_roll_damage` when there are dice to roll or a Command Re-roll to consider."""
-    if command == COMMAND_DAMAGE and batches[b, COMMAND_ONE_DIE]:
-        return _roll_damage_one_die(state, b, batches)
-    if batches[b, D_TABLE]:
-        raw = draw_from_cdf(state, save_cdfs, b, DAMAGE_TABLE, np.int64(0),
-                            save_cdfs.shape[3] - 1)
-    else:
-        raw = roll_dice(state, batches[b, D_COUNT], batches[b, D_SIDES], batches[b, D_CONST])
-    if command == COMMAND_DAMAGE and raw < batches[b, COMMAND_DAMAGE_BELOW]:
-        # never a D_TABLE batch: the compiler refuses that pair
-        raw = roll_dice(state, batches[b, D_COUNT], batches[b, D_SIDES], batches[b, D_CONST])
-        command = 0
-    return raw, command
-
-
-@inline_kernel
-def _roll_damage_one_die(state, b, batches):
-    """The Damage roll of several dice with the Command Re-roll for Damage in hand: below
-    ``COMMAND_DAMAGE_BELOW``, its lowest die is rolled again. Returns (raw, command)."""
-    raw, rerolled = roll_with_lowest_die_again(state, batches[b, D_COUNT], batches[b, D_SIDES],
-                                               batches[b, D_CONST],
-                                               batches[b, COMMAND_DAMAGE_BELOW])
-    return raw, 0 if rerolled else COMMAND_DAMAGE
-
-
-@inline_kernel
-def _held_damage(state, damage, batches, damage_maps, save_cdfs, command):
-    """A held [DEVASTATING WOUNDS] critical wound's mortal wounds: ``damage``, or, for a
-    mark ``-1 - b``, batch ``b``'s Damage roll made now (with the Command Re-roll if it is
-    still in hand). Returns (mortal wounds, Command Re-roll in hand)."""
-    if damage >= 0:
-        return damage, command
-    b = -1 - damage
-    raw, command = _roll_damage(state, b, batches, save_cdfs, command)
-    return damage_maps[b, MORTAL_DAMAGE, raw], command
-
-
-@step_kernel
-def _resolve_batch(state, b, blast_models, batches, contribs, hit, wound, saves, damage_maps,
-                   units, orders, toughness, subs, allocs, alive, current, group_alive,
-                   unit_alive, unit_lost, buffer, counts, pending_unit, pending_damage,
-                   n_pending, flags, hit_cdfs, wound_cdfs, save_cdfs, use_counts, pick,
+def _resolve_batch(state, b, blast_models, weapons, army, losses, scratch, n_pending, pick,
                    command):
     """One batch of one activation against its target unit: attack dice, hit and wound rolls
-    (05.01-05.02), then saves and damage model by model.
+    (05.01-05.02), then saves and damage model by model. ``blast_models``: the target's
+    models at the start of the activation; ``pick``: the batch's [PRECISION] pick.
 
     Long because the hit-and-wound step is written out here as in the single-target kernel:
     a step shared by both kernels measured 30-40% slower per small trial (an extra call per
     batch carrying a dozen arrays). Returns the [DEVASTATING WOUNDS] pending and the
     activation's Command Re-roll still in hand (``command``, 0 once spent).
     """
+    batches = weapons.batches
+    contribs = weapons.contribs
+    hit = weapons.hit
+    wound = weapons.wound
+    damage_maps = weapons.damage_maps
+    save_cdfs = weapons.save_cdfs
+    flags = weapons.flags
+    hit_cdfs = weapons.hit_cdfs
+    wound_cdfs = weapons.wound_cdfs
+    use_counts = weapons.use_counts
+    subs = army.subs
+    allocs = army.allocs
+    units = army.units
+    orders = army.orders
+    toughness = army.toughness
+    alive = losses.alive
+    current = losses.current
+    group_alive = losses.group_alive
+    unit_alive = losses.unit_alive
+    buffer = scratch.buffer
+    pending_unit = scratch.pending_unit
+    pending_damage = scratch.pending_damage
     limit = hit_cdfs.shape[2] - 1
     if command != 0:
         use_counts = 0   # the first failing die must be known
@@ -439,7 +171,7 @@ def _resolve_batch(state, b, blast_models, batches, contribs, hit, wound, saves,
             auto_wounds += extra
             extra = 0
         crits = 0
-    t_index = _toughness_index(u, units, subs, toughness, alive)
+    t_index = toughness_index(u, units, subs, toughness, alive)
     to_wound = hits + extra + crits
     if command == COMMAND_WOUND:
         wounds, crit_wounds, command = roll_classified_command(
@@ -460,26 +192,23 @@ def _resolve_batch(state, b, blast_models, batches, contribs, hit, wound, saves,
         for _ in range(failed):
             if group_alive[a] == 0:
                 break
-            raw, _ = _roll_damage(state, b, batches, save_cdfs, np.int64(0))
-            _damage_model(state, a, damage_maps[b, NORMAL_DAMAGE, raw], batches[b, FNP_COLUMN],
-                          subs, allocs, alive, current, group_alive, unit_alive, unit_lost)
+            raw, _ = roll_damage(state, b, batches, save_cdfs, np.int64(0))
+            damage_model(state, a, damage_maps[b, NORMAL_DAMAGE, raw], batches[b, FNP_COLUMN],
+                         subs, allocs, losses)
         to_save = 0
-    n = _allocation_order(u, units, orders, allocs, group_alive, current, buffer)
+    n = allocation_order(u, units, orders, allocs, group_alive, current, buffer)
     if n == 0:
         return n_pending, command
     precision = -1
     if batches[b, B_PRECISION]:
-        precision = _precision_group(pick, n, buffer, allocs, subs, current)
+        precision = precision_group(pick, n, buffer, allocs, subs, current)
     start = precision if precision >= 0 else buffer[0]
     if flags[F_ONE_AT_A_TIME]:
-        command = _one_at_a_time(state, b, to_save, n, precision, batches, saves, damage_maps,
-                                 subs, allocs, alive, current, group_alive, unit_alive,
-                                 unit_lost, buffer, save_cdfs, command)
+        command = one_at_a_time(state, b, to_save, n, precision, weapons, army, losses,
+                                scratch, command)
     else:
-        command = _sorted_saves(state, b, to_save, n, precision, allocs[start, A_LOCAL],
-                                batches, saves, damage_maps, subs, allocs, alive, current,
-                                group_alive, unit_alive, unit_lost, buffer, counts,
-                                save_cdfs, command)
+        command = sorted_saves(state, b, to_save, n, precision, allocs[start, A_LOCAL],
+                               weapons, army, losses, scratch, command)
     # 10e: a [DEVASTATING WOUNDS] attack is still allocated, so [PRECISION] may put it on a
     # CHARACTER (pending entries then hold -1 - that allocation group instead of the unit).
     to_character = precision if flags[F_ONE_AT_A_TIME] else -1
@@ -492,7 +221,7 @@ def _resolve_batch(state, b, blast_models, batches, contribs, hit, wound, saves,
             # later batch's Damage roll may take the re-roll first); -1 - b marks it.
             damage = -1 - b
         else:
-            raw, command = _roll_damage(state, b, batches, save_cdfs, command)
+            raw, command = roll_damage(state, b, batches, save_cdfs, command)
             damage = damage_maps[b, MORTAL_DAMAGE, raw]
         if flags[F_DW_AT_END]:   # pending_damage holds pairs: damage, Feel No Pain column
             pending_unit[n_pending] = u if to_character < 0 else -1 - to_character
@@ -501,38 +230,16 @@ def _resolve_batch(state, b, blast_models, batches, contribs, hit, wound, saves,
             n_pending += 1
             continue
         if to_character >= 0 and group_alive[to_character] > 0 and not flags[F_DW_SPILL]:
-            _damage_model(state, to_character, damage, fnp_mortal, subs, allocs, alive,
-                          current, group_alive, unit_alive, unit_lost)
+            damage_model(state, to_character, damage, fnp_mortal, subs, allocs, losses)
             continue
         if flags[F_DW_SPILL]:
-            _mortal_wounds(state, u, damage, units, orders, subs, allocs, alive, current,
-                           group_alive, unit_alive, unit_lost, buffer, fnp_mortal)
+            mortal_wounds(state, u, damage, army, losses, buffer, fnp_mortal)
             continue
-        m = _allocation_order(u, units, orders, allocs, group_alive, current, buffer)
+        m = allocation_order(u, units, orders, allocs, group_alive, current, buffer)
         if m == 0:
             break
-        _damage_model(state, buffer[0], damage, fnp_mortal, subs, allocs, alive, current,
-                      group_alive, unit_alive, unit_lost)
+        damage_model(state, buffer[0], damage, fnp_mortal, subs, allocs, losses)
     return n_pending, command
-
-
-@step_kernel
-def _precision_group(pick, n, buffer, allocs, subs, current):
-    """The CHARACTER group [PRECISION] makes current among ``buffer[:n]`` (the batch's
-    allocation order, living groups only), -1 when there is none. ``pick``: PICK_FIRST, the
-    first; a report-group index, that model group's first living model; otherwise (and
-    when the named group is gone) the best: highest points per model over wounds left,
-    compared by cross-multiplication, ties to the earlier group."""
-    best = -1
-    for i in range(n):
-        a = buffer[i]
-        if not allocs[a, A_CHARACTER]:
-            continue
-        if pick == PICK_FIRST or (pick >= 0 and subs[allocs[a, A_FIRST_SUB], S_REPORT] == pick):
-            return a
-        if best < 0 or allocs[a, A_POINTS] * current[best] > allocs[best, A_POINTS] * current[a]:
-            best = a
-    return best
 
 
 @step_kernel
@@ -547,119 +254,57 @@ def _retarget_from(b, retarget, batches, unit_alive):
     return -1
 
 
-@step_kernel
-def _sorted_saves(state, b, to_save, n, precision, reference, batches, saves, damage_maps,
-                  subs, allocs, alive, current, group_alive, unit_alive, unit_lost, buffer,
-                  counts, save_cdfs, command):
-    """11e (05.03-05.04): roll every save (re-rolls, the Command Re-roll too, judged against
-    the group current at the start), then inflict them lowest first on the current group of
-    ``buffer``'s order. Returns the Command Re-roll still in hand."""
-    for face in range(7):
-        counts[face] = 0
-    for _ in range(to_save):
-        face = d6(state)
-        if saves[b, reference, SAVE_REROLL, face]:
-            face = d6(state)
-        elif command == COMMAND_SAVE and saves[b, reference, SAVE_FAILS, face] and \
-                not saves[b, reference, SAVE_FAILS, 6]:   # not on a save that cannot pass
-            face = d6(state)
-            command = 0
-        counts[face] += 1
-    pointer = 0
-    for face in range(1, 7):
-        for _ in range(counts[face]):
-            if precision >= 0 and group_alive[precision] > 0:
-                a = precision
-            else:
-                while pointer < n and group_alive[buffer[pointer]] == 0:
-                    pointer += 1
-                if pointer == n:
-                    return command
-                a = buffer[pointer]
-            if saves[b, allocs[a, A_LOCAL], SAVE_FAILS, face]:
-                raw, command = _roll_damage(state, b, batches, save_cdfs, command)
-                _damage_model(state, a, damage_maps[b, NORMAL_DAMAGE, raw],
-                              batches[b, FNP_COLUMN], subs, allocs, alive, current,
-                              group_alive, unit_alive, unit_lost)
-    return command
-
-
-@step_kernel
-def _one_at_a_time(state, b, to_save, n, precision, batches, saves, damage_maps, subs, allocs,
-                   alive, current, group_alive, unit_alive, unit_lost, buffer, save_cdfs,
-                   command):
-    """10e allocation: each attack goes to the current model (a wounded one first, a
-    CHARACTER only once the bodyguard is gone, or a CHARACTER [PRECISION] picks) and its save
-    is rolled, and re-rolled, against that model. Returns the Command Re-roll in hand."""
-    pointer = 0
-    for _ in range(to_save):
-        if precision >= 0 and group_alive[precision] > 0:
-            a = precision
-        else:
-            while pointer < n and group_alive[buffer[pointer]] == 0:
-                pointer += 1
-            if pointer == n:
-                return command
-            a = buffer[pointer]
-        local = allocs[a, A_LOCAL]
-        face = d6(state)
-        if saves[b, local, SAVE_REROLL, face]:
-            face = d6(state)
-        elif command == COMMAND_SAVE and saves[b, local, SAVE_FAILS, face] and \
-                not saves[b, local, SAVE_FAILS, 6]:   # not on a save that cannot pass
-            face = d6(state)
-            command = 0
-        if saves[b, local, SAVE_FAILS, face]:
-            raw, command = _roll_damage(state, b, batches, save_cdfs, command)
-            _damage_model(state, a, damage_maps[b, NORMAL_DAMAGE, raw], batches[b, FNP_COLUMN],
-                          subs, allocs, alive, current, group_alive, unit_alive, unit_lost)
-    return command
-
-
 @optimised_at_level_2
 @lean_kernel
-def scenario_trials(state, trials, rounds, activations, batches, contribs, hit, wound, saves,
-                    damage_maps, units, orders, toughness, subs, allocs, report_groups,
-                    flags, alive, current, group_alive, unit_alive, unit_lost, buffer,
-                    counts, snapshot, pending_unit, pending_damage, group_dead, side_wiped,
-                    models_hist, wounds_hist, groups_hist, sides_hist, hit_cdfs, wound_cdfs,
-                    save_cdfs, use_counts, one_shot_used, retarget, precision_pick,
-                    hazard_used):
+def scenario_trials(state, trials, arrays, losses, scratch, trial, hists):
     """Run ``trials`` trials of the whole scenario on one stream; each adds one count per
-    checkpoint to each histogram row. The trial loop lives here so the many arrays are
-    passed once per chunk, not once per trial; it is long because each trial walks rounds,
-    activations and checkpoints in order, and the per-trial bookkeeping of all of them sits
-    in that one loop.
+    checkpoint to each histogram row of ``hists`` (a :class:`~.chunks.Histograms`).
 
-    ``one_shot_used[slot]`` is 0, or 1 + the checkpoint of the activation that selected that
-    [ONE SHOT] weapon: later activations cannot select it again (24.26).
+    ``arrays`` is the plan (:class:`~.compile.ScenarioArrays`); ``losses``, ``scratch``
+    (per batch) and ``trial`` (per trial) the thread's state (:mod:`.chunks`). The trial loop
+    lives here so the arrays are passed once per chunk, not once per trial. Each trial walks
+    rounds and activations in order: an activation's batches (each against its target, or
+    the rows it turns to when that target is down), the [DEVASTATING WOUNDS] held to its end
+    (:func:`_inflict_held`), its hazard rolls (:func:`_roll_hazards`), then the checkpoint's
+    counts (:func:`_record_checkpoint`). The activation is written out here, not in a
+    function of its own: that cost two seconds of cold compile.
 
-    ``retarget[b]`` (no columns with ``retarget_on_destroyed = lost``) lists batch ``b``'s
-    alternative rows: when its target is down, the rows of the first candidate still
+    ``trial.one_shot_used[slot]`` is 0, or 1 + the checkpoint of the activation that
+    selected that [ONE SHOT] weapon: later activations cannot select it again (24.26).
+    ``script.retarget[b]`` (no columns with ``retarget_on_destroyed = lost``) lists batch
+    ``b``'s alternative rows: when its target is down, the rows of the first candidate still
     standing are resolved instead, each as a batch of its own ([BLAST]/[CLEAVE] counting
-    that unit's models at the start of the activation). ``precision_pick[b]``: see
-    :func:`_precision_group`. ``hazard_used`` is scratch: the [HAZARDOUS] batches used in
-    the current activation (10e bearers). One call site of ``_resolve_batch`` serves both (a second
+    that unit's models at the start of the activation). ``script.precision_pick[b]``: see
+    :func:`~.damage_steps.precision_group`. ``trial.hazard_used`` collects the [HAZARDOUS]
+    batches used (10e bearers). One call site of ``_resolve_batch`` serves both (a second
     one, or two more array arguments to it, measured 25% slower on small scenarios).
     """
+    army = arrays.army
+    weapons = arrays.weapons
+    script = arrays.script
+    batches = weapons.batches
+    contribs = weapons.contribs
+    retarget = script.retarget
+    activations = script.activations
+    unit_alive = losses.unit_alive
+    snapshot = trial.snapshot
+    one_shot_used = trial.one_shot_used
+    hazard_used = trial.hazard_used
+    n_acts = activations.shape[0]
     for _trial in range(trials):
-
-        _reset(subs, allocs, units, alive, current, group_alive, unit_alive, unit_lost)
+        _reset(army, losses)
         for i in range(one_shot_used.shape[0]):
             one_shot_used[i] = 0
-        n_units = units.shape[0]
-        n_sides = sides_hist.shape[0]
-        for side in range(n_sides):
-            side_wiped[side] = 0
-        n_acts = activations.shape[0]
-        for r in range(rounds):
+        for side in range(trial.side_wiped.shape[0]):
+            trial.side_wiped[side] = 0
+        for r in range(script.rounds):
             for k in range(n_acts):
                 attacker = activations[k, K_ATTACKER]
                 if unit_alive[attacker] > 0:
-                    for u in range(n_units):
+                    for u in range(unit_alive.shape[0]):
                         snapshot[u] = unit_alive[u]
-                    hazard_rolls = 0
                     # not literal 0s, which numba would compile helpers for (core.jit)
+                    hazard_rolls = np.int64(0)
                     n_hazard = np.int64(0)   # hazardous batches used: their bearers roll (10e)
                     n_pending = np.int64(0)
                     command = activations[k, K_COMMAND]   # the Command Re-roll in hand
@@ -682,7 +327,7 @@ def scenario_trials(state, trials, rounds, activations, batches, contribs, hit, 
                             n_hazard += 1
                             for c in range(batches[b, B_FIRST_CONTRIB],
                                            batches[b, B_FIRST_CONTRIB] + batches[b, B_N_CONTRIBS]):
-                                hazard_rolls += _models_firing(c, contribs, alive) * \
+                                hazard_rolls += models_firing(c, contribs, losses.alive) * \
                                     contribs[c, C_PER_MODEL]
                         row = b
                         if alt >= 0:
@@ -693,12 +338,8 @@ def scenario_trials(state, trials, rounds, activations, batches, contribs, hit, 
                             target = batches[row, B_TARGET]
                             if unit_alive[target] > 0:
                                 n_pending, command = _resolve_batch(
-                                    state, row, snapshot[target], batches, contribs, hit, wound,
-                                    saves, damage_maps, units, orders, toughness, subs, allocs,
-                                    alive, current, group_alive, unit_alive, unit_lost, buffer,
-                                    counts, pending_unit, pending_damage, n_pending, flags,
-                                    hit_cdfs, wound_cdfs, save_cdfs, use_counts,
-                                    precision_pick[row], command)
+                                    state, row, snapshot[target], weapons, army, losses,
+                                    scratch, n_pending, script.precision_pick[row], command)
                             if alt < 0:
                                 break
                             alt += 1
@@ -706,69 +347,103 @@ def scenario_trials(state, trials, rounds, activations, batches, contribs, hit, 
                                     or batches[retarget[b, alt], B_TARGET] != target:
                                 break
                             row = retarget[b, alt]
-                    for i in range(n_pending):
-                        u = pending_unit[i]
-                        fnp_column = pending_damage[2 * i + 1]
-                        a = -1
-                        if u < 0:  # allocated to a CHARACTER by [PRECISION] (10e)
-                            a = -1 - u
-                            u = allocs[a, A_UNIT]
-                            if group_alive[a] == 0 or flags[F_DW_SPILL]:
-                                a = -1
-                        if a < 0 and unit_alive[u] == 0:
-                            continue
-                        damage, command = _held_damage(state, pending_damage[2 * i], batches,
-                                                       damage_maps, save_cdfs, command)
-                        if a >= 0:
-                            _damage_model(state, a, damage, fnp_column, subs, allocs, alive,
-                                          current, group_alive, unit_alive, unit_lost)
-                            continue
-                        if flags[F_DW_SPILL]:
-                            _mortal_wounds(state, u, damage, units, orders, subs,
-                                           allocs, alive, current, group_alive, unit_alive,
-                                           unit_lost, buffer, fnp_column)
-                            continue
-                        m = _allocation_order(u, units, orders, allocs, group_alive, current,
-                                              buffer)
-                        if m > 0:
-                            _damage_model(state, buffer[0], damage, fnp_column, subs, allocs,
-                                          alive, current, group_alive, unit_alive, unit_lost)
-                    if hazard_rolls > 0 and flags[F_HAZARD_10E]:
-                        for _ in range(hazard_rolls):
-                            if d6(state) == 1:
-                                s = _hazard_bearer(hazard_used, n_hazard, batches, contribs,
-                                                   subs, allocs, alive, current)
-                                if s >= 0:
-                                    _bearer_mortals(state, s, np.int64(3), subs, allocs, alive,
-                                                    current,
-                                                    group_alive, unit_alive, unit_lost)
-                    elif hazard_rolls > 0:
-                        fails = 0
-                        for _ in range(hazard_rolls):
-                            if d6(state) <= 2:
-                                fails += 1
-                        per_fail = 3 if units[attacker, U_ALL_MV] else 1
-                        _mortal_wounds(state, attacker, fails * per_fail, units, orders, subs,
-                                       allocs, alive, current, group_alive, unit_alive, unit_lost,
-                                       buffer, S_FNP_MORTAL)
-                for side in range(n_sides):
-                    if side_wiped[side] == 0:
-                        standing = 0
-                        for u in range(n_units):
-                            if units[u, U_SIDE] == side:
-                                standing += unit_alive[u]
-                        if standing == 0:
-                            side_wiped[side] = r + 1
-                checkpoint = r * n_acts + k
-                for i in range(report_groups.shape[0]):
-                    group_dead[i] = report_groups[i, 1]
-                for s in range(subs.shape[0]):
-                    group_dead[subs[s, S_REPORT]] -= alive[s]
-                for i in range(report_groups.shape[0]):
-                    groups_hist[checkpoint, report_groups[i, 2] + group_dead[i]] += 1
-                for u in range(n_units):
-                    models_hist[checkpoint, units[u, U_MODEL_BINS] + units[u, U_MODELS]
-                                - unit_alive[u]] += 1
-                    wounds_hist[checkpoint, units[u, U_WOUND_BINS] + unit_lost[u]] += 1
-        for side in range(n_sides):
-            sides_hist[side, side_wiped[side]] += 1
+                    if n_pending > 0:
+                        _inflict_held(state, n_pending, command, weapons, army, losses, scratch)
+                    if hazard_rolls > 0:
+                        _roll_hazards(state, attacker, hazard_rolls, n_hazard, weapons, army,
+                                      losses, scratch.buffer, hazard_used)
+                _record_checkpoint(r, k, arrays, losses, trial, hists)
+        for side in range(trial.side_wiped.shape[0]):
+            hists.sides[side, trial.side_wiped[side]] += 1
+
+
+@step_kernel
+def _inflict_held(state, n_pending, command, weapons, army, losses, scratch):
+    """The ``n_pending`` [DEVASTATING WOUNDS] held to the end of the activation
+    (``scratch.pending_unit``: the unit, or -1 - the CHARACTER group [PRECISION] put it on;
+    ``scratch.pending_damage``: pairs of damage, or -1 - the batch whose Damage is rolled
+    now, and Feel No Pain column)."""
+    subs = army.subs
+    allocs = army.allocs
+    units = army.units
+    orders = army.orders
+    pending_unit = scratch.pending_unit
+    pending_damage = scratch.pending_damage
+    buffer = scratch.buffer
+    spill = weapons.flags[F_DW_SPILL]
+    for i in range(n_pending):
+        u = pending_unit[i]
+        fnp_column = pending_damage[2 * i + 1]
+        a = -1
+        if u < 0:  # allocated to a CHARACTER by [PRECISION] (10e)
+            a = -1 - u
+            u = allocs[a, A_UNIT]
+            if losses.group_alive[a] == 0 or spill:
+                a = -1
+        if a < 0 and losses.unit_alive[u] == 0:
+            continue
+        damage, command = held_damage(state, pending_damage[2 * i], weapons.batches,
+                                      weapons.damage_maps, weapons.save_cdfs, command)
+        if a >= 0:
+            damage_model(state, a, damage, fnp_column, subs, allocs, losses)
+            continue
+        if spill:
+            mortal_wounds(state, u, damage, army, losses, buffer, fnp_column)
+            continue
+        m = allocation_order(u, units, orders, allocs, losses.group_alive, losses.current,
+                             buffer)
+        if m > 0:
+            damage_model(state, buffer[0], damage, fnp_column, subs, allocs, losses)
+
+
+@step_kernel
+def _roll_hazards(state, attacker, rolls, n_hazard, weapons, army, losses, buffer,
+                  hazard_used):
+    """``rolls`` hazard rolls of unit ``attacker`` after its attacks: 11e, each 1-2 a mortal
+    wound on the unit (3 for an all-MONSTER/VEHICLE unit), spilling over; 10e, each 1
+    three mortal wounds on one bearer of a weapon of ``hazard_used[:n_hazard]``."""
+    if weapons.flags[F_HAZARD_10E]:
+        for _ in range(rolls):
+            if d6(state) == 1:
+                s = hazard_bearer(hazard_used, n_hazard, weapons.batches, weapons.contribs,
+                                  army.subs, army.allocs, losses.alive, losses.current)
+                if s >= 0:
+                    bearer_mortals(state, s, np.int64(3), army.subs, army.allocs, losses)
+        return
+    fails = 0
+    for _ in range(rolls):
+        if d6(state) <= 2:
+            fails += 1
+    per_fail = 3 if army.units[attacker, U_ALL_MV] else 1
+    mortal_wounds(state, attacker, fails * per_fail, army, losses, buffer, S_FNP_MORTAL)
+
+
+@inline_kernel
+def _record_checkpoint(r, k, arrays, losses, trial, hists):
+    """After activation ``k`` of round ``r``: the round a side lost its last model, and one
+    count per unit and report group in the checkpoint's histogram rows."""
+    units = arrays.army.units
+    subs = arrays.army.subs
+    report_groups = arrays.script.report_groups
+    side_wiped = trial.side_wiped
+    group_dead = trial.group_dead
+    unit_alive = losses.unit_alive
+    for side in range(side_wiped.shape[0]):
+        if side_wiped[side] == 0:
+            standing = 0
+            for u in range(units.shape[0]):
+                if units[u, U_SIDE] == side:
+                    standing += unit_alive[u]
+            if standing == 0:
+                side_wiped[side] = r + 1
+    checkpoint = r * arrays.script.activations.shape[0] + k
+    for i in range(report_groups.shape[0]):
+        group_dead[i] = report_groups[i, R_MODELS]
+    for s in range(subs.shape[0]):
+        group_dead[subs[s, S_REPORT]] -= losses.alive[s]
+    for i in range(report_groups.shape[0]):
+        hists.groups[checkpoint, report_groups[i, R_FIRST_BIN] + group_dead[i]] += 1
+    for u in range(units.shape[0]):
+        hists.models[checkpoint, units[u, U_MODEL_BINS] + units[u, U_MODELS]
+                     - unit_alive[u]] += 1
+        hists.wounds[checkpoint, units[u, U_WOUND_BINS] + losses.unit_lost[u]] += 1

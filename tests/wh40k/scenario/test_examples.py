@@ -8,7 +8,7 @@ from mathhammer.errors import ScenarioError
 from mathhammer.wh40k.parse import parse_target, parse_weapon
 from mathhammer.wh40k.scenario.model import Activation, Scenario, WeaponChoice
 from mathhammer.wh40k.scenario.api import run_scripted
-from mathhammer.wh40k.scenario.kernels import _allocation_order
+from mathhammer.wh40k.scenario.damage_steps import allocation_order
 from mathhammer.wh40k.scenario.units import CarriedWeapon, ModelGroup, Unit, attach, declared_order
 
 BOLTGUN = "Boltgun: 24\" A2 BS3+ S4 AP0 D1"
@@ -132,7 +132,7 @@ def test_allocation_forced_moves_in_the_kernel():
     buffer = np.zeros(4, dtype=np.int64)
 
     def order(current):
-        n = _allocation_order(0, units, orders, allocs, alive, np.array(current), buffer)
+        n = allocation_order(0, units, orders, allocs, alive, np.array(current), buffer)
         return list(buffer[:n])
 
     assert order([2, 2, 4, 4]) == [1, 0, 3, 2]          # declared order
