@@ -52,3 +52,35 @@ def test_to_dict_is_json_with_string_keys():
 def test_unknown_outcome_is_a_clear_error():
     with pytest.raises(MathhammerError, match="no outcome 'dmg'.*damage"):
         _mc().pmf("dmg")
+
+
+def test_seed_provenance_keeps_plain_json_values():
+    from mathhammer.core.result import seed_provenance
+
+    assert seed_provenance(7) == (7, [])
+    entropy, key = seed_provenance(np.random.SeedSequence(12345, spawn_key=(3, 1)))
+    assert (entropy, key) == (12345, [3, 1])
+    assert type(entropy) is int and all(type(k) is int for k in key)
+    json.dumps(seed_provenance(np.random.SeedSequence([1, 2])))   # list entropy: JSON too
+    assert seed_provenance(np.random.SeedSequence([1, 2]))[0] == [1, 2]
+
+
+def test_a_result_of_several_subjects_hands_out_each():
+    from mathhammer.core.result import subject_key
+
+    counts = {"A": np.array([1, 3]), "B": np.array([2, 2])}
+    result = Result(MONTE_CARLO,
+                    {subject_key(s, "models_destroyed"): Distribution.from_counts(c)
+                     for s, c in counts.items()},
+                    {subject_key("A", "destroyed"): 0.75}, trials=4, seed=9,
+                    inputs={"subject": "A, B", "seed_spawn_key": [2]},
+                    labels={subject_key("A", "models_destroyed"): "A: models destroyed"})
+    a = result.for_subject("A")
+    assert a.outcomes == ("models_destroyed",) and a.mean("models_destroyed") == 0.75
+    assert a.probability("destroyed") == 0.75 and a.label("models_destroyed") == \
+        "models destroyed"
+    assert a.subject == "A" and (a.trials, a.seed) == (4, 9)
+    assert result.for_subject("B").mean("models_destroyed") == 0.5
+    with pytest.raises(MathhammerError, match="no subject 'C'"):
+        result.for_subject("C")
+    assert json.loads(json.dumps(result.to_dict()))["seed_spawn_key"] == [2]

@@ -1,0 +1,70 @@
+"""ScenarioResult is a core Result of several subjects (issue 23): its end-of-scenario
+distributions agree with the per-checkpoint methods, and its JSON, caption and text never
+depend on the kind of seed given beyond its entropy and spawn key."""
+
+import json
+
+import numpy as np
+import pytest
+
+from mathhammer.core.result import Result, subject_key
+from mathhammer.wh40k.scenario.api import run
+from mathhammer.wh40k.scenario.reader import load_scenario
+from mathhammer.wh40k.scenario.result import ScenarioResult
+
+EXAMPLE = "examples/shoot_charge_fight.toml"
+
+
+@pytest.fixture(scope="module")
+def example():
+    return load_scenario(EXAMPLE)
+
+
+def test_a_scenario_result_is_a_result_of_every_unit_and_side(example):
+    result = run(example, trials=2_000, seed=5, progress=False)
+    assert isinstance(result, Result) and isinstance(result, ScenarioResult)
+    for unit in result.units:
+        end = result.models_destroyed(unit)
+        assert result.mean(subject_key(unit, "models_destroyed")) == end.mean
+        assert result.mean(subject_key(unit, "wounds_lost")) == result.wounds_lost(unit).mean
+        assert result.probability(subject_key(unit, "destroyed")) == result.destroyed(unit)
+        own = result.for_subject(unit)
+        assert own.mean("models_destroyed") == end.mean and own.subject == unit
+    for s, side in enumerate(result.plan.side_names):
+        wiped = result.sides[s, 1:].sum() / result.trials
+        assert result.probability(subject_key(side, "wiped_out")) == wiped
+
+
+def test_at_a_checkpoint_matches_the_methods(example):
+    result = run(example, trials=2_000, seed=5, progress=False)
+    first_round = result.at("round 1 end")
+    for unit in result.units:
+        assert first_round.mean(subject_key(unit, "models_destroyed")) == \
+            result.models_destroyed(unit, "round 1 end").mean
+    assert "round 1 end" in first_round.caption
+
+
+def test_a_seed_sequence_gives_json_and_a_caption_without_an_object(example):
+    child = np.random.SeedSequence(2026, spawn_key=(4, 1))
+    result = run(example, trials=500, seed=child, progress=False)
+    data = json.loads(json.dumps(result.to_dict()))
+    assert data["seed"] == 2026 and data["seed_spawn_key"] == [4, 1]
+    for text in (result.caption, result.table().caption, result.to_text(),
+                 result.survival().attrs["caption"], repr(result)):
+        assert "SeedSequence" not in text and "object at" not in text
+    assert "seed 2026" in result.caption
+    # the same entropy and spawn key give the same numbers as the sequence itself
+    again = run(example, trials=500, seed=np.random.SeedSequence(2026, spawn_key=(4, 1)),
+                progress=False)
+    assert np.array_equal(again.models, result.models)
+
+
+def test_json_keys_of_an_int_seed_are_unchanged(example):
+    data = run(example, trials=200, seed=3, progress=False).to_dict()
+    assert list(data) == ["method", "trials", "seed", "units", "activations", "rounds",
+                          "sides"]
+    assert data["seed"] == 3
+    first_side = next(iter(data["sides"].values()))
+    assert set(first_side) == {"units", "wiped_out_in_round", "standing"}
+    sided = [u for side in data["sides"].values() for u in side["units"]]
+    assert sorted(sided) == sorted(data["units"])   # each unit on its side (U_SIDE)
