@@ -61,7 +61,7 @@ class Distribution:
     @classmethod
     def from_pmf(cls, pmf: np.ndarray, **names: str | None) -> Distribution:
         """An exact pmf (renormalised against rounding drift of order 1e-15)."""
-        pmf = np.clip(np.asarray(pmf, dtype=np.float64), 0.0, None)
+        pmf = np.maximum(np.asarray(pmf, dtype=np.float64), 0.0)
         return cls(_trim(pmf / pmf.sum())).named(**names)
 
     def named(self, label: str | None = None, subject: str | None = None,

@@ -20,10 +20,10 @@ from typing import Any
 
 import numpy as np
 
-from mathhammer.core.result import Result
+from mathhammer.core.result import EXACT, Distribution, Result
 from mathhammer.errors import UnsupportedError
 from mathhammer.wh40k import api, exact as engine, exact_command
-from mathhammer.wh40k.profiles import TargetProfile, Weapon
+from mathhammer.wh40k.profiles import TargetProfile, Weapon, field_values
 
 __all__ = ["ExactCell", "exact_mean", "solve_cells"]
 
@@ -31,7 +31,7 @@ __all__ = ["ExactCell", "exact_mean", "solve_cells"]
 def exact_mean(pmf: np.ndarray) -> float:
     """The mean of an exact pmf exactly as :class:`~mathhammer.core.result.Distribution`
     computes it (clipped at 0, renormalised, trailing zeros trimmed)."""
-    pmf = np.clip(np.asarray(pmf, dtype=np.float64), 0.0, None)
+    pmf = np.maximum(np.asarray(pmf, dtype=np.float64), 0.0)
     pmf = pmf / pmf.sum()
     nonzero = np.flatnonzero(pmf > 0)
     end = int(nonzero[-1]) + 1 if len(nonzero) else 1
@@ -52,11 +52,12 @@ class ExactCell:
     hazard
         Whether a weapon is [HAZARDOUS] (the hazard outcome is then part of the answer).
     request
-        The cell's (weapons, target, options), to build the full :class:`Result`.
+        The cell's weapons, target profile and option objects (situation, modifiers, rules,
+        ...), to build the full :class:`Result`.
     """
 
     def __init__(self, pmfs: Mapping[str, np.ndarray], total_models: int, hazard: bool,
-                 request: tuple[Sequence[Weapon], TargetProfile, dict[str, Any]]) -> None:
+                 request: tuple[Sequence[Weapon], TargetProfile, tuple]) -> None:
         self.pmfs = pmfs
         self.outcomes = (("damage", "models_destroyed", "attacker_mortal_wounds") if hazard
                          else ("damage", "models_destroyed"))
@@ -84,10 +85,17 @@ class ExactCell:
 
     def result(self) -> Result:
         """The full :class:`Result`, as :func:`mathhammer.wh40k.api.exact` gives it (built
-        once, from the memoised plan and tables)."""
+        once, from these pmfs)."""
         if self._result is None:
-            weapons, target, options = self._request
-            self._result = api.exact(list(weapons), target, **options)
+            weapons, profile, setting = self._request
+            distributions = {name: Distribution.from_pmf(self.pmfs[name])
+                             for name in self.outcomes}
+            inputs = {"weapons": [str(w) for w in weapons], "target": str(profile),
+                      **{name: field_values(value) for name, value in
+                         zip(("situation", "modifiers", "rules"), setting)}}
+            self._result = Result(method=EXACT, distributions=distributions,
+                                  probabilities={"unit_destroyed": self._destroyed},
+                                  inputs=inputs, labels=api.LABELS)
         return self._result
 
 
@@ -136,7 +144,7 @@ def solve_cells(cells: Iterable[tuple[Sequence[Weapon], TargetProfile, dict[str,
                 raise
             raise UnsupportedError(f"{names[i]}: {exc}") from None
         out.append(ExactCell(pmfs, plan.total_models, bool(plan.hazard_rolls),
-                             (weapons, target, options)))
+                             (weapons, profile, setting)))
         if step is not None:
             step()
     return out

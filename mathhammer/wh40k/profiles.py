@@ -62,19 +62,28 @@ def _kind_problem(value: object, kinds: tuple[str, ...]) -> str | None:
     return None
 
 
-#: Per value-object class: (field name, its annotation split at ``|``), read once per class.
-_FIELD_KINDS: dict[type, tuple[tuple[str, tuple[str, ...]], ...]] = {}
+#: Per value-object class: (field name, its annotation split at ``|``, the types that need
+#: no further check), read once per class.
+_FIELD_KINDS: dict[type, tuple[tuple[str, tuple[str, ...], tuple[type, ...]], ...]] = {}
 
 
-def _field_kinds(cls: type) -> tuple[tuple[str, tuple[str, ...]], ...]:
+def _field_kinds(cls: type) -> tuple[tuple[str, tuple[str, ...], tuple[type, ...]], ...]:
     kinds = _FIELD_KINDS.get(cls)
     if kinds is None:
         import dataclasses
 
-        kinds = tuple((f.name, tuple(k.strip() for k in str(f.type).split("|")))
-                      for f in dataclasses.fields(cls))
+        split = [(f.name, tuple(k.strip() for k in str(f.type).split("|")))
+                 for f in dataclasses.fields(cls)]
+        kinds = tuple((name, parts, _EXACT_KINDS.get(parts[0], ())
+                       + ((type(None),) if "None" in parts else ())) for name, parts in split)
         _FIELD_KINDS[cls] = kinds
     return kinds
+
+
+def field_values(obj: object) -> dict[str, object]:
+    """Field name -> value of a frozen dataclass such as :class:`Situation` (the field names
+    read once per class: ``dataclasses.fields`` per call cost more than the copy)."""
+    return {name: getattr(obj, name) for name, _, _ in _field_kinds(type(obj))}
 
 
 def check_field_kinds(obj: object, error: type[Exception] = OptionError) -> None:
@@ -87,8 +96,10 @@ def check_field_kinds(obj: object, error: type[Exception] = OptionError) -> None
     OptionError or ``error``
         Naming the field, the value and what it takes.
     """
-    for name, kinds in _field_kinds(type(obj)):
+    for name, kinds, plain in _field_kinds(type(obj)):
         value = getattr(obj, name)
+        if type(value) in plain:
+            continue
         wanted = _kind_problem(value, kinds)
         if wanted is not None:
             raise error(f"{type(obj).__name__} {name}={value!r:.60} must be {wanted}")

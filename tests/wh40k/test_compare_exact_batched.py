@@ -80,6 +80,8 @@ def test_every_cell_equals_exact_alone(attackers, targets, options, clear):
             assert got.shape == want.shape and np.abs(got - want).max() <= 1e-12
             assert abs(got.sum() - 1.0) <= 1e-12
         assert result.probabilities == alone.probabilities
+        assert result.inputs == alone.inputs and result.labels == alone.labels
+        assert result.method == alone.method
 
 
 def test_exact_sweep_cells_equal_exact_alone():
