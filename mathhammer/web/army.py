@@ -89,7 +89,6 @@ def matrix_job(query: Mapping[str, str], store: RosterStore) -> Any:
 
 def _matrix_answer(frame: Any, cells: dict, metric: str | None, engine: forms.Engine
                    ) -> Answer:
-    from mathhammer.core.tables import Table
     from mathhammer.wh40k.compare import METRIC_LABELS
     from mathhammer.wh40k.roster.cli import analysis_figure, default_metric
     from mathhammer.wh40k.roster.tables import metric_table
@@ -110,16 +109,28 @@ def _matrix_answer(frame: Any, cells: dict, metric: str | None, engine: forms.En
     for key, name in keys.items():
         views[name] = lambda key=key: cell_view(key, cells[key])
     chart = Chart(lambda: analysis_figure(frame, metric), "matrix")
-    downloads = {"matrix.csv": csv_download(frame), **chart.downloads()}
-    downloads["matrix.md"] = text_download("\n\n".join(
-        f"### {t['phase'].capitalize()} phase: {METRIC_LABELS.get(metric, metric)}\n\n"
-        + Table(metric_table(frame[frame["phase"] == t["phase"]], metric).reset_index()
-                ).to_markdown() for t in tables))
+    downloads = {"matrix.csv": csv_download(lambda: frame), **chart.downloads(),
+                 "matrix.md": text_download(lambda: _markdown(frame, metric))}
     notes = list(frame.attrs.get("notes", [])) + list(frame.attrs.get("choices", []))
     text = page("answer_matrix.html", tables=tables, chart=chart, downloads=downloads,
                 label=METRIC_LABELS.get(metric, metric), engine=engine.words(), notes=notes,
                 method=frame.attrs.get("method"))
     return Answer(text, downloads, {**views, **chart_views([chart])})
+
+
+def _markdown(frame: Any, metric: str) -> str:
+    """The matrix of each phase as a Markdown table (the command line's ``--markdown``)."""
+    from mathhammer.core.tables import Table
+    from mathhammer.wh40k.compare import METRIC_LABELS
+    from mathhammer.wh40k.roster.tables import metric_table
+
+    parts = []
+    for phase in ("shooting", "fight"):
+        part = frame[frame["phase"] == phase]
+        if not part.empty:
+            parts.append(f"### {phase.capitalize()} phase: {METRIC_LABELS.get(metric, metric)}"
+                         f"\n\n{Table(metric_table(part, metric).reset_index()).to_markdown()}")
+    return "\n\n".join(parts)
 
 
 def _clickable(wide: Any, phase: str, keys: dict) -> str:

@@ -64,8 +64,8 @@ def battle_answer(result: Any, engine: forms.Engine) -> Answer:
     """The scenario's table, its round-by-round table and its chart."""
     rounds = per_round(result)
     chart = Chart(lambda: result.plot(), "battle")
-    downloads = {"battle.md": text_download(result.to_markdown()),
-                 "battle.csv": csv_download(result.to_frame()), **chart.downloads()}
+    downloads = {"battle.md": text_download(result.to_markdown),
+                 "battle.csv": csv_download(result.to_frame), **chart.downloads()}
     html = page("answer_battle.html", table=result.table().to_html(),
                 rounds=frame_html(rounds, index=False), chart=chart, downloads=downloads,
                 engine=engine.words(per=""))

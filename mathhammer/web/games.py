@@ -61,8 +61,8 @@ def _wh40k_answer(attackers: list[Any], targets: list[str], options: dict[str, A
                     seed=engine.seed, results_out=cells, **options)
     shown = [Chart(lambda: charts.heatmap(frame), "heatmap"),
              Chart(lambda: charts.overlay(cells, "damage"), "at-least-k")]
-    downloads = {"grid.csv": csv_download(frame),
-                 "grid.md": text_download(to_markdown(frame, caption=True))}
+    downloads = {"grid.csv": csv_download(lambda: frame),
+                 "grid.md": text_download(lambda: to_markdown(frame, caption=True))}
     for chart in shown:
         downloads.update(chart.downloads())
     html = page("answer_40k.html", grid=table(frame).to_html(), single=None, single_table="",
@@ -81,8 +81,8 @@ def _pairing_answer(attacker: Any, target: str, options: dict[str, Any],
         simulate(weapons, profile, trials=engine.trials, seed=engine.seed, **options)
     shown = [Chart(lambda o=o: result.plot(o), o.replace("_", "-"))
              for o in ("damage", "models_destroyed") if varies(result, o)]
-    downloads = {"result.md": text_download(result.to_markdown()),
-                 "result.csv": csv_download(result.to_frame())}
+    downloads = {"result.md": text_download(result.to_markdown),
+                 "result.csv": csv_download(result.to_frame)}
     for chart in shown:
         downloads.update(chart.downloads())
     html = page("answer_40k.html", grid="", single=result,
@@ -165,8 +165,8 @@ def result_answer(result: Any, engine: forms.Engine, outcomes: tuple[str, ...]) 
     """One result: its table, the distribution chart of each outcome present, downloads."""
     charts = [Chart(lambda o=o: result.plot(o), o.replace("_", "-"))
               for o in outcomes if o in result.outcomes and varies(result, o)]
-    downloads = {"result.md": text_download(result.to_markdown()),
-                 "result.csv": csv_download(result.to_frame())}
+    downloads = {"result.md": text_download(result.to_markdown),
+                 "result.csv": csv_download(result.to_frame)}
     for chart in charts:
         downloads.update(chart.downloads())
     html = page("answer_result.html", table=result.table().to_html(), charts=charts,

@@ -67,13 +67,14 @@ def chart_views(charts: list[Chart]) -> dict[str, Callable[[], str]]:
     return {chart.view: (lambda chart=chart: chart.inline) for chart in charts}
 
 
-def text_download(text: str, media_type: str = "text/markdown") -> Download:
-    data = text.encode("utf-8")
-    return Download(f"{media_type}; charset=utf-8", lambda: data)
+def text_download(make: Callable[[], str], media_type: str = "text/markdown") -> Download:
+    """A text file made when it is asked for (``make`` returns its text)."""
+    return Download(f"{media_type}; charset=utf-8", lambda: make().encode("utf-8"))
 
 
-def csv_download(frame: Any) -> Download:
-    return text_download(frame.to_csv(index=False), "text/csv")
+def csv_download(make: Callable[[], Any]) -> Download:
+    """A CSV file of the frame ``make`` returns, made when it is asked for."""
+    return text_download(lambda: make().to_csv(index=False), "text/csv")
 
 
 def frame_html(frame: Any, *, index: bool = True, classes: str = "grid") -> str:

@@ -51,6 +51,15 @@ def warm_up() -> None:
         warmup(["40k"])
 
 
+def preload() -> None:
+    """Import what every answer uses (pandas for tables, the games' parsers, matplotlib for
+    charts) while the kernels compile on the other core."""
+    import pandas  # noqa: F401
+
+    from mathhammer.core import charts  # noqa: F401
+    from mathhammer.wh40k import api, compare, targets  # noqa: F401
+
+
 def serve(host: str, port: int, *, open_browser: bool = False, warm: bool = True) -> int:
     """Serve the page until Ctrl-C; return the exit status."""
     import uvicorn
@@ -67,6 +76,7 @@ def serve(host: str, port: int, *, open_browser: bool = False, warm: bool = True
               "machines on the network, with no login", file=sys.stderr, flush=True)
     if warm:
         threading.Thread(target=warm_up, name="mathhammer-warmup", daemon=True).start()
+        threading.Thread(target=preload, name="mathhammer-preload", daemon=True).start()
     # a browser's idle keep-alive connection must not hold up Ctrl-C or a SIGTERM
     config = uvicorn.Config(create_app(port=port, bind_host=host), log_level="warning",
                             access_log=False, lifespan="off", timeout_graceful_shutdown=3)
