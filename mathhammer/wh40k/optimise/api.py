@@ -14,11 +14,10 @@ from mathhammer.wh40k.optimise.evaluate import (ExactEvaluator, MonteCarloEvalua
 from mathhammer.wh40k.optimise.objectives import Objective, units_measured, value_of
 from mathhammer.wh40k.optimise.result import OptimiseResult
 from mathhammer.wh40k.optimise.search import Scored, Search, enumerate_plans, local_search
+from mathhammer.wh40k.optimise.settings import DEFAULT_OPTIMISE_TRIALS
 from mathhammer.wh40k.optimise.space import Plan, Space, build_space
 from mathhammer.wh40k.scenario.model import Scenario
 
-#: Monte Carlo trials per plan by default (a first pass uses an eighth of them).
-DEFAULT_OPTIMISE_TRIALS = 20_000
 #: Plans enumerated at most, by engine; beyond them the search is greedy + local.
 MAX_ENUMERATED = {"exact": 200_000, "monte-carlo": 256}
 #: Plans scored at most by a local search, by engine.

@@ -12,7 +12,7 @@ from mathhammer.errors import OptionError
 
 def register(subparsers: Any) -> None:
     """Add the ``optimise`` subcommand."""
-    from mathhammer.wh40k.optimise.api import DEFAULT_OPTIMISE_TRIALS
+    from mathhammer.wh40k.optimise.settings import DEFAULT_OPTIMISE_TRIALS
     from mathhammer.wh40k.optimise.objectives import KINDS
 
     parser = subparsers.add_parser(

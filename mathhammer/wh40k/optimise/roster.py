@@ -15,7 +15,8 @@ import dataclasses
 from typing import Any
 
 from mathhammer.errors import MathhammerError, OptionError
-from mathhammer.wh40k.optimise.api import DEFAULT_OPTIMISE_TRIALS, optimise
+from mathhammer.wh40k.optimise.api import optimise
+from mathhammer.wh40k.optimise.settings import DEFAULT_OPTIMISE_TRIALS
 from mathhammer.wh40k.optimise.result import OptimiseResult
 from mathhammer.wh40k.api import build_options
 from mathhammer.wh40k.scenario.activations import Activation

@@ -106,7 +106,7 @@ def _optimise(army: Any, args: argparse.Namespace) -> int:
     """``--against OTHER --optimise``: the best shooting phase of the list against the other."""
     from mathhammer.core.cli_options import emit
     from mathhammer.wh40k.cli import options_from_args
-    from mathhammer.wh40k.optimise.api import DEFAULT_OPTIMISE_TRIALS
+    from mathhammer.wh40k.optimise.settings import DEFAULT_OPTIMISE_TRIALS
     from mathhammer.wh40k.optimise.roster import optimise_shooting
     from mathhammer.wh40k.roster.api import roster
 
