@@ -199,12 +199,15 @@ def compile_plan(weapons: Sequence[Weapon], target: TargetProfile,
         row[BONUS_COUNT] = (t.blast_dice[0] + t.cleave_dice[0]) * fives
         row[BONUS_SIDES] = max(t.blast_dice[1], t.cleave_dice[1]) if row[BONUS_COUNT] else 0
         rows.append(row)
-    width = max(t.damage_maps.shape[1] for t in tables)
-    damage_maps = np.ones((len(weapons), 2, width), dtype=np.int64)
-    damage_pmfs = np.zeros((len(weapons), width))
-    for b, t in enumerate(tables):
-        damage_maps[b, :, : t.damage_maps.shape[1]] = t.damage_maps
-        damage_pmfs[b, : len(t.damage_pmf)] = t.damage_pmf
+    if len(tables) == 1:   # one batch (the common question): its tables as they are
+        damage_maps, damage_pmfs = tables[0].damage_maps[None], tables[0].damage_pmf[None]
+    else:
+        width = max(t.damage_maps.shape[1] for t in tables)
+        damage_maps = np.ones((len(weapons), 2, width), dtype=np.int64)
+        damage_pmfs = np.zeros((len(weapons), width))
+        for b, t in enumerate(tables):
+            damage_maps[b, :, : t.damage_maps.shape[1]] = t.damage_maps
+            damage_pmfs[b, : len(t.damage_pmf)] = t.damage_pmf
     rolls = np.array([np.concatenate([t.hit, t.wound[0]]) for t in tables], dtype=np.int64)
     hazard_rolls = sum(w.count for w in weapons if w.has(ab.HAZARDOUS))
     saves = np.array([t.saves for t in tables], dtype=np.int64)

@@ -143,8 +143,14 @@ def batch_tables(weapon: Weapon, defender: Defender, situation: Situation,
     check_situation(weapon, situation)
     check_edition(weapon, situation, rules)
 
+    # the instances that apply against this defender, by name (one pass over the abilities)
+    applying: dict[str, tuple[Ability, ...]] = {}
+    for ability in weapon.abilities:
+        if ability.applies_to(keywords):
+            applying[ability.name] = applying.get(ability.name, ()) + (ability,)
+
     def active(name: str) -> Ability | None:
-        return _best(weapon.active(name, keywords))
+        return _best(applying.get(name, ()))
 
     # Attack dice (24.05, 24.06, 24.30): per weapon, from the target at Select Targets.
     blast = active(ab.BLAST)
