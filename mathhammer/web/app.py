@@ -238,12 +238,7 @@ async def static(request: Request) -> Response:
 
 
 async def _internal_error(request: Request, exc: Exception) -> Response:
-    """A bug: one line on the page (the traceback goes to the server's log only)."""
-    import logging
-    import traceback
-
-    logging.getLogger("mathhammer.web").error("%s %s failed:\n%s", request.method,
-                                              request.url.path, traceback.format_exc())
+    """A bug: one line on the page (the server's log shows the traceback)."""
     return _html(f"internal error ({type(exc).__name__}); this is a bug in mathhammer, "
                  "please report it", 500)
 

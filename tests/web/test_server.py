@@ -224,6 +224,33 @@ def test_a_bug_is_one_line_on_the_page(client, monkeypatch):
     _one_line(status["message"])
 
 
+def test_too_many_computations_at_once_are_refused(client, monkeypatch):
+    from mathhammer.web import jobs
+
+    monkeypatch.setattr(jobs, "MAX_PENDING", 0)
+    response = client.post("/api/jobs", data={"page": "40k", "weapons": BOLTER,
+                                              "targets": "MEQ"})
+    assert response.status_code == 400
+    assert "wait for one to finish or cancel one" in response.json()["message"]
+
+
+def test_a_bug_in_a_page_is_one_line_too(client, roster_files, monkeypatch):
+    from mathhammer.web import army
+
+    key = upload(client, roster_files["marines.ros"]).json()["id"]
+
+    def broken(*args, **kwargs):
+        raise KeyError("oops")
+
+    monkeypatch.setattr(army, "listing", broken)
+    from starlette.testclient import TestClient
+
+    quiet = TestClient(client.app, base_url=BASE, raise_server_exceptions=False)
+    response = quiet.get("/army", params={"list": key})
+    assert response.status_code == 500 and response.text.startswith("internal error (KeyError)")
+    _one_line(response.text)
+
+
 # -- my army ----------------------------------------------------------------------------------
 def test_an_uploaded_list_is_listed(client, roster_files):
     answer = upload(client, roster_files["marines.ros"]).json()
