@@ -46,7 +46,7 @@ def refusal(headers: dict[str, str], method: str, path: str, names: frozenset[st
     host = headers.get("host", "")
     parts = urlsplit(f"//{host}")
     try:
-        host_port = parts.port
+        host_port = parts.port or 80  # a browser leaves out the default port
     except ValueError:
         host_port = -1
     name = (parts.hostname or "").lower()

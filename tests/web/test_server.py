@@ -446,6 +446,16 @@ def test_requests_from_other_sites_are_refused(client, headers):
                       headers=headers).status_code == 403
 
 
+def test_the_default_port_may_be_left_out_of_host():
+    from mathhammer.web.guard import refusal
+
+    names = frozenset({"localhost"})
+    assert refusal({"host": "127.0.0.1"}, "GET", "/", names, 80) is None
+    assert refusal({"host": "127.0.0.1"}, "GET", "/", names, 8765) is not None
+    assert refusal({"host": "127.0.0.1:x"}, "GET", "/", names, 8765) is not None
+    assert refusal({}, "GET", "/", names, 8765) is not None
+
+
 def test_our_own_names_and_links_from_elsewhere_are_allowed(client):
     for host in (f"localhost:{PORT}", f"127.0.0.1:{PORT}", f"[::1]:{PORT}"):
         assert client.get("/", headers={"host": host}).status_code == 200
