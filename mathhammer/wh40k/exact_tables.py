@@ -230,6 +230,8 @@ def mix_powers(gf: np.ndarray, n_pmf: np.ndarray) -> np.ndarray:
 
 
 def _mix_powers_1d(gf: np.ndarray, n_pmf: np.ndarray, low: int, high: int) -> np.ndarray:
+    if low == high:   # a fixed number of copies (the same products as below)
+        return float(n_pmf[high]) * power_1d(gf, high)
     acc = np.array([float(n_pmf[high])])
     for n in range(high - 1, low - 1, -1):
         acc = np.convolve(acc, gf)
@@ -239,6 +241,8 @@ def _mix_powers_1d(gf: np.ndarray, n_pmf: np.ndarray, low: int, high: int) -> np
 
 def power_1d(gf: np.ndarray, n: int) -> np.ndarray:
     """``gf ** n`` for a 1-D polynomial, by repeated squaring."""
+    if n == 1:
+        return np.array(gf, dtype=float)
     result = np.ones(1)
     base = gf
     while n:
@@ -327,7 +331,7 @@ def build_transition(damage_pmf: np.ndarray, fnp: int, models: int, wounds: int)
     padded[: len(through_pmf)] = through_pmf
     tails = padded[::-1].cumsum()[::-1]
     steps = np.arange(wounds + 1)
-    lefts = np.arange(wounds + 1)[:, None]
+    lefts = steps[:, None]
     capped = np.where(steps[None, :] < lefts, padded[None, : wounds + 1], 0.0)
     capped[lefts[:, 0], lefts[:, 0]] = tails[: wounds + 1]
     # state s (s < size - 1) has wounds - s % wounds left on the wounded model
