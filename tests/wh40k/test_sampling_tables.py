@@ -1,0 +1,62 @@
+"""The Monte Carlo kernel's sampling tables and shortcuts (wh40k/sampling_tables.py)."""
+
+import numpy as np
+import pytest
+
+from mathhammer.wh40k.plan_columns import (A_CONST, A_COUNT, A_SIDES, AUTO_HIT, BATCH_COLUMNS,
+                                           CHAIN, CHAIN_KILLS, CHAIN_SPLIT, CHAIN_SUSTAINED,
+                                           DEVASTATING, DICE_TABLE, FIXED_DICE, FNP_COLUMN,
+                                           G_FNP, G_WOUNDS, LETHAL, N_WEAPONS, NO_CHAIN, NO_FNP,
+                                           SUS_CONST, SUS_COUNT)
+from mathhammer.wh40k.sampling_tables import batch_shortcuts, split_probabilities, table_size
+
+
+def row(**fields):
+    out = [0] * BATCH_COLUMNS
+    names = {"n": N_WEAPONS, "a_const": A_CONST, "a_count": A_COUNT, "a_sides": A_SIDES,
+             "dev": DEVASTATING, "lethal": LETHAL, "sus_const": SUS_CONST,
+             "sus_count": SUS_COUNT, "auto_hit": AUTO_HIT, "fnp_column": FNP_COLUMN}
+    for name, value in fields.items():
+        out[names[name]] = value
+    return out
+
+
+def groups(wounds=2, fnp=NO_FNP, count=1):
+    out = np.zeros((count, 8), dtype=np.int64)
+    out[:, G_WOUNDS] = wounds
+    out[:, G_FNP] = fnp
+    return out
+
+
+def test_table_size_covers_the_largest_pool():
+    # 5 weapons of A2 = 10 dice; with [SUSTAINED HITS 1] each may become 2 wound dice
+    assert table_size([row(n=5, a_const=2), row(n=5, a_const=2, sus_const=1)]) == 20
+    assert table_size([row(n=1000, a_const=10)]) == 256  # capped at the table limit
+
+
+def test_split_probabilities():
+    # per attack die: hit 1/2 (not critical), critical hit 1/6, wound 1/3, critical wound
+    # 1/6, save fails 1/2
+    hit, crit, wound, crit_wound, failed = 1 / 2, 1 / 6, 1 / 3, 1 / 6, 1 / 2
+    plain = split_probabilities(row(), hit, crit, wound, crit_wound, failed)
+    assert plain == pytest.approx((0.0, (2 / 3) * (1 / 2) * (1 / 2)))
+    dev = split_probabilities(row(dev=1), hit, crit, wound, crit_wound, failed)
+    assert dev == pytest.approx(((2 / 3) * (1 / 6), (2 / 3) * (1 / 3) * (1 / 2)))
+    # [LETHAL HITS]: a critical hit wounds automatically (a save, never a critical wound)
+    lethal = split_probabilities(row(lethal=1), hit, crit, wound, crit_wound, failed)
+    assert lethal == pytest.approx((0.0, (1 / 6 + (1 / 2) * (1 / 2)) * (1 / 2)))
+
+
+def test_batch_shortcuts():
+    fixed, random = row(n=2, a_const=3), row(n=1, a_count=1, a_sides=6)
+    out = batch_shortcuts([fixed, random], groups(), 256)
+    assert out[:, FIXED_DICE].tolist() == [6, -1]
+    assert out[1, DICE_TABLE] == 1
+    assert out[:, CHAIN].tolist() == [CHAIN_SPLIT, CHAIN_SPLIT]
+    # one-wound models with Feel No Pain and fixed damage: models killed in one draw
+    kills = batch_shortcuts([row(n=2, a_const=3, fnp_column=G_FNP)], groups(1, fnp=5), 256)
+    assert kills[0, CHAIN] == CHAIN_KILLS
+    sustained = batch_shortcuts([row(n=2, a_const=3, sus_const=1)], groups(), 256)
+    assert sustained[0, CHAIN] == CHAIN_SUSTAINED
+    # several allocation groups: saves differ between them, no chain
+    assert batch_shortcuts([fixed], groups(count=2), 256)[0, CHAIN] == NO_CHAIN
