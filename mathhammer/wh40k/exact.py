@@ -124,7 +124,9 @@ def solve(plan: CompiledPlan) -> dict[str, np.ndarray]:
 
 def pmfs_of(plan: CompiledPlan, state: np.ndarray, wounds: int) -> dict[str, np.ndarray]:
     """The result of :func:`solve` from the final pmf of wounds lost."""
-    models_pmf = np.append(state[:-1].reshape(-1, wounds).sum(axis=1), state[-1])
+    models_pmf = np.empty((len(state) - 1) // wounds + 1)
+    models_pmf[:-1] = state[:-1].reshape(-1, wounds).sum(axis=1)
+    models_pmf[-1] = state[-1]
     return {"damage": state, "models_destroyed": models_pmf,
             "attacker_mortal_wounds": hazard_pmf(plan.hazard_rolls, plan.hazard_mortals,
                                                  plan.hazard_fail_max)}

@@ -76,12 +76,14 @@ def _joint(row: bytes, rolls: bytes, saves: bytes) -> np.ndarray:
     per_weapon, weapons = weapon_dice_pmf(row_a), int(row_a[N_WEAPONS])
     # The attack dice are the sum of the weapons' independent dice: the batch's generating
     # function is one weapon's raised to their number (by squaring).
-    if _trimmed_shape(die)[1] == 1:
-        return frozen(power_1d(mix_powers(die, per_weapon)[:, 0], weapons)[:, None])
-    rows, cols = _trimmed_shape(die)
+    rows, cols = die.shape   # trimmed: attack_die_gf keeps only positive cells
+    if cols == 1:
+        support = np.flatnonzero(per_weapon > 0)
+        one = _mix_powers_1d(die[:, 0], per_weapon, int(support[0]), int(support[-1]))
+        return frozen(power_1d(one, weapons)[:, None])
     most = weapons * (len(per_weapon) - 1)
     if (most * (rows - 1) + 1) * (most * (cols - 1) + 1) <= MAX_FLAT_CELLS:
-        return frozen(_flat_power(die[:rows, :cols], per_weapon, weapons))
+        return frozen(_flat_power(die, per_weapon, weapons))
     return frozen(mix_powers(die, power_1d(per_weapon, weapons)))
 
 
