@@ -22,8 +22,8 @@ from mathhammer.wh40k.scenario.reader import load_scenario
 from mathhammer.wh40k.scenario.result import ScenarioResult
 
 
-def run(scenario: Scenario | str | Path, trials: int = DEFAULT_SCENARIO_TRIALS,
-        seed: int | np.random.SeedSequence = 1, *,
+def run(scenario: Scenario | str | Path, *, trials: int = DEFAULT_SCENARIO_TRIALS,
+        seed: int | np.random.SeedSequence = 1,
         progress: bool | None = None) -> ScenarioResult:
     """Simulate a scenario: every activation, every battle round, ``trials`` times.
 

@@ -54,3 +54,8 @@ def test_work_bounds():
     check_scenario_work(plan, 1000)
     with pytest.raises(OptionError, match="lower --trials"):
         check_scenario_work(plan, 10**11)
+
+
+def test_trials_and_seed_are_keywords():
+    with pytest.raises(TypeError):
+        run(scenario(), 1000)  # as every game's simulate: trials=, seed=
