@@ -213,13 +213,16 @@ class Issue24:
                 lines.append(f"exact ({name}) >= 2x icepool: {'MET' if ok else 'NOT MET'} ("
                              + ", ".join(f"{k} {r:.2f}x" for k, r in ratios.items()) + ")")
         if self.grid:
+            # The issue's "20x faster per cell than today inside grids": the whole grid end to
+            # end, first time (every cache cleared), against mh.compare as it was before.
             g = self.grid
-            ratio = g["previous"] / g["repeated"]
-            lines.append(f"grid per cell >= 20x the previous engine: "
-                         f"{'MET' if ratio >= 20 else 'NOT MET'} (repeated {ratio:.1f}x, first "
-                         f"time {g['previous'] / g['first']:.1f}x; mh.compare before issue 24 "
-                         f"end to end: {g['pre_issue'] / g['repeated']:.1f}x repeated, "
-                         f"{g['pre_issue'] / g['first']:.1f}x first time)")
+            ratio = g["pre_issue"] / g["first"]
+            lines.append(f"grid per cell >= 20x mh.compare before issue 24 (first time): "
+                         f"{'MET' if ratio >= 20 else 'NOT MET'} ({ratio:.1f}x: "
+                         f"{secs(g['first'])} vs {secs(g['pre_issue'])} per cell; repeated "
+                         f"{g['pre_issue'] / g['repeated']:.1f}x; against the previous engine "
+                         f"cell by cell {g['previous'] / g['first']:.1f}x first time, "
+                         f"{g['previous'] / g['repeated']:.1f}x repeated)")
         if self.lists:
             r = self.lists
             lines.append(f"13 vs 10 units both phases < 1.5 s: "
@@ -249,10 +252,14 @@ def bench_exact_issue24(repeats: int, mc_trials: int, issue24: Issue24) -> list[
     """A 7x6 exact grid per cell, and army lists by default (exact wherever covered)."""
     g = issue24.grid = grid_times(repeats, mc_trials)
     title = "7x6 grid, per cell"
-    rows = [Row(title, "exact, repeated (CPU)", time_per_answer=secs(g["repeated"]),
-                ratio=f"{g['previous'] / g['repeated']:.3g}x previous engine", target=">= 20x",
-                check=f"first time {secs(g['first'])} "
-                      f"({g['previous'] / g['first']:.3g}x previous engine)"),
+    rows = [Row(title, "exact, first time (CPU)", time_per_answer=secs(g["first"]),
+                ratio=f"{g['pre_issue'] / g['first']:.3g}x mh.compare at {PRE_ISSUE_COMMIT}",
+                target=">= 20x",
+                check="mh.compare(exact=True): cells in one pass, every cache cleared first"),
+            Row(title, "exact, repeated (CPU)", time_per_answer=secs(g["repeated"]),
+                ratio=f"{g['pre_issue'] / g['repeated']:.3g}x mh.compare at "
+                      f"{PRE_ISSUE_COMMIT}",
+                check=f"{g['previous'] / g['repeated']:.3g}x the previous engine cell by cell"),
             Row(title, "previous exact engine (CPU)", time_per_answer=secs(g["previous"]),
                 ratio="1", check="tests/wh40k/previous_exact.py, compiled cell by cell"),
             Row(title, f"mh.compare at {PRE_ISSUE_COMMIT} (CPU)",

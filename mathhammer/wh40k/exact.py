@@ -224,6 +224,8 @@ def _apply(step: np.ndarray, state: np.ndarray) -> np.ndarray:
 def hazard_pmf(rolls: int, mortals_per_fail: int, fail_max: int = 2) -> np.ndarray:
     """Mortal wounds from ``rolls`` hazard rolls failing on ``fail_max`` or lower (06.03:
     1-2; 10th-edition [HAZARDOUS]: 1)."""
+    if rolls == 0:
+        return np.ones(1)
     fails = np.array([1.0])
     p_fail = fail_max / 6
     for _ in range(rolls):
