@@ -32,7 +32,8 @@ AttachSpec = str | Iterable[str] | Mapping[str, str] | None
 AssumeSpec = str | Iterable[str] | None
 
 
-def roster(path: str | Path, attach: AttachSpec = None, assume: AssumeSpec = None) -> Roster:
+def roster(path: str | Path, *, attach: AttachSpec = None,
+           assume: AssumeSpec = None) -> Roster:
     """Read a roster file: BattleScribe ``.ros`` / ``.rosz`` or New Recruit ``.json``.
 
     Parameters
@@ -79,7 +80,7 @@ def roster(path: str | Path, attach: AttachSpec = None, assume: AssumeSpec = Non
     return _built(read_tree(path), path, pairs, assume)
 
 
-def roster_from_bytes(data: bytes, name: str, attach: AttachSpec = None,
+def roster_from_bytes(data: bytes, name: str, *, attach: AttachSpec = None,
                       assume: AssumeSpec = None) -> Roster:
     """:func:`roster` for a file's content held in memory (an upload): ``name`` is the
     file's name, used in messages only; nothing is read from or written to disk.

@@ -50,3 +50,8 @@ def test_unknown_units_and_examples(army):
     assert example("marines").name.endswith(".ros")
     with pytest.raises(OptionError, match="no example list 'eldar'"):
         example("eldar")
+
+
+def test_attach_and_assume_are_keywords():
+    with pytest.raises(TypeError):
+        roster(FILES / "leaders_11e.json", "Captain=Intercessor Squad")
