@@ -36,6 +36,9 @@ _ROLL_RE = re.compile(r"(\d+)\+?$")
 _KEYWORD_RE = re.compile(r"[A-Z][A-Z0-9']*(?:[ -][A-Z0-9']+)*")
 _GLUED_COUNT_RE = re.compile(r"\s*-?\d+\s*x(?=\S)", re.IGNORECASE)
 _AMBIGUOUS_DAMAGE = ("D3", "D6")
+#: Ability names, longest first (``SUSTAINED HITS`` is tried before a shorter name it starts
+#: with).
+_ABILITIES_LONGEST_FIRST = tuple(sorted(ab.WEAPON_ABILITIES, key=len, reverse=True))
 _WORD_RE = re.compile(r"\S+")
 _NUMBER_RE = re.compile(r"\d+")
 _SIGNED_RE = re.compile(r"[+-]?\d+")
@@ -520,7 +523,7 @@ def _ability_head(text: str) -> tuple[str, str] | None:
     for alias, canonical in ab.ALIASES.items():
         if text == alias or text.startswith(alias + " "):
             return canonical, text[len(alias):].strip()
-    for name in sorted(ab.WEAPON_ABILITIES, key=len, reverse=True):
+    for name in _ABILITIES_LONGEST_FIRST:
         if text == name or text.startswith(name + " "):
             return name, text[len(name):].strip()
     return None
