@@ -261,16 +261,9 @@ def run_chunks(first, step, streams, trials_per_chunk, plan, hists, local, scrat
     (:class:`Scratch`) are the thread's own. (A separate trial function cost seven more
     seconds of cold compile.)
     """
-    batch = plan.batch
-    shortcuts = plan.shortcuts
-    rolls = plan.rolls
-    cdfs = plan.cdfs
-    damage_maps = plan.damage_maps
-    groups = plan.groups
-    use_counts = plan.use_counts
-    state = scratch.state
-    alive = scratch.alive
-    current = scratch.current
+    batch, shortcuts, rolls, cdfs = plan.batch, plan.shortcuts, plan.rolls, plan.cdfs
+    damage_maps, groups, use_counts = plan.damage_maps, plan.groups, plan.use_counts
+    state, alive, current = scratch.state, scratch.alive, scratch.current
     wounds = scratch.wounds
     n_groups = groups.shape[0]
     limit = cdfs.shape[2] - 1
