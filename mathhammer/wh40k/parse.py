@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from mathhammer.core.dice import DiceExpr
 from mathhammer.core.limits import MAX_MODELS, MAX_NUMBER, check_number_text, refuse_foreign_digits
-from mathhammer.core.numbers import plain_marks, refuse_malformed_count
+from mathhammer.core.numbers import malformed_count, plain_marks, refuse_malformed_count
 from mathhammer.errors import ProfileError, did_you_mean
 from mathhammer.wh40k import abilities as ab
 from mathhammer.wh40k.profiles import NO_SAVE, Ability, TargetProfile, Weapon
@@ -242,8 +242,9 @@ def _fast_weapon(line: str) -> Weapon | None:
         return None
     count, name, range_text, attacks, skill, melee_attacks, ws, strength, ap, damage, \
         bracket = match.groups()
-    if damage in ("3", "6"):
-        return None   # 'D3'/'D6' is ambiguous: the full reader says so
+    if damage in ("3", "6") or (count is None and malformed_count(line) is not None):
+        return None   # 'D3'/'D6' is ambiguous, 'nanx Gun' a count written wrong: the full
+        # reader says so
     try:
         return Weapon(
             name=name, count=int(count) if count else 1, melee=range_text is None,
@@ -264,6 +265,8 @@ def _fast_target(line: str) -> TargetProfile | None:
     if match is None:
         return None
     count, name, toughness, save, invuln, wounds, fnp, bracket = match.groups()
+    if count is None and malformed_count(line) is not None:
+        return None   # 'nanx Guardsman: ...': the full reader refuses the count
     try:
         return TargetProfile(
             name=name or "", count=int(count) if count else 1, toughness=int(toughness),

@@ -71,6 +71,7 @@ def test_a_target_line_reads_the_same_by_either_reader(line):
     '2x Gun: 24" A2 BS3+ S4 AP-1 D1 [BLAST 0]',  # X adds nothing
     '2x Gun: 24" A2 BS3+ S4 AP-1 D1 [NOT AN ABILITY]',
     "Axe: Melee A2 BS3+ S4 AP-1 D1",            # melee with BS
+    'nanx Gun: 24" A2 BS3+ S4 AP-1 D1',         # a count written wrong, not a name
 ])
 def test_a_malformed_line_gets_the_full_readers_error(line):
     with pytest.raises(ProfileError) as fast:
@@ -78,3 +79,9 @@ def test_a_malformed_line_gets_the_full_readers_error(line):
     with pytest.raises(ProfileError) as full:
         parse_weapon(" " + line)
     assert fast.value.token == full.value.token
+
+
+@pytest.mark.parametrize("line", ["nanx Guardsman: T3 Sv- W1", "infx Boss: T5 Sv4+ W6"])
+def test_a_malformed_count_on_a_target_line_is_refused(line):
+    with pytest.raises(ProfileError, match="count"):
+        parse_target(line)
