@@ -266,10 +266,10 @@ def _run(cells, parameter, costs, *, trials, seed, exact, options, settings=None
             data["metric"].append(metric)
             data["value"].append(value)
             data["stderr"].append(err)
+    data["value"] = np.array(data["value"], dtype=float)
+    data["stderr"] = np.array(data["stderr"], dtype=float)
+    data["method"] = ["exact" if exact else "monte-carlo"] * len(data["metric"])
     frame = pd.DataFrame(data, columns=columns)
-    frame["value"] = frame["value"].astype(float)
-    frame["stderr"] = frame["stderr"].astype(float)
-    frame["method"] = "exact" if exact else "monte-carlo"
     frame.attrs.update(method="exact" if exact else "monte-carlo",
                        trials=None if exact else trials,
                        seed=None if exact else recorded_seed(seed)[0])
