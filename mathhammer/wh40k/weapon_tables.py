@@ -357,6 +357,12 @@ def _damage_maps(weapon: Weapon, defender: Defender, melta: DiceExpr, modifiers:
     defender_vs_mortals = (rules.defender_dmg_mods_vs_dw == "always"
                            or (rules.defender_dmg_mods_vs_dw == "by_trigger"
                                and (rules.edition == 10 or rules.damage_mod_trigger == "target")))
+    if not melta.is_random and not defender.damage_halved:
+        # every index is the D roll itself: final_damage without halving, as one list each
+        normal = [max(1, raw + fixed_add - defender.damage_minus) for raw in range(raw_max + 1)]
+        mortal = normal if defender_vs_mortals else [max(1, raw + fixed_add)
+                                                     for raw in range(raw_max + 1)]
+        return np.array([normal, mortal], dtype=np.int64)
     maps = [[1] * (raw_max + 1), [1] * (raw_max + 1)]
     for index in range(raw_max + 1):
         raw, melta_roll = index % d_span, index // d_span
