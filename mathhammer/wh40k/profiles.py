@@ -63,21 +63,35 @@ def _kind_problem(value: object, kinds: tuple[str, ...]) -> str | None:
 
 
 #: Per value-object class: (field name, its annotation split at ``|``, the types that need
-#: no further check), read once per class.
-_FIELD_KINDS: dict[type, tuple[tuple[str, tuple[str, ...], tuple[type, ...]], ...]] = {}
+#: no further check or None for a field not checked), read once per class.
+_FIELD_KINDS: dict[type, tuple[tuple[str, tuple[str, ...], tuple[type, ...] | None], ...]] = {}
 
 
-def _field_kinds(cls: type) -> tuple[tuple[str, tuple[str, ...], tuple[type, ...]], ...]:
+def _field_kinds(cls: type) -> tuple[tuple[str, tuple[str, ...], tuple[type, ...] | None], ...]:
     kinds = _FIELD_KINDS.get(cls)
     if kinds is None:
         import dataclasses
 
         split = [(f.name, tuple(k.strip() for k in str(f.type).split("|")))
                  for f in dataclasses.fields(cls)]
-        kinds = tuple((name, parts, _EXACT_KINDS.get(parts[0], ())
-                       + ((type(None),) if "None" in parts else ())) for name, parts in split)
+        kinds = tuple((name, parts, _plain_types(parts)) for name, parts in split)
         _FIELD_KINDS[cls] = kinds
     return kinds
+
+
+def _plain_types(kinds: tuple[str, ...]) -> tuple[type, ...] | None:
+    """The value types :func:`_kind_problem` accepts for an annotation without looking
+    further, or None for an annotation it does not check (a ``DiceExpr``, a tuple)."""
+    kind = kinds[0]
+    if kind.startswith("Literal["):
+        plain: tuple[type, ...] = (str,)
+    elif kind in _EXACT_KINDS:
+        plain = _EXACT_KINDS[kind]
+    elif kind.startswith("frozenset[str]"):
+        plain = ()
+    else:
+        return None
+    return plain + ((type(None),) if "None" in kinds else ())
 
 
 def field_values(obj: object) -> dict[str, object]:
@@ -97,6 +111,8 @@ def check_field_kinds(obj: object, error: type[Exception] = OptionError) -> None
         Naming the field, the value and what it takes.
     """
     for name, kinds, plain in _field_kinds(type(obj)):
+        if plain is None:
+            continue
         value = getattr(obj, name)
         if type(value) in plain:
             continue
