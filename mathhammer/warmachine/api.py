@@ -145,7 +145,8 @@ def run_monte_carlo(compiled: CompiledPlan, trials: int, seed: SeedLike, *,
     A progress bar counts the trials in the histograms (a count per trial) while the kernel
     runs; the kernel call is the same with or without it."""
     from mathhammer.warmachine.kernels import (C_BEAST, C_CONTINUOUS, C_CRIT, C_HIT, C_SAVED,
-                                               C_UNIT, N_COUNTERS, simulate_chunks)
+                                               C_UNIT, N_COUNTERS, ChunkCounts,
+                                               simulate_chunks)
     from mathhammer.core.threads import run_chunk_shares
 
     trials, seed = check_trials(trials), check_seed(seed)
@@ -156,33 +157,25 @@ def run_monte_carlo(compiled: CompiledPlan, trials: int, seed: SeedLike, *,
                    MAX_ATTACK_ROLLS_PER_RUN)
     streams, per_chunk = chunk_streams(trials, seed, N_CHUNKS)
     n_models = compiled.n_models
-    hist_damage = np.zeros((N_CHUNKS, compiled.max_damage + 1), dtype=np.int64)
-    hist_destroyed = np.zeros((N_CHUNKS, n_models + 1), dtype=np.int64)
-    hist_spent = np.zeros((N_CHUNKS, compiled.max_boosts + 1), dtype=np.int64)
-    hist_transfer = np.zeros((N_CHUNKS, compiled.max_transferred + 1), dtype=np.int64)
-    counters = np.zeros((N_CHUNKS, N_COUNTERS), dtype=np.int64)
-    per_model = np.zeros((N_CHUNKS, n_models, 2), dtype=np.int64)
-    crippled = np.zeros((N_CHUNKS, n_models, compiled.grid_need.shape[1]), dtype=np.int64)
-    watch(lambda: run_chunk_shares(
-              simulate_chunks, N_CHUNKS, compiled.rows, compiled.models, compiled.rules,
-              compiled.coverage,
-              compiled.grid_lanes, compiled.grid_need, streams, per_chunk, hist_damage,
-              hist_destroyed, hist_spent, hist_transfer, counters, per_model, crippled,
-              compiled.per_model_hits or compiled.max_transferred > 0
-              or len(compiled.grid_systems) > 0),
-          hist_destroyed.sum, trials, "simulate", progress=progress)
-    totals = counters.sum(axis=0)
-    histograms = {"damage": hist_damage.sum(axis=0),
-                  "models_destroyed": hist_destroyed.sum(axis=0)}
+    shapes = ((compiled.max_damage + 1,), (n_models + 1,), (compiled.max_boosts + 1,),
+              (compiled.max_transferred + 1,), (N_COUNTERS,), (n_models, 2),
+              (n_models, compiled.grid_need.shape[1]))
+    chunk_counts = ChunkCounts(*(np.zeros((N_CHUNKS, *shape), dtype=np.int64)
+                                 for shape in shapes))
+    watch(lambda: run_chunk_shares(simulate_chunks, N_CHUNKS, streams, per_chunk,
+                                   compiled.kernel_plan(), chunk_counts),
+          chunk_counts.destroyed.sum, trials, "simulate", progress=progress)
+    total = ChunkCounts(*(array.sum(axis=0) for array in chunk_counts))
+    totals = total.counters
+    histograms = {"damage": total.damage, "models_destroyed": total.destroyed}
     if compiled.max_boosts:
-        histograms["boosts_spent"] = hist_spent.sum(axis=0)
+        histograms["boosts_spent"] = total.spent
     if compiled.max_transferred:
-        histograms["damage_transferred"] = hist_transfer.sum(axis=0)
+        histograms["damage_transferred"] = total.transfer
     counts = {"hit": totals[C_HIT], "crit": totals[C_CRIT], "unit_destroyed": totals[C_UNIT],
               "tough_saved": totals[C_SAVED], "continuous_effect": totals[C_CONTINUOUS],
               "beast_destroyed": totals[C_BEAST]}
-    per_model = per_model.sum(axis=0)
-    crippled = crippled.sum(axis=0)
+    per_model, crippled = total.per_model, total.crippled
     gridded = [i for i in range(n_models) if compiled.models[i, M_GRID] >= 0]
     for i in range(n_models):
         counts[f"hit_model_{i + 1}"] = per_model[i, 0]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 import numpy as np
 
@@ -106,6 +107,33 @@ class CompiledPlan:
     def per_model_hits(self) -> bool:
         """An AOE or a spray is in the plan: report P(hit) and P(destroyed) per model."""
         return bool(len(self.rows) and (self.rows[:, R_AOE].any() or self.rows[:, R_SPRAY].any()))
+
+    @property
+    def per_model_events(self) -> bool:
+        """An AOE, a spray, a grid or a transfer is in the plan: the Monte Carlo kernel keeps
+        per-model events (hit, destroyed, systems crippled, boxes transferred)."""
+        return self.per_model_hits or self.max_transferred > 0 or len(self.grid_systems) > 0
+
+    def kernel_plan(self) -> KernelPlan:
+        """What the Monte Carlo kernel reads, as one argument."""
+        return KernelPlan(rows=self.rows, models=self.models, rules=self.rules,
+                          coverage=self.coverage, grid_lanes=self.grid_lanes,
+                          grid_need=self.grid_need, per_model_events=self.per_model_events)
+
+
+class KernelPlan(NamedTuple):
+    """A :class:`CompiledPlan` as the Monte Carlo kernel takes it: one argument (numba passes
+    a named tuple of arrays as it passes the arrays). Fields as in :class:`CompiledPlan`;
+    ``per_model_events`` is :attr:`CompiledPlan.per_model_events`. Built by
+    :meth:`CompiledPlan.kernel_plan`."""
+
+    rows: np.ndarray
+    models: np.ndarray
+    rules: np.ndarray
+    coverage: float
+    grid_lanes: np.ndarray
+    grid_need: np.ndarray
+    per_model_events: bool
 
 
 def compile_plan(attacks: Sequence[Attack], targets: Sequence[Target],

@@ -8,6 +8,8 @@ Tough roll (simultaneous resolution), then attack generation.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from mathhammer.core.jit import inline_kernel, kernel
@@ -32,6 +34,39 @@ N_COUNTERS = 6
 #: Per-model counters: hit at least once, destroyed.
 PM_HIT, PM_DESTROYED = range(2)
 BUFFER = MAX_DICE + 4
+
+
+class TrialScratch(NamedTuple):
+    """The state of one trial, one entry per target model unless said otherwise (a chunk's
+    own, reused trial after trial: :func:`trial` resets what it reads)."""
+
+    marked: np.ndarray      # boxes marked
+    knocked: np.ndarray     # knocked down
+    covered: np.ndarray     # the models the current attack covers, in order
+    kinds: np.ndarray       # per covered model: 0 miss, 1 hit, 2 critical hit
+    direct: np.ndarray      # per covered model: a direct hit (not a blast)
+    boosts: np.ndarray      # per covered model: damage boosted
+    lanes: np.ndarray       # (n_models, N_LANES): boxes marked per grid lane
+    transfers: np.ndarray   # damage transfers left
+    beast: np.ndarray       # boxes transferred to the model's warbeast
+    hit: np.ndarray         # hit at least once
+    last: np.ndarray        # per covered model: lane of the last box marked, or -1
+    buf: np.ndarray         # (BUFFER,): dice of one roll
+    out: np.ndarray         # (N_OUT,): the trial's outputs (OUT_*)
+
+
+class ChunkCounts(NamedTuple):
+    """What :func:`simulate_chunks` counts, one row per chunk: histograms of the damage,
+    models destroyed, boosts spent and boxes transferred per trial, the event counters
+    (``C_*``), per-model events (``PM_*``) and systems crippled per model."""
+
+    damage: np.ndarray
+    destroyed: np.ndarray
+    spent: np.ndarray
+    transfer: np.ndarray
+    counters: np.ndarray
+    per_model: np.ndarray
+    crippled: np.ndarray
 
 
 @kernel
@@ -166,14 +201,23 @@ def land(state, rows, r, models, rules, grid_lanes, j, damage, marked, lanes, tr
 
 
 @kernel
-def trial(state, rows, models, rules, coverage, grid_lanes, marked, knocked, covered, kinds,
-          direct, boosts, lanes, transfers, beast, hit, last, buf, out):
-    """One full sequence of attacks; writes the outcome into ``out`` (``OUT_*``).
+def trial(state, plan, scratch):
+    """One full sequence of attacks of ``plan`` (a
+    :class:`~mathhammer.warmachine.compile.KernelPlan`); writes the outcome into
+    ``scratch.out`` (``OUT_*``; ``scratch`` is a :class:`TrialScratch`).
 
     Long because it is the rules' order of one attack written out (targets covered, attack
     rolls, boosts, hit effects, every damage roll, then Tough, then attack generation), which
     numba runs best as one loop without per-step calls carrying a dozen arrays.
     """
+    rows, models, rules, coverage = plan.rows, plan.models, plan.rules, plan.coverage
+    grid_lanes = plan.grid_lanes
+    marked, knocked, covered, kinds = scratch.marked, scratch.knocked, scratch.covered, \
+        scratch.kinds
+    direct, boosts, lanes, transfers = scratch.direct, scratch.boosts, scratch.lanes, \
+        scratch.transfers
+    beast, hit, last, buf, out = scratch.beast, scratch.hit, scratch.last, scratch.buf, \
+        scratch.out
     n_models = models.shape[0]
     initial = _start_trial(models, marked, knocked, transfers, beast, hit, lanes)
     budget = 0
@@ -318,9 +362,11 @@ def _tough_saves(state, rows, r, models, rules, j, critical, knocked_down):
 
 
 @kernel
-def _record_models(c, models, grid_need, marked, lanes, beast, hit, per_model, crippled,
-                   hist_transfer, counters):
+def _record_models(c, plan, scratch, counts):
     """Per-model events of one finished trial: hit, destroyed, systems crippled, transfers."""
+    models, grid_need = plan.models, plan.grid_need
+    marked, lanes, beast, hit = scratch.marked, scratch.lanes, scratch.beast, scratch.hit
+    per_model, crippled, counters = counts.per_model, counts.crippled, counts.counters
     transferred = 0
     beast_destroyed = False
     for i in range(models.shape[0]):
@@ -339,45 +385,42 @@ def _record_models(c, models, grid_need, marked, lanes, beast, hit, per_model, c
                         whole = False
                 if whole:
                     crippled[c, i, s] += 1
-    hist_transfer[c, transferred] += 1
+    counts.transfer[c, transferred] += 1
     if beast_destroyed:
         counters[c, C_BEAST] += 1
 
 
 @kernel
-def simulate_chunks(first, step, rows, models, rules, coverage, grid_lanes, grid_need, streams,
-                    per_chunk, hist_damage, hist_destroyed, hist_spent, hist_transfer, counters,
-                    per_model, crippled, per_model_events):
-    """Run ``per_chunk[c]`` trials with stream ``streams[c]`` for chunks ``c = first, first
-    + step, ...`` (one thread's share: :func:`mathhammer.core.threads.run_chunk_shares`).
+def simulate_chunks(first, step, streams, per_chunk, plan, counts):
+    """Run ``per_chunk[c]`` trials of ``plan`` (a
+    :class:`~mathhammer.warmachine.compile.KernelPlan`) with stream ``streams[c]`` for chunks
+    ``c = first, first + step, ...`` (one thread's share:
+    :func:`mathhammer.core.threads.run_chunk_shares`), counting into row ``c`` of each array
+    of ``counts`` (:class:`ChunkCounts`).
 
-    Each chunk writes only its own histogram rows, so the summed result does not depend on
-    how many threads ran the chunks (a ``parallel=True`` kernel compiled several seconds
-    longer for the same work). ``per_model_events`` (an AOE, spray, grid or transfer in
-    the plan) turns on the per-model bookkeeping, which costs a loop over the models per trial.
+    Each chunk writes only its own rows, so the summed result does not depend on how many
+    threads ran the chunks (a ``parallel=True`` kernel compiled several seconds longer for
+    the same work). ``plan.per_model_events`` turns on the per-model bookkeeping, which costs
+    a loop over the models per trial.
     """
-    n_models = models.shape[0]
+    n_models = plan.models.shape[0]
+    counters = counts.counters
     for c in range(first, streams.shape[0], step):
         state = streams[c]
-        marked = np.zeros(n_models, dtype=np.int64)
-        knocked = np.zeros(n_models, dtype=np.int64)
-        covered = np.zeros(n_models, dtype=np.int64)
-        kinds = np.zeros(n_models, dtype=np.int64)
-        direct = np.zeros(n_models, dtype=np.int64)
-        boosts = np.zeros(n_models, dtype=np.int64)
-        lanes = np.zeros((n_models, N_LANES), dtype=np.int64)
-        transfers = np.zeros(n_models, dtype=np.int64)
-        beast = np.zeros(n_models, dtype=np.int64)
-        hit = np.zeros(n_models, dtype=np.int64)
-        last = np.zeros(n_models, dtype=np.int64)
-        buf = np.zeros(BUFFER, dtype=np.int64)
-        out = np.zeros(N_OUT, dtype=np.int64)
+        scratch = TrialScratch(
+            np.zeros(n_models, dtype=np.int64), np.zeros(n_models, dtype=np.int64),
+            np.zeros(n_models, dtype=np.int64), np.zeros(n_models, dtype=np.int64),
+            np.zeros(n_models, dtype=np.int64), np.zeros(n_models, dtype=np.int64),
+            np.zeros((n_models, N_LANES), dtype=np.int64), np.zeros(n_models, dtype=np.int64),
+            np.zeros(n_models, dtype=np.int64), np.zeros(n_models, dtype=np.int64),
+            np.zeros(n_models, dtype=np.int64), np.zeros(BUFFER, dtype=np.int64),
+            np.zeros(N_OUT, dtype=np.int64))
+        out = scratch.out
         for _ in range(per_chunk[c]):
-            trial(state, rows, models, rules, coverage, grid_lanes, marked, knocked, covered,
-                  kinds, direct, boosts, lanes, transfers, beast, hit, last, buf, out)
-            hist_damage[c, out[OUT_DAMAGE]] += 1
-            hist_destroyed[c, out[OUT_DESTROYED]] += 1
-            hist_spent[c, out[OUT_SPENT]] += 1
+            trial(state, plan, scratch)
+            counts.damage[c, out[OUT_DAMAGE]] += 1
+            counts.destroyed[c, out[OUT_DESTROYED]] += 1
+            counts.spent[c, out[OUT_SPENT]] += 1
             if out[OUT_FIRST] > 0:
                 counters[c, C_HIT] += 1
             if out[OUT_FIRST] == 2:
@@ -388,11 +431,10 @@ def simulate_chunks(first, step, rows, models, rules, coverage, grid_lanes, grid
                 counters[c, C_SAVED] += 1
             if out[OUT_FLAGS] & FLAG_CONTINUOUS:
                 counters[c, C_CONTINUOUS] += 1
-            if per_model_events:
-                _record_models(c, models, grid_need, marked, lanes, beast, hit, per_model,
-                               crippled, hist_transfer, counters)
+            if plan.per_model_events:
+                _record_models(c, plan, scratch, counts)
             else:
-                hist_transfer[c, 0] += 1
+                counts.transfer[c, 0] += 1
 
 
 @inline_kernel

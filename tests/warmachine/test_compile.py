@@ -42,3 +42,18 @@ def test_refusals(attacks, targets, rules, error, message):
     with pytest.raises(error, match=message):
         compile_plan([parse_attack(a) for a in attacks], [parse_target(t) for t in targets],
                      rules)
+
+
+@pytest.mark.parametrize("attack, target, per_model_events", [
+    ("Sword: MAT7 POW12", "Grunt: DEF13 ARM13 BOXES1", False),
+    ("Flamer: RAT5 POW12 [SPRAY 3]", "3x Grunt: DEF13 ARM13 BOXES1", True),
+    ("Sword: MAT7 POW12", "Lock: DEF13 ARM13 BOXES5 [TRANSFER 1, TRANSFER BOXES 3]", True),
+    ("Fist: MAT7 POW15", "Jack: DEF12 ARM14 [GRID -L/-LL/MCC/CM/R-R/-R]", True),
+])
+def test_kernel_plan_is_the_plan_as_one_argument(attack, target, per_model_events):
+    plan = compile_plan([parse_attack(attack)], [parse_target(target)])
+    packed = plan.kernel_plan()
+    for field in ("rows", "models", "rules", "grid_lanes", "grid_need"):
+        assert getattr(packed, field) is getattr(plan, field)
+    assert packed.coverage == plan.coverage
+    assert packed.per_model_events is per_model_events
