@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from math import comb
+from typing import NamedTuple
 
 import numpy as np
 
@@ -394,6 +395,20 @@ ENUMERATION_PER_STEP = 10
 DICE_PER_DIGIT_GROWTH = 200
 
 
+class KernelSide(NamedTuple):
+    """An :class:`ExchangeSide` as :func:`mathhammer.dust.kernels.exchange_kernel` takes it
+    (numba passes a named tuple of arrays as it passes the arrays); ``order`` is never
+    ``None``. Built by :meth:`ExchangeSide.kernel_side`."""
+
+    rows: np.ndarray
+    carries: np.ndarray
+    counts: np.ndarray
+    order: np.ndarray
+    is_squad: bool
+    capacity: int
+    models: int
+
+
 @dataclass(frozen=True, eq=False)
 class ExchangeSide:
     """One side of an exchange (both engines); ``order`` is ``None`` under ``random``.
@@ -427,6 +442,14 @@ class ExchangeSide:
                 if len(self.rows) else ()
             cache[alive] = dice
         return cache[alive]
+
+    def kernel_side(self) -> KernelSide:
+        """The side as the Monte Carlo exchange kernel takes it: one argument, the casualty
+        order made explicit (groups in order under the ``random`` policy, which ignores it)."""
+        order = np.arange(len(self.counts), dtype=np.int64) if self.order is None \
+            else self.order
+        return KernelSide(self.rows, self.carries, self.counts, order, self.is_squad,
+                          self.capacity, self.models)
 
     def removals(self, alive: tuple[int, ...], lost: int, damage: int
                  ) -> list[tuple[Fraction, tuple[int, ...], int]]:

@@ -149,16 +149,23 @@ def _take(state, alive, order, lost, capacity, models, damage, random_policy):
 
 
 @kernel
-def exchange_kernel(first, step, streams, chunk_trials, rounds,
-                    rows_a, carries_a, counts_a, order_a, squad_a, cap_a, models_a,
-                    rows_b, carries_b, counts_b, order_b, squad_b, cap_b, models_b,
-                    random_policy, hist_a, hist_b):
+def exchange_kernel(first, step, streams, chunk_trials, rounds, side_a, side_b, random_policy,
+                    hist_a, hist_b):
     """Monte Carlo of ``rounds`` rounds of A firing at B, then B (what is left) at A, chunks
-    ``first, first + step, ...`` (one thread's share).
+    ``first, first + step, ...`` (one thread's share). ``side_a`` and ``side_b`` are
+    :class:`~mathhammer.dust.exact.KernelSide`.
 
     ``hist_a[chunk, k]`` counts trials that ended with side A having lost ``k`` damage
     points worth (models for a squad, boxes for a vehicle or hero); likewise ``hist_b``.
     """
+    # The fields as locals, read once: taking an array out of a tuple counts a reference
+    # (an atomic operation), which in the trial loop cost ~6% of the run.
+    rows_a, carries_a, counts_a, order_a = side_a.rows, side_a.carries, side_a.counts, \
+        side_a.order
+    rows_b, carries_b, counts_b, order_b = side_b.rows, side_b.carries, side_b.counts, \
+        side_b.order
+    squad_a, cap_a, models_a = side_a.is_squad, side_a.capacity, side_a.models
+    squad_b, cap_b, models_b = side_b.is_squad, side_b.capacity, side_b.models
     n_chunks = streams.shape[0]
     for c in range(first, n_chunks, step):
         state = streams[c]

@@ -70,14 +70,9 @@ def exchange_monte_carlo(side_a: ExchangeSide, side_b: ExchangeSide, rounds: int
     streams, chunk_trials = chunk_streams(trials, check_seed(seed), N_CHUNKS)
     hists = [np.zeros((N_CHUNKS, side.capacity + 1), dtype=np.int64)
              for side in (side_a, side_b)]
-    args = []
-    for side in (side_a, side_b):
-        order = np.arange(len(side.counts), dtype=np.int64) if side.order is None \
-            else side.order
-        args += [side.rows, side.carries, side.counts, order, side.is_squad, side.capacity,
-                 side.models]
     watch(lambda: run_chunk_shares(exchange_kernel, N_CHUNKS, streams, chunk_trials, rounds,
-                                   *args, random_policy, *hists),
+                                   side_a.kernel_side(), side_b.kernel_side(), random_policy,
+                                   *hists),
           hists[0].sum, trials, "exchange", progress=progress)
     losses_a, losses_b = hists[0].sum(axis=0), hists[1].sum(axis=0)
     return Tallies(trials, {"a_losses": losses_a, "b_losses": losses_b},

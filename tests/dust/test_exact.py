@@ -25,3 +25,19 @@ def test_binomial_thin_and_scale():
 
 def test_to_float():
     assert to_float((F(1, 4), F(3, 4))).tolist() == [0.25, 0.75]
+
+
+def test_kernel_side_is_the_side_with_an_explicit_order():
+    import numpy as np
+
+    from mathhammer.dust.exact import ExchangeSide
+
+    rows, carries = np.zeros((2, 16), dtype=np.int64), np.ones((3, 2), dtype=np.int64)
+    counts = np.array([2, 1, 1], dtype=np.int64)
+    fixed = ExchangeSide(rows, carries, counts, np.array([2, 0, 1]), True, 4, 4).kernel_side()
+    assert fixed.order.tolist() == [2, 0, 1]
+    assert (fixed.rows is rows and fixed.carries is carries and fixed.counts is counts
+            and (fixed.is_squad, fixed.capacity, fixed.models) == (True, 4, 4))
+    # under the random policy the order is unused; the kernel still takes an array
+    assert ExchangeSide(rows, carries, counts, None, False, 9, 1).kernel_side().order.tolist() \
+        == [0, 1, 2]
