@@ -401,7 +401,7 @@ def test_scenario_work_is_bounded_up_front(tmp_path, text, fragments):
 
 
 def test_warmachine_helpers_are_bounded():
-    from mathhammer.warmachine.exact import attack_roll_counts
+    from mathhammer.warmachine.rolls import attack_roll_counts
     from mathhammer.warmachine.policies import compare_focus
 
     with pytest.raises(MathhammerError, match="from 0 to 8"):

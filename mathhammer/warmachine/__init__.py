@@ -39,8 +39,8 @@ _LAZY = {
     "Target": "mathhammer.warmachine.profiles",
     "Rules": "mathhammer.warmachine.profiles",
     "mark_lanes": "mathhammer.warmachine.grid",
-    "attack_roll_counts": "mathhammer.warmachine.exact",
-    "damage_pmf": "mathhammer.warmachine.exact",
+    "attack_roll_counts": "mathhammer.warmachine.rolls",
+    "damage_pmf": "mathhammer.warmachine.rolls",
 }
 
 __all__ = sorted(_LAZY)

@@ -13,7 +13,7 @@ import pytest
 
 from mathhammer.warmachine import Rules, attack_roll_counts, damage_pmf, exact, \
     mark_lanes
-from mathhammer.warmachine.exact import kept_sum_pmf
+from mathhammer.warmachine.rolls import kept_sum_pmf
 from mathhammer.warmachine.parse import parse_attack, parse_target
 
 F = Fraction
