@@ -39,7 +39,6 @@ OWED = {
     "web/uploads.py",
     "wh40k/optimise/api.py", "wh40k/optimise/chart.py", "wh40k/optimise/evaluate.py",
     "wh40k/optimise/result.py", "wh40k/optimise/roster.py",
-    "wh40k/optimise/search.py",
 }
 
 
