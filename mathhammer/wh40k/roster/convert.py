@@ -10,30 +10,31 @@ Each datasheet becomes a :class:`RosterEntry`: its points (``pts`` over the whol
 its model groups as :class:`~mathhammer.wh40k.scenario.units.ModelGroup` s (one per statline
 and loadout), notes for everything we could not model, and the id of the unit it is attached
 to when the file records it (New Recruit's ``Leading`` / ``Supporting`` associations).
+What is asked of a single node lives in :mod:`.nodes`, the model groups in :mod:`.groups`.
 """
 
 from __future__ import annotations
 
 from typing import Any, Protocol
 
-import difflib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
-from mathhammer.core.numbers import real_number_text
-from mathhammer.errors import OptionError, ProfileError, RosterError
-from mathhammer.wh40k.profiles import TargetProfile, Weapon
+from mathhammer.errors import ProfileError, RosterError
 from mathhammer.wh40k.roster import defense as df
 from mathhammer.wh40k.roster import keywords as kw
 from mathhammer.wh40k.roster.defense import Effect
+from mathhammer.wh40k.roster.groups import ModelSelection, model_groups
+from mathhammer.wh40k.roster.nodes import (
+    ability_texts, plain_number, raw_ability_texts, selection_count,
+    shortened, statline_profiles, subtree, visible_profiles, weapon_kind)
 from mathhammer.wh40k.roster.read import Node
-from mathhammer.wh40k.scenario.units import CarriedWeapon, ModelGroup
+from mathhammer.wh40k.scenario.units import ModelGroup
 
 #: ``roster@gameSystemId`` of the editions we read.
 EDITIONS = {"sys-352e-adc2-7639-d6a9": 10, "sys-352e-adc2-7639-d610": 11}
 KNOWN_OTHERS = {"28ec-711c-d87f-3aeb": "9th edition"}
 MAX_MODELS = 500          # per datasheet
-MAX_WEAPON_COUNT = 5_000  # per weapon selection
 POINTS = "pts"
 
 
@@ -180,8 +181,8 @@ def _is_datasheet(selection: Node) -> bool:
     kind = selection.get("type").lower()
     if kind in ("unit", "model"):
         return True
-    return any(_unit_profiles(n) or any(_weapon_kind(p) for p in _profiles(n))
-               for n in _subtree(selection))
+    return any(statline_profiles(n) or any(weapon_kind(p) for p in visible_profiles(n))
+               for n in subtree(selection))
 
 
 def _setting(selection: Node, source: str | Path) -> str:
@@ -202,16 +203,6 @@ def _roster_points(root: Node, source: str | Path = "") -> float | None:
 
 
 # -- one datasheet ------------------------------------------------------------------------
-@dataclass
-class _Model:
-    """One model selection: its node, its count and what it carries."""
-
-    node: Node
-    count: int
-    name: str
-    parts: list[Node] = field(default_factory=list)
-
-
 def _entry(selection: Node, source) -> RosterEntry:
     name = kw.clean(selection.get("name")) or "Unnamed unit"
     try:
@@ -235,12 +226,13 @@ def _read_entry(selection: Node, source, name: str) -> RosterEntry:
     if guard.unit_wide:
         notes.append("whole-unit defensive rules applied when it is a target: "
                      + ", ".join(_describe_wide(k, v) for k, v in guard.unit_wide))
-    groups, complete = _groups(name, models, unit_parts, selection, notes, source, guard)
+    groups, complete = model_groups(name, models, unit_parts, selection, notes, source,
+                                     guard.per_model)
     _note_unread(selection, notes)
     custom = kw.clean(selection.get("customName"))
     if custom and custom != name:
         notes.append(f"custom name: {custom}")
-    texts = _texts(_subtree(selection))
+    texts = ability_texts(subtree(selection))
     unit_wide = dict(guard.unit_wide)
     return RosterEntry(name=name, points=_tidy(points), models=total_models,
                        groups=tuple(groups), notes=tuple(dict.fromkeys(notes)),
@@ -248,7 +240,7 @@ def _read_entry(selection: Node, source, name: str) -> RosterEntry:
                        associations=_associations(selection), incoming=_incoming(selection),
                        damage_minus=int(unit_wide.get("damage_minus", 0)),
                        damage_halved=bool(unit_wide.get("damage_halved", False)),
-                       can_lead=kw.leads(_raw_texts(_subtree(selection))),
+                       can_lead=kw.leads(raw_ability_texts(subtree(selection))),
                        has_statline=complete, defense=guard.unit_wide,
                        leader_effects=guard.leading, conditional=guard.conditional,
                        leader_text=any(kw.clean(n).lower() == "leader" for n, _ in texts))
@@ -265,11 +257,12 @@ class _Defence:
     conditional: tuple[Effect, ...]
 
     @classmethod
-    def read(cls, unit: str, models: list[_Model], unit_parts: list[Node],
+    def read(cls, unit: str, models: list[ModelSelection], unit_parts: list[Node],
              notes: list[str]) -> _Defence:
-        shared = _effects(_texts(unit_parts))
-        unit_texts = set(_texts(unit_parts))
-        own = [_effects([t for t in _texts(m.parts) if t not in unit_texts]) for m in models]
+        shared = _effects(ability_texts(unit_parts))
+        unit_texts = set(ability_texts(unit_parts))
+        own = [_effects([t for t in ability_texts(m.parts) if t not in unit_texts])
+               for m in models]
         one_kind = len({m.name for m in models}) <= 1
         wide = [e for e in shared if e.kind in df.PER_UNIT and not e.condition]
         for model, found in zip(models, own):
@@ -283,7 +276,7 @@ class _Defence:
                                      "or none: not applied")
         every = shared + [e for found in own for e in found]
         for part in [unit_parts] + [m.parts for m in models]:
-            for ability, text in _texts(part):
+            for ability, text in ability_texts(part):
                 for sentence in df.unmodelled(ability, text):
                     notes.append(f"'{kw.clean(ability)}' is not modelled: "
                                  f"\"{sentence[:120]}\"")
@@ -315,61 +308,39 @@ def _effects(texts: list[tuple[str, str]]) -> list[Effect]:
     return list(dict.fromkeys(e for name, text in texts for e in df.effects(name, text)))
 
 
-def _split_models(selection: Node, source, name: str) -> tuple[list[_Model], list[Node]]:
+def _split_models(selection: Node, source, name: str) -> tuple[list[ModelSelection], list[Node]]:
     """The model selections of a datasheet, and the nodes that belong to the whole unit.
 
     A single-model datasheet (type ``model``) is a model itself, with everything below it
     except further model selections (a character's attendant) as its parts."""
-    models: list[_Model] = []
+    models: list[ModelSelection] = []
     parts: list[Node] = [selection]
     stack = list(reversed(selection.list("selections")))
     while stack:
         node = stack.pop()
         if node.get("type").lower() == "model":
-            model = _Model(node, _count(node, source, name), kw.clean(node.get("name")))
-            model.parts = _subtree(node)
+            model = ModelSelection(node, selection_count(node, source, name),
+                                   kw.clean(node.get("name")))
+            model.parts = subtree(node)
             if model.count > 0:
                 models.append(model)
             continue
         parts.append(node)
         stack.extend(reversed(node.list("selections")))
     if selection.get("type").lower() == "model":
-        itself = _Model(selection, _count(selection, source, name),
+        itself = ModelSelection(selection, selection_count(selection, source, name),
                         kw.clean(selection.get("name")), parts)
         return ([itself] if itself.count > 0 else []) + models, []
     if not models:
-        models = [_Model(selection, max(_count(selection, source, name), 1),
+        models = [ModelSelection(selection, max(selection_count(selection, source, name), 1),
                          kw.clean(selection.get("name")))]
     return models, parts
-
-
-def _subtree(node: Node) -> list[Node]:
-    out: list[Node] = []
-    stack = [node]
-    while stack:
-        item = stack.pop()
-        out.append(item)
-        stack.extend(reversed(item.list("selections")))
-    return out
-
-
-def _count(node: Node, source, unit: str) -> int:
-    text = node.get("number", "1").strip() or "1"
-    value = _float(text)
-    if value is None or value < 0 or value != int(value):
-        raise RosterError(f"{source}: unit '{unit}': selection '{node.get('name')}' has number "
-                          f"'{_short(text)}'; a number of models or weapons is a whole "
-                          f"number from 0 to {MAX_WEAPON_COUNT:,}")
-    if value > MAX_WEAPON_COUNT:
-        raise RosterError(f"{source}: unit '{unit}': selection '{node.get('name')}' has number "
-                          f"{int(value)}; that is more than any army list holds")
-    return int(value)
 
 
 def _costs(selection: Node, source: str | Path = "") -> tuple[float, dict[str, float]]:
     points = 0.0
     other: dict[str, float] = {}
-    for node in _subtree(selection):
+    for node in subtree(selection):
         for cost in node.list("costs"):
             value = _cost_value(cost, node, source)
             if value == 0:
@@ -386,10 +357,10 @@ def _cost_value(cost: Node, node: Node, source: str | Path) -> float:
     """A cost's value; a negative, huge or unreadable one is refused (it would change the
     list's points silently)."""
     text = cost.get("value", "0").strip() or "0"
-    value = _float(text)
+    value = plain_number(text)
     if value is None or value < 0:
         where = kw.clean(node.get("name")) or "the roster"
-        raise RosterError(f"{source}: '{where}' costs '{_short(text)}' "
+        raise RosterError(f"{source}: '{where}' costs '{shortened(text)}' "
                           f"{kw.clean(cost.get('name'))}; a cost is a number from 0 to "
                           "999,999,999: export the list again")
     return value
@@ -398,8 +369,8 @@ def _cost_value(cost: Node, node: Node, source: str | Path) -> float:
 def _check_numbers(selection: Node, source: str | Path, unit: str) -> None:
     """Every ``number`` in a datasheet is a whole number of at most :data:`MAX_WEAPON_COUNT`
     (the unit's own included: ``-1e300`` must not pass as an empty unit)."""
-    for node in _subtree(selection):
-        _count(node, source, unit)
+    for node in subtree(selection):
+        selection_count(node, source, unit)
 
 
 def _associations(selection: Node) -> tuple[tuple[str, str], ...]:
@@ -426,78 +397,13 @@ def _incoming(selection: Node) -> tuple[str, ...]:
     return tuple(out)
 
 
-# -- profiles -----------------------------------------------------------------------------
-def _profiles(node: Node) -> list[Node]:
-    return [p for p in node.list("profiles") if p.get("hidden").lower() != "true"]
-
-
-def _type(profile: Node) -> str:
-    return kw.clean(profile.get("typeName")).lower()
-
-
-def _unit_profiles(node: Node) -> list[Node]:
-    return [p for p in _profiles(node) if _type(p) in ("unit", "unit profile", "model")]
-
-
-def _chars(profile: Node) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for char in profile.list("characteristics"):
-        out.setdefault(kw.clean(char.get("name")).lower(), char.text)
-    return out
-
-
-_WEAPON_CHARACTERISTICS = {"range", "a", "s", "d"}
-
-
-def _weapon_kind(profile: Node) -> str | None:
-    """``ranged``, ``melee`` or None. Besides the Ranged / Melee Weapons types, a profile
-    of any other type ("C'tan Powers", "Psychic Powers") with the weapon characteristics
-    Range, A, S and D is a weapon, melee when its Range is "Melee"."""
-    kind = _type(profile)
-    if kind.startswith("ranged weapon"):
-        return "ranged"
-    if kind.startswith("melee weapon"):
-        return "melee"
-    chars = _chars(profile)
-    if _WEAPON_CHARACTERISTICS <= set(chars):
-        return "melee" if kw.clean(chars["range"]).lower() == "melee" else "ranged"
-    return None
-
-
-def _texts(nodes: list[Node]) -> list[tuple[str, str]]:
-    """(name, text) of every ability profile and rule on ``nodes``."""
-    out = []
-    for node in nodes:
-        for profile in _profiles(node):
-            if _type(profile).startswith("abilit") or _type(profile) in ("", "wargear"):
-                chars = profile.list("characteristics")
-                text = " ".join(kw.clean(c.text) for c in chars)
-                out.append((profile.get("name"), text))
-        for rule in node.list("rules"):
-            out.append((rule.get("name"), kw.clean(rule.child_text("description"))))
-    return out
-
-
-def _raw_texts(nodes: list[Node]) -> list[tuple[str, str]]:
-    """(name, text) of every ability profile, line breaks kept (Leader lists)."""
-    out = []
-    for node in nodes:
-        for profile in _profiles(node):
-            if _type(profile).startswith("abilit") or _type(profile) in ("", "wargear"):
-                out.append((profile.get("name"), "\n".join(
-                    c.text for c in profile.list("characteristics"))))
-        for rule in node.list("rules"):
-            out.append((rule.get("name"), rule.child_text("description")))
-    return out
-
-
 _NOT_WEAPONS = {"warlord"}
 
 
 def _note_unread(selection: Node, notes: list[str]) -> None:
     """A selection inside the datasheet that is neither a model nor carries any profile,
     rule or further selection (a weapon the file gives no profile for) becomes a note."""
-    for node in _subtree(selection)[1:]:
+    for node in subtree(selection)[1:]:
         if node.get("type").lower() in ("model", "unit") or node.list("selections") or \
                 node.list("profiles") or node.list("rules"):
             continue
@@ -507,216 +413,6 @@ def _note_unread(selection: Node, notes: list[str]) -> None:
             continue
         notes.append(f"'{name}' has no profile in the file: not modelled (add it by hand "
                      "if it is a weapon)")
-
-
-def _categories(nodes: list[Node]) -> list[str]:
-    return [c.get("name") for n in nodes for c in n.list("categories")]
-
-
-# -- weapons and model groups -------------------------------------------------------------
-def _weapons_of(node: Node, notes: list[str]) -> list[CarriedWeapon]:
-    """The weapons one selection holds: one per kind (ranged, melee), each with its modes."""
-    by_kind: dict[str, list[Weapon]] = {"ranged": [], "melee": []}
-    for profile in _profiles(node):
-        kind = _weapon_kind(profile)
-        if kind is None:
-            continue
-        weapon = kw.weapon_profile(kw.profile_name(profile.get("name")), _chars(profile),
-                                   kind == "melee", notes)
-        if weapon is not None:
-            by_kind["melee" if weapon.melee else "ranged"].append(weapon)
-    out = []
-    base = kw.profile_name(node.get("name"))
-    for kind, profiles in by_kind.items():
-        if not profiles:
-            continue
-        if len(profiles) == 1:
-            name = profiles[0].name
-        else:
-            name = base
-        if by_kind["ranged"] and by_kind["melee"] and kind == "melee" and \
-                name in {w.name for w in by_kind["ranged"]} | {base}:
-            name = f"{name} (melee)"
-        out.append(CarriedWeapon(name, tuple(profiles)))
-    return out
-
-
-def _groups(unit: str, models: list[_Model], unit_parts: list[Node], selection: Node,
-            notes: list[str], source, guard: _Defence) -> tuple[list[ModelGroup], bool]:
-    """The model groups of a datasheet, and whether every model had a statline."""
-    slots: list[dict[CarriedWeapon, int]] = []
-    owners: list[int] = []
-    for index, model in enumerate(models):
-        slots += [{} for _ in range(model.count)]
-        owners += [index] * model.count
-    if not slots:
-        return [], True
-    for index, model in enumerate(models):
-        mine = [s for s, o in enumerate(owners) if o == index]
-        for node in model.parts:
-            number = model.count if node is model.node else _count(node, source, unit)
-            for weapon in _weapons_of(node, notes):
-                _share(weapon, number, mine, slots)
-    everyone = list(range(len(slots)))
-    for node in unit_parts:
-        if node is selection:
-            weapons = _unit_level_weapons(selection, models, notes)
-            number = len(slots)
-        else:
-            weapons, number = _weapons_of(node, notes), _count(node, source, unit)
-        for weapon in weapons:
-            _share(weapon, number, everyone, slots)
-    order: dict[CarriedWeapon, int] = {}
-    for slot in slots:
-        for weapon in slot:
-            order.setdefault(weapon, len(order))
-    return _statline_groups(models, unit_parts, selection, slots, owners, order, notes, guard)
-
-
-def _statline_groups(models, unit_parts, selection, slots, owners, order, notes, guard
-                     ) -> tuple[list[ModelGroup], bool]:
-    unit_profiles = [p for n in unit_parts for p in _unit_profiles(n)]
-    unit_keywords = _categories([selection])
-    out: list[ModelGroup] = []
-    missing: list[str] = []
-    for index, model in enumerate(models):
-        profile = _statline(model, unit_profiles, unit_keywords, notes,
-                            guard.per_model[index])
-        if profile is None:
-            missing.append(model.name)
-            profile = _placeholder(unit_keywords + _categories(model.parts))
-        mine = [slots[s] for s, o in enumerate(owners) if o == index]
-        out.extend(_loadout_groups(model, profile, mine, order))
-    if missing:
-        notes.append(f"no statline in the file for {', '.join(dict.fromkeys(missing))}: the "
-                     "unit attacks (placeholder statline T1 Sv- W1) but is never a target")
-    return _merge_groups(out), not missing
-
-
-def _placeholder(categories: list[str]) -> TargetProfile:
-    """``T1 Sv- W1`` with the model's keywords (MONSTER/VEHICLE change which weapons shoot):
-    a model with no statline can attack, never be a target."""
-    return kw.statline({"t": "1", "sv": "-", "w": "1"}, kw.unit_keywords(categories), None,
-                       None, None)
-
-
-def _unit_level_weapons(selection: Node, models: list[_Model],
-                        notes: list[str]) -> list[CarriedWeapon]:
-    """Weapon profiles hung on the unit's own selection, not on a model or a weapon
-    selection: every model's only when the unit has one kind of model and no weapon
-    selections at all; else they belong to models not in the list and are notes."""
-    found = [CarriedWeapon(p.name, (p,)) for w in _weapons_of(selection, notes)
-             for p in w.profiles]
-    if not found:
-        return []
-    one_kind = len({m.name for m in models}) <= 1
-    selections = [n for n in _subtree(selection) if n is not selection
-                  and any(_weapon_kind(p) for p in _profiles(n))]
-    itself = len(models) == 1 and models[0].node is selection  # no model selections
-    if itself or (one_kind and not selections):
-        return found
-    for weapon in found:
-        notes.append(f"weapon '{weapon.name}' is a profile on the unit, not on any model or "
-                     "weapon selection of this list (it may be for models not taken): not "
-                     "given to any model")
-    return []
-
-
-def _share(weapon: CarriedWeapon, number: int, among: list[int],
-           slots: list[dict[CarriedWeapon, int]]) -> None:
-    """``number`` of ``weapon`` spread over the models ``among``: each gets the same share,
-    the first ones one more when it does not divide."""
-    if number <= 0 or not among:
-        return
-    each, extra = divmod(number, len(among))
-    for position, slot in enumerate(among):
-        n = each + (1 if position < extra else 0)
-        if n:
-            slots[slot][weapon] = slots[slot].get(weapon, 0) + n
-
-
-def _statline(model: _Model, unit_profiles: list[Node], unit_keywords: list[str],
-              notes: list[str], found: list[Effect]) -> TargetProfile | None:
-    """The model's own Unit profile, or the unit's closest by name; with the unconditional
-    per-model defensive effects ``found`` and the keywords of the unit and of the model's
-    own selections."""
-    own = [p for n in model.parts for p in _unit_profiles(n)]
-    profile = own[0] if own else _closest(model.name, unit_profiles)
-    if profile is None:
-        return None
-    words = kw.unit_keywords(unit_keywords + _categories(model.parts))
-    try:
-        line = kw.statline(_chars(profile), words, None, None, None)
-        return df.apply_to_profile(line, found)
-    except ProfileError as exc:
-        notes.append(f"statline '{kw.clean(profile.get('name'))}' cannot be read "
-                     f"({_short(str(exc), 160)}); "
-                     "its models get a placeholder statline: never a target")
-        return None
-
-
-def _closest(name: str, profiles: list[Node]) -> Node | None:
-    """The Unit profile whose name best matches a model's name (names may differ in
-    spelling: "Armor" / "Armour")."""
-    if not profiles:
-        return None
-    if len(profiles) == 1:
-        return profiles[0]
-    wanted = name.lower()
-    names = [kw.clean(p.get("name")).lower() for p in profiles]
-    for i, candidate in enumerate(names):
-        if candidate == wanted:
-            return profiles[i]
-    contained = [i for i, c in enumerate(names) if c and (c in wanted or wanted in c)]
-    if contained:
-        return profiles[max(contained, key=lambda i: len(names[i]))]
-    scores = [difflib.SequenceMatcher(None, wanted, c).ratio() for c in names]
-    return profiles[max(range(len(names)), key=scores.__getitem__)]
-
-
-def _loadout_groups(model: _Model, profile: TargetProfile, slots: list[dict[CarriedWeapon, int]],
-                    order: dict[CarriedWeapon, int]) -> list[ModelGroup]:
-    """Models of one selection grouped by identical loadout (weapons in file order); the
-    largest group keeps the selection's name, the others are named after what they carry in
-    addition."""
-    loadouts: dict[tuple, int] = {}
-    for slot in slots:
-        key = tuple(sorted(slot.items(), key=lambda item: order[item[0]]))
-        loadouts[key] = loadouts.get(key, 0) + 1
-    ordered = sorted(loadouts.items(), key=lambda item: -item[1])
-    main = dict(ordered[0][0])
-    out = []
-    for key, count in ordered:
-        carried = dict(key)
-        name = model.name or "Model"
-        if carried != main:
-            extra = [w.name for w, n in carried.items() if n > main.get(w, 0)]
-            name = f"{name} w/ {', '.join(extra)}" if extra else f"{name} (other loadout)"
-        weapons = tuple(CarriedWeapon(w.name, w.profiles, w.hunter, per_model=n)
-                        for w, n in key)
-        out.append(ModelGroup(name=name, count=count, profile=profile, weapons=weapons))
-    return out
-
-
-def _merge_groups(groups: list[ModelGroup]) -> list[ModelGroup]:
-    """Identical groups (BattleScribe may list five models as five selections) become one;
-    groups that differ but share a name are numbered."""
-    merged: dict[tuple, ModelGroup] = {}
-    for g in groups:
-        key = (g.name, g.profile, g.weapons)
-        if key in merged:
-            old = merged[key]
-            merged[key] = ModelGroup(old.name, old.count + g.count, old.profile, old.weapons)
-        else:
-            merged[key] = g
-    out: list[ModelGroup] = []
-    seen: dict[str, int] = {}
-    for g in merged.values():
-        n = seen.get(g.name, 0) + 1
-        seen[g.name] = n
-        out.append(g if n == 1 else ModelGroup(f"{g.name} ({n})", g.count, g.profile,
-                                               g.weapons))
-    return out
 
 
 # -- small helpers ------------------------------------------------------------------------
@@ -730,21 +426,6 @@ def _unique_names(entries: list[RosterEntry]) -> list[RosterEntry]:
         seen[entry.name] = n
         out.append(entry if n == 1 else replace(entry, name=f"{entry.name} ({n})"))
     return out
-
-
-def _float(text: str) -> float | None:
-    """A plain decimal number of digits 0-9 below a billion in size, else None (``float()``
-    would read ``٣``, ``1_0``, ``1e3`` and ``nan``)."""
-    try:
-        return real_number_text(str(text), "number", -1e9, 1e9)
-    except OptionError:
-        return None
-
-
-def _short(text: str, limit: int = 40) -> str:
-    """``text`` cut to ``limit`` characters for a message (a damaged file's number may have
-    thousands of digits)."""
-    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 def _tidy(value: float) -> float | int:

@@ -115,11 +115,11 @@ def test_power_typed_profiles_are_weapons_and_profileless_weapons_are_noted(list
 
 
 def _weapon_like(node) -> bool:
-    from mathhammer.wh40k.roster.convert import _profiles, _weapon_kind
+    from mathhammer.wh40k.roster.nodes import visible_profiles, weapon_kind
 
     if node.get("type").lower() in ("model", "unit"):
-        return any(_weapon_kind(p) for p in _profiles(node))
-    if any(_weapon_kind(p) for p in _profiles(node)):
+        return any(weapon_kind(p) for p in visible_profiles(node))
+    if any(weapon_kind(p) for p in visible_profiles(node)):
         return True
     return not (node.list("selections") or node.list("profiles") or node.list("rules")
                 or node.get("name").lower() == "warlord")
@@ -131,8 +131,8 @@ def test_every_weapon_like_selection_is_a_weapon_or_a_note(name):
     """Walk every selection of every test file: each weapon-like one (weapon profiles, or
     no profile at all) is named by a weapon line or a note of its unit."""
     from mathhammer.errors import MathhammerError
-    from mathhammer.wh40k.roster.convert import (_is_datasheet, _profiles, _subtree,
-                                                 _weapon_kind)
+    from mathhammer.wh40k.roster.convert import _is_datasheet
+    from mathhammer.wh40k.roster.nodes import subtree, visible_profiles, weapon_kind
     from mathhammer.wh40k.roster.keywords import profile_name
     from mathhammer.wh40k.roster.read import read_tree
 
@@ -147,11 +147,11 @@ def test_every_weapon_like_selection_is_a_weapon_or_a_note(name):
         named = {w.name for g in listed_entry.groups for w in g.weapons}
         named |= {p.name for g in listed_entry.groups for w in g.weapons for p in w.profiles}
         text = " ".join(listed_entry.notes)
-        for node in _subtree(sheet):
+        for node in subtree(sheet):
             if not _weapon_like(node):
                 continue
-            names = [profile_name(p.get("name")) for p in _profiles(node)
-                     if _weapon_kind(p)] or [node.get("name")]
+            names = [profile_name(p.get("name")) for p in visible_profiles(node)
+                     if weapon_kind(p)] or [node.get("name")]
             for wanted in names:
                 assert wanted in named or wanted in text or \
                     profile_name(node.get("name")) in named, (name, sheet.get("name"), wanted)
