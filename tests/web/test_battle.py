@@ -1,0 +1,59 @@
+"""The web page's battles (web/battle.py): a scenario typed on the page, and two lists
+written as one scenario."""
+
+import pytest
+
+import mathhammer as mh
+from mathhammer.errors import OptionError, ScenarioError
+from mathhammer.web.battle import battle_job, per_round, two_lists
+from mathhammer.wh40k.scenario.reader import parse_scenario
+
+from ..wh40k.roster.conftest import FILES
+
+FLAMER = '''rounds = 2
+
+[units.Shooter]
+models = [{ name = "Gunner", count = 1, profile = "T4 Sv3+ W2",
+            weapons = ['Flamer: 12" A1 BSN/A S4 AP0 D1 [TORRENT]'] }]
+
+[units.Targets]
+models = [{ name = "Trooper", count = 10, profile = "T4 Sv7+ W1" }]
+
+[[activations]]
+phase = "shooting"
+attacker = "Shooter"
+target = "Targets"
+'''
+
+
+def test_a_battle_round_by_round():
+    answer = battle_job({"scenario": FLAMER, "trials": "20000", "seed": "2"})()
+    assert "battle.csv" in answer.downloads
+    result = mh.run(parse_scenario(FLAMER, "scenario"), trials=20_000, seed=2)
+    rounds = per_round(result)
+    # one auto-hit wounding on 4+ a round: 0.5 after round 1, 1.0 after round 2
+    targets = rounds[rounds["unit"] == "Targets"]
+    assert targets["round"].tolist() == ["round 1", "round 2"]
+    assert [round(float(v), 1) for v in targets["models destroyed"]] == [0.5, 1.0]
+
+
+def test_bad_scenarios_are_one_line():
+    with pytest.raises(OptionError, match="type a scenario"):
+        battle_job({"scenario": "  "})
+    with pytest.raises(ScenarioError):
+        battle_job({"scenario": "rounds = 2\n"})
+
+
+def test_two_lists_as_one_scenario():
+    first = mh.roster(FILES / "leaders_11e.json")
+    second = mh.roster(FILES / "marines_10e.ros")
+    text = two_lists(first, second)
+    scenario = parse_scenario(text, "two lists")
+    # the second list's Captain and Intercessor Squad are renamed: the first list has them
+    assert {"Intercessor Squad (enemy)", "Captain (enemy)"} <= set(scenario.units)
+    assert scenario.sides["Intercessor Squad"] == "list"
+    assert scenario.sides["Captain (enemy)"] == "enemy"
+    # every shooting unit of each side shoots the other side's first unit
+    targets = {a.attacker: a.target for a in scenario.activations}
+    assert targets["Hellblaster Squad"] == "Captain (enemy)"
+    assert targets["Devastator Squad"] == "Intercessor Squad"
