@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -53,35 +54,43 @@ step_kernel = numba.njit(_nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=T
 lean_kernel = numba.njit(_nrt=False, **JIT_OPTIONS)
 
 
-def optimised_at_level_2(dispatcher: Any) -> Any:
-    """Decorator: compile this entry kernel, and the helpers compiled for it, at LLVM
-    optimisation level 2 instead of numba's 3 (``NUMBA_OPT``).
+def optimised_at_level(level: int) -> Callable[[Any], Any]:
+    """Decorator factory: compile this entry kernel, and the helpers compiled for it, at LLVM
+    optimisation level ``level`` instead of numba's 3 (``NUMBA_OPT``).
 
-    For the scenario kernel level 3 costs a quarter of the cold compile (12.9 -> 9.5 s CPU
-    for ``mathhammer run`` on the example) and buys 5-7% of warm speed: a new user waits
-    seconds for what a large run regains in tens of milliseconds. numba has no per-function
-    level, so ``numba.config.OPT`` is lowered while this kernel compiles (numba compiles
-    one function at a time, under its global lock) and restored after; the machine code
-    is cached at that level.
+    For the scenario kernel LLVM's work is most of a cold compile and buys little warm speed:
+    level 2 instead of 3 took ``mathhammer run`` on the example from 12.9 to 9.5 s CPU for
+    5-7% of warm speed; with the kernel plans as named tuples, level 1 instead of 2 takes it
+    from a median of 13.9 to 12.0 s wall (five cold runs each) for about 4% (86 -> 90 ms CPU
+    for 40,000 trials): a new user waits seconds for what a large run regains in
+    milliseconds. numba has no per-function level, so ``numba.config.OPT`` is lowered while
+    this kernel compiles (numba compiles one function at a time, under its global lock) and
+    restored after; the machine code is cached at that level.
     """
-    _AT_LEVEL_2.add(dispatcher.py_func)
-    return dispatcher
+    if not 0 <= level <= 3:
+        raise ValueError(f"LLVM optimisation level {level} is not 0-3")
+
+    def at_level(dispatcher: Any) -> Any:
+        _LEVELS[dispatcher.py_func] = level
+        return dispatcher
+    return at_level
 
 
-_AT_LEVEL_2: set = set()
+_LEVELS: dict = {}
 
 
 class _OptimisationLevel(numba.core.event.Listener):
-    """Lowers ``numba.config.OPT`` while an :func:`optimised_at_level_2` kernel compiles."""
+    """Lowers ``numba.config.OPT`` while an :func:`optimised_at_level` kernel compiles."""
 
     def __init__(self) -> None:
         self.saved: list = []   # (dispatcher, level it replaced), innermost last
 
     def on_start(self, event) -> None:
         dispatcher = (event.data or {}).get("dispatcher")
-        if getattr(dispatcher, "py_func", None) in _AT_LEVEL_2 and not self.saved:
+        level = _LEVELS.get(getattr(dispatcher, "py_func", None))
+        if level is not None and not self.saved:
             self.saved.append((dispatcher, numba.config.OPT))
-            numba.config.OPT = type(numba.config.OPT)(min(2, int(numba.config.OPT)))
+            numba.config.OPT = type(numba.config.OPT)(min(level, int(numba.config.OPT)))
 
     def on_end(self, event) -> None:
         dispatcher = (event.data or {}).get("dispatcher")

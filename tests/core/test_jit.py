@@ -1,5 +1,11 @@
-"""``core.jit.clear_stale_caches``: numba's cache files go when a kernel's sources change."""
+"""``core.jit``: numba's cache files go when a kernel's sources change; a kernel compiles at
+the LLVM level it asks for; every helper compiles once."""
 
+import numba
+import numba.core.event
+import pytest
+
+from mathhammer.core import jit
 from mathhammer.core.jit import clear_stale_caches, kernel_sources
 
 
@@ -76,3 +82,42 @@ def test_every_kernel_helper_compiles_once(tmp_path):
                           env=env, timeout=600)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout == ""
+
+
+class _LevelsSeen(numba.core.event.Listener):
+    """Records ``numba.config.OPT`` whenever a compiler pass starts."""
+
+    def __init__(self) -> None:
+        self.levels: list[int] = []
+
+    def on_start(self, event) -> None:
+        self.levels.append(int(numba.config.OPT))
+
+    def on_end(self, event) -> None:
+        pass
+
+
+def test_optimised_at_level_lowers_the_level_only_while_its_kernel_compiles():
+    @jit.optimised_at_level(1)
+    @numba.njit
+    def at_level_1(x):
+        return x + 1
+
+    @numba.njit
+    def at_default(x):
+        return x + 2
+
+    before = int(numba.config.OPT)
+    seen, seen_after = _LevelsSeen(), _LevelsSeen()
+    with numba.core.event.install_listener("numba:run_pass", seen):
+        assert at_level_1(1) == 2
+    assert int(numba.config.OPT) == before
+    with numba.core.event.install_listener("numba:run_pass", seen_after):
+        assert at_default(1) == 3
+    assert set(seen.levels) == {min(1, before)}
+    assert set(seen_after.levels) == {before}
+
+
+def test_optimised_at_level_refuses_a_level_llvm_has_not():
+    with pytest.raises(ValueError, match="level 4"):
+        jit.optimised_at_level(4)

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from mathhammer.core.jit import inline_kernel, lean_kernel, optimised_at_level_2, step_kernel
+from mathhammer.core.jit import inline_kernel, lean_kernel, optimised_at_level, step_kernel
 from mathhammer.core.rng import d6, roll_dice
 from mathhammer.wh40k.dice_steps import (binomial_at, count_outcomes, roll_classified,
                                          roll_classified_command)
@@ -237,7 +237,7 @@ def _retarget_from(b, retarget, batches, unit_alive):
     return -1
 
 
-@optimised_at_level_2
+@optimised_at_level(1)
 @lean_kernel
 def scenario_trials(state, trials, arrays, losses, scratch, trial, hists):
     """Run ``trials`` trials of the whole scenario on one stream; each adds one count per
