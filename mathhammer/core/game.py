@@ -355,6 +355,19 @@ def compare(game: Game[Any], cells: Sequence[Cell], *, exact: bool, trials: int,
                       situation=situation, labels=game.metric_labels)
 
 
+def sweep_values(parameter: str, values: Any) -> list:
+    """The settings of a sweep over ``parameter`` as a list, or a one-line refusal when
+    ``values`` is not a non-empty list of them (a string or a mapping is one value, not a
+    list)."""
+    if isinstance(values, (str, bytes, Mapping)) or not isinstance(values, Iterable):
+        raise OptionError(f"sweep over '{parameter}' takes a list of values, not "
+                          f"{type(values).__name__} {values!r:.60}")
+    values = list(values)
+    if not values:
+        raise OptionError(f"sweep over '{parameter}' needs at least one value")
+    return values
+
+
 def sweep(game: Game[Any], attackers: Sequence[tuple[str, Any]],
           targets: Sequence[tuple[str, Any]], parameter: str, values: Any, *,
           options: Mapping[str, Any], exact: bool, trials: int, seed: SeedLike,
@@ -377,12 +390,7 @@ def sweep(game: Game[Any], attackers: Sequence[tuple[str, Any]],
     exact, trials, seed, progress, situation
         As for :func:`compare`.
     """
-    if isinstance(values, (str, bytes, Mapping)) or not isinstance(values, Iterable):
-        raise OptionError(f"sweep over '{parameter}' takes a list of values, not "
-                          f"{type(values).__name__} {values!r:.60}")
-    values = list(values)
-    if not values:
-        raise OptionError(f"sweep over '{parameter}' needs at least one value")
+    values = sweep_values(parameter, values)
     setting = setting or (lambda value: {parameter: value})
     column = {} if parameter in game.situation_columns else None
     cells = [Cell(a_label, t_label, a_spec, t_spec, {**options, **setting(value)},

@@ -39,7 +39,7 @@ import pandas as pd
 
 from mathhammer.core.frames import (COLUMNS, per_points, pivot, table, to_json_dict,
                                     to_markdown)
-from mathhammer.core.game import SeedLike, cell_seeds, recorded_seed
+from mathhammer.core.game import SeedLike, cell_seeds, recorded_seed, sweep_values
 from mathhammer.core.labels import register_metric_labels
 from mathhammer.core.progress import Bar, bar as progress_bar, check_progress
 from mathhammer.core.result import Result, situation_text
@@ -189,12 +189,7 @@ def sweep(attackers: AttackerLike | Mapping[str, AttackerLike],
     >>> df.query("metric == 'expected_damage'")[["save", "value"]].round(4).to_dict("records")
     [{'save': 2, 'value': 0.0556}, {'save': 7, 'value': 0.3333}]
     """
-    if isinstance(values, (str, bytes, Mapping)) or not isinstance(values, Iterable):
-        raise OptionError(f"sweep over '{parameter}' takes a list of values, not "
-                          f"{type(values).__name__} {values!r:.60}")
-    values = list(values)
-    if not values:
-        raise OptionError(f"sweep over '{parameter}' needs at least one value")
+    values = sweep_values(parameter, values)
     _check_parameter(parameter)
     options["edition"] = edition
     attacker_list = _attackers(attackers)

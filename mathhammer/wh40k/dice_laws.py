@@ -92,11 +92,9 @@ def raw_damage_pmf(weapon: Weapon, melta: DiceExpr, policy: str) -> np.ndarray:
     return pmf
 
 
-def attack_dice_pmf(row: Sequence[int]) -> np.ndarray:
-    """Exact pmf of a batch's total attack dice: every weapon's A (re-rolled below
-    ``A_REROLL_BELOW``), bonus and [RAPID FIRE] dice.
-
-    Used by the exact engine and for the Monte Carlo kernel's ``ATTACK_DICE`` tables."""
+def weapon_dice_pmf(row: Sequence[int]) -> np.ndarray:
+    """Pmf of one weapon's attack dice: its A (re-rolled below ``A_REROLL_BELOW``), bonus
+    and [RAPID FIRE] dice (:func:`attack_dice_pmf` is this to the power ``N_WEAPONS``)."""
     per_weapon = rerolled_pmf(dice_pmf(row[A_COUNT], row[A_SIDES], row[A_CONST]),
                               row[A_REROLL_BELOW])
     per_weapon = np.concatenate([np.zeros(row[BONUS_DICE]), per_weapon])
@@ -105,6 +103,15 @@ def attack_dice_pmf(row: Sequence[int]) -> np.ndarray:
     if row[RF_COUNT] or row[RF_CONST]:
         per_weapon = np.convolve(per_weapon, dice_pmf(row[RF_COUNT], row[RF_SIDES],
                                                       row[RF_CONST]))
+    return per_weapon
+
+
+def attack_dice_pmf(row: Sequence[int]) -> np.ndarray:
+    """Exact pmf of a batch's total attack dice: every weapon's A (re-rolled below
+    ``A_REROLL_BELOW``), bonus and [RAPID FIRE] dice.
+
+    Used by the exact engine and for the Monte Carlo kernel's ``ATTACK_DICE`` tables."""
+    per_weapon = weapon_dice_pmf(row)
     total = np.array([1.0])
     for _ in range(row[N_WEAPONS]):
         total = np.convolve(total, per_weapon)
@@ -130,6 +137,6 @@ def outcome_probabilities(classes: np.ndarray, reroll: np.ndarray) -> np.ndarray
 
 __all__ = [
     "max_attack_dice", "dice_pmf", "reroll_below", "rerolled_pmf", "MAX_DAMAGE_ROLL_INDEX",
-    "check_damage_roll_size", "raw_damage_pmf", "attack_dice_pmf", "face_probabilities",
-    "outcome_probabilities"
+    "check_damage_roll_size", "raw_damage_pmf", "weapon_dice_pmf", "attack_dice_pmf",
+    "face_probabilities", "outcome_probabilities"
 ]

@@ -19,12 +19,10 @@ from functools import lru_cache
 
 import numpy as np
 
-from mathhammer.wh40k.compile import (A_CONST, A_COUNT, A_REROLL_BELOW, A_SIDES, AUTO_HIT,
-                                      BONUS_COUNT, BONUS_DICE, BONUS_SIDES, DEVASTATING,
-                                      EXTRA_CRIT, HIT_CLASS, HIT_REROLL, LETHAL, N_WEAPONS,
-                                      RF_CONST, RF_COUNT, RF_SIDES, SAVE_FAILS, SAVE_REROLL,
-                                      SUS_CONST, SUS_COUNT, SUS_SIDES, WOUND_CLASS, WOUND_REROLL,
-                                      dice_pmf, max_attack_dice, rerolled_pmf)
+from mathhammer.wh40k.compile import (AUTO_HIT, DEVASTATING, EXTRA_CRIT, HIT_CLASS, HIT_REROLL,
+                                      LETHAL, N_WEAPONS, SAVE_FAILS, SAVE_REROLL, SUS_CONST,
+                                      SUS_COUNT, SUS_SIDES, WOUND_CLASS, WOUND_REROLL, dice_pmf,
+                                      max_attack_dice, weapon_dice_pmf)
 
 #: Memoised tables kept per kind (least recently used dropped first). With the size caps
 #: below, each kind holds at most about 80 MB however it is used.
@@ -109,21 +107,6 @@ def _flat_power(die: np.ndarray, per_weapon: np.ndarray, weapons: int) -> np.nda
     out = np.zeros(height * width)
     out[: len(total)] = total[: height * width]
     return out.reshape(height, width)
-
-
-def weapon_dice_pmf(row: np.ndarray) -> np.ndarray:
-    """Pmf of one weapon's attack dice: its A (re-rolled below ``A_REROLL_BELOW``), bonus
-    and [RAPID FIRE] dice (:func:`~mathhammer.wh40k.compile.attack_dice_pmf` is this to
-    the power ``N_WEAPONS``)."""
-    per_weapon = rerolled_pmf(dice_pmf(row[A_COUNT], row[A_SIDES], row[A_CONST]),
-                              row[A_REROLL_BELOW])
-    per_weapon = np.concatenate([np.zeros(row[BONUS_DICE]), per_weapon])
-    if row[BONUS_COUNT]:
-        per_weapon = np.convolve(per_weapon, dice_pmf(row[BONUS_COUNT], row[BONUS_SIDES], 0))
-    if row[RF_COUNT] or row[RF_CONST]:
-        per_weapon = np.convolve(per_weapon, dice_pmf(row[RF_COUNT], row[RF_SIDES],
-                                                      row[RF_CONST]))
-    return per_weapon
 
 
 def attack_die_gf(row: np.ndarray, rolls: np.ndarray, saves: np.ndarray) -> np.ndarray:

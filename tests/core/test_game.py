@@ -261,3 +261,13 @@ def test_sweeps_share_the_frame():
                 lambda: dust_compare.sweep("Gun: 6/1", "G: INFANTRY2", "nonsense", [1])):
         with pytest.raises(OptionError):
             bad()
+
+
+def test_sweep_values_are_a_non_empty_list():
+    assert contract.sweep_values("save", (s for s in (2, 7))) == [2, 7]
+    for values, words in [("3+", "takes a list of values, not str"),
+                          ({"a": 1}, "takes a list of values, not dict"),
+                          (5, "takes a list of values, not int"),
+                          ([], "needs at least one value")]:
+        with pytest.raises(OptionError, match=words):
+            contract.sweep_values("save", values)
