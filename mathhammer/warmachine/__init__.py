@@ -10,6 +10,9 @@ Public API (loaded lazily so the command line starts quickly):
 - :func:`attacks_to_kill`: how many attacks it takes to destroy a target.
 - :class:`Attack`, :class:`Target`, :class:`Rules`: profiles and rule switches
   (``parse_attack("3x Battle hammer: MAT7 POW16 [CHARGE]")``).
+- :data:`targets`, :func:`load_targets`, :func:`resolve_target`: reference targets
+  (``targets["HEAVY_JACK"]``; a name such as ``"3x LIGHT_JACK"`` works wherever a target line
+  does), from ``data/targets.toml`` plus your own TOML files.
 - :func:`mark_lanes`: where damage lands on a warjack grid or warbeast spiral.
 - :func:`attack_roll_counts`, :func:`damage_pmf`: single rolls, exactly.
 
@@ -38,6 +41,9 @@ _LAZY = {
     "format_target": "mathhammer.warmachine.parse",
     "Target": "mathhammer.warmachine.profiles",
     "Rules": "mathhammer.warmachine.profiles",
+    "targets": "mathhammer.warmachine.targets",
+    "load_targets": "mathhammer.warmachine.targets",
+    "resolve_target": "mathhammer.warmachine.targets",
     "mark_lanes": "mathhammer.warmachine.grid",
     "attack_roll_counts": "mathhammer.warmachine.rolls",
     "damage_pmf": "mathhammer.warmachine.rolls",

@@ -20,7 +20,8 @@ from mathhammer.core.trials import CHUNKS, DEFAULT_TRIALS, check_seed, check_tri
 from mathhammer.warmachine.compile import M_GRID, CompiledPlan, compile_plan
 from mathhammer.warmachine.exact import outcome_names, solve
 from mathhammer.warmachine.profiles import Attack, Rules, Target
-from mathhammer.warmachine.parse import parse_attack, parse_target
+from mathhammer.warmachine.parse import parse_attack
+from mathhammer.warmachine.targets import resolve_target
 
 #: Fixed number of random-stream chunks (never tied to the thread count: same seed, same bits).
 N_CHUNKS = CHUNKS
@@ -46,15 +47,18 @@ def as_attacks(attacks: AttackLike | Iterable[AttackLike]) -> tuple[Attack, ...]
 def as_targets(targets: TargetLike | Iterable[TargetLike]) -> tuple[Target, ...]:
     """One target unit or several (text or :class:`Target`) as a tuple of targets.
 
+    A text is a target line or a reference target's name (``"HEAVY_JACK"``,
+    ``"3x LIGHT_JACK [KNOCKED DOWN]"``; :mod:`mathhammer.warmachine.targets`).
+
     Raises
     ------
     ProfileError
-        For a malformed line.
+        For a malformed line or an unknown reference name.
     OptionError
         For anything that is neither a line nor a sequence of them.
     """
     items = one_or_many(targets, (Target,), "targets", "Heavy warjack: DEF12 ARM19 BOXES30")
-    return tuple(t if isinstance(t, Target) else parse_target(t) for t in items)
+    return tuple(resolve_target(t) for t in items)
 
 
 def plan(attacks: AttackLike | Iterable[AttackLike], targets: TargetLike | Iterable[TargetLike],
@@ -67,8 +71,9 @@ def plan(attacks: AttackLike | Iterable[AttackLike], targets: TargetLike | Itera
         One attack line or a sequence of them, resolved in order (each line is one attacking
         model's attacks with one weapon).
     targets
-        One target unit or several; attacks move on to the next model (then the next unit)
-        when their target is destroyed.
+        One target unit or several (lines, :class:`Target` objects or reference names such
+        as ``"HEAVY_JACK"``, ``"10x INFANTRY"``); attacks move on to the next model (then the
+        next unit) when their target is destroyed.
     rules
         Rule switches; defaults to :class:`~mathhammer.warmachine.profiles.Rules()`.
     """

@@ -1,8 +1,10 @@
-"""``mathhammer warmachine {simulate,exact} ATTACK [ATTACK ...] --target TARGET``."""
+"""``mathhammer warmachine {simulate,exact} ATTACK [ATTACK ...] --target TARGET`` and
+``mathhammer warmachine targets`` (the reference targets a ``--target`` may name)."""
 
 from __future__ import annotations
 
 import argparse
+import json
 from typing import Any
 
 from mathhammer.core.cli_options import (ArgumentParser, add_monte_carlo_options,
@@ -21,7 +23,8 @@ _TARGET_HELP = ('target unit, e.g. "5x Trencher: DEF13 ARM13 BOXES1 [TOUGH]" or 
                 '"Heavy warjack: DEF12 ARM19 BOXES30 [KNOCKED DOWN]"; "GRID -L/-LL/MC/CM/RR/R" '
                 "(six lanes of boxes, '-' blank or a system letter) or SPIRAL ... for damage "
                 'grids; "TRANSFER 2, TRANSFER BOXES 20" for damage transfer; repeat for more '
-                "units")
+                "units; or a reference target's name: HEAVY_JACK, '3x LIGHT_JACK', "
+                "'10x INFANTRY [TOUGH]' (list: mathhammer warmachine targets)")
 
 
 def _probability(text: str) -> float:
@@ -69,10 +72,38 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
                  transfer_policy=args.transfer_policy)
 
 
-def _header(args: argparse.Namespace, result: Any = None) -> str:
-    """Attack and target lines, then the rule switches that differ from their defaults."""
+def _add_targets_file_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--targets-file", metavar="FILE", action="append", default=[],
+                        help="TOML file of your own reference targets, usable by name in "
+                             "--target (adds to / overrides HEAVY_JACK, SOLO, ...); may be "
+                             "repeated")
+
+
+def library_from_args(args: argparse.Namespace) -> Any:
+    """The built-in reference targets plus any ``--targets-file``."""
+    from mathhammer.warmachine.targets import load_targets
+
+    return load_targets(*getattr(args, "targets_file", []))
+
+
+def targets_from_args(args: argparse.Namespace) -> list[Any]:
+    """Every ``--target`` as a :class:`~mathhammer.warmachine.profiles.Target` (a line or a
+    reference name, with ``--targets-file`` added to the library)."""
+    from mathhammer.warmachine.targets import resolve_target
+
+    library = library_from_args(args)
+    return [resolve_target(text, library) for text in args.target]
+
+
+def _header(args: argparse.Namespace, result: Any = None, targets: list[Any] | None = None
+            ) -> str:
+    """Attack and target lines (a reference name with its line), then the rule switches
+    that differ from their defaults."""
     lines = [f"Attack: {a}" for a in args.attacks]
-    lines += [f"Target: {t}" for t in args.target]
+    resolved = targets if targets is not None else [None] * len(args.target)
+    for text, target in zip(args.target, resolved):
+        named = target is not None and ":" not in text
+        lines.append(f"Target: {text} = {target}" if named else f"Target: {text}")
     changes = result.inputs.get("rule_changes") if result is not None else None
     if changes:
         lines.append("Rules:  " + ", ".join(changes))
@@ -82,22 +113,40 @@ def _header(args: argparse.Namespace, result: Any = None) -> str:
 def _run_simulate(args: argparse.Namespace) -> int:
     from mathhammer.warmachine.api import simulate
 
-    result = simulate(args.attacks, args.target, trials=args.trials, seed=args.seed,
+    targets = targets_from_args(args)
+    result = simulate(args.attacks, targets, trials=args.trials, seed=args.seed,
                       rules=rules_from_args(args))
-    emit(result, args, _header(args, result))
+    emit(result, args, _header(args, result, targets))
     return 0
 
 
 def _run_exact(args: argparse.Namespace) -> int:
     from mathhammer.warmachine.api import exact
 
-    result = exact(args.attacks, args.target, rules=rules_from_args(args))
-    emit(result, args, _header(args, result))
+    targets = targets_from_args(args)
+    result = exact(args.attacks, targets, rules=rules_from_args(args))
+    emit(result, args, _header(args, result, targets))
+    return 0
+
+
+def _run_targets(args: argparse.Namespace) -> int:
+    """Print the reference targets: a table, or ``{"targets": [...]}`` with ``--json``."""
+    rows = library_from_args(args).to_rows()
+    if args.json:
+        print(json.dumps({"targets": rows}, ensure_ascii=False))
+        return 0
+    columns = ("name", "line", "aliases", "data")
+    widths = {c: max(len(c), *(len(row[c]) for row in rows)) for c in columns[:-1]}
+    print("  ".join(c.ljust(widths.get(c, 0)) for c in columns).rstrip())
+    for row in rows:
+        print("  ".join(row[c].ljust(widths.get(c, 0)) for c in columns).rstrip())
+    print("\nNames work in --target with a count and keywords: '3x LIGHT_JACK [KNOCKED DOWN]'. "
+          "--json adds each entry's note.")
     return 0
 
 
 def register(subparsers: Any) -> None:
-    """Add the ``warmachine`` command and its ``simulate`` and ``exact`` modes."""
+    """Add the ``warmachine`` command and its ``simulate``, ``exact`` and ``targets`` modes."""
     parser = subparsers.add_parser(
         "warmachine", help="Warmachine MkIV attacks (exact or Monte Carlo)",
         description="Attack statistics for Warmachine MkIV: attack rolls, damage, Tough, "
@@ -110,8 +159,15 @@ def register(subparsers: Any) -> None:
         sub.add_argument("attacks", nargs="+", metavar="ATTACK", help=_ATTACK_HELP)
         sub.add_argument("--target", action="append", required=True, metavar="TARGET",
                          help=_TARGET_HELP)
+        _add_targets_file_option(sub)
         _add_rule_options(sub)
         if name == "simulate":
             add_monte_carlo_options(sub)
         add_output_options(sub, outcomes=PLOT_OUTCOMES)
         sub.set_defaults(handler=handler)
+    listing = modes.add_parser("targets", help="list the reference targets (HEAVY_JACK, ...)",
+                               description="The reference targets a --target may name, with "
+                                           "where their numbers come from.")
+    listing.add_argument("--json", action="store_true", help="print one JSON object")
+    _add_targets_file_option(listing)
+    listing.set_defaults(handler=_run_targets)
