@@ -4,6 +4,8 @@ hostile files answered in one line."""
 
 from __future__ import annotations
 
+import doctest
+import importlib
 import json
 import subprocess
 import sys
@@ -337,3 +339,9 @@ def test_bad_names_and_files_exit_2_in_one_line(cli_main, capsys, tmp_path, argv
     code, out, err = _run(cli_main, capsys, "warmachine", "exact", "Fist: MAT6 POW12", *argv)
     assert code == 2 and out == ""
     assert err.count("\n") == 1 and words in err and "Traceback" not in err
+
+
+def test_the_modules_examples_run():
+    module = importlib.import_module("mathhammer.warmachine.targets")
+    failures, tried = doctest.testmod(module)
+    assert tried > 0 and failures == 0
