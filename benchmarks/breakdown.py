@@ -37,7 +37,7 @@ import mathhammer as mh  # noqa: E402
 from benchmarks.baselines import dice_floor  # noqa: E402
 from benchmarks.scenarios import SCENARIOS  # noqa: E402
 from mathhammer.core.rng import d6, seed_streams  # noqa: E402
-from mathhammer.wh40k.api import _prepare, run_monte_carlo  # noqa: E402
+from mathhammer.wh40k.api import GAME, run_monte_carlo  # noqa: E402
 
 
 @numba.njit(parallel=True, cache=True)
@@ -131,8 +131,8 @@ def best_of(fn, repeats=5):
 STARTUP = textwrap.dedent("""
     import time; t0 = time.perf_counter()
     import mathhammer.wh40k.api as api; t1 = time.perf_counter()
-    _, _, plan, _ = api._prepare(['10x Bolt rifle: 24" A2 BS3+ S4 AP-1 D1'],
-                                 '10x Guardsman: T3 Sv5+ W1', {})
+    plan = api.GAME.compile(['10x Bolt rifle: 24" A2 BS3+ S4 AP-1 D1'],
+                            '10x Guardsman: T3 Sv5+ W1').plan
     t2 = time.perf_counter()
     api.run_monte_carlo(plan, 1, 1); t3 = time.perf_counter()
     api.run_monte_carlo(plan, 1, 1); t4 = time.perf_counter()
@@ -159,9 +159,10 @@ def main(argv=None) -> int:
     s0 = SCENARIOS[0]
     w, t = list(s0.weapons), s0.target
     mh.simulate(w, t, trials=1000, seed=1)
-    _, _, plan, _ = _prepare(w, t, {})
+    plan = GAME.compile(w, t).plan
     print("\nfixed costs per simulate() call (rifle squad, median of 5):")
-    print(f"  parse + compile             {best_of(lambda: _prepare(w, t, {})) * 1e3:8.2f} ms")
+    compile_time = best_of(lambda: GAME.compile(w, t).plan)
+    print(f"  parse + compile             {compile_time * 1e3:8.2f} ms")
     print(f"  seed_streams(seed, 64)      {best_of(lambda: seed_streams(1, 64)) * 1e3:8.2f} ms")
     small_run = best_of(lambda: run_monte_carlo(plan, 64, 1))
     print(f"  run_monte_carlo, 64 trials  {small_run * 1e3:8.2f} ms")
@@ -176,7 +177,7 @@ def main(argv=None) -> int:
     floor_engine_d6(1.0, 1000)
     floor_engine_d6(1.0, 1000, inlined=True)
     for s in SCENARIOS:
-        _, _, plan, _ = _prepare(list(s.weapons), s.target, s.options)
+        plan = GAME.compile(list(s.weapons), s.target, **s.options).plan
         run_monte_carlo(plan, 1000, 1)
         dice = s.d6_per_trial()
         t_engine = best_of(lambda: run_monte_carlo(plan, n, 1), 3)

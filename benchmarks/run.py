@@ -434,8 +434,8 @@ def thread_scaling(trials: int) -> dict:
     """Kernel throughput with NUMBA_NUM_THREADS=1 and 2, and a hash of the histograms."""
     code = textwrap.dedent(f"""
         import hashlib, json, time, numpy as np
-        from mathhammer.wh40k.api import _prepare, run_monte_carlo
-        _, _, plan, _ = _prepare({list(RIFLE.weapons)!r}, {RIFLE.target!r}, {{}})
+        from mathhammer.wh40k.api import GAME, run_monte_carlo
+        plan = GAME.compile({list(RIFLE.weapons)!r}, {RIFLE.target!r}).plan
         run_monte_carlo(plan, 1000, 1)
         times = []
         for _ in range(3):
@@ -443,7 +443,7 @@ def thread_scaling(trials: int) -> dict:
             hists = run_monte_carlo(plan, {trials}, {SEED})
             times.append(time.perf_counter() - start)
         digest = hashlib.sha256(b"".join(np.ascontiguousarray(h).tobytes()
-                                         for h in hists)).hexdigest()
+                                         for h in hists.histograms.values())).hexdigest()
         print(json.dumps(dict(seconds=sorted(times)[1], digest=digest)))
     """)
     out = {}

@@ -16,10 +16,11 @@ from typing import Any
 
 import numpy as np
 
+from mathhammer.core import game as contract
 from mathhammer.core.game import Game, Outcomes, SeedLike, Tallies
 from mathhammer.core.progress import check_progress, watch
-from mathhammer.core.result import EXACT, MONTE_CARLO, Distribution, Result
-from mathhammer.core.trials import CHUNKS, DEFAULT_TRIALS, check_seed, check_trials, chunk_streams
+from mathhammer.core.result import Distribution, Result
+from mathhammer.core.trials import CHUNKS, DEFAULT_TRIALS, check_seed, chunk_streams
 from mathhammer.errors import OptionError, did_you_mean
 from mathhammer.wh40k.compile import CompiledPlan, compile_plan
 from mathhammer.wh40k.profiles import (Modifiers, Rules, Situation, TargetProfile, Weapon,
@@ -116,28 +117,16 @@ def simulate(weapons: WeaponsLike, target: str | TargetProfile, *,
         raise OptionError(f"target_stderr={target_stderr!r} must be a positive finite number, "
                           "e.g. 0.01")
     if not adaptive:
-        trials = check_trials(trials)
+        return contract.simulate(GAME, weapons, target, trials=trials, seed=seed,
+                                 progress=progress, **options)
     seed = check_seed(seed)
     check_progress(progress)
-    weapon_list, target_profile, plan, inputs = _prepare(weapons, target, options)
-    check_monte_carlo_size(plan, AUTO_FIRST_BLOCK if adaptive else trials)
-    if isinstance(seed, np.random.SeedSequence):
-        inputs["seed_spawn_key"] = list(seed.spawn_key)
-    if adaptive:
-        hists, trials, inputs["precision"] = _run_until_precise(plan, seed, target_stderr,
-                                                                progress)
-    else:
-        hists = run_monte_carlo(plan, trials, seed, progress=progress)
-    distributions = {"damage": Distribution.from_counts(hists[0]),
-                     "models_destroyed": Distribution.from_counts(hists[1])}
-    if plan.hazard_rolls:
-        distributions["attacker_mortal_wounds"] = Distribution.from_counts(hists[2])
-    unit_destroyed = float(hists[1][plan.total_models] / trials) \
-        if len(hists[1]) > plan.total_models else 0.0
-    return Result(method=MONTE_CARLO, distributions=distributions,
-                  probabilities={"unit_destroyed": unit_destroyed}, trials=trials,
-                  seed=seed.entropy if isinstance(seed, np.random.SeedSequence) else seed,
-                  inputs=inputs, labels=LABELS)
+    question = GAME.compile(weapons, target, **options)
+    check_monte_carlo_size(question.plan, AUTO_FIRST_BLOCK)
+    tallies, precision = _run_until_precise(question.plan, seed, target_stderr, progress)
+    result = contract.tallied_result(GAME, question, tallies, seed)
+    result.inputs["precision"] = precision
+    return result
 
 
 #: Most hits one Monte Carlo trial may roll, and most hits a whole run may roll (about an
@@ -163,44 +152,53 @@ def check_monte_carlo_size(plan: CompiledPlan, trials: int) -> None:
 
 
 def _run_until_precise(plan: CompiledPlan, seed: int | np.random.SeedSequence,
-                       target_stderr: float | None, progress: bool | None = None):
-    """Blocks of trials until the headline figures reach their standard errors.
+                       target_stderr: float | None, progress: bool | None = None
+                       ) -> tuple[Tallies, dict[str, Any]]:
+    """Blocks of trials until the headline figures reach their standard errors: the summed
+    tallies and the precision report (``inputs["precision"]``).
 
     Block ``k`` is seeded from the ``k``-th child of the seed's ``SeedSequence``, so the
     result depends on the seed alone.
     """
     root = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
     root = np.random.SeedSequence(root.entropy, spawn_key=tuple(root.spawn_key) + (0xA070,))
-    total = None
-    trials = 0
+    total: Tallies | None = None
     block = AUTO_FIRST_BLOCK
     while True:
-        hists = run_monte_carlo(plan, block, root.spawn(1)[0], progress=progress)
-        total = hists if total is None else tuple(a + b for a, b in zip(total, hists))
-        trials += block
-        reached = _precision(total, trials, plan.total_models)
+        tallies = run_monte_carlo(plan, block, root.spawn(1)[0], progress=progress)
+        total = tallies if total is None else _added(total, tallies)
+        reached = _precision(total)
         wanted = {name: (target_stderr if target_stderr is not None
                          else max(AUTO_RELATIVE_STDERR * reached[name]["mean"], 0.002))
                   for name in ("damage", "models_destroyed")}
         wanted["unit_destroyed"] = AUTO_PROBABILITY_STDERR
         done = all(reached[name]["stderr"] <= wanted[name] for name in wanted)
-        if done or trials >= AUTO_MAX_TRIALS:
-            report = {name: {"stderr": reached[name]["stderr"], "target": wanted[name]}
-                      for name in wanted}
+        if done or total.trials >= AUTO_MAX_TRIALS:
+            report: dict[str, Any] = {name: {"stderr": reached[name]["stderr"],
+                                             "target": wanted[name]} for name in wanted}
             report["reached"] = bool(done)
-            report["trials"] = trials
-            return total, trials, report
-        block = min(trials, AUTO_MAX_TRIALS - trials)
+            report["trials"] = total.trials
+            return total, report
+        block = min(total.trials, AUTO_MAX_TRIALS - total.trials)
 
 
-def _precision(hists, trials: int, models: int) -> dict[str, dict[str, float]]:
+def _added(first: Tallies, second: Tallies) -> Tallies:
+    """Two runs' tallies of the same plan as one."""
+    return Tallies(first.trials + second.trials,
+                   {k: v + second.histograms[k] for k, v in first.histograms.items()},
+                   {k: v + second.events[k] for k, v in first.events.items()})
+
+
+def _precision(tallies: Tallies) -> dict[str, dict[str, float]]:
     out = {}
-    for name, counts in (("damage", hists[0]), ("models_destroyed", hists[1])):
+    trials = tallies.trials
+    for name in ("damage", "models_destroyed"):
+        counts = tallies.histograms[name]
         support = np.arange(len(counts))
         mean = float(support @ counts) / trials
         variance = float(((support - mean) ** 2) @ counts) / trials
         out[name] = {"mean": mean, "stderr": (variance / trials) ** 0.5}
-    p = float(hists[1][models]) / trials if len(hists[1]) > models else 0.0
+    p = tallies.events["unit_destroyed"] / trials
     out["unit_destroyed"] = {"mean": p, "stderr": (p * (1 - p) / trials) ** 0.5}
     return out
 
@@ -221,10 +219,14 @@ def exact(weapons: WeaponsLike, target: str | TargetProfile, **options: Any) -> 
     >>> round(e.mean("damage"), 6)
     0.333333
     """
+    return contract.exact(GAME, weapons, target, **options)
+
+
+def solve_exact(plan: CompiledPlan) -> Outcomes:
+    """The exact engine on a plan compiled for it (:func:`mathhammer.wh40k.exact.compiled_plan`):
+    wounds lost, models destroyed (and hazard mortal wounds), P(unit destroyed)."""
     from mathhammer.wh40k import exact as engine, exact_command
 
-    _, _, plan, inputs = _prepare(weapons, target, options, sampling_tables=False,
-                                  compiler=engine.compiled_plan)
     pmfs = (exact_command if plan.command_reroll else engine).solve(plan)
     distributions = {"damage": Distribution.from_pmf(pmfs["damage"]),
                      "models_destroyed": Distribution.from_pmf(pmfs["models_destroyed"])}
@@ -232,15 +234,14 @@ def exact(weapons: WeaponsLike, target: str | TargetProfile, **options: Any) -> 
         distributions["attacker_mortal_wounds"] = Distribution.from_pmf(
             pmfs["attacker_mortal_wounds"])
     models = pmfs["models_destroyed"]
-    return Result(method=EXACT, distributions=distributions,
-                  probabilities={"unit_destroyed": float(models[plan.total_models])},
-                  inputs=inputs, labels=LABELS)
+    return Outcomes(distributions, {"unit_destroyed": float(models[plan.total_models])})
 
 
 def run_monte_carlo(plan: CompiledPlan, trials: int, seed: int | np.random.SeedSequence,
-                    chunks: int = CHUNKS, progress: bool | None = None
-                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Run the kernel; return summed histograms (wounds lost, models destroyed, hazard).
+                    chunks: int = CHUNKS, progress: bool | None = None) -> Tallies:
+    """Run the kernel: histograms ``damage`` (wounds lost), ``models_destroyed`` (and
+    ``attacker_mortal_wounds`` when a weapon is [HAZARDOUS]), and the trials in which the
+    unit was destroyed (``unit_destroyed``).
 
     A progress bar (see :mod:`mathhammer.core.progress`) counts the trials of finished
     chunks, read from the per-chunk histograms while the kernel runs: the kernel call is the
@@ -266,7 +267,12 @@ def run_monte_carlo(plan: CompiledPlan, trials: int, seed: int | np.random.SeedS
 
     watch(lambda: run_shares(share, thread_count(chunks)), lambda: hists.models.sum(), trials,
           "simulate", progress=progress)
-    return tuple(h.sum(axis=0) for h in hists)
+    damage, models, hazard = (h.sum(axis=0) for h in hists)
+    histograms = {"damage": damage, "models_destroyed": models}
+    if plan.hazard_rolls:
+        histograms["attacker_mortal_wounds"] = hazard
+    destroyed = int(models[plan.total_models]) if len(models) > plan.total_models else 0
+    return Tallies(trials, histograms, {"unit_destroyed": destroyed})
 
 
 def _scratch(n: int, dtype: type = np.int64) -> np.ndarray:
@@ -388,20 +394,6 @@ def _resolved_target(text: str, edition: int) -> TargetProfile:
     return resolve_target(text, edition=edition)
 
 
-def _prepare(weapons: WeaponsLike, target: str | TargetProfile, options: dict[str, Any],
-             sampling_tables: bool = True, compiler=compile_plan):
-    weapon_list = parse_weapons(weapons)
-    situation, modifiers, rules, monster_vehicle = build_options(options)
-    target_profile = parse_target(target, rules.edition)
-    plan = compiler(weapon_list, target_profile, situation, modifiers, rules,
-                    attacker_monster_vehicle=monster_vehicle,
-                    sampling_tables=sampling_tables)
-    inputs = {"weapons": [str(w) for w in weapon_list], "target": str(target_profile),
-              "situation": _fields(situation), "modifiers": _fields(modifiers),
-              "rules": _fields(rules)}
-    return weapon_list, target_profile, plan, inputs
-
-
 def _fields(options: Situation | Modifiers | Rules) -> dict[str, Any]:
     """Field name -> value. Every field is a scalar, so no deep copy (``dataclasses.asdict``
     cost a third of a millisecond per call)."""
@@ -409,20 +401,50 @@ def _fields(options: Situation | Modifiers | Rules) -> dict[str, Any]:
 
 
 # -- core's contract ---------------------------------------------------------------------------
-@dataclasses.dataclass(frozen=True, eq=False)
 class Question:
-    """One 40k question as core's contract carries it: the request and its compiled plan."""
+    """One 40k question as core's contract carries it: the parsed request, and its plans
+    compiled when first asked for (the kernels' :attr:`plan` with sampling tables, the
+    exact engine's remembered :attr:`exact_plan`)."""
 
-    weapons: WeaponsLike
-    target: str | TargetProfile
-    options: dict[str, Any]
-    plan: CompiledPlan
-    inputs: dict[str, Any]
+    def __init__(self, weapons: WeaponsLike, target: str | TargetProfile,
+                 options: dict[str, Any]) -> None:
+        self.weapons = parse_weapons(weapons)
+        self.situation, self.modifiers, self.rules, self.monster_vehicle = \
+            build_options(options)
+        self.target = parse_target(target, self.rules.edition)
+        self._plans: dict[bool, CompiledPlan] = {}
+
+    def _compiled(self, exact: bool) -> CompiledPlan:
+        if exact not in self._plans:
+            from mathhammer.wh40k.exact import compiled_plan
+
+            compiler = compiled_plan if exact else compile_plan
+            self._plans[exact] = compiler(
+                self.weapons, self.target, self.situation, self.modifiers, self.rules,
+                attacker_monster_vehicle=self.monster_vehicle, sampling_tables=not exact)
+        return self._plans[exact]
+
+    @property
+    def plan(self) -> CompiledPlan:
+        """The plan the kernels run (with sampling tables)."""
+        return self._compiled(False)
+
+    @property
+    def exact_plan(self) -> CompiledPlan:
+        """The plan the exact engine solves (remembered, read-only)."""
+        return self._compiled(True)
+
+    def inputs(self) -> dict[str, Any]:
+        """The request as plain JSON-ready values (a result's ``inputs``)."""
+        return {"weapons": [str(w) for w in self.weapons], "target": str(self.target),
+                "situation": _fields(self.situation), "modifiers": _fields(self.modifiers),
+                "rules": _fields(self.rules)}
 
 
 class Wh40kGame(Game[Question]):
     """Warhammer 40,000 under core's contract (:class:`mathhammer.core.game.Game`): a unit's
-    weapon lines against one target profile, by the kernels or the exact engines."""
+    weapon lines against one target profile, by the kernels or the exact engines.
+    :func:`simulate` and :func:`exact` are core's, through this class."""
 
     name = "wh40k"
     labels = LABELS
@@ -433,26 +455,18 @@ class Wh40kGame(Game[Question]):
 
     def compile(self, weapons: WeaponsLike, target: str | TargetProfile,
                 **options: Any) -> Question:
-        _, _, plan, inputs = _prepare(weapons, target, dict(options))
-        return Question(weapons, target, dict(options), plan, inputs)
+        return Question(weapons, target, options)
 
     def run_monte_carlo(self, question: Question, trials: int, seed: SeedLike, *,
                         progress: bool | None = None) -> Tallies:
-        plan = question.plan
-        check_monte_carlo_size(plan, trials)
-        damage, models, hazard = run_monte_carlo(plan, trials, seed, progress=progress)
-        histograms = {"damage": damage, "models_destroyed": models}
-        if plan.hazard_rolls:
-            histograms["attacker_mortal_wounds"] = hazard
-        destroyed = int(models[plan.total_models]) if len(models) > plan.total_models else 0
-        return Tallies(trials, histograms, {"unit_destroyed": destroyed})
+        check_monte_carlo_size(question.plan, trials)
+        return run_monte_carlo(question.plan, trials, seed, progress=progress)
 
     def run_exact(self, question: Question) -> Outcomes:
-        result = exact(question.weapons, question.target, **question.options)
-        return Outcomes(result.distributions, result.probabilities)
+        return solve_exact(question.exact_plan)
 
     def inputs_of(self, question: Question, method: str) -> dict[str, Any]:
-        return dict(question.inputs)
+        return question.inputs()
 
 
 #: Warhammer 40,000's side of the contract, for core's simulate, exact and compare.

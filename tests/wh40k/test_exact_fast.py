@@ -36,7 +36,7 @@ def _current(plan) -> dict[str, np.ndarray]:
 def _assert_same(lines, target, options) -> None:
     """The new engine (fresh, then remembered) equals the previous one on this situation."""
     try:
-        _, _, plan, _ = api._prepare(lines, target, dict(options), sampling_tables=False)
+        plan = api.GAME.compile(lines, target, **options).exact_plan
         expected = _previous(plan)
     except MathhammerError:
         assume(False)
@@ -155,8 +155,7 @@ def test_tail_probabilities_keep_their_relative_precision() -> None:
 def test_remembered_tables_are_read_only_and_answers_repeat() -> None:
     api.clear_caches()
     first = mh.exact(['5x Gun: 24" A2 BS3+ S5 AP-1 D2'], "MEQ").pmf("damage")
-    _, _, plan, _ = api._prepare(['5x Gun: 24" A2 BS3+ S5 AP-1 D2'], "MEQ", {},
-                                 sampling_tables=False, compiler=exact.compiled_plan)
+    plan = api.GAME.compile(['5x Gun: 24" A2 BS3+ S5 AP-1 D2'], "MEQ").exact_plan
     joint = exact.unsaved_and_devastating_pmf(plan, 0)
     step, _ = exact.batch_steps(plan, 0, 10, 2)
     for table in (joint, step, plan.batch):
@@ -176,7 +175,7 @@ def test_one_weapon_to_the_power_of_the_weapons_is_the_attack_dice_law(line, tar
                                                                          options) -> None:
     from mathhammer.wh40k.compile import N_WEAPONS, attack_dice_pmf
 
-    _, _, plan, _ = api._prepare([line], target, dict(options), sampling_tables=False)
+    plan = api.GAME.compile([line], target, **options).exact_plan
     row = plan.batch[0]
     got = exact_tables.power_1d(exact_tables.weapon_dice_pmf(row), int(row[N_WEAPONS]))
     expected = attack_dice_pmf(row)

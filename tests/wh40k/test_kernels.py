@@ -7,7 +7,7 @@ import pytest
 from scipy import stats
 
 import mathhammer as mh
-from mathhammer.wh40k.api import _prepare, run_monte_carlo
+from mathhammer.wh40k.api import GAME, run_monte_carlo
 
 CASES = [
     ('10x Bolt rifle: 24" A2 BS3+ S4 AP-1 D1', "10x T3 Sv5+ W1", {}),
@@ -64,9 +64,10 @@ def chi_square_pvalue(observed_counts, pmf):
 @pytest.mark.parametrize("weapon, target, options", CASES)
 @pytest.mark.parametrize("use_counts", [2, 1, 0])
 def test_every_kernel_path_matches_exact(weapon, target, options, use_counts):
-    _, _, plan, _ = _prepare(weapon, target, dict(options))
+    plan = GAME.compile(weapon, target, **options).plan
     plan = dataclasses.replace(plan, use_counts=use_counts)
-    damage, models, _ = run_monte_carlo(plan, TRIALS, seed=21)
+    tallies = run_monte_carlo(plan, TRIALS, seed=21)
+    damage = tallies.histograms["damage"]
     exact = mh.exact(weapon, target, **options).distributions["damage"]
     support = np.arange(len(damage))
     mean = support @ damage / TRIALS
@@ -76,10 +77,11 @@ def test_every_kernel_path_matches_exact(weapon, target, options, use_counts):
 
 
 def test_paths_use_different_dice_but_the_same_seed_is_reproducible():
-    _, _, plan, _ = _prepare(CASES[0][0], CASES[0][1], {})
-    counts_a = run_monte_carlo(plan, 10_000, seed=5)[0]
-    counts_b = run_monte_carlo(plan, 10_000, seed=5)[0]
-    dice = run_monte_carlo(dataclasses.replace(plan, use_counts=0), 10_000, seed=5)[0]
+    plan = GAME.compile(CASES[0][0], CASES[0][1]).plan
+    counts_a = run_monte_carlo(plan, 10_000, seed=5).histograms["damage"]
+    counts_b = run_monte_carlo(plan, 10_000, seed=5).histograms["damage"]
+    dice = run_monte_carlo(dataclasses.replace(plan, use_counts=0), 10_000,
+                           seed=5).histograms["damage"]
     assert np.array_equal(counts_a, counts_b)
     assert not np.array_equal(counts_a, dice)
 
@@ -121,7 +123,7 @@ def test_shortcuts_are_taken_only_where_no_critical_or_group_matters():
     from mathhammer.wh40k.compile import CHAIN_KILLS, CHAIN_SPLIT, CHAIN_SUSTAINED, NO_CHAIN
 
     def shortcuts(case):
-        _, _, plan, _ = _prepare(case[0], case[1], dict(case[2]))
+        plan = GAME.compile(case[0], case[1], **case[2]).plan
         return plan.shortcuts[0].tolist()
 
     # [fixed attack dice or -1, chain, attack-dice table]
@@ -140,7 +142,7 @@ def test_attack_dice_table_is_the_exact_sum():
 
     from mathhammer.wh40k.compile import attack_dice_pmf
 
-    _, _, plan, _ = _prepare(CASES[6][0], CASES[6][1], dict(CASES[6][2]))
+    plan = GAME.compile(CASES[6][0], CASES[6][1], **CASES[6][2]).plan
     pmf = attack_dice_pmf(plan.batch[0].tolist())
     # By enumeration: 3 weapons, each D3+1 attacks plus [RAPID FIRE D3] at half range.
     brute = np.zeros(len(pmf))
@@ -155,8 +157,7 @@ def test_wound_dice_table_of_sustained_hits_is_exact():
     from mathhammer.wh40k.compile import WOUND_DICE
 
     # 3 attacks, BS4+, [SUSTAINED HITS 2]: per die 0 wound dice (1-3), 1 (4-5), 3 (a 6).
-    _, _, plan, _ = _prepare('3x Gun: 24" A1 BS4+ S4 AP0 D1 [SUSTAINED HITS 2]', "5x T4 Sv3+ W1",
-                             {})
+    plan = GAME.compile('3x Gun: 24" A1 BS4+ S4 AP0 D1 [SUSTAINED HITS 2]', "5x T4 Sv3+ W1").plan
     brute = np.zeros(10)
     for faces in product(range(1, 7), repeat=3):
         brute[sum(0 if f <= 3 else 1 if f <= 5 else 3 for f in faces)] += 1 / 6 ** 3
