@@ -47,9 +47,10 @@ def _warmachine_attack(line: str) -> str:
 
 
 def _warmachine_target(line: str) -> str:
-    from mathhammer.warmachine.parse import format_target, parse_target
+    from mathhammer.warmachine.parse import format_target
+    from mathhammer.warmachine.targets import resolve_target
 
-    return format_target(parse_target(line))
+    return format_target(resolve_target(line))
 
 
 def _dust_weapon(line: str) -> str:

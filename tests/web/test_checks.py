@@ -21,3 +21,10 @@ def test_bad_lines_get_the_parsers_one_line_message():
 def test_dust_file_references_never_reach_the_file_system():
     out = check_line("dust", "weapon", "seed.toml#Assault Rangers")
     assert not out["ok"] and "does not read unit-card files" in out["message"]
+
+
+def test_warmachine_reference_target_names_are_good_lines():
+    out = check_line("warmachine", "target", "3x light jack [KNOCKED DOWN]")
+    assert out["ok"] and out["read"].startswith("3x ") and "KNOCKED DOWN" in out["read"]
+    wrong = check_line("warmachine", "target", "HEAVY_JAK")
+    assert not wrong["ok"] and "HEAVY_JACK" in wrong["message"]
