@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from mathhammer.core.chart_data import fold_extra, frame_note, metric_rows
-from mathhammer.core.chart_fitting import fit_to_figure
+from mathhammer.core.chart_fitting import axes_figure, fit_to_figure
 from mathhammer.core.chart_layout import (FIGSIZE, axes_or_new, capitalised, caption, figure_png,
                                           fit_limits, grow_to_fit, keep_tick_texts, label_chars,
                                           legend_outside, percent_axis, series_hatch, series_style,
@@ -27,7 +27,8 @@ class BarsArtists(NamedTuple):
     ax: Any
     bars: list
     errorbars: list
-    _repr_png_ = figure_png
+    def _repr_png_(self) -> bytes:
+        return figure_png(self)
 
 
 def bars(frame: pd.DataFrame, metric: str | None = None, *, ax: Axes | None = None,
@@ -104,7 +105,7 @@ def bars(frame: pd.DataFrame, metric: str | None = None, *, ax: Axes | None = No
                            width=label_chars(ax, 0.3, 26, 12))
         else:
             caption(ax, f"against {targets[0]}" + (f"; {note}" if note else ""))
-        grow_to_fit(ax.figure)
+        grow_to_fit(axes_figure(ax))
         fit_to_figure([ax])
     return BarsArtists(ax, drawn, errorbars)
 

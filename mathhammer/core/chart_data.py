@@ -35,7 +35,7 @@ def named_distribution(source: Any, outcome: str, label: str | None = None) -> N
     dist = source.distribution(outcome) if hasattr(source, "distribution") else source
     name = label or getattr(dist, "label", None) or outcome.replace("_", " ")
     subject = getattr(dist, "subject", None) or ""
-    note = getattr(dist, "note", None) or getattr(dist, "engine_note", "")
+    note = getattr(dist, "note", None) or getattr(dist, "engine_note", None) or ""
     return NamedDistribution(dist, name, subject, note)
 
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import numpy as np
 
 from mathhammer.core.chart_data import NamedDistribution, named_distribution, padded, visible_max
-from mathhammer.core.chart_fitting import fit_to_figure, slot
+from mathhammer.core.chart_fitting import axes_figure, fit_to_figure, slot
 from mathhammer.core.chart_layout import (CAPTION_LINES, FIGSIZE, PALETTE, axes_width, capitalised,
                                           figure_png, fit_limits, grow_to_fit, integer_axis,
                                           label_chars, legend_below, new_figure, percent_axis,
@@ -31,7 +31,8 @@ class DistributionArtists(NamedTuple):
     curve: Any
     mean_line: Any
     twin: Any
-    _repr_png_ = figure_png
+    def _repr_png_(self) -> bytes:
+        return figure_png(self)
 
 
 def distribution(result: Any, outcome: str = "damage", *, ax: Axes | None = None,
@@ -94,7 +95,7 @@ def distribution(result: Any, outcome: str = "damage", *, ax: Axes | None = None
         lower.set_xlabel(wrap(f"k ({name})", 70, 2))
         ax.set_xlabel(lower.get_xlabel())  # named on both panels, drawn under the lower
         ax.xaxis.label.set_visible(False)
-        short = lower.get_position().height * lower.figure.get_figheight() < 1.3
+        short = lower.get_position().height * axes_figure(lower).get_figheight() < 1.3
         ax.set_ylabel("P(= k)" if short else "P(exactly k)")
         lower.set_ylabel("P(≥ k)" if short else "P(at least k)")
         chart_title(ax, title or default_title)
@@ -103,7 +104,7 @@ def distribution(result: Any, outcome: str = "damage", *, ax: Axes | None = None
                      title=wrap(named.note, note_chars, CAPTION_LINES) or None)
         remember_full_text(lower.get_legend().get_title(), named.note)
         ax.set_axisbelow(True)
-        grow_to_fit(ax.figure)
+        grow_to_fit(axes_figure(ax))
         fit_to_figure([ax, lower])
     return DistributionArtists(ax, bars, curve, mean_line, lower)
 
@@ -114,16 +115,17 @@ def _two_panels(ax: Axes | None) -> tuple[Any, Any]:
     if ax is None:
         figure = new_figure((FIGSIZE[0], FIGSIZE[1] + 0.9))
         upper, lower = figure.subplots(2, 1, sharex=True, height_ratios=[3, 2])
-        figure.get_layout_engine().set(h_pad=0.06)
+        # the ignore: new_figure's engine is a ConstrainedLayoutEngine, which takes h_pad
+        figure.get_layout_engine().set(h_pad=0.06)  # type: ignore[union-attr, call-arg]
         return upper, lower
-    figure = ax.figure
+    figure = axes_figure(ax)
     spec = ax.get_subplotspec()
     if spec is None:  # a free-standing axes: split its rectangle
         box = slot(ax)
         gap = 0.1 * box.height
-        ax.set_position([box.x0, box.y0 + 0.4 * box.height + gap / 2, box.width,
-                         0.6 * box.height - gap / 2])
-        lower = figure.add_axes([box.x0, box.y0, box.width, 0.4 * box.height - gap / 2],
+        ax.set_position((box.x0, box.y0 + 0.4 * box.height + gap / 2, box.width,
+                         0.6 * box.height - gap / 2))
+        lower = figure.add_axes((box.x0, box.y0, box.width, 0.4 * box.height - gap / 2),
                                 sharex=ax)
         return ax, lower
     inner = spec.subgridspec(2, 1, height_ratios=[3, 2], hspace=0.25)
@@ -159,7 +161,8 @@ class OverlayArtists(NamedTuple):
     ax: Any
     lines: list
     axes: list = []
-    _repr_png_ = figure_png
+    def _repr_png_(self) -> bytes:
+        return figure_png(self)
 
 
 def overlay(results: Mapping[Any, Any] | Sequence[Any], outcome: str = "damage", *,
@@ -231,7 +234,7 @@ def overlay(results: Mapping[Any, Any] | Sequence[Any], outcome: str = "damage",
         legend_names = attackers if any(panels) and len(axes) > 1 else None
         finish_panels(axes, lines, heading, note, panel_titles if len(axes) > 1 else None,
                       legend_names)
-        grow_to_fit(axes[0].figure)
+        grow_to_fit(axes_figure(axes[0]))
         fit_to_figure(axes)
     return OverlayArtists(axes[0], lines, axes)
 

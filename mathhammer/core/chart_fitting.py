@@ -18,6 +18,21 @@ if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.figure import Figure
 
 
+def axes_figure(ax: Axes) -> Figure:
+    """The figure ``ax`` draws in; an :class:`~mathhammer.errors.OptionError` for axes
+    of a matplotlib subfigure (charts size their text and grow from a whole figure's
+    inches, which a subfigure has not)."""
+    from matplotlib.figure import Figure
+
+    from mathhammer.errors import OptionError
+
+    figure = ax.figure
+    if not isinstance(figure, Figure):
+        raise OptionError("ax= is an axes of a matplotlib subfigure: draw the chart in axes "
+                          "of a figure (plt.subplots()), or leave ax= out for a new figure")
+    return figure
+
+
 #: Steps by which :func:`fit_to_figure` scales a chart's text down in a caller's figure.
 FONT_SCALES = (1.0, 0.9, 0.8, 0.7, 0.62, 0.55)
 #: Smallest font size (points) text is scaled down to.
@@ -37,7 +52,7 @@ def fit_to_figure(axes: Sequence[Axes]) -> None:
     :func:`~mathhammer.core.chart_layout.grow_to_fit`.
     """
     axes = [a for a in axes if a is not None]
-    figure = axes[0].figure
+    figure = axes_figure(axes[0])
     if figure.__dict__.get("_mathhammer_owned"):
         return
     slots = [slot(ax) for ax in axes]
@@ -61,7 +76,7 @@ def slot(ax: Axes) -> Any:
     if "_mathhammer_slot" not in ax.__dict__:
         box = ax.get_position(original=True).frozen()
         spec = ax.get_subplotspec()
-        if ax.figure.get_layout_engine() is None and spec is not None \
+        if axes_figure(ax).get_layout_engine() is None and spec is not None \
                 and spec.get_gridspec().get_geometry() == (1, 1):
             from matplotlib.transforms import Bbox
 
@@ -77,10 +92,10 @@ def _base_sizes(axes: Sequence[Axes]) -> dict[int, tuple[Any, float]]:
     sizes: dict[int, tuple[Any, float]] = {}
     for ax in axes:
         for text in ax.findobj(Text):
-            sizes.setdefault(id(text), (text, text.get_fontsize()))
+            sizes.setdefault(id(text), (text, float(text.get_fontsize())))
         for axis in (ax.xaxis, ax.yaxis):
             ticks = axis.get_ticklabels()
-            size = ticks[0].get_fontsize() if ticks else 10.0
+            size = float(ticks[0].get_fontsize()) if ticks else 10.0
             sizes.setdefault(id(axis), (axis, size))
     return sizes
 
@@ -102,7 +117,7 @@ def _shrink_into_slots(axes: Sequence[Axes], slots: Sequence[Any]) -> None:
     (tick labels, legend, caption) stick out of it on each side."""
     from matplotlib.transforms import Bbox
 
-    figure = axes[0].figure
+    figure = axes_figure(axes[0])
     renderer = _drawn(figure)[0]
     outers = [b for b in (ax.get_tightbbox(renderer) for ax in axes) if b is not None]
     if not outers:
@@ -120,8 +135,8 @@ def _shrink_into_slots(axes: Sequence[Axes], slots: Sequence[Any]) -> None:
     y0 = min(y0, room.y1 - sy * here.height)
     for ax in axes:
         box = ax.get_position()
-        ax.set_position([x0 + (box.x0 - here.x0) * sx, y0 + (box.y0 - here.y0) * sy,
-                         box.width * sx, box.height * sy])
+        ax.set_position((x0 + (box.x0 - here.x0) * sx, y0 + (box.y0 - here.y0) * sy,
+                         box.width * sx, box.height * sy))
 
 
 def _drawn(figure: Figure) -> tuple[Any, bool]:
@@ -131,7 +146,7 @@ def _drawn(figure: Figure) -> tuple[Any, bool]:
         figure.draw_without_rendering()
     failed = any("constrained_layout not applied" in str(w.message)
                  or "Tight layout not applied" in str(w.message) for w in caught)
-    return figure._get_renderer(), failed
+    return figure._get_renderer(), failed  # type: ignore[attr-defined]  # (private, no public twin)
 
 
 def _fits(figure: Figure, axes: Sequence[Axes]) -> bool:
@@ -167,7 +182,7 @@ def visible_texts(ax: Axes, renderer: Any) -> list:
         for tick in axis.majorTicks + axis.minorTicks:
             ticks.update({id(tick.label1), id(tick.label2)})
         if axis.get_visible():
-            for tick in axis._update_ticks():
+            for tick in axis._update_ticks():  # type: ignore[union-attr]  # (private: ticks drawn)
                 shown += [t for t in (tick.label1, tick.label2) if t.get_visible()]
     texts = [t for t in ax.findobj(Text) if id(t) not in ticks] + shown
     return [t for t in texts if t.get_visible() and t.get_text().strip()]
@@ -189,7 +204,7 @@ def _any_overlap(boxes: list, slack: float = 1.0) -> bool:
 def _reflow_legends(axes: Sequence[Axes], figure: Figure) -> bool:
     """A side legend taller than the figure gets one more column; a legend under the axes
     wider than the axes' slot one column less. Whether any legend changed."""
-    renderer = figure._get_renderer()
+    renderer = figure._get_renderer()  # type: ignore[attr-defined]  # (private, no public twin)
     changed = False
     for ax in axes:
         legend = ax.get_legend()
@@ -198,10 +213,11 @@ def _reflow_legends(axes: Sequence[Axes], figure: Figure) -> bool:
         box = legend.get_window_extent(renderer)
         below = box.y1 <= ax.get_window_extent(renderer).y0 + 1
         room = slot(ax).transformed(figure.transFigure)
-        if below and box.width > room.width and legend._ncols > 1:
-            legend.set_ncols(legend._ncols - 1)
+        columns = legend._ncols  # type: ignore[attr-defined]  # (private: set_ncols has no get)
+        if below and box.width > room.width and columns > 1:
+            legend.set_ncols(columns - 1)
             changed = True
-        elif not below and box.height > 0.9 * figure.bbox.height and legend._ncols < 3:
-            legend.set_ncols(legend._ncols + 1)
+        elif not below and box.height > 0.9 * figure.bbox.height and columns < 3:
+            legend.set_ncols(columns + 1)
             changed = True
     return changed

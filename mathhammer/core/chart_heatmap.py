@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from mathhammer.core.chart_data import fold_extra, frame_note, metric_rows
-from mathhammer.core.chart_fitting import fit_to_figure
+from mathhammer.core.chart_fitting import axes_figure, fit_to_figure
 from mathhammer.core.chart_layout import (axes_or_new, axes_width, capitalised, caption,
                                           figure_png, grow_to_fit, keep_tick_texts, label_chars,
                                           percent_axis, shorten_ticks, style, wrap)
@@ -26,7 +26,8 @@ class HeatmapArtists(NamedTuple):
     image: Any
     texts: list
     colorbar: Any
-    _repr_png_ = figure_png
+    def _repr_png_(self) -> bytes:
+        return figure_png(self)
 
 
 def heatmap(frame: pd.DataFrame, metric: str | None = None, *, ax: Axes | None = None,
@@ -72,16 +73,15 @@ def heatmap(frame: pd.DataFrame, metric: str | None = None, *, ax: Axes | None =
     is_probability = metric.startswith("p_")
     row_names = [str(r) for r in table.index]
     column_names = [str(c) for c in table.columns]
-    owned = ax is None
-    row_chars = 30 if owned else label_chars(ax, 0.35)
+    row_chars = 30 if ax is None else label_chars(ax, 0.35)
     column_size, column_chars = 10.0, 14
-    if not owned:  # a word must fit its column: smaller labels before any cut
+    if ax is not None:  # a word must fit its column: smaller labels before any cut
         cell = axes_width(ax) * 0.5 / values.shape[1]
         need = min(max(_longest_word(column_names), 5), 12)
         column_size = min(10.0, max(6.0, 131 * cell / need))
         column_chars = max(int(131 * cell / column_size), 4)
     row_ticks = shorten_ticks(row_names, row_chars,
-                              3 if owned else lines_per_row(ax, len(row_names)))
+                              3 if ax is None else lines_per_row(ax, len(row_names)))
     column_ticks = shorten_ticks(column_names, column_chars, 3)
     with style():
         ax = axes_or_new(ax, _heatmap_size(values.shape, row_ticks, column_ticks,
@@ -108,7 +108,7 @@ def heatmap(frame: pd.DataFrame, metric: str | None = None, *, ax: Axes | None =
         chart_title(ax, title or capitalised(label))
         caption(ax, frame_note(frame))
         _fit_cells(ax, texts, values.shape)
-        grow_to_fit(ax.figure)
+        grow_to_fit(axes_figure(ax))
         fit_to_figure([ax, colorbar.ax])
     return HeatmapArtists(ax, image, texts, colorbar)
 
@@ -129,13 +129,13 @@ def _stderr_grid(part: pd.DataFrame, rows: str, columns: str, table: pd.DataFram
 def _fit_cells(ax: Axes, texts: list, shape: tuple[int, int]) -> None:
     """Widen or heighten a figure the chart made until every cell holds its value and every
     column its label, with room to spare."""
-    figure = ax.figure
+    figure = axes_figure(ax)
     if not figure.__dict__.get("_mathhammer_owned"):
         return
     n_rows, n_cols = shape
     for _ in range(3):
         figure.draw_without_rendering()
-        renderer = figure._get_renderer()
+        renderer = figure._get_renderer()  # type: ignore[attr-defined]  # (private, no public twin)
         box = ax.get_window_extent(renderer)
         columns = [t.get_window_extent(renderer) for t in ax.get_xticklabels()]
         rows = [t.get_window_extent(renderer) for t in ax.get_yticklabels()]

@@ -23,12 +23,13 @@ from xml.sax.saxutils import escape
 
 import numpy as np
 
-from mathhammer.core.chart_fitting import fit_to_figure, slot
+from mathhammer.core.chart_fitting import axes_figure, fit_to_figure, slot
 from mathhammer.errors import OptionError
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
+    from matplotlib.typing import RcKeyType
 
 #: Okabe & Ito (2008) colour-blind-safe palette, in the order series are drawn (yellow last:
 #: it is the hardest to see on white). Every game's charts use it.
@@ -47,7 +48,7 @@ FORMATS = (".png", ".svg", ".pdf")
 MAX_SERIES_PER_PANEL = 7
 NOTE_COLOUR = "#555555"
 
-_RC = {
+_RC: dict[RcKeyType, Any] = {
     "font.size": 11, "axes.titlesize": 12.5, "axes.titleweight": "bold",
     "axes.labelsize": 11, "xtick.labelsize": 10, "ytick.labelsize": 10,
     "legend.fontsize": 9, "legend.frameon": True, "legend.framealpha": 1.0,
@@ -121,7 +122,7 @@ def grow_to_fit(figure: Figure, margin: float = 0.05) -> None:
         with warnings.catch_warnings():  # a too-small figure is what is being mended here
             warnings.filterwarnings("ignore", "constrained_layout not applied")
             figure.draw_without_rendering()
-        renderer = figure._get_renderer()
+        renderer = figure._get_renderer()  # type: ignore[attr-defined]  # (private, no public twin)
         needed = figure.get_tightbbox(renderer)
         width, height = figure.get_size_inches()
         over_w = max(0.0, -needed.x0, needed.x1 - width)
@@ -138,7 +139,11 @@ def new_axes(figsize: tuple[float, float] = FIGSIZE) -> Axes:
 
 
 def axes_or_new(ax: Axes | None, figsize: tuple[float, float] = FIGSIZE) -> Axes:
-    return new_axes(figsize) if ax is None else ax
+    """``ax`` (refused in a subfigure, see :func:`axes_figure`), or new axes."""
+    if ax is None:
+        return new_axes(figsize)
+    axes_figure(ax)
+    return ax
 
 
 # -- text -----------------------------------------------------------------------------------
@@ -213,7 +218,7 @@ def shorten_ticks(ticks: Sequence[Any], width: int, max_lines: int = 2) -> list[
 def keep_tick_texts(ax: Axes, shown: Sequence[str], full: Sequence[str]) -> None:
     """Remember the full text of shortened tick labels (see :func:`remember_full_text`)."""
     for text, whole in zip(shown, full):
-        remember_full_text(text, whole, ax.figure)
+        remember_full_text(text, whole, axes_figure(ax))
 
 
 # -- axes -----------------------------------------------------------------------------------
@@ -313,9 +318,10 @@ def legend_lines(ax: Axes, entries: int, title_lines: int = 0) -> int:
     lines are about 0.15 in, an entry's gap about 0.1 in); in a figure the chart made,
     which grows instead, 4, or up to 8 when there are few entries (a series label that
     carries its own rule switches stays whole)."""
-    if ax.figure.__dict__.get("_mathhammer_owned"):
+    figure = axes_figure(ax)
+    if figure.__dict__.get("_mathhammer_owned"):
         return max(4, min(8, 16 // max(entries, 1)))
-    height = slot(ax).height * ax.figure.get_figheight() - 0.15 * title_lines - 0.2
+    height = slot(ax).height * figure.get_figheight() - 0.15 * title_lines - 0.2
     limit = max(4, min(8, 16 // max(entries, 1)))
     return int(min(max((height / max(entries, 1) - 0.06) / 0.13, 1), limit))
 
@@ -338,7 +344,7 @@ def caption(ax: Axes, text: str) -> Any:
     bottom line when the chart owns its figure, else a note under the axes' x label."""
     if not text:
         return None
-    figure = ax.figure
+    figure = axes_figure(ax)
     if figure.__dict__.get("_mathhammer_owned") and len(figure.axes) <= 2:
         width = max(40, int(figure.get_figwidth() * 13))
         artist = figure.supxlabel(wrap(text, width, CAPTION_LINES), x=0.01, ha="left",
@@ -355,7 +361,7 @@ def caption(ax: Axes, text: str) -> Any:
 
 def axes_width(ax: Axes) -> float:
     """Width in inches of the slot the axes has in its figure (before the layout)."""
-    return float(ax.get_position().width * ax.figure.get_figwidth())
+    return float(ax.get_position().width * axes_figure(ax).get_figwidth())
 
 
 def label_chars(ax: Axes, share: float, most: int = 30, least: int = 10) -> int:
@@ -486,7 +492,7 @@ def _tag_shortened_texts(figure: Figure) -> dict[str, str]:
     if not full_texts:
         return {}
     figure.draw_without_rendering()  # tick labels exist only once the ticks are made
-    tags = {}
+    tags: dict[str, str] = {}
     for text in figure.findobj(Text):
         full = full_texts.get(text.get_text())
         if full is not None:
@@ -498,8 +504,8 @@ def _tag_shortened_texts(figure: Figure) -> dict[str, str]:
 
 def _with_titles(svg: str, tags: dict[str, str]) -> str:
     for gid, full in tags.items():
-        svg = re.sub(rf'(<g id="{re.escape(gid)}"[^>]*>)',
-                     lambda m, f=full: f"{m.group(1)}\n   <title>{escape(f)}</title>", svg,
+        tooltip = f"\n   <title>{escape(full)}</title>"
+        svg = re.sub(rf'(<g id="{re.escape(gid)}"[^>]*>)', lambda m: m.group(1) + tooltip, svg,
                      count=1)
     return svg
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from mathhammer.core.chart_fitting import axes_figure
 from mathhammer.core.chart_layout import (CAPTION_LINES, FIGSIZE, HANDLE_LENGTH,
                                           MAX_SERIES_PER_PANEL, axes_or_new, label_chars,
                                           legend_outside, legend_text, new_figure,
@@ -22,13 +23,13 @@ if TYPE_CHECKING:  # pragma: no cover
 
 def chart_title(ax: Axes, text: str) -> Any:
     """A chart's title over ``ax``, wrapped to the axes' width."""
-    width = max(30, int(ax.get_position().width * ax.figure.get_figwidth() * 8.5))
+    width = max(30, int(ax.get_position().width * axes_figure(ax).get_figwidth() * 8.5))
     return title(ax, text, width=width)
 
 
 def lines_per_row(ax: Axes, rows: int) -> int:
     """Lines a row label may take in a caller's axes (10-point lines are about 0.17 in)."""
-    height = ax.get_position().height * ax.figure.get_figheight() * 0.85
+    height = ax.get_position().height * axes_figure(ax).get_figheight() * 0.85
     return int(min(max(height / max(rows, 1) / 0.17, 1), 3))
 
 
@@ -57,7 +58,8 @@ def facets(attackers: list[str], panels: list[str], facet: Any,
     if forced and not by_target and n <= MAX_SERIES_PER_PANEL:
         return [0] * n, [""]
     keys = panels if by_target else [""] * n
-    panel_of, titles = [0] * n, []
+    panel_of = [0] * n
+    titles: list[str] = []
     for key in dict.fromkeys(keys):
         members = [i for i in range(n) if keys[i] == key]
         chunks = [members[j:j + MAX_SERIES_PER_PANEL]

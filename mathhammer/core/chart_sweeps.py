@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from mathhammer.core.chart_data import TIDY, frame_note
-from mathhammer.core.chart_fitting import fit_to_figure
+from mathhammer.core.chart_fitting import axes_figure, fit_to_figure
 from mathhammer.core.chart_layout import (axes_or_new, capitalised, figure_png, fit_limits,
                                           grow_to_fit, integer_axis, label_chars, legend_outside,
                                           percent_axis, series_style, style, wrap)
@@ -29,7 +29,8 @@ class LinesArtists(NamedTuple):
     lines: list
     bands: list
     axes: list = []
-    _repr_png_ = figure_png
+    def _repr_png_(self) -> bytes:
+        return figure_png(self)
 
 
 def sweep_lines(frame: pd.DataFrame, parameter: str | None = None, metric: str | None = None,
@@ -102,7 +103,7 @@ def sweep_lines(frame: pd.DataFrame, parameter: str | None = None, metric: str |
         legend_names = attackers if faceted and any(panels) else None
         finish_panels(axes, lines, heading, note, panel_titles if faceted else None,
                       legend_names)
-        grow_to_fit(axes[0].figure)
+        grow_to_fit(axes_figure(axes[0]))
         fit_to_figure(axes)
     return LinesArtists(axes[0], lines, bands, axes)
 
@@ -203,9 +204,9 @@ def survival(frame: pd.DataFrame, *, ax: Axes | None = None, title: str | None =
         chart_title(ax, title or "Survival by battle round")
         note = "; ".join(p for p in (frame.attrs.get("caption", ""),
                                      "bands: ±2 s.e." if bands else "") if p)
-        legend_outside(ax, lines, [line.get_label() for line in lines], title=note or None,
-                       width=label_chars(ax, 0.4, 26, 14))
-        grow_to_fit(ax.figure)
+        legend_outside(ax, lines, [str(line.get_label()) for line in lines],
+                       title=note or None, width=label_chars(ax, 0.4, 26, 14))
+        grow_to_fit(axes_figure(ax))
         fit_to_figure([ax])
     return LinesArtists(ax, lines, bands, [ax])
 

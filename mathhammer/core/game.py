@@ -119,8 +119,9 @@ class Game(Generic[Plan]):
     situation_columns: tuple[str, ...] = ()
     chunks: int = CHUNKS
 
-    def compile(self, attackers: Any, targets: Any, **options: Any) -> Plan:
-        """Parse (text -> profiles) and compile (profiles -> arrays) one question."""
+    def compile(self, attackers: Any, targets: Any, /, **options: Any) -> Plan:
+        """Parse (text -> profiles) and compile (profiles -> arrays) one question (core
+        passes the two positionally: a game names them as it likes)."""
         raise NotImplementedError
 
     def run_monte_carlo(self, plan: Plan, trials: int, seed: SeedLike, *,
@@ -162,8 +163,9 @@ def recorded_seed(seed: SeedLike) -> tuple[Any, list[int]]:
     """
     if isinstance(seed, np.random.SeedSequence):
         entropy = seed.entropy
+        # the ignore: numpy's stub allows None, but a SeedSequence draws entropy when given none
         entropy = [int(e) for e in entropy] if isinstance(entropy, (list, tuple, np.ndarray)) \
-            else int(entropy)
+            else int(entropy)  # type: ignore[arg-type]
         return entropy, [int(k) for k in seed.spawn_key]
     return seed, []
 
@@ -392,7 +394,7 @@ def sweep(game: Game[Any], attackers: Sequence[tuple[str, Any]],
     """
     values = sweep_values(parameter, values)
     setting = setting or (lambda value: {parameter: value})
-    column = {} if parameter in game.situation_columns else None
+    column: dict[str, Any] | None = {} if parameter in game.situation_columns else None
     cells = [Cell(a_label, t_label, a_spec, t_spec, {**options, **setting(value)},
                   column if column is not None else {parameter: value})
              for a_label, a_spec in attackers for t_label, t_spec in targets

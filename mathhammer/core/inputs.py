@@ -41,7 +41,7 @@ def whole_number(value: Any, what: str, low: int, high: int) -> int:
     import numbers
 
     if isinstance(value, bool) or not isinstance(value, numbers.Integral) \
-            or not low <= value <= high:
+            or not low <= int(value) <= high:
         raise OptionError(f"{what} must be a whole number from {low:,} to {high:,}, not "
                           f"{_shown(value)}")
     return int(value)
@@ -75,8 +75,9 @@ def real_number(value: Any, what: str, low: float, high: float) -> float:
     import math
     import numbers
 
+    # the ignore: mypy does not model numbers.Real's comparisons (PEP 484 leaves the tower out)
     if isinstance(value, bool) or not isinstance(value, numbers.Real) \
-            or not math.isfinite(value) or not low <= value <= high:
+            or not math.isfinite(value) or not low <= value <= high:  # type: ignore[operator]
         raise OptionError(f"{what} must be a number from {low:,g} to {high:,g}, not "
                           f"{_shown(value)}")
     return float(value)

@@ -81,8 +81,9 @@ def check_progress(progress: Any) -> bool | None:
 
 def wanted(progress: bool | None) -> bool:
     """Whether a bar should show for ``progress`` (see the module docstring)."""
-    if check_progress(progress) is not None:
-        return progress
+    chosen = check_progress(progress)
+    if chosen is not None:
+        return chosen
     return _depth == 0 and (_stderr_is_terminal() or in_notebook())
 
 

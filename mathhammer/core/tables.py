@@ -156,7 +156,7 @@ def estimate_parts(value: float, stderr: float | None, digits: int = DEFAULT_DIG
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return "", ""
     value = float(value)
-    if exact:
+    if exact or stderr is None:
         return format_value(value, digits, percent=percent), ""
     stderr = abs(float(stderr))
     seen = f"{trials:,} trials" if trials else "the trials"

@@ -30,7 +30,8 @@ def thread_count(limit: int) -> int:
     if getattr(parallel, "_is_initialized", False):
         threads = numba.get_num_threads()
     else:  # asking numba would start its threading layer (~50 ms) for nothing
-        threads = numba.config.NUMBA_NUM_THREADS
+        # numba.config sets its settings from the environment at import, unseen by mypy
+        threads = numba.config.NUMBA_NUM_THREADS  # type: ignore[attr-defined]
     return max(1, min(int(threads), limit))
 
 

@@ -109,7 +109,8 @@ def derived_outcomes(damage: Sequence, target: Target) -> dict[str, list]:
     return out
 
 
-def target_outcomes(method: str, dists: Mapping[str, Sequence], target: Target) -> Outcomes:
+def target_outcomes(method: str, dists: Mapping[str, Sequence | np.ndarray],
+                    target: Target) -> Outcomes:
     """One target's outcomes from its ``hits``, ``damage_before_saves`` and ``damage``
     (exact Fraction pmfs, or Monte Carlo counts): those three, ``models_destroyed``,
     ``boxes_lost`` (vehicles and heroes), ``overkill``; ``unit_destroyed`` and
@@ -155,7 +156,7 @@ class DustGame(Game[FirePlan]):
     situation_columns = ("sustained", "distance")
     chunks = N_CHUNKS
 
-    def compile(self, weapons: WeaponsLike, target: TargetLike, *, sustained: bool = False,
+    def compile(self, weapons: WeaponsLike, target: TargetLike, /, *, sustained: bool = False,
                 rules: Rules | None = None, distance: int | None = None,
                 **rule_switches: Any) -> FirePlan:
         target_obj = parse_target(target)

@@ -208,9 +208,10 @@ class Series:
 
     def mean(self) -> Fraction:
         """``f'(1)`` by the quotient rule."""
-        n1, d1 = sum(self.num), sum(self.den)
-        dn = sum(k * c for k, c in enumerate(self.num))
-        dd = sum(k * c for k, c in enumerate(self.den))
+        zero = Fraction(0)
+        n1, d1 = sum(self.num, zero), sum(self.den, zero)
+        dn = sum((k * c for k, c in enumerate(self.num)), zero)
+        dd = sum((k * c for k, c in enumerate(self.den)), zero)
         return (dn * d1 - n1 * dd) / (d1 * d1)
 
     def iter_coefficients(self) -> Iterator[Fraction]:
@@ -294,7 +295,8 @@ _QUANTITIES = ("hits", "damage_before_saves", "damage")
 MAX_EXACT_OUTCOMES = 500
 
 
-def damage_reach(rows: np.ndarray, dice: Sequence[int]) -> dict[int, int]:
+def damage_reach(rows: np.ndarray | Sequence[np.ndarray],
+                 dice: Sequence[int]) -> dict[int, int]:
     """Most damage a volley can deal per target (``rows`` compiled rows, ``dice[r]`` dice
     for row ``r``); an unbounded laser die counts for :data:`UNBOUNDED_REACH`."""
     most: dict[int, int] = {}

@@ -212,7 +212,7 @@ class ExchangeGame(Game[Exchange]):
                "p_b_destroyed": ("probability", "b_destroyed")}
     chunks = N_CHUNKS
 
-    def compile(self, a: Unit, b: Unit, *, rounds: int = 1,
+    def compile(self, a: Unit, b: Unit, /, *, rounds: int = 1,
                 a_weapons: Sequence[str] | None = None, b_weapons: Sequence[str] | None = None,
                 a_cover: str | None = None, b_cover: str | None = None,
                 sustained: bool = False, rules: Rules | None = None,

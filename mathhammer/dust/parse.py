@@ -148,7 +148,7 @@ def _parse_body(body: str, offset: int, line: str, name: str) -> tuple[Cell | No
             raise ProfileError("a one-cell weapon cannot be '-'{where}: give dice/damage such as "
                                "3/1", token="-", column=tokens[0][1], line=line)
         return cell, ()
-    per_target: list[tuple[str, tuple]] = []
+    per_target: list[tuple[str, tuple, int]] = []
     current: str | None = None
     cells: list = []
     for token, col in tokens:
@@ -167,6 +167,7 @@ def _parse_body(body: str, offset: int, line: str, name: str) -> tuple[Cell | No
                                f"target class with INF, VEH or AIR{hint}", token=token,
                                column=col, line=line)
         cells.append(_parse_cell(token, col, line))
+    assert current is not None  # the first token named a class, or the loop raised
     per_target.append((current, tuple(cells), len(line) + 1))
     out = []
     for cls, cs, col in per_target:
@@ -195,8 +196,8 @@ def parse_weapon_line(text: str) -> tuple[WeaponLine, dict, int | None]:
     if re.search(r"\(\s*1\s*\)\s*$", name):
         special = True
         name = re.sub(r"\s*\(\s*1\s*\)\s*$", "", name)
-    elif re.search(r"\(\s*-?\d+\s*\)\s*$", name):
-        token = re.search(r"\(\s*-?\d+\s*\)\s*$", name).group(0)
+    elif numbered := re.search(r"\(\s*-?\d+\s*\)\s*$", name):
+        token = numbered.group(0)
         raise ProfileError(f"'{token}'{{where}}: only '(1)' is allowed, marking a special weapon "
                            "(one per squad)", token=token, column=offset + rest.find(token) + 1,
                            line=line)

@@ -101,7 +101,8 @@ def losses_table(weapons: WeaponsLike, *, sustained: bool = False, models: int |
         for armour in range(1, levels + 1):
             row: dict[str, Any] = {"target class": cls, "armour": armour}
             for cover in COVER_STATES:
-                size = {"models": models} if cls == "infantry" and models else {}
+                size: dict[str, Any] = ({"models": models} if cls == "infantry" and models
+                                        else {})
                 if cls != "infantry":
                     size = {"boxes": boxes or 1}
                 target = Target(f"{cls}{armour}", cls, armour, cover=cover,
@@ -192,7 +193,8 @@ def best_fire_plan(weapons: WeaponsLike, targets: Sequence[TargetLike], *,
             subset = tuple(i for i, a in enumerate(assignment) if a == j)
             for k, v in enumerate(solve(j, subset)):
                 totals[k] += v
-        row = {f"{w.name}": tgts[a].name for w, a in zip(parsed, assignment)}
+        row: dict[str, str | float] = {f"{w.name}": tgts[a].name
+                                       for w, a in zip(parsed, assignment)}
         row.update({"expected_losses": float(totals[0]), "units_destroyed": float(totals[1]),
                     "expected_overkill": float(totals[2])})
         records.append(row)

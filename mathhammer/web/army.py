@@ -3,6 +3,7 @@ second list, each cell opening the full distributions of that pairing."""
 
 from __future__ import annotations
 
+import functools
 import html
 from collections.abc import Mapping
 from typing import Any
@@ -153,8 +154,8 @@ def cell_view(key: tuple[str, str, str], result: Any) -> str:
     """The full distributions of one matrix cell: its table and charts."""
     attacker, target, phase = key
     if hasattr(result, "distributions"):
-        charts = [Chart(lambda o=o: result.plot(o), o) for o in ("damage", "models_destroyed")
-                  if o in result.outcomes]
+        charts = [Chart(functools.partial(result.plot, o), o)
+                  for o in ("damage", "models_destroyed") if o in result.outcomes]
     else:  # the whole-unit engine's result (a target of several statlines)
         charts = [Chart(lambda: result.plot(), "battle")]
     return page("cell.html", attacker=attacker, target=target, phase=phase,

@@ -7,6 +7,7 @@ anything runs) and returns the work to run in the job pool, which answers an
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -79,7 +80,7 @@ def _pairing_answer(attacker: Any, target: str, options: dict[str, Any],
     profile = resolve_target(target, None, options.get("edition", 11))
     result = exact(weapons, profile, **options) if engine.exact else \
         simulate(weapons, profile, trials=engine.trials, seed=engine.seed, **options)
-    shown = [Chart(lambda o=o: result.plot(o), o.replace("_", "-"))
+    shown = [Chart(functools.partial(result.plot, o), o.replace("_", "-"))
              for o in ("damage", "models_destroyed") if varies(result, o)]
     downloads = {"result.md": text_download(result.to_markdown),
                  "result.csv": csv_download(result.to_frame)}
@@ -163,7 +164,7 @@ def varies(result: Any, outcome: str) -> bool:
 
 def result_answer(result: Any, engine: forms.Engine, outcomes: tuple[str, ...]) -> Answer:
     """One result: its table, the distribution chart of each outcome present, downloads."""
-    charts = [Chart(lambda o=o: result.plot(o), o.replace("_", "-"))
+    charts = [Chart(functools.partial(result.plot, o), o.replace("_", "-"))
               for o in outcomes if o in result.outcomes and varies(result, o)]
     downloads = {"result.md": text_download(result.to_markdown),
                  "result.csv": csv_download(result.to_frame)}

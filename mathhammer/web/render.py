@@ -64,7 +64,11 @@ class Chart:
 
 def chart_views(charts: list[Chart]) -> dict[str, Callable[[], str]]:
     """The answer's views drawing each of ``charts``."""
-    return {chart.view: (lambda chart=chart: chart.inline) for chart in charts}
+    return {chart.view: _inline_view(chart) for chart in charts}
+
+
+def _inline_view(chart: Chart) -> Callable[[], str]:
+    return lambda: chart.inline
 
 
 def text_download(make: Callable[[], str], media_type: str = "text/markdown") -> Download:

@@ -228,6 +228,7 @@ class _BatchSolver:
             else:
                 out = self._sorted_saves(joint, part, local)
             result = out if result is None else _add_padded_last(result, out)
+        assert result is not None  # the state's probability lies in some region
         return result
 
     def _per_die_step(self) -> np.ndarray:

@@ -17,8 +17,8 @@ from mathhammer.errors import OptionError
 from mathhammer.wh40k.profiles import Modifiers, Situation
 
 #: Field name to its annotation text, per options class (:class:`Rules` checks its own).
-FIELD_TYPES = {cls: {f.name: str(f.type) for f in dataclasses.fields(cls)}
-               for cls in (Situation, Modifiers)}
+FIELD_TYPES: dict[type, dict[str, str]] = {
+    cls: {f.name: str(f.type) for f in dataclasses.fields(cls)} for cls in (Situation, Modifiers)}
 
 
 def build_checked(cls: type, values: dict[str, Any]) -> Any:

@@ -150,6 +150,9 @@ class Ability:
             raise ProfileError(f"unknown ability '{self.name}'")
         if self.name == ab.ANTI and (self.anti_keyword is None or self.threshold is None):
             raise ProfileError("ANTI needs a keyword and a threshold, e.g. ANTI-INFANTRY 4+")
+        if ab.WEAPON_ABILITIES[self.name].param is ab.Param.DICE and self.value is None:
+            raise ProfileError(f"{self.name} needs a value, e.g. {self.name} D3",
+                               token=self.name)
         if self.threshold is not None and not 2 <= self.threshold <= 6:
             raise ProfileError(f"ANTI threshold {self.threshold}+ must be between 2+ and 6+",
                                token=f"{self.threshold}+")

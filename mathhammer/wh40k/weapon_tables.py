@@ -115,7 +115,7 @@ class BatchTables:
     damage_maps: np.ndarray    # int64[2, Dmax + 1]
     blast_per_five: int
     cleave_per_five: int
-    damage_pmf: np.ndarray = None   # float64[Dmax + 1]: law of the raw damage roll
+    damage_pmf: np.ndarray          # float64[Dmax + 1]: law of the raw damage roll
     blast_dice: tuple[int, int] = (0, 0)   # random [BLAST X]: (dice, sides) per five models
     cleave_dice: tuple[int, int] = (0, 0)  # random [CLEAVE X], the same way
 
@@ -156,7 +156,7 @@ def batch_tables(weapon: Weapon, defender: Defender, situation: Situation,
     blast = active(ab.BLAST)
     cleave = active(ab.CLEAVE)
     rapid = active(ab.RAPID_FIRE) if (situation.half_range and ranged) else None
-    rf = rapid.value if rapid is not None else _NONE
+    rf = rapid.value if rapid is not None and rapid.value is not None else _NONE
     overwatch = situation.overwatch and ranged
     auto_hit = weapon.auto_hits and not (overwatch and not rules.torrent_in_snap)
     hit = _hit_table(weapon, defender, situation, modifiers, rules, active)
@@ -170,7 +170,7 @@ def batch_tables(weapon: Weapon, defender: Defender, situation: Situation,
     maps = _damage_maps(weapon, defender, melta_x, modifiers, rules, len(damage_pmf) - 1)
 
     sustained = active(ab.SUSTAINED_HITS)
-    sus = sustained.value if sustained is not None else _NONE
+    sus = sustained.value if sustained is not None and sustained.value is not None else _NONE
     devastating = active(ab.DEVASTATING_WOUNDS) is not None
     first_wound, first_save = wound_tables[0], save_tables[0]
     psychic = active(ab.PSYCHIC) is not None
@@ -179,9 +179,10 @@ def batch_tables(weapon: Weapon, defender: Defender, situation: Situation,
                            fnp_mortal=min(defender.fnp_mortal, defender.fnp_psychic))
     lethal = active(ab.LETHAL_HITS) is not None and not auto_hit
     if lethal and rules.edition != 10:   # mandatory in 10e
-        lethal = _take_lethal(rules, *np.array(first_wound, dtype=np.int64),
-                              *np.array(first_save, dtype=np.int64), maps, damage_pmf,
-                              devastating, defender)
+        wound_class, wound_reroll = np.array(first_wound, dtype=np.int64)
+        save_fails, save_reroll = np.array(first_save, dtype=np.int64)
+        lethal = _take_lethal(rules, wound_class, wound_reroll, save_fails, save_reroll, maps,
+                              damage_pmf, devastating, defender)
     row = [0] * BATCH_COLUMNS
     row[N_WEAPONS] = weapon.count
     row[A_COUNT], row[A_SIDES], row[A_CONST] = (weapon.attacks.count, weapon.attacks.sides,
@@ -290,7 +291,7 @@ def _has_cover(weapon: Weapon, defender: Defender, situation: Situation, rules: 
 
 
 def _wound_tables(weapon: Weapon, defender: Defender, situation: Situation,
-                  modifiers: Modifiers, rules: Rules, active) -> list[np.ndarray]:
+                  modifiers: Modifiers, rules: Rules, active) -> list[list[list[int]]]:
     """Wound roll (05.02): one ``[outcome, re-roll mask]`` table per toughness the unit may
     present."""
     strength = max(1, weapon.strength + modifiers.strength_mod)
@@ -298,7 +299,8 @@ def _wound_tables(weapon: Weapon, defender: Defender, situation: Situation,
     wound_mod = _cap(modifiers.wound_mod + (1 if lance else 0), rules)
     crit_wound = modifiers.crit_wounds
     for anti in weapon.active(ab.ANTI, defender.keywords):
-        crit_wound = min(crit_wound, anti.threshold)
+        if anti.threshold is not None:   # always for ANTI (Ability refuses it without)
+            crit_wound = min(crit_wound, anti.threshold)
     twin = active(ab.TWIN_LINKED) is not None
     tables = []
     for toughness in defender.toughness_values:
@@ -318,7 +320,7 @@ def _wound_tables(weapon: Weapon, defender: Defender, situation: Situation,
 
 
 def _save_tables(weapon: Weapon, defender: Defender, situation: Situation,
-                 modifiers: Modifiers, rules: Rules, active) -> list[np.ndarray]:
+                 modifiers: Modifiers, rules: Rules, active) -> list[list[list[int]]]:
     """Saving throw (05.04), one ``[fails, re-roll mask]`` table per allocation group; AP never
     touches the invulnerable save; an unmodified 1 always fails."""
     ranged = not weapon.melee
@@ -331,7 +333,8 @@ def _save_tables(weapon: Weapon, defender: Defender, situation: Situation,
         has_invuln = invuln is not None and scope in ("all", "ranged" if ranged else "melee")
         save_fails = [1] * 7
         for face in range(2, 7):
-            saved = face + armour_mod + ap >= save or (has_invuln and face + invuln_mod >= invuln)
+            saved = face + armour_mod + ap >= save or (
+                has_invuln and invuln is not None and face + invuln_mod >= invuln)
             save_fails[face] = int(not saved)
         save_reroll = [0] * 7
         if defender.reroll_saves == "ones":

@@ -200,3 +200,25 @@ def test_no_pyplot_figures_accumulate(exact_result):
     for _ in range(3):   # one leaked figure per call would show at once
         exact_result.plot()
     assert len(plt.get_fignums()) == before
+
+
+def test_axes_of_a_subfigure_are_refused_in_one_line(exact_result, grid):
+    # found by mypy (Axes.figure is Figure | SubFigure): axes of a matplotlib subfigure used
+    # to end in an AttributeError traceback ('SubFigure' object has no attribute
+    # 'get_figwidth'); a chart sizes its text from a whole figure's inches
+    from matplotlib.figure import Figure
+
+    def subfigure_axes():
+        return Figure().subfigures(1, 2)[0].subplots()
+
+    sweep = mh.sweep([HB], ["MEQ"], "save", [2, 3], exact=True)
+    for draw in (lambda ax: charts.distribution(exact_result, ax=ax),
+                 lambda ax: charts.overlay([exact_result], ax=ax),
+                 lambda ax: charts.bars(grid, ax=ax),
+                 lambda ax: charts.heatmap(grid, ax=ax),
+                 lambda ax: charts.sweep_lines(sweep, ax=ax)):
+        with pytest.raises(OptionError, match=r"^ax= is an axes of a matplotlib subfigure: "
+                                              r"draw the chart in axes of a figure"):
+            draw(subfigure_axes())
+    art = charts.distribution(exact_result, ax=Figure().subplots())  # a figure's axes draw
+    assert len(art.bars) > 0

@@ -5,7 +5,7 @@ import pytest
 from mathhammer.errors import OptionError, ProfileError
 from mathhammer.wh40k import abilities as ab
 from mathhammer.wh40k.parse import parse_target, parse_weapon
-from mathhammer.wh40k.profiles import Modifiers, Rules, Situation
+from mathhammer.wh40k.profiles import Ability, Modifiers, Rules, Situation
 
 
 def test_weapon_abilities_and_counts():
@@ -15,6 +15,16 @@ def test_weapon_abilities_and_counts():
     anti = weapon.active(ab.ANTI, frozenset({"VEHICLE"}))
     assert len(anti) == 1 and weapon.active(ab.ANTI, frozenset({"INFANTRY"})) == ()
     assert parse_weapon('Flamer: 12" AD6 BSN/A S4 AP0 D1 [TORRENT]').auto_hits
+
+
+@pytest.mark.parametrize("name", [ab.RAPID_FIRE, ab.SUSTAINED_HITS, ab.MELTA, ab.CLEAVE])
+def test_ability_built_in_python_needs_its_value(name):
+    # found by mypy (value is DiceExpr | None): Ability(RAPID_FIRE) without X used to reach
+    # the batch tables and end in an AttributeError traceback within half range
+    with pytest.raises(ProfileError, match=f"^{name} needs a value, e.g. {name} D3"):
+        Ability(name)
+    assert Ability(name, parse_weapon("W: A1 BS3+ S4 AP0 D2").damage).value.constant == 2
+    assert Ability(ab.BLAST).number == 1   # [BLAST]'s X is optional
 
 
 def test_targets():

@@ -150,11 +150,11 @@ class ExactEvaluator:
                 sources.setdefault(target, []).append(k)
         rules = self.space.rules_of(plan)
         models, wounds = {}, {}
-        for target, lines in loads.items():
+        for target, load in loads.items():
             if len(settings[target]) > 1:
                 raise NotExact(f"activations of different modifiers aim at {target}")
             (situation, modifiers), = settings[target]
-            key = (target, tuple(lines), situation, modifiers, rules)
+            key = (target, tuple(load), situation, modifiers, rules)
             if key not in self.cache:
                 if len(self.cache) >= MAX_EXACT_CALLS:
                     raise UnsupportedError(f"more than {MAX_EXACT_CALLS:,} distinct exact "

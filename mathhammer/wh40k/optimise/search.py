@@ -17,7 +17,7 @@ from typing import Any
 
 from mathhammer.core.progress import bar
 from mathhammer.wh40k.optimise.objectives import lexicographic_best
-from mathhammer.wh40k.optimise.space import Plan, Space, normal_order
+from mathhammer.wh40k.optimise.space import Allocation, Plan, Space, normal_order
 
 #: Standard errors of the difference below the best at which a plan is pruned.
 PRUNE_Z = 4.0
@@ -131,7 +131,7 @@ def _neighbours(space: Space, plan: Plan):
     then (when splitting) one or half of a cell's models moved to another cell."""
     for i, slot in enumerate(space.slots):
         for cell in slot.cells:
-            allocation = ((cell, slot.models),)
+            allocation: Allocation = ((cell, slot.models),)
             if allocation != plan.allocations[i]:
                 yield _with_allocation(plan, i, allocation)
     for j, option in enumerate(space.options):
@@ -160,6 +160,6 @@ def _neighbours(space: Space, plan: Plan):
                     yield _with_allocation(plan, i, allocation)
 
 
-def _with_allocation(plan: Plan, i: int, allocation) -> Plan:
+def _with_allocation(plan: Plan, i: int, allocation: Allocation) -> Plan:
     return dataclasses.replace(
         plan, allocations=plan.allocations[:i] + (allocation,) + plan.allocations[i + 1:])

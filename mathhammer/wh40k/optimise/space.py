@@ -141,7 +141,7 @@ class Space:
     def focused(self, target: str, base: Plan) -> Plan:
         """``base`` with every slot that may aim at ``target`` sending all its models there
         (first profile it has there, or the one ``base`` gave it)."""
-        allocations = []
+        allocations: list[Allocation] = []
         for slot, allocation in zip(self.slots, base.allocations):
             cells = [c for c in slot.cells if c[0] == target]
             if cells:
@@ -321,9 +321,9 @@ def concrete_scenario(space: Space, plan: Plan) -> Scenario:
                                         for slot, cell, _ in batch_order(space, plan, k)))
             activations[k] = dataclasses.replace(act, weapons=weapons[k], order=order,
                                                  modifiers=space.modifiers_of(plan, k))
-    order = space.activation_order(plan)
-    origins = tuple(scenario.origins[k] for k in order) if scenario.origins else ()
-    return Scenario(units=units, activations=tuple(activations[k] for k in order),
+    sequence = space.activation_order(plan)
+    origins = tuple(scenario.origins[k] for k in sequence) if scenario.origins else ()
+    return Scenario(units=units, activations=tuple(activations[k] for k in sequence),
                     rounds=scenario.rounds, sides=dict(scenario.sides),
                     rules=space.rules_of(plan), switches=scenario.switches, origins=origins)
 

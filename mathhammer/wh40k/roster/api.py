@@ -189,13 +189,13 @@ class Roster:
         """The file's Leading/Supporting links (any that cannot hold are noted and skipped),
         then the user's (any that cannot hold is an error)."""
         out: list[Attachment] = []
-        for attached, bodyguard in self._recorded_links(notes):
-            problem = self._conflict(out, attached, bodyguard)
+        for attached, guard in self._recorded_links(notes):
+            problem = self._conflict(out, attached, guard)
             if problem:
-                notes.append(f"the file attaches {attached} to {bodyguard}, but {problem}; "
+                notes.append(f"the file attaches {attached} to {guard}, but {problem}; "
                              "left unattached")
             else:
-                out.append(Attachment(attached, bodyguard, recorded=True))
+                out.append(Attachment(attached, guard, recorded=True))
         for leader_name, bodyguard_name in pairs:
             leader, bodyguard = self._entry(leader_name), self._entry(bodyguard_name)
             if leader.name == bodyguard.name:

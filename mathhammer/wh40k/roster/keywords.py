@@ -174,10 +174,10 @@ def statline(chars: dict[str, str], keywords: Iterable[str], invuln: tuple[int, 
     save_text = f"Sv{save_match.group(1)}+" if save_match else "Sv-"
     wounds = _number(chars.get("w", ""), "W")
     insv = clean(chars.get("insv", ""))
-    if invuln is None and _ROLL.match(insv):
+    if invuln is None and (insv_match := _ROLL.match(insv)):
         scope = "ranged" if "ranged" in insv.lower() else (
             "melee" if "melee" in insv.lower() else "all")
-        invuln = (int(_ROLL.match(insv).group(1)), scope)
+        invuln = (int(insv_match.group(1)), scope)
     parts = [f"T{toughness}", save_text]
     if invuln is not None:
         value, scope = invuln
