@@ -89,6 +89,50 @@ def too_deeply_nested(text: str, limit: int = MAX_TOML_NESTING) -> int | None:
     return None
 
 
+def read_toml_tables(raw: bytes, source: str, needs: str,
+                     error: type[Exception] = ValueError) -> tuple[str, dict]:
+    """The text and the document of a TOML file of named tables (reference targets).
+
+    Parameters
+    ----------
+    raw, source
+        The file's bytes and its name for messages.
+    needs
+        What one entry of the file needs, for the nesting refusal (``"a target"``).
+    error
+        The exception to raise: one line ``"<source>, line N: <what>"``.
+
+    Raises
+    ------
+    error
+        When the bytes are not UTF-8, nest too deeply, or are not TOML.
+
+    Examples
+    --------
+    >>> read_toml_tables(b"[a]\\nx = 1\\n", "f.toml", "a target")[1]
+    {'a': {'x': 1}}
+    """
+    import re
+    import tomllib
+
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise error(f"{source}, line {line}: not UTF-8 text") from None
+    deep = too_deeply_nested(text)
+    if deep is not None:
+        raise error(f"{source}, line {deep}: arrays or tables nested more than "
+                    f"{MAX_TOML_NESTING} deep; {needs} needs one level")
+    try:
+        return text, tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        found = re.search(r"\(at line (\d+), column (\d+)\)", str(exc))
+        where = f"line {found.group(1)}, column {found.group(2)}" if found else "line 1"
+        reason = re.sub(r"\s*\(at .*\)$", "", str(exc))
+        raise error(f"{source}, {where}: malformed TOML: {reason}") from None
+
+
 def check_output_path(path: str | os.PathLike[str]) -> None:
     """Refuse an output path that is not a regular file or a new file in an existing folder.
 

@@ -25,13 +25,12 @@ from __future__ import annotations
 import os
 import re
 import threading
-import tomllib
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from importlib import resources
 from typing import Any
 
-from mathhammer.core.files import MAX_TOML_NESTING, read_bounded, too_deeply_nested
+from mathhammer.core.files import read_bounded, read_toml_tables
 from mathhammer.core.limits import MAX_MODELS, check_number_text, refuse_foreign_digits
 from mathhammer.core.numbers import refuse_malformed_count
 from mathhammer.errors import MathhammerError, ProfileError, did_you_mean
@@ -269,22 +268,7 @@ def read_targets_file(path: str | os.PathLike[str]) -> list[TargetEntry]:
 
 def parse_targets_text(raw: bytes, source: str) -> list[TargetEntry]:
     """The entries of TOML ``raw`` read from ``source`` (named in error messages)."""
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        raise ProfileError(f"{source}, line {line}: not UTF-8 text") from None
-    deep = too_deeply_nested(text)
-    if deep is not None:
-        raise ProfileError(f"{source}, line {deep}: arrays or tables nested more than "
-                           f"{MAX_TOML_NESTING} deep; a target needs one level")
-    try:
-        document = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        found = re.search(r"\(at line (\d+), column (\d+)\)", str(exc))
-        where = f"line {found.group(1)}, column {found.group(2)}" if found else "line 1"
-        reason = re.sub(r"\s*\(at .*\)$", "", str(exc))
-        raise ProfileError(f"{source}, {where}: malformed TOML: {reason}") from None
+    text, document = read_toml_tables(raw, source, "a target", ProfileError)
     entries: list[TargetEntry] = []
     seen: dict[str, str] = {}
     for key, table in document.items():

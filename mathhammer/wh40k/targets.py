@@ -25,13 +25,12 @@ from __future__ import annotations
 
 import os
 import re
-import tomllib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-from mathhammer.core.files import MAX_TOML_NESTING, read_bounded, too_deeply_nested
+from mathhammer.core.files import read_bounded, read_toml_tables
 from mathhammer.errors import MathhammerError, ProfileError, did_you_mean
 from mathhammer.wh40k.profiles import NO_SAVE, TargetProfile
 from mathhammer.core.limits import MAX_MODELS, check_number_text, refuse_foreign_digits
@@ -254,23 +253,7 @@ def read_file(path: str | os.PathLike[str]) -> list[TargetEntry]:
 
 
 def _parse_text(raw: bytes, source: str) -> list[TargetEntry]:
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        raise ProfileError(f"{source}, line {line}: not UTF-8 text") from None
-    deep = too_deeply_nested(text)
-    if deep is not None:
-        raise ProfileError(f"{source}, line {deep}: arrays or tables nested more than "
-                           f"{MAX_TOML_NESTING} deep; a profile needs one level")
-    try:
-        document = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        msg = str(exc)
-        found = re.search(r"\(at line (\d+), column (\d+)\)", msg)
-        where = f"line {found.group(1)}, column {found.group(2)}" if found else "somewhere"
-        reason = re.sub(r"\s*\(at .*\)$", "", msg)
-        raise ProfileError(f"{source}, {where}: malformed TOML: {reason}") from None
+    text, document = read_toml_tables(raw, source, "a profile", ProfileError)
     entries = []
     for key, table in document.items():
         line = _line_of(text, key)
