@@ -61,8 +61,9 @@ class Distribution:
     @classmethod
     def from_pmf(cls, pmf: np.ndarray, **names: str | None) -> Distribution:
         """An exact pmf (renormalised against rounding drift of order 1e-15)."""
-        pmf = np.maximum(np.asarray(pmf, dtype=np.float64), 0.0)
-        return cls(_trim(pmf / pmf.sum())).named(**names)
+        pmf = np.maximum(np.asarray(pmf, dtype=np.float64), 0.0)   # a new array
+        pmf /= pmf.sum()
+        return cls(_trim(pmf)).named(**names) if names else cls(_trim(pmf))
 
     def named(self, label: str | None = None, subject: str | None = None,
               note: str | None = None) -> Distribution:
@@ -190,6 +191,9 @@ def _name_of(text: Any) -> str:
 
 
 def _trim(pmf: np.ndarray) -> np.ndarray:
+    """``pmf`` up to its last positive value (at least one value), contiguous float64."""
+    if len(pmf) and pmf[-1] > 0:   # the usual case: nothing to trim
+        return np.ascontiguousarray(pmf, dtype=np.float64)
     nonzero = np.flatnonzero(pmf > 0)
     end = int(nonzero[-1]) + 1 if len(nonzero) else 1
     return np.ascontiguousarray(pmf[:end], dtype=np.float64)

@@ -26,8 +26,7 @@ from mathhammer.wh40k.plan_columns import (AUTO_HIT, BONUS_COUNT, BONUS_DICE, BO
                                            G_MODELS, G_WOUNDS, SHORTCUT_COLUMNS)
 from mathhammer.wh40k.profiles import Modifiers, Rules, Situation, TargetProfile, Weapon
 from mathhammer.wh40k.sampling_tables import batch_shortcuts, count_tables, table_size
-from mathhammer.wh40k.weapon_tables import (Defender, batch_tables, feel_no_pain,
-                                            psychic_feel_no_pain)
+from mathhammer.wh40k.weapon_tables import Defender, batch_tables
 # Every public name of the modules this one was split into, importable from here as before.
 from mathhammer.wh40k.dice_laws import *  # noqa: E402,F401,F403
 from mathhammer.wh40k.plan_columns import *  # noqa: E402,F401,F403
@@ -66,6 +65,8 @@ class CompiledPlan:
         final text).
     dw_at_unit_end
         1 when [DEVASTATING WOUNDS] mortal wounds wait for the end of all batches.
+    weapons
+        The weapon profile of each batch (:attr:`labels` writes them out).
     dw_spill
         1 when [DEVASTATING WOUNDS] mortal wounds spill from model to model (10e launch
         text); 0 when each critical wound damages one model at most.
@@ -86,7 +87,7 @@ class CompiledPlan:
     hazard_rolls: int
     hazard_mortals: int
     dw_at_unit_end: int
-    labels: tuple[str, ...]
+    weapons: tuple[Weapon, ...]
     count_cdfs: np.ndarray = None  # float64[B, COUNT_TABLES, N + 1, N + 1], see count_tables()
     shortcuts: np.ndarray = None   # int64[B, SHORTCUT_COLUMNS], see batch_shortcuts()
     use_counts: int = 2
@@ -95,6 +96,11 @@ class CompiledPlan:
     edition: int = 11
     damage_pmfs: np.ndarray = None  # float64[B, Dmax + 1], see raw_damage_pmf()
     command_reroll: int = 0         # COMMAND_CODES; the kernel then rolls every die
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        """Each batch's weapon line, as written by the profile."""
+        return tuple(str(w) for w in self.weapons)
 
     @property
     def count_limit(self) -> int:
@@ -184,12 +190,11 @@ def compile_plan(weapons: Sequence[Weapon], target: TargetProfile,
     """
     if not weapons:
         raise OptionError("give at least one weapon line")
-    fnp_all, fnp_mortal = feel_no_pain(target, modifiers)
-    fnp_psychic = psychic_feel_no_pain(target, modifiers)
+    defender = Defender.of_target(target, modifiers)
+    fnp_all, fnp_mortal, fnp_psychic = defender.fnp, defender.fnp_mortal, defender.fnp_psychic
     groups = np.array([[target.count, target.wounds, fnp_all, fnp_mortal,
                         min(fnp_all, fnp_psychic), min(fnp_mortal, fnp_psychic)]],
                       dtype=np.int64)
-    defender = Defender.of_target(target, modifiers)
     tables = [batch_tables(w, defender, situation, modifiers, rules) for w in weapons]
     rows = []
     for w, t in zip(weapons, tables):
@@ -201,6 +206,8 @@ def compile_plan(weapons: Sequence[Weapon], target: TargetProfile,
         rows.append(row)
     if len(tables) == 1:   # one batch (the common question): its tables as they are
         damage_maps, damage_pmfs = tables[0].damage_maps[None], tables[0].damage_pmf[None]
+        rolls = np.concatenate([tables[0].hit, tables[0].wound[0]])[None]
+        saves = tables[0].saves[None]
     else:
         width = max(t.damage_maps.shape[1] for t in tables)
         damage_maps = np.ones((len(weapons), 2, width), dtype=np.int64)
@@ -208,9 +215,9 @@ def compile_plan(weapons: Sequence[Weapon], target: TargetProfile,
         for b, t in enumerate(tables):
             damage_maps[b, :, : t.damage_maps.shape[1]] = t.damage_maps
             damage_pmfs[b, : len(t.damage_pmf)] = t.damage_pmf
-    rolls = np.array([np.concatenate([t.hit, t.wound[0]]) for t in tables], dtype=np.int64)
+        rolls = np.array([np.concatenate([t.hit, t.wound[0]]) for t in tables], dtype=np.int64)
+        saves = np.array([t.saves for t in tables], dtype=np.int64)
     hazard_rolls = sum(w.count for w in weapons if w.has(ab.HAZARDOUS))
-    saves = np.array([t.saves for t in tables], dtype=np.int64)
     if sampling_tables:
         cdfs, shortcuts = _sampling_tables(rows, rolls, saves, damage_maps, damage_pmfs, groups)
     else:
@@ -225,7 +232,7 @@ def compile_plan(weapons: Sequence[Weapon], target: TargetProfile,
         hazard_rolls=hazard_rolls,
         hazard_mortals=hazard_mortals(rules, attacker_monster_vehicle),
         dw_at_unit_end=dw_at_unit_end(rules),
-        labels=tuple(str(w) for w in weapons),
+        weapons=tuple(weapons),
         count_cdfs=cdfs,
         shortcuts=shortcuts,
         hazard_fail_max=1 if rules.edition == 10 else 2,

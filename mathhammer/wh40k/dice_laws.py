@@ -97,7 +97,8 @@ def weapon_dice_pmf(row: Sequence[int]) -> np.ndarray:
     and [RAPID FIRE] dice (:func:`attack_dice_pmf` is this to the power ``N_WEAPONS``)."""
     per_weapon = rerolled_pmf(dice_pmf(row[A_COUNT], row[A_SIDES], row[A_CONST]),
                               row[A_REROLL_BELOW])
-    per_weapon = np.concatenate([np.zeros(row[BONUS_DICE]), per_weapon])
+    if row[BONUS_DICE]:
+        per_weapon = np.concatenate([np.zeros(row[BONUS_DICE]), per_weapon])
     if row[BONUS_COUNT]:
         per_weapon = np.convolve(per_weapon, dice_pmf(row[BONUS_COUNT], row[BONUS_SIDES], 0))
     if row[RF_COUNT] or row[RF_CONST]:

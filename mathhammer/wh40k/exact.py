@@ -25,8 +25,12 @@ plan, so :mod:`mathhammer.wh40k.exact_tables` memoises them on their bytes (and
 :func:`compiled_plan` the plan itself): a repeated or overlapping question rebuilds nothing.
 Powers of a generating function are taken by Horner's scheme on a table allocated once, or by
 squaring (one weapon's table to the number of weapons); the states after u unsaved wounds by
-squaring the Markov step for small units. Only non-negative numbers are multiplied and
-added, so each probability keeps its relative precision. :func:`clear_caches` forgets it all.
+squaring the Markov step for small units. When a [DEVASTATING WOUNDS] critical wound takes
+the same step as an unsaved wound (same damage and Feel No Pain, no spilling: the usual
+case), only their total matters and the batch needs its one-dimensional pmf
+(:func:`~mathhammer.wh40k.exact_tables.wound_total_pmf`). Only non-negative numbers are
+multiplied and added, so each probability keeps its relative precision. :func:`clear_caches`
+forgets it all.
 """
 
 from __future__ import annotations
@@ -40,14 +44,14 @@ from mathhammer.errors import UnsupportedError
 from mathhammer.wh40k.compile import (DEVASTATING, FNP_COLUMN, FNP_MORTAL_COLUMN, G_MODELS,
                                       G_WOUNDS, MORTAL_DAMAGE, NORMAL_DAMAGE, SUS_CONST,
                                       SUS_COUNT, SUS_SIDES, CompiledPlan, compile_plan)
-from mathhammer.wh40k.exact_tables import (CACHE_SIZE, MAX_CACHED_STATES, add_padded,
+from mathhammer.wh40k.exact_tables import (CACHE_SIZE, MAX_CACHED_STATES, Memo, add_padded,
                                            clear_caches as clear_table_caches, convolve,
                                            damage_transition, joint_pmf, mapped_pmf,
-                                           spill_step)
+                                           spill_step, wound_total_pmf)
 from mathhammer.wh40k.profiles import Modifiers, Rules, Situation, TargetProfile, Weapon
 
 __all__ = ["MAX_EXACT_DAMAGE", "MAX_EXACT_STATES", "MAX_EXACT_WORK", "MAX_PENDING_CELLS",
-           "add_padded", "apply_batch", "batch_steps", "check_exact_size",
+           "add_padded", "apply_batch", "batch_steps", "check_exact_size", "critical_like_unsaved",
            "check_pending_size", "clear_caches", "compiled_plan", "convolve", "damage_transition",
            "hazard_pmf", "inflict_pending", "mapped_pmf", "mortal_step", "pmfs_of", "solve",
            "states_after_wounds", "unsaved_and_devastating_pmf"]
@@ -244,8 +248,13 @@ def unsaved_and_devastating_pmf(plan: CompiledPlan, b: int, group: int = 0) -> n
 def _resolve_batch(plan: CompiledPlan, b: int, state: np.ndarray, models: int,
                    wounds: int, deferred: list[np.ndarray]) -> np.ndarray:
     """One batch on ``state`` (wounds lost, then one axis per deferred batch)."""
-    joint = unsaved_and_devastating_pmf(plan, b)
     defer = bool(plan.dw_at_unit_end and plan.batch[b, DEVASTATING])
+    if plan.batch[b, DEVASTATING] and not defer and critical_like_unsaved(plan, b):
+        # N^u M^k = N^(u + k): only the total number of wounds matters
+        total = wound_total_pmf(plan.batch[b], plan.rolls[b], plan.saves[b, 0])
+        step_normal, _ = batch_steps(plan, b, models, wounds, mortal=False)
+        return apply_batch(total[:, None], state, step_normal, None, False)
+    joint = unsaved_and_devastating_pmf(plan, b)
     # without critical wounds to inflict, the mortal step is never taken
     step_normal, step_mortal = batch_steps(plan, b, models, wounds,
                                            mortal=defer or joint.shape[1] > 1)
@@ -254,30 +263,39 @@ def _resolve_batch(plan: CompiledPlan, b: int, state: np.ndarray, models: int,
     return apply_batch(joint, state, step_normal, step_mortal, defer)
 
 
+def critical_like_unsaved(plan: CompiledPlan, b: int) -> bool:
+    """Whether a [DEVASTATING WOUNDS] critical wound of batch ``b`` takes the same Markov step
+    as an unsaved wound: the same damage after modifiers, the same Feel No Pain, and no
+    spilling (the mortal wounds then act as one more unsaved wound)."""
+    row = plan.batch[b]
+    maps = plan.damage_maps[b]
+    return (not plan.dw_spill
+            and plan.groups[0, row[FNP_COLUMN]] == plan.groups[0, row[FNP_MORTAL_COLUMN]]
+            and maps[NORMAL_DAMAGE].tobytes() == maps[MORTAL_DAMAGE].tobytes())
+
+
 def batch_steps(plan: CompiledPlan, b: int, models: int, wounds: int,
                 mortal: bool = True) -> tuple[np.ndarray, np.ndarray | None]:
     """Markov steps over wounds lost of one unsaved wound and of one [DEVASTATING WOUNDS]
     critical wound of batch ``b`` (read-only; memoised on the damage law, the damage maps,
     Feel No Pain and the unit). With ``mortal=False`` the second is None (not built)."""
     row = plan.batch[b]
+    fnp = int(plan.groups[0, row[FNP_COLUMN]])
+    fnp_mortal = int(plan.groups[0, row[FNP_MORTAL_COLUMN]])
+    raw, maps = plan.damage_pmfs[b], plan.damage_maps[b]
     if models * wounds + 1 > MAX_CACHED_STATES:
-        return _batch_steps(plan.damage_pmfs[b], plan.damage_maps[b],
-                            int(plan.groups[0, row[FNP_COLUMN]]),
-                            int(plan.groups[0, row[FNP_MORTAL_COLUMN]]), models, wounds,
-                            bool(plan.dw_spill), mortal)
-    return _batch_steps_from_bytes(
-        np.ascontiguousarray(plan.damage_pmfs[b]).tobytes(),
-        np.ascontiguousarray(plan.damage_maps[b]).tobytes(),
-        int(plan.groups[0, row[FNP_COLUMN]]), int(plan.groups[0, row[FNP_MORTAL_COLUMN]]),
-        models, wounds, bool(plan.dw_spill), mortal)
+        return _batch_steps(raw, maps, fnp, fnp_mortal, models, wounds, bool(plan.dw_spill),
+                            mortal)
+    key = (np.ascontiguousarray(raw).tobytes(), np.ascontiguousarray(maps).tobytes(), fnp,
+           fnp_mortal, models, wounds, bool(plan.dw_spill), mortal)
+    found = _STEPS.get(key)
+    if found is not None:
+        return found
+    return _STEPS.put(key, _batch_steps(raw, maps, fnp, fnp_mortal, models, wounds,
+                                        bool(plan.dw_spill), mortal))
 
 
-@lru_cache(maxsize=CACHE_SIZE)
-def _batch_steps_from_bytes(raw: bytes, maps: bytes, fnp: int, fnp_mortal: int, models: int,
-                            wounds: int, spill: bool, mortal: bool
-                            ) -> tuple[np.ndarray, np.ndarray | None]:
-    return _batch_steps(np.frombuffer(raw), np.frombuffer(maps, dtype=np.int64).reshape(2, -1),
-                        fnp, fnp_mortal, models, wounds, spill, mortal)
+_STEPS = Memo(CACHE_SIZE)
 
 
 def _batch_steps(raw: np.ndarray, maps: np.ndarray, fnp: int, fnp_mortal: int, models: int,
@@ -359,5 +377,5 @@ def clear_caches() -> None:
     """Forget every memoised table of the exact engine (to time a first answer, or to free
     memory); answers are the same either way."""
     clear_table_caches()
-    _batch_steps_from_bytes.cache_clear()
+    _STEPS.clear()
     _compiled.cache_clear()

@@ -15,8 +15,6 @@ numbers and is only ever multiplied and added, so each entry keeps its relative 
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import numpy as np
 
 from mathhammer.wh40k.compile import (AUTO_HIT, DEVASTATING, EXTRA_CRIT, HIT_CLASS, HIT_REROLL,
@@ -39,6 +37,46 @@ def frozen(array: np.ndarray) -> np.ndarray:
     return array
 
 
+class Memo:
+    """Tables remembered by key, the least recently used dropped past ``size`` entries.
+
+    Unlike ``functools.lru_cache`` the caller builds a missing table itself, from the
+    arrays it already holds (a cache keyed on bytes would otherwise rebuild them from the
+    bytes): ``memo.get(key)``, then ``memo.put(key, table)`` on a miss.
+    """
+
+    __slots__ = ("size", "tables")
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.tables: dict = {}
+
+    def get(self, key):
+        """The table remembered under ``key`` (now the most recently used), or None."""
+        table = self.tables.pop(key, None)
+        if table is not None:
+            self.tables[key] = table
+        return table
+
+    def put(self, key, table):
+        """Remember ``table`` under ``key``; returns ``table``."""
+        self.tables[key] = table
+        if len(self.tables) > self.size:
+            try:
+                del self.tables[next(iter(self.tables))]
+            except (KeyError, RuntimeError, StopIteration):   # another thread got there first
+                pass
+        return table
+
+    def clear(self) -> None:
+        self.tables.clear()
+
+
+_JOINTS = Memo(CACHE_SIZE)
+_TOTALS = Memo(CACHE_SIZE)
+_TRANSITIONS = Memo(CACHE_SIZE)
+
+
 def joint_pmf(row: np.ndarray, rolls: np.ndarray, saves: np.ndarray) -> np.ndarray:
     """Joint pmf ``P[u, k]`` of one batch's unsaved ordinary wounds and [DEVASTATING WOUNDS]
     critical wounds (read-only, memoised).
@@ -52,37 +90,72 @@ def joint_pmf(row: np.ndarray, rolls: np.ndarray, saves: np.ndarray) -> np.ndarr
     saves
         One group's save table (``CompiledPlan.saves[b, group]``).
     """
-    keys = (np.ascontiguousarray(row, dtype=np.int64).tobytes(),
-            np.ascontiguousarray(rolls, dtype=np.int64).tobytes(),
-            np.ascontiguousarray(saves, dtype=np.int64).tobytes())
-    hits = max_attack_dice(row) * (1 + row[SUS_COUNT] * max(row[SUS_SIDES], 1) + row[SUS_CONST])
-    if (hits + 1) ** 2 > MAX_CACHED_CELLS:
-        return _joint(*keys)
-    return _joint_from_bytes(*keys)
+    row = np.ascontiguousarray(row, dtype=np.int64)
+    rolls = np.ascontiguousarray(rolls, dtype=np.int64)
+    saves = np.ascontiguousarray(saves, dtype=np.int64)
+    key = (row.tobytes(), rolls.tobytes(), saves.tobytes())
+    found = _JOINTS.get(key)
+    if found is not None:
+        return found
+    values = row.tolist()
+    joint = _joint(values, rolls.tolist(), saves.tolist())
+    hits = max_attack_dice(values) * (1 + values[SUS_COUNT] * max(values[SUS_SIDES], 1)
+                                      + values[SUS_CONST])
+    return _JOINTS.put(key, joint) if (hits + 1) ** 2 <= MAX_CACHED_CELLS else joint
 
 
-@lru_cache(maxsize=CACHE_SIZE)
-def _joint_from_bytes(row: bytes, rolls: bytes, saves: bytes) -> np.ndarray:
-    return _joint(row, rolls, saves)
-
-
-def _joint(row: bytes, rolls: bytes, saves: bytes) -> np.ndarray:
-    row_a = np.frombuffer(row, dtype=np.int64)
-    rolls_a = np.frombuffer(rolls, dtype=np.int64).reshape(4, 7)
-    saves_a = np.frombuffer(saves, dtype=np.int64).reshape(2, 7)
-    die = attack_die_gf(row_a, rolls_a, saves_a)
-    per_weapon, weapons = weapon_dice_pmf(row_a), int(row_a[N_WEAPONS])
+def _joint(row: list[int], rolls: list[list[int]], saves: list[list[int]]) -> np.ndarray:
+    die = attack_die_gf(row, rolls, saves)
+    per_weapon, weapons = weapon_dice_pmf(row), row[N_WEAPONS]
     # The attack dice are the sum of the weapons' independent dice: the batch's generating
     # function is one weapon's raised to their number (by squaring).
     rows, cols = die.shape   # trimmed: attack_die_gf keeps only positive cells
     if cols == 1:
-        support = np.flatnonzero(per_weapon > 0)
-        one = _mix_powers_1d(die[:, 0], per_weapon, int(support[0]), int(support[-1]))
+        low, high = _support(per_weapon)
+        one = _mix_powers_1d(die[:, 0], per_weapon, low, high)
         return frozen(power_1d(one, weapons)[:, None])
     most = weapons * (len(per_weapon) - 1)
     if (most * (rows - 1) + 1) * (most * (cols - 1) + 1) <= MAX_FLAT_CELLS:
         return frozen(_flat_power(die, per_weapon, weapons))
     return frozen(mix_powers(die, power_1d(per_weapon, weapons)))
+
+
+def wound_total_pmf(row: np.ndarray, rolls: np.ndarray, saves: np.ndarray) -> np.ndarray:
+    """Pmf of U + K, the batch's unsaved ordinary wounds plus its [DEVASTATING WOUNDS]
+    critical wounds (read-only, memoised): all the chain needs when a critical wound moves
+    it exactly as an unsaved wound does (same damage, same Feel No Pain, inflicted at once).
+
+    The same arguments as :func:`joint_pmf`; equal to the sums of its anti-diagonals, from
+    one-dimensional generating functions (one die: none, or one wound of either kind).
+    """
+    row = np.ascontiguousarray(row, dtype=np.int64)
+    rolls = np.ascontiguousarray(rolls, dtype=np.int64)
+    saves = np.ascontiguousarray(saves, dtype=np.int64)
+    key = (row.tobytes(), rolls.tobytes(), saves.tobytes())
+    found = _TOTALS.get(key)
+    if found is not None:
+        return found
+    values = row.tolist()
+    die = attack_die_gf(values, rolls.tolist(), saves.tolist())
+    rows, cols = die.shape
+    if cols == 1:
+        one_die = die[:, 0]
+    else:   # the die's anti-diagonals: i unsaved and j critical wounds count i + j
+        one_die = np.zeros(rows + cols - 1)
+        for j in range(cols):
+            one_die[j : j + rows] += die[:, j]
+    per_weapon = weapon_dice_pmf(values)
+    one = _mix_powers_1d(one_die, per_weapon, *_support(per_weapon))
+    total = frozen(power_1d(one, values[N_WEAPONS]))
+    hits = max_attack_dice(values) * (1 + values[SUS_COUNT] * max(values[SUS_SIDES], 1)
+                                      + values[SUS_CONST])
+    return _TOTALS.put(key, total) if (hits + 1) ** 2 <= MAX_CACHED_CELLS else total
+
+
+def _support(pmf: np.ndarray) -> tuple[int, int]:
+    """First and last index of ``pmf`` with a positive probability."""
+    nonzero = (pmf > 0).nonzero()[0]
+    return int(nonzero[0]), int(nonzero[-1])
 
 
 #: Largest (unsaved, critical) table whose powers are taken as one flattened polynomial.
@@ -100,8 +173,7 @@ def _flat_power(die: np.ndarray, per_weapon: np.ndarray, weapons: int) -> np.nda
     flat = np.zeros((rows - 1) * width + cols)
     for i in range(rows):
         flat[i * width : i * width + cols] = die[i]
-    support = np.flatnonzero(per_weapon > 0)
-    one = _mix_powers_1d(flat, per_weapon, int(support[0]), int(support[-1]))
+    one = _mix_powers_1d(flat, per_weapon, *_support(per_weapon))
     total = power_1d(one, weapons)
     height = most * (rows - 1) + 1
     out = np.zeros(height * width)
@@ -126,6 +198,9 @@ def attack_die_gf(row: np.ndarray, rolls: np.ndarray, saves: np.ndarray) -> np.n
             unsaved += faces[face]
     devastating = crit_wound if row[DEVASTATING] else 0.0
     ordinary = (wound + (0.0 if row[DEVASTATING] else crit_wound)) * unsaved
+    if not (row[SUS_COUNT] or row[SUS_SIDES] or row[SUS_CONST]):
+        return _plain_die_gf(fail_hit, hit, crit, unsaved, ordinary, devastating,
+                             bool(row[LETHAL]))
     token = {(0, 0): max(1.0 - ordinary - devastating, 0.0), (0, 1): devastating,
              (1, 0): ordinary}
     auto = {(0, 0): 1.0 - unsaved, (1, 0): unsaved}
@@ -151,15 +226,32 @@ def attack_die_gf(row: np.ndarray, rolls: np.ndarray, saves: np.ndarray) -> np.n
     return out
 
 
+def _plain_die_gf(fail_hit: float, hit: float, crit: float, unsaved: float, ordinary: float,
+                  devastating: float, lethal: bool) -> np.ndarray:
+    """:func:`attack_die_gf` without [SUSTAINED HITS]: the same sums, in the same order,
+    written out (at most three cells)."""
+    token_none = max(1.0 - ordinary - devastating, 0.0)
+    if lethal:   # a critical hit wounds automatically
+        crit_none, crit_critical, crit_ordinary = 1.0 - unsaved, 0.0, unsaved
+    else:
+        crit_none, crit_critical, crit_ordinary = token_none, devastating, ordinary
+    none = fail_hit + hit * token_none + crit * crit_none
+    critical = hit * devastating + crit * crit_critical
+    unsaved_ordinary = hit * ordinary + crit * crit_ordinary
+    if critical > 0:
+        return np.array([[none, critical], [unsaved_ordinary, 0.0]] if unsaved_ordinary > 0
+                        else [[none, critical]])
+    return np.array([[none], [unsaved_ordinary]] if unsaved_ordinary > 0 else [[none]])
+
+
 def _as_list(table) -> list:
     return table.tolist() if isinstance(table, np.ndarray) else table
 
 
 def _faces(reroll: list[int]) -> list[float]:
     """:func:`~mathhammer.wh40k.dice_laws.face_probabilities` in Python floats."""
-    p_reroll = sum(reroll[1:7]) / 6.0
-    return [0.0] + [(0.0 if reroll[face] else 1.0 / 6.0) + p_reroll / 6.0
-                    for face in range(1, 7)]
+    share = sum(reroll[1:7]) / 6.0 / 6.0   # P(re-rolled), then P(this face on the re-roll)
+    return [0.0] + [(0.0 if reroll[face] else 1.0 / 6.0) + share for face in range(1, 7)]
 
 
 def _outcomes(classes: list[int], reroll: list[int]) -> tuple[float, float, float]:
@@ -216,7 +308,8 @@ def mix_powers(gf: np.ndarray, n_pmf: np.ndarray) -> np.ndarray:
 
 def _mix_powers_1d(gf: np.ndarray, n_pmf: np.ndarray, low: int, high: int) -> np.ndarray:
     if low == high:   # a fixed number of copies (the same products as below)
-        return float(n_pmf[high]) * power_1d(gf, high)
+        weight = float(n_pmf[high])
+        return power_1d(gf, high) if weight == 1.0 else weight * power_1d(gf, high)
     acc = np.array([float(n_pmf[high])])
     for n in range(high - 1, low - 1, -1):
         acc = np.convolve(acc, gf)
@@ -226,17 +319,17 @@ def _mix_powers_1d(gf: np.ndarray, n_pmf: np.ndarray, low: int, high: int) -> np
 
 def power_1d(gf: np.ndarray, n: int) -> np.ndarray:
     """``gf ** n`` for a 1-D polynomial, by repeated squaring."""
-    if n == 1:
-        return np.array(gf, dtype=float)
-    result = np.ones(1)
+    if n <= 1:
+        return np.array(gf, dtype=float) if n else np.ones(1)
+    result = None
     base = gf
-    while n:
+    while True:   # the product starts at the lowest set bit (no product with [1.0])
         if n & 1:
-            result = np.convolve(result, base)
+            result = base if result is None else np.convolve(result, base)
         n >>= 1
-        if n:
-            base = np.convolve(base, base)
-    return result
+        if not n:
+            return result
+        base = np.convolve(base, base)
 
 
 def _trimmed_shape(gf: np.ndarray) -> tuple[int, int]:
@@ -293,14 +386,13 @@ def damage_transition(damage_pmf: np.ndarray, fnp: int, models: int, wounds: int
     only on the wounds left on the wounded model.
     """
     pmf = np.ascontiguousarray(damage_pmf, dtype=float)
-    if models * wounds + 1 <= MAX_CACHED_STATES:
-        return _transition_from_bytes(pmf.tobytes(), int(fnp), int(models), int(wounds))
-    return frozen(build_transition(pmf, fnp, models, wounds))
-
-
-@lru_cache(maxsize=CACHE_SIZE)
-def _transition_from_bytes(pmf: bytes, fnp: int, models: int, wounds: int) -> np.ndarray:
-    return frozen(build_transition(np.frombuffer(pmf), fnp, models, wounds))
+    if models * wounds + 1 > MAX_CACHED_STATES:
+        return frozen(build_transition(pmf, fnp, models, wounds))
+    key = (pmf.tobytes(), int(fnp), int(models), int(wounds))
+    found = _TRANSITIONS.get(key)
+    if found is not None:
+        return found
+    return _TRANSITIONS.put(key, frozen(build_transition(pmf, fnp, models, wounds)))
 
 
 def build_transition(damage_pmf: np.ndarray, fnp: int, models: int, wounds: int) -> np.ndarray:
@@ -311,20 +403,28 @@ def build_transition(damage_pmf: np.ndarray, fnp: int, models: int, wounds: int)
     through_pmf = np.asarray(damage_pmf, dtype=float)
     if through < 1.0:
         through_pmf = through_pmf @ binomial_rows(len(through_pmf) - 1, through)
-    # capped[left, j]: the model with `left` wounds left loses j (all of them when K >= left)
-    padded = np.zeros(max(len(through_pmf), wounds + 1))
-    padded[: len(through_pmf)] = through_pmf
-    tails = padded[::-1].cumsum()[::-1]
-    steps = np.arange(wounds + 1)
-    lefts = steps[:, None]
-    capped = np.where(steps[None, :] < lefts, padded[None, : wounds + 1], 0.0)
-    capped[lefts[:, 0], lefts[:, 0]] = tails[: wounds + 1]
-    # state s (s < size - 1) has wounds - s % wounds left on the wounded model
-    starts = np.arange(size - 1)
-    band = capped[wounds - starts % wounds]
-    matrix = np.zeros((size, size + wounds))
-    matrix[starts[:, None], starts[:, None] + steps[None, :]] = band
-    matrix = matrix[:, :size].copy()
+    top = len(through_pmf) - 1
+    # tails[j] = P(K >= j): a model with j wounds left loses all of them
+    tails = [0.0] * (max(top, wounds) + 2)
+    total = 0.0
+    for k in range(top, -1, -1):
+        total += float(through_pmf[k])
+        tails[k] = total
+    # Row s (s < size - 1): the wounded model has left = wounds - s % wounds wounds; it
+    # loses k < left with P(K = k) (column s + k) and all of them with tails[left].
+    matrix = np.zeros((size, size))
+    if models == 1:   # one model: bands of the damage law, every cap in the last column
+        flat = matrix.reshape(-1)
+        for k in range(min(top, size - 2) + 1):
+            flat[k : (size - 1 - k) * (size + 1) : size + 1] = through_pmf[k]
+        matrix[: size - 1, size - 1] = tails[size - 1 : 0 : -1]
+    else:   # rows with the same wounds left, one per model, are evenly spaced
+        per_model = matrix.reshape(-1)[: size * size - 1].reshape(models, wounds * (size + 1))
+        for left in range(1, wounds + 1):
+            start = (wounds - left) * (size + 1)
+            span = min(left, top + 1)
+            per_model[:, start : start + span] = through_pmf[:span]
+            per_model[:, start + left] = tails[left]
     matrix[-1, -1] = 1.0
     return matrix
 
@@ -343,9 +443,20 @@ def mapped_pmf(raw_pmf: np.ndarray, damage_map: np.ndarray) -> np.ndarray:
     """The pmf of ``damage_map[raw]`` when ``raw`` has pmf ``raw_pmf`` (damage after its
     modifiers)."""
     raw_pmf = np.asarray(raw_pmf)
-    nonzero = np.flatnonzero(raw_pmf > 0)
-    return np.bincount(damage_map[nonzero], weights=raw_pmf[nonzero],
-                       minlength=int(damage_map.max()) + 1).astype(float)
+    if len(raw_pmf) > MAX_LISTED_DAMAGE:
+        nonzero = np.flatnonzero(raw_pmf > 0)
+        return np.bincount(damage_map[nonzero], weights=raw_pmf[nonzero],
+                           minlength=int(damage_map.max()) + 1).astype(float)
+    damages = damage_map.tolist()
+    out = [0.0] * (max(damages) + 1)
+    for p, damage in zip(raw_pmf.tolist(), damages):   # in index order, as bincount adds
+        if p > 0:
+            out[damage] += p
+    return np.array(out)
+
+
+#: Longest raw damage law :func:`mapped_pmf` maps in Python floats (numpy beyond).
+MAX_LISTED_DAMAGE = 64
 
 
 def spill_step(mortal: np.ndarray, fnp: int, models: int, wounds: int) -> np.ndarray:
@@ -363,5 +474,6 @@ def spill_step(mortal: np.ndarray, fnp: int, models: int, wounds: int) -> np.nda
 
 def clear_caches() -> None:
     """Forget every memoised table (for timing a first answer, or to free memory)."""
-    _joint_from_bytes.cache_clear()
-    _transition_from_bytes.cache_clear()
+    _JOINTS.clear()
+    _TOTALS.clear()
+    _TRANSITIONS.clear()

@@ -179,7 +179,7 @@ def parse_target(line: str) -> TargetProfile:
         Naming the offending token, its column and the fix.
     """
     _check_text(line, "target", "a TargetProfile or a reference name such as 'MEQ'")
-    fast = _fast_target(line)
+    fast = common_target_line(line)
     if fast is not None:
         return fast
     if not line.strip():
@@ -249,18 +249,28 @@ def _fast_weapon(line: str) -> Weapon | None:
         return Weapon(
             name=name, count=int(count) if count else 1, melee=range_text is None,
             range_inches=int(range_text) if range_text else None,
-            attacks=DiceExpr.parse(attacks or melee_attacks),
+            attacks=_fast_dice(attacks or melee_attacks),
             skill=int(ws) if ws else None if skill == "N/A" else int(skill[0]),
-            strength=int(strength), ap=int(ap), damage=DiceExpr.parse(damage),
+            strength=int(strength), ap=int(ap), damage=_fast_dice(damage),
             abilities=_parse_abilities(_Piece(bracket, match.start(11) + 1), line)
             if bracket else ())
     except ProfileError:
         return None
 
 
-def _fast_target(line: str) -> TargetProfile | None:
+def _fast_dice(text: str) -> DiceExpr:
+    """A dice expression the fast weapon pattern matched (``2``, ``D6``, ``2D3``, ``D6+1``):
+    the same expression :meth:`DiceExpr.parse` reads, without its checks for other forms."""
+    count, die, rest = text.partition("D")
+    if not die:
+        return DiceExpr(0, 0, int(text))
+    sides, _, constant = rest.partition("+")
+    return DiceExpr(int(count) if count else 1, int(sides), int(constant) if constant else 0)
+
+
+def common_target_line(line: str) -> TargetProfile | None:
     """The profile of a common, well-formed target line read in one match, or None (see
-    :func:`_fast_weapon`)."""
+    :func:`_fast_weapon`): :func:`parse_target` then reads the line and names any fault."""
     match = _FAST_TARGET_RE.fullmatch(line) if line.isascii() else None
     if match is None:
         return None

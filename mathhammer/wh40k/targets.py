@@ -35,7 +35,7 @@ from mathhammer.errors import MathhammerError, ProfileError, did_you_mean
 from mathhammer.wh40k.profiles import NO_SAVE, TargetProfile
 from mathhammer.core.limits import MAX_MODELS, check_number_text, refuse_foreign_digits
 from mathhammer.core.numbers import refuse_malformed_count
-from mathhammer.wh40k.parse import parse_keywords, parse_target
+from mathhammer.wh40k.parse import common_target_line, parse_keywords, parse_target
 
 _FIELDS = {"aliases", "name", "models", "T", "Sv", "W", "InSv", "InSv_scope", "FNP",
            "FNP_mortal", "keywords", "data", "note", "line", "10e"}
@@ -442,6 +442,10 @@ def resolve_target(target: str | TargetProfile, library: TargetLibrary | None = 
     """
     if isinstance(target, TargetProfile):
         return target
+    if isinstance(target, str) and ":" in target:   # a line with a name: never a reference
+        common = common_target_line(target)
+        if common is not None:
+            return common
     library = targets if library is None else library
     if isinstance(target, str):
         refuse_malformed_count(target, target, "10x MEQ")

@@ -1,12 +1,16 @@
 """The exact engine's tables (wh40k/exact_tables.py): generating functions and Markov steps
 on small cases written out by hand."""
 
+import math
+
 import numpy as np
 import pytest
 
+from mathhammer.wh40k import api, exact, exact_tables
 from mathhammer.wh40k.exact_tables import (add_padded, binomial_rows, build_transition,
                                            convolve, damage_transition, mapped_pmf,
                                            mix_powers, power_1d, spill_step)
+from tests.wh40k import previous_exact
 
 COIN = np.array([0.5, 0.5])
 
@@ -55,3 +59,72 @@ def test_mortal_wounds_spill_onto_the_next_model():
     # two mortal wounds on W1 models: two models, where D2 from one attack would take one
     step = spill_step(np.array([0.0, 0.0, 1.0]), 7, 3, 1)
     assert np.allclose(step[0], [0, 0, 1, 0])
+
+
+def _transition_by_loops(damage_pmf, fnp: int, models: int, wounds: int) -> np.ndarray:
+    """The Markov step written out state by state: each point of damage passes Feel No Pain
+    on its own, and the wounded model loses at most the wounds it has left."""
+    through = (fnp - 1) / 6 if fnp < 7 else 1.0
+    passed = [0.0] * len(damage_pmf)
+    for damage, p in enumerate(damage_pmf):
+        for k in range(damage + 1):
+            passed[k] += p * math.comb(damage, k) * through ** k * (1 - through) ** (damage - k)
+    size = models * wounds + 1
+    matrix = np.zeros((size, size))
+    for state in range(size - 1):
+        left = wounds - state % wounds
+        for k, p in enumerate(passed):
+            matrix[state, state + min(k, left)] += p
+    matrix[-1, -1] = 1.0
+    return matrix
+
+
+@pytest.mark.parametrize("models", [1, 2, 3, 5])
+@pytest.mark.parametrize("wounds", [1, 2, 3, 5, 12])
+@pytest.mark.parametrize("fnp", [7, 5])
+def test_build_transition_against_a_step_written_out(models, wounds, fnp):
+    rng = np.random.default_rng(models * 100 + wounds * 10 + fnp)
+    for top in (1, 2, 4, 7, 15):
+        pmf = rng.random(top + 1) * (rng.random(top + 1) < 0.7)
+        pmf[0], pmf[top] = 0.0, 0.4
+        pmf /= pmf.sum()
+        assert np.allclose(build_transition(pmf, fnp, models, wounds),
+                           _transition_by_loops(pmf, fnp, models, wounds),
+                           rtol=1e-13, atol=1e-16)
+
+
+@pytest.mark.parametrize("line", [
+    "5x Thunder hammer: Melee A3 WS3+ S8 AP-2 D2 [DEVASTATING WOUNDS]",
+    '3x Gun: 24" AD6 BS3+ S5 AP-1 D1 [DEVASTATING WOUNDS, SUSTAINED HITS 2]',
+    '4x Gun: 24" A4 BS3+ S5 AP-1 D1 [DEVASTATING WOUNDS, LETHAL HITS, SUSTAINED HITS D3]',
+    '2x Gun: 24" A2 BS4+ S5 AP-1 D1 [BLAST]',
+])
+def test_wound_total_is_the_sum_over_the_joint_antidiagonals(line):
+    plan = api.GAME.compile([line], "10x T4 Sv3+ W1", lethal_policy="always").exact_plan
+    joint = exact_tables.joint_pmf(plan.batch[0], plan.rolls[0], plan.saves[0, 0])
+    total = exact_tables.wound_total_pmf(plan.batch[0], plan.rolls[0], plan.saves[0, 0])
+    sums = np.zeros(joint.shape[0] + joint.shape[1] - 1)
+    for u in range(joint.shape[0]):
+        sums[u : u + joint.shape[1]] += joint[u]
+    padded = np.zeros(max(len(total), len(sums)))
+    padded[: len(total)] = total
+    assert np.allclose(padded[: len(sums)], sums, rtol=1e-12, atol=1e-16)
+    assert abs(total.sum() - 1.0) < 1e-12
+
+
+def test_critical_wounds_join_the_unsaved_ones_only_when_they_move_the_chain_alike():
+    hammers = ["5x Thunder hammer: Melee A3 WS3+ S8 AP-2 D2 [DEVASTATING WOUNDS]"]
+    alike = api.GAME.compile(hammers, "5x T5 Sv2+ InSv4+ W3").exact_plan
+    assert exact.critical_like_unsaved(alike, 0)
+    # Feel No Pain against mortal wounds only, -1 Damage that mortal wounds ignore (11e, by
+    # default), mortal wounds that spill (10e launch text): the critical wounds step
+    # differently
+    for target, options in (("5x T5 Sv2+ W3 FNP5+(mortal)", {}),
+                            ("5x T5 Sv2+ W3", {"damage_minus": 1}),
+                            ("5x T5 Sv2+ W3", {"edition": 10, "devastating_text": "launch"})):
+        plan = api.GAME.compile(hammers, target, **options).exact_plan
+        assert not exact.critical_like_unsaved(plan, 0), (target, options)
+    for plan in (alike, api.GAME.compile(hammers, "5x T5 Sv2+ W3 FNP5+(mortal)").exact_plan):
+        got, expected = exact.solve(plan), previous_exact.solve(plan)
+        for name in ("damage", "models_destroyed"):
+            assert np.abs(got[name] - expected[name]).max() < 1e-12
