@@ -238,31 +238,16 @@ def _run(cells, parameter, costs, *, trials, seed, exact, options, settings=None
     check_progress(progress)
     # exact cells use no random stream: spawning one per cell would cost more than solving
     children = [None] * len(cells) if exact else cell_seeds(seed, len(cells))
-    jobs = [(attacker, target, {**options, **overrides}, trials, child, exact)
-            for (attacker, target, overrides), child in zip(cells, children)]
+    jobs = [(attacker, target, {**options, **overrides} if overrides else options, trials,
+             child, exact) for (attacker, target, overrides), child in zip(cells, children)]
     desc = "compare" if parameter is None else f"sweep {parameter}"
     with progress_bar(len(jobs), desc, progress=progress) as bar:
         if exact and client is None:
-            results_list = _exact_cells(jobs, bar)
+            results_list: list[Any] = _exact_cells(jobs, bar)
         else:
             results_list = _run_jobs(jobs, client, bar)
     columns = COLUMNS[:2] + ([parameter] if parameter is not None else []) + COLUMNS[2:]
-    data: dict[str, list[Any]] = {column: [] for column in columns[:-1]}
-    for i, ((attacker, target, overrides), result) in enumerate(zip(cells, results_list)):
-        if results_out is not None:
-            key = (attacker.label, target.label) if parameter is None \
-                else (attacker.label, target.label, settings[i])
-            results_out[key] = result.result() if isinstance(result, ExactCell) else result
-        for metric, value, err in _metrics(result, costs.get(attacker.label)):
-            data["attacker"].append(attacker.label)
-            data["target"].append(target.label)
-            if parameter is not None:
-                data[parameter].append(settings[i])
-            data["metric"].append(metric)
-            data["value"].append(value)
-            data["stderr"].append(err)
-    data["value"] = np.array(data["value"], dtype=float)
-    data["stderr"] = np.array(data["stderr"], dtype=float)
+    data = _columns(cells, results_list, parameter, settings, costs, results_out)
     data["method"] = ["exact" if exact else "monte-carlo"] * len(data["metric"])
     frame = pd.DataFrame(data, columns=columns)
     frame.attrs.update(method="exact" if exact else "monte-carlo",
@@ -274,6 +259,39 @@ def _run(cells, parameter, costs, *, trials, seed, exact, options, settings=None
     if costs:
         frame.attrs["points"] = {str(k): float(v) for k, v in costs.items()}
     return frame
+
+
+def _columns(cells, results_list, parameter, settings, costs, results_out) -> dict[str, Any]:
+    """The frame's columns but ``method``: one row per (cell, metric); each cell's full
+    Result stored in ``results_out`` when it is given (the rows then read it)."""
+    attackers: list[str] = []
+    targets: list[str] = []
+    setting_column: list[Any] = []
+    metrics: list[str] = []
+    values: list[float] = []
+    errors: list[float] = []
+    for i, ((attacker, target, _), result) in enumerate(zip(cells, results_list)):
+        if results_out is not None:
+            key = (attacker.label, target.label) if parameter is None \
+                else (attacker.label, target.label, settings[i])
+            if isinstance(result, ExactCell):
+                result = result.result()
+            results_out[key] = result
+        rows = _metrics(result, costs.get(attacker.label))
+        attackers += [attacker.label] * len(rows)
+        targets += [target.label] * len(rows)
+        if parameter is not None:
+            setting_column += [settings[i]] * len(rows)
+        for metric, value, err in rows:
+            metrics.append(metric)
+            values.append(value)
+            errors.append(err)
+    data: dict[str, Any] = {"attacker": attackers, "target": targets}
+    if parameter is not None:
+        data[parameter] = setting_column
+    data.update(metric=metrics, value=np.array(values, dtype=float),
+                stderr=np.array(errors, dtype=float))
+    return data
 
 
 def _exact_cells(jobs: list[tuple], bar: Bar) -> list[ExactCell]:
@@ -328,7 +346,10 @@ def _one(attacker, target, options, trials, child, exact) -> Result:
         raise UnsupportedError(f"{attacker.label} against {target.label}: {exc}") from None
 
 
-def _metrics(result: Result, cost: float | None):
+def _metrics(result: Result | ExactCell, cost: float | None):
+    if isinstance(result, ExactCell):
+        return _exact_metrics(result, cost)
+
     def err(x):
         return math.nan if x is None else float(x)
 
@@ -344,6 +365,20 @@ def _metrics(result: Result, cost: float | None):
         scale = 100.0 / cost
         out.append(("damage_per_100pts", dmg * scale, dmg_se * scale))
         out.append(("models_destroyed_per_100pts", mod * scale, mod_se * scale))
+    return out
+
+
+def _exact_metrics(cell: ExactCell, cost: float | None) -> list[tuple[str, float, float]]:
+    """:func:`_metrics` of an exact cell (no standard errors: NaN)."""
+    dmg, mod, p, hazard = cell.figures()
+    out = [("expected_damage", dmg, math.nan), ("expected_models_destroyed", mod, math.nan),
+           ("p_unit_destroyed", p, math.nan)]
+    if hazard is not None:
+        out.append(("expected_attacker_mortal_wounds", hazard, math.nan))
+    if cost is not None:
+        scale = 100.0 / cost
+        out.append(("damage_per_100pts", dmg * scale, math.nan))
+        out.append(("models_destroyed_per_100pts", mod * scale, math.nan))
     return out
 
 

@@ -16,13 +16,15 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
 from mathhammer.core.result import EXACT, Distribution, Result
 from mathhammer.errors import UnsupportedError
 from mathhammer.wh40k import api, exact as engine, exact_command
+from mathhammer.wh40k.exact_batch import batchable, solve_tables
+from mathhammer.wh40k.exact_cell_tables import CellTables, cell_tables
 from mathhammer.wh40k.profiles import TargetProfile, Weapon, field_values
 
 __all__ = ["ExactCell", "exact_mean", "solve_cells"]
@@ -54,11 +56,15 @@ class ExactCell:
     request
         The cell's weapons, target profile and option objects (situation, modifiers, rules,
         ...), to build the full :class:`Result`.
+    means
+        The pmfs' means when already known (as :func:`exact_mean` gives them).
     """
 
     def __init__(self, pmfs: Mapping[str, np.ndarray], total_models: int, hazard: bool,
-                 request: tuple[Sequence[Weapon], TargetProfile, tuple]) -> None:
+                 request: tuple[Sequence[Weapon], TargetProfile, tuple],
+                 means: Mapping[str, float] | None = None) -> None:
         self.pmfs = pmfs
+        self._means = means
         self.outcomes = (("damage", "models_destroyed", "attacker_mortal_wounds") if hazard
                          else ("damage", "models_destroyed"))
         self._destroyed = float(pmfs["models_destroyed"][total_models])
@@ -67,7 +73,15 @@ class ExactCell:
 
     def mean(self, outcome: str) -> float:
         """Expected value of ``outcome`` (as ``Result.mean``)."""
+        if self._means is not None:
+            return self._means[outcome]
         return exact_mean(self.pmfs[outcome])
+
+    def figures(self) -> tuple[float, float, float, float | None]:
+        """Mean damage, mean models destroyed, P(unit destroyed) and the mean hazard mortal
+        wounds (None without a [HAZARDOUS] weapon): the figures of a comparison frame."""
+        hazard = self.mean("attacker_mortal_wounds") if len(self.outcomes) == 3 else None
+        return self.mean("damage"), self.mean("models_destroyed"), self._destroyed, hazard
 
     def stderr(self, outcome: str) -> None:
         """None: an exact answer has no standard error."""
@@ -104,6 +118,10 @@ def solve_cells(cells: Iterable[tuple[Sequence[Weapon], TargetProfile, dict[str,
                 names: Sequence[str] | None = None) -> list[ExactCell]:
     """Every cell's exact answer, in order.
 
+    Cells of one weapon line against a unit of identical models are solved together
+    (:mod:`mathhammer.wh40k.exact_cell_tables` and :mod:`mathhammer.wh40k.exact_batch`);
+    the others (several lines, a Command Re-roll, a large unit...) one by one.
+
     Parameters
     ----------
     cells
@@ -120,34 +138,81 @@ def solve_cells(cells: Iterable[tuple[Sequence[Weapon], TargetProfile, dict[str,
         As :func:`mathhammer.wh40k.api.exact` for the first cell that raises (an
         UnsupportedError names the cell).
     """
+    cells = list(cells)
+    requests = _requests(cells)
+    batched = _batched_tables(requests)
+    out: list[ExactCell | None] = [None] * len(cells)
+    for i, (weapons, profile, setting) in enumerate(requests):
+        if batched[i] is None:
+            out[i] = _solve_alone(weapons, profile, setting, names[i] if names else None)
+            if step is not None:
+                step()
+    chosen = [(i, tables) for i, tables in enumerate(batched) if tables is not None]
+    for (i, tables), (pmfs, means) in zip(chosen, solve_tables([t for _, t in chosen])):
+        out[i] = ExactCell(pmfs, tables.models, tables.hazard_rolls > 0, requests[i], means)
+        if step is not None:
+            step()
+    return cast(list[ExactCell], out)
+
+
+def _requests(cells: Sequence[tuple[Sequence[Weapon], TargetProfile, dict[str, Any]]]
+              ) -> list[tuple[Sequence[Weapon], TargetProfile, tuple]]:
+    """Each cell's weapons, target profile (read for its edition) and option objects; the
+    options of each distinct setting read once, each target once per edition."""
     built: dict[Any, tuple] = {}
     profiles: dict[tuple[int, int], TargetProfile] = {}
     out = []
-    for i, (weapons, target, options) in enumerate(cells):
-        key = _options_key(options)
-        setting = built.get(key) if key is not None else None
-        if setting is None:
-            setting = api.build_options(options)
-            if key is not None:
-                built[key] = setting
-        situation, modifiers, rules, monster_vehicle = setting
-        profile_key = (id(target), rules.edition)
+    last: tuple[Any, tuple] = (None, ())
+    setting: tuple | None
+    for weapons, target, options in cells:
+        if options is last[0]:   # one options dict shared by every cell of a grid
+            setting = last[1]
+        else:
+            key = _options_key(options)
+            setting = built.get(key) if key is not None else None
+            if setting is None:
+                setting = api.build_options(options)
+                if key is not None:
+                    built[key] = setting
+            last = (options, setting)
+        profile_key = (id(target), setting[2].edition)
         profile = profiles.get(profile_key)
         if profile is None:
-            profile = profiles[profile_key] = api.parse_target(target, rules.edition)
-        try:
-            plan = engine.compiled_plan(list(weapons), profile, situation, modifiers, rules,
-                                        attacker_monster_vehicle=monster_vehicle)
-            pmfs = (exact_command if plan.command_reroll else engine).solve(plan)
-        except UnsupportedError as exc:
-            if names is None:
-                raise
-            raise UnsupportedError(f"{names[i]}: {exc}") from None
-        out.append(ExactCell(pmfs, plan.total_models, bool(plan.hazard_rolls),
-                             (weapons, profile, setting)))
-        if step is not None:
-            step()
+            profile = profiles[profile_key] = api.parse_target(target, setting[2].edition)
+        out.append((weapons, profile, setting))
     return out
+
+
+def _batched_tables(requests: Sequence[tuple[Sequence[Weapon], TargetProfile, tuple]]
+                    ) -> list[CellTables | None]:
+    """Each cell's tables for the batched engine, or None for a cell solved alone."""
+    by_setting: dict[int, list[int]] = {}
+    for i, (_, _, setting) in enumerate(requests):
+        by_setting.setdefault(id(setting), []).append(i)
+    out: list[CellTables | None] = [None] * len(requests)
+    for members in by_setting.values():
+        setting = requests[members[0]][2]
+        tables = cell_tables([requests[i][:2] for i in members], setting)
+        for i, cell in zip(members, tables):
+            if cell is not None and batchable(cell):
+                out[i] = cell
+    return out
+
+
+def _solve_alone(weapons: Sequence[Weapon], profile: TargetProfile, setting: tuple,
+                 name: str | None) -> ExactCell:
+    """One cell by the cell-by-cell engine (a refusal starts with ``name``)."""
+    situation, modifiers, rules, monster_vehicle = setting
+    try:
+        plan = engine.compiled_plan(list(weapons), profile, situation, modifiers, rules,
+                                    attacker_monster_vehicle=monster_vehicle)
+        pmfs = (exact_command if plan.command_reroll else engine).solve(plan)
+    except UnsupportedError as exc:
+        if name is None:
+            raise
+        raise UnsupportedError(f"{name}: {exc}") from None
+    return ExactCell(pmfs, plan.total_models, bool(plan.hazard_rolls),
+                     (weapons, profile, setting))
 
 
 def _options_key(options: Mapping[str, Any]) -> tuple | None:

@@ -81,11 +81,13 @@ def test_exact_cells_equal_exact():
     for label, line in (("Heavy bolter", HB), ("Lascannon", LC)):
         for target in TARGETS:
             e = mh.exact(line, target, stationary=True)
-            assert cell(df, label, target, "expected_damage").value == e.mean("damage")
+            # the grid solves its cells together (exact_batch): the same law, to rounding
+            assert cell(df, label, target, "expected_damage").value == \
+                pytest.approx(e.mean("damage"), rel=0, abs=1e-12)
             assert cell(df, label, target, "expected_models_destroyed").value == \
-                e.mean("models_destroyed")
+                pytest.approx(e.mean("models_destroyed"), rel=0, abs=1e-12)
             assert cell(df, label, target, "p_unit_destroyed").value == \
-                e.probability("unit_destroyed")
+                pytest.approx(e.probability("unit_destroyed"), rel=0, abs=1e-12)
 
 
 def test_lascannon_by_hand():

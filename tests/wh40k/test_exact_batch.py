@@ -1,0 +1,158 @@
+"""The batched exact engine (wh40k/exact_cell_tables.py, wh40k/exact_batch.py): every cell's
+tables equal compile_plan's for that cell alone, every cell's pmfs equal mh.exact's to 1e-12
+(generated grids: both editions, modifiers, mixed options, Feel No Pain, [HAZARDOUS],
+[DEVASTATING WOUNDS] held or not, [BLAST] against unit sizes, [ANTI-X], [PSYCHIC]), and the
+cells it cannot take (Command Re-roll, several lines, 10e spill, large units) are solved
+alone, a refusal naming its cell."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+import mathhammer as mh
+from mathhammer.errors import UnsupportedError
+from mathhammer.wh40k import api, exact_grid
+from mathhammer.wh40k.compile import (BATCH_COLUMNS, FNP_COLUMN, FNP_MORTAL_COLUMN,
+                                      MORTAL_DAMAGE, NORMAL_DAMAGE, compile_plan)
+from mathhammer.wh40k.exact_batch import batchable, dice_law
+from mathhammer.wh40k.exact_cell_tables import cell_tables
+from mathhammer.wh40k.dice_laws import attack_dice_pmf
+from mathhammer.wh40k.exact_grid import solve_cells
+
+WEAPONS = [
+    '10x Bolt rifle: 24" A2 BS3+ S4 AP-1 D1',
+    '4x Heavy bolter: 36" A3 BS4+ S5 AP-1 D2 [SUSTAINED HITS 1, HEAVY]',
+    '2x Lascannon: 48" A1 BS4+ S12 AP-3 DD6+1',
+    "5x Thunder hammer: Melee A3 WS3+ S8 AP-2 D2 [DEVASTATING WOUNDS]",
+    '10x Flamer: 12" AD6 BSN/A S4 AP0 D1 [TORRENT, IGNORES COVER]',
+    '5x Plasma gun: 24" A1 BS3+ S8 AP-3 D2 [RAPID FIRE 1, HAZARDOUS]',
+    '2x Melta rifle: 18" A1 BS3+ S9 AP-4 DD6 [MELTA D3]',
+    "3x Claw: Melee A4 WS3+ S5 AP-1 D1 [LETHAL HITS, TWIN-LINKED]",
+    '3x Launcher: 24" AD3 BS3+ S6 AP-1 D1 [BLAST, SUSTAINED HITS D3]',
+    '2x Needle: 18" A2 BS2+ S2 AP0 D2 [ANTI-INFANTRY 2+, DEVASTATING WOUNDS]',
+    '3x Storm: 24" A2 BS3+ S5 AP-1 D1 [SUSTAINED HITS 2, LETHAL HITS, DEVASTATING WOUNDS]',
+    '2x Smite: 18" AD6 BS3+ S6 AP-1 DD3 [PSYCHIC, ANTI-VEHICLE 4+]',
+    '4x Cannon: 36" A2 BS4+ S7 AP-2 D 3 [BLAST, LETHAL HITS: VEHICLE]',
+]
+TARGETS = ["GEQ", "MEQ", "TEQ", "VEQ", "10x T3 Sv5+ W1", "5x T5 Sv3+ W3 FNP5+",
+           "3x Ogryn: T6 Sv4+ InSv5+ W4 FNP6+ [INFANTRY]", "Tank: T11 Sv2+ W14 [VEHICLE]",
+           "20x T3 Sv6+ W1 [INFANTRY, STEALTH]", "Knight: T11 Sv3+ InSv5+(ranged) W22 [VEHICLE]",
+           "2x T6 Sv2+ W8 FNP4+ [MONSTER]"]
+OPTIONS = [{}, {"half_range": True}, {"edition": 10}, {"edition": 10, "half_range": True},
+           {"reroll_hits": "ones", "fnp": 6}, {"dw_timing": "unit_end"},
+           {"edition": 10, "devastating_text": "launch"}, {"lethal_policy": "ev"},
+           {"damage_minus": 1, "cover": True}, {"stationary": True, "hit_mod": -1},
+           {"reroll_wounds": "failed", "ap_mod": 1, "save_mod": 1},
+           {"damage_halved": True, "reroll_saves": "ones"}, {"crit_hits": 5, "wound_mod": 1},
+           {"reroll_damage": "ones", "damage_plus": 1, "fnp_mortal": 5},
+           {"edition": 10, "cover": True, "attacker_monster_vehicle": True}]
+
+
+def grids(n: int, seed: int):
+    rng = random.Random(seed)
+    for _ in range(n):
+        yield (rng.sample(WEAPONS, rng.randint(1, 5)), rng.sample(TARGETS, rng.randint(1, 5)),
+               dict(rng.choice(OPTIONS)))
+
+
+def cells_of(weapons, targets, options):
+    edition = options.get("edition", 11)
+    return [(api.parse_weapons(w), api.parse_target(t, edition), options)
+            for w in weapons for t in targets]
+
+
+@pytest.mark.parametrize("weapons,targets,options", list(grids(16, 7)))
+def test_cell_tables_equal_compile_plan(weapons, targets, options):
+    cells = cells_of(weapons, targets, options)
+    setting = api.build_options(options)
+    tables = cell_tables([(w, t) for w, t, _ in cells], setting)
+    for (w, t, _), got in zip(cells, tables):
+        if got is None:
+            continue
+        plan = compile_plan(w, t, *setting[:3], attacker_monster_vehicle=setting[3],
+                            sampling_tables=False)
+        assert len(got.row) == BATCH_COLUMNS and got.row == plan.batch[0].tolist()
+        assert np.array_equal(np.concatenate([got.hit, got.wound]), plan.rolls[0])
+        assert np.array_equal(got.save, plan.saves[0, 0])
+        raw, maps = plan.damage_pmfs[0], plan.damage_maps[0]
+        for kind, pmf in ((NORMAL_DAMAGE, got.normal_damage), (MORTAL_DAMAGE,
+                                                                got.mortal_damage)):
+            want = np.bincount(maps[kind], weights=raw, minlength=len(pmf))
+            assert np.allclose(pmf, want, rtol=0, atol=1e-15)
+        assert got.damage_max == plan.damage_maps.max()
+        assert (got.fnp, got.fnp_mortal) == (plan.groups[0, plan.batch[0, FNP_COLUMN]],
+                                             plan.groups[0, plan.batch[0, FNP_MORTAL_COLUMN]])
+        assert (got.models, got.wounds) == (t.count, t.wounds)
+        assert (got.hazard_rolls, got.hazard_mortals, got.hazard_fail_max) == \
+            (plan.hazard_rolls, plan.hazard_mortals, plan.hazard_fail_max)
+        assert (got.spill, got.at_unit_end) == (bool(plan.dw_spill), bool(plan.dw_at_unit_end))
+
+
+@pytest.mark.parametrize("weapons,targets,options", list(grids(24, 11)))
+def test_every_batched_cell_equals_exact_alone(weapons, targets, options):
+    cells = cells_of(weapons, targets, options)
+    answers = solve_cells(cells)
+    for (w, t, o), cell in zip(cells, answers):
+        alone = mh.exact(w, t, **o)
+        assert cell.outcomes == alone.outcomes
+        for name in ("damage", "models_destroyed", "attacker_mortal_wounds"):
+            want = alone.distributions[name].probabilities if name in alone.outcomes \
+                else np.ones(1)
+            got = np.asarray(cell.pmfs[name])
+            got = got[: len(want)] if name in alone.outcomes else got
+            assert np.abs(got[: len(want)] - want).max() <= 1e-12
+            assert abs(got.sum() - 1.0) <= 1e-12
+            if name in alone.outcomes:
+                assert abs(cell.mean(name) - alone.mean(name)) <= 1e-12
+        assert abs(cell.probability("unit_destroyed")
+                   - alone.probability("unit_destroyed")) <= 1e-12
+
+
+def test_one_line_cells_are_solved_in_the_batch(monkeypatch):
+    alone = []
+    solve_alone = exact_grid._solve_alone
+    monkeypatch.setattr(exact_grid, "_solve_alone",
+                        lambda *args: alone.append(args) or solve_alone(*args))
+    grid = cells_of(WEAPONS[:6], ["GEQ", "MEQ", "TEQ", "VEQ"], {})
+    solve_cells(grid)
+    assert alone == []
+    # a Command Re-roll, two lines in one cell, a 10e spill of devastating wounds: alone
+    solve_cells(cells_of(WEAPONS[:1], ["MEQ"], {"command_reroll": "wound"})
+                + [([*api.parse_weapons(WEAPONS[0]), *api.parse_weapons(WEAPONS[2])],
+                    api.parse_target("MEQ"), {})]
+                + cells_of(WEAPONS[3:4], ["MEQ"], {"edition": 10,
+                                                   "devastating_text": "launch"}))
+    assert len(alone) == 3
+
+
+def test_dice_law_equals_attack_dice_pmf():
+    for line in WEAPONS:
+        for options in ({}, {"half_range": True}, {"reroll_attacks": "ones"}):
+            setting = api.build_options(options)
+            for target in ("GEQ", "20x T3 Sv6+ W1", "VEQ"):
+                plan = compile_plan(api.parse_weapons(line), api.parse_target(target),
+                                    *setting[:3], sampling_tables=False)
+                want = attack_dice_pmf(plan.batch[0])
+                got = dice_law(plan.batch[0].tolist())
+                assert len(got) == len(want) and np.allclose(got, want, rtol=0, atol=1e-15)
+
+
+def test_limits_send_cells_to_the_engine_alone():
+    # 100 models of 30 wounds: beyond the batch (and beyond the exact engine, which refuses)
+    huge = cells_of(WEAPONS[:1], ["100x T4 Sv3+ W30"], {})
+    setting = api.build_options({})
+    tables = cell_tables([(w, t) for w, t, _ in huge], setting)
+    assert tables[0] is not None and not batchable(tables[0])
+    with pytest.raises(UnsupportedError, match="^Bolt rifles against the horde: "):
+        solve_cells(huge, names=["Bolt rifles against the horde"])
+
+
+def test_a_refusal_names_the_first_failing_cell():
+    melee = api.parse_weapons("Chainsword: Melee A3 WS3+ S4 AP-1 D1")
+    rifle = api.parse_weapons(WEAPONS[0])
+    with pytest.raises(mh.errors.OptionError, match="melee weapon"):
+        solve_cells([(rifle, api.parse_target("MEQ"), {"overwatch": True}),
+                     (melee, api.parse_target("MEQ"), {"overwatch": True})])
