@@ -221,8 +221,9 @@ def compile_plan(weapons: Sequence[Weapon], target: TargetProfile,
     if sampling_tables:
         cdfs, shortcuts = _sampling_tables(rows, rolls, saves, damage_maps, damage_pmfs, groups)
     else:
-        cdfs = np.ones((len(rows), COUNT_TABLES, 1, 1))
-        shortcuts = np.zeros((len(rows), SHORTCUT_COLUMNS), dtype=np.int64)
+        cdfs, shortcuts = (_NO_SAMPLING if len(rows) == 1 else
+                           (np.ones((len(rows), COUNT_TABLES, 1, 1)),
+                            np.zeros((len(rows), SHORTCUT_COLUMNS), dtype=np.int64)))
     return CompiledPlan(
         batch=np.array(rows, dtype=np.int64),
         rolls=rolls,
@@ -242,6 +243,17 @@ def compile_plan(weapons: Sequence[Weapon], target: TargetProfile,
         command_reroll=command_reroll_code(weapons, rows, situation, modifiers),
         use_counts=0 if modifiers.command_reroll != "none" else 2,
     )
+
+
+def _read_only(array: np.ndarray) -> np.ndarray:
+    array.flags.writeable = False
+    return array
+
+
+#: The sampling tables of a one-batch plan without them (the exact engine's): placeholders
+#: of the right rank, shared and read-only.
+_NO_SAMPLING = (_read_only(np.ones((1, COUNT_TABLES, 1, 1))),
+                _read_only(np.zeros((1, SHORTCUT_COLUMNS), dtype=np.int64)))
 
 
 def _sampling_tables(rows: list[list[int]], rolls: np.ndarray, saves: np.ndarray,

@@ -43,17 +43,20 @@ import numpy as np
 from mathhammer.errors import UnsupportedError
 from mathhammer.wh40k.compile import (DEVASTATING, FNP_COLUMN, FNP_MORTAL_COLUMN, G_MODELS,
                                       G_WOUNDS, MORTAL_DAMAGE, NORMAL_DAMAGE, SUS_CONST,
-                                      SUS_COUNT, SUS_SIDES, CompiledPlan, compile_plan)
+                                      SUS_COUNT, SUS_SIDES, CompiledPlan, compile_plan,
+                                      max_attack_dice)
 from mathhammer.wh40k.exact_tables import (CACHE_SIZE, MAX_CACHED_STATES, Memo, add_padded,
                                            clear_caches as clear_table_caches, convolve,
-                                           damage_transition, joint_pmf, mapped_pmf,
+                                           damage_transition, frozen, joint_pmf,
+                                           lone_model_states, mapped_pmf, passed_damage_pmf,
                                            spill_step, wound_total_pmf)
 from mathhammer.wh40k.profiles import Modifiers, Rules, Situation, TargetProfile, Weapon
 
 __all__ = ["MAX_EXACT_DAMAGE", "MAX_EXACT_STATES", "MAX_EXACT_WORK", "MAX_PENDING_CELLS",
            "add_padded", "apply_batch", "batch_steps", "check_exact_size", "critical_like_unsaved",
            "check_pending_size", "clear_caches", "compiled_plan", "convolve", "damage_transition",
-           "hazard_pmf", "inflict_pending", "mapped_pmf", "mortal_step", "pmfs_of", "solve",
+           "hazard_pmf", "inflict_pending", "lone_model_damage", "mapped_pmf", "mortal_step",
+           "pmfs_of", "solve",
            "states_after_wounds", "unsaved_and_devastating_pmf"]
 
 
@@ -113,7 +116,8 @@ def solve(plan: CompiledPlan) -> dict[str, np.ndarray]:
     if plan.command_reroll:
         raise UnsupportedError("a plan with a Command Re-roll is solved by "
                                "mathhammer.wh40k.exact_command.solve")
-    models, wounds = int(plan.groups[0, G_MODELS]), int(plan.groups[0, G_WOUNDS])
+    group = plan.groups[0].tolist()
+    models, wounds = group[G_MODELS], group[G_WOUNDS]
     check_exact_size(plan, models * wounds + 1)
     check_pending_size(plan, models * wounds + 1)
     state = np.zeros(models * wounds + 1)
@@ -159,11 +163,13 @@ def check_exact_size(plan: CompiledPlan, states: int) -> None:
     if states > MAX_EXACT_STATES:
         refuse("a unit of models x W + 1 =", states, MAX_EXACT_STATES)
     work = 0
-    for b in range(plan.n_batches):
-        row = plan.batch[b].tolist()   # Python ints: numpy scalar arithmetic is slower
-        dice = plan.max_dice(b)
+    maps = plan.damage_maps
+    tops = (maps.max(axis=(1, 2)).tolist() if maps.size > 64 else
+            [max(max(m) for m in batch) for batch in maps.tolist()])
+    for b, row in enumerate(plan.batch.tolist()):   # Python ints: numpy scalars are slower
+        dice = max_attack_dice(row)
         hits = dice * (1 + row[SUS_COUNT] * max(row[SUS_SIDES], 1) + row[SUS_CONST])
-        damage = int(plan.damage_maps[b].max())
+        damage = tops[b]
         if damage > MAX_EXACT_DAMAGE:
             refuse("damage per attack of", damage, MAX_EXACT_DAMAGE)
         work += dice * (hits + 1) ** 2 + (hits + 1) * states ** 2 + damage ** 2
@@ -248,19 +254,46 @@ def unsaved_and_devastating_pmf(plan: CompiledPlan, b: int, group: int = 0) -> n
 def _resolve_batch(plan: CompiledPlan, b: int, state: np.ndarray, models: int,
                    wounds: int, deferred: list[np.ndarray]) -> np.ndarray:
     """One batch on ``state`` (wounds lost, then one axis per deferred batch)."""
-    defer = bool(plan.dw_at_unit_end and plan.batch[b, DEVASTATING])
-    if plan.batch[b, DEVASTATING] and not defer and critical_like_unsaved(plan, b):
+    devastating = bool(plan.batch[b, DEVASTATING])
+    defer = bool(plan.dw_at_unit_end and devastating)
+    joint = None
+    if devastating and not defer and critical_like_unsaved(plan, b):
         # N^u M^k = N^(u + k): only the total number of wounds matters
-        total = wound_total_pmf(plan.batch[b], plan.rolls[b], plan.saves[b, 0])
-        step_normal, _ = batch_steps(plan, b, models, wounds, mortal=False)
-        return apply_batch(total[:, None], state, step_normal, None, False)
-    joint = unsaved_and_devastating_pmf(plan, b)
+        wounds_pmf = wound_total_pmf(plan.batch[b], plan.rolls[b], plan.saves[b, 0])
+    else:
+        joint = unsaved_and_devastating_pmf(plan, b)
+        wounds_pmf = joint[:, 0] if joint.shape[1] == 1 and not defer else None
+    if wounds_pmf is None:   # critical wounds step on their own
+        step_normal, step_mortal = batch_steps(plan, b, models, wounds)
+        if defer:
+            deferred.append(step_mortal)
+        return apply_batch(joint, state, step_normal, step_mortal, defer)
+    if models == 1 and state.ndim == 1 and len(wounds_pmf) <= MAX_LONE_MODEL_WOUNDS:
+        return wounds_pmf @ lone_model_states(state, lone_model_damage(plan, b), wounds,
+                                              len(wounds_pmf))
     # without critical wounds to inflict, the mortal step is never taken
-    step_normal, step_mortal = batch_steps(plan, b, models, wounds,
-                                           mortal=defer or joint.shape[1] > 1)
-    if defer:
-        deferred.append(step_mortal)
-    return apply_batch(joint, state, step_normal, step_mortal, defer)
+    step_normal, _ = batch_steps(plan, b, models, wounds, mortal=False)
+    return apply_batch(wounds_pmf[:, None], state, step_normal, None, False)
+
+
+#: Most unsaved-wound counts (the longest pmf) a batch against one model is followed
+#: convolution by convolution (:func:`~mathhammer.wh40k.exact_tables.lone_model_states`);
+#: beyond, squaring the Markov step takes fewer numpy calls.
+MAX_LONE_MODEL_WOUNDS = 6
+
+
+def lone_model_damage(plan: CompiledPlan, b: int) -> np.ndarray:
+    """Law of the wounds one unsaved wound of batch ``b`` takes from a lone model, before
+    its W caps them (damage after modifiers, then Feel No Pain); read-only, memoised."""
+    row = plan.batch[b]
+    fnp = plan.groups[0].tolist()[row[FNP_COLUMN]]
+    raw, normal = plan.damage_pmfs[b], plan.damage_maps[b, NORMAL_DAMAGE]
+    key = ("lone model", np.ascontiguousarray(raw).tobytes(),
+           np.ascontiguousarray(normal).tobytes(), fnp)
+    found = _STEPS.get(key)
+    if found is not None:
+        return found
+    return _STEPS.put(key, frozen(passed_damage_pmf(mapped_pmf(raw, normal), fnp)))
 
 
 def critical_like_unsaved(plan: CompiledPlan, b: int) -> bool:
@@ -279,9 +312,8 @@ def batch_steps(plan: CompiledPlan, b: int, models: int, wounds: int,
     """Markov steps over wounds lost of one unsaved wound and of one [DEVASTATING WOUNDS]
     critical wound of batch ``b`` (read-only; memoised on the damage law, the damage maps,
     Feel No Pain and the unit). With ``mortal=False`` the second is None (not built)."""
-    row = plan.batch[b]
-    fnp = int(plan.groups[0, row[FNP_COLUMN]])
-    fnp_mortal = int(plan.groups[0, row[FNP_MORTAL_COLUMN]])
+    row, group = plan.batch[b], plan.groups[0].tolist()
+    fnp, fnp_mortal = group[row[FNP_COLUMN]], group[row[FNP_MORTAL_COLUMN]]
     raw, maps = plan.damage_pmfs[b], plan.damage_maps[b]
     if models * wounds + 1 > MAX_CACHED_STATES:
         return _batch_steps(raw, maps, fnp, fnp_mortal, models, wounds, bool(plan.dw_spill),

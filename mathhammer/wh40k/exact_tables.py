@@ -17,10 +17,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from mathhammer.wh40k.compile import (AUTO_HIT, DEVASTATING, EXTRA_CRIT, HIT_CLASS, HIT_REROLL,
-                                      LETHAL, N_WEAPONS, SAVE_FAILS, SAVE_REROLL, SUS_CONST,
-                                      SUS_COUNT, SUS_SIDES, WOUND_CLASS, WOUND_REROLL, dice_pmf,
-                                      max_attack_dice, weapon_dice_pmf)
+from mathhammer.wh40k.compile import (A_CONST, A_COUNT, A_SIDES, AUTO_HIT, BONUS_COUNT,
+                                      BONUS_DICE, DEVASTATING, EXTRA_CRIT, HIT_CLASS, HIT_REROLL,
+                                      LETHAL, N_WEAPONS, RF_CONST, RF_COUNT, RF_SIDES,
+                                      SAVE_FAILS, SAVE_REROLL, SUS_CONST, SUS_COUNT, SUS_SIDES,
+                                      WOUND_CLASS, WOUND_REROLL, dice_pmf, max_attack_dice,
+                                      weapon_dice_pmf)
 
 #: Memoised tables kept per kind (least recently used dropped first). With the size caps
 #: below, each kind holds at most about 80 MB however it is used.
@@ -106,14 +108,12 @@ def joint_pmf(row: np.ndarray, rolls: np.ndarray, saves: np.ndarray) -> np.ndarr
 
 def _joint(row: list[int], rolls: list[list[int]], saves: list[list[int]]) -> np.ndarray:
     die = attack_die_gf(row, rolls, saves)
+    if die.shape[1] == 1:
+        return frozen(_batch_power_1d(die[:, 0], row)[:, None])
     per_weapon, weapons = weapon_dice_pmf(row), row[N_WEAPONS]
     # The attack dice are the sum of the weapons' independent dice: the batch's generating
     # function is one weapon's raised to their number (by squaring).
     rows, cols = die.shape   # trimmed: attack_die_gf keeps only positive cells
-    if cols == 1:
-        low, high = _support(per_weapon)
-        one = _mix_powers_1d(die[:, 0], per_weapon, low, high)
-        return frozen(power_1d(one, weapons)[:, None])
     most = weapons * (len(per_weapon) - 1)
     if (most * (rows - 1) + 1) * (most * (cols - 1) + 1) <= MAX_FLAT_CELLS:
         return frozen(_flat_power(die, per_weapon, weapons))
@@ -144,12 +144,22 @@ def wound_total_pmf(row: np.ndarray, rolls: np.ndarray, saves: np.ndarray) -> np
         one_die = np.zeros(rows + cols - 1)
         for j in range(cols):
             one_die[j : j + rows] += die[:, j]
-    per_weapon = weapon_dice_pmf(values)
-    one = _mix_powers_1d(one_die, per_weapon, *_support(per_weapon))
-    total = frozen(power_1d(one, values[N_WEAPONS]))
+    total = frozen(_batch_power_1d(one_die, values))
     hits = max_attack_dice(values) * (1 + values[SUS_COUNT] * max(values[SUS_SIDES], 1)
                                       + values[SUS_CONST])
     return _TOTALS.put(key, total) if (hits + 1) ** 2 <= MAX_CACHED_CELLS else total
+
+
+def _batch_power_1d(die: np.ndarray, row: list[int]) -> np.ndarray:
+    """The batch's generating function from one die's (1-D): one weapon's mixture over its
+    attack dice, to the power of the weapons."""
+    if not (row[A_COUNT] or row[A_SIDES] or row[BONUS_COUNT] or row[RF_COUNT]
+            or row[RF_SIDES]):   # a fixed number of dice per weapon
+        one = power_1d(die, row[A_CONST] + row[BONUS_DICE] + row[RF_CONST])
+    else:
+        per_weapon = weapon_dice_pmf(row)
+        one = _mix_powers_1d(die, per_weapon, *_support(per_weapon))
+    return power_1d(one, row[N_WEAPONS])
 
 
 def _support(pmf: np.ndarray) -> tuple[int, int]:
@@ -398,17 +408,14 @@ def damage_transition(damage_pmf: np.ndarray, fnp: int, models: int, wounds: int
 def build_transition(damage_pmf: np.ndarray, fnp: int, models: int, wounds: int) -> np.ndarray:
     """The matrix of :func:`damage_transition`, built afresh (writable)."""
     size = models * wounds + 1
-    through = 1.0 - (7 - fnp) / 6.0 if fnp < 7 else 1.0
-    # P(K = k): wounds that get through, mixed over the damage roll.
-    through_pmf = np.asarray(damage_pmf, dtype=float)
-    if through < 1.0:
-        through_pmf = through_pmf @ binomial_rows(len(through_pmf) - 1, through)
-    top = len(through_pmf) - 1
+    through_pmf = passed_damage_pmf(damage_pmf, fnp)
+    passed = through_pmf.tolist()
+    top = len(passed) - 1
     # tails[j] = P(K >= j): a model with j wounds left loses all of them
     tails = [0.0] * (max(top, wounds) + 2)
     total = 0.0
     for k in range(top, -1, -1):
-        total += float(through_pmf[k])
+        total += passed[k]
         tails[k] = total
     # Row s (s < size - 1): the wounded model has left = wounds - s % wounds wounds; it
     # loses k < left with P(K = k) (column s + k) and all of them with tails[left].
@@ -416,7 +423,7 @@ def build_transition(damage_pmf: np.ndarray, fnp: int, models: int, wounds: int)
     if models == 1:   # one model: bands of the damage law, every cap in the last column
         flat = matrix.reshape(-1)
         for k in range(min(top, size - 2) + 1):
-            flat[k : (size - 1 - k) * (size + 1) : size + 1] = through_pmf[k]
+            flat[k : (size - 1 - k) * (size + 1) : size + 1] = passed[k]
         matrix[: size - 1, size - 1] = tails[size - 1 : 0 : -1]
     else:   # rows with the same wounds left, one per model, are evenly spaced
         per_model = matrix.reshape(-1)[: size * size - 1].reshape(models, wounds * (size + 1))
@@ -427,6 +434,33 @@ def build_transition(damage_pmf: np.ndarray, fnp: int, models: int, wounds: int)
             per_model[:, start + left] = tails[left]
     matrix[-1, -1] = 1.0
     return matrix
+
+
+def passed_damage_pmf(damage_pmf: np.ndarray, fnp: int) -> np.ndarray:
+    """``P(K = k)``: the wounds of one allocation that get through Feel No Pain (each point
+    of damage on its own, ``fnp`` 7 for none), mixed over the damage law."""
+    through = 1.0 - (7 - fnp) / 6.0 if fnp < 7 else 1.0
+    pmf = np.asarray(damage_pmf, dtype=float)
+    if through < 1.0:
+        pmf = pmf @ binomial_rows(len(pmf) - 1, through)
+    return pmf
+
+
+def lone_model_states(state: np.ndarray, passed: np.ndarray, wounds: int,
+                      count: int) -> np.ndarray:
+    """``out[u]``: the law of the wounds a lone model of W ``wounds`` has lost after ``u``
+    more unsaved wounds, each losing it ``passed``-distributed wounds, from ``state``.
+
+    One model keeps no excess damage and nothing spills, so the wounds lost are
+    min(W, L + K_1 + ... + K_u): one convolution per wound, capped at W (no Markov matrix).
+    """
+    out = np.empty((count, wounds + 1))
+    out[0] = state
+    for u in range(1, count):
+        full = np.convolve(out[u - 1], passed)
+        out[u, :wounds] = full[:wounds]
+        out[u, wounds] = full[wounds:].sum()
+    return out
 
 
 def binomial_rows(n_max: int, p: float) -> np.ndarray:

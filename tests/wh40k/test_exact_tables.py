@@ -128,3 +128,36 @@ def test_critical_wounds_join_the_unsaved_ones_only_when_they_move_the_chain_ali
         got, expected = exact.solve(plan), previous_exact.solve(plan)
         for name in ("damage", "models_destroyed"):
             assert np.abs(got[name] - expected[name]).max() < 1e-12
+
+
+@pytest.mark.parametrize("wounds", [1, 3, 12])
+@pytest.mark.parametrize("fnp", [7, 5])
+def test_a_lone_model_by_convolutions_equals_the_markov_chain(wounds, fnp):
+    rng = np.random.default_rng(wounds + fnp)
+    damage = rng.random(8) * (rng.random(8) < 0.7)
+    damage[0], damage[-1] = 0.0, 0.2
+    damage /= damage.sum()
+    start = rng.random(wounds + 1)
+    start /= start.sum()
+    step = build_transition(damage, fnp, 1, wounds)
+    got = exact_tables.lone_model_states(start, exact_tables.passed_damage_pmf(damage, fnp),
+                                         wounds, 6)
+    expected = [start]
+    for _ in range(5):
+        expected.append(expected[-1] @ step)
+    assert np.allclose(got, np.array(expected), rtol=1e-12, atol=1e-16)
+
+
+@pytest.mark.parametrize("lines, target", [
+    (['2x Lascannon: 48" A1 BS4+ S12 AP-3 DD6+1'], "Rhino: T10 Sv3+ W12"),
+    (['2x Lascannon: 48" A1 BS4+ S12 AP-3 DD6+1', 'Melta: 12" A1 BS3+ S9 AP-4 DD6',
+      '3x Gun: 24" A1 BS3+ S5 AP-1 D2 [DEVASTATING WOUNDS]'], "Knight: T11 Sv3+ W22 FNP5+"),
+    (['Gun: 24" A2 BS3+ S5 AP-1 DD3 [DEVASTATING WOUNDS]'], "Hero: T4 Sv3+ W5 FNP4+(mortal)"),
+])
+def test_lone_models_equal_the_previous_engine(lines, target):
+    api.clear_caches()
+    plan = api.GAME.compile(lines, target).exact_plan
+    got, expected = exact.solve(plan), previous_exact.solve(plan)
+    for name in ("damage", "models_destroyed"):
+        assert np.abs(got[name] - expected[name]).max() < 1e-12
+        assert abs(got[name].sum() - 1.0) < 1e-12
