@@ -155,7 +155,8 @@ def _batch_power_1d(die: np.ndarray, row: list[int]) -> np.ndarray:
     attack dice, to the power of the weapons."""
     if not (row[A_COUNT] or row[A_SIDES] or row[BONUS_COUNT] or row[RF_COUNT]
             or row[RF_SIDES]):   # a fixed number of dice per weapon
-        one = power_1d(die, row[A_CONST] + row[BONUS_DICE] + row[RF_CONST])
+        per_weapon = row[A_CONST] + row[BONUS_DICE] + row[RF_CONST]
+        one = die if per_weapon == 1 else power_1d(die, per_weapon)
     else:
         per_weapon = weapon_dice_pmf(row)
         one = _mix_powers_1d(die, per_weapon, *_support(per_weapon))

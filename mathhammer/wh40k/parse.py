@@ -62,6 +62,10 @@ _FAST_WEAPON_RE = re.compile(
 _FAST_TARGET_RE = re.compile(
     rf"(?:([1-9][0-9]{{0,3}})x )?(?:({_FAST_NAME}): )?T([1-9][0-9]{{0,3}}) Sv([2-6]\+|-) "
     r"(?:InSv([2-6])\+ )?W([1-9][0-9]{0,3})(?: FNP([2-6])\+)?(?: \[([^\[\]]+)\])?")
+#: Upper-case keywords, one space or hyphen inside, separated by ", ": already as
+#: ``_parse_keywords`` writes each one.
+_PLAIN_KEYWORDS_RE = re.compile(r"[A-Z][A-Z0-9']*(?:[ -][A-Z0-9']+)*(?:, [A-Z][A-Z0-9']*"
+                                r"(?:[ -][A-Z0-9']+)*)*")
 _WEAPON_LABELS = {"A": "A (attacks)", "BS": "BS", "WS": "WS", "S": "S (strength)",
                   "AP": "AP", "D": "D (damage)"}
 
@@ -282,7 +286,8 @@ def common_target_line(line: str) -> TargetProfile | None:
             name=name or "", count=int(count) if count else 1, toughness=int(toughness),
             save=NO_SAVE if save == "-" else int(save[0]), wounds=int(wounds),
             invuln=int(invuln) if invuln else None, fnp=int(fnp) if fnp else None,
-            keywords=_parse_keywords(_Piece(bracket, match.start(8) + 1), line)
+            keywords=(frozenset(bracket.split(", ")) if _PLAIN_KEYWORDS_RE.fullmatch(bracket)
+                      else _parse_keywords(_Piece(bracket, match.start(8) + 1), line))
             if bracket else frozenset())
     except ProfileError:
         return None
