@@ -81,9 +81,9 @@ def _compiled(weapons: tuple[Weapon, ...], target: TargetProfile, situation: Sit
               modifiers: Modifiers, rules: Rules, monster_vehicle: bool) -> CompiledPlan:
     plan = compile_plan(list(weapons), target, situation, modifiers, rules,
                         attacker_monster_vehicle=monster_vehicle, sampling_tables=False)
-    for value in vars(plan).values():
-        if isinstance(value, np.ndarray):
-            value.flags.writeable = False
+    for table in (plan.batch, plan.rolls, plan.saves, plan.damage_maps, plan.groups,
+                  plan.damage_pmfs, plan.count_cdfs, plan.shortcuts):   # every array it holds
+        table.setflags(write=False)
     return plan
 
 

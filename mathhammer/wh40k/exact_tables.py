@@ -15,6 +15,8 @@ numbers and is only ever multiplied and added, so each entry keeps its relative 
 
 from __future__ import annotations
 
+from itertools import accumulate
+
 import numpy as np
 
 from mathhammer.wh40k.compile import (A_CONST, A_COUNT, A_SIDES, AUTO_HIT, BONUS_COUNT,
@@ -202,11 +204,14 @@ def attack_die_gf(row: np.ndarray, rolls: np.ndarray, saves: np.ndarray) -> np.n
     fail_hit, hit, crit = ((0.0, 1.0, 0.0) if row[AUTO_HIT] else
                            _outcomes(rolls[HIT_CLASS], rolls[HIT_REROLL]))
     _, wound, crit_wound = _outcomes(rolls[WOUND_CLASS], rolls[WOUND_REROLL])
-    faces = _faces(saves[SAVE_REROLL])
-    unsaved = 0.0
-    for face in range(7):
-        if saves[SAVE_FAILS][face] == 1:
-            unsaved += faces[face]
+    if any(saves[SAVE_REROLL][1:7]):
+        faces = _faces(saves[SAVE_REROLL])
+        unsaved = 0.0
+        for face in range(7):
+            if saves[SAVE_FAILS][face] == 1:
+                unsaved += faces[face]
+    else:
+        unsaved = SIXTHS[saves[SAVE_FAILS][1:7].count(1)]
     devastating = crit_wound if row[DEVASTATING] else 0.0
     ordinary = (wound + (0.0 if row[DEVASTATING] else crit_wound)) * unsaved
     if not (row[SUS_COUNT] or row[SUS_SIDES] or row[SUS_CONST]):
@@ -259,6 +264,11 @@ def _as_list(table) -> list:
     return table.tolist() if isinstance(table, np.ndarray) else table
 
 
+#: ``SIXTHS[n]``: n faces of a D6 rolled once, their 1/6 added one by one from 0 (the sums
+#: :func:`_outcomes` makes face by face).
+SIXTHS = tuple(accumulate([1.0 / 6.0] * 6, initial=0.0))
+
+
 def _faces(reroll: list[int]) -> list[float]:
     """:func:`~mathhammer.wh40k.dice_laws.face_probabilities` in Python floats."""
     share = sum(reroll[1:7]) / 6.0 / 6.0   # P(re-rolled), then P(this face on the re-roll)
@@ -267,6 +277,9 @@ def _faces(reroll: list[int]) -> list[float]:
 
 def _outcomes(classes: list[int], reroll: list[int]) -> tuple[float, float, float]:
     """:func:`~mathhammer.wh40k.dice_laws.outcome_probabilities` in Python floats."""
+    if not any(reroll[1:7]):
+        faces = classes[1:7]
+        return SIXTHS[faces.count(0)], SIXTHS[faces.count(1)], SIXTHS[faces.count(2)]
     faces = _faces(reroll)
     out = [0.0, 0.0, 0.0]
     for face in range(1, 7):

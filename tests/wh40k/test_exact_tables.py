@@ -161,3 +161,14 @@ def test_lone_models_equal_the_previous_engine(lines, target):
     for name in ("damage", "models_destroyed"):
         assert np.abs(got[name] - expected[name]).max() < 1e-12
         assert abs(got[name].sum() - 1.0) < 1e-12
+
+
+@pytest.mark.parametrize("lines", [['2x Lascannon: 48" A1 BS4+ S12 AP-3 DD6+1'],
+                                   ['2x Lascannon: 48" A1 BS4+ S12 AP-3 DD6+1',
+                                    '10x Bolt rifle: 24" A2 BS3+ S4 AP-1 D1']])
+def test_every_table_of_a_remembered_plan_is_read_only(lines):
+    api.clear_caches()
+    plan = api.GAME.compile(lines, "MEQ").exact_plan
+    tables = [value for value in vars(plan).values() if isinstance(value, np.ndarray)]
+    assert len(tables) == 8
+    assert not any(table.flags.writeable for table in tables)
