@@ -90,20 +90,24 @@ def solve_tables(cells: Sequence[CellTables]) -> list[tuple[dict[str, np.ndarray
     for size, members in buckets.items():
         group = [cells[i] for i in members]
         units = _Units(group, size)
-        p = _roll_probabilities(group)
+        die = _attack_die(group, _roll_probabilities(group))
         step = units.steps([c.normal_damage for c in group], np.array([c.fnp for c in group]))
-        critical = np.array([c.row[DEVASTATING] for c in group], dtype=bool)
-        if critical.all():
-            damage = _critical_chain(group, units, p, step)
-        elif not critical.any():
-            damage = _ordinary_chain(group, p, step)
+        # a die with more than one critical wound, or with both kinds, needs the joint pmf
+        mixed = np.zeros(len(group), dtype=bool)
+        if die.shape[2] > 2:
+            mixed |= die[:, :, 2:].any(axis=(1, 2))
+        if die.shape[2] > 1:
+            mixed |= die[:, 1:, 1].any(axis=1)
+        mortal = _MortalSteps(group, units, step)
+        if not mixed.any():
+            damage = _simple_chain(group, die, step, mortal, np.arange(len(group)))
         else:
             damage = np.empty((len(group), size))
-            plain, held = np.flatnonzero(~critical), np.flatnonzero(critical)
-            damage[plain] = _ordinary_chain([group[j] for j in plain],
-                                            {k: v[plain] for k, v in p.items()}, step[plain])
-            damage[held] = _critical_chain([group[j] for j in held], units.subset(held),
-                                           {k: v[held] for k, v in p.items()}, step[held])
+            for chosen, chain in ((~mixed, _simple_chain), (mixed, _joint_chain)):
+                index = np.flatnonzero(chosen)
+                if len(index):
+                    damage[index] = chain([group[j] for j in index.tolist()], die[index],
+                                          step[index], mortal, index)
         for i, answer in zip(members, _answers(group, units, damage, hazards)):
             out[i] = answer
     return out
@@ -115,33 +119,25 @@ _BUCKETS = (16, 32, 64, MAX_BATCH_STATES)
 
 
 class _Units:
-    """The units (models x W) of a stack of cells padded to ``size`` states: which cells
-    face each, and where its one-allocation steps go in a ``[size, size]`` Markov matrix."""
+    """The units (models x W) of a stack of cells padded to ``size`` states: where each
+    cell's one-allocation steps go in its ``[size, size]`` Markov matrix, and which states
+    have how many models destroyed."""
 
     def __init__(self, group: Sequence[CellTables], size: int) -> None:
         self.size = size
-        self.members: dict[tuple[int, int], list[int]] = {}
-        for j, cell in enumerate(group):
-            self.members.setdefault((cell.models, cell.wounds), []).append(j)
-        self.w_most = max(w for _, w in self.members)
-        self.places = {}
-        for (models, wounds) in self.members:
-            # state s (below the last) has W - s % W wounds left; it moves by j <= that
-            left = wounds - np.arange(models * wounds) % wounds
-            rows, step = np.nonzero(np.arange(wounds + 1)[None, :] <= left[:, None])
-            self.places[(models, wounds)] = (rows, rows + step, left[rows], step)
-
-    def subset(self, index: np.ndarray) -> _Units:
-        """These units for the cells ``index`` of the stack only."""
-        out = object.__new__(_Units)
-        out.size, out.w_most, out.places = self.size, self.w_most, self.places
-        position = {int(j): k for k, j in enumerate(index)}
-        out.members = {}
-        for unit, members in self.members.items():
-            kept = [position[j] for j in members if j in position]
-            if kept:
-                out.members[unit] = kept
-        return out
+        models = np.array([cell.models for cell in group])
+        wounds = np.array([cell.wounds for cell in group])
+        self.w_most, self.models_most = int(wounds.max()), int(models.max())
+        self.last = models * wounds
+        # state s (below the last) has W - s % W wounds left; it moves by j <= that
+        w = wounds[:, None, None]
+        s = np.arange(size - 1)[None, :, None]
+        left = w - s % w
+        live = (s < self.last[:, None, None]) & (np.arange(self.w_most + 1) <= left)
+        cells, rows, step = np.nonzero(live)
+        self.places = (cells, rows, rows + step, wounds[cells] - rows % wounds[cells], step)
+        cells, states = np.nonzero(np.arange(size)[None, :] <= self.last[:, None])
+        self.states = (cells, states, np.minimum(states // wounds[cells], models[cells]))
 
     def steps(self, pmfs: Sequence[list[float]], fnp: np.ndarray) -> np.ndarray:
         """Markov steps ``[cells, size, size]`` over wounds lost of one allocation of damage
@@ -157,22 +153,16 @@ class _Units:
         capped = padded[:, None, : w_most + 1] * (span[None, :] < span[:, None])
         capped[:, span, span] = tails[:, : w_most + 1]
         matrix = np.zeros((n, self.size, self.size))
-        for unit, members in self.members.items():
-            rows, cols, left, step = self.places[unit]
-            cells = np.array(members)[:, None]
-            matrix[cells, rows, cols] = capped[cells, left, step]
-            matrix[cells[:, 0], unit[0] * unit[1], unit[0] * unit[1]] = 1.0
+        cells, rows, cols, left, step = self.places
+        matrix[cells, rows, cols] = capped[cells, left, step]
+        matrix[np.arange(n), self.last, self.last] = 1.0
         return matrix
 
     def killed(self, damage: np.ndarray) -> np.ndarray:
         """Pmfs of models destroyed ``[cells, most models + 1]`` from pmfs of wounds lost."""
-        most = max(models for models, _ in self.members)
-        out = np.zeros((damage.shape[0], most + 1))
-        for (models, wounds), members in self.members.items():
-            index = np.array(members)
-            last = models * wounds
-            out[index, :models] = damage[index, :last].reshape(-1, models, wounds).sum(axis=2)
-            out[index, models] = damage[index, last]
+        cells, states, models = self.states
+        out = np.zeros((damage.shape[0], self.models_most + 1))
+        np.add.at(out, (cells, models), damage[cells, states])
         return out
 
 
@@ -214,7 +204,8 @@ def _face_probabilities(reroll: np.ndarray) -> np.ndarray:
 
 def _roll_probabilities(cells: Sequence[CellTables]) -> dict[str, np.ndarray]:
     """Per cell: P(hit fails / hits / is critical), P(wound / critical wound), P(unsaved)."""
-    tables = np.array([(c.hit, c.wound, c.save) for c in cells])   # [cells, 3, 2, 7]
+    tables = np.stack([_stacked([c.hit for c in cells]), _stacked([c.wound for c in cells]),
+                       _stacked([c.save for c in cells])], axis=1)   # [cells, 3, 2, 7]
     faces = _face_probabilities(tables[:, :, 1].reshape(-1, 7)).reshape(len(cells), 3, 7)
     classes = tables[:, :, 0]
     out = {name: (faces[:, 0] * (classes[:, 0] == code)).sum(axis=1)
@@ -228,21 +219,44 @@ def _roll_probabilities(cells: Sequence[CellTables]) -> dict[str, np.ndarray]:
 
 
 # -- one attack die ---------------------------------------------------------------------------
-def _times(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Row by row product of two stacks of short polynomials ``[cells, coefficients]``."""
-    if a.shape[1] < b.shape[1]:
-        a, b = b, a
-    out = np.zeros((a.shape[0], a.shape[1] + b.shape[1] - 1))
+def _times_2d(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Cell by cell product of two stacks of small generating functions ``[cells, u, k]``."""
+    out = np.zeros((a.shape[0], a.shape[1] + b.shape[1] - 1, a.shape[2] + b.shape[2] - 1))
     for i in range(b.shape[1]):
-        out[:, i : i + a.shape[1]] += b[:, i, None] * a
+        for j in range(b.shape[2]):
+            out[:, i : i + a.shape[1], j : j + a.shape[2]] += b[:, i, j, None, None] * a
     return out
 
 
-def _padded(rows: Sequence[list[float]], width: int = 0) -> np.ndarray:
+def _padded(rows: Sequence[Sequence[float]], width: int = 0) -> np.ndarray:
     """Lists of different lengths as one array (at least ``width`` wide), padded with
-    zeros (in Python: one numpy call)."""
+    zeros. Cells share their lists (a weapon's damage law, its attack dice): each distinct
+    list is converted once and the rows gathered."""
     width = max(width, max(len(r) for r in rows))
-    return np.array([r + [0.0] * (width - len(r)) if len(r) < width else r for r in rows])
+    where: dict[int, int] = {}
+    distinct: list[list[float]] = []
+    index = []
+    for r in rows:
+        position = where.get(id(r))
+        if position is None:
+            position = where[id(r)] = len(distinct)
+            distinct.append(list(r) + [0.0] * (width - len(r)))
+        index.append(position)
+    return np.array(distinct)[index]
+
+
+def _stacked(tables: Sequence[np.ndarray]) -> np.ndarray:
+    """Arrays of one shape stacked, each distinct object converted once."""
+    where: dict[int, int] = {}
+    distinct: list[np.ndarray] = []
+    index = []
+    for table in tables:
+        position = where.get(id(table))
+        if position is None:
+            position = where[id(table)] = len(distinct)
+            distinct.append(table)
+        index.append(position)
+    return np.array(distinct)[index]
 
 
 def _sustained_pmf(row: Sequence[int]) -> list[float]:
@@ -253,28 +267,36 @@ def _sustained_pmf(row: Sequence[int]) -> list[float]:
     return dice_pmf(count, sides, constant).tolist()
 
 
-def _ordinary_die(cells: Sequence[CellTables], p: dict[str, np.ndarray]) -> np.ndarray:
-    """Pmf ``[cells, u]`` of the unsaved wounds of one attack die without [DEVASTATING
-    WOUNDS] (:func:`mathhammer.wh40k.exact_tables.attack_die_gf` with no critical-wound
-    column): hit roll, [SUSTAINED HITS] extra hits, [LETHAL HITS] automatic wounds."""
+def _attack_die(cells: Sequence[CellTables], p: dict[str, np.ndarray]) -> np.ndarray:
+    """Generating functions ``[cells, u, k]`` of one attack die (as
+    :func:`mathhammer.wh40k.exact_tables.attack_die_gf` builds one): hit roll, [SUSTAINED
+    HITS] extra hits, [LETHAL HITS] automatic wounds, wound and save rolls; u unsaved
+    ordinary wounds, k [DEVASTATING WOUNDS] critical wounds."""
     n = len(cells)
     unsaved = p["unsaved"]
-    ordinary = (p["wound"] + p["crit_wound"]) * unsaved
-    token = np.stack([np.maximum(1.0 - ordinary, 0.0), ordinary], axis=1)
-    auto = np.stack([1.0 - unsaved, unsaved], axis=1)
-    lethal = np.array([c.row[LETHAL] for c in cells], dtype=bool)[:, None]
-    extra_crit = np.array([c.row[EXTRA_CRIT] for c in cells], dtype=bool)[:, None]
+    devastating = np.array([c.row[DEVASTATING] for c in cells], dtype=bool)
+    dev = np.where(devastating, p["crit_wound"], 0.0)
+    ordinary = (p["wound"] + np.where(devastating, 0.0, p["crit_wound"])) * unsaved
+    token = np.zeros((n, 2, 2))
+    token[:, 0, 0] = np.maximum(1.0 - ordinary - dev, 0.0)
+    token[:, 1, 0], token[:, 0, 1] = ordinary, dev
+    auto = np.zeros((n, 2, 2))
+    auto[:, 0, 0], auto[:, 1, 0] = 1.0 - unsaved, unsaved
+    lethal = np.array([c.row[LETHAL] for c in cells], dtype=bool)[:, None, None]
+    extra_crit = np.array([c.row[EXTRA_CRIT] for c in cells], dtype=bool)[:, None, None]
     extra_token = np.where(lethal & extra_crit, auto, token)
-    sustained = _padded([_sustained_pmf(c.row) for c in cells])
-    extra = sustained[:, -1:]
+    laws: dict[int, list[float]] = {}
+    for c in cells:
+        if id(c.row) not in laws:
+            laws[id(c.row)] = _sustained_pmf(c.row)
+    sustained = _padded([laws[id(c.row)] for c in cells])
+    extra = sustained[:, -1:, None]
     for k in range(sustained.shape[1] - 2, -1, -1):   # Horner: sum_k q_k extra_token ** k
-        extra = _times(extra, extra_token)
-        extra[:, 0] += sustained[:, k]
-    crit_part = _times(np.where(lethal, auto, token), extra)
-    die = np.zeros((n, crit_part.shape[1]))
-    die[:, 0] = p["fail_hit"]
-    die[:, :2] += p["hit"][:, None] * token
-    die += p["crit_hit"][:, None] * crit_part
+        extra = _times_2d(extra, extra_token)
+        extra[:, 0, 0] += sustained[:, k]
+    die = p["crit_hit"][:, None, None] * _times_2d(extra, np.where(lethal, auto, token))
+    die[:, :2, :2] += p["hit"][:, None, None] * token
+    die[:, 0, 0] += p["fail_hit"]
     return die
 
 
@@ -286,27 +308,38 @@ def dice_law(row: Sequence[int]) -> list[float]:
         total = [0.0] * ((row[A_CONST] + row[BONUS_DICE] + row[RF_CONST]) * weapons + 1)
         total[-1] = 1.0
         return total
-    per_weapon = weapon_dice_pmf(row)
-    support = np.flatnonzero(per_weapon > 0)
-    if len(support) == 1:
-        total = [0.0] * (int(support[0]) * weapons + 1)
-        total[-1] = float(per_weapon[support[0]]) ** weapons
-        return total
-    result, base = np.ones(1), per_weapon
-    while weapons:
-        if weapons & 1:
-            result = np.convolve(result, base)
-        weapons >>= 1
-        if weapons:
+    return _power(weapon_dice_pmf(row), weapons).tolist()
+
+
+def _power(poly: np.ndarray, n: int) -> np.ndarray:
+    """``poly ** n`` by squaring (``np.convolve``: sums of non-negative products)."""
+    result, base = None, poly
+    while n:
+        if n & 1:
+            result = base if result is None else np.convolve(result, base)
+        n >>= 1
+        if n:
             base = np.convolve(base, base)
-    return result.tolist()
+    return result if result is not None else np.ones(1)
+
+
+def _dice_laws(group: Sequence[CellTables]) -> np.ndarray:
+    """Each cell's attack dice pmf ``[cells, most dice + 1]`` (each law computed once)."""
+    laws: dict[tuple, list[float]] = {}
+    rows = []
+    for c in group:
+        key = _dice_key(c.row)
+        law = laws.get(key)
+        if law is None:
+            law = laws[key] = dice_law(c.row)
+        rows.append(law)
+    return _padded(rows)
 
 
 # -- the wound-allocation chain ---------------------------------------------------------------
 def _binomial_thinning(pmfs: np.ndarray, through: np.ndarray) -> np.ndarray:
     """Per row, the pmf of Binomial(D, through) points of damage when D has pmf ``pmfs``."""
     n, size = pmfs.shape
-    out = np.zeros((n, size))
     kept = pmfs[:, -1:].copy()   # Horner over D: (1 - t + t x) ** d, highest d first
     for d in range(size - 2, -1, -1):
         grown = np.zeros((n, kept.shape[1] + 1))
@@ -314,8 +347,7 @@ def _binomial_thinning(pmfs: np.ndarray, through: np.ndarray) -> np.ndarray:
         grown[:, 1:] += kept * through[:, None]
         grown[:, 0] += pmfs[:, d]
         kept = grown
-    out[:, :] = kept[:, :size]
-    return out
+    return kept[:, :size].copy()
 
 
 def _states_after(step: np.ndarray, count: int, size: int) -> np.ndarray:
@@ -334,98 +366,105 @@ def _states_after(step: np.ndarray, count: int, size: int) -> np.ndarray:
     return after
 
 
-def _ordinary_chain(group: Sequence[CellTables], p: dict[str, np.ndarray],
-                    step: np.ndarray) -> np.ndarray:
-    """Final pmfs of wounds lost ``[cells, size]`` of cells without [DEVASTATING WOUNDS].
+def _through_powers(per_k: np.ndarray, mortal: np.ndarray) -> np.ndarray:
+    """``sum_k per_k[:, k] @ mortal ** k`` (``per_k``: ``[cells, k, states]``), the powers
+    by doubling the computed block."""
+    n, k_most, size = per_k.shape
+    if k_most == 1:
+        return per_k[:, 0]
+    powers = np.empty((n, k_most, size, size))
+    powers[:, 0] = np.eye(size)
+    filled, power = 1, mortal
+    while filled < k_most:
+        take = min(filled, k_most - filled)
+        powers[:, filled : filled + take] = np.matmul(powers[:, :take], power[:, None])
+        filled += take
+        if filled < k_most:
+            power = np.matmul(power, power)
+    return np.matmul(per_k.reshape(n, 1, k_most * size),
+                     powers.reshape(n, k_most * size, size))[:, 0]
 
-    With no critical wound to hold back, each attack die is one Markov step
-    ``T = sum_u P(u unsaved wounds) M ** u`` (M: one unsaved wound), and the batch is
-    ``sum_n P(n attack dice) T ** n``: the same law as the unsaved wounds' pmf run through
-    the chain, since powers of M commute."""
+
+class _MortalSteps:
+    """Each cell's Markov step of one [DEVASTATING WOUNDS] critical wound, built for the
+    whole stack when first asked (the ordinary step when the damage and Feel No Pain are the
+    same, as they mostly are)."""
+
+    def __init__(self, group: Sequence[CellTables], units: _Units, step: np.ndarray) -> None:
+        self.group, self.units, self.step = group, units, step
+        self.steps: np.ndarray | None = None
+
+    def __call__(self, index: np.ndarray) -> np.ndarray:
+        if self.steps is None:
+            group = self.group
+            if all(c.mortal_damage == c.normal_damage and c.fnp_mortal == c.fnp
+                   for c in group):
+                self.steps = self.step
+            else:
+                self.steps = self.units.steps([c.mortal_damage for c in group],
+                                              np.array([c.fnp_mortal for c in group]))
+        return self.steps[index]
+
+
+def _simple_chain(group: Sequence[CellTables], die: np.ndarray, step: np.ndarray,
+                  mortal: _MortalSteps, index: np.ndarray) -> np.ndarray:
+    """Final pmfs of wounds lost ``[cells, size]`` of cells whose die scores either unsaved
+    wounds (pmf ``q(x)``) or one critical wound (probability c), never both.
+
+    One die is then the Markov step ``Q = q(M)`` (M: one unsaved wound) or a critical wound,
+    and ``(Q + c y) ** n = sum_k C(n, k) c ** k y ** k Q ** (n - k)`` (Q and the identity
+    commute): with n attack dice of pmf P, the states after the ordinary wounds, k critical
+    wounds held, are ``c ** k sum_j P(j + k) C(j + k, k) e0 Q ** j``; then each critical
+    wound's step. Without critical wounds that is ``sum_n P(n) e0 Q ** n``."""
     size = step.shape[1]
-    die = _ordinary_die(group, p)
-    die_step = die[:, 0, None, None] * np.eye(size)
+    q = die[:, :, 0]
+    chain = q[:, 0, None, None] * np.eye(size)
     power = step
-    for u in range(1, die.shape[1]):
+    for u in range(1, q.shape[1]):
         if u > 1:
             power = np.matmul(power, step)
-        die_step += die[:, u, None, None] * power
-    laws: dict[tuple, list[float]] = {}
-    rows = []
-    for c in group:
-        key = _dice_key(c.row)
-        law = laws.get(key)
-        if law is None:
-            law = laws[key] = dice_law(c.row)
-        rows.append(law)
-    dice = _padded(rows)
-    after = _states_after(die_step, dice.shape[1], size)
-    return np.matmul(dice[:, None, :], after)[:, 0, :]
+        chain = chain + q[:, u, None, None] * power
+    dice = _dice_laws(group)
+    after = _states_after(chain, dice.shape[1], size)
+    damage = np.matmul(dice[:, None, :], after)[:, 0, :]
+    critical = die[:, 0, 1] if die.shape[2] > 1 else np.zeros(len(group))
+    held = np.flatnonzero(critical > 0)
+    if len(held):
+        count = int(np.flatnonzero(dice[held].any(axis=0))[-1]) + 1
+        k = np.arange(count)[:, None]
+        j = np.arange(count)[None, :]
+        # C(j + k, k) as a product of (j + i) / i, i = 1..k
+        ratio = np.where(k > 0, (j + k) / np.maximum(k, 1), 1.0)
+        choose = np.cumprod(ratio, axis=0)
+        laws = np.zeros((len(held), 2 * count))
+        laws[:, :count] = dice[held, :count]
+        coefficient = (critical[held, None, None] ** k) * choose * laws[:, j + k]
+        per_k = np.matmul(coefficient, after[held, :count])
+        damage[held] = _through_powers(per_k, mortal(index[held]))
+    return damage
 
 
-def _critical_chain(group: Sequence[CellTables], units: _Units, p: dict[str, np.ndarray],
-                    step: np.ndarray) -> np.ndarray:
-    """Final pmfs of wounds lost ``[cells, size]`` of cells with [DEVASTATING WOUNDS]: each
-    cell's joint pmf of unsaved and critical wounds, the unsaved wounds through the chain,
+def _joint_chain(group: Sequence[CellTables], die: np.ndarray, step: np.ndarray,
+                 mortal: _MortalSteps, index: np.ndarray) -> np.ndarray:
+    """Final pmfs of wounds lost ``[cells, size]`` of any cells: each cell's joint pmf of
+    unsaved and critical wounds (:func:`_joint_of`), the unsaved wounds through the chain,
     then each critical wound's step (as :func:`mathhammer.wh40k.exact.apply_batch`)."""
-    dice = _critical_die(group, p)
     laws: dict[tuple, np.ndarray] = {}
     joints = []
     for j, c in enumerate(group):
         key = _dice_key(c.row)
         if key not in laws:
             laws[key] = weapon_dice_pmf(c.row)
-        joints.append(_joint_of(dice[j], laws[key], int(c.row[N_WEAPONS])))
-    u_most = max(j.shape[0] for j in joints)
-    k_most = max(j.shape[1] for j in joints)
+        joints.append(_joint_of(die[j], laws[key], int(c.row[N_WEAPONS])))
+    u_most = max(table.shape[0] for table in joints)
+    k_most = max(table.shape[1] for table in joints)
     joint = np.zeros((len(group), k_most, u_most))
     for i, table in enumerate(joints):
         joint[i, : table.shape[1], : table.shape[0]] = table.T
-    per_k = np.matmul(joint, _states_after(step, u_most, units.size))   # [cells, k, states]
+    per_k = np.matmul(joint, _states_after(step, u_most, step.shape[1]))
     if k_most == 1:
         return per_k[:, 0]
-    mortal = units.steps([c.mortal_damage for c in group],
-                         np.array([c.fnp_mortal for c in group]))
-    result = per_k[:, -1]
-    for k in range(k_most - 2, -1, -1):
-        result = np.matmul(result[:, None, :], mortal)[:, 0] + per_k[:, k]
-    return result
-
-
-def _times_2d(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Cell by cell product of two stacks of small generating functions ``[cells, u, k]``."""
-    out = np.zeros((a.shape[0], a.shape[1] + b.shape[1] - 1, a.shape[2] + b.shape[2] - 1))
-    for i in range(b.shape[1]):
-        for j in range(b.shape[2]):
-            out[:, i : i + a.shape[1], j : j + a.shape[2]] += b[:, i, j, None, None] * a
-    return out
-
-
-def _critical_die(cells: Sequence[CellTables], p: dict[str, np.ndarray]) -> np.ndarray:
-    """Generating functions ``[cells, u, k]`` of one attack die with [DEVASTATING WOUNDS]
-    (:func:`mathhammer.wh40k.exact_tables.attack_die_gf`): u unsaved ordinary wounds, k
-    critical wounds."""
-    n = len(cells)
-    unsaved, dev = p["unsaved"], p["crit_wound"]
-    ordinary = p["wound"] * unsaved
-    token = np.zeros((n, 2, 2))
-    token[:, 0, 0] = np.maximum(1.0 - ordinary - dev, 0.0)
-    token[:, 1, 0], token[:, 0, 1] = ordinary, dev
-    auto = np.zeros((n, 2, 2))
-    auto[:, 0, 0], auto[:, 1, 0] = 1.0 - unsaved, unsaved
-    lethal = np.array([c.row[LETHAL] for c in cells], dtype=bool)[:, None, None]
-    extra_crit = np.array([c.row[EXTRA_CRIT] for c in cells], dtype=bool)[:, None, None]
-    extra_token = np.where(lethal & extra_crit, auto, token)
-    sustained = _padded([_sustained_pmf(c.row) for c in cells])
-    extra = sustained[:, -1:, None]
-    for k in range(sustained.shape[1] - 2, -1, -1):   # Horner: sum_k q_k extra_token ** k
-        extra = _times_2d(extra, extra_token)
-        extra[:, 0, 0] += sustained[:, k]
-    crit_part = _times_2d(extra, np.where(lethal, auto, token))
-    die = p["crit_hit"][:, None, None] * crit_part
-    die[:, :2, :2] += p["hit"][:, None, None] * token
-    die[:, 0, 0] += p["fail_hit"]
-    return die
+    return _through_powers(per_k, mortal(index))
 
 
 def _joint_of(die: np.ndarray, per_weapon: np.ndarray, weapons: int) -> np.ndarray:
@@ -451,15 +490,3 @@ def _joint_of(die: np.ndarray, per_weapon: np.ndarray, weapons: int) -> np.ndarr
     out = np.zeros(height * width)
     out[: len(total)] = total[: height * width]
     return out.reshape(height, width)
-
-
-def _power(poly: np.ndarray, n: int) -> np.ndarray:
-    """``poly ** n`` by squaring (``np.convolve``)."""
-    result, base = None, poly
-    while n:
-        if n & 1:
-            result = base if result is None else np.convolve(result, base)
-        n >>= 1
-        if n:
-            base = np.convolve(base, base)
-    return result if result is not None else np.ones(1)

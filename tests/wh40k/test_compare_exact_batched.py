@@ -13,7 +13,7 @@ import pytest
 
 import mathhammer as mh
 from mathhammer.errors import UnsupportedError
-from mathhammer.wh40k import api
+from mathhammer.wh40k import api, exact_grid
 
 WEAPONS = [
     '10x Bolt rifle: 24" A2 BS3+ S4 AP-1 D1',
@@ -37,6 +37,13 @@ METRICS = {"expected_damage": ("mean", "damage"),
            "expected_models_destroyed": ("mean", "models_destroyed"),
            "p_unit_destroyed": ("probability", "unit_destroyed"),
            "expected_attacker_mortal_wounds": ("mean", "attacker_mortal_wounds")}
+
+
+@pytest.fixture(autouse=True)
+def batch_every_grid(monkeypatch):
+    """Small generated grids too go through the batch (it normally starts at
+    exact_grid.MIN_BATCH_CELLS cells of one setting)."""
+    monkeypatch.setattr(exact_grid, "MIN_BATCH_CELLS", 1)
 
 
 def grids(n: int = 12, seed: int = 2024):

@@ -51,6 +51,13 @@ OPTIONS = [{}, {"half_range": True}, {"edition": 10}, {"edition": 10, "half_rang
            {"edition": 10, "cover": True, "attacker_monster_vehicle": True}]
 
 
+@pytest.fixture(autouse=True)
+def batch_every_grid(monkeypatch):
+    """Small generated grids too go through the batch (it normally starts at
+    MIN_BATCH_CELLS cells of one setting)."""
+    monkeypatch.setattr(exact_grid, "MIN_BATCH_CELLS", 1)
+
+
 def grids(n: int, seed: int):
     rng = random.Random(seed)
     for _ in range(n):
@@ -126,6 +133,18 @@ def test_one_line_cells_are_solved_in_the_batch(monkeypatch):
                 + cells_of(WEAPONS[3:4], ["MEQ"], {"edition": 10,
                                                    "devastating_text": "launch"}))
     assert len(alone) == 3
+
+
+def test_small_grids_are_solved_cell_by_cell(monkeypatch):
+    monkeypatch.setattr(exact_grid, "MIN_BATCH_CELLS", 6)
+    alone = []
+    solve_alone = exact_grid._solve_alone
+    monkeypatch.setattr(exact_grid, "_solve_alone",
+                        lambda *args: alone.append(args) or solve_alone(*args))
+    solve_cells(cells_of(WEAPONS[:5], ["MEQ"], {}))
+    assert len(alone) == 5
+    solve_cells(cells_of(WEAPONS[:6], ["MEQ"], {}))
+    assert len(alone) == 5
 
 
 def test_dice_law_equals_attack_dice_pmf():
