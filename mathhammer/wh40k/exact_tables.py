@@ -473,7 +473,7 @@ def lone_model_states(state: np.ndarray, passed: np.ndarray, wounds: int,
     for u in range(1, count):
         full = np.convolve(out[u - 1], passed)
         out[u, :wounds] = full[:wounds]
-        out[u, wounds] = full[wounds:].sum()
+        out[u, wounds] = np.add.reduce(full[wounds:])
     return out
 
 

@@ -57,6 +57,8 @@ def _best(instances: tuple[Ability, ...]) -> Ability | None:
     """24.02: duplicates never stack; keep the instance worth the most."""
     if not instances:
         return None
+    if len(instances) == 1:
+        return instances[0]
     return max(instances, key=lambda a: a.value.mean if a.value is not None else 1)
 
 
@@ -150,7 +152,8 @@ def batch_tables(weapon: Weapon, defender: Defender, situation: Situation,
             applying[ability.name] = applying.get(ability.name, ()) + (ability,)
 
     def active(name: str) -> Ability | None:
-        return _best(applying.get(name, ()))
+        instances = applying.get(name)
+        return _best(instances) if instances else None
 
     # Attack dice (24.05, 24.06, 24.30): per weapon, from the target at Select Targets.
     blast = active(ab.BLAST)
