@@ -249,7 +249,9 @@ def _run(cells, parameter, costs, *, trials, seed, exact, options, settings=None
     columns = COLUMNS[:2] + ([parameter] if parameter is not None else []) + COLUMNS[2:]
     data = _columns(cells, results_list, parameter, settings, costs, results_out)
     data["method"] = ["exact" if exact else "monte-carlo"] * len(data["metric"])
-    frame = pd.DataFrame(data, columns=columns)
+    frame = pd.DataFrame(data)   # its keys are the columns, in order
+    if list(frame.columns) != columns:
+        frame = frame[columns]
     frame.attrs.update(method="exact" if exact else "monte-carlo",
                        trials=None if exact else trials,
                        seed=None if exact else recorded_seed(seed)[0])
@@ -264,12 +266,7 @@ def _run(cells, parameter, costs, *, trials, seed, exact, options, settings=None
 def _columns(cells, results_list, parameter, settings, costs, results_out) -> dict[str, Any]:
     """The frame's columns but ``method``: one row per (cell, metric); each cell's full
     Result stored in ``results_out`` when it is given (the rows then read it)."""
-    attackers: list[str] = []
-    targets: list[str] = []
-    setting_column: list[Any] = []
-    metrics: list[str] = []
-    values: list[float] = []
-    errors: list[float] = []
+    per_cell = []
     for i, ((attacker, target, _), result) in enumerate(zip(cells, results_list)):
         if results_out is not None:
             key = (attacker.label, target.label) if parameter is None \
@@ -277,20 +274,15 @@ def _columns(cells, results_list, parameter, settings, costs, results_out) -> di
             if isinstance(result, ExactCell):
                 result = result.result()
             results_out[key] = result
-        rows = _metrics(result, costs.get(attacker.label))
-        attackers += [attacker.label] * len(rows)
-        targets += [target.label] * len(rows)
-        if parameter is not None:
-            setting_column += [settings[i]] * len(rows)
-        for metric, value, err in rows:
-            metrics.append(metric)
-            values.append(value)
-            errors.append(err)
-    data: dict[str, Any] = {"attacker": attackers, "target": targets}
+        per_cell.append(_metrics(result, costs.get(attacker.label)))
+    data: dict[str, Any] = {
+        "attacker": [a.label for (a, _, _), rows in zip(cells, per_cell) for _ in rows],
+        "target": [t.label for (_, t, _), rows in zip(cells, per_cell) for _ in rows]}
     if parameter is not None:
-        data[parameter] = setting_column
-    data.update(metric=metrics, value=np.array(values, dtype=float),
-                stderr=np.array(errors, dtype=float))
+        data[parameter] = [v for v, rows in zip(settings, per_cell) for _ in rows]
+    data["metric"] = [row[0] for rows in per_cell for row in rows]
+    data["value"] = np.array([row[1] for rows in per_cell for row in rows], dtype=float)
+    data["stderr"] = np.array([row[2] for rows in per_cell for row in rows], dtype=float)
     return data
 
 
@@ -327,6 +319,8 @@ def situation_words(options: Mapping[str, Any]) -> str:
     changed: dict[str, Any] = {}
     for chosen in (situation, modifiers, rules):
         default = type(chosen)()
+        if chosen == default:   # the usual case: nothing to name
+            continue
         for field in dataclasses.fields(chosen):
             value = getattr(chosen, field.name)
             if value != getattr(default, field.name):

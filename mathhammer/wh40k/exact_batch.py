@@ -37,7 +37,8 @@ from mathhammer.wh40k.exact import (MAX_EXACT_DAMAGE, MAX_EXACT_STATES, MAX_EXAC
                                     MAX_PENDING_CELLS, hazard_pmf)
 from mathhammer.wh40k.exact_cell_tables import CellTables
 
-__all__ = ["MAX_BATCH_HITS", "MAX_BATCH_STATES", "batchable", "dice_law", "solve_tables"]
+__all__ = ["MAX_BATCH_HITS", "MAX_BATCH_STATES", "batchable", "dice_law", "most_hits",
+           "solve_tables"]
 
 #: Largest chain (models x W + 1 states) solved in a batch; larger units are solved alone.
 MAX_BATCH_STATES = 96
@@ -48,14 +49,14 @@ _dice_key = itemgetter(N_WEAPONS, A_COUNT, A_SIDES, A_CONST, BONUS_DICE, BONUS_C
                        BONUS_SIDES, RF_COUNT, RF_SIDES, RF_CONST, A_REROLL_BELOW)
 
 
-def batchable(cell: CellTables) -> bool:
+def batchable(cell: CellTables, dice_and_hits: tuple[int, int] | None = None) -> bool:
     """Whether ``cell`` is solved here: within every limit of the exact engine (a cell past
     one is solved alone, which refuses it), small enough, and without [DEVASTATING WOUNDS]
-    that spill over (10th-edition launch text)."""
+    that spill over (10th-edition launch text). ``dice_and_hits``: :func:`most_hits` of its
+    row when already known."""
     row = cell.row
     states = cell.models * cell.wounds + 1
-    dice = max_attack_dice(cast(np.ndarray, row))
-    hits = dice * (1 + row[SUS_COUNT] * max(row[SUS_SIDES], 1) + row[SUS_CONST])
+    dice, hits = dice_and_hits if dice_and_hits is not None else most_hits(row)
     work = dice * (hits + 1) ** 2 + (hits + 1) * states ** 2 + cell.damage_max ** 2
     devastating = bool(row[DEVASTATING])
     return (states <= min(MAX_BATCH_STATES, MAX_EXACT_STATES) and hits <= MAX_BATCH_HITS
@@ -63,6 +64,12 @@ def batchable(cell: CellTables) -> bool:
             and not (devastating and cell.spill)
             and not (devastating and cell.at_unit_end
                      and states * (hits + 1) > MAX_PENDING_CELLS))
+
+
+def most_hits(row: Sequence[int]) -> tuple[int, int]:
+    """Most attack dice of a batch row, and most hits they can score ([SUSTAINED HITS])."""
+    dice = max_attack_dice(cast(np.ndarray, row))
+    return dice, dice * (1 + row[SUS_COUNT] * max(row[SUS_SIDES], 1) + row[SUS_CONST])
 
 
 def solve_tables(cells: Sequence[CellTables]) -> list[tuple[dict[str, np.ndarray],
@@ -204,8 +211,7 @@ def _face_probabilities(reroll: np.ndarray) -> np.ndarray:
 
 def _roll_probabilities(cells: Sequence[CellTables]) -> dict[str, np.ndarray]:
     """Per cell: P(hit fails / hits / is critical), P(wound / critical wound), P(unsaved)."""
-    tables = np.stack([_stacked([c.hit for c in cells]), _stacked([c.wound for c in cells]),
-                       _stacked([c.save for c in cells])], axis=1)   # [cells, 3, 2, 7]
+    tables = np.array([(c.hit, c.wound, c.save) for c in cells])   # [cells, 3, 2, 7]
     faces = _face_probabilities(tables[:, :, 1].reshape(-1, 7)).reshape(len(cells), 3, 7)
     classes = tables[:, :, 0]
     out = {name: (faces[:, 0] * (classes[:, 0] == code)).sum(axis=1)
@@ -241,20 +247,6 @@ def _padded(rows: Sequence[Sequence[float]], width: int = 0) -> np.ndarray:
         if position is None:
             position = where[id(r)] = len(distinct)
             distinct.append(list(r) + [0.0] * (width - len(r)))
-        index.append(position)
-    return np.array(distinct)[index]
-
-
-def _stacked(tables: Sequence[np.ndarray]) -> np.ndarray:
-    """Arrays of one shape stacked, each distinct object converted once."""
-    where: dict[int, int] = {}
-    distinct: list[np.ndarray] = []
-    index = []
-    for table in tables:
-        position = where.get(id(table))
-        if position is None:
-            position = where[id(table)] = len(distinct)
-            distinct.append(table)
         index.append(position)
     return np.array(distinct)[index]
 

@@ -23,7 +23,7 @@ import numpy as np
 from mathhammer.core.result import EXACT, Distribution, Result
 from mathhammer.errors import UnsupportedError
 from mathhammer.wh40k import api, exact as engine, exact_command
-from mathhammer.wh40k.exact_batch import batchable, solve_tables
+from mathhammer.wh40k.exact_batch import batchable, most_hits, solve_tables
 from mathhammer.wh40k.exact_cell_tables import CellTables, cell_tables
 from mathhammer.wh40k.profiles import TargetProfile, Weapon, field_values
 
@@ -200,9 +200,14 @@ def _batched_tables(requests: Sequence[tuple[Sequence[Weapon], TargetProfile, tu
             continue
         setting = requests[members[0]][2]
         tables = cell_tables([requests[i][:2] for i in members], setting)
+        hits: dict[int, tuple[int, int]] = {}   # a weapon's row is shared by its cells
         for i, cell in zip(members, tables):
-            if cell is not None and batchable(cell):
-                out[i] = cell
+            if cell is not None:
+                known = hits.get(id(cell.row))
+                if known is None:
+                    known = hits[id(cell.row)] = most_hits(cell.row)
+                if batchable(cell, known):
+                    out[i] = cell
     return out
 
 
