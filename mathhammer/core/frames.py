@@ -110,18 +110,31 @@ def per_points(frame: pd.DataFrame, points: Mapping[str, float], *, by: str = "a
                 or not 0 < cost < float("inf"):
             raise OptionError(f"points for '{label}' must be a positive finite number, not "
                               f"{cost!r:.40}")
+    # In Python over the rows (these frames are small: pandas calls per row group cost more
+    # than the rows): each row's cell, numbered in order of first appearance; a cell's
+    # added rows follow its own, cells in that order.
     keys = [c for c in frame.columns if c not in VALUE_COLUMNS]
-    cell_ids = pd.Series(pd.factorize(pd.MultiIndex.from_frame(frame[keys].astype(str)))[0],
-                         index=frame.index)
-    chosen = frame["metric"].isin(list(metrics)) & frame[by].isin(list(points))
-    added = frame[chosen].copy()
-    scale = 100.0 / added[by].map(lambda label: float(points[label]))
-    added["value"] = added["value"] * scale
-    added["stderr"] = added["stderr"] * scale
-    added["metric"] = [m.removeprefix("expected_") + "_per_100pts" for m in added["metric"]]
-    order = pd.concat([cell_ids, cell_ids[chosen]], ignore_index=True)
-    out = pd.concat([frame, added], ignore_index=True)
-    out = out.iloc[np.argsort(order.to_numpy(), kind="stable")].reset_index(drop=True)
+    cells: dict[tuple[str, ...], int] = {}
+    cell_ids = [cells.setdefault(tuple(map(str, row)), len(cells))
+                for row in zip(*(frame[c].tolist() for c in keys))]
+    wanted, costs = set(metrics), {k: float(v) for k, v in points.items()}
+    labels, metric_names = frame[by].tolist(), frame["metric"].tolist()
+    chosen = [i for i, (label, metric) in enumerate(zip(labels, metric_names))
+              if metric in wanted and label in costs]
+    rows = sorted(range(len(cell_ids) + len(chosen)),
+                  key=lambda r: cell_ids[r] if r < len(cell_ids)
+                  else cell_ids[chosen[r - len(cell_ids)]])
+    positions = [r if r < len(cell_ids) else chosen[r - len(cell_ids)] for r in rows]
+    scales = [1.0 if r < len(cell_ids) else 100.0 / costs[labels[chosen[r - len(cell_ids)]]]
+              for r in rows]
+    out = frame.take(positions)
+    out.index = pd.RangeIndex(len(out))
+    out["metric"] = [metric_names[p] if r < len(cell_ids)
+                     else metric_names[p].removeprefix("expected_") + "_per_100pts"
+                     for r, p in zip(rows, positions)]
+    factor = np.array(scales)
+    out["value"] = out["value"].to_numpy() * factor
+    out["stderr"] = out["stderr"].to_numpy() * factor
     out.attrs = dict(frame.attrs)
     out.attrs["points"] = {**(frame.attrs.get("points") or {}),
                            **{str(k): float(v) for k, v in points.items()}}

@@ -2,7 +2,9 @@
 
 import json
 import math
+import random
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -45,6 +47,42 @@ def test_per_points_rows_follow_their_cell():
     assert frame.attrs["points"] == {"Lascannon": 150.0}
     with pytest.raises(OptionError, match="must be a positive finite number"):
         per_points(grid(), {"Lascannon": 0})
+
+
+def per_points_by_pandas(frame, points, by="attacker",
+                         metrics=("expected_damage", "expected_models_destroyed")):
+    """per_points as first written, with pandas group operations: the reference."""
+    keys = [c for c in frame.columns if c not in ("metric", "value", "stderr", "method")]
+    cell_ids = pd.Series(pd.factorize(pd.MultiIndex.from_frame(frame[keys].astype(str)))[0],
+                         index=frame.index)
+    chosen = frame["metric"].isin(list(metrics)) & frame[by].isin(list(points))
+    added = frame[chosen].copy()
+    scale = 100.0 / added[by].map(lambda label: float(points[label]))
+    added["value"] = added["value"] * scale
+    added["stderr"] = added["stderr"] * scale
+    added["metric"] = [m.removeprefix("expected_") + "_per_100pts" for m in added["metric"]]
+    order = pd.concat([cell_ids, cell_ids[chosen]], ignore_index=True)
+    out = pd.concat([frame, added], ignore_index=True)
+    return out.iloc[np.argsort(order.to_numpy(), kind="stable")].reset_index(drop=True)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_per_points_equals_the_pandas_reference(seed):
+    rng = random.Random(seed)
+    metrics = ["expected_damage", "expected_models_destroyed", "p_unit_destroyed",
+               "expected_attacker_mortal_wounds"]
+    rows = [{"attacker": rng.choice(["A", "B", "C"]), "target": rng.choice(["MEQ", "GEQ"]),
+             "round": rng.randint(1, 3), "metric": rng.choice(metrics),
+             "value": rng.random() * 5, "stderr": rng.choice([NAN, rng.random()]),
+             "method": "exact"} for _ in range(rng.randint(1, 25))]
+    frame = pd.DataFrame(rows)
+    frame.attrs["method"] = "exact"
+    points = {"A": 150, "B": 85.5}
+    got = per_points(frame, points)
+    want = per_points_by_pandas(frame, points)
+    assert got.equals(want) and list(got.dtypes) == list(want.dtypes)
+    assert got.attrs == {"method": "exact", "points": {"A": 150.0, "B": 85.5}}
+    assert frame.attrs == {"method": "exact"} and len(frame) == len(rows)
 
 
 def test_pivot_table_and_markdown():
