@@ -137,17 +137,24 @@ def pre_issue_grid(repeats: int) -> float | None:
         return float(done.stdout.strip()) if done.returncode == 0 else None
 
 
+#: Fewest repeats of a whole exact grid (a few ms each): medians of 3 swung by 50% on a
+#: loaded machine.
+GRID_REPEATS = 21
+
+
 def grid_times(repeats: int, mc_trials: int) -> dict[str, float]:
     """Seconds per cell of the 7x6 grid: exact repeated, exact first-time, the previous
-    engine, and Monte Carlo at ``mc_trials`` per cell (one repeat)."""
+    engine, and Monte Carlo at ``mc_trials`` per cell (one repeat). The exact grids, ours and
+    the pre-issue one, are timed at least :data:`GRID_REPEATS` times each."""
     cells = len(GRID_ATTACKERS) * len(GRID_TARGETS)
+    repeats = max(repeats, GRID_REPEATS)
     compare = lambda: mh.compare(GRID_ATTACKERS, GRID_TARGETS, exact=True)   # noqa: E731
     reference = compare()
     repeated, frame = cpu_median(compare, repeats)
     first, _ = cpu_median(first_answer(compare), repeats)
     if not frame.equals(reference):
         raise AssertionError("a repeated exact grid differs from the first")
-    previous = previous_engine_grid(max(1, repeats // 2))
+    previous = previous_engine_grid(max(1, repeats // 4))
     mc, _ = cpu_median(lambda: mh.compare(GRID_ATTACKERS, GRID_TARGETS, trials=mc_trials,
                                           seed=1), 1)
     pre_issue = pre_issue_grid(repeats)

@@ -290,7 +290,21 @@ def _exact_cells(jobs: list[tuple], bar: Bar) -> list[ExactCell]:
     """Every cell's exact answer in one pass (:func:`exact_grid.solve_cells`: options, plans
     and tables shared across cells, no per-cell Result); the first refusal names its cell."""
     return solve_cells([(a.weapons, t.profile, options) for a, t, options, *_ in jobs],
-                       bar.update, [f"{a.label} against {t.label}" for a, t, *_ in jobs])
+                       bar.update, _CellNames(jobs))
+
+
+class _CellNames(Sequence[str]):
+    """``"<attacker> against <target>"`` per job, written only when a refusal needs one."""
+
+    def __init__(self, jobs: list[tuple]) -> None:
+        self.jobs = jobs
+
+    def __len__(self) -> int:
+        return len(self.jobs)
+
+    def __getitem__(self, i):
+        attacker, target = self.jobs[i][:2]
+        return f"{attacker.label} against {target.label}"
 
 
 def _run_jobs(jobs: list[tuple], client: Any, bar: Bar) -> list[Result]:

@@ -109,10 +109,12 @@ def _class_defender(targets: Sequence[TargetProfile], modifiers: Modifiers
     for target in targets:
         toughness.setdefault(target.toughness, len(toughness))
         saves.setdefault((target.save, target.invuln, target.invuln_scope), len(saves))
-    first = Defender.of_target(targets[0], modifiers)
-    return (Defender(first.keywords, first.stealth, tuple(toughness), tuple(saves),
-                     first.damage_minus, first.damage_halved, first.reroll_saves, first.fnp,
-                     first.fnp_mortal, first.wounds, first.fnp_psychic), toughness, saves)
+    first = targets[0]   # as Defender.of_target, with every T and save of the class
+    fnp_all, fnp_mortal = feel_no_pain(first, modifiers)
+    return (Defender(first.keywords, first.has_stealth, tuple(toughness), tuple(saves),
+                     modifiers.damage_minus, modifiers.damage_halved, modifiers.reroll_saves,
+                     fnp_all, fnp_mortal, first.wounds, psychic_feel_no_pain(first, modifiers)),
+            toughness, saves)
 
 
 def _damage_pmfs(tables) -> tuple[list[float], list[float], int]:
