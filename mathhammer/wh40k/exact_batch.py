@@ -89,12 +89,8 @@ def solve_tables(cells: Sequence[CellTables]) -> list[tuple[dict[str, np.ndarray
         as :class:`~mathhammer.core.result.Distribution` computes them.
     """
     out: list = [None] * len(cells)
-    buckets: dict[int, list[int]] = {}
-    for i, cell in enumerate(cells):
-        states = cell.models * cell.wounds + 1
-        buckets.setdefault(next(b for b in _BUCKETS if states <= b), []).append(i)
     hazards: dict[tuple[int, int, int], tuple[np.ndarray, float]] = {}
-    for size, members in buckets.items():
+    for size, members in _stacks(cells):
         group = [cells[i] for i in members]
         units = _Units(group, size)
         die = _attack_die(group, _roll_probabilities(group))
@@ -123,6 +119,38 @@ def solve_tables(cells: Sequence[CellTables]) -> list[tuple[dict[str, np.ndarray
 #: Chains are stacked padded to the first of these that holds them (fewer numpy calls; a
 #: padded state is never reached).
 _BUCKETS = (16, 32, 64, MAX_BATCH_STATES)
+#: Most numbers (float64) one stack's largest tables may hold together (about 32 MB):
+#: a larger grid is solved in several stacks.
+MAX_STACK_NUMBERS = 4_000_000
+
+
+def _stacks(cells: Sequence[CellTables]) -> list[tuple[int, list[int]]]:
+    """The cells in stacks: by the padded size of their chain, each stack's tables within
+    :data:`MAX_STACK_NUMBERS` (a cell's largest: its states after each attack die, its
+    steps for each held critical wound, its joint pmf)."""
+    buckets: dict[int, list[tuple[int, int]]] = {}
+    known: dict[int, int] = {}   # a weapon's row is shared by its cells
+    for i, cell in enumerate(cells):
+        states = cell.models * cell.wounds + 1
+        size = next(b for b in _BUCKETS if states <= b)
+        hits = known.get(id(cell.row))
+        if hits is None:
+            hits = known[id(cell.row)] = most_hits(cell.row)[1]
+        numbers = max((hits + 1) * size, size * size * (hits + 1 if cell.row[DEVASTATING]
+                                                        else 1), (hits + 1) ** 2)
+        buckets.setdefault(size, []).append((i, numbers))
+    stacks = []
+    for size, members in buckets.items():
+        stack: list[int] = []
+        total = 0
+        for i, numbers in members:
+            if stack and total + numbers > MAX_STACK_NUMBERS:
+                stacks.append((size, stack))
+                stack, total = [], 0
+            stack.append(i)
+            total += numbers
+        stacks.append((size, stack))
+    return stacks
 
 
 class _Units:

@@ -14,7 +14,7 @@ import pytest
 
 import mathhammer as mh
 from mathhammer.errors import UnsupportedError
-from mathhammer.wh40k import api, exact_grid
+from mathhammer.wh40k import api, exact_batch, exact_grid
 from mathhammer.wh40k.compile import (BATCH_COLUMNS, FNP_COLUMN, FNP_MORTAL_COLUMN,
                                       MORTAL_DAMAGE, NORMAL_DAMAGE, compile_plan)
 from mathhammer.wh40k.exact_batch import batchable, dice_law
@@ -145,6 +145,17 @@ def test_small_grids_are_solved_cell_by_cell(monkeypatch):
     assert len(alone) == 5
     solve_cells(cells_of(WEAPONS[:6], ["MEQ"], {}))
     assert len(alone) == 5
+
+
+def test_a_large_grid_is_solved_in_several_stacks(monkeypatch):
+    grid = cells_of(WEAPONS, TARGETS[:6], {})
+    whole = solve_cells(grid)
+    monkeypatch.setattr(exact_batch, "MAX_STACK_NUMBERS", 2_000)
+    assert len(exact_batch._stacks([t for t in cell_tables(
+        [(w, t) for w, t, _ in grid], api.build_options({})) if t is not None])) > 5
+    for one, other in zip(whole, solve_cells(grid)):
+        for name in one.pmfs:
+            assert np.abs(np.asarray(one.pmfs[name]) - other.pmfs[name]).max() <= 1e-15
 
 
 def test_dice_law_equals_attack_dice_pmf():
