@@ -4,7 +4,7 @@ instead of failing deep inside with a TypeError."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, Literal, overload
 
 from mathhammer.errors import OptionError
 
@@ -45,6 +45,14 @@ def whole_number(value: Any, what: str, low: int, high: int) -> int:
         raise OptionError(f"{what} must be a whole number from {low:,} to {high:,}, not "
                           f"{_shown(value)}")
     return int(value)
+
+
+@overload
+def text(value: Any, what: str, *, optional: Literal[False] = False) -> str: ...
+
+
+@overload
+def text(value: Any, what: str, *, optional: bool) -> str | None: ...
 
 
 def text(value: Any, what: str, *, optional: bool = False) -> str | None:
