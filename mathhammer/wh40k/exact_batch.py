@@ -346,12 +346,16 @@ def _power(poly: np.ndarray, n: int) -> np.ndarray:
 def _dice_laws(group: Sequence[CellTables]) -> np.ndarray:
     """Each cell's attack dice pmf ``[cells, most dice + 1]`` (each law computed once)."""
     laws: dict[tuple, list[float]] = {}
+    by_row: dict[int, list[float]] = {}   # cells of one weapon share their row
     rows = []
     for c in group:
-        key = _dice_key(c.row)
-        law = laws.get(key)
+        law = by_row.get(id(c.row))
         if law is None:
-            law = laws[key] = dice_law(c.row)
+            key = _dice_key(c.row)
+            law = laws.get(key)
+            if law is None:
+                law = laws[key] = dice_law(c.row)
+            by_row[id(c.row)] = law
         rows.append(law)
     return _padded(rows)
 

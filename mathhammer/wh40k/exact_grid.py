@@ -1,13 +1,17 @@
 """Exact answers for many cells at once: comparison grids, sweeps and roster matrices.
 
 :func:`solve_cells` answers every (weapons, target, options) cell with the same pmfs as
-:func:`mathhammer.wh40k.api.exact` cell by cell, without its per-answer overhead:
+:func:`mathhammer.wh40k.api.exact` cell by cell (to 1e-12), without its per-answer overhead:
 
 - the options of each distinct setting are read once, each target profile once per edition;
-- each cell's plan is compiled once (:func:`~mathhammer.wh40k.exact.compiled_plan`) and its
-  hit/wound/save generating functions, damage laws and Markov steps come from the memoised
-  tables of :mod:`mathhammer.wh40k.exact_tables`, so cells sharing a weapon's attack dice
-  and roll tables, or a damage law and a unit, share them;
+- at least :data:`MIN_BATCH_CELLS` one-line cells of one setting are solved together: each
+  weapon compiled once per class of targets (:mod:`mathhammer.wh40k.exact_cell_tables`),
+  then every cell's chain by numpy over the stacked cells
+  (:mod:`mathhammer.wh40k.exact_batch`);
+- the other cells (several weapon lines, a Command Re-roll, a large unit, 10th-edition
+  spilling [DEVASTATING WOUNDS], a small grid) are solved one by one: each plan compiled once
+  (:func:`~mathhammer.wh40k.exact.compiled_plan`), its tables from the memoised ones of
+  :mod:`mathhammer.wh40k.exact_tables`; a refusal names its cell;
 - no :class:`~mathhammer.core.result.Result` is built: an :class:`ExactCell` holds the pmfs
   and gives the headline figures (computed as a Result computes them), and builds the full
   Result only when asked (:meth:`ExactCell.result`).
