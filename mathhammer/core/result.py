@@ -78,8 +78,8 @@ class Distribution:
         note
             Where the numbers come from (default: :attr:`engine_note`).
         """
-        changes = {k: v for k, v in (("label", label), ("subject", subject), ("note", note))
-                   if v is not None}
+        changes: dict[str, Any] = {k: v for k, v in (("label", label), ("subject", subject),
+                                                     ("note", note)) if v is not None}
         return replace(self, **changes) if changes else self
 
     @property
@@ -132,7 +132,7 @@ class Distribution:
                 or not 0.0 <= q <= 1.0:
             raise MathhammerError(f"quantile {q!r:.40} is not a number between 0 and 1")
         cdf = np.cumsum(self.probabilities)
-        return int(min(np.searchsorted(cdf, q - 1e-12), len(cdf) - 1))
+        return min(int(np.searchsorted(cdf, q - 1e-12)), len(cdf) - 1)
 
     def proportion_stderr(self, p: float) -> float | None:
         """Standard error of a probability estimated from the same trials."""

@@ -88,13 +88,13 @@ class CompiledPlan:
     hazard_mortals: int
     dw_at_unit_end: int
     weapons: tuple[Weapon, ...]
-    count_cdfs: np.ndarray = None  # float64[B, COUNT_TABLES, N + 1, N + 1], see count_tables()
-    shortcuts: np.ndarray = None   # int64[B, SHORTCUT_COLUMNS], see batch_shortcuts()
+    count_cdfs: np.ndarray   # float64[B, COUNT_TABLES, N + 1, N + 1], see count_tables()
+    shortcuts: np.ndarray    # int64[B, SHORTCUT_COLUMNS], see batch_shortcuts()
+    damage_pmfs: np.ndarray  # float64[B, Dmax + 1], see raw_damage_pmf()
     use_counts: int = 2
     hazard_fail_max: int = 2
     dw_spill: int = 0
     edition: int = 11
-    damage_pmfs: np.ndarray = None  # float64[B, Dmax + 1], see raw_damage_pmf()
     command_reroll: int = 0         # COMMAND_CODES; the kernel then rolls every die
 
     @property

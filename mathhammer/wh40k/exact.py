@@ -28,15 +28,18 @@ squaring (one weapon's table to the number of weapons); the states after u unsav
 squaring the Markov step for small units. When a [DEVASTATING WOUNDS] critical wound takes
 the same step as an unsaved wound (same damage and Feel No Pain, no spilling: the usual
 case), only their total matters and the batch needs its one-dimensional pmf
-(:func:`~mathhammer.wh40k.exact_tables.wound_total_pmf`). Only non-negative numbers are
-multiplied and added, so each probability keeps its relative precision. :func:`clear_caches`
-forgets it all.
+(:func:`~mathhammer.wh40k.exact_tables.wound_total_pmf`). A lone model hit by a few wounds
+needs no Markov matrix: its wounds lost are min(W, L + K1 + ... + Ku), a few capped
+convolutions (:func:`~mathhammer.wh40k.exact_tables.lone_model_states`). Only non-negative
+numbers are multiplied and added, so each probability keeps its relative precision.
+:func:`clear_caches` forgets it all.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import Literal, overload
 
 import numpy as np
 
@@ -52,11 +55,11 @@ from mathhammer.wh40k.exact_tables import (CACHE_SIZE, MAX_CACHED_STATES, Memo, 
                                            spill_step, wound_total_pmf)
 from mathhammer.wh40k.profiles import Modifiers, Rules, Situation, TargetProfile, Weapon
 
-__all__ = ["MAX_EXACT_DAMAGE", "MAX_EXACT_STATES", "MAX_EXACT_WORK", "MAX_PENDING_CELLS",
-           "add_padded", "apply_batch", "batch_steps", "check_exact_size", "critical_like_unsaved",
-           "check_pending_size", "clear_caches", "compiled_plan", "convolve", "damage_transition",
-           "hazard_pmf", "inflict_pending", "lone_model_damage", "mapped_pmf", "mortal_step",
-           "pmfs_of", "solve",
+__all__ = ["MAX_EXACT_DAMAGE", "MAX_EXACT_STATES", "MAX_EXACT_WORK", "MAX_LONE_MODEL_WOUNDS",
+           "MAX_PENDING_CELLS", "add_padded", "apply_batch", "batch_steps", "check_exact_size",
+           "check_pending_size", "clear_caches", "compiled_plan", "convolve",
+           "critical_like_unsaved", "damage_transition", "hazard_pmf", "inflict_pending",
+           "lone_model_damage", "mapped_pmf", "mortal_step", "pmfs_of", "solve",
            "states_after_wounds", "unsaved_and_devastating_pmf"]
 
 
@@ -256,18 +259,17 @@ def _resolve_batch(plan: CompiledPlan, b: int, state: np.ndarray, models: int,
     """One batch on ``state`` (wounds lost, then one axis per deferred batch)."""
     devastating = bool(plan.batch[b, DEVASTATING])
     defer = bool(plan.dw_at_unit_end and devastating)
-    joint = None
     if devastating and not defer and critical_like_unsaved(plan, b):
         # N^u M^k = N^(u + k): only the total number of wounds matters
         wounds_pmf = wound_total_pmf(plan.batch[b], plan.rolls[b], plan.saves[b, 0])
     else:
         joint = unsaved_and_devastating_pmf(plan, b)
-        wounds_pmf = joint[:, 0] if joint.shape[1] == 1 and not defer else None
-    if wounds_pmf is None:   # critical wounds step on their own
-        step_normal, step_mortal = batch_steps(plan, b, models, wounds)
-        if defer:
-            deferred.append(step_mortal)
-        return apply_batch(joint, state, step_normal, step_mortal, defer)
+        if defer or joint.shape[1] > 1:   # critical wounds step on their own
+            step_normal, step_mortal = batch_steps(plan, b, models, wounds)
+            if defer:
+                deferred.append(step_mortal)
+            return apply_batch(joint, state, step_normal, step_mortal, defer)
+        wounds_pmf = joint[:, 0]
     if models == 1 and state.ndim == 1 and len(wounds_pmf) <= MAX_LONE_MODEL_WOUNDS:
         return wounds_pmf @ lone_model_states(state, lone_model_damage(plan, b), wounds,
                                               len(wounds_pmf))
@@ -305,6 +307,16 @@ def critical_like_unsaved(plan: CompiledPlan, b: int) -> bool:
     return (not plan.dw_spill
             and plan.groups[0, row[FNP_COLUMN]] == plan.groups[0, row[FNP_MORTAL_COLUMN]]
             and maps[NORMAL_DAMAGE].tobytes() == maps[MORTAL_DAMAGE].tobytes())
+
+
+@overload
+def batch_steps(plan: CompiledPlan, b: int, models: int, wounds: int,
+                mortal: Literal[True] = ...) -> tuple[np.ndarray, np.ndarray]: ...
+
+
+@overload
+def batch_steps(plan: CompiledPlan, b: int, models: int, wounds: int,
+                mortal: bool) -> tuple[np.ndarray, np.ndarray | None]: ...
 
 
 def batch_steps(plan: CompiledPlan, b: int, models: int, wounds: int,
@@ -382,6 +394,11 @@ def apply_batch(joint: np.ndarray, state: np.ndarray, step_normal: np.ndarray,
         (joint.shape[1],) + after_u.shape[1:])
     if defer:
         return per_k.transpose(2, 1, 0).reshape(state.shape + (per_k.shape[0],))
+    if per_k.shape[0] == 1:   # no critical wound to inflict
+        return per_k[0].T.reshape(state.shape)
+    if step_mortal is None:
+        raise ValueError("a batch with critical wounds to inflict needs their Markov step "
+                         "(step_mortal)")
     if per_k.shape[0] > 2 and step_mortal.shape[0] <= MAX_SQUARING_STATES:
         # sum_k per_k[k] @ step_mortal ** k, the powers by squaring (a few products)
         powers = states_after_wounds(np.eye(step_mortal.shape[0]), step_mortal,

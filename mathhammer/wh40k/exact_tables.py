@@ -15,7 +15,9 @@ numbers and is only ever multiplied and added, so each entry keeps its relative 
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from itertools import accumulate
+from typing import Any
 
 import numpy as np
 
@@ -53,16 +55,16 @@ class Memo:
 
     def __init__(self, size: int) -> None:
         self.size = size
-        self.tables: dict = {}
+        self.tables: dict[Hashable, Any] = {}
 
-    def get(self, key):
+    def get(self, key: Hashable) -> Any:
         """The table remembered under ``key`` (now the most recently used), or None."""
         table = self.tables.pop(key, None)
         if table is not None:
             self.tables[key] = table
         return table
 
-    def put(self, key, table):
+    def put(self, key: Hashable, table: Any) -> Any:
         """Remember ``table`` under ``key``; returns ``table``."""
         self.tables[key] = table
         if len(self.tables) > self.size:
@@ -157,8 +159,8 @@ def _batch_power_1d(die: np.ndarray, row: list[int]) -> np.ndarray:
     attack dice, to the power of the weapons."""
     if not (row[A_COUNT] or row[A_SIDES] or row[BONUS_COUNT] or row[RF_COUNT]
             or row[RF_SIDES]):   # a fixed number of dice per weapon
-        per_weapon = row[A_CONST] + row[BONUS_DICE] + row[RF_CONST]
-        one = die if per_weapon == 1 else power_1d(die, per_weapon)
+        dice = row[A_CONST] + row[BONUS_DICE] + row[RF_CONST]
+        one = die if dice == 1 else power_1d(die, dice)
     else:
         per_weapon = weapon_dice_pmf(row)
         one = _mix_powers_1d(die, per_weapon, *_support(per_weapon))
@@ -194,13 +196,15 @@ def _flat_power(die: np.ndarray, per_weapon: np.ndarray, weapons: int) -> np.nda
     return out.reshape(height, width)
 
 
-def attack_die_gf(row: np.ndarray, rolls: np.ndarray, saves: np.ndarray) -> np.ndarray:
+def attack_die_gf(row_table: np.ndarray | list[int], roll_tables: np.ndarray | list[list[int]],
+                  save_tables: np.ndarray | list[list[int]]) -> np.ndarray:
     """Generating function of one attack die: hit roll, [SUSTAINED HITS] extra hits,
-    [LETHAL HITS] automatic wounds, wound and save rolls.
+    [LETHAL HITS] automatic wounds, wound and save rolls (from a batch row, its hit and wound
+    tables and one group's save table, as arrays or lists).
 
     A table of a few cells, built with Python floats (one numpy array at the end): numpy
     calls on 2x2 tables cost more than the arithmetic."""
-    row, rolls, saves = _as_list(row), _as_list(rolls), _as_list(saves)
+    row, rolls, saves = _as_list(row_table), _as_list(roll_tables), _as_list(save_tables)
     fail_hit, hit, crit = ((0.0, 1.0, 0.0) if row[AUTO_HIT] else
                            _outcomes(rolls[HIT_CLASS], rolls[HIT_REROLL]))
     _, wound, crit_wound = _outcomes(rolls[WOUND_CLASS], rolls[WOUND_REROLL])
@@ -260,7 +264,7 @@ def _plain_die_gf(fail_hit: float, hit: float, crit: float, unsaved: float, ordi
     return np.array([[none], [unsaved_ordinary]] if unsaved_ordinary > 0 else [[none]])
 
 
-def _as_list(table) -> list:
+def _as_list(table: np.ndarray | list) -> list:
     return table.tolist() if isinstance(table, np.ndarray) else table
 
 
@@ -278,8 +282,8 @@ def _faces(reroll: list[int]) -> list[float]:
 def _outcomes(classes: list[int], reroll: list[int]) -> tuple[float, float, float]:
     """:func:`~mathhammer.wh40k.dice_laws.outcome_probabilities` in Python floats."""
     if not any(reroll[1:7]):
-        faces = classes[1:7]
-        return SIXTHS[faces.count(0)], SIXTHS[faces.count(1)], SIXTHS[faces.count(2)]
+        kinds = classes[1:7]
+        return SIXTHS[kinds.count(0)], SIXTHS[kinds.count(1)], SIXTHS[kinds.count(2)]
     faces = _faces(reroll)
     out = [0.0, 0.0, 0.0]
     for face in range(1, 7):
@@ -345,15 +349,18 @@ def power_1d(gf: np.ndarray, n: int) -> np.ndarray:
     """``gf ** n`` for a 1-D polynomial, by repeated squaring."""
     if n <= 1:
         return np.array(gf, dtype=float) if n else np.ones(1)
-    result = None
     base = gf
-    while True:   # the product starts at the lowest set bit (no product with [1.0])
-        if n & 1:
-            result = base if result is None else np.convolve(result, base)
-        n >>= 1
-        if not n:
-            return result
+    while not n & 1:   # the product starts at the lowest set bit (no product with [1.0])
         base = np.convolve(base, base)
+        n >>= 1
+    result = base   # never ``gf`` itself: an odd n >= 3 multiplies it below
+    n >>= 1
+    while n:
+        base = np.convolve(base, base)
+        if n & 1:
+            result = np.convolve(result, base)
+        n >>= 1
+    return result
 
 
 def _trimmed_shape(gf: np.ndarray) -> tuple[int, int]:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from mathhammer.core.dice import DiceExpr
 from mathhammer.core.limits import MAX_MODELS, MAX_NUMBER, check_number_text, refuse_foreign_digits
@@ -193,7 +194,7 @@ def parse_target(line: str) -> TargetProfile:
     count, body = _split_count(text, line)
     body, bracket = _split_brackets(body, line)
     name, body = _split_name(body, line)
-    fields: dict[str, object] = {}
+    fields: dict[str, Any] = {}
     for piece in _scan(body, line):
         token = _TARGET_TOKEN_RE.fullmatch(piece.text)
         if token is None:
@@ -402,14 +403,15 @@ def _locate(exc: ProfileError, line: str) -> ProfileError:
     if exc.line is not None:
         return exc
     message = str(exc)
-    index = line.upper().find(exc.token.upper()) if exc.token else -1
-    if index < 0:
+    token = exc.token
+    index = line.upper().find(token.upper()) if token else -1
+    if token is None or index < 0:
         return ProfileError(message, line=line)
     column = index + 1
-    if message.startswith(exc.token):
-        message = message.replace(exc.token, f"{exc.token}{{where}}", 1)
+    if message.startswith(token):
+        message = message.replace(token, f"{token}{{where}}", 1)
     else:
-        message = f"{exc.token}{{where}}: {message}"
+        message = f"{token}{{where}}: {message}"
     return ProfileError(message, token=exc.token, column=column, line=line)
 
 
