@@ -149,7 +149,8 @@ def compare(attackers: AttackerLike | Mapping[str, AttackerLike],
     target_list = _targets(targets, library, edition, unit_sizes=unit_sizes)
     costs = _points(points, attacker_list)
     api.build_options(options)  # fail fast on a bad option, before any cell runs
-    cells = [(a, t, {}) for a in attacker_list for t in target_list]
+    cells: list[tuple[_Attacker, _Target, dict[str, Any]]] = [
+        (a, t, {}) for a in attacker_list for t in target_list]
     return _run(cells, None, costs, trials=trials, seed=seed, exact=exact, options=options,
                 results_out=results_out, client=client, progress=progress)
 
@@ -393,6 +394,7 @@ def _exact_metrics(cell: ExactCell, cost: float | None) -> list[tuple[str, float
 # -- inputs ---------------------------------------------------------------------------------
 def _labelled(specs, single: tuple[type, ...], missing: str) -> list[tuple[str | None, Any]]:
     """(label or None, spec) pairs from a dict, a list, or one spec of the ``single`` types."""
+    items: list[tuple[str | None, Any]]
     if isinstance(specs, Mapping):
         items = [(str(k), v) for k, v in specs.items()]
     else:
@@ -551,7 +553,8 @@ def _apply(parameter: str, value: Any, attacker: _Attacker, target: _Target):
             new = None
         else:
             new = _whole(parameter, value, minimum=1)
-        profile = dataclasses.replace(target.profile, **{field: new})
+        changes: dict[str, Any] = {field: new}
+        profile = dataclasses.replace(target.profile, **changes)
         return attacker, dataclasses.replace(target, profile=profile), {}
     return attacker, target, {parameter: value}
 
