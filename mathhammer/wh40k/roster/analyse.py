@@ -72,10 +72,13 @@ class _Target:
         """The profile weapon choices are judged against: the models attacked first."""
         if self.profile is not None:
             return self.profile
-        groups = allocation_groups(self.unit)
-        first = groups[declared_order(self.unit)[0]]
+        unit = self.unit
+        if unit is None:   # never: a target has one statline or a unit
+            raise ValueError(f"target '{self.label}' has neither a profile nor a unit")
+        groups = allocation_groups(unit)
+        first = groups[declared_order(unit)[0]]
         index = first.parts[0][0]
-        return self.unit.groups[index].profile.with_count(first.models)
+        return unit.groups[index].profile.with_count(first.models)
 
 
 def analyse(roster: RosterLike, targets: Any, *, exact: bool | None = None,
@@ -184,7 +187,9 @@ def _run_cells(cells, seed, trials, profiles, options, results_out, progress, ex
     ``exact``: False, True (exact wherever covered), or ``"every"`` (exact or
     :class:`_NotEveryCell` at the first cell it does not cover, before any Monte Carlo)."""
     children = np.random.SeedSequence(seed).spawn(len(cells))
-    frames, choices, monte_carlo = [], [], []
+    frames: list[pd.DataFrame] = []
+    choices: list[str] = []
+    monte_carlo: list[str] = []
     with progress_bar(len(cells), "roster", progress=progress) as bar:
         for (unit, target, phase), child in zip(cells, children):
             frame = _cell(unit, target, phase, child, choices, monte_carlo, exact=exact,
@@ -283,6 +288,7 @@ def _targets(targets: Any, library: Any) -> list[_Target]:
     if hasattr(targets, "targets") and hasattr(targets, "entries"):  # another Roster
         defenses = {unit.name: targets.defense_of(unit.name) for unit in targets.targets}
         targets = {unit.name: unit for unit in targets.targets}
+    items: list[tuple[str | None, Any]]
     if isinstance(targets, Mapping):
         items = [(str(k), v) for k, v in targets.items()]
     else:
@@ -435,7 +441,7 @@ def _grid_cell(label, weapons, target, child, exact, trials, points, options, re
 
 
 def _unit_cell(unit, picks, target, phase, child, trials, points, options, results,
-               exact: bool = False) -> tuple[pd.DataFrame, str, str]:
+               exact: bool | str = False) -> tuple[pd.DataFrame | None, str, str]:
     """A target of several statlines: one activation, solved exactly when ``exact`` and the
     exact engine covers it (:mod:`mathhammer.wh40k.exact_mixed`), else by the whole-unit
     Monte Carlo engine. Returns the frame, the method and why Monte Carlo ran ("" if not)."""
@@ -455,7 +461,8 @@ def _unit_cell(unit, picks, target, phase, child, trials, points, options, resul
         else:
             result = exact_result(pmfs)
             results[(unit.name, target.label)] = result
-            rows = [("expected_damage", result.mean("damage"), math.nan),
+            rows: list[tuple[str, float, float | None]] = [
+                    ("expected_damage", result.mean("damage"), math.nan),
                     ("expected_models_destroyed", result.mean("models_destroyed"), math.nan),
                     ("p_unit_destroyed", result.probability("unit_destroyed"), math.nan)]
             return _unit_frame(unit, target, rows, points), "exact", ""
