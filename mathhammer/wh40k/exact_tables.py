@@ -221,13 +221,17 @@ def attack_die_gf(row_table: np.ndarray | list[int], roll_tables: np.ndarray | l
     if not (row[SUS_COUNT] or row[SUS_SIDES] or row[SUS_CONST]):
         return _plain_die_gf(fail_hit, hit, crit, unsaved, ordinary, devastating,
                              bool(row[LETHAL]))
+    sustained = _dice_list(row[SUS_COUNT], row[SUS_SIDES], row[SUS_CONST])
+    if devastating == 0.0:
+        return _sustained_die_gf(fail_hit, hit, crit, unsaved, ordinary, bool(row[LETHAL]),
+                                 bool(row[LETHAL] and row[EXTRA_CRIT]), sustained)
     token = {(0, 0): max(1.0 - ordinary - devastating, 0.0), (0, 1): devastating,
              (1, 0): ordinary}
     auto = {(0, 0): 1.0 - unsaved, (1, 0): unsaved}
     extra_token = auto if (row[LETHAL] and row[EXTRA_CRIT]) else token
     extra_gf: dict[tuple[int, int], float] = {}
     power = {(0, 0): 1.0}
-    for n, p in enumerate(_dice_list(row[SUS_COUNT], row[SUS_SIDES], row[SUS_CONST])):
+    for n, p in enumerate(sustained):
         if n:
             power = _times(power, extra_token)
         if p > 0:
@@ -262,6 +266,43 @@ def _plain_die_gf(fail_hit: float, hit: float, crit: float, unsaved: float, ordi
         return np.array([[none, critical], [unsaved_ordinary, 0.0]] if unsaved_ordinary > 0
                         else [[none, critical]])
     return np.array([[none], [unsaved_ordinary]] if unsaved_ordinary > 0 else [[none]])
+
+
+def _sustained_die_gf(fail_hit: float, hit: float, crit: float, unsaved: float,
+                      ordinary: float, lethal: bool, extra_auto: bool,
+                      sustained: list[float]) -> np.ndarray:
+    """:func:`attack_die_gf` with [SUSTAINED HITS] and no critical-wound column (a (u, 1)
+    table): the same products added in the same order, over lists of unsaved wounds."""
+    token = [max(1.0 - ordinary, 0.0), ordinary]
+    auto = [1.0 - unsaved, unsaved]
+    extra_token = auto if extra_auto else token
+    extra: list[float] = []
+    power = [1.0]
+    for n, p in enumerate(sustained):
+        if n:
+            power = _times_1d(power, extra_token)
+        if p > 0:
+            extra += [0.0] * (len(power) - len(extra))
+            for i, q in enumerate(power):
+                extra[i] += p * q
+    die = [fail_hit]
+    for weight, table in ((hit, token), (crit, _times_1d(auto if lethal else token, extra))):
+        die += [0.0] * (len(table) - len(die))
+        for i, q in enumerate(table):
+            die[i] += weight * q
+    end = len(die)
+    while end > 1 and not die[end - 1] > 0:
+        end -= 1
+    return np.array([[p if p > 0 else 0.0] for p in die[:end]])
+
+
+def _times_1d(a: list[float], b: list[float]) -> list[float]:
+    """Product of two small polynomials held as lists of coefficients."""
+    out = [0.0] * (len(a) + len(b) - 1) if a and b else []
+    for i, p in enumerate(a):
+        for k, q in enumerate(b):
+            out[i + k] += p * q
+    return out
 
 
 def _as_list(table: np.ndarray | list) -> list:

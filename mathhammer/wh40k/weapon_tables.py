@@ -365,9 +365,8 @@ def _damage_maps(weapon: Weapon, defender: Defender, melta: DiceExpr, modifiers:
                                and (rules.edition == 10 or rules.damage_mod_trigger == "target")))
     if not melta.is_random and not defender.damage_halved:
         # every index is the D roll itself: final_damage without halving, as one list each
-        normal = [max(1, raw + fixed_add - defender.damage_minus) for raw in range(raw_max + 1)]
-        mortal = normal if defender_vs_mortals else [max(1, raw + fixed_add)
-                                                     for raw in range(raw_max + 1)]
+        normal = _at_least_one(fixed_add - defender.damage_minus, raw_max + 1)
+        mortal = normal if defender_vs_mortals else _at_least_one(fixed_add, raw_max + 1)
         return np.array([normal, mortal], dtype=np.int64)
     maps = [[1] * (raw_max + 1), [1] * (raw_max + 1)]
     for index in range(raw_max + 1):
@@ -380,6 +379,12 @@ def _damage_maps(weapon: Weapon, defender: Defender, melta: DiceExpr, modifiers:
         else:
             maps[MORTAL_DAMAGE][index] = final_damage(raw, damage_add, False, 0, rules.edition)
     return np.array(maps, dtype=np.int64)
+
+
+def _at_least_one(add: int, count: int) -> list[int]:
+    """``[max(1, raw + add) for raw in range(count)]``, as a run of ones and a range."""
+    ones = min(count, max(0, 1 - add))
+    return [1] * ones + list(range(add + ones, add + count))
 
 
 def final_damage(raw: int, add: int, halved: bool, minus: int, edition: int = 11) -> int:
