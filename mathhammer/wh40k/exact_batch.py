@@ -93,7 +93,7 @@ def solve_tables(cells: Sequence[CellTables]) -> list[tuple[dict[str, np.ndarray
     for size, members in _stacks(cells):
         group = [cells[i] for i in members]
         units = _Units(group, size)
-        die = _attack_die(group, _roll_probabilities(group))
+        die = _folded(group, _attack_die(group, _roll_probabilities(group)))
         step = units.steps([c.normal_damage for c in group], np.array([c.fnp for c in group]))
         # a die with more than one critical wound, or with both kinds, needs the joint pmf
         mixed = np.zeros(len(group), dtype=bool)
@@ -253,6 +253,25 @@ def _roll_probabilities(cells: Sequence[CellTables]) -> dict[str, np.ndarray]:
 
 
 # -- one attack die ---------------------------------------------------------------------------
+def _folded(group: Sequence[CellTables], die: np.ndarray) -> np.ndarray:
+    """``die`` with the critical wounds of each cell whose critical wound steps like an
+    unsaved wound (the same damage and Feel No Pain) counted as unsaved wounds: with one
+    Markov step M for both, u unsaved then k critical wounds are ``M ** (u + k)``."""
+    if die.shape[2] == 1:
+        return die
+    alike = np.array([c.mortal_damage == c.normal_damage and c.fnp_mortal == c.fnp
+                      for c in group], dtype=bool)
+    if not alike.any():
+        return die
+    rows, cols = die.shape[1:]
+    out = np.zeros((len(group), rows + cols - 1, cols))
+    out[~alike, :rows] = die[~alike]
+    index = np.flatnonzero(alike)
+    for k in range(cols):
+        out[index, k : k + rows, 0] += die[index, :, k]
+    return out
+
+
 def _times_2d(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Cell by cell product of two stacks of small generating functions ``[cells, u, k]``."""
     out = np.zeros((a.shape[0], a.shape[1] + b.shape[1] - 1, a.shape[2] + b.shape[2] - 1))

@@ -118,6 +118,30 @@ def test_every_batched_cell_equals_exact_alone(weapons, targets, options):
                    - alone.probability("unit_destroyed")) <= 1e-12
 
 
+@pytest.mark.parametrize("options", [{"fnp_mortal": 5}, {"fnp_mortal": 4, "fnp": 6},
+                                     {"dw_timing": "unit_end", "fnp_mortal": 5},
+                                     {"edition": 10, "fnp_mortal": 6}])
+def test_critical_wounds_that_step_apart(monkeypatch, options):
+    # a mortal-wound Feel No Pain: critical wounds step unlike unsaved ones, so the batch
+    # holds them (one critical wound per die: the binomial path; several, with [SUSTAINED
+    # HITS]: the joint pmf); the same numbers as mh.exact
+    used = {"joint": 0, "held": 0}
+    joint, held = exact_batch._joint_chain, exact_batch._through_powers
+    monkeypatch.setattr(exact_batch, "_joint_chain", lambda group, *rest: used.update(
+        joint=used["joint"] + len(group)) or joint(group, *rest))
+    monkeypatch.setattr(exact_batch, "_through_powers", lambda per_k, *rest: used.update(
+        held=used["held"] + len(per_k)) or held(per_k, *rest))
+    weapons = [WEAPONS[3], WEAPONS[9], WEAPONS[10], WEAPONS[0]]
+    cells = cells_of(weapons, ["MEQ", "TEQ", "VEQ", "3x Ogryn: T6 Sv4+ InSv5+ W4 [INFANTRY]"],
+                     options)
+    for (w, t, o), cell in zip(cells, solve_cells(cells)):
+        alone = mh.exact(w, t, **o)
+        for name in alone.outcomes:
+            want = alone.distributions[name].probabilities
+            assert np.abs(np.asarray(cell.pmfs[name])[: len(want)] - want).max() <= 1e-12
+    assert used["joint"] >= 4 and used["held"] > used["joint"]
+
+
 def test_one_line_cells_are_solved_in_the_batch(monkeypatch):
     alone = []
     solve_alone = exact_grid._solve_alone
