@@ -196,15 +196,18 @@ def _flat_power(die: np.ndarray, per_weapon: np.ndarray, weapons: int) -> np.nda
     return out.reshape(height, width)
 
 
-def attack_die_gf(row_table: np.ndarray | list[int], roll_tables: np.ndarray | list[list[int]],
-                  save_tables: np.ndarray | list[list[int]]) -> np.ndarray:
+def attack_die_gf(row: np.ndarray | list[int], rolls: np.ndarray | list[list[int]],
+                  saves: np.ndarray | list[list[int]]) -> np.ndarray:
     """Generating function of one attack die: hit roll, [SUSTAINED HITS] extra hits,
     [LETHAL HITS] automatic wounds, wound and save rolls (from a batch row, its hit and wound
     tables and one group's save table, as arrays or lists).
 
     A table of a few cells, built with Python floats (one numpy array at the end): numpy
     calls on 2x2 tables cost more than the arithmetic."""
-    row, rolls, saves = _as_list(row_table), _as_list(roll_tables), _as_list(save_tables)
+    return _die_gf(_as_list(row), _as_list(rolls), _as_list(saves))
+
+
+def _die_gf(row: list[int], rolls: list[list[int]], saves: list[list[int]]) -> np.ndarray:
     fail_hit, hit, crit = ((0.0, 1.0, 0.0) if row[AUTO_HIT] else
                            _outcomes(rolls[HIT_CLASS], rolls[HIT_REROLL]))
     _, wound, crit_wound = _outcomes(rolls[WOUND_CLASS], rolls[WOUND_REROLL])
