@@ -130,9 +130,12 @@ def _stacks(cells: Sequence[CellTables]) -> list[tuple[int, list[int]]]:
     steps for each held critical wound, its joint pmf)."""
     buckets: dict[int, list[tuple[int, int]]] = {}
     known: dict[int, int] = {}   # a weapon's row is shared by its cells
+    sizes: dict[int, int] = {}
     for i, cell in enumerate(cells):
         states = cell.models * cell.wounds + 1
-        size = next(b for b in _BUCKETS if states <= b)
+        size = sizes.get(states)
+        if size is None:
+            size = sizes[states] = next(b for b in _BUCKETS if states <= b)
         hits = known.get(id(cell.row))
         if hits is None:
             hits = known[id(cell.row)] = most_hits(cell.row)[1]
@@ -196,9 +199,9 @@ class _Units:
     def killed(self, damage: np.ndarray) -> np.ndarray:
         """Pmfs of models destroyed ``[cells, most models + 1]`` from pmfs of wounds lost."""
         cells, states, models = self.states
-        out = np.zeros((damage.shape[0], self.models_most + 1))
-        np.add.at(out, (cells, models), damage[cells, states])
-        return out
+        width = self.models_most + 1
+        return np.bincount(cells * width + models, weights=damage[cells, states],
+                           minlength=damage.shape[0] * width).reshape(-1, width)
 
 
 def _answers(group: Sequence[CellTables], units: _Units, damage: np.ndarray,
