@@ -1,19 +1,20 @@
-"""The exact engine for many one-batch cells at once: numpy over cells, no per-cell tables.
+"""The exact engine for many one-batch cells at once: numpy over stacked cells.
 
 :func:`solve_tables` answers cells settled by :func:`~mathhammer.wh40k.exact_cell_tables.
-cell_tables` (one weapon line against one unit of identical models) with the method of
-:mod:`mathhammer.wh40k.exact`, each step taken for a whole group of cells by one numpy call:
+cell_tables` (one weapon line against one unit of identical models) with the law of
+:func:`mathhammer.wh40k.exact.solve`, each step taken for a whole stack of cells (chains
+padded to 16, 32, 64 or 96 states) by a few numpy calls:
 
-1. hit, wound and save probabilities of every cell at once (from their D6 tables);
-2. each attack die's generating function over (u, k) (unsaved ordinary wounds, [DEVASTATING
-   WOUNDS] critical wounds), stacked over the cells that share its form (the same
-   [SUSTAINED HITS], [LETHAL HITS] and [DEVASTATING WOUNDS] switches) and their attack dice;
-   raised to the attack dice (Horner's scheme over one weapon's dice, then squaring for the
-   number of weapons) by batched polynomial products (a 2-D table as one polynomial by
-   Kronecker substitution, as :mod:`mathhammer.wh40k.exact_tables` does);
-3. the Markov chain over wounds lost, stacked over the cells against the same unit size
-   (models x W): every cell's one-wound step built at once, the states after u unsaved
-   wounds by squaring the steps, then the critical wounds' steps by Horner's scheme.
+1. hit, wound and save probabilities of every cell (from their D6 tables), and each attack
+   die's generating function over (u, k): u unsaved ordinary wounds, k [DEVASTATING WOUNDS]
+   critical wounds ([SUSTAINED HITS], [LETHAL HITS] as ``exact_tables.attack_die_gf``);
+2. every cell's Markov step M over wounds lost for one unsaved wound (Feel No Pain, damage
+   capped by the wounds left), built at once;
+3. the chain. A critical wound that steps like an unsaved wound counts as one. Otherwise,
+   when a die scores unsaved wounds or one critical wound, never both, one die is the step
+   ``Q = q(M)`` and the states after the batch follow from ``e0 Q ** n`` (powers by doubling)
+   mixed over the attack dice, critical wounds held by binomial weights, then each one's
+   step. Any other die: its joint pmf of (u, k) by Kronecker substitution, then the chain.
 
 Only non-negative numbers are multiplied and added (no FFT, no subtraction), as in the
 cell-by-cell engine; the pmfs equal :func:`mathhammer.wh40k.exact.solve`'s to rounding
