@@ -365,6 +365,8 @@ def states_after_wounds(rows: np.ndarray, step: np.ndarray, count: int) -> np.nd
     Small chains double the computed block with ``step ** (2 ** j)`` (about ``2 log2 count``
     numpy calls); larger ones take one product per wound, cheaper than cubing the states.
     """
+    if rows.shape[0] == 1 and step.shape[0] <= MAX_SQUARING_STATES:
+        return _one_row_after_wounds(rows[0], step, count)[:, None, :]
     out = np.empty((count,) + rows.shape)
     out[0] = rows
     if step.shape[0] <= MAX_SQUARING_STATES:
@@ -378,6 +380,21 @@ def states_after_wounds(rows: np.ndarray, step: np.ndarray, count: int) -> np.nd
         return out
     for u in range(1, count):
         np.matmul(out[u - 1], step, out=out[u])
+    return out
+
+
+def _one_row_after_wounds(row: np.ndarray, step: np.ndarray, count: int) -> np.ndarray:
+    """:func:`states_after_wounds` of one state, as a 2-D table (one matrix product per
+    doubling: fewer numpy dispatches than stacks of one-row products)."""
+    out = np.empty((count, len(row)))
+    out[0] = row
+    filled, power = 1, step
+    while filled < count:
+        take = min(filled, count - filled)
+        np.dot(out[:take], power, out=out[filled : filled + take])
+        filled += take
+        if filled < count:
+            power = power @ power
     return out
 
 

@@ -172,3 +172,19 @@ def test_every_table_of_a_remembered_plan_is_read_only(lines):
     tables = [value for value in vars(plan).values() if isinstance(value, np.ndarray)]
     assert len(tables) == 8
     assert not any(table.flags.writeable for table in tables)
+
+
+def test_one_state_after_wounds_equals_the_stacked_states():
+    rng = np.random.default_rng(11)
+    step = build_transition(np.array([0.0, 0.5, 0.3, 0.2]), 5, 6, 3)
+    rows = rng.random((2, step.shape[0]))
+    rows /= rows.sum(axis=1, keepdims=True)
+    for count in (1, 2, 3, 7, 16, 25):
+        stacked = exact.states_after_wounds(rows, step, count)
+        alone = exact.states_after_wounds(rows[:1], step, count)
+        assert alone.shape == (count, 1, step.shape[0])
+        expected = [rows[0]]
+        for _ in range(count - 1):
+            expected.append(expected[-1] @ step)
+        assert np.allclose(alone[:, 0], np.array(expected), rtol=1e-12, atol=1e-16)
+        assert np.allclose(alone[:, 0], stacked[:, 0], rtol=1e-12, atol=1e-16)
