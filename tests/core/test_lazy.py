@@ -79,3 +79,20 @@ def test_dir_shows_only_public_names(package):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)
     assert out.stdout.strip() == "[] []"
+
+
+@pytest.mark.parametrize("package,function,submodule", [
+    ("mathhammer.dust", "exact", "mathhammer.dust.exact"),
+    ("mathhammer", "exact", "mathhammer.wh40k.exact"),
+])
+def test_a_resolved_name_is_kept_and_stays_the_function(package, function, submodule):
+    # resolved once, then read from the package itself (no __getattr__), still the function
+    # after the engine module of the same name is imported
+    code = (f"import importlib, {package} as p\n"
+            f"first = getattr(p, '{function}')\n"
+            f"kept = vars(p).get('{function}') is first\n"
+            f"importlib.import_module('{submodule}')\n"
+            f"print(kept, getattr(p, '{function}') is first)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.strip() == "True True"
