@@ -15,8 +15,7 @@ import pytest
 import mathhammer as mh
 from mathhammer.errors import UnsupportedError
 from mathhammer.wh40k import api, exact_batch, exact_grid
-from mathhammer.wh40k.compile import (BATCH_COLUMNS, FNP_COLUMN, FNP_MORTAL_COLUMN,
-                                      MORTAL_DAMAGE, NORMAL_DAMAGE, compile_plan)
+from mathhammer.wh40k.compile import (compile_plan)
 from mathhammer.wh40k.exact_batch import batchable, dice_law
 from mathhammer.wh40k.exact_cell_tables import cell_tables
 from mathhammer.wh40k.dice_laws import attack_dice_pmf
@@ -69,33 +68,6 @@ def cells_of(weapons, targets, options):
     edition = options.get("edition", 11)
     return [(api.parse_weapons(w), api.parse_target(t, edition), options)
             for w in weapons for t in targets]
-
-
-@pytest.mark.parametrize("weapons,targets,options", list(grids(16, 7)))
-def test_cell_tables_equal_compile_plan(weapons, targets, options):
-    cells = cells_of(weapons, targets, options)
-    setting = api.build_options(options)
-    tables = cell_tables([(w, t) for w, t, _ in cells], setting)
-    for (w, t, _), got in zip(cells, tables):
-        if got is None:
-            continue
-        plan = compile_plan(w, t, *setting[:3], attacker_monster_vehicle=setting[3],
-                            sampling_tables=False)
-        assert len(got.row) == BATCH_COLUMNS and got.row == plan.batch[0].tolist()
-        assert np.array_equal(np.concatenate([got.hit, got.wound]), plan.rolls[0])
-        assert np.array_equal(got.save, plan.saves[0, 0])
-        raw, maps = plan.damage_pmfs[0], plan.damage_maps[0]
-        for kind, pmf in ((NORMAL_DAMAGE, got.normal_damage), (MORTAL_DAMAGE,
-                                                                got.mortal_damage)):
-            want = np.bincount(maps[kind], weights=raw, minlength=len(pmf))
-            assert np.allclose(pmf, want, rtol=0, atol=1e-15)
-        assert got.damage_max == plan.damage_maps.max()
-        assert (got.fnp, got.fnp_mortal) == (plan.groups[0, plan.batch[0, FNP_COLUMN]],
-                                             plan.groups[0, plan.batch[0, FNP_MORTAL_COLUMN]])
-        assert (got.models, got.wounds) == (t.count, t.wounds)
-        assert (got.hazard_rolls, got.hazard_mortals, got.hazard_fail_max) == \
-            (plan.hazard_rolls, plan.hazard_mortals, plan.hazard_fail_max)
-        assert (got.spill, got.at_unit_end) == (bool(plan.dw_spill), bool(plan.dw_at_unit_end))
 
 
 @pytest.mark.parametrize("weapons,targets,options", list(grids(24, 11)))
