@@ -20,7 +20,8 @@ from mathhammer.core import game as contract
 from mathhammer.core.game import Game, Outcomes, SeedLike, Tallies
 from mathhammer.core.progress import check_progress, watch
 from mathhammer.core.result import Distribution, Result
-from mathhammer.core.trials import CHUNKS, DEFAULT_TRIALS, check_seed, chunk_streams
+from mathhammer.core.trials import (CHUNKS, DEFAULT_TRIALS, check_seed, check_trials,
+                                    chunk_streams)
 from mathhammer.errors import OptionError, did_you_mean
 from mathhammer.wh40k.compile import CompiledPlan, compile_plan
 from mathhammer.wh40k.profiles import (Modifiers, Rules, Situation, TargetProfile, Weapon,
@@ -117,7 +118,7 @@ def simulate(weapons: WeaponsLike, target: str | TargetProfile, *,
         raise OptionError(f"target_stderr={target_stderr!r} must be a positive finite number, "
                           "e.g. 0.01")
     if not adaptive:
-        return contract.simulate(GAME, weapons, target, trials=trials, seed=seed,
+        return contract.simulate(GAME, weapons, target, trials=check_trials(trials), seed=seed,
                                  progress=progress, **options)
     seed = check_seed(seed)
     check_progress(progress)
@@ -453,7 +454,7 @@ class Wh40kGame(Game[Question]):
                "p_unit_destroyed": ("probability", "unit_destroyed"),
                "expected_attacker_mortal_wounds": ("mean", "attacker_mortal_wounds")}
 
-    def compile(self, weapons: WeaponsLike, target: str | TargetProfile,
+    def compile(self, weapons: WeaponsLike, target: str | TargetProfile, /,
                 **options: Any) -> Question:
         return Question(weapons, target, options)
 
