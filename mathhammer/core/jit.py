@@ -30,6 +30,16 @@ JIT_OPTIONS = {"cache": True, "nogil": True, "fastmath": False, "error_model": "
 # checks every helper compiles once). And numba's own IR inlining (``inline="always"``)
 # copied and re-typed a helper's IR at every call site, in Python; LLVM's inliner does the
 # same job in a fraction of the time.
+#
+# What a helper compiled on its own costs besides: numba optimises it and emits its machine
+# code in a library of its own, then again inside every library that calls it (a caller
+# links its callees' code in, inlined or not). A helper called from one place only is
+# cheaper as part of its caller (:data:`inlined_once`).
+#
+# numba passes the ``forceinline`` of the function being compiled on to every helper it
+# compiles for it that does not set its own (``Flags.inherit_if_not_set``): a
+# :data:`step_kernel` or :data:`kernel` first compiled for an inlined helper, or for a
+# :data:`lean_inlining_kernel`, is inlined too.
 
 #: Decorator for kernels called from Python: the entry points and the dice primitives tests
 #: roll directly.
@@ -42,6 +52,12 @@ kernel = numba.njit(**JIT_OPTIONS)
 inline_kernel = numba.njit(forceinline=True, _nrt=False, no_cpython_wrapper=True,
                            no_cfunc_wrapper=True, **JIT_OPTIONS)
 
+#: Decorator for a helper called from one place only: numba copies its code into the caller
+#: before typing (``inline="always"``), so it is never compiled, optimised and turned into
+#: machine code in a library of its own. Copying costs time in Python that grows with the
+#: helper's size (numba copies its variables once per block): for small and medium helpers.
+inlined_once = numba.njit(inline="always", **JIT_OPTIONS)
+
 #: Decorator for larger steps that stay out of line (a per-pool dice loop called from a few
 #: places): one copy of the machine code, no reference counting, no Python entry point.
 step_kernel = numba.njit(_nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True,
@@ -52,6 +68,12 @@ step_kernel = numba.njit(_nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=T
 #: a loop that runs once per trial that was a large share of the time. Such a function
 #: cannot allocate: callers pass scratch arrays.
 lean_kernel = numba.njit(_nrt=False, **JIT_OPTIONS)
+
+#: Decorator for a trial loop whose helpers are all inlined into it: a :data:`lean_kernel`
+#: compiled with ``forceinline``, which numba passes on to the helpers compiled for it
+#: (above). A kernel called from Python keeps its entry point; only its own caller, that
+#: entry point, inlines it.
+lean_inlining_kernel = numba.njit(forceinline=True, _nrt=False, **JIT_OPTIONS)
 
 
 def optimised_at_level(level: int) -> Callable[[Any], Any]:

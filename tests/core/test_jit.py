@@ -121,3 +121,38 @@ def test_optimised_at_level_lowers_the_level_only_while_its_kernel_compiles():
 def test_optimised_at_level_refuses_a_level_llvm_has_not():
     with pytest.raises(ValueError, match="level 4"):
         jit.optimised_at_level(4)
+
+
+def test_an_inlined_once_helper_is_copied_into_its_caller_not_compiled_on_its_own():
+    @jit.inlined_once
+    def doubled(x):
+        return 2 * x
+
+    @numba.njit
+    def caller(x):
+        return doubled(x) + 1
+
+    assert caller(3) == 7
+    assert len(doubled.overloads) == 0   # no library, no machine code of its own
+
+
+def test_a_lean_inlining_kernel_has_the_helpers_compiled_for_it_inlined():
+    # numba passes a caller's forceinline on to a helper that does not set its own: the
+    # scenario kernel relies on it to have its whole trial loop as one function.
+    @numba.njit(_nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+    def step(x):
+        return x - 1
+
+    @numba.njit(_nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+    def other_step(x):
+        return x + 1
+
+    @numba.njit
+    def plain(x):
+        return other_step(x)
+
+    loop = jit.lean_inlining_kernel(lambda x: step(x) * 2)
+    assert loop(5) == 8 and plain(5) == 6
+    [step_ir] = step.inspect_llvm().values()
+    [other_ir] = other_step.inspect_llvm().values()
+    assert "alwaysinline" in step_ir and "alwaysinline" not in other_ir

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from mathhammer.core.jit import inline_kernel, lean_kernel, step_kernel
+from mathhammer.core.jit import inline_kernel, inlined_once, lean_kernel, step_kernel
 from mathhammer.core.rng import d6, roll_dice
 from mathhammer.wh40k.dice_steps import draw_from_cdf, roll_with_lowest_die_again
 from mathhammer.wh40k.plan_columns import (COMMAND_CODES, COMMAND_DAMAGE_BELOW, COMMAND_ONE_DIE,
@@ -86,7 +86,7 @@ def allocation_order(u, units, orders, allocs, group_alive, current, buffer):
     return n
 
 
-@step_kernel
+@inlined_once
 def toughness_index(u, units, subs, toughness, alive):
     """19.02: the bodyguard's highest T while any remains, else the highest T left."""
     best = 0
@@ -220,8 +220,8 @@ def roll_damage(state, b, batches, save_cdfs, command):
     from its CDF (row 0 of table 1 of ``save_cdfs``) for a ``D_TABLE`` batch; with the
     Command Re-roll for Damage in hand, a result below ``COMMAND_DAMAGE_BELOW`` is rolled
     again (only its lowest die under ``COMMAND_ONE_DIE``). Returns (raw, command still in
-    hand). A fixed Damage is answered here; a roll is made out of line
-    (:func:`_roll_damage_dice`), so its code is not copied into each of the six callers."""
+    hand). A fixed Damage is answered here, a roll in :func:`_roll_damage_dice` (compiled
+    once; in the scenario kernel LLVM inlines it too, see :mod:`mathhammer.core.jit`)."""
     if batches[b, D_COUNT] == 0 and not batches[b, D_TABLE] and command != COMMAND_DAMAGE:
         return batches[b, D_CONST], command
     return _roll_damage_dice(state, b, batches, save_cdfs, command)
@@ -244,7 +244,7 @@ def _roll_damage_dice(state, b, batches, save_cdfs, command):
     return raw, command
 
 
-@inline_kernel
+@inlined_once
 def _roll_damage_one_die(state, b, batches):
     """The Damage roll of several dice with the Command Re-roll for Damage in hand: below
     ``COMMAND_DAMAGE_BELOW``, its lowest die is rolled again. Returns (raw, command)."""
@@ -254,7 +254,7 @@ def _roll_damage_one_die(state, b, batches):
     return raw, 0 if rerolled else COMMAND_DAMAGE
 
 
-@inline_kernel
+@inlined_once
 def held_damage(state, damage, batches, damage_maps, save_cdfs, command):
     """A held [DEVASTATING WOUNDS] critical wound's mortal wounds: ``damage``, or, for a
     mark ``-1 - b``, batch ``b``'s Damage roll made now (with the Command Re-roll if it is
@@ -266,7 +266,7 @@ def held_damage(state, damage, batches, damage_maps, save_cdfs, command):
     return damage_maps[b, MORTAL_DAMAGE, raw], command
 
 
-@step_kernel
+@inlined_once
 def precision_group(pick, n, buffer, allocs, subs, current):
     """The CHARACTER group [PRECISION] makes current among ``buffer[:n]`` (the batch's
     allocation order, living groups only), -1 when there is none. ``pick``: PICK_FIRST, the
@@ -285,6 +285,45 @@ def precision_group(pick, n, buffer, allocs, subs, current):
     return best
 
 
+@inline_kernel
+def next_group(precision, pointer, n, buffer, group_alive):
+    """The allocation group the next attack goes to: ``precision`` while it stands (when not
+    -1), else the first group of ``buffer[pointer:n]`` with models left. Returns (group, or
+    -1 when none is left, pointer)."""
+    if precision >= 0 and group_alive[precision] > 0:
+        return precision, pointer
+    while pointer < n and group_alive[buffer[pointer]] == 0:
+        pointer += 1
+    if pointer == n:
+        return -1, pointer
+    return buffer[pointer], pointer
+
+
+@inline_kernel
+def save_die(state, saves, b, local, command):
+    """One save die of batch ``b`` against allocation-group profile ``local``, re-rolled
+    when its re-roll mask says so, or with the Command Re-roll for saves in hand when it
+    fails (not on a save that cannot pass). Returns (face, Command Re-roll in hand)."""
+    face = d6(state)
+    if saves[b, local, SAVE_REROLL, face]:
+        face = d6(state)
+    elif command == COMMAND_SAVE and saves[b, local, SAVE_FAILS, face] and \
+            not saves[b, local, SAVE_FAILS, 6]:
+        face = d6(state)
+        command = 0
+    return face, command
+
+
+@inline_kernel
+def failed_save(state, b, a, weapons, army, losses, command):
+    """A failed save of batch ``b`` on allocation group ``a``: its Damage roll, then the
+    damage model by model. Returns the Command Re-roll still in hand."""
+    raw, command = roll_damage(state, b, weapons.batches, weapons.save_cdfs, command)
+    damage_model(state, a, weapons.damage_maps[b, NORMAL_DAMAGE, raw],
+                 weapons.batches[b, FNP_COLUMN], army.subs, army.allocs, losses)
+    return command
+
+
 @step_kernel
 def sorted_saves(state, b, to_save, n, precision, reference, weapons, army, losses, scratch,
                  command):
@@ -292,41 +331,21 @@ def sorted_saves(state, b, to_save, n, precision, reference, weapons, army, loss
     allocation group ``reference``, the one current at the start), then inflict them lowest
     first on the current group of ``scratch.buffer[:n]``'s order (``precision``, when not
     -1, while it stands). Returns the Command Re-roll still in hand."""
-    batches = weapons.batches
     saves = weapons.saves
-    damage_maps = weapons.damage_maps
-    save_cdfs = weapons.save_cdfs
-    subs = army.subs
-    allocs = army.allocs
-    group_alive = losses.group_alive
-    buffer = scratch.buffer
     counts = scratch.counts
     for face in range(7):
         counts[face] = 0
     for _ in range(to_save):
-        face = d6(state)
-        if saves[b, reference, SAVE_REROLL, face]:
-            face = d6(state)
-        elif command == COMMAND_SAVE and saves[b, reference, SAVE_FAILS, face] and \
-                not saves[b, reference, SAVE_FAILS, 6]:   # not on a save that cannot pass
-            face = d6(state)
-            command = 0
+        face, command = save_die(state, saves, b, reference, command)
         counts[face] += 1
-    pointer = 0
+    pointer = np.int64(0)   # not a literal 0, which numba would compile next_group for
     for face in range(1, 7):
         for _ in range(counts[face]):
-            if precision >= 0 and group_alive[precision] > 0:
-                a = precision
-            else:
-                while pointer < n and group_alive[buffer[pointer]] == 0:
-                    pointer += 1
-                if pointer == n:
-                    return command
-                a = buffer[pointer]
-            if saves[b, allocs[a, A_LOCAL], SAVE_FAILS, face]:
-                raw, command = roll_damage(state, b, batches, save_cdfs, command)
-                damage_model(state, a, damage_maps[b, NORMAL_DAMAGE, raw],
-                             batches[b, FNP_COLUMN], subs, allocs, losses)
+            a, pointer = next_group(precision, pointer, n, scratch.buffer, losses.group_alive)
+            if a < 0:
+                return command
+            if saves[b, army.allocs[a, A_LOCAL], SAVE_FAILS, face]:
+                command = failed_save(state, b, a, weapons, army, losses, command)
     return command
 
 
@@ -335,34 +354,13 @@ def one_at_a_time(state, b, to_save, n, precision, weapons, army, losses, scratc
     """10e allocation: each attack goes to the current model (a wounded one first, a
     CHARACTER only once the bodyguard is gone, or a CHARACTER [PRECISION] picks) and its save
     is rolled, and re-rolled, against that model. Returns the Command Re-roll in hand."""
-    batches = weapons.batches
-    saves = weapons.saves
-    damage_maps = weapons.damage_maps
-    save_cdfs = weapons.save_cdfs
-    subs = army.subs
-    allocs = army.allocs
-    group_alive = losses.group_alive
-    buffer = scratch.buffer
-    pointer = 0
+    pointer = np.int64(0)   # not a literal 0, which numba would compile next_group for
     for _ in range(to_save):
-        if precision >= 0 and group_alive[precision] > 0:
-            a = precision
-        else:
-            while pointer < n and group_alive[buffer[pointer]] == 0:
-                pointer += 1
-            if pointer == n:
-                return command
-            a = buffer[pointer]
-        local = allocs[a, A_LOCAL]
-        face = d6(state)
-        if saves[b, local, SAVE_REROLL, face]:
-            face = d6(state)
-        elif command == COMMAND_SAVE and saves[b, local, SAVE_FAILS, face] and \
-                not saves[b, local, SAVE_FAILS, 6]:   # not on a save that cannot pass
-            face = d6(state)
-            command = 0
-        if saves[b, local, SAVE_FAILS, face]:
-            raw, command = roll_damage(state, b, batches, save_cdfs, command)
-            damage_model(state, a, damage_maps[b, NORMAL_DAMAGE, raw], batches[b, FNP_COLUMN],
-                         subs, allocs, losses)
+        a, pointer = next_group(precision, pointer, n, scratch.buffer, losses.group_alive)
+        if a < 0:
+            return command
+        local = army.allocs[a, A_LOCAL]
+        face, command = save_die(state, weapons.saves, b, local, command)
+        if weapons.saves[b, local, SAVE_FAILS, face]:
+            command = failed_save(state, b, a, weapons, army, losses, command)
     return command

@@ -34,7 +34,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from mathhammer.core.jit import inline_kernel, lean_kernel, optimised_at_level, step_kernel
+from mathhammer.core.jit import (inline_kernel, inlined_once, lean_inlining_kernel,
+                                 optimised_at_level, step_kernel)
 from mathhammer.core.rng import d6, roll_dice
 from mathhammer.wh40k.dice_steps import (binomial_at, count_outcomes, roll_classified,
                                          roll_classified_command)
@@ -60,7 +61,7 @@ from mathhammer.wh40k.scenario.damage_steps import (
     toughness_index, one_at_a_time, sorted_saves)
 
 
-@step_kernel
+@inlined_once
 def _reset(army, losses):
     """Every unit at full strength: the start of a trial."""
     subs = army.subs
@@ -225,7 +226,7 @@ def _resolve_batch(state, b, blast_models, weapons, army, losses, scratch, n_pen
     return n_pending, command
 
 
-@step_kernel
+@inlined_once
 def _retarget_from(b, retarget, batches, unit_alive):
     """The first entry of ``retarget[b]`` whose unit still stands, or -1."""
     for j in range(retarget.shape[1]):
@@ -238,7 +239,7 @@ def _retarget_from(b, retarget, batches, unit_alive):
 
 
 @optimised_at_level(1)
-@lean_kernel
+@lean_inlining_kernel
 def scenario_trials(state, trials, arrays, losses, scratch, trial, hists):
     """Run ``trials`` trials of the whole scenario on one stream; each adds one count per
     checkpoint to each histogram row of ``hists`` (a :class:`~.chunks.Histograms`).
@@ -247,8 +248,15 @@ def scenario_trials(state, trials, arrays, losses, scratch, trial, hists):
     (per batch) and ``trial`` (per trial) the thread's state (:mod:`.chunks`). The trial loop
     lives here so the arrays are passed once per chunk, not once per trial. Each trial walks
     rounds and activations in order (:func:`_activate`), and counts every checkpoint
-    (:func:`_record_checkpoint`). Both are inlined: the activation written out in this loop
-    instead ran the example scenario half as fast.
+    (:func:`_record_checkpoint`).
+
+    Compile time: helpers called from one place (:data:`~mathhammer.core.jit.inlined_once`)
+    are copied in before typing, and every helper numba compiles for this kernel inherits
+    its ``forceinline`` (:data:`~mathhammer.core.jit.lean_inlining_kernel`), so the trial
+    loop is one function, optimised once here; :func:`_resolve_batch` is its one large
+    helper compiled on its own (copied in too, numba's copy of its IR cost more than it
+    saved). Without the inherited ``forceinline`` the helpers stay out of line and the
+    example scenario ran twice as slowly.
 
     ``trial.one_shot_used[slot]`` is 0, or 1 + the checkpoint of the activation that
     selected that [ONE SHOT] weapon: later activations cannot select it again (24.26).
@@ -273,7 +281,7 @@ def scenario_trials(state, trials, arrays, losses, scratch, trial, hists):
             hists.sides[side, side_wiped[side]] += 1
 
 
-@inline_kernel
+@inlined_once
 def _activate(state, r, k, arrays, losses, scratch, trial):
     """Activation ``k`` of round ``r``: its batches in order (each against its target, or
     the rows it turns to when that target is down), then the [DEVASTATING WOUNDS] held to
@@ -412,7 +420,7 @@ def _roll_hazards(state, attacker, rolls, n_hazard, weapons, army, losses, buffe
     mortal_wounds(state, attacker, fails * per_fail, army, losses, buffer, S_FNP_MORTAL)
 
 
-@inline_kernel
+@inlined_once
 def _record_checkpoint(r, k, arrays, losses, trial, hists):
     """After activation ``k`` of round ``r``: the round a side lost its last model, and one
     count per unit and report group in the checkpoint's histogram rows."""
