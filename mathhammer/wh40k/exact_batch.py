@@ -93,9 +93,10 @@ def solve_tables(cells: Sequence[CellTables]) -> list[tuple[dict[str, np.ndarray
     hazards: dict[tuple[int, int, int], tuple[np.ndarray, float]] = {}
     for size, members in _stacks(cells):
         group = [cells[i] for i in members]
-        units = _Units(group, size)
-        die = _folded(group, _attack_die(group, _roll_probabilities(group)))
-        step = units.steps([c.normal_damage for c in group], np.array([c.fnp for c in group]))
+        stack = _Stack(group, size)
+        units = _Units(stack.models, stack.wounds, size)
+        die = _attack_die(stack)
+        step = units.steps(stack.normal, stack.fnp)
         # a die with more than one critical wound, or with both kinds, needs the joint pmf
         mixed = np.zeros(len(group), dtype=bool)
         if die.shape[2] > 2:
@@ -103,15 +104,16 @@ def solve_tables(cells: Sequence[CellTables]) -> list[tuple[dict[str, np.ndarray
         if die.shape[2] > 1:
             mixed |= die[:, 1:, 1].any(axis=1)
         mortal = _MortalSteps(group, units, step)
+        dice = stack.dice_laws()
         if not mixed.any():
-            damage = _simple_chain(group, die, step, mortal, np.arange(len(group)))
+            damage = _simple_chain(group, die, step, mortal, np.arange(len(group)), dice)
         else:
             damage = np.empty((len(group), size))
             for chosen, chain in ((~mixed, _simple_chain), (mixed, _joint_chain)):
                 index = np.flatnonzero(chosen)
                 if len(index):
                     damage[index] = chain([group[j] for j in index.tolist()], die[index],
-                                          step[index], mortal, index)
+                                          step[index], mortal, index, dice[index])
         for i, answer in zip(members, _answers(group, units, damage, hazards)):
             out[i] = answer
     return out
@@ -130,18 +132,19 @@ def _stacks(cells: Sequence[CellTables]) -> list[tuple[int, list[int]]]:
     :data:`MAX_STACK_NUMBERS` (a cell's largest: its states after each attack die, its
     steps for each held critical wound, its joint pmf)."""
     buckets: dict[int, list[tuple[int, int]]] = {}
-    known: dict[int, int] = {}   # a weapon's row is shared by its cells
+    known: dict[int, tuple[int, int]] = {}   # a weapon's row is shared by its cells
     sizes: dict[int, int] = {}
     for i, cell in enumerate(cells):
         states = cell.models * cell.wounds + 1
         size = sizes.get(states)
         if size is None:
             size = sizes[states] = next(b for b in _BUCKETS if states <= b)
-        hits = known.get(id(cell.row))
+        row = cell.row
+        hits = known.get(id(row))
         if hits is None:
-            hits = known[id(cell.row)] = most_hits(cell.row)[1]
-        numbers = max((hits + 1) * size, size * size * (hits + 1 if cell.row[DEVASTATING]
-                                                        else 1), (hits + 1) ** 2)
+            most = most_hits(row)[1] + 1
+            hits = known[id(row)] = (most, most if row[DEVASTATING] else 1)
+        numbers = max(hits[0] * size, size * size * hits[1], hits[0] * hits[0])
         buckets.setdefault(size, []).append((i, numbers))
     stacks = []
     for size, members in buckets.items():
@@ -157,52 +160,121 @@ def _stacks(cells: Sequence[CellTables]) -> list[tuple[int, list[int]]]:
     return stacks
 
 
-class _Units:
-    """The units (models x W) of a stack of cells padded to ``size`` states: where each
-    cell's one-allocation steps go in its ``[size, size]`` Markov matrix, and which states
-    have how many models destroyed."""
+def _distinct(items: Sequence) -> tuple[list, list[int]]:
+    """The distinct objects of ``items`` (by identity: cells share their weapon's row and
+    damage law) and each item's index among them."""
+    where: dict[int, int] = {}
+    distinct: list = []
+    index = []
+    for item in items:
+        position = where.get(id(item))
+        if position is None:
+            position = where[id(item)] = len(distinct)
+            distinct.append(item)
+        index.append(position)
+    return distinct, index
+
+
+class _Stack:
+    """The cells of one stack read once: their numbers as arrays, each distinct weapon row
+    and damage law once (cells of one weapon share them)."""
 
     def __init__(self, group: Sequence[CellTables], size: int) -> None:
-        self.size = size
-        models = np.array([cell.models for cell in group])
-        wounds = np.array([cell.wounds for cell in group])
+        self.group, self.size = group, size
+        (rows, hit, wound, save, normal, mortal, _, fnp, fnp_mortal, models, wounds,
+         *_) = zip(*group)
+        self.models, self.wounds = np.array(models), np.array(wounds)
+        self.fnp, self.fnp_mortal = np.array(fnp), np.array(fnp_mortal)
+        self.normal = normal
+        self.rows, row_index = _distinct(rows)
+        self.row_index = np.array(row_index)
+        flags = np.array([(r[DEVASTATING], r[LETHAL], r[EXTRA_CRIT], r[AUTO_HIT])
+                          for r in self.rows], dtype=bool)[self.row_index]
+        self.devastating, self.lethal, self.extra_crit, self.auto_hit = flags.T
+        self.tables = np.array((hit, wound, save))   # [3, cells, 2, 7]
+        self.alike = np.array([n == m for n, m in zip(normal, mortal)]) & (self.fnp ==
+                                                                          self.fnp_mortal)
+
+    def probabilities(self) -> tuple[np.ndarray, ...]:
+        """Per cell: P(hit fails / hits / is critical), P(wound / critical wound),
+        P(unsaved)."""
+        reroll, classes = self.tables[:, :, 1], self.tables[:, :, 0]
+        again = reroll[:, :, 1:7].sum(axis=2) / 6.0
+        faces = np.where(reroll == 1, 0.0, 1.0 / 6.0) + (again / 6.0)[:, :, None]
+        faces[:, :, 0] = 0.0
+        # [roll, cells, outcome]: P(outcome 0, 1, 2) of the hit, wound and save rolls
+        p = (faces[:, :, None, :] * (classes[:, :, None, :] == _OUTCOMES)).sum(axis=3)
+        auto = self.auto_hit
+        return (np.where(auto, 0.0, p[0, :, 0]), np.where(auto, 1.0, p[0, :, 1]),
+                np.where(auto, 0.0, p[0, :, 2]), p[1, :, 1], p[1, :, 2], p[2, :, 1])
+
+    def sustained(self) -> np.ndarray | None:
+        """Each cell's pmf of extra hits per critical hit ([SUSTAINED HITS]), or None when
+        no cell has any."""
+        laws = [_sustained_pmf(r) for r in self.rows]
+        if all(len(law) == 1 for law in laws):
+            return None
+        return _padded(laws)[self.row_index]
+
+    def dice_laws(self) -> np.ndarray:
+        """Each cell's attack dice pmf ``[cells, most dice + 1]`` (each law computed once)."""
+        laws: dict[tuple, list[float]] = {}
+        rows = []
+        for r in self.rows:
+            key = _dice_key(r)
+            law = laws.get(key)
+            if law is None:
+                law = laws[key] = dice_law(r)
+            rows.append(law)
+        return _padded(rows)[self.row_index]
+
+
+#: The outcome codes of a hit, wound or save table, broadcast against ``[rolls, cells, 1, 7]``.
+_OUTCOMES = np.arange(3)[:, None]
+
+
+class _Units:
+    """The units (models x W) of a stack of cells padded to ``size`` states: each cell's
+    one-allocation steps as its ``[size, size]`` Markov matrix, and which states have how
+    many models destroyed."""
+
+    def __init__(self, models: np.ndarray, wounds: np.ndarray, size: int) -> None:
+        self.size, self.models, self.wounds = size, models, wounds
         self.w_most, self.models_most = int(wounds.max()), int(models.max())
         self.last = models * wounds
-        # state s (below the last) has W - s % W wounds left; it moves by j <= that
-        w = wounds[:, None, None]
-        s = np.arange(size - 1)[None, :, None]
-        left = w - s % w
-        live = (s < self.last[:, None, None]) & (np.arange(self.w_most + 1) <= left)
-        cells, rows, step = np.nonzero(live)
-        self.places = (cells, rows, rows + step, wounds[cells] - rows % wounds[cells], step)
-        cells, states = np.nonzero(np.arange(size)[None, :] <= self.last[:, None])
-        self.states = (cells, states, np.minimum(states // wounds[cells], models[cells]))
+        # state s below the last has W - s % W wounds left (0: the last, which stays)
+        s = np.arange(size)[None, :]
+        w = wounds[:, None]
+        self.left = np.where(s < self.last[:, None], w - s % w, 0)
 
     def steps(self, pmfs: Sequence[list[float]], fnp: np.ndarray) -> np.ndarray:
         """Markov steps ``[cells, size, size]`` over wounds lost of one allocation of damage
         with Feel No Pain (:func:`mathhammer.wh40k.exact_tables.build_transition`, for many
         cells; each padded with states it never reaches)."""
-        n, w_most = len(pmfs), self.w_most
+        n, w_most, size = len(pmfs), self.w_most, self.size
         padded = _padded(pmfs, w_most + 1)
         if (fnp < 7).any():
             padded = _binomial_thinning(padded, np.where(fnp < 7, 1.0 - (7 - fnp) / 6.0, 1.0))
         tails = padded[:, ::-1].cumsum(axis=1)[:, ::-1]
-        # capped[c, left, j]: a model with `left` wounds left loses j (all when D >= left)
+        # capped[c, left, j]: a model with `left` wounds left loses j (all when D >= left);
+        # left 0 is the last state, which stays
         span = np.arange(w_most + 1)
         capped = padded[:, None, : w_most + 1] * (span[None, :] < span[:, None])
         capped[:, span, span] = tails[:, : w_most + 1]
-        matrix = np.zeros((n, self.size, self.size))
-        cells, rows, cols, left, step = self.places
-        matrix[cells, rows, cols] = capped[cells, left, step]
-        matrix[np.arange(n), self.last, self.last] = 1.0
-        return matrix
+        capped[:, 0, 0] = 1.0
+        # row s of the step holds capped[c, left(s), j] at column s + j: written skewed (rows
+        # of size + 1 numbers), then read back as rows of size numbers
+        skewed = np.zeros((n, size, size + 1))
+        skewed[:, :, : w_most + 1] = capped[np.arange(n)[:, None], self.left]
+        return skewed.reshape(n, -1)[:, : size * size].reshape(n, size, size)
 
     def killed(self, damage: np.ndarray) -> np.ndarray:
         """Pmfs of models destroyed ``[cells, most models + 1]`` from pmfs of wounds lost."""
-        cells, states, models = self.states
-        width = self.models_most + 1
-        return np.bincount(cells * width + models, weights=damage[cells, states],
-                           minlength=damage.shape[0] * width).reshape(-1, width)
+        states = np.arange(self.size)[None, :, None]
+        models = np.minimum(states // self.wounds[:, None, None], self.models[:, None, None])
+        into = (models == np.arange(self.models_most + 1)) & (states
+                                                              <= self.last[:, None, None])
+        return np.matmul(damage[:, None, :], into.astype(float))[:, 0]
 
 
 def _answers(group: Sequence[CellTables], units: _Units, damage: np.ndarray,
@@ -213,15 +285,16 @@ def _answers(group: Sequence[CellTables], units: _Units, damage: np.ndarray,
     out = []
     for j, cell in enumerate(group):
         key = (cell.hazard_rolls, cell.hazard_mortals, cell.hazard_fail_max)
-        if key not in hazards:
+        known = hazards.get(key)
+        if known is None:
             pmf = hazard_pmf(*key)
-            hazards[key] = (pmf, float(_means(pmf[None])[0]))
-        hazard, hazard_mean = hazards[key]
-        out.append(({"damage": damage[j, : cell.models * cell.wounds + 1],
-                     "models_destroyed": killed[j, : cell.models + 1],
-                     "attacker_mortal_wounds": hazard},
+            known = hazards[key] = (pmf, float(_means(pmf[None])[0]))
+        models = cell.models
+        out.append(({"damage": damage[j, : models * cell.wounds + 1],
+                     "models_destroyed": killed[j, : models + 1],
+                     "attacker_mortal_wounds": known[0]},
                     {"damage": damage_means[j], "models_destroyed": killed_means[j],
-                     "attacker_mortal_wounds": hazard_mean}))
+                     "attacker_mortal_wounds": known[1]}))
     return out
 
 
@@ -232,48 +305,22 @@ def _means(pmfs: np.ndarray) -> np.ndarray:
     return (clipped @ np.arange(pmfs.shape[1], dtype=float)) / clipped.sum(axis=1)
 
 
-# -- hits, wounds and saves ---------------------------------------------------------------------
-def _face_probabilities(reroll: np.ndarray) -> np.ndarray:
-    """``P(final face = f)`` per row of re-roll masks (``[cells, 7]``, face 0 unused)."""
-    again = reroll[:, 1:7].sum(axis=1) / 6.0
-    faces = np.where(reroll == 1, 0.0, 1.0 / 6.0) + (again / 6.0)[:, None]
-    faces[:, 0] = 0.0
-    return faces
-
-
-def _roll_probabilities(cells: Sequence[CellTables]) -> dict[str, np.ndarray]:
-    """Per cell: P(hit fails / hits / is critical), P(wound / critical wound), P(unsaved)."""
-    tables = np.array([(c.hit, c.wound, c.save) for c in cells])   # [cells, 3, 2, 7]
-    faces = _face_probabilities(tables[:, :, 1].reshape(-1, 7)).reshape(len(cells), 3, 7)
-    classes = tables[:, :, 0]
-    out = {name: (faces[:, 0] * (classes[:, 0] == code)).sum(axis=1)
-           for code, name in enumerate(("fail_hit", "hit", "crit_hit"))}
-    auto = np.array([c.row[AUTO_HIT] for c in cells], dtype=bool)
-    out["fail_hit"][auto], out["hit"][auto], out["crit_hit"][auto] = 0.0, 1.0, 0.0
-    out["wound"] = (faces[:, 1] * (classes[:, 1] == 1)).sum(axis=1)
-    out["crit_wound"] = (faces[:, 1] * (classes[:, 1] == 2)).sum(axis=1)
-    out["unsaved"] = (faces[:, 2] * (classes[:, 2] == 1)).sum(axis=1)
-    return out
-
-
 # -- one attack die ---------------------------------------------------------------------------
-def _folded(group: Sequence[CellTables], die: np.ndarray) -> np.ndarray:
+def _folded(alike: np.ndarray, die: np.ndarray) -> np.ndarray:
     """``die`` with the critical wounds of each cell whose critical wound steps like an
-    unsaved wound (the same damage and Feel No Pain) counted as unsaved wounds: with one
-    Markov step M for both, u unsaved then k critical wounds are ``M ** (u + k)``."""
-    if die.shape[2] == 1:
-        return die
-    alike = np.array([c.mortal_damage == c.normal_damage and c.fnp_mortal == c.fnp
-                      for c in group], dtype=bool)
-    if not alike.any():
+    unsaved wound (``alike``: the same damage and Feel No Pain) counted as unsaved wounds:
+    with one Markov step M for both, u unsaved then k critical wounds are ``M ** (u + k)``."""
+    if die.shape[2] == 1 or not alike.any():
         return die
     rows, cols = die.shape[1:]
-    out = np.zeros((len(group), rows + cols - 1, cols))
+    out = np.zeros((len(alike), rows + cols - 1, cols))
     out[~alike, :rows] = die[~alike]
     index = np.flatnonzero(alike)
     for k in range(cols):
         out[index, k : k + rows, 0] += die[index, :, k]
-    return out
+    # rows no cell reaches (all zero) cost a power of the step each: cut
+    reached = np.flatnonzero(out.any(axis=(0, 2)))
+    return out[:, : int(reached[-1]) + 1 if len(reached) else 1]
 
 
 def _times_2d(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -289,17 +336,9 @@ def _padded(rows: Sequence[Sequence[float]], width: int = 0) -> np.ndarray:
     """Lists of different lengths as one array (at least ``width`` wide), padded with
     zeros. Cells share their lists (a weapon's damage law, its attack dice): each distinct
     list is converted once and the rows gathered."""
-    width = max(width, max(len(r) for r in rows))
-    where: dict[int, int] = {}
-    distinct: list[list[float]] = []
-    index = []
-    for r in rows:
-        position = where.get(id(r))
-        if position is None:
-            position = where[id(r)] = len(distinct)
-            distinct.append(list(r) + [0.0] * (width - len(r)))
-        index.append(position)
-    return np.array(distinct)[index]
+    distinct, index = _distinct(rows)
+    width = max(width, max(len(r) for r in distinct))
+    return np.array([list(r) + [0.0] * (width - len(r)) for r in distinct])[index]
 
 
 def _sustained_pmf(row: Sequence[int]) -> list[float]:
@@ -310,37 +349,61 @@ def _sustained_pmf(row: Sequence[int]) -> list[float]:
     return dice_pmf(count, sides, constant).tolist()
 
 
-def _attack_die(cells: Sequence[CellTables], p: dict[str, np.ndarray]) -> np.ndarray:
+def _attack_die(stack: _Stack) -> np.ndarray:
     """Generating functions ``[cells, u, k]`` of one attack die (as
     :func:`mathhammer.wh40k.exact_tables.attack_die_gf` builds one): hit roll, [SUSTAINED
     HITS] extra hits, [LETHAL HITS] automatic wounds, wound and save rolls; u unsaved
-    ordinary wounds, k [DEVASTATING WOUNDS] critical wounds."""
-    n = len(cells)
-    unsaved = p["unsaved"]
-    devastating = np.array([c.row[DEVASTATING] for c in cells], dtype=bool)
-    dev = np.where(devastating, p["crit_wound"], 0.0)
-    ordinary = (p["wound"] + np.where(devastating, 0.0, p["crit_wound"])) * unsaved
-    token = np.zeros((n, 2, 2))
-    token[:, 0, 0] = np.maximum(1.0 - ordinary - dev, 0.0)
-    token[:, 1, 0], token[:, 0, 1] = ordinary, dev
-    auto = np.zeros((n, 2, 2))
-    auto[:, 0, 0], auto[:, 1, 0] = 1.0 - unsaved, unsaved
-    lethal = np.array([c.row[LETHAL] for c in cells], dtype=bool)[:, None, None]
-    extra_crit = np.array([c.row[EXTRA_CRIT] for c in cells], dtype=bool)[:, None, None]
-    extra_token = np.where(lethal & extra_crit, auto, token)
-    laws: dict[int, list[float]] = {}
-    for c in cells:
-        if id(c.row) not in laws:
-            laws[id(c.row)] = _sustained_pmf(c.row)
-    sustained = _padded([laws[id(c.row)] for c in cells])
-    extra = sustained[:, -1:, None]
-    for k in range(sustained.shape[1] - 2, -1, -1):   # Horner: sum_k q_k extra_token ** k
-        extra = _times_2d(extra, extra_token)
-        extra[:, 0, 0] += sustained[:, k]
-    die = p["crit_hit"][:, None, None] * _times_2d(extra, np.where(lethal, auto, token))
-    die[:, :2, :2] += p["hit"][:, None, None] * token
-    die[:, 0, 0] += p["fail_hit"]
+    ordinary wounds, k [DEVASTATING WOUNDS] critical wounds; folded (:func:`_folded`)."""
+    fail_hit, hit, crit_hit, wound, crit_wound, unsaved = stack.probabilities()
+    n = len(unsaved)
+    devastating = stack.devastating
+    dev = np.where(devastating, crit_wound, 0.0)
+    ordinary = (wound + np.where(devastating, 0.0, crit_wound)) * unsaved
+    apart = devastating & ~stack.alike
+    if not apart.any():
+        # every critical wound steps like an unsaved one: a die is a pmf of u + k
+        token = np.stack((np.maximum(1.0 - ordinary - dev, 0.0), ordinary + dev), axis=1)
+        auto = np.stack((1.0 - unsaved, unsaved), axis=1)
+        return _die_of(stack, (fail_hit, hit, crit_hit), token, auto, _times)[:, :, None]
+    token = np.stack((np.maximum(1.0 - ordinary - dev, 0.0), dev, ordinary,
+                      np.zeros(n)), axis=1).reshape(n, 2, 2)
+    auto = np.stack((1.0 - unsaved, np.zeros(n), unsaved, np.zeros(n)),
+                    axis=1).reshape(n, 2, 2)
+    return _folded(stack.alike, _die_of(stack, (fail_hit, hit, crit_hit), token, auto,
+                                        _times_2d))
+
+
+def _die_of(stack: _Stack, hits: tuple[np.ndarray, ...], token: np.ndarray, auto: np.ndarray,
+            times) -> np.ndarray:
+    """One attack die from the generating functions of one hit's wound and save rolls
+    (``token``) and of a [LETHAL HITS] automatic wound's save (``auto``), 1-D (``times``:
+    :func:`_times`) or 2-D (:func:`_times_2d`)."""
+    fail_hit, hit, crit_hit = hits
+    shape = (-1,) + (1,) * (token.ndim - 1)
+    lethal = stack.lethal.reshape(shape)
+    crit_token = np.where(lethal, auto, token) if stack.lethal.any() else token
+    sustained = stack.sustained()
+    if sustained is None:   # one hit per die: one token
+        die = crit_hit.reshape(shape) * crit_token
+        die += hit.reshape(shape) * token
+    else:
+        extra_token = np.where(lethal & stack.extra_crit.reshape(shape), auto, token)
+        extra = sustained[:, -1:].reshape((-1, 1) + (1,) * (token.ndim - 2))
+        for k in range(sustained.shape[1] - 2, -1, -1):   # Horner: sum_k q_k extra ** k
+            extra = times(extra, extra_token)
+            extra[(slice(None),) + (0,) * (token.ndim - 1)] += sustained[:, k]
+        die = crit_hit.reshape(shape) * times(extra, crit_token)
+        die[(slice(None),) + (slice(2),) * (token.ndim - 1)] += hit.reshape(shape) * token
+    die[(slice(None),) + (0,) * (token.ndim - 1)] += fail_hit
     return die
+
+
+def _times(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Cell by cell product of two stacks of small polynomials ``[cells, u]``."""
+    out = np.zeros((a.shape[0], a.shape[1] + b.shape[1] - 1))
+    for i in range(b.shape[1]):
+        out[:, i : i + a.shape[1]] += b[:, i, None] * a
+    return out
 
 
 def dice_law(row: Sequence[int]) -> list[float]:
@@ -364,23 +427,6 @@ def _power(poly: np.ndarray, n: int) -> np.ndarray:
         if n:
             base = np.convolve(base, base)
     return result if result is not None else np.ones(1)
-
-
-def _dice_laws(group: Sequence[CellTables]) -> np.ndarray:
-    """Each cell's attack dice pmf ``[cells, most dice + 1]`` (each law computed once)."""
-    laws: dict[tuple, list[float]] = {}
-    by_row: dict[int, list[float]] = {}   # cells of one weapon share their row
-    rows = []
-    for c in group:
-        law = by_row.get(id(c.row))
-        if law is None:
-            key = _dice_key(c.row)
-            law = laws.get(key)
-            if law is None:
-                law = laws[key] = dice_law(c.row)
-            by_row[id(c.row)] = law
-        rows.append(law)
-    return _padded(rows)
 
 
 # -- the wound-allocation chain ---------------------------------------------------------------
@@ -454,7 +500,7 @@ class _MortalSteps:
 
 
 def _simple_chain(group: Sequence[CellTables], die: np.ndarray, step: np.ndarray,
-                  mortal: _MortalSteps, index: np.ndarray) -> np.ndarray:
+                  mortal: _MortalSteps, index: np.ndarray, dice: np.ndarray) -> np.ndarray:
     """Final pmfs of wounds lost ``[cells, size]`` of cells whose die scores either unsaved
     wounds (pmf ``q(x)``) or one critical wound (probability c), never both.
 
@@ -471,7 +517,6 @@ def _simple_chain(group: Sequence[CellTables], die: np.ndarray, step: np.ndarray
         if u > 1:
             power = np.matmul(power, step)
         chain = chain + q[:, u, None, None] * power
-    dice = _dice_laws(group)
     after = _states_after(chain, dice.shape[1], size)
     damage = np.matmul(dice[:, None, :], after)[:, 0, :]
     critical = die[:, 0, 1] if die.shape[2] > 1 else np.zeros(len(group))
@@ -492,7 +537,7 @@ def _simple_chain(group: Sequence[CellTables], die: np.ndarray, step: np.ndarray
 
 
 def _joint_chain(group: Sequence[CellTables], die: np.ndarray, step: np.ndarray,
-                 mortal: _MortalSteps, index: np.ndarray) -> np.ndarray:
+                 mortal: _MortalSteps, index: np.ndarray, dice: np.ndarray) -> np.ndarray:
     """Final pmfs of wounds lost ``[cells, size]`` of any cells: each cell's joint pmf of
     unsaved and critical wounds (:func:`_joint_of`), the unsaved wounds through the chain,
     then each critical wound's step (as :func:`mathhammer.wh40k.exact.apply_batch`)."""
