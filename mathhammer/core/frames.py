@@ -75,6 +75,29 @@ def tidy_frame(rows: Sequence[Mapping[str, Any]], middle: Sequence[str] = (), *,
     return frame
 
 
+#: The dtype pandas gives a column of Python strings (``str`` from pandas 3, object before).
+STRING_DTYPE = pd.Series(["text"]).dtype
+
+
+def repeated_strings(values: Sequence[str], counts: Sequence[int] | None = None
+                     ) -> Any:
+    """A column of ``values`` (each repeated ``counts`` times when given) as pandas would
+    build it from a list of the strings, each distinct string converted once: a frame's
+    label columns repeat a few labels, and converting every row cost more than the frame.
+
+    Examples
+    --------
+    >>> list(repeated_strings(["A", "B"], [2, 1]))
+    ['A', 'A', 'B']
+    """
+    where: dict[str, int] = {}
+    codes = [where.setdefault(v, len(where)) for v in values]
+    index = np.array(codes, dtype=np.intp) if counts is None else np.repeat(codes, counts)
+    if not len(index):
+        return []   # what an empty list of strings gives pandas
+    return pd.array(np.array(list(where), dtype=object), dtype=STRING_DTYPE).take(index)
+
+
 def extra_columns(frame: pd.DataFrame) -> list[str]:
     """The situation and setting columns of a comparison frame (neither cell nor value)."""
     return [c for c in frame.columns if c not in COLUMNS]

@@ -37,8 +37,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from mathhammer.core.frames import (COLUMNS, per_points, pivot, table, to_json_dict,
-                                    to_markdown)
+from mathhammer.core.frames import (COLUMNS, per_points, pivot, repeated_strings, table,
+                                    to_json_dict, to_markdown)
 from mathhammer.core.game import SeedLike, cell_seeds, recorded_seed, sweep_values
 from mathhammer.core.labels import register_metric_labels
 from mathhammer.core.progress import Bar, bar as progress_bar, check_progress
@@ -249,8 +249,9 @@ def _run(cells, parameter, costs, *, trials, seed, exact, options, settings=None
             results_list = _run_jobs(jobs, client, bar)
     columns = COLUMNS[:2] + ([parameter] if parameter is not None else []) + COLUMNS[2:]
     data = _columns(cells, results_list, parameter, settings, costs, results_out)
-    data["method"] = ["exact" if exact else "monte-carlo"] * len(data["metric"])
-    frame = pd.DataFrame(data)   # its keys are the columns, in order
+    data["method"] = repeated_strings(["exact" if exact else "monte-carlo"],
+                                      [len(data["metric"])])
+    frame = pd.DataFrame(data, copy=False)   # its keys are the columns, in order
     if list(frame.columns) != columns:
         frame = frame[columns]
     frame.attrs.update(method="exact" if exact else "monte-carlo",
@@ -276,14 +277,16 @@ def _columns(cells, results_list, parameter, settings, costs, results_out) -> di
                 result = result.result()
             results_out[key] = result
         per_cell.append(_metrics(result, costs.get(attacker.label)))
+    counts = [len(rows) for rows in per_cell]
     data: dict[str, Any] = {
-        "attacker": [a.label for (a, _, _), rows in zip(cells, per_cell) for _ in rows],
-        "target": [t.label for (_, t, _), rows in zip(cells, per_cell) for _ in rows]}
+        "attacker": repeated_strings([a.label for a, _, _ in cells], counts),
+        "target": repeated_strings([t.label for _, t, _ in cells], counts)}
     if parameter is not None:
         data[parameter] = [v for v, rows in zip(settings, per_cell) for _ in rows]
-    data["metric"] = [row[0] for rows in per_cell for row in rows]
-    data["value"] = np.array([row[1] for rows in per_cell for row in rows], dtype=float)
-    data["stderr"] = np.array([row[2] for rows in per_cell for row in rows], dtype=float)
+    rows = [row for rows in per_cell for row in rows]
+    data["metric"] = repeated_strings([row[0] for row in rows])
+    data["value"] = np.array([row[1] for row in rows], dtype=float)
+    data["stderr"] = np.array([row[2] for row in rows], dtype=float)
     return data
 
 

@@ -8,8 +8,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from mathhammer.core.frames import (COLUMNS, extra_columns, per_points, pivot, table,
-                                    tidy_frame, to_json_dict, to_markdown)
+from mathhammer.core.frames import (COLUMNS, extra_columns, per_points, pivot,
+                                    repeated_strings, table, tidy_frame, to_json_dict,
+                                    to_markdown)
 from mathhammer.errors import OptionError
 
 NAN = math.nan
@@ -101,3 +102,19 @@ def test_json_dict():
     assert out["method"] == "exact" and out["rows"][0]["stderr"] is None
     json.dumps(out)  # plain JSON, no numpy scalars
     assert isinstance(pd.DataFrame(out["rows"]), pd.DataFrame)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_repeated_strings_build_the_column_a_list_builds(seed):
+    rng = random.Random(seed)
+    labels = [rng.choice(["Lascannon", "2x Melta rifle", "MEQ", "Bolt rifles (2)", "é"])
+              for _ in range(rng.randint(1, 9))]
+    counts = [rng.randint(0, 4) for _ in labels]
+    rows = [label for label, n in zip(labels, counts) for _ in range(n)]
+    want = pd.DataFrame({"label": rows, "value": np.arange(len(rows), dtype=float)})
+    got = pd.DataFrame({"label": repeated_strings(labels, counts),
+                        "value": np.arange(len(rows), dtype=float)}, copy=False)
+    pd.testing.assert_frame_equal(got, want)
+    assert got.equals(want) and got["label"].dtype == want["label"].dtype
+    pd.testing.assert_frame_equal(pd.DataFrame({"label": repeated_strings(rows)}),
+                                  pd.DataFrame({"label": rows}))
