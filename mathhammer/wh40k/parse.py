@@ -257,10 +257,28 @@ def _fast_weapon(line: str) -> Weapon | None:
             attacks=_fast_dice(attacks or melee_attacks),
             skill=int(ws) if ws else None if skill == "N/A" else int(skill[0]),
             strength=int(strength), ap=int(ap), damage=_fast_dice(damage),
-            abilities=_parse_abilities(_Piece(bracket, match.start(11) + 1), line)
+            abilities=(_fast_abilities(bracket)
+                       or _parse_abilities(_Piece(bracket, match.start(11) + 1), line))
             if bracket else ())
     except ProfileError:
         return None
+
+
+def _fast_abilities(bracket: str) -> tuple[Ability, ...] | None:
+    """The abilities of a common bracket (``SUSTAINED HITS 1, HEAVY``: names, each with at
+    most a number 1-9, no scope, no [ANTI-X]) as the full reader gives them, or None (the
+    full reader then reads the bracket and names any fault)."""
+    parsed = []
+    for item in bracket.upper().split(", "):
+        ability = _PLAIN_ABILITIES.get(item)
+        if ability is None:
+            head, _, number = item.rpartition(" ")
+            name = _NUMBERED_ABILITIES.get(head)
+            if name is None or len(number) != 1 or not "1" <= number <= "9":
+                return None
+            ability = Ability(name, value=DiceExpr(0, 0, int(number)))
+        parsed.append(ability)
+    return tuple(dict.fromkeys(parsed))
 
 
 def _fast_dice(text: str) -> DiceExpr:
@@ -637,3 +655,14 @@ def _parse_keywords(bracket: _Piece, line: str) -> frozenset[str]:
                                column=item.column, line=line)
         keywords.add(keyword)
     return frozenset(keywords)
+
+
+#: Abilities the fast reader takes as written: ``name`` alone (its Ability), and the names
+#: that take a number (``name N``); each as the full reader reads it (checked on import).
+_PLAIN_ABILITIES = {name: Ability(name) for name, spec in ab.WEAPON_ABILITIES.items()
+                    if spec.param in (ab.Param.NONE, ab.Param.OPTIONAL_NUMBER)
+                    and _ability_head(name) == (name, "")}
+_NUMBERED_ABILITIES = {name: name for name, spec in ab.WEAPON_ABILITIES.items()
+                       if spec.param in (ab.Param.DICE, ab.Param.OPTIONAL_NUMBER)
+                       and all(_ability_head(f"{name} {n}") == (name, str(n))
+                               for n in range(1, 10))}

@@ -20,7 +20,12 @@ def weapon_lines(n: int = 400, seed: int = 24) -> list[str]:
     abilities = ["", " [SUSTAINED HITS 1]", " [LETHAL HITS, DEVASTATING WOUNDS]",
                  " [RAPID FIRE D3]", " [MELTA 2]", " [ANTI-INFANTRY 4+, TWIN-LINKED]",
                  " [TORRENT, IGNORES COVER]", " [BLAST, HEAVY]", " [LETHAL HITS: VEHICLE]",
-                 " [HAZARDOUS, PSYCHIC]", " [LANCE]"]
+                 " [HAZARDOUS, PSYCHIC]", " [LANCE]", " [BLAST 2, SUSTAINED HITS 3]",
+                 " [sustained hits 1, heavy]", " [HEAVY,BLAST]", " [HEAVY,  BLAST]",
+                 " [SUSTAINED HITS 1, SUSTAINED HITS 2, SUSTAINED HITS 1]", " [HEAVY 1]",
+                 " [SUSTAINED HITS 0]", " [RAPID FIRE 10]", " [TWIN LINKED, CLOSE QUARTERS]",
+                 " [EXTRA ATTACKS, CLEAVE 1]", " [CONVERSION, ONE SHOT]", " [MELTA 2, ]",
+                 " [HEAVY ]", " [SUSTAINED  HITS 1]", " [ASSAULT, PISTOL, PRECISION]"]
     dice = ["1", "2", "3", "10", "D3", "D6", "2D6", "D6+1", "D3+3", "2D3+1"]
     lines = []
     for _ in range(n):
@@ -85,3 +90,12 @@ def test_a_malformed_line_gets_the_full_readers_error(line):
 def test_a_malformed_count_on_a_target_line_is_refused(line):
     with pytest.raises(ProfileError, match="count"):
         parse_target(line)
+
+
+def test_a_common_bracket_is_read_without_the_full_reader(monkeypatch):
+    from mathhammer.wh40k import parse
+
+    want = parse_weapon('4x Heavy bolter: 36" A3 BS4+ S5 AP-1 D2 [SUSTAINED HITS 1, HEAVY]')
+    monkeypatch.setattr(parse, "_parse_abilities", lambda *args: pytest.fail("full reader"))
+    got = parse_weapon('4x Heavy bolter: 36" A3 BS4+ S5 AP-1 D2 [SUSTAINED HITS 1, HEAVY]')
+    assert got == want and [a.name for a in got.abilities] == ["SUSTAINED HITS", "HEAVY"]
