@@ -48,7 +48,8 @@ from mathhammer.errors import OptionError, UnsupportedError, did_you_mean
 from mathhammer.wh40k import api
 from mathhammer.wh40k.exact_grid import ExactCell, solve_cells
 from mathhammer.wh40k.metric_words import METRIC_LABELS
-from mathhammer.wh40k.profiles import NO_SAVE, TargetProfile, Weapon
+from mathhammer.wh40k.profiles import (NO_SAVE, Modifiers, Rules, Situation, TargetProfile,
+                                       Weapon)
 from mathhammer.wh40k.targets import TargetLibrary, resolve_target
 
 METRICS = ("expected_damage", "expected_models_destroyed", "p_unit_destroyed",
@@ -330,13 +331,16 @@ def _run_jobs(jobs: list[tuple], client: Any, bar: Bar) -> list[Result]:
     return client.gather(futures)
 
 
+#: The default situation, modifiers and rules (frozen: built once, compared with each run's).
+_DEFAULT_SETTING = (Situation(), Modifiers(), Rules())
+
+
 def situation_words(options: Mapping[str, Any]) -> str:
     """The situation, modifiers and rule switches that differ from their defaults, in words
     (``"half range, stationary, hit mod -1"``), for captions."""
     situation, modifiers, rules, monster_vehicle = api.build_options(dict(options))
     changed: dict[str, Any] = {}
-    for chosen in (situation, modifiers, rules):
-        default = type(chosen)()
+    for chosen, default in zip((situation, modifiers, rules), _DEFAULT_SETTING):
         if chosen == default:   # the usual case: nothing to name
             continue
         for field in dataclasses.fields(chosen):

@@ -24,7 +24,7 @@ cell-by-cell engine; the pmfs equal :func:`mathhammer.wh40k.exact.solve`'s to ro
 from __future__ import annotations
 
 from collections.abc import Sequence
-from operator import itemgetter
+from operator import attrgetter, itemgetter
 from typing import cast
 
 import numpy as np
@@ -282,20 +282,20 @@ def _answers(group: Sequence[CellTables], units: _Units, damage: np.ndarray,
     """``(pmfs, means)`` per cell from the stacked final pmfs of wounds lost ``damage``."""
     killed = units.killed(damage)
     damage_means, killed_means = _means(damage).tolist(), _means(killed).tolist()
-    out = []
-    for j, cell in enumerate(group):
-        key = (cell.hazard_rolls, cell.hazard_mortals, cell.hazard_fail_max)
-        known = hazards.get(key)
-        if known is None:
-            pmf = hazard_pmf(*key)
-            known = hazards[key] = (pmf, float(_means(pmf[None])[0]))
-        models = cell.models
-        out.append(({"damage": damage[j, : models * cell.wounds + 1],
-                     "models_destroyed": killed[j, : models + 1],
-                     "attacker_mortal_wounds": known[0]},
-                    {"damage": damage_means[j], "models_destroyed": killed_means[j],
-                     "attacker_mortal_wounds": known[1]}))
-    return out
+    keys = list(map(_hazard_key, group))
+    for key in set(keys) - hazards.keys():
+        pmf = hazard_pmf(*key)
+        hazards[key] = (pmf, float(_means(pmf[None])[0]))
+    return [({"damage": damage[j, : models * wounds + 1],
+              "models_destroyed": killed[j, : models + 1], "attacker_mortal_wounds": pmf},
+             {"damage": damage_means[j], "models_destroyed": killed_means[j],
+              "attacker_mortal_wounds": pmf_mean})
+            for j, (models, wounds, (pmf, pmf_mean)) in enumerate(zip(
+                units.models.tolist(), units.wounds.tolist(), map(hazards.__getitem__, keys)))]
+
+
+#: The fields of a cell that settle its attacker's [HAZARDOUS] pmf.
+_hazard_key = attrgetter("hazard_rolls", "hazard_mortals", "hazard_fail_max")
 
 
 def _means(pmfs: np.ndarray) -> np.ndarray:
