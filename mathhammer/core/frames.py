@@ -82,20 +82,36 @@ STRING_DTYPE = pd.Series(["text"]).dtype
 def repeated_strings(values: Sequence[str], counts: Sequence[int] | None = None
                      ) -> Any:
     """A column of ``values`` (each repeated ``counts`` times when given) as pandas would
-    build it from a list of the strings, each distinct string converted once: a frame's
-    label columns repeat a few labels, and converting every row cost more than the frame.
+    build it from a list of the strings (see :func:`string_columns`).
 
     Examples
     --------
     >>> list(repeated_strings(["A", "B"], [2, 1]))
     ['A', 'A', 'B']
     """
-    where: dict[str, int] = {}
-    codes = [where.setdefault(v, len(where)) for v in values]
-    index = np.array(codes, dtype=np.intp) if counts is None else np.repeat(codes, counts)
-    if not len(index):
-        return []   # what an empty list of strings gives pandas
-    return pd.array(np.array(list(where), dtype=object), dtype=STRING_DTYPE).take(index)
+    return string_columns((values, counts))[0]
+
+
+def string_columns(*columns: tuple[Sequence[str], Sequence[int] | None]) -> list[Any]:
+    """Columns of strings as pandas would build them from lists, every distinct string of
+    all of them converted once: a frame's label columns repeat a few labels, and converting
+    every row cost more than the frame. Each column is ``(values, counts)``: ``values[i]``
+    repeated ``counts[i]`` times (once each when ``counts`` is None)."""
+    every = [v for values, _ in columns for v in values]
+    where = {v: i for i, v in enumerate(dict.fromkeys(every))}
+    codes = np.fromiter(map(where.__getitem__, every), dtype=np.intp, count=len(every))
+    strings = pd.array(np.array(list(where), dtype=object), dtype=STRING_DTYPE) \
+        if where else None
+    out = []
+    start = 0
+    for values, counts in columns:
+        index = codes[start : start + len(values)]
+        start += len(values)
+        if counts is not None:
+            index = np.repeat(index, counts)
+        # an empty column stays an empty list: what an empty list of strings gives pandas
+        out.append(strings.take(index) if len(index) and strings is not None else [])
+    return out
 
 
 def extra_columns(frame: pd.DataFrame) -> list[str]:

@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from mathhammer.core.frames import (COLUMNS, per_points, pivot, repeated_strings, table,
+from mathhammer.core.frames import (COLUMNS, per_points, pivot, string_columns, table,
                                     to_json_dict, to_markdown)
 from mathhammer.core.game import SeedLike, cell_seeds, recorded_seed, sweep_values
 from mathhammer.core.labels import register_metric_labels
@@ -249,9 +249,8 @@ def _run(cells, parameter, costs, *, trials, seed, exact, options, settings=None
         else:
             results_list = _run_jobs(jobs, client, bar)
     columns = COLUMNS[:2] + ([parameter] if parameter is not None else []) + COLUMNS[2:]
-    data = _columns(cells, results_list, parameter, settings, costs, results_out)
-    data["method"] = repeated_strings(["exact" if exact else "monte-carlo"],
-                                      [len(data["metric"])])
+    data = _columns(cells, results_list, parameter, settings, costs, results_out,
+                    "exact" if exact else "monte-carlo")
     frame = pd.DataFrame(data, copy=False)   # its keys are the columns, in order
     if list(frame.columns) != columns:
         frame = frame[columns]
@@ -266,9 +265,10 @@ def _run(cells, parameter, costs, *, trials, seed, exact, options, settings=None
     return frame
 
 
-def _columns(cells, results_list, parameter, settings, costs, results_out) -> dict[str, Any]:
-    """The frame's columns but ``method``: one row per (cell, metric); each cell's full
-    Result stored in ``results_out`` when it is given (the rows then read it)."""
+def _columns(cells, results_list, parameter, settings, costs, results_out,
+             method_name: str) -> dict[str, Any]:
+    """The frame's columns: one row per (cell, metric); each cell's full Result stored in
+    ``results_out`` when it is given (the rows then read it)."""
     per_cell = []
     for i, ((attacker, target, _), result) in enumerate(zip(cells, results_list)):
         if results_out is not None:
@@ -279,15 +279,17 @@ def _columns(cells, results_list, parameter, settings, costs, results_out) -> di
             results_out[key] = result
         per_cell.append(_metrics(result, costs.get(attacker.label)))
     counts = [len(rows) for rows in per_cell]
-    data: dict[str, Any] = {
-        "attacker": repeated_strings([a.label for a, _, _ in cells], counts),
-        "target": repeated_strings([t.label for _, t, _ in cells], counts)}
+    rows = [row for rows in per_cell for row in rows]
+    attacker, target, metric, method = string_columns(
+        ([a.label for a, _, _ in cells], counts), ([t.label for _, t, _ in cells], counts),
+        ([row[0] for row in rows], None), ([method_name], [len(rows)]))
+    data: dict[str, Any] = {"attacker": attacker, "target": target}
     if parameter is not None:
         data[parameter] = [v for v, rows in zip(settings, per_cell) for _ in rows]
-    rows = [row for rows in per_cell for row in rows]
-    data["metric"] = repeated_strings([row[0] for row in rows])
+    data["metric"] = metric
     data["value"] = np.array([row[1] for row in rows], dtype=float)
     data["stderr"] = np.array([row[2] for row in rows], dtype=float)
+    data["method"] = method
     return data
 
 
