@@ -342,7 +342,8 @@ def situation_words(options: Mapping[str, Any]) -> str:
     (``"half range, stationary, hit mod -1"``), for captions."""
     situation, modifiers, rules, monster_vehicle = api.build_options(dict(options))
     changed: dict[str, Any] = {}
-    for chosen, default in zip((situation, modifiers, rules), _DEFAULT_SETTING):
+    chosen_setting: tuple[Any, ...] = (situation, modifiers, rules)
+    for chosen, default in zip(chosen_setting, _DEFAULT_SETTING):
         if chosen == default:   # the usual case: nothing to name
             continue
         for field in dataclasses.fields(chosen):
