@@ -131,31 +131,23 @@ def _stacks(cells: Sequence[CellTables]) -> list[tuple[int, list[int]]]:
     """The cells in stacks: by the padded size of their chain, each stack's tables within
     :data:`MAX_STACK_NUMBERS` (a cell's largest: its states after each attack die, its
     steps for each held critical wound, its joint pmf)."""
-    buckets: dict[int, list[tuple[int, int]]] = {}
-    known: dict[int, tuple[int, int]] = {}   # a weapon's row is shared by its cells
-    sizes: dict[int, int] = {}
-    for i, cell in enumerate(cells):
-        states = cell.models * cell.wounds + 1
-        size = sizes.get(states)
-        if size is None:
-            size = sizes[states] = next(b for b in _BUCKETS if states <= b)
-        row = cell.row
-        hits = known.get(id(row))
-        if hits is None:
-            most = most_hits(row)[1] + 1
-            hits = known[id(row)] = (most, most if row[DEVASTATING] else 1)
-        numbers = max(hits[0] * size, size * size * hits[1], hits[0] * hits[0])
-        buckets.setdefault(size, []).append((i, numbers))
+    rows, row_index = _distinct([c.row for c in cells])
+    hits = np.array([most_hits(r)[1] + 1 for r in rows])[row_index]
+    held = np.array([bool(r[DEVASTATING]) for r in rows])[row_index]
+    states = np.array([c.models for c in cells]) * np.array([c.wounds for c in cells]) + 1
+    sizes = np.asarray(_BUCKETS)[np.searchsorted(_BUCKETS, states)]
+    numbers = np.maximum(np.maximum(hits * sizes, sizes * sizes * np.where(held, hits, 1)),
+                         hits * hits).tolist()
     stacks = []
-    for size, members in buckets.items():
+    for size in dict.fromkeys(sizes.tolist()):
         stack: list[int] = []
         total = 0
-        for i, numbers in members:
-            if stack and total + numbers > MAX_STACK_NUMBERS:
+        for i in np.flatnonzero(sizes == size).tolist():
+            if stack and total + numbers[i] > MAX_STACK_NUMBERS:
                 stacks.append((size, stack))
                 stack, total = [], 0
             stack.append(i)
-            total += numbers
+            total += numbers[i]
         stacks.append((size, stack))
     return stacks
 
@@ -447,12 +439,13 @@ def _states_after(step: np.ndarray, count: int, size: int) -> np.ndarray:
     """``after[:, m] = e0 @ step ** m`` for ``m < count`` (stacked), by doubling the computed
     block with ``step ** (2 ** j)``."""
     n = step.shape[0]
-    after = np.zeros((n, count, size))
+    after = np.empty((n, count, size))
+    after[:, 0] = 0.0
     after[:, 0, 0] = 1.0
     filled, power = 1, step
     while filled < count:
         take = min(filled, count - filled)
-        after[:, filled : filled + take] = np.matmul(after[:, :take], power)
+        np.matmul(after[:, :take], power, out=after[:, filled : filled + take])
         filled += take
         if filled < count:
             power = np.matmul(power, power)
@@ -511,15 +504,18 @@ def _simple_chain(group: Sequence[CellTables], die: np.ndarray, step: np.ndarray
     wound's step. Without critical wounds that is ``sum_n P(n) e0 Q ** n``."""
     size = step.shape[1]
     q = die[:, :, 0]
-    chain = q[:, 0, None, None] * np.eye(size)
+    chain = q[:, 1, None, None] * step if q.shape[1] > 1 else np.zeros_like(step)
+    diagonal = np.arange(size)
+    chain[:, diagonal, diagonal] += q[:, :1]
     power = step
-    for u in range(1, q.shape[1]):
-        if u > 1:
-            power = np.matmul(power, step)
-        chain = chain + q[:, u, None, None] * power
+    for u in range(2, q.shape[1]):
+        power = np.matmul(power, step)
+        chain += q[:, u, None, None] * power
     after = _states_after(chain, dice.shape[1], size)
     damage = np.matmul(dice[:, None, :], after)[:, 0, :]
-    critical = die[:, 0, 1] if die.shape[2] > 1 else np.zeros(len(group))
+    if die.shape[2] == 1:
+        return damage
+    critical = die[:, 0, 1]
     held = np.flatnonzero(critical > 0)
     if len(held):
         count = int(np.flatnonzero(dice[held].any(axis=0))[-1]) + 1

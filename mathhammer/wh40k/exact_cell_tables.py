@@ -159,10 +159,19 @@ def cell_tables(cells: Sequence[tuple[Sequence[Weapon], TargetProfile]],
     units: dict[int, list[int]] = {}
     common = (hazard_mortals(rules, monster_vehicle), 1 if rules.edition == 10 else 2,
               bool(dw_spill(rules)), bool(dw_at_unit_end(rules)))
+    defenders: dict[tuple, tuple[Defender, list[tuple[int, int]]]] = {}
     for members in classes.values():
         weapon = cells[members[0]][0][0]
-        defender, toughness, saves = _class_defender([cells[i][1] for i in members],
-                                                     modifiers)
+        targets = [cells[i][1] for i in members]
+        # weapons of one class of the same targets share the defender and its table rows
+        defender_key = tuple(map(id, targets))
+        known = defenders.get(defender_key)
+        if known is None:
+            defender, toughness, saves = _class_defender(targets, modifiers)
+            known = defenders[defender_key] = (defender, [
+                (toughness[t.toughness], saves[(t.save, t.invuln, t.invuln_scope)])
+                for t in targets])
+        defender, places = known
         try:
             tables = batch_tables(weapon, defender, situation, modifiers, rules)
         except Exception:   # each cell then raises its own error, named, when solved alone
@@ -171,8 +180,8 @@ def cell_tables(cells: Sequence[tuple[Sequence[Weapon], TargetProfile]],
         hazard = weapon.count if weapon.has(ab.HAZARDOUS) else 0
         blast = tables.blast_per_five + tables.cleave_per_five
         bonus = tables.blast_dice[0] + tables.cleave_dice[0]
-        for i in members:
-            target = cells[i][1]
+        wound_rows, save_rows = list(tables.wound), list(tables.saves)
+        for i, target, (wound_row, save_row) in zip(members, targets, places):
             unit = units.get(id(target))
             if unit is None:
                 unit = units[id(target)] = _unit_groups(target, modifiers)
@@ -184,10 +193,9 @@ def cell_tables(cells: Sequence[tuple[Sequence[Weapon], TargetProfile]],
                 row[BONUS_SIDES] = (max(tables.blast_dice[1], tables.cleave_dice[1])
                                     if row[BONUS_COUNT] else 0)
             out[i] = CellTables(
-                row, tables.hit, tables.wound[toughness[target.toughness]],
-                tables.saves[saves[(target.save, target.invuln, target.invuln_scope)]],
-                normal, mortal, top, unit[row[FNP_COLUMN]], unit[row[FNP_MORTAL_COLUMN]],
-                target.count, target.wounds, hazard, *common)
+                row, tables.hit, wound_rows[wound_row], save_rows[save_row], normal, mortal,
+                top, unit[row[FNP_COLUMN]], unit[row[FNP_MORTAL_COLUMN]], target.count,
+                target.wounds, hazard, *common)
     return out
 
 
