@@ -7,9 +7,11 @@ padded to 16, 32, 64 or 96 states) by a few numpy calls:
 
 1. hit, wound and save probabilities of every cell (from their D6 tables), and each attack
    die's generating function over (u, k): u unsaved ordinary wounds, k [DEVASTATING WOUNDS]
-   critical wounds ([SUSTAINED HITS], [LETHAL HITS] as ``exact_tables.attack_die_gf``);
+   critical wounds ([SUSTAINED HITS], [LETHAL HITS] as ``exact_tables.attack_die_gf``); a
+   1-D pmf of u + k when no cell's critical wound steps apart from an unsaved one. Each
+   weapon's row, dice law and damage law is read once for all its cells (:class:`_Stack`);
 2. every cell's Markov step M over wounds lost for one unsaved wound (Feel No Pain, damage
-   capped by the wounds left), built at once;
+   capped by the wounds left), built at once: each row's band written skewed into place;
 3. the chain. A critical wound that steps like an unsaved wound counts as one. Otherwise,
    when a die scores unsaved wounds or one critical wound, never both, one die is the step
    ``Q = q(M)`` and the states after the batch follow from ``e0 Q ** n`` (powers by doubling)
