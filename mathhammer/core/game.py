@@ -10,8 +10,10 @@ it, once:
   :class:`~mathhammer.core.result.Result` with the same provenance in every game
   (``trials``, ``seed`` as plain JSON values);
 - :func:`compare`: cells (attacker x target x setting) to the tidy long frame of
-  :mod:`mathhammer.core.frames`, the same columns in every game; :func:`sweep`: the same
-  over the values of one parameter.
+  :mod:`mathhammer.core.frames`, the same columns in every game, here or on a Dask
+  cluster (``client``), exact cells one by one or by the game's engine for many cells at
+  once (``solve_exact``: 40k's one-pass grids); :func:`sweep`: the same over the values of
+  one parameter.
 
 Each game's public ``simulate``, ``exact`` and ``compare`` are thin functions over these,
 with keyword-only ``trials`` and ``seed`` (``int`` or :class:`numpy.random.SeedSequence`).
@@ -22,7 +24,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar, Union
+from typing import Any, Generic, Protocol, TypeVar, Union
 
 import numpy as np
 
@@ -282,12 +284,36 @@ def cell_seeds(seed: SeedLike, n_cells: int, *, common: bool = False) -> list[Se
     return list(root.spawn(n_cells))
 
 
-def headline(game: Game[Any], result: Result) -> list[tuple[str, float, float]]:
+class Answer(Protocol):
+    """What a comparison reads of one cell's answer: a :class:`Result`, or a lighter object
+    of a game's batched exact engine with the same figures and :meth:`result` for the
+    whole :class:`Result` (e.g. 40k's :class:`~mathhammer.wh40k.exact_grid.ExactCell`)."""
+
+    @property
+    def outcomes(self) -> Any: ...
+    @property
+    def probabilities(self) -> Any: ...
+
+    def mean(self, outcome: str) -> float: ...
+    def stderr(self, outcome: str) -> float | None: ...
+    def probability(self, event: str) -> float: ...
+    def probability_stderr(self, event: str) -> float | None: ...
+
+
+def full_result(answer: Answer | Result) -> Result:
+    """The whole :class:`Result` of a cell's answer."""
+    if isinstance(answer, Result):
+        return answer
+    whole: Result = getattr(answer, "result")()   # an engine's light answer builds it
+    return whole
+
+
+def headline(game: Game[Any], result: Answer | Result) -> list[tuple[str, float, float]]:
     """``(metric, value, stderr)`` of each of ``game.metrics`` the result has (stderr NaN
     for exact results)."""
     rows = []
     for metric, (kind, name) in game.metrics.items():
-        if kind == "mean" and name in result.distributions:
+        if kind == "mean" and name in result.outcomes:
             rows.append((metric, result.mean(name), _number(result.stderr(name))))
         elif kind == "probability" and name in result.probabilities:
             rows.append((metric, result.probability(name),
@@ -299,10 +325,16 @@ def _number(value: float | None) -> float:
     return math.nan if value is None else float(value)
 
 
+#: A game's exact engine for many cells at once: ``(cells, done) -> answers`` in order,
+#: calling ``done()`` after each cell (a progress bar step).
+ExactSolver = Callable[[Sequence["Cell"], Callable[[], None]], Sequence[Answer]]
+
+
 def compare(game: Game[Any], cells: Sequence[Cell], *, exact: bool, trials: int,
             seed: SeedLike, progress: bool | None = None, common_random_numbers: bool = False,
             situation: str = "", results_out: dict | None = None,
-            describe: str = "compare", unit: str = "cell") -> Any:
+            describe: str = "compare", unit: str = "cell", client: Any = None,
+            solve_exact: ExactSolver | None = None) -> Any:
     """Every cell's headline metrics as one tidy frame (see :mod:`mathhammer.core.frames`).
 
     Parameters
@@ -322,9 +354,17 @@ def compare(game: Game[Any], cells: Sequence[Cell], *, exact: bool, trials: int,
     situation
         The situation shared by every cell, in words, for captions.
     results_out
-        A dict to receive each cell's :class:`Result`, keyed ``(attacker, target)``.
+        A dict to receive each cell's :class:`Result`, keyed ``(attacker, target)``, then
+        the values of the cell's setting columns (a sweep's setting) when it has some.
     describe, unit
         The progress bar's words and what it counts.
+    client
+        A ``dask.distributed.Client``: every cell runs as a task on the cluster's workers,
+        seeded from its own ``SeedSequence`` child, so the frame is bit-identical to a local
+        run (the workers need mathhammer installed).
+    solve_exact
+        The game's exact engine for all the cells at once (default: one exact answer per
+        cell); used for exact comparisons run here (not on a ``client``).
 
     Returns
     -------
@@ -332,29 +372,92 @@ def compare(game: Game[Any], cells: Sequence[Cell], *, exact: bool, trials: int,
         Columns ``attacker, target``, the game's situation columns and the cells' setting
         columns, then ``metric, value, stderr, method``.
     """
-    from mathhammer.core.frames import tidy_frame
-
     if not exact:
         trials = check_trials(trials)
-    seeds = cell_seeds(seed, len(cells), common=common_random_numbers)
+    seed = check_seed(seed)
     check_progress(progress)
-    method = EXACT if exact else MONTE_CARLO
-    rows: list[dict[str, Any]] = []
-    middle = list(game.situation_columns)
+    # exact cells use no random stream: spawning one per cell would cost more than solving
+    seeds: Sequence[SeedLike | None] = [None] * len(cells) if exact else \
+        cell_seeds(seed, len(cells), common=common_random_numbers)
     with progress_bar(len(cells), describe, progress=progress, unit=unit) as bar:
+        if exact and client is None:
+            answers = (solve_exact or _exact_answers(game))(cells, bar.update)
+        else:
+            answers = _run_cells(game, cells, exact, trials, seeds, client, bar)
+    method = EXACT if exact else MONTE_CARLO
+    frame = _frame(game, cells, answers, method, results_out)
+    frame.attrs.update(method=method, trials=None if exact else trials,
+                       seed=None if exact else recorded_seed(seed)[0])
+    if situation:
+        frame.attrs["situation"] = situation
+    if game.metric_labels:
+        frame.attrs["labels"] = dict(game.metric_labels)
+    return frame
+
+
+def _exact_answers(game: Game[Any]) -> ExactSolver:
+    def solve(cells: Sequence[Cell], done: Callable[[], None]) -> list[Answer]:
+        answers: list[Answer] = []
+        for cell in cells:
+            answers.append(_run_cell(game, cell, True, 0, None))
+            done()
+        return answers
+    return solve
+
+
+def _run_cells(game: Game[Any], cells: Sequence[Cell], exact: bool, trials: int,
+               seeds: Sequence[SeedLike | None], client: Any, bar: Any) -> list[Answer]:
+    """Every cell's result, in order: here, or as Dask tasks; ``bar`` counts finished cells."""
+    if client is None:
+        out: list[Answer] = []
         for cell, cell_seed in zip(cells, seeds):
-            result = _run_cell(game, cell, exact, trials, cell_seed)
-            if results_out is not None:
-                results_out[(cell.attacker, cell.target)] = result
-            columns = {**game.situation_of(cell.options), **cell.columns}
-            middle += [c for c in columns if c not in middle]
-            for metric, value, err in headline(game, result):
-                rows.append({"attacker": cell.attacker, "target": cell.target, **columns,
-                             "metric": metric, "value": value, "stderr": err})
+            out.append(_run_cell(game, cell, exact, trials, cell_seed))
             bar.update()
-    recorded, _ = recorded_seed(check_seed(seed))
-    return tidy_frame(rows, middle, method=method, trials=trials, seed=recorded,
-                      situation=situation, labels=game.metric_labels)
+        return out
+    # One task per cell; each carries its own SeedSequence child, so the cluster returns the
+    # same bits as a local run whatever worker runs it.
+    futures = [client.submit(_run_cell, game, cell, exact, trials, cell_seed, pure=False)
+               for cell, cell_seed in zip(cells, seeds)]
+    if bar.shown:
+        from distributed import as_completed
+
+        for _ in as_completed(futures):
+            bar.update()
+    return client.gather(futures)
+
+
+def _frame(game: Game[Any], cells: Sequence[Cell], answers: Sequence[Answer],
+           method: str, results_out: dict | None) -> Any:
+    """The tidy frame of the cells' answers, built column by column (a comparison's label
+    columns repeat a few strings; row dicts cost more than the answers)."""
+    import pandas as pd
+
+    from mathhammer.core.frames import string_columns
+
+    per_cell, settings = [], []
+    middle = list(game.situation_columns)
+    for cell, answer in zip(cells, answers):
+        columns = {**game.situation_of(cell.options), **cell.columns}
+        middle += [c for c in columns if c not in middle]
+        if results_out is not None:
+            answer = full_result(answer)   # the rows then read the Result stored
+            results_out[(cell.attacker, cell.target, *cell.columns.values())] = answer
+        per_cell.append(headline(game, answer))
+        settings.append(columns)
+    counts = [len(rows) for rows in per_cell]
+    rows = [row for cell_rows in per_cell for row in cell_rows]
+    attacker, target, metric, method_column = string_columns(
+        ([c.attacker for c in cells], counts), ([c.target for c in cells], counts),
+        ([row[0] for row in rows], None), ([method], [len(rows)]))
+    data: dict[str, Any] = {"attacker": attacker, "target": target}
+    for column in middle:
+        data[column] = [setting.get(column) for setting, n in zip(settings, counts)
+                        for _ in range(n)]
+    data["metric"] = metric
+    data["value"] = np.array([row[1] for row in rows], dtype=float)
+    data["stderr"] = np.array([row[2] for row in rows], dtype=float)
+    data["method"] = method_column
+    return pd.DataFrame(data, copy=False)
 
 
 def sweep_values(parameter: str, values: Any) -> list:
@@ -404,12 +507,12 @@ def sweep(game: Game[Any], attackers: Sequence[tuple[str, Any]],
 
 
 def _run_cell(game: Game[Any], cell: Cell, exact: bool, trials: int,
-              seed: SeedLike) -> Result:
+              seed: SeedLike | None) -> Result:
     try:
         plan = game.compile(cell.attackers, cell.targets, **cell.options)
         if exact:
             return exact_result(game, plan)
-        return monte_carlo_result(game, plan, trials=trials, seed=seed)
+        return monte_carlo_result(game, plan, trials=trials, seed=check_seed(seed))
     except UnsupportedError as exc:
         raise UnsupportedError(f"{cell.attacker} against {cell.target}: {exc}") from None
 

@@ -10,7 +10,7 @@ given; wounds carry over.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from typing import Any
 
@@ -285,7 +285,7 @@ def _scratch(n: int, dtype: type = np.int64) -> np.ndarray:
     return np.zeros(n + 32, dtype=dtype)[16 : 16 + n]
 
 
-def build_options(options: dict[str, Any]) -> tuple[Situation, Modifiers, Rules, bool]:
+def build_options(options: Mapping[str, Any]) -> tuple[Situation, Modifiers, Rules, bool]:
     """Split keyword options into :class:`Situation`, :class:`Modifiers` and :class:`Rules`.
 
     Raises
@@ -312,7 +312,7 @@ def _built_options(items: tuple[tuple[str, type, Any], ...]
     return _build_options({k: v for k, _, v in items})
 
 
-def _build_options(options: dict[str, Any]) -> tuple[Situation, Modifiers, Rules, bool]:
+def _build_options(options: Mapping[str, Any]) -> tuple[Situation, Modifiers, Rules, bool]:
     options = dict(options)
     situation = options.pop("situation", None) or Situation()
     modifiers = options.pop("modifiers", None) or Modifiers()

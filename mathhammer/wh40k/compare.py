@@ -29,22 +29,21 @@ as ``mh.simulate(..., seed=that_child)`` on its own, whatever else is in the gri
 from __future__ import annotations
 
 import dataclasses
-import math
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from mathhammer.core.frames import (COLUMNS, per_points, pivot, string_columns, table,
+from mathhammer.core.frames import (COLUMNS, per_points, pivot, table,
                                     to_json_dict, to_markdown)
-from mathhammer.core.game import SeedLike, cell_seeds, recorded_seed, sweep_values
+from mathhammer.core import game as contract
+from mathhammer.core.game import SeedLike, sweep_values
 from mathhammer.core.labels import register_metric_labels
-from mathhammer.core.progress import Bar, bar as progress_bar, check_progress
 from mathhammer.core.result import Result, situation_text
-from mathhammer.core.trials import DEFAULT_GRID_TRIALS, check_seed, check_trials
-from mathhammer.errors import OptionError, UnsupportedError, did_you_mean
+from mathhammer.core.trials import DEFAULT_GRID_TRIALS, check_seed
+from mathhammer.errors import OptionError, did_you_mean
 from mathhammer.wh40k import api
 from mathhammer.wh40k.exact_grid import ExactCell, solve_cells
 from mathhammer.wh40k.metric_words import METRIC_LABELS
@@ -150,9 +149,8 @@ def compare(attackers: AttackerLike | Mapping[str, AttackerLike],
     target_list = _targets(targets, library, edition, unit_sizes=unit_sizes)
     costs = _points(points, attacker_list)
     api.build_options(options)  # fail fast on a bad option, before any cell runs
-    cells: list[tuple[_Attacker, _Target, dict[str, Any]]] = [
-        (a, t, {}) for a in attacker_list for t in target_list]
-    return _run(cells, None, costs, trials=trials, seed=seed, exact=exact, options=options,
+    cells = [_cell(a, t, options) for a in attacker_list for t in target_list]
+    return _run(cells, costs, options, trials=trials, seed=seed, exact=exact,
                 results_out=results_out, client=client, progress=progress)
 
 
@@ -203,11 +201,11 @@ def sweep(attackers: AttackerLike | Mapping[str, AttackerLike],
     for a in attacker_list:
         for t in target_list:
             for value in values:
-                cells.append(_apply(parameter, value, a, t))
-    return _run(cells, parameter, costs, trials=trials, seed=seed, exact=exact,
-                options=options, settings=[v for _ in attacker_list for _ in target_list
-                                           for v in values], results_out=results_out,
-                client=client, progress=progress)
+                attacker, target, overrides = _apply(parameter, value, a, t)
+                cells.append(_cell(attacker, target, options, overrides, {parameter: value}))
+    return _run(cells, costs, options, trials=trials, seed=seed, exact=exact,
+                results_out=results_out, client=client, progress=progress,
+                describe=f"sweep {parameter}")
 
 
 def results(attackers: AttackerLike | Mapping[str, AttackerLike],
@@ -221,116 +219,53 @@ def results(attackers: AttackerLike | Mapping[str, AttackerLike],
     whole distributions."""
     attacker_list = _attackers(attackers)
     target_list = _targets(targets, library, options.get("edition", 11), unit_sizes=True)
-    cells = [(a, t) for a in attacker_list for t in target_list]
-    children = cell_seeds(seed, len(cells))
-    out = {}
-    with progress_bar(len(cells), "compare", progress=progress) as bar:
-        for (a, t), child in zip(cells, children):
-            out[(a.label, t.label)] = _one(a, t, options, trials, child, exact)
-            bar.update()
+    out: dict[tuple[str, str], Result] = {}
+    _run([_cell(a, t, options) for a in attacker_list for t in target_list], {}, options,
+         trials=trials, seed=seed, exact=exact, results_out=out, client=None,
+         progress=progress)
     return out
 
 
 # -- cells ----------------------------------------------------------------------------------
-def _run(cells, parameter, costs, *, trials, seed, exact, options, settings=None,
-         results_out=None, client=None, progress=None):
-    if not exact:
-        trials = check_trials(trials)
-    seed = _seed(seed)
-    check_progress(progress)
-    # exact cells use no random stream: spawning one per cell would cost more than solving
-    children = [None] * len(cells) if exact else cell_seeds(seed, len(cells))
-    jobs = [(attacker, target, {**options, **overrides} if overrides else options, trials,
-             child, exact) for (attacker, target, overrides), child in zip(cells, children)]
-    desc = "compare" if parameter is None else f"sweep {parameter}"
-    with progress_bar(len(jobs), desc, progress=progress) as bar:
-        if exact and client is None:
-            results_list: list[Any] = _exact_cells(jobs, bar)
-        else:
-            results_list = _run_jobs(jobs, client, bar)
-    columns = COLUMNS[:2] + ([parameter] if parameter is not None else []) + COLUMNS[2:]
-    data = _columns(cells, results_list, parameter, settings, costs, results_out,
-                    "exact" if exact else "monte-carlo")
-    frame = pd.DataFrame(data, copy=False)   # its keys are the columns, in order
-    if list(frame.columns) != columns:
-        frame = frame[columns]
-    frame.attrs.update(method="exact" if exact else "monte-carlo",
-                       trials=None if exact else trials,
-                       seed=None if exact else recorded_seed(seed)[0])
-    situation = situation_words(options)
-    if situation:
-        frame.attrs["situation"] = situation
-    if costs:
-        frame.attrs["points"] = {str(k): float(v) for k, v in costs.items()}
-    return frame
+def _cell(attacker: _Attacker, target: _Target, options: Mapping[str, Any],
+          overrides: Mapping[str, Any] | None = None,
+          columns: Mapping[str, Any] | None = None) -> contract.Cell:
+    """One cell of a grid or sweep for core's :func:`~mathhammer.core.game.compare`."""
+    return contract.Cell(attacker.label, target.label, attacker.weapons, target.profile,
+                         {**options, **overrides} if overrides else options, columns or {})
 
 
-def _columns(cells, results_list, parameter, settings, costs, results_out,
-             method_name: str) -> dict[str, Any]:
-    """The frame's columns: one row per (cell, metric); each cell's full Result stored in
-    ``results_out`` when it is given (the rows then read it)."""
-    per_cell = []
-    for i, ((attacker, target, _), result) in enumerate(zip(cells, results_list)):
-        if results_out is not None:
-            key = (attacker.label, target.label) if parameter is None \
-                else (attacker.label, target.label, settings[i])
-            if isinstance(result, ExactCell):
-                result = result.result()
-            results_out[key] = result
-        per_cell.append(_metrics(result, costs.get(attacker.label)))
-    counts = [len(rows) for rows in per_cell]
-    rows = [row for rows in per_cell for row in rows]
-    attacker, target, metric, method = string_columns(
-        ([a.label for a, _, _ in cells], counts), ([t.label for _, t, _ in cells], counts),
-        ([row[0] for row in rows], None), ([method_name], [len(rows)]))
-    data: dict[str, Any] = {"attacker": attacker, "target": target}
-    if parameter is not None:
-        data[parameter] = [v for v, rows in zip(settings, per_cell) for _ in rows]
-    data["metric"] = metric
-    data["value"] = np.array([row[1] for row in rows], dtype=float)
-    data["stderr"] = np.array([row[2] for row in rows], dtype=float)
-    data["method"] = method
-    return data
+def _run(cells: list[contract.Cell], costs: dict[str, float], options: Mapping[str, Any], *,
+         trials: int, seed: SeedLike, exact: bool, results_out: dict | None, client: Any,
+         progress: bool | None, describe: str = "compare") -> pd.DataFrame:
+    """Core's comparison of the cells (exact cells solved in one pass, see
+    :func:`_exact_answers`), with the per-100-points rows of ``costs``."""
+    frame = contract.compare(api.GAME, cells, exact=exact, trials=trials, seed=seed,
+                             progress=progress, situation=situation_words(options),
+                             results_out=results_out, describe=describe, client=client,
+                             solve_exact=_exact_answers)
+    return per_points(frame, costs) if costs else frame
 
 
-def _exact_cells(jobs: list[tuple], bar: Bar) -> list[ExactCell]:
+def _exact_answers(cells: Sequence[contract.Cell], done: Callable[[], None]
+                   ) -> list[ExactCell]:
     """Every cell's exact answer in one pass (:func:`exact_grid.solve_cells`: options, plans
     and tables shared across cells, no per-cell Result); the first refusal names its cell."""
-    return solve_cells([(a.weapons, t.profile, options) for a, t, options, *_ in jobs],
-                       bar.update, _CellNames(jobs))
+    return solve_cells([(cell.attackers, cell.targets, cell.options) for cell in cells],
+                       done, _CellNames(cells))
 
 
 class _CellNames(Sequence[str]):
-    """``"<attacker> against <target>"`` per job, written only when a refusal needs one."""
+    """``"<attacker> against <target>"`` per cell, written only when a refusal needs one."""
 
-    def __init__(self, jobs: list[tuple]) -> None:
-        self.jobs = jobs
+    def __init__(self, cells: Sequence[contract.Cell]) -> None:
+        self.cells = cells
 
     def __len__(self) -> int:
-        return len(self.jobs)
+        return len(self.cells)
 
     def __getitem__(self, i):
-        attacker, target = self.jobs[i][:2]
-        return f"{attacker.label} against {target.label}"
-
-
-def _run_jobs(jobs: list[tuple], client: Any, bar: Bar) -> list[Result]:
-    """Every cell's result, in order: here, or as Dask tasks; ``bar`` counts finished cells."""
-    if client is None:
-        out = []
-        for job in jobs:
-            out.append(_one(*job))
-            bar.update()
-        return out
-    # One task per cell; each carries its own SeedSequence child, so the cluster returns the
-    # same bits as a local run whatever worker runs it.
-    futures = [client.submit(_one, *job, pure=False) for job in jobs]
-    if bar.shown:
-        from distributed import as_completed
-
-        for _ in as_completed(futures):
-            bar.update()
-    return client.gather(futures)
+        return f"{self.cells[i].attacker} against {self.cells[i].target}"
 
 
 #: The default situation, modifiers and rules (frozen: built once, compared with each run's).
@@ -353,52 +288,6 @@ def situation_words(options: Mapping[str, Any]) -> str:
     if monster_vehicle:
         changed["attacker_monster_vehicle"] = True
     return situation_text(changed)
-
-
-def _one(attacker, target, options, trials, child, exact) -> Result:
-    try:
-        if exact:
-            return api.exact(list(attacker.weapons), target.profile, **options)
-        return api.simulate(list(attacker.weapons), target.profile, trials=trials, seed=child,
-                            **options)
-    except UnsupportedError as exc:
-        raise UnsupportedError(f"{attacker.label} against {target.label}: {exc}") from None
-
-
-def _metrics(result: Result | ExactCell, cost: float | None):
-    if isinstance(result, ExactCell):
-        return _exact_metrics(result, cost)
-
-    def err(x):
-        return math.nan if x is None else float(x)
-
-    dmg, dmg_se = result.mean("damage"), err(result.stderr("damage"))
-    mod, mod_se = result.mean("models_destroyed"), err(result.stderr("models_destroyed"))
-    p = result.probability("unit_destroyed")
-    out = [("expected_damage", dmg, dmg_se), ("expected_models_destroyed", mod, mod_se),
-           ("p_unit_destroyed", p, err(result.probability_stderr("unit_destroyed")))]
-    if "attacker_mortal_wounds" in result.outcomes:
-        out.append(("expected_attacker_mortal_wounds", result.mean("attacker_mortal_wounds"),
-                    err(result.stderr("attacker_mortal_wounds"))))
-    if cost is not None:
-        scale = 100.0 / cost
-        out.append(("damage_per_100pts", dmg * scale, dmg_se * scale))
-        out.append(("models_destroyed_per_100pts", mod * scale, mod_se * scale))
-    return out
-
-
-def _exact_metrics(cell: ExactCell, cost: float | None) -> list[tuple[str, float, float]]:
-    """:func:`_metrics` of an exact cell (no standard errors: NaN)."""
-    dmg, mod, p, hazard = cell.figures()
-    out = [("expected_damage", dmg, math.nan), ("expected_models_destroyed", mod, math.nan),
-           ("p_unit_destroyed", p, math.nan)]
-    if hazard is not None:
-        out.append(("expected_attacker_mortal_wounds", hazard, math.nan))
-    if cost is not None:
-        scale = 100.0 / cost
-        out.append(("damage_per_100pts", dmg * scale, math.nan))
-        out.append(("models_destroyed_per_100pts", mod * scale, math.nan))
-    return out
 
 
 # -- inputs ---------------------------------------------------------------------------------
@@ -542,7 +431,8 @@ def _check_parameter(parameter: str) -> None:
                           "mathhammer.simulate such as hit_mod")
 
 
-def _apply(parameter: str, value: Any, attacker: _Attacker, target: _Target):
+def _apply(parameter: str, value: Any, attacker: _Attacker, target: _Target
+           ) -> tuple[_Attacker, _Target, dict[str, Any]]:
     if parameter == RANGE_PARAMETER:
         text = str(value).strip().lower()
         if text in ("half", "true", "1"):

@@ -72,6 +72,7 @@ class ExactCell:
         self.outcomes = (("damage", "models_destroyed", "attacker_mortal_wounds") if hazard
                          else ("damage", "models_destroyed"))
         self._destroyed = float(pmfs["models_destroyed"][total_models])
+        self.probabilities = {"unit_destroyed": self._destroyed}
         self._request = request
         self._result: Result | None = None
 
@@ -117,7 +118,7 @@ class ExactCell:
         return self._result
 
 
-def solve_cells(cells: Iterable[tuple[Sequence[Weapon], TargetProfile, dict[str, Any]]],
+def solve_cells(cells: Iterable[tuple[Sequence[Weapon], TargetProfile, Mapping[str, Any]]],
                 step: Callable[[], None] | None = None,
                 names: Sequence[str] | None = None) -> list[ExactCell]:
     """Every cell's exact answer, in order.
@@ -159,7 +160,7 @@ def solve_cells(cells: Iterable[tuple[Sequence[Weapon], TargetProfile, dict[str,
     return cast(list[ExactCell], out)
 
 
-def _requests(cells: Sequence[tuple[Sequence[Weapon], TargetProfile, dict[str, Any]]]
+def _requests(cells: Sequence[tuple[Sequence[Weapon], TargetProfile, Mapping[str, Any]]]
               ) -> list[tuple[Sequence[Weapon], TargetProfile, tuple]]:
     """Each cell's weapons, target profile (read for its edition) and option objects; the
     options of each distinct setting read once, each target once per edition."""

@@ -271,3 +271,72 @@ def test_sweep_values_are_a_non_empty_list():
                           ([], "needs at least one value")]:
         with pytest.raises(OptionError, match=words):
             contract.sweep_values("save", values)
+
+
+class _LightAnswer:
+    """An answer as a batched exact engine gives it: figures, and the whole Result on
+    demand."""
+
+    def __init__(self, whole: Result) -> None:
+        self.whole, self.built = whole, 0
+        self.outcomes, self.probabilities = whole.outcomes, whole.probabilities
+
+    def mean(self, outcome):
+        return self.whole.mean(outcome)
+
+    def stderr(self, outcome):
+        return None
+
+    def probability(self, event):
+        return self.whole.probability(event)
+
+    def probability_stderr(self, event):
+        return None
+
+    def result(self):
+        self.built += 1
+        return self.whole
+
+
+def test_a_games_batched_exact_engine_answers_a_compare():
+    # Warmachine by hand: MAT6 vs DEF13 hits 21/36, then 2d6 + 12 - 14 boxes: E = 5
+    game = warmachine_api.GAME
+    cells = [Cell("Fist", "Jack", "Fist: MAT6 POW12", "Jack: DEF13 ARM14 BOXES30",
+                  columns={"setting": s}) for s in (1, 2)]
+    calls, answers = [], []
+
+    def solve(batch, done):
+        calls.append(len(batch))
+        got = [_LightAnswer(contract.exact(game, cell.attackers, cell.targets))
+               for cell in batch]
+        answers.extend(got)
+        for _ in got:
+            done()
+        return got
+
+    frame = contract.compare(game, cells, exact=True, trials=1, seed=1, solve_exact=solve)
+    assert calls == [2] and list(frame["setting"].unique()) == [1, 2]
+    damage = frame.query("metric == 'expected_damage'")["value"]
+    assert np.allclose(damage, 21 / 36 * 5, atol=1e-12) and frame["stderr"].isna().all()
+    assert all(answer.built == 0 for answer in answers)   # no Result built unless asked
+    out: dict = {}
+    contract.compare(game, cells, exact=True, trials=1, seed=1, solve_exact=solve,
+                     results_out=out)
+    assert set(out) == {("Fist", "Jack", 1), ("Fist", "Jack", 2)}   # keyed with the setting
+    assert all(isinstance(r, Result) for r in out.values())
+    # Monte Carlo never asks the exact engine
+    contract.compare(game, cells, exact=False, trials=500, seed=1, solve_exact=solve)
+    assert calls == [2, 2]
+
+
+def test_a_compare_runs_on_a_dask_client_with_the_same_bits():
+    distributed = pytest.importorskip("distributed")
+    game = dust_api.GAME
+    cells = [Cell("Gun", "G", "Gun: 6/1", "5x G: INFANTRY2"),
+             Cell("Gun", "H", "Gun: 6/1", "3x H: INFANTRY2")]
+    local = contract.compare(game, cells, exact=False, trials=2_000, seed=5)
+    with distributed.Client(processes=False, n_workers=1, threads_per_worker=1,
+                            dashboard_address=None) as client:
+        remote = contract.compare(game, cells, exact=False, trials=2_000, seed=5,
+                                  client=client)
+    pd.testing.assert_frame_equal(local, remote)
