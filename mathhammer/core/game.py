@@ -311,11 +311,13 @@ def full_result(answer: Answer | Result) -> Result:
 def headline(game: Game[Any], result: Answer | Result) -> list[tuple[str, float, float]]:
     """``(metric, value, stderr)`` of each of ``game.metrics`` the result has (stderr NaN
     for exact results)."""
+    outcomes, events = result.outcomes, result.probabilities   # read once: a grid's cells
     rows = []
     for metric, (kind, name) in game.metrics.items():
-        if kind == "mean" and name in result.outcomes:
-            rows.append((metric, result.mean(name), _number(result.stderr(name))))
-        elif kind == "probability" and name in result.probabilities:
+        if kind == "mean":
+            if name in outcomes:
+                rows.append((metric, result.mean(name), _number(result.stderr(name))))
+        elif name in events:
             rows.append((metric, result.probability(name),
                          _number(result.probability_stderr(name))))
     return rows
@@ -437,12 +439,17 @@ def _frame(game: Game[Any], cells: Sequence[Cell], answers: Sequence[Answer],
     per_cell, settings = [], []
     middle = list(game.situation_columns)
     for cell, answer in zip(cells, answers):
-        columns = {**game.situation_of(cell.options), **cell.columns}
-        middle += [c for c in columns if c not in middle]
+        columns = {**game.situation_of(cell.options), **cell.columns} if middle \
+            else cell.columns
+        if columns:
+            middle += [c for c in columns if c not in middle]
         if results_out is not None:
             answer = full_result(answer)   # the rows then read the Result stored
             results_out[(cell.attacker, cell.target, *cell.columns.values())] = answer
-        per_cell.append(headline(game, answer))
+        # a light answer may give its figures at once (40k's ExactCell: a grid's cells)
+        figures = getattr(answer, "headline", None)
+        per_cell.append(figures(game.metrics) if figures is not None
+                        else headline(game, answer))
         settings.append(columns)
     counts = [len(rows) for rows in per_cell]
     rows = [row for cell_rows in per_cell for row in cell_rows]

@@ -19,6 +19,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, cast
 
@@ -87,6 +88,17 @@ class ExactCell:
         wounds (None without a [HAZARDOUS] weapon): the figures of a comparison frame."""
         hazard = self.mean("attacker_mortal_wounds") if len(self.outcomes) == 3 else None
         return self.mean("damage"), self.mean("models_destroyed"), self._destroyed, hazard
+
+    def headline(self, metrics: Mapping[str, tuple[str, str]]
+                 ) -> list[tuple[str, float, float]]:
+        """``(metric, value, nan)`` of each of ``metrics`` (``metric -> (kind, outcome or
+        event)``) this cell has: :func:`mathhammer.core.game.headline` of its Result, read
+        from the figures in hand."""
+        damage, models, destroyed, hazard = self.figures()
+        values = {"damage": damage, "models_destroyed": models,
+                  "unit_destroyed": destroyed, "attacker_mortal_wounds": hazard}
+        return [(metric, value, math.nan) for metric, (_, name) in metrics.items()
+                if (value := values.get(name)) is not None]
 
     def stderr(self, outcome: str) -> None:
         """None: an exact answer has no standard error."""

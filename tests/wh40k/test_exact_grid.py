@@ -39,3 +39,16 @@ def test_steps_and_a_refusal_naming_its_cell():
     with pytest.raises(UnsupportedError, match="^Bolter against the horde: "):
         solve_cells([([BOLTER], parse_target("100x T4 Sv3+ W30"), {})],
                     names=["Bolter against the horde"])
+
+
+@pytest.mark.parametrize("weapon", ['5x Plasma gun: 24" A1 BS3+ S8 AP-3 D2 [HAZARDOUS]',
+                                    '10x Bolt rifle: 24" A2 BS3+ S4 AP-1 D1'])
+def test_a_cells_headline_is_cores_headline_of_its_result(weapon):
+    from mathhammer.core.game import headline
+    from mathhammer.wh40k.api import GAME
+
+    cell = solve_cells([([parse_weapon(weapon)], parse_target("10x T4 Sv3+ W2"), {})])[0]
+    fast, slow = cell.headline(GAME.metrics), headline(GAME, cell.result())
+    assert [m for m, _, _ in fast] == [m for m, _, _ in slow]
+    assert np.allclose([v for _, v, _ in fast], [v for _, v, _ in slow], rtol=0, atol=1e-12)
+    assert all(np.isnan(e) for _, _, e in fast + slow)
