@@ -33,7 +33,9 @@ from typing import Any
 from mathhammer.core.files import read_bounded, read_toml_tables
 from mathhammer.core.limits import MAX_MODELS, check_number_text, refuse_foreign_digits
 from mathhammer.core.numbers import refuse_malformed_count
-from mathhammer.errors import MathhammerError, ProfileError, did_you_mean
+from mathhammer.core.reference_names import (UnknownTargetError, normalize, split_name_line,
+                                             table_line as line_of)
+from mathhammer.errors import ProfileError, did_you_mean
 from mathhammer.warmachine.parse import parse_target
 from mathhammer.warmachine.profiles import Target
 
@@ -44,40 +46,7 @@ FIELDS = ("aliases", "name", "models", "DEF", "ARM", "BOXES", "keywords", "grid"
           "line", "data", "note")
 _STATS = ("DEF", "ARM", "BOXES")
 _EXAMPLE = "5x Trencher: DEF13 ARM13 BOXES1 [TOUGH]"
-_COUNT_PREFIX_RE = re.compile(r"(\d+)\s*[x×]\s*")
 _LOOKS_LIKE_LINE_RE = re.compile(r"(?i)(^|\s)(DEF|ARM|BOXES)\s*-?\d")
-
-
-def normalize(name: str) -> str:
-    """The look-up key of a name: case, spaces, hyphens and underscores ignored."""
-    return re.sub(r"[\s_\-]+", "", name).casefold()
-
-
-def split_name_line(text: str) -> tuple[str | None, str, str | None] | None:
-    """``"3x LIGHT_JACK [KNOCKED DOWN]"`` to ``("3", "LIGHT_JACK", "KNOCKED DOWN")``.
-
-    ``None`` when the text is not an optional count, a name and an optional bracketed list of
-    keywords (a target line has a ``:``). Linear in the length of the text.
-    """
-    body = text.strip()
-    extra = None
-    if body.endswith("]") and body.count("[") == 1 and body.count("]") == 1:
-        start = body.index("[")
-        body, extra = body[:start].rstrip(), body[start + 1:-1]
-    if not body or any(mark in body for mark in ":[]"):
-        return None
-    count = None
-    match = _COUNT_PREFIX_RE.match(body)
-    if match:
-        count, body = match.group(1), body[match.end():]
-    return (count, body, extra) if body else None
-
-
-class UnknownTargetError(MathhammerError, KeyError):
-    """A name that is neither a reference target nor one of its aliases."""
-
-    def __str__(self) -> str:  # KeyError would quote the message
-        return str(self.args[0]) if self.args else ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -360,25 +329,6 @@ def _field_of(token: str | None, table: dict[str, Any]) -> str | None:
         if str(table.get(field)) == upper.rstrip("X"):
             return field
     return "keywords" if "keywords" in table else None
-
-
-def line_of(text: str, table: str, field: str | None = None) -> int:
-    """1-based line of ``[table]`` (or of ``field =`` inside it) in ``text``; 1 if not found."""
-    lines = text.splitlines()
-    quoted = "|".join(re.escape(form) for form in (f'"{table}"', f"'{table}'", table))
-    header = re.compile(r"^\s*\[\s*(?:" + quoted + r")\s*\]")
-    start = next((i for i, line in enumerate(lines) if header.match(line)), None)
-    if start is None:
-        return 1
-    if field is None:
-        return start + 1
-    key_re = re.compile(r"^\s*\"?" + re.escape(field) + r"\"?\s*=")
-    for i in range(start + 1, len(lines)):
-        if lines[i].lstrip().startswith("["):
-            break
-        if key_re.match(lines[i]):
-            return i + 1
-    return start + 1
 
 
 def _builtin_entries() -> list[TargetEntry]:

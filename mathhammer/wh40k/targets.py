@@ -31,47 +31,19 @@ from importlib import resources
 from typing import Any
 
 from mathhammer.core.files import read_bounded, read_toml_tables
-from mathhammer.errors import MathhammerError, ProfileError, did_you_mean
+from mathhammer.errors import ProfileError, did_you_mean
 from mathhammer.wh40k.profiles import NO_SAVE, TargetProfile
 from mathhammer.core.limits import MAX_MODELS, check_number_text, refuse_foreign_digits
 from mathhammer.core.numbers import refuse_malformed_count
+from mathhammer.core.reference_names import (UnknownTargetError, normalize, split_name_line,
+                                             table_line as _line_of)
 from mathhammer.wh40k.parse import common_target_line, parse_keywords, parse_target
 
 _FIELDS = {"aliases", "name", "models", "T", "Sv", "W", "InSv", "InSv_scope", "FNP",
            "FNP_mortal", "keywords", "data", "note", "line", "10e"}
 #: Fields an other-edition sub-table (``[KEQ.10e]``) may override.
 _EDITION_FIELDS = _FIELDS - {"aliases", "note", "10e"}
-_COUNT_PREFIX_RE = re.compile(r"(\d+)\s*[x×]")
 _LOOKS_LIKE_PROFILE_RE = re.compile(r"(?i)(^|\s)(T|Sv|W)\s*[\d-]")
-
-
-def split_name_line(text: str) -> tuple[str | None, str, str | None] | None:
-    """``"10x MEQ [STEALTH]"`` to ``("10", "MEQ", "STEALTH")``; ``None`` when the text is not
-    a count, a name and an optional bracketed list. Linear in the length of the text."""
-    body = text.strip()
-    extra = None
-    if body.endswith("]") and body.count("[") == 1 and body.count("]") == 1:
-        start = body.index("[")
-        body, extra = body[:start].rstrip(), body[start + 1:-1]
-    if not body or ":" in body or "[" in body or "]" in body:
-        return None
-    count = None
-    match = _COUNT_PREFIX_RE.match(body)
-    if match:
-        count, body = match.group(1), body[match.end():].lstrip()
-    return (count, body, extra) if body else None
-
-
-def normalize(name: str) -> str:
-    """The look-up key of a name: case, spaces, hyphens and underscores ignored."""
-    return re.sub(r"[\s_\-]+", "", name).casefold()
-
-
-class UnknownTargetError(MathhammerError, KeyError):
-    """A name that is neither a reference profile nor one of its aliases."""
-
-    def __str__(self) -> str:  # KeyError would quote the message
-        return str(self.args[0]) if self.args else ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -377,25 +349,6 @@ def _int(table: dict[str, Any], field: str, fail, default: Any = _MISSING) -> An
     if isinstance(value, bool) or not isinstance(value, int):
         raise fail(f"{field} = {value!r} must be a whole number", field)
     return value
-
-
-def _line_of(text: str, table: str, field: str | None = None) -> int:
-    """1-based line of ``[table]`` (or of ``field =`` inside it) in ``text``; 1 if not found."""
-    lines = text.splitlines()
-    header = re.compile(r'^\s*\[\s*(?:"' + re.escape(table) + r'"|\'' + re.escape(table)
-                        + r"'|" + re.escape(table) + r")\s*\]")
-    start = next((i for i, line in enumerate(lines) if header.match(line)), None)
-    if start is None:
-        return 1
-    if field is None:
-        return start + 1
-    key_re = re.compile(r"^\s*" + re.escape(field) + r"\s*=")
-    for i in range(start + 1, len(lines)):
-        if re.match(r"^\s*\[", lines[i]):
-            break
-        if key_re.match(lines[i]):
-            return i + 1
-    return start + 1
 
 
 def _builtin() -> TargetLibrary:
