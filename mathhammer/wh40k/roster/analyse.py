@@ -33,11 +33,12 @@ depend on the other cells.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import math
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -158,17 +159,17 @@ def analyse(roster: RosterLike, targets: Any, *, exact: bool | None = None,
                      results_out=results_out, progress=progress)
     if exact is None:   # exact when it covers every cell, else Monte Carlo throughout
         try:
-            frames, choices, monte_carlo = _run_cells(exact="every", **run_cells)
+            frame, choices, monte_carlo = _run_cells(exact="every", **run_cells)
         except _NotEveryCell as exc:
             notes.append(f"Monte Carlo: the exact engine does not cover {exc} (exact=True "
                          "takes it wherever it can)")
-            frames, choices, monte_carlo = _run_cells(exact=False, **run_cells)
+            frame, choices, monte_carlo = _run_cells(exact=False, **run_cells)
     else:
-        frames, choices, monte_carlo = _run_cells(exact=exact, **run_cells)
-    if not frames:
+        frame, choices, monte_carlo = _run_cells(exact=exact, **run_cells)
+    if frame is None:
         raise OptionError("no unit of the list has a weapon to use in "
                           f"{' or '.join(phases)}")
-    out = _with_unpriced(pd.concat(frames, ignore_index=True)[COLUMNS], roster.units)
+    out = _with_unpriced(frame[COLUMNS], roster.units)
     methods = set(out["method"])
     out.attrs.update(method=methods.pop() if len(methods) == 1 else "mixed",
                      trials=trials if (out["method"] == "monte-carlo").any() else None,
@@ -182,23 +183,29 @@ class _NotEveryCell(Exception):
 
 
 def _run_cells(cells, seed, trials, profiles, options, results_out, progress, exact):
-    """Every cell's frame, the weapon choices made and why cells ran Monte Carlo.
+    """The whole matrix's frame (None when no cell has a weapon), the weapon choices made
+    and why cells ran Monte Carlo.
 
     ``exact``: False, True (exact wherever covered), or ``"every"`` (exact or
     :class:`_NotEveryCell` at the first cell it does not cover, before any Monte Carlo)."""
     children = np.random.SeedSequence(seed).spawn(len(cells))
-    frames: list[pd.DataFrame] = []
     choices: list[str] = []
     monte_carlo: list[str] = []
     with progress_bar(len(cells), "roster", progress=progress) as bar:
+        if exact:
+            frame = _exact_matrix(_plan_cells(cells, children, profiles, options, choices,
+                                              bar), exact, trials, results_out, monte_carlo,
+                                  bar)
+            return frame, choices, monte_carlo
+        frames: list[pd.DataFrame] = []
         for (unit, target, phase), child in zip(cells, children):
-            frame = _cell(unit, target, phase, child, choices, monte_carlo, exact=exact,
-                          trials=trials, profiles=profiles, options=options,
-                          results_out=results_out)
-            if frame is not None:
-                frames.append(frame)
+            cell_frame = _cell(unit, target, phase, child, choices, monte_carlo, exact=exact,
+                               trials=trials, profiles=profiles, options=options,
+                               results_out=results_out)
+            if cell_frame is not None:
+                frames.append(cell_frame)
             bar.update()
-    return frames, choices, monte_carlo
+    return (pd.concat(frames, ignore_index=True) if frames else None), choices, monte_carlo
 
 
 @dataclasses.dataclass(frozen=True)
@@ -258,6 +265,8 @@ class _Options:
 #: The per-100-points metrics and the expectation each one scales.
 PER_POINTS = {"damage_per_100pts": "expected_damage",
               "models_destroyed_per_100pts": "expected_models_destroyed"}
+#: The expectations and the per-100-points metric of each, in the order of the rows.
+PER_POINTS_OF = {expectation: metric for metric, expectation in PER_POINTS.items()}
 
 
 def _with_unpriced(frame: pd.DataFrame, units: Iterable[Unit]) -> pd.DataFrame:
@@ -389,6 +398,175 @@ def _expected_damage(weapon: Weapon, target: TargetProfile, options: _Options) -
                             **options.keywords()).mean("damage")
     except OptionError:
         return -1.0
+
+
+# -- every exact cell in one pass -----------------------------------------------------------
+@dataclasses.dataclass
+class _Planned:
+    """A cell with weapons, as the exact matrix solves it: its checked options and weapon
+    picks, then its answer (an :class:`~mathhammer.wh40k.exact_grid.ExactCell` for one
+    statline, a Result for several), why the exact engine refused it, or its Monte Carlo
+    frame and result."""
+
+    unit: Unit
+    target: _Target
+    phase: str
+    child: np.random.SeedSequence
+    options: _Options
+    picks: list
+    answer: Any = None
+    why: str = ""
+    frame: pd.DataFrame | None = None
+
+    @property
+    def name(self) -> str:
+        return f"{self.unit.name} against {self.target.label}"
+
+
+def _plan_cells(cells, children, profiles, options, choices, bar) -> list[_Planned]:
+    """Every cell's options and weapons, in order (a cell without weapons is left out)."""
+    planned = []
+    for (unit, target, phase), child in zip(cells, children):
+        cell_options = options.for_cell(unit, target.defense, phase)
+        made: list[str] = []
+        picks = select_weapons(unit, phase, target.choice_profile, cell_options, profiles,
+                               made)
+        choices += [f"{text} against {target.label}" for text in made]
+        if picks:
+            planned.append(_Planned(unit, target, phase, child, cell_options, picks))
+        else:
+            bar.update()
+    return planned
+
+
+def _exact_matrix(planned: list[_Planned], exact: bool | str, trials: int,
+                  results_out: dict | None, monte_carlo: list[str], bar
+                  ) -> pd.DataFrame | None:
+    """The matrix's frame with every cell solved exactly where covered: the one-statline
+    cells in one :func:`~mathhammer.wh40k.exact_grid.solve_cells` call, the others by
+    :mod:`~mathhammer.wh40k.exact_mixed`; the refused ones by Monte Carlo (``exact=True``)
+    or :class:`_NotEveryCell` at the first (``"every"``)."""
+    if not planned:
+        return None
+    every = exact == "every"
+    _solve_statlines([c for c in planned if c.target.profile is not None], every, bar)
+    first = next((i for i, c in enumerate(planned) if c.why), len(planned))
+    for i, cell in enumerate(planned):
+        if every and i > first:
+            break
+        if cell.target.profile is None:
+            _solve_unit(cell)
+            bar.update()
+            if cell.why and every:
+                break
+    refused = [c for c in planned if c.why]
+    if every and refused:
+        cell = refused[0]
+        raise _NotEveryCell(f"{cell.name} ({cell.phase}): {cell.why}")
+    for cell in refused:
+        points = {cell.unit.name: cell.unit.points} if cell.unit.points else None
+        results: dict = {}
+        if cell.target.profile is not None:
+            weapons = [p.with_count(n) for _, _, p, n in cell.picks]
+            cell.frame = _grid_cell(cell.unit.name, weapons, cell.target, cell.child, False,
+                                    trials, points, cell.options, results)[0]
+        else:
+            cell.frame = _unit_cell(cell.unit, cell.picks, cell.target, cell.phase,
+                                    cell.child, trials, points, cell.options, results)[0]
+        cell.answer = next(iter(results.values()))
+        monte_carlo.append(f"{cell.name} ({cell.phase}): Monte Carlo, {cell.why}")
+    return _matrix_frame(planned, results_out)
+
+
+def _solve_statlines(planned: list[_Planned], every: bool, bar) -> None:
+    """The one-statline cells' exact answers in one pass; when the engine refuses one,
+    each cell alone (in order, stopping at the first refusal with ``every``)."""
+    from mathhammer.wh40k.exact_grid import solve_cells
+
+    requests = [([p.with_count(n) for _, _, p, n in c.picks],
+                 cast(TargetProfile, c.target.profile), c.options.keywords()) for c in planned]
+    try:
+        answers = solve_cells(requests, bar.update, [c.name for c in planned])
+    except UnsupportedError:
+        for cell, request in zip(planned, requests):
+            try:
+                cell.answer = solve_cells([request], names=[cell.name])[0]
+            except UnsupportedError as exc:
+                cell.why = str(exc).removeprefix(f"{cell.name}: ")
+                if every:
+                    return
+        return
+    for cell, answer in zip(planned, answers):
+        cell.answer = answer
+
+
+def _solve_unit(cell: _Planned) -> None:
+    """A target of several statlines, by :mod:`mathhammer.wh40k.exact_mixed`."""
+    from mathhammer.wh40k.exact_mixed import solve_activation
+    from mathhammer.wh40k.scenario.compile import compile_scenario
+
+    scenario = _unit_scenario(cell.unit, cell.picks, cell.target, cell.phase, cell.options)
+    try:
+        cell.answer = exact_result(solve_activation(compile_scenario(scenario)))
+    except UnsupportedError as exc:
+        cell.why = str(exc)
+
+
+def _matrix_frame(planned: list[_Planned], results_out: dict | None) -> pd.DataFrame:
+    """Every cell's rows as one frame, as the cells' own frames concatenated would be
+    (``attrs`` kept only when every cell's are the same, as :func:`pandas.concat` does)."""
+    from mathhammer.core.game import headline
+
+    columns: dict[str, list] = {c: [] for c in COLUMNS}
+    cell_attrs: list[dict] = []
+    words: dict[_Options, str] = {}
+    for cell in planned:
+        answer, attrs = cell.answer, {}
+        if cell.frame is not None:
+            frame = cell.frame
+            rows = list(zip(frame["metric"].tolist(), frame["value"].tolist(),
+                            frame["stderr"].tolist()))
+            method, attrs = "monte-carlo", frame.attrs
+        else:
+            method = "exact"
+            if isinstance(answer, Result):   # several statlines
+                rows = [("expected_damage", answer.mean("damage"), math.nan),
+                        ("expected_models_destroyed", answer.mean("models_destroyed"),
+                         math.nan),
+                        ("p_unit_destroyed", answer.probability("unit_destroyed"), math.nan)]
+            else:
+                if results_out is not None:   # the rows then read the Result stored
+                    answer = answer.result()
+                    rows = headline(api.GAME, answer)
+                else:
+                    rows = answer.headline(api.GAME.metrics)
+                situation = words.get(cell.options)
+                if situation is None:
+                    situation = words[cell.options] = grid.situation_words(
+                        cell.options.keywords())
+                attrs = {"method": EXACT, "trials": None, "seed": None,
+                         **({"situation": situation} if situation else {})}
+            if cell.unit.points:
+                factor = 100.0 / float(cell.unit.points)
+                rows += [(name, value * factor, err * factor) for metric, name in
+                         PER_POINTS_OF.items() for m, value, err in rows if m == metric]
+                attrs = {**attrs, "points": {str(cell.unit.name): float(cell.unit.points)}}
+        if results_out is not None:
+            results_out[(cell.unit.name, cell.target.label, cell.phase)] = answer
+        cell_attrs.append(attrs)
+        for metric, value, err in rows:
+            columns["metric"].append(metric)
+            columns["value"].append(float(value))
+            columns["stderr"].append(float(err))
+        n = len(rows)
+        columns["attacker"] += [cell.unit.name] * n
+        columns["target"] += [cell.target.label] * n
+        columns["phase"] += [cell.phase] * n
+        columns["method"] += [method] * n
+    out = pd.DataFrame(columns)
+    if all(cell_attrs) and all(a == cell_attrs[0] for a in cell_attrs[1:]):
+        out.attrs = copy.deepcopy(cell_attrs[0])
+    return out
 
 
 # -- one cell -------------------------------------------------------------------------------

@@ -5,6 +5,7 @@ import json
 import math
 
 import numpy as np
+import pandas as pd
 import pytest
 
 import mathhammer as mh
@@ -378,3 +379,73 @@ def test_options_are_split_and_checked_once(monkeypatch, marines):
     loose = [keys for keys in seen if keys]
     assert loose == [{"cover", "hit_mod", "reroll_wounds"}]
     assert len(seen) > 1  # the cells did get options, as objects
+
+
+def _cell_by_cell(cells, seed, trials, profiles, options, results_out, progress, exact):
+    """The matrix as it was built before it went through one pass: each cell's own compare
+    grid or whole-unit engine, one frame per cell, concatenated."""
+    from mathhammer.wh40k.roster import analyse
+
+    children = np.random.SeedSequence(seed).spawn(len(cells))
+    frames, choices, monte_carlo = [], [], []
+    for (unit, target, phase), child in zip(cells, children):
+        frame = analyse._cell(unit, target, phase, child, choices, monte_carlo, exact=exact,
+                              trials=trials, profiles=profiles, options=options,
+                              results_out=results_out)
+        if frame is not None:
+            frames.append(frame)
+    return (pd.concat(frames, ignore_index=True) if frames else None), choices, monte_carlo
+
+
+ONE_PASS_CASES = {
+    "marines vs a line and a vehicle": ("marines_10e.ros", [MEQ, "T10 Sv3+ W12 [VEHICLE]"],
+                                        dict(exact=True)),
+    "orks vs led squads": ("orks_11e.ros", "leaders_11e.json", dict(exact=True)),
+    "command re-roll: some cells Monte Carlo": ("orks_11e.ros", "leaders_11e.json",
+                                                dict(exact=True, trials=2_000,
+                                                     command_reroll="hit")),
+    "default falls back to Monte Carlo": ("orks_11e.ros", "leaders_11e.json",
+                                          dict(trials=2_000, command_reroll="hit",
+                                               phases=["fight"])),
+    "default exact, other options": ("features_10e.ros", ["MEQ", "TEQ", "GEQ"],
+                                     dict(cover=True, hit_mod=-1, profiles="first")),
+    "several statlines": ("multi_statline_10e.ros", "marines_10e.ros", dict(exact=True)),
+    "example lists": ("example:marines", "example:orks", dict(exact=True)),
+}
+
+
+def _roster(name):
+    from mathhammer.wh40k.roster.api import example
+
+    return mh.roster(example(name.removeprefix("example:")) if name.startswith("example:")
+                     else FILES / name)
+
+
+@pytest.mark.parametrize("case", ONE_PASS_CASES)
+def test_one_pass_matrix_equals_the_cell_by_cell_one(case, monkeypatch):
+    import pandas.testing
+
+    from mathhammer.wh40k.roster import analyse
+
+    attacker, targets, options = ONE_PASS_CASES[case]
+    roster = _roster(attacker)
+    if isinstance(targets, str):
+        targets = _roster(targets)
+
+    def run():
+        results = {}
+        return roster.compare(targets, seed=3, results_out=results, **options), results
+
+    one_pass, one_pass_results = run()
+    monkeypatch.setattr(analyse, "_run_cells", _cell_by_cell)
+    by_cell, by_cell_results = run()
+    pandas.testing.assert_frame_equal(one_pass, by_cell, check_exact=False, rtol=0,
+                                      atol=1e-12)
+    assert one_pass.attrs == by_cell.attrs
+    assert list(one_pass_results) == list(by_cell_results)
+    for key, result in by_cell_results.items():
+        mine = one_pass_results[key]
+        assert type(mine) is type(result)
+        if "damage" in result.distributions:   # a cell's Result (not the whole-unit one)
+            assert mine.mean("damage") == pytest.approx(result.mean("damage"), abs=1e-12)
+            assert mine.inputs == result.inputs
