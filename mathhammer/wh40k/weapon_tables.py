@@ -12,6 +12,7 @@ it is re-rolled.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -31,6 +32,9 @@ from mathhammer.wh40k.plan_columns import (
 )
 from mathhammer.wh40k.profiles import Ability, Modifiers, Rules, Situation, TargetProfile, Weapon
 
+
+#: One number per face 0..6 of a D6 roll (0 unused): an outcome, a re-roll mask, a fail.
+Face = Sequence[int]
 
 #: X of an ability a weapon lacks (no extra dice, no extra damage).
 _NONE = DiceExpr.fixed(0)
@@ -259,7 +263,11 @@ def _hit_table(weapon: Weapon, defender: Defender, situation: Situation, modifie
     fails_below = 0  # raw results up to this fail outright (indirect fire)
     if indirect:
         fails_below = 3 if (tenth or (situation.stationary and situation.spotted)) else 5
-    hit_class = [0] * 7
+    if not overwatch and not fails_below:   # the common case: two thresholds
+        outcomes = _class_row(skill_eff - hit_mod, crit_hit)
+        return np.array([outcomes, _reroll_mask(modifiers.reroll_hits, outcomes)],
+                        dtype=np.int64)
+    hit_class: list[int] = [0] * 7
     for face in range(1, 7):
         if face == 1:
             outcome = FAIL
@@ -294,7 +302,7 @@ def _has_cover(weapon: Weapon, defender: Defender, situation: Situation, rules: 
 
 
 def _wound_tables(weapon: Weapon, defender: Defender, situation: Situation,
-                  modifiers: Modifiers, rules: Rules, active) -> list[list[list[int]]]:
+                  modifiers: Modifiers, rules: Rules, active) -> list[tuple[Face, Face]]:
     """Wound roll (05.02): one ``[outcome, re-roll mask]`` table per toughness the unit may
     present."""
     strength = max(1, weapon.strength + modifiers.strength_mod)
@@ -305,48 +313,38 @@ def _wound_tables(weapon: Weapon, defender: Defender, situation: Situation,
         if anti.threshold is not None:   # always for ANTI (Ability refuses it without)
             crit_wound = min(crit_wound, anti.threshold)
     twin = active(ab.TWIN_LINKED) is not None
-    tables = []
+    policy = modifiers.reroll_wounds
+    tables: list[tuple[Face, Face]] = []
     for toughness in defender.toughness_values:
-        need = wound_threshold(strength, toughness)
-        wound_class = [0] * 7
-        for face in range(2, 7):
-            if face >= crit_wound:
-                wound_class[face] = CRITICAL
-            elif face + wound_mod >= need:
-                wound_class[face] = SUCCESS
-        wound_reroll = _reroll_mask(modifiers.reroll_wounds, wound_class)
+        wound_class = _class_row(wound_threshold(strength, toughness) - wound_mod, crit_wound)
+        wound_reroll = _reroll_mask(policy, wound_class)
         if twin:
-            wound_reroll = [a | b for a, b in zip(wound_reroll,
-                                                  _reroll_mask("failed", wound_class))]
-        tables.append([wound_class, wound_reroll])
+            wound_reroll = tuple(a | b for a, b in zip(wound_reroll,
+                                                       _reroll_mask("failed", wound_class)))
+        tables.append((wound_class, wound_reroll))
     return tables
 
 
 def _save_tables(weapon: Weapon, defender: Defender, situation: Situation,
-                 modifiers: Modifiers, rules: Rules, active) -> list[list[list[int]]]:
+                 modifiers: Modifiers, rules: Rules, active) -> list[tuple[Face, Face]]:
     """Saving throw (05.04), one ``[fails, re-roll mask]`` table per allocation group; AP never
     touches the invulnerable save; an unmodified 1 always fails."""
     ranged = not weapon.melee
     ap = min(0, weapon.ap - modifiers.ap_mod)
     tenth = rules.edition == 10
     cover = tenth and _has_cover(weapon, defender, situation, rules, active)
-    tables = []
+    tables: list[tuple[Face, Face]] = []
     for save, invuln, scope in defender.groups:
         armour_mod, invuln_mod = save_modifiers(save, ap, cover, modifiers.save_mod, tenth)
-        has_invuln = invuln is not None and scope in ("all", "ranged" if ranged else "melee")
-        save_fails = [1] * 7
-        for face in range(2, 7):
-            saved = face + armour_mod + ap >= save or (
-                has_invuln and invuln is not None and face + invuln_mod >= invuln)
-            save_fails[face] = int(not saved)
-        save_reroll = [0] * 7
-        if defender.reroll_saves == "ones":
-            save_reroll[1] = 1
-        elif defender.reroll_saves == "failed":
-            save_reroll = list(save_fails)
-        elif defender.reroll_saves == "all":
-            save_reroll = [0] + [1] * 6
-        tables.append([save_fails, save_reroll])
+        # a face saves from the lower of the armour and the (usable) invulnerable threshold
+        saved_from = save - armour_mod - ap
+        if invuln is not None and scope in ("all", "ranged" if ranged else "melee"):
+            saved_from = min(saved_from, invuln - invuln_mod)
+        save_fails = _FAILS_BELOW[min(7, max(2, saved_from))]
+        policy = defender.reroll_saves
+        save_reroll = (save_fails if policy == "failed" else
+                       _SAVE_REROLLS.get(policy, _NO_REROLL))
+        tables.append((save_fails, save_reroll))
     return tables
 
 
@@ -418,7 +416,29 @@ def save_modifiers(save: int, ap: int, cover: bool, save_mod: int,
     return min(1, armour), min(1, save_mod)
 
 
-def _reroll_mask(policy: str, classes: list[int]) -> list[int]:
+def _outcome_row(success_from: int, crit_from: int) -> tuple[int, ...]:
+    """Outcome per face 0..6 of a roll that succeeds from ``success_from`` and is critical
+    from ``crit_from`` (both within 2..7); an unmodified 1 (and the unused 0) fails."""
+    return (FAIL, FAIL) + tuple(CRITICAL if face >= crit_from else
+                                SUCCESS if face >= success_from else FAIL
+                                for face in range(2, 7))
+
+
+#: Outcome rows by (success from, critical from), both clamped to 2..7: d6 faces only.
+_OUTCOME_ROWS = {(s, c): _outcome_row(s, c) for s in range(2, 8) for c in range(2, 8)}
+#: Save fails per face 0..6 when faces below ``k`` fail (a 1 always fails), by ``k`` 2..7.
+_FAILS_BELOW = {k: (1,) * k + (0,) * (7 - k) for k in range(2, 8)}
+_NO_REROLL = (0,) * 7
+#: Defender's save re-roll masks by policy ("failed" is the fails row itself).
+_SAVE_REROLLS = {"ones": (0, 1, 0, 0, 0, 0, 0), "all": (0,) + (1,) * 6}
+
+
+def _class_row(success_from: int, crit_from: int) -> tuple[int, ...]:
+    """:func:`_outcome_row` with any thresholds (a face meets ``face >= threshold``)."""
+    return _OUTCOME_ROWS[min(7, max(2, success_from)), min(7, max(2, crit_from))]
+
+
+def _reroll_mask(policy: str, classes: Face) -> Face:
     """Per face 0..6 (0 unused), 1 when ``policy`` re-rolls it."""
     if policy == "ones":
         return [0, 1, 0, 0, 0, 0, 0]
