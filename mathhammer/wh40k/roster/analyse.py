@@ -37,7 +37,7 @@ import copy
 import dataclasses
 import math
 from collections.abc import Iterable, Mapping
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any, cast
 
 import numpy as np
@@ -68,7 +68,7 @@ class _Target:
     unit: Unit | None              # several statlines: the whole-unit engine
     defense: tuple[tuple[str, Any], ...] = ()  # the unit's damage_minus / damage_halved
 
-    @property
+    @cached_property   # read by every cell of the target
     def choice_profile(self) -> TargetProfile:
         """The profile weapon choices are judged against: the models attacked first."""
         if self.profile is not None:
