@@ -16,9 +16,9 @@ The situation, modifier and rule options are split and checked once, when the an
 starts; each cell gets them as checked objects.
 
 A target with one statline (a target line, a reference name, or a unit whose models all
-share one profile) goes through :func:`mathhammer.wh40k.compare.compare`, so its rows are
-exactly what ``mh.compare`` gives for the same weapon lines: exact with ``exact=True``
-wherever the exact engine covers the cell, Monte Carlo elsewhere. A unit of several
+share one profile) gives exactly the rows ``mh.compare`` gives for the same weapon lines:
+exact wherever the exact engine covers the cell, every such cell of the matrix solved in one
+:func:`~mathhammer.wh40k.exact_grid.solve_cells` pass, Monte Carlo elsewhere. A unit of several
 statlines or with attached Leaders is a target for the whole-unit engine: with ``exact=True``
 its one activation is solved by :mod:`mathhammer.wh40k.exact_mixed` unless that engine
 refuses it ([PRECISION], a Command Re-roll), else by :func:`mathhammer.run` (Monte Carlo).
@@ -574,7 +574,8 @@ def _cell(unit: Unit, target: _Target, phase: str, child: np.random.SeedSequence
           choices: list[str], monte_carlo: list[str] | None = None, *, exact: bool | str,
           trials: int, profiles: str, options: _Options,
           results_out: dict | None = None) -> pd.DataFrame | None:
-    """One cell's frame; ``monte_carlo`` collects why a cell asked to be exact is not."""
+    """One cell's frame; ``monte_carlo`` collects why a cell asked to be exact is not (the
+    Monte Carlo matrix; exact, the cell-by-cell reference the one-pass matrix is tested on)."""
     options = options.for_cell(unit, target.defense, phase)
     made: list[str] = []
     picks = select_weapons(unit, phase, target.choice_profile, options, profiles, made)
