@@ -157,8 +157,9 @@ def cell_tables(cells: Sequence[tuple[Sequence[Weapon], TargetProfile]],
                 read = reads[id(weapon)] = _reads_of(weapon, rules)
             classes.setdefault((id(weapon), _class_key(*read, target)), []).append(i)
     units: dict[int, list[int]] = {}
-    common = (hazard_mortals(rules, monster_vehicle), 1 if rules.edition == 10 else 2,
-              bool(dw_spill(rules)), bool(dw_at_unit_end(rules)))
+    mortals_per_fail, fail_max = (hazard_mortals(rules, monster_vehicle),
+                                  1 if rules.edition == 10 else 2)
+    spill, at_unit_end = bool(dw_spill(rules)), bool(dw_at_unit_end(rules))
     defenders: dict[tuple, tuple[Defender, list[tuple[int, int]]]] = {}
     for members in classes.values():
         weapon = cells[members[0]][0][0]
@@ -180,22 +181,24 @@ def cell_tables(cells: Sequence[tuple[Sequence[Weapon], TargetProfile]],
         hazard = weapon.count if weapon.has(ab.HAZARDOUS) else 0
         blast = tables.blast_per_five + tables.cleave_per_five
         bonus = tables.blast_dice[0] + tables.cleave_dice[0]
+        # cells of one T (or save) share their row of the tables: the engine reads it once
         wound_rows, save_rows = list(tables.wound), list(tables.saves)
+        row: list[int] = tables.row
+        fnp_column, fnp_mortal_column = row[FNP_COLUMN], row[FNP_MORTAL_COLUMN]
         for i, target, (wound_row, save_row) in zip(members, targets, places):
             unit = units.get(id(target))
             if unit is None:
                 unit = units[id(target)] = _unit_groups(target, modifiers)
-            row: list[int] = tables.row
             if blast or bonus:   # [BLAST]/[CLEAVE] dice per five models of the target
-                row = list(row)
+                row = list(tables.row)
                 fives = target.count // 5
                 row[BONUS_DICE], row[BONUS_COUNT] = blast * fives, bonus * fives
                 row[BONUS_SIDES] = (max(tables.blast_dice[1], tables.cleave_dice[1])
                                     if row[BONUS_COUNT] else 0)
             out[i] = CellTables(
                 row, tables.hit, wound_rows[wound_row], save_rows[save_row], normal, mortal,
-                top, unit[row[FNP_COLUMN]], unit[row[FNP_MORTAL_COLUMN]], target.count,
-                target.wounds, hazard, *common)
+                top, unit[fnp_column], unit[fnp_mortal_column], unit[0], unit[1], hazard,
+                mortals_per_fail, fail_max, spill, at_unit_end)
     return out
 
 
