@@ -159,6 +159,8 @@ class Ability:
 
     def applies_to(self, keywords: frozenset[str]) -> bool:
         """Whether this instance is active against a target with ``keywords``."""
+        if not self.scope and self.anti_keyword is None:   # most abilities: always active
+            return True
         if self.anti_keyword is not None and not _keyword_matches(self.anti_keyword, keywords):
             return False
         # Keywords after the colon: any listed keyword will do, but a NON- keyword excludes
