@@ -75,6 +75,11 @@ class CellTables(NamedTuple):
     at_unit_end: bool
 
 
+#: ``CellTables(*fields)`` without the Python-level ``__new__`` a NamedTuple generates (one
+#: call per cell of a grid).
+_new_cell = tuple.__new__
+
+
 def defender_class(weapon: Weapon, target: TargetProfile, modifiers: Modifiers,
                    rules: Rules) -> tuple:
     """The key of the targets that ``weapon``'s tables may share (one compilation each).
@@ -155,7 +160,12 @@ def cell_tables(cells: Sequence[tuple[Sequence[Weapon], TargetProfile]],
             read = reads.get(id(weapon))
             if read is None:
                 read = reads[id(weapon)] = _reads_of(weapon, rules)
-            classes.setdefault((id(weapon), _class_key(*read, target)), []).append(i)
+            key = (id(weapon), _class_key(*read, target))
+            members = classes.get(key)
+            if members is None:
+                classes[key] = [i]
+            else:
+                members.append(i)
     units: dict[int, list[int]] = {}
     mortals_per_fail, fail_max = (hazard_mortals(rules, monster_vehicle),
                                   1 if rules.edition == 10 else 2)
@@ -195,10 +205,10 @@ def cell_tables(cells: Sequence[tuple[Sequence[Weapon], TargetProfile]],
                 row[BONUS_DICE], row[BONUS_COUNT] = blast * fives, bonus * fives
                 row[BONUS_SIDES] = (max(tables.blast_dice[1], tables.cleave_dice[1])
                                     if row[BONUS_COUNT] else 0)
-            out[i] = CellTables(
+            out[i] = _new_cell(CellTables, (
                 row, tables.hit, wound_rows[wound_row], save_rows[save_row], normal, mortal,
                 top, unit[fnp_column], unit[fnp_mortal_column], unit[0], unit[1], hazard,
-                mortals_per_fail, fail_max, spill, at_unit_end)
+                mortals_per_fail, fail_max, spill, at_unit_end))
     return out
 
 
