@@ -424,8 +424,10 @@ def _outcome_row(success_from: int, crit_from: int) -> tuple[int, ...]:
                                 for face in range(2, 7))
 
 
-#: Outcome rows by (success from, critical from), both clamped to 2..7: d6 faces only.
-_OUTCOME_ROWS = {(s, c): _outcome_row(s, c) for s in range(2, 8) for c in range(2, 8)}
+#: Outcome rows by (success from, critical from), for the thresholds rolls meet (-1..9;
+#: any other is clamped to 2..7 first): d6 faces only.
+_OUTCOME_ROWS = {(s, c): _outcome_row(min(7, max(2, s)), min(7, max(2, c)))
+                 for s in range(-1, 10) for c in range(-1, 10)}
 #: Save fails per face 0..6 when faces below ``k`` fail (a 1 always fails), by ``k`` 2..7.
 _FAILS_BELOW = {k: (1,) * k + (0,) * (7 - k) for k in range(2, 8)}
 _NO_REROLL = (0,) * 7
@@ -435,7 +437,10 @@ _SAVE_REROLLS = {"ones": (0, 1, 0, 0, 0, 0, 0), "all": (0,) + (1,) * 6}
 
 def _class_row(success_from: int, crit_from: int) -> tuple[int, ...]:
     """:func:`_outcome_row` with any thresholds (a face meets ``face >= threshold``)."""
-    return _OUTCOME_ROWS[min(7, max(2, success_from)), min(7, max(2, crit_from))]
+    row = _OUTCOME_ROWS.get((success_from, crit_from))
+    if row is None:
+        row = _OUTCOME_ROWS[min(7, max(2, success_from)), min(7, max(2, crit_from))]
+    return row
 
 
 def _reroll_mask(policy: str, classes: Face) -> Face:
