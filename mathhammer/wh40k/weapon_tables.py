@@ -155,9 +155,8 @@ def batch_tables(weapon: Weapon, defender: Defender, situation: Situation,
         if ability.applies_to(keywords):
             applying[ability.name] = applying.get(ability.name, ()) + (ability,)
 
-    def active(name: str) -> Ability | None:
-        instances = applying.get(name)
-        return _best(instances) if instances else None
+    # the instance that counts of each (24.02); ``active(name)`` is None for an absent one
+    active = {name: _best(instances) for name, instances in applying.items()}.get
 
     # Attack dice (24.05, 24.06, 24.30): per weapon, from the target at Select Targets.
     blast = active(ab.BLAST)
