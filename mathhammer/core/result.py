@@ -169,7 +169,7 @@ def seed_provenance(seed: Any) -> tuple[Any, list[int]]:
         entropy = seed.entropy
         if isinstance(entropy, (list, tuple, np.ndarray)):
             entropy = [int(e) for e in entropy]
-        elif entropy is not None:
+        elif isinstance(entropy, (int, np.integer)):
             entropy = int(entropy)
         return entropy, [int(k) for k in seed.spawn_key]
     return seed, []
@@ -438,8 +438,8 @@ class Result:
             summary.append(f"  {self.label(name):<24} mean {dist.mean:8.4f}{err}"
                            f"   median {dist.quantile(0.5)}   90% ≤ {dist.quantile(0.9)}")
         for name, p in self.probabilities.items():
-            err = self.probability_stderr(name)
-            err_text = "" if err is None else f" ± {err:.4f}"
+            p_err = self.probability_stderr(name)
+            err_text = "" if p_err is None else f" ± {p_err:.4f}"
             summary.append(f"  P({self.label(name)}) = {p:.4f}{err_text}")
         lines.extend(summary)
         for name, dist in self.distributions.items():

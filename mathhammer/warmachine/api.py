@@ -7,6 +7,7 @@ Both take attack lines and target units (text or profile objects), compile them 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 import numpy as np
 
@@ -17,6 +18,7 @@ from mathhammer.core.result import Distribution, Result
 from mathhammer.core.inputs import one_or_many
 from mathhammer.core.limits import check_outcome_values, check_run_work
 from mathhammer.core.trials import CHUNKS, DEFAULT_TRIALS, check_seed, check_trials, chunk_streams
+from mathhammer.errors import OptionError
 from mathhammer.warmachine.compile import M_GRID, CompiledPlan, compile_plan
 from mathhammer.warmachine.exact import outcome_names, solve
 from mathhammer.warmachine.profiles import Attack, Rules, Target
@@ -262,8 +264,12 @@ class WarmachineGame(Game[CompiledPlan]):
     metric_labels = METRIC_LABELS
 
     def compile(self, attackers: AttackLike | Iterable[AttackLike],
-                targets: TargetLike | Iterable[TargetLike], *,
-                rules: Rules | None = None) -> CompiledPlan:
+                targets: TargetLike | Iterable[TargetLike], /,
+                **options: Any) -> CompiledPlan:
+        rules = options.pop("rules", None)
+        if options:   # core passes the cell's options; Warmachine's only one is rules=
+            raise OptionError(f"unknown option '{next(iter(options))}'; Warmachine takes "
+                              "rules=Rules(...)")
         return plan(attackers, targets, rules)
 
     def run_monte_carlo(self, plan: CompiledPlan, trials: int, seed: SeedLike, *,

@@ -226,7 +226,7 @@ class Chain:
         for p_hit, hits, primary_hit in self.hit_scenarios(row, models, covered, primary):
             left = budget
             bought_direct = False
-            boosts = []
+            boosts: list[bool | None] = []
             for j, kind, direct in hits:
                 if direct:
                     boosted = static_boost
@@ -237,19 +237,19 @@ class Chain:
                 else:
                     boosts.append(None)
             aoe_bonus = bought_direct and bool(self.rules[RU_AOE_BOOST_ALL])
-            boosts = [static_boost or aoe_bonus if b is None else b for b in boosts]
+            chosen = [static_boost or aoe_bonus if b is None else b for b in boosts]
             event = FLAG_CONTINUOUS if row[R_CRIT_CONT] and any(k == 2 for _, k, _ in hits) \
                 else 0
             if self.hit_bits:
                 for j, _, _ in hits:
                     event |= 1 << (FLAG_HIT_SHIFT + j)
             per_model = []
-            for (j, kind, direct), boosted in zip(hits, boosts):
+            for (j, kind, direct), boost in zip(hits, chosen):
                 model = models[j]
                 crit = kind == 2
                 if crit and row[R_CRIT_KD]:
                     model = model._replace(knocked=True)
-                per_model.append(self.outcomes(row, j, model, crit, direct, boosted))
+                per_model.append(self.outcomes(row, j, model, crit, direct, boost))
             spent_now = spent + (budget - left)
             gen_mode = int(row[R_GEN])
             self._count_work(math.prod(len(outcomes) for outcomes in per_model) * len(hits))

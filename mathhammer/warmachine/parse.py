@@ -281,7 +281,7 @@ def parse_target(line: str) -> Target:
     grid, keywords = _take_grid(keywords)
     updates = {**_parse_keywords(line, keywords, _TARGET_KEYWORDS), **grid}
     boxes = found["BOXES"][0] if "BOXES" in found else \
-        sum(len(lane) for lane in grid.get("grid", ())) or 1  # a grid counts its boxes
+        sum(len(lane) for lane in grid_lanes(grid)) or 1  # a grid counts its boxes
     if boxes < 1:
         _, token, column = found["BOXES"]
         raise ProfileError("BOXES 0{where} is impossible; a model has at least one box",
@@ -291,6 +291,12 @@ def parse_target(line: str) -> Target:
                       boxes=boxes, **updates)  # type: ignore[arg-type]
     except ProfileError as exc:
         raise ProfileError(f"{exc}", token=exc.token, line=line) from None
+
+
+def grid_lanes(updates: Updates) -> tuple[str, ...]:
+    """The damage-grid lanes a target line's ``GRID``/``SPIRAL`` keyword gave (none: ``()``)."""
+    lanes = updates.get("grid", ())
+    return tuple(lanes) if isinstance(lanes, (tuple, list)) else ()
 
 
 def _take_grid(keywords: list[tuple[str, int]]

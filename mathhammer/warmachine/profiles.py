@@ -140,7 +140,8 @@ def _rule_words(name: str, value: object) -> str:
     if name == "stationary_base_def":
         return f"DEF {value} for knocked-down or stationary models (default 5)"
     if name == "aoe_miss_coverage":
-        return f"a missed AOE still covers a listed model {float(value) * 100:.3g}% of the time"
+        share = float(value) if isinstance(value, (int, float)) else float(str(value))
+        return f"a missed AOE still covers a listed model {share * 100:.3g}% of the time"
     if name == "transfer_policy":
         return f"damage transfer: {value} (default always)" if value != "lethal" \
             else "a warlock transfers only damage that would disable it"

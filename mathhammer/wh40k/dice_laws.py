@@ -16,7 +16,7 @@ from mathhammer.wh40k.plan_columns import (
 from mathhammer.wh40k.profiles import Weapon
 
 
-def max_attack_dice(row: np.ndarray) -> int:
+def max_attack_dice(row: np.ndarray | list[int]) -> int:
     """Most attack dice a batch row can gather (every A and [RAPID FIRE] die at its top)."""
     if isinstance(row, np.ndarray):
         row = row.tolist()   # Python ints: numpy scalar arithmetic is slower

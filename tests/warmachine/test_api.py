@@ -4,7 +4,7 @@ worked out by hand."""
 import pytest
 
 from mathhammer.errors import OptionError
-from mathhammer.warmachine.api import as_attacks, as_targets, exact, simulate
+from mathhammer.warmachine.api import GAME, as_attacks, as_targets, exact, simulate
 from mathhammer.warmachine.profiles import Attack, Target
 
 # two MAT7 swords into three one-box DEF13 models: each attack hits on 6+ on 2d6 (26/36) and
@@ -36,3 +36,8 @@ def test_lines_and_objects():
     assert isinstance(grunt, Target) and grunt.armor == 13
     with pytest.raises(OptionError):
         as_attacks(42)
+
+
+def test_the_game_refuses_an_option_it_does_not_have():
+    with pytest.raises(OptionError, match="unknown option 'half_range'"):
+        GAME.compile("Fist: MAT6 POW12", "Jack: DEF13 ARM14 BOXES30", half_range=True)
