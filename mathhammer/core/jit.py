@@ -19,7 +19,14 @@ import numba.core.event
 
 from mathhammer.core import compile_notice
 
-JIT_OPTIONS = {"cache": True, "nogil": True, "fastmath": False, "error_model": "numpy"}
+JIT_OPTIONS: dict[str, Any] = {"cache": True, "nogil": True, "fastmath": False,
+                               "error_model": "numpy"}
+
+# numba's type hints list its public options only; the decorators below also pass real
+# private ones (_nrt, no_cpython_wrapper, no_cfunc_wrapper), and numba.config's settings are
+# made at run time: both are reached through these untyped names.
+_njit: Any = numba.njit
+_config: Any = numba.config
 
 # What the first compile costs, and why the decorators below look as they do: numba compiles
 # each function once per distinct tuple of argument types, at about 0.1-0.3 s apiece. Two
@@ -43,37 +50,37 @@ JIT_OPTIONS = {"cache": True, "nogil": True, "fastmath": False, "error_model": "
 
 #: Decorator for kernels called from Python: the entry points and the dice primitives tests
 #: roll directly.
-kernel = numba.njit(**JIT_OPTIONS)
+kernel = _njit(**JIT_OPTIONS)
 
 #: Decorator for small helpers called in hot loops, per die or per batch. LLVM inlines them
 #: into every caller (``alwaysinline``), so they cost no call; each is compiled once, without
 #: reference counting (they never allocate) and without the Python and C entry points only
 #: a call from Python needs. They cannot be called from Python.
-inline_kernel = numba.njit(forceinline=True, _nrt=False, no_cpython_wrapper=True,
-                           no_cfunc_wrapper=True, **JIT_OPTIONS)
+inline_kernel = _njit(forceinline=True, _nrt=False, no_cpython_wrapper=True,
+                      no_cfunc_wrapper=True, **JIT_OPTIONS)
 
 #: Decorator for a helper called from one place only: numba copies its code into the caller
 #: before typing (``inline="always"``), so it is never compiled, optimised and turned into
 #: machine code in a library of its own. Copying costs time in Python that grows with the
 #: helper's size (numba copies its variables once per block): for small and medium helpers.
-inlined_once = numba.njit(inline="always", **JIT_OPTIONS)
+inlined_once = _njit(inline="always", **JIT_OPTIONS)
 
 #: Decorator for larger steps that stay out of line (a per-pool dice loop called from a few
 #: places): one copy of the machine code, no reference counting, no Python entry point.
-step_kernel = numba.njit(_nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True,
-                         **JIT_OPTIONS)
+step_kernel = _njit(_nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True,
+                    **JIT_OPTIONS)
 
 #: Decorator for the hot trial loops: compiled without numba's reference counting (NRT).
 #: Every array a function touches is otherwise reference-counted with atomic operations; in
 #: a loop that runs once per trial that was a large share of the time. Such a function
 #: cannot allocate: callers pass scratch arrays.
-lean_kernel = numba.njit(_nrt=False, **JIT_OPTIONS)
+lean_kernel = _njit(_nrt=False, **JIT_OPTIONS)
 
 #: Decorator for a trial loop whose helpers are all inlined into it: a :data:`lean_kernel`
 #: compiled with ``forceinline``, which numba passes on to the helpers compiled for it
 #: (above). A kernel called from Python keeps its entry point; only its own caller, that
 #: entry point, inlines it.
-lean_inlining_kernel = numba.njit(forceinline=True, _nrt=False, **JIT_OPTIONS)
+lean_inlining_kernel = _njit(forceinline=True, _nrt=False, **JIT_OPTIONS)
 
 
 def optimised_at_level(level: int) -> Callable[[Any], Any]:
@@ -111,13 +118,13 @@ class _OptimisationLevel(numba.core.event.Listener):
         dispatcher = (event.data or {}).get("dispatcher")
         level = _LEVELS.get(getattr(dispatcher, "py_func", None))
         if level is not None and not self.saved:
-            self.saved.append((dispatcher, numba.config.OPT))
-            numba.config.OPT = type(numba.config.OPT)(min(level, int(numba.config.OPT)))
+            self.saved.append((dispatcher, _config.OPT))
+            _config.OPT = type(_config.OPT)(min(level, int(_config.OPT)))
 
     def on_end(self, event) -> None:
         dispatcher = (event.data or {}).get("dispatcher")
         if self.saved and self.saved[-1][0] is dispatcher:
-            numba.config.OPT = self.saved.pop()[1]
+            _config.OPT = self.saved.pop()[1]
 
 
 def clear_stale_caches(package_root: Path) -> bool:
