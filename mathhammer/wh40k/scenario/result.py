@@ -45,11 +45,14 @@ class ScenarioResult(Result):
     ``inputs["seed_spawn_key"]``), so :meth:`to_dict` is JSON whatever seed was given.
     """
 
-    plan: ScenarioPlan | None = None
-    models: np.ndarray | None = None    # int64[checkpoints, model bins]
-    wounds: np.ndarray | None = None    # int64[checkpoints, wound bins]
-    groups: np.ndarray | None = None    # int64[checkpoints, group bins]
-    sides: np.ndarray | None = None     # int64[sides, rounds + 1]: round wiped out, 0 never
+    # Fields after the base class's defaulted ones need defaults; from_histograms always
+    # gives them all, so they are typed as present. models, wounds, groups: int64
+    # [checkpoints, bins]; sides: int64[sides, rounds + 1], the round wiped out (0 never).
+    plan: ScenarioPlan = None  # type: ignore[assignment]
+    models: np.ndarray = None  # type: ignore[assignment]
+    wounds: np.ndarray = None  # type: ignore[assignment]
+    groups: np.ndarray = None  # type: ignore[assignment]
+    sides: np.ndarray = None  # type: ignore[assignment]
 
     @classmethod
     def from_histograms(cls, plan: ScenarioPlan, trials: int,
@@ -97,6 +100,11 @@ class ScenarioResult(Result):
         return Result(method=self.method, distributions=distributions,
                       probabilities=probabilities, trials=self.trials, seed=self.seed,
                       inputs=inputs, labels=self.labels)
+
+    @property
+    def trials_run(self) -> int:
+        """The trials run (a scenario's result is always Monte Carlo)."""
+        return int(self.trials or 0)
 
     @property
     def units(self) -> tuple[str, ...]:
@@ -231,7 +239,7 @@ class ScenarioResult(Result):
             p = self.destroyed(unit)
             rows.append({"unit": unit, "models_destroyed": m.mean, "models_stderr": m.stderr,
                          "wounds_lost": w.mean, "wounds_stderr": w.stderr, "p_destroyed": p,
-                         "p_destroyed_stderr": math.sqrt(p * (1 - p) / self.trials)})
+                         "p_destroyed_stderr": math.sqrt(p * (1 - p) / self.trials_run)})
         return pd.DataFrame(rows).set_index("unit")
 
     def survival(self) -> pd.DataFrame:
@@ -245,18 +253,18 @@ class ScenarioResult(Result):
             for r in range(self.plan.rounds):
                 p = 1.0 - self.destroyed(unit, r * n + n - 1)
                 rows.append({"unit": unit, "round": r + 1, "p_alive": p,
-                             "stderr": math.sqrt(p * (1 - p) / self.trials)})
+                             "stderr": math.sqrt(p * (1 - p) / self.trials_run)})
         frame = pd.DataFrame(rows)
         frame.attrs["caption"] = self.engine_note
         return frame
 
-    def plot(self, outcome: str | None = None, *, ax: Any = None,
-             title: str | None = None) -> Any:
-        """Per-round survival curves of every unit (``outcome`` is accepted and ignored, for
-        the command line's shared ``--plot``)."""
+    def plot(self, outcome: str = "damage", *, kind: str = "survival", ax: Any = None,
+             **kwargs: Any) -> Any:
+        """Per-round survival curves of every unit (``outcome`` and ``kind`` are accepted
+        and ignored, for the command line's shared ``--plot``; ``title=`` is passed on)."""
         from mathhammer.core.charts import survival
 
-        return survival(self.survival(), ax=ax, title=title)
+        return survival(self.survival(), ax=ax, title=kwargs.get("title"))
 
     def table(self, digits: int = 3) -> Table:
         """Per unit at the end, ready to paste: mean models destroyed and wounds lost
@@ -274,7 +282,7 @@ class ScenarioResult(Result):
                          "wounds lost": format_estimate(w.mean, w.stderr, digits,
                                                         trials=self.trials),
                          "P(destroyed)": format_estimate(
-                             p, math.sqrt(p * (1 - p) / self.trials), digits, percent=True,
+                             p, math.sqrt(p * (1 - p) / self.trials_run), digits, percent=True,
                              trials=self.trials)})
         return Table(pd.DataFrame(rows), self.caption)
 
@@ -346,9 +354,10 @@ class ScenarioResult(Result):
             for s, side in enumerate(self.plan.side_names)}
         return out
 
-    def to_text(self) -> str:
+    def to_text(self, max_rows: int = 120) -> str:
         """The readable report of ``mathhammer run``: per unit after every activation, per
-        model group at the end of every round, and when each side was wiped out."""
+        model group at the end of every round, and when each side was wiped out
+        (``max_rows`` is the base class's and not used: the report has no long tables)."""
         lines = [f"Engine: {self.caption}", ""]
         lines.append("Mean models destroyed (P(unit destroyed)):")
         lines.append(f"  {'after':<44} " + "  ".join(f"{u[:18]:>18}" for u in self.units))
