@@ -186,10 +186,10 @@ def run_scripted(scenario: Scenario, faces: list[int]) -> dict[str, Any]:
     plan = compile_scenario(scenario)
     check_scenario_work(plan, 1, scenario.origins)
     stream = scripted_stream(faces)
-    out = Histograms.zeros(plan)
-    run_trials(plan.kernel_arrays(use_counts=0), stream, 1, out,
+    counts = Histograms.zeros(plan)
+    run_trials(plan.kernel_arrays(use_counts=0), stream, 1, counts,
                scratch_arrays(plan, len(faces)))
-    models, wounds, groups, sides = out.arrays()
+    models, wounds, groups, sides = counts.arrays()
     check_script_not_exhausted(stream)
     result = ScenarioResult.from_histograms(plan, 1, 0, models, wounds, groups, sides)
     out: dict[str, Any] = {"units": {}, "dice_used": scripted_dice_used(stream)}

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
+from collections.abc import Sequence
 from typing import NamedTuple
 
 import numpy as np
@@ -122,16 +123,22 @@ class ScenarioPlan:
     group_bins: int
     batch_labels: tuple[str, ...]
     one_shot_slots: int = 0
-    hit_cdfs: np.ndarray = None     # float64[B, 2, N + 1, N + 1]: crits, hits of the rest
-    wound_cdfs: np.ndarray = None   # float64[B, 2T, N + 1, N + 1]: rows 2t, 2t+1 for T index t
-    # float64[B, 2, N + 1, N + 1]: table 0, failed saves against one group; row 0 of table 1,
-    # the CDF of a D_TABLE batch's raw damage index (kept here: one more array argument to
-    # the batch kernel costs more than the table)
-    save_cdfs: np.ndarray = None
+    # The arrays below default to None only to follow the defaulted field above;
+    # compile_scenario always fills them, so they are typed as present.
+    # hit_cdfs: float64[B, 2, N + 1, N + 1]: crits, hits of the rest
+    hit_cdfs: np.ndarray = None  # type: ignore[assignment]
+    # wound_cdfs: float64[B, 2T, N + 1, N + 1]: rows 2t, 2t+1 for T index t
+    wound_cdfs: np.ndarray = None  # type: ignore[assignment]
+    # save_cdfs: float64[B, 2, N + 1, N + 1]: table 0, failed saves against one group; row 0
+    # of table 1, the CDF of a D_TABLE batch's raw damage index (kept here: one more array
+    # argument to the batch kernel costs more than the table)
+    save_cdfs: np.ndarray = None  # type: ignore[assignment]
     use_counts: int = 1
-    flags: np.ndarray = None        # int64[4], see rule_flags()
-    retarget: np.ndarray = None     # int64[B, R]: alternative rows per batch, -1 padded
-    precision_pick: np.ndarray = None   # int64[B]: -2 first, -1 best, else a report group
+    flags: np.ndarray = None  # type: ignore[assignment]  # int64[4], see rule_flags()
+    # retarget: int64[B, R]: alternative rows per batch, -1 padded
+    retarget: np.ndarray = None  # type: ignore[assignment]
+    # precision_pick: int64[B]: -2 first, -1 best, else a report group
+    precision_pick: np.ndarray = None  # type: ignore[assignment]
 
     @property
     def checkpoints(self) -> int:
@@ -346,8 +353,8 @@ def _add_batch(scenario: Scenario, activation, attacks, target_name: str, member
     row[B_TARGET] = unit_index[target_name]
     row[B_FIRST_CONTRIB] = len(out.contribs)
     psychic = row[FNP_COLUMN] == G_FNP_PSYCHIC
-    row[FNP_COLUMN] = S_FNP_PSYCHIC if psychic else S_FNP
-    row[FNP_MORTAL_COLUMN] = S_FNP_PSYCHIC_MORTAL if psychic else S_FNP_MORTAL
+    row[FNP_COLUMN] = int(S_FNP_PSYCHIC if psychic else S_FNP)
+    row[FNP_MORTAL_COLUMN] = int(S_FNP_PSYCHIC_MORTAL if psychic else S_FNP_MORTAL)
     one_target = len({a.target for a in attacks if a.weapon == weapon}) == 1   # 24.06
     cleave_dice = t.cleave_dice if one_target else (0, 0)
     row[B_BLAST] = t.blast_per_five
@@ -450,7 +457,7 @@ def identity(weapon, keywords: frozenset[str]) -> tuple:
     return (weapon.melee, weapon.skill, weapon.strength, weapon.ap, weapon.damage, active)
 
 
-def _gather(scenario: Scenario, activation, attacks: list[Attack]):
+def _gather(scenario: Scenario, activation, attacks: Sequence[Attack]):
     """The 04.03 gather loop: target by target, identical attacks together, in order.
 
     Targets are resolved in the order they are first named; within a target, batches in the
@@ -528,7 +535,7 @@ def _allocation_points(scenario: Scenario, layout: _UnitLayout) -> np.ndarray:
             if not ag.character:
                 points.append(0)
             else:
-                points.append(round(1000 * g.points / g.count) if priced else 1)
+                points.append(round(1000 * (g.points or 0) / g.count) if priced else 1)
     return np.array(points, dtype=np.int64).reshape(-1)
 
 
@@ -554,7 +561,7 @@ def _lay_out_retargets(scenario: Scenario, layout: _UnitLayout, out: _BatchLayou
     return table
 
 
-def retarget_candidates(scenario: Scenario, activation, attacks: list[Attack],
+def retarget_candidates(scenario: Scenario, activation, attacks: Sequence[Attack],
                         target: str) -> list[str]:
     """Units a weapon aimed at ``target`` may turn to, in the order they are tried: the
     activation's other targets as it names them, then (shooting and overwatch only) the
@@ -571,7 +578,7 @@ def retarget_candidates(scenario: Scenario, activation, attacks: list[Attack],
     return [t for t in order if t != target]
 
 
-def _add_alternatives(scenario: Scenario, activation, attacks: list[Attack], candidate: str,
+def _add_alternatives(scenario: Scenario, activation, attacks: Sequence[Attack], candidate: str,
                       members: list[Attack], b: int, unit_index: dict[str, int],
                       layout: _UnitLayout, out: _BatchLayout) -> list[int]:
     """Rows for batch ``b``'s weapons against ``candidate``: only those that may attack it

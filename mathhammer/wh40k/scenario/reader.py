@@ -145,11 +145,11 @@ def parse_scenario(text: str, source: str = "<scenario>", *,
                         if any(c.targets or c.options for c in choices) else ())
     except MathhammerError as exc:
         message = str(exc)
-        anchor = None
+        named: tuple[str, int] | None = None   # the activation the message names
         for i, act in enumerate(activations):
             if f"'{act.label}'" in message:
-                anchor = ("[[activations]]", i)
-        raise ScenarioError(locator.at(anchor, message, _quoted(message))) from None
+                named = ("[[activations]]", i)
+        raise ScenarioError(locator.at(named, message, _quoted(message))) from None
 
 
 def _rules_from_toml(spec: Any, units: dict[str, Unit], locator: _Locator
@@ -228,12 +228,12 @@ def _check_activations(activations: list[Activation], units: dict[str, Unit],
         if unit is None:
             continue
         groups = {g.name.lower(): g.name for g in unit.groups}
-        for choice in act.weapons:
-            if choice.models is not None and choice.models.lower() not in groups:
+        for weapon in act.weapons:
+            if weapon.models is not None and weapon.models.lower() not in groups:
                 raise ScenarioError(locator.at(anchor, (
-                    f"activation {i + 1}: weapon '{choice.name}' names models "
-                    f"'{choice.models}', but '{act.attacker}' has no such model group "
-                    f"(groups: {', '.join(groups.values())})"), choice.models))
+                    f"activation {i + 1}: weapon '{weapon.name}' names models "
+                    f"'{weapon.models}', but '{act.attacker}' has no such model group "
+                    f"(groups: {', '.join(groups.values())})"), weapon.models))
         known = {w.name.lower(): w.name for g in unit.groups for w in g.weapons}
         known.update({p.name.lower(): p.name for g in unit.groups for w in g.weapons
                       for p in w.profiles if p.name})

@@ -98,10 +98,10 @@ def _named_picks(unit: Unit, activation: Activation, where: str):
             raise ScenarioError(f"{where}: unit '{unit.name}' has no weapon "
                                 f"'{choice.name}'{did_you_mean(choice.name, names)}")
         if choice.count is not None and len(set(groups)) > 1:
-            names = [f"'{g}'" for g in dict.fromkeys(groups)]
-            listed = f"{', '.join(names[:-1])} and {names[-1]}"
+            quoted = [f"'{g}'" for g in dict.fromkeys(groups)]
+            listed = f"{', '.join(quoted[:-1])} and {quoted[-1]}"
             raise ScenarioError(f"{where}: '{choice.name}' has count = {choice.count} but "
-                                f"model groups {listed} {'both' if len(names) == 2 else 'all'} "
+                                f"model groups {listed} {'both' if len(quoted) == 2 else 'all'} "
                                 "carry it; say which with models = \"GROUP\"")
     return chosen
 

@@ -232,7 +232,8 @@ class Unit:
     @property
     def points(self) -> float | None:
         costs = [g.points for g in self.groups]
-        return None if any(c is None for c in costs) else float(sum(costs))
+        known = [c for c in costs if c is not None]
+        return float(sum(known)) if len(known) == len(costs) else None
 
     def group(self, name: str) -> ModelGroup:
         for g in self.groups:
@@ -324,7 +325,7 @@ def declared_order(unit: Unit) -> list[int]:
     elif order == "worst_save_first":
         indices.sort(key=lambda i: (groups[i].character, -best_save(i), -groups[i].save))
     elif isinstance(order, tuple):
-        rank = {}
+        rank: dict[int, int] = {}
         for position, name in enumerate(order):
             gi = next(i for i, g in enumerate(unit.groups) if g.name.lower() == name.lower())
             for ai, ag in enumerate(groups):
