@@ -39,7 +39,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import Literal, overload
+from typing import Any, Literal, overload
 
 import numpy as np
 
@@ -370,14 +370,7 @@ def states_after_wounds(rows: np.ndarray, step: np.ndarray, count: int) -> np.nd
     out = np.empty((count,) + rows.shape)
     out[0] = rows
     if step.shape[0] <= MAX_SQUARING_STATES:
-        filled, power = 1, step
-        while filled < count:
-            take = min(filled, count - filled)
-            np.matmul(out[:take], power, out=out[filled : filled + take])
-            filled += take
-            if filled < count:
-                power = power @ power
-        return out
+        return _doubled(out, step, count, np.matmul)
     for u in range(1, count):
         np.matmul(out[u - 1], step, out=out[u])
     return out
@@ -388,10 +381,17 @@ def _one_row_after_wounds(row: np.ndarray, step: np.ndarray, count: int) -> np.n
     doubling: fewer numpy dispatches than stacks of one-row products)."""
     out = np.empty((count, len(row)))
     out[0] = row
+    return _doubled(out, step, count, np.dot)
+
+
+def _doubled(out: np.ndarray, step: np.ndarray, count: int, product: Any) -> np.ndarray:
+    """Fill ``out[1:count]`` from ``out[0]``: ``out[u] = out[0] @ step ** u``, the computed
+    block doubled with ``step ** (2 ** j)`` (``product``: np.dot for 2-D tables, np.matmul
+    for stacks)."""
     filled, power = 1, step
     while filled < count:
         take = min(filled, count - filled)
-        np.dot(out[:take], power, out=out[filled : filled + take])
+        product(out[:take], power, out=out[filled : filled + take])
         filled += take
         if filled < count:
             power = power @ power

@@ -96,10 +96,7 @@ def joint_pmf(row: np.ndarray, rolls: np.ndarray, saves: np.ndarray) -> np.ndarr
     saves
         One group's save table (``CompiledPlan.saves[b, group]``).
     """
-    row = np.ascontiguousarray(row, dtype=np.int64)
-    rolls = np.ascontiguousarray(rolls, dtype=np.int64)
-    saves = np.ascontiguousarray(saves, dtype=np.int64)
-    key = (row.tobytes(), rolls.tobytes(), saves.tobytes())
+    key, row, rolls, saves = _tables_key(row, rolls, saves)
     found = _JOINTS.get(key)
     if found is not None:
         return found
@@ -108,6 +105,15 @@ def joint_pmf(row: np.ndarray, rolls: np.ndarray, saves: np.ndarray) -> np.ndarr
     hits = max_attack_dice(values) * (1 + values[SUS_COUNT] * max(values[SUS_SIDES], 1)
                                       + values[SUS_CONST])
     return _JOINTS.put(key, joint) if (hits + 1) ** 2 <= MAX_CACHED_CELLS else joint
+
+
+def _tables_key(row: np.ndarray, rolls: np.ndarray, saves: np.ndarray
+                ) -> tuple[tuple[bytes, bytes, bytes], np.ndarray, np.ndarray, np.ndarray]:
+    """The memo key of a batch's tables, and the tables as contiguous int64 arrays."""
+    row = np.ascontiguousarray(row, dtype=np.int64)
+    rolls = np.ascontiguousarray(rolls, dtype=np.int64)
+    saves = np.ascontiguousarray(saves, dtype=np.int64)
+    return (row.tobytes(), rolls.tobytes(), saves.tobytes()), row, rolls, saves
 
 
 def _joint(row: list[int], rolls: list[list[int]], saves: list[list[int]]) -> np.ndarray:
@@ -132,10 +138,7 @@ def wound_total_pmf(row: np.ndarray, rolls: np.ndarray, saves: np.ndarray) -> np
     The same arguments as :func:`joint_pmf`; equal to the sums of its anti-diagonals, from
     one-dimensional generating functions (one die: none, or one wound of either kind).
     """
-    row = np.ascontiguousarray(row, dtype=np.int64)
-    rolls = np.ascontiguousarray(rolls, dtype=np.int64)
-    saves = np.ascontiguousarray(saves, dtype=np.int64)
-    key = (row.tobytes(), rolls.tobytes(), saves.tobytes())
+    key, row, rolls, saves = _tables_key(row, rolls, saves)
     found = _TOTALS.get(key)
     if found is not None:
         return found
