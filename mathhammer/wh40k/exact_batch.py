@@ -39,6 +39,7 @@ from mathhammer.wh40k.compile import (A_CONST, A_COUNT, A_REROLL_BELOW, A_SIDES,
 from mathhammer.wh40k.exact import (MAX_EXACT_DAMAGE, MAX_EXACT_STATES, MAX_EXACT_WORK,
                                     MAX_PENDING_CELLS, hazard_pmf)
 from mathhammer.wh40k.exact_cell_tables import CellTables
+from mathhammer.wh40k.exact_tables import flat_power
 
 __all__ = ["MAX_BATCH_HITS", "MAX_BATCH_STATES", "batchable", "dice_law", "most_hits",
            "solve_tables"]
@@ -537,15 +538,16 @@ def _simple_chain(group: Sequence[CellTables], die: np.ndarray, step: np.ndarray
 def _joint_chain(group: Sequence[CellTables], die: np.ndarray, step: np.ndarray,
                  mortal: _MortalSteps, index: np.ndarray, dice: np.ndarray) -> np.ndarray:
     """Final pmfs of wounds lost ``[cells, size]`` of any cells: each cell's joint pmf of
-    unsaved and critical wounds (:func:`_joint_of`), the unsaved wounds through the chain,
-    then each critical wound's step (as :func:`mathhammer.wh40k.exact.apply_batch`)."""
+    unsaved and critical wounds (:func:`~mathhammer.wh40k.exact_tables.flat_power`), the
+    unsaved wounds through the chain, then each critical wound's step (as
+    :func:`mathhammer.wh40k.exact.apply_batch`)."""
     laws: dict[tuple, np.ndarray] = {}
     joints = []
     for j, c in enumerate(group):
         key = _dice_key(c.row)
         if key not in laws:
             laws[key] = weapon_dice_pmf(c.row)
-        joints.append(_joint_of(die[j], laws[key], int(c.row[N_WEAPONS])))
+        joints.append(flat_power(die[j], laws[key], int(c.row[N_WEAPONS])))
     u_most = max(table.shape[0] for table in joints)
     k_most = max(table.shape[1] for table in joints)
     joint = np.zeros((len(group), k_most, u_most))
@@ -555,28 +557,3 @@ def _joint_chain(group: Sequence[CellTables], die: np.ndarray, step: np.ndarray,
     if k_most == 1:
         return per_k[:, 0]
     return _through_powers(per_k, mortal(index))
-
-
-def _joint_of(die: np.ndarray, per_weapon: np.ndarray, weapons: int) -> np.ndarray:
-    """``(sum_a per_weapon[a] die ** a) ** weapons`` for one 2-D ``die``, as one polynomial
-    by Kronecker substitution (cell (u, k) is coefficient ``u * width + k``, ``width`` above
-    the most critical wounds, so products never mix two cells; ``np.convolve``, no FFT)."""
-    rows, cols = die.shape
-    most = weapons * (len(per_weapon) - 1)
-    width = most * (cols - 1) + 1
-    flat = np.zeros((rows - 1) * width + cols)
-    for u in range(rows):
-        flat[u * width : u * width + cols] = die[u]
-    support = np.flatnonzero(per_weapon > 0)
-    low, high = int(support[0]), int(support[-1])
-    one = np.array([float(per_weapon[high])])
-    for a in range(high - 1, low - 1, -1):   # Horner over one weapon's attack dice
-        one = np.convolve(one, flat)
-        one[0] += per_weapon[a]
-    if low:
-        one = np.convolve(one, _power(flat, low))
-    total = _power(one, weapons)
-    height = most * (rows - 1) + 1
-    out = np.zeros(height * width)
-    out[: len(total)] = total[: height * width]
-    return out.reshape(height, width)

@@ -126,7 +126,7 @@ def _joint(row: list[int], rolls: list[list[int]], saves: list[list[int]]) -> np
     rows, cols = die.shape   # trimmed: attack_die_gf keeps only positive cells
     most = weapons * (len(per_weapon) - 1)
     if (most * (rows - 1) + 1) * (most * (cols - 1) + 1) <= MAX_FLAT_CELLS:
-        return frozen(_flat_power(die, per_weapon, weapons))
+        return frozen(flat_power(die, per_weapon, weapons))
     return frozen(mix_powers(die, power_1d(per_weapon, weapons)))
 
 
@@ -180,7 +180,7 @@ def _support(pmf: np.ndarray) -> tuple[int, int]:
 MAX_FLAT_CELLS = 2_048
 
 
-def _flat_power(die: np.ndarray, per_weapon: np.ndarray, weapons: int) -> np.ndarray:
+def flat_power(die: np.ndarray, per_weapon: np.ndarray, weapons: int) -> np.ndarray:
     """``(sum_n per_weapon[n] die ** n) ** weapons`` for a small 2-D ``die``, by Kronecker
     substitution: cell (u, k) is coefficient ``u * K + k`` of a 1-D polynomial, with K above
     the largest total k, so 1-D products (np.convolve, no FFT: sums of non-negative
