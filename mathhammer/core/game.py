@@ -436,13 +436,42 @@ def _frame(game: Game[Any], cells: Sequence[Cell], answers: Sequence[Answer],
 
     from mathhammer.core.frames import string_columns
 
-    per_cell, settings = [], []
     middle = list(game.situation_columns)
-    for cell, answer in zip(cells, answers):
+    settings = []
+    for cell in cells:
         columns = {**game.situation_of(cell.options), **cell.columns} if middle \
             else cell.columns
         if columns:
             middle += [c for c in columns if c not in middle]
+        settings.append(columns)
+    table = getattr(answers, "headlines", None)
+    if table is not None and results_out is None:
+        # a game's batched answers may give every cell's figures at once (40k's exact grid)
+        counts, metrics, values = table(game.metrics)
+        errors = np.full(len(metrics), math.nan)
+    else:
+        counts, metrics, values, errors = _headline_rows(game, cells, answers, results_out)
+    attacker, target, metric, method_column = string_columns(
+        ([c.attacker for c in cells], counts), ([c.target for c in cells], counts),
+        (metrics, None), ([method], [len(metrics)]))
+    data: dict[str, Any] = {"attacker": attacker, "target": target}
+    for column in middle:
+        data[column] = [setting.get(column) for setting, n in zip(settings, counts)
+                        for _ in range(n)]
+    data["metric"] = metric
+    data["value"] = np.asarray(values, dtype=float)
+    data["stderr"] = errors
+    data["method"] = method_column
+    return pd.DataFrame(data, copy=False)
+
+
+def _headline_rows(game: Game[Any], cells: Sequence[Cell], answers: Sequence[Answer],
+                   results_out: dict | None
+                   ) -> tuple[list[int], list[str], np.ndarray, np.ndarray]:
+    """Each cell's number of headline rows, and each row's metric, value and stderr (each
+    cell's Result stored in ``results_out`` on the way)."""
+    per_cell = []
+    for cell, answer in zip(cells, answers):
         if results_out is not None:
             answer = full_result(answer)   # the rows then read the Result stored
             results_out[(cell.attacker, cell.target, *cell.columns.values())] = answer
@@ -450,21 +479,10 @@ def _frame(game: Game[Any], cells: Sequence[Cell], answers: Sequence[Answer],
         figures = getattr(answer, "headline", None)
         per_cell.append(figures(game.metrics) if figures is not None
                         else headline(game, answer))
-        settings.append(columns)
-    counts = [len(rows) for rows in per_cell]
     rows = [row for cell_rows in per_cell for row in cell_rows]
-    attacker, target, metric, method_column = string_columns(
-        ([c.attacker for c in cells], counts), ([c.target for c in cells], counts),
-        ([row[0] for row in rows], None), ([method], [len(rows)]))
-    data: dict[str, Any] = {"attacker": attacker, "target": target}
-    for column in middle:
-        data[column] = [setting.get(column) for setting, n in zip(settings, counts)
-                        for _ in range(n)]
-    data["metric"] = metric
-    data["value"] = np.array([row[1] for row in rows], dtype=float)
-    data["stderr"] = np.array([row[2] for row in rows], dtype=float)
-    data["method"] = method_column
-    return pd.DataFrame(data, copy=False)
+    return ([len(cell_rows) for cell_rows in per_cell], [row[0] for row in rows],
+            np.array([row[1] for row in rows], dtype=float),
+            np.array([row[2] for row in rows], dtype=float))
 
 
 def sweep_values(parameter: str, values: Any) -> list:

@@ -45,7 +45,7 @@ from mathhammer.core.result import Result, situation_text
 from mathhammer.core.trials import DEFAULT_GRID_TRIALS, check_seed
 from mathhammer.errors import OptionError, did_you_mean
 from mathhammer.wh40k import api
-from mathhammer.wh40k.exact_grid import ExactCell, solve_cells
+from mathhammer.wh40k.exact_grid import ExactCells, solve_cells
 from mathhammer.wh40k.metric_words import METRIC_LABELS
 from mathhammer.wh40k.profiles import (NO_SAVE, Modifiers, Rules, Situation, TargetProfile,
                                        Weapon)
@@ -248,7 +248,7 @@ def _run(cells: list[contract.Cell], costs: dict[str, float], options: Mapping[s
 
 
 def _exact_answers(cells: Sequence[contract.Cell], done: Callable[[], None]
-                   ) -> list[ExactCell]:
+                   ) -> ExactCells:
     """Every cell's exact answer in one pass (:func:`exact_grid.solve_cells`: options, plans
     and tables shared across cells, no per-cell Result); the first refusal names its cell."""
     return solve_cells([(cell.attackers, cell.targets, cell.options) for cell in cells],

@@ -41,8 +41,8 @@ from mathhammer.wh40k.exact import (MAX_EXACT_DAMAGE, MAX_EXACT_STATES, MAX_EXAC
 from mathhammer.wh40k.exact_cell_tables import CellTables
 from mathhammer.wh40k.exact_tables import flat_power
 
-__all__ = ["MAX_BATCH_HITS", "MAX_BATCH_STATES", "batchable", "dice_law", "most_hits",
-           "solve_tables"]
+__all__ = ["MAX_BATCH_HITS", "MAX_BATCH_STATES", "SolvedTables", "batchable", "dice_law",
+           "most_hits", "solve_tables"]
 
 #: Largest chain (models x W + 1 states) solved in a batch; larger units are solved alone.
 MAX_BATCH_STATES = 96
@@ -76,9 +76,8 @@ def most_hits(row: Sequence[int]) -> tuple[int, int]:
     return dice, dice * (1 + row[SUS_COUNT] * max(row[SUS_SIDES], 1) + row[SUS_CONST])
 
 
-def solve_tables(cells: Sequence[CellTables]) -> list[tuple[dict[str, np.ndarray],
-                                                           dict[str, float]]]:
-    """Every cell's exact pmfs and means, in order.
+def solve_tables(cells: Sequence[CellTables]) -> SolvedTables:
+    """Every cell's exact pmfs and means, kept stacked (see :class:`SolvedTables`).
 
     Parameters
     ----------
@@ -87,12 +86,14 @@ def solve_tables(cells: Sequence[CellTables]) -> list[tuple[dict[str, np.ndarray
 
     Returns
     -------
-    list
-        Per cell, ``(pmfs, means)``: the pmfs of :func:`mathhammer.wh40k.exact.solve`
-        (``"damage"``, ``"models_destroyed"``, ``"attacker_mortal_wounds"``) and their means
-        as :class:`~mathhammer.core.result.Distribution` computes them.
+    SolvedTables
+        Per cell (``solved[i]``), ``(pmfs, means)``: the pmfs of
+        :func:`mathhammer.wh40k.exact.solve` (``"damage"``, ``"models_destroyed"``,
+        ``"attacker_mortal_wounds"``) and their means as
+        :class:`~mathhammer.core.result.Distribution` computes them; and every cell's
+        headline figures as arrays.
     """
-    out: list = [None] * len(cells)
+    solved = SolvedTables(len(cells))
     hazards: dict[tuple[int, int, int], tuple[np.ndarray, float]] = {}
     for size, members in _stacks(cells):
         group = [cells[i] for i in members]
@@ -117,9 +118,58 @@ def solve_tables(cells: Sequence[CellTables]) -> list[tuple[dict[str, np.ndarray
                 if len(index):
                     damage[index] = chain([group[j] for j in index.tolist()], die[index],
                                           step[index], mortal, index, dice[index])
-        for i, answer in zip(members, _answers(group, units, damage, hazards)):
-            out[i] = answer
-    return out
+        solved.add(members, group, units, damage, hazards)
+    return solved
+
+
+class SolvedTables(Sequence[tuple[dict[str, np.ndarray], dict[str, float]]]):
+    """The answers of :func:`solve_tables`, kept as the stacks computed them: ``solved[i]``
+    is cell ``i``'s ``(pmfs, means)`` (its rows sliced when asked), and the arrays
+    :attr:`damage_mean`, :attr:`killed_mean`, :attr:`destroyed` (P(unit destroyed)) and
+    :attr:`hazard_mean` (NaN without [HAZARDOUS]) hold every cell's headline figures."""
+
+    def __init__(self, n: int) -> None:
+        self.damage_mean, self.killed_mean = np.empty(n), np.empty(n)
+        self.destroyed, self.hazard_mean = np.empty(n), np.full(n, np.nan)
+        self.models = np.empty(n, dtype=np.int64)
+        self._where: list[tuple[int, int]] = [(0, 0)] * n
+        self._blocks: list[tuple[np.ndarray, np.ndarray, list, list, list]] = []
+
+    def add(self, members: list[int], group: Sequence[CellTables], units: _Units,
+            damage: np.ndarray, hazards: dict) -> None:
+        """One stack's final pmfs of wounds lost ``damage`` (cells ``members``)."""
+        killed = units.killed(damage)
+        index = np.asarray(members)
+        self.damage_mean[index] = _means(damage)
+        self.killed_mean[index] = _means(killed)
+        self.destroyed[index] = killed[np.arange(len(members)), units.models]
+        self.models[index] = units.models
+        keys = list(map(_hazard_key, group))
+        for key in set(keys) - hazards.keys():
+            pmf = hazard_pmf(*key)
+            hazards[key] = (pmf, float(_means(pmf[None])[0]))
+        laws = list(map(hazards.__getitem__, keys))
+        rolled = [j for j, cell in enumerate(group) if cell.hazard_rolls > 0]
+        if rolled:
+            self.hazard_mean[index[rolled]] = [laws[j][1] for j in rolled]
+        block = len(self._blocks)
+        self._blocks.append((damage, killed, units.models.tolist(), units.wounds.tolist(),
+                             laws))
+        for j, i in enumerate(members):
+            self._where[i] = (block, j)
+
+    def __len__(self) -> int:
+        return len(self._where)
+
+    def __getitem__(self, i):
+        block, j = self._where[i]
+        damage, killed, models, wounds, laws = self._blocks[block]
+        pmf, pmf_mean = laws[j]
+        return ({"damage": damage[j, : models[j] * wounds[j] + 1],
+                 "models_destroyed": killed[j, : models[j] + 1],
+                 "attacker_mortal_wounds": pmf},
+                {"damage": float(self.damage_mean[i]), "models_destroyed":
+                 float(self.killed_mean[i]), "attacker_mortal_wounds": pmf_mean})
 
 
 #: Chains are stacked padded to the first of these that holds them (fewer numpy calls; a
@@ -270,23 +320,6 @@ class _Units:
         into = (models == np.arange(self.models_most + 1)) & (states
                                                               <= self.last[:, None, None])
         return np.matmul(damage[:, None, :], into.astype(float))[:, 0]
-
-
-def _answers(group: Sequence[CellTables], units: _Units, damage: np.ndarray,
-             hazards: dict) -> list:
-    """``(pmfs, means)`` per cell from the stacked final pmfs of wounds lost ``damage``."""
-    killed = units.killed(damage)
-    damage_means, killed_means = _means(damage).tolist(), _means(killed).tolist()
-    keys = list(map(_hazard_key, group))
-    for key in set(keys) - hazards.keys():
-        pmf = hazard_pmf(*key)
-        hazards[key] = (pmf, float(_means(pmf[None])[0]))
-    return [({"damage": damage[j, : models * wounds + 1],
-              "models_destroyed": killed[j, : models + 1], "attacker_mortal_wounds": pmf},
-             {"damage": damage_means[j], "models_destroyed": killed_means[j],
-              "attacker_mortal_wounds": pmf_mean})
-            for j, (models, wounds, (pmf, pmf_mean)) in enumerate(zip(
-                units.models.tolist(), units.wounds.tolist(), map(hazards.__getitem__, keys)))]
 
 
 #: The fields of a cell that settle its attacker's [HAZARDOUS] pmf.

@@ -28,11 +28,11 @@ import numpy as np
 from mathhammer.core.result import EXACT, Distribution, Result
 from mathhammer.errors import UnsupportedError
 from mathhammer.wh40k import api, exact as engine, exact_command
-from mathhammer.wh40k.exact_batch import batchable, most_hits, solve_tables
+from mathhammer.wh40k.exact_batch import SolvedTables, batchable, most_hits, solve_tables
 from mathhammer.wh40k.exact_cell_tables import CellTables, cell_tables
 from mathhammer.wh40k.profiles import TargetProfile, Weapon, field_values
 
-__all__ = ["MIN_BATCH_CELLS", "ExactCell", "exact_mean", "solve_cells"]
+__all__ = ["MIN_BATCH_CELLS", "ExactCell", "ExactCells", "exact_mean", "solve_cells"]
 
 
 def exact_mean(pmf: np.ndarray) -> float:
@@ -132,7 +132,7 @@ class ExactCell:
 
 def solve_cells(cells: Iterable[tuple[Sequence[Weapon], TargetProfile, Mapping[str, Any]]],
                 step: Callable[[], None] | None = None,
-                names: Sequence[str] | None = None) -> list[ExactCell]:
+                names: Sequence[str] | None = None) -> ExactCells:
     """Every cell's exact answer, in order.
 
     Cells of one weapon line against a unit of identical models are solved together
@@ -158,18 +158,77 @@ def solve_cells(cells: Iterable[tuple[Sequence[Weapon], TargetProfile, Mapping[s
     cells = list(cells)
     requests = _requests(cells)
     batched = _batched_tables(requests)
-    out: list[ExactCell | None] = [None] * len(cells)
+    alone: dict[int, ExactCell] = {}
     for i, (weapons, profile, setting) in enumerate(requests):
         if batched[i] is None:
-            out[i] = _solve_alone(weapons, profile, setting, names[i] if names else None)
+            alone[i] = _solve_alone(weapons, profile, setting, names[i] if names else None)
             if step is not None:
                 step()
-    chosen = [(i, tables) for i, tables in enumerate(batched) if tables is not None]
-    for (i, tables), (pmfs, means) in zip(chosen, solve_tables([t for _, t in chosen])):
-        out[i] = ExactCell(pmfs, tables.models, tables.hazard_rolls > 0, requests[i], means)
-        if step is not None:
+    chosen = [i for i, tables in enumerate(batched) if tables is not None]
+    solved = solve_tables([cast(CellTables, batched[i]) for i in chosen])
+    if step is not None:
+        for _ in chosen:
             step()
-    return cast(list[ExactCell], out)
+    return ExactCells(requests, alone, chosen, solved,
+                      [cast(CellTables, batched[i]).hazard_rolls > 0 for i in chosen])
+
+
+class ExactCells(Sequence[ExactCell]):
+    """The answers of :func:`solve_cells`, in order: ``cells[i]`` is an :class:`ExactCell`
+    (a batched cell's built when first asked), and :meth:`headlines` gives every cell's
+    figures at once, as a comparison frame reads them."""
+
+    def __init__(self, requests: Sequence[tuple[Sequence[Weapon], TargetProfile, tuple]],
+                 alone: dict[int, ExactCell], chosen: list[int], solved: SolvedTables,
+                 hazardous: list[bool]) -> None:
+        self._requests, self._cells = requests, cast(list[ExactCell | None], [None] *
+                                                      len(requests))
+        for i, cell in alone.items():
+            self._cells[i] = cell
+        self._chosen, self._solved, self._hazardous = chosen, solved, hazardous
+        self._slot = {i: j for j, i in enumerate(chosen)}
+
+    def __len__(self) -> int:
+        return len(self._cells)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        cell = self._cells[i]
+        if cell is None:
+            j = self._slot[i if i >= 0 else i + len(self)]
+            pmfs, means = self._solved[j]
+            cell = self._cells[i] = ExactCell(pmfs, int(self._solved.models[j]),
+                                              self._hazardous[j], self._requests[i], means)
+        return cell
+
+    def headlines(self, metrics: Mapping[str, tuple[str, str]]
+                  ) -> tuple[list[int], list[str], np.ndarray]:
+        """Every cell's :meth:`ExactCell.headline` rows at once: the number of rows of each
+        cell, each row's metric and each row's value (the same figures)."""
+        n = len(self._cells)
+        figures = np.full((4, n), np.nan)
+        if self._chosen:
+            solved = self._solved
+            figures[:, self._chosen] = (solved.damage_mean, solved.killed_mean,
+                                        solved.destroyed, solved.hazard_mean)
+        for i, cell in enumerate(self._cells):
+            if cell is not None and i not in self._slot:
+                damage, models, destroyed, hazard = cell.figures()
+                figures[:, i] = (damage, models, destroyed,
+                                 math.nan if hazard is None else hazard)
+        rows = [(metric, _FIGURE_ROWS[name]) for metric, (_, name) in metrics.items()
+                if name in _FIGURE_ROWS]
+        values = figures[[row for _, row in rows]].T   # [cells, metrics]
+        present = ~np.isnan(values)
+        names = np.array([metric for metric, _ in rows], dtype=object)
+        return (present.sum(axis=1).tolist(),
+                np.broadcast_to(names, values.shape)[present].tolist(), values[present])
+
+
+#: The row of :meth:`ExactCells.headlines`'s figures that holds each outcome or event.
+_FIGURE_ROWS = {"damage": 0, "models_destroyed": 1, "unit_destroyed": 2,
+                "attacker_mortal_wounds": 3}
 
 
 def _requests(cells: Sequence[tuple[Sequence[Weapon], TargetProfile, Mapping[str, Any]]]

@@ -52,3 +52,44 @@ def test_a_cells_headline_is_cores_headline_of_its_result(weapon):
     assert [m for m, _, _ in fast] == [m for m, _, _ in slow]
     assert np.allclose([v for _, v, _ in fast], [v for _, v, _ in slow], rtol=0, atol=1e-12)
     assert all(np.isnan(e) for _, _, e in fast + slow)
+
+
+def test_every_cells_headlines_at_once_are_each_cells_headline():
+    """ExactCells.headlines (a comparison frame's fast path) gives the rows of each cell's
+    headline: batched cells, cells solved alone (Command Re-roll, two lines) and
+    [HAZARDOUS] ones alike, in order."""
+    from mathhammer.wh40k.api import GAME
+
+    plasma = parse_weapon('5x Plasma gun: 24" A1 BS3+ S8 AP-3 D2 [HAZARDOUS]')
+    lascannon = parse_weapon('2x Lascannon: 48" A1 BS4+ S12 AP-3 DD6+1')
+    targets = [parse_target(t) for t in ("10x T3 Sv5+ W1", "5x T4 Sv3+ W2", "T10 Sv3+ W12")]
+    cells = [([w], t, {}) for w in (BOLTER, plasma, lascannon) for t in targets]
+    cells += [([BOLTER, plasma], targets[1], {}), ([plasma], targets[0],
+                                                    {"command_reroll": "hit"})]
+    answers = solve_cells(cells)
+    counts, metrics, values = answers.headlines(GAME.metrics)
+    each = [answers[i].headline(GAME.metrics) for i in range(len(cells))]
+    assert counts == [len(rows) for rows in each]
+    assert 4 in counts and 3 in counts   # hazardous cells have one row more
+    assert metrics == [m for rows in each for m, _, _ in rows]
+    assert values.tolist() == [v for rows in each for _, v, _ in rows]
+    assert answers[-1].result().mean("damage") == values[-4]
+
+
+def test_an_exact_grid_frame_is_the_same_with_or_without_its_results():
+    """core's frame reads a batched grid's figures at once, or cell by cell when it also
+    stores each cell's Result: the same frame (a Result's means are summed in another
+    order: equal to rounding)."""
+    import pandas as pd
+
+    import mathhammer as mh
+
+    weapons = {"Plasma": '5x Plasma gun: 24" A1 BS3+ S8 AP-3 D2 [HAZARDOUS]',
+               "Bolters": 'Bolter: 24" A2 BS3+ S4 AP0 D1',
+               "Both": ['Bolter: 24" A2 BS3+ S4 AP0 D1', 'Gun: 24" A1 BS4+ S5 AP0 D1']}
+    targets = ["GEQ", "MEQ", "TEQ"]
+    results: dict = {}
+    fast = mh.compare(weapons, targets, exact=True)
+    slow = mh.compare(weapons, targets, exact=True, results_out=results)
+    pd.testing.assert_frame_equal(fast, slow, check_exact=False, rtol=1e-12, atol=1e-15)
+    assert len(results) == 9 and set(fast["metric"]) >= {"expected_attacker_mortal_wounds"}
