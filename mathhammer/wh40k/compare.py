@@ -331,8 +331,8 @@ def _targets(targets, library, edition: int = 11, unit_sizes: bool = False) -> l
     for label, spec in items:
         profile = resolve_target(spec, library, edition)
         if label is None:
-            if isinstance(spec, str) and ":" not in spec and (library or _builtin()).resolve(
-                    spec) is not None:
+            if isinstance(spec, str) and ":" not in spec and (library or _builtin()).knows(
+                    spec):
                 label = " ".join(spec.split())
             elif profile.name:
                 label = f"{profile.count}x {profile.name}" if profile.count != 1 \

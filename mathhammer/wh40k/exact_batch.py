@@ -25,6 +25,7 @@ cell-by-cell engine; the pmfs equal :func:`mathhammer.wh40k.exact.solve`'s to ro
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Sequence
 from operator import attrgetter, itemgetter
 from typing import cast
@@ -208,16 +209,10 @@ def _stacks(cells: Sequence[CellTables]) -> list[tuple[int, list[int]]]:
 def _distinct(items: Sequence) -> tuple[list, list[int]]:
     """The distinct objects of ``items`` (by identity: cells share their weapon's row and
     damage law) and each item's index among them."""
-    where: dict[int, int] = {}
-    distinct: list = []
-    index = []
-    for item in items:
-        position = where.get(id(item))
-        if position is None:
-            position = where[id(item)] = len(distinct)
-            distinct.append(item)
-        index.append(position)
-    return distinct, index
+    ids = list(map(id, items))
+    by_id = dict(zip(ids, items))
+    where = dict(zip(by_id, range(len(by_id))))
+    return list(by_id.values()), list(map(where.__getitem__, ids))
 
 
 class _Stack:
@@ -236,7 +231,8 @@ class _Stack:
         flags = np.array([(r[DEVASTATING], r[LETHAL], r[EXTRA_CRIT], r[AUTO_HIT])
                           for r in self.rows], dtype=bool)[self.row_index]
         self.devastating, self.lethal, self.extra_crit, self.auto_hit = flags.T
-        self.tables = np.array((hit, wound, save))   # [3, cells, 2, 7]
+        tables, index = _distinct(hit + wound + save)   # cells share their weapon's rows
+        self.tables = np.array(tables)[np.reshape(index, (3, -1))]   # [3, cells, 2, 7]
         self.alike = np.array([n == m for n, m in zip(normal, mortal)]) & (self.fnp ==
                                                                           self.fnp_mortal)
 
@@ -471,21 +467,40 @@ def _binomial_thinning(pmfs: np.ndarray, through: np.ndarray) -> np.ndarray:
     return kept[:, :size].copy()
 
 
-def _states_after(step: np.ndarray, count: int, size: int) -> np.ndarray:
-    """``after[:, m] = e0 @ step ** m`` for ``m < count`` (stacked), by doubling the computed
-    block with ``step ** (2 ** j)``."""
-    n = step.shape[0]
-    after = np.empty((n, count, size))
+def _states_after(step: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """``after[:, m] = e0 @ step ** m`` for ``m < counts`` (stacked; zeros past a cell's
+    count), by doubling the computed block with ``step ** (2 ** j)``. The cells are taken
+    most counts first, so each round multiplies only the leading cells that still need it
+    (a grid's few [TORRENT] D6 cells need 60 states after, most others 20 or fewer)."""
+    n, size = step.shape[0], step.shape[1]
+    order = np.argsort(-counts, kind="stable")
+    ranked = counts[order].tolist()
+    most = ranked[0] if n else 1
+    step = step[order]
+    after = np.empty((n, most, size))
     after[:, 0] = 0.0
     after[:, 0, 0] = 1.0
     filled, power = 1, step
-    while filled < count:
-        take = min(filled, count - filled)
-        np.matmul(after[:, :take], power, out=after[:, filled : filled + take])
+    while filled < most:
+        take = min(filled, most - filled)
+        active = _needing(ranked, filled)
+        np.matmul(after[:active, :take], power[:active],
+                  out=after[:active, filled : filled + take])
+        # past those cells' counts: read only times a zero dice probability, never NaN
+        after[active:, filled : filled + take] = 0.0
         filled += take
-        if filled < count:
-            power = np.matmul(power, power)
-    return after
+        if filled < most:
+            active = _needing(ranked, filled)
+            power = np.matmul(power[:active], power[:active])
+    out = np.empty_like(after)
+    out[order] = after
+    return out
+
+
+def _needing(ranked: list[int], filled: int) -> int:
+    """How many of the leading cells (counts ``ranked``, most first) need more states than
+    ``filled``."""
+    return len(ranked) - bisect_left(ranked[::-1], filled + 1)
 
 
 def _through_powers(per_k: np.ndarray, mortal: np.ndarray) -> np.ndarray:
@@ -528,6 +543,11 @@ class _MortalSteps:
         return self.steps[index]
 
 
+def _counts(laws: np.ndarray) -> np.ndarray:
+    """Each row's length up to its last non-zero entry (a dice pmf's most dice + 1)."""
+    return laws.shape[1] - np.argmax(laws[:, ::-1] > 0, axis=1)
+
+
 def _simple_chain(group: Sequence[CellTables], die: np.ndarray, step: np.ndarray,
                   mortal: _MortalSteps, index: np.ndarray, dice: np.ndarray) -> np.ndarray:
     """Final pmfs of wounds lost ``[cells, size]`` of cells whose die scores either unsaved
@@ -547,7 +567,8 @@ def _simple_chain(group: Sequence[CellTables], die: np.ndarray, step: np.ndarray
     for u in range(2, q.shape[1]):
         power = np.matmul(power, step)
         chain += q[:, u, None, None] * power
-    after = _states_after(chain, dice.shape[1], size)
+    after = _states_after(chain, _counts(dice))
+    dice = dice[:, : after.shape[1]]   # trailing zeros of every law cut
     damage = np.matmul(dice[:, None, :], after)[:, 0, :]
     if die.shape[2] == 1:
         return damage
@@ -586,7 +607,7 @@ def _joint_chain(group: Sequence[CellTables], die: np.ndarray, step: np.ndarray,
     joint = np.zeros((len(group), k_most, u_most))
     for i, table in enumerate(joints):
         joint[i, : table.shape[1], : table.shape[0]] = table.T
-    per_k = np.matmul(joint, _states_after(step, u_most, step.shape[1]))
+    per_k = np.matmul(joint, _states_after(step, np.full(len(group), u_most)))
     if k_most == 1:
         return per_k[:, 0]
     return _through_powers(per_k, mortal(index))

@@ -138,6 +138,12 @@ class TargetLibrary(Mapping[str, TargetProfile]):
                     out[alias] = key
         return out
 
+    def knows(self, text: str) -> bool:
+        """Whether ``text`` names an entry (``"10x MEQ [STEALTH]"``), as :meth:`resolve`
+        reads it, without building its profile."""
+        parts = split_name_line(text)
+        return parts is not None and normalize(parts[1]) in self._index
+
     def resolve(self, text: str, edition: int = 11) -> TargetProfile | None:
         """``"10x MEQ [STEALTH]"`` to a profile, or ``None`` when ``text`` names no entry.
 

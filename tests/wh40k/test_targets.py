@@ -187,3 +187,15 @@ def test_not_utf8(tmp_path):
 def test_unknown_target_error_is_keyerror_and_mathhammer_error():
     assert issubclass(UnknownTargetError, KeyError)
     assert issubclass(UnknownTargetError, MathhammerError)
+
+
+def test_knows_names_what_resolve_resolves():
+    from mathhammer.wh40k.targets import targets as library
+
+    for text in ("MEQ", "10x GEQ", " 5x teq [STEALTH] ", "Terminator", "10x T3 Sv5+ W1",
+                 "Jack: T4 Sv3+ W2", "NOPE", "", "3x"):
+        try:
+            resolved = library.resolve(text) is not None
+        except Exception:
+            resolved = True   # a named entry with a bad count: resolve refuses it
+        assert library.knows(text) == resolved, text
