@@ -192,6 +192,8 @@ def _stacks(cells: Sequence[CellTables]) -> list[tuple[int, list[int]]]:
     sizes = np.asarray(_BUCKETS)[np.searchsorted(_BUCKETS, states)]
     numbers = np.maximum(np.maximum(hits * sizes, sizes * sizes * np.where(held, hits, 1)),
                          hits * hits).tolist()
+    if len(cells) and sizes.min() == sizes.max() and sum(numbers) <= MAX_STACK_NUMBERS:
+        return [(int(sizes[0]), list(range(len(cells))))]   # the usual grid: one stack
     stacks = []
     for size in dict.fromkeys(sizes.tolist()):
         stack: list[int] = []
@@ -361,8 +363,10 @@ def _padded(rows: Sequence[Sequence[float]], width: int = 0) -> np.ndarray:
     zeros. Cells share their lists (a weapon's damage law, its attack dice): each distinct
     list is converted once and the rows gathered."""
     distinct, index = _distinct(rows)
-    width = max(width, max(len(r) for r in distinct))
-    return np.array([list(r) + [0.0] * (width - len(r)) for r in distinct])[index]
+    out = np.zeros((len(distinct), max(width, max(map(len, distinct)))))
+    for row, values in zip(out, distinct):
+        row[: len(values)] = values
+    return out[index]
 
 
 def _sustained_pmf(row: Sequence[int]) -> list[float]:
