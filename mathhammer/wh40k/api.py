@@ -314,9 +314,9 @@ def _built_options(items: tuple[tuple[str, type, Any], ...]
 
 def _build_options(options: Mapping[str, Any]) -> tuple[Situation, Modifiers, Rules, bool]:
     options = dict(options)
-    situation = options.pop("situation", None) or Situation()
-    modifiers = options.pop("modifiers", None) or Modifiers()
-    rules = options.pop("rules", None) or Rules()
+    situation = options.pop("situation", None) or _DEFAULT_OPTIONS[0]
+    modifiers = options.pop("modifiers", None) or _DEFAULT_OPTIONS[1]
+    rules = options.pop("rules", None) or _DEFAULT_OPTIONS[2]
     for given, cls, example in ((situation, Situation, "half_range=True"),
                                 (modifiers, Modifiers, "hit_mod=1"), (rules, Rules, "edition=10")):
         if not isinstance(given, cls):
@@ -339,12 +339,21 @@ def _build_options(options: Mapping[str, Any]) -> tuple[Situation, Modifiers, Ru
         for key, value in groups[group].items():
             check_option_value(key, value, FIELD_TYPES[cls][key])
     try:
-        situation = dataclasses.replace(situation, **groups["situation"])
-        modifiers = dataclasses.replace(modifiers, **groups["modifiers"])
-        rules = dataclasses.replace(rules, **groups["rules"])
+        situation = _changed(situation, groups["situation"])
+        modifiers = _changed(modifiers, groups["modifiers"])
+        rules = _changed(rules, groups["rules"])
     except TypeError as exc:  # pragma: no cover - guarded by the field checks above
         raise OptionError(str(exc)) from None
     return situation, modifiers, rules, monster_vehicle
+
+
+def _changed(options: Any, fields: Mapping[str, Any]) -> Any:
+    """``options`` with ``fields`` set; itself when they change nothing (``edition=11``,
+    which every comparison passes, rebuilt three frozen objects per call)."""
+    changes = {key: value for key, value in fields.items()
+               if not (type(value) is type(current := getattr(options, key))
+                       and value == current)}
+    return dataclasses.replace(options, **changes) if changes else options
 
 
 def parse_weapons(weapons: WeaponsLike) -> list[Weapon]:

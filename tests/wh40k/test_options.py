@@ -31,3 +31,13 @@ def test_right_kinds_pass():
     assert build_checked(Situation, {"cover": True}) == Situation(cover=True)
     with pytest.raises(OptionError, match="must be True or False"):
         build_checked(Situation, {"cover": 1})
+
+
+def test_options_that_change_nothing_keep_the_defaults():
+    from mathhammer.wh40k import api
+
+    situation, modifiers, rules, _ = api.build_options({"edition": 11, "hit_mod": 0})
+    assert (situation, modifiers, rules) == api.build_options({})[:3]
+    assert rules is api.build_options({})[2]   # not rebuilt
+    changed = api.build_options({"edition": 10, "hit_mod": 1, "half_range": True})
+    assert (changed[2].edition, changed[1].hit_mod, changed[0].half_range) == (10, 1, True)
