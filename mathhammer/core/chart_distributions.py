@@ -121,12 +121,18 @@ def _two_panels(ax: Axes | None) -> tuple[Any, Any]:
     figure = axes_figure(ax)
     spec = ax.get_subplotspec()
     if spec is None:  # a free-standing axes: split its rectangle
+        from matplotlib.transforms import Bbox
+
         box = slot(ax)
         gap = 0.1 * box.height
-        ax.set_position((box.x0, box.y0 + 0.4 * box.height + gap / 2, box.width,
-                         0.6 * box.height - gap / 2))
-        lower = figure.add_axes((box.x0, box.y0, box.width, 0.4 * box.height - gap / 2),
-                                sharex=ax)
+        upper_box = Bbox.from_bounds(box.x0, box.y0 + 0.4 * box.height + gap / 2, box.width,
+                                     0.6 * box.height - gap / 2)
+        lower_box = Bbox.from_bounds(box.x0, box.y0, box.width, 0.4 * box.height - gap / 2)
+        ax.set_position(upper_box)
+        lower = figure.add_axes(lower_box.bounds, sharex=ax)
+        # each panel's slot is its part: the layout puts a panel back into its slot
+        ax.__dict__["_mathhammer_slot"] = upper_box
+        lower.__dict__["_mathhammer_slot"] = lower_box
         return ax, lower
     inner = spec.subgridspec(2, 1, height_ratios=[3, 2], hspace=0.25)
     slot(ax)

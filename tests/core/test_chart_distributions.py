@@ -49,3 +49,21 @@ def test_overlay_refusals():
         overlay({})
     with pytest.raises(OptionError, match="1 labels for 2 results"):
         overlay([Distribution.from_pmf(TWO_HITS)] * 2, labels=["only one"])
+
+
+@pytest.mark.parametrize("subplot", [False, True])
+def test_a_callers_axes_is_split_into_two_panels_that_do_not_overlap(subplot):
+    """Drawn into a caller's axes (a subplot, or a free-standing ``fig.add_axes`` one), the
+    P(exactly k) panel stays above the P(at least k) panel, both inside the axes' rectangle
+    (the free-standing one's upper panel was put back over the whole rectangle)."""
+    import matplotlib.pyplot as plt
+
+    fig = plt.figure(figsize=(7, 4.5))
+    ax = fig.add_subplot(1, 1, 1) if subplot else fig.add_axes((0.1, 0.1, 0.8, 0.8))
+    box = ax.get_position().frozen()
+    art = distribution(Distribution.from_pmf(TWO_HITS, label="hits"), ax=ax)
+    upper, lower = art.ax.get_position(), art.twin.get_position()
+    assert upper.y0 >= lower.y1 > lower.y0
+    if not subplot:
+        assert box.y0 <= lower.y0 and upper.y1 <= box.y1 + 1e-9
+    plt.close(fig)
