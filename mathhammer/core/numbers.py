@@ -58,6 +58,11 @@ def _numeric_looking(text: str) -> bool:
     return True
 
 
+#: A first word followed by a space (a lone word, or one followed by ':', is a name).
+_FIRST_WORD_RE = re.compile(r"[^\s:]+(?=\s)")
+_DIGITS_RE = re.compile(r"-?[0-9]+")
+
+
 def malformed_count(text: str) -> tuple[str, int] | None:
     """The first word of ``text`` and its 1-based column when it is a count written wrong.
 
@@ -67,7 +72,7 @@ def malformed_count(text: str) -> tuple[str, int] | None:
     wrong, never part of a name; names such as ``Onyx`` are left alone.
     """
     stripped = text.lstrip()
-    match = re.match(r"[^\s:]+(?=\s)", stripped)
+    match = _FIRST_WORD_RE.match(stripped)
     if match is None:
         return None  # a lone word or one followed by ':' is a name
     word = match.group(0)
@@ -77,7 +82,7 @@ def malformed_count(text: str) -> tuple[str, int] | None:
     prefix = visible[:-1]
     if not _numeric_looking(prefix):
         return None
-    if visible == word and re.fullmatch(r"-?[0-9]+", prefix):
+    if visible == word and _DIGITS_RE.fullmatch(prefix):
         return None  # a plain count: the game's parser reads it and checks its range
     return word, len(text) - len(stripped) + 1
 

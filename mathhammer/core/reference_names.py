@@ -16,6 +16,10 @@ from mathhammer.errors import MathhammerError
 _COUNT_PREFIX_RE = re.compile(r"(\d+)\s*[x×]\s*")
 
 
+#: What a look-up key ignores between words.
+_SEPARATORS_RE = re.compile(r"[\s_\-]+")
+
+
 def normalize(name: str) -> str:
     """The look-up key of a name: case, spaces, hyphens and underscores ignored.
 
@@ -24,7 +28,7 @@ def normalize(name: str) -> str:
     >>> normalize("Heavy war-jack"), normalize("HEAVY_WARJACK")
     ('heavywarjack', 'heavywarjack')
     """
-    return re.sub(r"[\s_\-]+", "", name).casefold()
+    return _SEPARATORS_RE.sub("", name).casefold()
 
 
 def split_name_line(text: str) -> tuple[str | None, str, str | None] | None:

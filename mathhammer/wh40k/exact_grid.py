@@ -185,6 +185,7 @@ class ExactCells(Sequence[ExactCell]):
                                                       len(requests))
         for i, cell in alone.items():
             self._cells[i] = cell
+        self._alone = list(alone)
         self._chosen, self._solved, self._hazardous = chosen, solved, hazardous
         self._slot = {i: j for j, i in enumerate(chosen)}
 
@@ -212,11 +213,9 @@ class ExactCells(Sequence[ExactCell]):
             solved = self._solved
             figures[:, self._chosen] = (solved.damage_mean, solved.killed_mean,
                                         solved.destroyed, solved.hazard_mean)
-        for i, cell in enumerate(self._cells):
-            if cell is not None and i not in self._slot:
-                damage, models, destroyed, hazard = cell.figures()
-                figures[:, i] = (damage, models, destroyed,
-                                 math.nan if hazard is None else hazard)
+        for i in self._alone:
+            damage, models, destroyed, hazard = cast(ExactCell, self._cells[i]).figures()
+            figures[:, i] = (damage, models, destroyed, math.nan if hazard is None else hazard)
         rows = [(metric, _FIGURE_ROWS[name]) for metric, (_, name) in metrics.items()
                 if name in _FIGURE_ROWS]
         values = figures[[row for _, row in rows]].T   # [cells, metrics]
