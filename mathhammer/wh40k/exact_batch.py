@@ -471,34 +471,29 @@ def _binomial_thinning(pmfs: np.ndarray, through: np.ndarray) -> np.ndarray:
     return kept[:, :size].copy()
 
 
-def _states_after(step: np.ndarray, counts: np.ndarray) -> np.ndarray:
+def _states_after(step: np.ndarray, counts: list[int]) -> np.ndarray:
     """``after[:, m] = e0 @ step ** m`` for ``m < counts`` (stacked; zeros past a cell's
-    count), by doubling the computed block with ``step ** (2 ** j)``. The cells are taken
-    most counts first, so each round multiplies only the leading cells that still need it
-    (a grid's few [TORRENT] D6 cells need 60 states after, most others 20 or fewer)."""
+    count), by doubling the computed block with ``step ** (2 ** j)``. ``counts`` run from
+    most to fewest, so each round multiplies only the leading cells that still need it (a
+    grid's few [TORRENT] D6 cells need 60 states after, most others 20 or fewer)."""
     n, size = step.shape[0], step.shape[1]
-    order = np.argsort(-counts, kind="stable")
-    ranked = counts[order].tolist()
-    most = ranked[0] if n else 1
-    step = step[order]
+    most = counts[0] if n else 1
     after = np.empty((n, most, size))
     after[:, 0] = 0.0
     after[:, 0, 0] = 1.0
     filled, power = 1, step
     while filled < most:
         take = min(filled, most - filled)
-        active = _needing(ranked, filled)
+        active = _needing(counts, filled)
         np.matmul(after[:active, :take], power[:active],
                   out=after[:active, filled : filled + take])
         # past those cells' counts: read only times a zero dice probability, never NaN
         after[active:, filled : filled + take] = 0.0
         filled += take
         if filled < most:
-            active = _needing(ranked, filled)
+            active = _needing(counts, filled)
             power = np.matmul(power[:active], power[:active])
-    out = np.empty_like(after)
-    out[order] = after
-    return out
+    return after
 
 
 def _needing(ranked: list[int], filled: int) -> int:
@@ -562,6 +557,10 @@ def _simple_chain(group: Sequence[CellTables], die: np.ndarray, step: np.ndarray
     commute): with n attack dice of pmf P, the states after the ordinary wounds, k critical
     wounds held, are ``c ** k sum_j P(j + k) C(j + k, k) e0 Q ** j``; then each critical
     wound's step. Without critical wounds that is ``sum_n P(n) e0 Q ** n``."""
+    # most attack dice first (see _states_after); the pmfs are put back in order at the end
+    counts = _counts(dice)
+    order = np.argsort(-counts, kind="stable")
+    die, step, dice, index = die[order], step[order], dice[order], index[order]
     size = step.shape[1]
     q = die[:, :, 0]
     chain = q[:, 1, None, None] * step if q.shape[1] > 1 else np.zeros_like(step)
@@ -571,12 +570,21 @@ def _simple_chain(group: Sequence[CellTables], die: np.ndarray, step: np.ndarray
     for u in range(2, q.shape[1]):
         power = np.matmul(power, step)
         chain += q[:, u, None, None] * power
-    after = _states_after(chain, _counts(dice))
+    after = _states_after(chain, counts[order].tolist())
     dice = dice[:, : after.shape[1]]   # trailing zeros of every law cut
     damage = np.matmul(dice[:, None, :], after)[:, 0, :]
-    if die.shape[2] == 1:
-        return damage
-    critical = die[:, 0, 1]
+    if die.shape[2] > 1:
+        _held_criticals(damage, die[:, 0, 1], dice, after, mortal, index)
+    out = np.empty_like(damage)
+    out[order] = damage
+    return out
+
+
+def _held_criticals(damage: np.ndarray, critical: np.ndarray, dice: np.ndarray,
+                    after: np.ndarray, mortal: _MortalSteps, index: np.ndarray) -> None:
+    """``damage`` of the cells whose die scores a [DEVASTATING WOUNDS] critical wound (held
+    apart) with probability ``critical``: the states after the ordinary wounds, k critical
+    wounds held, then each critical wound's step (see :func:`_simple_chain`)."""
     held = np.flatnonzero(critical > 0)
     if len(held):
         count = int(np.flatnonzero(dice[held].any(axis=0))[-1]) + 1
@@ -590,7 +598,6 @@ def _simple_chain(group: Sequence[CellTables], die: np.ndarray, step: np.ndarray
         coefficient = (critical[held, None, None] ** k) * choose * laws[:, j + k]
         per_k = np.matmul(coefficient, after[held, :count])
         damage[held] = _through_powers(per_k, mortal(index[held]))
-    return damage
 
 
 def _joint_chain(group: Sequence[CellTables], die: np.ndarray, step: np.ndarray,
@@ -611,7 +618,7 @@ def _joint_chain(group: Sequence[CellTables], die: np.ndarray, step: np.ndarray,
     joint = np.zeros((len(group), k_most, u_most))
     for i, table in enumerate(joints):
         joint[i, : table.shape[1], : table.shape[0]] = table.T
-    per_k = np.matmul(joint, _states_after(step, np.full(len(group), u_most)))
+    per_k = np.matmul(joint, _states_after(step, [u_most] * len(group)))
     if k_most == 1:
         return per_k[:, 0]
     return _through_powers(per_k, mortal(index))
