@@ -184,21 +184,24 @@ MAX_STACK_NUMBERS = 4_000_000
 def _stacks(cells: Sequence[CellTables]) -> list[tuple[int, list[int]]]:
     """The cells in stacks: by the padded size of their chain, each stack's tables within
     :data:`MAX_STACK_NUMBERS` (a cell's largest: its states after each attack die, its
-    steps for each held critical wound, its joint pmf)."""
+    steps for each held critical wound, its joint pmf); in each, most attack dice first
+    (:func:`_states_after` takes them in that order)."""
     rows, row_index = _distinct([c.row for c in cells])
-    hits = np.array([most_hits(r)[1] + 1 for r in rows])[row_index]
+    dice, hits = np.array([most_hits(r) for r in rows]).reshape(-1, 2)[row_index].T
+    hits = hits + 1
+    by_dice = np.argsort(-dice, kind="stable")
     held = np.array([bool(r[DEVASTATING]) for r in rows])[row_index]
     states = np.array([c.models for c in cells]) * np.array([c.wounds for c in cells]) + 1
     sizes = np.asarray(_BUCKETS)[np.searchsorted(_BUCKETS, states)]
     numbers = np.maximum(np.maximum(hits * sizes, sizes * sizes * np.where(held, hits, 1)),
                          hits * hits).tolist()
     if len(cells) and sizes.min() == sizes.max() and sum(numbers) <= MAX_STACK_NUMBERS:
-        return [(int(sizes[0]), list(range(len(cells))))]   # the usual grid: one stack
+        return [(int(sizes[0]), by_dice.tolist())]   # the usual grid: one stack
     stacks = []
     for size in dict.fromkeys(sizes.tolist()):
         stack: list[int] = []
         total = 0
-        for i in np.flatnonzero(sizes == size).tolist():
+        for i in by_dice[sizes[by_dice] == size].tolist():
             if stack and total + numbers[i] > MAX_STACK_NUMBERS:
                 stacks.append((size, stack))
                 stack, total = [], 0
@@ -557,10 +560,13 @@ def _simple_chain(group: Sequence[CellTables], die: np.ndarray, step: np.ndarray
     commute): with n attack dice of pmf P, the states after the ordinary wounds, k critical
     wounds held, are ``c ** k sum_j P(j + k) C(j + k, k) e0 Q ** j``; then each critical
     wound's step. Without critical wounds that is ``sum_n P(n) e0 Q ** n``."""
-    # most attack dice first (see _states_after); the pmfs are put back in order at the end
+    # most attack dice first (see _states_after; _stacks orders a stack's cells so), the pmfs
+    # put back in order at the end
     counts = _counts(dice)
-    order = np.argsort(-counts, kind="stable")
-    die, step, dice, index = die[order], step[order], dice[order], index[order]
+    order = None if (counts[:-1] >= counts[1:]).all() else np.argsort(-counts, kind="stable")
+    if order is not None:
+        die, step, dice, index = die[order], step[order], dice[order], index[order]
+        counts = counts[order]
     size = step.shape[1]
     q = die[:, :, 0]
     chain = q[:, 1, None, None] * step if q.shape[1] > 1 else np.zeros_like(step)
@@ -570,11 +576,13 @@ def _simple_chain(group: Sequence[CellTables], die: np.ndarray, step: np.ndarray
     for u in range(2, q.shape[1]):
         power = np.matmul(power, step)
         chain += q[:, u, None, None] * power
-    after = _states_after(chain, counts[order].tolist())
+    after = _states_after(chain, counts.tolist())
     dice = dice[:, : after.shape[1]]   # trailing zeros of every law cut
     damage = np.matmul(dice[:, None, :], after)[:, 0, :]
     if die.shape[2] > 1:
         _held_criticals(damage, die[:, 0, 1], dice, after, mortal, index)
+    if order is None:
+        return damage
     out = np.empty_like(damage)
     out[order] = damage
     return out

@@ -90,6 +90,21 @@ def test_every_batched_cell_equals_exact_alone(weapons, targets, options):
                    - alone.probability("unit_destroyed")) <= 1e-12
 
 
+@pytest.mark.parametrize("weapons,targets,options", list(grids(4, 29)))
+def test_a_stack_in_any_order_gives_the_same_answers(monkeypatch, weapons, targets, options):
+    """_stacks puts a stack's cells most attack dice first; a stack in another order (cells
+    fewest dice first) is put in that order by the chain and its answers put back."""
+    cells = cells_of(weapons, targets, options)
+    sorted_answers = solve_cells(cells)
+    stacks = exact_batch._stacks
+    monkeypatch.setattr(exact_batch, "_stacks", lambda tables: [
+        (size, members[::-1]) for size, members in stacks(tables)])
+    for one, other in zip(sorted_answers, solve_cells(cells)):
+        for name in one.pmfs:
+            assert np.abs(np.asarray(one.pmfs[name]) - np.asarray(other.pmfs[name])).max() \
+                <= 1e-15
+
+
 @pytest.mark.parametrize("options", [{"fnp_mortal": 5}, {"fnp_mortal": 4, "fnp": 6},
                                      {"dw_timing": "unit_end", "fnp_mortal": 5},
                                      {"edition": 10, "fnp_mortal": 6}])
