@@ -12,9 +12,10 @@
   spilling [DEVASTATING WOUNDS], a small grid) are solved one by one: each plan compiled once
   (:func:`~mathhammer.wh40k.exact.compiled_plan`), its tables from the memoised ones of
   :mod:`mathhammer.wh40k.exact_tables`; a refusal names its cell;
-- no :class:`~mathhammer.core.result.Result` is built: an :class:`ExactCell` holds the pmfs
-  and gives the headline figures (computed as a Result computes them), and builds the full
-  Result only when asked (:meth:`ExactCell.result`).
+- no :class:`~mathhammer.core.result.Result` is built: the answers come back as
+  :class:`ExactCells`, which gives every cell's headline figures at once (computed as a
+  Result computes them) and a cell's :class:`ExactCell` (its pmfs) when asked, which builds
+  the full Result only when asked in turn (:meth:`ExactCell.result`).
 """
 
 from __future__ import annotations
