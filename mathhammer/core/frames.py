@@ -17,6 +17,7 @@ Monte Carlo standard error (NaN for exact cells) and ``method`` the engine. ``at
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -112,6 +113,44 @@ def string_columns(*columns: tuple[Sequence[str], Sequence[int] | None]) -> list
         # an empty column stays an empty list: what an empty list of strings gives pandas
         out.append(strings.take(index) if len(index) and strings is not None else [])
     return out
+
+
+def frame_from_columns(data: Mapping[str, Any]) -> pd.DataFrame:
+    """``pd.DataFrame(data)`` for columns of equal length, faster when every column is
+    already an array pandas keeps as it is (a float ndarray, a string extension array such
+    as :func:`string_columns` gives): the columns' index is built once per set of names and
+    pandas' checks of each column are skipped (they cost more than a grid's small frame).
+
+    Examples
+    --------
+    >>> frame = frame_from_columns({"metric": string_columns((["a", "b"], None))[0],
+    ...                             "value": np.array([1.0, 2.0])})
+    >>> frame.equals(pd.DataFrame({"metric": ["a", "b"], "value": [1.0, 2.0]}))
+    True
+    """
+    arrays = list(data.values())
+    lengths = {len(column) for column in arrays}
+    if len(lengths) == 1 and all(map(_kept_as_is, arrays)):
+        # a copy of the shared index: a frame's ``columns.name`` may be set in place
+        return pd.DataFrame._from_arrays(arrays, columns=_column_index(tuple(data)).copy(),
+                                         index=pd.RangeIndex(lengths.pop()),
+                                         verify_integrity=False)
+    return pd.DataFrame(data, copy=False)
+
+
+def _kept_as_is(column: Any) -> bool:
+    """Whether the frame's constructor would keep ``column`` as it is (no conversion)."""
+    if isinstance(column, np.ndarray):
+        return column.ndim == 1 and column.dtype.kind in "fi"
+    # pandas 3's str columns (pandas 2 turns its object-dtype arrays into numpy ones)
+    return (isinstance(column, pd.api.extensions.ExtensionArray)
+            and isinstance(column.dtype, pd.StringDtype) and column.dtype == STRING_DTYPE)
+
+
+@functools.lru_cache(maxsize=64)
+def _column_index(names: tuple[str, ...]) -> pd.Index:
+    """The columns' index of a frame with these column names (an Index never changes)."""
+    return pd.DataFrame({name: [] for name in names}).columns
 
 
 def extra_columns(frame: pd.DataFrame) -> list[str]:

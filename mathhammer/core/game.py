@@ -432,9 +432,7 @@ def _frame(game: Game[Any], cells: Sequence[Cell], answers: Sequence[Answer],
            method: str, results_out: dict | None) -> Any:
     """The tidy frame of the cells' answers, built column by column (a comparison's label
     columns repeat a few strings; row dicts cost more than the answers)."""
-    import pandas as pd
-
-    from mathhammer.core.frames import string_columns
+    from mathhammer.core.frames import frame_from_columns, string_columns
 
     middle = list(game.situation_columns)
     settings = []
@@ -462,7 +460,7 @@ def _frame(game: Game[Any], cells: Sequence[Cell], answers: Sequence[Answer],
     data["value"] = np.asarray(values, dtype=float)
     data["stderr"] = errors
     data["method"] = method_column
-    return pd.DataFrame(data, copy=False)
+    return frame_from_columns(data)
 
 
 def _headline_rows(game: Game[Any], cells: Sequence[Cell], answers: Sequence[Answer],

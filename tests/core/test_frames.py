@@ -8,9 +8,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from mathhammer.core.frames import (COLUMNS, extra_columns, per_points, pivot,
-                                    repeated_strings, table, tidy_frame, to_json_dict,
-                                    to_markdown)
+from mathhammer.core.frames import (COLUMNS, extra_columns, frame_from_columns, per_points,
+                                    pivot, repeated_strings, string_columns, table, tidy_frame,
+                                    to_json_dict, to_markdown)
 from mathhammer.errors import OptionError
 
 NAN = math.nan
@@ -118,3 +118,37 @@ def test_repeated_strings_build_the_column_a_list_builds(seed):
     assert got.equals(want) and got["label"].dtype == want["label"].dtype
     pd.testing.assert_frame_equal(pd.DataFrame({"label": repeated_strings(rows)}),
                                   pd.DataFrame({"label": rows}))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_frame_from_columns_equals_the_constructor(seed):
+    """The fast frame equals pandas' own from lists, whatever the columns (string arrays,
+    floats, ints, plain lists that take the constructor's path), and sharing its columns'
+    index with later frames never lets a change of one reach another."""
+    rng = random.Random(seed)
+    n = rng.randint(1, 7)   # (an empty list has no dtype to compare)
+    labels = [rng.choice(["Lascannon", "MEQ", "é", "Bolt rifles (2)"]) for _ in range(n)]
+    values = [rng.random() for _ in range(n)]
+    names = rng.sample(["attacker", "metric", "value", "save", "method"], 3)
+    kinds = [rng.choice(["strings", "floats", "ints", "list"]) for _ in names]
+    built, lists = {}, {}
+    for name, kind in zip(names, kinds):
+        if kind == "strings":
+            built[name], lists[name] = string_columns((labels, None))[0], labels
+        elif kind == "floats":
+            built[name], lists[name] = np.array(values, dtype=float), values
+        elif kind == "ints":
+            built[name], lists[name] = np.arange(n), list(range(n))
+        else:
+            built[name] = lists[name] = [rng.choice([None, 2, "x"]) for _ in range(n)]
+    got, want = frame_from_columns(built), pd.DataFrame(lists)
+    pd.testing.assert_frame_equal(got, want, check_index_type=True, check_column_type=True)
+    got.columns.name = "changed"   # in place: must not reach the next frame's columns
+    assert frame_from_columns(built).columns.name is None
+
+
+def test_frame_from_columns_refuses_what_the_constructor_refuses():
+    with pytest.raises(ValueError):
+        pd.DataFrame({"a": np.zeros(2), "b": np.zeros(3)})
+    with pytest.raises(ValueError):   # unequal lengths: the constructor's own error
+        frame_from_columns({"a": np.zeros(2), "b": np.zeros(3)})
