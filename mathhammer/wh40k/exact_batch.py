@@ -26,6 +26,7 @@ cell-by-cell engine; the pmfs equal :func:`mathhammer.wh40k.exact.solve`'s to ro
 from __future__ import annotations
 
 from bisect import bisect_left
+from itertools import accumulate
 from collections.abc import Sequence
 from operator import attrgetter, itemgetter
 from typing import cast
@@ -41,6 +42,7 @@ from mathhammer.wh40k.exact import (MAX_EXACT_DAMAGE, MAX_EXACT_STATES, MAX_EXAC
                                     MAX_PENDING_CELLS, hazard_pmf)
 from mathhammer.wh40k.exact_cell_tables import CellTables
 from mathhammer.wh40k.exact_tables import flat_power
+from mathhammer.wh40k.weapon_tables import BatchTables
 
 __all__ = ["MAX_BATCH_HITS", "MAX_BATCH_STATES", "SolvedTables", "batchable", "dice_law",
            "most_hits", "solve_tables"]
@@ -187,21 +189,25 @@ def _stacks(cells: Sequence[CellTables]) -> list[tuple[int, list[int]]]:
     steps for each held critical wound, its joint pmf); in each, most attack dice first
     (:func:`_states_after` takes them in that order)."""
     rows, row_index = _distinct([c.row for c in cells])
-    dice, hits = np.array([most_hits(r) for r in rows]).reshape(-1, 2)[row_index].T
-    hits = hits + 1
-    by_dice = np.argsort(-dice, kind="stable")
-    held = np.array([bool(r[DEVASTATING]) for r in rows])[row_index]
-    states = np.array([c.models for c in cells]) * np.array([c.wounds for c in cells]) + 1
-    sizes = np.asarray(_BUCKETS)[np.searchsorted(_BUCKETS, states)]
-    numbers = np.maximum(np.maximum(hits * sizes, sizes * sizes * np.where(held, hits, 1)),
-                         hits * hits).tolist()
-    if len(cells) and sizes.min() == sizes.max() and sum(numbers) <= MAX_STACK_NUMBERS:
-        return [(int(sizes[0]), by_dice.tolist())]   # the usual grid: one stack
+    row_hits = [most_hits(r) for r in rows]
+    held = [bool(r[DEVASTATING]) for r in rows]
+    dice, sizes, numbers = [], [], []
+    for cell, r in zip(cells, row_index):   # a few numbers per cell: cheaper than numpy
+        size = _BUCKETS[bisect_left(_BUCKETS, cell.models * cell.wounds + 1)]
+        hits = row_hits[r][1] + 1
+        dice.append(row_hits[r][0])
+        sizes.append(size)
+        numbers.append(max(hits * size, size * size * (hits if held[r] else 1), hits * hits))
+    by_dice = sorted(range(len(cells)), key=dice.__getitem__, reverse=True)   # stable
+    if cells and min(sizes) == max(sizes) and sum(numbers) <= MAX_STACK_NUMBERS:
+        return [(sizes[0], by_dice)]   # the usual grid: one stack
     stacks = []
-    for size in dict.fromkeys(sizes.tolist()):
+    for size in dict.fromkeys(sizes):
         stack: list[int] = []
         total = 0
-        for i in by_dice[sizes[by_dice] == size].tolist():
+        for i in by_dice:
+            if sizes[i] != size:
+                continue
             if stack and total + numbers[i] > MAX_STACK_NUMBERS:
                 stacks.append((size, stack))
                 stack, total = [], 0
@@ -226,8 +232,8 @@ class _Stack:
 
     def __init__(self, group: Sequence[CellTables], size: int) -> None:
         self.group, self.size = group, size
-        (rows, hit, wound, save, normal, mortal, _, fnp, fnp_mortal, models, wounds,
-         *_) = zip(*group)
+        (rows, tables, wound_rows, save_rows, normal, mortal, _, fnp, fnp_mortal, models,
+         wounds, *_) = zip(*group)
         self.models, self.wounds = np.array(models), np.array(wounds)
         self.fnp, self.fnp_mortal = np.array(fnp), np.array(fnp_mortal)
         self.normal = normal
@@ -236,8 +242,7 @@ class _Stack:
         flags = np.array([(r[DEVASTATING], r[LETHAL], r[EXTRA_CRIT], r[AUTO_HIT])
                           for r in self.rows], dtype=bool)[self.row_index]
         self.devastating, self.lethal, self.extra_crit, self.auto_hit = flags.T
-        tables, index = _distinct(hit + wound + save)   # cells share their weapon's rows
-        self.tables = np.array(tables)[np.reshape(index, (3, -1))]   # [3, cells, 2, 7]
+        self.tables = _roll_tables(tables, wound_rows, save_rows)   # [3, cells, 2, 7]
         self.alike = np.array([n == m for n, m in zip(normal, mortal)]) & (self.fnp ==
                                                                           self.fnp_mortal)
 
@@ -273,6 +278,20 @@ class _Stack:
                 law = laws[key] = dice_law(r)
             rows.append(law)
         return _padded(rows)[self.row_index]
+
+
+def _roll_tables(tables: Sequence[BatchTables], wound_rows: Sequence[int],
+                 save_rows: Sequence[int]) -> np.ndarray:
+    """Each cell's hit, wound and save tables ``[3, cells, 2, 7]``: every distinct weapon's
+    tables (cells of one weapon share them) joined once, then each cell's rows gathered."""
+    distinct, index = _distinct(tables)
+    blocks = ([t.hit[None] for t in distinct] + [t.wound for t in distinct]
+              + [t.saves for t in distinct])
+    wound_at = list(accumulate((len(t.wound) for t in distinct), initial=len(distinct)))
+    save_at = list(accumulate((len(t.saves) for t in distinct), initial=wound_at[-1]))
+    rows = np.array([index, [wound_at[t] + r for t, r in zip(index, wound_rows)],
+                     [save_at[t] + r for t, r in zip(index, save_rows)]])
+    return np.concatenate(blocks)[rows]
 
 
 #: The outcome codes of a hit, wound or save table, broadcast against ``[rolls, cells, 1, 7]``.

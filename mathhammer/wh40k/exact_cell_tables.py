@@ -28,6 +28,7 @@ from mathhammer.wh40k.compile import (BONUS_COUNT, BONUS_DICE, BONUS_SIDES, FNP_
                                       batch_tables, dw_at_unit_end, dw_spill, feel_no_pain,
                                       hazard_mortals, psychic_feel_no_pain)
 from mathhammer.wh40k.profiles import Modifiers, Rules, Situation, TargetProfile, Weapon
+from mathhammer.wh40k.weapon_tables import BatchTables
 
 __all__ = ["CellTables", "cell_tables", "defender_class"]
 
@@ -39,9 +40,10 @@ class CellTables(NamedTuple):
     ----------
     row
         The batch row (``CompiledPlan.batch[0]``), [BLAST] dice included.
-    hit, wound, save
-        ``int64[2, 7]`` tables: hit outcome and re-roll, wound outcome and re-roll, save
-        fails and re-roll (``CompiledPlan.rolls[0]`` is ``hit`` over ``wound``).
+    tables, wound_row, save_row
+        The weapon's :class:`~mathhammer.wh40k.weapon_tables.BatchTables` against the
+        cell's class of targets (shared by its cells) and the cell's rows of its wound and
+        save tables: see :attr:`hit`, :attr:`wound` and :attr:`save`.
     normal_damage, mortal_damage
         Pmfs (lists) of the final damage of an unsaved wound and of a [DEVASTATING WOUNDS] critical
         wound (the raw Damage roll's law through the damage maps).
@@ -58,9 +60,9 @@ class CellTables(NamedTuple):
     """
 
     row: list[int]
-    hit: np.ndarray
-    wound: np.ndarray
-    save: np.ndarray
+    tables: BatchTables
+    wound_row: int
+    save_row: int
     normal_damage: list[float]
     mortal_damage: list[float]
     damage_max: int
@@ -73,6 +75,21 @@ class CellTables(NamedTuple):
     hazard_fail_max: int
     spill: bool
     at_unit_end: bool
+
+    @property
+    def hit(self) -> np.ndarray:
+        """``int64[2, 7]``: hit outcome per face and re-roll (``CompiledPlan.rolls[0, :2]``)."""
+        return self.tables.hit
+
+    @property
+    def wound(self) -> np.ndarray:
+        """``int64[2, 7]``: wound outcome per face and re-roll (``CompiledPlan.rolls[0, 2:]``)."""
+        return self.tables.wound[self.wound_row]
+
+    @property
+    def save(self) -> np.ndarray:
+        """``int64[2, 7]``: save fails per face and re-roll (``CompiledPlan.saves[0, 0]``)."""
+        return self.tables.saves[self.save_row]
 
 
 #: ``CellTables(*fields)`` without the Python-level ``__new__`` a NamedTuple generates (one
@@ -191,8 +208,6 @@ def cell_tables(cells: Sequence[tuple[Sequence[Weapon], TargetProfile]],
         hazard = weapon.count if weapon.has(ab.HAZARDOUS) else 0
         blast = tables.blast_per_five + tables.cleave_per_five
         bonus = tables.blast_dice[0] + tables.cleave_dice[0]
-        # cells of one T (or save) share their row of the tables: the engine reads it once
-        wound_rows, save_rows = list(tables.wound), list(tables.saves)
         row: list[int] = tables.row
         fnp_column, fnp_mortal_column = row[FNP_COLUMN], row[FNP_MORTAL_COLUMN]
         for i, target, (wound_row, save_row) in zip(members, targets, places):
@@ -206,7 +221,7 @@ def cell_tables(cells: Sequence[tuple[Sequence[Weapon], TargetProfile]],
                 row[BONUS_SIDES] = (max(tables.blast_dice[1], tables.cleave_dice[1])
                                     if row[BONUS_COUNT] else 0)
             out[i] = _new_cell(CellTables, (
-                row, tables.hit, wound_rows[wound_row], save_rows[save_row], normal, mortal,
+                row, tables, wound_row, save_row, normal, mortal,
                 top, unit[fnp_column], unit[fnp_mortal_column], unit[0], unit[1], hazard,
                 mortals_per_fail, fail_max, spill, at_unit_end))
     return out
