@@ -93,6 +93,14 @@ def repeated_strings(values: Sequence[str], counts: Sequence[int] | None = None
     return string_columns((values, counts))[0]
 
 
+def _string_array(strings: np.ndarray) -> Any:
+    """``pd.array(strings, dtype=STRING_DTYPE)`` (``strings``: an object array of str), by
+    the dtype's own array type when it has one (pd.array's dtype lookup costs more)."""
+    if isinstance(STRING_DTYPE, pd.StringDtype):
+        return STRING_DTYPE.construct_array_type()._from_sequence(strings, dtype=STRING_DTYPE)
+    return pd.array(strings, dtype=STRING_DTYPE)
+
+
 def string_columns(*columns: tuple[Sequence[str], Sequence[int] | None]) -> list[Any]:
     """Columns of strings as pandas would build them from lists, every distinct string of
     all of them converted once: a frame's label columns repeat a few labels, and converting
@@ -101,8 +109,7 @@ def string_columns(*columns: tuple[Sequence[str], Sequence[int] | None]) -> list
     every = [v for values, _ in columns for v in values]
     where = {v: i for i, v in enumerate(dict.fromkeys(every))}
     codes = np.fromiter(map(where.__getitem__, every), dtype=np.intp, count=len(every))
-    strings = pd.array(np.array(list(where), dtype=object), dtype=STRING_DTYPE) \
-        if where else None
+    strings = _string_array(np.array(list(where), dtype=object)) if where else None
     out = []
     start = 0
     for values, counts in columns:

@@ -221,9 +221,13 @@ class ExactCells(Sequence[ExactCell]):
                 if name in _FIGURE_ROWS]
         values = figures[[row for _, row in rows]].T   # [cells, metrics]
         present = ~np.isnan(values)
-        names = np.array([metric for metric, _ in rows], dtype=object)
+        kept = present.any(axis=0)   # a metric no cell has (no [HAZARDOUS]): its column out
+        if present[:, kept].all():   # every cell the same rows: the usual grid
+            names = [metric for (metric, _), keep in zip(rows, kept.tolist()) if keep]
+            return [len(names)] * n, names * n, values[:, kept].ravel()
+        names_array = np.array([metric for metric, _ in rows], dtype=object)
         return (present.sum(axis=1).tolist(),
-                np.broadcast_to(names, values.shape)[present].tolist(), values[present])
+                np.broadcast_to(names_array, values.shape)[present].tolist(), values[present])
 
 
 #: The row of :meth:`ExactCells.headlines`'s figures that holds each outcome or event.

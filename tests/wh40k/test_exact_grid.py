@@ -54,26 +54,35 @@ def test_a_cells_headline_is_cores_headline_of_its_result(weapon):
     assert all(np.isnan(e) for _, _, e in fast + slow)
 
 
-def test_every_cells_headlines_at_once_are_each_cells_headline():
+_PLASMA = '5x Plasma gun: 24" A1 BS3+ S8 AP-3 D2 [HAZARDOUS]'
+_LASCANNON = '2x Lascannon: 48" A1 BS4+ S12 AP-3 DD6+1'
+
+
+@pytest.mark.parametrize("lines,row_counts", [
+    ((_PLASMA, _LASCANNON), {3, 4}),   # some cells [HAZARDOUS]: one row more
+    ((_LASCANNON,), {3}),              # none: every cell the same three rows
+    ((_PLASMA,), {4})])                # all: every cell four rows
+def test_every_cells_headlines_at_once_are_each_cells_headline(lines, row_counts):
     """ExactCells.headlines (a comparison frame's fast path) gives the rows of each cell's
     headline: batched cells, cells solved alone (Command Re-roll, two lines) and
     [HAZARDOUS] ones alike, in order."""
     from mathhammer.wh40k.api import GAME
 
-    plasma = parse_weapon('5x Plasma gun: 24" A1 BS3+ S8 AP-3 D2 [HAZARDOUS]')
-    lascannon = parse_weapon('2x Lascannon: 48" A1 BS4+ S12 AP-3 DD6+1')
+    weapons = [parse_weapon(line) for line in lines]
     targets = [parse_target(t) for t in ("10x T3 Sv5+ W1", "5x T4 Sv3+ W2", "T10 Sv3+ W12")]
-    cells = [([w], t, {}) for w in (BOLTER, plasma, lascannon) for t in targets]
-    cells += [([BOLTER, plasma], targets[1], {}), ([plasma], targets[0],
-                                                    {"command_reroll": "hit"})]
+    cells = [([w], t, {}) for w in (BOLTER, *weapons) for t in targets]
+    cells += [([BOLTER, weapons[0]], targets[1], {}), ([weapons[0]], targets[0],
+                                                        {"command_reroll": "hit"})]
+    if row_counts == {4}:
+        cells = [cell for cell in cells if cell[0][-1] is weapons[0]]
     answers = solve_cells(cells)
     counts, metrics, values = answers.headlines(GAME.metrics)
     each = [answers[i].headline(GAME.metrics) for i in range(len(cells))]
     assert counts == [len(rows) for rows in each]
-    assert 4 in counts and 3 in counts   # hazardous cells have one row more
+    assert set(counts) == row_counts
     assert metrics == [m for rows in each for m, _, _ in rows]
     assert values.tolist() == [v for rows in each for _, v, _ in rows]
-    assert answers[-1].result().mean("damage") == values[-4]
+    assert answers[-1].result().mean("damage") == values[-len(each[-1])]
 
 
 def test_an_exact_grid_frame_is_the_same_with_or_without_its_results():
