@@ -29,6 +29,7 @@ as ``mh.simulate(..., seed=that_child)`` on its own, whatever else is in the gri
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
@@ -359,7 +360,9 @@ def with_unit_size(label: str, models: int) -> str:
     return f"{label} ({models})"
 
 
+@functools.cache
 def _builtin() -> TargetLibrary:
+    """The built-in reference library (imported when first asked: it reads its data file)."""
     from mathhammer.wh40k.targets import targets
 
     return targets

@@ -111,16 +111,18 @@ def solve_tables(cells: Sequence[CellTables]) -> SolvedTables:
         if die.shape[2] > 1:
             mixed |= die[:, 1:, 1].any(axis=1)
         mortal = _MortalSteps(group, units, step)
-        dice = stack.dice_laws()
+        dice, counts = stack.dice_laws()
         if not mixed.any():
-            damage = _simple_chain(group, die, step, mortal, np.arange(len(group)), dice)
+            damage = _simple_chain(group, die, step, mortal, np.arange(len(group)), dice,
+                                   counts)
         else:
             damage = np.empty((len(group), size))
             for chosen, chain in ((~mixed, _simple_chain), (mixed, _joint_chain)):
                 index = np.flatnonzero(chosen)
                 if len(index):
                     damage[index] = chain([group[j] for j in index.tolist()], die[index],
-                                          step[index], mortal, index, dice[index])
+                                          step[index], mortal, index, dice[index],
+                                          counts[index])
         solved.add(members, group, units, damage, hazards)
     return solved
 
@@ -267,17 +269,19 @@ class _Stack:
             return None
         return _padded(laws)[self.row_index]
 
-    def dice_laws(self) -> np.ndarray:
-        """Each cell's attack dice pmf ``[cells, most dice + 1]`` (each law computed once)."""
+    def dice_laws(self) -> tuple[np.ndarray, np.ndarray]:
+        """Each cell's attack dice pmf ``[cells, most dice + 1]`` (each law computed once),
+        and each law's length up to its last non-zero entry (most dice + 1)."""
         laws: dict[tuple, list[float]] = {}
-        rows = []
+        rows, lengths = [], []
         for r in self.rows:
             key = _dice_key(r)
             law = laws.get(key)
             if law is None:
                 law = laws[key] = dice_law(r)
             rows.append(law)
-        return _padded(rows)[self.row_index]
+            lengths.append(len(law) - next(i for i, p in enumerate(reversed(law)) if p > 0))
+        return _padded(rows)[self.row_index], np.array(lengths)[self.row_index]
 
 
 def _roll_tables(tables: Sequence[BatchTables], wound_rows: Sequence[int],
@@ -564,13 +568,9 @@ class _MortalSteps:
         return self.steps[index]
 
 
-def _counts(laws: np.ndarray) -> np.ndarray:
-    """Each row's length up to its last non-zero entry (a dice pmf's most dice + 1)."""
-    return laws.shape[1] - np.argmax(laws[:, ::-1] > 0, axis=1)
-
-
 def _simple_chain(group: Sequence[CellTables], die: np.ndarray, step: np.ndarray,
-                  mortal: _MortalSteps, index: np.ndarray, dice: np.ndarray) -> np.ndarray:
+                  mortal: _MortalSteps, index: np.ndarray, dice: np.ndarray,
+                  counts: np.ndarray) -> np.ndarray:
     """Final pmfs of wounds lost ``[cells, size]`` of cells whose die scores either unsaved
     wounds (pmf ``q(x)``) or one critical wound (probability c), never both.
 
@@ -578,14 +578,16 @@ def _simple_chain(group: Sequence[CellTables], die: np.ndarray, step: np.ndarray
     and ``(Q + c y) ** n = sum_k C(n, k) c ** k y ** k Q ** (n - k)`` (Q and the identity
     commute): with n attack dice of pmf P, the states after the ordinary wounds, k critical
     wounds held, are ``c ** k sum_j P(j + k) C(j + k, k) e0 Q ** j``; then each critical
-    wound's step. Without critical wounds that is ``sum_n P(n) e0 Q ** n``."""
+    wound's step. Without critical wounds that is ``sum_n P(n) e0 Q ** n``. ``counts``:
+    each cell's most attack dice + 1 (:meth:`_Stack.dice_laws`)."""
     # most attack dice first (see _states_after; _stacks orders a stack's cells so), the pmfs
     # put back in order at the end
-    counts = _counts(dice)
-    order = None if (counts[:-1] >= counts[1:]).all() else np.argsort(-counts, kind="stable")
+    ranked = counts.tolist()
+    order = None if all(a >= b for a, b in zip(ranked, ranked[1:])) else \
+        np.argsort(-counts, kind="stable")
     if order is not None:
         die, step, dice, index = die[order], step[order], dice[order], index[order]
-        counts = counts[order]
+        ranked = counts[order].tolist()
     size = step.shape[1]
     q = die[:, :, 0]
     chain = q[:, 1, None, None] * step if q.shape[1] > 1 else np.zeros_like(step)
@@ -595,7 +597,7 @@ def _simple_chain(group: Sequence[CellTables], die: np.ndarray, step: np.ndarray
     for u in range(2, q.shape[1]):
         power = np.matmul(power, step)
         chain += q[:, u, None, None] * power
-    after = _states_after(chain, counts.tolist())
+    after = _states_after(chain, ranked)
     dice = dice[:, : after.shape[1]]   # trailing zeros of every law cut
     damage = np.matmul(dice[:, None, :], after)[:, 0, :]
     if die.shape[2] > 1:
@@ -628,11 +630,13 @@ def _held_criticals(damage: np.ndarray, critical: np.ndarray, dice: np.ndarray,
 
 
 def _joint_chain(group: Sequence[CellTables], die: np.ndarray, step: np.ndarray,
-                 mortal: _MortalSteps, index: np.ndarray, dice: np.ndarray) -> np.ndarray:
+                 mortal: _MortalSteps, index: np.ndarray, dice: np.ndarray,
+                 counts: np.ndarray) -> np.ndarray:
     """Final pmfs of wounds lost ``[cells, size]`` of any cells: each cell's joint pmf of
     unsaved and critical wounds (:func:`~mathhammer.wh40k.exact_tables.flat_power`), the
     unsaved wounds through the chain, then each critical wound's step (as
-    :func:`mathhammer.wh40k.exact.apply_batch`)."""
+    :func:`mathhammer.wh40k.exact.apply_batch`). ``counts`` is not read (the signature of
+    :func:`_simple_chain`)."""
     laws: dict[tuple, np.ndarray] = {}
     joints = []
     for j, c in enumerate(group):
