@@ -4,7 +4,7 @@
   remembered) and first-time (every cache cleared before each answer), each against icepool
   in the same run;
 - ``grid_rows``: a 7x6 exact comparison grid per cell: first-time, ours and mh.compare as it
-  was before issue 24, by one script in fresh processes taking turns; repeated and
+  was before issue 24, by two worker processes alive side by side taking turns; repeated and
   first-time in this process; against the engine of before issue 24
   (``tests/wh40k/previous_exact.py``, kept unchanged) solving the same cells one by one from
   freshly compiled plans, and against a Monte Carlo grid at 200,000 trials per cell;
@@ -99,41 +99,43 @@ def previous_engine_grid(repeats: int) -> float:
 #: The last commit before issue 24's exact engine: ``grid_times`` times its grid end to end.
 PRE_ISSUE_COMMIT = "aad44c5"
 
-#: One fresh process's exact grids: one untimed, then each timed with every cache cleared
-#: first when the tree has caches to clear (mathhammer at PRE_ISSUE_COMMIT has none that a
-#: grid fills: its first grid and its repeats cost the same, 44.6 and 46.5 ms measured).
-_GRID_SCRIPT = """
+#: A worker timing exact grids first time (every cache cleared first, when the tree has
+#: caches to clear: mathhammer at PRE_ISSUE_COMMIT has none that a grid fills, its first grid
+#: and its repeats cost the same, 44.6 and 46.5 ms measured): one untimed grid, then for each
+#: number N read from stdin, N grids timed, their CPU seconds written as one JSON line.
+_GRID_WORKER = """
 import json, sys, time
 sys.path.insert(0, sys.argv[1])
 import mathhammer as mh
 from mathhammer.wh40k import api
 clear = getattr(api, "clear_caches", lambda: None)
-attackers, targets, repeats = {attackers!r}, {targets!r}, {repeats}
+attackers, targets = {attackers!r}, {targets!r}
 mh.compare(attackers, targets, exact=True)
-times = []
-for _ in range(repeats):
-    start = time.process_time()
-    clear()
-    mh.compare(attackers, targets, exact=True)
-    times.append(time.process_time() - start)
-print(json.dumps(times))
+print("ready", flush=True)
+for line in sys.stdin:
+    times = []
+    for _ in range(int(line)):
+        start = time.process_time()
+        clear()
+        mh.compare(attackers, targets, exact=True)
+        times.append(time.process_time() - start)
+    print(json.dumps(times), flush=True)
 """
 
 
-#: Our grids per pre-issue grid in each fresh process: each process then times about as long
-#: a stretch (the machine's speed changes from one second to the next; a few ms of ours
-#: against a third of a second of theirs swung the ratio from 14x to 23x).
+#: Our grids per pre-issue grid in each turn: each turn then times about as long a stretch
+#: of each (about 30 ms: the machine's speed changes from one second to the next, and a few
+#: ms of ours against a third of a second of theirs swung the ratio from 14x to 23x).
 OURS_PER_THEIRS = 15
 
 
-def fresh_process_grids(repeats: int, rounds: int
-                        ) -> tuple[list[list[float]], list[list[float]]] | None:
-    """CPU seconds of each 7x6 exact grid, first time, per round: by this tree (``repeats *``
-    :data:`OURS_PER_THEIRS` grids a round) and by mathhammer as it was at
-    :data:`PRE_ISSUE_COMMIT` (``repeats`` a round; ``git archive`` into a temporary folder),
-    each round a fresh process of each, in turns (the same script, so both are measured alike,
-    and a load that changes during the run weighs on both); None without git or that
-    commit."""
+def interleaved_grids(rounds: int) -> tuple[list[list[float]], list[float]] | None:
+    """CPU seconds of the 7x6 exact grid, first time, by this tree and by mathhammer as it
+    was at :data:`PRE_ISSUE_COMMIT` (``git archive`` into a temporary folder): two worker
+    processes alive side by side, taking turns ``rounds`` times (one pre-issue grid, then
+    :data:`OURS_PER_THEIRS` of ours; who goes first alternates), so that each turn's two
+    figures come from the same fraction of a second of the machine. Returns each turn's
+    times of ours and each turn's pre-issue time; None without git or that commit."""
     import json
     import subprocess
     import sys
@@ -141,9 +143,7 @@ def fresh_process_grids(repeats: int, rounds: int
     from pathlib import Path
 
     root = Path(__file__).resolve().parent.parent
-    scripts = [_GRID_SCRIPT.format(attackers=GRID_ATTACKERS, targets=GRID_TARGETS,
-                                   repeats=count) for count in (repeats * OURS_PER_THEIRS,
-                                                                repeats)]
+    script = _GRID_WORKER.format(attackers=GRID_ATTACKERS, targets=GRID_TARGETS)
     with tempfile.TemporaryDirectory() as folder:
         try:
             archive = subprocess.run(["git", "-C", str(root), "archive", PRE_ISSUE_COMMIT,
@@ -151,28 +151,40 @@ def fresh_process_grids(repeats: int, rounds: int
             subprocess.run(["tar", "-x", "-C", folder], input=archive, check=True)
         except (OSError, subprocess.CalledProcessError):
             return None
-        ours: list[list[float]] = []
-        before: list[list[float]] = []
-        for _ in range(rounds):
-            for tree, script, times in ((str(root), scripts[0], ours),
-                                        (folder, scripts[1], before)):
-                done = subprocess.run([sys.executable, "-c", script, tree],
-                                      capture_output=True, text=True)
-                if done.returncode != 0:
-                    return None
-                times.append(json.loads(done.stdout))
-        return ours, before
+        workers = [subprocess.Popen([sys.executable, "-c", script, tree],
+                                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+                   for tree in (str(root), folder)]
+        try:
+            if any(w.stdout.readline().strip() != "ready" for w in workers):
+                return None
+
+            def turn(worker: subprocess.Popen, count: int) -> list[float]:
+                worker.stdin.write(f"{count}\n")
+                worker.stdin.flush()
+                return json.loads(worker.stdout.readline())
+
+            ours: list[list[float]] = []
+            before: list[float] = []
+            for r in range(rounds):
+                for which in ((0, 1) if r % 2 else (1, 0)):
+                    if which == 0:
+                        ours.append(turn(workers[0], OURS_PER_THEIRS))
+                    else:
+                        before.extend(turn(workers[1], 1))
+            return ours, before
+        except (OSError, ValueError):
+            return None
+        finally:
+            for w in workers:
+                w.kill()
+                w.wait()
 
 
 #: Fewest repeats of a whole exact grid (a few ms each): medians of 3 swung by 50% on a
 #: loaded machine.
 GRID_REPEATS = 21
-#: The first-time grids, ours and the pre-issue ones, are timed in this many turns of fresh
-#: processes (each round's two processes follow each other: their ratio is compared in the
-#: same stretch of the machine's changing speed).
-GRID_ROUNDS = 7
-#: Pre-issue grids timed in each of its fresh processes (about 50 ms each).
-GRID_PER_ROUND = 5
+#: Turns of the two grid workers (:func:`interleaved_grids`): about 3 s in all.
+GRID_ROUNDS = 61
 
 
 def cpu_times(fn, repeats: int) -> list[float]:
@@ -186,8 +198,8 @@ def cpu_times(fn, repeats: int) -> list[float]:
 
 
 def grid_times(repeats: int, mc_trials: int) -> dict[str, float]:
-    """Seconds per cell of the 7x6 grid: exact first-time, ours and the pre-issue one, in
-    fresh processes taking turns (:func:`fresh_process_grids`); ours repeated and first-time
+    """Seconds per cell of the 7x6 grid: exact first-time, ours and the pre-issue one, by
+    two workers taking turns (:func:`interleaved_grids`); ours repeated and first-time
     in this process (a large one: every engine's tables and kernels loaded); the previous
     engine; and Monte Carlo at ``mc_trials`` per cell (one repeat)."""
     cells = len(GRID_ATTACKERS) * len(GRID_TARGETS)
@@ -199,14 +211,13 @@ def grid_times(repeats: int, mc_trials: int) -> dict[str, float]:
         raise AssertionError("a repeated exact grid differs from the first")
     first_answer(compare)()
     here = statistics.median(cpu_times(first_answer(compare), repeats))
-    fresh = fresh_process_grids(GRID_PER_ROUND, GRID_ROUNDS)
-    if fresh:
-        ours, before = fresh
+    turns = interleaved_grids(GRID_ROUNDS)
+    if turns:
+        ours, before = turns
         first = statistics.median([t for times in ours for t in times])
-        pre_issue = statistics.median([t for times in before for t in times])
-        # each round's ratio in its own stretch of time, then their median
-        paired = statistics.median(statistics.median(b) / statistics.median(o)
-                                   for o, b in zip(ours, before))
+        pre_issue = statistics.median(before)
+        # each turn's ratio in its own fraction of a second, then their median
+        paired = statistics.median(b / statistics.median(o) for o, b in zip(ours, before))
     else:
         first, pre_issue, paired = here, float("nan"), float("nan")
     previous = previous_engine_grid(max(1, repeats // 4))
@@ -277,12 +288,12 @@ class Issue24:
         if self.grid:
             # The issue's "20x faster per cell than today inside grids": the whole grid end to
             # end, first time (every cache cleared), against mh.compare as it was before, both
-            # measured alike (one script, fresh processes in turns).
+            # measured alike (one script, two workers taking turns).
             g = self.grid
             ratio = g["paired"]
             lines.append(f"grid per cell >= 20x mh.compare before issue 24 (first time): "
                          f"{'MET' if ratio >= 20 else 'NOT MET'} ({ratio:.1f}x, the median of "
-                         f"{GRID_ROUNDS} rounds' ratios; medians over all rounds "
+                         f"{GRID_ROUNDS} turns' ratios; medians over all turns "
                          f"{secs(g['first'])} vs {secs(g['pre_issue'])} per cell, "
                          f"{g['pre_issue'] / g['first']:.1f}x; repeated "
                          f"{g['pre_issue'] / g['repeated']:.1f}x; against the previous engine "
@@ -320,9 +331,9 @@ def bench_exact_issue24(repeats: int, mc_trials: int, issue24: Issue24) -> list[
     rows = [Row(title, "exact, first time (CPU)", time_per_answer=secs(g["first"]),
                 ratio=f"{g['paired']:.3g}x mh.compare at {PRE_ISSUE_COMMIT}",
                 target=">= 20x",
-                check="mh.compare(exact=True), every cache cleared first; fresh processes in "
-                      f"turns with the pre-issue grid, the median of {GRID_ROUNDS} rounds' "
-                      f"ratios (in this process: {secs(g['first_here'])})"),
+                check="mh.compare(exact=True), every cache cleared first; two workers "
+                      f"taking turns with the pre-issue grid, the median of {GRID_ROUNDS} "
+                      f"turns' ratios (in this process: {secs(g['first_here'])})"),
             Row(title, "exact, repeated (CPU)", time_per_answer=secs(g["repeated"]),
                 ratio=f"{g['pre_issue'] / g['repeated']:.3g}x mh.compare at "
                       f"{PRE_ISSUE_COMMIT}",
@@ -333,8 +344,8 @@ def bench_exact_issue24(repeats: int, mc_trials: int, issue24: Issue24) -> list[
                 time_per_answer=secs(g["pre_issue"]),
                 ratio=f"{g['pre_issue'] / g['repeated']:.3g}x repeated, "
                       f"{g['paired']:.3g}x first time",
-                check=f"the whole grid end to end, before issue 24: {GRID_ROUNDS} fresh "
-                      "processes, in turns with ours first time (the same script)"),
+                check=f"the whole grid end to end, before issue 24: {GRID_ROUNDS} turns "
+                      "with ours first time (the same worker script)"),
             Row(title, "Monte Carlo (CPU)", trials=f"{mc_trials:,}",
                 time_per_answer=secs(g["monte_carlo"]),
                 ratio=f"{g['monte_carlo'] / g['repeated']:.3g}x slower than exact")]
