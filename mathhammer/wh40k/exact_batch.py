@@ -339,10 +339,10 @@ class _Units:
 
     def killed(self, damage: np.ndarray) -> np.ndarray:
         """Pmfs of models destroyed ``[cells, most models + 1]`` from pmfs of wounds lost."""
+        # states past the last are never reached (exactly zero): counted with the last
         states = np.arange(self.size)[None, :, None]
         models = np.minimum(states // self.wounds[:, None, None], self.models[:, None, None])
-        into = (models == np.arange(self.models_most + 1)) & (states
-                                                              <= self.last[:, None, None])
+        into = models == np.arange(self.models_most + 1)
         return np.matmul(damage[:, None, :], into.astype(float))[:, 0]
 
 
@@ -351,10 +351,9 @@ _hazard_key = attrgetter("hazard_rolls", "hazard_mortals", "hazard_fail_max")
 
 
 def _means(pmfs: np.ndarray) -> np.ndarray:
-    """Each row's mean as :class:`~mathhammer.core.result.Distribution` takes it (clipped at
-    0, renormalised)."""
-    clipped = np.maximum(pmfs, 0.0)
-    return (clipped @ np.arange(pmfs.shape[1], dtype=float)) / clipped.sum(axis=1)
+    """Each row's mean as :class:`~mathhammer.core.result.Distribution` takes it (renormalised;
+    its clipping at 0 changes nothing here: only non-negative numbers are added)."""
+    return (pmfs @ np.arange(pmfs.shape[1], dtype=float)) / pmfs.sum(axis=1)
 
 
 # -- one attack die ---------------------------------------------------------------------------
