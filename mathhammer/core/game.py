@@ -436,12 +436,13 @@ def _frame(game: Game[Any], cells: Sequence[Cell], answers: Sequence[Answer],
 
     middle = list(game.situation_columns)
     settings = []
-    for cell in cells:
-        columns = {**game.situation_of(cell.options), **cell.columns} if middle \
-            else cell.columns
-        if columns:
-            middle += [c for c in columns if c not in middle]
-        settings.append(columns)
+    if middle or any(cell.columns for cell in cells):   # else no column between the labels
+        for cell in cells:
+            columns = {**game.situation_of(cell.options), **cell.columns} if middle \
+                else cell.columns
+            if columns:
+                middle += [c for c in columns if c not in middle]
+            settings.append(columns)
     table = getattr(answers, "headlines", None)
     if table is not None and results_out is None:
         # a game's batched answers may give every cell's figures at once (40k's exact grid)

@@ -171,16 +171,19 @@ def cell_tables(cells: Sequence[tuple[Sequence[Weapon], TargetProfile]],
         return out
     classes: dict[tuple, list[int]] = {}
     reads: dict[int, tuple[bool, bool]] = {}
+    class_keys: dict[tuple, tuple] = {}   # a target's class key per way of reading it
     for i, (weapons, target) in enumerate(cells):
         if len(weapons) == 1:
             weapon = weapons[0]
             read = reads.get(id(weapon))
             if read is None:
                 read = reads[id(weapon)] = _reads_of(weapon, rules)
-            key = (id(weapon), _class_key(*read, target))
-            members = classes.get(key)
+            target_key = class_keys.get((read, id(target)))
+            if target_key is None:
+                target_key = class_keys[read, id(target)] = _class_key(*read, target)
+            members = classes.get((id(weapon), target_key))
             if members is None:
-                classes[key] = [i]
+                classes[id(weapon), target_key] = [i]
             else:
                 members.append(i)
     units: dict[int, list[int]] = {}
