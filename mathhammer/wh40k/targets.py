@@ -98,6 +98,12 @@ class TargetLibrary(Mapping[str, TargetProfile]):
                  index: Mapping[str, str] | None = None) -> None:
         self._entries: dict[str, TargetEntry] = dict(entries or {})
         self._index: dict[str, str] = dict(index or {})
+        # names exactly as the entries write them ("GEQ", "Intercessor"): found without
+        # reading the text as a name line (what resolve() would find for them, the same)
+        self._as_written: dict[str, str] = {
+            name: key for key, entry in self._entries.items() for name in (key, *entry.aliases)
+            if name.isascii() and split_name_line(name) == (None, name, None)
+            and self._index.get(normalize(name)) == key}
 
     # -- Mapping --------------------------------------------------------------------------
     def __getitem__(self, name: str) -> TargetProfile:
@@ -141,8 +147,17 @@ class TargetLibrary(Mapping[str, TargetProfile]):
     def knows(self, text: str) -> bool:
         """Whether ``text`` names an entry (``"10x MEQ [STEALTH]"``), as :meth:`resolve`
         reads it, without building its profile."""
+        if text in self._as_written:
+            return True
         parts = split_name_line(text)
         return parts is not None and normalize(parts[1]) in self._index
+
+    def named(self, text: str, edition: int = 11) -> TargetProfile | None:
+        """The profile of an entry named exactly as the library writes it (``"GEQ"``, an
+        alias as written), or ``None``: :meth:`resolve` reads every other way of naming one.
+        """
+        key = self._as_written.get(text)
+        return self._entries[key].profile_for(edition) if key is not None else None
 
     def resolve(self, text: str, edition: int = 11) -> TargetProfile | None:
         """``"10x MEQ [STEALTH]"`` to a profile, or ``None`` when ``text`` names no entry.
@@ -407,6 +422,9 @@ def resolve_target(target: str | TargetProfile, library: TargetLibrary | None = 
             return common
     library = targets if library is None else library
     if isinstance(target, str):
+        named = library.named(target, edition)   # "MEQ" as written: the usual reference
+        if named is not None:
+            return named
         refuse_malformed_count(target, target, "10x MEQ")
         found = library.resolve(target, edition)
         if found is not None:

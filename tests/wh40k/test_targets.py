@@ -199,3 +199,24 @@ def test_knows_names_what_resolve_resolves():
         except Exception:
             resolved = True   # a named entry with a bad count: resolve refuses it
         assert library.knows(text) == resolved, text
+
+
+@pytest.mark.parametrize("edition", [10, 11])
+def test_names_as_written_find_what_resolve_finds(tmp_path, edition):
+    """A name exactly as the library writes it is found without reading the text as a name
+    line (the usual grid target): the same profile as resolve() for every name and alias of
+    the built-in library and of a user file that takes an alias over; any other spelling
+    still goes through resolve()."""
+    user = load(write(tmp_path, '[Intercessor]\nline = "10x Intercessor: T4 Sv3+ W2"\n'
+                                '[Sisters]\naliases = ["SEQ", "Battle Sisters"]\n'
+                                'line = "10x Battle Sister: T3 Sv3+ W1"\n'))
+    for library in (targets, user):
+        names = [n for key in library for n in (key, *library.info(key).aliases)]
+        for name in names:
+            named = library.named(name, edition)
+            if named is not None:
+                assert named == library.resolve(name, edition)
+                assert resolve_target(name, library, edition) == named and library.knows(name)
+        assert library.named("meq", edition) is None and library.named("10x MEQ") is None
+    assert user.named("Intercessor").count == 10 and targets.named("Intercessor").count == 5
+    assert sum(targets.named(n) is not None for n in targets) == len(targets)
