@@ -336,7 +336,7 @@ def test_a_compare_runs_on_a_dask_client_with_the_same_bits():
              Cell("Gun", "H", "Gun: 6/1", "3x H: INFANTRY2")]
     local = contract.compare(game, cells, exact=False, trials=2_000, seed=5)
     with distributed.Client(processes=False, n_workers=1, threads_per_worker=1,
-                            dashboard_address=None) as client:
+                            dashboard_address=":0") as client:
         remote = contract.compare(game, cells, exact=False, trials=2_000, seed=5,
                                   client=client)
     pd.testing.assert_frame_equal(local, remote)

@@ -15,7 +15,7 @@ TARGETS = ["MEQ", "10x GEQ", "TEQ"]
 @pytest.fixture(scope="module")
 def client():
     cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                       dashboard_address=None)
+                                       dashboard_address=":0")
     with distributed.Client(cluster) as client:
         client.wait_for_workers(2, timeout=60)
         yield client
