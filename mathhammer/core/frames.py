@@ -232,6 +232,7 @@ def pivot(frame: pd.DataFrame, metric: str | None = None, *, stderr: bool = True
     With ``metric``: attackers (and sweep settings) as rows, targets as columns. Without:
     one row per cell, one column per metric. Monte Carlo cells read ``"1.234 ± 0.002"``.
     """
+    frame = _settings_shown(frame)
     extra = extra_columns(frame)
     trials = frame.attrs.get("trials")
     text = frame.assign(cell=[_cell(v, s, stderr, m, trials=trials) for v, s, m in
@@ -246,6 +247,22 @@ def pivot(frame: pd.DataFrame, metric: str | None = None, *, stderr: bool = True
                                  values="cell", aggfunc="first", sort=False)
     table.columns.name = None
     return table.fillna("")
+
+
+def _settings_shown(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` with the setting columns a table can show: a column no row sets (Dust's
+    ``distance`` when none is given) left out, a missing setting written ``-`` (a table's
+    rows are grouped by the settings, and pandas drops a group whose key is missing)."""
+    extra = extra_columns(frame)
+    unset = [c for c in extra if frame[c].isna().all()]
+    partly = [c for c in extra if c not in unset and frame[c].isna().any()]
+    if not unset and not partly:
+        return frame
+    shown = frame.drop(columns=unset)
+    for column in partly:   # (pandas made a column of numbers and gaps float: 2.0 -> 2)
+        shown[column] = ["-" if pd.isna(v) else int(v) if isinstance(v, float)
+                         and v.is_integer() else v for v in shown[column]]
+    return shown
 
 
 def table(frame: pd.DataFrame, metric: str | None = None, *, digits: int = 3,
@@ -271,6 +288,7 @@ def table(frame: pd.DataFrame, metric: str | None = None, *, digits: int = 3,
     |---|---:|---:|
     | Lascannon | 0% | 0% |
     """
+    frame = _settings_shown(frame)
     extra = extra_columns(frame)
     digits = check_digits(digits)
     trials = frame.attrs.get("trials")

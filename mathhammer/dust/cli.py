@@ -1,4 +1,5 @@
-"""``mathhammer dust {simulate,exact,table,exchange}``: the Dust Tactics command line.
+"""``mathhammer dust {simulate,exact,table,exchange,fire-plan,compare}``: the Dust Tactics
+command line.
 
 ::
 
@@ -10,6 +11,9 @@
         --rounds 3 --casualty-policy random --json
     mathhammer dust fire-plan --fire ".30 cal: 3/1" "2x Grenadier: INFANTRY2" \\
         --fire "17-pounder: 7/1" "Walker: VEHICLE2 BOXES4"
+    mathhammer dust compare "4x Shotgun: 3/1" "17-pounder: 4/1" \\
+        --target "5x Grenadier: INFANTRY2" --target "Luther: VEHICLE6 BOXES4" \\
+        --sweep sustained=no,yes
 """
 
 from __future__ import annotations
@@ -92,6 +96,54 @@ def register(subparsers: Any) -> None:
     table.set_defaults(handler=_run_table)
     _register_exchange(commands)
     _register_fire_plan(commands)
+    _register_compare(commands)
+
+
+def _register_compare(commands: Any) -> None:
+    from mathhammer.core.compare_cli import add_engine_and_output_options, add_grid_arguments
+
+    text = "grid of weapons against targets (exact; table, CSV, JSON, Markdown or chart)"
+    sub = commands.add_parser("compare", help=text, description=(
+        "Each WEAPON on its own against each --target, in the same situation; prints the "
+        "grid (expected hits, damage, models destroyed, P(destroy unit), P(damage wasted)); "
+        "--csv writes the tidy frame, --plot a chart (see --chart)."))
+    sub.add_argument("weapons", nargs="+", metavar="WEAPON",
+                     help=_WEAPON_HELP + "; each WEAPON is one attacker (join weapons "
+                          "declared together with ' + ')")
+    sub.add_argument("--target", action="append", required=True, metavar="TARGET",
+                     help=_TARGET_HELP + "; repeat for several targets")
+    _add_rule_options(sub)
+    add_grid_arguments(sub, outcomes=PLOT_OUTCOMES, metrics=(
+        "expected_hits, expected_damage, expected_models_destroyed, p_unit_destroyed, "
+        "p_damage_wasted"),
+        sweep_help="also vary one situation or rule switch: sustained=no,yes; distance=2,4,6; "
+                   "cover_save_per=hit,damage_point; laser_chain_depth=0,1,2")
+    add_engine_and_output_options(sub)
+    sub.set_defaults(handler=_run_compare)
+
+
+def _run_compare(args: argparse.Namespace) -> int:
+    """Each WEAPON (``' + '`` joins weapons declared together) against each ``--target``,
+    exact unless ``--monte-carlo``; ``--sweep`` repeats the grid over one keyword."""
+    from mathhammer.core.compare_cli import (check_chart, engine_words, joined_attackers,
+                                             parse_sweep, show_comparison)
+    from mathhammer.dust.compare import compare, sweep
+
+    check_chart(args)
+    attackers = joined_attackers(args.weapons)
+    exact = not args.monte_carlo
+    options: dict[str, Any] = {"sustained": args.sustained, "distance": args.distance,
+                               **_switches(args)}
+    common = {"exact": exact, "trials": args.trials, "seed": args.seed}
+    cells: dict = {}
+    if args.sweep:
+        parameter, values = parse_sweep(args.sweep)
+        options.pop(parameter, None)
+        frame = sweep(attackers, args.target, parameter, values, **common, **options)
+    else:
+        frame = compare(attackers, args.target, results_out=cells, **common, **options)
+    show_comparison(frame, cells, args, engine_words(args, exact))
+    return 0
 
 
 _UNIT_HELP = ('a unit card of a TOML unit file, "FILE.toml#UNIT" (e.g. "seed.toml#Pounder"; '

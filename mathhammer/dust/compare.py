@@ -36,7 +36,8 @@ def compare(attackers: WeaponsLike | Mapping[str, Any],
             *, exact: bool = True, method: str | None = None,
             trials: int = DEFAULT_GRID_TRIALS, seed: SeedLike = 1,
             progress: bool | None = None, sustained: bool = False, rules: Rules | None = None,
-            distance: int | None = None, **rule_switches: Any) -> pd.DataFrame:
+            distance: int | None = None, results_out: dict | None = None,
+            **rule_switches: Any) -> pd.DataFrame:
     """Headline figures of several attacks side by side: one row per (attacker, target,
     metric).
 
@@ -60,6 +61,9 @@ def compare(attackers: WeaponsLike | Mapping[str, Any],
         A progress bar on stderr, one step per cell, for a comparison longer than about 2 s.
     sustained, rules, distance, rule_switches
         A grid's situation and rule switches, as in :func:`~mathhammer.dust.api.exact`.
+    results_out
+        A dict to receive each cell's :class:`~mathhammer.core.result.Result`, keyed
+        ``(attacker, target)`` (e.g. for :func:`mathhammer.core.charts.overlay`).
 
     Returns
     -------
@@ -85,7 +89,7 @@ def compare(attackers: WeaponsLike | Mapping[str, Any],
         situation = _situation_words(sustained, distance, with_switches(rules, rule_switches))
     return contract.compare(GAME, cells, exact=exact, trials=trials, seed=seed,
                             progress=progress, common_random_numbers=common,
-                            situation=situation)
+                            situation=situation, results_out=results_out)
 
 
 def sweep(attackers: WeaponsLike | Mapping[str, WeaponsLike],

@@ -145,8 +145,69 @@ def _run_targets(args: argparse.Namespace) -> int:
     return 0
 
 
+def _run_compare(args: argparse.Namespace) -> int:
+    """Each ATTACK (``' + '`` joins one model's attacks, resolved in order) against each
+    ``--target`` unit, exact unless ``--monte-carlo``; ``--sweep`` repeats the grid over a
+    rule switch."""
+    from mathhammer.core.compare_cli import (check_chart, engine_words, joined_attackers,
+                                             parse_sweep, show_comparison)
+    from mathhammer.warmachine.compare import compare, sweep
+
+    check_chart(args)
+    attackers = joined_attackers(args.attacks)
+    targets = _labelled_targets(args.target, targets_from_args(args))
+    exact = not args.monte_carlo
+    common = {"exact": exact, "trials": args.trials, "seed": args.seed,
+              "rules": rules_from_args(args)}
+    cells: dict = {}
+    if args.sweep:
+        parameter, values = parse_sweep(args.sweep)
+        frame = sweep(attackers, targets, parameter, values, **common)
+    else:
+        frame = compare(attackers, targets, results_out=cells, **common)
+    show_comparison(frame, cells, args, engine_words(args, exact))
+    return 0
+
+
+def _labelled_targets(texts: list[str], targets: list[Any]) -> dict[str, Any]:
+    """Each target by its label: a reference name as typed (``HEAVY_JACK``), a line by its
+    unit (``5x Trencher``); a label met again gets `` (2)``, `` (3)``..."""
+    from mathhammer.core.game import labelled
+    from mathhammer.warmachine.compare import target_label
+
+    names = [text.strip() if ":" not in text else target_label(target)
+             for text, target in zip(texts, targets)]
+    pairs = labelled(list(range(len(targets))), (), "give at least one --target",
+                     names.__getitem__)
+    return {label: targets[i] for label, i in pairs}
+
+
+def _add_compare_mode(modes: Any) -> None:
+    from mathhammer.core.compare_cli import add_engine_and_output_options, add_grid_arguments
+
+    text = "grid of attacks against target units (exact; table, CSV, JSON, Markdown or chart)"
+    sub = modes.add_parser("compare", help=text, description=(
+        "Warmachine MkIV: each ATTACK on its own against each --target unit, under the same "
+        "rules; prints the grid (expected damage, models destroyed, P(hit), P(destroy "
+        "unit)...); --csv writes the tidy frame, --plot a chart (see --chart)."))
+    sub.add_argument("attacks", nargs="+", metavar="ATTACK",
+                     help=_ATTACK_HELP + "; each ATTACK is one attacker (join one model's "
+                          "attacks with ' + ')")
+    sub.add_argument("--target", action="append", required=True, metavar="TARGET",
+                     help=_TARGET_HELP)
+    _add_targets_file_option(sub)
+    _add_rule_options(sub)
+    add_grid_arguments(sub, outcomes=PLOT_OUTCOMES, metrics=(
+        "expected_damage, expected_models_destroyed, p_hit, p_unit_destroyed, ..."),
+        sweep_help="also vary one rule switch: tough_allowed=yes,no; stationary_base_def=5,7; "
+                   "aoe_miss_coverage=0,0.5; transfer_policy=always,lethal; ...")
+    add_engine_and_output_options(sub)
+    sub.set_defaults(handler=_run_compare)
+
+
 def register(subparsers: Any) -> None:
-    """Add the ``warmachine`` command and its ``simulate``, ``exact`` and ``targets`` modes."""
+    """Add the ``warmachine`` command and its ``simulate``, ``exact``, ``compare`` and
+    ``targets`` modes."""
     parser = subparsers.add_parser(
         "warmachine", help="Warmachine MkIV attacks (exact or Monte Carlo)",
         description="Attack statistics for Warmachine MkIV: attack rolls, damage, Tough, "
@@ -165,6 +226,7 @@ def register(subparsers: Any) -> None:
             add_monte_carlo_options(sub)
         add_output_options(sub, outcomes=PLOT_OUTCOMES)
         sub.set_defaults(handler=handler)
+    _add_compare_mode(modes)
     listing = modes.add_parser("targets", help="list the reference targets (HEAVY_JACK, ...)",
                                description="The reference targets a --target may name, with "
                                            "where their numbers come from.")

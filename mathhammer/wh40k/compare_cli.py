@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import json
 import re
 from typing import Any
 
-from mathhammer.core.cli_options import add_monte_carlo_options, add_output_options, save_chart
+from mathhammer.core.cli_options import add_monte_carlo_options, add_output_options
 from mathhammer.core.numbers import real_option
 from mathhammer.core.trials import DEFAULT_GRID_TRIALS
 from mathhammer.errors import OptionError
@@ -68,91 +67,31 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(handler=_run_compare)
 
 
-def _attackers(lines: list[str]) -> list[Any]:
-    out: list[Any] = []
-    for line in lines:
-        parts = [p.strip() for p in line.split(" + ")] if " + " in line else [line]
-        out.append(parts if len(parts) > 1 else line)
-    return out
-
-
-def _parse_sweep(text: str) -> tuple[str, list[str]]:
-    name, sep, values = text.partition("=")
-    name = name.strip().replace("-", "_")
-    items = [v.strip() for v in values.split(",") if v.strip()]
-    if not sep or not name or not items:
-        raise OptionError(f"--sweep '{text}': write PARAM=V1,V2,... e.g. save=2,3,4 or "
-                          "hit_mod=-1,0,1")
-    return name, items
-
-
-def _sweep_value(text: str) -> Any:
-    """Command-line text to a value: yes/no as booleans, whole numbers as ints, else text
-    (the sweep itself validates it)."""
-    lowered = text.lower()
-    if lowered in ("true", "yes", "on"):
-        return True
-    if lowered in ("false", "no", "off"):
-        return False
-    if re.fullmatch(r"[+-]?[0-9]{1,18}", text.strip()):
-        return int(text)
-    return text  # not digits 0-9 (e.g. '٣', '1_0'): the sweep refuses it by name
-
-
 def _run_compare(args: argparse.Namespace) -> int:
-    from mathhammer.wh40k.compare import compare, pivot, sweep, to_json_dict, to_markdown
+    from mathhammer.core.compare_cli import (check_chart, engine_words, joined_attackers,
+                                             parse_sweep, show_comparison)
+    from mathhammer.wh40k.compare import compare, sweep
     from mathhammer.wh40k.cli import options_from_args
     from mathhammer.wh40k.targets import load
 
     options = options_from_args(args)
     library = load(*args.targets_file) if args.targets_file else None
-    attackers = _attackers(args.weapons)
+    attackers = joined_attackers(args.weapons)
     cells: dict = {}
     common: dict[str, Any] = {"trials": args.trials, "seed": args.seed, "exact": args.exact,
                               "points": args.points, "library": library, "results_out": cells,
                               "client": _client(args.scheduler)}
-    kind = args.plot_kind or ("lines" if args.sweep else "heatmap")
-    if kind == "lines" and not args.sweep:
-        raise OptionError("--chart lines (--plot-kind lines) needs --sweep PARAM=V1,V2,...")
+    check_chart(args, sweep_keeps_cells=True)   # before any cell runs
     if args.sweep:
-        parameter, texts = _parse_sweep(args.sweep)
-        values = [_sweep_value(t) for t in texts]
+        parameter, values = parse_sweep(args.sweep)
         options.pop(parameter, None)
         if parameter == "range":
             options.pop("half_range", None)
         frame = sweep(attackers, args.target, parameter, values, **common, **options)
     else:
         frame = compare(attackers, args.target, **common, **options)
-    if args.metric is not None:
-        pivot(frame, args.metric)  # unknown metric: fail before writing anything
-    if args.plot:
-        save_chart(_chart(kind, frame, cells, args), args)
-    if args.csv:
-        frame.to_csv(args.csv, index=False)
-    if args.json:
-        print(json.dumps(to_json_dict(frame)))
-    elif args.markdown:
-        print(to_markdown(frame, args.metric, digits=args.digits, caption=args.caption))
-    else:
-        engine = ("exact" if args.exact
-                  else f"Monte Carlo, {args.trials:,} trials per cell, seed {args.seed}")
-        print(f"Engine: {engine}")
-        table = pivot(frame, args.metric)
-        print(table.to_string())
+    show_comparison(frame, cells, args, engine_words(args, args.exact))
     return 0
-
-
-def _chart(kind: str, frame: Any, cells: dict, args: argparse.Namespace) -> Any:
-    """The chart ``--chart`` names, titled by ``--title`` when given."""
-    from mathhammer.core import charts
-
-    if kind == "heatmap":
-        return charts.heatmap(frame, args.metric, title=args.title, digits=args.digits)
-    if kind == "bars":
-        return charts.bars(frame, args.metric, title=args.title)
-    if kind == "lines":
-        return charts.sweep_lines(frame, metric=args.metric, title=args.title)
-    return charts.overlay(cells, args.plot_outcome, title=args.title)  # (attacker, target)
 
 
 #: Seconds to wait for a Dask scheduler to answer before ``--scheduler`` gives up.

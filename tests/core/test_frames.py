@@ -152,3 +152,20 @@ def test_frame_from_columns_refuses_what_the_constructor_refuses():
         pd.DataFrame({"a": np.zeros(2), "b": np.zeros(3)})
     with pytest.raises(ValueError):   # unequal lengths: the constructor's own error
         frame_from_columns({"a": np.zeros(2), "b": np.zeros(3)})
+
+
+def test_tables_show_cells_whose_settings_are_missing():
+    """A setting no row sets (Dust's distance when none is given) is left out of the tables,
+    a setting some rows lack reads '-': pandas drops a group whose key is missing, and the
+    tables used to come out empty."""
+    rows = [{"attacker": "Gun", "target": t, "distance": d, "metric": "expected_hits",
+             "value": v, "stderr": NAN} for t, d, v in (("G", None, 2.0), ("H", None, 1.0))]
+    unset = tidy_frame(rows, ["distance"], method="exact")
+    assert pivot(unset).shape == (2, 1) and "distance" not in pivot(unset).index.names
+    assert "| Gun | 2.00 | 1.00 |" in to_markdown(unset, "expected_hits")
+    rows[1]["distance"] = 2
+    partly = tidy_frame(rows, ["distance"], method="exact")
+    wide = pivot(partly, "expected_hits")
+    assert wide.index.tolist() == [("Gun", "-"), ("Gun", 2)]
+    assert table(partly).frame["distance"].tolist() == ["-", 2]
+    assert partly["distance"].isna().sum() == 1   # the frame itself is left as it was
