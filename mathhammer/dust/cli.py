@@ -138,6 +138,9 @@ def _run_compare(args: argparse.Namespace) -> int:
     cells: dict = {}
     if args.sweep:
         parameter, values = parse_sweep(args.sweep)
+        if parameter == "laser_chain_depth":   # 'unbounded' as --laser-chain-depth reads it
+            values = [None if isinstance(v, str) and v.lower() in ("unbounded", "none", "inf")
+                      else v for v in values]
         options.pop(parameter, None)
         frame = sweep(attackers, args.target, parameter, values, **common, **options)
     else:

@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from mathhammer.core.inputs import switch
 from mathhammer.errors import OptionError, ProfileError, did_you_mean
 
 INFANTRY = "infantry"
@@ -478,10 +479,20 @@ class Rules:
             if value not in allowed:
                 raise OptionError(f"{name} must be one of {', '.join(allowed)}, not {value!r}"
                                   f"{did_you_mean(str(value), allowed)}")
-        if self.laser_chain_depth is not None and self.laser_chain_depth < 0:
+        for name in ("split_weapon_line", "laser_extra_rerolled", "aircraft_needs_sustained",
+                     "aircraft_no_reroll", "hero_joined"):
+            switch(getattr(self, name), name)   # bool("no") is True: only True or False
+        depth = self.laser_chain_depth
+        if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int)):
+            raise OptionError(f"laser_chain_depth must be a whole number or None (unbounded), "
+                              f"not {depth!r:.40}")
+        if depth is not None and depth < 0:
             raise OptionError("laser_chain_depth must be 0 or more (None: unbounded)")
-        if not 1 <= self.aircraft_levels <= MAX_LEVELS[AIRCRAFT]:
-            raise OptionError(f"aircraft_levels must be 1..{MAX_LEVELS[AIRCRAFT]}")
+        levels = self.aircraft_levels
+        if isinstance(levels, bool) or not isinstance(levels, int) \
+                or not 1 <= levels <= MAX_LEVELS[AIRCRAFT]:
+            raise OptionError(f"aircraft_levels must be 1..{MAX_LEVELS[AIRCRAFT]}, not "
+                              f"{levels!r:.40}")
 
     def as_dict(self) -> dict:
         from dataclasses import asdict

@@ -7,8 +7,10 @@ Model layer: frozen dataclasses, standard library only. Text parsing lives in
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass, fields, replace
 
+from mathhammer.core.inputs import switch
 from mathhammer.core.limits import MAX_NUMBER
 from mathhammer.errors import OptionError, ProfileError
 
@@ -40,6 +42,11 @@ CRIPPLED = ("weapon", "mind", "body", "spirit", "cortex")
 def ceil_half(value: int) -> int:
     """Half of ``value`` rounded up (armour against [ARMOR-PIERCING], a blast's POW)."""
     return -(-value // 2)
+
+
+#: The :class:`Rules` fields that are True or False.
+_SWITCHES = ("all_ones_miss", "special_on_kept_dice", "roll_vs_auto_hit", "tough_allowed",
+             "aoe_boost_all", "apply_crippling", "retarget_after_kill")
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,8 +101,12 @@ class Rules:
     transfer_policy: str = "always"
 
     def __post_init__(self) -> None:
-        if not 0.0 <= self.aoe_miss_coverage <= 1.0:
-            raise OptionError(f"aoe_miss_coverage {self.aoe_miss_coverage} is not a probability "
+        for name in _SWITCHES:   # bool("no") is True: only True or False reads right
+            switch(getattr(self, name), name)
+        coverage = self.aoe_miss_coverage
+        if isinstance(coverage, bool) or not isinstance(coverage, numbers.Real) \
+                or not 0.0 <= coverage <= 1.0:
+            raise OptionError(f"aoe_miss_coverage {coverage!r:.40} is not a probability "
                               "between 0 and 1")
         if isinstance(self.stationary_base_def, bool) or \
                 not isinstance(self.stationary_base_def, int) or \

@@ -84,3 +84,24 @@ def test_bad_options_are_one_line_naming_the_token(capsys, tmp_path, argv, named
     code, out, err = _run(capsys, GUN, "--target", SQUAD, *argv)
     assert code == 2 and out == "" and named in err
     assert len(err.strip().splitlines()) == 1
+
+
+def test_laser_chain_depth_swept_to_unbounded(capsys):
+    code, out, _ = _run(capsys, "Laser: 2/1 [LASER]", "--target", SQUAD, "--sweep",
+                        "laser_chain_depth=0,unbounded", "--json")
+    assert code == 0
+    hits = {r["laser_chain_depth"]: r["value"] for r in json.loads(out)["rows"]
+            if r["metric"] == "expected_hits"}
+    assert set(hits) == {0, None} and hits[None] > hits[0]   # extra laser dice hit too
+    assert _same(out, sweep("Laser: 2/1 [LASER]", SQUAD, "laser_chain_depth", [0, None]))
+
+
+@pytest.mark.parametrize("field,value", [
+    ("hero_joined", "no"), ("split_weapon_line", 1), ("laser_chain_depth", "x"),
+    ("laser_chain_depth", 1.5), ("aircraft_levels", 2.0), ("aircraft_levels", True)])
+def test_rules_refuse_values_of_the_wrong_kind(field, value):
+    from mathhammer.dust.profiles import Rules
+    from mathhammer.errors import OptionError
+
+    with pytest.raises(OptionError, match=field):
+        Rules(**{field: value})

@@ -111,3 +111,23 @@ def test_bad_options_are_one_line_naming_the_token(cli_main, capsys, tmp_path, a
 def test_a_bad_target_line_is_one_line(cli_main, capsys):
     code, out, err = _run(cli_main, capsys, FIST, "--target", "Jack: DEF13 ARMX BOXES30")
     assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("value", ["maybe", "1.5", "2"])
+def test_a_switch_swept_to_a_non_boolean_is_refused(cli_main, capsys, value):
+    """bool('no') is True: a rule switch takes True or False only (a text was a traceback,
+    1.5 a silently 'true' switch)."""
+    code, out, err = _run(cli_main, capsys, FIST, "--target", JACK, "--sweep",
+                          f"all_ones_miss=yes,{value}")
+    assert code == 2 and out == "" and "all_ones_miss" in err and "True or False" in err
+
+
+@pytest.mark.parametrize("field,value", [
+    ("tough_allowed", "no"), ("apply_crippling", 1), ("all_ones_miss", None),
+    ("aoe_miss_coverage", "0.5"), ("aoe_miss_coverage", float("nan")),
+    ("aoe_miss_coverage", True)])
+def test_rules_refuse_values_of_the_wrong_kind(field, value):
+    from mathhammer.errors import OptionError
+
+    with pytest.raises(OptionError, match=field):
+        Rules(**{field: value})
