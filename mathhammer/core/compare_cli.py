@@ -42,6 +42,26 @@ def add_grid_arguments(parser: argparse.ArgumentParser, *, metrics: str,
     return grid
 
 
+def add_compare_command(commands: Any, *, description: str, attacker: str, attacker_help: str,
+                        target_help: str, metrics: str, outcomes: Sequence[str],
+                        sweep_help: str) -> argparse.ArgumentParser:
+    """A game's ``compare`` subcommand: ``attacker`` lines (each one attacker, ``' + '``
+    joins), ``--target`` (repeated), the grid arguments (:func:`add_grid_arguments`), and
+    the engine and output options (:func:`add_engine_and_output_options`); the game adds
+    its own rule options to the parser returned and sets its handler."""
+    parser = commands.add_parser(
+        "compare", description=description,
+        help="grid of attackers against targets (exact; table, CSV, JSON, Markdown or chart)")
+    parser.add_argument("attackers", nargs="+", metavar=attacker,
+                        help=f"{attacker_help}; each {attacker} is one attacker (join several "
+                             "with ' + ')")
+    parser.add_argument("--target", action="append", required=True, metavar="TARGET",
+                        help=target_help + "; repeat for several targets")
+    add_grid_arguments(parser, metrics=metrics, outcomes=outcomes, sweep_help=sweep_help)
+    add_engine_and_output_options(parser)
+    return parser
+
+
 def add_engine_and_output_options(parser: argparse.ArgumentParser) -> None:
     """``--monte-carlo`` (the exact engine is the default) with ``--trials`` per cell and
     ``--seed``, and every output option (:func:`~mathhammer.core.cli_options.

@@ -100,25 +100,20 @@ def register(subparsers: Any) -> None:
 
 
 def _register_compare(commands: Any) -> None:
-    from mathhammer.core.compare_cli import add_engine_and_output_options, add_grid_arguments
+    from mathhammer.core.compare_cli import add_compare_command
 
-    text = "grid of weapons against targets (exact; table, CSV, JSON, Markdown or chart)"
-    sub = commands.add_parser("compare", help=text, description=(
-        "Each WEAPON on its own against each --target, in the same situation; prints the "
-        "grid (expected hits, damage, models destroyed, P(destroy unit), P(damage wasted)); "
-        "--csv writes the tidy frame, --plot a chart (see --chart)."))
-    sub.add_argument("weapons", nargs="+", metavar="WEAPON",
-                     help=_WEAPON_HELP + "; each WEAPON is one attacker (join weapons "
-                          "declared together with ' + ')")
-    sub.add_argument("--target", action="append", required=True, metavar="TARGET",
-                     help=_TARGET_HELP + "; repeat for several targets")
-    _add_rule_options(sub)
-    add_grid_arguments(sub, outcomes=PLOT_OUTCOMES, metrics=(
-        "expected_hits, expected_damage, expected_models_destroyed, p_unit_destroyed, "
-        "p_damage_wasted"),
+    sub = add_compare_command(
+        commands, attacker="WEAPON", attacker_help=_WEAPON_HELP, target_help=_TARGET_HELP,
+        description="Each WEAPON on its own against each --target, in the same situation; "
+                    "prints the grid (expected hits, damage, models destroyed, P(destroy "
+                    "unit), P(damage wasted)); --csv writes the tidy frame, --plot a chart "
+                    "(see --chart).",
+        metrics="expected_hits, expected_damage, expected_models_destroyed, "
+                "p_unit_destroyed, p_damage_wasted",
+        outcomes=PLOT_OUTCOMES,
         sweep_help="also vary one situation or rule switch: sustained=no,yes; distance=2,4,6; "
-                   "cover_save_per=hit,damage_point; laser_chain_depth=0,1,2")
-    add_engine_and_output_options(sub)
+                   "cover_save_per=hit,damage_point; laser_chain_depth=0,1,unbounded")
+    _add_rule_options(sub)
     sub.set_defaults(handler=_run_compare)
 
 
@@ -130,7 +125,7 @@ def _run_compare(args: argparse.Namespace) -> int:
     from mathhammer.dust.compare import compare, sweep
 
     check_chart(args)
-    attackers = joined_attackers(args.weapons)
+    attackers = joined_attackers(args.attackers)
     exact = not args.monte_carlo
     options: dict[str, Any] = {"sustained": args.sustained, "distance": args.distance,
                                **_switches(args)}

@@ -154,7 +154,7 @@ def _run_compare(args: argparse.Namespace) -> int:
     from mathhammer.warmachine.compare import compare, sweep
 
     check_chart(args)
-    attackers = joined_attackers(args.attacks)
+    attackers = joined_attackers(args.attackers)
     targets = _labelled_targets(args.target, targets_from_args(args))
     exact = not args.monte_carlo
     common = {"exact": exact, "trials": args.trials, "seed": args.seed,
@@ -183,25 +183,20 @@ def _labelled_targets(texts: list[str], targets: list[Any]) -> dict[str, Any]:
 
 
 def _add_compare_mode(modes: Any) -> None:
-    from mathhammer.core.compare_cli import add_engine_and_output_options, add_grid_arguments
+    from mathhammer.core.compare_cli import add_compare_command
 
-    text = "grid of attacks against target units (exact; table, CSV, JSON, Markdown or chart)"
-    sub = modes.add_parser("compare", help=text, description=(
-        "Warmachine MkIV: each ATTACK on its own against each --target unit, under the same "
-        "rules; prints the grid (expected damage, models destroyed, P(hit), P(destroy "
-        "unit)...); --csv writes the tidy frame, --plot a chart (see --chart)."))
-    sub.add_argument("attacks", nargs="+", metavar="ATTACK",
-                     help=_ATTACK_HELP + "; each ATTACK is one attacker (join one model's "
-                          "attacks with ' + ')")
-    sub.add_argument("--target", action="append", required=True, metavar="TARGET",
-                     help=_TARGET_HELP)
-    _add_targets_file_option(sub)
-    _add_rule_options(sub)
-    add_grid_arguments(sub, outcomes=PLOT_OUTCOMES, metrics=(
-        "expected_damage, expected_models_destroyed, p_hit, p_unit_destroyed, ..."),
+    sub = add_compare_command(
+        modes, attacker="ATTACK", attacker_help=_ATTACK_HELP, target_help=_TARGET_HELP,
+        description="Warmachine MkIV: each ATTACK on its own against each --target unit, "
+                    "under the same rules; prints the grid (expected damage, models "
+                    "destroyed, P(hit), P(destroy unit)...); --csv writes the tidy frame, "
+                    "--plot a chart (see --chart).",
+        metrics="expected_damage, expected_models_destroyed, p_hit, p_unit_destroyed, ...",
+        outcomes=PLOT_OUTCOMES,
         sweep_help="also vary one rule switch: tough_allowed=yes,no; stationary_base_def=5,7; "
                    "aoe_miss_coverage=0,0.5; transfer_policy=always,lethal; ...")
-    add_engine_and_output_options(sub)
+    _add_targets_file_option(sub)
+    _add_rule_options(sub)
     sub.set_defaults(handler=_run_compare)
 
 
