@@ -42,9 +42,13 @@ _TARGET_HELP = ('"5x Laser Grenadier: INFANTRY2 [SOFT COVER]", "Luther: VEHICLE6
                 'HIT|MISS|NONE; or "FILE.toml#UNIT [TAGS]"')
 
 
+#: How a laser chain depth says "no limit" on the command line.
+_UNBOUNDED = ("unbounded", "none", "inf")
+
+
 def _depth(text: str) -> int | None:
     """argparse type: a laser chain depth (0 or more) or ``unbounded``."""
-    return None if text.strip().lower() in ("unbounded", "none", "inf") else non_negative_int(text)
+    return None if text.strip().lower() in _UNBOUNDED else non_negative_int(text)
 
 
 def _add_rule_options(parser: argparse.ArgumentParser) -> None:
@@ -134,8 +138,8 @@ def _run_compare(args: argparse.Namespace) -> int:
     if args.sweep:
         parameter, values = parse_sweep(args.sweep)
         if parameter == "laser_chain_depth":   # 'unbounded' as --laser-chain-depth reads it
-            values = [None if isinstance(v, str) and v.lower() in ("unbounded", "none", "inf")
-                      else v for v in values]
+            values = [None if isinstance(v, str) and v.lower() in _UNBOUNDED else v
+                      for v in values]
         options.pop(parameter, None)
         frame = sweep(attackers, args.target, parameter, values, **common, **options)
     else:

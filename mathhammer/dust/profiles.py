@@ -15,7 +15,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from mathhammer.core.inputs import switch
+from mathhammer.core.inputs import switch, whole_number
+from mathhammer.core.limits import MAX_NUMBER
 from mathhammer.errors import OptionError, ProfileError, did_you_mean
 
 INFANTRY = "infantry"
@@ -482,17 +483,10 @@ class Rules:
         for name in ("split_weapon_line", "laser_extra_rerolled", "aircraft_needs_sustained",
                      "aircraft_no_reroll", "hero_joined"):
             switch(getattr(self, name), name)   # bool("no") is True: only True or False
-        depth = self.laser_chain_depth
-        if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int)):
-            raise OptionError(f"laser_chain_depth must be a whole number or None (unbounded), "
-                              f"not {depth!r:.40}")
-        if depth is not None and depth < 0:
-            raise OptionError("laser_chain_depth must be 0 or more (None: unbounded)")
-        levels = self.aircraft_levels
-        if isinstance(levels, bool) or not isinstance(levels, int) \
-                or not 1 <= levels <= MAX_LEVELS[AIRCRAFT]:
-            raise OptionError(f"aircraft_levels must be 1..{MAX_LEVELS[AIRCRAFT]}, not "
-                              f"{levels!r:.40}")
+        if self.laser_chain_depth is not None:
+            whole_number(self.laser_chain_depth, "laser_chain_depth (None: unbounded)", 0,
+                         MAX_NUMBER)
+        whole_number(self.aircraft_levels, "aircraft_levels", 1, MAX_LEVELS[AIRCRAFT])
 
     def as_dict(self) -> dict:
         from dataclasses import asdict

@@ -7,10 +7,9 @@ Model layer: frozen dataclasses, standard library only. Text parsing lives in
 
 from __future__ import annotations
 
-import numbers
 from dataclasses import dataclass, fields, replace
 
-from mathhammer.core.inputs import switch
+from mathhammer.core.inputs import real_number, switch
 from mathhammer.core.limits import MAX_NUMBER
 from mathhammer.errors import OptionError, ProfileError
 
@@ -103,11 +102,7 @@ class Rules:
     def __post_init__(self) -> None:
         for name in _SWITCHES:   # bool("no") is True: only True or False reads right
             switch(getattr(self, name), name)
-        coverage = self.aoe_miss_coverage
-        if isinstance(coverage, bool) or not isinstance(coverage, numbers.Real) \
-                or not 0.0 <= coverage <= 1.0:
-            raise OptionError(f"aoe_miss_coverage {coverage!r:.40} is not a probability "
-                              "between 0 and 1")
+        real_number(self.aoe_miss_coverage, "aoe_miss_coverage (a probability)", 0.0, 1.0)
         if isinstance(self.stationary_base_def, bool) or \
                 not isinstance(self.stationary_base_def, int) or \
                 not 0 <= self.stationary_base_def <= MAX_NUMBER:

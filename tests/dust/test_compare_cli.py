@@ -47,11 +47,14 @@ def test_sweep_sustained_as_the_api_and_by_hand(capsys):
 
 
 def test_situation_and_rule_options_reach_every_cell(capsys):
-    code, out, _ = _run(capsys, GUN, "--target", SQUAD, "--sustained", "--distance", "3",
+    gun, covered = "Gun: 6/2", "5x G: INFANTRY2 [SOFT COVER]"   # 2 damage a hit: per hit or
+    # per damage point differ
+    code, out, _ = _run(capsys, gun, "--target", covered, "--sustained", "--distance", "3",
                         "--cover-save-per", "damage_point", "--json")
     assert code == 0
-    assert _same(out, compare(GUN, SQUAD, sustained=True, distance=3,
+    assert _same(out, compare(gun, covered, sustained=True, distance=3,
                               cover_save_per="damage_point"))
+    assert not _same(out, compare(gun, covered, sustained=True, distance=3))
 
 
 def test_monte_carlo_is_seeded_as_the_api(capsys):

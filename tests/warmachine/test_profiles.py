@@ -15,7 +15,7 @@ def test_rules_say_what_differs_from_the_default():
     assert Rules().changes() == ()
     assert Rules(tough_allowed=False).changes() == ("no Tough rolls",)
     assert Rules().as_dict()["stationary_base_def"] == 5
-    with pytest.raises(OptionError, match="aoe_miss_coverage 1.5 is not a probability"):
+    with pytest.raises(OptionError, match=r"aoe_miss_coverage \(a probability\) must be a number from 0 to 1, not float 1.5"):
         Rules(aoe_miss_coverage=1.5)
     with pytest.raises(OptionError, match="transfer_policy 'never'"):
         Rules(transfer_policy="never")
