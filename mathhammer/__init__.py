@@ -47,6 +47,7 @@ _LAZY = {
     "Distribution": "mathhammer.core.result",
     "MathhammerError": "mathhammer.errors",
     "warmup": "mathhammer.warmup",
+    "allow_long_runs": "mathhammer.core.limits",
     "ProfileError": "mathhammer.errors",
     "OptionError": "mathhammer.errors",
     "UnsupportedError": "mathhammer.errors",

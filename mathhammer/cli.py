@@ -9,6 +9,7 @@ never a traceback for bad input).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -51,12 +52,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser = build_parser()
         args = _parse(parser, list(sys.argv[1:] if argv is None else argv))
         handler: Callable[[argparse.Namespace], int | None] = args.handler
-        if getattr(args, "quiet", False):  # --quiet: no progress bars anywhere in the command
-            from mathhammer.core.progress import quiet
+        with contextlib.ExitStack() as stack:
+            if getattr(args, "quiet", False):  # --quiet: no progress bars anywhere
+                from mathhammer.core.progress import quiet
 
-            with quiet():
-                return handler(args) or EXIT_OK
-        return handler(args) or EXIT_OK
+                stack.enter_context(quiet())
+            if getattr(args, "allow_long", False):  # --allow-long: no run-time estimate cap
+                from mathhammer.core.limits import allow_long_runs
+
+                stack.enter_context(allow_long_runs())
+            status = handler(args)
+        return status or EXIT_OK
     except MathhammerError as exc:
         print(f"mathhammer: error: {_one_line(str(exc))}", file=sys.stderr)
         return EXIT_USAGE

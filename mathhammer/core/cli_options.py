@@ -15,7 +15,7 @@ import re
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
-from mathhammer.core.limits import MAX_TRIALS
+from mathhammer.core.limits import MAX_RUN_SECONDS, MAX_TRIALS
 from mathhammer.core.numbers import real_option
 from mathhammer.core.trials import DEFAULT_TRIALS
 from mathhammer.errors import OptionError
@@ -105,6 +105,10 @@ def add_monte_carlo_options(parser: argparse.ArgumentParser, *, allow_auto: bool
     parser.add_argument("--seed", type=non_negative_int, default=DEFAULT_SEED,
                         help=f"random seed; the same seed gives the same result "
                              f"(default {DEFAULT_SEED})")
+    parser.add_argument("--allow-long", action="store_true",
+                        help="take a Monte Carlo run estimated at more than "
+                             f"{MAX_RUN_SECONDS / 60:.0f} minutes (refused otherwise, "
+                             "saying the estimate)")
     parser.add_argument("--quiet", action="store_true",
                         help="no progress bar (one shows on stderr, when it is a terminal, "
                              "for work that takes more than a couple of seconds)")

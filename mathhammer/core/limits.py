@@ -9,6 +9,9 @@ refusal names the value, the limit and what to write instead.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 from mathhammer.errors import OptionError, ProfileError
 
@@ -121,10 +124,65 @@ def check_outcome_values(values: int, what: str, fix: str) -> None:
         raise OptionError(f"{what} could reach {values:,} (limit {MAX_OUTCOME_VALUES:,}): {fix}")
 
 
+#: A pessimistic cost model of a Monte Carlo run on a 2-core machine, from the kernels'
+#: measured speeds (a one-die trial about 20 ns, 2,000 dice a trial about 18 us): seconds =
+#: trials x (SECONDS_PER_TRIAL + dice per trial x SECONDS_PER_DIE).
+SECONDS_PER_TRIAL = 25e-9
+SECONDS_PER_DIE = 10e-9
+#: Longest estimated Monte Carlo run taken without :func:`allow_long_runs` (``--allow-long``).
+MAX_RUN_SECONDS = 300.0
+
+_LONG_RUNS: ContextVar[bool] = ContextVar("long_runs_allowed", default=False)
+
+
+@contextmanager
+def allow_long_runs(allowed: bool = True) -> Iterator[None]:
+    """Take Monte Carlo runs estimated at more than :data:`MAX_RUN_SECONDS` inside the block.
+
+    The command line's ``--allow-long`` does the same. The hard limits (trials, dice per run)
+    still hold.
+
+    Examples
+    --------
+    >>> import mathhammer as mh
+    >>> with mh.allow_long_runs():
+    ...     pass  # mh.simulate(..., trials=10_000_000_000) is taken here
+    """
+    if not isinstance(allowed, bool):
+        raise OptionError(f"allow_long_runs({allowed!r}): allowed must be True or False")
+    token = _LONG_RUNS.set(allowed)
+    try:
+        yield
+    finally:
+        _LONG_RUNS.reset(token)
+
+
+def estimated_run_seconds(per_trial: int, trials: int) -> float:
+    """Seconds a run of ``trials`` trials of up to ``per_trial`` dice each may take here."""
+    return trials * (SECONDS_PER_TRIAL + per_trial * SECONDS_PER_DIE)
+
+
+def describe_seconds(seconds: float) -> str:
+    """``'about 4 min'``-style text for an estimate."""
+    if seconds < 120:
+        return f"about {seconds:,.0f} s"
+    if seconds < 2 * 3600:
+        return f"about {seconds / 60:,.0f} min"
+    return f"about {seconds / 3600:,.1f} h"
+
+
 def check_run_work(per_trial: int, trials: int, unit: str, limit: int = MAX_DICE_PER_RUN
                    ) -> None:
-    """Refuse ``trials`` trials of up to ``per_trial`` ``unit`` each beyond ``limit`` in all:
-    such a run would not end in any useful time."""
+    """Refuse ``trials`` trials of up to ``per_trial`` ``unit`` each beyond ``limit`` in all
+    (such a run would not end in any useful time), and one estimated to take more than
+    :data:`MAX_RUN_SECONDS` unless :func:`allow_long_runs` is in force, saying the estimate."""
     if per_trial * trials > limit:
         raise OptionError(f"{trials:,} trials of up to {per_trial:,} {unit} each is more than "
                           f"{limit:,} {unit}: lower --trials")
+    seconds = estimated_run_seconds(per_trial, trials)
+    if seconds > MAX_RUN_SECONDS and not _LONG_RUNS.get():
+        each = unit.removesuffix("s") if per_trial == 1 else unit
+        raise OptionError(f"{trials:,} trials of up to {per_trial:,} {each} each would take "
+                          f"{describe_seconds(seconds)} (estimate; runs over "
+                          f"{MAX_RUN_SECONDS / 60:.0f} min are refused): lower --trials, or "
+                          "pass --allow-long (Python: with mh.allow_long_runs(): ...)")

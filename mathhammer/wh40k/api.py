@@ -18,6 +18,7 @@ import numpy as np
 
 from mathhammer.core import game as contract
 from mathhammer.core.game import Game, Outcomes, SeedLike, Tallies
+from mathhammer.core.limits import check_run_work
 from mathhammer.core.progress import check_progress, watch
 from mathhammer.core.result import Distribution, Result
 from mathhammer.core.trials import (CHUNKS, DEFAULT_TRIALS, check_seed, check_trials,
@@ -147,9 +148,7 @@ def check_monte_carlo_size(plan: CompiledPlan, trials: int) -> None:
     if hits > MAX_HITS_PER_TRIAL:
         raise OptionError(f"one trial could roll {hits:,} hits (limit {MAX_HITS_PER_TRIAL:,}): "
                           "fewer models, attacks or [SUSTAINED HITS] per line")
-    if hits * trials > MAX_HITS_PER_RUN:
-        raise OptionError(f"{trials:,} trials of up to {hits:,} hits each is more than "
-                          f"{MAX_HITS_PER_RUN:,} hits: lower --trials")
+    check_run_work(hits, trials, "hits", MAX_HITS_PER_RUN)
 
 
 def _run_until_precise(plan: CompiledPlan, seed: int | np.random.SeedSequence,
