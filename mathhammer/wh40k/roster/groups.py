@@ -172,7 +172,8 @@ def _statline(model: ModelSelection, unit_profiles: list[Node], unit_keywords: l
         return None
     words = kw.unit_keywords(unit_keywords + category_names(model.parts))
     try:
-        line = kw.statline(characteristics(profile), words, None, None, None)
+        line = kw.statline(characteristics(profile), words, None, None, None, notes,
+                           f"statline '{kw.clean(profile.get('name'))}'")
         return df.apply_to_profile(line, found)
     except ProfileError as exc:
         notes.append(f"statline '{kw.clean(profile.get('name'))}' cannot be read "

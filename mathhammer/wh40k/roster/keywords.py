@@ -21,7 +21,7 @@ _DASHES = str.maketrans({"\u2011": "-", "\u2010": "-", "\u2013": "-", "\u2014": 
                          "\u00a0": " "})
 _MODE_MARK = re.compile(r"^[\s\u27a4\u25ba\u2192>\-]+")
 _RANGE = re.compile(r'^(\d+)\s*(?:"|\'\'|in\.?|inches)?$', re.IGNORECASE)
-_ROLL = re.compile(r"^(\d)\s*\+")
+_ROLL = re.compile(r"^(\d)\s*\+")  # a roll at the start of an ability's text
 _CONDITIONAL = re.compile(r"\b(while|each time|if|until|when|whilst|leading|attached|within|"
                           r"aura|once per|instead|select|roll)\b", re.IGNORECASE)
 _INVULN_TEXT = re.compile(r"(\d)\s*\+\s*invulnerable save|invulnerable save of (\d)\s*\+",
@@ -44,44 +44,117 @@ def profile_name(name: str) -> str:
     return text.replace(":", " -").replace("[", "(").replace("]", ")").strip() or "Weapon"
 
 
+# -- reading one characteristic ------------------------------------------------------------
+_WHOLE = re.compile(r"\d+")
+_ROLL_VALUE = re.compile(r"(\d+)\+")
+_NO_ROLL = ("N/A", "NA")
+_SIGNED = re.compile(r"[+-]?\d+")
+
+
+class _Characteristic(str):
+    """A characteristic's text without spaces, remembering it as the file wrote it."""
+
+    raw: str
+
+
+def _value(chars: dict[str, str], key: str, label: str, notes: list[str],
+           owner: str) -> _Characteristic:
+    """A characteristic's text without spaces around signs; a footnote mark (``2+*``: the *
+    points to a rule we do not read) is taken off with a note naming it."""
+    raw = clean(chars.get(key, ""))
+    text = re.sub(r"\s*([+-])\s*", r"\1", raw)  # "D6 + 1" is D6+1; "2 3" is no number
+    if " " in text:
+        raise ProfileError(f"{label} '{raw}' cannot be read (one value, such as 4 or D6+1)")
+    if len(text) > 1 and text.endswith("*"):
+        text = text.rstrip("*")
+        notes.append(f"{owner}: {label} '{raw}' read as {text} (the * points to a rule that is "
+                     "not read)")
+    value = _Characteristic(text)
+    value.raw = raw
+    return value
+
+
+def _unreadable(label: str, value: str, expected: str) -> ProfileError:
+    """The one refusal of a characteristic: its name, its text as in the file, what it takes."""
+    raw = getattr(value, "raw", value)
+    return ProfileError(f"{label} '{raw}' cannot be read ({expected})")
+
+
+def _roll(text: str, label: str, *, none_word: str | None = None,
+          none_texts: tuple[str, ...] = _NO_ROLL) -> str:
+    """``N+`` as written (the line reader judges whether N is possible), or ``none_word`` for
+    one of ``none_texts``; anything else is unreadable."""
+    if none_word is not None and text.upper() in none_texts:
+        return none_word
+    match = _ROLL_VALUE.fullmatch(text)
+    if match is None:
+        expected = "a roll such as 3+" + (f", or {none_texts[0]}" if none_word else "")
+        raise _unreadable(label, text, expected)
+    return f"{match.group(1)}+"
+
+
+def _whole(text: str, label: str) -> str:
+    if not _WHOLE.fullmatch(text):
+        raise _unreadable(label, text, "a whole number such as 4")
+    return text
+
+
 # -- weapons ------------------------------------------------------------------------------
 def weapon_profile(name: str, chars: dict[str, str], melee_type: bool,
                    notes: list[str]) -> Weapon | None:
     """A :class:`Weapon` (count 1) from a roster weapon profile, or None with a note.
 
-    ``chars`` maps lower-case characteristic names to their text.
+    ``chars`` maps lower-case characteristic names to their text. A characteristic that
+    cannot be read leaves the weapon out with a note naming it, never a different number;
+    an unreadable Range keeps the weapon, without a range, and says so.
     """
+    read_notes: list[str] = []  # kept only when the weapon is
+    try:
+        line_head = _weapon_head(name, chars, melee_type, read_notes)
+        base = parse_weapon(f"{name}: {line_head}")
+    except ProfileError as exc:
+        reason = str(exc) if len(str(exc)) <= 160 else str(exc)[:157] + "..."
+        notes.append(f"weapon '{name}' left out: its profile cannot be read ({reason})")
+        return None
+    notes.extend(read_notes)
+    abilities = _abilities(name, line_head, chars.get("keywords", ""), notes)
+    if not abilities:
+        return base
+    return parse_weapon(f"{name}: {line_head} [{', '.join(abilities)}]")
+
+
+def _weapon_head(name: str, chars: dict[str, str], melee_type: bool, notes: list[str]) -> str:
+    """The characteristics of a weapon line (``24" A2 BS3+ S4 AP-1 D 1``), each read strictly."""
     rng = clean(chars.get("range", ""))
     melee = melee_type or rng.lower() == "melee"
     head = ["Melee"] if melee else []
     match = _RANGE.match(rng)
     if match and not melee:
         head.append(f'{match.group(1)}"')
+    elif not melee:
+        notes.append(f"{name}: Range '{rng}' cannot be read (a distance such as 24\"); the "
+                     "weapon is kept without a range")
     label = "WS" if melee else "BS"
-    skill = clean(chars.get(label.lower(), chars.get("bs" if melee else "ws", "")))
-    attacks = clean(chars.get("a", "")).replace(" ", "")
-    strength = clean(chars.get("s", "")).replace(" ", "").rstrip("*")
-    ap = clean(chars.get("ap", "")).replace(" ", "").rstrip("*")
-    damage = clean(chars.get("d", "")).replace(" ", "").rstrip("*")
+    skill = _value(chars, label.lower() if label.lower() in chars else
+                   ("bs" if melee else "ws"), label, notes, name)
+    skill_text = _roll(skill, label, none_word="N/A")
+    attacks = _value(chars, "a", "A", notes, name)
+    if not attacks or attacks == "*":
+        raise _unreadable("A", attacks, "a number or dice such as 2 or D6+1")
+    strength = _value(chars, "s", "S", notes, name)
     if strength in ("", "-"):
         strength = "1"
         notes.append(f"{name}: no S given; S counts as 1 (02.04.01)")
-    if ap in ("", "-"):
-        ap = "0"
-    skill_match = _ROLL.match(skill)
-    skill_text = f"{label}{skill_match.group(1)}+" if skill_match else f"{label}N/A"
-    line_head = " ".join(head + [f"A{attacks}", skill_text, f"S{strength}", f"AP{ap}",
-                                 f"D {damage}"])
-    try:
-        base = parse_weapon(f"{name}: {line_head}")
-    except ProfileError as exc:
-        reason = str(exc) if len(str(exc)) <= 160 else str(exc)[:157] + "..."
-        notes.append(f"weapon '{name}' left out: its profile cannot be read ({reason})")
-        return None
-    abilities = _abilities(name, line_head, chars.get("keywords", ""), notes)
-    if not abilities:
-        return base
-    return parse_weapon(f"{name}: {line_head} [{', '.join(abilities)}]")
+    elif not _WHOLE.fullmatch(strength):
+        raise _unreadable("S", strength, "a whole number such as 4")
+    ap = _value(chars, "ap", "AP", notes, name)
+    if not _SIGNED.fullmatch(ap):
+        raise _unreadable("AP", ap, "a number such as 0 or -1")
+    damage = _value(chars, "d", "D", notes, name)
+    if not damage or damage in ("*", "-"):
+        raise _unreadable("D", damage, "a number or dice such as 2 or D6")
+    return " ".join(head + [f"A{attacks}", f"{label}{skill_text}", f"S{strength}", f"AP{ap}",
+                            f"D {damage}"])
 
 
 def _abilities(name: str, line_head: str, text: str, notes: list[str]) -> list[str]:
@@ -160,24 +233,23 @@ def _normalise_ability(raw: str) -> str:
 
 # -- statlines ----------------------------------------------------------------------------
 def statline(chars: dict[str, str], keywords: Iterable[str], invuln: tuple[int, str] | None,
-             fnp: int | None, fnp_mortal: int | None) -> TargetProfile:
+             fnp: int | None, fnp_mortal: int | None,
+             notes: list[str] | None = None, owner: str = "statline") -> TargetProfile:
     """A one-model :class:`TargetProfile` from a Unit profile's characteristics.
 
     Raises
     ------
     ProfileError
-        When T, Sv or W cannot be read (the caller names the unit).
+        When T, Sv, W or InSv cannot be read, naming the characteristic and its text (the
+        caller names the unit): never a different value.
     """
-    toughness = _number(chars.get("t", ""), "T")
-    save = clean(chars.get("sv", "")).replace(" ", "")
-    save_match = _ROLL.match(save)
-    save_text = f"Sv{save_match.group(1)}+" if save_match else "Sv-"
-    wounds = _number(chars.get("w", ""), "W")
-    insv = clean(chars.get("insv", ""))
-    if invuln is None and (insv_match := _ROLL.match(insv)):
-        scope = "ranged" if "ranged" in insv.lower() else (
-            "melee" if "melee" in insv.lower() else "all")
-        invuln = (int(insv_match.group(1)), scope)
+    read_notes: list[str] = []  # kept only when the statline is
+    toughness = _whole(_value(chars, "t", "T", read_notes, owner), "T")
+    save_text = "Sv" + _roll(_value(chars, "sv", "Sv", read_notes, owner), "Sv",
+                             none_word="-", none_texts=("-",))
+    wounds = _whole(_value(chars, "w", "W", read_notes, owner), "W")
+    if invuln is None:
+        invuln = _invulnerable_characteristic(clean(chars.get("insv", "")))
     parts = [f"T{toughness}", save_text]
     if invuln is not None:
         value, scope = invuln
@@ -189,14 +261,25 @@ def statline(chars: dict[str, str], keywords: Iterable[str], invuln: tuple[int, 
         parts.append(f"FNP{fnp_mortal}+(mortal)")
     words = sorted(set(keywords))
     line = " ".join(parts) + (f" [{', '.join(words)}]" if words else "")
-    return parse_target(line)
+    profile = parse_target(line)
+    if notes is not None:
+        notes.extend(read_notes)
+    return profile
 
 
-def _number(text: str, label: str) -> str:
-    value = clean(text).replace(" ", "").rstrip("*+\"")
-    if not value.isdigit():
-        raise ProfileError(f"{label} '{clean(text)}' is not a number")
-    return value
+_INSV = re.compile(r"(\d+)\s*\+\**\s*(?:\(?\s*(?:against\s+)?(ranged|melee)(?:\s+attacks)?"
+                   r"(?:\s+only)?\s*\)?)?", re.IGNORECASE)
+
+
+def _invulnerable_characteristic(text: str) -> tuple[int, str] | None:
+    """11th edition's InSv: ``4+``, ``4+ (ranged)``; empty, ``-`` or N/A for none."""
+    if text in ("", "-") or text.upper() in _NO_ROLL:
+        return None
+    match = _INSV.fullmatch(text)
+    if match is None:
+        raise _unreadable("InSv", text, "a roll such as 4+, or - for none")
+    scope = (match.group(2) or "all").lower()
+    return int(match.group(1)), scope
 
 
 def unit_keywords(categories: Iterable[str]) -> set[str]:

@@ -21,6 +21,9 @@ from mathhammer.wh40k.scenario.units import Unit
 
 #: Most battle rounds a scenario may repeat (a game has five).
 MAX_ROUNDS = 100
+#: Most activations a scenario may list (a battle round has a few dozen; each is compiled and
+#: checked, so an unbounded list would only turn a typo into minutes of waiting).
+MAX_ACTIVATIONS = 1_000
 
 #: ``ScenarioRules.retarget_on_destroyed`` values.
 RETARGET_CHOICES = ("lost", "retarget")
@@ -31,9 +34,9 @@ PRECISION_POLICIES = ("best", "first")
 #: the engine applies to a whole scenario).
 RULE_CHOICES = ("lethal_policy",)
 
-__all__ = ["MAX_ROUNDS", "PHASES", "PRECISION_POLICIES", "RETARGET_CHOICES", "RULE_CHOICES",
-           "Activation", "Attack", "OpenChoices", "Phase", "Scenario", "ScenarioRules",
-           "WeaponChoice", "check_precision_pick"]
+__all__ = ["MAX_ACTIVATIONS", "MAX_ROUNDS", "PHASES", "PRECISION_POLICIES", "RETARGET_CHOICES",
+           "RULE_CHOICES", "Activation", "Attack", "OpenChoices", "Phase", "Scenario",
+           "ScenarioRules", "WeaponChoice", "check_precision_pick"]
 
 
 @dataclass(frozen=True)
@@ -209,6 +212,9 @@ class Scenario:
                                 f"for a whole number of rounds from 1 to {MAX_ROUNDS}")
         if not self.activations:
             raise ScenarioError("the scenario has no activations: add [[activations]]")
+        if len(self.activations) > MAX_ACTIVATIONS:
+            raise ScenarioError(f"{len(self.activations):,} activations: a scenario lists at "
+                                f"most {MAX_ACTIVATIONS:,}; split it into several scenarios")
         for activation in self.activations:
             for name in (activation.attacker, activation.target):
                 if name is not None and name not in self.units:

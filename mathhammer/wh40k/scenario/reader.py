@@ -22,9 +22,9 @@ from mathhammer.wh40k.options import build_checked
 from mathhammer.wh40k.parse import parse_target, parse_weapon
 from mathhammer.wh40k.profiles import Modifiers, Rules, Situation
 from mathhammer.wh40k.scenario.activations import Activation, WeaponChoice
-from mathhammer.wh40k.scenario.model import (MAX_ROUNDS, RULE_CHOICES, OpenChoices, Scenario,
-                                             ScenarioRules, check_precision_pick,
-                                             check_precision_pick_kind)
+from mathhammer.wh40k.scenario.model import (MAX_ACTIVATIONS, MAX_ROUNDS, RULE_CHOICES,
+                                             OpenChoices, Scenario, ScenarioRules,
+                                             check_precision_pick, check_precision_pick_kind)
 from mathhammer.wh40k.scenario.units import CarriedWeapon, ModelGroup, Unit, attach
 
 
@@ -125,6 +125,10 @@ def parse_scenario(text: str, source: str = "<scenario>", *,
     if not isinstance(raw_acts, list) or not raw_acts:
         raise ScenarioError(locator.at(None, "the scenario has no activations: add "
                                              "[[activations]] tables"))
+    if len(raw_acts) > MAX_ACTIVATIONS:
+        raise ScenarioError(locator.at(("[[activations]]", MAX_ACTIVATIONS), (
+            f"{len(raw_acts):,} [[activations]]: a scenario lists at most "
+            f"{MAX_ACTIVATIONS:,}; split it into several scenarios")))
     activations, choices = [], []
     for i, spec in enumerate(raw_acts):
         line_anchor = ("[[activations]]", i)
@@ -253,11 +257,17 @@ def _quoted(message: str, first: bool = False) -> str | None:
 
 
 class _Locator:
-    """Find the line of a TOML table or value, for error messages."""
+    """Find the line of a TOML table or value, for error messages.
+
+    Each header's lines are found in one pass over the file and kept, so naming the origin of
+    every activation costs a look-up each, not a pass over the file each.
+    """
 
     def __init__(self, text: str, source: str) -> None:
         self.lines = text.splitlines()
+        self.stripped = [line.strip() for line in self.lines]
         self.source = source
+        self._headers: dict[str, list[int]] = {}
 
     def at(self, anchor, message: str, needle: str | None = None) -> str:
         return f"{self.where(anchor, needle)}: {message}"
@@ -267,19 +277,23 @@ class _Locator:
         line = self._find(anchor, needle)
         return f"{self.source}:{line}" if line else self.source
 
+    def _starts(self, prefix: str) -> list[int]:
+        """0-based numbers of the lines that start with ``prefix`` (found once per prefix)."""
+        if prefix not in self._headers:
+            self._headers[prefix] = [i for i, text in enumerate(self.stripped)
+                                     if text.startswith(prefix)]
+        return self._headers[prefix]
+
     def _find(self, anchor, needle) -> int | None:
         start = 0
         if isinstance(anchor, tuple):
             header, index = anchor
-            hits = [i for i, text in enumerate(self.lines) if text.strip().startswith(header)]
-            if index < len(hits):
-                start = hits[index]
-            else:
+            hits = self._starts(header)
+            if index >= len(hits):
                 return None
+            start = hits[index]
         elif isinstance(anchor, str):
-            hits = [i for i, text in enumerate(self.lines)
-                    if text.strip().startswith(anchor)
-                    or text.strip().startswith(anchor.strip("[]"))]
+            hits = sorted(set(self._starts(anchor)) | set(self._starts(anchor.strip("[]"))))
             if not hits:
                 return None
             start = hits[0]

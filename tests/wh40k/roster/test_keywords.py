@@ -21,7 +21,7 @@ from .conftest import FILES
     ({"range": "24\u201d", "a": "1", "bs": "4+", "s": "6", "ap": "0", "d": "2",
       "keywords": "Twin-linked, Blast"},
      False, 'X: 24" A1 BS4+ S6 AP0 D2 [TWIN-LINKED, BLAST]'),
-    ({"range": '18"', "a": "3", "bs": "3+", "s": "5", "ap": "-", "d": "1", "keywords": "-"},
+    ({"range": '18"', "a": "3", "bs": "3+", "s": "5", "ap": "0", "d": "1", "keywords": "-"},
      False, 'X: 18" A3 BS3+ S5 AP0 D1'),
     ({"range": '18"', "a": "3", "bs": "3+", "s": "5", "ap": "0", "d": "1",
       "keywords": "LETHAL HITS: VEHICLE, MONSTER"},
