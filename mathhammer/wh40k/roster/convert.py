@@ -203,6 +203,18 @@ def _roster_points(root: Node, source: str | Path = "") -> float | None:
 
 
 # -- one datasheet ------------------------------------------------------------------------
+def read_entry(selection: Node, source: str | Path) -> RosterEntry:
+    """One datasheet's selection (from a roster file, or written from a catalogue by
+    :mod:`mathhammer.wh40k.bsdata`) read as a :class:`RosterEntry`.
+
+    Raises
+    ------
+    RosterError
+        Naming ``source`` and the unit, for a profile that cannot be used at all.
+    """
+    return _entry(selection, source)
+
+
 def _entry(selection: Node, source) -> RosterEntry:
     name = kw.clean(selection.get("name")) or "Unnamed unit"
     try:

@@ -38,7 +38,45 @@ _SINGULAR = {"categories": "category", "entries": "entry", "forces": "force",
              "selections": "selection", "profiles": "profile", "rules": "rule",
              "costs": "cost", "characteristics": "characteristic",
              "associations": "association", "incomingAssociations": "incomingAssociation",
-             "costLimits": "costLimit", "publications": "publication", "tags": "tag"}
+             "costLimits": "costLimit", "publications": "publication", "tags": "tag",
+             # BattleScribe data files (catalogues and game systems, 11th edition JSON)
+             "selectionEntries": "selectionEntry", "sharedSelectionEntries": "selectionEntry",
+             "selectionEntryGroups": "selectionEntryGroup",
+             "sharedSelectionEntryGroups": "selectionEntryGroup", "entryLinks": "entryLink",
+             "infoLinks": "infoLink", "categoryLinks": "categoryLink",
+             "constraints": "constraint", "modifiers": "modifier", "conditions": "condition",
+             "conditionGroups": "conditionGroup", "modifierGroups": "modifierGroup",
+             "localConditionGroups": "localConditionGroup", "repeats": "repeat",
+             "sharedProfiles": "profile", "sharedRules": "rule", "infoGroups": "infoGroup",
+             "sharedInfoGroups": "infoGroup", "catalogueLinks": "catalogueLink",
+             "categoryEntries": "categoryEntry", "profileTypes": "profileType",
+             "costTypes": "costType"}
+
+
+@dataclass(frozen=True)
+class TreeKind:
+    """What a file of one kind holds and how large it may be: roster files (the module's
+    limits, read when a file is read) or BattleScribe data files (catalogues, game systems).
+    """
+
+    noun: str                       # "roster", "catalogue": in messages
+    roots: tuple[str, ...]          # the root element tags / JSON root keys taken
+    namespaces: tuple[str, ...]     # XML namespaces of those roots
+    zip_suffixes: tuple[str, ...]   # the member a zip holds
+    zip_name: str                   # ".rosz", "zipped catalogue"
+    json_name: str                  # "New Recruit roster", "BSData catalogue"
+    max_file_bytes: int | None = None   # None: the module's roster limits
+    max_xml_bytes: int | None = None
+    max_nodes: int | None = None
+
+    def limits(self) -> tuple[int, int, int]:
+        """``(file bytes, unpacked bytes, nodes)``."""
+        return (self.max_file_bytes or MAX_FILE_BYTES, self.max_xml_bytes or MAX_XML_BYTES,
+                self.max_nodes or MAX_NODES)
+
+
+ROSTER = TreeKind("roster", ("roster",), (ROSTER_NAMESPACE,), (".ros",), ".rosz",
+                  "New Recruit roster")
 
 
 @dataclass(slots=True)
@@ -81,9 +119,10 @@ def read_tree(path: str | Path) -> Node:
     return tree_from_bytes(_read_bytes(path), path)
 
 
-def tree_from_bytes(data: bytes, source: str | Path) -> Node:
-    """The root ``roster`` node of a roster file's bytes, read in memory (an upload);
-    ``source`` names the file in messages. The same checks as :func:`read_tree`.
+def tree_from_bytes(data: bytes, source: str | Path, kind: TreeKind = ROSTER) -> Node:
+    """The root node of a roster file's bytes (or of another ``kind`` of BattleScribe
+    file), read in memory (an upload); ``source`` names the file in messages. The same
+    checks as :func:`read_tree`.
 
     Raises
     ------
@@ -91,25 +130,30 @@ def tree_from_bytes(data: bytes, source: str | Path) -> Node:
         ``SOURCE: what is wrong`` for an oversized, truncated, hostile or foreign file.
     """
     path = Path(source)
+    max_file, _, _ = kind.limits()
     if not isinstance(data, (bytes, bytearray)):
-        raise RosterError(f"{source}: a roster's content is bytes, not {type(data).__name__}")
-    if len(data) > MAX_FILE_BYTES:
-        raise RosterError(f"{source}: the file is {len(data) / 2**20:.1f} MiB; a roster file "
-                          f"may be at most {MAX_FILE_BYTES // 2**20} MiB")
+        raise RosterError(f"{source}: a {kind.noun}'s content is bytes, not "
+                          f"{type(data).__name__}")
+    if len(data) > max_file:
+        raise RosterError(f"{source}: the file is {len(data) / 2**20:.1f} MiB; a {kind.noun} "
+                          f"file may be at most {max_file // 2**20} MiB")
     data = bytes(data)
     head = data[:4]
     if head.startswith(b"PK"):
-        data = _unzip(path, data)
+        data = _unzip(path, data, kind)
     text_head = data.lstrip(b"\xef\xbb\xbf \t\r\n")[:1]
     if data[:2] in (b"\xff\xfe", b"\xfe\xff"):  # UTF-16 with a byte-order mark
         text_head = b"<"
     if text_head == b"{":
-        root = _from_json(path, data)
+        root = _from_json(path, data, kind)
     elif text_head == b"<":
-        root = _from_xml(path, data)
+        root = _from_xml(path, data, kind)
     elif not data.strip():
-        raise RosterError(f"{path}: the file is empty; export the roster again from "
+        raise RosterError(f"{path}: the file is empty; export the {kind.noun} again from "
                           "BattleScribe or New Recruit")
+    elif kind is not ROSTER:
+        raise RosterError(f"{path}: not a {kind.noun} file: it is neither XML, a zip nor "
+                          "JSON")
     else:
         _refuse_text_export(path, data)
         raise RosterError(f"{path}: not a roster file: it is neither XML (.ros), a zip "
@@ -143,31 +187,38 @@ def _refuse_text_export(path: Path, data: bytes) -> None:
 
 
 def _read_bytes(path: Path) -> bytes:
+    return read_bounded_bytes(path, MAX_FILE_BYTES, "roster")
+
+
+def read_bounded_bytes(path: Path, limit: int, noun: str) -> bytes:
+    """The bytes of a regular file of at most ``limit`` bytes (a pipe or device is refused,
+    not waited on), or a :class:`RosterError` naming the ``noun`` file and what is wrong."""
     try:
         size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise RosterError(f"{path}: the file is {size / 2**20:.1f} MiB; a roster file may "
-                              f"be at most {MAX_FILE_BYTES // 2**20} MiB")
-        return read_bounded(path, MAX_FILE_BYTES)
+        if size > limit:
+            raise RosterError(f"{path}: the file is {size / 2**20:.1f} MiB; a {noun} file may "
+                              f"be at most {limit // 2**20} MiB")
+        return read_bounded(path, limit)
     except FileTooLarge:
-        raise RosterError(f"{path}: the file is larger than {MAX_FILE_BYTES // 2**20} MiB") \
-            from None
+        raise RosterError(f"{path}: the file is larger than {limit // 2**20} MiB") from None
     except OSError as exc:
-        raise RosterError(f"cannot read roster file '{path}': {exc.strerror or exc}") from None
+        raise RosterError(f"cannot read {noun} file '{path}': {exc.strerror or exc}") from None
 
 
-def _unzip(path: Path, data: bytes) -> bytes:
+def _unzip(path: Path, data: bytes, kind: TreeKind = ROSTER) -> bytes:
+    _, max_xml, _ = kind.limits()
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
         members = [m for m in archive.infolist() if not m.is_dir()]
     except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, ValueError) as exc:
         raise RosterError(f"{path}: not a complete zip archive (truncated or corrupt: {exc}); "
-                          "export the .rosz again") from None
-    rosters = [m for m in members if m.filename.lower().endswith(".ros")] or members
+                          f"export the {kind.zip_name} again") from None
+    rosters = [m for m in members if m.filename.lower().endswith(kind.zip_suffixes)] \
+        or members
     if len(rosters) != 1:
         names = ", ".join(m.filename for m in members[:5]) or "nothing"
-        raise RosterError(f"{path}: a .rosz holds exactly one roster; this zip holds "
-                          f"{len(members)} files ({names})")
+        raise RosterError(f"{path}: a {kind.zip_name} holds exactly one {kind.noun}; this zip "
+                          f"holds {len(members)} files ({names})")
     member = rosters[0]
     out = bytearray()
     try:
@@ -177,10 +228,10 @@ def _unzip(path: Path, data: bytes) -> bytes:
                 if not block:
                     break
                 out += block
-                if len(out) > MAX_XML_BYTES:
+                if len(out) > max_xml:
                     raise RosterError(
                         f"{path}: '{member.filename}' unpacks to more than "
-                        f"{MAX_XML_BYTES // 2**20} MiB (a zip bomb?); a roster is far smaller")
+                        f"{max_xml // 2**20} MiB (a zip bomb?); a {kind.noun} is far smaller")
     except RosterError:
         raise
     except RuntimeError as exc:  # encrypted member
@@ -195,7 +246,7 @@ def _unzip(path: Path, data: bytes) -> bytes:
 
 
 # -- XML ----------------------------------------------------------------------------------
-def _from_xml(path: Path, data: bytes) -> Node:
+def _from_xml(path: Path, data: bytes, kind: TreeKind = ROSTER) -> Node:
     """Stream the XML into nodes, stopping at the first element past the caps (an expat
     tree of a hostile file would take gigabytes before anything could be counted)."""
     from xml.etree.ElementTree import ParseError
@@ -203,9 +254,10 @@ def _from_xml(path: Path, data: bytes) -> Node:
     from defusedxml import DefusedXmlException
     from defusedxml.ElementTree import iterparse
 
-    if data.count(b"<") > 2 * MAX_NODES + 16:  # a tag opens with '<': count them first
-        raise RosterError(f"{path}: more than {MAX_NODES:,} XML elements; a roster is far "
-                          "smaller")
+    _, _, max_nodes = kind.limits()
+    if data.count(b"<") > 2 * max_nodes + 16:  # a tag opens with '<': count them first
+        raise RosterError(f"{path}: more than {max_nodes:,} XML elements; a {kind.noun} is "
+                          "far smaller")
     stack: list[Node] = []
     root: Node | None = None
     count = 0
@@ -218,31 +270,31 @@ def _from_xml(path: Path, data: bytes) -> Node:
                 element.clear()
                 continue
             count += 1
-            if count > MAX_NODES:
-                raise RosterError(f"{path}: more than {MAX_NODES:,} XML elements; a roster is "
-                                  "far smaller")
+            if count > max_nodes:
+                raise RosterError(f"{path}: more than {max_nodes:,} XML elements; a "
+                                  f"{kind.noun} is far smaller")
             if len(stack) >= MAX_DEPTH:
                 raise RosterError(f"{path}: elements nested more than {MAX_DEPTH} deep; a "
-                                  "roster is far shallower")
+                                  f"{kind.noun} is far shallower")
             node = Node(element.tag.rpartition("}")[2],
                         {k.rpartition("}")[2]: v for k, v in element.attrib.items()})
             if stack:
                 stack[-1].children.append(node)
             else:
                 root = node
-                _check_root(path, element.tag)
+                _check_root(path, element.tag, kind)
             stack.append(node)
     except RosterError:
         raise
     except DefusedXmlException as exc:
         raise RosterError(f"{path}: refused: the XML declares entities ({type(exc).__name__});"
-                          " real roster files never do (this is how entity-expansion attacks "
-                          "work)") from None
+                          f" real {kind.noun} files never do (this is how entity-expansion "
+                          "attacks work)") from None
     except ParseError as exc:
         line, column = getattr(exc, "position", (None, None))
         where = f"{path}:{line}:{column}" if line else str(path)
         raise RosterError(f"{where}: not well-formed XML ({_first(str(exc))}); the file is "
-                          "damaged or not a roster") from None
+                          f"damaged or not a {kind.noun}") from None
     except (ValueError, LookupError, RecursionError) as exc:  # e.g. an unknown encoding
         raise RosterError(f"{path}: cannot parse the XML ({_first(str(exc))})") from None
     if root is None:
@@ -250,22 +302,24 @@ def _from_xml(path: Path, data: bytes) -> Node:
     return root
 
 
-def _check_root(path: Path, qualified: str) -> None:
+def _check_root(path: Path, qualified: str, kind: TreeKind = ROSTER) -> None:
     namespace, _, tag = qualified.rpartition("}")
     namespace = namespace.lstrip("{")
-    if tag != "roster" or (namespace and namespace != ROSTER_NAMESPACE):
-        raise RosterError(f"{path}: not a roster: the root element is <{tag}>"
+    if tag not in kind.roots or (namespace and namespace not in kind.namespaces):
+        raise RosterError(f"{path}: not a {kind.noun}: the root element is <{tag}>"
                           f"{' in namespace ' + namespace if namespace else ''}; a "
-                          f"BattleScribe roster is <roster xmlns=\"{ROSTER_NAMESPACE}\">")
+                          f"BattleScribe {kind.noun} is <{kind.roots[0]} "
+                          f"xmlns=\"{kind.namespaces[0]}\">")
 
 
 # -- JSON ---------------------------------------------------------------------------------
-def _from_json(path: Path, data: bytes) -> Node:
+def _from_json(path: Path, data: bytes, kind: TreeKind = ROSTER) -> Node:
     # Objects and arrays, counted before parsing: json.loads of a hostile file would build
     # millions of objects before the tree could be counted.
-    if data.count(b"{") + data.count(b"[") > 2 * MAX_NODES:
-        raise RosterError(f"{path}: more than {2 * MAX_NODES:,} JSON objects and arrays; a "
-                          "roster is far smaller")
+    _, _, max_nodes = kind.limits()
+    if data.count(b"{") + data.count(b"[") > 2 * max_nodes:
+        raise RosterError(f"{path}: more than {2 * max_nodes:,} JSON objects and arrays; a "
+                          f"{kind.noun} is far smaller")
     try:
         value = json.loads(data.decode("utf-8-sig"))
     except UnicodeDecodeError as exc:
@@ -280,28 +334,33 @@ def _from_json(path: Path, data: bytes) -> Node:
     except ValueError as exc:  # an integer past Python's 4,300-digit limit
         what = "a number of more than 4,300 digits" if "digits" in str(exc) else \
             f"a value that cannot be read ({_first(str(exc))[:60]})"
-        raise RosterError(f"{path}: the JSON holds {what}; numbers in a roster are small: "
-                          "export the list again") from None
-    if not isinstance(value, dict) or not isinstance(value.get("roster"), dict):
+        raise RosterError(f"{path}: the JSON holds {what}; numbers in a {kind.noun} are "
+                          "small: export it again") from None
+    root_key = next((k for k in kind.roots if isinstance(value, dict)
+                     and isinstance(value.get(k), dict)), None)
+    if root_key is None:
         keys = ", ".join(list(value)[:5]) if isinstance(value, dict) else type(value).__name__
-        raise RosterError(f"{path}: JSON but not a New Recruit roster: expected an object "
-                          f"{{\"roster\": {{...}}}}, found {keys or 'an empty object'}")
-    return _convert_json(path, value["roster"])
+        expected = " or ".join(f"{{\"{k}\": {{...}}}}" for k in kind.roots)
+        raise RosterError(f"{path}: JSON but not a {kind.json_name}: expected an object "
+                          f"{expected}, found {keys or 'an empty object'}")
+    return _convert_json(path, value[root_key], kind, root_key)
 
 
-def _convert_json(path: Path, value: dict) -> Node:
+def _convert_json(path: Path, value: dict, kind: TreeKind = ROSTER,
+                  root_tag: str = "roster") -> Node:
+    _, _, max_nodes = kind.limits()
     count = 0
-    root = Node("roster")
-    stack = [("roster", value, root, 0)]
+    root = Node(root_tag)
+    stack = [(root_tag, value, root, 0)]
     while stack:
         tag, item, node, depth = stack.pop()
         count += 1
-        if count > MAX_NODES:
-            raise RosterError(f"{path}: more than {MAX_NODES:,} JSON objects; a roster is far "
-                              "smaller")
+        if count > max_nodes:
+            raise RosterError(f"{path}: more than {max_nodes:,} JSON objects; a {kind.noun} "
+                              "is far smaller")
         if depth > MAX_DEPTH:
-            raise RosterError(f"{path}: JSON nested more than {MAX_DEPTH} deep; a roster is "
-                              "far shallower")
+            raise RosterError(f"{path}: JSON nested more than {MAX_DEPTH} deep; a "
+                              f"{kind.noun} is far shallower")
         node.tag = tag
         if not isinstance(item, dict):
             node.text = _scalar(item)
@@ -316,8 +375,8 @@ def _convert_json(path: Path, value: dict) -> Node:
                     if key in _SINGULAR and not isinstance(element, dict):
                         raise RosterError(
                             f"{path}: \"{key}\"[{index}] is {json.dumps(element)[:40]}, not "
-                            f"an object; each of a roster's \"{key}\" is {{...}}: the file is "
-                            "damaged or not a New Recruit export")
+                            f"an object; each of a {kind.noun}'s \"{key}\" is {{...}}: the "
+                            "file is damaged or not a BattleScribe / New Recruit file")
                     child = Node(_SINGULAR.get(key, key))
                     wrapper.children.append(child)
                     stack.append((child.tag, element, child, depth + 2))

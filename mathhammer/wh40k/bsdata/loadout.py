@@ -1,0 +1,312 @@
+"""A datasheet's default unit, written as the roster selection an army builder would make.
+
+A catalogue describes every legal unit; a player asks for one: the smallest legal unit
+(each model entry at its ``min``; a group's ``min`` filled with its default entry) with its
+default wargear (entries with ``min`` 1 or more, fixed entries with no constraints, each
+wargear group's ``defaultSelectionEntryId``). The result is a roster ``selection`` node
+(:func:`template`), so the roster reader (:mod:`mathhammer.wh40k.roster.convert`) reads
+statlines, weapons, keywords and abilities exactly as it reads an exported list.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from mathhammer.wh40k.roster import keywords as kw
+from mathhammer.wh40k.roster.nodes import weapon_kind
+from mathhammer.wh40k.roster.read import Node
+from mathhammer.wh40k.bsdata.library import (MAX_LINK_DEPTH, Library, entries_below,
+                                             is_hidden)
+
+POINTS_TYPE = "51b2-306e-1021-d207"
+#: Entries and groups kept out of a datasheet: campaign and army-building content.
+_LEFT_OUT = re.compile(r"(?i)\b(crusade|weapon modifications|battle honours|enhancements?|"
+                       r"warlord|battle scars|relics?)\b")
+_RULE_FNP = re.compile(r"(?i)^feel no pain (\d)\+$")
+
+
+@dataclass
+class ModelKind:
+    """One model entry of a datasheet: its node, its counts and its default wargear."""
+
+    node: Node
+    name: str
+    low: int
+    high: int
+    filler: bool               # takes the models a group's minimum leaves over
+    wargear: list[tuple[Node, int]] = field(default_factory=list)  # (entry, per model)
+
+
+def constraint(node: Node, kind: str) -> int | None:
+    """The ``min`` or ``max`` selections constraint of ``node`` on its parent, if any."""
+    for item in node.list("constraints"):
+        if item.get("type") == kind and item.get("field") == "selections" and \
+                item.get("scope", "parent") == "parent":
+            value = kw.clean(item.get("value"))
+            try:
+                return max(0, min(int(float(value)), 10_000))
+            except ValueError:
+                return None
+    return None
+
+
+def _kept(node: Node) -> bool:
+    return not is_hidden(node) and not _LEFT_OUT.search(kw.clean(node.get("name")))
+
+
+def model_kinds(library: Library, unit: Node, notes: list[str]) -> list[ModelKind]:
+    """The model entries of a datasheet with their smallest legal counts."""
+    if unit.get("type") == "model":
+        kind = ModelKind(unit, kw.clean(unit.get("name")), 1, 1, False)
+        kind.wargear = default_wargear(library, unit, notes, 0)
+        return [kind]
+    kinds: list[ModelKind] = []
+    _collect_models(library, unit, kinds, notes, 0)
+    return kinds
+
+
+def _collect_models(library: Library, node: Node, kinds: list[ModelKind], notes: list[str],
+                    depth: int) -> None:
+    if depth > MAX_LINK_DEPTH:
+        notes.append(f"'{kw.clean(node.get('name'))}': entries nested more than "
+                     f"{MAX_LINK_DEPTH} deep (a cycle of links?): not followed")
+        return
+    for child in entries_below(node):
+        entry = library.resolve(child, notes)
+        if entry is None or not _kept(entry):
+            continue
+        if entry.tag == "selectionEntryGroup":
+            before = len(kinds)
+            _collect_models(library, entry, kinds, notes, depth + 1)
+            _fill_group(entry, kinds[before:])
+        elif entry.get("type") == "model":
+            low = constraint(entry, "min") or 0
+            high = constraint(entry, "max")
+            kind = ModelKind(entry, kw.clean(entry.get("name")), low,
+                             high if high is not None else max(low, 1), False)
+            kind.wargear = default_wargear(library, entry, notes, depth + 1)
+            kinds.append(kind)
+
+
+def _fill_group(group: Node, members: list[ModelKind]) -> None:
+    """A group's minimum: what its members' own minimums leave goes to the default member
+    (``defaultSelectionEntryId``, matched on the entry's or the link's id), else the first."""
+    if not members:
+        return
+    low = constraint(group, "min") or 0
+    high = constraint(group, "max")
+    default = group.get("defaultSelectionEntryId")
+    chosen = next((m for m in members if default and default in
+                   (m.node.get("id"), m.node.get("linkId"))), members[0])
+    chosen.filler = True
+    chosen.low += max(0, low - sum(m.low for m in members))
+    if high is not None:
+        chosen.high = max(chosen.low, high - sum(m.low for m in members if m is not chosen))
+
+
+def default_wargear(library: Library, node: Node, notes: list[str], depth: int
+                    ) -> list[tuple[Node, int]]:
+    """The entries with profiles a model (or unit) carries by default, with how many."""
+    out: list[tuple[Node, int]] = []
+    if depth > MAX_LINK_DEPTH:
+        notes.append(f"'{kw.clean(node.get('name'))}': wargear nested more than "
+                     f"{MAX_LINK_DEPTH} deep (a cycle of links?): not followed")
+        return out
+    for child in entries_below(node):
+        entry = library.resolve(child, notes)
+        if entry is None or not _kept(entry) or entry.get("type") in ("model", "unit"):
+            continue
+        if entry.tag == "selectionEntryGroup":
+            out.extend(_group_choice(library, entry, notes, depth))
+            continue
+        count = _default_count(entry)
+        if count:
+            out.extend(_taken(library, entry, count, notes, depth))
+    return out
+
+
+def _default_count(entry: Node) -> int:
+    """How many of an entry a default selection takes: its ``min``; one of a fixed entry
+    that has no constraints at all and carries a weapon (a model's close combat weapon)."""
+    low = constraint(entry, "min")
+    if low:
+        return low
+    if low is None and constraint(entry, "max") is None and _carries_weapon(entry):
+        return 1
+    return 0
+
+
+def _carries_weapon(entry: Node) -> bool:
+    return any(weapon_kind(p) for p in entry.list("profiles"))
+
+
+def _group_choice(library: Library, group: Node, notes: list[str], depth: int
+                  ) -> list[tuple[Node, int]]:
+    """A wargear group with a minimum: its default entry (else its first) that many times;
+    a group without one adds only what its own members take by default."""
+    low = constraint(group, "min") or 0
+    members = [m for m in (library.resolve(c, notes) for c in entries_below(group))
+               if m is not None and _kept(m) and m.get("type") not in ("model", "unit")]
+    if not low:
+        return [pair for m in members if m.tag != "selectionEntryGroup"
+                for pair in _taken(library, m, _default_count(m), notes, depth)
+                if pair[1]] + [pair for m in members if m.tag == "selectionEntryGroup"
+                               for pair in _group_choice(library, m, notes, depth + 1)]
+    default = group.get("defaultSelectionEntryId")
+    chosen = next((m for m in members if default and default in
+                   (m.get("id"), m.get("linkId"))), members[0] if members else None)
+    if chosen is None:
+        return []
+    if chosen.tag == "selectionEntryGroup":
+        return _group_choice(library, chosen, notes, depth + 1)
+    return _taken(library, chosen, low, notes, depth)
+
+
+def _taken(library: Library, entry: Node, count: int, notes: list[str], depth: int
+           ) -> list[tuple[Node, int]]:
+    """An entry taken ``count`` times, with what it holds by default (a "bolt rifle with
+    grenade launcher" entry holds both weapons)."""
+    if count <= 0:
+        return []
+    out = [(entry, count)] if entry.list("profiles") else []
+    for inner, n in default_wargear(library, entry, notes, depth + 1):
+        out.append((inner, n * count))
+    return out
+
+
+# -- the roster selection --------------------------------------------------------------------
+def template(library: Library, unit: Node, kinds: list[ModelKind], counts: list[int],
+             notes: list[str]) -> Node:
+    """A roster ``selection`` of ``unit`` with ``counts[i]`` models of ``kinds[i]``."""
+    categories = _categories(library, unit)
+    profiles, rules = _abilities(library, unit, notes)
+    children: list[Node] = []
+    single = unit.get("type") == "model"
+    if single:
+        children = [_weapon_selection(e, n * counts[0]) for e, n in kinds[0].wargear]
+    else:
+        for kind, count in zip(kinds, counts):
+            if count <= 0:
+                continue
+            own_profiles, own_rules = _abilities(library, kind.node, notes)
+            weapons = [_weapon_selection(e, n * count) for e, n in kind.wargear]
+            children.append(_selection(kind.name, "model", count,
+                                       own_profiles + kind.node.list("profiles"), own_rules,
+                                       weapons, _categories(library, kind.node)))
+        children += [_weapon_selection(e, n) for e, n in default_wargear(library, unit, notes, 0)]
+    unit_profiles = unit.list("profiles") + profiles
+    return _selection(kw.clean(unit.get("name")), "model" if single else "unit",
+                      counts[0] if single else 1, unit_profiles, rules, children, categories)
+
+
+def _selection(name: str, kind: str, number: int, profiles: list[Node], rules: list[Node],
+               selections: list[Node], categories: list[str]) -> Node:
+    children = [Node("profiles", children=list(profiles)), Node("rules", children=list(rules)),
+                Node("selections", children=selections),
+                Node("categories", children=[Node("category", {"name": c})
+                                             for c in categories])]
+    return Node("selection", {"name": name, "type": kind, "number": str(number)},
+                children=children)
+
+
+def _weapon_selection(entry: Node, count: int) -> Node:
+    weapons = [p for p in entry.list("profiles") if not is_hidden(p)]
+    return _selection(kw.clean(entry.get("name")), "upgrade", count, weapons, [], [], [])
+
+
+def _categories(library: Library, node: Node) -> list[str]:
+    out = []
+    for link in node.list("categoryLinks"):
+        target = library.target(link)
+        name = link.get("name") or (target.get("name") if target is not None else "")
+        if name and not is_hidden(link):
+            out.append(name)
+    return out
+
+
+def _abilities(library: Library, node: Node, notes: list[str]) -> tuple[list[Node], list[Node]]:
+    """The profiles and rules ``node``'s info links name (an info group's contents too)."""
+    profiles: list[Node] = []
+    rules: list[Node] = []
+    for link in node.list("infoLinks") + node.list("infoGroups"):
+        found = library.resolve(link, notes)
+        if found is None or is_hidden(found):
+            continue
+        if found.tag == "profile":
+            profiles.append(found)
+        elif found.tag == "rule":
+            rules.append(found)
+        elif found.tag == "infoGroup":
+            inner_profiles, inner_rules = _abilities(library, found, notes)
+            profiles += found.list("profiles") + inner_profiles
+            rules += found.list("rules") + inner_rules
+    return profiles, _without_glossary_fnp(rules, node, notes)
+
+
+def _without_glossary_fnp(rules: list[Node], node: Node, notes: list[str]) -> list[Node]:
+    """A "Feel No Pain N+" rule link that is only the glossary entry of a restricted ability
+    (the datasheet's own text grants it against mortal wounds or psychic attacks only)."""
+    texts = " ".join(c.text for p in node.list("profiles") for c in p.list("characteristics"))
+    out = []
+    for rule in rules:
+        match = _RULE_FNP.match(kw.clean(rule.get("name")))
+        restricted = match and re.search(
+            rf"(?i)feel no pain {match.group(1)}\+ (ability )?against (mortal|psychic)",
+            kw.clean(texts))
+        if restricted:
+            notes.append(f"rule '{kw.clean(rule.get('name'))}' is the glossary entry of a "
+                         "restricted ability: not applied to every attack")
+            continue
+        out.append(rule)
+    return out
+
+
+def points_for(unit: Node, models: int) -> float:
+    """The unit's ``pts`` for ``models`` models: its cost, raised by modifiers whose
+    conditions count the unit's models (points by model-count tiers)."""
+    base = 0.0
+    for cost in unit.list("costs"):
+        if cost.get("typeId") == POINTS_TYPE or kw.clean(cost.get("name")).lower() == "pts":
+            base += _number(cost.get("value"))
+    for modifier in unit.list("modifiers"):
+        if modifier.get("field") != POINTS_TYPE or not _holds(modifier, models):
+            continue
+        value = _number(modifier.get("value"))
+        kind = modifier.get("type")
+        if kind == "set":
+            base = value
+        elif kind == "increment":
+            base += value
+        elif kind == "decrement":
+            base -= value
+    return max(base, 0.0)
+
+
+def _holds(modifier: Node, models: int) -> bool:
+    """Whether every condition of a points modifier holds for a unit of ``models`` models;
+    a condition on anything but the unit's own model count does not."""
+    conditions = modifier.list("conditions") + [
+        c for g in modifier.list("conditionGroups") if g.get("type", "and") == "and"
+        for c in g.list("conditions")]
+    if not conditions or any(g.get("type") == "or" for g in modifier.list("conditionGroups")):
+        return False
+    for condition in conditions:
+        if condition.get("field") != "selections" or condition.get("childId") != "model":
+            return False
+        value = _number(condition.get("value"))
+        test = condition.get("type")
+        checks = {"atLeast": models >= value, "greaterThan": models > value,
+                  "atMost": models <= value, "lessThan": models < value,
+                  "equalTo": models == value, "notEqualTo": models != value}
+        if not checks.get(test, False):
+            return False
+    return True
+
+
+def _number(text: str) -> float:
+    try:
+        value = float(kw.clean(text))
+    except ValueError:
+        return 0.0
+    return value if 0 <= value < 1e7 else 0.0
