@@ -11,10 +11,11 @@ import numpy as np
 
 from mathhammer.core.chart_data import NamedDistribution, named_distribution, padded, visible_max
 from mathhammer.core.chart_fitting import axes_figure, fit_to_figure, slot
-from mathhammer.core.chart_layout import (CAPTION_LINES, FIGSIZE, PALETTE, axes_width, capitalised,
-                                          figure_png, fit_limits, grow_to_fit, integer_axis,
-                                          label_chars, legend_below, new_figure, percent_axis,
-                                          remember_full_text, series_style, style, wrap)
+from mathhammer.core.chart_layout import (CAPTION_LINES, FIGSIZE, PALETTE, axes_or_new,
+                                          axes_width, capitalised, figure_png, fit_limits,
+                                          grow_to_fit, integer_axis, label_chars, legend_below,
+                                          new_figure, percent_axis, remember_full_text,
+                                          series_style, style, wrap)
 from mathhammer.core.chart_panels import (chart_title, facets, finish_panels, panel_axes,
                                           panel_columns, series_index)
 from mathhammer.core.tables import format_estimate
@@ -118,6 +119,7 @@ def _two_panels(ax: Axes | None) -> tuple[Any, Any]:
         # the ignore: new_figure's engine is a ConstrainedLayoutEngine, which takes h_pad
         figure.get_layout_engine().set(h_pad=0.06)  # type: ignore[union-attr, call-arg]
         return upper, lower
+    ax = axes_or_new(ax)
     figure = axes_figure(ax)
     spec = ax.get_subplotspec()
     if spec is None:  # a free-standing axes: split its rectangle

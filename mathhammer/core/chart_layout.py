@@ -6,6 +6,8 @@ into a caller's figure is :mod:`~mathhammer.core.chart_fitting`'s (``fit_to_figu
 Nothing here knows a game or a result type: chart functions in :mod:`mathhammer.core.charts`
 hand in texts and artists. Long texts are wrapped or shortened for the page; the full text
 stays on the artist (``get_label()``) and is written into the SVG as a ``<title>`` tooltip.
+Text is drawn as written: names and titles come from users, so a "$" is a dollar sign and
+never starts matplotlib's mathtext (see :func:`style` and :func:`literal_texts`).
 """
 
 from __future__ import annotations
@@ -56,6 +58,11 @@ _RC: dict[RcKeyType, Any] = {
     "axes.spines.right": False, "axes.grid": True, "grid.alpha": 0.3, "grid.linewidth": 0.6,
     "lines.linewidth": 2.0, "lines.markersize": 5, "svg.hashsalt": "mathhammer",
     "svg.fonttype": "none",
+    # Text is drawn as written: names and titles come from users, and a "$" in them must be
+    # a dollar sign, not the start of mathtext (which raises on "$$" at draw time). Each
+    # Text reads these two when it is made, so every text a chart makes, and every tick
+    # label matplotlib makes while a chart is laid out or saved, is literal.
+    "text.parse_math": False, "text.usetex": False,
 }
 
 
@@ -110,6 +117,7 @@ def new_figure(figsize: tuple[float, float] = FIGSIZE) -> Figure:
     with style():
         figure = Figure(figsize=figsize, layout="constrained")
     figure.__dict__["_mathhammer_owned"] = True
+    figure.__dict__["_mathhammer_made"] = True
     return figure
 
 
@@ -139,11 +147,39 @@ def new_axes(figsize: tuple[float, float] = FIGSIZE) -> Axes:
 
 
 def axes_or_new(ax: Axes | None, figsize: tuple[float, float] = FIGSIZE) -> Axes:
-    """``ax`` (refused in a subfigure, see :func:`axes_figure`), or new axes."""
+    """``ax`` (refused in a subfigure, see :func:`axes_figure`; its texts made literal, see
+    :func:`literal_texts`), or new axes."""
     if ax is None:
         return new_axes(figsize)
     axes_figure(ax)
+    literal_texts(ax)
     return ax
+
+
+def literal_texts(artist: Any) -> None:
+    """Draw every text under ``artist`` (axes or figure) as written: no mathtext, no TeX.
+
+    Texts made in the house style already are (see :func:`style`); this reaches the texts a
+    caller's axes had before a chart took it over (its ticks, titles and axis labels, made
+    under the caller's settings, which the chart writes its names into) and texts added to
+    a figure :func:`new_figure` made outside the house style. The axes' offset texts
+    ("1e6", mathtext when a caller asks for it) are numbers and left alone.
+    """
+    from matplotlib.axis import Axis
+    from matplotlib.text import Text
+
+    numbers = {id(axis.offsetText) for axis in artist.findobj(Axis)}
+    for text in artist.findobj(Text):
+        if id(text) not in numbers:
+            text.set_parse_math(False)
+            text.set_usetex(False)
+
+
+def _literal_if_made(figure: Figure) -> None:
+    """:func:`literal_texts` of a figure :func:`new_figure` made (all its text is the
+    library's or its user's words); a caller's own figure keeps its settings."""
+    if figure.__dict__.get("_mathhammer_made"):
+        literal_texts(figure)
 
 
 # -- text -----------------------------------------------------------------------------------
@@ -398,7 +434,9 @@ def resize(art: Any, size: tuple[float, float]) -> None:
     figure.set_size_inches(*size)
     if figure.get_layout_engine() is None:
         figure.set_layout_engine("constrained")
-    fit_to_figure([a for a in figure.axes if a.get_visible()])
+    _literal_if_made(figure)
+    with style():
+        fit_to_figure([a for a in figure.axes if a.get_visible()])
 
 
 def _chart_path(path: Any) -> Path:
@@ -473,6 +511,7 @@ def render(fig: Any, fmt: str, *, dpi: int = DPI) -> bytes:
     metadata: dict[str, Any] | None = {"Date": None} if fmt == "svg" else None
     if fmt == "pdf":
         metadata = {"CreationDate": None, "ModDate": None}
+    _literal_if_made(figure)
     with style():  # svg.hashsalt and svg.fonttype are read at save time
         if fmt == "svg":
             tags = _tag_shortened_texts(figure)
@@ -513,6 +552,7 @@ def _with_titles(svg: str, tags: dict[str, str]) -> str:
 def figure_png(self: Any) -> bytes:
     """Notebook display of a chart's artists: the figure as a 100-dpi PNG."""
     buffer = io.BytesIO()
+    _literal_if_made(self.ax.figure)
     with style():
         self.ax.figure.savefig(buffer, format="png", dpi=100)
     return buffer.getvalue()
