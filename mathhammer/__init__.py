@@ -48,6 +48,8 @@ _LAZY = {
     "MathhammerError": "mathhammer.errors",
     "warmup": "mathhammer.warmup",
     "allow_long_runs": "mathhammer.core.limits",
+    "datasheets": "mathhammer.wh40k.bsdata.index",
+    "Datasheet": "mathhammer.wh40k.bsdata.index",
     "ProfileError": "mathhammer.errors",
     "OptionError": "mathhammer.errors",
     "UnsupportedError": "mathhammer.errors",

@@ -28,6 +28,7 @@ def build_parser() -> ArgumentParser:
     wh40k_cli.register(subparsers)
     for module_name in ("mathhammer.wh40k.scenario.cli", "mathhammer.wh40k.compare_cli",
                         "mathhammer.wh40k.roster.cli", "mathhammer.wh40k.optimise.cli",
+                        "mathhammer.wh40k.bsdata.cli",
                         "mathhammer.warmachine.cli", "mathhammer.dust.cli",
                         "mathhammer.warmup", "mathhammer.web.cli"):
         _register_optional(subparsers, module_name)
@@ -57,6 +58,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 from mathhammer.core.progress import quiet
 
                 stack.enter_context(quiet())
+            if getattr(args, "data", None) is not None:  # --data: the checkout for @Name
+                from mathhammer.wh40k.bsdata.named import using_data
+
+                stack.enter_context(using_data(args.data))
             if getattr(args, "allow_long", False):  # --allow-long: no run-time estimate cap
                 from mathhammer.core.limits import allow_long_runs
 

@@ -47,7 +47,11 @@ def _add_attack_arguments(parser: ArgumentParser) -> None:
 
 
 def add_targets_file_option(parser: ArgumentParser) -> None:
-    """``--targets-file FILE``: extra or overriding reference target profiles (TOML)."""
+    """``--targets-file FILE``: extra or overriding reference target profiles (TOML); and
+    ``--data DIR``, the BSData checkout that ``@Name`` lines are read from."""
+    parser.add_argument("--data", metavar="DIR", default=None,
+                        help="your BSData checkout (wh40k-10e or wh40k-11e) for @Name lines "
+                             "(default: $MATHHAMMER_DATA)")
     parser.add_argument("--targets-file", metavar="FILE", action="append", default=[],
                         help="TOML file of your own target profiles, usable by name in "
                              "--target (adds to / overrides the built-in MEQ, TEQ, ...); "
@@ -58,9 +62,11 @@ def target_from_args(text: str, args: argparse.Namespace) -> Any:
     """Resolve a ``--target`` value with the built-in profiles plus any ``--targets-file``."""
     from mathhammer.wh40k.targets import load, resolve_target
 
+    from mathhammer.wh40k.api import named_target
+
     files = getattr(args, "targets_file", None) or []
     edition = getattr(args, "edition", None) or 11
-    return resolve_target(text, load(*files) if files else None, edition)
+    return resolve_target(named_target(text), load(*files) if files else None, edition)
 
 
 def edition_type(text: str) -> int:
@@ -221,12 +227,22 @@ def _header(result: Any) -> str:
     return "\n".join(lines)
 
 
+def weapons_from_args(lines: list[str], args: argparse.Namespace) -> list[str]:
+    """The WEAPON_LINEs, with ``@Name`` asking for the unit's melee weapons when the unit
+    charged (``--charged``) unless the line says ``:ranged``."""
+    if not getattr(args, "charged", False):
+        return lines
+    return [f"{line}:melee" if line.lstrip().startswith("@") and not line.rstrip().lower()
+            .endswith((":melee", ":ranged")) else line for line in lines]
+
+
 def _run_simulate(args: argparse.Namespace) -> int:
     from mathhammer.wh40k.api import simulate
 
     if args.target_stderr is not None and not args.target_stderr > 0:
         raise OptionError(f"--target-stderr {args.target_stderr} must be positive, e.g. 0.01")
-    result = simulate(args.weapons, target_from_args(args.target, args), trials=args.trials,
+    result = simulate(weapons_from_args(args.weapons, args), target_from_args(args.target, args),
+                      trials=args.trials,
                       seed=args.seed, target_stderr=args.target_stderr,
                       **options_from_args(args))
     emit(result, args, _header(result))
@@ -236,6 +252,7 @@ def _run_simulate(args: argparse.Namespace) -> int:
 def _run_exact(args: argparse.Namespace) -> int:
     from mathhammer.wh40k.api import exact
 
-    result = exact(args.weapons, target_from_args(args.target, args), **options_from_args(args))
+    result = exact(weapons_from_args(args.weapons, args), target_from_args(args.target, args),
+                   **options_from_args(args))
     emit(result, args, _header(result))
     return 0

@@ -71,12 +71,12 @@ def _run_compare(args: argparse.Namespace) -> int:
     from mathhammer.core.compare_cli import (check_chart, engine_words, joined_attackers,
                                              parse_sweep, show_comparison)
     from mathhammer.wh40k.compare import compare, sweep
-    from mathhammer.wh40k.cli import options_from_args
+    from mathhammer.wh40k.cli import options_from_args, weapons_from_args
     from mathhammer.wh40k.targets import load
 
     options = options_from_args(args)
     library = load(*args.targets_file) if args.targets_file else None
-    attackers = joined_attackers(args.weapons)
+    attackers = joined_attackers(weapons_from_args(args.weapons, args))
     cells: dict = {}
     common: dict[str, Any] = {"trials": args.trials, "seed": args.seed, "exact": args.exact,
                               "points": args.points, "library": library, "results_out": cells,

@@ -9,6 +9,7 @@ only the cache. :class:`Datasheet` is one unit at a chosen size, read by the ros
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -25,7 +26,7 @@ from mathhammer.wh40k.roster import keywords as kw
 from mathhammer.wh40k.roster.convert import EDITIONS, RosterEntry, read_entry
 from mathhammer.wh40k.roster.read import Node
 
-CACHE_VERSION = 1
+CACHE_VERSION = 4
 #: Unit sizes whose points are kept (a datasheet's largest legal unit is far smaller).
 MAX_SIZES = 200
 
@@ -41,8 +42,10 @@ class SheetRecord:
     single: bool
     kinds: tuple[tuple[str, int, int, bool], ...]   # (name, low, high, filler)
     points: tuple[float, ...]                        # points at min_size, min_size + 1, ...
-    template: Any                                    # the roster selection, as nested lists
+    largest: int
+    template: Any      # the roster selection as nested lists, or (offset, length) in the cache
     notes: tuple[str, ...]
+    home: bool = True  # the faction's own entry, not one imported from another catalogue
 
     @property
     def min_size(self) -> int:
@@ -50,7 +53,7 @@ class SheetRecord:
 
     @property
     def max_size(self) -> int:
-        return max(self.min_size, sum(high for _, _, high, _ in self.kinds))
+        return max(self.min_size, min(self.largest, sum(h for _, _, h, _ in self.kinds)))
 
     def counts(self, size: int | None) -> list[int]:
         """Models of each kind for a unit of ``size`` models (None: the smallest)."""
@@ -164,9 +167,11 @@ class Datasheets:
     '10x Necron Warriors: T4 Sv4+ W1 [BATTLELINE, INFANTRY, NECRON WARRIORS]'
     """
 
-    def __init__(self, folder: Path, records: list[SheetRecord]) -> None:
+    def __init__(self, folder: Path, records: list[SheetRecord],
+                 templates: Path | None = None) -> None:
         self.folder = folder
         self.records = records
+        self.templates = templates
         self._by_name: dict[str, list[SheetRecord]] = {}
         for record in records:
             self._by_name.setdefault(record.name.lower(), []).append(record)
@@ -208,7 +213,7 @@ class Datasheets:
         if record.single and size not in (None, 1):
             raise RosterError(f"'{record.name}' is a single model, not a unit of {size}")
         counts = record.counts(size)
-        selection = _scaled(_node(record.template), counts, record.single)
+        selection = _scaled(_node(self._template(record)), counts, record.single)
         entry = read_entry(selection, f"{self.folder}: {record.faction}")
         total = sum(counts) if not record.single else 1
         points = record.points[min(total - record.min_size, len(record.points) - 1)] \
@@ -216,6 +221,19 @@ class Datasheets:
         notes = tuple(dict.fromkeys(record.notes + entry.notes))
         return Datasheet(record.name, record.faction, record.edition, total, points, entry,
                          notes)
+
+    def _template(self, record: SheetRecord) -> Any:
+        """The record's roster selection: kept, or read from its place in the cache."""
+        if not isinstance(record.template, tuple):
+            return record.template
+        offset, length = record.template
+        try:
+            with open(self.templates, "rb") as stream:
+                stream.seek(offset)
+                return json.loads(stream.read(length))
+        except (OSError, ValueError) as exc:
+            raise RosterError(f"the datasheet cache {self.templates} cannot be read ({exc}); "
+                              "delete it and ask again") from None
 
     def record(self, name: str, faction: str | None = None) -> SheetRecord:
         if not isinstance(name, str) or not name.strip():
@@ -228,7 +246,10 @@ class Datasheets:
             where = f" of faction '{faction}'" if faction else ""
             raise RosterError(f"no datasheet '{name}'{where} in {self.folder}{near}; "
                               "'mathhammer units --find TEXT' lists names")
-        factions = sorted({r.faction for r in found})
+        homes = [r for r in found if r.home]
+        if len({r.faction for r in homes}) == 1:
+            return homes[0]   # the faction that writes the datasheet, not one importing it
+        factions = sorted({r.faction for r in (homes or found)})
         if len(factions) > 1:
             raise RosterError(f"datasheet '{name}' is in {len(factions)} factions "
                               f"({', '.join(factions[:6])}): choose one with --faction")
@@ -255,7 +276,7 @@ def datasheets(folder: str | os.PathLike[str] | None = None, *, progress: bool |
     key = _cache_key(files, legends)
     cached = _read_cache(path, key)
     if cached is not None:
-        return Datasheets(path, cached)
+        return Datasheets(path, cached, _cache_path(path).with_suffix(".templates"))
     records = _build(files, legends, progress)
     if not records:
         raise RosterError(f"{path}: the data files hold no datasheets (no unit or model "
@@ -290,7 +311,8 @@ def _build(files: list[DataFile], legends: bool, progress: bool | None) -> list[
         if edition is None:
             continue
         for entry in _root_entries(library, catalogue, legends):
-            record = _record(library, entry, catalogue, edition)
+            home = library.file_of.get(entry.get("id")) is catalogue
+            record = _record(library, entry, catalogue, edition, home)
             if record is not None:
                 records.append(record)
     return records
@@ -324,24 +346,29 @@ def _root_entries(library: Library, catalogue: CatalogueFile, legends: bool) -> 
     return out
 
 
-def _record(library: Library, unit: Node, catalogue: CatalogueFile, edition: int
-            ) -> SheetRecord | None:
+def _record(library: Library, unit: Node, catalogue: CatalogueFile, edition: int,
+            home: bool) -> SheetRecord | None:
     notes: list[str] = []
     kinds = loadout.model_kinds(library, unit, notes)
     if not kinds:
         return None
     single = unit.get("type") == "model"
-    base = [1] * len(kinds)
-    template = loadout.template(library, unit, kinds, base, notes)
+    template = loadout.template(library, unit, kinds, [1] * len(kinds), notes)
     record = SheetRecord(
-        name=kw.clean(unit.get("name")).replace(" [Legends]", " [Legends]"),
-        faction=_faction(catalogue.name), edition=edition, single=single,
-        kinds=tuple((k.name, k.low, max(k.high, k.low), k.filler) for k in kinds),
-        points=(), template=_plain(template), notes=tuple(dict.fromkeys(notes)))
-    sizes = range(record.min_size, min(record.max_size, record.min_size + MAX_SIZES) + 1)
-    points = tuple(loadout.points_for(unit, n) for n in sizes)
-    return SheetRecord(record.name, record.faction, edition, single, record.kinds, points,
-                       record.template, record.notes)
+        name=kw.clean(unit.get("name")), faction=_faction(catalogue.name), edition=edition,
+        single=single, kinds=tuple((k.name, k.low, max(k.high, k.low), k.filler)
+                                   for k in kinds),
+        points=(), largest=1 if single else loadout.largest_unit(library, unit, kinds),
+        template=_plain(template), notes=tuple(dict.fromkeys(notes)), home=home)
+    points = []
+    for size in range(record.min_size, min(record.max_size, record.min_size + MAX_SIZES) + 1):
+        counts = record.counts(size)
+        by_id: dict[str, int] = {}
+        for kind, count in zip(kinds, counts):
+            for ident in kind.ids:
+                by_id[ident] = by_id.get(ident, 0) + count
+        points.append(loadout.points_for(unit, sum(counts), by_id))
+    return dataclasses.replace(record, points=tuple(points))
 
 
 def _faction(name: str) -> str:
@@ -395,27 +422,38 @@ def _cache_path(folder: Path) -> Path:
 
 
 def _read_cache(folder: Path, key: str) -> list[SheetRecord] | None:
+    """The index of a checkout whose files have not changed since it was kept (the
+    selections stay in their own file, read one at a time)."""
     try:
         data = json.loads(_cache_path(folder).read_text(encoding="utf-8"))
         if data.get("key") != key:
             return None
         return [SheetRecord(r["name"], r["faction"], r["edition"], r["single"],
                             tuple(tuple(k) for k in r["kinds"]), tuple(r["points"]),
-                            r["template"], tuple(r["notes"])) for r in data["sheets"]]
+                            r["largest"], tuple(r["at"]), tuple(r["notes"]), r["home"])
+                for r in data["sheets"]]
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None  # no cache, or a damaged one: read the files again
 
 
 def _write_cache(folder: Path, key: str, records: list[SheetRecord]) -> None:
-    path = _cache_path(folder)
-    sheets = [{"name": r.name, "faction": r.faction, "edition": r.edition, "single": r.single,
-               "kinds": r.kinds, "points": r.points, "template": r.template,
-               "notes": r.notes} for r in records]
+    index = _cache_path(folder)
+    sheets = []
+    blobs = bytearray()
+    for r in records:
+        blob = json.dumps(r.template, separators=(",", ":")).encode()
+        sheets.append({"name": r.name, "faction": r.faction, "edition": r.edition,
+                       "single": r.single, "kinds": r.kinds, "points": r.points,
+                       "largest": r.largest,
+                       "at": [len(blobs), len(blob)], "notes": r.notes, "home": r.home})
+        blobs += blob
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        temporary = path.with_suffix(f".{os.getpid()}.tmp")
-        temporary.write_text(json.dumps({"key": key, "sheets": sheets}), encoding="utf-8")
-        os.replace(temporary, path)
+        index.parent.mkdir(parents=True, exist_ok=True)
+        for path, content in ((index.with_suffix(".templates"), bytes(blobs)),
+                              (index, json.dumps({"key": key, "sheets": sheets}).encode())):
+            temporary = path.with_suffix(f".{os.getpid()}.tmp")
+            temporary.write_bytes(content)
+            os.replace(temporary, path)
     except OSError:
         pass  # a read-only home: answer without a cache
 

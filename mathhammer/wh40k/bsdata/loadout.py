@@ -21,8 +21,8 @@ from mathhammer.wh40k.bsdata.library import (MAX_LINK_DEPTH, Library, entries_be
 
 POINTS_TYPE = "51b2-306e-1021-d207"
 #: Entries and groups kept out of a datasheet: campaign and army-building content.
-_LEFT_OUT = re.compile(r"(?i)\b(crusade|weapon modifications|battle honours|enhancements?|"
-                       r"warlord|battle scars|relics?)\b")
+_LEFT_OUT = re.compile(r"(?i)^(crusade|weapon modifications|battle honours|enhancements?|"
+                       r"warlord|battle scars?)\b")
 _RULE_FNP = re.compile(r"(?i)^feel no pain (\d)\+$")
 
 
@@ -36,6 +36,7 @@ class ModelKind:
     high: int
     filler: bool               # takes the models a group's minimum leaves over
     wargear: list[tuple[Node, int]] = field(default_factory=list)  # (entry, per model)
+    ids: tuple[str, ...] = ()  # its entry's and link's ids and those of the groups around it
 
 
 def constraint(node: Node, kind: str) -> int | None:
@@ -80,13 +81,38 @@ def _collect_models(library: Library, node: Node, kinds: list[ModelKind], notes:
             before = len(kinds)
             _collect_models(library, entry, kinds, notes, depth + 1)
             _fill_group(entry, kinds[before:])
+            for kind in kinds[before:]:
+                kind.ids += _ids(entry)
         elif entry.get("type") == "model":
             low = constraint(entry, "min") or 0
             high = constraint(entry, "max")
             kind = ModelKind(entry, kw.clean(entry.get("name")), low,
-                             high if high is not None else max(low, 1), False)
+                             high if high is not None else max(low, 1), False,
+                             ids=_ids(entry))
             kind.wargear = default_wargear(library, entry, notes, depth + 1)
             kinds.append(kind)
+
+
+def _ids(node: Node) -> tuple[str, ...]:
+    return tuple(i for i in (node.get("id"), node.get("linkId")) if i)
+
+
+def largest_unit(library: Library, unit: Node, kinds: list[ModelKind]) -> int:
+    """The most models the unit may hold: each model group's ``max`` (or its members'),
+    summed over the groups and loose model entries."""
+    total = 0
+    counted: set[int] = set()
+    for child in entries_below(unit):
+        entry = library.resolve(child)
+        if entry is None:
+            continue
+        members = [i for i, k in enumerate(kinds) if set(_ids(entry)) & set(k.ids)]
+        members = [i for i in members if i not in counted]
+        counted.update(members)
+        own = sum(kinds[i].high for i in members)
+        cap = constraint(entry, "max") if entry.tag == "selectionEntryGroup" else None
+        total += min(own, cap) if cap is not None else own
+    return max(total, sum(k.low for k in kinds), 1)
 
 
 def _fill_group(group: Node, members: list[ModelKind]) -> None:
@@ -97,12 +123,14 @@ def _fill_group(group: Node, members: list[ModelKind]) -> None:
     low = constraint(group, "min") or 0
     high = constraint(group, "max")
     default = group.get("defaultSelectionEntryId")
+    widest = max(members, key=lambda m: m.high - m.low)  # no default: the usual model
     chosen = next((m for m in members if default and default in
-                   (m.node.get("id"), m.node.get("linkId"))), members[0])
+                   (m.node.get("id"), m.node.get("linkId"))), widest)
     chosen.filler = True
     chosen.low += max(0, low - sum(m.low for m in members))
     if high is not None:
-        chosen.high = max(chosen.low, high - sum(m.low for m in members if m is not chosen))
+        room = high - sum(m.low for m in members if m is not chosen)
+        chosen.high = max(chosen.low, min(max(chosen.high, low), room))
 
 
 def default_wargear(library: Library, node: Node, notes: list[str], depth: int
@@ -145,6 +173,10 @@ def _group_choice(library: Library, group: Node, notes: list[str], depth: int
                   ) -> list[tuple[Node, int]]:
     """A wargear group with a minimum: its default entry (else its first) that many times;
     a group without one adds only what its own members take by default."""
+    if depth > MAX_LINK_DEPTH:
+        notes.append(f"'{kw.clean(group.get('name'))}': wargear groups nested more than "
+                     f"{MAX_LINK_DEPTH} deep (a cycle of links?): not followed")
+        return []
     low = constraint(group, "min") or 0
     members = [m for m in (library.resolve(c, notes) for c in entries_below(group))
                if m is not None and _kept(m) and m.get("type") not in ("model", "unit")]
@@ -262,15 +294,16 @@ def _without_glossary_fnp(rules: list[Node], node: Node, notes: list[str]) -> li
     return out
 
 
-def points_for(unit: Node, models: int) -> float:
+def points_for(unit: Node, models: int, by_id: dict[str, int] | None = None) -> float:
     """The unit's ``pts`` for ``models`` models: its cost, raised by modifiers whose
-    conditions count the unit's models (points by model-count tiers)."""
+    conditions count the unit's models (points by model-count tiers); ``by_id`` counts the
+    models of each model entry or group id a condition may name."""
     base = 0.0
     for cost in unit.list("costs"):
         if cost.get("typeId") == POINTS_TYPE or kw.clean(cost.get("name")).lower() == "pts":
             base += _number(cost.get("value"))
     for modifier in unit.list("modifiers"):
-        if modifier.get("field") != POINTS_TYPE or not _holds(modifier, models):
+        if modifier.get("field") != POINTS_TYPE or not _holds(modifier, models, by_id or {}):
             continue
         value = _number(modifier.get("value"))
         kind = modifier.get("type")
@@ -283,22 +316,24 @@ def points_for(unit: Node, models: int) -> float:
     return max(base, 0.0)
 
 
-def _holds(modifier: Node, models: int) -> bool:
+def _holds(modifier: Node, models: int, by_id: dict[str, int]) -> bool:
     """Whether every condition of a points modifier holds for a unit of ``models`` models;
-    a condition on anything but the unit's own model count does not."""
+    a condition on anything but a count of the unit's models does not."""
     conditions = modifier.list("conditions") + [
         c for g in modifier.list("conditionGroups") if g.get("type", "and") == "and"
         for c in g.list("conditions")]
     if not conditions or any(g.get("type") == "or" for g in modifier.list("conditionGroups")):
         return False
     for condition in conditions:
-        if condition.get("field") != "selections" or condition.get("childId") != "model":
+        child = condition.get("childId")
+        if condition.get("field") != "selections" or (child != "model" and child not in by_id):
             return False
+        counted = models if child == "model" else by_id[child]
         value = _number(condition.get("value"))
         test = condition.get("type")
-        checks = {"atLeast": models >= value, "greaterThan": models > value,
-                  "atMost": models <= value, "lessThan": models < value,
-                  "equalTo": models == value, "notEqualTo": models != value}
+        checks = {"atLeast": counted >= value, "greaterThan": counted > value,
+                  "atMost": counted <= value, "lessThan": counted < value,
+                  "equalTo": counted == value, "notEqualTo": counted != value}
         if not checks.get(test, False):
             return False
     return True
