@@ -22,6 +22,10 @@ OVERHEAD = 64 * 1024
 #: Bytes of all the lists kept at once.
 MAX_KEPT_BYTES = 4 * MAX_FILE_BYTES
 MAX_NAME_CHARS = 200
+#: Longest boundary read (python-multipart's limit; RFC 2046 allows 70 characters, which
+#: every browser keeps to).
+MAX_BOUNDARY_CHARS = 256
+NOT_A_FORM = "send the roster file as a form upload (multipart/form-data)"
 
 
 def too_large(size: int) -> str:
@@ -50,13 +54,25 @@ async def read_body(request: object, limit: int = MAX_FILE_BYTES + OVERHEAD) -> 
 
 
 def parse_form(content_type: str, body: bytes) -> tuple[dict[str, str], list[Upload]]:
-    """The text fields and files of a ``multipart/form-data`` body, in memory."""
-    from python_multipart.multipart import MultipartParser, parse_options_header
+    """The text fields and files of a ``multipart/form-data`` body, in memory.
 
-    kind, params = parse_options_header(content_type)
-    boundary = params.get(b"boundary")
-    if kind != b"multipart/form-data" or not boundary:
-        raise RosterError("send the roster file as a form upload (multipart/form-data)")
+    Parameters
+    ----------
+    content_type
+        The request's ``Content-Type`` header, with its ``boundary`` parameter.
+    body
+        The request's body.
+
+    Raises
+    ------
+    RosterError
+        In one line: not a form upload (another type, no or an empty boundary, a header
+        that cannot be read), a boundary the parser refuses (longer than
+        :data:`MAX_BOUNDARY_CHARS`), or a body that is not a well-formed form.
+    """
+    from python_multipart.multipart import MultipartParser
+
+    boundary = form_boundary(content_type)
     parts: list[dict] = []
     header: dict[str, bytes] = {}
 
@@ -76,16 +92,42 @@ def parse_form(content_type: str, body: bytes) -> tuple[dict[str, str], list[Upl
     def on_part_data(data: bytes, start: int, end: int) -> None:
         parts[-1]["data"] += data[start:end]
 
-    parser = MultipartParser(boundary, {
-        "on_part_begin": on_part_begin, "on_header_field": on_header_field,
-        "on_header_value": on_header_value, "on_header_end": on_header_end,
-        "on_part_data": on_part_data})
-    try:
+    try:  # the constructor may refuse a boundary too (python-multipart limits its length)
+        parser = MultipartParser(boundary, {
+            "on_part_begin": on_part_begin, "on_header_field": on_header_field,
+            "on_header_value": on_header_value, "on_header_end": on_header_end,
+            "on_part_data": on_part_data})
         parser.write(body)
         parser.finalize()
     except Exception as exc:  # python-multipart's own errors: a malformed body
         raise RosterError(f"the upload is not a well-formed form ({exc})") from None
     return _fields_and_files(parts)
+
+
+def form_boundary(content_type: str) -> bytes:
+    """The ``boundary`` of a ``multipart/form-data`` Content-Type, as bytes.
+
+    Raises
+    ------
+    RosterError
+        In one line, for another type, a header that cannot be read (a character past
+        Latin-1: HTTP headers are bytes), a missing or empty boundary, or one longer than
+        :data:`MAX_BOUNDARY_CHARS`.
+    """
+    from python_multipart.multipart import parse_options_header
+
+    try:
+        kind, params = parse_options_header(content_type)
+    except (UnicodeError, ValueError, AssertionError):  # it asserts it was given text
+        raise RosterError(NOT_A_FORM) from None
+    boundary = params.get(b"boundary")
+    if kind != b"multipart/form-data" or not boundary:
+        raise RosterError(NOT_A_FORM)
+    if len(boundary) > MAX_BOUNDARY_CHARS:
+        raise RosterError(f"the upload's form boundary is {len(boundary):,} characters long; "
+                          f"at most {MAX_BOUNDARY_CHARS} are read: send the roster file "
+                          "from the page")
+    return boundary
 
 
 def _fields_and_files(parts: list[dict]) -> tuple[dict[str, str], list[Upload]]:
