@@ -228,8 +228,35 @@ def template(library: Library, unit: Node, kinds: list[ModelKind], counts: list[
                                        weapons, _categories(library, kind.node)))
         children += [_weapon_selection(e, n) for e, n in default_wargear(library, unit, notes, 0)]
     unit_profiles = unit.list("profiles") + profiles
-    return _selection(kw.clean(unit.get("name")), "model" if single else "unit",
-                      counts[0] if single else 1, unit_profiles, rules, children, categories)
+    selection = _selection(kw.clean(unit.get("name")), "model" if single else "unit",
+                           counts[0] if single else 1, unit_profiles, rules, children,
+                           categories)
+    selection.children.append(Node("armoury", children=[
+        _weapon_selection(e, 1) for e in armoury(library, unit, notes)]))
+    return selection
+
+
+#: Most wargear entries kept for one datasheet (for lists that name other loadouts).
+MAX_ARMOURY = 300
+
+
+def armoury(library: Library, unit: Node, notes: list[str]) -> list[Node]:
+    """Every wargear entry with a weapon profile a datasheet can take, default or not, once
+    by name (a text list names the loadout it took); kept out of the roster reader's way."""
+    found: dict[str, Node] = {}
+    stack = [(unit, 0)]
+    while stack and len(found) < MAX_ARMOURY:
+        node, depth = stack.pop()
+        if depth > MAX_LINK_DEPTH:
+            continue
+        for child in entries_below(node):
+            entry = library.resolve(child)
+            if entry is None or not _kept(entry):
+                continue
+            if entry.tag == "selectionEntry" and _carries_weapon(entry):
+                found.setdefault(kw.clean(entry.get("name")).lower(), entry)
+            stack.append((entry, depth + 1))
+    return list(found.values())
 
 
 def _selection(name: str, kind: str, number: int, profiles: list[Node], rules: list[Node],

@@ -22,7 +22,8 @@ from mathhammer.core.inputs import one_or_many, text
 from mathhammer.errors import MathhammerError, OptionError, RosterError, did_you_mean
 from mathhammer.wh40k.roster.convert import RosterData, RosterEntry, convert
 from mathhammer.wh40k.roster.defense import Effect, apply_to_profile, unit_defense
-from mathhammer.wh40k.roster.read import read_tree, tree_from_bytes
+from mathhammer.wh40k.roster import read as reader
+from mathhammer.wh40k.roster.read import tree_from_bytes
 from mathhammer.wh40k.scenario.units import ModelGroup, Unit, attach
 
 if TYPE_CHECKING:
@@ -33,8 +34,9 @@ AssumeSpec = str | Iterable[str] | None
 
 
 def roster(path: str | Path, *, attach: AttachSpec = None,
-           assume: AssumeSpec = None) -> Roster:
-    """Read a roster file: BattleScribe ``.ros`` / ``.rosz`` or New Recruit ``.json``.
+           assume: AssumeSpec = None, data: str | os.PathLike[str] | None = None) -> Roster:
+    """Read a roster file: BattleScribe ``.ros`` / ``.rosz``, New Recruit ``.json``, or a
+    plain-text list (the GW app's export) read against your BSData checkout.
 
     Parameters
     ----------
@@ -51,6 +53,9 @@ def roster(path: str | Path, *, attach: AttachSpec = None,
         Conditional defensive rules to apply on purpose: ``"UNIT: ABILITY"`` or a list of
         them (``"Wardens: Shield Wall"``); the listing's notes name each conditional rule
         and its condition.
+    data
+        The BSData checkout a plain-text list is read against (default: ``--data`` or
+        ``$MATHHAMMER_DATA``); every name it cannot resolve is a note of the list.
 
     Returns
     -------
@@ -77,11 +82,33 @@ def roster(path: str | Path, *, attach: AttachSpec = None,
                           f"{type(path).__name__} {path!r:.60}")
     path = Path(path)
     pairs = _attach_pairs(attach)
-    return _built(read_tree(path), path, pairs, assume)
+    content = reader.read_bounded_bytes(path, reader.MAX_FILE_BYTES, "roster")
+    return _built(_tree(content, path, data), path, pairs, assume)
+
+
+def _tree(data: bytes, path: Path, folder: str | os.PathLike[str] | None) -> Any:
+    """The roster tree of a file's bytes: a plain-text list read against the BSData checkout
+    when one is named (``data``, ``--data``, ``MATHHAMMER_DATA``), any other file as is."""
+    from mathhammer.wh40k.bsdata.textlist import looks_like_text_list
+
+    if looks_like_text_list(data) and _checkout_named(folder):
+        from mathhammer.wh40k.bsdata.named import open_datasheets
+        from mathhammer.wh40k.bsdata.textlist import roster_tree
+
+        return roster_tree(data, str(path), open_datasheets(folder))
+    return tree_from_bytes(data, path)
+
+
+def _checkout_named(folder: str | os.PathLike[str] | None) -> bool:
+    from mathhammer.wh40k.bsdata.named import _FOLDER
+
+    return folder is not None or _FOLDER.get() is not None or \
+        bool(os.environ.get("MATHHAMMER_DATA"))
 
 
 def roster_from_bytes(data: bytes, name: str, *, attach: AttachSpec = None,
-                      assume: AssumeSpec = None) -> Roster:
+                      assume: AssumeSpec = None,
+                      checkout: str | os.PathLike[str] | None = None) -> Roster:
     """:func:`roster` for a file's content held in memory (an upload): ``name`` is the
     file's name, used in messages only; nothing is read from or written to disk.
 
@@ -93,7 +120,9 @@ def roster_from_bytes(data: bytes, name: str, *, attach: AttachSpec = None,
     if not isinstance(name, str):
         raise RosterError(f"a roster's name is text, not {type(name).__name__}")
     pairs = _attach_pairs(attach)
-    return _built(tree_from_bytes(data, name), Path(name), pairs, assume)
+    if not isinstance(data, (bytes, bytearray)):
+        return _built(tree_from_bytes(data, name), Path(name), pairs, assume)
+    return _built(_tree(bytes(data), Path(name), checkout), Path(name), pairs, assume)
 
 
 def _built(tree: Any, path: Path, pairs: list[tuple[str, str]], assume: AssumeSpec) -> Roster:

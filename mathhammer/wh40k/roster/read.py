@@ -181,9 +181,9 @@ def _refuse_text_export(path: Path, data: bytes) -> None:
         return
     kind = found[0] if found else "a list builder's"
     raise RosterError(f"{path}: a plain-text army list ({kind} text export): it names units "
-                      "and wargear but no statlines, so it cannot be read; export the list "
-                      "from New Recruit as JSON or from BattleScribe as .rosz (import a GW app "
-                      "list into New Recruit first)")
+                      "and wargear but no statlines: pass --data DIR (your BSData checkout; "
+                      "Python: data=DIR) to read it against your datasheets, or export the "
+                      "list from New Recruit as JSON or from BattleScribe as .rosz")
 
 
 def _read_bytes(path: Path) -> bytes:

@@ -155,7 +155,9 @@ def checkout(edition: int) -> dict[str, tuple[str, dict]]:
     hero_profiles = [statline("Hero", edition, "5", "2+", "6",
                               "4+" if edition == 11 else ""),
                      ability("Unyielding", "This model has the Feel No Pain 4+ ability "
-                                           "against mortal wounds.")]
+                                           "against mortal wounds."),
+                     ability("Leader", "This model can be attached to the following unit:\n"
+                                       "\u25a0 Strike Squad")]
     if edition == 10:
         hero_profiles.append(ability("Invulnerable Save", "This model has a 4+ invulnerable "
                                                           "save."))
