@@ -161,10 +161,13 @@ class Datasheets:
 
     Examples
     --------
-    >>> import mathhammer as mh
-    >>> sheets = mh.datasheets("path/to/wh40k-10e")          # doctest: +SKIP
-    >>> sheets.get("Necron Warriors").target_line()          # doctest: +SKIP
-    '10x Necron Warriors: T4 Sv4+ W1 [BATTLELINE, INFANTRY, NECRON WARRIORS]'
+    >>> import tempfile, mathhammer as mh
+    >>> from mathhammer.wh40k.bsdata.example import write_checkout
+    >>> sheets = mh.datasheets(write_checkout(tempfile.mkdtemp()), progress=False)
+    >>> sheets.get("Strike Squad", 10).target_line()
+    '10x Strike Squad: T4 Sv3+ W2 [INFANTRY]'
+    >>> sheets.find("wing")
+    [('Test Faction', 'Drone Wing')]
     """
 
     def __init__(self, folder: Path, records: list[SheetRecord],

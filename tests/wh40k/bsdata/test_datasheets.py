@@ -1,6 +1,6 @@
 """Datasheets by name from a BSData checkout (issue 32), on catalogues written for the tests
 in the real schemas: 11th edition JSON, 10th edition XML, zipped. Expected values are read off
-the catalogues by hand (tests/wh40k/bsdata/catalogues.py says what they hold)."""
+the catalogues by hand (mathhammer/wh40k/bsdata/example.py says what they hold)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from mathhammer.errors import ProfileError, RosterError
 from mathhammer.wh40k.bsdata import datasheets, files, index
 from mathhammer.wh40k.bsdata.named import parse_named, using_data
 from tests.hostile import refused, run_cli
-from tests.wh40k.bsdata.catalogues import write_checkout
+from mathhammer.wh40k.bsdata.example import write_checkout
 
 LAYOUTS = [(11, False), (10, False), (10, True)]
 SQUAD_MODELS = [
@@ -219,3 +219,13 @@ def test_property_named_text_round_trips(name, size, melee):
 def test_malformed_named_text_refused(text):
     with pytest.raises(ProfileError):
         parse_named(text)
+
+
+@pytest.mark.parametrize("name", ["mathhammer.wh40k.bsdata.index",
+                                  "mathhammer.wh40k.bsdata.example"])
+def test_docstring_examples(name):
+    import doctest
+    import importlib
+
+    failures, tried = doctest.testmod(importlib.import_module(name))
+    assert tried > 0 and failures == 0

@@ -1,5 +1,5 @@
 """Plain-text army lists (the GW app's export) read against a BSData checkout written for the
-tests (tests/wh40k/bsdata/catalogues.py): units, model groups and wargear resolved by name,
+tests (mathhammer/wh40k/bsdata/example.py): units, model groups and wargear resolved by name,
 attached units formed, every unresolved name and every points difference said."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import pytest
 import mathhammer as mh
 from mathhammer.errors import RosterError
 from tests.hostile import run_cli
-from tests.wh40k.bsdata.catalogues import write_checkout
+from mathhammer.wh40k.bsdata.example import write_checkout
 
 IOS = """Test list (1,000 Points)
 

@@ -1,6 +1,7 @@
-"""Write a small BSData checkout in the real schemas (test helper): a game system, a library
-catalogue and a faction catalogue, as 11th-edition JSON or 10th-edition XML (optionally
-zipped). Every name, number and text here is written for the tests.
+"""A small invented BSData checkout in the real schemas, for examples, notebooks and tests:
+a game system, a library catalogue and a faction catalogue, as 11th-edition JSON or
+10th-edition XML (optionally zipped). Every name, number and text here is our own (no
+publisher's data): :func:`write_checkout` writes it to a folder.
 
 The faction ("Test Faction") holds:
 
@@ -225,8 +226,19 @@ def _element(tag: str, value: dict, xmlns: str | None = None) -> str:
     return f"<{tag}{attrs}>{inner}</{tag}>" if inner else f"<{tag}{attrs}/>"
 
 
-def write_checkout(folder: Path, edition: int, *, zipped: bool = False) -> Path:
-    """Write the checkout: 11th edition as .json, 10th as .cat/.gst (.catz/.gstz zipped)."""
+def write_checkout(folder: str | Path, edition: int = 11, *, zipped: bool = False) -> Path:
+    """Write the example checkout into ``folder``: 11th edition as .json, 10th as .cat/.gst
+    (.catz/.gstz when ``zipped``); return the folder.
+
+    Examples
+    --------
+    >>> import tempfile, mathhammer as mh
+    >>> from mathhammer.wh40k.bsdata.example import write_checkout
+    >>> folder = write_checkout(tempfile.mkdtemp(), 11)
+    >>> mh.datasheets(folder, progress=False).get("Strike Squad").points
+    100.0
+    """
+    folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     for stem, (root, tree) in checkout(edition).items():
         if edition == 11:
