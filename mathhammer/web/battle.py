@@ -3,7 +3,6 @@ the whole-unit engine and shown round by round."""
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -97,32 +96,46 @@ _UNIT_HEADER = re.compile(r'^\[units\.("(?:[^"\\]|\\.)*"|[A-Za-z0-9_-]+)\]$')
 def two_lists(first: Any, second: Any) -> str:
     """A scenario of two rosters: each list's units, then one example round in which every
     shooting unit of each side shoots the other side's first unit (edit the activations to
-    play out the turn)."""
+    play out the turn). Names and the lists' file names are written escaped
+    (:func:`~mathhammer.wh40k.roster.scenario.toml_string`,
+    :func:`~mathhammer.wh40k.roster.scenario.toml_comment`)."""
+    from mathhammer.wh40k.roster.scenario import toml_comment, toml_string
+
     ours = first.to_toml()
-    ours = ours[:ours.index(_PLACEHOLDER_NOTE)].rstrip()
+    ours = ours[:_placeholder_at(ours)].rstrip()
     theirs, renamed = _units_of(second.to_toml(), {e.name for e in first.entries})
     first_targets = [u.name for u in first.targets]
     second_targets = [renamed.get(u.name, u.name) for u in second.targets]
     if not first_targets or not second_targets:
         raise OptionError("one of the lists has no unit with a statline to target")
-    lines = [ours, "", f"# The opposing list: {second.source}", theirs, ""]
+    lines = [ours, "", toml_comment(f"The opposing list: {second.source}"), theirs, ""]
     for shooters, target, names in ((first.units, second_targets[0], {}),
                                     (second.units, first_targets[0], renamed)):
         for unit in shooters:
             if any(not w.melee for g in unit.groups for w in g.weapons):
                 lines += ["[[activations]]", 'phase = "shooting"',
-                          f"attacker = {_quoted(names.get(unit.name, unit.name))}",
-                          f"target = {_quoted(target)}", ""]
+                          f"attacker = {toml_string(names.get(unit.name, unit.name))}",
+                          f"target = {toml_string(target)}", ""]
     return "\n".join(lines)
 
 
-_PLACEHOLDER_NOTE = "# A placeholder target"
+_PLACEHOLDER_NOTE = "\n# A placeholder target"
+_FIRST_UNIT = re.compile(r"^\[units\.", re.M)
+
+
+def _placeholder_at(text: str) -> int:
+    """Where the placeholder enemy of a roster's scenario text begins: at the last line
+    that starts with its note (a unit of the list named like the note comes earlier)."""
+    return text.rindex(_PLACEHOLDER_NOTE) + 1
 
 
 def _units_of(text: str, taken: set[str]) -> tuple[str, dict[str, str]]:
     """The unit tables of a roster's scenario text as the enemy side, renamed where a name
     is taken by the first list."""
-    body = text[text.index("[units."):text.index(_PLACEHOLDER_NOTE)].splitlines()
+    from mathhammer.wh40k.roster.scenario import toml_string
+
+    start = _FIRST_UNIT.search(text)
+    body = text[start.start() if start else 0:_placeholder_at(text)].splitlines()
     renamed: dict[str, str] = {}
     for line in body:
         match = _UNIT_HEADER.match(line)
@@ -136,19 +149,22 @@ def _units_of(text: str, taken: set[str]) -> tuple[str, dict[str, str]]:
     for line in body:
         match = _UNIT_HEADER.match(line)
         if match:
-            line = f"[units.{_quoted(renamed[_name(match.group(1))])}]"
+            line = f"[units.{toml_string(renamed[_name(match.group(1))])}]"
         elif line == 'side = "list"':
             line = 'side = "enemy"'
         elif line.startswith("attached = ["):
-            names = json.loads(line.partition("=")[2])
-            line = f"attached = {json.dumps([renamed.get(n, n) for n in names])}"
+            names = _value(line.partition("=")[2])
+            line = f"attached = [{', '.join(toml_string(renamed.get(n, n)) for n in names)}]"
         out.append(line)
     return "\n".join(out).rstrip(), renamed
 
 
 def _name(key: str) -> str:
-    return json.loads(key) if key.startswith('"') else key
+    return _value(key) if key.startswith('"') else key
 
 
-def _quoted(name: str) -> str:
-    return json.dumps(name)
+def _value(text: str) -> Any:
+    """A TOML value written by the roster's scenario writer (a string, a list of them)."""
+    import tomllib
+
+    return tomllib.loads(f"value = {text}")["value"]

@@ -8,11 +8,13 @@ attached units are written as in any scenario (``attached = [...]`` on the bodyg
 that the file runs as written, it ends with a placeholder enemy (``Enemy``, a Space Marine
 squad: replace it with your opponent's units) and one example activation per unit (each
 shooting unit shoots it); edit the activations to play out your turn.
+
+Every text of the list (unit, model and weapon names, profiles, the file's name, the
+faction, notes) is written escaped: strings by :func:`toml_string`, comments by
+:func:`toml_comment`, so no name can end a string or a comment and add lines of its own.
 """
 
 from __future__ import annotations
-
-import json
 
 from mathhammer.wh40k.scenario.units import CarriedWeapon, ModelGroup
 from mathhammer.wh40k.roster.convert import RosterLike
@@ -24,8 +26,9 @@ PLACEHOLDER_MODELS = '{ name = "Intercessor", count = 5, profile = "T4 Sv3+ W2 [
 
 def roster_toml(roster: RosterLike) -> str:
     """The scenario text for ``roster`` (see the module docstring)."""
-    lines = [f"# Scenario written from {roster.source or 'a roster'}: {roster.faction}, "
-             f"{roster.edition}th edition, {roster.points:g} points.",
+    lines = [toml_comment(f"Scenario written from {roster.source or 'a roster'}: "
+                          f"{roster.faction}, {roster.edition}th edition, "
+                          f"{roster.points:g} points."),
              "# Units and points come from the list; the activations below are examples.",
              "rounds = 1", "",
              "# The list's own edition: `mathhammer run` resolves it under these rules.",
@@ -37,7 +40,8 @@ def roster_toml(roster: RosterLike) -> str:
     written = []
     for entry in roster.entries:
         if not entry.groups:
-            lines.append(f"# {entry.name} ({entry.points:g} points): no models in the file")
+            lines.append(toml_comment(f"{entry.name} ({entry.points:g} points): no models in "
+                                      "the file"))
             lines.append("")
             continue
         written.append(entry.name)
@@ -61,7 +65,7 @@ def roster_toml(roster: RosterLike) -> str:
         lines += [f"  {_group(g)}," for g in roster.entry_groups(entry.name)]
         lines.append("]")
         for note in entry.notes:
-            lines.append(f"# note: {note}")
+            lines.append(toml_comment(f"note: {note}"))
         lines.append("")
     lines += ["# A placeholder target: replace it with your opponent's units.",
               f"[units.{_q(enemy)}]", 'side = "enemy"', f"models = [{PLACEHOLDER_MODELS}]", ""]
@@ -93,5 +97,47 @@ def _weapon(carried: CarriedWeapon) -> str:
 
 
 def _q(text: str) -> str:
-    """A TOML basic string (JSON string escapes are valid TOML)."""
-    return json.dumps(text, ensure_ascii=False)
+    return toml_string(text)
+
+
+_ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f",
+            "\r": "\\r"}
+
+
+def toml_string(text: str) -> str:
+    """``text`` as a TOML basic string, on one line.
+
+    Quotes, backslashes and every character that is not printable (control characters,
+    DEL, line and paragraph separators, ...) are escaped, so the string cannot end early
+    or break its line; a lone surrogate (not a character: TOML cannot write it) becomes
+    U+FFFD.
+
+    Examples
+    --------
+    >>> print(toml_string('Say "hi"\\n\\u2028'))
+    "Say \\"hi\\"\\n\\u2028"
+    """
+    return '"' + "".join(_string_char(ch) for ch in str(text)) + '"'
+
+
+def _string_char(ch: str) -> str:
+    if ch in _ESCAPES:
+        return _ESCAPES[ch]
+    if ch.isprintable():
+        return ch
+    if "\ud800" <= ch <= "\udfff":
+        return "\ufffd"
+    return f"\\u{ord(ch):04X}" if ord(ch) <= 0xFFFF else f"\\U{ord(ch):08X}"
+
+
+def toml_comment(text: str) -> str:
+    """``text`` as one TOML comment line: every character that is not printable (a newline,
+    a carriage return, other control characters, U+2028, ...) written as its Python escape
+    (``\\n``, ``\\u2028``), so the text cannot end the comment and start a line of its own.
+
+    Examples
+    --------
+    >>> print(toml_comment("army.ros\\n[rules]"))
+    # army.ros\\n[rules]
+    """
+    return "# " + "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in str(text))
