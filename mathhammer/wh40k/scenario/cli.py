@@ -28,6 +28,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--precision-pick", metavar="best|first|GROUP", default=None,
                         help="override the file's [rules] precision_pick: the CHARACTER group "
                         "[PRECISION] takes (default best)")
+    parser.add_argument("--data", metavar="DIR", default=None,
+                        help="your BSData checkout, for units given as unit = \"@Name\" "
+                             "(default: $MATHHAMMER_DATA)")
     add_output_options(parser)
     parser.set_defaults(handler=_run)
 

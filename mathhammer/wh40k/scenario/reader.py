@@ -315,13 +315,17 @@ def _check_keys(spec: dict, allowed: set[str], what: str, locator=None, anchor=N
 def _unit_from_toml(name: str, spec: Any) -> tuple[Unit, str | None, list[str]]:
     if not isinstance(spec, dict):
         raise ScenarioError(f"unit '{name}' must be a table with a models list")
-    _check_keys(spec, {"models", "points", "attached", "allocation_order", "defense", "side"},
-                f"unit '{name}'")
-    models = spec.get("models")
-    if not isinstance(models, list) or not models:
-        raise ScenarioError(f"unit '{name}' needs models = [{{ name = ..., count = ..., "
-                            "profile = ..., weapons = [...] }}]")
-    groups = tuple(_group_from_toml(name, m) for m in models)
+    _check_keys(spec, {"models", "unit", "points", "attached", "allocation_order", "defense",
+                       "side"}, f"unit '{name}'")
+    if "unit" in spec:
+        groups = _named_groups(name, spec)
+    else:
+        models = spec.get("models")
+        if not isinstance(models, list) or not models:
+            raise ScenarioError(f"unit '{name}' needs models = [{{ name = ..., count = ..., "
+                                "profile = ..., weapons = [...] }}] (or unit = \"@Name\", a "
+                                "datasheet of your BSData checkout)")
+        groups = tuple(_group_from_toml(name, m) for m in models)
     if "points" in spec:
         points = _number(spec["points"], f"unit '{name}' points")
         share = points / sum(g.count for g in groups)
@@ -359,6 +363,25 @@ def _unit_from_toml(name: str, spec: Any) -> tuple[Unit, str | None, list[str]]:
                             f"({', '.join(attached)}): a bodyguard unit takes at most one "
                             "Leader and one Support unit (19.01)")
     return unit, text(spec.get("side"), f"unit '{name}' side", optional=True), list(attached)
+
+
+def _named_groups(name: str, spec: dict) -> tuple[ModelGroup, ...]:
+    """``unit = "@Necron Warriors:20"``: the datasheet's model groups (statlines and default
+    weapons as the roster reader reads them), its points shared over its models."""
+    from mathhammer.wh40k.bsdata.named import named_sheet
+
+    if "models" in spec:
+        raise ScenarioError(f"unit '{name}': give models = [...] or unit = \"@Name\", not both")
+    named = text(spec["unit"], f"unit '{name}': unit")
+    if not named.lstrip().startswith("@"):
+        raise ScenarioError(f"unit '{name}': unit = {named!r:.60} names a datasheet as "
+                            "\"@Name\" or \"@Name:size\"")
+    sheet = named_sheet(named)
+    if not sheet.entry.has_statline:
+        raise ScenarioError(f"unit '{name}': datasheet '{sheet.name}' has no statline in the "
+                            "data")
+    share = sheet.points / max(sum(g.count for g in sheet.entry.groups), 1)
+    return tuple(dataclasses.replace(g, points=share * g.count) for g in sheet.entry.groups)
 
 
 def _group_from_toml(unit: str, spec: Any) -> ModelGroup:

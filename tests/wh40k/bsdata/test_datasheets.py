@@ -229,3 +229,29 @@ def test_docstring_examples(name):
 
     failures, tried = doctest.testmod(importlib.import_module(name))
     assert tried > 0 and failures == 0
+
+
+def test_a_scenario_unit_by_name_is_the_unit_typed_out(checkout, tmp_path):
+    _, folder = checkout
+    named = ('[units.Squad]\nunit = "@Strike Squad:6"\n[units.Drones]\nunit = "@Drone Wing"\n'
+             '[[activations]]\nphase = "shooting"\nattacker = "Squad"\ntarget = "Drones"\n'
+             'situation = { half_range = true }\n')
+    typed = ('[units.Squad]\nmodels = [\n'
+             '  { name = "Sergeant", count = 1, profile = "T4 Sv3+ W2 [INFANTRY]", weapons = ['
+             '"Close combat weapon: Melee A2 WS3+ S4 AP0 D1", '
+             '"Plasma pistol: 12\\" A1 BS3+ S7 AP-2 D1 [PISTOL]"] },\n'
+             '  { name = "Trooper", count = 5, profile = "T4 Sv3+ W2 [INFANTRY]", weapons = ['
+             '"Close combat weapon: Melee A2 WS3+ S4 AP0 D1", '
+             '"Pulse rifle: 24\\" A2 BS3+ S4 AP-1 D1 [RAPID FIRE 1]"] }]\n'
+             '[units.Drones]\nmodels = [{ name = "Drone", count = 2, profile = '
+             '"T3 Sv4+ W1 [FLY]", weapons = ["Twin carbine: 18\\" A2 BS4+ S5 AP0 D1 '
+             '[TWIN-LINKED]"] }]\n'
+             + named.split("[[activations]]", 1)[1].join(["[[activations]]", ""]))
+    with using_data(folder):
+        by_name = mh.run(mh.parse_scenario(named), trials=20_000, seed=3)
+    by_hand = mh.run(mh.parse_scenario(typed), trials=20_000, seed=3)
+    assert by_name.summary().equals(by_hand.summary())
+    path = tmp_path / "named.toml"
+    path.write_text(named.replace("@Drone Wing", "@Drone Wings"))
+    refused(["run", str(path), "--data", str(folder)], f"{path}:", "no datasheet 'Drone Wings'",
+            "did you mean 'Drone Wing'")
