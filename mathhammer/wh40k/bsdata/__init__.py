@@ -3,11 +3,19 @@ JSON): read the files, follow links across them, write each datasheet's default 
 roster selection that the roster reader reads.
 
 Public face: :func:`datasheets` (the index of one checkout), :class:`Datasheets` (``get``,
-``find``, ``names``), :class:`Datasheet` (one unit at a size: ``target_line``,
-``weapon_lines``, ``to_dict``) and :func:`resolve_named` (``@Name`` and ``@Name:size`` in a
-line).
+``find``, ``names``) and :class:`Datasheet` (one unit at a size: ``target_line``,
+``weapon_lines``, ``to_dict``); ``@Name`` in lines is read by :mod:`.named`, plain-text
+lists by :mod:`.textlist`. Loaded on first use, so the command line starts quickly.
 """
 
-from mathhammer.wh40k.bsdata.index import Datasheet, Datasheets, datasheets
+from typing import Any
 
 __all__ = ["Datasheet", "Datasheets", "datasheets"]
+
+
+def __getattr__(name: str) -> Any:
+    if name in __all__:
+        from mathhammer.wh40k.bsdata import index
+
+        return getattr(index, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
