@@ -230,6 +230,8 @@ class Datasheets:
         if not isinstance(record.template, tuple):
             return record.template
         offset, length = record.template
+        if self.templates is None:
+            raise RosterError(f"datasheet '{record.name}': its cached selection has no file")
         try:
             with open(self.templates, "rb") as stream:
                 stream.seek(offset)

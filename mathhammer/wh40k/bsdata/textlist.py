@@ -84,6 +84,7 @@ def parse_text_list(text: str, source: str) -> tuple[str, float | None, list[_Un
             in_header, attached = False, None
             continue
         match = _BULLET.match(raw)
+        assert match is not None  # the pattern matches every line
         bullet, indent = match.group("bullet"), len(match.group("indent"))
         heading = _POINTS.match(stripped)
         if not title and heading:

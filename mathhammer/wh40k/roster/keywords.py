@@ -141,7 +141,7 @@ def _weapon_head(name: str, chars: dict[str, str], melee_type: bool, notes: list
     attacks = _value(chars, "a", "A", notes, name)
     if not attacks or attacks == "*":
         raise _unreadable("A", attacks, "a number or dice such as 2 or D6+1")
-    strength = _value(chars, "s", "S", notes, name)
+    strength: str = _value(chars, "s", "S", notes, name)
     if strength in ("", "-"):
         strength = "1"
         notes.append(f"{name}: no S given; S counts as 1 (02.04.01)")
