@@ -16,6 +16,7 @@ from mathhammer.core.chart_layout import (CAPTION_LINES, FIGSIZE, PALETTE, axes_
                                           grow_to_fit, integer_axis, label_chars, legend_below,
                                           new_figure, percent_axis, remember_full_text,
                                           series_style, style, wrap)
+from mathhammer.core.inputs import chart_facet, chart_source, chart_sources
 from mathhammer.core.chart_panels import (chart_title, facets, finish_panels, panel_axes,
                                           panel_columns, series_index)
 from mathhammer.core.tables import format_estimate
@@ -70,7 +71,7 @@ def distribution(result: Any, outcome: str = "damage", *, ax: Axes | None = None
     -----
     Values of k beyond the point where P(at least k) drops below 0.05% are not drawn.
     """
-    named = named_distribution(result, outcome, label)
+    named = named_distribution(chart_source(result, "result"), outcome, label)
     dist, name = named.dist, named.label
     default_title = capitalised(name) + (f": {named.subject}" if named.subject else "")
     with style():
@@ -203,7 +204,8 @@ def overlay(results: Mapping[Any, Any] | Sequence[Any], outcome: str = "damage",
         ``ax`` (the first panel), ``lines`` (one Line2D per result, in order) and ``axes``
         (every panel).
     """
-    items, panels = _overlay_items(results, labels)
+    items, panels = _overlay_items(chart_sources(results, "results"), labels)
+    facet = chart_facet(facet)
     named = [named_distribution(r, outcome) for _, r in items]
     note, own = _split_notes([_engine_and_situation(r, n) for n, (_, r) in zip(named, items)])
     items = [(f"{name} [{extra}]" if extra else name, r) for (name, r), extra in zip(items, own)]

@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from mathhammer.core.inputs import points_cost, switch, text, texts
 from mathhammer.core.labels import metric_label
 from mathhammer.core.tables import Table, check_digits, format_estimate
 from mathhammer.errors import OptionError, did_you_mean
@@ -185,16 +186,14 @@ def per_points(frame: pd.DataFrame, points: Mapping[str, float], *, by: str = "a
     >>> per_points(df, {"A": 150}, by="unit")[["metric", "value"]].round(3).values.tolist()
     [['expected_damage', 3.0], ['p_unit_destroyed', 0.5], ['damage_per_100pts', 2.0]]
     """
-    for column in (by, "metric", "value", "stderr"):
-        if column not in frame.columns:
-            raise OptionError(f"per_points needs a '{column}' column; the frame has: "
-                              f"{', '.join(map(str, frame.columns))}")
+    by = text(by, "by (the column of the labels that have points)")
+    metrics = texts(metrics, "metrics")
+    _check_frame(frame, (by, "metric", "value", "stderr"), "per_points")
+    if not isinstance(points, Mapping):
+        raise OptionError(f"points must be a dict label -> points cost, not "
+                          f"{type(points).__name__} {points!r:.60}")
     for label, cost in points.items():
-        if isinstance(cost, bool) or not isinstance(cost, (int, float, np.integer,
-                                                           np.floating)) \
-                or not 0 < cost < float("inf"):
-            raise OptionError(f"points for '{label}' must be a positive finite number, not "
-                              f"{cost!r:.40}")
+        points_cost(cost, f"points for '{label}'")
     # In Python over the rows (these frames are small: pandas calls per row group cost more
     # than the rows): each row's cell, numbered in order of first appearance; a cell's
     # added rows follow its own, cells in that order.
@@ -232,19 +231,21 @@ def pivot(frame: pd.DataFrame, metric: str | None = None, *, stderr: bool = True
     With ``metric``: attackers (and sweep settings) as rows, targets as columns. Without:
     one row per cell, one column per metric. Monte Carlo cells read ``"1.234 ± 0.002"``.
     """
+    _check_frame(frame, COLUMNS[:5], "pivot")
+    stderr = switch(stderr, "stderr")
     frame = _settings_shown(frame)
     extra = extra_columns(frame)
     trials = frame.attrs.get("trials")
-    text = frame.assign(cell=[_cell(v, s, stderr, m, trials=trials) for v, s, m in
-                              zip(frame["value"], frame["stderr"], frame["metric"])])
+    cells = frame.assign(cell=[_cell(v, s, stderr, m, trials=trials) for v, s, m in
+                               zip(frame["value"], frame["stderr"], frame["metric"])])
     if metric is not None:
         _check_metric(frame, metric)
-        part = text[text["metric"] == metric]
+        part = cells[cells["metric"] == metric]
         table = part.pivot_table(index=["attacker", *extra], columns="target", values="cell",
                                  aggfunc="first", sort=False)
     else:
-        table = text.pivot_table(index=["attacker", "target", *extra], columns="metric",
-                                 values="cell", aggfunc="first", sort=False)
+        table = cells.pivot_table(index=["attacker", "target", *extra], columns="metric",
+                                  values="cell", aggfunc="first", sort=False)
     table.columns.name = None
     return table.fillna("")
 
@@ -288,21 +289,23 @@ def table(frame: pd.DataFrame, metric: str | None = None, *, digits: int = 3,
     |---|---:|---:|
     | Lascannon | 0% | 0% |
     """
+    _check_frame(frame, COLUMNS[:5], "table")
+    stderr = switch(stderr, "stderr")
     frame = _settings_shown(frame)
     extra = extra_columns(frame)
     digits = check_digits(digits)
     trials = frame.attrs.get("trials")
-    text = frame.assign(cell=[_cell(v, s, stderr, m, digits, trials) for v, s, m in
-                              zip(frame["value"], frame["stderr"], frame["metric"])])
+    cells = frame.assign(cell=[_cell(v, s, stderr, m, digits, trials) for v, s, m in
+                               zip(frame["value"], frame["stderr"], frame["metric"])])
     if metric is not None:
         _check_metric(frame, metric)
-        wide = text[text["metric"] == metric].pivot_table(
+        wide = cells[cells["metric"] == metric].pivot_table(
             index=["attacker", *extra], columns="target", values="cell", aggfunc="first",
             sort=False)
         heading = metric_label(metric, frame)
     else:
-        wide = text.pivot_table(index=["attacker", "target", *extra], columns="metric",
-                                values="cell", aggfunc="first", sort=False)
+        wide = cells.pivot_table(index=["attacker", "target", *extra], columns="metric",
+                                 values="cell", aggfunc="first", sort=False)
         wide.columns = [metric_label(m, frame) for m in wide.columns]
         heading = ""
     wide.columns.name = None
@@ -316,6 +319,7 @@ def table(frame: pd.DataFrame, metric: str | None = None, *, digits: int = 3,
 def to_markdown(frame: pd.DataFrame, metric: str | None = None, *, stderr: bool = True,
                 digits: int = 3, caption: bool = False) -> str:
     """:func:`table` as Markdown; ``caption=True`` puts its caption line above it."""
+    caption = switch(caption, "caption")
     result = table(frame, metric, digits=digits, stderr=stderr)
     return result.to_markdown() if caption else Table(result.frame).to_markdown()
 
@@ -331,6 +335,7 @@ def _engine_words(frame: pd.DataFrame) -> str:
 
 def to_json_dict(frame: pd.DataFrame) -> dict[str, Any]:
     """The ``--json`` shape: provenance plus one record per row (NaN stderr as null)."""
+    _check_frame(frame, COLUMNS[:5], "to_json_dict")
     records = []
     for row in frame.to_dict(orient="records"):
         records.append({k: (None if isinstance(v, float) and math.isnan(v) else
@@ -350,7 +355,20 @@ def _cell(value: float, err: float, with_stderr: bool, metric: str = "",
                            trials=trials)
 
 
+def _check_frame(frame: Any, columns: Sequence[str], what: str) -> None:
+    """Refuse a ``frame`` that is not a DataFrame with ``columns`` (a comparison's), naming
+    what is missing."""
+    if not isinstance(frame, pd.DataFrame):
+        raise OptionError(f"{what} takes a comparison frame (a pandas DataFrame from "
+                          f"compare or sweep), not {type(frame).__name__} {frame!r:.40}")
+    missing = [c for c in columns if c not in frame.columns]
+    if missing:
+        raise OptionError(f"{what} needs a '{missing[0]}' column; the frame has: "
+                          f"{', '.join(map(str, frame.columns))}")
+
+
 def _check_metric(frame: pd.DataFrame, metric: str) -> None:
+    text(metric, "metric")
     present = list(dict.fromkeys(frame["metric"]))
     if metric not in present:
         hint = did_you_mean(metric, present).lower()

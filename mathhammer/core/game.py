@@ -28,6 +28,7 @@ from typing import Any, Generic, Protocol, TypeVar, Union
 
 import numpy as np
 
+from mathhammer.core.inputs import dask_client, results_dict
 from mathhammer.core.progress import bar as progress_bar, check_progress
 from mathhammer.core.result import EXACT, MONTE_CARLO, Distribution, Result
 from mathhammer.core.trials import CHUNKS, check_seed, check_trials
@@ -378,6 +379,7 @@ def compare(game: Game[Any], cells: Sequence[Cell], *, exact: bool, trials: int,
         trials = check_trials(trials)
     seed = check_seed(seed)
     check_progress(progress)
+    results_dict(results_out), dask_client(client)   # a list or a text: named, at once
     # exact cells use no random stream: spawning one per cell would cost more than solving
     seeds: Sequence[SeedLike | None] = [None] * len(cells) if exact else \
         cell_seeds(seed, len(cells), common=common_random_numbers)

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from mathhammer.errors import MathhammerError
+from mathhammer.errors import MathhammerError, OptionError
 
 if TYPE_CHECKING:  # pandas is imported when a method needs it: the CLI's JSON and text
     import pandas as pd  # output never do, and importing pandas costs ~0.5 s at start-up.
@@ -199,6 +199,10 @@ def _trim(pmf: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(pmf[:end], dtype=np.float64)
 
 
+#: Most rows :meth:`Result.to_text` prints per outcome.
+MAX_TEXT_ROWS = 1_000_000
+
+
 @dataclass(frozen=True, eq=False)
 class Result:
     """The answer to one question: named distributions, headline probabilities, provenance.
@@ -331,6 +335,10 @@ class Result:
         return tuple(self.distributions)
 
     def label(self, outcome: str) -> str:
+        """The words of ``outcome`` (``"wounds lost"``), or its name with spaces."""
+        if not isinstance(outcome, str):
+            raise OptionError(f"outcome must be a name such as 'damage', not "
+                              f"{type(outcome).__name__} {outcome!r:.40}")
         return self.labels.get(outcome, outcome.replace("_", " "))
 
     def mean(self, outcome: str) -> float:
@@ -361,7 +369,7 @@ class Result:
     def probability(self, event: str) -> float:
         try:
             return self.probabilities[event]
-        except KeyError:
+        except (KeyError, TypeError):   # TypeError: an unhashable name such as ['x']
             raise MathhammerError(f"no event '{event}' in this result; it has: "
                                   f"{', '.join(self.probabilities)}") from None
 
@@ -423,7 +431,16 @@ class Result:
     def to_text(self, max_rows: int = 120) -> str:
         """A readable plain-text report (the command line's default output): the summary,
         then P(= k) and P(>= k) for every k up to where P(>= k) drops below 0.05% (a
-        footnote says so; beyond ``max_rows`` values of k, every n-th k and a footnote)."""
+        footnote says so; beyond ``max_rows`` values of k, every n-th k and a footnote).
+
+        Raises
+        ------
+        OptionError
+            When ``max_rows`` is not a whole number from 1 to :data:`MAX_TEXT_ROWS`.
+        """
+        from mathhammer.core.inputs import whole_number
+
+        max_rows = whole_number(max_rows, "max_rows (rows of each table)", 1, MAX_TEXT_ROWS)
         lines = []
         engine = ("exact" if self.method == EXACT
                   else f"Monte Carlo, {self.trials:,} trials, seed {self.seed}")

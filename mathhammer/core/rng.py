@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from mathhammer.core.jit import kernel
+from mathhammer.errors import OptionError
 
 STREAM_WORDS = 6
 _FACES_PER_DRAW = 22
@@ -78,8 +79,14 @@ def scripted_dice_used(stream: np.ndarray) -> int:
     return int(stream[STREAM_WORDS])
 
 
+class ScriptedDiceRanOut(OptionError, IndexError):
+    """Fewer scripted faces than the dice rolled: the caller's ``faces`` are too few (an
+    :class:`~mathhammer.errors.OptionError`, and an ``IndexError`` as it always was)."""
+
+
 def check_script_not_exhausted(stream: np.ndarray) -> None:
-    """Raise ``IndexError`` if a kernel asked a scripted stream for more faces than it had.
+    """Raise :class:`ScriptedDiceRanOut` if a kernel asked a scripted stream for more faces
+    than it had.
 
     Kernels never raise (it would stop numba inlining the dice); past the end of its script
     a stream returns 1s and keeps counting, so the excess is visible here.
@@ -87,8 +94,9 @@ def check_script_not_exhausted(stream: np.ndarray) -> None:
     given = stream.shape[0] - STREAM_WORDS - 1
     used = scripted_dice_used(stream)
     if used > given:
-        raise IndexError(f"the scripted dice ran out: the scenario rolled {used} dice but "
-                         f"only {given} were given")
+        raise ScriptedDiceRanOut(f"faces: the scripted dice ran out: the scenario rolled "
+                                 f"{used} dice but only {given} were given; give at least "
+                                 f"{used} D6 results (1-6), in the order the kernel rolls")
 
 
 @kernel

@@ -19,6 +19,8 @@ import numpy as np
 
 from mathhammer.core import game as contract
 from mathhammer.core.game import Game, Outcomes, SeedLike, Tallies, engine_method
+from mathhammer.core.inputs import switch, texts, whole_number
+from mathhammer.core.limits import MAX_NUMBER
 from mathhammer.core.progress import check_progress
 from mathhammer.core.result import MONTE_CARLO, Distribution, Result
 from mathhammer.core.trials import DEFAULT_TRIALS
@@ -67,7 +69,7 @@ def removal_order(unit: Unit, policy: str, reference: Target | None = None) -> n
     groups adding the fewest dice against ``reference`` first; ``attacker_worst``: the
     groups adding the most dice first.
     """
-    if not unit.profile.is_squad:
+    if not _unit(unit, "unit").profile.is_squad:
         return np.zeros(1, dtype=np.int64)
     specials = {w.name for w in unit.weapons if w.special}
 
@@ -96,6 +98,15 @@ def removal_order(unit: Unit, policy: str, reference: Target | None = None) -> n
     return np.array(order, dtype=np.int64)
 
 
+def _unit(value: Any, what: str) -> Unit:
+    """``value`` when it is a :class:`Unit` (``load_unit(file, name)``), else an
+    :class:`OptionError` naming ``what``."""
+    if not isinstance(value, Unit):
+        raise OptionError(f"{what} must be a Dust Unit (mathhammer.dust.load_unit(file, "
+                          f"name)), not {type(value).__name__} {value!r:.40}")
+    return value
+
+
 def _alive_after(counts: np.ndarray, order: np.ndarray, lost: int) -> np.ndarray:
     alive = counts.copy()
     for g in order:
@@ -120,9 +131,8 @@ def pool_after_losses(unit: Unit, target: TargetLike, lost: int = 0,
     >>> pool_after_losses(rangers, "G: INFANTRY2"), pool_after_losses(rangers, "G: INFANTRY2", 2)
     ({'Shotgun': 12}, {'Shotgun': 6})
     """
-    target = parse_target(target)
-    if lost < 0:
-        raise OptionError(f"losses must not be negative, not {lost}")
+    unit, target = _unit(unit, "unit"), parse_target(target)
+    lost = whole_number(lost, "lost (models or boxes lost)", 0, MAX_NUMBER)
     cap = unit.profile.capacity
     if unit.profile.is_squad:
         counts = np.array([g.count for g in unit.groups], dtype=np.int64)
@@ -218,6 +228,11 @@ class ExchangeGame(Game[Exchange]):
                 sustained: bool = False, rules: Rules | None = None,
                 **rule_switches: Any) -> Exchange:
         rules = with_switches(rules, rule_switches)
+        a, b = _unit(a, "a"), _unit(b, "b")
+        sustained = switch(sustained, "sustained")
+        a_weapons, b_weapons = (None if names is None else texts(names, what)
+                                for names, what in ((a_weapons, "a_weapons"),
+                                                    (b_weapons, "b_weapons")))
         for cover in (a_cover, b_cover):
             if cover is not None and cover not in COVER_STATES:
                 raise OptionError(f"cover must be open, soft or hard, not {cover!r}")

@@ -16,6 +16,8 @@ import numpy as np
 import pandas as pd
 
 from mathhammer.core.frames import tidy_frame
+from mathhammer.core.inputs import one_or_many, switch, whole_number
+from mathhammer.core.limits import MAX_NUMBER
 from mathhammer.dust.compile import N_DICE, compile_plan
 from mathhammer.dust.exact import Series, plan_pmfs, row_series
 from mathhammer.dust.parse import parse_target, parse_weapons
@@ -95,6 +97,10 @@ def losses_table(weapons: WeaponsLike, *, sustained: bool = False, models: int |
     """
     rules = with_switches(rules, rule_switches)
     parsed = parse_weapons(weapons)
+    switch(sustained, "sustained"), switch(damage_resilient, "damage_resilient")
+    models, boxes = (None if n is None else whole_number(n, what, 1, MAX_NUMBER)
+                     for n, what in ((models, "models (of each target squad)"),
+                                     (boxes, "boxes (of each target vehicle)")))
     records = []
     for cls in CLASSES:
         levels = rules.aircraft_levels if cls == AIRCRAFT else MAX_LEVELS[cls]
@@ -154,7 +160,8 @@ def best_fire_plan(weapons: WeaponsLike, targets: Sequence[TargetLike], *,
                           f"{objective!r}")
     rules = with_switches(rules, rule_switches)
     parsed = parse_weapons(weapons)
-    tgts = [parse_target(t) for t in targets]
+    tgts = [parse_target(t) for t in one_or_many(targets, (Target,), "targets",
+                                                  "5x Grenadier: INFANTRY2")]
     if not tgts:
         raise OptionError("give at least one target")
     names = [t.name for t in tgts]

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from mathhammer.core.inputs import switch, whole_number
+from mathhammer.core.inputs import optional_instance, switch, whole_number
 from mathhammer.core.limits import MAX_NUMBER
 from mathhammer.errors import OptionError, ProfileError, did_you_mean
 
@@ -609,7 +609,8 @@ def with_switches(rules: Rules | None, overrides: dict[str, Any]) -> Rules:
     >>> with_switches(None, {"casualty_policy": "random"}).casualty_policy
     'random'
     """
-    base = rules or Rules()
+    base = optional_instance(rules, Rules, "rules", "Rules(casualty_policy='random')") \
+        or Rules()
     if overrides:
         try:
             return replace(base, **overrides)

@@ -19,6 +19,7 @@ import pandas as pd
 
 from mathhammer.core import game as contract
 from mathhammer.core.game import Cell, SeedLike
+from mathhammer.core.inputs import optional_instance
 from mathhammer.core.trials import DEFAULT_GRID_TRIALS
 from mathhammer.errors import OptionError
 from mathhammer.warmachine.api import GAME, AttackLike, TargetLike, as_attacks, as_targets
@@ -98,7 +99,7 @@ def sweep(attackers: AttackerLike | Mapping[str, AttackerLike],
     >>> frame.query("metric == 'p_unit_destroyed'")["value"].round(4).tolist()
     [0.4815, 0.7222]
     """
-    base = rules or Rules()
+    base = optional_instance(rules, Rules, "rules", "Rules(tough_allowed=False)") or Rules()
     if not isinstance(parameter, str) or parameter not in {f.name for f in fields(Rules)}:
         known = ", ".join(f.name for f in fields(Rules))
         raise OptionError(f"sweep over {parameter!r:.40}: name a rule switch ({known})")
@@ -121,6 +122,7 @@ def sweep(attackers: AttackerLike | Mapping[str, AttackerLike],
 
 def rule_words(rules: Rules | None) -> str:
     """The rule switches that differ from the defaults, in words (``""`` for none)."""
+    rules = optional_instance(rules, Rules, "rules", "Rules(tough_allowed=False)")
     changes = list((rules or Rules()).changes())
     return "rules: " + ", ".join(changes) if changes else ""
 

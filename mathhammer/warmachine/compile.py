@@ -15,6 +15,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from mathhammer.core.inputs import optional_instance
 from mathhammer.errors import OptionError, UnsupportedError
 from mathhammer.warmachine.profiles import CRIPPLED, N_LANES, Attack, Rules, Target
 
@@ -147,7 +148,7 @@ def compile_plan(attacks: Sequence[Attack], targets: Sequence[Target],
     UnsupportedError
         For switches no engine implements (no retargeting).
     """
-    rules = Rules() if rules is None else rules
+    rules = optional_instance(rules, Rules, "rules", "Rules(tough_allowed=False)") or Rules()
     attacks = tuple(attacks)
     targets = tuple(targets)
     if not attacks:

@@ -10,12 +10,14 @@ comparison runs on the same engines as everything else.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
 
-from mathhammer.core.inputs import whole_number
+from mathhammer.core.inputs import refuse_unordered, whole_number
+from mathhammer.core.limits import MAX_NUMBER
 from mathhammer.core import game as contract
 from mathhammer.core.game import Cell, SeedLike
 from mathhammer.core.result import EXACT, Distribution, Result
@@ -92,8 +94,8 @@ def focus_policies(points: int, attacks: int = 1) -> list[FocusPolicy]:
     >>> [p.name for p in focus_policies(1)]
     ['no spend', 'boost damage', 'boost attack', 'buy attack']
     """
-    if points < 0:
-        raise OptionError(f"points = {points} must not be negative")
+    points = whole_number(points, "points (focus or fury to spend)", 0, MAX_FOCUS)
+    attacks = whole_number(attacks, "attacks (of the weapon)", 1, MAX_NUMBER)
     out = []
     for total in range(points + 1):
         for buy, boost_a in itertools.product(range(total + 1), repeat=2):
@@ -186,11 +188,12 @@ def focus_frame(attack: AttackLike, target: TargetLike, points: int,
     ``buy_attacks``; metrics as :func:`mathhammer.warmachine.compare.compare`.
     """
     points = whole_number(points, "points (focus or fury to spend)", 0, MAX_FOCUS)
-    (base,) = as_attacks(attack)
+    base = _one_attack(attack)
     targets = as_targets(target)
     if method not in ("exact", "simulate"):
-        raise OptionError(f"method '{method}' must be 'exact' or 'simulate'")
-    chosen = list(policies) if policies is not None else focus_policies(points, base.count)
+        raise OptionError(f"method {method!r:.40} must be 'exact' or 'simulate'")
+    chosen = _policies(policies) if policies is not None else \
+        focus_policies(points, base.count)
     label = target_label(targets)
     labels = contract.labelled([p.name for p in chosen], (), "give at least one policy", str)
     cells = [Cell(name, label, [policy.apply(base)], targets, {"rules": rules},
@@ -227,8 +230,7 @@ def attacks_to_kill(attack: AttackLike, target: TargetLike, rules: Rules | None 
     >>> round(r.mean("attacks"), 4)  # 1 / (21/36 * 33/36) = 144/77
     1.8701
     """
-    (base,) = as_attacks(attack)
-    single = replace(base, count=1, charge=False)
+    single = replace(_one_attack(attack), count=1, charge=False)
     compiled = plan([single], target, rules)
     chain = Chain(compiled)
     dist = chain.initial()
@@ -255,6 +257,32 @@ def attacks_to_kill(attack: AttackLike, target: TargetLike, rules: Rules | None 
                           "rule_changes": list(compiled.rule_set.changes()),
                           "survival_tolerance": SURVIVAL_TOLERANCE},
                   labels={"attacks": "attacks to destroy"})
+
+
+def _one_attack(attack: AttackLike) -> Attack:
+    """The one attack line ``attack`` names (a list of one is fine; of none or two, not)."""
+    attacks = as_attacks(attack)
+    if len(attacks) != 1:
+        raise OptionError(f"attack must be one attack line such as 'Fist: MAT6 POW12', not "
+                          f"{len(attacks)} of them")
+    return attacks[0]
+
+
+def _policies(policies: object) -> list[FocusPolicy]:
+    """``policies`` as a list of :class:`FocusPolicy` (from :func:`focus_policies`), or an
+    :class:`OptionError` naming what is not one."""
+    if isinstance(policies, (str, bytes, FocusPolicy)) or not isinstance(policies, Iterable):
+        raise OptionError(f"policies must be a list of FocusPolicy (see focus_policies()), "
+                          f"not {type(policies).__name__} {policies!r:.40}")
+    refuse_unordered(policies, "policies")
+    chosen = list(policies)
+    if not chosen:
+        raise OptionError("policies must hold at least one FocusPolicy (see focus_policies())")
+    for policy in chosen:
+        if not isinstance(policy, FocusPolicy):
+            raise OptionError(f"each of policies must be a FocusPolicy (see "
+                              f"focus_policies()), not {type(policy).__name__} {policy!r:.40}")
+    return chosen
 
 
 def _stuck(chain: Chain, dist: dict, row: np.ndarray) -> bool:

@@ -30,17 +30,18 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import numbers
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
 from mathhammer.core.frames import (COLUMNS, per_points, pivot, table,
                                     to_json_dict, to_markdown)
 from mathhammer.core import game as contract
 from mathhammer.core.game import SeedLike, sweep_values
+from mathhammer.core.inputs import points_cost
 from mathhammer.core.labels import register_metric_labels
 from mathhammer.core.result import Result, situation_text
 from mathhammer.core.trials import DEFAULT_GRID_TRIALS, check_seed
@@ -50,7 +51,7 @@ from mathhammer.wh40k.exact_grid import ExactCells, solve_cells
 from mathhammer.wh40k.metric_words import METRIC_LABELS
 from mathhammer.wh40k.profiles import (NO_SAVE, Modifiers, Rules, Situation, TargetProfile,
                                        Weapon)
-from mathhammer.wh40k.targets import TargetLibrary, resolve_target
+from mathhammer.wh40k.targets import TargetLibrary, check_library, resolve_target
 
 METRICS = ("expected_damage", "expected_models_destroyed", "p_unit_destroyed",
            "expected_attacker_mortal_wounds", "damage_per_100pts",
@@ -292,8 +293,11 @@ def situation_words(options: Mapping[str, Any]) -> str:
 
 
 # -- inputs ---------------------------------------------------------------------------------
-def _labelled(specs, single: tuple[type, ...], missing: str) -> list[tuple[str | None, Any]]:
-    """(label or None, spec) pairs from a dict, a list, or one spec of the ``single`` types."""
+def labelled_specs(specs: Any, single: tuple[type, ...], missing: str
+                   ) -> list[tuple[str | None, Any]]:
+    """(label or None, spec) pairs from a dict, a list, or one spec of the ``single`` types;
+    anything else (None, a number, a set or a generator, whose order is not the caller's,
+    an empty list) an :class:`OptionError` that says ``missing``."""
     items: list[tuple[str | None, Any]]
     if isinstance(specs, Mapping):
         items = [(str(k), v) for k, v in specs.items()]
@@ -309,7 +313,7 @@ def _labelled(specs, single: tuple[type, ...], missing: str) -> list[tuple[str |
 
 
 def _attackers(attackers) -> list[_Attacker]:
-    items = _labelled(attackers, (str, Weapon), "give at least one attacker (a weapon line)")
+    items = labelled_specs(attackers, (str, Weapon), "give at least one attacker (a weapon line)")
     out = []
     for label, spec in items:
         weapons = tuple(api.parse_weapons(spec))
@@ -326,7 +330,8 @@ def _weapon_label(weapon: Weapon) -> str:
 def _targets(targets, library, edition: int = 11, unit_sizes: bool = False) -> list[_Target]:
     """Labelled targets; ``unit_sizes`` adds the model count to dict labels that lack one
     (see :func:`with_unit_size`; a roster's unit names are left as its list gives them)."""
-    items = _labelled(targets, (str, TargetProfile),
+    check_library(library)
+    items = labelled_specs(targets, (str, TargetProfile),
                       "give at least one target (a target line or a name such as MEQ)")
     out = []
     for label, spec in items:
@@ -388,7 +393,7 @@ def _points(points, attackers: list[_Attacker]) -> dict[str, float]:
             raise OptionError(f"points given for '{unknown[0]}', which is not an attacker; "
                               f"attackers: {', '.join(labels)}")
         costs = {str(k): v for k, v in points.items()}
-    elif isinstance(points, (int, float)) and not isinstance(points, bool):
+    elif isinstance(points, numbers.Real) and not isinstance(points, bool):
         if len(labels) != 1:
             raise OptionError(f"one points value for {len(labels)} attackers: give a list "
                               "in attacker order or a dict by attacker")
@@ -402,13 +407,7 @@ def _points(points, attackers: list[_Attacker]) -> dict[str, float]:
             raise OptionError(f"{len(points)} points values for {len(labels)} attackers; "
                               "give one per attacker, in order")
         costs = dict(zip(labels, points))
-    for label, cost in costs.items():
-        if isinstance(cost, bool) or not isinstance(cost, (int, float, np.integer,
-                                                           np.floating)) \
-                or not 0 < cost < float("inf"):
-            raise OptionError(f"points for '{label}' must be a positive finite number, not "
-                              f"{cost!r:.40}")
-    return {k: float(v) for k, v in costs.items()}
+    return {label: points_cost(cost, f"points for '{label}'") for label, cost in costs.items()}
 
 
 def _seed(seed: Any) -> SeedLike:

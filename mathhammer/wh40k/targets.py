@@ -31,7 +31,7 @@ from importlib import resources
 from typing import Any
 
 from mathhammer.core.files import read_bounded, read_toml_tables
-from mathhammer.errors import ProfileError, did_you_mean
+from mathhammer.errors import OptionError, ProfileError, did_you_mean
 from mathhammer.wh40k.profiles import NO_SAVE, TargetProfile
 from mathhammer.core.limits import MAX_MODELS, check_number_text, refuse_foreign_digits
 from mathhammer.core.numbers import refuse_malformed_count
@@ -406,6 +406,15 @@ def load(*paths: str | os.PathLike[str], base: TargetLibrary | None = None) -> T
     return library
 
 
+def check_library(library: Any) -> None:
+    """Refuse a ``library`` that is neither None (the built-in one) nor a
+    :class:`TargetLibrary` (from :func:`load`), naming what it is."""
+    if library is not None and not isinstance(library, TargetLibrary):
+        raise OptionError(f"library must be a TargetLibrary (mathhammer.wh40k.targets.load("
+                          f"'my_targets.toml')) or None for the built-in one, not "
+                          f"{type(library).__name__} {library!r:.60}")
+
+
 def resolve_target(target: str | TargetProfile, library: TargetLibrary | None = None,
                    edition: int = 11) -> TargetProfile:
     """A target line or reference name (``"MEQ"``, ``"10x TEQ"``) to a :class:`TargetProfile`.
@@ -414,6 +423,7 @@ def resolve_target(target: str | TargetProfile, library: TargetLibrary | None = 
     neither gets an error suggesting the closest reference name. ``edition`` picks the
     statline of a reference profile that carries one per edition.
     """
+    check_library(library)
     if isinstance(target, TargetProfile):
         return target
     if isinstance(target, str) and ":" in target:   # a line with a name: never a reference

@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from mathhammer.core.inputs import real_number, switch, text
 from mathhammer.core.progress import check_progress
 from mathhammer.core.trials import check_seed, check_trials
 from mathhammer.errors import OptionError, UnsupportedError, did_you_mean
@@ -102,18 +103,17 @@ def optimise(scenario: Scenario | str | Path,
         from mathhammer.wh40k.scenario.reader import load_scenario
 
         scenario = load_scenario(scenario, open_choices=True)
+    unit, side = text(unit, "unit", optional=True), text(side, "side", optional=True)
     objectives = _objectives(objective, unit, side, k, weights)
+    _check_weights(objectives, scenario)
     if engine not in ENGINES:
         raise OptionError(f"engine '{engine}' is unknown: use one of {', '.join(ENGINES)}")
     trials, seed = check_trials(trials), check_seed(seed)
     check_progress(progress)
-    if isinstance(tolerance, bool) or not isinstance(tolerance, (int, float)) \
-            or not 0 <= tolerance < float("inf"):
-        raise OptionError(f"tolerance={tolerance!r:.30} must be a finite number of at least 0")
+    tolerance = _number(tolerance, f"tolerance={tolerance!r:.30}")
     for name, value in (("split", split), ("open_profiles", open_profiles),
                         ("activation_order", activation_order)):
-        if not isinstance(value, bool):
-            raise OptionError(f"{name}={value!r:.30} must be True or False")
+        switch(value, name)
     space = build_space(scenario, open_profiles=open_profiles, split=split,
                         orders=activation_order)
     measured = [units_measured(o, scenario.sides, space.targets()) for o in objectives]
@@ -165,22 +165,38 @@ def _solve(space: Space, objectives: list[Objective], measured: list[list[str]],
                           notes=notes + search.notes, trials=mc_trials, seed=seed)
 
 
+def _check_weights(objectives: list[Objective], scenario: Scenario) -> None:
+    """Refuse a weight for a unit the scenario does not have, whatever the objective (a
+    misspelt name would be ignored), naming it and the units there are."""
+    for objective in objectives:
+        for name, _ in objective.weights:
+            if name not in scenario.units:
+                raise OptionError(f"weights: unknown unit '{name}'"
+                                  f"{did_you_mean(name, scenario.units)}; the scenario's "
+                                  f"units: {', '.join(scenario.units)}")
+
+
 def _check_points(scenario: Scenario, objectives: list[Objective],
                   measured: list[list[str]]) -> None:
     """A points objective needs points (or a weight) for every unit it measures."""
     for objective, units in zip(objectives, measured):
         if objective.kind != "expected_points_destroyed":
             continue
-        weights = dict(objective.weights)
-        for name in weights:
-            if name not in scenario.units:
-                raise OptionError(f"a weight names unknown unit '{name}'"
-                                  f"{did_you_mean(name, scenario.units)}")
+        weights = dict(objective.weights)   # every name a unit (_check_weights)
         for name in units:
             if name not in weights and any(g.points is None
                                            for g in scenario.units[name].groups):
                 raise OptionError(f"unit '{name}' has no points: give it points = N in the "
                                   f"scenario file, or a weight (--weight '{name}=N')")
+
+
+def _number(value: Any, shown: str) -> float:
+    """A tolerance or weight: a finite number from 0 to 1e9 (``10**400`` would not fit a
+    float), else an :class:`OptionError` starting with ``shown``."""
+    try:
+        return real_number(value, "", 0.0, 1e9)
+    except OptionError:
+        raise OptionError(f"{shown} must be a finite number from 0 to 1,000,000,000") from None
 
 
 def _limit(value: int | None, name: str, default: int) -> int:
@@ -199,12 +215,8 @@ def _objectives(objective: Any, unit: str | None, side: str | None, k: int | Non
         raise OptionError("objective = []: give at least one objective")
     if weights is not None and not isinstance(weights, Mapping):
         raise OptionError(f"weights={weights!r:.40} must be a dict unit -> points per model")
-    for name, value in (weights or {}).items():
-        if isinstance(value, bool) or not isinstance(value, (int, float)) \
-                or not 0 <= value < float("inf"):
-            raise OptionError(f"weights[{name!r:.40}] = {value!r:.20} must be a finite number "
-                              "of points of at least 0")
-    extra = tuple(sorted((str(k), float(v)) for k, v in (weights or {}).items()))
+    extra = tuple(sorted((str(name), _number(value, f"weights[{name!r:.40}] = {value!r:.20}"))
+                         for name, value in (weights or {}).items()))
     out = []
     for i, item in enumerate(items):
         if isinstance(item, Objective):

@@ -11,8 +11,9 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
+from mathhammer.core.inputs import real_number, text
 from mathhammer.errors import OptionError, did_you_mean
 
 #: Objective kinds, with what they measure.
@@ -51,7 +52,10 @@ class Objective:
     weights: tuple[tuple[str, float], ...] = ()
 
     def __post_init__(self) -> None:
-        if self.kind not in KINDS:
+        text(self.unit, "an objective's unit", optional=True)
+        text(self.side, "an objective's side", optional=True)
+        _check_weights(self.weights)
+        if not isinstance(self.kind, str) or self.kind not in KINDS:
             raise OptionError(f"objective '{self.kind}' is unknown"
                               f"{did_you_mean(str(self.kind), KINDS)}; use one of "
                               f"{', '.join(KINDS)}")
@@ -73,6 +77,18 @@ class Objective:
         if self.unit:
             return f"{what} of {self.unit}"
         return f"{what} of side {self.side}" if self.side else f"{what} of every target"
+
+
+def _check_weights(weights: Any) -> None:
+    """Refuse weights that are not ``(unit name, points per model)`` pairs."""
+    if not isinstance(weights, tuple):
+        raise OptionError(f"an objective's weights must be a tuple of (unit, points) pairs, "
+                          f"not {type(weights).__name__} {weights!r:.40}")
+    for pair in weights:
+        if not (isinstance(pair, tuple) and len(pair) == 2 and isinstance(pair[0], str)):
+            raise OptionError(f"each of an objective's weights must be a (unit, points) "
+                              f"pair, not {pair!r:.40}")
+        real_number(pair[1], f"the weight of '{pair[0]}'", 0.0, 1e9)
 
 
 class Outcome(Protocol):

@@ -43,6 +43,7 @@ from typing import Any, cast
 import numpy as np
 import pandas as pd
 
+from mathhammer.core.inputs import optional_switch, texts
 from mathhammer.core.progress import bar as progress_bar, check_progress
 from mathhammer.core.result import EXACT, Distribution, Result
 from mathhammer.core.trials import DEFAULT_GRID_TRIALS, check_seed, check_trials
@@ -136,7 +137,7 @@ def analyse(roster: RosterLike, targets: Any, *, exact: bool | None = None,
     """
     if profiles not in PROFILE_CHOICES:
         raise OptionError(f"profiles='{profiles}' must be 'best' or 'first'")
-    phases = tuple(phases)
+    exact, phases = optional_switch(exact, "exact"), tuple(texts(phases, "phases"))
     for phase in phases:
         if phase not in PHASES:
             raise OptionError(f"phase '{phase}' must be shooting or fight")
@@ -297,16 +298,8 @@ def _targets(targets: Any, library: Any) -> list[_Target]:
     if hasattr(targets, "targets") and hasattr(targets, "entries"):  # another Roster
         defenses = {unit.name: targets.defense_of(unit.name) for unit in targets.targets}
         targets = {unit.name: unit for unit in targets.targets}
-    items: list[tuple[str | None, Any]]
-    if isinstance(targets, Mapping):
-        items = [(str(k), v) for k, v in targets.items()]
-    else:
-        if isinstance(targets, (str, TargetProfile, Unit)):
-            targets = [targets]
-        items = [(None, v) for v in targets]
-    if not items:
-        raise OptionError("give at least one target (a target line, a name such as MEQ, or "
-                          "another list)")
+    items = grid.labelled_specs(targets, (str, TargetProfile, Unit), "give at least one "
+                                "target (a target line, a name such as MEQ, or another list)")
     out: list[_Target] = []
     for label, spec in items:
         if isinstance(spec, Unit):

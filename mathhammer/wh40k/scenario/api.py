@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from mathhammer.core.inputs import refuse_unordered
 from mathhammer.core.limits import check_run_work
 from mathhammer.core.progress import check_progress, watch
 from mathhammer.core.trials import (CHUNKS, DEFAULT_SCENARIO_TRIALS, check_seed, check_trials,
@@ -174,14 +175,19 @@ def run_scripted(scenario: Scenario, faces: list[int]) -> dict[str, Any]:
     ------
     OptionError
         When a face is not a whole number from 1 to 6 (or there are more than
-        :data:`MAX_SCRIPTED_FACES`).
-    IndexError
-        When the scenario needs more dice than given.
+        :data:`MAX_SCRIPTED_FACES`), or ``faces`` is not a list (a set or a generator:
+        their order matters).
+    OptionError
+        When the scenario needs more dice than given (also an ``IndexError``, as before).
     """
     from mathhammer.core.rng import (check_script_not_exhausted, scripted_dice_used,
                                       scripted_stream)
     from mathhammer.wh40k.scenario.chunks import Histograms, run_trials, scratch_arrays
 
+    if not isinstance(scenario, Scenario):
+        raise OptionError(f"scenario must be a Scenario (mh.parse_scenario(text) or "
+                          f"mh.load_scenario(path)), not {type(scenario).__name__} "
+                          f"{scenario!r:.40}")
     faces = _checked_faces(faces)
     plan = compile_scenario(scenario)
     check_scenario_work(plan, 1, scenario.origins)
@@ -210,6 +216,7 @@ def _checked_faces(faces: Any) -> list[int]:
     """``faces`` as a list of ints 1-6, or an :class:`OptionError` naming the first bad one."""
     if isinstance(faces, (str, bytes)) or not hasattr(faces, "__iter__"):
         raise OptionError(f"faces must be a list of D6 results 1-6, not {type(faces).__name__}")
+    refuse_unordered(faces, "faces (D6 results 1-6, in the order they are rolled)")
     faces = list(faces)
     if len(faces) > MAX_SCRIPTED_FACES:
         raise OptionError(f"{len(faces):,} scripted faces: at most {MAX_SCRIPTED_FACES:,}")

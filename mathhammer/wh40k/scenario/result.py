@@ -183,13 +183,19 @@ class ScenarioResult(Result):
                                checkpoint: int | str | None = None) -> Distribution:
         """Models of one model group of ``unit`` destroyed by ``checkpoint``."""
         cp = self._checkpoint(checkpoint)
+        if not isinstance(group, str):
+            raise OptionError(f"group must be the name of a model group (text), not "
+                              f"{type(group).__name__} {group!r:.40}")
         for i, (u, g) in enumerate(self.plan.group_names):
             if u == unit and g.lower() == group.lower():
                 _, models, start = self.plan.report_groups[i]
                 counts = self.groups[cp, start:start + models + 1]
                 return self._named(Distribution.from_counts(counts),
                                    f"{g} models destroyed", unit, cp)
-        raise KeyError(f"unit '{unit}' has no model group '{group}'")
+        self._unit_row(unit)   # an unknown unit: named, with the units there are
+        groups = [g for u, g in self.plan.group_names if u == unit]
+        raise OptionError(f"unit '{unit}' has no model group {group!r:.60}; its groups: "
+                          f"{', '.join(groups) or 'none'}")
 
     def destroyed(self, unit: str, checkpoint: int | str | None = None) -> float:
         """P(every model of ``unit`` destroyed by ``checkpoint``)."""
