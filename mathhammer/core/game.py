@@ -28,7 +28,7 @@ from typing import Any, Generic, Protocol, TypeVar, Union
 
 import numpy as np
 
-from mathhammer.core.inputs import dask_client, results_dict
+from mathhammer.core.inputs import dask_client, results_dict, switch
 from mathhammer.core.progress import bar as progress_bar, check_progress
 from mathhammer.core.result import EXACT, MONTE_CARLO, Distribution, Result
 from mathhammer.core.trials import CHUNKS, check_seed, check_trials
@@ -375,6 +375,7 @@ def compare(game: Game[Any], cells: Sequence[Cell], *, exact: bool, trials: int,
         Columns ``attacker, target``, the game's situation columns and the cells' setting
         columns, then ``metric, value, stderr, method``.
     """
+    exact = switch(exact, "exact")
     if not exact:
         trials = check_trials(trials)
     seed = check_seed(seed)

@@ -23,6 +23,7 @@ import pandas as pd
 
 from mathhammer.core import game as contract
 from mathhammer.core.game import Cell, SeedLike
+from mathhammer.core.inputs import switch
 from mathhammer.core.result import EXACT
 from mathhammer.core.trials import DEFAULT_GRID_TRIALS
 from mathhammer.dust.api import GAME, TargetLike, WeaponsLike
@@ -108,7 +109,8 @@ def sweep(attackers: WeaponsLike | Mapping[str, WeaponsLike],
     >>> frame.query("metric == 'expected_hits'")["value"].round(4).tolist()  # 6/3, 6 * 5/9
     [2.0, 3.3333]
     """
-    options = {"sustained": sustained, "rules": rules, "distance": distance, **rule_switches}
+    options = {"sustained": switch(sustained, "sustained"), "rules": rules,
+               "distance": distance, **rule_switches}
     if not isinstance(parameter, str) or parameter in ("weapons", "target", "rules"):
         raise OptionError(f"sweep over {parameter!r:.40}: name sustained, distance or a rule "
                           "switch")

@@ -107,6 +107,7 @@ class WeaponLine:
     tags: frozenset[str] = field(default_factory=frozenset)
 
     def __post_init__(self) -> None:
+        switch(self.special, "WeaponLine special")   # bool("no") is True
         if not self.name.strip():
             raise ProfileError("a weapon line needs a name")
         if (self.cell is None) == (not self.per_target):
@@ -276,6 +277,7 @@ class Target:
     hero_boxes: int = 0
 
     def __post_init__(self) -> None:
+        switch(self.damage_resilient, "Target damage_resilient")   # bool("no") is True
         if self.unit_class not in CLASSES:
             raise ProfileError(f"target class must be one of {', '.join(CLASSES)}, "
                                f"not {self.unit_class!r}")

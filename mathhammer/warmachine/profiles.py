@@ -8,6 +8,7 @@ Model layer: frozen dataclasses, standard library only. Text parsing lives in
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
+from typing import Any
 
 from mathhammer.core.inputs import real_number, switch
 from mathhammer.core.limits import MAX_NUMBER
@@ -264,6 +265,7 @@ class Attack:
     crippled_cortex: bool = False
 
     def __post_init__(self) -> None:
+        _check_switches(self)
         _check_counts(self, ("count",), minimum=1)
         _check_counts(self, ("stat", "pow", "catches", "spray", "damage_boosts",
                              "attack_boosts", "attack_dice",
@@ -430,6 +432,7 @@ class Target:
     transfer_boxes: int = 0
 
     def __post_init__(self) -> None:
+        _check_switches(self)
         _check_counts(self, ("count", "boxes"), minimum=1)
         _check_counts(self, ("defense", "armor", "damaged", "transfers", "transfer_boxes"),
                       minimum=0)
@@ -501,6 +504,14 @@ class Target:
         head = f"{t.count}x {t.name}: " if t.name else f"{t.count}x : "
         text = f"{head}DEF{t.defense} ARM{t.armor} BOXES{t.boxes}"
         return f"{text} [{', '.join(words)}]" if words else text
+
+
+def _check_switches(obj: Any) -> None:
+    """Every True/False field of ``obj`` is True or False (``Attack(charge='no')`` was a
+    charge: ``bool('no')`` is True)."""
+    for field in fields(obj):
+        if field.type == "bool":
+            switch(getattr(obj, field.name), f"{type(obj).__name__} {field.name}")
 
 
 def _check_counts(obj: object, names: tuple[str, ...], minimum: int) -> None:

@@ -19,6 +19,7 @@ import numpy as np
 from mathhammer.core import game as contract
 from mathhammer.core.game import Game, Outcomes, SeedLike, Tallies
 from mathhammer.core.limits import check_run_work
+from mathhammer.core.inputs import switch
 from mathhammer.core.progress import check_progress, watch
 from mathhammer.core.result import Distribution, Result
 from mathhammer.core.trials import (CHUNKS, DEFAULT_TRIALS, check_seed, check_trials,
@@ -321,7 +322,8 @@ def _build_options(options: Mapping[str, Any]) -> tuple[Situation, Modifiers, Ru
         if not isinstance(given, cls):
             raise OptionError(f"{cls.__name__.lower()}={given!r:.60} must be a {cls.__name__}; "
                               f"or give its fields as keywords, e.g. {example}")
-    monster_vehicle = bool(options.pop("attacker_monster_vehicle", False))
+    monster_vehicle = switch(options.pop("attacker_monster_vehicle", False),
+                             "attacker_monster_vehicle")
     groups: dict[str, dict[str, Any]] = {"situation": {}, "modifiers": {}, "rules": {}}
     for key, value in options.items():
         if key in SITUATION_FIELDS:

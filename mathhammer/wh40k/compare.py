@@ -41,7 +41,7 @@ from mathhammer.core.frames import (COLUMNS, per_points, pivot, table,
                                     to_json_dict, to_markdown)
 from mathhammer.core import game as contract
 from mathhammer.core.game import SeedLike, sweep_values
-from mathhammer.core.inputs import points_cost
+from mathhammer.core.inputs import points_cost, switch
 from mathhammer.core.labels import register_metric_labels
 from mathhammer.core.result import Result, situation_text
 from mathhammer.core.trials import DEFAULT_GRID_TRIALS, check_seed
@@ -148,7 +148,8 @@ def compare(attackers: AttackerLike | Mapping[str, AttackerLike],
     """
     options["edition"] = edition
     attacker_list = _attackers(attackers)
-    target_list = _targets(targets, library, edition, unit_sizes=unit_sizes)
+    target_list = _targets(targets, library, edition,
+                           unit_sizes=switch(unit_sizes, "unit_sizes"))
     costs = _points(points, attacker_list)
     api.build_options(options)  # fail fast on a bad option, before any cell runs
     cells = [_cell(a, t, options) for a in attacker_list for t in target_list]
@@ -436,12 +437,7 @@ def _check_parameter(parameter: str) -> None:
 def _apply(parameter: str, value: Any, attacker: _Attacker, target: _Target
            ) -> tuple[_Attacker, _Target, dict[str, Any]]:
     if parameter == RANGE_PARAMETER:
-        text = str(value).strip().lower()
-        if text in ("half", "true", "1"):
-            return attacker, target, {"half_range": True}
-        if text in ("full", "false", "0"):
-            return attacker, target, {"half_range": False}
-        raise OptionError(f"range band '{value}' must be 'full' or 'half'")
+        return attacker, target, {"half_range": _half_range(value)}
     if parameter == "models":
         count = _whole(parameter, value, minimum=1)
         return (dataclasses.replace(attacker, weapons=tuple(w.with_count(count)
@@ -459,6 +455,17 @@ def _apply(parameter: str, value: Any, attacker: _Attacker, target: _Target
         profile = dataclasses.replace(target.profile, **changes)
         return attacker, dataclasses.replace(target, profile=profile), {}
     return attacker, target, {parameter: value}
+
+
+def _half_range(value: Any) -> bool:
+    """A range band: ``'half'``/``'full'`` (any case), or True/False as ``half_range`` takes
+    them (``--sweep range=yes,no``); 1, ``'1'`` or ``'true'`` are not bands."""
+    if isinstance(value, bool):
+        return value
+    band = value.strip().lower() if isinstance(value, str) else None
+    if band not in ("half", "full"):
+        raise OptionError(f"range band {value!r:.40} must be 'full' or 'half'")
+    return band == "half"
 
 
 def _whole(parameter: str, value: Any, minimum: int) -> int:

@@ -15,7 +15,7 @@ from typing import Any
 import tomli
 
 from mathhammer.core.files import MAX_TOML_NESTING, read_bounded, too_deeply_nested
-from mathhammer.core.inputs import real_number, text, texts
+from mathhammer.core.inputs import real_number, switch, text, texts
 from mathhammer.core.limits import MAX_MODELS, MAX_NUMBER
 from mathhammer.errors import MathhammerError, ScenarioError, did_you_mean
 from mathhammer.wh40k.options import build_checked
@@ -47,6 +47,7 @@ def load_scenario(path: str | Path, *, open_choices: bool = False) -> Scenario:
     if not isinstance(path, (str, os.PathLike)) or isinstance(path, bytes):
         raise ScenarioError(f"a scenario is a Scenario or the path of a TOML file, not "
                             f"{type(path).__name__} {path!r:.60}")
+    switch(open_choices, "open_choices")   # bool('no') is True
     path = Path(path)
     try:
         raw = read_bounded(path)
@@ -67,6 +68,7 @@ def parse_scenario(text: str, source: str = "<scenario>", *,
     if not isinstance(text, str):
         raise ScenarioError(f"a scenario is TOML text (or load_scenario(path)), not "
                             f"{type(text).__name__} {text!r:.60}")
+    switch(open_choices, "open_choices")
     text = text.removeprefix("\ufeff")  # a byte-order mark, as some editors save UTF-8
     deep = too_deeply_nested(text)
     if deep is not None:
