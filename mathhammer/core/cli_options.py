@@ -51,9 +51,13 @@ MAX_OPTION_VALUE = 2**64 - 1
 
 
 def _whole_number(text: str, limit: int = MAX_OPTION_VALUE) -> int:
-    compact = text.replace("_", "").strip()
+    """``text`` read as a whole number of the digits 0-9 (an optional sign), at most
+    ``limit``: ``int()`` would also read ``1_0``, ``_1000`` and ``٣`` (the README's rule for
+    every number option: refused)."""
+    compact = text.strip()
     if not re.fullmatch(r"[+-]?[0-9]+", compact):
-        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number (digits 0-9)")
+        raise argparse.ArgumentTypeError(f"'{text:.40}' is not a whole number: write it with "
+                                         "the digits 0-9 only (no '_', no other script)")
     if len(compact.lstrip("+-")) > len(str(limit)) or int(compact) > limit:
         raise argparse.ArgumentTypeError(f"{text} is too large: at most {limit:,}")
     return int(compact)

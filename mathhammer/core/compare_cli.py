@@ -111,10 +111,14 @@ def parse_sweep(text: str) -> tuple[str, list[Any]]:
     """
     name, sep, values = text.partition("=")
     name = name.strip().replace("-", "_")
-    items = [v.strip() for v in values.split(",") if v.strip()]
-    if not sep or not name or not items:
+    items = [v.strip() for v in values.split(",")]
+    if not sep or not name or not any(items):
         raise OptionError(f"--sweep '{text:.80}': write PARAM=V1,V2,... e.g. save=2,3,4 or "
                           "hit_mod=-1,0,1")
+    if "" in items:   # '1,,2' or '1,2,': a value left out, not one to drop in silence
+        raise OptionError(f"--sweep '{text:.80}': value {items.index('') + 1} of "
+                          f"{len(items)} is empty; write PARAM=V1,V2,... with a value between "
+                          "each pair of commas")
     return name, [sweep_value(item) for item in items]
 
 

@@ -229,16 +229,18 @@ def parse_weapon_line(text: str) -> tuple[WeaponLine, dict, int | None]:
             continue
         m = re.fullmatch(r"DICE\s*[X×]\s*(-?\d+)", tag)
         if m:
-            if int(m.group(1)) < 1:
-                raise ProfileError(f"dice multiplier '{tag}'{{where}} must be at least 1",
-                                   token=tag, column=col, line=line)
+            if int(m.group(1)) < 2:   # x1 multiplies by nothing, x0 removes every die
+                raise ProfileError(f"dice multiplier '{tag}'{{where}} must be at least 2 (x1 "
+                                   "adds nothing: leave the tag out)", token=tag, column=col,
+                                   line=line)
             hooks["multiplier"] = int(m.group(1))
             continue
         m = re.fullmatch(r"EXTRA DICE\s*(-?\d+)", tag)
         if m:
-            if int(m.group(1)) < 0:
-                raise ProfileError(f"'{tag}'{{where}}: extra dice must not be negative",
-                                   token=tag, column=col, line=line)
+            if int(m.group(1)) < 1:   # EXTRA DICE 0 adds nothing
+                raise ProfileError(f"'{tag}'{{where}}: extra dice must be at least 1 (0 adds "
+                                   "nothing: leave the tag out)", token=tag, column=col,
+                                   line=line)
             hooks["extra_dice"] = int(m.group(1))
             continue
         known = did_you_mean(tag, _WEAPON_TAG_FORMS) or \

@@ -90,6 +90,16 @@ _TARGET_KEYWORDS: dict[str, tuple[str, Callable[[int | None], Updates]]] = {
     "TRANSFER BOXES": ("yes", _number("transfer_boxes")),
 }
 
+#: The least number of a keyword that counts what it adds: below it the keyword would add
+#: nothing ([SPRAY 0] gave the numbers of [SPRAY 1]; [REROLL MISSES 0] read as 1), so it is
+#: refused, as 40k refuses [SUSTAINED HITS 0]. A multiplier of 1 multiplies by nothing.
+_LEAST = {**{word: 1 for word in (
+    "SPRAY", "CATCHES", "DAMAGE BOOSTS", "ATTACK BOOSTS", "ADDITIONAL ATTACK DICE",
+    "ADDITIONAL DAMAGE DICE", "ATTACK DROP LOWEST", "DAMAGE DROP LOWEST", "FEWER ATTACK DICE",
+    "FEWER DAMAGE DICE", "CRITICAL DAMAGE DICE", "REROLL MISSES", "REROLL MISSES OR NO CRIT",
+    "REROLL DAMAGE BELOW", "DAMAGE REROLLS", "EXTRA ATTACKS MAX", "DAMAGED", "TRANSFER",
+    "TRANSFER BOXES")}, "CRITICAL DAMAGE MULTIPLIER": 2}
+
 _ALIASES = {
     "ARMOUR-PIERCING": "ARMOR-PIERCING", "ARMOR PIERCING": "ARMOR-PIERCING",
     "AP": "ARMOR-PIERCING", "CRITICAL ARMOUR-PIERCING": "CRITICAL ARMOR-PIERCING",
@@ -216,6 +226,10 @@ def _parse_keywords(line: str, keywords: list[tuple[str, int]],
         if number is not None and number < 0:
             raise ProfileError(f"{word} {number}{{where}} is impossible; it must not be "
                                "negative", token=text, column=column, line=line)
+        if number is not None and 0 <= number < _LEAST.get(word, 0):
+            raise ProfileError(f"{word} {number}{{where}} adds nothing: write {word} "
+                               f"{_LEAST[word]} or more, or leave the keyword out", token=text,
+                               column=column, line=line)
         if word in seen:
             raise ProfileError(f"keyword {word} given twice{{where}}; keep one", token=text,
                                column=column, line=line)

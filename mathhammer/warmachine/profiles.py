@@ -270,8 +270,9 @@ class Attack:
         _check_counts(self, ("stat", "pow", "catches", "spray", "damage_boosts",
                              "attack_boosts", "attack_dice",
                              "damage_dice", "attack_drop", "damage_drop", "attack_reduced",
-                             "damage_reduced", "crit_damage_dice", "attack_rerolls",
-                             "damage_rerolls"), minimum=0)
+                             "damage_reduced", "crit_damage_dice"), minimum=0)
+        # 0 rerolls would reroll nothing: [REROLL MISSES 0] read as 1, DAMAGE REROLLS 0 as none
+        _check_counts(self, ("attack_rerolls", "damage_rerolls"), minimum=1)
         _check_counts(self, ("crit_damage_multiplier",), minimum=1)
         if self.stat_kind not in STAT_KINDS:
             raise ProfileError(f"attack stat '{self.stat_kind}' must be MAT, RAT or AAT",
@@ -284,9 +285,9 @@ class Attack:
                                f"{', '.join(GENERATE_TRIGGERS)}", token=self.generate)
         if self.blast_pow is not None and self.blast_pow < 0:
             raise ProfileError(f"BLAST POW {self.blast_pow} must not be negative")
-        if self.max_generated is not None and self.max_generated < 0:
-            raise ProfileError(f"the cap on generated attacks ({self.max_generated}) must not "
-                               "be negative")
+        if self.max_generated is not None and self.max_generated < 1:
+            raise ProfileError(f"the cap on generated attacks ({self.max_generated}) must be at "
+                               "least 1 (0 generates none: leave out the generating rule)")
         if self.reroll_damage_below is not None and self.reroll_damage_below < 1:
             raise ProfileError("REROLL DAMAGE BELOW needs a threshold of at least 1")
         if self.charge and self.stat_kind != "MAT":

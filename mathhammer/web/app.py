@@ -8,6 +8,7 @@ bookmarked; ``run=1`` in it starts the computation when the page opens):
 ``/battle``, ``/warmachine``,
 ``/dust``
 ``GET /api/check``              one line checked: the parser's message or the line as read
+``GET /api/units?find=TEXT``    datasheet names of the BSData checkout (the unit box)
 ``POST /api/jobs``              start a page's computation (form-encoded query): job id
 ``GET /api/jobs/{id}``          its state, progress, and when done its HTML
 ``POST /api/jobs/{id}/cancel``  cancel it
@@ -20,6 +21,7 @@ bookmarked; ``run=1`` in it starts the computation when the page opens):
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Mapping
 from typing import Any
 from urllib.parse import parse_qsl
@@ -36,7 +38,9 @@ from mathhammer.web.checks import check_line
 from mathhammer.web.guard import OriginGuard
 from mathhammer.web.jobs import JobRunner, one_line
 from mathhammer.web.templating import STATIC, page, static_file
+from mathhammer.web.units import NO_DATA, Units
 from mathhammer.web.uploads import RosterStore, Upload, parse_form, read_body
+from mathhammer.wh40k.bsdata.files import DATA_VARIABLE
 from mathhammer.wh40k.roster.read import MAX_FILE_BYTES
 
 #: Longest query string or form body of a page (lines, scenario, switches).
@@ -54,16 +58,18 @@ PAGES = {"40k": ("/", "Weapons vs targets"), "army": ("/army", "My army"),
 
 
 class State:
-    """What the server keeps in memory: the job pool and the uploaded lists."""
+    """What the server keeps in memory: the job pool, the uploaded lists and the BSData
+    checkout ``@Name`` lines are read from (``data``; None: none)."""
 
-    def __init__(self) -> None:
+    def __init__(self, data: str | None = None) -> None:
         self.jobs = JobRunner()
         self.rosters = RosterStore()
+        self.units = Units(data)
 
     def work(self, kind: str, query: Mapping[str, str]) -> Callable:
         """The job for page ``kind`` (checked now: bad input raises at once)."""
         if kind == "40k":
-            return games.wh40k_job(query)
+            return games.wh40k_job(query, self.units)
         if kind == "warmachine":
             return games.warmachine_job(query)
         if kind == "dust":
@@ -114,7 +120,8 @@ def _context(kind: str, query: dict[str, str], state: State) -> dict[str, Any]:
                            "switches": forms.WH40K_SWITCHES, "army_fields": (
                                army.PHASES, army.PROFILES, army.METRIC),
                            "default_targets": army.DEFAULT_TARGETS,
-                           "archetypes": _archetypes(), "max_bytes": MAX_FILE_BYTES}
+                           "archetypes": _archetypes(), "max_bytes": MAX_FILE_BYTES,
+                           "units_ready": state.units.ready, "no_data": NO_DATA}
     try:
         if kind == "army" and query.get("list"):
             out["listing"] = army.listing(army.load(
@@ -145,7 +152,19 @@ async def check(request: Request) -> Response:
         return _json({"ok": False, "message": f"{len(line):,} characters; a line may have at "
                                               f"most {forms.MAX_LINE_CHARS}"})
     answer = await run_in_threadpool(check_line, query.get("game", ""), query.get("kind", ""),
-                                     line)
+                                     line, request.app.state.mh.units)
+    return _json(answer)
+
+
+async def unit_names(request: Request) -> Response:
+    """The datasheets whose name holds ``find``: the unit box's completion."""
+    units: Units = request.app.state.mh.units
+    if not units.ready:
+        return _json({"ok": False, "message": NO_DATA}, 404)
+    try:
+        answer = await run_in_threadpool(units.names, request.query_params.get("find", ""))
+    except MathhammerError as exc:
+        return _json({"ok": False, "message": one_line(str(exc))}, 400)
     return _json(answer)
 
 
@@ -243,11 +262,17 @@ async def _internal_error(request: Request, exc: Exception) -> Response:
                  "please report it", 500)
 
 
-def create_app(*, port: int = 8765, bind_host: str = "127.0.0.1") -> Any:
+def create_app(*, port: int = 8765, bind_host: str = "127.0.0.1",
+               data: str | os.PathLike[str] | None = None) -> Any:
     """The application, wrapped in the :class:`~mathhammer.web.guard.OriginGuard` that
-    answers only requests for ``bind_host``:``port`` from the page itself."""
+    answers only requests for ``bind_host``:``port`` from the page itself.
+
+    ``data`` is the BSData checkout ``@Name`` lines are read from (else
+    ``$MATHHAMMER_DATA`` as the application is made; neither: the page has no units by
+    name, and says how to give them)."""
     routes = [Route(path, _page(kind), methods=["GET"]) for kind, (path, _) in PAGES.items()]
     routes += [Route("/api/check", check, methods=["GET"]),
+               Route("/api/units", unit_names, methods=["GET"]),
                Route("/api/jobs", start_job, methods=["POST"]),
                Route("/api/jobs/{job}", job_status, methods=["GET"]),
                Route("/api/jobs/{job}/cancel", cancel_job, methods=["POST"]),
@@ -256,5 +281,7 @@ def create_app(*, port: int = 8765, bind_host: str = "127.0.0.1") -> Any:
                Route("/api/rosters", upload_roster, methods=["POST"]),
                Route("/static/{name}", static, methods=["GET"])]
     app = Starlette(routes=routes, exception_handlers={Exception: _internal_error})
-    app.state.mh = State()
+    if data is None:
+        data = os.environ.get(DATA_VARIABLE) or None
+    app.state.mh = State(None if data is None else os.fspath(data))
     return OriginGuard(app, port=port, bind_host=bind_host)

@@ -11,6 +11,7 @@ import re
 
 from mathhammer.errors import MathhammerError, ProfileError
 from mathhammer.web.jobs import one_line
+from mathhammer.web.units import Units, is_named
 
 _FILE_REF = re.compile(r"\.toml\s*#", re.IGNORECASE)
 
@@ -35,9 +36,16 @@ def _wh40k_target(line: str, edition: int = 11) -> str:
 
 
 
-def _attacker(line: str) -> str:
-    """A 40k attacker: weapon lines of one unit joined with ' + '."""
-    return " + ".join(_wh40k_weapon(part.strip()) for part in line.split(" + "))
+def _attacker(line: str, units: Units) -> str:
+    """A 40k attacker: weapon lines of one unit joined with ' + '; an ``@Name`` part reads
+    as the unit's default weapons."""
+    return " + ".join("; ".join(units.weapon_lines(part)) if is_named(part)
+                      else _wh40k_weapon(part.strip()) for part in line.split(" + "))
+
+
+def _wh40k_line_target(line: str, units: Units) -> str:
+    """A 40k target line, archetype or ``@Name``."""
+    return units.target_line(line) if is_named(line) else _wh40k_target(line)
 
 
 def _warmachine_attack(line: str) -> str:
@@ -68,18 +76,26 @@ def _dust_target(line: str) -> str:
     return str(parse_target(line))
 
 
-CHECKERS = {("40k", "weapon"): _attacker, ("40k", "target"): _wh40k_target,
+CHECKERS = {("40k", "weapon"): _attacker, ("40k", "target"): _wh40k_line_target,
             ("warmachine", "attack"): _warmachine_attack,
             ("warmachine", "target"): _warmachine_target,
             ("dust", "weapon"): _dust_weapon, ("dust", "target"): _dust_target}
 
 
-def check_line(game: str, kind: str, line: str) -> dict[str, object]:
-    """``{"ok": True, "read": ...}`` or ``{"ok": False, "message": ...}`` for one line."""
+#: The 40k checkers, which read ``@Name`` from the page's checkout.
+_NAMED = {_attacker, _wh40k_line_target}
+
+
+def check_line(game: str, kind: str, line: str, units: Units | None = None
+               ) -> dict[str, object]:
+    """``{"ok": True, "read": ...}`` or ``{"ok": False, "message": ...}`` for one line
+    (``units``: the checkout ``@Name`` lines are read from, if any)."""
     checker = CHECKERS.get((game, kind))
     if checker is None:
         return {"ok": False, "message": f"no line kind '{kind[:30]}' for '{game[:30]}'"}
     try:
+        if checker in _NAMED:
+            return {"ok": True, "read": checker(line.strip(), units or Units(None))}
         return {"ok": True, "read": checker(line.strip())}
     except MathhammerError as exc:
         return {"ok": False, "message": one_line(str(exc))}

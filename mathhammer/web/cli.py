@@ -41,6 +41,10 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--no-warmup", action="store_true",
                         help="do not compile the 40k kernels at start-up (the first answer "
                              "then pays for it)")
+    parser.add_argument("--data", metavar="DIR", default=None,
+                        help="your BSData checkout (wh40k-10e or wh40k-11e): the 40k page then "
+                             "takes units by name, @Name lines and a unit box with completion "
+                             "(default: $MATHHAMMER_DATA)")
     parser.set_defaults(handler=_run)
 
 
@@ -57,4 +61,5 @@ def _run(args: argparse.Namespace) -> int:
                           'extra with pip install "mathhammer[web]"')
     from mathhammer.web.server import serve
 
-    return serve(args.host, args.port, open_browser=args.open, warm=not args.no_warmup)
+    return serve(args.host, args.port, open_browser=args.open, warm=not args.no_warmup,
+                 data=args.data)

@@ -17,6 +17,7 @@ from mathhammer.web.checks import refuse_file_reference
 from mathhammer.web.jobs import Answer
 from mathhammer.web.render import Chart, chart_views, csv_download, text_download
 from mathhammer.web.templating import page
+from mathhammer.web.units import Units, melee_when_charged
 
 Work = Callable[[], Answer]
 
@@ -33,8 +34,13 @@ def _attackers(lines: list[str]) -> list[Any]:
     return out
 
 
-def wh40k_job(query: Mapping[str, str]) -> Work:
-    """Weapon lines against target lines (:func:`mathhammer.compare`), as the page asks."""
+def wh40k_job(query: Mapping[str, str], units: Units | None = None) -> Work:
+    """Weapon lines against target lines (:func:`mathhammer.compare`), as the page asks.
+
+    ``@Name`` lines are datasheets of the checkout ``units`` reads (checked now: an unknown
+    name is refused before anything runs); a unit that charged attacks with its melee
+    weapons, as on the command line."""
+    units = units or Units(None)
     weapons = forms.lines_field(query, "weapons", "weapon")
     targets = forms.lines_field(query, "targets", "target")
     if not weapons or not targets:
@@ -44,7 +50,10 @@ def wh40k_job(query: Mapping[str, str]) -> Work:
                           f"{len(weapons) * len(targets)} pairings; at most {MAX_CELLS} at once")
     options = forms.wh40k_options(query)
     engine = forms.read_engine(query)
-    return lambda: _wh40k_answer(_attackers(weapons), targets, options, engine)
+    weapons = melee_when_charged(weapons, options.get("charged", False))
+    for line in weapons + targets:
+        units.check(line)
+    return units.wrap(lambda: _wh40k_answer(_attackers(weapons), targets, options, engine))
 
 
 def _wh40k_answer(attackers: list[Any], targets: list[str], options: dict[str, Any],
@@ -73,11 +82,10 @@ def _wh40k_answer(attackers: list[Any], targets: list[str], options: dict[str, A
 
 def _pairing_answer(attacker: Any, target: str, options: dict[str, Any],
                     engine: forms.Engine) -> Answer:
-    from mathhammer.wh40k.api import exact, simulate
-    from mathhammer.wh40k.targets import resolve_target
+    from mathhammer.wh40k.api import exact, parse_target, simulate
 
     weapons = attacker if isinstance(attacker, list) else [attacker]
-    profile = resolve_target(target, None, options.get("edition", 11))
+    profile = parse_target(target, options.get("edition", 11))
     result = exact(weapons, profile, **options) if engine.exact else \
         simulate(weapons, profile, trials=engine.trials, seed=engine.seed, **options)
     shown = [Chart(functools.partial(result.plot, o), o.replace("_", "-"))

@@ -60,12 +60,27 @@ def preload() -> None:
     from mathhammer.wh40k import api, compare, targets  # noqa: F401
 
 
-def serve(host: str, port: int, *, open_browser: bool = False, warm: bool = True) -> int:
-    """Serve the page until Ctrl-C; return the exit status."""
+def data_checkout(data: str | None) -> str | None:
+    """The BSData checkout the page reads ``@Name`` from: ``--data``, else
+    ``$MATHHAMMER_DATA``, else None; a folder that is not one is refused in one line."""
+    import os
+
+    from mathhammer.wh40k.bsdata.files import DATA_VARIABLE, data_folder
+
+    if data is None and not os.environ.get(DATA_VARIABLE):
+        return None
+    return str(data_folder(data).resolve())
+
+
+def serve(host: str, port: int, *, open_browser: bool = False, warm: bool = True,
+          data: str | None = None) -> int:
+    """Serve the page until Ctrl-C; return the exit status. ``data``: the BSData checkout
+    ``@Name`` lines are read from (else ``$MATHHAMMER_DATA``)."""
     import uvicorn
 
     from mathhammer.web.app import create_app
 
+    data = data_checkout(data)
     sock = bind(host, port)
     port = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
@@ -74,11 +89,16 @@ def serve(host: str, port: int, *, open_browser: bool = False, warm: bool = True
     if not is_loopback(host):
         print(f"mathhammer: warning: listening on {host}: the page is reachable from other "
               "machines on the network, with no login", file=sys.stderr, flush=True)
+    app = create_app(port=port, bind_host=host, data=data)
+    if data is not None:
+        print(f"mathhammer: units by name from {data}", file=sys.stderr, flush=True)
+        threading.Thread(target=app.app.state.mh.units.warm, name="mathhammer-bsdata",
+                         daemon=True).start()
     if warm:
         threading.Thread(target=warm_up, name="mathhammer-warmup", daemon=True).start()
         threading.Thread(target=preload, name="mathhammer-preload", daemon=True).start()
     # a browser's idle keep-alive connection must not hold up Ctrl-C or a SIGTERM
-    config = uvicorn.Config(create_app(port=port, bind_host=host), log_level="warning",
+    config = uvicorn.Config(app, log_level="warning",
                             access_log=False, lifespan="off", timeout_graceful_shutdown=3)
     server = uvicorn.Server(config)
     if open_browser:

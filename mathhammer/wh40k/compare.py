@@ -469,10 +469,14 @@ def _half_range(value: Any) -> bool:
 
 
 def _whole(parameter: str, value: Any, minimum: int) -> int:
-    text = str(value).strip().rstrip("+")
-    if isinstance(value, bool) or not text.lstrip("-").isdigit():
-        raise OptionError(f"{parameter} value {value!r} must be a whole number")
-    number = int(text)
+    """A sweep setting as a whole number of at least ``minimum``: an int, or text of the
+    digits 0-9 (``'٣'``, ``'²'`` and ``'1_0'`` are not; ``'3+'`` is a save of 3)."""
+    text = value.strip().rstrip("+") if isinstance(value, str) else None
+    if isinstance(value, bool) or not (isinstance(value, numbers.Integral) or (
+            text is not None and re.fullmatch(r"-?[0-9]{1,40}", text))):
+        raise OptionError(f"{parameter} value {value!r:.40} must be a whole number written "
+                          "with the digits 0-9")
+    number = int(value) if text is None else int(text)
     if number < minimum:
         raise OptionError(f"{parameter} value {number} must be at least {minimum}")
     return number

@@ -116,7 +116,7 @@ def parse_weapon(line: str) -> Weapon:
                 _fail_duplicate("range", piece, line)
             values["range"] = piece
             melee = range_match.group(2) is not None
-            range_inches = None if melee else int(range_match.group(1))
+            range_inches = None if melee else _range(range_match.group(1), piece, line)
             continue
         token = _WEAPON_TOKEN_RE.fullmatch(piece.text)
         if token is None:
@@ -459,6 +459,16 @@ def _integer(piece: _Piece, label: str, line: str) -> int:
                            token=f"{label}{piece.text}", column=piece.column - len(label),
                            line=line)
     return _bounded(text, piece, label, line)
+
+
+def _range(digits: str, piece: _Piece, line: str) -> int:
+    """A range's inches, at most :data:`MAX_NUMBER` like every number on a line (read before
+    converting: ``int()`` refuses 4,300 digits with a bare ValueError)."""
+    try:
+        return check_number_text(digits, MAX_NUMBER, "range")
+    except ProfileError as exc:
+        raise ProfileError(f"'{piece.text}'{{where}}: {exc}", token=piece.text,
+                           column=piece.column, line=line) from None
 
 
 def _bounded(text: str, piece: _Piece, label: str, line: str) -> int:

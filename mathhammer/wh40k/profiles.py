@@ -280,6 +280,8 @@ class Weapon:
         if self.damage.minimum < 1 and not self.damage.is_random:
             raise ProfileError(f"D{self.damage}{where}: damage is at least 1",
                                token=f"D{self.damage}")
+        if self.range_inches is not None:
+            _check_sizes(where, ("range", self.range_inches, MAX_NUMBER))
         if self.range_inches is not None and self.range_inches < 1:
             raise ProfileError(f"range {self.range_inches}\"{where} must be at least 1\"",
                                token=f'{self.range_inches}"')

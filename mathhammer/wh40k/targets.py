@@ -336,7 +336,7 @@ def _profile_from_fields(key: str, table: dict[str, Any], fail) -> TargetProfile
         stripped = save.strip().rstrip("+")
         if stripped in ("-", "", "7"):
             save = NO_SAVE
-        elif stripped.isdigit():
+        elif _ASCII_DIGITS_RE.fullmatch(stripped):
             save = int(stripped)
         else:
             raise fail(f"Sv = {table['Sv']!r}: write a number such as 3, or \"-\" for none", "Sv")
@@ -359,13 +359,16 @@ def _profile_from_fields(key: str, table: dict[str, Any], fail) -> TargetProfile
 
 
 _MISSING = object()
+#: A whole number in a library file's text field: ASCII digits only (``str.isdigit`` takes
+#: '٣' and '²', and ``int('²')`` fails), at most 40 of them (the profile checks the range).
+_ASCII_DIGITS_RE = re.compile(r"[0-9]{1,40}")
 
 
 def _int(table: dict[str, Any], field: str, fail, default: Any = _MISSING) -> Any:
     if field not in table:
         return default
     value = table[field]
-    if isinstance(value, str) and value.strip().rstrip("+").isdigit():
+    if isinstance(value, str) and _ASCII_DIGITS_RE.fullmatch(value.strip().rstrip("+")):
         value = int(value.strip().rstrip("+"))
     if isinstance(value, bool) or not isinstance(value, int):
         raise fail(f"{field} = {value!r} must be a whole number", field)

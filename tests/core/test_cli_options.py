@@ -11,10 +11,11 @@ from mathhammer.errors import OptionError
 
 
 def test_whole_number_types():
-    assert positive_int("1_000") == 1000 and non_negative_int("0") == 0
+    assert positive_int("1000") == 1000 and non_negative_int("0") == 0
     assert trials_or_auto(" AUTO ") == "auto" and trials_or_auto("50") == 50
     for bad, message in (("0", "must be at least 1"), ("1e3", "not a whole number"),
-                         ("٣", "not a whole number")):
+                         ("٣", "not a whole number"), ("1_000", "not a whole number"),
+                         ("_1000", "not a whole number")):
         with pytest.raises(argparse.ArgumentTypeError, match=message):
             positive_int(bad)
     with pytest.raises(argparse.ArgumentTypeError, match="must not be negative"):

@@ -47,8 +47,8 @@ def attacks(draw):
         auto_miss=draw(st.booleans()), reroll_attack=reroll,
         attack_rerolls=draw(st.integers(1, 3)) if reroll != "none" else 1,
         reroll_damage_below=draw(st.none() | st.integers(1, 10)),
-        damage_rerolls=draw(st.integers(0, 3)), generate=generate,
-        max_generated=draw(st.none() | st.integers(0, 4)))
+        damage_rerolls=draw(st.integers(1, 3)), generate=generate,
+        max_generated=draw(st.none() | st.integers(1, 4)))
 
 
 @st.composite

@@ -168,7 +168,52 @@ function watchDrop(zone) {
   input.addEventListener("change", () => { if (input.files.length) send(zone, input.files[0]); });
 }
 
+// -- units by name (the BSData checkout of `mathhammer serve --data DIR`) -------------------
+let unitTurn = 0;
+
+async function completeUnits(input) {
+  const turn = ++unitTurn;
+  const answer = await answerOf(await fetch("/api/units?" + new URLSearchParams({ find: input.value.trim() })));
+  if (turn !== unitTurn) return;  // an older answer: a newer one is on its way
+  const list = document.getElementById("unit-names");
+  list.replaceChildren();
+  if (!answer.ok) { $("#unit-hint").textContent = answer.message; return; }
+  answer.units.forEach((unit) => {
+    const option = document.createElement("option");
+    option.value = unit.line.slice(1);
+    const sizes = unit.sizes[0] === unit.sizes[1] ? `${unit.sizes[0]}` : `${unit.sizes[0]}-${unit.sizes[1]}`;
+    option.label = `${unit.faction} · ${sizes} model${unit.sizes[1] === 1 ? "" : "s"}`;
+    list.append(option);
+  });
+}
+
+function addUnit(into) {
+  const name = $("#unit-name").value.trim().replace(/^@/, "");
+  const hint = $("#unit-hint");
+  if (!name) { hint.textContent = "Type a datasheet's name first (part of it lists the names)."; $("#unit-name").focus(); return; }
+  const size = $("#unit-size").value.trim();
+  const line = "@" + name + (size ? ":" + size : "");
+  const area = document.getElementById(into);
+  area.value = (area.value.trim() ? area.value.trim() + "\n" : "") + line;
+  area.dispatchEvent(new Event("input"));
+  hint.textContent = `Added ${line} to the ${into === "weapons" ? "weapon" : "target"} lines.`;
+}
+
+function watchUnits() {
+  const input = $("#unit-name");
+  if (!input) return;
+  let timer = null;
+  input.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(() => completeUnits(input), 150); });
+  input.addEventListener("focus", () => { if (!$("#unit-names").children.length) completeUnits(input); }, { once: true });
+  // Enter in the box adds the unit as a target rather than submitting the whole form
+  [input, $("#unit-size")].forEach((field) => field.addEventListener("keydown", (event) => {
+    if (event.key === "Enter") { event.preventDefault(); addUnit("targets"); }
+  }));
+  $$("button[data-unit-into]").forEach((button) => button.addEventListener("click", () => addUnit(button.dataset.unitInto)));
+}
+
 document.addEventListener("DOMContentLoaded", () => {
+  watchUnits();
   $$("textarea[data-check-game]").forEach(watchField);
   $$(".drop").forEach(watchDrop);
   const pick = $("#archetype");

@@ -7,6 +7,7 @@ from typing import Any
 
 from mathhammer.core.cli_options import (add_monte_carlo_options, add_output_options, emit,
                                          positive_int)
+from mathhammer.core.numbers import real_number_text, real_option
 from mathhammer.errors import OptionError
 
 
@@ -39,7 +40,7 @@ def register(subparsers: Any) -> None:
                         help="a tie-breaking objective on a unit, e.g. "
                              "'expected_models_destroyed:Termagants' (lexicographic: the "
                              "first objective decides); repeatable")
-    parser.add_argument("--tolerance", type=float, default=0.0, metavar="X",
+    parser.add_argument("--tolerance", type=real_option(), default=0.0, metavar="X",
                         help="with --then: plans within X of the best on an objective count "
                              "as tied on it (default 0)")
     engine = parser.add_mutually_exclusive_group()
@@ -92,17 +93,15 @@ def _run(args: argparse.Namespace) -> int:
 
 def _weights(items: list[str]) -> tuple[tuple[str, float], ...]:
     """``--weight UNIT=POINTS`` options as (unit, points per model) pairs."""
-    import math
-
     out = []
     for item in items:
         unit, sep, number = item.rpartition("=")
-        try:
-            value = float(number)
-        except ValueError:
-            value = math.nan
-        if not sep or not unit.strip() or not math.isfinite(value) or value < 0:
-            raise OptionError(f"--weight '{item}': write UNIT=POINTS with POINTS a number of "
-                              "at least 0, e.g. --weight 'Carnifex=125'")
+        try:   # digits 0-9 only: float() reads '٣', '1_0', '1e3' and 'inf'
+            value = real_number_text(number, "POINTS", 0.0, 1e9)
+        except OptionError:
+            value = None
+        if not sep or not unit.strip() or value is None:
+            raise OptionError(f"--weight '{item:.80}': write UNIT=POINTS with POINTS a number "
+                              "of at least 0 in the digits 0-9, e.g. --weight 'Carnifex=125'")
         out.append((unit.strip(), value))
     return tuple(sorted(out))

@@ -4,6 +4,7 @@ holding several subjects (every unit, every side) at every checkpoint."""
 from __future__ import annotations
 
 import math
+import numbers
 import re
 import dataclasses
 from dataclasses import dataclass
@@ -126,8 +127,12 @@ class ScenarioResult(Result):
             return self.checkpoints - 1
         if isinstance(checkpoint, str):
             return self._named_checkpoint(checkpoint)
-        if isinstance(checkpoint, bool) or not -self.checkpoints <= int(checkpoint) \
-                < self.checkpoints:
+        # a whole number only: int(1.5) is 1, a checkpoint the caller did not ask for
+        if isinstance(checkpoint, bool) or not isinstance(checkpoint, numbers.Integral):
+            raise OptionError(f"checkpoint {checkpoint!r:.40} is not an activation index: give "
+                              f"a whole number 0..{self.checkpoints - 1}, a name such as "
+                              "'round 1 end', or None for the end")
+        if not -self.checkpoints <= int(checkpoint) < self.checkpoints:
             raise OptionError(f"checkpoint {checkpoint!r} is out of range: give 0.."
                               f"{self.checkpoints - 1} or a name such as 'round 1 end'")
         return int(checkpoint) % self.checkpoints
