@@ -28,7 +28,8 @@ from typing import Any, Generic, Protocol, TypeVar, Union
 
 import numpy as np
 
-from mathhammer.core.inputs import dask_client, results_dict, switch
+from mathhammer.core.inputs import (dask_client, refuse_unordered, results_dict, switch,
+                                    unordered)
 from mathhammer.core.progress import bar as progress_bar, check_progress
 from mathhammer.core.result import EXACT, MONTE_CARLO, Distribution, Result
 from mathhammer.core.trials import CHUNKS, check_seed, check_trials
@@ -494,6 +495,7 @@ def sweep_values(parameter: str, values: Any) -> list:
     if isinstance(values, (str, bytes, Mapping)) or not isinstance(values, Iterable):
         raise OptionError(f"sweep over '{parameter}' takes a list of values, not "
                           f"{type(values).__name__} {values!r:.60}")
+    refuse_unordered(values, f"the values of a sweep over '{parameter}'")
     values = list(values)
     if not values:
         raise OptionError(f"sweep over '{parameter}' needs at least one value")
@@ -562,6 +564,9 @@ def labelled(specs: Any, single: tuple[type, ...], missing: str,
     else:
         if isinstance(specs, single):
             specs = [specs]
+        if unordered(specs):
+            raise OptionError(f"{missing}, in a list or tuple (their order matters); got "
+                              f"{type(specs).__name__} {specs!r:.60}")
         if isinstance(specs, (str, bytes, bytearray)) or not isinstance(specs, Sequence):
             raise OptionError(f"{missing}; got {type(specs).__name__} {specs!r:.60}")
         items = [(label_of(v), v) for v in specs]

@@ -52,7 +52,7 @@ class Distribution:
 
         ``names`` are the optional ``label``, ``subject`` and ``note`` (see :meth:`named`).
         """
-        counts = np.asarray(counts, dtype=np.int64)
+        counts = _histogram(counts)
         total = int(counts.sum())
         if total <= 0:
             raise MathhammerError("a Monte Carlo histogram needs at least one trial")
@@ -60,9 +60,18 @@ class Distribution:
 
     @classmethod
     def from_pmf(cls, pmf: np.ndarray, **names: str | None) -> Distribution:
-        """An exact pmf (renormalised against rounding drift of order 1e-15)."""
-        pmf = np.maximum(np.asarray(pmf, dtype=np.float64), 0.0)   # a new array
-        pmf /= pmf.sum()
+        """An exact pmf: a list of probabilities (``pmf[k]`` = P(outcome == k)) that are
+        finite, not negative and sum to 1 within :data:`PMF_TOLERANCE` (the rounding drift
+        of order 1e-15 an engine leaves, or the 1e-15 tail Dust's unbounded lasers list no
+        further, is renormalised away; anything more is a mistake, refused).
+
+        Raises
+        ------
+        OptionError
+            Naming what is wrong: not one row of numbers, nan or infinite, negative, or a
+            sum other than 1.
+        """
+        pmf = _probabilities(pmf)
         return cls(_trim(pmf)).named(**names) if names else cls(_trim(pmf))
 
     def named(self, label: str | None = None, subject: str | None = None,
@@ -188,6 +197,62 @@ SUBJECT_SEPARATOR = ": "
 def _name_of(text: Any) -> str:
     text = str(text)
     return text.split(":")[0].strip() if ":" in text else text.strip()
+
+
+#: How far from 1 the sum of a pmf given to :meth:`Distribution.from_pmf` may be.
+PMF_TOLERANCE = 1e-9
+
+
+def _one_row(values: Any, what: str) -> np.ndarray:
+    """``values`` as a 1-D numpy array with at least one value, else a refusal naming
+    ``what`` (a 2-D table or a single number is not a distribution)."""
+    try:
+        array = np.asarray(values)
+    except (TypeError, ValueError):   # ragged nested lists
+        raise OptionError(f"{what} must be one row of numbers, not a ragged nested list") \
+            from None
+    if array.ndim != 1 or not len(array):
+        raise OptionError(f"{what} must be one row of numbers (a 1-D list or array with "
+                          f"at least one value), not an array of shape {array.shape}")
+    if array.dtype.kind not in "iuf":
+        raise OptionError(f"{what} must hold numbers, not {array.dtype} values such as "
+                          f"{array[0].item()!r:.30}")
+    return array
+
+
+def _histogram(counts: Any) -> np.ndarray:
+    """Trial counts as int64: whole numbers, none negative (``[-1, 2]`` would give a
+    negative probability, ``1.5`` trials none at all)."""
+    array = _one_row(counts, "a histogram of trial counts")
+    if array.dtype.kind == "f":
+        wrong = array[~np.isfinite(array) | (array != np.floor(array))]
+        if len(wrong):
+            raise OptionError(f"a histogram of trial counts must hold whole numbers, not "
+                              f"{wrong[0].item()!r}")
+    if (array < 0).any():
+        raise OptionError(f"a histogram of trial counts must not hold a negative count, "
+                          f"not {array[array < 0][0].item()!r}")
+    return array.astype(np.int64, copy=False)
+
+
+def _probabilities(pmf: Any) -> np.ndarray:
+    """A pmf as float64, checked (see :meth:`Distribution.from_pmf`) and renormalised
+    against rounding drift (a new array)."""
+    array = _one_row(pmf, "a pmf").astype(np.float64)   # a new array
+    if not np.isfinite(array).all():
+        raise OptionError(f"a pmf must hold finite probabilities, not "
+                          f"{array[~np.isfinite(array)][0].item()!r}")
+    if (array < -PMF_TOLERANCE).any():
+        raise OptionError(f"a pmf must not hold a negative probability, not "
+                          f"{array[array < -PMF_TOLERANCE][0].item()!r}")
+    np.maximum(array, 0.0, out=array)
+    total = float(array.sum())
+    if abs(total - 1.0) > PMF_TOLERANCE:
+        raise OptionError(f"a pmf's probabilities must sum to 1, not {total!r}: give "
+                          "P(outcome == k) for every k (Distribution.from_counts takes "
+                          "trial counts)")
+    array /= total
+    return array
 
 
 def _trim(pmf: np.ndarray) -> np.ndarray:

@@ -19,7 +19,7 @@ import numpy as np
 from mathhammer.core import game as contract
 from mathhammer.core.game import Game, Outcomes, SeedLike, Tallies
 from mathhammer.core.limits import check_run_work
-from mathhammer.core.inputs import switch
+from mathhammer.core.inputs import refuse_unordered, switch
 from mathhammer.core.progress import check_progress, watch
 from mathhammer.core.result import Distribution, Result
 from mathhammer.core.trials import (CHUNKS, DEFAULT_TRIALS, check_seed, check_trials,
@@ -364,6 +364,7 @@ def parse_weapons(weapons: WeaponsLike) -> list[Weapon]:
     if isinstance(weapons, (bytes, bytearray)) or not isinstance(weapons, Iterable):
         raise OptionError(f"weapons must be a weapon line, a Weapon or a list of them, not "
                           f"{type(weapons).__name__} {weapons!r:.60}")
+    refuse_unordered(weapons, "weapons (resolved in order, wounds carrying over)")
     parsed = [w if isinstance(w, Weapon) else
               _parsed_weapon(w) if isinstance(w, str) else parse_weapon(w) for w in weapons]
     if not parsed:

@@ -41,7 +41,7 @@ from mathhammer.core.frames import (COLUMNS, per_points, pivot, table,
                                     to_json_dict, to_markdown)
 from mathhammer.core import game as contract
 from mathhammer.core.game import SeedLike, sweep_values
-from mathhammer.core.inputs import points_cost, switch
+from mathhammer.core.inputs import points_cost, refuse_unordered, switch
 from mathhammer.core.labels import register_metric_labels
 from mathhammer.core.result import Result, situation_text
 from mathhammer.core.trials import DEFAULT_GRID_TRIALS, check_seed
@@ -307,6 +307,7 @@ def labelled_specs(specs: Any, single: tuple[type, ...], missing: str
             specs = [specs]
         if isinstance(specs, (bytes, bytearray)) or not isinstance(specs, Iterable):
             raise OptionError(f"{missing}; got {type(specs).__name__} {specs!r:.60}")
+        refuse_unordered(specs, "attackers" if "attacker" in missing else "targets")
         items = [(None, v) for v in specs]
     if not items:
         raise OptionError(missing)
@@ -403,6 +404,7 @@ def _points(points, attackers: list[_Attacker]) -> dict[str, float]:
         if isinstance(points, (bool, str, bytes)) or not isinstance(points, Iterable):
             raise OptionError(f"points must be a number, a list in attacker order or a dict "
                               f"by attacker, not {type(points).__name__} {points!r:.40}")
+        refuse_unordered(points, "points (one per attacker, in attacker order)")
         points = list(points)
         if len(points) != len(labels):
             raise OptionError(f"{len(points)} points values for {len(labels)} attackers; "

@@ -264,7 +264,13 @@ def test_sweeps_share_the_frame():
 
 
 def test_sweep_values_are_a_non_empty_list():
-    assert contract.sweep_values("save", (s for s in (2, 7))) == [2, 7]
+    assert contract.sweep_values("save", (2, 7)) == contract.sweep_values(
+        "save", range(2, 8, 5)) == [2, 7]
+    # a set or a generator: the order of the settings (and of the cells' seeds) is not the
+    # caller's, or is gone once read
+    for values in ({2, 7}, (s for s in (2, 7)), {2: "a", 7: "b"}.keys()):
+        with pytest.raises(OptionError, match="order matters"):
+            contract.sweep_values("save", values)
     for values, words in [("3+", "takes a list of values, not str"),
                           ({"a": 1}, "takes a list of values, not dict"),
                           (5, "takes a list of values, not int"),
