@@ -358,13 +358,16 @@ def _changed(options: Any, fields: Mapping[str, Any]) -> Any:
 
 
 def parse_weapons(weapons: WeaponsLike) -> list[Weapon]:
-    """Weapon lines or objects to a list of :class:`Weapon`."""
-    if isinstance(weapons, (str, Weapon)):
-        weapons = [weapons]
+    """Weapon lines or objects to a list of :class:`Weapon`; ``"@Name"`` (or a
+    :class:`~mathhammer.wh40k.bsdata.Datasheet`) stands for a datasheet's default weapons
+    (see :mod:`mathhammer.wh40k.bsdata.named`)."""
+    if isinstance(weapons, (str, Weapon)) or names_datasheet(weapons):
+        weapons = [weapons]  # type: ignore[list-item]
     if isinstance(weapons, (bytes, bytearray)) or not isinstance(weapons, Iterable):
         raise OptionError(f"weapons must be a weapon line, a Weapon or a list of them, not "
                           f"{type(weapons).__name__} {weapons!r:.60}")
     refuse_unordered(weapons, "weapons (resolved in order, wounds carrying over)")
+    weapons = [line for w in weapons for line in _named_weapons(w)]
     parsed = [w if isinstance(w, Weapon) else
               _parsed_weapon(w) if isinstance(w, str) else parse_weapon(w) for w in weapons]
     if not parsed:
@@ -372,8 +375,34 @@ def parse_weapons(weapons: WeaponsLike) -> list[Weapon]:
     return parsed
 
 
+def names_datasheet(value: Any) -> bool:
+    """Whether ``value`` names a datasheet of the user's BSData checkout (``"@Name"`` or a
+    ``Datasheet``), without loading the reader for ordinary lines."""
+    return (isinstance(value, str) and value.lstrip()[:1] == "@") or \
+        type(value).__name__ == "Datasheet"
+
+
+def _named_weapons(value: Any) -> list[Any]:
+    if not names_datasheet(value):
+        return [value]
+    from mathhammer.wh40k.bsdata.named import named_weapon_lines
+
+    return list(named_weapon_lines(value))
+
+
+def named_target(value: Any) -> Any:
+    """``value``, or for ``"@Name"`` / a ``Datasheet`` the unit's target line."""
+    if not names_datasheet(value):
+        return value
+    from mathhammer.wh40k.bsdata.named import named_target_line
+
+    return named_target_line(value)
+
+
 def parse_target(target: str | TargetProfile, edition: int = 11) -> TargetProfile:
-    """A target line, or a reference name such as ``"MEQ"`` or ``"10x TEQ"``, to a profile."""
+    """A target line, or a reference name such as ``"MEQ"`` or ``"10x TEQ"``, to a profile;
+    ``"@Name"`` (or a ``Datasheet``) for a datasheet of the user's BSData checkout."""
+    target = named_target(target)
     if isinstance(target, str):
         return _resolved_target(target, edition)
     from mathhammer.wh40k.targets import resolve_target

@@ -303,7 +303,7 @@ def labelled_specs(specs: Any, single: tuple[type, ...], missing: str
     if isinstance(specs, Mapping):
         items = [(str(k), v) for k, v in specs.items()]
     else:
-        if isinstance(specs, single):
+        if isinstance(specs, single) or api.names_datasheet(specs):
             specs = [specs]
         if isinstance(specs, (bytes, bytearray)) or not isinstance(specs, Iterable):
             raise OptionError(f"{missing}; got {type(specs).__name__} {specs!r:.60}")
@@ -319,8 +319,19 @@ def _attackers(attackers) -> list[_Attacker]:
     out = []
     for label, spec in items:
         weapons = tuple(api.parse_weapons(spec))
+        if label is None and api.names_datasheet(spec):
+            label = _named_label(spec)
         out.append(_Attacker(label or " + ".join(_weapon_label(w) for w in weapons), weapons))
     return _unique(out)
+
+
+def _named_label(spec: Any) -> str:
+    """``"@Necron Warriors:20"`` as ``Necron Warriors (20)``; a Datasheet by its name."""
+    if not isinstance(spec, str):
+        return f"{spec.name} ({spec.size})"
+    text = spec.strip()[1:]
+    name, _, rest = text.partition(":")
+    return f"{name.strip()} ({rest.strip()})" if rest else name.strip()
 
 
 def _weapon_label(weapon: Weapon) -> str:
@@ -337,6 +348,9 @@ def _targets(targets, library, edition: int = 11, unit_sizes: bool = False) -> l
                       "give at least one target (a target line or a name such as MEQ)")
     out = []
     for label, spec in items:
+        if label is None and api.names_datasheet(spec):
+            label = _named_label(spec)
+        spec = api.named_target(spec)  # "@Name": a datasheet's target line
         profile = resolve_target(spec, library, edition)
         if label is None:
             if isinstance(spec, str) and ":" not in spec and (library or _builtin()).knows(
