@@ -106,6 +106,20 @@ def test_warmachine_and_dust_refuse_the_same_kinds(call, words):
     assert words in str(info.value) and "\n" not in str(info.value)
 
 
+@pytest.mark.parametrize("name", ["bars", "heatmap", "sweep_lines", "survival"])
+@pytest.mark.parametrize("value", [None, 5, "frame", [], {"metric": ["x"]}])
+def test_every_chart_of_a_frame_names_a_wrong_frame(name, value):
+    with pytest.raises(MathhammerError, match="frame must be a pandas DataFrame"):
+        getattr(charts, name)(value)
+
+
+def test_a_dust_fire_plan_names_wrong_rules():
+    with pytest.raises(MathhammerError, match="rules must be a Rules"):
+        DUST_API.compile_fire_plan([], rules=5)
+    with pytest.raises(MathhammerError, match="rules must be a Rules"):
+        DUST_API.fire_plan([(GUN, SQUAD)], rules="x")
+
+
 @pytest.mark.parametrize("call, words", [
     (lambda r: r.label(5), "outcome must be"),
     (lambda r: r.probability(["x"]), "no event"),
@@ -158,6 +172,8 @@ PARAMETERS = [
     ("result label", lambda v: _result().label(v), "outcome"),
     ("charts.distribution", lambda v: charts.distribution(v), "result"),
     ("charts.overlay", lambda v: charts.overlay(v, "damage"), "results"),
+    ("charts.bars", lambda v: charts.bars(v), "frame"),
+    ("charts.survival", lambda v: charts.survival(v), "frame"),
     ("focus policies", lambda v: WM_POLICIES.compare_focus(ATTACK, JACK, 1, policies=v),
      "policies"),
     ("losses_table models", lambda v: DUST_PLANS.losses_table(GUN, models=v), "models"),

@@ -15,6 +15,7 @@ from mathhammer.core.chart_layout import (FIGSIZE, axes_or_new, capitalised, cap
                                           legend_outside, percent_axis, series_hatch, series_style,
                                           style, wrap)
 from mathhammer.core.chart_panels import chart_title, lines_per_row
+from mathhammer.core.inputs import chart_frame
 from mathhammer.core.labels import metric_label
 from mathhammer.core.tables import estimate_parts
 from mathhammer.errors import OptionError
@@ -62,7 +63,7 @@ def bars(frame: pd.DataFrame, metric: str | None = None, *, ax: Axes | None = No
     if per_points:
         metric = (metric or "expected_damage").removeprefix("expected_")
         metric = metric if metric.endswith("_per_100pts") else metric + "_per_100pts"
-    part, metric = metric_rows(frame, metric, rows="attacker", columns="target")
+    part, metric = metric_rows(chart_frame(frame), metric, rows="attacker", columns="target")
     part = fold_extra(part, "attacker", "target")
     attackers = list(dict.fromkeys(part["attacker"]))
     targets = list(dict.fromkeys(part["target"]))

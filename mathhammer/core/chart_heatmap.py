@@ -14,6 +14,7 @@ from mathhammer.core.chart_layout import (axes_or_new, axes_width, capitalised, 
                                           figure_png, grow_to_fit, keep_tick_texts, label_chars,
                                           percent_axis, shorten_ticks, style, wrap)
 from mathhammer.core.chart_panels import chart_title, lines_per_row
+from mathhammer.core.inputs import chart_frame
 from mathhammer.core.labels import metric_label
 from mathhammer.core.tables import check_digits, estimate_parts
 
@@ -63,7 +64,7 @@ def heatmap(frame: pd.DataFrame, metric: str | None = None, *, ax: Axes | None =
     lines of 30 characters, column labels onto lines as wide as a cell.
     """
     digits = check_digits(digits)
-    part, metric = metric_rows(frame, metric, rows=rows, columns=columns)
+    part, metric = metric_rows(chart_frame(frame), metric, rows=rows, columns=columns)
     part = fold_extra(part, rows, columns)
     # dropna=False: a row or column with no value (a 0-point unit per 100 points) stays
     table = part.pivot_table(index=rows, columns=columns, values="value", aggfunc="first",

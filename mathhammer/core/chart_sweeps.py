@@ -16,6 +16,7 @@ from mathhammer.core.chart_layout import (axes_or_new, capitalised, figure_png, 
                                           percent_axis, series_style, style, wrap)
 from mathhammer.core.chart_panels import (chart_title, facets, finish_panels, panel_axes,
                                           panel_columns, series_index)
+from mathhammer.core.inputs import chart_frame
 from mathhammer.core.labels import metric_label
 from mathhammer.errors import OptionError
 
@@ -53,7 +54,7 @@ def sweep_lines(frame: pd.DataFrame, parameter: str | None = None, metric: str |
     ylim
         y range (default: fitted to the data).
     """
-    parameter, metric, part = _sweep_rows(frame, parameter, metric)
+    parameter, metric, part = _sweep_rows(chart_frame(frame), parameter, metric)
     settings = list(dict.fromkeys(part[parameter]))
     numeric = all(isinstance(s, (int, float, np.integer, np.floating))
                   and not isinstance(s, bool) for s in settings)
@@ -176,7 +177,7 @@ def survival(frame: pd.DataFrame, *, ax: Axes | None = None, title: str | None =
     >>> len(survival(df).lines)
     1
     """
-    _check_survival(frame, unit, round, value)
+    _check_survival(chart_frame(frame), unit, round, value)
     with style():
         ax = axes_or_new(ax)
         lines, bands = [], []

@@ -211,3 +211,14 @@ def chart_facet(value: Any) -> Any:
         raise OptionError(f"facet must be 'auto', 'target', True, False or None, not "
                           f"{_shown(value)}")
     return value
+
+
+def chart_frame(value: Any, what: str = "frame") -> Any:
+    """``value`` when it is a pandas DataFrame (a grid or sweep chart reads its columns);
+    else an :class:`OptionError` naming ``what``."""
+    import pandas as pd
+
+    if not isinstance(value, pd.DataFrame):
+        raise OptionError(f"{what} must be a pandas DataFrame (the frame of mh.compare, "
+                          f"mh.sweep or a result's survival()), not {_shown(value)}")
+    return value

@@ -19,7 +19,7 @@ import numpy as np
 
 from mathhammer.core import game as contract
 from mathhammer.core.game import Game, Outcomes, SeedLike, Tallies
-from mathhammer.core.inputs import switch, whole_number
+from mathhammer.core.inputs import optional_instance, refuse_unordered, switch, whole_number
 from mathhammer.core.limits import MAX_NUMBER
 from mathhammer.core.progress import check_progress
 from mathhammer.core.result import EXACT, MONTE_CARLO, Distribution, Result
@@ -70,7 +70,9 @@ class FirePlan:
 def compile_fire_plan(pairs: Sequence[tuple[Weapon, Target]], *, sustained: bool = False,
                       rules: Rules | None = None, distance: int | None = None) -> FirePlan:
     """Compile resolved ``(weapon, target)`` pairs (model objects) into a :class:`FirePlan`."""
-    rules = rules or Rules()
+    refuse_unordered(pairs, "pairs")
+    rules = optional_instance(rules, Rules, "rules", "Rules(casualty_policy='random')") \
+        or Rules()
     compiled = compile_plan(list(pairs), sustained=sustained, rules=rules, distance=distance)
     return FirePlan(compiled, tuple(pairs), sustained, rules, distance)
 
@@ -345,6 +347,7 @@ def _plan_pairs(plan: Any) -> list[tuple[Any, Any]]:
     if isinstance(plan, (str, bytes, Mapping)) or not isinstance(plan, Iterable):
         raise OptionError(f"a fire plan is a list of (weapon, target) pairs, not "
                           f"{type(plan).__name__} {plan!r:.60}")
+    refuse_unordered(plan, "a fire plan's (weapon, target) pairs")   # results in target order
     pairs = list(plan)
     for index, pair in enumerate(pairs):
         if isinstance(pair, (str, bytes)) or not isinstance(pair, (tuple, list)) \
