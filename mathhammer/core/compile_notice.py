@@ -48,11 +48,22 @@ def notice(module: str) -> str | None:
     return f"mathhammer: compiling {what} once (about {seconds} s; later runs start at once)"
 
 
+_compiling: str | None = None  # what the compile in progress compiles (its top-level kernel)
+
+
+def compiling() -> str | None:
+    """What numba is compiling now (``"the 40k simulation kernels"``), or None: for a
+    progress display that says why a first answer waits (the web page's "preparing")."""
+    return _compiling
+
+
 def _on_compile_start(module: str) -> None:
-    global _depth
+    global _depth, _compiling
     with _lock:
         top_level = _depth == 0
         _depth += 1
+        if top_level:
+            _compiling = ENGINES.get(module, ("mathhammer's kernels", 0))[0]
         if not top_level or module in _announced:
             return
         line = notice(module)
@@ -63,9 +74,11 @@ def _on_compile_start(module: str) -> None:
 
 
 def _on_compile_end() -> None:
-    global _depth
+    global _depth, _compiling
     with _lock:
         _depth = max(_depth - 1, 0)
+        if _depth == 0:
+            _compiling = None
 
 
 def install() -> None:

@@ -123,6 +123,7 @@ def _context(kind: str, query: dict[str, str], state: State) -> dict[str, Any]:
                            "archetypes": _archetypes(), "max_bytes": MAX_FILE_BYTES,
                            "units_ready": state.units.ready, "no_data": NO_DATA}
     try:
+        check_fields(kind, query)
         if kind == "army" and query.get("list"):
             out["listing"] = army.listing(army.load(
                 state.rosters, query["list"], army.pairs_field(query, "attach"),
@@ -137,6 +138,26 @@ def _context(kind: str, query: dict[str, str], state: State) -> dict[str, Any]:
     except MathhammerError as exc:
         out["error"] = one_line(str(exc))
     return out
+
+
+def check_fields(kind: str, query: Mapping[str, str]) -> None:
+    """Refuse, in one line, a page address whose choices, switches or numbers the page's
+    controls cannot show (``edition=9`` would show edition 11 and compute it)."""
+    if not query:
+        return
+    if kind in ("40k", "army"):
+        fields = forms.WH40K_FIELDS if query.get("edition") or kind == "40k" else \
+            tuple(f for f in forms.WH40K_FIELDS if f.name != "edition")
+        forms.read_fields(query, (*forms.WH40K_SWITCHES, *fields))
+    if kind == "army":
+        forms.read_fields(query, (army.PHASES, army.PROFILES, army.METRIC))
+    if kind == "warmachine":
+        forms.read_fields(query, games.WARMACHINE_SWITCHES)
+    if kind == "dust":
+        forms.read_fields(query, games.DUST_FIELDS)
+    limit = {"army": army.MATRIX_TRIALS, "battle": battle.MAX_BATTLE_TRIALS}.get(
+        kind, forms.MAX_TRIALS)
+    forms.read_engine(query, limit)
 
 
 def _archetypes() -> list[str]:

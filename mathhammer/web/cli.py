@@ -39,8 +39,8 @@ def register(subparsers: Any) -> None:
                         help=f"port (default {DEFAULT_PORT})")
     parser.add_argument("--open", action="store_true", help="open the page in the browser")
     parser.add_argument("--no-warmup", action="store_true",
-                        help="do not compile the 40k kernels at start-up (the first answer "
-                             "then pays for it)")
+                        help="do not compile the engines' kernels at start-up (the first "
+                             "answer of each then pays for it)")
     parser.add_argument("--data", metavar="DIR", default=None,
                         help="your BSData checkout (wh40k-10e or wh40k-11e): the 40k page then "
                              "takes units by name, @Name lines and a unit box with completion "

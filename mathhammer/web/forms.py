@@ -142,9 +142,24 @@ def choice(query: Mapping[str, str], spec: Choice) -> str:
     return value
 
 
+_ON = ("on", "1", "true", "yes")
+_OFF = ("", "off", "0", "false", "no")
+
+
 def switched(query: Mapping[str, str], name: str) -> bool:
-    """A check box: on for ``on``/``1``/``true``/``yes``."""
-    return (query.get(name) or "").strip().lower() in ("on", "1", "true", "yes")
+    """A check box: on for ``on``/``1``/``true``/``yes``, off when absent or
+    ``off``/``0``/``false``/``no``; any other word (a hand-edited address) is refused rather
+    than read as off."""
+    value = (query.get(name) or "").strip().lower()
+    if value not in _ON + _OFF:
+        raise OptionError(f"{name}: '{value[:40]}' is not on or off (tick or untick the box)")
+    return value in _ON
+
+
+def ticked(query: Mapping[str, str], name: str) -> bool:
+    """Whether a page shows the check box ticked (never refuses: the page's error line
+    says what is wrong with the address)."""
+    return (query.get(name) or "").strip().lower() in _ON
 
 
 def read_fields(query: Mapping[str, str], fields: Sequence[Field]) -> dict[str, Any]:

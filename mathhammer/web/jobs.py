@@ -75,6 +75,13 @@ class Job:
     def status(self) -> dict[str, Any]:
         out: dict[str, Any] = {"id": self.id, "state": self.state, "done": self.done,
                                "total": self.total, "desc": self.desc}
+        # no step done after half a second while numba compiles (here or in the start-up
+        # warm-up, whose lock this job then waits for): say why
+        if self.state == "running" and self.done == 0 and \
+                time.monotonic() - self.started > 0.5:
+            preparing = _compiling()
+            if preparing:
+                out["preparing"] = f"compiling {preparing}"
         if self.state == "error":
             out["message"] = self.message
         if self.state == "done" and self.answer is not None:
@@ -166,6 +173,16 @@ class JobRunner:
         self._pool.shutdown(wait=False, cancel_futures=True)
 
 
+def _compiling() -> str | None:
+    """What numba compiles now (an engine's first question on a cold cache), if anything."""
+    from mathhammer.core.compile_notice import compiling
+
+    return compiling()
+
+
 def one_line(text: str) -> str:
-    """A message on one line (as the command line prints it)."""
-    return " ".join(text.split())
+    """A message on one line (as the command line prints it), naming the page's controls
+    where it names a command-line flag (:func:`~mathhammer.web.words.page_words`)."""
+    from mathhammer.web.words import page_words
+
+    return page_words(" ".join(text.split()))

@@ -59,6 +59,7 @@ function wireAnswer(root, jobId) {
   $$("figure[data-view]", root).forEach(async (figure) => {  // charts come after the numbers
     const response = await fetch(`/api/jobs/${jobId}/views/${figure.dataset.view}`);
     figure.innerHTML = await response.text();
+    readable(figure);
   });
   $$("a.cell", root).forEach((a) => a.addEventListener("click", async (event) => {
     event.preventDefault();
@@ -70,6 +71,22 @@ function wireAnswer(root, jobId) {
     cell.innerHTML = await response.text();
     cell.scrollIntoView({ behavior: "smooth", block: "start" });
   }));
+}
+
+// Charts are scaled to their column, but never so far that their smallest text is under
+// 11 CSS px (8 pt at 100 dpi): on a phone a wide chart keeps that size and scrolls sideways
+// inside its own box, never the page.
+const SMALLEST_TEXT_PX = 11;
+
+function readable(figure) {
+  const svg = $("svg", figure);
+  if (!svg) return;
+  const natural = parseFloat(svg.getAttribute("width")) * (svg.getAttribute("width").endsWith("pt") ? 4 / 3 : 1);
+  const sizes = $$("text", svg).map((t) => parseFloat(getComputedStyle(t).fontSize)).filter((s) => s > 0);
+  if (!natural || !sizes.length) return;
+  const smallest = Math.min(...sizes) * natural / svg.viewBox.baseVal.width;  // at full size
+  const least = natural * Math.min(1, SMALLEST_TEXT_PX / smallest);
+  svg.style.minWidth = `${Math.round(least)}px`;
 }
 
 function showError(message) {
@@ -91,6 +108,8 @@ async function poll(job, started) {
       showProgress(null);
       $("#answer").innerHTML = status.html;
       wireAnswer($("#answer"), job.id);
+      answers.set(location.search, { id: job.id, html: status.html });
+      reveal($("#answer"));
       return;
     }
     if (status.state === "error" || status.state === "cancelled") {
@@ -101,22 +120,71 @@ async function poll(job, started) {
     }
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     const bar = $("#progress-bar");
-    if (status.total > 0) { bar.max = status.total; bar.value = status.done; } else { bar.removeAttribute("value"); }
+    if (status.total > 0 && !status.preparing) { bar.max = status.total; bar.value = status.done; } else { bar.removeAttribute("value"); }
     const steps = status.total > 0 ? `${status.desc}: ${status.done.toLocaleString()} of ${status.total.toLocaleString()}, ` : "";
-    showProgress(`Working… ${steps}${seconds} s`);
+    // numba compiles an engine's kernels on its first question: say so, with the time moving
+    const doing = status.preparing ? `Preparing the engine (${status.preparing}; first time only)… ` : `Working… ${steps}`;
+    showProgress(`${doing}${seconds} s`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
 
-async function start(form) {
+// -- the address is the question: short links, one history entry per question ---------------
+const answers = new Map();  // address -> the answer shown for it (Back shows it again)
+
+function shareQuery(form) {
+  // the form's fields, leaving out what the page reads the same when absent: empty fields,
+  // fields at their default (data-default), trials and seed of an exact answer
   const params = new URLSearchParams(new FormData(form));
-  const shown = new URLSearchParams(params);
+  const defaults = {};
+  $$("[data-default]", form).forEach((e) => { defaults[e.name] = e.dataset.default; });
+  const exact = params.get("engine") === "exact";
+  const out = new URLSearchParams();
+  for (const [name, value] of params) {
+    if (value === "" || defaults[name] === value) continue;
+    if (exact && (name === "trials" || name === "seed")) continue;
+    out.append(name, value);
+  }
+  return out;
+}
+
+function fillForm(form, query) {
+  // the form as the address says (what it leaves out at its default)
+  for (const field of form.elements) {
+    if (!field.name || field.type === "file" || field.type === "submit" || field.type === "button") continue;
+    const given = query.get(field.name);
+    const fallback = field.dataset.default !== undefined ? field.dataset.default : null;
+    if (field.type === "checkbox") { field.checked = given !== null && given !== "" && given !== "off"; continue; }
+    if (field.type === "radio") { field.checked = field.value === (given ?? fallback ?? field.value); continue; }
+    if (field.tagName === "SELECT" && given === null && fallback === null) {
+      const shown = Array.from(field.options).find((o) => o.defaultSelected) || field.options[0];
+      field.value = shown ? shown.value : "";
+      continue;
+    }
+    // absent: the field's default, else what the page showed when it was opened
+    field.value = given !== null ? given : fallback !== null ? fallback : field.defaultValue;
+  }
+  $$("textarea[data-check-game]", form).forEach((area) => checkField(area));
+}
+
+function reveal(element) {
+  // bring the progress or the answer into view when it begins below the fold
+  const box = element.getBoundingClientRect();
+  if (box.top > window.innerHeight * 0.6 || box.bottom < 0) element.scrollIntoView({ behavior: "smooth", block: "start" });
+}
+
+async function start(form, push = true) {
+  const shown = shareQuery(form);
   shown.set("run", "1");
-  history.replaceState(null, "", location.pathname + "?" + shown);
+  const address = location.pathname + "?" + shown;
+  if (push && address !== location.pathname + location.search) history.pushState({ question: true }, "", address);
+  else history.replaceState({ question: true }, "", address);
+  const params = new URLSearchParams(new FormData(form));
   params.set("page", form.dataset.kind);
   $("#answer").replaceChildren();
   $("#cell") && $("#cell").replaceChildren();
   showProgress("Working…");
+  reveal($("#progress"));
   const response = await fetch("/api/jobs", {
     method: "POST", body: params,
     headers: { "Content-Type": "application/x-www-form-urlencoded" } });
@@ -166,6 +234,10 @@ function watchDrop(zone) {
   });
   const input = $("input[type=file]", zone);
   input.addEventListener("change", () => { if (input.files.length) send(zone, input.files[0]); });
+  // keyboard: Enter or Space on the drop zone opens the file chooser
+  zone.addEventListener("keydown", (event) => {
+    if (event.target === zone && (event.key === "Enter" || event.key === " ")) { event.preventDefault(); input.click(); }
+  });
 }
 
 // -- units by name (the BSData checkout of `mathhammer serve --data DIR`) -------------------
@@ -234,11 +306,23 @@ document.addEventListener("DOMContentLoaded", () => {
   });
   const form = $("form.compute");
   if (!form) return;
-  const run = () => start(form).catch(() => {  // the server stopped, or the network is down
+  const run = (push = true) => start(form, push).catch(() => {  // the server stopped, or the network is down
     running = null;
     showProgress(null);
     showError("The server does not answer: is `mathhammer serve` still running?");
   });
   form.addEventListener("submit", (event) => { event.preventDefault(); run(); });
-  if (new URLSearchParams(location.search).get("run") === "1") run();
+  // Back and Forward step through the questions asked on this page
+  window.addEventListener("popstate", () => {
+    const query = new URLSearchParams(location.search);
+    running = null;
+    showProgress(null);
+    fillForm(form, query);
+    const known = answers.get(location.search);
+    if (known) { $("#answer").innerHTML = known.html; wireAnswer($("#answer"), known.id); }
+    else if (query.get("run") === "1") start(form, false).catch(() => showError("The server does not answer: is `mathhammer serve` still running?"));
+    else { $("#answer").replaceChildren(); }
+  });
+  // an address whose fields the page refused (#page-error) is not computed
+  if (new URLSearchParams(location.search).get("run") === "1" && !$("#page-error")) run(false);
 });
