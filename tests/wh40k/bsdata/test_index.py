@@ -5,19 +5,16 @@ the catalogues by hand (mathhammer/wh40k/bsdata/example.py says what they hold).
 from __future__ import annotations
 
 import io
-import json
 import os
 import zipfile
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 import mathhammer as mh
-from mathhammer.errors import ProfileError, RosterError
+from mathhammer.errors import RosterError
 from mathhammer.wh40k.bsdata import datasheets, files, index
-from mathhammer.wh40k.bsdata.named import parse_named, using_data
+from mathhammer.wh40k.bsdata.named import using_data
 from tests.hostile import refused, run_cli
 from mathhammer.wh40k.bsdata.example import write_checkout
 
@@ -121,45 +118,6 @@ def test_the_python_api_takes_datasheet_objects(checkout):
     assert sheets.find("squad") == [("Test Faction", "Strike Squad")]
 
 
-def test_the_command_line(checkout):
-    edition, folder = checkout
-    status, out, err, _ = run_cli(["datasheet", "Strike Squad", "--data", str(folder),
-                                   "--json"])
-    assert status == 0, err
-    data = json.loads(out)
-    assert set(data) == {"name", "faction", "edition", "size", "points", "models", "notes"}
-    assert data["models"] == SQUAD_MODELS and data["edition"] == edition
-    status, out, _, _ = run_cli(["datasheet", "Strike Squad", "--size", "6", "--data",
-                                 str(folder)])
-    assert status == 0 and "6 models, 190 pts" in out and "5x Trooper" in out
-    status, out, _, _ = run_cli(["units", "--data", str(folder), "--find", "WING", "--json"])
-    assert status == 0 and json.loads(out) == [{"faction": "Test Faction",
-                                                "name": "Drone Wing"}]
-    status, out, err, _ = run_cli(["exact", "@Hero", "--target", "@Drone Wing", "--charged",
-                                   "--data", str(folder)])
-    assert status == 0, err   # --charged: the Hero's melee weapon
-    assert "Weapon 1: Relic blade: Melee A5" in out and "Target:  2x Drone Wing" in out
-    status, out, err, _ = run_cli(["compare", "@Strike Squad", "--target", "@Hero",
-                                   "--target", "MEQ", "--exact", "--data", str(folder)])
-    assert status == 0 and "Strike Squad" in out and "Hero" in out, err
-
-
-def test_one_line_refusals(tmp_path, checkout):
-    _, folder = checkout
-    refused(["datasheet", "Strike Squad"], "no BSData checkout given", "--data",
-            "MATHHAMMER_DATA")
-    refused(["datasheet", "X", "--data", str(tmp_path / "nowhere")], "is not a folder")
-    (tmp_path / "empty").mkdir()
-    refused(["units", "--data", str(tmp_path / "empty")], "no BSData files")
-    refused(["exact", "@Strike Squads", "--target", "MEQ", "--data", str(folder)],
-            "no datasheet 'Strike Squads'", "did you mean 'Strike Squad'")
-    refused(["exact", "@Strike Squad:99", "--target", "MEQ", "--data", str(folder)],
-            "unit of 5 to 10 models, not 99")
-    refused(["exact", "@", "--target", "MEQ", "--data", str(folder)], "names no datasheet")
-    refused(["exact", "@Drone Wing:melee", "--target", "MEQ", "--data", str(folder)],
-            "has no default melee weapon")
-
-
 def _hostile(tmp_path, name: str, content: bytes) -> str:
     folder = tmp_path / name.replace(".", "_")
     folder.mkdir()
@@ -204,21 +162,6 @@ def test_the_index_is_kept_until_a_file_changes(tmp_path, monkeypatch):
     os.utime(target, ns=(target.stat().st_atime_ns, target.stat().st_mtime_ns + 10**9))
     datasheets(folder, progress=False)
     assert len(calls) == 4  # every file read again (the package.json among them)
-
-
-@settings(max_examples=100, deadline=None)
-@given(st.text(alphabet="abc XY-'", min_size=1, max_size=12).filter(str.strip),
-       st.one_of(st.none(), st.integers(1, 99999)), st.sampled_from([None, True, False]))
-def test_property_named_text_round_trips(name, size, melee):
-    text = "@" + name + (f":{size}" if size is not None else "") + \
-        ("" if melee is None else ":melee" if melee else ":ranged")
-    assert parse_named(text) == (" ".join(name.split()), size, melee, None)
-
-
-@pytest.mark.parametrize("text", ["@", "@ :3", "@Squad:1:2", "@Squad:123456"])
-def test_malformed_named_text_refused(text):
-    with pytest.raises(ProfileError):
-        parse_named(text)
 
 
 @pytest.mark.parametrize("name", ["mathhammer.wh40k.bsdata.index",
