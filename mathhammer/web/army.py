@@ -14,6 +14,7 @@ from mathhammer.web.jobs import Answer
 from mathhammer.web.render import Chart, chart_views, csv_download, text_download
 from mathhammer.web.templating import page
 from mathhammer.web.uploads import RosterStore
+from mathhammer.web import words
 
 #: Targets offered when the box is left empty.
 DEFAULT_TARGETS = "GEQ\nMEQ\nTEQ\nVEQ\nKEQ"
@@ -22,6 +23,7 @@ PROFILES = forms.Choice("profiles", "Weapon profiles", ("best", "first"))
 METRIC = forms.Choice("metric", "Metric", ("", "expected_damage", "expected_models_destroyed",
                                            "p_unit_destroyed", "damage_per_100pts",
                                            "models_destroyed_per_100pts"))
+words.register(PHASES, PROFILES, METRIC)  # refusals name these controls
 #: Most Monte Carlo trials per cell of a matrix a page may ask for.
 MATRIX_TRIALS = 200_000
 

@@ -20,9 +20,12 @@ DEFAULT_PORT = 8765
 
 def port_number(text: str) -> int:
     """argparse type: a TCP port from 1 to 65535."""
-    if not text.strip().isdigit() or not 1 <= int(text) <= 65535:
+    digits = text.strip()
+    # ASCII digits only: str.isdigit() takes '٨' and '²' (int() refuses the second)
+    if not (digits.isascii() and digits.isdigit() and len(digits) <= 5) \
+            or not 1 <= int(digits) <= 65535:
         raise argparse.ArgumentTypeError(f"'{text[:20]}' is not a port number from 1 to 65535")
-    return int(text)
+    return int(digits)
 
 
 def register(subparsers: Any) -> None:

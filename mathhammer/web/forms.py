@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mathhammer.errors import OptionError
+from mathhammer.web import words
 
 #: Lines one text box may hold (attackers, targets).
 MAX_LINES = 24
@@ -90,6 +91,7 @@ WH40K_FIELDS = (
     Choice("lethal_policy", "Lethal hits", ("always", "never", "ev")),
 )
 ENGINE = Choice("engine", "Engine", ("exact", "monte-carlo"))
+words.register(*WH40K_SWITCHES, *WH40K_FIELDS)  # refusals name these controls
 
 
 def text_field(query: Mapping[str, str], name: str, limit: int = MAX_LINE_CHARS * MAX_LINES

@@ -18,6 +18,7 @@ from mathhammer.web.jobs import Answer
 from mathhammer.web.render import Chart, chart_views, csv_download, text_download
 from mathhammer.web.templating import page
 from mathhammer.web.units import Units, melee_when_charged
+from mathhammer.web import words
 
 Work = Callable[[], Answer]
 
@@ -140,6 +141,7 @@ DUST_FIELDS = (
     forms.Choice("cover_save_per", "Cover save per", ("hit", "damage_point")),
     forms.Number("distance", "Distance", 0, 100, None, optional=True),
 )
+words.register(*WARMACHINE_SWITCHES, *DUST_FIELDS)  # refusals name these controls
 
 
 def dust_job(query: Mapping[str, str]) -> Work:

@@ -20,14 +20,22 @@ _OTHER = {"attach": "the 'Attach Leaders' box", "assume": "the conditional rules
 _KEEP = {"data", "port", "host"}
 
 
+#: The page controls' specs (``name``, ``label``), registered by the modules that define them
+#: (forms, games, army), so that this module imports none of them.
+_SPECS: list = []
+
+
+def register(*specs: object) -> None:
+    """Name the page controls whose labels refusals use (each has ``name`` and ``label``)."""
+    _SPECS.extend(specs)
+    labels.cache_clear()
+
+
 @functools.lru_cache(maxsize=1)
 def labels() -> dict[str, str]:
     """Flag name (``half-range``) -> the label of the page control setting it."""
-    from mathhammer.web import army, forms, games
-
     out: dict[str, str] = {}
-    for spec in (*forms.WH40K_SWITCHES, *forms.WH40K_FIELDS, *games.WARMACHINE_SWITCHES,
-                 *games.DUST_FIELDS, army.PHASES, army.PROFILES, army.METRIC):
+    for spec in _SPECS:
         out[spec.name.replace("_", "-")] = spec.label
     out.update({"trials": "trials", "seed": "seed", "monte-carlo": "Monte Carlo"})
     return out
