@@ -10,10 +10,24 @@ import pandas as pd
 
 from mathhammer.core.chart_data import fold_extra, frame_note, metric_rows
 from mathhammer.core.chart_fitting import axes_figure, fit_to_figure
-from mathhammer.core.chart_layout import (FIGSIZE, axes_or_new, capitalised, caption, figure_png,
-                                          fit_limits, grow_to_fit, keep_tick_texts, label_chars,
-                                          legend_outside, percent_axis, series_hatch, series_style,
-                                          style, wrap)
+from mathhammer.core.chart_layout import (
+    FIGSIZE,
+    axes_or_new,
+    capitalised,
+    caption,
+    checked_options,
+    figure_png,
+    fit_limits,
+    grow_to_fit,
+    keep_tick_texts,
+    label_chars,
+    legend_outside,
+    percent_axis,
+    series_hatch,
+    series_style,
+    style,
+    wrap,
+)
 from mathhammer.core.chart_panels import chart_title, lines_per_row
 from mathhammer.core.inputs import chart_frame
 from mathhammer.core.labels import metric_label
@@ -32,6 +46,7 @@ class BarsArtists(NamedTuple):
         return figure_png(self)
 
 
+@checked_options
 def bars(frame: pd.DataFrame, metric: str | None = None, *, ax: Axes | None = None,
          title: str | None = None, per_points: bool = False, kind: str = "auto",
          ylim: tuple[float, float] | None = None) -> BarsArtists:

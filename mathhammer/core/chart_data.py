@@ -32,8 +32,10 @@ class NamedDistribution(NamedTuple):
 def named_distribution(source: Any, outcome: str, label: str | None = None) -> NamedDistribution:
     """Distribution and words of ``outcome`` from a result (anything with a public
     ``distribution(outcome)``) or from a bare distribution."""
+    from mathhammer.core.inputs import chart_text
+
     dist = source.distribution(outcome) if hasattr(source, "distribution") else source
-    name = label or getattr(dist, "label", None) or outcome.replace("_", " ")
+    name = chart_text(label, "label") or getattr(dist, "label", None) or outcome.replace("_", " ")
     subject = getattr(dist, "subject", None) or ""
     note = getattr(dist, "note", None) or getattr(dist, "engine_note", None) or ""
     return NamedDistribution(dist, name, subject, note)

@@ -11,14 +11,36 @@ import numpy as np
 
 from mathhammer.core.chart_data import NamedDistribution, named_distribution, padded, visible_max
 from mathhammer.core.chart_fitting import axes_figure, fit_to_figure, slot
-from mathhammer.core.chart_layout import (CAPTION_LINES, FIGSIZE, PALETTE, axes_or_new,
-                                          axes_width, capitalised, figure_png, fit_limits,
-                                          grow_to_fit, integer_axis, label_chars, legend_below,
-                                          new_figure, percent_axis, remember_full_text,
-                                          series_style, style, wrap)
-from mathhammer.core.inputs import chart_facet, chart_source, chart_sources
-from mathhammer.core.chart_panels import (chart_title, facets, finish_panels, panel_axes,
-                                          panel_columns, series_index)
+from mathhammer.core.chart_layout import (
+    CAPTION_LINES,
+    FIGSIZE,
+    PALETTE,
+    axes_or_new,
+    axes_width,
+    capitalised,
+    checked_options,
+    figure_png,
+    fit_limits,
+    grow_to_fit,
+    integer_axis,
+    label_chars,
+    legend_below,
+    new_figure,
+    percent_axis,
+    remember_full_text,
+    series_style,
+    style,
+    wrap,
+)
+from mathhammer.core.chart_panels import (
+    chart_title,
+    facets,
+    finish_panels,
+    panel_axes,
+    panel_columns,
+    series_index,
+)
+from mathhammer.core.inputs import chart_facet, chart_source, chart_sources, chart_texts
 from mathhammer.core.tables import format_estimate
 from mathhammer.errors import OptionError
 
@@ -37,6 +59,7 @@ class DistributionArtists(NamedTuple):
         return figure_png(self)
 
 
+@checked_options
 def distribution(result: Any, outcome: str = "damage", *, ax: Axes | None = None,
                  title: str | None = None, label: str | None = None,
                  ylim: tuple[float, float] | None = None) -> DistributionArtists:
@@ -174,6 +197,7 @@ class OverlayArtists(NamedTuple):
         return figure_png(self)
 
 
+@checked_options
 def overlay(results: Mapping[Any, Any] | Sequence[Any], outcome: str = "damage", *,
             ax: Axes | None = None, title: str | None = None,
             labels: Sequence[str] | None = None, facet: str | bool | None = "auto",
@@ -297,9 +321,8 @@ def _overlay_items(results, labels):
         panels = ["" for _ in items]
     if not items:
         raise OptionError("overlay needs at least one result")
+    labels = chart_texts(labels, len(items))
     if labels is not None:
-        if len(labels) != len(items):
-            raise OptionError(f"{len(labels)} labels for {len(items)} results")
         items = [(lab, r) for lab, (_, r) in zip(labels, items)]
     return items, panels
 

@@ -24,9 +24,10 @@ def axes_figure(ax: Axes) -> Figure:
     inches, which a subfigure has not)."""
     from matplotlib.figure import Figure
 
+    from mathhammer.core.inputs import chart_axes
     from mathhammer.errors import OptionError
 
-    figure = ax.figure
+    figure = chart_axes(ax).figure
     if not isinstance(figure, Figure):
         raise OptionError("ax= is an axes of a matplotlib subfigure: draw the chart in axes "
                           "of a figure (plt.subplots()), or leave ax= out for a new figure")

@@ -10,9 +10,21 @@ import pandas as pd
 
 from mathhammer.core.chart_data import fold_extra, frame_note, metric_rows
 from mathhammer.core.chart_fitting import axes_figure, fit_to_figure
-from mathhammer.core.chart_layout import (axes_or_new, axes_width, capitalised, caption,
-                                          figure_png, grow_to_fit, keep_tick_texts, label_chars,
-                                          percent_axis, shorten_ticks, style, wrap)
+from mathhammer.core.chart_layout import (
+    axes_or_new,
+    axes_width,
+    capitalised,
+    caption,
+    checked_options,
+    figure_png,
+    grow_to_fit,
+    keep_tick_texts,
+    label_chars,
+    percent_axis,
+    shorten_ticks,
+    style,
+    wrap,
+)
 from mathhammer.core.chart_panels import chart_title, lines_per_row
 from mathhammer.core.inputs import chart_frame
 from mathhammer.core.labels import metric_label
@@ -31,6 +43,7 @@ class HeatmapArtists(NamedTuple):
         return figure_png(self)
 
 
+@checked_options
 def heatmap(frame: pd.DataFrame, metric: str | None = None, *, ax: Axes | None = None,
             title: str | None = None, rows: str = "attacker", columns: str = "target",
             cmap: str = "cividis", digits: int = 3) -> HeatmapArtists:

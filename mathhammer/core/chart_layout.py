@@ -13,20 +13,23 @@ never starts matplotlib's mathtext (see :func:`style` and :func:`literal_texts`)
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import os
 import re
 import textwrap
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 from xml.sax.saxutils import escape
 
 import numpy as np
 
 from mathhammer.core.chart_fitting import axes_figure, fit_to_figure, slot
 from mathhammer.errors import OptionError
+
+T = TypeVar("T")
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
@@ -64,6 +67,23 @@ _RC: dict[RcKeyType, Any] = {
     # label matplotlib makes while a chart is laid out or saved, is literal.
     "text.parse_math": False, "text.usetex": False,
 }
+
+
+def checked_options(draw: Callable[..., T]) -> Callable[..., T]:
+    """A public chart function that first checks the options every chart shares (``ax``,
+    ``title``, ``label``, ``ylim``), refusing a value of the wrong kind in one line naming
+    the parameter before anything is drawn."""
+    from mathhammer.core.inputs import chart_axes, chart_limits, chart_text
+
+    @functools.wraps(draw)
+    def checked(*args: Any, **kwargs: Any) -> T:
+        chart_axes(kwargs.get("ax"))
+        for name in ("title", "label"):
+            chart_text(kwargs.get(name), name)
+        chart_limits(kwargs.get("ylim"))
+        return draw(*args, **kwargs)
+
+    return checked
 
 
 @contextlib.contextmanager
@@ -280,8 +300,10 @@ def fit_limits(values: np.ndarray, *, probability: bool, ylim: Any = None) -> tu
     """y range fitted to the data: from 0 to a little above the largest value (probabilities:
     at most 100%, and the whole 0-100% when the values reach past 60%). ``ylim`` overrides."""
     if ylim is not None:
-        low, high = ylim
-        return float(low), float(high)
+        from mathhammer.core.inputs import chart_limits
+
+        low, high = chart_limits(ylim)  # type: ignore[misc]
+        return low, high
     finite = np.asarray(values, dtype=float)
     finite = finite[np.isfinite(finite)]
     top = float(finite.max()) if finite.size else 1.0
@@ -408,6 +430,9 @@ def label_chars(ax: Axes, share: float, most: int = 30, least: int = 10) -> int:
 
 def title(ax: Axes, text: str, *, width: int = 60) -> Any:
     """A bold title above the axes, left-aligned, wrapped by :func:`title_text`."""
+    from mathhammer.core.inputs import chart_text
+
+    chart_text(text, "title")
     artist = ax.set_title(title_text(text, width), loc="left")
     remember_full_text(artist, text)
     return artist

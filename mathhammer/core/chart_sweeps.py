@@ -11,11 +11,29 @@ import pandas as pd
 
 from mathhammer.core.chart_data import TIDY, frame_note
 from mathhammer.core.chart_fitting import axes_figure, fit_to_figure
-from mathhammer.core.chart_layout import (axes_or_new, capitalised, figure_png, fit_limits,
-                                          grow_to_fit, integer_axis, label_chars, legend_outside,
-                                          percent_axis, series_style, style, wrap)
-from mathhammer.core.chart_panels import (chart_title, facets, finish_panels, panel_axes,
-                                          panel_columns, series_index)
+from mathhammer.core.chart_layout import (
+    axes_or_new,
+    capitalised,
+    checked_options,
+    figure_png,
+    fit_limits,
+    grow_to_fit,
+    integer_axis,
+    label_chars,
+    legend_outside,
+    percent_axis,
+    series_style,
+    style,
+    wrap,
+)
+from mathhammer.core.chart_panels import (
+    chart_title,
+    facets,
+    finish_panels,
+    panel_axes,
+    panel_columns,
+    series_index,
+)
 from mathhammer.core.inputs import chart_frame
 from mathhammer.core.labels import metric_label
 from mathhammer.errors import OptionError
@@ -34,6 +52,7 @@ class LinesArtists(NamedTuple):
         return figure_png(self)
 
 
+@checked_options
 def sweep_lines(frame: pd.DataFrame, parameter: str | None = None, metric: str | None = None,
                 *, ax: Axes | None = None, title: str | None = None,
                 facet: str | bool | None = "auto",
@@ -143,6 +162,7 @@ def _save_text(value: Any) -> str:
 
 
 # -- survival -------------------------------------------------------------------------------
+@checked_options
 def survival(frame: pd.DataFrame, *, ax: Axes | None = None, title: str | None = None,
              unit: str = "unit", round: str = "round", value: str = "p_alive",
              stderr: str = "stderr", ylim: tuple[float, float] | None = None) -> LinesArtists:

@@ -3,6 +3,8 @@ instead of failing deep inside with a TypeError."""
 
 from __future__ import annotations
 
+import math
+import numbers
 from collections.abc import Iterable, Iterator, Mapping, MappingView, MutableMapping
 from collections.abc import Set as AbstractSet
 from typing import Any, Literal, overload
@@ -202,6 +204,56 @@ def chart_sources(values: Any, what: str = "results") -> Any:
     for item in items:
         chart_source(item, f"each of {what}")
     return values
+
+
+def chart_text(value: Any, what: str) -> str | None:
+    """A chart's ``title`` or ``label``: text, or None for the chart's own words."""
+    if value is not None and not isinstance(value, str):
+        raise OptionError(f"{what} must be text (or None for the chart's own), not "
+                          f"{_shown(value)}")
+    return value
+
+
+def chart_texts(values: Any, count: int, what: str = "labels") -> list[str] | None:
+    """An overlay's ``labels``: one text per result, in order, or None."""
+    if values is None:
+        return None
+    if isinstance(values, (str, bytes)) or not isinstance(values, Iterable) or \
+            unordered(values):
+        raise OptionError(f"{what} must be a list of texts, one per result, not "
+                          f"{_shown(values)}")
+    items = list(values)
+    for item in items:
+        chart_text(item, f"each of {what}")
+    if len(items) != count:
+        raise OptionError(f"{len(items)} {what} for {count} results: give one per result")
+    return items
+
+
+def chart_limits(value: Any, what: str = "ylim") -> tuple[float, float] | None:
+    """An axis range ``(low, high)`` of finite numbers with low < high, or None."""
+    if value is None:
+        return None
+    pair = list(value) if isinstance(value, (tuple, list)) else None
+    if pair is None or len(pair) != 2 or not all(
+            isinstance(v, numbers.Real) and not isinstance(v, bool) for v in pair):
+        raise OptionError(f"{what} must be a pair of numbers (low, high), not {_shown(value)}")
+    low, high = (float(v) for v in pair)
+    if not (math.isfinite(low) and math.isfinite(high) and low < high):
+        raise OptionError(f"{what} = ({low:g}, {high:g}) must be finite with low < high")
+    return low, high
+
+
+def chart_axes(value: Any) -> Any:
+    """``ax``: None, or matplotlib axes to draw in."""
+    if value is None:
+        return None
+    from matplotlib.axes import Axes
+
+    if not isinstance(value, Axes):
+        raise OptionError(f"ax must be matplotlib axes (fig, ax = plt.subplots()) or None for "
+                          f"a new figure, not {_shown(value)}")
+    return value
 
 
 def chart_facet(value: Any) -> Any:
