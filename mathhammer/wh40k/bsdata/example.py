@@ -10,7 +10,8 @@ The faction ("Test Faction") holds:
   constraints: fixed); 100 pts, 190 pts from 6 models (a condition on the group's id).
 - ``Hero``: a single model with a blade, an invulnerable save, a hidden gun and a Crusade
   group, a "Feel No Pain 4+" rule link that is only the glossary entry of its "against
-  mortal wounds" ability.
+  mortal wounds" ability, and two modifiers of its W: +1 always (W6 reads W7), +10 only
+  when the list holds another unit (not applied).
 - ``Drone Wing`` (imported from the library by ``importRootEntries``), ``Old Guard
   [Legends]`` and a hidden datasheet (both left out), a link to a missing id and a group that
   links to itself (both said, never followed forever).
@@ -175,6 +176,13 @@ def checkout(edition: int) -> dict[str, tuple[str, dict]]:
                  selectionEntryGroups=[loop],
                  entryLinks=[link("Ghost gun", "NO-SUCH-ID")],
                  infoLinks=[link("Feel No Pain 4+", fnp_rule, "rule")],
+                 # always +1 W (shown as W7); a +10 W only with another unit in the list
+                 modifiers=[{"type": "increment", "value": 1, "field": "W",
+                             "affects": "profiles.Unit"},
+                            {"type": "increment", "value": 10, "field": "W",
+                             "affects": "profiles.Unit", "conditions": [
+                                 {"type": "atLeast", "value": 1, "field": "selections",
+                                  "scope": "roster", "childId": "SOME-OTHER-UNIT"}]}],
                  costs=[{"name": "pts", "typeId": PTS, "value": 75}],
                  categoryLinks=[{"name": "Character", "id": new_id(), "targetId": new_id(),
                                  "primary": True},

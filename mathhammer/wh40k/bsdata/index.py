@@ -26,7 +26,7 @@ from mathhammer.wh40k.roster import keywords as kw
 from mathhammer.wh40k.roster.convert import EDITIONS, RosterEntry, read_entry
 from mathhammer.wh40k.roster.read import Node
 
-CACHE_VERSION = 5
+CACHE_VERSION = 6
 #: Unit sizes whose points are kept (a datasheet's largest legal unit is far smaller).
 MAX_SIZES = 200
 

@@ -18,6 +18,7 @@ from mathhammer.wh40k.roster.nodes import weapon_kind
 from mathhammer.wh40k.roster.read import Node
 from mathhammer.wh40k.bsdata.library import (MAX_LINK_DEPTH, Library, entries_below,
                                              is_hidden)
+from mathhammer.wh40k.bsdata.modifiers import apply_modifiers, copied
 
 POINTS_TYPE = "51b2-306e-1021-d207"
 #: Entries and groups kept out of a datasheet: campaign and army-building content.
@@ -210,7 +211,9 @@ def _taken(library: Library, entry: Node, count: int, notes: list[str], depth: i
 # -- the roster selection --------------------------------------------------------------------
 def template(library: Library, unit: Node, kinds: list[ModelKind], counts: list[int],
              notes: list[str]) -> Node:
-    """A roster ``selection`` of ``unit`` with ``counts[i]`` models of ``kinds[i]``."""
+    """A roster ``selection`` of ``unit`` with ``counts[i]`` models of ``kinds[i]``; the
+    unconditional modifiers of the unit, its models and their wargear applied
+    (:mod:`.modifiers`)."""
     categories = _categories(library, unit)
     profiles, rules = _abilities(library, unit, notes)
     children: list[Node] = []
@@ -221,19 +224,35 @@ def template(library: Library, unit: Node, kinds: list[ModelKind], counts: list[
         for kind, count in zip(kinds, counts):
             if count <= 0:
                 continue
-            own_profiles, own_rules = _abilities(library, kind.node, notes)
-            weapons = [_weapon_selection(e, n * count) for e, n in kind.wargear]
-            children.append(_selection(kind.name, "model", count,
-                                       own_profiles + kind.node.list("profiles"), own_rules,
-                                       weapons, _categories(library, kind.node)))
+            children.append(_model_selection(library, kind, count, notes))
         children += [_weapon_selection(e, n) for e, n in default_wargear(library, unit, notes, 0)]
-    unit_profiles = unit.list("profiles") + profiles
+    unit_profiles = [copied(p) for p in unit.list("profiles") + profiles]
+    apply_modifiers(unit, unit_profiles, _profiles_below(children))
     selection = _selection(kw.clean(unit.get("name")), "model" if single else "unit",
                            counts[0] if single else 1, unit_profiles, rules, children,
                            categories)
     selection.children.append(Node("armoury", children=[
         _weapon_selection(e, 1) for e in armoury(library, unit, notes)]))
     return selection
+
+
+def _model_selection(library: Library, kind: ModelKind, count: int, notes: list[str]) -> Node:
+    own_profiles, own_rules = _abilities(library, kind.node, notes)
+    profiles = [copied(p) for p in own_profiles + kind.node.list("profiles")]
+    weapons = [_weapon_selection(e, n * count) for e, n in kind.wargear]
+    apply_modifiers(kind.node, profiles, _profiles_below(weapons))
+    return _selection(kind.name, "model", count, profiles, own_rules, weapons,
+                      _categories(library, kind.node))
+
+
+def _profiles_below(selections: list[Node]) -> list[Node]:
+    out: list[Node] = []
+    stack = list(selections)
+    while stack:
+        node = stack.pop()
+        out.extend(node.list("profiles"))
+        stack.extend(node.list("selections"))
+    return out
 
 
 #: Most wargear entries kept for one datasheet (for lists that name other loadouts).
@@ -270,7 +289,8 @@ def _selection(name: str, kind: str, number: int, profiles: list[Node], rules: l
 
 
 def _weapon_selection(entry: Node, count: int) -> Node:
-    weapons = [p for p in entry.list("profiles") if not is_hidden(p)]
+    weapons = [copied(p) for p in entry.list("profiles") if not is_hidden(p)]
+    apply_modifiers(entry, weapons, [])
     return _selection(kw.clean(entry.get("name")), "upgrade", count, weapons, [], [], [])
 
 

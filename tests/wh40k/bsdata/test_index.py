@@ -52,7 +52,7 @@ def test_the_datasheets_players_read(checkout):
                                "models": SQUAD_MODELS, "notes": []}
     hero = sheets.get("hero")  # any case
     assert hero.models == [{"name": "Hero", "count": 1,
-                            "profile": "T5 Sv2+ InSv4+ W6 FNP4+(mortal) [CHARACTER, INFANTRY]",
+                            "profile": "T5 Sv2+ InSv4+ W7 FNP4+(mortal) [CHARACTER, INFANTRY]",
                             "weapons": ["Relic blade: Melee A5 WS2+ S6 AP-3 D2 "
                                         "[DEVASTATING WOUNDS]"]}]
     assert hero.points == 75
