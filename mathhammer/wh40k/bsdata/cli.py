@@ -40,12 +40,15 @@ def _add_data_options(parser: argparse.ArgumentParser) -> None:
                         help="your BSData checkout (default: $MATHHAMMER_DATA)")
     parser.add_argument("--faction", metavar="F", default=None,
                         help="only this faction (any part of its name, any case)")
+    parser.add_argument("--legends", action="store_true",
+                        help="include Legends datasheets (left out by default)")
 
 
 def _run_datasheet(args: argparse.Namespace) -> int:
     from mathhammer.wh40k.bsdata.named import open_datasheets
 
-    sheet = open_datasheets(args.data).get(args.name, args.size, args.faction)
+    sheets = open_datasheets(args.data, legends=args.legends)
+    sheet = sheets.get(args.name, args.size, args.faction)
     if args.json:
         print(json.dumps(sheet.to_dict(), indent=2, ensure_ascii=False))
         return 0
@@ -64,7 +67,7 @@ def _run_datasheet(args: argparse.Namespace) -> int:
 def _run_units(args: argparse.Namespace) -> int:
     from mathhammer.wh40k.bsdata.named import open_datasheets
 
-    sheets = open_datasheets(args.data)
+    sheets = open_datasheets(args.data, legends=args.legends)
     found = sheets.find(args.find, args.faction) if args.find is not None \
         else sheets.names(args.faction)
     if args.json:

@@ -21,7 +21,7 @@ from mathhammer.errors import ProfileError, RosterError
 from mathhammer.wh40k.bsdata.index import Datasheet, Datasheets, datasheets
 
 _FOLDER: ContextVar[str | None] = ContextVar("bsdata_folder", default=None)
-_OPEN: dict[tuple[str, tuple], Datasheets] = {}
+_OPEN: dict[tuple[str, bool, tuple], Datasheets] = {}
 _PART = re.compile(r"[0-9]+|melee|ranged")
 
 
@@ -94,7 +94,8 @@ def named_weapon_lines(value: str | Datasheet, melee: bool | None = None) -> lis
     return named_sheet(value).weapon_lines(bool(melee))
 
 
-def open_datasheets(folder: str | os.PathLike[str] | None = None) -> Datasheets:
+def open_datasheets(folder: str | os.PathLike[str] | None = None, *,
+                    legends: bool = False) -> Datasheets:
     """The index of the checkout in use, kept for the process while its files are unchanged.
 
     Raises
@@ -106,10 +107,11 @@ def open_datasheets(folder: str | os.PathLike[str] | None = None) -> Datasheets:
 
     chosen = folder if folder is not None else _FOLDER.get()
     path = data_folder(chosen).resolve()
-    key = (str(path), tuple((f.path.name, f.size, f.modified_ns) for f in data_files(path)))
+    key = (str(path), legends,
+           tuple((f.path.name, f.size, f.modified_ns) for f in data_files(path)))
     found = _OPEN.get(key)
     if found is None:
-        found = datasheets(Path(path))
+        found = datasheets(Path(path), legends=legends)
         _OPEN.clear()
         _OPEN[key] = found
     return found

@@ -66,3 +66,12 @@ def test_one_line_refusals(tmp_path, checkout):
             "has no default melee weapon")
 
 
+
+
+def test_legends_only_when_asked(checkout):
+    _, folder = checkout
+    status, out, _, _ = run_cli(["units", "--data", str(folder), "--json"])
+    assert status == 0 and "Old Guard [Legends]" not in out
+    status, out, _, _ = run_cli(["units", "--data", str(folder), "--legends", "--json"])
+    assert status == 0 and {"faction": "Test Faction", "name": "Old Guard [Legends]"} in \
+        json.loads(out)
