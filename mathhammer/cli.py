@@ -23,6 +23,8 @@ def build_parser() -> ArgumentParser:
     parser = ArgumentParser(
         prog="mathhammer",
         description="Exact and Monte Carlo attack statistics for tabletop wargames.")
+    parser.add_argument("--version", action="version", version=f"mathhammer {version()}",
+                        help="print the installed version (from the package metadata) and exit")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
                                        parser_class=ArgumentParser)
     wh40k_cli.register(subparsers)
@@ -33,6 +35,22 @@ def build_parser() -> ArgumentParser:
                         "mathhammer.warmup", "mathhammer.web.cli"):
         _register_optional(subparsers, module_name)
     return parser
+
+
+def version() -> str:
+    """The installed version, from the package metadata (``pyproject.toml``'s version).
+
+    Falls back to ``mathhammer.__version__`` when the package runs from a source tree that
+    was never installed.
+    """
+    from importlib import metadata
+
+    try:
+        return metadata.version("mathhammer")
+    except metadata.PackageNotFoundError:
+        from mathhammer import __version__
+
+        return __version__
 
 
 def _register_optional(subparsers: Any, module_name: str) -> None:

@@ -44,3 +44,12 @@ def test_game_commands_answer_help(command, capsys):
     with pytest.raises(SystemExit) as stop:
         main([command, "--help"])
     assert stop.value.code == 0 and "usage:" in capsys.readouterr().out
+
+
+def test_version_comes_from_the_package_metadata(capsys):
+    from importlib import metadata
+
+    with pytest.raises(SystemExit) as stop:
+        main(["--version"])
+    assert stop.value.code == 0
+    assert capsys.readouterr().out.strip() == f"mathhammer {metadata.version('mathhammer')}"
