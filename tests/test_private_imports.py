@@ -79,7 +79,7 @@ def test_no_module_uses_another_modules_private_names():
 
 
 def test_the_scan_sees_every_form():
-    source = ("from mathhammer.wh40k.exact import _add, convolve\n"
+    source = ("from mathhammer.wh40k.exact_engine.chains import _add, convolve\n"
               "from . import api\n"
               "import mathhammer.dust.compile as dc\n"
               "def f():\n"
@@ -87,7 +87,7 @@ def test_the_scan_sees_every_form():
               "    return api._RULE_FIELDS, dc._compile_row, self._cache, convolve._x\n")
     uses = private_uses(source, "mathhammer.wh40k.compare")
     assert [u.split(": ", 1)[1] for u in uses] == [
-        "from mathhammer.wh40k.exact import _add",
+        "from mathhammer.wh40k.exact_engine.chains import _add",
         "from mathhammer.warmachine.api import _attacks",
         "api._RULE_FIELDS (mathhammer.wh40k.api)",
         "dc._compile_row (mathhammer.dust.compile)"]

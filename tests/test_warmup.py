@@ -55,10 +55,10 @@ def test_no_notice_when_quiet_or_not_a_terminal(fresh_notice, monkeypatch, capsy
     from mathhammer.core.progress import quiet
 
     with quiet():
-        compile_notice._on_compile_start("mathhammer.wh40k.kernels")
+        compile_notice._on_compile_start("mathhammer.wh40k.monte_carlo.kernels")
         compile_notice._on_compile_end()
     monkeypatch.setattr(compile_notice, "stderr_is_terminal", lambda: False)
-    compile_notice._on_compile_start("mathhammer.wh40k.kernels")
+    compile_notice._on_compile_start("mathhammer.wh40k.monte_carlo.kernels")
     compile_notice._on_compile_end()
     assert capsys.readouterr().err == ""
 

@@ -22,7 +22,7 @@ from mathhammer.core.progress import is_quiet, stderr_is_terminal
 #: Module of an engine's entry kernels -> (what compiles, cold seconds measured on an idle
 #: 2-core machine, rounded up). Helpers compiled from inside a kernel are not announced.
 ENGINES: dict[str, tuple[str, int]] = {
-    "mathhammer.wh40k.kernels": ("the 40k simulation kernels", 6),
+    "mathhammer.wh40k.monte_carlo.kernels": ("the 40k simulation kernels", 6),
     "mathhammer.wh40k.scenario.kernels": ("the 40k scenario kernels", 10),
     "mathhammer.warmachine.kernels": ("the Warmachine kernels", 8),
     "mathhammer.dust.kernels": ("the Dust kernels", 4),

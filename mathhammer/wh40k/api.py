@@ -224,11 +224,12 @@ def exact(weapons: WeaponsLike, target: str | TargetProfile, **options: Any) -> 
 
 
 def solve_exact(plan: CompiledPlan) -> Outcomes:
-    """The exact engine on a plan compiled for it (:func:`mathhammer.wh40k.exact.compiled_plan`):
-    wounds lost, models destroyed (and hazard mortal wounds), P(unit destroyed)."""
-    from mathhammer.wh40k import exact as engine, exact_command
+    """The exact engine on a plan compiled for it
+    (:func:`mathhammer.wh40k.exact_engine.chains.compiled_plan`): wounds lost, models destroyed
+    (and hazard mortal wounds), P(unit destroyed)."""
+    from mathhammer.wh40k.exact_engine import chains as engine, command
 
-    pmfs = (exact_command if plan.command_reroll else engine).solve(plan)
+    pmfs = (command if plan.command_reroll else engine).solve(plan)
     distributions = {"damage": Distribution.from_pmf(pmfs["damage"]),
                      "models_destroyed": Distribution.from_pmf(pmfs["models_destroyed"])}
     if plan.hazard_rolls:
@@ -249,7 +250,7 @@ def run_monte_carlo(plan: CompiledPlan, trials: int, seed: int | np.random.SeedS
     same with or without it.
     """
     from mathhammer.core.threads import run_shares, thread_count
-    from mathhammer.wh40k.kernels import Histograms, Scratch, run_chunks
+    from mathhammer.wh40k.monte_carlo.kernels import Histograms, Scratch, run_chunks
 
     streams, per_chunk = chunk_streams(trials, seed, chunks)
     sizes = (plan.total_wounds + 1, plan.total_models + 1, plan.max_hazard_mortals + 1)
@@ -413,7 +414,7 @@ def parse_target(target: str | TargetProfile, edition: int = 11) -> TargetProfil
 def clear_caches() -> None:
     """Forget remembered weapon lines, target lines and exact-engine tables (to time a first
     answer, or to free memory); answers are the same either way."""
-    from mathhammer.wh40k import exact as engine
+    from mathhammer.wh40k.exact_engine import chains as engine
 
     _parsed_weapon.cache_clear()
     _resolved_target.cache_clear()
@@ -457,7 +458,7 @@ class Question:
 
     def _compiled(self, exact: bool) -> CompiledPlan:
         if exact not in self._plans:
-            from mathhammer.wh40k.exact import compiled_plan
+            from mathhammer.wh40k.exact_engine.chains import compiled_plan
 
             compiler = compiled_plan if exact else compile_plan
             self._plans[exact] = compiler(

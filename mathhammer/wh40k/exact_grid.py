@@ -5,13 +5,13 @@
 
 - the options of each distinct setting are read once, each target profile once per edition;
 - at least :data:`MIN_BATCH_CELLS` one-line cells of one setting are solved together: each
-  weapon compiled once per class of targets (:mod:`mathhammer.wh40k.exact_cell_tables`),
+  weapon compiled once per class of targets (:mod:`mathhammer.wh40k.exact_engine.cells`),
   then every cell's chain by numpy over the stacked cells
-  (:mod:`mathhammer.wh40k.exact_batch`);
+  (:mod:`mathhammer.wh40k.exact_engine.batches`);
 - the other cells (several weapon lines, a Command Re-roll, a large unit, 10th-edition
   spilling [DEVASTATING WOUNDS], a small grid) are solved one by one: each plan compiled once
-  (:func:`~mathhammer.wh40k.exact.compiled_plan`), its tables from the memoised ones of
-  :mod:`mathhammer.wh40k.exact_tables`; a refusal names its cell;
+  (:func:`~mathhammer.wh40k.exact_engine.chains.compiled_plan`), its tables from the memoised
+  ones of :mod:`mathhammer.wh40k.exact_engine.tables`; a refusal names its cell;
 - no :class:`~mathhammer.core.result.Result` is built: the answers come back as
   :class:`ExactCells`, which gives every cell's headline figures at once (computed as a
   Result computes them) and a cell's :class:`ExactCell` (its pmfs) when asked, which builds
@@ -28,9 +28,10 @@ import numpy as np
 
 from mathhammer.core.result import EXACT, Distribution, Result
 from mathhammer.errors import UnsupportedError
-from mathhammer.wh40k import api, exact as engine, exact_command
-from mathhammer.wh40k.exact_batch import SolvedTables, batchable, most_hits, solve_tables
-from mathhammer.wh40k.exact_cell_tables import CellTables, cell_tables
+from mathhammer.wh40k import api
+from mathhammer.wh40k.exact_engine import chains as engine, command
+from mathhammer.wh40k.exact_engine.batches import SolvedTables, batchable, most_hits, solve_tables
+from mathhammer.wh40k.exact_engine.cells import CellTables, cell_tables
 from mathhammer.wh40k.profiles import TargetProfile, Weapon, field_values
 
 __all__ = ["MIN_BATCH_CELLS", "ExactCell", "ExactCells", "exact_mean", "solve_cells"]
@@ -137,7 +138,7 @@ def solve_cells(cells: Iterable[tuple[Sequence[Weapon], TargetProfile, Mapping[s
     """Every cell's exact answer, in order.
 
     Cells of one weapon line against a unit of identical models are solved together
-    (:mod:`mathhammer.wh40k.exact_cell_tables` and :mod:`mathhammer.wh40k.exact_batch`);
+    (:mod:`mathhammer.wh40k.exact_engine.cells` and :mod:`mathhammer.wh40k.exact_engine.batches`);
     the others (several lines, a Command Re-roll, a large unit...) one by one.
 
     Parameters
@@ -298,7 +299,7 @@ def _solve_alone(weapons: Sequence[Weapon], profile: TargetProfile, setting: tup
     try:
         plan = engine.compiled_plan(list(weapons), profile, situation, modifiers, rules,
                                     attacker_monster_vehicle=monster_vehicle)
-        pmfs = (exact_command if plan.command_reroll else engine).solve(plan)
+        pmfs = (command if plan.command_reroll else engine).solve(plan)
     except UnsupportedError as exc:
         if name is None:
             raise

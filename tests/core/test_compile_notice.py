@@ -4,7 +4,8 @@ from mathhammer.core.compile_notice import ENGINES, notice
 
 
 def test_each_engine_module_has_its_line():
-    assert set(ENGINES) == {"mathhammer.wh40k.kernels", "mathhammer.wh40k.scenario.kernels",
+    assert set(ENGINES) == {"mathhammer.wh40k.monte_carlo.kernels",
+                            "mathhammer.wh40k.scenario.kernels",
                             "mathhammer.warmachine.kernels", "mathhammer.dust.kernels"}
     assert notice("mathhammer.warmachine.kernels") == (
         "mathhammer: compiling the Warmachine kernels once (about 8 s; later runs start at "
@@ -13,4 +14,4 @@ def test_each_engine_module_has_its_line():
 
 def test_helper_modules_are_not_announced():
     assert notice("mathhammer.core.rng") is None
-    assert notice("mathhammer.wh40k.dice_steps") is None
+    assert notice("mathhammer.wh40k.monte_carlo.dice_steps") is None

@@ -1,5 +1,5 @@
 """Weapon lines and targets the batched exact engine's tests draw their generated grids from
-(tests/wh40k/test_exact_batch.py, tests/wh40k/test_compare_exact_batched.py): every rule the
+(tests/wh40k/exact_engine/test_batches.py, tests/wh40k/test_compare_exact_batched.py): every rule the
 batch reads ([SUSTAINED HITS], [LETHAL HITS], [DEVASTATING WOUNDS], [ANTI-X], [BLAST], [MELTA],
 [HAZARDOUS], [PSYCHIC], random attacks and damage) against units of one and several models,
 saves, invulnerable saves and Feel No Pain."""

@@ -7,7 +7,7 @@ hit, mandatory [LETHAL HITS], the 10th-edition damage order, [DEVASTATING WOUNDS
 batch or spilling, [HAZARDOUS] failing on a 1 for 3 mortal wounds), works from the model objects
 (:class:`Weapon`, :class:`TargetProfile`, :class:`Situation`, :class:`Modifiers`,
 :class:`Rules`) and shares no code with :mod:`~mathhammer.wh40k.compile`,
-:mod:`~mathhammer.wh40k.kernels` or :mod:`~mathhammer.wh40k.exact`: when it agrees with
+:mod:`~mathhammer.wh40k.monte_carlo.kernels` or :mod:`~mathhammer.wh40k.exact_engine.chains`: when it agrees with
 them, two independent readings of the rules agree. It is pure Python and slow on purpose;
 use it for single scenarios and tiny exhaustive enumerations, never for statistics.
 

@@ -51,7 +51,7 @@ def solve(plan: CompiledPlan) -> dict[str, np.ndarray]:
     UnsupportedError
         For a target with several allocation groups, or [DEVASTATING WOUNDS] deferred to the
         end of the attacks with more pending critical wounds than ``MAX_PENDING_CELLS`` allows,
-        or a Command Re-roll (:func:`mathhammer.wh40k.exact_command.solve` follows it).
+        or a Command Re-roll (:func:`mathhammer.wh40k.exact_engine.command.solve` follows it).
 
     Notes
     -----
@@ -65,7 +65,7 @@ def solve(plan: CompiledPlan) -> dict[str, np.ndarray]:
                                "the Monte Carlo engine for mixed units")
     if plan.command_reroll:
         raise UnsupportedError("a plan with a Command Re-roll is solved by "
-                               "mathhammer.wh40k.exact_command.solve")
+                               "mathhammer.wh40k.exact_engine.command.solve")
     models, wounds = int(plan.groups[0, G_MODELS]), int(plan.groups[0, G_WOUNDS])
     check_exact_size(plan, models * wounds + 1)
     check_pending_size(plan, models * wounds + 1)

@@ -13,7 +13,7 @@ pass (nobody re-rolls a save that cannot succeed); a Damage roll is eligible whe
 the dice expression's average.
 
 Hit, wound and save rolls. The exact engine builds each attack die's generating function
-(see :mod:`mathhammer.wh40k.exact`). Here every piece of it carries three generating
+(see :mod:`mathhammer.wh40k.exact_engine.chains`). Here every piece of it carries three generating
 functions, a :class:`Split`:
 
 - ``normal``: the piece as usual (the re-roll already spent, or of another kind);
@@ -27,7 +27,7 @@ is re-rolled. The rolls of one step are alike and independent and their number d
 depend on their own results, so they may be taken attack die by attack die. A batch of n
 dice then gives ``kept = K^n`` and ``spent = sum_j K^(j-1) X N^(n-j)``. The state is two
 wounds-lost vectors (re-roll spent, re-roll in hand), each moved by the batch's own
-(unsaved, critical) pmf with the Markov steps of :mod:`mathhammer.wh40k.exact`.
+(unsaved, critical) pmf with the Markov steps of :mod:`mathhammer.wh40k.exact_engine.chains`.
 
 Damage rolls. The Damage rolls happen inside the Markov chain over wounds lost, so the chain
 runs over (wounds lost, re-roll in hand): from a state with the re-roll in hand, a Damage
@@ -207,12 +207,12 @@ def batch_split(plan: CompiledPlan, b: int, kind: int) -> Split:
 
 
 def solve(plan: CompiledPlan) -> dict[str, np.ndarray]:
-    """:func:`mathhammer.wh40k.exact.solve` for a plan with a Command Re-roll.
+    """:func:`mathhammer.wh40k.exact_engine.chains.solve` for a plan with a Command Re-roll.
 
     Raises
     ------
     UnsupportedError
-        As :func:`~mathhammer.wh40k.exact.solve` does.
+        As :func:`~mathhammer.wh40k.exact_engine.chains.solve` does.
     """
     kind = plan.command_reroll
     if plan.groups.shape[0] != 1:
@@ -292,7 +292,7 @@ def rerolled_low_damage(row: np.ndarray, raw_pmf: np.ndarray) -> np.ndarray:
 
 def damage_reroll_steps(plan: CompiledPlan, b: int, models: int,
                         wounds: int) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`~mathhammer.wh40k.exact.batch_steps` over (re-roll in hand, wounds lost).
+    """:func:`~mathhammer.wh40k.exact_engine.chains.batch_steps` over (re-roll in hand, wounds lost).
 
     From the half with the re-roll in hand, a Damage roll below ``COMMAND_DAMAGE_BELOW``
     is rolled again and moves to the spent half; a destroyed unit rolls nothing."""

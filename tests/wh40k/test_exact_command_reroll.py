@@ -324,7 +324,7 @@ def test_monte_carlo_agrees_with_exact(name: str) -> None:
 # -- refusals and the command line ---------------------------------------------------------
 def test_mixed_units_are_refused() -> None:
     from mathhammer.wh40k.compile import compile_plan
-    from mathhammer.wh40k.exact_command import solve
+    from mathhammer.wh40k.exact_engine.command import solve
     from mathhammer.wh40k.parse import parse_target, parse_weapon
     from mathhammer.wh40k.profiles import Modifiers
 

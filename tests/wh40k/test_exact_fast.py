@@ -18,7 +18,9 @@ from hypothesis import strategies as st
 
 import mathhammer as mh
 from mathhammer.errors import MathhammerError
-from mathhammer.wh40k import api, exact, exact_command, exact_tables
+from mathhammer.wh40k import api
+from mathhammer.wh40k.exact_engine import (chains as exact, command as exact_command,
+                                           tables as exact_tables)
 from tests.wh40k import previous_exact, previous_exact_command
 from tests.wh40k.test_reference_vs_exact import ABILITIES, OPTIONS, RANGED_ONLY
 

@@ -180,8 +180,8 @@ class ExactEvaluator:
 
     def _solve_mixed(self, target: str, plan: Plan, sources: list[int]):
         """A target of several statlines: its one activation of the plan, alone, by the
-        mixed-unit exact engine (:mod:`mathhammer.wh40k.exact_mixed`)."""
-        from mathhammer.wh40k.exact_mixed import solve_activation
+        mixed-unit exact engine (:mod:`mathhammer.wh40k.exact_engine.mixed`)."""
+        from mathhammer.wh40k.exact_engine.mixed import solve_activation
         from mathhammer.wh40k.scenario.compile import compile_scenario
 
         if len(sources) > 1:

@@ -20,7 +20,7 @@ share one profile) gives exactly the rows ``mh.compare`` gives for the same weap
 exact wherever the exact engine covers the cell, every such cell of the matrix solved in one
 :func:`~mathhammer.wh40k.exact_grid.solve_cells` pass, Monte Carlo elsewhere. A unit of several
 statlines or with attached Leaders is a target for the whole-unit engine: with ``exact=True``
-its one activation is solved by :mod:`mathhammer.wh40k.exact_mixed` unless that engine
+its one activation is solved by :mod:`mathhammer.wh40k.exact_engine.mixed` unless that engine
 refuses it ([PRECISION], a Command Re-roll), else by :func:`mathhammer.run` (Monte Carlo).
 The ``method`` column says which engine made each row, and ``frame.attrs["notes"]`` why a
 cell asked to be exact ran Monte Carlo.
@@ -437,7 +437,7 @@ def _exact_matrix(planned: list[_Planned], exact: bool | str, trials: int,
                   ) -> pd.DataFrame | None:
     """The matrix's frame with every cell solved exactly where covered: the one-statline
     cells in one :func:`~mathhammer.wh40k.exact_grid.solve_cells` call, the others by
-    :mod:`~mathhammer.wh40k.exact_mixed`; the refused ones by Monte Carlo (``exact=True``)
+    :mod:`~mathhammer.wh40k.exact_engine.mixed`; the refused ones by Monte Carlo (``exact=True``)
     or :class:`_NotEveryCell` at the first (``"every"``)."""
     if not planned:
         return None
@@ -494,8 +494,8 @@ def _solve_statlines(planned: list[_Planned], every: bool, bar) -> None:
 
 
 def _solve_unit(cell: _Planned) -> None:
-    """A target of several statlines, by :mod:`mathhammer.wh40k.exact_mixed`."""
-    from mathhammer.wh40k.exact_mixed import solve_activation
+    """A target of several statlines, by :mod:`mathhammer.wh40k.exact_engine.mixed`."""
+    from mathhammer.wh40k.exact_engine.mixed import solve_activation
     from mathhammer.wh40k.scenario.compile import compile_scenario
 
     scenario = _unit_scenario(cell.unit, cell.picks, cell.target, cell.phase, cell.options)
@@ -615,9 +615,9 @@ def _grid_cell(label, weapons, target, child, exact, trials, points, options, re
 def _unit_cell(unit, picks, target, phase, child, trials, points, options, results,
                exact: bool | str = False) -> tuple[pd.DataFrame | None, str, str]:
     """A target of several statlines: one activation, solved exactly when ``exact`` and the
-    exact engine covers it (:mod:`mathhammer.wh40k.exact_mixed`), else by the whole-unit
+    exact engine covers it (:mod:`mathhammer.wh40k.exact_engine.mixed`), else by the whole-unit
     Monte Carlo engine. Returns the frame, the method and why Monte Carlo ran ("" if not)."""
-    from mathhammer.wh40k.exact_mixed import solve_activation
+    from mathhammer.wh40k.exact_engine.mixed import solve_activation
     from mathhammer.wh40k.scenario.api import run
     from mathhammer.wh40k.scenario.compile import compile_scenario
 

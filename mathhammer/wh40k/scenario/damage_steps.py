@@ -10,7 +10,7 @@ import numpy as np
 
 from mathhammer.core.jit import inline_kernel, inlined_once, lean_kernel, step_kernel
 from mathhammer.core.rng import d6, roll_dice
-from mathhammer.wh40k.dice_steps import draw_from_cdf, roll_with_lowest_die_again
+from mathhammer.wh40k.monte_carlo.dice_steps import draw_from_cdf, roll_with_lowest_die_again
 from mathhammer.wh40k.plan_columns import (COMMAND_CODES, COMMAND_DAMAGE_BELOW, COMMAND_ONE_DIE,
                                            D_CONST, D_COUNT, D_SIDES, D_TABLE, FNP_COLUMN,
                                            MORTAL_DAMAGE, NORMAL_DAMAGE, SAVE_FAILS, SAVE_REROLL)

@@ -37,8 +37,8 @@ import numpy as np
 from mathhammer.core.jit import (inline_kernel, inlined_once, lean_inlining_kernel,
                                  optimised_at_level, step_kernel)
 from mathhammer.core.rng import d6, roll_dice
-from mathhammer.wh40k.dice_steps import (binomial_at, count_outcomes, roll_classified,
-                                         roll_classified_command)
+from mathhammer.wh40k.monte_carlo.dice_steps import (binomial_at, count_outcomes, roll_classified,
+                                                     roll_classified_command)
 from mathhammer.wh40k.plan_columns import (AUTO_HIT, DEVASTATING, EXTRA_CRIT, FNP_COLUMN,
                                            FNP_MORTAL_COLUMN, LETHAL, MORTAL_DAMAGE, NORMAL_DAMAGE,
                                            RF_CONST, RF_COUNT, RF_SIDES, SUS_CONST, SUS_COUNT,

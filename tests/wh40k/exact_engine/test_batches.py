@@ -1,4 +1,4 @@
-"""The batched exact engine (wh40k/exact_cell_tables.py, wh40k/exact_batch.py): every cell's
+"""The batched exact engine (wh40k/exact_engine/cells.py, wh40k/exact_engine/batches.py): every cell's
 tables equal compile_plan's for that cell alone, every cell's pmfs equal mh.exact's to 1e-12
 (generated grids: both editions, modifiers, mixed options, Feel No Pain, [HAZARDOUS],
 [DEVASTATING WOUNDS] held or not, [BLAST] against unit sizes, [ANTI-X], [PSYCHIC]), and the
@@ -14,10 +14,11 @@ import pytest
 
 import mathhammer as mh
 from mathhammer.errors import UnsupportedError
-from mathhammer.wh40k import api, exact_batch, exact_grid
+from mathhammer.wh40k import api, exact_grid
+from mathhammer.wh40k.exact_engine import batches as exact_batch
 from mathhammer.wh40k.compile import (compile_plan)
-from mathhammer.wh40k.exact_batch import batchable, dice_law
-from mathhammer.wh40k.exact_cell_tables import cell_tables
+from mathhammer.wh40k.exact_engine.batches import batchable, dice_law
+from mathhammer.wh40k.exact_engine.cells import cell_tables
 from mathhammer.wh40k.dice_laws import attack_dice_pmf
 from mathhammer.wh40k.exact_grid import solve_cells
 from tests.wh40k.grid_cases import TARGETS, WEAPONS

@@ -1,10 +1,10 @@
-"""The exact engine (wh40k/exact.py) on plans small enough to enumerate by hand."""
+"""The exact engine (wh40k/exact_engine/chains.py) on plans small enough to enumerate by hand."""
 
 import numpy as np
 import pytest
 
 from mathhammer.errors import UnsupportedError
-from mathhammer.wh40k.exact import compiled_plan, hazard_pmf, inflict_pending, solve
+from mathhammer.wh40k.exact_engine.chains import compiled_plan, hazard_pmf, inflict_pending, solve
 from mathhammer.wh40k.parse import parse_target, parse_weapon
 from mathhammer.wh40k.profiles import Modifiers, Rules, Situation
 

@@ -1,9 +1,9 @@
 """The exact engine for many one-batch cells at once: numpy over stacked cells.
 
-:func:`solve_tables` answers cells settled by :func:`~mathhammer.wh40k.exact_cell_tables.
+:func:`solve_tables` answers cells settled by :func:`~mathhammer.wh40k.exact_engine.cells.
 cell_tables` (one weapon line against one unit of identical models) with the law of
-:func:`mathhammer.wh40k.exact.solve`, each step taken for a whole stack of cells (chains
-padded to 16, 32, 64 or 96 states) by a few numpy calls:
+:func:`mathhammer.wh40k.exact_engine.chains.solve`, each step taken for a whole stack of cells
+(chains padded to 16, 32, 64 or 96 states) by a few numpy calls:
 
 1. hit, wound and save probabilities of every cell (from their D6 tables), and each attack
    die's generating function over (u, k): u unsaved ordinary wounds, k [DEVASTATING WOUNDS]
@@ -19,8 +19,8 @@ padded to 16, 32, 64 or 96 states) by a few numpy calls:
    step. Any other die: its joint pmf of (u, k) by Kronecker substitution, then the chain.
 
 Only non-negative numbers are multiplied and added (no FFT, no subtraction), as in the
-cell-by-cell engine; the pmfs equal :func:`mathhammer.wh40k.exact.solve`'s to rounding
-(``tests/wh40k/test_exact_batch.py`` checks 1e-12 on generated grids).
+cell-by-cell engine; the pmfs equal :func:`mathhammer.wh40k.exact_engine.chains.solve`'s to
+rounding (``tests/wh40k/exact_engine/test_batches.py`` checks 1e-12 on generated grids).
 """
 
 from __future__ import annotations
@@ -38,10 +38,10 @@ from mathhammer.wh40k.compile import (A_CONST, A_COUNT, A_REROLL_BELOW, A_SIDES,
                                       EXTRA_CRIT, LETHAL, N_WEAPONS, RF_CONST, RF_COUNT,
                                       RF_SIDES, SUS_CONST, SUS_COUNT, SUS_SIDES,
                                       dice_pmf, max_attack_dice, weapon_dice_pmf)
-from mathhammer.wh40k.exact import (MAX_EXACT_DAMAGE, MAX_EXACT_STATES, MAX_EXACT_WORK,
-                                    MAX_PENDING_CELLS, hazard_pmf)
-from mathhammer.wh40k.exact_cell_tables import CellTables
-from mathhammer.wh40k.exact_tables import flat_power
+from mathhammer.wh40k.exact_engine.chains import (MAX_EXACT_DAMAGE, MAX_EXACT_STATES,
+                                                  MAX_EXACT_WORK, MAX_PENDING_CELLS, hazard_pmf)
+from mathhammer.wh40k.exact_engine.cells import CellTables
+from mathhammer.wh40k.exact_engine.tables import flat_power
 from mathhammer.wh40k.weapon_tables import BatchTables
 
 __all__ = ["MAX_BATCH_HITS", "MAX_BATCH_STATES", "SolvedTables", "batchable", "dice_law",
@@ -91,7 +91,7 @@ def solve_tables(cells: Sequence[CellTables]) -> SolvedTables:
     -------
     SolvedTables
         Per cell (``solved[i]``), ``(pmfs, means)``: the pmfs of
-        :func:`mathhammer.wh40k.exact.solve` (``"damage"``, ``"models_destroyed"``,
+        :func:`mathhammer.wh40k.exact_engine.chains.solve` (``"damage"``, ``"models_destroyed"``,
         ``"attacker_mortal_wounds"``) and their means as
         :class:`~mathhammer.core.result.Distribution` computes them; and every cell's
         headline figures as arrays.
@@ -318,7 +318,7 @@ class _Units:
 
     def steps(self, pmfs: Sequence[list[float]], fnp: np.ndarray) -> np.ndarray:
         """Markov steps ``[cells, size, size]`` over wounds lost of one allocation of damage
-        with Feel No Pain (:func:`mathhammer.wh40k.exact_tables.build_transition`, for many
+        with Feel No Pain (:func:`mathhammer.wh40k.exact_engine.tables.build_transition`, for many
         cells; each padded with states it never reaches)."""
         n, w_most, size = len(pmfs), self.w_most, self.size
         padded = _padded(pmfs, w_most + 1)
@@ -404,7 +404,7 @@ def _sustained_pmf(row: Sequence[int]) -> list[float]:
 
 def _attack_die(stack: _Stack) -> np.ndarray:
     """Generating functions ``[cells, u, k]`` of one attack die (as
-    :func:`mathhammer.wh40k.exact_tables.attack_die_gf` builds one): hit roll, [SUSTAINED
+    :func:`mathhammer.wh40k.exact_engine.tables.attack_die_gf` builds one): hit roll, [SUSTAINED
     HITS] extra hits, [LETHAL HITS] automatic wounds, wound and save rolls; u unsaved
     ordinary wounds, k [DEVASTATING WOUNDS] critical wounds; folded (:func:`_folded`)."""
     fail_hit, hit, crit_hit, wound, crit_wound, unsaved = stack.probabilities()
@@ -632,10 +632,10 @@ def _joint_chain(group: Sequence[CellTables], die: np.ndarray, step: np.ndarray,
                  mortal: _MortalSteps, index: np.ndarray, dice: np.ndarray,
                  counts: np.ndarray) -> np.ndarray:
     """Final pmfs of wounds lost ``[cells, size]`` of any cells: each cell's joint pmf of
-    unsaved and critical wounds (:func:`~mathhammer.wh40k.exact_tables.flat_power`), the
+    unsaved and critical wounds (:func:`~mathhammer.wh40k.exact_engine.tables.flat_power`), the
     unsaved wounds through the chain, then each critical wound's step (as
-    :func:`mathhammer.wh40k.exact.apply_batch`). ``counts`` is not read (the signature of
-    :func:`_simple_chain`)."""
+    :func:`mathhammer.wh40k.exact_engine.chains.apply_batch`). ``counts`` is not read (the
+    signature of :func:`_simple_chain`)."""
     laws: dict[tuple, np.ndarray] = {}
     joints = []
     for j, c in enumerate(group):

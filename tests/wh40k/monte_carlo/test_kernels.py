@@ -105,7 +105,7 @@ def test_fixed_damage_allocation_shortcut_matches_one_at_a_time():
     from hypothesis import given, settings
     from hypothesis import strategies as st
 
-    from mathhammer.wh40k.kernels import _allocate_fixed
+    from mathhammer.wh40k.monte_carlo.kernels import _allocate_fixed
 
     @settings(deadline=None, max_examples=400)
     @given(failed=st.integers(0, 40), damage=st.integers(1, 8), wounds=st.integers(1, 12),

@@ -14,7 +14,7 @@ No Pain) is solved here exactly, from the same compiled arrays the scenario kern
 - Toughness (19.02) and the save re-rolls of a batch are those of the unit at the start of
   the batch: the states are split by the toughness they present and the group at the front,
   and each part gets its own (saves to roll, critical wounds) pmf, the generating functions
-  of :mod:`mathhammer.wh40k.exact_tables` with every save counted.
+  of :mod:`mathhammer.wh40k.exact_engine.tables` with every save counted.
 - 11th-edition saves (05.03-05.04): every save die is rolled, then they are inflicted lowest
   first on the group at the front at that moment, so whether a die fails depends on where
   the earlier ones put the unit. The faces are taken in order: with n dice left, c of them
@@ -25,8 +25,8 @@ No Pain) is solved here exactly, from the same compiled arrays the scenario kern
   die is one step mixing "fails here" and "saved here" per state.
 - [DEVASTATING WOUNDS]: after the batch's saves, each a step of mortal damage on the model at
   the front (its group's Feel No Pain against mortal wounds), held to the end of the
-  activation (a pending axis, as in :mod:`mathhammer.wh40k.exact`) or spilling one mortal
-  wound at a time, as the rules in force say.
+  activation (a pending axis, as in :mod:`mathhammer.wh40k.exact_engine.chains`) or spilling
+  one mortal wound at a time, as the rules in force say.
 
 Outside this engine (refused with :class:`~mathhammer.errors.UnsupportedError`, the cell then
 runs Monte Carlo): [PRECISION], a Command Re-roll, several activations or rounds, and work
@@ -44,8 +44,9 @@ from mathhammer.wh40k.compile import (D_CONST, D_COUNT, D_SIDES, D_TABLE, DEVAST
                                       FNP_COLUMN, FNP_MORTAL_COLUMN, MORTAL_DAMAGE,
                                       NORMAL_DAMAGE, RF_CONST, RF_COUNT, RF_SIDES, SAVE_FAILS,
                                       SAVE_REROLL, dice_pmf, face_probabilities, rerolled_pmf)
-from mathhammer.wh40k.exact import apply_batch, inflict_pending
-from mathhammer.wh40k.exact_tables import attack_die_gf, binomial_rows, mapped_pmf, mix_powers
+from mathhammer.wh40k.exact_engine.chains import apply_batch, inflict_pending
+from mathhammer.wh40k.exact_engine.tables import (attack_die_gf, binomial_rows, mapped_pmf,
+                                                  mix_powers)
 from mathhammer.wh40k.scenario.compile import (A_CHARACTER, A_FIRST_SUB, A_LOCAL, A_N_SUBS,
                                                A_WOUNDS, B_BLAST, B_BONUS_COUNT,
                                                B_BONUS_SIDES, B_CLEAVE, B_FIRST_CONTRIB,

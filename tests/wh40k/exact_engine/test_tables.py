@@ -1,4 +1,4 @@
-"""The exact engine's tables (wh40k/exact_tables.py): generating functions and Markov steps
+"""The exact engine's tables (wh40k/exact_engine/tables.py): generating functions and Markov steps
 on small cases written out by hand."""
 
 import math
@@ -6,10 +6,11 @@ import math
 import numpy as np
 import pytest
 
-from mathhammer.wh40k import api, exact, exact_tables
-from mathhammer.wh40k.exact_tables import (add_padded, binomial_rows, build_transition,
-                                           convolve, damage_transition, mapped_pmf,
-                                           mix_powers, power_1d, spill_step)
+from mathhammer.wh40k import api
+from mathhammer.wh40k.exact_engine import chains as exact, tables as exact_tables
+from mathhammer.wh40k.exact_engine.tables import (add_padded, binomial_rows, build_transition,
+                                                  convolve, damage_transition, mapped_pmf,
+                                                  mix_powers, power_1d, spill_step)
 from tests.wh40k import previous_exact
 
 COIN = np.array([0.5, 0.5])

@@ -1,4 +1,4 @@
-"""Tables of a weapon compiled once per class of targets (wh40k/exact_cell_tables.py): each
+"""Tables of a weapon compiled once per class of targets (wh40k/exact_engine/cells.py): each
 cell's tables equal compile_plan's for that cell alone (generated grids), and targets share a
 class only when the weapon's tables cannot tell them apart."""
 
@@ -10,8 +10,8 @@ import pytest
 from mathhammer.wh40k import api
 from mathhammer.wh40k.compile import (BATCH_COLUMNS, FNP_COLUMN, FNP_MORTAL_COLUMN,
                                       MORTAL_DAMAGE, NORMAL_DAMAGE, compile_plan)
-from mathhammer.wh40k.exact_cell_tables import cell_tables, defender_class
-from tests.wh40k.test_exact_batch import cells_of, grids
+from mathhammer.wh40k.exact_engine.cells import cell_tables, defender_class
+from tests.wh40k.exact_engine.test_batches import cells_of, grids
 
 
 @pytest.mark.parametrize("weapons,targets,options", list(grids(16, 7)))

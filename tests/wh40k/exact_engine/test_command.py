@@ -1,10 +1,10 @@
-"""The exact engine with a Command Re-roll in hand (wh40k/exact_command.py), on cases worked
+"""The exact engine with a Command Re-roll in hand (wh40k/exact_engine/command.py), on cases worked
 out by hand."""
 
 import numpy as np
 
-from mathhammer.wh40k.exact import compiled_plan
-from mathhammer.wh40k.exact_command import roll_split, solve
+from mathhammer.wh40k.exact_engine.chains import compiled_plan
+from mathhammer.wh40k.exact_engine.command import roll_split, solve
 from mathhammer.wh40k.parse import parse_target, parse_weapon
 from mathhammer.wh40k.profiles import Modifiers, Rules, Situation
 

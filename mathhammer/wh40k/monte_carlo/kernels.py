@@ -75,9 +75,9 @@ from mathhammer.wh40k.compile import (
     WOUND_REROLL,
     WOUNDS_OF_REST,
 )
-from mathhammer.wh40k.dice_steps import (binomial_at, count_outcomes, draw_from_cdf,
-                                         roll_classified, roll_classified_command,
-                                         roll_with_lowest_die_again)
+from mathhammer.wh40k.monte_carlo.dice_steps import (binomial_at, count_outcomes, draw_from_cdf,
+                                                     roll_classified, roll_classified_command,
+                                                     roll_with_lowest_die_again)
 
 
 # Values of ``command_reroll`` (compile.COMMAND_CODES), as literals numba folds.

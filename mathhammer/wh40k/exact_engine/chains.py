@@ -18,19 +18,19 @@ The method, per batch (one weapon line):
 With one group of identical models the order of save rolls does not change the law of the
 outcome, so sorting saves (05.04) needs no modelling here. A plan against several allocation
 groups is refused with :class:`~mathhammer.errors.UnsupportedError`; a whole-unit activation
-against a unit of several statlines is solved by :mod:`mathhammer.wh40k.exact_mixed`.
+against a unit of several statlines is solved by :mod:`mathhammer.wh40k.exact_engine.mixed`.
 
 Speed (issue 24). Every table above is a pure function of a few small integer tables of the
-plan, so :mod:`mathhammer.wh40k.exact_tables` memoises them on their bytes (and
+plan, so :mod:`mathhammer.wh40k.exact_engine.tables` memoises them on their bytes (and
 :func:`compiled_plan` the plan itself): a repeated or overlapping question rebuilds nothing.
 Powers of a generating function are taken by Horner's scheme on a table allocated once, or by
 squaring (one weapon's table to the number of weapons); the states after u unsaved wounds by
 squaring the Markov step for small units. When a [DEVASTATING WOUNDS] critical wound takes
 the same step as an unsaved wound (same damage and Feel No Pain, no spilling: the usual
 case), only their total matters and the batch needs its one-dimensional pmf
-(:func:`~mathhammer.wh40k.exact_tables.wound_total_pmf`). A lone model hit by a few wounds
+(:func:`~mathhammer.wh40k.exact_engine.tables.wound_total_pmf`). A lone model hit by a few wounds
 needs no Markov matrix: its wounds lost are min(W, L + K1 + ... + Ku), a few capped
-convolutions (:func:`~mathhammer.wh40k.exact_tables.lone_model_states`). Only non-negative
+convolutions (:func:`~mathhammer.wh40k.exact_engine.tables.lone_model_states`). Only non-negative
 numbers are multiplied and added, so each probability keeps its relative precision.
 :func:`clear_caches` forgets it all.
 """
@@ -48,11 +48,11 @@ from mathhammer.wh40k.compile import (DEVASTATING, FNP_COLUMN, FNP_MORTAL_COLUMN
                                       G_WOUNDS, MORTAL_DAMAGE, NORMAL_DAMAGE, SUS_CONST,
                                       SUS_COUNT, SUS_SIDES, CompiledPlan, compile_plan,
                                       max_attack_dice)
-from mathhammer.wh40k.exact_tables import (CACHE_SIZE, MAX_CACHED_STATES, Memo, add_padded,
-                                           clear_caches as clear_table_caches, convolve,
-                                           damage_transition, frozen, joint_pmf,
-                                           lone_model_states, mapped_pmf, passed_damage_pmf,
-                                           spill_step, wound_total_pmf)
+from mathhammer.wh40k.exact_engine.tables import (CACHE_SIZE, MAX_CACHED_STATES, Memo, add_padded,
+                                                  clear_caches as clear_table_caches, convolve,
+                                                  damage_transition, frozen, joint_pmf,
+                                                  lone_model_states, mapped_pmf, passed_damage_pmf,
+                                                  spill_step, wound_total_pmf)
 from mathhammer.wh40k.profiles import Modifiers, Rules, Situation, TargetProfile, Weapon
 
 __all__ = ["MAX_EXACT_DAMAGE", "MAX_EXACT_STATES", "MAX_EXACT_WORK", "MAX_LONE_MODEL_WOUNDS",
@@ -104,7 +104,7 @@ def solve(plan: CompiledPlan) -> dict[str, np.ndarray]:
     UnsupportedError
         For a target with several allocation groups, or [DEVASTATING WOUNDS] deferred to the
         end of the attacks with more pending critical wounds than ``MAX_PENDING_CELLS`` allows,
-        or a Command Re-roll (:func:`mathhammer.wh40k.exact_command.solve` follows it).
+        or a Command Re-roll (:func:`mathhammer.wh40k.exact_engine.command.solve` follows it).
 
     Notes
     -----
@@ -118,7 +118,7 @@ def solve(plan: CompiledPlan) -> dict[str, np.ndarray]:
                                "the Monte Carlo engine for mixed units")
     if plan.command_reroll:
         raise UnsupportedError("a plan with a Command Re-roll is solved by "
-                               "mathhammer.wh40k.exact_command.solve")
+                               "mathhammer.wh40k.exact_engine.command.solve")
     group = plan.groups[0].tolist()
     models, wounds = group[G_MODELS], group[G_WOUNDS]
     check_exact_size(plan, models * wounds + 1)
@@ -250,7 +250,8 @@ def hazard_pmf(rolls: int, mortals_per_fail: int, fail_max: int = 2) -> np.ndarr
 
 def unsaved_and_devastating_pmf(plan: CompiledPlan, b: int, group: int = 0) -> np.ndarray:
     """Joint pmf ``P[u, k]`` of unsaved ordinary wounds and devastating critical wounds
-    (read-only; memoised on the batch's tables, see :mod:`mathhammer.wh40k.exact_tables`)."""
+    (read-only; memoised on the batch's tables, see
+    :mod:`mathhammer.wh40k.exact_engine.tables`)."""
     return joint_pmf(plan.batch[b], plan.rolls[b], plan.saves[b, group])
 
 
@@ -279,7 +280,7 @@ def _resolve_batch(plan: CompiledPlan, b: int, state: np.ndarray, models: int,
 
 
 #: Most unsaved-wound counts (the longest pmf) a batch against one model is followed
-#: convolution by convolution (:func:`~mathhammer.wh40k.exact_tables.lone_model_states`);
+#: convolution by convolution (:func:`~mathhammer.wh40k.exact_engine.tables.lone_model_states`);
 #: beyond, squaring the Markov step takes fewer numpy calls.
 MAX_LONE_MODEL_WOUNDS = 6
 

@@ -1,11 +1,11 @@
-"""The 40k kernels' dice steps (wh40k/dice_steps.py) on scripted dice: each roll read by hand."""
+"""The 40k kernels' dice steps (wh40k/monte_carlo/dice_steps.py) on scripted dice: each roll read by hand."""
 
 import numpy as np
 
 from mathhammer.core.jit import kernel
 from mathhammer.core.rng import scripted_dice_used, scripted_stream
-from mathhammer.wh40k.dice_steps import (roll_classified, roll_classified_command,
-                                         roll_with_lowest_die_again)
+from mathhammer.wh40k.monte_carlo.dice_steps import (roll_classified, roll_classified_command,
+                                                     roll_with_lowest_die_again)
 from mathhammer.wh40k.plan_columns import CRITICAL, FAIL, SUCCESS
 
 CLASSES, REROLL = np.int64(0), np.int64(1)

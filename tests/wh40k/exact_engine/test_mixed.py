@@ -1,4 +1,4 @@
-"""The exact engine for units of several statlines (mathhammer/wh40k/exact_mixed.py).
+"""The exact engine for units of several statlines (mathhammer/wh40k/exact_engine/mixed.py).
 
 Two independent checks:
 
@@ -24,7 +24,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mathhammer.errors import UnsupportedError
-from mathhammer.wh40k.exact_mixed import solve_activation
+from mathhammer.wh40k.exact_engine.mixed import solve_activation
 from mathhammer.wh40k.scenario.api import run
 from mathhammer.wh40k.scenario.compile import compile_scenario
 from mathhammer.wh40k.scenario.reader import load_scenario

@@ -7,8 +7,8 @@ dice by its size ([BLAST]). :func:`cell_tables` compiles each weapon once per *c
 targets (:func:`defender_class`) against a :class:`~mathhammer.wh40k.weapon_tables.Defender`
 that lists every toughness and every save of the class (the tables the compiler builds for a
 unit of several statlines), then gives each cell its own rows of those tables: the same
-tables ``compile_plan`` gives that cell alone (``tests/wh40k/test_exact_batch.py`` compares
-them on generated grids).
+tables ``compile_plan`` gives that cell alone (``tests/wh40k/exact_engine/test_batches.py``
+compares them on generated grids).
 
 A cell this cannot settle (several weapon lines, a Command Re-roll, a rule that raised an
 error) is returned as None: the caller solves it the ordinary way, where any refusal is
