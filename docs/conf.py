@@ -23,7 +23,6 @@ import matplotlib  # noqa: E402
 
 matplotlib.use("Agg")
 
-import mathhammer  # noqa: E402
 from mathhammer.cli import version as _version  # noqa: E402
 
 QUICK = os.environ.get("MATHHAMMER_DOCS_QUICK") == "1"
@@ -100,7 +99,7 @@ html_static_path: list[str] = []
 html_theme_options = {
     "navigation_with_keys": False,
     "show_toc_level": 2,
-    "header_links_before_dropdown": 8,
+    "header_links_before_dropdown": 6,
     "navbar_align": "left",
     "footer_start": ["copyright"],
     "footer_end": ["sphinx-version"],

@@ -12,12 +12,11 @@ import argparse
 import dataclasses
 import importlib
 import os
+import re
 from collections.abc import Iterator
 
 from docutils import nodes
-from docutils.statemachine import StringList
 from sphinx.util.docutils import SphinxDirective
-from sphinx.util.nodes import nested_parse_with_titles
 
 HELP_WIDTH = "92"  # argparse wraps to $COLUMNS: fixed so the pages do not change by terminal
 
@@ -90,8 +89,7 @@ class SwitchesDirective(SphinxDirective):
         cls = _import(self.arguments[0])
         assert isinstance(cls, type) and dataclasses.is_dataclass(cls)
         texts = _parameter_texts(cls)
-        rows = [".. list-table::", "   :header-rows: 1", "   :widths: 22 14 64", "",
-                "   * - switch", "     - default", "     - meaning"]
+        rows = []
         for field in dataclasses.fields(cls):
             default = field.default
             if default is dataclasses.MISSING and field.default_factory is not dataclasses.MISSING:
@@ -100,14 +98,42 @@ class SwitchesDirective(SphinxDirective):
             if text is None:
                 raise self.error(f"{cls.__qualname__}.{field.name} has no entry in the "
                                  "Parameters section of its docstring")
-            rows += [f"   * - ``{field.name}``", f"     - ``{default!r}``", f"     - {text}"]
-        return self._parse(rows)
+            rows.append([[nodes.literal(field.name, field.name)],
+                         [nodes.literal(repr(default), repr(default))], _inline(text)])
+        return [_table(["switch", "default", "meaning"], [22, 14, 64], rows)]
 
-    def _parse(self, rows: list[str]) -> list[nodes.Node]:
-        container = nodes.container()
-        nested_parse_with_titles(self.state, StringList(rows, source=self.arguments[0]),
-                                 container)
-        return container.children
+
+def _inline(text: str) -> list[nodes.Node]:
+    """Docstring text with its ``literals`` kept as code; everything else plain text."""
+    parts = re.split(r"``(.+?)``", text)
+    return [nodes.literal(part, part) if i % 2 else nodes.Text(part)
+            for i, part in enumerate(parts) if part]
+
+
+def _table(header: list[str], widths: list[int], rows: list[list[list[nodes.Node]]]
+           ) -> nodes.table:
+    table = nodes.table(classes=["mathhammer-switches"])
+    group = nodes.tgroup(cols=len(header))
+    table += group
+    for width in widths:
+        group += nodes.colspec(colwidth=width)
+
+    def row_of(cells: list[list[nodes.Node]]) -> nodes.row:
+        row = nodes.row()
+        for cell in cells:
+            entry = nodes.entry()
+            entry += nodes.paragraph("", "", *cell)
+            row += entry
+        return row
+
+    head = nodes.thead()
+    head += row_of([[nodes.Text(h)] for h in header])
+    body = nodes.tbody()
+    for cells in rows:
+        body += row_of(cells)
+    group += head
+    group += body
+    return table
 
 
 _SCRAPED: dict[str, set[int]] = {}
@@ -124,6 +150,7 @@ def chart_scraper(block, block_vars, gallery_conf):  # type: ignore[no-untyped-d
     from matplotlib.figure import Figure
     from sphinx_gallery.scrapers import figure_rst
 
+    from mathhammer import charts
     from mathhammer.core.chart_layout import figure_of
 
     seen = _SCRAPED.setdefault(str(block_vars["src_file"]), set())
@@ -139,8 +166,6 @@ def chart_scraper(block, block_vars, gallery_conf):  # type: ignore[no-untyped-d
             continue
         seen.add(id(figure))
         path = next(block_vars["image_path_iterator"])
-        from mathhammer import charts
-
         charts.save(figure, path, dpi=110)
         paths.append(path)
     return figure_rst(paths, gallery_conf["src_dir"])
