@@ -49,7 +49,7 @@ exclude_patterns = [
     "gallery_scripts/*",  # sphinx-gallery's sources; auto_gallery/ holds what it writes
     "auto_gallery/*.ipynb", "auto_gallery/*.py", "auto_gallery/*.zip",
     "auto_gallery/*.codeobj.json",
-    "gallery.md", "gallery/*",  # the README's pictures (python docs/make_gallery.py)
+    "gallery/*",  # the README's pictures (python docs/make_gallery.py)
     "jupyter_execute",
 ]
 

@@ -1,5 +1,5 @@
-"""Draw every chart kind on realistic content into ``docs/gallery/`` and write
-``docs/gallery.md``.
+"""Draw every chart kind on realistic content into ``docs/gallery/``: the pictures the README
+shows. The documentation site's gallery is made by ``docs/gallery_scripts/`` at build time.
 
 Realistic means what articles use: unit names of forty to sixty characters, ten series in one
 comparison, probabilities of a few percent, a whole-unit scenario. Run from the repository
@@ -196,16 +196,8 @@ def charts_to_draw() -> dict[str, tuple[str, object]]:
 def main() -> None:
     out = HERE / "gallery"
     out.mkdir(exist_ok=True)
-    lines = ["# Chart gallery", "",
-             "Every chart kind, drawn by `docs/make_gallery.py` on realistic content: unit "
-             "names of forty to sixty characters, fourteen series in one comparison, "
-             "probabilities of a few percent, a whole-unit scenario, a chart drawn into "
-             "your own axes, Warmachine and Dust. Regenerate with "
-             "`python docs/make_gallery.py`.", ""]
-    for name, (text, art) in charts_to_draw().items():
+    for name, (_, art) in charts_to_draw().items():
         charts.save(art, out / f"{name}.png", dpi=110)
-        lines += [f"## {text}", "", f"![{text}](gallery/{name}.png)", ""]
-    (HERE / "gallery.md").write_text("\n".join(lines), encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -29,12 +29,14 @@ def test_lootas_by_hand():
 
 
 def test_readme_worked_example(capsys):
-    """The numbers of the README's roster example are what the command prints."""
+    """The numbers of the roster example in the documentation (docs/guide/wh40k/rosters.md)
+    are what the command prints."""
     from pathlib import Path
 
     from mathhammer.cli import main
 
-    readme = (Path(__file__).resolve().parents[3] / "README.md").read_text()
+    readme = (Path(__file__).resolve().parents[3] / "docs" / "guide" / "wh40k"
+              / "rosters.md").read_text()
     block = readme.split("$ mathhammer roster army.rosz --target MEQ")[1].split("```")[0]
     assert main(["roster", str(example("orks")), "--target", "MEQ", "--target", "VEQ",
                  "--exact"]) == 0
@@ -50,7 +52,8 @@ def test_readme_listing(capsys):
 
     from mathhammer.cli import main
 
-    readme = (Path(__file__).resolve().parents[3] / "README.md").read_text()
+    readme = (Path(__file__).resolve().parents[3] / "docs" / "guide" / "wh40k"
+              / "rosters.md").read_text()
     block = readme.split("$ mathhammer roster army.rosz\n")[1].split("  ...")[0]
     assert main(["roster", str(example("orks"))]) == 0
     assert capsys.readouterr().out.startswith(block)
