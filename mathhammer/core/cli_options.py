@@ -52,7 +52,7 @@ MAX_OPTION_VALUE = 2**64 - 1
 
 def _whole_number(text: str, limit: int = MAX_OPTION_VALUE) -> int:
     """``text`` read as a whole number of the digits 0-9 (an optional sign), at most
-    ``limit``: ``int()`` would also read ``1_0``, ``_1000`` and ``٣`` (the README's rule for
+    ``limit``: ``int()`` would also read ``1_0``, ``_1000`` and ``٣`` (the documented rule for
     every number option: refused)."""
     compact = text.strip()
     if not re.fullmatch(r"[+-]?[0-9]+", compact):

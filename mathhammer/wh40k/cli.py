@@ -85,7 +85,8 @@ def add_edition_argument(parser: ArgumentParser, default: int | None = 11) -> No
     parser.add_argument("--edition", type=edition_type, default=default, metavar="{10,11}",
                         help="rules edition: 11 (default) or 10 (the 10th-edition rules: "
                              "cover on the armour save, Stealth -1 to hit, mandatory [LETHAL "
-                             "HITS], ... see README)" if default is not None else
+                             "HITS], ... see docs/guide/wh40k/editions.md)"
+                        if default is not None else
                         "rules edition 10 or 11, overriding the file's own")
 
 

@@ -592,7 +592,7 @@ class Modifiers:
 class Rules:
     """Engine switches for the points the rules leave open (spec section 10).
 
-    Each default follows the rules as written; each is documented in the README.
+    Each default follows the rules as written; each is documented in docs/rules-readings.md.
 
     Parameters
     ----------

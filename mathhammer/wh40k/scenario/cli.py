@@ -17,7 +17,8 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "run", help="simulate a scenario file (units, activations, battle rounds)",
         description="Simulate every activation of a scenario TOML file, round after round.")
-    parser.add_argument("scenario", metavar="SCENARIO.toml", help="scenario file (see README)")
+    parser.add_argument("scenario", metavar="SCENARIO.toml",
+                        help="scenario file (see docs/guide/wh40k/scenarios.md)")
     add_monte_carlo_options(parser, default_trials=DEFAULT_SCENARIO_TRIALS)
     parser.add_argument("--rounds", type=positive_int, default=None,
                         help="override the file's number of battle rounds")

@@ -1,4 +1,5 @@
-"""Scenario files: TOML text to a :class:`~.model.Scenario` (schema in the README).
+"""Scenario files: TOML text to a :class:`~.model.Scenario` (schema in
+docs/guide/wh40k/scenarios.md).
 
 Errors are :class:`~mathhammer.errors.ScenarioError` with ``FILE:LINE`` where the offending
 key or value can be found in the text.
