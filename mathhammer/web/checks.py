@@ -7,6 +7,8 @@ the file system.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import re
 
 from mathhammer.errors import MathhammerError, ProfileError
@@ -76,7 +78,8 @@ def _dust_target(line: str) -> str:
     return str(parse_target(line))
 
 
-CHECKERS = {("40k", "weapon"): _attacker, ("40k", "target"): _wh40k_line_target,
+CHECKERS: dict[tuple[str, str], Callable[..., str]] = {
+            ("40k", "weapon"): _attacker, ("40k", "target"): _wh40k_line_target,
             ("warmachine", "attack"): _warmachine_attack,
             ("warmachine", "target"): _warmachine_target,
             ("dust", "weapon"): _dust_weapon, ("dust", "target"): _dust_target}

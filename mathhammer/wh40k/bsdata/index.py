@@ -216,7 +216,7 @@ class Datasheets:
         if record.single and size not in (None, 1):
             raise RosterError(f"'{record.name}' is a single model, not a unit of {size}")
         counts = record.counts(size)
-        selection = _scaled(_node(self._template(record)), counts, record.single)
+        selection = _scaled(node_from_plain(self.template_of(record)), counts, record.single)
         entry = read_entry(selection, f"{self.folder}: {record.faction}")
         total = sum(counts) if not record.single else 1
         points = record.points[min(total - record.min_size, len(record.points) - 1)] \
@@ -225,8 +225,9 @@ class Datasheets:
         return Datasheet(record.name, record.faction, record.edition, total, points, entry,
                          notes)
 
-    def _template(self, record: SheetRecord) -> Any:
-        """The record's roster selection: kept, or read from its place in the cache."""
+    def template_of(self, record: SheetRecord) -> Any:
+        """The record's roster selection (one model of each kind, as nested lists): kept, or
+        read from its place in the cache."""
         if not isinstance(record.template, tuple):
             return record.template
         offset, length = record.template
@@ -386,9 +387,11 @@ def _plain(node: Node) -> list:
     return [node.tag, node.attrs, node.text, [_plain(c) for c in node.children]]
 
 
-def _node(value: list) -> Node:
+def node_from_plain(value: list) -> Node:
+    """A roster selection kept in the cache (nested ``[tag, attrs, text, children]`` lists)
+    as a :class:`Node` again."""
     tag, attrs, text, children = value
-    return Node(tag, dict(attrs), text, [_node(c) for c in children])
+    return Node(tag, dict(attrs), text, [node_from_plain(c) for c in children])
 
 
 def _scaled(selection: Node, counts: list[int], single: bool) -> Node:

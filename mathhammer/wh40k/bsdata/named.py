@@ -35,6 +35,12 @@ def using_data(folder: str | os.PathLike[str] | None) -> Iterator[None]:
         _FOLDER.reset(token)
 
 
+def checkout_named(folder: str | os.PathLike[str] | None = None) -> bool:
+    """Whether a checkout is named: ``folder``, :func:`using_data` or ``$MATHHAMMER_DATA``."""
+    return folder is not None or _FOLDER.get() is not None or \
+        bool(os.environ.get("MATHHAMMER_DATA"))
+
+
 def is_named(value: Any) -> bool:
     """Whether ``value`` names a datasheet: a :class:`Datasheet` or text starting with ``@``."""
     return isinstance(value, Datasheet) or (isinstance(value, str)
@@ -117,5 +123,6 @@ def open_datasheets(folder: str | os.PathLike[str] | None = None, *,
     return found
 
 
-__all__ = ["RosterError", "is_named", "named_sheet", "named_target_line", "named_weapon_lines",
+__all__ = ["RosterError", "checkout_named", "is_named", "named_sheet", "named_target_line",
+           "named_weapon_lines",
            "open_datasheets", "parse_named", "using_data"]

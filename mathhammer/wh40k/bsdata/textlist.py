@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field
 
 from mathhammer.errors import RosterError
-from mathhammer.wh40k.bsdata.index import Datasheets, SheetRecord, _node
+from mathhammer.wh40k.bsdata.index import Datasheets, SheetRecord, node_from_plain
 from mathhammer.wh40k.roster import keywords as kw
 from mathhammer.wh40k.roster.convert import EDITIONS
 from mathhammer.wh40k.roster.read import ROSTER_NAMESPACE, Node
@@ -186,7 +186,7 @@ def roster_tree(data: bytes, source: str, sheets: Datasheets) -> Node:
 def _unit_selection(sheets: Datasheets, record: SheetRecord, unit: _Unit,
                     notes: list[str]) -> Node:
     """The datasheet's selection with the listed model groups and wargear."""
-    template = _node(sheets._template(record))
+    template = node_from_plain(sheets.template_of(record))
     armoury = {kw.clean(s.get("name")).lower(): s for s in template.list("armoury")}
     where = f"line {unit.line}: '{unit.name}'"
     if record.single:

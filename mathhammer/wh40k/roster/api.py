@@ -89,21 +89,15 @@ def roster(path: str | Path, *, attach: AttachSpec = None,
 def _tree(data: bytes, path: Path, folder: str | os.PathLike[str] | None) -> Any:
     """The roster tree of a file's bytes: a plain-text list read against the BSData checkout
     when one is named (``data``, ``--data``, ``MATHHAMMER_DATA``), any other file as is."""
+    from mathhammer.wh40k.bsdata.named import checkout_named
     from mathhammer.wh40k.bsdata.textlist import looks_like_text_list
 
-    if looks_like_text_list(data) and _checkout_named(folder):
+    if looks_like_text_list(data) and checkout_named(folder):
         from mathhammer.wh40k.bsdata.named import open_datasheets
         from mathhammer.wh40k.bsdata.textlist import roster_tree
 
         return roster_tree(data, str(path), open_datasheets(folder))
     return tree_from_bytes(data, path)
-
-
-def _checkout_named(folder: str | os.PathLike[str] | None) -> bool:
-    from mathhammer.wh40k.bsdata.named import _FOLDER
-
-    return folder is not None or _FOLDER.get() is not None or \
-        bool(os.environ.get("MATHHAMMER_DATA"))
 
 
 def roster_from_bytes(data: bytes, name: str, *, attach: AttachSpec = None,
