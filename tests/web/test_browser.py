@@ -83,9 +83,12 @@ def browser(tmp_path_factory):
 
 
 def _wait(browser, condition, timeout: float = WAIT):
+    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.support.ui import WebDriverWait
 
-    return WebDriverWait(browser, timeout, poll_frequency=0.05).until(condition)
+    # a page that rebuilds what a condition reads makes an element stale: look again
+    return WebDriverWait(browser, timeout, poll_frequency=0.05,
+                         ignored_exceptions=(StaleElementReferenceException,)).until(condition)
 
 
 def _shown(css: str, words: str = ""):

@@ -70,8 +70,10 @@ def test_a_unit_by_name_at_phone_width(named_server, phone):
     _type(browser, "#targets", "")
     # typing part of a name fills the completion list from the checkout
     _type(browser, "#unit-name", "squ")
-    _wait(browser, lambda b: [o.get_attribute("value") for o in b.find_elements(
-        By.CSS_SELECTOR, "#unit-names option")] == ["Strike Squad"], 10)
+    # read in one script: the list is rebuilt as the page hears back (no stale elements)
+    _wait(browser, lambda b: b.execute_script(
+        "return [...document.querySelectorAll('#unit-names option')].map(o => o.value)")
+        == ["Strike Squad"], 10)
     _type(browser, "#unit-name", "Strike Squad")
     _click(browser, 'button[data-unit-into="weapons"]')
     assert browser.find_element(By.ID, "weapons").get_attribute("value") == "@Strike Squad"
