@@ -166,7 +166,7 @@ NAME = st.text(st.sampled_from("$\\_^{}%#&~ ax1"), min_size=1, max_size=12).filt
     lambda s: s.strip())
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(attacker=NAME, target=NAME, title=NAME)
 def test_any_name_is_drawn_as_written(attacker, target, title):
     frame = pd.DataFrame({"attacker": [attacker, attacker + "!"], "target": target,
