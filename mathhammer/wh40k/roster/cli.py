@@ -28,7 +28,12 @@ def register(subparsers: Any) -> None:
                     "groups as target lines, weapons as weapon lines). With --target: every "
                     "unit against every target, shooting and fighting. With --against: "
                     "every unit against every unit of another list.")
-    parser.add_argument("file", metavar="FILE", help="roster file (.ros, .rosz or .json)")
+    parser.add_argument("file", metavar="FILE", nargs="?", default=None,
+                        help="roster file (.ros, .rosz, .json, or a GW app text list with "
+                             "--data)")
+    parser.add_argument("--example", choices=["marines", "orks"], default=None,
+                        help="one of the example lists that ship with mathhammer instead of "
+                             "FILE (11th-edition Space Marines or Orks)")
     parser.add_argument("--target", action="append", default=[], metavar="TARGET",
                         help="a target line or reference profile (MEQ, TEQ, '10x GEQ', ...); "
                              "repeat for several")
@@ -81,10 +86,25 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(handler=_run)
 
 
+def _roster_file(args: argparse.Namespace) -> Any:
+    """FILE, or the path of the ``--example`` list (one of the two, not both)."""
+    from mathhammer.wh40k.roster.api import example
+
+    if args.example and args.file:
+        raise OptionError(f"give a roster FILE or --example {args.example}, not both")
+    if args.example:
+        return example(args.example)
+    if not args.file:
+        raise OptionError("give a roster FILE (.ros, .rosz or .json), or try one that ships "
+                          "with mathhammer: --example orks (or marines)")
+    return args.file
+
+
 def _run(args: argparse.Namespace) -> int:
     from mathhammer.wh40k.roster.api import roster
 
-    army = roster(args.file, attach=args.attach or None, assume=args.assume or None)
+    army = roster(_roster_file(args), attach=args.attach or None,
+                  assume=args.assume or None)
     if args.to_scenario:
         army.to_toml(args.to_scenario)
     if args.optimise and not args.against:

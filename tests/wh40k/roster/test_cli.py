@@ -37,3 +37,16 @@ def test_to_scenario_and_errors(tmp_path, capsys):
     assert '[units."Intercessor Squad"]' in out.read_text()
     assert main(["roster", LIST, "--target", "MEQ", "--phase", "melee"]) == 2
     assert "invalid choice: 'melee'" in capsys.readouterr().err
+
+
+def test_an_example_list_without_a_file():
+    from mathhammer.wh40k.roster.api import example, roster
+    from tests.hostile import refused, run_cli
+
+    status, out, err, _ = run_cli(["roster", "--example", "orks"])
+    assert status == 0, err
+    army = roster(example("orks"))
+    assert out.splitlines()[0].endswith(f"{army.points} points")
+    assert all(f"{e.name}:" in out for e in army.entries)
+    refused(["roster"], "give a roster FILE", "--example orks")
+    refused(["roster", "army.ros", "--example", "orks"], "not both")

@@ -54,6 +54,6 @@ def test_readme_listing(capsys):
 
     readme = (Path(__file__).resolve().parents[3] / "docs" / "guide" / "wh40k"
               / "rosters.md").read_text()
-    block = readme.split("$ mathhammer roster army.rosz\n")[1].split("  ...")[0]
-    assert main(["roster", str(example("orks"))]) == 0
+    block = readme.split("$ mathhammer roster --example orks\n")[1].split("  ...")[0]
+    assert main(["roster", "--example", "orks"]) == 0
     assert capsys.readouterr().out.startswith(block)
