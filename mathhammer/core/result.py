@@ -524,8 +524,16 @@ class Result:
             err_text = "" if p_err is None else f" ± {p_err:.4f}"
             summary.append(f"  P({self.label(name)}) = {p:.4f}{err_text}")
         lines.extend(summary)
+        printed: list[tuple[str, Any]] = []
         for name, dist in self.distributions.items():
             lines.append("")
+            same = next((label for label, shown_dist in printed
+                         if np.array_equal(shown_dist.probabilities, dist.probabilities)), None)
+            if same is not None:   # one-wound models: wounds lost and models destroyed agree
+                lines.append(f"{self.label(name)}: the same distribution as {same} (they "
+                             "coincide here), not printed twice")
+                continue
+            printed.append((self.label(name), dist))
             lines.append(f"{self.label(name)}:")
             lines.append(f"  {'k':>4}  {'P(= k)':>8}  {'P(>= k)':>8}")
             at_least = dist.at_least()

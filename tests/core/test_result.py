@@ -84,3 +84,14 @@ def test_a_result_of_several_subjects_hands_out_each():
     with pytest.raises(MathhammerError, match="no subject 'C'"):
         result.for_subject("C")
     assert json.loads(json.dumps(result.to_dict()))["seed_spawn_key"] == [2]
+
+
+def test_coinciding_distributions_are_printed_once():
+    import mathhammer as mh
+
+    one_wound = mh.exact(['10x Bolt rifle: 24" A2 BS3+ S4 AP-1 D1'], "10x GEQ")
+    text = one_wound.to_text()
+    assert text.count("P(= k)") == 1
+    assert "models destroyed: the same distribution as wounds lost" in text
+    two_wounds = mh.exact(['10x Bolt rifle: 24" A2 BS3+ S4 AP-1 D1'], "5x MEQ")
+    assert two_wounds.to_text().count("P(= k)") == 2   # they differ: both tables
