@@ -165,7 +165,17 @@ def show_comparison(frame: Any, cells: dict, args: argparse.Namespace, engine: s
         print(to_markdown(frame, args.metric, digits=args.digits, caption=args.caption))
     else:
         print(f"Engine: {engine}")
-        print(pivot(frame, args.metric).to_string())
+        print(_worded(pivot(frame, args.metric), frame, args.metric).to_string())
+
+
+def _worded(grid: Any, frame: Any, metric: str | None) -> Any:
+    """The plain table with its metric columns in words (``expected wounds lost``), as the
+    Markdown table has them; JSON and CSV keep the identifiers."""
+    from mathhammer.core.labels import metric_label
+
+    if metric is not None:
+        return grid
+    return grid.rename(columns=lambda name: metric_label(name, frame))
 
 
 def comparison_chart(kind: str, frame: Any, cells: dict, args: argparse.Namespace) -> Any:

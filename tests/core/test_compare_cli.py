@@ -33,3 +33,17 @@ def test_chart_kind_defaults_and_lines_need_a_sweep():
     assert chart_kind(args(sweep="save=2,3", plot_kind="bars")) == "bars"
     with pytest.raises(OptionError, match="needs --sweep"):
         chart_kind(args(plot_kind="lines"))
+
+
+def test_the_plain_table_names_its_metrics_in_words():
+    from tests.hostile import run_cli
+
+    status, out, err, _ = run_cli(["compare", "Gun: A2 BS3+ S4 AP0 D1", "--target", "MEQ",
+                                   "--exact"])
+    assert status == 0, err
+    header = out.splitlines()[1]
+    assert "expected wounds lost" in header and "P(unit destroyed)" in header
+    assert "expected_damage" not in out   # identifiers stay in JSON and CSV
+    status, out, _, _ = run_cli(["compare", "Gun: A2 BS3+ S4 AP0 D1", "--target", "MEQ",
+                                 "--exact", "--json"])
+    assert status == 0 and "expected_damage" in out
