@@ -208,6 +208,15 @@ class ScenarioResult(Result):
         n = int(self.plan.units[self._unit_row(unit), U_MODELS])
         return float(dist.probabilities[n]) if len(dist.probabilities) > n else 0.0
 
+    def side_units(self, side: str) -> list[str]:
+        """The units of ``side``, in the scenario's order (a side is named by them in the
+        report: side "A" alone tells a reader nothing)."""
+        from mathhammer.wh40k.scenario.compile import U_SIDE
+
+        index = self.plan.side_names.index(side)
+        return [name for i, name in enumerate(self.plan.unit_names)
+                if int(self.plan.units[i, U_SIDE]) == index]
+
     def wiped_out(self) -> pd.DataFrame:
         """Per side: P(wiped out in round r) for each round, and P(still standing)."""
         rows = []
@@ -386,11 +395,14 @@ class ScenarioResult(Result):
             lines.append(f"  {name[:36]:<36} " + "  ".join(f"{v:11.2f}" for v in row[2:]))
         lines += ["", "Side wiped out (probability by round):"]
         frame = self.wiped_out()
+        named = {side: f"{side} ({', '.join(self.side_units(side))})"
+                 for side in self.plan.side_names}
+        width = min(max(len(n) for n in named.values()), 44)
         for side in self.plan.side_names:
             sub = frame[frame.side == side]
             cells = ", ".join(f"round {r}: {p:.3f}"
                               for r, p in zip(sub["round"], sub.p_wiped_out))
-            lines.append(f"  {side:<10} {cells}; still standing: "
+            lines.append(f"  {named[side][:44]:<{width}} {cells}; still standing: "
                          f"{self.sides[self.plan.side_names.index(side)][0] / self.trials:.3f}")
         return "\n".join(lines)
 

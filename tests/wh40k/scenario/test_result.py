@@ -68,3 +68,14 @@ def test_json_keys_of_an_int_seed_are_unchanged(example):
     assert set(first_side) == {"units", "wiped_out_in_round", "standing"}
     sided = [u for side in data["sides"].values() for u in side["units"]]
     assert sorted(sided) == sorted(data["units"])   # each unit on its side (U_SIDE)
+
+
+def test_sides_are_named_by_their_units_in_the_report():
+    import mathhammer as mh
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[3] / "examples" / "shoot_charge_fight.toml"
+    result = mh.run(mh.load_scenario(path), trials=500, seed=1)
+    assert result.side_units("A") == ["Intercessors"] and result.side_units("B") == ["Boyz"]
+    text = result.to_text()
+    assert "  A (Intercessors) round 1:" in text and "  B (Boyz)" in text
