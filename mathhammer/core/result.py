@@ -515,9 +515,10 @@ class Result:
             state = "reached" if reached.get("reached") else "NOT reached (trial cap)"
             lines.append(f"  trials=auto: target standard errors {state}")
         summary = []
+        width = max([24] + [len(self.label(name)) for name in self.distributions])
         for name, dist in self.distributions.items():
             err = "" if dist.stderr is None else f" ± {dist.stderr:.4f}"
-            summary.append(f"  {self.label(name):<24} mean {dist.mean:8.4f}{err}"
+            summary.append(f"  {self.label(name):<{width}} mean {dist.mean:8.4f}{err}"
                            f"   median {dist.quantile(0.5)}   90% ≤ {dist.quantile(0.9)}")
         for name, p in self.probabilities.items():
             p_err = self.probability_stderr(name)

@@ -95,3 +95,11 @@ def test_coinciding_distributions_are_printed_once():
     assert "models destroyed: the same distribution as wounds lost" in text
     two_wounds = mh.exact(['10x Bolt rifle: 24" A2 BS3+ S4 AP-1 D1'], "5x MEQ")
     assert two_wounds.to_text().count("P(= k)") == 2   # they differ: both tables
+
+
+def test_the_summary_columns_line_up_whatever_the_labels():
+    from mathhammer.dust.api import exact as dust_exact
+
+    text = dust_exact(["Shotgun: 3/1"], "Grenadier: INFANTRY2").to_text()
+    rows = [line for line in text.splitlines() if " mean " in line]
+    assert len(rows) >= 4 and len({line.index(" mean ") for line in rows}) == 1
