@@ -224,6 +224,53 @@ def solve(plan: CompiledPlan) -> dict[str, np.ndarray]:
     return pmfs_of(plan, _roll_reroll_state(plan, models, wounds), wounds)
 
 
+def solve_by_hand(plan: CompiledPlan) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+    """The pmfs of :func:`solve` split by where the Command Re-roll ends: still in hand after
+    every batch (first) and spent on one of them (second); the two add up to :func:`solve`'s.
+
+    A batch against a unit already destroyed is not resolved (the scenario kernel skips it),
+    so it cannot take the re-roll: that is what a later target of the same activation sees.
+
+    Raises
+    ------
+    UnsupportedError
+        As :func:`solve`, and for [DEVASTATING WOUNDS] held to the end of the attacks (their
+        rolls come after a later target's) or 10th-edition saves with a save re-roll (they
+        stop when the unit is destroyed).
+    """
+    kind = plan.command_reroll
+    if plan.groups.shape[0] != 1:
+        raise UnsupportedError("the exact engine covers one group of identical models; use "
+                               "the Monte Carlo engine for mixed units")
+    if plan.dw_at_unit_end and plan.batch[:, DEVASTATING].any():
+        raise UnsupportedError("a Command Re-roll shared by several targets with [DEVASTATING "
+                               "WOUNDS] held to the end of the attacks")
+    if kind == SAVE and plan.edition == 10:
+        raise UnsupportedError("a save Command Re-roll shared by several targets in 10th "
+                               "edition")
+    models, wounds = int(plan.groups[0, G_MODELS]), int(plan.groups[0, G_WOUNDS])
+    size = models * wounds + 1
+    check_exact_size(plan, size)
+    if kind == DAMAGE:
+        state = _damage_reroll_state(plan, models, wounds, halves=True)
+        spent, in_hand = state[:size], state[size:]
+    else:
+        in_hand = np.zeros(size)
+        in_hand[0] = 1.0
+        spent = np.zeros_like(in_hand)
+        for b in range(plan.n_batches):
+            joint = batch_split(plan, b, kind)
+            step_normal, step_mortal = batch_steps(plan, b, models, wounds)
+            alive = in_hand.copy()
+            alive[-1] = 0.0   # a destroyed unit: the batch is skipped, the re-roll kept
+            spent = (apply_batch(joint.normal, spent, step_normal, step_mortal, False)
+                     + apply_batch(joint.spent, alive, step_normal, step_mortal, False))
+            destroyed = in_hand[-1]
+            in_hand = apply_batch(joint.kept, alive, step_normal, step_mortal, False)
+            in_hand[-1] += destroyed
+    return pmfs_of(plan, in_hand, wounds), pmfs_of(plan, spent, wounds)
+
+
 def _roll_reroll_state(plan: CompiledPlan, models: int, wounds: int) -> np.ndarray:
     """Wounds lost with a hit, wound or save Command Re-roll: two states, the re-roll spent
     and in hand, each moved by its own batch pmfs."""
@@ -246,9 +293,11 @@ def _roll_reroll_state(plan: CompiledPlan, models: int, wounds: int) -> np.ndarr
     return state
 
 
-def _damage_reroll_state(plan: CompiledPlan, models: int, wounds: int) -> np.ndarray:
+def _damage_reroll_state(plan: CompiledPlan, models: int, wounds: int,
+                         halves: bool = False) -> np.ndarray:
     """Wounds lost with a Damage Command Re-roll: one chain over (re-roll spent, wounds lost)
-    and (re-roll in hand, wounds lost), the two halves of one vector."""
+    and (re-roll in hand, wounds lost), the two halves of one vector (returned as they are
+    with ``halves``, else added)."""
     size = models * wounds + 1
     state = np.zeros(2 * size)
     state[size] = 1.0
@@ -262,7 +311,7 @@ def _damage_reroll_state(plan: CompiledPlan, models: int, wounds: int) -> np.nda
                             step_mortal, defer)
     for step in deferred:
         state = inflict_pending(state, step)
-    return state[:size] + state[size:]
+    return state if halves else state[:size] + state[size:]
 
 
 def rerolled_low_damage(row: np.ndarray, raw_pmf: np.ndarray) -> np.ndarray:

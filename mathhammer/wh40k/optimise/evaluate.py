@@ -2,9 +2,14 @@
 
 Exact: when no targeted unit attacks, each target's fate depends only on the weapons aimed
 at it, so a plan's outcome is, per target, one call of the exact engine
-(:func:`mathhammer.exact`) on those weapons in the order the scenario engine resolves them
-(:func:`~.space.batch_order`); the calls are cached, so plans that aim the same weapons at a
-target share the work. :func:`exact_obstacle` names what keeps a scenario from this.
+(:func:`mathhammer.exact`) on those weapons in the order the scenario engine resolves the
+plan's own scenario (:func:`~.space.concrete_scenario`, gathered as the kernel gathers it:
+targets in the order first named, batches in their order at each target); the calls are
+cached on everything they read, so plans that aim the same weapons at a target in the same
+order share the work. One activation's Command Re-roll is one for all its targets: the
+first target whose roll fails takes it, and the targets after it go without
+(:func:`mathhammer.wh40k.exact_engine.command.solve_by_hand` splits each target's law by
+where the re-roll ends). :func:`exact_obstacle` names what keeps a scenario from this.
 
 Monte Carlo: the plan as a scenario (:func:`~.space.concrete_scenario`) run by
 :func:`mathhammer.run` with the same seed for every plan (common random numbers).
@@ -21,7 +26,7 @@ import numpy as np
 
 from mathhammer.errors import UnsupportedError
 from mathhammer.wh40k import abilities as ab
-from mathhammer.wh40k.optimise.space import Plan, Space, batch_order, concrete_scenario
+from mathhammer.wh40k.optimise.space import Plan, Space, concrete_scenario
 from mathhammer.wh40k.profiles import TargetProfile
 from mathhammer.wh40k.scenario.model import Scenario
 from mathhammer.wh40k.scenario.units import Unit, allocation_groups, declared_order
@@ -81,12 +86,27 @@ class NotExact(UnsupportedError):
     """A plan the exact evaluation cannot follow (the caller falls back to Monte Carlo)."""
 
 
-class ExactOutcome:
-    """Per-unit exact distributions of one plan (units no weapon aims at lose nothing)."""
+Pmfs = tuple[np.ndarray, np.ndarray]   # (models destroyed, wounds lost), by outcome
 
-    def __init__(self, models: dict[str, np.ndarray], wounds: dict[str, np.ndarray],
-                 units: Mapping[str, Unit]) -> None:
-        self._models, self._wounds, self._units = models, wounds, units
+
+class ExactOutcome:
+    """Per-unit exact distributions of one plan (units no weapon aims at lose nothing).
+
+    ``groups``: independent groups of units, each a list of terms whose sum is the group's
+    joint law, each term a product of per-unit sub-probability pmfs ({unit: (models
+    destroyed, wounds lost)}). Units share a group when one activation's Command Re-roll
+    may go to any of them (the first to fail a roll takes it); otherwise a group is one unit
+    and one term.
+    """
+
+    def __init__(self, groups: list[list[dict[str, Pmfs]]], units: Mapping[str, Unit]) -> None:
+        self._groups, self._units = groups, units
+        self._models: dict[str, np.ndarray] = {}
+        self._wounds: dict[str, np.ndarray] = {}
+        for terms in groups:
+            for unit in terms[0]:
+                self._models[unit] = _marginal(terms, unit, 0)
+                self._wounds[unit] = _marginal(terms, unit, 1)
 
     def _pmf(self, table: dict[str, np.ndarray], unit: str) -> np.ndarray:
         return table.get(unit, np.ones(1))
@@ -103,9 +123,21 @@ class ExactOutcome:
         return float(self._pmf(self._models, unit)[k:].sum()), 0.0
 
     def p_destroyed(self, units: Sequence[str]) -> tuple[float, float]:
+        wanted = set(units)
         p = 1.0
-        for unit in units:
-            p *= self.p_at_least(unit, sum(g.count for g in self._units[unit].groups))[0]
+        for unit in wanted - set(self._models):   # nothing aims at it: it stands
+            p *= self.p_at_least(unit, self._units[unit].models)[0]
+        for terms in self._groups:
+            if wanted & set(terms[0]):
+                total = 0.0
+                for term in terms:
+                    part = 1.0
+                    for unit, (models, _) in term.items():
+                        everyone = self._units[unit].models
+                        part *= float(models[everyone:].sum() if unit in wanted
+                                      else models.sum())
+                    total += part
+                p *= total
         return p, 0.0
 
     def points(self, unit: str, weights: Mapping[str, float]) -> tuple[float, float]:
@@ -117,68 +149,133 @@ class ExactOutcome:
         return self._pmf(self._models, unit)
 
 
+def _marginal(terms: list[dict[str, Pmfs]], unit: str, which: int) -> np.ndarray:
+    """``unit``'s pmf (``which`` 0: models destroyed, 1: wounds lost) from a sum of terms."""
+    out = np.zeros(max(len(term[unit][which]) for term in terms))
+    for term in terms:
+        weight = 1.0
+        for other, pmfs in term.items():
+            if other != unit:
+                weight *= float(pmfs[0].sum())
+        out[:len(term[unit][which])] += weight * term[unit][which]
+    return out
+
+
 class ExactEvaluator:
-    """Exact outcomes of plans, one cached exact-engine call per distinct target load."""
+    """Exact outcomes of plans, one cached exact-engine call per distinct target load.
+
+    A plan is first made into its scenario (:func:`~.space.concrete_scenario`), and each
+    activation's batches are read from it as the scenario engine gathers them
+    (:func:`~mathhammer.wh40k.scenario.compile.activation_batches`): targets in the order
+    first named, batches within a target in the order the kernel resolves them. A target's
+    load is those batches in that order; the cache is keyed on the load (weapons, counts and
+    order), the situation, the modifiers and the rules, everything an exact call reads.
+    """
 
     method = "exact"
 
     def __init__(self, space: Space) -> None:
         self.space = space
-        self.cache: dict[Any, tuple[np.ndarray, np.ndarray]] = {}
+        self.cache: dict[Any, Any] = {}
 
     def outcome(self, plan: Plan) -> ExactOutcome:
         """Raises :class:`NotExact` when activations of different modifiers or situations
-        (or a [BLAST]/[CLEAVE] weapon of a later activation) aim at one target."""
-        loads: dict[str, list] = {}
+        (or a [BLAST]/[CLEAVE] weapon of a later activation, or two activations one of which
+        has a Command Re-roll) aim at one target, or when an activation's Command Re-roll is
+        shared by targets the exact engine cannot split it between."""
+        concrete = concrete_scenario(self.space, plan)
+        loads: dict[str, list[tuple[Any, int]]] = {}
         settings: dict[str, set] = {}
         sources: dict[str, list[int]] = {}
-        scenario = self.space.scenario
-        for k in self.space.activation_order(plan):
-            act = scenario.activations[k]
-            modifiers = self.space.modifiers_of(plan, k)
-            per_target: dict[str, dict[Any, int]] = {}
-            for slot, (target, index), n in batch_order(self.space, plan, k):
-                profile = slot.profile(index).with_count(1)
-                lines = per_target.setdefault(target, {})
-                lines[profile] = lines.get(profile, 0) + n * slot.weapon.per_model
+        shared: list[list[str]] = []
+        for k, act in enumerate(concrete.activations):
+            per_target = _target_loads(concrete, k)
             for target, lines in per_target.items():
-                blast = any(w.has(ab.BLAST) or w.has(ab.CLEAVE) for w in lines)
+                blast = any(w.has(ab.BLAST) or w.has(ab.CLEAVE) for w, _ in lines)
                 if target in loads and blast:
                     raise NotExact(f"a [BLAST] weapon of a later activation aims at {target}")
-                loads.setdefault(target, []).extend(lines.items())
-                settings.setdefault(target, set()).add((act.situation, modifiers))
+                loads.setdefault(target, []).extend(lines)
+                settings.setdefault(target, set()).add((act.situation, act.modifiers))
                 sources.setdefault(target, []).append(k)
-        rules = self.space.rules_of(plan)
-        models, wounds = {}, {}
+            if act.modifiers.command_reroll != "none" and len(per_target) > 1:
+                shared.append(list(per_target))
+        rules = concrete.rules
+        keys = {}
         for target, load in loads.items():
             if len(settings[target]) > 1:
                 raise NotExact(f"activations of different modifiers aim at {target}")
             (situation, modifiers), = settings[target]
-            key = (target, tuple(load), situation, modifiers, rules)
-            if key not in self.cache:
-                if len(self.cache) >= MAX_EXACT_CALLS:
-                    raise UnsupportedError(f"more than {MAX_EXACT_CALLS:,} distinct exact "
-                                           "evaluations: fewer open choices, or split=False")
-                self.cache[key] = self._solve(key, plan, sources[target])
-            models[target], wounds[target] = self.cache[key]
-        return ExactOutcome(models, wounds, scenario.units)
+            if len(sources[target]) > 1 and modifiers.command_reroll != "none":
+                raise NotExact(f"several activations with a Command Re-roll each aim at "
+                               f"{target}")
+            keys[target] = (target, tuple(load), situation, modifiers, rules)
+        groups: list[list[dict[str, Pmfs]]] = []
+        in_shared = {t for targets in shared for t in targets}
+        for target in loads:
+            if target not in in_shared:
+                groups.append([{target: self._cached(keys[target], "whole", concrete,
+                                                     sources[target])}])
+        for targets in shared:
+            groups.append(self._shared_terms(targets, keys))
+        return ExactOutcome(groups, self.space.scenario.units)
 
-    def _solve(self, key: tuple, plan: Plan, sources: list[int]):
-        """(models destroyed pmf, wounds lost pmf) of one target's load."""
+    def _cached(self, key: tuple, mode: str, concrete: Scenario, sources: list[int]):
+        full = key + (mode,)
+        if full not in self.cache:
+            if len(self.cache) >= MAX_EXACT_CALLS:
+                raise UnsupportedError(f"more than {MAX_EXACT_CALLS:,} distinct exact "
+                                       "evaluations: fewer open choices, or split=False")
+            self.cache[full] = self._solve(key, mode, concrete, sources)
+        return self.cache[full]
+
+    def _shared_terms(self, targets: list[str], keys: dict[str, tuple]) -> list[dict[str, Pmfs]]:
+        """One activation's Command Re-roll over its targets in the order they are
+        attacked: the first target whose roll fails takes it, the later ones go without
+        (sum over which target spends it, or none)."""
+        normal, kept, spent = {}, {}, {}
+        for t in targets:
+            key = keys[t]
+            target, load, situation, modifiers, rules = key
+            without = dataclasses.replace(modifiers, command_reroll="none")
+            normal[t] = self._cached((target, load, situation, without, rules), "whole",
+                                     None, [])
+            kept[t], spent[t] = self._cached(key, "by hand", None, [])
+        terms = [{t: (spent[t] if i == j else kept[t] if i < j else normal[t])
+                  for i, t in enumerate(targets)} for j in range(len(targets))]
+        terms.append(dict(kept))
+        return terms
+
+    def _solve(self, key: tuple, mode: str, concrete: Scenario | None, sources: list[int]):
+        """(models destroyed pmf, wounds lost pmf) of one target's load; in mode "by hand",
+        the pair of them with the Command Re-roll kept and spent (sub-probabilities)."""
         target, lines, situation, modifiers, rules = key
         unit = self.space.scenario.units[target]
         profile = one_profile(unit)
         if profile is None:
-            return self._solve_mixed(target, plan, sources)
+            if mode != "whole" or concrete is None:
+                raise NotExact(f"a Command Re-roll shared with a unit of several statlines "
+                               f"({target})")
+            return self._solve_mixed(target, concrete, sources)
+        modifiers = _with_unit_defense(unit, modifiers)
+        weapons = [w.with_count(n) for w, n in lines]
+        if mode == "by hand":
+            from mathhammer.wh40k.exact_engine.chains import compiled_plan
+            from mathhammer.wh40k.exact_engine.command import solve_by_hand
+
+            try:
+                kept, spent = solve_by_hand(compiled_plan(weapons, profile, situation,
+                                                          modifiers, rules))
+            except UnsupportedError as exc:
+                raise NotExact(f"{target}: {exc}") from None
+            return ((kept["models_destroyed"], kept["damage"]),
+                    (spent["models_destroyed"], spent["damage"]))
         from mathhammer.wh40k.api import exact
 
-        modifiers = _with_unit_defense(unit, modifiers)
-        result = exact([w.with_count(n) for w, n in lines], profile, situation=situation,
-                       modifiers=modifiers, rules=rules)
+        result = exact(weapons, profile, situation=situation, modifiers=modifiers, rules=rules)
         return (result.distribution("models_destroyed").probabilities,
                 result.distribution("damage").probabilities)
 
-    def _solve_mixed(self, target: str, plan: Plan, sources: list[int]):
+    def _solve_mixed(self, target: str, concrete: Scenario, sources: list[int]):
         """A target of several statlines: its one activation of the plan, alone, by the
         mixed-unit exact engine (:mod:`mathhammer.wh40k.exact_engine.mixed`)."""
         from mathhammer.wh40k.exact_engine.mixed import solve_activation
@@ -187,8 +284,7 @@ class ExactEvaluator:
         if len(sources) > 1:
             raise NotExact(f"several activations aim at {target}, which has several "
                            "statlines")
-        concrete = concrete_scenario(self.space, plan)
-        act = concrete.activations[self.space.activation_order(plan).index(sources[0])]
+        act = concrete.activations[sources[0]]
         act = dataclasses.replace(act, target=target, weapons=tuple(
             w for w in act.weapons if w.target == target))
         units = {act.attacker: concrete.units[act.attacker], target: concrete.units[target]}
@@ -200,6 +296,26 @@ class ExactEvaluator:
         except UnsupportedError as exc:
             raise NotExact(f"{target}: {exc}") from None
         return pmfs["models_destroyed"], pmfs["damage"]
+
+
+def _target_loads(concrete: Scenario, k: int) -> dict[str, list[tuple[Any, int]]]:
+    """Activation ``k``'s weapons by target, targets in the order the scenario engine
+    attacks them and each target's (profile, weapons firing) in the order its batches
+    resolve."""
+    from mathhammer.wh40k.scenario.compile import activation_batches
+
+    attacker = concrete.units[concrete.activations[k].attacker]
+    out: dict[str, list[tuple[Any, int]]] = {}
+    for target, members in activation_batches(concrete, k):
+        lines: dict[Any, int] = {}
+        for attack in members:
+            group = attacker.group(attack.group)
+            models = group.count - attack.models_skipped
+            if attack.models_cap is not None:
+                models = min(models, attack.models_cap)
+            lines[attack.weapon] = lines.get(attack.weapon, 0) + max(models, 0) * attack.per_model
+        out.setdefault(target, []).extend((w, n) for w, n in lines.items() if n)
+    return out
 
 
 def _with_unit_defense(unit: Unit, modifiers):

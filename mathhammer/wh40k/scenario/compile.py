@@ -488,6 +488,12 @@ def _gather(scenario: Scenario, activation, attacks: Sequence[Attack]):
     return batches
 
 
+def activation_batches(scenario: Scenario, k: int) -> list[tuple[str, list[Attack]]]:
+    """Activation ``k``'s batches as the kernel resolves them: (target, the attacks gathered
+    into the batch), in order (:func:`_gather`)."""
+    return _gather(scenario, scenario.activations[k], scenario.attacks[k])
+
+
 def _sub_range(scenario: Scenario, unit, group_name: str, subs: list, unit_idx: int):
     """The sub-groups (first index, count 1 each) holding models of ``group_name``."""
     group_index = next(i for i, g in enumerate(unit.groups) if g.name == group_name)
