@@ -7,7 +7,7 @@ root::
 
     python docs/make_gallery.py
 
-The same content is drawn by ``tests/core/test_chart_geometry.py``, which checks the drawn
+The same content is drawn by ``tests/charts/test_geometry.py``, which checks the drawn
 geometry (texts inside the canvas and not overlapping, legends off the data).
 """
 

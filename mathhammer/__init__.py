@@ -60,6 +60,6 @@ __all__ = sorted(_LAZY)
 
 lazy_package(__name__, _LAZY)
 
-from mathhammer.core.labels import add_label_source  # noqa: E402  (stdlib only)
+from mathhammer.report.labels import add_label_source  # noqa: E402  (stdlib only)
 
 add_label_source("mathhammer.wh40k.metric_words")  # words of saved grids in any process

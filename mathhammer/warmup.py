@@ -125,7 +125,7 @@ def _checked(engines: Iterable[str]) -> list[str]:
 
 
 def register(subparsers: Any) -> None:
-    """Add the ``warmup`` subcommand (called by :mod:`mathhammer.cli`)."""
+    """Add the ``warmup`` subcommand (called by :mod:`mathhammer.main`)."""
     parser = subparsers.add_parser(
         "warmup", help="compile every engine's kernels now, so later runs start at once",
         description="Compile (or load from the cache) the kernels of every engine, or of the "

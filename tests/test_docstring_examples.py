@@ -9,8 +9,8 @@ import pytest
 matplotlib.use("Agg")
 
 
-@pytest.mark.parametrize("name", ["mathhammer.wh40k.compare", "mathhammer.core.tables",
-                                  "mathhammer.core.charts", "mathhammer.wh40k.targets"])
+@pytest.mark.parametrize("name", ["mathhammer.wh40k.compare", "mathhammer.report.tables",
+                                  "mathhammer.charts", "mathhammer.wh40k.targets"])
 def test_examples(name):
     module = importlib.import_module(name)
     failures, tried = doctest.testmod(module, optionflags=doctest.ELLIPSIS)

@@ -179,7 +179,7 @@ def figure():
 def test_save_refuses_a_fifo_a_device_a_folder_and_a_missing_folder(figure, tmp_path):
     import os
 
-    from mathhammer.core.charts import save
+    from mathhammer.charts import save
     from mathhammer.errors import OptionError
     fifo = tmp_path / "pipe.png"
     os.mkfifo(fifo)
@@ -194,14 +194,14 @@ def test_save_refuses_a_fifo_a_device_a_folder_and_a_missing_folder(figure, tmp_
 
 @pytest.mark.parametrize("path", [5, None, b"chart.png", "", "a\0.png", ["c.png"]], ids=repr)
 def test_save_refuses_what_is_not_a_file_name(figure, path):
-    from mathhammer.core.charts import save
+    from mathhammer.charts import save
     from mathhammer.errors import OptionError
     with pytest.raises(OptionError, match="cannot write a chart"):
         save(figure, path)
 
 
 def test_save_still_writes_and_replaces_a_regular_file(figure, tmp_path):
-    from mathhammer.core.charts import save
+    from mathhammer.charts import save
     target = tmp_path / "c.png"
     assert save(figure, target) == target and target.stat().st_size > 0
     save(figure, str(target))
@@ -209,7 +209,7 @@ def test_save_still_writes_and_replaces_a_regular_file(figure, tmp_path):
 
 
 def test_save_refuses_a_device_through_a_symlink(figure, tmp_path):
-    from mathhammer.core.charts import save
+    from mathhammer.charts import save
     from mathhammer.errors import OptionError
     link = tmp_path / "null.png"
     link.symlink_to("/dev/null")

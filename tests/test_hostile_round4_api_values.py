@@ -17,8 +17,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import mathhammer as mh
-from mathhammer.core.cli_options import non_negative_int, positive_int, trials_or_auto
-from mathhammer.core.compare_cli import parse_sweep
+from mathhammer.cli.options import non_negative_int, positive_int, trials_or_auto
+from mathhammer.cli.compare import parse_sweep
 from mathhammer.errors import MathhammerError, OptionError, ProfileError
 from mathhammer.warmachine.parse import parse_attack, parse_target as wm_target
 from mathhammer.wh40k.parse import parse_weapon

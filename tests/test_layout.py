@@ -21,11 +21,9 @@ PACKAGE = ROOT / "mathhammer"
 
 #: Modules with nothing of their own to test, and why.
 NOTHING_TO_TEST = {
-    "__main__.py": "`python -m mathhammer`: calls cli.main (tests/test_cli.py)",
-    "charts.py": "re-exports mathhammer.core.charts, the charts' public face",
-    "core/charts.py": "re-exports the chart kinds' modules (tests/core/test_chart_*.py)",
+    "__main__.py": "`python -m mathhammer`: calls cli.main (tests/test_main.py)",
     "wh40k/abilities.py": "the table of weapon abilities: names, rule sections, parameters",
-    "wh40k/metric_words.py": "the table of 40k metric words (read by core.labels)",
+    "wh40k/metric_words.py": "the table of 40k metric words (read by report.labels)",
     "wh40k/plan_columns.py": "column numbers of the compiled 40k plan",
     "wh40k/optimise/settings.py": "the optimiser's default trials (a constant the command "
                                   "tree reads without numpy)",

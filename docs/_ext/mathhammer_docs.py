@@ -151,7 +151,7 @@ def chart_scraper(block, block_vars, gallery_conf):  # type: ignore[no-untyped-d
     from sphinx_gallery.scrapers import figure_rst
 
     from mathhammer import charts
-    from mathhammer.core.chart_layout import figure_of
+    from mathhammer.charts.layout import figure_of
 
     seen = _SCRAPED.setdefault(str(block_vars["src_file"]), set())
     paths = []

@@ -26,8 +26,8 @@ import numpy as np
 import pandas as pd
 
 from mathhammer.core.inputs import points_cost, switch, text, texts
-from mathhammer.core.labels import metric_label
-from mathhammer.core.tables import Table, check_digits, format_estimate
+from mathhammer.report.labels import metric_label
+from mathhammer.report.tables import Table, check_digits, format_estimate
 from mathhammer.errors import OptionError, did_you_mean
 
 #: The columns of every comparison frame, in order; situation and setting columns go
@@ -54,7 +54,7 @@ def tidy_frame(rows: Sequence[Mapping[str, Any]], middle: Sequence[str] = (), *,
         The situation in words, for captions (``attrs["situation"]``, when not empty).
     labels
         The metrics in words, when the game's differ from the registered ones
-        (``attrs["labels"]``, read by :func:`mathhammer.core.labels.metric_label`).
+        (``attrs["labels"]``, read by :func:`mathhammer.report.labels.metric_label`).
 
     Examples
     --------
@@ -275,7 +275,7 @@ def table(frame: pd.DataFrame, metric: str | None = None, *, digits: int = 3,
     one column per metric, headed in words. Numbers have ``digits`` significant figures
     (1 to 6), probabilities are percentages, Monte Carlo cells read ``value ± s.e.`` with
     no more decimals than the error supports, exact zeros ``0``, events never seen in the
-    trials ``not seen in N trials`` (see :func:`mathhammer.core.tables.format_estimate`).
+    trials ``not seen in N trials`` (see :func:`mathhammer.report.tables.format_estimate`).
 
     Examples
     --------
@@ -349,7 +349,7 @@ def _cell(value: float, err: float, with_stderr: bool, metric: str = "",
           digits: int | None = None, trials: int | None = None) -> str:
     """One cell: probabilities as percentages; ``digits`` significant figures, or 4 when
     ``None`` (the plain-text grid); Monte Carlo cells as ``value ± s.e.``, never with more
-    decimals than the error supports (see :func:`mathhammer.core.tables.format_estimate`)."""
+    decimals than the error supports (see :func:`mathhammer.report.tables.format_estimate`)."""
     return format_estimate(value, err if with_stderr else None,
                            4 if digits is None else digits, percent=metric.startswith("p_"),
                            trials=trials)

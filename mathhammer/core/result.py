@@ -22,7 +22,7 @@ from mathhammer.errors import MathhammerError, OptionError
 if TYPE_CHECKING:  # pandas is imported when a method needs it: the CLI's JSON and text
     import pandas as pd  # output never do, and importing pandas costs ~0.5 s at start-up.
 
-    from mathhammer.core.tables import Table
+    from mathhammer.report.tables import Table
 
 EXACT = "exact"
 MONTE_CARLO = "monte-carlo"
@@ -552,10 +552,10 @@ class Result:
         means to ``digits`` significant figures with their standard errors (a Monte Carlo
         mean never shows more decimals than its error supports), probabilities as
         percentages, and a caption line with the engine and situation (see
-        :func:`mathhammer.core.tables.format_value` for the rule)."""
+        :func:`mathhammer.report.tables.format_value` for the rule)."""
         import pandas as pd
 
-        from mathhammer.core.tables import Table, check_digits, estimate_parts, format_value
+        from mathhammer.report.tables import Table, check_digits, estimate_parts, format_value
 
         digits = check_digits(digits)
         monte_carlo = self.trials is not None
@@ -585,7 +585,7 @@ class Result:
         came up reads "not seen", an impossible one "0%")."""
         import pandas as pd
 
-        from mathhammer.core.tables import Table
+        from mathhammer.report.tables import Table
 
         parts = [self.table(digits).to_markdown()]
         for name, dist in self.distributions.items():
@@ -600,14 +600,14 @@ class Result:
 
     def _share(self, p: float, digits: int) -> str:
         """One probability of a pmf table, as precise as the engine allows."""
-        from mathhammer.core.tables import estimate_parts
+        from mathhammer.report.tables import estimate_parts
 
         error = None if self.trials is None else math.sqrt(p * (1 - p) / self.trials)
         return estimate_parts(float(p), error, digits, percent=True, trials=self.trials)[0]
 
     def plot(self, outcome: str = "damage", *, kind: str = "distribution", ax: Any = None,
              **kwargs: Any) -> Any:
-        """Chart of one outcome (matplotlib; see :mod:`mathhammer.core.charts`).
+        """Chart of one outcome (matplotlib; see :mod:`mathhammer.charts`).
 
         Parameters
         ----------
@@ -622,9 +622,9 @@ class Result:
         Returns
         -------
         The chart's artists; ``.ax.figure`` is the figure (save it with
-        :func:`mathhammer.core.charts.save`).
+        :func:`mathhammer.charts.save`).
         """
-        from mathhammer.core import charts
+        from mathhammer import charts
 
         self._dist(outcome)
         if kind == "distribution":

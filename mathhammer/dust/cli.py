@@ -22,7 +22,7 @@ import argparse
 import json
 from typing import Any
 
-from mathhammer.core.cli_options import (
+from mathhammer.cli.options import (
     ArgumentParser, OnlyOnce, add_monte_carlo_options, add_output_options, emit,
     non_negative_int,
     positive_int,
@@ -104,7 +104,7 @@ def register(subparsers: Any) -> None:
 
 
 def _register_compare(commands: Any) -> None:
-    from mathhammer.core.compare_cli import add_compare_command
+    from mathhammer.cli.compare import add_compare_command
 
     sub = add_compare_command(
         commands, attacker="WEAPON", attacker_help=_WEAPON_HELP, target_help=_TARGET_HELP,
@@ -124,8 +124,8 @@ def _register_compare(commands: Any) -> None:
 def _run_compare(args: argparse.Namespace) -> int:
     """Each WEAPON (``' + '`` joins weapons declared together) against each ``--target``,
     exact unless ``--monte-carlo``; ``--sweep`` repeats the grid over one keyword."""
-    from mathhammer.core.compare_cli import (check_chart, engine_words, joined_attackers,
-                                             parse_sweep, show_comparison)
+    from mathhammer.cli.compare import (check_chart, engine_words, joined_attackers,
+                                        parse_sweep, show_comparison)
     from mathhammer.dust.compare import compare, sweep
 
     check_chart(args)
@@ -250,7 +250,7 @@ def _register_fire_plan(commands: Any) -> None:
 
 
 def _run_fire_plan(args: argparse.Namespace) -> int:
-    from mathhammer.core.cli_options import DEFAULT_SEED
+    from mathhammer.cli.options import DEFAULT_SEED
     from mathhammer.dust.api import DEFAULT_TRIALS, fire_plan
 
     if args.method == "exact" and (args.trials != DEFAULT_TRIALS or args.seed != DEFAULT_SEED):
@@ -261,7 +261,7 @@ def _run_fire_plan(args: argparse.Namespace) -> int:
                         seed=args.seed, split_weapon_line=args.split_weapon_line,
                         **_switches(args))
     if args.plot:
-        from mathhammer.core.charts import overlay
+        from mathhammer.charts import overlay
 
         save_chart(overlay({r.inputs["target"]: r for r in results}, args.plot_outcome,
                            title=args.title), args)
@@ -303,7 +303,7 @@ def _load_unit_ref(text: str):
 
 
 def _run_exchange(args: argparse.Namespace) -> int:
-    from mathhammer.core.cli_options import DEFAULT_SEED
+    from mathhammer.cli.options import DEFAULT_SEED
     from mathhammer.dust.api import DEFAULT_TRIALS
     from mathhammer.dust.exchange import exchange
 
@@ -361,7 +361,7 @@ def _markdown_table(tidy, what: str, args: argparse.Namespace) -> str:
     """The losses table for articles: headers in words, every number to ``--digits``
     significant figures, '-' where no weapon can attack, a caption line naming what the
     numbers are (always) and the situation."""
-    from mathhammer.core.tables import Table, format_value
+    from mathhammer.report.tables import Table, format_value
 
     shown = tidy.rename(columns={"target_class": "target class", **_COVER_WORDS})
     for column in _COVER_WORDS.values():
@@ -393,11 +393,11 @@ def _rules_words(args: argparse.Namespace) -> str:
 
 
 def _plot_table(frame, what: str, args: argparse.Namespace) -> None:
-    """Core's dot chart of the losses table (:func:`mathhammer.core.charts.bars`), one dot
+    """The shared dot chart of the losses table (:func:`mathhammer.charts.bars`), one dot
     per cover state: infantry (models) and vehicles and aircraft (boxes) in panels of their
     own, each axis in its unit."""
-    from mathhammer.core.chart_layout import CAPTION_LINES, new_figure, title_text, wrap
-    from mathhammer.core.charts import bars
+    from mathhammer.charts.layout import CAPTION_LINES, new_figure, title_text, wrap
+    from mathhammer.charts import bars
     from mathhammer.dust.plans import losses_frame
 
     infantry = [cls == "infantry" for cls, _ in frame.index]

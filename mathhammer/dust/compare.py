@@ -64,7 +64,7 @@ def compare(attackers: WeaponsLike | Mapping[str, Any],
         A grid's situation and rule switches, as in :func:`~mathhammer.dust.api.exact`.
     results_out
         A dict to receive each cell's :class:`~mathhammer.core.result.Result`, keyed
-        ``(attacker, target)`` (e.g. for :func:`mathhammer.core.charts.overlay`).
+        ``(attacker, target)`` (e.g. for :func:`mathhammer.charts.overlay`).
 
     Returns
     -------

@@ -7,8 +7,8 @@ import argparse
 import json
 from typing import Any
 
-from mathhammer.core.cli_options import (ArgumentParser, add_monte_carlo_options,
-                                         add_output_options, emit)
+from mathhammer.cli.options import (ArgumentParser, add_monte_carlo_options,
+                                    add_output_options, emit)
 from mathhammer.core.limits import MAX_NUMBER
 from mathhammer.core.numbers import int_option, real_option
 from mathhammer.errors import OptionError
@@ -149,8 +149,8 @@ def _run_compare(args: argparse.Namespace) -> int:
     """Each ATTACK (``' + '`` joins one model's attacks, resolved in order) against each
     ``--target`` unit, exact unless ``--monte-carlo``; ``--sweep`` repeats the grid over a
     rule switch."""
-    from mathhammer.core.compare_cli import (check_chart, engine_words, joined_attackers,
-                                             parse_sweep, show_comparison)
+    from mathhammer.cli.compare import (check_chart, engine_words, joined_attackers,
+                                        parse_sweep, show_comparison)
     from mathhammer.warmachine.compare import compare, sweep
 
     check_chart(args)
@@ -183,7 +183,7 @@ def _labelled_targets(texts: list[str], targets: list[Any]) -> dict[str, Any]:
 
 
 def _add_compare_mode(modes: Any) -> None:
-    from mathhammer.core.compare_cli import add_compare_command
+    from mathhammer.cli.compare import add_compare_command
 
     sub = add_compare_command(
         modes, attacker="ATTACK", attacker_help=_ATTACK_HELP, target_help=_TARGET_HELP,

@@ -123,7 +123,7 @@ def _matrix_answer(frame: Any, cells: dict, metric: str | None, engine: forms.En
 
 def _markdown(frame: Any, metric: str) -> str:
     """The matrix of each phase as a Markdown table (the command line's ``--markdown``)."""
-    from mathhammer.core.tables import Table
+    from mathhammer.report.tables import Table
     from mathhammer.wh40k.compare import METRIC_LABELS
     from mathhammer.wh40k.roster.tables import metric_table
 

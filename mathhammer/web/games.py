@@ -62,7 +62,7 @@ def _wh40k_answer(attackers: list[Any], targets: list[str], options: dict[str, A
     """One pairing (:func:`mathhammer.exact` / :func:`mathhammer.simulate`: its table and
     distributions), or a grid (:func:`mathhammer.compare`: its table, heat map and "at least
     k" chart)."""
-    from mathhammer.core import charts
+    from mathhammer import charts
     from mathhammer.wh40k.compare import compare, table, to_markdown
 
     if len(attackers) == 1 and len(targets) == 1:

@@ -13,7 +13,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from mathhammer.core.chart_layout import figure_of, render
+from mathhammer.charts.layout import figure_of, render
 from mathhammer.web.jobs import Download
 
 CHART_LOCK = threading.RLock()

@@ -58,7 +58,7 @@ def preload() -> None:
     charts) while the kernels compile on the other core."""
     import pandas  # noqa: F401
 
-    from mathhammer.core import charts  # noqa: F401
+    from mathhammer import charts  # noqa: F401
     from mathhammer.wh40k import api, compare, targets  # noqa: F401
 
 

@@ -6,8 +6,8 @@ import argparse
 import re
 from typing import Any
 
-from mathhammer.core.cli_options import (ArgumentParser, OnlyOnce, add_monte_carlo_options,
-                                         add_output_options, emit)
+from mathhammer.cli.options import (ArgumentParser, OnlyOnce, add_monte_carlo_options,
+                                    add_output_options, emit)
 from mathhammer.core.numbers import int_option
 from mathhammer.errors import OptionError
 from mathhammer.wh40k.profiles import EDITIONS, REROLL_POLICIES

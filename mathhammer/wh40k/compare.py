@@ -42,7 +42,7 @@ from mathhammer.core.frames import (COLUMNS, per_points, pivot, table,
 from mathhammer.core import game as contract
 from mathhammer.core.game import SeedLike, sweep_values
 from mathhammer.core.inputs import points_cost, refuse_unordered, switch
-from mathhammer.core.labels import register_metric_labels
+from mathhammer.report.labels import register_metric_labels
 from mathhammer.core.result import Result, situation_text
 from mathhammer.core.trials import DEFAULT_GRID_TRIALS, check_seed
 from mathhammer.errors import OptionError, did_you_mean
@@ -118,7 +118,7 @@ def compare(attackers: AttackerLike | Mapping[str, AttackerLike],
     results_out
         If a dict is given, each cell's full :class:`Result` is stored in it under
         ``(attacker, target)`` (``(attacker, target, setting)`` for sweeps), e.g. for
-        :func:`mathhammer.core.charts.overlay`.
+        :func:`mathhammer.charts.overlay`.
     client
         A ``dask.distributed.Client``: every cell runs as a task on the cluster's workers,
         seeded from its own ``SeedSequence`` child, so the frame is bit-identical to a local

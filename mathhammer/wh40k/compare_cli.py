@@ -6,7 +6,7 @@ import argparse
 import re
 from typing import Any
 
-from mathhammer.core.cli_options import add_monte_carlo_options, add_output_options
+from mathhammer.cli.options import add_monte_carlo_options, add_output_options
 from mathhammer.core.numbers import real_option
 from mathhammer.core.trials import DEFAULT_GRID_TRIALS
 from mathhammer.errors import OptionError
@@ -68,8 +68,8 @@ def register(subparsers: Any) -> None:
 
 
 def _run_compare(args: argparse.Namespace) -> int:
-    from mathhammer.core.compare_cli import (check_chart, engine_words, joined_attackers,
-                                             parse_sweep, show_comparison)
+    from mathhammer.cli.compare import (check_chart, engine_words, joined_attackers,
+                                        parse_sweep, show_comparison)
     from mathhammer.wh40k.compare import compare, sweep
     from mathhammer.wh40k.cli import options_from_args, weapons_from_args
     from mathhammer.wh40k.targets import load

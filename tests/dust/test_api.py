@@ -184,7 +184,7 @@ def test_exchange_pools_shrink_between_rounds():
 def test_charts_return_artists():
     import matplotlib.pyplot as plt
 
-    from mathhammer.core.charts import bars, overlay
+    from mathhammer.charts import bars, overlay
 
     frame = losses_frame(losses_table(["Gun: 3/1"]).loc[["infantry"]])
     art = bars(frame, kind="bars")

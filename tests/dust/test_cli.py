@@ -229,7 +229,7 @@ def test_table_caption_names_the_rule_switches(capsys, tmp_path, monkeypatch):
     import matplotlib
 
     matplotlib.use("Agg")
-    from tests.core.test_chart_geometry import assert_no_overlaps, assert_texts_inside, rendered
+    from tests.charts.test_geometry import assert_no_overlaps, assert_texts_inside, rendered
 
     line = "4x Laser “Heavy” – Cannon: 3/1 [LASER]"
     switches = ["--ruleset", "dust1947", "--cover-save-per", "damage_point",

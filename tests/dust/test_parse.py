@@ -216,7 +216,7 @@ def test_typographic_names_reach_the_chart_title_and_legend():
 
     matplotlib.use("Agg")
     from mathhammer import dust
-    from mathhammer.core.charts import overlay
+    from mathhammer.charts import overlay
 
     weapon, unit = TYPOGRAPHIC_NAMES[0], TYPOGRAPHIC_NAMES[1]
     result = dust.exact([f"2x {weapon}: 3/1"], f"5x {unit}: INFANTRY2")

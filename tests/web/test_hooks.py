@@ -45,7 +45,7 @@ def test_listening_in_one_thread_leaves_others_alone():
 
 
 def test_render_gives_the_bytes_save_writes(tmp_path):
-    from mathhammer.core.chart_layout import render, save
+    from mathhammer.charts.layout import render, save
 
     result = mh.exact([BOLTER], "MEQ")
     for fmt in ("png", "svg"):

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from mathhammer.errors import RosterError
 from mathhammer.web.uploads import Upload, parse_form
-from tests.core.test_chart_literal_text import SCENARIO, dollar_roster, svg_texts
+from tests.charts.test_literal_text import SCENARIO, dollar_roster, svg_texts
 from tests.web.conftest import run_job
 
 PROFILE = ": A2 BS3+ S4 AP0 D1"

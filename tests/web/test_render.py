@@ -8,7 +8,7 @@ matplotlib.use("Agg")
 
 import pandas as pd  # noqa: E402
 
-from mathhammer.core.chart_layout import new_axes  # noqa: E402
+from mathhammer.charts.layout import new_axes  # noqa: E402
 from mathhammer.web.render import Chart, chart_views, csv_download, frame_html  # noqa: E402
 
 

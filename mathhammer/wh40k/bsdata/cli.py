@@ -7,7 +7,7 @@ import argparse
 import json
 from typing import Any
 
-from mathhammer.core.cli_options import positive_int
+from mathhammer.cli.options import positive_int
 
 
 def register(subparsers: Any) -> None:

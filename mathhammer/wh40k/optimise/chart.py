@@ -11,10 +11,10 @@ from typing import Any
 
 import numpy as np
 
-from mathhammer.core.chart_layout import (NOTE_COLOUR, axes_or_new, axes_width, caption,
-                                          fit_limits, fit_to_figure, grow_to_fit,
-                                          percent_axis, series_style, style, title, wrap,
-                                          capitalised)
+from mathhammer.charts.layout import (NOTE_COLOUR, axes_or_new, axes_width, caption,
+                                      fit_limits, fit_to_figure, grow_to_fit,
+                                      percent_axis, series_style, style, title, wrap,
+                                      capitalised)
 
 #: Plans drawn: the best few, then every everything-at-one-target plan.
 CHART_PLANS = 3

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from mathhammer.core.cli_options import (add_monte_carlo_options, add_output_options, emit,
-                                         positive_int)
+from mathhammer.cli.options import (add_monte_carlo_options, add_output_options, emit,
+                                    positive_int)
 from mathhammer.core.numbers import real_number_text, real_option
 from mathhammer.errors import OptionError
 

@@ -8,8 +8,8 @@ import math
 import textwrap
 from typing import Any
 
-from mathhammer.core.cli_options import (add_monte_carlo_options, add_output_options, output_file,
-                                         save_chart)
+from mathhammer.cli.options import (add_monte_carlo_options, add_output_options, output_file,
+                                    save_chart)
 from mathhammer.core.trials import DEFAULT_GRID_TRIALS
 from mathhammer.errors import OptionError
 
@@ -124,7 +124,7 @@ def _run(args: argparse.Namespace) -> int:
 
 def _optimise(army: Any, args: argparse.Namespace) -> int:
     """``--against OTHER --optimise``: the best shooting phase of the list against the other."""
-    from mathhammer.core.cli_options import emit
+    from mathhammer.cli.options import emit
     from mathhammer.wh40k.cli import options_from_args
     from mathhammer.wh40k.optimise.settings import DEFAULT_OPTIMISE_TRIALS
     from mathhammer.wh40k.optimise.roster import optimise_shooting
@@ -269,8 +269,8 @@ def _plot(frame: Any, args: argparse.Namespace) -> None:
 def analysis_figure(frame: Any, metric: str | None = None, title: str | None = None) -> Any:
     """The ``--plot`` chart of an analysis: one heat map of ``metric`` (default
     :func:`default_metric`) per phase analysed, stacked in one figure."""
-    from mathhammer.core import charts
-    from mathhammer.core.chart_layout import new_figure
+    from mathhammer import charts
+    from mathhammer.charts.layout import new_figure
     from mathhammer.wh40k.compare import METRIC_LABELS
 
     metric = metric or default_metric(frame)

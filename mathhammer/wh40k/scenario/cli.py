@@ -6,8 +6,8 @@ import argparse
 from typing import Any
 
 from mathhammer.core.trials import DEFAULT_SCENARIO_TRIALS
-from mathhammer.core.cli_options import (add_monte_carlo_options, add_output_options, emit,
-                                         positive_int)
+from mathhammer.cli.options import (add_monte_carlo_options, add_output_options, emit,
+                                    positive_int)
 from mathhammer.wh40k.cli import add_edition_argument
 
 

@@ -15,7 +15,7 @@ import pandas as pd
 
 from mathhammer.core.result import (MONTE_CARLO, Distribution, Result, seed_provenance,
                                     subject_key)
-from mathhammer.core.tables import Table
+from mathhammer.report.tables import Table
 from mathhammer.errors import OptionError
 from mathhammer.wh40k.scenario.compile import (U_MODEL_BINS, U_MODELS, U_SIDE, U_WOUND_BINS,
                                                U_WOUNDS, ScenarioPlan)
@@ -265,7 +265,7 @@ class ScenarioResult(Result):
     def survival(self) -> pd.DataFrame:
         """Per unit and round: P(unit still has models) at the end of the round (round 0: the
         start), with its Monte Carlo standard error (the data interface of
-        :func:`mathhammer.core.charts.survival`)."""
+        :func:`mathhammer.charts.survival`)."""
         n = self.plan.activations.shape[0]
         rows = []
         for unit in self.units:
@@ -282,14 +282,14 @@ class ScenarioResult(Result):
              **kwargs: Any) -> Any:
         """Per-round survival curves of every unit (``outcome`` and ``kind`` are accepted
         and ignored, for the command line's shared ``--plot``; ``title=`` is passed on)."""
-        from mathhammer.core.charts import survival
+        from mathhammer.charts import survival
 
         return survival(self.survival(), ax=ax, title=kwargs.get("title"))
 
     def table(self, digits: int = 3) -> Table:
         """Per unit at the end, ready to paste: mean models destroyed and wounds lost
         (± s.e.), P(destroyed) as a percentage, with the engine in the caption."""
-        from mathhammer.core.tables import Table, check_digits, format_estimate
+        from mathhammer.report.tables import Table, check_digits, format_estimate
 
         digits = check_digits(digits)
         rows = []
@@ -310,7 +310,7 @@ class ScenarioResult(Result):
         """Markdown for articles: a caption line, the per-unit summary at the end, mean
         models destroyed per model group at the end of each round, then each activation
         (probabilities as percentages, ``digits`` decimals)."""
-        from mathhammer.core.tables import Table, check_digits, format_value
+        from mathhammer.report.tables import Table, check_digits, format_value
 
         digits = check_digits(digits)
         per_step = pd.DataFrame([

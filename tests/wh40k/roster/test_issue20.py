@@ -387,7 +387,7 @@ def test_tiny_probabilities_are_short():
 
 
 def test_plot_draws_every_phase(tmp_path, monkeypatch):
-    from mathhammer.core import charts
+    from mathhammer import charts
 
     drawn = []
     original = charts.heatmap

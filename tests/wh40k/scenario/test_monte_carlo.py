@@ -165,7 +165,7 @@ target = "Boyz"
     assert survival[survival.unit == "Boyz"].p_alive.is_monotonic_decreasing
     assert list(survival[survival.unit == "Boyz"]["round"]) == [0, 1, 2, 3]
     png = tmp_path / "survival.png"
-    from mathhammer.core.charts import save
+    from mathhammer.charts import save
     save(result.plot(), png)
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "| unit |" in result.to_markdown()

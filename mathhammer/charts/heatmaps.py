@@ -1,0 +1,223 @@
+"""Heat maps of a comparison grid with the values printed in the cells (:func:`heatmap`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+import numpy as np
+import pandas as pd
+
+from mathhammer.charts.data import fold_extra, frame_note, metric_rows
+from mathhammer.charts.fitting import axes_figure, fit_to_figure
+from mathhammer.charts.layout import (
+    axes_or_new,
+    axes_width,
+    capitalised,
+    caption,
+    checked_options,
+    figure_png,
+    grow_to_fit,
+    keep_tick_texts,
+    label_chars,
+    percent_axis,
+    shorten_ticks,
+    style,
+    wrap,
+)
+from mathhammer.charts.panels import chart_title, lines_per_row
+from mathhammer.core.inputs import chart_frame
+from mathhammer.report.labels import metric_label
+from mathhammer.report.tables import check_digits, estimate_parts
+
+if TYPE_CHECKING:  # pragma: no cover
+    from matplotlib.axes import Axes
+
+
+class HeatmapArtists(NamedTuple):
+    ax: Any
+    image: Any
+    texts: list
+    colorbar: Any
+    def _repr_png_(self) -> bytes:
+        return figure_png(self)
+
+
+@checked_options
+def heatmap(frame: pd.DataFrame, metric: str | None = None, *, ax: Axes | None = None,
+            title: str | None = None, rows: str = "attacker", columns: str = "target",
+            cmap: str = "cividis", digits: int = 3) -> HeatmapArtists:
+    """A comparison grid as a heat map with the values printed in the cells.
+
+    Parameters
+    ----------
+    frame
+        A tidy frame with ``metric`` and ``value`` columns plus the ``rows`` and ``columns``
+        columns (the frame of :func:`mathhammer.compare`). Any further columns (a
+        :func:`mathhammer.sweep` parameter) are folded into the row labels.
+    metric
+        Which metric to draw (default: the first in the frame).
+    cmap
+        A perceptually uniform, colour-blind-safe colormap (default ``cividis``).
+    digits
+        Significant figures printed in the cells, 1 to 6 (probabilities print as
+        percentages, below 0.01% as "<0.01%"); a Monte Carlo cell shows its standard error
+        on a second line and no more decimals than that error supports, and a cell whose
+        event never happened in the trials reads "not seen" (an exact zero reads "0").
+
+    Returns
+    -------
+    HeatmapArtists
+        ``ax``, ``image`` (AxesImage), ``texts`` (one Text per cell, row-major) and
+        ``colorbar``.
+
+    Notes
+    -----
+    A new figure grows with the grid and its labels: long row labels wrap onto up to three
+    lines of 30 characters, column labels onto lines as wide as a cell.
+    """
+    digits = check_digits(digits)
+    part, metric = metric_rows(chart_frame(frame), metric, rows=rows, columns=columns)
+    part = fold_extra(part, rows, columns)
+    # dropna=False: a row or column with no value (a 0-point unit per 100 points) stays
+    table = part.pivot_table(index=rows, columns=columns, values="value", aggfunc="first",
+                             dropna=False, sort=False)
+    values = table.to_numpy(dtype=float)
+    errors = _stderr_grid(part, rows, columns, table)
+    is_probability = metric.startswith("p_")
+    row_names = [str(r) for r in table.index]
+    column_names = [str(c) for c in table.columns]
+    row_chars = 30 if ax is None else label_chars(ax, 0.35)
+    column_size, column_chars = 10.0, 14
+    if ax is not None:  # a word must fit its column: smaller labels before any cut
+        cell = axes_width(ax) * 0.5 / values.shape[1]
+        need = min(max(_longest_word(column_names), 5), 12)
+        column_size = min(10.0, max(6.0, 131 * cell / need))
+        column_chars = max(int(131 * cell / column_size), 4)
+    row_ticks = shorten_ticks(row_names, row_chars,
+                              3 if ax is None else lines_per_row(ax, len(row_names)))
+    column_ticks = shorten_ticks(column_names, column_chars, 3)
+    with style():
+        ax = axes_or_new(ax, _heatmap_size(values.shape, row_ticks, column_ticks,
+                                           two_lines=np.isfinite(errors).any()))
+        image, texts = _cells(ax, values, errors, is_probability, digits, cmap,
+                              trials=frame.attrs.get("trials"),
+                              owned=ax.figure.__dict__.get("_mathhammer_owned", False))
+        ax.set_xticks(range(len(column_names)), column_ticks, fontsize=column_size)
+        ax.set_yticks(range(len(row_names)), row_ticks)
+        keep_tick_texts(ax, column_ticks, column_names)
+        keep_tick_texts(ax, row_ticks, row_names)
+        ax.grid(False)
+        for spine in ax.spines.values():
+            spine.set_visible(False)
+        ax.tick_params(length=0)
+        ax.set_xlabel(columns)
+        ax.set_ylabel(rows)
+        label = metric_label(metric, frame)
+        colorbar = ax.figure.colorbar(image, ax=ax, shrink=0.9, fraction=0.06, pad=0.03)
+        colorbar.set_label(wrap(label, 40, 2))
+        if is_probability:
+            percent_axis(colorbar.ax.yaxis)
+        colorbar.outline.set_visible(False)
+        chart_title(ax, title or capitalised(label))
+        caption(ax, frame_note(frame))
+        _fit_cells(ax, texts, values.shape)
+        grow_to_fit(axes_figure(ax))
+        fit_to_figure([ax, colorbar.ax])
+    return HeatmapArtists(ax, image, texts, colorbar)
+
+
+def _longest_word(names: list[str]) -> int:
+    return max((len(word) for name in names for word in name.split()), default=0)
+
+
+def _stderr_grid(part: pd.DataFrame, rows: str, columns: str, table: pd.DataFrame):
+    """The standard errors laid out like the values (NaN for exact cells)."""
+    if "stderr" not in part.columns:
+        return np.full(table.shape, np.nan)
+    grid = part.pivot_table(index=rows, columns=columns, values="stderr", aggfunc="first",
+                            sort=False, dropna=False)
+    return grid.reindex(index=table.index, columns=table.columns).to_numpy(dtype=float)
+
+
+def _fit_cells(ax: Axes, texts: list, shape: tuple[int, int]) -> None:
+    """Widen or heighten a figure the chart made until every cell holds its value and every
+    column its label, with room to spare."""
+    figure = axes_figure(ax)
+    if not figure.__dict__.get("_mathhammer_owned"):
+        return
+    n_rows, n_cols = shape
+    for _ in range(3):
+        figure.draw_without_rendering()
+        renderer = figure._get_renderer()  # type: ignore[attr-defined]  # (private, no public twin)
+        box = ax.get_window_extent(renderer)
+        columns = [t.get_window_extent(renderer) for t in ax.get_xticklabels()]
+        rows = [t.get_window_extent(renderer) for t in ax.get_yticklabels()]
+        cells = [t.get_window_extent(renderer) for t in texts]
+        need_w = max([e.width for e in columns + cells] + [1]) + 12
+        need_h = max([e.height for e in rows + cells] + [1]) + 6
+        short_w = max(0.0, need_w - box.width / n_cols) * n_cols / figure.dpi
+        short_h = max(0.0, need_h - box.height / n_rows) * n_rows / figure.dpi
+        if short_w < 0.02 and short_h < 0.02:
+            return
+        width, height = figure.get_size_inches()
+        figure.set_size_inches(width + short_w * 1.1, height + short_h * 1.1)
+
+
+def _heatmap_size(shape: tuple[int, int], row_ticks: list[str], column_ticks: list[str],
+                  two_lines: bool = False) -> tuple[float, float]:
+    n_rows, n_cols = shape
+    char = 0.075  # inches per character at 10 pt
+    label_width = max((len(line) for t in row_ticks for line in t.split("\n")), default=4)
+    row_lines = max((t.count("\n") + 1 for t in row_ticks), default=1)
+    col_lines = max((t.count("\n") + 1 for t in column_ticks), default=1)
+    cell_w = 1.15
+    cell_h = max(0.3 + 0.17 * row_lines, 0.55 if two_lines else 0.0)
+    width = label_width * char + 0.6 + n_cols * cell_w + 1.3
+    height = 0.9 + n_rows * cell_h + col_lines * 0.18 + 0.9
+    return min(max(width, 4.8), 12.0), min(max(height, 2.8), 12.0)
+
+
+def _cells(ax, values, errors, is_probability, digits, cmap, *, trials=None, owned=True):
+    import matplotlib
+
+    finite = values[np.isfinite(values)]
+    vmin = 0.0 if finite.size == 0 else min(0.0, float(finite.min()))
+    vmax = 1.0 if is_probability else (float(finite.max()) if finite.size else 1.0)
+    if vmax <= vmin:
+        vmax = vmin + 1.0
+    image = ax.imshow(values, cmap=cmap, vmin=vmin, vmax=vmax, aspect="auto",
+                      interpolation="nearest")
+    colormap = matplotlib.colormaps[cmap]
+    texts = []
+    for i in range(values.shape[0]):
+        for j in range(values.shape[1]):
+            v = values[i, j]
+            if not np.isfinite(v):
+                text, colour = "–", "#000000"
+            else:
+                text = _cell_text(v, errors[i, j], is_probability, digits, trials)
+                r, g, b, _ = colormap((v - vmin) / (vmax - vmin))
+                colour = "#000000" if 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.5 else "#ffffff"
+            texts.append(ax.text(j, i, text, ha="center", va="center", color=colour,
+                                 fontsize=10, linespacing=1.1))
+    if not owned:  # a caller's axes cannot grow: smaller cell text where cells are narrow
+        widest = max((len(line) for t in texts for line in t.get_text().split("\n")),
+                     default=1)
+        cell = axes_width(ax) * 0.5 / max(values.shape[1], 1)
+        size = min(10.0, max(6.0, cell * 0.85 / (widest * 0.0088)))
+        for text in texts:
+            text.set_fontsize(size)
+    return image, texts
+
+
+def _cell_text(value: float, stderr: float, is_probability: bool, digits: int,
+               trials: int | None) -> str:
+    """A cell's value to ``digits`` significant figures (see
+    :func:`mathhammer.report.tables.format_value`); a Monte Carlo cell shows its standard
+    error on a second line and no more decimals than it supports."""
+    shown, error = estimate_parts(value, None if not np.isfinite(stderr) else stderr, digits,
+                                  percent=is_probability, trials=trials)
+    if shown == "not seen":
+        return "not seen"
+    return f"{shown}\n{error}" if error else shown

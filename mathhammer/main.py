@@ -1,0 +1,134 @@
+"""The ``mathhammer`` program: the command tree and :func:`main`, its entry point.
+
+Each game registers its subcommands through a ``register(subparsers)`` function in its own
+``cli`` module, built from the shared options in :mod:`mathhammer.cli.options`; this
+module only assembles the command tree and handles errors (one line on stderr, exit status 2,
+never a traceback for bad input).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from mathhammer.cli.options import EXIT_OK, EXIT_USAGE, ArgumentParser
+from mathhammer.errors import MathhammerError, did_you_mean
+
+def build_parser() -> ArgumentParser:
+    from mathhammer.wh40k import cli as wh40k_cli
+
+    parser = ArgumentParser(
+        prog="mathhammer",
+        description="Exact and Monte Carlo attack statistics for tabletop wargames.")
+    parser.add_argument("--version", action="version", version=f"mathhammer {version()}",
+                        help="print the installed version (from the package metadata) and exit")
+    subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
+                                       parser_class=ArgumentParser)
+    wh40k_cli.register(subparsers)
+    for module_name in ("mathhammer.wh40k.scenario.cli", "mathhammer.wh40k.compare_cli",
+                        "mathhammer.wh40k.roster.cli", "mathhammer.wh40k.optimise.cli",
+                        "mathhammer.wh40k.bsdata.cli",
+                        "mathhammer.warmachine.cli", "mathhammer.dust.cli",
+                        "mathhammer.warmup", "mathhammer.web.cli"):
+        _register_optional(subparsers, module_name)
+    return parser
+
+
+def version() -> str:
+    """The installed version, from the package metadata (``pyproject.toml``'s version).
+
+    Falls back to ``mathhammer.__version__`` when the package runs from a source tree that
+    was never installed.
+    """
+    from importlib import metadata
+
+    try:
+        return metadata.version("mathhammer")
+    except metadata.PackageNotFoundError:
+        from mathhammer import __version__
+
+        return __version__
+
+
+def _register_optional(subparsers: Any, module_name: str) -> None:
+    import importlib
+
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name and module_name.startswith(exc.name):
+            return
+        raise
+    module.register(subparsers)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the exit status."""
+    try:
+        parser = build_parser()
+        args = _parse(parser, list(sys.argv[1:] if argv is None else argv))
+        handler: Callable[[argparse.Namespace], int | None] = args.handler
+        with contextlib.ExitStack() as stack:
+            if getattr(args, "quiet", False):  # --quiet: no progress bars anywhere
+                from mathhammer.core.progress import quiet
+
+                stack.enter_context(quiet())
+            if getattr(args, "data", None) is not None:  # --data: the checkout for @Name
+                from mathhammer.wh40k.bsdata.named import using_data
+
+                stack.enter_context(using_data(args.data))
+            if getattr(args, "allow_long", False):  # --allow-long: no run-time estimate cap
+                from mathhammer.core.limits import allow_long_runs
+
+                stack.enter_context(allow_long_runs())
+            status = handler(args)
+        return status or EXIT_OK
+    except MathhammerError as exc:
+        print(f"mathhammer: error: {_one_line(str(exc))}", file=sys.stderr)
+        return EXIT_USAGE
+    except BrokenPipeError:
+        # The reader (e.g. `| head`) went away: stop quietly, as other command-line tools do.
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
+    except OSError as exc:
+        print(f"mathhammer: error: {_one_line(str(exc))}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        return 130
+
+
+def _parse(parser: ArgumentParser, argv: list[str]) -> argparse.Namespace:
+    """``parser.parse_args``, with a did-you-mean for a misspelt option."""
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:
+        command = _command_parser(parser, argv)
+        known = [o for action in command._actions for o in action.option_strings]
+        word = next((u for u in unknown if u.startswith("--")), unknown[0])
+        hint = did_you_mean(word.split("=", 1)[0], known) if word.startswith("-") else ""
+        command.error(f"unrecognized arguments: {' '.join(unknown)}{hint}")
+    return args
+
+
+def _command_parser(parser: argparse.ArgumentParser,
+                    argv: list[str]) -> argparse.ArgumentParser:
+    """The (sub)command parser that ``argv`` selects, following command words."""
+    current = parser
+    for word in argv:
+        choices = next((a.choices for a in current._actions
+                        if isinstance(a, argparse._SubParsersAction)), None)
+        if choices and word in choices:
+            current = choices[word]
+    return current
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

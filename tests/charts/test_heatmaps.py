@@ -1,0 +1,42 @@
+"""Heat maps (charts/heatmaps.py): the cells hold the frame's values, laid out by hand."""
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+
+from mathhammer.charts.heatmaps import heatmap  # noqa: E402
+
+
+def frame(metric="expected_damage", values=(1.0, 2.5, 0.25, 4.0), stderr=np.nan):
+    return pd.DataFrame({"attacker": ["A", "A", "B", "B"], "target": ["MEQ", "VEQ"] * 2,
+                         "metric": [metric] * 4, "value": list(values), "stderr": stderr})
+
+
+def test_cells_are_laid_out_attackers_by_targets():
+    art = heatmap(frame())
+    assert art.image.get_array().tolist() == [[1.0, 2.5], [0.25, 4.0]]
+    # three significant figures (digits=3)
+    assert [t.get_text() for t in art.texts] == ["1.00", "2.50", "0.250", "4.00"]
+    assert [t.get_text() for t in art.ax.get_xticklabels()] == ["MEQ", "VEQ"]
+    assert [t.get_text() for t in art.ax.get_yticklabels()] == ["A", "B"]
+
+
+def test_probabilities_print_as_percentages_on_a_0_to_1_scale():
+    art = heatmap(frame("p_unit_destroyed", (0.5, 0.125, 1.0, 0.0)))
+    assert [t.get_text() for t in art.texts] == ["50.0%", "12.5%", "100%", "0%"]
+    assert art.image.get_clim() == (0.0, 1.0)
+
+
+def test_monte_carlo_cells_show_their_standard_error():
+    art = heatmap(frame(values=(1.0, 2.0, 3.0, 4.0), stderr=0.01))
+    first = art.texts[0].get_text().split("\n")
+    assert len(first) == 2 and first[0].startswith("1.0")
+
+
+def test_a_missing_cell_reads_a_dash():
+    part = frame().iloc[:3]
+    art = heatmap(part)
+    assert [t.get_text() for t in art.texts][-1] == "–"

@@ -1,0 +1,55 @@
+"""The command tree (main.py): every game's commands, one-line errors, exit status 2."""
+
+import pytest
+
+from mathhammer.cli import build_parser, main
+
+
+def test_every_games_commands_are_registered():
+    parser = build_parser()
+    commands = set(next(a for a in parser._actions if a.dest == "command").choices)
+    assert {"simulate", "exact", "compare", "run", "roster", "warmachine", "dust",
+            "warmup"} <= commands
+
+
+def test_a_misspelt_option_gets_a_suggestion(capsys):
+    assert main(["simulate", 'Bolter: 24" A1 BS3+ S4 AP0 D1', "--target", "MEQ", "--trails",
+                 "10"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("mathhammer: error: unrecognized arguments: --trails 10")
+    assert "did you mean '--trials'" in err and len(err.splitlines()) == 1
+
+
+def test_bad_input_is_one_line_and_exit_2(capsys):
+    assert main(["simulate", "Bolter: A1 BS9+", "--target", "MEQ"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("mathhammer: error: ") and len(err.strip().splitlines()) == 1
+
+
+def test_no_command_is_a_usage_error(capsys):
+    assert main([]) == 2
+    assert "COMMAND" in capsys.readouterr().err
+
+
+def test_a_good_command_exits_0(capsys):
+    assert main(["exact", 'Bolter: 24" A1 BS3+ S4 AP0 D1', "--target", "T4 Sv7+ W1",
+                 "--json"]) == 0
+    out = capsys.readouterr().out
+    # hits 3+ (2/3), wounds 4+ (1/2): expected damage 1/3
+    assert "0.333" in out
+
+
+@pytest.mark.parametrize("command", ["warmachine", "dust", "roster"])
+def test_game_commands_answer_help(command, capsys):
+    with pytest.raises(SystemExit) as stop:
+        main([command, "--help"])
+    assert stop.value.code == 0 and "usage:" in capsys.readouterr().out
+
+
+def test_version_comes_from_the_package_metadata(capsys):
+    from importlib import metadata
+
+    with pytest.raises(SystemExit) as stop:
+        main(["--version"])
+    assert stop.value.code == 0
+    assert capsys.readouterr().out.strip() == f"mathhammer {metadata.version('mathhammer')}"
