@@ -6,7 +6,7 @@ and Dust Tactics. The public API is loaded lazily so ``import mathhammer`` stays
 
 from __future__ import annotations
 
-from mathhammer.core.lazy import lazy_package
+from mathhammer.core.lazy import lazy_names
 
 __version__ = "0.1.0"
 
@@ -46,7 +46,7 @@ _LAZY = {
     "Result": "mathhammer.core.result",
     "Distribution": "mathhammer.core.result",
     "MathhammerError": "mathhammer.errors",
-    "warmup": "mathhammer.warmup",
+    "warmup": "mathhammer.precompile",
     "allow_long_runs": "mathhammer.core.limits",
     "datasheets": "mathhammer.wh40k.bsdata.index",
     "Datasheet": "mathhammer.wh40k.bsdata.index",
@@ -58,7 +58,7 @@ _LAZY = {
 __all__ = sorted(_LAZY)
 
 
-lazy_package(__name__, _LAZY)
+__getattr__, __dir__ = lazy_names(__name__, _LAZY)
 
 from mathhammer.report.labels import add_label_source  # noqa: E402  (stdlib only)
 

@@ -32,7 +32,7 @@ def build_parser() -> ArgumentParser:
                         "mathhammer.wh40k.roster.cli", "mathhammer.wh40k.optimise.cli",
                         "mathhammer.wh40k.bsdata.cli",
                         "mathhammer.warmachine.cli", "mathhammer.dust.cli",
-                        "mathhammer.warmup", "mathhammer.web.cli"):
+                        "mathhammer.precompile", "mathhammer.web.cli"):
         _register_optional(subparsers, module_name)
     return parser
 

@@ -12,7 +12,7 @@ from mathhammer.errors import UnsupportedError
 from mathhammer.warmachine.api import exact as wm_exact, plan as wm_plan
 from tests.hostile import refused
 
-WM_EXACT = sys.modules["mathhammer.warmachine.exact"]
+WM_EXACT = sys.modules["mathhammer.warmachine.exact_engine"]
 
 
 # -- 1. Warmachine exact: sprays and AOEs over many models -------------------------------------

@@ -18,12 +18,12 @@ from mathhammer.errors import MathhammerError
 from tests.test_hostile_round3 import BASE_SCENARIO
 
 WM_API = import_module("mathhammer.warmachine.api")
-WM_COMPARE = import_module("mathhammer.warmachine.compare")
+WM_COMPARE = import_module("mathhammer.warmachine.comparisons")
 WM_POLICIES = import_module("mathhammer.warmachine.policies")
 DUST_API = import_module("mathhammer.dust.api")
-DUST_COMPARE = import_module("mathhammer.dust.compare")
+DUST_COMPARE = import_module("mathhammer.dust.comparisons")
 DUST_PLANS = import_module("mathhammer.dust.plans")
-DUST_EXCHANGE = import_module("mathhammer.dust.exchange")
+DUST_EXCHANGE = import_module("mathhammer.dust.exchanges")
 
 W40K = "Bolter: A2 BS3+ S4 AP0 D1"
 ATTACK, JACK = "Fist: MAT6 POW12", "Jack: DEF13 ARM14 BOXES30"

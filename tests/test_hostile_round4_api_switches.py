@@ -20,13 +20,13 @@ from mathhammer.errors import MathhammerError
 from tests.test_hostile_round3 import BASE_SCENARIO
 
 WM_API = import_module("mathhammer.warmachine.api")
-WM_COMPARE = import_module("mathhammer.warmachine.compare")
+WM_COMPARE = import_module("mathhammer.warmachine.comparisons")
 WM_PROFILES = import_module("mathhammer.warmachine.profiles")
 DUST_API = import_module("mathhammer.dust.api")
-DUST_COMPARE = import_module("mathhammer.dust.compare")
+DUST_COMPARE = import_module("mathhammer.dust.comparisons")
 DUST_PLANS = import_module("mathhammer.dust.plans")
 DUST_PROFILES = import_module("mathhammer.dust.profiles")
-DUST_EXCHANGE = import_module("mathhammer.dust.exchange")
+DUST_EXCHANGE = import_module("mathhammer.dust.exchanges")
 ROSTER_API = import_module("mathhammer.wh40k.roster.api")
 
 W40K = "Bolter: A2 BS3+ S4 AP0 D1"

@@ -90,24 +90,15 @@ def test_the_package_ships_its_type_hints():
     assert "py.typed" in config["tool"]["setuptools"]["package-data"]["mathhammer"]
 
 
-#: Packages whose public names still share a module's name (package -> names). The lazy
-#: package (core/lazy.py) keeps serving the function when the module is imported; each name
-#: leaves when its module is renamed, and a new clash fails here.
-SHADOWED_OWED: dict[str, set[str]] = {
-    "mathhammer": {"warmup"},
-    "mathhammer.dust": {"compare", "exact", "exchange"},
-    "mathhammer.warmachine": {"compare", "exact", "targets"},
-}
-
-
 @pytest.mark.parametrize("init", sorted(m for m in modules() if Path(m).name == "__init__.py"))
 def test_no_module_shadows_a_public_name_of_its_package(init):
-    # `mathhammer.wh40k.exact` the module would hide an `exact` function of mathhammer.wh40k:
-    # the engines' rooms are exact_engine/ and monte_carlo/ for that reason
+    # `mathhammer.dust.exact` the module would hide the `exact` function of mathhammer.dust
+    # (Python sets an imported submodule on its package): the engines are exact_engine and
+    # monte_carlo, the grids comparisons, for that reason
     folder = (PACKAGE / init).parent
     package = ".".join(("mathhammer",) + Path(init).parent.parts)
     public = set(getattr(importlib.import_module(package), "__all__", ()))
     submodules = {p.stem for p in folder.glob("*.py")} | {
         p.parent.name for p in folder.glob("*/__init__.py")}
     clashes = public & submodules
-    assert clashes == SHADOWED_OWED.get(package, set()), (package, clashes)
+    assert clashes == set(), (package, clashes)

@@ -2,17 +2,17 @@
 
 Layers: :mod:`~mathhammer.dust.profiles` (frozen value objects) and
 :mod:`~mathhammer.dust.parse` (text and TOML) → :mod:`~mathhammer.dust.compile` (flat
-arrays) → :mod:`~mathhammer.dust.kernels` (numba) and :mod:`~mathhammer.dust.exact`
+arrays) → :mod:`~mathhammer.dust.kernels` (numba) and :mod:`~mathhammer.dust.exact_engine`
 (rationals: one volley and exchanges' Markov chains) → :mod:`~mathhammer.dust.monte_carlo`
 (kernel runs) → :mod:`~mathhammer.dust.api` (core's contract, results, fire plans),
-:mod:`~mathhammer.dust.exchange`, :mod:`~mathhammer.dust.plans` (tables, plan search) and
-:mod:`~mathhammer.dust.compare` (tidy frames) → :mod:`~mathhammer.dust.cli`.
+:mod:`~mathhammer.dust.exchanges`, :mod:`~mathhammer.dust.plans` (tables, plan search) and
+:mod:`~mathhammer.dust.comparisons` (tidy frames) → :mod:`~mathhammer.dust.cli`.
 The public names below load lazily, so ``import mathhammer.dust`` stays quick.
 """
 
 from __future__ import annotations
 
-from mathhammer.core.lazy import lazy_package
+from mathhammer.core.lazy import lazy_names
 
 _LAZY = {
     "exact": "mathhammer.dust.api",
@@ -20,15 +20,15 @@ _LAZY = {
     "fire_plan": "mathhammer.dust.api",
     "exact_pmfs": "mathhammer.dust.api",
     "losses_table": "mathhammer.dust.plans",
-    "exchange": "mathhammer.dust.exchange",
+    "exchange": "mathhammer.dust.exchanges",
     "effective_probability": "mathhammer.dust.api",
     "dice_to_kill": "mathhammer.dust.api",
-    "pool_after_losses": "mathhammer.dust.exchange",
-    "compare": "mathhammer.dust.compare",
-    "sweep": "mathhammer.dust.compare",
+    "pool_after_losses": "mathhammer.dust.exchanges",
+    "compare": "mathhammer.dust.comparisons",
+    "sweep": "mathhammer.dust.comparisons",
     "weapon_breakdown": "mathhammer.dust.plans",
     "best_fire_plan": "mathhammer.dust.plans",
-    "removal_order": "mathhammer.dust.exchange",
+    "removal_order": "mathhammer.dust.exchanges",
     "count_successes": "mathhammer.dust.profiles",
     "apply_damage": "mathhammer.dust.profiles",
     "Casualties": "mathhammer.dust.profiles",
@@ -49,4 +49,4 @@ _LAZY = {
 __all__ = sorted(_LAZY)
 
 
-lazy_package(__name__, _LAZY)
+__getattr__, __dir__ = lazy_names(__name__, _LAZY)

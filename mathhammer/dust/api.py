@@ -4,8 +4,8 @@ Every function takes text or model objects, validates, compiles once and runs ei
 exact engine or the Monte Carlo kernels on the same compiled rows. :data:`GAME` is Dust's
 side of core's contract (:class:`mathhammer.core.game.Game`): :func:`simulate` and
 :func:`exact` are core's, :func:`fire_plan` resolves several targets at once on the same
-pieces. Exchanges live in :mod:`mathhammer.dust.exchange`, tables and the fire-plan search
-in :mod:`mathhammer.dust.plans`, comparisons in :mod:`mathhammer.dust.compare`.
+pieces. Exchanges live in :mod:`mathhammer.dust.exchanges`, tables and the fire-plan search
+in :mod:`mathhammer.dust.plans`, comparisons in :mod:`mathhammer.dust.comparisons`.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from mathhammer.core.progress import check_progress
 from mathhammer.core.result import EXACT, MONTE_CARLO, Distribution, Result
 from mathhammer.core.trials import DEFAULT_TRIALS, check_seed, check_trials
 from mathhammer.dust.compile import CompiledPlan, compile_plan
-from mathhammer.dust.exact import plan_pmfs, to_float
+from mathhammer.dust.exact_engine import plan_pmfs, to_float
 from mathhammer.dust.monte_carlo import N_CHUNKS, run_monte_carlo
 from mathhammer.dust.parse import parse_target, parse_weapons
 from mathhammer.dust.profiles import Rules, Target, Weapon, with_switches

@@ -126,7 +126,7 @@ def _run_compare(args: argparse.Namespace) -> int:
     exact unless ``--monte-carlo``; ``--sweep`` repeats the grid over one keyword."""
     from mathhammer.cli.compare import (check_chart, engine_words, joined_attackers,
                                         parse_sweep, show_comparison)
-    from mathhammer.dust.compare import compare, sweep
+    from mathhammer.dust.comparisons import compare, sweep
 
     check_chart(args)
     attackers = joined_attackers(args.attackers)
@@ -305,7 +305,7 @@ def _load_unit_ref(text: str):
 def _run_exchange(args: argparse.Namespace) -> int:
     from mathhammer.cli.options import DEFAULT_SEED
     from mathhammer.dust.api import DEFAULT_TRIALS
-    from mathhammer.dust.exchange import exchange
+    from mathhammer.dust.exchanges import exchange
 
     a, b = _load_unit_ref(args.unit_a), _load_unit_ref(args.unit_b)
     if args.method == "exact" and (args.trials != DEFAULT_TRIALS or args.seed != DEFAULT_SEED):

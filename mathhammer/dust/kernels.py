@@ -153,7 +153,7 @@ def exchange_kernel(first, step, streams, chunk_trials, rounds, side_a, side_b, 
                     hist_a, hist_b):
     """Monte Carlo of ``rounds`` rounds of A firing at B, then B (what is left) at A, chunks
     ``first, first + step, ...`` (one thread's share). ``side_a`` and ``side_b`` are
-    :class:`~mathhammer.dust.exact.KernelSide`.
+    :class:`~mathhammer.dust.exact_engine.KernelSide`.
 
     ``hist_a[chunk, k]`` counts trials that ended with side A having lost ``k`` damage
     points worth (models for a squad, boxes for a vehicle or hero); likewise ``hist_b``.

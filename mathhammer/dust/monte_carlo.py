@@ -14,7 +14,7 @@ from mathhammer.core.limits import check_outcome_values, check_run_work
 from mathhammer.core.progress import watch
 from mathhammer.core.trials import CHUNKS, check_seed, check_trials, chunk_streams
 from mathhammer.dust.compile import N_DICE, CompiledPlan
-from mathhammer.dust.exact import ExchangeSide, full_dice
+from mathhammer.dust.exact_engine import ExchangeSide, full_dice
 
 #: Fixed number of Monte Carlo chunks (independent of the thread count: determinism).
 N_CHUNKS = CHUNKS

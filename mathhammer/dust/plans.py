@@ -19,7 +19,7 @@ from mathhammer.core.frames import tidy_frame
 from mathhammer.core.inputs import one_or_many, switch, whole_number
 from mathhammer.core.limits import MAX_NUMBER
 from mathhammer.dust.compile import N_DICE, compile_plan
-from mathhammer.dust.exact import Series, plan_pmfs, row_series
+from mathhammer.dust.exact_engine import Series, plan_pmfs, row_series
 from mathhammer.dust.parse import parse_target, parse_weapons
 from mathhammer.dust.profiles import (AIRCRAFT, CLASSES, COVER_STATES, MAX_LEVELS, Rules,
                                       Target, Weapon, with_switches)

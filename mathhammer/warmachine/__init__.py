@@ -21,14 +21,14 @@ Rules reference: ``docs/warmachine.md``.
 
 from __future__ import annotations
 
-from mathhammer.core.lazy import lazy_package
+from mathhammer.core.lazy import lazy_names
 
 _LAZY = {
     "exact": "mathhammer.warmachine.api",
     "simulate": "mathhammer.warmachine.api",
     "plan": "mathhammer.warmachine.api",
-    "compare": "mathhammer.warmachine.compare",
-    "sweep": "mathhammer.warmachine.compare",
+    "compare": "mathhammer.warmachine.comparisons",
+    "sweep": "mathhammer.warmachine.comparisons",
     "compare_focus": "mathhammer.warmachine.policies",
     "focus_frame": "mathhammer.warmachine.policies",
     "focus_policies": "mathhammer.warmachine.policies",
@@ -41,9 +41,9 @@ _LAZY = {
     "format_target": "mathhammer.warmachine.parse",
     "Target": "mathhammer.warmachine.profiles",
     "Rules": "mathhammer.warmachine.profiles",
-    "targets": "mathhammer.warmachine.targets",
-    "load_targets": "mathhammer.warmachine.targets",
-    "resolve_target": "mathhammer.warmachine.targets",
+    "targets": "mathhammer.warmachine.reference_targets",
+    "load_targets": "mathhammer.warmachine.reference_targets",
+    "resolve_target": "mathhammer.warmachine.reference_targets",
     "mark_lanes": "mathhammer.warmachine.grid",
     "attack_roll_counts": "mathhammer.warmachine.rolls",
     "damage_pmf": "mathhammer.warmachine.rolls",
@@ -52,4 +52,4 @@ _LAZY = {
 __all__ = sorted(_LAZY)
 
 
-lazy_package(__name__, _LAZY)
+__getattr__, __dir__ = lazy_names(__name__, _LAZY)

@@ -20,10 +20,10 @@ from mathhammer.core.limits import check_outcome_values, check_run_work
 from mathhammer.core.trials import CHUNKS, DEFAULT_TRIALS, check_seed, check_trials, chunk_streams
 from mathhammer.errors import OptionError
 from mathhammer.warmachine.compile import M_GRID, CompiledPlan, compile_plan
-from mathhammer.warmachine.exact import outcome_names, solve
+from mathhammer.warmachine.exact_engine import outcome_names, solve
 from mathhammer.warmachine.profiles import Attack, Rules, Target
 from mathhammer.warmachine.parse import parse_attack
-from mathhammer.warmachine.targets import resolve_target
+from mathhammer.warmachine.reference_targets import resolve_target
 
 #: Fixed number of random-stream chunks (never tied to the thread count: same seed, same bits).
 N_CHUNKS = CHUNKS
@@ -50,7 +50,7 @@ def as_targets(targets: TargetLike | Iterable[TargetLike]) -> tuple[Target, ...]
     """One target unit or several (text or :class:`Target`) as a tuple of targets.
 
     A text is a target line or a reference target's name (``"HEAVY_JACK"``,
-    ``"3x LIGHT_JACK [KNOCKED DOWN]"``; :mod:`mathhammer.warmachine.targets`).
+    ``"3x LIGHT_JACK [KNOCKED DOWN]"``; :mod:`mathhammer.warmachine.reference_targets`).
 
     Raises
     ------
@@ -99,7 +99,7 @@ def exact(attacks: AttackLike | Iterable[AttackLike], targets: TargetLike | Iter
         For malformed lines.
     UnsupportedError
         When the state space is too large to enumerate, or the joint outcomes pass
-        :data:`~mathhammer.warmachine.exact.MAX_COMBINATIONS` (estimated from the plan
+        :data:`~mathhammer.warmachine.exact_engine.MAX_COMBINATIONS` (estimated from the plan
         before any work; counted as they are enumerated when attacks generate attacks): a
         [SPRAY N] or an AOE rolls every covered model at once: [SPRAY 11] over eleven 1-box
         models is accepted and takes about 3 s, [SPRAY 12] is refused; use :func:`simulate`
@@ -195,7 +195,7 @@ def run_monte_carlo(compiled: CompiledPlan, trials: int, seed: SeedLike, *,
 
 
 def run_exact(compiled: CompiledPlan) -> Result:
-    """Solve a compiled plan exactly (see :func:`mathhammer.warmachine.exact.solve`)."""
+    """Solve a compiled plan exactly (see :func:`mathhammer.warmachine.exact_engine.solve`)."""
     return contract.exact_result(GAME, compiled)
 
 
@@ -240,7 +240,7 @@ def inputs_of(compiled: CompiledPlan) -> dict[str, object]:
             "rule_changes": list(compiled.rule_set.changes())}
 
 
-#: Words of the comparison metrics (:func:`mathhammer.warmachine.compare.compare`).
+#: Words of the comparison metrics (:func:`mathhammer.warmachine.comparisons.compare`).
 METRIC_LABELS = {"expected_damage": "expected boxes marked",
                  "expected_models_destroyed": "expected models destroyed",
                  "expected_boosts_spent": "expected damage boosts spent",

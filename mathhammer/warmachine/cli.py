@@ -81,7 +81,7 @@ def _add_targets_file_option(parser: argparse.ArgumentParser) -> None:
 
 def library_from_args(args: argparse.Namespace) -> Any:
     """The built-in reference targets plus any ``--targets-file``."""
-    from mathhammer.warmachine.targets import load_targets
+    from mathhammer.warmachine.reference_targets import load_targets
 
     return load_targets(*getattr(args, "targets_file", []))
 
@@ -89,7 +89,7 @@ def library_from_args(args: argparse.Namespace) -> Any:
 def targets_from_args(args: argparse.Namespace) -> list[Any]:
     """Every ``--target`` as a :class:`~mathhammer.warmachine.profiles.Target` (a line or a
     reference name, with ``--targets-file`` added to the library)."""
-    from mathhammer.warmachine.targets import resolve_target
+    from mathhammer.warmachine.reference_targets import resolve_target
 
     library = library_from_args(args)
     return [resolve_target(text, library) for text in args.target]
@@ -151,7 +151,7 @@ def _run_compare(args: argparse.Namespace) -> int:
     rule switch."""
     from mathhammer.cli.compare import (check_chart, engine_words, joined_attackers,
                                         parse_sweep, show_comparison)
-    from mathhammer.warmachine.compare import compare, sweep
+    from mathhammer.warmachine.comparisons import compare, sweep
 
     check_chart(args)
     attackers = joined_attackers(args.attackers)
@@ -173,7 +173,7 @@ def _labelled_targets(texts: list[str], targets: list[Any]) -> dict[str, Any]:
     """Each target by its label: a reference name as typed (``HEAVY_JACK``), a line by its
     unit (``5x Trencher``); a label met again gets `` (2)``, `` (3)``..."""
     from mathhammer.core.game import labelled
-    from mathhammer.warmachine.compare import target_label
+    from mathhammer.warmachine.comparisons import target_label
 
     names = [text.strip() if ":" not in text else target_label(target)
              for text, target in zip(texts, targets)]

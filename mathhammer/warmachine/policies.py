@@ -24,8 +24,8 @@ from mathhammer.core.result import EXACT, Distribution, Result
 from mathhammer.core.trials import DEFAULT_GRID_TRIALS
 from mathhammer.errors import OptionError, UnsupportedError
 from mathhammer.warmachine.api import GAME, AttackLike, TargetLike, as_attacks, as_targets, plan
-from mathhammer.warmachine.compare import target_label
-from mathhammer.warmachine.exact import Chain
+from mathhammer.warmachine.comparisons import target_label
+from mathhammer.warmachine.exact_engine import Chain
 from mathhammer.warmachine.profiles import Attack, Rules
 
 #: The attacks-to-kill series stops once P(target still standing) falls below this.
@@ -185,7 +185,7 @@ def focus_frame(attack: AttackLike, target: TargetLike, points: int,
 
     One cell per policy (``attacker`` is the policy's name, numbered if it repeats), with
     setting columns ``policy``, ``points``, ``boost_attacks``, ``boost_damage`` and
-    ``buy_attacks``; metrics as :func:`mathhammer.warmachine.compare.compare`.
+    ``buy_attacks``; metrics as :func:`mathhammer.warmachine.comparisons.compare`.
     """
     points = whole_number(points, "points (focus or fury to spend)", 0, MAX_FOCUS)
     base = _one_attack(attack)

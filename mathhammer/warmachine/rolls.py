@@ -2,7 +2,7 @@
 
 A single attack or damage roll is solved by enumerating all ``6**n`` outcomes of its dice
 (``n <= MAX_ATTACK_DICE``); a damage roll of dice not dropped is a convolution. The chain
-of :mod:`mathhammer.warmachine.exact` asks these for every attack row and model state.
+of :mod:`mathhammer.warmachine.exact_engine` asks these for every attack row and model state.
 """
 
 from __future__ import annotations

@@ -58,7 +58,7 @@ def _warmachine_attack(line: str) -> str:
 
 def _warmachine_target(line: str) -> str:
     from mathhammer.warmachine.parse import format_target
-    from mathhammer.warmachine.targets import resolve_target
+    from mathhammer.warmachine.reference_targets import resolve_target
 
     return format_target(resolve_target(line))
 

@@ -47,7 +47,7 @@ def warm_up() -> None:
     the Battle page's scenario engine, Warmachine, Dust; the 40k first) before the first
     question: on a cold cache a Battle question otherwise waited 8-15 s at "0 of 4"."""
     from mathhammer.core.progress import quiet
-    from mathhammer.warmup import ENGINES, warmup
+    from mathhammer.precompile import ENGINES, warmup
 
     with quiet():
         warmup(list(ENGINES))

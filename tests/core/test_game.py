@@ -27,9 +27,9 @@ from mathhammer.errors import OptionError, UnsupportedError
 
 # modules by name: a game package's lazy attributes (dust.compare, dust.exact) are functions
 dust_api = importlib.import_module("mathhammer.dust.api")
-dust_compare = importlib.import_module("mathhammer.dust.compare")
+dust_compare = importlib.import_module("mathhammer.dust.comparisons")
 warmachine_api = importlib.import_module("mathhammer.warmachine.api")
-warmachine_compare = importlib.import_module("mathhammer.warmachine.compare")
+warmachine_compare = importlib.import_module("mathhammer.warmachine.comparisons")
 wh40k_api = importlib.import_module("mathhammer.wh40k.api")
 wh40k_compare = importlib.import_module("mathhammer.wh40k.compare")
 
@@ -221,7 +221,7 @@ def test_frames_of_every_game_read_alike():
 def test_dust_exchange_meets_the_contract():
     from mathhammer.dust import load_unit
 
-    exchange_module = importlib.import_module("mathhammer.dust.exchange")
+    exchange_module = importlib.import_module("mathhammer.dust.exchanges")
     game = exchange_module.EXCHANGE
     pounder, rangers = load_unit("seed.toml", "Pounder"), load_unit("seed.toml", "Assault Rangers")
     plan = game.compile(pounder, rangers, rounds=1)

@@ -1,5 +1,6 @@
-"""``core.lazy``: packages load their public names on first use, and a submodule named like a
-public function never hides the function."""
+"""``core.lazy``: packages load their public names on first use (PEP 562 ``__getattr__``
+and ``__dir__``, no class swapping), and importing an engine module leaves the public function
+of the same game in place."""
 
 import subprocess
 import sys
@@ -8,15 +9,15 @@ import pytest
 
 
 @pytest.mark.parametrize("package,function,submodule", [
-    ("mathhammer.dust", "exact", "mathhammer.dust.exact"),
-    ("mathhammer.warmachine", "exact", "mathhammer.warmachine.exact"),
+    ("mathhammer.dust", "exact", "mathhammer.dust.exact_engine"),
+    ("mathhammer.warmachine", "exact", "mathhammer.warmachine.exact_engine"),
     ("mathhammer", "compare", "mathhammer.wh40k.compare"),
 ])
 def test_function_survives_its_submodule_being_imported(package, function, submodule):
     code = (f"import importlib, {package} as p\n"
             f"importlib.import_module('{submodule}')\n"
             f"f = getattr(p, '{function}')\n"
-            "print(callable(f) and not isinstance(f, type(p)))")
+            "print(not isinstance(f, type(p)))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)
     assert out.stdout.strip() == "True"
@@ -70,7 +71,7 @@ def test_help_imports_no_kernel_module(argv):
                                      "mathhammer.wh40k.exact_engine",
                                      "mathhammer.wh40k.monte_carlo"])
 def test_dir_shows_only_public_names(package):
-    # the names an __init__ only uses (annotations, lazy_package, _LAZY, helpers it calls)
+    # the names an __init__ only uses (annotations, lazy_names, _LAZY, helpers it calls)
     # are not the package's API; dunders and loaded public submodules are
     code = (f"import importlib, types\n"
             f"p = importlib.import_module('{package}')\n"
@@ -84,7 +85,7 @@ def test_dir_shows_only_public_names(package):
 
 
 @pytest.mark.parametrize("package,function,submodule", [
-    ("mathhammer.dust", "exact", "mathhammer.dust.exact"),
+    ("mathhammer.dust", "exact", "mathhammer.dust.exact_engine"),
     ("mathhammer", "exact", "mathhammer.wh40k.exact_engine.chains"),
 ])
 def test_a_resolved_name_is_kept_and_stays_the_function(package, function, submodule):
@@ -98,3 +99,16 @@ def test_a_resolved_name_is_kept_and_stays_the_function(package, function, submo
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)
     assert out.stdout.strip() == "True True"
+
+
+@pytest.mark.parametrize("package", ["mathhammer", "mathhammer.dust", "mathhammer.warmachine",
+                                     "mathhammer.cli", "mathhammer.wh40k.exact_engine",
+                                     "mathhammer.wh40k.monte_carlo"])
+def test_lazy_packages_are_plain_modules(package):
+    # PEP 562 names on a plain module: no package swaps its class to guard its names
+    import importlib
+    import types
+
+    module = importlib.import_module(package)
+    assert type(module) is types.ModuleType
+    assert callable(vars(module)["__getattr__"]) and callable(vars(module)["__dir__"])

@@ -115,7 +115,7 @@ def test_unbounded_laser_losses_are_exact():
 def test_unbounded_laser_support_limit_is_refused(monkeypatch):
     import importlib
 
-    engine = importlib.import_module("mathhammer.dust.exact")  # the package's `exact` is the API
+    engine = importlib.import_module("mathhammer.dust.exact_engine")  # the package's `exact` is the API
     monkeypatch.setattr(engine, "MAX_SUPPORT", 20)
     with pytest.raises(UnsupportedError, match="at most 20 values"):
         exact("Laser: 30/1 [LASER]", "9x G: INFANTRY2", laser_chain_depth=None)
@@ -148,7 +148,7 @@ def test_exchange_casualty_policies_by_hand(policy, expected):
 def test_exchange_random_policy_state_limit(monkeypatch):
     import importlib
 
-    api = importlib.import_module("mathhammer.dust.exact")  # the exchange chain's limit
+    api = importlib.import_module("mathhammer.dust.exact_engine")  # the exchange chain's limit
     tank, squad = _duel_units()
     monkeypatch.setattr(api, "MAX_EXCHANGE_STATES", 1)
     with pytest.raises(UnsupportedError, match="more than 1 states"):

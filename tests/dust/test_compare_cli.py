@@ -1,5 +1,5 @@
 """``mathhammer dust compare``: a grid of weapons against targets from the command line, the
-same frame as :func:`mathhammer.dust.compare.compare`."""
+same frame as :func:`mathhammer.dust.comparisons.compare`."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 
 from mathhammer.cli import main
 from mathhammer.core.frames import to_json_dict
-from mathhammer.dust.compare import compare, sweep
+from mathhammer.dust.comparisons import compare, sweep
 
 GUN = "Gun: 6/1"
 SHOTGUN = "4x Shotgun: 3/1"

@@ -1,5 +1,5 @@
 """``mathhammer warmachine compare``: a grid of attacks against target units from the command
-line, the same frame as :func:`mathhammer.warmachine.compare.compare`."""
+line, the same frame as :func:`mathhammer.warmachine.comparisons.compare`."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from mathhammer.core.frames import to_json_dict
-from mathhammer.warmachine.compare import compare, sweep
+from mathhammer.warmachine.comparisons import compare, sweep
 from mathhammer.warmachine.profiles import Rules
 
 FIST = "Fist: MAT6 POW12"

@@ -152,12 +152,13 @@ def test_a_lazy_name_that_loops_back_is_an_error_not_a_recursion():
     import sys
     import types
 
-    from mathhammer.core.lazy import lazy_package
+    from mathhammer.core.lazy import lazy_names
 
     package = types.ModuleType("loop_package")
     sys.modules["loop_package"] = package
     try:
-        lazy_package("loop_package", {"itself": "loop_package"})
+        package.__getattr__, package.__dir__ = lazy_names("loop_package",
+                                                          {"itself": "loop_package"})
         with pytest.raises(AttributeError, match="import cycle"):
             package.itself
     finally:

@@ -21,7 +21,7 @@ below load lazily.
 
 from __future__ import annotations
 
-from mathhammer.core.lazy import lazy_package
+from mathhammer.core.lazy import lazy_names
 
 _LAZY = {
     "compiled_plan": "mathhammer.wh40k.exact_engine.chains",
@@ -37,4 +37,4 @@ _LAZY = {
 __all__ = sorted(_LAZY)
 
 
-lazy_package(__name__, _LAZY)
+__getattr__, __dir__ = lazy_names(__name__, _LAZY)

@@ -17,7 +17,7 @@ The names below load lazily (importing the kernels loads numba and their cached 
 
 from __future__ import annotations
 
-from mathhammer.core.lazy import lazy_package
+from mathhammer.core.lazy import lazy_names
 
 _LAZY = {
     "run_chunks": "mathhammer.wh40k.monte_carlo.kernels",
@@ -28,4 +28,4 @@ _LAZY = {
 __all__ = sorted(_LAZY)
 
 
-lazy_package(__name__, _LAZY)
+__getattr__, __dir__ = lazy_names(__name__, _LAZY)

@@ -56,7 +56,7 @@ def _warmachine() -> None:
 
 def _dust() -> None:
     from mathhammer.dust.api import simulate
-    from mathhammer.dust.exchange import exchange
+    from mathhammer.dust.exchanges import exchange
     from mathhammer.dust.parse import parse_target, parse_weapon_line
     from mathhammer.dust.profiles import ModelGroup, Unit
 

@@ -1,9 +1,9 @@
-"""Warmachine's exact chain (warmachine/exact.py) on a sequence worked out by hand (single rolls:
+"""Warmachine's exact chain (warmachine/exact_engine.py) on a sequence worked out by hand (single rolls:
 test_rolls.py)."""
 
 import numpy as np
 
-from mathhammer.warmachine.exact import solve
+from mathhammer.warmachine.exact_engine import solve
 from mathhammer.warmachine.compile import compile_plan
 from mathhammer.warmachine.parse import parse_attack, parse_target
 from mathhammer.warmachine.profiles import Rules

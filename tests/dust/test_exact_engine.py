@@ -1,8 +1,8 @@
-"""Dust's exact engine (dust/exact.py): fraction pmfs checked on sums worked out by hand."""
+"""Dust's exact engine (dust/exact_engine.py): fraction pmfs checked on sums worked out by hand."""
 
 from fractions import Fraction as F
 
-from mathhammer.dust.exact import binomial, convolve, power, scale, thin, to_float
+from mathhammer.dust.exact_engine import binomial, convolve, power, scale, thin, to_float
 
 
 def test_convolve_and_power():
@@ -30,7 +30,7 @@ def test_to_float():
 def test_kernel_side_is_the_side_with_an_explicit_order():
     import numpy as np
 
-    from mathhammer.dust.exact import ExchangeSide
+    from mathhammer.dust.exact_engine import ExchangeSide
 
     rows, carries = np.zeros((2, 16), dtype=np.int64), np.ones((3, 2), dtype=np.int64)
     counts = np.array([2, 1, 1], dtype=np.int64)

@@ -1,9 +1,9 @@
-"""Dust comparisons as tidy frames (dust/compare.py), checked on Binomial counts by hand: six
+"""Dust comparisons as tidy frames (dust/comparisons.py), checked on Binomial counts by hand: six
 dice hitting on the hit symbol (2 faces of 6) at five one-point infantry in the open."""
 
 import pytest
 
-from mathhammer.dust.compare import compare, sweep
+from mathhammer.dust.comparisons import compare, sweep
 
 
 def values(frame, **where):

@@ -2,9 +2,9 @@
 
 Pools shrink with losses: squads lose their carriers in the order of a casualty policy
 (:func:`removal_order`), vehicles and heroes fire their printed dice until destroyed. The
-exact engine is :func:`mathhammer.dust.exact.exchange_exact` (a Markov chain), the Monte
+exact engine is :func:`mathhammer.dust.exact_engine.exchange_exact` (a Markov chain), the Monte
 Carlo one :func:`mathhammer.dust.monte_carlo.exchange_monte_carlo`; both read the sides
-built here (:class:`~mathhammer.dust.exact.ExchangeSide`). :data:`EXCHANGE` puts them under
+built here (:class:`~mathhammer.dust.exact_engine.ExchangeSide`). :data:`EXCHANGE` puts them under
 core's contract (:class:`mathhammer.core.game.Game`), so :func:`exchange` is core's
 ``simulate`` or ``exact`` of the two units.
 """
@@ -25,7 +25,7 @@ from mathhammer.core.progress import check_progress
 from mathhammer.core.result import MONTE_CARLO, Distribution, Result
 from mathhammer.core.trials import DEFAULT_TRIALS
 from mathhammer.dust.compile import compile_row
-from mathhammer.dust.exact import ExchangeSide, exchange_exact, to_float
+from mathhammer.dust.exact_engine import ExchangeSide, exchange_exact, to_float
 from mathhammer.dust.monte_carlo import N_CHUNKS, exchange_monte_carlo
 from mathhammer.dust.parse import parse_target
 from mathhammer.dust.profiles import COVER_STATES, Rules, Target, Unit, Weapon, with_switches
@@ -179,7 +179,7 @@ def exchange(a: Unit, b: Unit, rounds: int = 1, *, method: str = "exact",
     ------
     UnsupportedError
         Exact engine only: more than
-        :data:`~mathhammer.dust.exact.MAX_EXCHANGE_STATES` reachable states.
+        :data:`~mathhammer.dust.exact_engine.MAX_EXCHANGE_STATES` reachable states.
 
     Examples
     --------
@@ -212,7 +212,7 @@ class Exchange:
 
 class ExchangeGame(Game[Exchange]):
     """Dust exchanges under core's contract: unit A against unit B over several rounds, by
-    the Markov chain (:func:`~mathhammer.dust.exact.exchange_exact`) or the exchange kernel
+    the Markov chain (:func:`~mathhammer.dust.exact_engine.exchange_exact`) or the exchange kernel
     (:func:`~mathhammer.dust.monte_carlo.exchange_monte_carlo`)."""
 
     name = "dust exchange"

@@ -1,9 +1,9 @@
-"""Dust exchanges of fire (dust/exchange.py): removal orders, dice left after losses and one
+"""Dust exchanges of fire (dust/exchanges.py): removal orders, dice left after losses and one
 round of fire, worked out by hand (a die hits on 1/3)."""
 
 import pytest
 
-from mathhammer.dust.exchange import exchange, pool_after_losses, removal_order
+from mathhammer.dust.exchanges import exchange, pool_after_losses, removal_order
 from mathhammer.dust.parse import parse_target, parse_weapon_line
 from mathhammer.dust.profiles import ModelGroup, Unit
 from mathhammer.errors import OptionError, UnsupportedError

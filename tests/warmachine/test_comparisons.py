@@ -1,4 +1,4 @@
-"""Warmachine comparisons as tidy frames (warmachine/compare.py), on cells worked out by hand:
+"""Warmachine comparisons as tidy frames (warmachine/comparisons.py), on cells worked out by hand:
 a MAT7 sword hits DEF13 with 26/36, and every hit (POW12 + 2d6 against ARM13) takes a
 one-box model."""
 
@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from mathhammer.warmachine.compare import compare, sweep
+from mathhammer.warmachine.comparisons import compare, sweep
 
 
 def values(frame, **where):

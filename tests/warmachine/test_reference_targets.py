@@ -1,4 +1,4 @@
-"""Reference targets (mathhammer/warmachine/targets.py, data/targets.toml): the built-in file,
+"""Reference targets (mathhammer/warmachine/reference_targets.py, data/targets.toml): the built-in file,
 names wherever a target line goes, hand-derived results against archetypes, user files and
 hostile files answered in one line."""
 
@@ -19,7 +19,7 @@ import pytest
 from mathhammer.errors import ProfileError
 from mathhammer.warmachine import attacks_to_kill, compare, compare_focus, exact, simulate
 from mathhammer.warmachine.profiles import Target
-from mathhammer.warmachine.targets import (BUILTIN_SOURCE, TargetLibrary, UnknownTargetError,
+from mathhammer.warmachine.reference_targets import (BUILTIN_SOURCE, TargetLibrary, UnknownTargetError,
                                            load_targets, read_targets_file, resolve_target,
                                            split_name_line, targets)
 
@@ -342,6 +342,6 @@ def test_bad_names_and_files_exit_2_in_one_line(cli_main, capsys, tmp_path, argv
 
 
 def test_the_modules_examples_run():
-    module = importlib.import_module("mathhammer.warmachine.targets")
+    module = importlib.import_module("mathhammer.warmachine.reference_targets")
     failures, tried = doctest.testmod(module)
     assert tried > 0 and failures == 0
