@@ -11,6 +11,9 @@ No Pain) is solved here exactly, from the same compiled arrays the scenario kern
   front, so the models die in one fixed order and the state of the whole unit is one number,
   L, the wounds it has lost: L fixes the model being damaged, its group, its sub-group (its
   Feel No Pain) and the wounds it has left. The chain over L is built model by model.
+- Keywords (19.03): a batch is resolved against the keywords of the models still in the
+  unit when it starts (its row for those keywords, ``ScenarioPlan.variants``), so an
+  [ANTI-X] or a keyword-scoped ability stops once the last model with X is destroyed.
 - Toughness (19.02) and the save re-rolls of a batch are those of the unit at the start of
   the batch: the states are split by the toughness they present and the group at the front,
   and each part gets its own (saves to roll, critical wounds) pmf, the generating functions
@@ -55,7 +58,8 @@ from mathhammer.wh40k.scenario.compile import (A_CHARACTER, A_FIRST_SUB, A_LOCAL
                                                C_PER_MODEL, C_SKIPPED, C_SUB_COUNT, C_SUB_FIRST,
                                                DAMAGE_TABLE, F_DW_AT_END, F_DW_SPILL,
                                                F_ONE_AT_A_TIME, K_ATTACKER, K_COMMAND,
-                                               K_FIRST_BATCH, K_N_BATCHES, S_BODYGUARD, S_MODELS,
+                                               K_FIRST_BATCH, K_N_BATCHES, S_BODYGUARD,
+                                               S_KEYWORDS, S_MODELS,
                                                S_TOUGHNESS, U_FIRST_T, U_N_ALLOCS, U_N_T,
                                                U_ORDER,
                                                ScenarioPlan)
@@ -124,9 +128,21 @@ def solve_activation(plan: ScenarioPlan) -> dict[str, np.ndarray]:
     state[0] = 1.0
     deferred: list[np.ndarray] = []
     budget = [MAX_MIXED_WORK]
+    masks = _keyword_masks(plan, chain)
     for b in batches:
-        state = _BatchSolver(plan, b, chain, presented, models_at_start).apply(state, deferred,
-                                                                               budget)
+        rows = _keyword_rows(plan, b, masks)
+        mass = np.abs(state).reshape(len(rows), -1).sum(axis=1)
+        used = sorted({int(r) for r in rows[mass > 0]} or {b})   # rows some state takes
+        solvers = [_BatchSolver(plan, r, chain, presented, models_at_start) for r in used]
+        if len(solvers) == 1:
+            state = solvers[0].apply(state, deferred, budget)
+            continue
+        if any(solver.defer for solver in solvers):
+            raise UnsupportedError("[DEVASTATING WOUNDS] held to the end of the attacks "
+                                   "against a unit whose keywords go with its models")
+        shape = (-1,) + (1,) * (state.ndim - 1)
+        state = sum(solver.apply(state * (rows == r).reshape(shape), deferred, budget)
+                    for r, solver in zip(used, solvers))
     for step in deferred:
         state = inflict_pending(state, step)
     models_pmf = np.bincount(chain.models, weights=state, minlength=models_at_start + 1)
@@ -150,6 +166,25 @@ def _check_plan(plan: ScenarioPlan) -> int:
     if int(rows[0, B_TARGET]) == int(plan.activations[0, K_ATTACKER]):
         raise UnsupportedError("a unit attacking itself")
     return 0
+
+
+def _keyword_masks(plan: ScenarioPlan, chain: UnitChain) -> np.ndarray:
+    """Per state, the keyword bits (``S_KEYWORDS``) the models still in the unit carry
+    (19.03); every bit in the last state (the unit destroyed: no batch is resolved)."""
+    out = np.zeros(len(chain.left), dtype=np.int64)
+    mask = 0
+    for state in range(len(chain.left) - 2, -1, -1):   # from the last model back
+        mask |= int(plan.subs[chain.sub[state], S_KEYWORDS])
+        out[state] = mask
+    out[-1] = out[0]
+    return out
+
+
+def _keyword_rows(plan: ScenarioPlan, b: int, masks: np.ndarray) -> np.ndarray:
+    """Per state, the row batch ``b`` is resolved as (its keyword variant)."""
+    if plan.variants is None or plan.variants.shape[1] == 1:
+        return np.full(len(masks), b, dtype=np.int64)
+    return plan.variants[b, masks]
 
 
 def _toughness_index(plan: ScenarioPlan, u: int, chain: UnitChain) -> np.ndarray:

@@ -77,8 +77,7 @@ def activation_dice(plan: ScenarioPlan) -> list[int]:
         rows = list(range(first, first + plan.activations[k, K_N_BATCHES]))
         if plan.retarget is not None:  # a retargeted weapon may roll against another unit
             rows += [int(r) for b in rows for r in plan.retarget[b] if r >= 0]
-        out.append(sum(wound_dice_bound(plan.batches[b], plan.contribs, plan.subs,
-                                        largest_unit) for b in rows))
+        out.append(sum(_row_bound(plan, b, largest_unit) for b in rows))
     return out
 
 
@@ -116,6 +115,14 @@ def check_scenario_work(plan: ScenarioPlan, trials: int, origins: tuple[str, ...
                           "activations, or smaller units")
 
 
+def _row_bound(plan: ScenarioPlan, b: int, largest_unit: int) -> int:
+    """Most wound dice batch ``b`` can roll, as whichever row it is resolved as once keywords
+    have gone with their models (``plan.variants``)."""
+    rows = {b} if plan.variants is None else {b} | {int(r) for r in plan.variants[b]}
+    return max(wound_dice_bound(plan.batches[r], plan.contribs, plan.subs, largest_unit)
+               for r in rows)
+
+
 def max_pending(plan: ScenarioPlan) -> int:
     """An upper bound on [DEVASTATING WOUNDS] critical wounds in one activation."""
     largest_unit = int(plan.units[:, U_MODELS].max())
@@ -125,8 +132,7 @@ def max_pending(plan: ScenarioPlan) -> int:
         rows = list(range(first, first + plan.activations[k, K_N_BATCHES]))
         if plan.retarget is not None:  # a retargeted weapon may roll against another unit
             rows += [int(r) for b in rows for r in plan.retarget[b] if r >= 0]
-        total = sum(wound_dice_bound(plan.batches[b], plan.contribs, plan.subs, largest_unit)
-                    for b in rows)
+        total = sum(_row_bound(plan, b, largest_unit) for b in rows)
         worst = max(worst, total)
     return int(worst)
 

@@ -22,6 +22,12 @@ Layout (every array is int64):
   ``retarget[B, R]`` lists a batch's alternative rows, candidate by candidate in the order
   they are tried (several rows for one candidate when its keywords split the batch), -1
   padded; ``R`` is 0 with ``lost``.
+- Keywords (19.03): a unit has the keywords of the models still in it, read when a batch is
+  resolved. ``keyword_bits`` lists, per unit, the keywords some weapon's ability names that
+  not every model of it carries; ``subs[s, S_KEYWORDS]`` holds the bits its models carry, and
+  ``variants[b, m]`` the row to resolve batch ``b`` with when the target's models alive
+  carry the bits ``m`` (its own row, or a row with the tables of those keywords appended
+  after the others, sharing the batch's contributions).
 - [PRECISION]: ``precision_pick[B]`` is -2 (``first``), -1 (``best``) or the report index
   of the named CHARACTER model group in that batch's target; ``allocs[A, A_POINTS]`` is an
   allocation group's points per model in thousandths (1 for every CHARACTER of a unit whose
@@ -55,8 +61,12 @@ from mathhammer.wh40k.scenario.units import allocation_groups, declared_order
 # mortal wounds; a batch names the two columns its attacks face in FNP_COLUMN/FNP_MORTAL_COLUMN).
 # Numpy integers, like every number the kernels hand to a helper: numba compiles a helper once
 # per Python int literal it is given (see mathhammer.core.jit).
+# S_KEYWORDS: the bits (of its unit's keyword_bits) of the keywords its models carry.
 (S_UNIT, S_MODELS, S_WOUNDS, S_FNP, S_FNP_MORTAL, S_ALLOC, S_TOUGHNESS, S_BODYGUARD,
- S_REPORT, S_FNP_PSYCHIC, S_FNP_PSYCHIC_MORTAL) = np.arange(11, dtype=np.int64)
+ S_REPORT, S_FNP_PSYCHIC, S_FNP_PSYCHIC_MORTAL, S_KEYWORDS) = np.arange(12, dtype=np.int64)
+#: Most keywords per unit whose coming and going (models with them destroyed) the engines
+#: follow; beyond, a keyword counts while the unit stands.
+MAX_KEYWORD_BITS = 4
 # Rows of ScenarioPlan.hit / wound (per weapon: class of each face, re-roll mask; wound rows
 # come in such pairs per toughness index) and of hit_cdfs / wound_cdfs (critical counts, then
 # successes among the rest); tables of save_cdfs.
@@ -123,6 +133,7 @@ class ScenarioPlan:
     group_bins: int
     batch_labels: tuple[str, ...]
     one_shot_slots: int = 0
+    keyword_bits: tuple[tuple[str, ...], ...] = ()   # per unit, the keyword of each bit
     # The arrays below default to None only to follow the defaulted field above;
     # compile_scenario always fills them, so they are typed as present.
     # hit_cdfs: float64[B, 2, N + 1, N + 1]: crits, hits of the rest
@@ -139,6 +150,8 @@ class ScenarioPlan:
     retarget: np.ndarray = None  # type: ignore[assignment]
     # precision_pick: int64[B]: -2 first, -1 best, else a report group
     precision_pick: np.ndarray = None  # type: ignore[assignment]
+    # variants: int64[B, 2**bits]: the row of batch b against the keywords of mask m
+    variants: np.ndarray = None  # type: ignore[assignment]
 
     @property
     def checkpoints(self) -> int:
@@ -154,7 +167,7 @@ class ScenarioPlan:
                                  self.damage_maps, self.hit_cdfs, self.wound_cdfs,
                                  self.save_cdfs, self.flags, int(counts)),
             script=Script(self.activations, self.report_groups, self.retarget,
-                          self.precision_pick, int(self.rounds)))
+                          self.precision_pick, self.variants, int(self.rounds)))
 
 
 class Army(NamedTuple):
@@ -186,12 +199,13 @@ class WeaponArrays(NamedTuple):
 
 class Script(NamedTuple):
     """The activations repeated ``rounds`` times, the report groups, and per batch its
-    alternative rows (``retarget``) and [PRECISION] pick."""
+    alternative rows (``retarget``), [PRECISION] pick and rows by keywords (``variants``)."""
 
     activations: np.ndarray
     report_groups: np.ndarray
     retarget: np.ndarray
     precision_pick: np.ndarray
+    variants: np.ndarray
     rounds: int
 
 
@@ -206,9 +220,13 @@ class ScenarioArrays(NamedTuple):
 
 def compile_scenario(scenario: Scenario) -> ScenarioPlan:
     """Lay out units, allocation groups and every activation's batches as arrays."""
-    layout = _lay_out_units(scenario)
+    bits = keyword_bits(scenario)
+    layout = _lay_out_units(scenario, bits)
     batches = _lay_out_batches(scenario, layout)
     retarget = _lay_out_retargets(scenario, layout, batches)
+    variants = _lay_out_keyword_variants(scenario, layout, batches, bits)
+    retarget = np.pad(retarget, ((0, len(batches.rows) - retarget.shape[0]), (0, 0)),
+                      constant_values=-1)
     tables = batches.tables
     n = len(tables)
     wound, saves, damage_maps = _stack_tables(tables, layout.units)
@@ -238,7 +256,8 @@ def compile_scenario(scenario: Scenario) -> ScenarioPlan:
         model_bins=layout.model_bins, wound_bins=layout.wound_bins,
         group_bins=layout.group_bins, batch_labels=tuple(batches.labels),
         one_shot_slots=batches.one_shot_slots, retarget=retarget,
-        precision_pick=np.array(batches.picks, dtype=np.int64))
+        precision_pick=np.array(batches.picks, dtype=np.int64), variants=variants,
+        keyword_bits=tuple(bits.get(name, ()) for name in layout.unit_names))
 
 
 @dataclass
@@ -259,7 +278,26 @@ class _UnitLayout:
     group_bins: int = 0
 
 
-def _lay_out_units(scenario: Scenario) -> _UnitLayout:
+def keyword_bits(scenario: Scenario) -> dict[str, tuple[str, ...]]:
+    """Per unit, the keywords an ability of some selected weapon names (``ANTI-X``, a scope)
+    that some but not all of its model groups carry, at most :data:`MAX_KEYWORD_BITS`."""
+    named: set[str] = set()
+    for attacks in scenario.attacks:
+        for attack in attacks:
+            for ability in attack.weapon.abilities:
+                for k in ((ability.anti_keyword,) if ability.anti_keyword else ()) \
+                        + tuple(ability.scope):
+                    named.add(k[4:] if k.startswith("NON-") else k)
+    out = {}
+    for name, unit in scenario.units.items():
+        every = frozenset.intersection(*(g.profile.keywords for g in unit.groups))
+        varying = sorted(k for k in unit.keywords - every if k in named)
+        if varying:
+            out[name] = tuple(varying[:MAX_KEYWORD_BITS])
+    return out
+
+
+def _lay_out_units(scenario: Scenario, bits: dict[str, tuple[str, ...]]) -> _UnitLayout:
     unit_names = tuple(scenario.units)
     layout = _UnitLayout(unit_names=unit_names,
                          side_names=tuple(dict.fromkeys(scenario.sides[u] for u in unit_names)))
@@ -278,10 +316,12 @@ def _lay_out_units(scenario: Scenario) -> _UnitLayout:
                 g = unit.groups[group_index]
                 fnp_all, fnp_mortal = feel_no_pain(g.profile, Modifiers())
                 psychic = psychic_feel_no_pain(g.profile, Modifiers())
+                mask = sum(1 << i for i, k in enumerate(bits.get(name, ()))
+                           if k in g.profile.keywords)
                 layout.subs.append([u, models, g.profile.wounds, fnp_all, fnp_mortal,
                                     len(layout.allocs) - 1, g.profile.toughness,
                                     int(g.role == "bodyguard"), first_report + group_index,
-                                    min(fnp_all, psychic), min(fnp_mortal, psychic)])
+                                    min(fnp_all, psychic), min(fnp_mortal, psychic), mask])
         t_values = sorted({g.profile.toughness for g in unit.groups})
         wounds = sum(g.count * g.profile.wounds for g in unit.groups)
         layout.units.append([first_sub, len(layout.subs) - first_sub, first_alloc,
@@ -309,6 +349,8 @@ class _BatchLayout:
     activation_labels: list[str] = field(default_factory=list)
     one_shot: dict[tuple[str, str], int] = field(default_factory=dict)
     picks: list[int] = field(default_factory=list)
+    # per row: what made it (activation, its attacks, target, the batch's attacks)
+    sources: list[tuple] = field(default_factory=list)
 
     @property
     def one_shot_slots(self) -> int:
@@ -339,15 +381,18 @@ def _command_code(activation, rows: list[list[int]], labels: list[str]) -> int:
 
 
 def _add_batch(scenario: Scenario, activation, attacks, target_name: str, members,
-               unit_index: dict[str, int], layout: _UnitLayout, out: _BatchLayout) -> None:
-    """One weapon profile of one activation against one target: its row and contributions."""
+               unit_index: dict[str, int], layout: _UnitLayout, out: _BatchLayout,
+               keywords: frozenset[str] | None = None) -> None:
+    """One weapon profile of one activation against one target: its row and contributions
+    (against the target's ``keywords`` when given, else every keyword of its models)."""
     target = scenario.units[target_name]
+    keywords = target.keywords if keywords is None else keywords
     modifiers = dataclasses.replace(activation.modifiers, damage_minus=target.damage_minus,
                                     damage_halved=target.damage_halved,
                                     reroll_saves=target.reroll_saves)
     weapon = members[0].weapon
-    t = batch_tables(weapon, _defender(target), activation.situation, modifiers,
-                     scenario.rules)
+    defender = dataclasses.replace(_defender(target), keywords=keywords)
+    t = batch_tables(weapon, defender, activation.situation, modifiers, scenario.rules)
     row = list(t.row) + [0] * (SCENARIO_BATCH_COLUMNS - BATCH_COLUMNS)
     row[N_WEAPONS] = 0  # counted from the attacking models alive, in the kernel
     row[B_TARGET] = unit_index[target_name]
@@ -362,7 +407,7 @@ def _add_batch(scenario: Scenario, activation, attacks, target_name: str, member
     row[B_BONUS_COUNT] = t.blast_dice[0] + cleave_dice[0]
     row[B_BONUS_SIDES] = max(t.blast_dice[1], cleave_dice[1])
     row[B_HAZARDOUS] = int(weapon.has(ab.HAZARDOUS))
-    row[B_PRECISION] = int(bool(weapon.active(ab.PRECISION, target.keywords)))
+    row[B_PRECISION] = int(bool(weapon.active(ab.PRECISION, keywords)))
     row[B_ONE_SHOT] = -1
     if weapon.has(ab.ONE_SHOT):  # 24.26: once per battle, tracked per unit and weapon
         key = (activation.attacker, str(weapon))
@@ -384,6 +429,7 @@ def _add_batch(scenario: Scenario, activation, attacks, target_name: str, member
     out.tables.append(t)
     out.labels.append(f"{activation.label}: {weapon}")
     out.picks.append(_precision_code(scenario, activation, target_name, layout))
+    out.sources.append((activation, attacks, target_name, members))
 
 
 def _contributions(attack: Attack, first: list[int], count: list[int],
@@ -565,6 +611,49 @@ def _lay_out_retargets(scenario: Scenario, layout: _UnitLayout, out: _BatchLayou
     for b, rows in alternatives.items():
         table[b, :len(rows)] = rows
     return table
+
+
+def _lay_out_keyword_variants(scenario: Scenario, layout: _UnitLayout, out: _BatchLayout,
+                              bits: dict[str, tuple[str, ...]]) -> np.ndarray:
+    """``variants[B, 2**bits]``: append, for every row against a unit whose keywords may go,
+    a row per set of keywords its models alive may carry that changes the row's tables, and
+    list them by mask (a row's own index where nothing changes)."""
+    width = 1 << max((len(b) for b in bits.values()), default=0)
+    unit_index = {name: i for i, name in enumerate(layout.unit_names)}
+    table: dict[int, list[int]] = {}
+    for b in range(len(out.rows)):
+        activation, attacks, target, members = out.sources[b]
+        own = bits.get(target, ())
+        table[b] = [b] * width
+        if not own:
+            continue
+        every = scenario.units[target].keywords
+        for mask in range((1 << len(own)) - 1):
+            keywords = every - {k for i, k in enumerate(own) if not mask >> i & 1}
+            first_contrib = len(out.contribs)
+            _add_batch(scenario, activation, attacks, target, members, unit_index, layout,
+                       out, keywords)
+            del out.contribs[first_contrib:]   # the batch's own contributions
+            out.rows[-1][B_FIRST_CONTRIB] = out.rows[b][B_FIRST_CONTRIB]
+            out.rows[-1][B_N_CONTRIBS] = out.rows[b][B_N_CONTRIBS]
+            if _same_tables(out, b, len(out.rows) - 1):
+                for column in (out.rows, out.tables, out.labels, out.picks, out.sources):
+                    column.pop()
+                continue
+            out.labels[-1] += f" (against {', '.join(sorted(keywords)) or 'no keywords'})"
+            table[b][mask] = len(out.rows) - 1
+    variants = np.arange(len(out.rows), dtype=np.int64)[:, None].repeat(width, axis=1)
+    for b, rows in table.items():
+        variants[b] = rows
+    return variants
+
+
+def _same_tables(out: _BatchLayout, a: int, b: int) -> bool:
+    """Whether rows ``a`` and ``b`` resolve alike (same columns and tables)."""
+    ta, tb = out.tables[a], out.tables[b]
+    return out.rows[a] == out.rows[b] and out.picks[a] == out.picks[b] and all(
+        np.array_equal(getattr(ta, f), getattr(tb, f))
+        for f in ("hit", "wound", "saves", "damage_maps", "damage_pmf"))
 
 
 def retarget_candidates(scenario: Scenario, activation, attacks: Sequence[Attack],

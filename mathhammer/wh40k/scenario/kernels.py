@@ -52,9 +52,10 @@ from mathhammer.wh40k.scenario.compile import (A_FIRST_SUB, A_LOCAL, A_N_SUBS, A
                                                F_DW_AT_END, F_DW_SPILL, F_HAZARD_10E,
                                                F_ONE_AT_A_TIME, K_ATTACKER, K_COMMAND,
                                                K_FIRST_BATCH, K_N_BATCHES, REROLL_ROW, REST_COUNTS,
-                                               R_FIRST_BIN, R_MODELS, S_FNP_MORTAL, S_MODELS,
-                                               S_REPORT, U_ALL_MV, U_MODELS, U_MODEL_BINS,
-                                               U_N_ALLOCS, U_ORDER, U_SIDE, U_WOUND_BINS)
+                                               R_FIRST_BIN, R_MODELS, S_FNP_MORTAL, S_KEYWORDS,
+                                               S_MODELS, S_REPORT, U_ALL_MV, U_FIRST_SUB,
+                                               U_MODELS, U_MODEL_BINS, U_N_ALLOCS, U_N_SUBS,
+                                               U_ORDER, U_SIDE, U_WOUND_BINS)
 from mathhammer.wh40k.scenario.damage_steps import (
     COMMAND_DAMAGE, COMMAND_HIT, COMMAND_WOUND, allocation_order, bearer_mortals, damage_model,
     hazard_bearer, held_damage, models_firing, mortal_wounds, precision_group, roll_damage,
@@ -227,6 +228,18 @@ def _resolve_batch(state, b, blast_models, weapons, army, losses, scratch, n_pen
 
 
 @inlined_once
+def _keyword_row(row, variants, batches, units, subs, alive):
+    """Batch ``row`` against the keywords of its target's models still alive (19.03): the
+    row of ``variants`` for the keyword bits they carry."""
+    u = batches[row, B_TARGET]
+    mask = subs[units[u, U_FIRST_SUB], S_KEYWORDS] * 0
+    for s in range(units[u, U_FIRST_SUB], units[u, U_FIRST_SUB] + units[u, U_N_SUBS]):
+        if alive[s] > 0:
+            mask |= subs[s, S_KEYWORDS]
+    return variants[row, mask]
+
+
+@inlined_once
 def _retarget_from(b, retarget, batches, unit_alive):
     """The first entry of ``retarget[b]`` whose unit still stands, or -1."""
     for j in range(retarget.shape[1]):
@@ -291,7 +304,9 @@ def _activate(state, r, k, arrays, losses, scratch, trial):
     ``b``'s alternative rows: when its target is down, the rows of the first candidate still
     standing are resolved instead, each as a batch of its own ([BLAST]/[CLEAVE] counting
     that unit's models at the start of the activation). ``script.precision_pick[b]``: see
-    :func:`~.damage_steps.precision_group`. ``trial.hazard_used`` collects the [HAZARDOUS]
+    :func:`~.damage_steps.precision_group`. ``script.variants[b]``: the row batch ``b`` is
+    resolved as against the keywords of its target's models alive then (19.03; its own row
+    while every keyword the weapons name is there). ``trial.hazard_used`` collects the [HAZARDOUS]
     batches used (10e bearers). One call site of ``_resolve_batch`` serves both (a second
     one, or two more array arguments to it, measured 25% slower on small scenarios).
     """
@@ -342,9 +357,13 @@ def _activate(state, r, k, arrays, losses, scratch, trial):
         while True:  # the batch, or its rows turned on another unit
             target = batches[row, B_TARGET]
             if unit_alive[target] > 0:
+                resolved = row
+                if script.variants.shape[1] > 1:   # keywords that go with their models
+                    resolved = _keyword_row(row, script.variants, batches, army.units,
+                                            army.subs, losses.alive)
                 n_pending, command = _resolve_batch(
-                    state, row, snapshot[target], weapons, army, losses, scratch, n_pending,
-                    script.precision_pick[row], command)
+                    state, resolved, snapshot[target], weapons, army, losses, scratch,
+                    n_pending, script.precision_pick[resolved], command)
             if alt < 0:
                 break
             alt += 1

@@ -234,3 +234,20 @@ def test_every_plan_of_generated_problems_is_scored_as_its_scenario_resolves(see
     while build_space(scenario).size() > 120:
         scenario = _generated(rng)
     assert _check_every_plan(scenario) >= 2
+
+
+# --- Keywords of the models still in the unit -----------------------------------------------
+
+def test_a_plan_against_keywords_that_go_with_their_models():
+    # tests/wh40k/scenario/test_keywords_of_models_alive.py's case, by hand: a Torch kills
+    # the only BEAST (5/6), then three [ANTI-BEAST 2+] Spears wound on 5+ (1/3 each) unless
+    # it stands (5/6 each): 5/6 x 2 + 1/6 x 5/2 = 25/12 models; the plan's exact score
+    # (a target of two statlines: the mixed-unit engine) is that.
+    from tests.wh40k.scenario.test_keywords_of_models_alive import TEXT, MIXED
+
+    sc = mh.parse_scenario(TEXT.format(weapons='["Torch", "Spear"]', target=MIXED),
+                           open_choices=True)
+    space = build_space(sc)
+    (plan,) = list(space.plans())
+    outcome = ExactEvaluator(space).outcome(plan)
+    assert outcome.models("T")[0] == pytest.approx(float(F(25, 12)), abs=1e-12)
