@@ -2,9 +2,10 @@
 (/work/shared/rules/wh40k-11e.md), for the optimiser's tests. It shares no code with the
 engines: it rolls every die one at a time in exact fractions.
 
-What it follows (and all it follows): one activation, weapons of constant A, S and D and no
-abilities, targets of one statline (W1 or more, a save or none), re-rolls of hit rolls of
-1, and the activation's one Command Re-roll on a hit or wound roll.
+What it follows (and all it follows): one activation, weapons of constant A and S, D constant,
+D3 or D6, and no abilities, targets of one statline (W1 or more, a save or none), re-rolls of
+hit rolls of 1, and the activation's one Command Re-roll on a hit, wound, save or Damage
+roll.
 
 - 04.03 gather: targets in the order first named by the activation's attacks; at each
   target, identical attacks (same BS, S, AP, D) in one batch, batches in the order their
@@ -14,9 +15,12 @@ abilities, targets of one statline (W1 or more, a save or none), re-rolls of hit
 - Hit: an unmodified 6 always hits, a 1 always fails; re-rolling 1s re-rolls a 1 once.
   Wound: S against T (2x: 2+, >: 3+, =: 4+, <: 5+, half or less: 6+), a 6 always wounds, a
   1 always fails. Save: Sv - AP (no save when above 6), a 1 always fails.
-- Command Re-roll (15.02): the first hit (or wound) roll that fails and has not been
-  re-rolled already is rolled again; one per activation, whatever the targets.
-- Damage: each unsaved attack's D goes to the wounded model first; excess is lost.
+- Command Re-roll (15.02): the first hit (wound, save) roll that fails and has not been
+  re-rolled already is rolled again (a save only when it could pass), or the first Damage
+  roll below the dice's average (a 1 on a D3, 1-3 on a D6); one per activation, whatever
+  the targets.
+- Damage: each unsaved attack's D, rolled while the unit stands, goes to the wounded model
+  first; excess is lost.
 """
 
 from __future__ import annotations
@@ -69,16 +73,37 @@ def _rolls(dice: int, needed: int, in_hand: bool, command: bool, ones: bool):
     return dist
 
 
-def _damage(state: tuple[int, int], unsaved: int, damage: int, wounds: int,
-            models: int) -> tuple[int, int]:
-    dead, taken = state
+def _damage_law(damage: str) -> tuple[dict[int, Fraction], int]:
+    """The law of one Damage roll and the value the Command Re-roll re-rolls below."""
+    if damage == "D3":
+        return {v: Fraction(1, 3) for v in (1, 2, 3)}, 2
+    if damage == "D6":
+        return {v: SIXTH for v in range(1, 7)}, 4
+    return {int(damage): Fraction(1)}, 0
+
+
+def _damage(state: tuple[int, int], unsaved: int, damage: str, wounds: int, models: int,
+            hand: bool, command: bool) -> dict:
+    """{((models destroyed, wounds on the wounded model), re-roll in hand): probability}."""
+    law, below = _damage_law(damage)
+    dist = {(state, hand): Fraction(1)}
     for _ in range(unsaved):
-        if dead == models:
-            break
-        taken += damage
-        if taken >= wounds:
-            dead, taken = dead + 1, 0
-    return dead, taken
+        out: dict = defaultdict(Fraction)
+        for ((dead, taken), h), p in dist.items():
+            if dead == models:   # destroyed: nothing more is rolled
+                out[((dead, taken), h)] += p
+                continue
+            for value, q in law.items():
+                if command and h and value < below:
+                    finals = [(v, r, False) for v, r in law.items()]
+                else:
+                    finals = [(value, Fraction(1), h)]
+                for v, r, h2 in finals:
+                    t = taken + v
+                    after = (dead + 1, 0) if t >= wounds else (dead, t)
+                    out[(after, h2)] += p * q * r
+        dist = dict(out)
+    return dist
 
 
 def gather(scenario, k: int = 0):
@@ -131,15 +156,16 @@ def resolve(scenario) -> dict[tuple[tuple[int, int], ...], Fraction]:
                 for (wounds, h2), q2 in _rolls(hits, to_wound, h1, kind == "wound",
                                                False).items():
                     if save > 6:
-                        fails = {wounds: Fraction(1)}
+                        fails = {(wounds, h2): Fraction(1)}
                     else:
-                        fails = {wounds - s: q for (s, _), q in
-                                 _rolls(wounds, save, False, False, False).items()}
-                    for unsaved, q3 in fails.items():
-                        after = _damage(states[t], unsaved, int(weapon.damage.constant),
-                                        profile.wounds, models)
-                        new = states[:t] + (after,) + states[t + 1:]
-                        out[(new, h2)] += p * q1 * q2 * q3
+                        fails = {(wounds - s, h3): q for (s, h3), q in
+                                 _rolls(wounds, save, h2, kind == "save", False).items()}
+                    for (unsaved, h3), q3 in fails.items():
+                        for (after, h4), q4 in _damage(states[t], unsaved, str(weapon.damage),
+                                                       profile.wounds, models, h3,
+                                                       kind == "damage").items():
+                            new = states[:t] + (after,) + states[t + 1:]
+                            out[(new, h4)] += p * q1 * q2 * q3 * q4
         dist = dict(out)
     joint: dict = defaultdict(Fraction)
     for (states, _), p in dist.items():
