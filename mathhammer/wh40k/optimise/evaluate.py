@@ -33,6 +33,9 @@ from mathhammer.wh40k.scenario.units import Unit, allocation_groups, declared_or
 
 #: Most distinct exact-engine calls one optimisation may make.
 MAX_EXACT_CALLS = 20_000
+#: Plans' gathered loads remembered at once (enumeration meets a plan's option values in a
+#: row, so a few suffice).
+MAX_GATHERED = 256
 
 
 def exact_obstacle(space: Space) -> str | None:
@@ -169,7 +172,10 @@ class ExactEvaluator:
     (:func:`~mathhammer.wh40k.scenario.compile.activation_batches`): targets in the order
     first named, batches within a target in the order the kernel resolves them. A target's
     load is those batches in that order; the cache is keyed on the load (weapons, counts and
-    order), the situation, the modifiers and the rules, everything an exact call reads.
+    order), the situation, the modifiers and the rules, everything an exact call reads. The
+    gathered loads of the last plans are remembered by allocations and activation order (all
+    the gathering reads: option values change only modifiers and rules), so plans that
+    differ only in option values build their scenario once.
     """
 
     method = "exact"
@@ -177,29 +183,44 @@ class ExactEvaluator:
     def __init__(self, space: Space) -> None:
         self.space = space
         self.cache: dict[Any, Any] = {}
+        self.gathered: dict[Any, list[dict[str, list[tuple[Any, int]]]]] = {}
+
+    def _loads(self, plan: Plan) -> list[dict[str, list[tuple[Any, int]]]]:
+        """Per activation of the plan's scenario (in the plan's order), its loads by target
+        (:func:`_target_loads`)."""
+        key = (plan.allocations, plan.order)
+        if key not in self.gathered:
+            if len(self.gathered) >= MAX_GATHERED:
+                self.gathered.clear()
+            concrete = concrete_scenario(self.space, plan)
+            self.gathered[key] = [_target_loads(concrete, i)
+                                  for i in range(len(concrete.activations))]
+        return self.gathered[key]
 
     def outcome(self, plan: Plan) -> ExactOutcome:
         """Raises :class:`NotExact` when activations of different modifiers or situations
         (or a [BLAST]/[CLEAVE] weapon of a later activation, or two activations one of which
         has a Command Re-roll) aim at one target, or when an activation's Command Re-roll is
         shared by targets the exact engine cannot split it between."""
-        concrete = concrete_scenario(self.space, plan)
+        scenario = self.space.scenario
         loads: dict[str, list[tuple[Any, int]]] = {}
         settings: dict[str, set] = {}
         sources: dict[str, list[int]] = {}
         shared: list[list[str]] = []
-        for k, act in enumerate(concrete.activations):
-            per_target = _target_loads(concrete, k)
+        order = self.space.activation_order(plan)
+        for k, per_target in enumerate(self._loads(plan)):
+            situation = scenario.activations[order[k]].situation
+            modifiers = self.space.modifiers_of(plan, order[k])
             for target, lines in per_target.items():
                 blast = any(w.has(ab.BLAST) or w.has(ab.CLEAVE) for w, _ in lines)
                 if target in loads and blast:
                     raise NotExact(f"a [BLAST] weapon of a later activation aims at {target}")
                 loads.setdefault(target, []).extend(lines)
-                settings.setdefault(target, set()).add((act.situation, act.modifiers))
+                settings.setdefault(target, set()).add((situation, modifiers))
                 sources.setdefault(target, []).append(k)
-            if act.modifiers.command_reroll != "none" and len(per_target) > 1:
+            if modifiers.command_reroll != "none" and len(per_target) > 1:
                 shared.append(list(per_target))
-        rules = concrete.rules
+        rules = self.space.rules_of(plan)
         keys = {}
         for target, load in loads.items():
             if len(settings[target]) > 1:
@@ -213,19 +234,19 @@ class ExactEvaluator:
         in_shared = {t for targets in shared for t in targets}
         for target in loads:
             if target not in in_shared:
-                groups.append([{target: self._cached(keys[target], "whole", concrete,
+                groups.append([{target: self._cached(keys[target], "whole", plan,
                                                      sources[target])}])
         for targets in shared:
             groups.append(self._shared_terms(targets, keys))
         return ExactOutcome(groups, self.space.scenario.units)
 
-    def _cached(self, key: tuple, mode: str, concrete: Scenario, sources: list[int]):
+    def _cached(self, key: tuple, mode: str, plan: Plan | None, sources: list[int]):
         full = key + (mode,)
         if full not in self.cache:
             if len(self.cache) >= MAX_EXACT_CALLS:
                 raise UnsupportedError(f"more than {MAX_EXACT_CALLS:,} distinct exact "
                                        "evaluations: fewer open choices, or split=False")
-            self.cache[full] = self._solve(key, mode, concrete, sources)
+            self.cache[full] = self._solve(key, mode, plan, sources)
         return self.cache[full]
 
     def _shared_terms(self, targets: list[str], keys: dict[str, tuple]) -> list[dict[str, Pmfs]]:
@@ -245,17 +266,17 @@ class ExactEvaluator:
         terms.append(dict(kept))
         return terms
 
-    def _solve(self, key: tuple, mode: str, concrete: Scenario | None, sources: list[int]):
+    def _solve(self, key: tuple, mode: str, plan: Plan | None, sources: list[int]):
         """(models destroyed pmf, wounds lost pmf) of one target's load; in mode "by hand",
         the pair of them with the Command Re-roll kept and spent (sub-probabilities)."""
         target, lines, situation, modifiers, rules = key
         unit = self.space.scenario.units[target]
         profile = one_profile(unit)
         if profile is None:
-            if mode != "whole" or concrete is None:
+            if mode != "whole" or plan is None:
                 raise NotExact(f"a Command Re-roll shared with a unit of several statlines "
                                f"({target})")
-            return self._solve_mixed(target, concrete, sources)
+            return self._solve_mixed(target, concrete_scenario(self.space, plan), sources)
         modifiers = _with_unit_defense(unit, modifiers)
         weapons = [w.with_count(n) for w, n in lines]
         if mode == "by hand":
