@@ -101,20 +101,24 @@ def test_one_command_reroll_shared_by_two_targets():
 
 
 def test_the_issue_case_one_command_reroll_is_scored_once():
-    # Issue 34: the split plan was scored with a re-roll for each target and called
-    # optimal; now its value is the brute force's and the best plan is the brute force's.
-    gun = ["'Gun: 24\" A2 BS4+ S4 AP0 D1'"]
+    # Issue 34's first case: G and H (A2 BS3+ S4 each) split between U0 (two T5 Sv5+ W1)
+    # and U1 (one T3 W1, no save), with the hit Command Re-roll. Scored with a re-roll for
+    # each target, "G at U0, H at U1" came out best at 32/27 = 1.1852; resolved by the
+    # scenario engine (the brute force here) it is 2452/2187 = 1.1212, and the best plan is
+    # "G at U1, H at U0" (2492/2187 = 1.1394: U1, named first, takes the re-roll first).
+    gun = ["'Gun: 24\" A2 BS3+ S4 AP0 D1'"]
     sc = _scenario([_model("G", 1, "T4 Sv3+ W2", gun), _model("H", 1, "T4 Sv3+ W2", gun)],
-                   {"U0": _model("M", 1, "T4 Sv5+ W2"), "U1": _model("M", 2, "T3 Sv6+ W1")},
+                   {"U0": _model("M", 2, "T5 Sv5+ W1"), "U1": _model("M", 1, "T3 Sv- W1")},
                    choose='choose = { command_reroll = ["none", "hit"] }')
+    truth = _check_every_plan(sc)
     result = optimise(sc, "expected_models_destroyed")
-    space = result.space
-    truth = {}
-    for scored in result.plans:
-        means, _ = _expected(concrete_scenario(space, scored.plan))
-        truth[scored.plan] = sum(means.values())
-        assert scored.values[0][0] == pytest.approx(float(truth[scored.plan]), abs=1e-12)
-    assert truth[result.best.plan] == max(truth.values())
+    assert result.optimal
+    assert truth[result.best.plan] == max(truth.values()) == F(2492, 2187)
+    assert result.best.plan.allocations == (((("U1", 0), 1),), ((("U0", 0), 1),))
+    assert result.value == pytest.approx(2492 / 2187, abs=1e-12)
+    old_best = next(p for p in truth if p.allocations == (((("U0", 0), 1),), ((("U1", 0), 1),))
+                    and p.options == ("hit",))
+    assert truth[old_best] == F(2452, 2187)
 
 
 # --- 2. Batch order ----------------------------------------------------------------------
