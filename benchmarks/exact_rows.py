@@ -110,14 +110,18 @@ import mathhammer as mh
 from mathhammer.wh40k import api
 clear = getattr(api, "clear_caches", lambda: None)
 attackers, targets = {attackers!r}, {targets!r}
-mh.compare(attackers, targets, exact=True)
+# the pre-issue commit spells the engine exact=True; this one method="exact"
+import inspect
+exact = {{"method": "exact"}} if "method" in inspect.signature(mh.compare).parameters \
+    else {{"exact": True}}
+mh.compare(attackers, targets, **exact)
 print("ready", flush=True)
 for line in sys.stdin:
     times = []
     for _ in range(int(line)):
         start = time.process_time()
         clear()
-        mh.compare(attackers, targets, exact=True)
+        mh.compare(attackers, targets, **exact)
         times.append(time.process_time() - start)
     print(json.dumps(times), flush=True)
 """
@@ -204,7 +208,7 @@ def grid_times(repeats: int, mc_trials: int) -> dict[str, float]:
     engine; and Monte Carlo at ``mc_trials`` per cell (one repeat)."""
     cells = len(GRID_ATTACKERS) * len(GRID_TARGETS)
     repeats = max(repeats, GRID_REPEATS)
-    compare = lambda: mh.compare(GRID_ATTACKERS, GRID_TARGETS, exact=True)   # noqa: E731
+    compare = lambda: mh.compare(GRID_ATTACKERS, GRID_TARGETS, method="exact")   # noqa: E731
     reference = compare()
     repeated, frame = cpu_median(compare, repeats)
     if not frame.equals(reference):
@@ -251,11 +255,11 @@ def roster_times(repeats: int) -> dict[str, object]:
     """CPU seconds: 10 units against five archetypes, and 13 units against 10, both phases,
     with the method of each cell."""
     marines, orks = mh.roster(example("marines")), mh.roster(example("orks"))
-    archetypes = lambda: marines.compare(ARCHETYPES, exact=True)   # noqa: E731
+    archetypes = lambda: marines.compare(ARCHETYPES, method="auto")   # noqa: E731
     archetypes()
     t_arch, grid = cpu_median(archetypes, repeats)
     big = thirteen_unit_list()
-    lists = lambda: big.against(orks, exact=True)   # noqa: E731
+    lists = lambda: big.against(orks, method="auto")   # noqa: E731
     lists()
     t_lists, frame = cpu_median(lists, max(1, repeats // 2))
     cells = frame.drop_duplicates(["attacker", "target", "phase"])
@@ -331,7 +335,7 @@ def bench_exact_issue24(repeats: int, mc_trials: int, issue24: Issue24) -> list[
     rows = [Row(title, "exact, first time (CPU)", time_per_answer=secs(g["first"]),
                 ratio=f"{g['paired']:.3g}x mh.compare at {PRE_ISSUE_COMMIT}",
                 target=">= 20x",
-                check="mh.compare(exact=True), every cache cleared first; two workers "
+                check="mh.compare(method='exact'), every cache cleared first; two workers "
                       f"taking turns with the pre-issue grid, the median of {GRID_ROUNDS} "
                       f"turns' ratios (in this process: {secs(g['first_here'])})"),
             Row(title, "exact, repeated (CPU)", time_per_answer=secs(g["repeated"]),

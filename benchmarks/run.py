@@ -247,8 +247,8 @@ def bench_rosters(repeats: int) -> list[Row]:
 
     marines, orks = mh.roster(example("marines")), mh.roster(example("orks"))
     title = "army list (10 units)"
-    marines.compare(ARCHETYPES, exact=True)  # warm-up: JIT, caches
-    t, grid = median_time(lambda: marines.compare(ARCHETYPES, exact=True), repeats)
+    marines.compare(ARCHETYPES, method="auto")  # warm-up: JIT, caches
+    t, grid = median_time(lambda: marines.compare(ARCHETYPES, method="auto"), repeats)
     cell = grid.query("attacker == 'Intercessor Squad (2)' and target == 'MEQ' and "
                       "phase == 'shooting' and metric == 'expected_damage'")["value"].item()
     reference = mh.exact(['4x Bolt rifle: 24" A2 BS3+ S4 AP-1 D1',

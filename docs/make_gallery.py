@@ -122,7 +122,7 @@ def extra_charts() -> dict[str, tuple[str, object]]:
     from mathhammer import dust, warmachine
 
     boyz = {"Ork Boyz mob (20)": "20x Boy: T5 Sv5+ W1 [INFANTRY]"}
-    fourteen = results(FOURTEEN, boyz, exact=True)
+    fourteen = results(FOURTEEN, boyz, method="exact")
     figure = Figure(figsize=(7.0, 4.2), layout="constrained")
     own = charts.overlay(dict(list(fourteen.items())[:6]), ax=figure.add_subplot())
     wm = warmachine.exact(["3x Battle hammer: MAT7 POW16 [CHARGE, ARMOR-PIERCING]"],
@@ -152,11 +152,11 @@ def charts_to_draw() -> dict[str, tuple[str, object]]:
     grid = mh.compare(ATTACKERS, TARGETS, trials=TRIALS, seed=1, points=POINTS,
                       stationary=True)
     ranged = mh.sweep(dict(list(ATTACKERS.items())[:2]), dict(list(TARGETS.items())[:3]),
-                      "range", ["full", "half"], exact=True)
+                      "range", ["full", "half"], method="exact")
     cells = results(dict(list(ATTACKERS.items())[:3]) | {
         "Lascannon": '1x Lascannon: 48" A1 BS3+ S12 AP-3 D6+1',
         "Plasma gun": '1x Plasma gun: 24" A1 BS3+ S8 AP-3 D2 [RAPID FIRE 1]'},
-        {"VEQ": "VEQ", "MEQ": "MEQ"}, exact=True)
+        {"VEQ": "VEQ", "MEQ": "MEQ"}, method="exact")
     scenario = mh.run(mh.parse_scenario(SCENARIO), trials=TRIALS, seed=1)
     single = mh.simulate(ATTACKERS["Eradicator Squad, 3 melta rifles"],
                          TARGETS["Leman Russ Battle Tank"], trials=TRIALS, seed=1,

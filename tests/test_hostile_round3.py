@@ -306,14 +306,14 @@ def test_result_methods_refuse_wrong_kinds(call):
 
 
 @pytest.mark.parametrize("call", [
-    lambda: mh.sweep(None, "MEQ", "save", [2], exact=True),
-    lambda: mh.sweep(W40K, None, "save", [2], exact=True),
-    lambda: mh.sweep(W40K, "MEQ", None, [2], exact=True),
-    lambda: mh.sweep(W40K, "MEQ", "save", None, exact=True),
-    lambda: mh.compare(W40K, "MEQ", points=True, exact=True),
-    lambda: mh.compare(W40K, "MEQ", points=float("inf"), exact=True),
-    lambda: mh.compare(W40K, "MEQ", points=float("nan"), exact=True),
-    lambda: mh.compare({}, "MEQ", exact=True),
+    lambda: mh.sweep(None, "MEQ", "save", [2], method="exact"),
+    lambda: mh.sweep(W40K, None, "save", [2], method="exact"),
+    lambda: mh.sweep(W40K, "MEQ", None, [2], method="exact"),
+    lambda: mh.sweep(W40K, "MEQ", "save", None, method="exact"),
+    lambda: mh.compare(W40K, "MEQ", points=True, method="exact"),
+    lambda: mh.compare(W40K, "MEQ", points=float("inf"), method="exact"),
+    lambda: mh.compare(W40K, "MEQ", points=float("nan"), method="exact"),
+    lambda: mh.compare({}, "MEQ", method="exact"),
     lambda: mh.roster("tests/wh40k/roster/files/leaders_11e.json", attach=5),
     lambda: mh.roster("tests/wh40k/roster/files/leaders_11e.json", attach={5: "x"}),
     lambda: mh.roster("tests/wh40k/roster/files/leaders_11e.json", assume=5),

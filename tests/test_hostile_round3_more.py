@@ -94,7 +94,7 @@ def test_an_exact_exchange_too_big_is_refused_up_front(groups, per, rounds, poli
     from mathhammer.dust import exchange
     with pytest.raises(UnsupportedError, match=r"steps over .*limit 1,500,000.*monte-carlo"):
         exchange(_squad("A", groups, per), _squad("B", groups, per), rounds=rounds,
-                 casualty_policy=policy)
+                 casualty_policy=policy, method="exact")
 
 
 @pytest.mark.parametrize("groups, per, rounds, policy", [
@@ -142,7 +142,7 @@ def _formatters():
         "Result.table": lambda d: result.table(d),
         "Result.to_markdown": lambda d: result.to_markdown(d),
         "compare.to_markdown": lambda d: compare_module.to_markdown(
-            mh.compare(["Gun: A2 BS3+ S4 AP0 D1"], ["MEQ"], exact=True), digits=d),
+            mh.compare(["Gun: A2 BS3+ S4 AP0 D1"], ["MEQ"], method="exact"), digits=d),
     }
 
 
@@ -240,7 +240,7 @@ def test_a_zero_point_unit_keeps_its_metrics_and_reads_dash_per_points(tmp_path)
 
     import mathhammer as mh
     path = _list(tmp_path, _crew("Paid Gunners", 50, "gun"), _crew("Free Gunners", 0, "gun"))
-    frame = mh.roster(path).compare("MEQ", exact=True, phases=["shooting"])
+    frame = mh.roster(path).compare("MEQ", method="exact", phases=["shooting"])
     free = frame[frame["attacker"] == "Free Gunners"].set_index("metric")["value"]
     assert free["expected_damage"] == pytest.approx(0.5)
     assert math.isnan(free["damage_per_100pts"]) and math.isnan(free["models_destroyed_per_100pts"])

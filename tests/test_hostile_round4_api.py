@@ -44,13 +44,13 @@ def _scenario():
 
 # -- the examples -------------------------------------------------------------------
 @pytest.mark.parametrize("call, words", [
-    (lambda: mh.compare(W40K, "MEQ", exact=True, points=[10**400]), "points for 'Bolter'"),
-    (lambda: mh.compare(W40K, "MEQ", exact=True, points=10**400), "points for 'Bolter'"),
-    (lambda: mh.compare(W40K, "MEQ", exact=True, library=5), "library must be"),
-    (lambda: mh.sweep(W40K, "MEQ", "save", [2], exact=True, library="x"), "library must be"),
-    (lambda: mh.compare(W40K, "MEQ", trials=100, client="x"), "client must be"),
-    (lambda: mh.compare(W40K, "MEQ", exact=True, client="x"), "client must be"),
-    (lambda: mh.compare(W40K, "MEQ", exact=True, results_out=[]), "results_out must be"),
+    (lambda: mh.compare(W40K, "MEQ", method="exact", points=[10**400]), "points for 'Bolter'"),
+    (lambda: mh.compare(W40K, "MEQ", method="exact", points=10**400), "points for 'Bolter'"),
+    (lambda: mh.compare(W40K, "MEQ", method="exact", library=5), "library must be"),
+    (lambda: mh.sweep(W40K, "MEQ", "save", [2], method="exact", library="x"), "library must be"),
+    (lambda: mh.compare(W40K, "MEQ", method="monte-carlo", trials=100, client="x"), "client must be"),
+    (lambda: mh.compare(W40K, "MEQ", method="exact", client="x"), "client must be"),
+    (lambda: mh.compare(W40K, "MEQ", method="exact", results_out=[]), "results_out must be"),
     (lambda: mh.exact(W40K, "MEQ").to_text(max_rows=0), "max_rows"),
     (lambda: mh.run(_scenario(), trials=50).group_models_destroyed("Mob", "Nope"),
      "no model group 'Nope'; its groups: Boy"),
@@ -142,7 +142,7 @@ def test_result_methods_name_their_parameter(call, words):
     (lambda f: per_points(f, {"Bolter": 10**400}), "points for 'Bolter'"),
 ])
 def test_frame_helpers_name_their_parameter(call, words):
-    frame = mh.compare(W40K, ["MEQ", "GEQ"], exact=True)
+    frame = mh.compare(W40K, ["MEQ", "GEQ"], method="exact")
     with pytest.raises(MathhammerError) as info:
         call(frame)
     assert words in str(info.value)
@@ -155,12 +155,12 @@ def _result():
 
 #: (name, call taking the hostile value, what the refusal names).
 PARAMETERS = [
-    ("compare points", lambda v: mh.compare(W40K, "MEQ", exact=True, points=v), "points"),
-    ("compare library", lambda v: mh.compare(W40K, "MEQ", exact=True, library=v), "library"),
-    ("compare client", lambda v: mh.compare(W40K, "MEQ", trials=10, client=v), "client"),
+    ("compare points", lambda v: mh.compare(W40K, "MEQ", method="exact", points=v), "points"),
+    ("compare library", lambda v: mh.compare(W40K, "MEQ", method="exact", library=v), "library"),
+    ("compare client", lambda v: mh.compare(W40K, "MEQ", method="monte-carlo", trials=10, client=v), "client"),
     ("compare results_out",
-     lambda v: mh.compare(W40K, "MEQ", exact=True, results_out=v), "results_out"),
-    ("sweep results_out", lambda v: mh.sweep(W40K, "MEQ", "save", [3], exact=True,
+     lambda v: mh.compare(W40K, "MEQ", method="exact", results_out=v), "results_out"),
+    ("sweep results_out", lambda v: mh.sweep(W40K, "MEQ", "save", [3], method="exact",
                                              results_out=v), "results_out"),
     ("warmachine results_out",
      lambda v: WM_COMPARE.compare(ATTACK, JACK, results_out=v), "results_out"),

@@ -103,10 +103,10 @@ def _unordered():
 ORDERED_ENTRIES = [
     ("40k exact", lambda lines: mh.exact(lines, "MEQ")),
     ("40k simulate", lambda lines: mh.simulate(lines, "MEQ", trials=100)),
-    ("40k compare attacker", lambda lines: mh.compare([lines], "MEQ", exact=True)),
-    ("40k compare attackers", lambda lines: mh.compare(lines, "MEQ", exact=True)),
-    ("40k compare targets", lambda lines: mh.compare(W40K, set(["MEQ", "GEQ"]), exact=True)),
-    ("40k sweep values", lambda lines: mh.sweep(W40K, "MEQ", "save", {2, 3}, exact=True)),
+    ("40k compare attacker", lambda lines: mh.compare([lines], "MEQ", method="exact")),
+    ("40k compare attackers", lambda lines: mh.compare(lines, "MEQ", method="exact")),
+    ("40k compare targets", lambda lines: mh.compare(W40K, set(["MEQ", "GEQ"]), method="exact")),
+    ("40k sweep values", lambda lines: mh.sweep(W40K, "MEQ", "save", {2, 3}, method="exact")),
     ("warmachine attacks", lambda lines: WM_API.exact(
         {"Fist: MAT6 POW12", "Axe: MAT7 POW13"}, "Jack: DEF13 ARM14 BOXES30")),
     ("dust weapons", lambda lines: DUST_API.exact({"Gun: 6/1", "Rifle: 3/1"},
@@ -130,5 +130,5 @@ def test_an_unordered_collection_is_refused_where_order_matters(entry, lines):
 def test_lists_and_tuples_keep_their_order():
     first = mh.exact(list(LINES), "MEQ")
     assert mh.exact(tuple(LINES), "MEQ").mean("damage") == first.mean("damage")
-    assert mh.compare([tuple(LINES)], "MEQ", exact=True)["value"].iloc[0] == first.mean(
+    assert mh.compare([tuple(LINES)], "MEQ", method="exact")["value"].iloc[0] == first.mean(
         "damage")

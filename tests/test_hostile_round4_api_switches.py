@@ -2,11 +2,12 @@
 nothing else, at every public entry of the three games. ``bool('no')`` is True: a value of
 another kind was read with the opposite meaning (``attacker_monster_vehicle='no'`` on,
 ``compare(exact='no')`` exact, ``unit_sizes='no'`` sizes added) or accepted (``exact=None``,
-``exact=1``).
+``exact=1``). ``exact=`` is now the old spelling of ``method=``; it still refuses them.
 """
 
 from __future__ import annotations
 
+import warnings
 from importlib import import_module
 
 import numpy as np
@@ -58,6 +59,16 @@ def _dust_units():
 
 
 #: (name, call taking the switch's value): every public True/False parameter.
+def old_spelling(call):
+    """``call`` through an old keyword spelling (``exact=``), its DeprecationWarning
+    silenced: the old spelling still refuses what is not True or False."""
+    def quiet(value):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            return call(value)
+    return quiet
+
+
 SWITCHES = [
     ("40k attacker_monster_vehicle",
      lambda v: mh.exact(W40K, "MEQ", attacker_monster_vehicle=v)),
@@ -65,29 +76,31 @@ SWITCHES = [
     ("40k cover", lambda v: mh.simulate(W40K, "MEQ", trials=100, cover=v)),
     ("40k roll_mod_cap", lambda v: mh.exact(W40K, "MEQ", roll_mod_cap=v)),
     ("40k damage_halved", lambda v: mh.exact(W40K, "MEQ", damage_halved=v)),
-    ("compare exact", lambda v: mh.compare(W40K, "MEQ", exact=v, trials=100)),
+    ("compare exact", old_spelling(lambda v: mh.compare(W40K, "MEQ", exact=v, trials=100))),
     ("compare unit_sizes",
-     lambda v: mh.compare(W40K, {"Squad": "5x MEQ"}, exact=True, unit_sizes=v)),
-    ("compare stationary", lambda v: mh.compare(W40K, "MEQ", exact=True, stationary=v)),
+     lambda v: mh.compare(W40K, {"Squad": "5x MEQ"}, method="exact", unit_sizes=v)),
+    ("compare stationary", lambda v: mh.compare(W40K, "MEQ", method="exact", stationary=v)),
     ("compare attacker_monster_vehicle",
-     lambda v: mh.compare(W40K, "MEQ", exact=True, attacker_monster_vehicle=v)),
-    ("sweep exact", lambda v: mh.sweep(W40K, "MEQ", "save", [3], exact=v, trials=100)),
-    ("sweep over a flag", lambda v: mh.sweep(W40K, "MEQ", "charged", [v], exact=True)),
-    ("sweep over range", lambda v: mh.sweep(W40K, "MEQ", "range", [v], exact=True)),
+     lambda v: mh.compare(W40K, "MEQ", method="exact", attacker_monster_vehicle=v)),
+    ("sweep exact", old_spelling(lambda v: mh.sweep(W40K, "MEQ", "save", [3], exact=v, trials=100))),
+    ("sweep over a flag", lambda v: mh.sweep(W40K, "MEQ", "charged", [v], method="exact")),
+    ("sweep over range", lambda v: mh.sweep(W40K, "MEQ", "range", [v], method="exact")),
     ("roster compare exact",
-     lambda v: _army().compare("MEQ", exact=v, phases=["shooting"], trials=100)),
+     old_spelling(lambda v: _army().compare("MEQ", exact=v, phases=["shooting"],
+                                            trials=100))),
     ("parse_scenario open_choices",
      lambda v: mh.parse_scenario(BASE_SCENARIO, open_choices=v)),
     ("optimise split", lambda v: mh.optimise(mh.parse_scenario(OPEN_SCENARIO,
                                                                open_choices=True), split=v)),
-    ("frames stderr", lambda v: pivot(mh.compare(W40K, "MEQ", exact=True), stderr=v)),
-    ("frames table stderr", lambda v: table(mh.compare(W40K, "MEQ", exact=True), stderr=v)),
-    ("frames caption", lambda v: to_markdown(mh.compare(W40K, "MEQ", exact=True),
+    ("frames stderr", lambda v: pivot(mh.compare(W40K, "MEQ", method="exact"), stderr=v)),
+    ("frames table stderr", lambda v: table(mh.compare(W40K, "MEQ", method="exact"), stderr=v)),
+    ("frames caption", lambda v: to_markdown(mh.compare(W40K, "MEQ", method="exact"),
                                              caption=v)),
-    ("warmachine compare exact", lambda v: WM_COMPARE.compare(ATTACK, JACK, exact=v,
-                                                              trials=100)),
+    ("warmachine compare exact",
+     old_spelling(lambda v: WM_COMPARE.compare(ATTACK, JACK, exact=v, trials=100))),
     ("warmachine sweep exact",
-     lambda v: WM_COMPARE.sweep(ATTACK, JACK, "tough_allowed", [True], exact=v, trials=100)),
+     old_spelling(lambda v: WM_COMPARE.sweep(ATTACK, JACK, "tough_allowed", [True], exact=v,
+                                             trials=100))),
     ("warmachine Rules", lambda v: WM_API.exact(ATTACK, JACK,
                                                 rules=WM_PROFILES.Rules(tough_allowed=v))),
     ("warmachine Attack", lambda v: WM_API.exact(WM_PROFILES.Attack("Fist", stat=6, pow=12,
@@ -95,7 +108,8 @@ SWITCHES = [
     ("warmachine Target", lambda v: WM_API.exact(ATTACK, WM_PROFILES.Target(
         "Jack", defense=13, armor=14, boxes=30, knocked_down=v))),
     ("dust exact sustained", lambda v: DUST_API.exact(GUN, SQUAD, sustained=v)),
-    ("dust compare exact", lambda v: DUST_COMPARE.compare(GUN, SQUAD, exact=v, trials=100)),
+    ("dust compare exact",
+     old_spelling(lambda v: DUST_COMPARE.compare(GUN, SQUAD, exact=v, trials=100))),
     ("dust compare sustained", lambda v: DUST_COMPARE.compare(GUN, SQUAD, sustained=v)),
     ("dust sweep sustained",
      lambda v: DUST_COMPARE.sweep(GUN, SQUAD, "sustained", [True], sustained=v)),
@@ -121,14 +135,14 @@ def _name(value):
 @pytest.mark.parametrize("call, words", [
     (lambda: mh.exact(W40K, "MEQ", attacker_monster_vehicle="no"),
      "attacker_monster_vehicle must be True or False, not str 'no'"),
-    (lambda: mh.compare(W40K, "MEQ", exact="no"), "exact must be True or False"),
-    (lambda: mh.compare(W40K, "MEQ", exact=None), "exact must be True or False"),
-    (lambda: mh.compare(W40K, "MEQ", exact=1), "exact must be True or False, not int 1"),
-    (lambda: mh.compare(W40K, {"Squad": "5x MEQ"}, exact=True, unit_sizes="no"),
+    (lambda: mh.compare(W40K, "MEQ", method="no"), "method='no' is not an engine"),
+    (lambda: mh.compare(W40K, "MEQ", method=None), "method=None is not an engine"),
+    (lambda: mh.compare(W40K, "MEQ", method=1), "method=1 is not an engine"),
+    (lambda: mh.compare(W40K, {"Squad": "5x MEQ"}, method="exact", unit_sizes="no"),
      "unit_sizes must be True or False"),
-    (lambda: _army().compare("MEQ", exact="x"), "exact must be True, False or None"),
-], ids=["attacker_monster_vehicle", "exact='no'", "exact=None", "exact=1", "unit_sizes",
-        "roster exact"])
+    (lambda: _army().compare("MEQ", method="x"), "method='x' is not an engine"),
+], ids=["attacker_monster_vehicle", "method='no'", "method=None", "method=1", "unit_sizes",
+        "roster method"])
 def test_the_issue_examples_are_refused(call, words):
     with pytest.raises(MathhammerError) as info:
         call()
@@ -136,18 +150,19 @@ def test_the_issue_examples_are_refused(call, words):
 
 
 def test_a_range_band_is_half_or_full_or_a_switch():
-    frame = mh.sweep(W40K, "MEQ", "range", ["half", "FULL", True, False], exact=True)
+    frame = mh.sweep(W40K, "MEQ", "range", ["half", "FULL", True, False], method="exact")
     assert frame["range"].tolist()[::3] == ["half", "FULL", True, False]
     for band in (1, 0, "1", "true", "yes", None):
         with pytest.raises(MathhammerError, match="range band"):
-            mh.sweep(W40K, "MEQ", "range", [band], exact=True)
+            mh.sweep(W40K, "MEQ", "range", [band], method="exact")
 
 
 def test_numpy_booleans_are_booleans():
     on = mh.exact(W40K, "MEQ", attacker_monster_vehicle=np.bool_(True))
     assert on.mean("damage") == mh.exact(W40K, "MEQ", attacker_monster_vehicle=True) \
         .mean("damage")
-    assert mh.compare(W40K, "MEQ", exact=np.True_).attrs["method"] == "exact"
+    with pytest.warns(DeprecationWarning, match="method='exact'"):
+        assert mh.compare(W40K, "MEQ", exact=np.True_).attrs["method"] == "exact"
 
 
 # -- the property: any value that is not True or False, at any switch --------------------------

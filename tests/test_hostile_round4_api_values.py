@@ -130,7 +130,7 @@ def test_the_command_line_refuses_underscores(option, value):
                                            "target_models"]))
 def test_a_sweep_setting_reads_digits_0_to_9_only(text, parameter):
     with pytest.raises(OptionError, match=f"{parameter} value .* digits 0-9"):
-        mh.sweep(W40K, "MEQ", parameter, [text], exact=True)
+        mh.sweep(W40K, "MEQ", parameter, [text], method="exact")
 
 
 def test_a_foreign_digit_in_a_sweep_is_refused_on_the_command_line():

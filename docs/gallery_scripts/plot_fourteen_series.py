@@ -28,7 +28,7 @@ fourteen = {
     "Bladeguard Veterans, master-crafted swords": '3x Sword: Melee A4 WS3+ S5 AP-2 D2',
 }
 cells = results(fourteen, {"Ork Boyz mob (20)": "20x Boy: T5 Sv5+ W1 [INFANTRY]"},
-                exact=True)
+                method="exact")
 two_panels = charts.overlay(cells)
 
 # %%

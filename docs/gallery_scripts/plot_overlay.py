@@ -17,7 +17,7 @@ attackers = {
     "Lascannon": 'Lascannon: 48" A1 BS3+ S12 AP-3 D6+1',
     "Plasma gun": 'Plasma gun: 24" A1 BS3+ S8 AP-3 D2 [RAPID FIRE 1]',
 }
-cells = results(attackers, {"VEQ": "VEQ", "MEQ": "MEQ"}, exact=True)
+cells = results(attackers, {"VEQ": "VEQ", "MEQ": "MEQ"}, method="exact")
 panels = charts.overlay(cells, "damage")
 
 # %%

@@ -15,5 +15,5 @@ attackers = {
     "Hellblaster Squad, 10 plasma incinerators":
         '10x Plasma incinerator: 24" A2 BS3+ S8 AP-3 D2 [RAPID FIRE 1]',
 }
-frame = mh.sweep(attackers, ["VEQ", "TEQ", "MEQ"], "range", ["full", "half"], exact=True)
+frame = mh.sweep(attackers, ["VEQ", "TEQ", "MEQ"], "range", ["full", "half"], method="exact")
 lines = charts.sweep_lines(frame)

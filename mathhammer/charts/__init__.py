@@ -38,7 +38,7 @@ Examples
 --------
 >>> import mathhammer as mh
 >>> from mathhammer import charts
->>> frame = mh.compare(['Lascannon: 48" A1 BS3+ S12 AP-3 D6+1'], ["MEQ", "VEQ"], exact=True)
+>>> frame = mh.compare(['Lascannon: 48" A1 BS3+ S12 AP-3 D6+1'], ["MEQ", "VEQ"])
 >>> len(charts.bars(frame).bars)  # one set of bars per target
 2
 """

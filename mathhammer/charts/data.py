@@ -12,6 +12,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import pandas as pd
 
+from mathhammer.core.frames import engine_words
 from mathhammer.errors import OptionError
 
 
@@ -83,12 +84,5 @@ def fold_extra(part: pd.DataFrame, rows: str, columns: str) -> pd.DataFrame:
 def frame_note(frame: pd.DataFrame) -> str:
     """A frame's caption words: its engine (exact, or Monte Carlo with trials and seed)
     and ``attrs["situation"]``."""
-    method = frame.attrs.get("method")
-    engine = ""
-    if method == "exact":
-        engine = "exact"
-    elif method == "monte-carlo" and frame.attrs.get("trials"):
-        engine = f"Monte Carlo, {frame.attrs['trials']:,} trials per cell"
-        if frame.attrs.get("seed") is not None:
-            engine += f", seed {frame.attrs['seed']}"
+    engine = engine_words(frame)
     return "; ".join(p for p in (engine, frame.attrs.get("situation", "")) if p)

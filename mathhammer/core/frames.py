@@ -311,7 +311,7 @@ def table(frame: pd.DataFrame, metric: str | None = None, *, digits: int = 3,
     wide.columns.name = None
     wide = wide.fillna("").reset_index()
     wide.columns = [str(c).replace("_", " ") if c in extra else str(c) for c in wide.columns]
-    caption = "; ".join(p for p in (heading, _engine_words(frame),
+    caption = "; ".join(p for p in (heading, engine_words(frame),
                                     frame.attrs.get("situation", "")) if p)
     return Table(wide, caption)
 
@@ -324,13 +324,19 @@ def to_markdown(frame: pd.DataFrame, metric: str | None = None, *, stderr: bool 
     return result.to_markdown() if caption else Table(result.frame).to_markdown()
 
 
-def _engine_words(frame: pd.DataFrame) -> str:
-    if frame.attrs.get("method") == "exact":
+def engine_words(frame: pd.DataFrame) -> str:
+    """The engine behind a frame, in words: ``"exact"``, ``"Monte Carlo, 200,000 trials
+    per cell, seed 1"``, or for a ``"mixed"`` frame (``method="auto"``) ``"exact where it
+    can, else Monte Carlo, ..."``; ``""`` when ``attrs`` do not say."""
+    method = frame.attrs.get("method")
+    if method == "exact":
         return "exact"
-    if frame.attrs.get("trials"):
-        return (f"Monte Carlo, {frame.attrs['trials']:,} trials per cell, seed "
-                f"{frame.attrs.get('seed')}")
-    return ""
+    if method not in ("monte-carlo", "mixed") or not frame.attrs.get("trials"):
+        return ""
+    words = f"Monte Carlo, {frame.attrs['trials']:,} trials per cell"
+    if frame.attrs.get("seed") is not None:
+        words += f", seed {frame.attrs['seed']}"
+    return f"exact where it can, else {words}" if method == "mixed" else words
 
 
 def to_json_dict(frame: pd.DataFrame) -> dict[str, Any]:

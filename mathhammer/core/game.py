@@ -28,10 +28,10 @@ from typing import Any, Generic, Protocol, TypeVar, Union
 
 import numpy as np
 
-from mathhammer.core.inputs import (dask_client, refuse_unordered, results_dict, switch,
-                                    unordered)
+from mathhammer.core.inputs import dask_client, refuse_unordered, results_dict, unordered
 from mathhammer.core.progress import bar as progress_bar, check_progress
-from mathhammer.core.result import EXACT, MONTE_CARLO, Distribution, Result
+from mathhammer.core.result import Distribution, Result
+from mathhammer.core.signatures import EXACT, MONTE_CARLO, check_method
 from mathhammer.core.trials import CHUNKS, check_seed, check_trials
 from mathhammer.errors import OptionError, UnsupportedError
 
@@ -238,16 +238,6 @@ def exact(game: Game[Any], attackers: Any, targets: Any, **options: Any) -> Resu
     return exact_result(game, game.compile(attackers, targets, **options))
 
 
-def engine_method(method: Any) -> str:
-    """``"exact"`` or ``"monte-carlo"`` from any of the names the games accept
-    (``"exact"``; ``"monte-carlo"``, ``"simulate"``), else an :class:`OptionError`."""
-    if method == EXACT:
-        return EXACT
-    if method in (MONTE_CARLO, "simulate"):
-        return MONTE_CARLO
-    raise OptionError(f"method must be 'exact' or 'monte-carlo', not {method!r:.40}")
-
-
 # -- comparisons -----------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Cell:
@@ -334,7 +324,7 @@ def _number(value: float | None) -> float:
 ExactSolver = Callable[[Sequence["Cell"], Callable[[], None]], Sequence[Answer]]
 
 
-def compare(game: Game[Any], cells: Sequence[Cell], *, exact: bool, trials: int,
+def compare(game: Game[Any], cells: Sequence[Cell], *, method: str, trials: int,
             seed: SeedLike, progress: bool | None = None, common_random_numbers: bool = False,
             situation: str = "", results_out: dict | None = None,
             describe: str = "compare", unit: str = "cell", client: Any = None,
@@ -347,8 +337,10 @@ def compare(game: Game[Any], cells: Sequence[Cell], *, exact: bool, trials: int,
         The game's :class:`Game`.
     cells
         The comparison's cells, in the frame's order.
-    exact
-        The exact engine (``stderr`` NaN) instead of Monte Carlo.
+    method
+        ``"exact"`` (``stderr`` NaN), ``"monte-carlo"``, or ``"auto"``: exact for every cell
+        the exact engine can follow, Monte Carlo for the others (each row's ``method``
+        says which; the frame's ``attrs["method"]`` is ``"mixed"`` when both ran).
     trials, seed
         Monte Carlo trials per cell and the root seed (see :func:`cell_seeds`).
     progress
@@ -376,24 +368,23 @@ def compare(game: Game[Any], cells: Sequence[Cell], *, exact: bool, trials: int,
         Columns ``attacker, target``, the game's situation columns and the cells' setting
         columns, then ``metric, value, stderr, method``.
     """
-    exact = switch(exact, "exact")
-    if not exact:
+    method = check_method(method)
+    if method != EXACT:
         trials = check_trials(trials)
     seed = check_seed(seed)
     check_progress(progress)
     results_dict(results_out), dask_client(client)   # a list or a text: named, at once
     # exact cells use no random stream: spawning one per cell would cost more than solving
-    seeds: Sequence[SeedLike | None] = [None] * len(cells) if exact else \
+    seeds: Sequence[SeedLike | None] = [None] * len(cells) if method == EXACT else \
         cell_seeds(seed, len(cells), common=common_random_numbers)
     with progress_bar(len(cells), describe, progress=progress, unit=unit) as bar:
-        if exact and client is None:
-            answers = (solve_exact or _exact_answers(game))(cells, bar.update)
-        else:
-            answers = _run_cells(game, cells, exact, trials, seeds, client, bar)
-    method = EXACT if exact else MONTE_CARLO
-    frame = _frame(game, cells, answers, method, results_out)
-    frame.attrs.update(method=method, trials=None if exact else trials,
-                       seed=None if exact else recorded_seed(seed)[0])
+        answers = _answers(game, cells, method, trials, seeds, client, bar, solve_exact)
+    methods = [_method_of(answer) for answer in answers]
+    used = methods[0] if len(set(methods)) == 1 else "mixed"
+    frame = _frame(game, cells, answers, methods, results_out)
+    ran_monte_carlo = used != EXACT
+    frame.attrs.update(method=used, trials=trials if ran_monte_carlo else None,
+                       seed=recorded_seed(seed)[0] if ran_monte_carlo else None)
     if situation:
         frame.attrs["situation"] = situation
     if game.metric_labels:
@@ -401,28 +392,58 @@ def compare(game: Game[Any], cells: Sequence[Cell], *, exact: bool, trials: int,
     return frame
 
 
+def _answers(game: Game[Any], cells: Sequence[Cell], method: str, trials: int,
+             seeds: Sequence[SeedLike | None], client: Any, bar: Any,
+             solve_exact: ExactSolver | None) -> Sequence[Answer]:
+    """Every cell's answer: the game's exact engine for all cells at once when it is asked
+    for (or, with ``"auto"``, when it can follow them all), else cell by cell."""
+    if method != MONTE_CARLO and client is None:
+        try:
+            return (solve_exact or _exact_answers(game))(cells, bar.update)
+        except UnsupportedError:
+            if method == EXACT:
+                raise
+            bar = _Recount(bar)   # the bar goes on from the cells already counted
+    return _run_cells(game, cells, method, trials, seeds, client, bar)
+
+
+class _Recount:
+    """A progress bar counted again from zero that never moves back."""
+
+    def __init__(self, bar: Any) -> None:
+        self._bar, self._done, self.shown = bar, 0, bar.shown
+
+    def update(self, n: int = 1) -> None:
+        self._done += n
+        self._bar.update_to(self._done)
+
+
+def _method_of(answer: Answer) -> str:
+    return getattr(answer, "method", EXACT)   # batched exact answers carry no method
+
+
 def _exact_answers(game: Game[Any]) -> ExactSolver:
     def solve(cells: Sequence[Cell], done: Callable[[], None]) -> list[Answer]:
         answers: list[Answer] = []
         for cell in cells:
-            answers.append(_run_cell(game, cell, True, 0, None))
+            answers.append(_run_cell(game, cell, EXACT, 0, None))
             done()
         return answers
     return solve
 
 
-def _run_cells(game: Game[Any], cells: Sequence[Cell], exact: bool, trials: int,
+def _run_cells(game: Game[Any], cells: Sequence[Cell], method: str, trials: int,
                seeds: Sequence[SeedLike | None], client: Any, bar: Any) -> list[Answer]:
     """Every cell's result, in order: here, or as Dask tasks; ``bar`` counts finished cells."""
     if client is None:
         out: list[Answer] = []
         for cell, cell_seed in zip(cells, seeds):
-            out.append(_run_cell(game, cell, exact, trials, cell_seed))
+            out.append(_run_cell(game, cell, method, trials, cell_seed))
             bar.update()
         return out
     # One task per cell; each carries its own SeedSequence child, so the cluster returns the
     # same bits as a local run whatever worker runs it.
-    futures = [client.submit(_run_cell, game, cell, exact, trials, cell_seed, pure=False)
+    futures = [client.submit(_run_cell, game, cell, method, trials, cell_seed, pure=False)
                for cell, cell_seed in zip(cells, seeds)]
     if bar.shown:
         from distributed import as_completed
@@ -433,7 +454,7 @@ def _run_cells(game: Game[Any], cells: Sequence[Cell], exact: bool, trials: int,
 
 
 def _frame(game: Game[Any], cells: Sequence[Cell], answers: Sequence[Answer],
-           method: str, results_out: dict | None) -> Any:
+           methods: Sequence[str], results_out: dict | None) -> Any:
     """The tidy frame of the cells' answers, built column by column (a comparison's label
     columns repeat a few strings; row dicts cost more than the answers)."""
     from mathhammer.core.frames import frame_from_columns, string_columns
@@ -456,7 +477,7 @@ def _frame(game: Game[Any], cells: Sequence[Cell], answers: Sequence[Answer],
         counts, metrics, values, errors = _headline_rows(game, cells, answers, results_out)
     attacker, target, metric, method_column = string_columns(
         ([c.attacker for c in cells], counts), ([c.target for c in cells], counts),
-        (metrics, None), ([method], [len(metrics)]))
+        (metrics, None), (methods, counts))
     data: dict[str, Any] = {"attacker": attacker, "target": target}
     for column in middle:
         data[column] = [setting.get(column) for setting, n in zip(settings, counts)
@@ -504,7 +525,7 @@ def sweep_values(parameter: str, values: Any) -> list:
 
 def sweep(game: Game[Any], attackers: Sequence[tuple[str, Any]],
           targets: Sequence[tuple[str, Any]], parameter: str, values: Any, *,
-          options: Mapping[str, Any], exact: bool, trials: int, seed: SeedLike,
+          options: Mapping[str, Any], method: str, trials: int, seed: SeedLike,
           progress: bool | None = None, situation: str = "",
           setting: Callable[[Any], Mapping[str, Any]] | None = None) -> Any:
     """:func:`compare` repeated for each value of one parameter: a column named
@@ -521,7 +542,7 @@ def sweep(game: Game[Any], attackers: Sequence[tuple[str, Any]],
         The options every cell shares.
     setting
         The options one value sets (default ``{parameter: value}``).
-    exact, trials, seed, progress, situation
+    method, trials, seed, progress, situation
         As for :func:`compare`.
     """
     values = sweep_values(parameter, values)
@@ -531,16 +552,22 @@ def sweep(game: Game[Any], attackers: Sequence[tuple[str, Any]],
                   column if column is not None else {parameter: value})
              for a_label, a_spec in attackers for t_label, t_spec in targets
              for value in values]
-    return compare(game, cells, exact=exact, trials=trials, seed=seed, progress=progress,
+    return compare(game, cells, method=method, trials=trials, seed=seed, progress=progress,
                    situation=situation, describe=f"sweep {parameter}")
 
 
-def _run_cell(game: Game[Any], cell: Cell, exact: bool, trials: int,
+def _run_cell(game: Game[Any], cell: Cell, method: str, trials: int,
               seed: SeedLike | None) -> Result:
+    """One cell's result by ``method``; ``"auto"`` falls back to Monte Carlo when the
+    exact engine cannot follow the cell."""
     try:
         plan = game.compile(cell.attackers, cell.targets, **cell.options)
-        if exact:
-            return exact_result(game, plan)
+        if method != MONTE_CARLO:
+            try:
+                return exact_result(game, plan)
+            except UnsupportedError:
+                if method == EXACT:
+                    raise
         return monte_carlo_result(game, plan, trials=trials, seed=check_seed(seed))
     except UnsupportedError as exc:
         raise UnsupportedError(f"{cell.attacker} against {cell.target}: {exc}") from None

@@ -17,15 +17,13 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from mathhammer.core.signatures import EXACT, MONTE_CARLO
 from mathhammer.errors import MathhammerError, OptionError
 
 if TYPE_CHECKING:  # pandas is imported when a method needs it: the CLI's JSON and text
     import pandas as pd  # output never do, and importing pandas costs ~0.5 s at start-up.
 
     from mathhammer.report.tables import Table
-
-EXACT = "exact"
-MONTE_CARLO = "monte-carlo"
 
 
 @dataclass(frozen=True, eq=False)

@@ -23,13 +23,14 @@ from mathhammer.core.inputs import optional_instance, refuse_unordered, switch, 
 from mathhammer.core.limits import MAX_NUMBER
 from mathhammer.core.progress import check_progress
 from mathhammer.core.result import EXACT, MONTE_CARLO, Distribution, Result
+from mathhammer.core.signatures import AUTO, check_method
 from mathhammer.core.trials import DEFAULT_TRIALS, check_seed, check_trials
 from mathhammer.dust.compile import CompiledPlan, compile_plan
 from mathhammer.dust.exact_engine import plan_pmfs, to_float
 from mathhammer.dust.monte_carlo import N_CHUNKS, run_monte_carlo
 from mathhammer.dust.parse import parse_target, parse_weapons
 from mathhammer.dust.profiles import Rules, Target, Weapon, with_switches
-from mathhammer.errors import OptionError
+from mathhammer.errors import OptionError, UnsupportedError
 
 LABELS = {
     "hits": "hits",
@@ -200,7 +201,7 @@ GAME = DustGame()
 
 
 # -- fire plans ------------------------------------------------------------------------------
-def fire_plan(plan: Sequence[tuple[str | Weapon, str | Target]], *, method: str = "exact",
+def fire_plan(plan: Sequence[tuple[str | Weapon, str | Target]], *, method: str = AUTO,
               sustained: bool = False, rules: Rules | None = None, distance: int | None = None,
               trials: int = DEFAULT_TRIALS, seed: SeedLike = 1, progress: bool | None = None,
               **rule_switches: Any) -> list[Result]:
@@ -217,7 +218,8 @@ def fire_plan(plan: Sequence[tuple[str | Weapon, str | Target]], *, method: str 
         is its own weapon, while one :class:`Weapon` object declared against two targets
         splits its line (allowed only with ``split_weapon_line=True``).
     method
-        ``"exact"`` or ``"monte-carlo"``.
+        ``"auto"`` (default: exact unless the exact engine cannot follow the plan, e.g. an
+        unbounded laser chain), ``"exact"`` or ``"monte-carlo"``.
     sustained
         A sustained attack: every failed die is rolled once more.
     rules
@@ -243,16 +245,20 @@ def fire_plan(plan: Sequence[tuple[str | Weapon, str | Target]], *, method: str 
     >>> round(out[0].probability("unit_destroyed"), 5)
     0.64883
     """
-    method = contract.engine_method(method)
+    method = check_method(method)
     check_progress(progress)
     rules = with_switches(rules, rule_switches)
     fire = compile_fire_plan(_resolved(plan), sustained=sustained, rules=rules,
                              distance=distance)
     subjects = [fire.for_target(i) for i in range(len(fire.compiled.targets))]
-    if method == EXACT:
-        per_target = plan_pmfs(fire.compiled)
-        return [contract.exact_result(GAME, p, target_outcomes(EXACT, dists, p.target))
-                for p, dists in zip(subjects, per_target)]
+    if method != MONTE_CARLO:
+        try:
+            per_target = plan_pmfs(fire.compiled)
+            return [contract.exact_result(GAME, p, target_outcomes(EXACT, dists, p.target))
+                    for p, dists in zip(subjects, per_target)]
+        except UnsupportedError:
+            if method == EXACT:
+                raise
     trials, seed = check_trials(trials), check_seed(seed)
     tallies = run_monte_carlo(fire.compiled, trials, seed, progress=progress)
     return [contract.tallied_result(GAME, p, tallies, seed) for p in subjects]

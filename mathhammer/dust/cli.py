@@ -133,7 +133,8 @@ def _run_compare(args: argparse.Namespace) -> int:
     exact = not args.monte_carlo
     options: dict[str, Any] = {"sustained": args.sustained, "distance": args.distance,
                                **_switches(args)}
-    common = {"exact": exact, "trials": args.trials, "seed": args.seed}
+    common = {"method": "exact" if exact else "monte-carlo", "trials": args.trials,
+              "seed": args.seed}
     cells: dict = {}
     if args.sweep:
         parameter, values = parse_sweep(args.sweep)

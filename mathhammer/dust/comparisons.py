@@ -23,8 +23,8 @@ import pandas as pd
 
 from mathhammer.core import game as contract
 from mathhammer.core.game import Cell, SeedLike
+from mathhammer.core.signatures import AUTO, exact_as_method, old_spellings
 from mathhammer.core.inputs import switch
-from mathhammer.core.result import EXACT
 from mathhammer.core.trials import DEFAULT_GRID_TRIALS
 from mathhammer.dust.api import GAME, TargetLike, WeaponsLike
 from mathhammer.dust.parse import parse_target, parse_weapons
@@ -32,10 +32,10 @@ from mathhammer.dust.profiles import Rules, Target, Weapon, with_switches
 from mathhammer.errors import OptionError
 
 
+@old_spellings(exact=exact_as_method)
 def compare(attackers: WeaponsLike | Mapping[str, Any],
             targets: TargetLike | Sequence[TargetLike] | Mapping[str, TargetLike] | None = None,
-            *, exact: bool = True, method: str | None = None,
-            trials: int = DEFAULT_GRID_TRIALS, seed: SeedLike = 1,
+            *, method: str = AUTO, trials: int = DEFAULT_GRID_TRIALS, seed: SeedLike = 1,
             progress: bool | None = None, sustained: bool = False, rules: Rules | None = None,
             distance: int | None = None, results_out: dict | None = None,
             **rule_switches: Any) -> pd.DataFrame:
@@ -51,10 +51,9 @@ def compare(attackers: WeaponsLike | Mapping[str, Any],
         of :func:`~mathhammer.dust.api.exact` (``weapons``, ``target`` and any switch).
     targets
         A grid's targets (text or :class:`Target`; a dict gives the labels).
-    exact, method
-        The exact engine (default; ``stderr`` is NaN) or Monte Carlo (``exact=False``);
-        ``method`` is the older spelling (``"exact"`` or ``"monte-carlo"``) and wins when
-        given.
+    method
+        ``"auto"`` (default): the exact engine for every cell it can follow, Monte Carlo
+        for the others; ``"exact"`` (``stderr`` is NaN) or ``"monte-carlo"`` to insist.
     trials, seed
         Monte Carlo trials per cell and the root seed: a grid's cell ``i`` is seeded with
         ``SeedSequence(seed).spawn(n_cells)[i]``; every variant with ``seed``.
@@ -79,8 +78,6 @@ def compare(attackers: WeaponsLike | Mapping[str, Any],
     >>> frame.query("metric == 'expected_hits'")["value"].round(4).tolist()  # 6/3, 6 * 5/9
     [2.0, 3.3333]
     """
-    if method is not None:
-        exact = contract.engine_method(method) == EXACT
     if targets is None:
         cells, common, situation = _variant_cells(attackers), True, ""
     else:
@@ -88,14 +85,15 @@ def compare(attackers: WeaponsLike | Mapping[str, Any],
                    **rule_switches}
         cells, common = _grid_cells(attackers, targets, options), False
         situation = _situation_words(sustained, distance, with_switches(rules, rule_switches))
-    return contract.compare(GAME, cells, exact=exact, trials=trials, seed=seed,
+    return contract.compare(GAME, cells, method=method, trials=trials, seed=seed,
                             progress=progress, common_random_numbers=common,
                             situation=situation, results_out=results_out)
 
 
+@old_spellings(exact=exact_as_method)
 def sweep(attackers: WeaponsLike | Mapping[str, WeaponsLike],
           targets: TargetLike | Sequence[TargetLike] | Mapping[str, TargetLike],
-          parameter: str, values: Sequence[Any], *, exact: bool = True,
+          parameter: str, values: Sequence[Any], *, method: str = AUTO,
           trials: int = DEFAULT_GRID_TRIALS, seed: SeedLike = 1,
           progress: bool | None = None, sustained: bool = False, rules: Rules | None = None,
           distance: int | None = None, **rule_switches: Any) -> pd.DataFrame:
@@ -119,7 +117,7 @@ def sweep(attackers: WeaponsLike | Mapping[str, WeaponsLike],
     target_list = contract.labelled(targets, (str, Target), "give at least one target "
                                     "(a target line)", _target_label)
     return contract.sweep(GAME, attacker_list, target_list, parameter, values,
-                          options=options, exact=exact, trials=trials, seed=seed,
+                          options=options, method=method, trials=trials, seed=seed,
                           progress=progress)
 
 

@@ -18,11 +18,12 @@ from typing import Any
 import numpy as np
 
 from mathhammer.core import game as contract
-from mathhammer.core.game import Game, Outcomes, SeedLike, Tallies, engine_method
+from mathhammer.core.game import Game, Outcomes, SeedLike, Tallies
 from mathhammer.core.inputs import switch, texts, whole_number
 from mathhammer.core.limits import MAX_NUMBER
 from mathhammer.core.progress import check_progress
-from mathhammer.core.result import MONTE_CARLO, Distribution, Result
+from mathhammer.core.result import EXACT, MONTE_CARLO, Distribution, Result
+from mathhammer.core.signatures import AUTO, check_method
 from mathhammer.core.trials import DEFAULT_TRIALS
 from mathhammer.dust.compile import compile_row
 from mathhammer.dust.exact_engine import ExchangeSide, exchange_exact, to_float
@@ -151,7 +152,7 @@ def pool_after_losses(unit: Unit, target: TargetLike, lost: int = 0,
     return out
 
 
-def exchange(a: Unit, b: Unit, rounds: int = 1, *, method: str = "exact",
+def exchange(a: Unit, b: Unit, rounds: int = 1, *, method: str = AUTO,
              a_weapons: Sequence[str] | None = None, b_weapons: Sequence[str] | None = None,
              a_cover: str | None = None, b_cover: str | None = None,
              sustained: bool = False, rules: Rules | None = None,
@@ -159,6 +160,9 @@ def exchange(a: Unit, b: Unit, rounds: int = 1, *, method: str = "exact",
              progress: bool | None = None,
              **rule_switches: Any) -> Result:
     """Multi-round firefight: each round A attacks B, then what is left of B attacks A.
+
+    ``method``: ``"auto"`` (default: exact unless the exact engine cannot follow the
+    exchange, e.g. too many reachable states), ``"exact"`` or ``"monte-carlo"``.
 
     ``a_cover``/``b_cover`` (``"open"``, ``"soft"``, ``"hard"``) override the cover state
     of a unit's profile; ``sustained`` applies to both sides' attacks; ``progress`` shows a
@@ -191,11 +195,16 @@ def exchange(a: Unit, b: Unit, rounds: int = 1, *, method: str = "exact",
     """
     options = dict(rounds=rounds, a_weapons=a_weapons, b_weapons=b_weapons, a_cover=a_cover,
                    b_cover=b_cover, sustained=sustained, rules=rules, **rule_switches)
-    if engine_method(method) == MONTE_CARLO:
-        return contract.simulate(EXCHANGE, a, b, trials=trials, seed=seed, progress=progress,
-                                 **options)
+    method = check_method(method)
     check_progress(progress)
-    return contract.exact(EXCHANGE, a, b, **options)
+    if method != MONTE_CARLO:
+        try:
+            return contract.exact(EXCHANGE, a, b, **options)
+        except UnsupportedError:
+            if method == EXACT:
+                raise
+    return contract.simulate(EXCHANGE, a, b, trials=trials, seed=seed, progress=progress,
+                             **options)
 
 
 @dataclass(frozen=True, eq=False)

@@ -15,6 +15,7 @@ from mathhammer.core import game as contract
 from mathhammer.core.game import Game, Outcomes, SeedLike, Tallies
 from mathhammer.core.progress import check_progress, watch
 from mathhammer.core.result import Distribution, Result
+from mathhammer.core.signatures import old_spellings, renamed
 from mathhammer.core.inputs import one_or_many
 from mathhammer.core.limits import check_outcome_values, check_run_work
 from mathhammer.core.trials import CHUNKS, DEFAULT_TRIALS, check_seed, check_trials, chunk_streams
@@ -82,8 +83,9 @@ def plan(attacks: AttackLike | Iterable[AttackLike], targets: TargetLike | Itera
     return compile_plan(as_attacks(attacks), as_targets(targets), rules)
 
 
-def exact(attacks: AttackLike | Iterable[AttackLike], targets: TargetLike | Iterable[TargetLike],
-          rules: Rules | None = None) -> Result:
+@old_spellings(positional=("rules",), attacks=renamed("weapons"), targets=renamed("target"))
+def exact(weapons: AttackLike | Iterable[AttackLike], target: TargetLike | Iterable[TargetLike],
+          *, rules: Rules | None = None) -> Result:
     """Exact distributions of a sequence of attacks against one or more targets.
 
     Returns
@@ -111,11 +113,12 @@ def exact(attacks: AttackLike | Iterable[AttackLike], targets: TargetLike | Iter
     >>> round(r.probability("hit"), 4), round(r.mean("damage"), 4)
     (0.8333, 6.713)
     """
-    return contract.exact(GAME, attacks, targets, rules=rules)
+    return contract.exact(GAME, weapons, target, rules=rules)
 
 
-def simulate(attacks: AttackLike | Iterable[AttackLike],
-             targets: TargetLike | Iterable[TargetLike], *, trials: int = DEFAULT_TRIALS,
+@old_spellings(attacks=renamed("weapons"), targets=renamed("target"))
+def simulate(weapons: AttackLike | Iterable[AttackLike],
+             target: TargetLike | Iterable[TargetLike], *, trials: int = DEFAULT_TRIALS,
              seed: SeedLike = 1, rules: Rules | None = None,
              progress: bool | None = None) -> Result:
     """Monte Carlo estimate of the same outcomes as :func:`exact`.
@@ -134,7 +137,7 @@ def simulate(attacks: AttackLike | Iterable[AttackLike],
     >>> r.trials, r.seed
     (20000, 1)
     """
-    return contract.simulate(GAME, attacks, targets, trials=trials, seed=seed,
+    return contract.simulate(GAME, weapons, target, trials=trials, seed=seed,
                              progress=progress, rules=rules)
 
 

@@ -157,8 +157,8 @@ def _run_compare(args: argparse.Namespace) -> int:
     attackers = joined_attackers(args.attackers)
     targets = _labelled_targets(args.target, targets_from_args(args))
     exact = not args.monte_carlo
-    common = {"exact": exact, "trials": args.trials, "seed": args.seed,
-              "rules": rules_from_args(args)}
+    common = {"method": "exact" if exact else "monte-carlo", "trials": args.trials,
+              "seed": args.seed, "rules": rules_from_args(args)}
     cells: dict = {}
     if args.sweep:
         parameter, values = parse_sweep(args.sweep)

@@ -19,6 +19,7 @@ import pandas as pd
 
 from mathhammer.core import game as contract
 from mathhammer.core.game import Cell, SeedLike
+from mathhammer.core.signatures import AUTO, exact_as_method, old_spellings
 from mathhammer.core.inputs import optional_instance
 from mathhammer.core.trials import DEFAULT_GRID_TRIALS
 from mathhammer.errors import OptionError
@@ -28,9 +29,10 @@ from mathhammer.warmachine.profiles import Attack, Rules, Target
 AttackerLike = AttackLike | Sequence[AttackLike]
 
 
+@old_spellings(exact=exact_as_method)
 def compare(attackers: AttackerLike | Mapping[str, AttackerLike],
             targets: TargetLike | Iterable[TargetLike] | Mapping[str, TargetLike], *,
-            exact: bool = True, trials: int = DEFAULT_GRID_TRIALS, seed: SeedLike = 1,
+            method: str = AUTO, trials: int = DEFAULT_GRID_TRIALS, seed: SeedLike = 1,
             progress: bool | None = None, rules: Rules | None = None,
             results_out: dict | None = None) -> pd.DataFrame:
     """Every attacker against every target: one row per (attacker, target, metric).
@@ -43,8 +45,9 @@ def compare(attackers: AttackerLike | Mapping[str, AttackerLike],
         gives the labels; otherwise an attacker is labelled by its weapons' names.
     targets
         Target lines or :class:`Target` objects (a dict gives the labels).
-    exact
-        The exact engine (default; ``stderr`` is NaN) or, with ``False``, Monte Carlo.
+    method
+        ``"auto"`` (default): the exact engine for every cell it can follow, Monte Carlo
+        for the others; ``"exact"`` (``stderr`` is NaN) or ``"monte-carlo"`` to insist.
     trials, seed
         Monte Carlo trials per cell and the root seed: cell ``i`` is seeded with
         ``SeedSequence(seed).spawn(n_cells)[i]``, so it gives the numbers of
@@ -77,14 +80,15 @@ def compare(attackers: AttackerLike | Mapping[str, AttackerLike],
     units = [(label, as_targets(spec)) for label, spec in target_list]
     cells = [Cell(a_label, t_label, attacks, unit, {"rules": rules})
              for a_label, attacks in parsed for t_label, unit in units]
-    return contract.compare(GAME, cells, exact=exact, trials=trials, seed=seed,
+    return contract.compare(GAME, cells, method=method, trials=trials, seed=seed,
                             progress=progress, situation=rule_words(rules),
                             results_out=results_out)
 
 
+@old_spellings(exact=exact_as_method)
 def sweep(attackers: AttackerLike | Mapping[str, AttackerLike],
           targets: TargetLike | Iterable[TargetLike] | Mapping[str, TargetLike],
-          parameter: str, values: Sequence[Any], *, exact: bool = True,
+          parameter: str, values: Sequence[Any], *, method: str = AUTO,
           trials: int = DEFAULT_GRID_TRIALS, seed: SeedLike = 1,
           progress: bool | None = None, rules: Rules | None = None) -> pd.DataFrame:
     """:func:`compare` repeated for each value of one rule switch (a field of
@@ -116,7 +120,7 @@ def sweep(attackers: AttackerLike | Mapping[str, AttackerLike],
                                     "(a target line)", target_label)
     return contract.sweep(GAME, [(label, as_attacks(spec)) for label, spec in attacker_list],
                           [(label, as_targets(spec)) for label, spec in target_list],
-                          parameter, values, options={}, setting=setting, exact=exact,
+                          parameter, values, options={}, setting=setting, method=method,
                           trials=trials, seed=seed, progress=progress)
 
 

@@ -20,6 +20,7 @@ from mathhammer.core.inputs import refuse_unordered, whole_number
 from mathhammer.core.limits import MAX_NUMBER
 from mathhammer.core import game as contract
 from mathhammer.core.game import Cell, SeedLike
+from mathhammer.core.signatures import AUTO, check_method, old_spellings
 from mathhammer.core.result import EXACT, Distribution, Result
 from mathhammer.core.trials import DEFAULT_GRID_TRIALS
 from mathhammer.errors import OptionError, UnsupportedError
@@ -110,8 +111,9 @@ def focus_policies(points: int, attacks: int = 1) -> list[FocusPolicy]:
 MAX_FOCUS = 30
 
 
-def compare_focus(attack: AttackLike, target: TargetLike, points: int,
-                  rules: Rules | None = None, method: str = "exact", *,
+@old_spellings(positional=("rules", "method"))
+def compare_focus(attack: AttackLike, target: TargetLike, points: int, *,
+                  rules: Rules | None = None, method: str = AUTO,
                   trials: int = DEFAULT_GRID_TRIALS, seed: SeedLike = 1,
                   policies: list[FocusPolicy] | None = None,
                   progress: bool | None = None) -> pd.DataFrame:
@@ -128,7 +130,8 @@ def compare_focus(attack: AttackLike, target: TargetLike, points: int,
     points
         Focus or fury available; policies commit up to this many.
     method
-        ``"exact"`` or ``"simulate"``.
+        ``"auto"`` (default; exact where the exact engine can follow the attacks),
+        ``"exact"`` or ``"monte-carlo"``.
     trials, seed
         Monte Carlo trials per policy and the seed every policy's run starts from.
     policies
@@ -153,8 +156,8 @@ def compare_focus(attack: AttackLike, target: TargetLike, points: int,
     >>> round(float(table["mean_damage"].iloc[0]), 4)  # two attacks: 2 * 21/36 * 5
     5.8333
     """
-    frame = focus_frame(attack, target, points, rules, method, trials=trials, seed=seed,
-                        policies=policies, progress=progress)
+    frame = focus_frame(attack, target, points, rules=rules, method=method, trials=trials,
+                        seed=seed, policies=policies, progress=progress)
     value = frame.set_index(["attacker", "metric"])["value"]
     rows = []
     for label, cell in frame.groupby("attacker", sort=False):
@@ -176,8 +179,9 @@ def compare_focus(attack: AttackLike, target: TargetLike, points: int,
                              kind="stable").reset_index(drop=True)
 
 
-def focus_frame(attack: AttackLike, target: TargetLike, points: int,
-                rules: Rules | None = None, method: str = "exact", *,
+@old_spellings(positional=("rules", "method"))
+def focus_frame(attack: AttackLike, target: TargetLike, points: int, *,
+                rules: Rules | None = None, method: str = AUTO,
                 trials: int = DEFAULT_GRID_TRIALS, seed: SeedLike = 1,
                 policies: list[FocusPolicy] | None = None,
                 progress: bool | None = None) -> pd.DataFrame:
@@ -190,8 +194,7 @@ def focus_frame(attack: AttackLike, target: TargetLike, points: int,
     points = whole_number(points, "points (focus or fury to spend)", 0, MAX_FOCUS)
     base = _one_attack(attack)
     targets = as_targets(target)
-    if method not in ("exact", "simulate"):
-        raise OptionError(f"method {method!r:.40} must be 'exact' or 'simulate'")
+    method = check_method(method)
     chosen = _policies(policies) if policies is not None else \
         focus_policies(points, base.count)
     label = target_label(targets)
@@ -201,7 +204,7 @@ def focus_frame(attack: AttackLike, target: TargetLike, points: int,
                    "boost_attacks": policy.boost_attacks, "boost_damage": policy.boost_damage,
                    "buy_attacks": policy.buy_attacks})
              for (name, _), policy in zip(labels, chosen)]
-    return contract.compare(GAME, cells, exact=method == "exact", trials=trials, seed=seed,
+    return contract.compare(GAME, cells, method=method, trials=trials, seed=seed,
                             progress=progress, common_random_numbers=True,
                             describe="focus policies", unit="policy")
 

@@ -77,7 +77,7 @@ def matrix_job(query: Mapping[str, str], store: RosterStore) -> Any:
     army = load(store, key, attach, assume)
     other = load(store, other_key, other_attach) if other_key else None
     phases = ("shooting", "fight") if phase == "both" else (phase,)
-    common = dict(exact=engine.exact, trials=engine.trials,
+    common = dict(method="auto" if engine.exact else "monte-carlo", trials=engine.trials,
                   seed=engine.seed, profiles=profiles, phases=phases, **options)
 
     def work() -> Answer:

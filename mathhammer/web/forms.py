@@ -185,6 +185,11 @@ class Engine:
     trials: int
     seed: int
 
+    @property
+    def method(self) -> str:
+        """The engine as the public functions' ``method`` keyword names it."""
+        return "exact" if self.exact else "monte-carlo"
+
     def words(self, per: str = " per cell") -> str:
         return "exact" if self.exact else \
             f"Monte Carlo, {self.trials:,} trials{per}, seed {self.seed}"

@@ -68,7 +68,7 @@ def _wh40k_answer(attackers: list[Any], targets: list[str], options: dict[str, A
     if len(attackers) == 1 and len(targets) == 1:
         return _pairing_answer(attackers[0], targets[0], options, engine)
     cells: dict = {}
-    frame = compare(attackers, targets, exact=engine.exact, trials=engine.trials,
+    frame = compare(attackers, targets, method=engine.method, trials=engine.trials,
                     seed=engine.seed, results_out=cells, **options)
     shown = [Chart(lambda: charts.heatmap(frame), "heatmap"),
              Chart(lambda: charts.overlay(cells, "damage"), "at-least-k")]

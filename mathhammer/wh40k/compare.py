@@ -44,6 +44,7 @@ from mathhammer.core.game import SeedLike, sweep_values
 from mathhammer.core.inputs import points_cost, refuse_unordered, switch
 from mathhammer.report.labels import register_metric_labels
 from mathhammer.core.result import Result, situation_text
+from mathhammer.core.signatures import AUTO, exact_as_method, old_spellings
 from mathhammer.core.trials import DEFAULT_GRID_TRIALS, check_seed
 from mathhammer.errors import OptionError, did_you_mean
 from mathhammer.wh40k import api
@@ -80,10 +81,11 @@ class _Target:
 
 
 # -- public ---------------------------------------------------------------------------------
+@old_spellings(exact=exact_as_method)
 def compare(attackers: AttackerLike | Mapping[str, AttackerLike],
             targets: str | TargetProfile | Iterable[str | TargetProfile]
             | Mapping[str, str | TargetProfile], *,
-            trials: int = DEFAULT_TRIALS, seed: SeedLike = 1, exact: bool = False,
+            method: str = AUTO, trials: int = DEFAULT_TRIALS, seed: SeedLike = 1,
             points: float | Sequence[float] | Mapping[str, float] | None = None,
             library: TargetLibrary | None = None, results_out: dict | None = None,
             client: Any = None, edition: int = 11, progress: bool | None = None,
@@ -104,11 +106,13 @@ def compare(attackers: AttackerLike | Mapping[str, AttackerLike],
         (``{"Terminator Squad": "5x Terminator: ..."}`` is labelled
         ``"Terminator Squad (5)"``); ``unit_sizes=False`` keeps dict labels as given (a
         roster's cells, whose tables name the unit sizes elsewhere).
+    method
+        ``"auto"`` (default): the exact engine for every cell it can follow, Monte Carlo
+        for the others; ``"exact"`` (``stderr`` is NaN) or ``"monte-carlo"`` to insist.
+        Each row's ``method`` column says which engine answered it.
     trials, seed
         Monte Carlo trials per cell and the root seed (cell ``i`` uses
         ``SeedSequence(seed).spawn(n_cells)[i]``).
-    exact
-        Use the exact engine (``stderr`` is NaN).
     points
         Points cost of each attacker (a number for one attacker, a list in attacker order,
         or a dict by label) to add the per-100-points metrics.
@@ -142,7 +146,7 @@ def compare(attackers: AttackerLike | Mapping[str, AttackerLike],
     Examples
     --------
     >>> import mathhammer as mh
-    >>> df = mh.compare(['Lascannon: 48" A1 BS3+ S12 AP-3 D6+1'], ["MEQ", "VEQ"], exact=True)
+    >>> df = mh.compare(['Lascannon: 48" A1 BS3+ S12 AP-3 D6+1'], ["MEQ", "VEQ"])
     >>> df.query("metric == 'expected_damage'")["value"].round(3).tolist()
     [0.926, 1.667]
     """
@@ -153,15 +157,16 @@ def compare(attackers: AttackerLike | Mapping[str, AttackerLike],
     costs = _points(points, attacker_list)
     api.build_options(options)  # fail fast on a bad option, before any cell runs
     cells = [_cell(a, t, options) for a in attacker_list for t in target_list]
-    return _run(cells, costs, options, trials=trials, seed=seed, exact=exact,
+    return _run(cells, costs, options, trials=trials, seed=seed, method=method,
                 results_out=results_out, client=client, progress=progress)
 
 
+@old_spellings(exact=exact_as_method)
 def sweep(attackers: AttackerLike | Mapping[str, AttackerLike],
           targets: str | TargetProfile | Iterable[str | TargetProfile]
           | Mapping[str, str | TargetProfile],
           parameter: str, values: Iterable[Any], *,
-          trials: int = DEFAULT_TRIALS, seed: SeedLike = 1, exact: bool = False,
+          method: str = AUTO, trials: int = DEFAULT_TRIALS, seed: SeedLike = 1,
           points: float | Sequence[float] | Mapping[str, float] | None = None,
           library: TargetLibrary | None = None, results_out: dict | None = None,
           client: Any = None, edition: int = 11, progress: bool | None = None,
@@ -188,7 +193,7 @@ def sweep(attackers: AttackerLike | Mapping[str, AttackerLike],
     Examples
     --------
     >>> import mathhammer as mh
-    >>> df = mh.sweep("Bolter: A1 BS3+ S4 AP0 D1", "T4 Sv3+ W1", "save", [2, 7], exact=True)
+    >>> df = mh.sweep("Bolter: A1 BS3+ S4 AP0 D1", "T4 Sv3+ W1", "save", [2, 7])
     >>> df.query("metric == 'expected_damage'")[["save", "value"]].round(4).to_dict("records")
     [{'save': 2, 'value': 0.0556}, {'save': 7, 'value': 0.3333}]
     """
@@ -206,15 +211,16 @@ def sweep(attackers: AttackerLike | Mapping[str, AttackerLike],
             for value in values:
                 attacker, target, overrides = _apply(parameter, value, a, t)
                 cells.append(_cell(attacker, target, options, overrides, {parameter: value}))
-    return _run(cells, costs, options, trials=trials, seed=seed, exact=exact,
+    return _run(cells, costs, options, trials=trials, seed=seed, method=method,
                 results_out=results_out, client=client, progress=progress,
                 describe=f"sweep {parameter}")
 
 
+@old_spellings(exact=exact_as_method)
 def results(attackers: AttackerLike | Mapping[str, AttackerLike],
             targets: str | TargetProfile | Iterable[str | TargetProfile]
             | Mapping[str, str | TargetProfile], *,
-            trials: int = DEFAULT_TRIALS, seed: SeedLike = 1, exact: bool = False,
+            method: str = AUTO, trials: int = DEFAULT_TRIALS, seed: SeedLike = 1,
             library: TargetLibrary | None = None, progress: bool | None = None,
             **options: Any) -> dict[tuple[str, str], Result]:
     """The full :class:`Result` of every cell of :func:`compare` (same seeding, same
@@ -224,7 +230,7 @@ def results(attackers: AttackerLike | Mapping[str, AttackerLike],
     target_list = _targets(targets, library, options.get("edition", 11), unit_sizes=True)
     out: dict[tuple[str, str], Result] = {}
     _run([_cell(a, t, options) for a in attacker_list for t in target_list], {}, options,
-         trials=trials, seed=seed, exact=exact, results_out=out, client=None,
+         trials=trials, seed=seed, method=method, results_out=out, client=None,
          progress=progress)
     return out
 
@@ -239,11 +245,11 @@ def _cell(attacker: _Attacker, target: _Target, options: Mapping[str, Any],
 
 
 def _run(cells: list[contract.Cell], costs: dict[str, float], options: Mapping[str, Any], *,
-         trials: int, seed: SeedLike, exact: bool, results_out: dict | None, client: Any,
+         trials: int, seed: SeedLike, method: str, results_out: dict | None, client: Any,
          progress: bool | None, describe: str = "compare") -> pd.DataFrame:
     """Core's comparison of the cells (exact cells solved in one pass, see
     :func:`_exact_answers`), with the per-100-points rows of ``costs``."""
-    frame = contract.compare(api.GAME, cells, exact=exact, trials=trials, seed=seed,
+    frame = contract.compare(api.GAME, cells, method=method, trials=trials, seed=seed,
                              progress=progress, situation=situation_words(options),
                              results_out=results_out, describe=describe, client=client,
                              solve_exact=_exact_answers)

@@ -78,7 +78,8 @@ def _run_compare(args: argparse.Namespace) -> int:
     library = load(*args.targets_file) if args.targets_file else None
     attackers = joined_attackers(weapons_from_args(args.weapons, args))
     cells: dict = {}
-    common: dict[str, Any] = {"trials": args.trials, "seed": args.seed, "exact": args.exact,
+    common: dict[str, Any] = {"trials": args.trials, "seed": args.seed,
+                              "method": "exact" if args.exact else "monte-carlo",
                               "points": args.points, "library": library, "results_out": cells,
                               "client": _client(args.scheduler)}
     check_chart(args, sweep_keeps_cells=True)   # before any cell runs

@@ -39,7 +39,7 @@ def exact_result():
 
 @pytest.fixture(scope="module")
 def grid():
-    return mh.compare([HB, LC], ["GEQ", "MEQ", "TEQ"], trials=5_000, seed=1)
+    return mh.compare([HB, LC], ["GEQ", "MEQ", "TEQ"], method="monte-carlo", trials=5_000, seed=1)
 
 
 def test_distribution_chart_png_and_svg(tmp_path, exact_result):
@@ -85,7 +85,7 @@ def test_distribution_of_a_bare_distribution_and_given_axes():
 
 
 def test_overlay(tmp_path):
-    res = results([HB, LC], ["MEQ"], exact=True)
+    res = results([HB, LC], ["MEQ"], method="exact")
     art = charts.overlay(res)
     assert [line.get_label().split(" (")[0] for line in art.lines] == \
         ["Heavy bolter", "Lascannon"]  # the shared target is said once, in the title
@@ -130,21 +130,21 @@ def test_heatmap_probabilities_as_percentages(grid):
 
 
 def test_heatmap_of_a_sweep_folds_the_parameter_into_rows():
-    df = mh.sweep([HB], ["MEQ", "TEQ"], "hit_mod", [-1, 1], exact=True)
+    df = mh.sweep([HB], ["MEQ", "TEQ"], "hit_mod", [-1, 1], method="exact")
     art = charts.heatmap(df)
     assert [t.get_text() for t in art.ax.get_yticklabels()] == \
         ["Heavy bolter (hit_mod -1)", "Heavy bolter (hit_mod 1)"]
 
 
 def test_sweep_lines(tmp_path):
-    df = mh.sweep([HB, LC], ["MEQ"], "save", [2, 3, 7], trials=5_000, seed=2)
+    df = mh.sweep([HB, LC], ["MEQ"], "save", [2, 3, 7], method="monte-carlo", trials=5_000, seed=2)
     art = charts.sweep_lines(df)
     assert len(art.lines) == 2 and len(art.bands) == 2
     assert [t.get_text() for t in art.ax.get_xticklabels()] == ["2+", "3+", "none"]
     np.testing.assert_allclose(art.lines[0].get_ydata(),
                                df[(df.metric == "expected_damage")
                                   & (df.attacker == "Heavy bolter")].value)
-    ex = mh.sweep([HB], ["MEQ"], "range", ["full", "half"], exact=True)
+    ex = mh.sweep([HB], ["MEQ"], "range", ["full", "half"], method="exact")
     art = charts.sweep_lines(ex, metric="p_unit_destroyed")
     assert art.bands == [] and [t.get_text() for t in art.ax.get_xticklabels()] == \
         ["full", "half"]
@@ -211,7 +211,7 @@ def test_axes_of_a_subfigure_are_refused_in_one_line(exact_result, grid):
     def subfigure_axes():
         return Figure().subfigures(1, 2)[0].subplots()
 
-    sweep = mh.sweep([HB], ["MEQ"], "save", [2, 3], exact=True)
+    sweep = mh.sweep([HB], ["MEQ"], "save", [2, 3], method="exact")
     for draw in (lambda ax: charts.distribution(exact_result, ax=ax),
                  lambda ax: charts.overlay([exact_result], ax=ax),
                  lambda ax: charts.bars(grid, ax=ax),

@@ -157,7 +157,7 @@ def check_geometry(art):
 # -- content --------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def grid():
-    return mh.compare(ATTACKERS, TARGETS, trials=4_000, seed=1, stationary=True,
+    return mh.compare(ATTACKERS, TARGETS, method="monte-carlo", trials=4_000, seed=1, stationary=True,
                       points=[120, 95, 230, 130, 240])
 
 
@@ -166,7 +166,7 @@ def ten_cells():
     attackers = dict(list(ATTACKERS.items())[:3]) | {
         "Lascannon": 'Lascannon: 48" A1 BS3+ S12 AP-3 D6+1',
         "Plasma gun": 'Plasma gun: 24" A1 BS3+ S8 AP-3 D2 [RAPID FIRE 1]'}
-    return results(attackers, {"VEQ": "VEQ", "MEQ": "MEQ"}, exact=True)
+    return results(attackers, {"VEQ": "VEQ", "MEQ": "MEQ"}, method="exact")
 
 
 @pytest.fixture(scope="module")
@@ -287,7 +287,7 @@ def test_overlay_models_destroyed_is_labelled_so(ten_cells):
 
 def test_sweep_with_ranges_and_facets():
     df = mh.sweep(dict(list(ATTACKERS.items())[:2]), dict(list(TARGETS.items())[:3]), "range",
-                  ["full", "half"], exact=True)
+                  ["full", "half"], method="exact")
     art = charts.sweep_lines(df)
     check_geometry(art)
     assert_distinct_looks(art.lines)
@@ -335,7 +335,7 @@ def test_long_title_and_engine_note_do_not_collide(grid):
     title = ("Which anti-tank unit earns its points against Leman Russ Battle Tanks and "
              "Rhinos when it stood still?")
     for art in (charts.heatmap(grid, title=title), charts.bars(grid, title=title),
-                charts.overlay(results(list(ATTACKERS.values())[:2], ["MEQ"], exact=True),
+                charts.overlay(results(list(ATTACKERS.values())[:2], ["MEQ"], method="exact"),
                                title=title)):
         check_geometry(art)
 

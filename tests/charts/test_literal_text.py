@@ -59,7 +59,7 @@ def results():
 @pytest.fixture(scope="module")
 def grid():
     return mh.compare([f"$${PROFILE}", f"$x^2$ a\\b{PROFILE}"], [f"$t${TARGET}", f"x^2{TARGET}"],
-                      exact=True)
+                      method="exact")
 
 
 def test_distribution_titles_and_legend_are_literal(results):
@@ -150,7 +150,7 @@ def test_a_callers_axes_and_settings(results):
     mine, other = figure.subplots(1, 2)
     other.set_title(r"$\alpha^2$")
     figure.draw_without_rendering()  # every tick of both axes made with parse_math on
-    charts.bars(mh.compare([f"$${PROFILE}"], [f"$t${TARGET}"], exact=True), ax=mine,
+    charts.bars(mh.compare([f"$${PROFILE}"], [f"$t${TARGET}"], method="exact"), ax=mine,
                 title="$x^2$")
     charts.distribution(results[0], ax=figure.add_axes((0.6, 0.1, 0.3, 0.3)))
     assert matplotlib.rcParams["text.parse_math"] is True

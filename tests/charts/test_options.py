@@ -24,7 +24,7 @@ WRONG = st.one_of(st.integers(), st.floats(), st.text(max_size=3), st.booleans()
 def results():
     first = mh.exact(["Gun: A2 BS3+ S4 AP0 D1"], "T4 Sv3+ W2")
     second = mh.exact(["Gun: A3 BS3+ S4 AP0 D1"], "T4 Sv3+ W2")
-    frame = mh.compare(["Gun: A2 BS3+ S4 AP0 D1"], ["MEQ", "GEQ"], exact=True)
+    frame = mh.compare(["Gun: A2 BS3+ S4 AP0 D1"], ["MEQ", "GEQ"], method="exact")
     return first, second, frame
 
 

@@ -169,3 +169,19 @@ def test_tables_show_cells_whose_settings_are_missing():
     assert wide.index.tolist() == [("Gun", "-"), ("Gun", 2)]
     assert table(partly).frame["distance"].tolist() == ["-", 2]
     assert partly["distance"].isna().sum() == 1   # the frame itself is left as it was
+
+
+def test_engine_words_for_every_method():
+    from mathhammer.core.frames import engine_words
+
+    def frame(**attrs):
+        f = pd.DataFrame()
+        f.attrs.update(attrs)
+        return f
+
+    assert engine_words(frame(method="exact")) == "exact"
+    assert engine_words(frame(method="monte-carlo", trials=2_000, seed=5)) == \
+        "Monte Carlo, 2,000 trials per cell, seed 5"
+    assert engine_words(frame(method="mixed", trials=2_000, seed=5)) == \
+        "exact where it can, else Monte Carlo, 2,000 trials per cell, seed 5"
+    assert engine_words(frame()) == ""

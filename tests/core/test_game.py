@@ -41,14 +41,14 @@ wh40k_compare = importlib.import_module("mathhammer.wh40k.compare")
 GAMES = {
     "wh40k": dict(module=wh40k_api, compare=wh40k_compare.compare, game=wh40k_api.GAME,
                   attackers="Bolter: A2 BS3+ S4 AP0 D1", target="T4 Sv- W3",
-                  damage=2 / 3, exact_kwargs=dict(exact=True)),
+                  damage=2 / 3, exact_kwargs=dict(method="exact")),
     "warmachine": dict(module=warmachine_api, compare=warmachine_compare.compare,
                        game=warmachine_api.GAME, attackers="Fist: MAT6 POW12",
                        target="Jack: DEF13 ARM14 BOXES30", damage=21 / 36 * 5,
-                       exact_kwargs=dict(exact=True)),
+                       exact_kwargs=dict(method="exact")),
     "dust": dict(module=dust_api, compare=dust_compare.compare, game=dust_api.GAME,
                  attackers="Gun: 6/1", target="5x G: INFANTRY2", damage=2.0,
-                 exact_kwargs=dict(exact=True)),
+                 exact_kwargs=dict(method="exact")),
 }
 TRIALS = 20_000
 
@@ -76,6 +76,91 @@ def test_same_signature_shape(name):
     assert "seed" not in inspect.signature(exact).parameters
 
 
+#: What every game's public functions share: the subjects' names, in order, then these
+#: keyword-only options with these defaults (a game may add options of its own).
+SHARED_SHAPE = {
+    "simulate": (["weapons", "target"], {"trials": 1_000_000, "seed": 1, "progress": None}),
+    "exact": (["weapons", "target"], {}),
+    "compare": (["attackers", "targets"], {"method": "auto", "trials": 200_000, "seed": 1,
+                                           "progress": None}),
+    "sweep": (["attackers", "targets", "parameter", "values"],
+              {"method": "auto", "trials": 200_000, "seed": 1, "progress": None}),
+}
+SWEEPS = {"wh40k": wh40k_compare.sweep, "warmachine": warmachine_compare.sweep,
+          "dust": dust_compare.sweep}
+
+
+@pytest.mark.parametrize("function", SHARED_SHAPE)
+@pytest.mark.parametrize("name", GAMES)
+def test_the_three_games_take_the_same_keywords_with_the_same_defaults(name, function):
+    spec = GAMES[name]
+    public = {"compare": spec["compare"], "sweep": SWEEPS[name]}.get(function) or \
+        getattr(spec["module"], function)
+    subjects, shared = SHARED_SHAPE[function]
+    parameters = inspect.signature(public).parameters
+    kinds = inspect.Parameter
+    positional = [p.name for p in parameters.values()
+                  if p.kind in (kinds.POSITIONAL_ONLY, kinds.POSITIONAL_OR_KEYWORD)]
+    assert positional == subjects, (name, function, positional)
+    for keyword, default in shared.items():
+        assert _keyword_only(public, keyword), (name, function, keyword)
+        assert parameters[keyword].default == default, (name, function, keyword)
+    assert not {"exact", "engine", "attacks"} & set(parameters), (name, function)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_auto_is_exact_where_the_exact_engine_follows_every_cell(name):
+    spec = GAMES[name]
+    frame = spec["compare"]([spec["attackers"]], [spec["target"]])
+    assert set(frame["method"]) == {"exact"} and frame.attrs["method"] == "exact"
+    assert frame.attrs["trials"] is None and frame.attrs["seed"] is None
+
+
+def test_auto_runs_monte_carlo_for_the_cells_the_exact_engine_refuses():
+    # [SPRAY 12] over twelve 1-box models is refused by Warmachine's exact engine up front
+    attackers = ["Fist: MAT6 POW12", "Flamer: RAT5 POW14 [SPRAY 12]"]
+    targets = ["12x Trooper: DEF12 ARM13 BOXES1"]
+    with pytest.raises(UnsupportedError, match="Flamer against 12x Trooper"):
+        warmachine_compare.compare(attackers, targets, method="exact")
+    auto = warmachine_compare.compare(attackers, targets, trials=2_000, seed=5)
+    assert auto.groupby("attacker")["method"].unique().map(list).to_dict() == {
+        "Fist": ["exact"], "Flamer": ["monte-carlo"]}
+    assert auto.attrs["method"] == "mixed" and auto.attrs["trials"] == 2_000
+    assert auto.attrs["seed"] == 5
+    # each row as its own engine gives it: the exact cell, and the Monte Carlo cell on the
+    # seed it has in a Monte Carlo comparison of the same grid (bit for bit)
+    exact_fist = warmachine_compare.compare(attackers[:1], targets, method="exact")
+    monte_carlo = warmachine_compare.compare(attackers, targets, method="monte-carlo",
+                                             trials=2_000, seed=5)
+    columns = ["value", "stderr", "method"]
+    assert auto[auto.attacker == "Fist"][columns].reset_index(drop=True).equals(
+        exact_fist[columns])
+    assert auto[auto.attacker == "Flamer"][columns].equals(
+        monte_carlo[monte_carlo.attacker == "Flamer"][columns])
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_old_exact_keyword_still_works_for_one_release(name):
+    spec = GAMES[name]
+    with pytest.warns(DeprecationWarning, match="use method='monte-carlo'"):
+        old = spec["compare"]([spec["attackers"]], [spec["target"]], exact=False,
+                              trials=1_000, seed=2)
+    new = spec["compare"]([spec["attackers"]], [spec["target"]], method="monte-carlo",
+                          trials=1_000, seed=2)
+    assert old.equals(new)
+
+
+def test_warmachine_takes_the_subject_names_of_the_other_games():
+    with pytest.warns(DeprecationWarning, match=r"exact\(attacks=...\)"):
+        old = warmachine_api.exact(attacks=GAMES["warmachine"]["attackers"],
+                                   target=GAMES["warmachine"]["target"])
+    with pytest.warns(DeprecationWarning, match="rules by position"):
+        positional = warmachine_api.exact(GAMES["warmachine"]["attackers"],
+                                          GAMES["warmachine"]["target"], None)
+    assert old.mean("damage") == positional.mean("damage") == \
+        pytest.approx(21 / 36 * 5, abs=1e-12)
+
+
 @pytest.mark.parametrize("name", GAMES)
 def test_same_return_types_and_frame_columns(name):
     spec = GAMES[name]
@@ -90,7 +175,7 @@ def test_same_return_types_and_frame_columns(name):
     for frame, method in ((spec["compare"]([spec["attackers"]], [spec["target"]],
                                            **spec["exact_kwargs"]), "exact"),
                           (spec["compare"]([spec["attackers"]], [spec["target"]],
-                                           exact=False, trials=TRIALS, seed=3),
+                                           method="monte-carlo", trials=TRIALS, seed=3),
                            "monte-carlo")):
         assert isinstance(frame, pd.DataFrame)
         assert list(frame.columns[:2]) == COLUMNS[:2]
@@ -145,7 +230,7 @@ def test_a_seed_sequence_is_recorded_as_plain_values():
 def test_a_grid_takes_a_seed_sequence_in_every_game():
     root = np.random.SeedSequence(8).spawn(2)[1]
     for name, spec in GAMES.items():
-        frame = spec["compare"]([spec["attackers"]], [spec["target"]], exact=False,
+        frame = spec["compare"]([spec["attackers"]], [spec["target"]], method="monte-carlo",
                                 trials=2_000, seed=root)
         assert frame.attrs["seed"] == 8, name
         json.dumps(to_json_dict(frame))
@@ -154,7 +239,7 @@ def test_a_grid_takes_a_seed_sequence_in_every_game():
 def test_grid_cells_are_seeded_by_spawned_children():
     # a cell of a Monte Carlo grid gives the numbers of simulate(seed=its child)
     frame = warmachine_compare.compare(["Fist: MAT6 POW12", "Axe: MAT7 POW14"],
-                                       ["Jack: DEF13 ARM14 BOXES30"], exact=False,
+                                       ["Jack: DEF13 ARM14 BOXES30"], method="monte-carlo",
                                        trials=4_000, seed=9)
     child = np.random.SeedSequence(9).spawn(2)[1]
     alone = warmachine.simulate("Axe: MAT7 POW14", "Jack: DEF13 ARM14 BOXES30",
@@ -167,7 +252,7 @@ def test_variants_share_their_dice():
     # common random numbers: the same variant twice gives the same figures
     same = {"a": dict(weapons="Gun: 6/1", target="5x G: INFANTRY2"),
             "b": dict(weapons="Gun: 6/1", target="5x G: INFANTRY2")}
-    frame = dust.compare(same, exact=False, trials=3_000, seed=4)
+    frame = dust.compare(same, method="monte-carlo", trials=3_000, seed=4)
     values = frame.pivot(index="metric", columns="attacker", values="value")
     assert (values["a"] == values["b"]).all()
     assert frame["sustained"].tolist() == [False] * len(frame)
@@ -180,9 +265,6 @@ def test_cell_seeds_and_labels():
     assert contract.labelled({"x": 1}, (str,), "give one", str) == [("x", 1)]
     with pytest.raises(OptionError, match="give one"):
         contract.labelled([], (str,), "give one", str)
-    with pytest.raises(OptionError):
-        contract.engine_method("guess")
-    assert contract.engine_method("simulate") == "monte-carlo"
 
 
 def test_tallies_by_hand():
@@ -201,7 +283,7 @@ def test_a_refused_cell_names_itself():
             raise UnsupportedError("too big")
 
     with pytest.raises(UnsupportedError, match="A against B: too big"):
-        contract.compare(Refusing(), [Cell("A", "B", "a", "b")], exact=True, trials=1, seed=1)
+        contract.compare(Refusing(), [Cell("A", "B", "a", "b")], method="exact", trials=1, seed=1)
 
 
 def test_frames_of_every_game_read_alike():
@@ -248,7 +330,7 @@ def test_sweeps_share_the_frame():
     # Warmachine: MAT6 hits DEF12 on 6+ of 2d6 (26/36), any damage kills the 1-box grunt,
     # whose Tough roll saves on 5+ (1/3) when Tough rolls are allowed
     frame = warmachine_compare.sweep("Fist: MAT6 POW12", ["Grunt: DEF12 ARM12 BOXES1 [TOUGH]"],
-                                     "tough_allowed", [True, False], exact=False,
+                                     "tough_allowed", [True, False], method="monte-carlo",
                                      trials=TRIALS, seed=2)
     assert list(frame.columns) == ["attacker", "target", "tough_allowed", "metric", "value",
                                    "stderr", "method"]
@@ -320,18 +402,18 @@ def test_a_games_batched_exact_engine_answers_a_compare():
             done()
         return got
 
-    frame = contract.compare(game, cells, exact=True, trials=1, seed=1, solve_exact=solve)
+    frame = contract.compare(game, cells, method="exact", trials=1, seed=1, solve_exact=solve)
     assert calls == [2] and list(frame["setting"].unique()) == [1, 2]
     damage = frame.query("metric == 'expected_damage'")["value"]
     assert np.allclose(damage, 21 / 36 * 5, atol=1e-12) and frame["stderr"].isna().all()
     assert all(answer.built == 0 for answer in answers)   # no Result built unless asked
     out: dict = {}
-    contract.compare(game, cells, exact=True, trials=1, seed=1, solve_exact=solve,
+    contract.compare(game, cells, method="exact", trials=1, seed=1, solve_exact=solve,
                      results_out=out)
     assert set(out) == {("Fist", "Jack", 1), ("Fist", "Jack", 2)}   # keyed with the setting
     assert all(isinstance(r, Result) for r in out.values())
     # Monte Carlo never asks the exact engine
-    contract.compare(game, cells, exact=False, trials=500, seed=1, solve_exact=solve)
+    contract.compare(game, cells, method="monte-carlo", trials=500, seed=1, solve_exact=solve)
     assert calls == [2, 2]
 
 
@@ -340,9 +422,9 @@ def test_a_compare_runs_on_a_dask_client_with_the_same_bits():
     game = dust_api.GAME
     cells = [Cell("Gun", "G", "Gun: 6/1", "5x G: INFANTRY2"),
              Cell("Gun", "H", "Gun: 6/1", "3x H: INFANTRY2")]
-    local = contract.compare(game, cells, exact=False, trials=2_000, seed=5)
+    local = contract.compare(game, cells, method="monte-carlo", trials=2_000, seed=5)
     with distributed.Client(processes=False, n_workers=1, threads_per_worker=1,
                             dashboard_address=":0") as client:
-        remote = contract.compare(game, cells, exact=False, trials=2_000, seed=5,
+        remote = contract.compare(game, cells, method="monte-carlo", trials=2_000, seed=5,
                                   client=client)
     pd.testing.assert_frame_equal(local, remote)

@@ -168,10 +168,10 @@ def test_bad_progress_is_a_one_line_refusal(bad):
 
 def test_compare_grid_bar_counts_cells_and_keeps_the_frame(monkeypatch, capsys):
     monkeypatch.setattr(progress, "DELAY", 0)
-    quiet = mh.compare([WEAPON, "Bolter: A2 BS3+ S4 AP0 D1"], ["MEQ", "GEQ"], trials=2000,
+    quiet = mh.compare([WEAPON, "Bolter: A2 BS3+ S4 AP0 D1"], ["MEQ", "GEQ"], method="monte-carlo", trials=2000,
                        progress=False)
     assert capsys.readouterr().err == ""
-    shown = mh.compare([WEAPON, "Bolter: A2 BS3+ S4 AP0 D1"], ["MEQ", "GEQ"], trials=2000,
+    shown = mh.compare([WEAPON, "Bolter: A2 BS3+ S4 AP0 D1"], ["MEQ", "GEQ"], method="monte-carlo", trials=2000,
                        progress=True)
     err = capsys.readouterr().err
     assert "compare" in err and "/4 " in err and "simulate" not in err   # one bar, per cell

@@ -152,7 +152,7 @@ def test_exchange_random_policy_state_limit(monkeypatch):
     tank, squad = _duel_units()
     monkeypatch.setattr(api, "MAX_EXCHANGE_STATES", 1)
     with pytest.raises(UnsupportedError, match="more than 1 states"):
-        exchange(tank, squad, rounds=2, casualty_policy="random")
+        exchange(tank, squad, rounds=2, casualty_policy="random", method="exact")
 
 
 def test_exchange_one_round_by_hand():

@@ -60,7 +60,7 @@ def test_situation_and_rule_options_reach_every_cell(capsys):
 def test_monte_carlo_is_seeded_as_the_api(capsys):
     code, out, _ = _run(capsys, GUN, "--target", SQUAD, "--monte-carlo", "--trials", "5000",
                         "--seed", "4", "--json")
-    assert code == 0 and _same(out, compare(GUN, SQUAD, exact=False, trials=5000, seed=4))
+    assert code == 0 and _same(out, compare(GUN, SQUAD, method="monte-carlo", trials=5000, seed=4))
 
 
 def test_plain_table_and_markdown_show_every_cell(capsys, tmp_path):

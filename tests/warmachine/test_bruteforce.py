@@ -289,7 +289,7 @@ def test_grids_transfer_and_crippling_match_brute_force(attacks, target, policy)
 
     lines, model = [parse_attack(a) for a in attacks], parse_target(target)
     truth = oracle_lanes(lines, model, policy)
-    result = exact(lines, model, Rules(transfer_policy=policy))
+    result = exact(lines, model, rules=Rules(transfer_policy=policy))
     damage = [F(0)] * (model.boxes + 1)
     moved = [F(0)] * (model.transfer_boxes + 1)
     crippled = {letter: F(0) for letter in model.systems}

@@ -62,7 +62,7 @@ def test_monte_carlo_is_seeded_as_the_api(cli_main, capsys):
     code, out, _ = _run(cli_main, capsys, FIST, "--target", JACK, "--monte-carlo",
                         "--trials", "20000", "--seed", "3", "--json")
     assert code == 0
-    want = compare(FIST, JACK, exact=False, trials=20_000, seed=3)
+    want = compare(FIST, JACK, method="monte-carlo", trials=20_000, seed=3)
     assert json.loads(out) == json.loads(json.dumps(to_json_dict(want)))
 
 

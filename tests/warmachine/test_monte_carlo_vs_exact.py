@@ -80,7 +80,7 @@ def situations(draw) -> tuple[list[str], list[str], Rules]:
 def test_monte_carlo_agrees_with_exact_on_generated_situations(situation) -> None:
     attacks, targets, rules = situation
     try:
-        ex = exact(attacks, targets, rules)
+        ex = exact(attacks, targets, rules=rules)
     except MathhammerError:
         assume(False)  # a combination the engines refuse (too many states, a bad keyword mix)
         return

@@ -53,7 +53,7 @@ SCENARIOS = {
 def pair(request):
     attacks, targets, rules = SCENARIOS[request.param]
     seed = 1000 + sorted(SCENARIOS).index(request.param)
-    return (exact(attacks, targets, rules),
+    return (exact(attacks, targets, rules=rules),
             simulate(attacks, targets, trials=TRIALS, seed=seed, rules=rules))
 
 

@@ -143,7 +143,7 @@ def test_all_ones_and_kept_dice_switches():
     assert sum(attack_roll_counts(3, 1, 13, special_on_kept_dice=False)[1:]) == 1
     result = exact("Gun: RAT0 POW12 [ADDITIONAL ATTACK DIE, ATTACK DROP LOWEST]",
                    BIG.format(arm=12).replace("DEF12", "DEF13"),
-                   Rules(special_on_kept_dice=False))
+                   rules=Rules(special_on_kept_dice=False))
     assert result.probability("hit") == approx(F(1, 216))
 
 
@@ -168,10 +168,10 @@ def test_automatic_hit_is_a_hit_without_a_critical():
 
 def test_rolling_against_an_automatic_hit_rolls_at_def_5():
     rules = Rules(roll_vs_auto_hit=True)
-    result = exact("Fist: MAT6 POW12", "Jack: DEF20 ARM12 BOXES40 [STATIONARY]", rules)
+    result = exact("Fist: MAT6 POW12", "Jack: DEF20 ARM12 BOXES40 [STATIONARY]", rules=rules)
     assert result.probability("hit") == approx(F(35, 36))
     assert result.probability("crit") == approx(F(5, 36))
-    low = exact("Fist: MAT0 POW12", "Jack: DEF20 ARM12 BOXES40 [KNOCKED DOWN]", rules)
+    low = exact("Fist: MAT0 POW12", "Jack: DEF20 ARM12 BOXES40 [KNOCKED DOWN]", rules=rules)
     assert low.probability("hit") == approx(F(30, 36))  # need 5
 
 
@@ -298,7 +298,7 @@ def test_tough_trooper_reference():
     four = exact("Spear: MAT4 POW12", "Trooper: DEF12 ARM13 BOXES1 [TOUGH 4+]")
     assert four.probability("unit_destroyed") == approx(F(5, 24))
     banned = exact("Spear: MAT4 POW12", "Trooper: DEF12 ARM13 BOXES1 [TOUGH]",
-                   Rules(tough_allowed=False))
+                   rules=Rules(tough_allowed=False))
     assert banned.probability("unit_destroyed") == approx(F(15, 36))
 
 
@@ -354,7 +354,7 @@ PAIR = "2x Trooper: DEF12 ARM13 BOXES1"
 @pytest.mark.parametrize("c, bystander", [(0.0, F(49, 144)), (0.5, F(133, 288)),
                                           (1.0, F(7, 12))])
 def test_aoe_reference(c, bystander):
-    result = exact(AOE, PAIR, Rules(aoe_miss_coverage=c))
+    result = exact(AOE, PAIR, rules=Rules(aoe_miss_coverage=c))
     blast_kill = F(21, 36)  # 2d6 + 7 - 13 >= 1
     target = F(7, 12) + F(5, 12) * F(c) * blast_kill
     assert result.mean("models_destroyed") == approx(target + bystander)
@@ -373,7 +373,7 @@ def test_aoe_damage_boost_reaches_blast_rolls():
     # direct: 3d6 - 1 always kills; blast: 3d6 + 7 - 15 >= 1, i.e. 3d6 >= 9: 160/216
     assert boosted.mean("models_destroyed") == approx(F(7, 12) * (1 + F(160, 216)))
     off = exact("Mortar: RAT5 POW14 [BLAST POW 7, CATCHES 1, DAMAGE BOOSTS 1]",
-                "2x Trooper: DEF12 ARM15 BOXES1", Rules(aoe_boost_all=False))
+                "2x Trooper: DEF12 ARM15 BOXES1", rules=Rules(aoe_boost_all=False))
     assert off.mean("models_destroyed") == approx(F(7, 12) * (1 + F(10, 36)))
 
 
@@ -436,7 +436,7 @@ def test_aoe_hit_and_removal_per_model(c):
     # need 7: the attack hits on 21/36 = 7/12. The target is hit then, or, after a miss,
     # when the deviated area still covers it (c); so is the bystander. Removal: direct hits
     # always kill (POW 14 vs ARM 13); blast 2d6 + 7 - 13 >= 1 on 21/36 (the 13.4 figures).
-    result = exact(AOE, PAIR, Rules(aoe_miss_coverage=c))
+    result = exact(AOE, PAIR, rules=Rules(aoe_miss_coverage=c))
     hit = F(7, 12) + F(5, 12) * F(c)
     assert result.probability("hit_model_1") == approx(hit)
     assert result.probability("hit_model_2") == approx(hit)
@@ -477,7 +477,7 @@ def test_transfer_moves_damage_to_the_beast_and_returns_the_excess():
 
 
 def test_transfer_lethal_policy_keeps_fury_for_killing_blows():
-    lethal = exact(SPEAR, LOCK, Rules(transfer_policy="lethal"))
+    lethal = exact(SPEAR, LOCK, rules=Rules(transfer_policy="lethal"))
     hit = F(30, 36)
     # transfers only damage that would disable (2d6 >= 5); then the beast takes 3
     assert lethal.probability("beast_destroyed") == approx(hit * F(30, 36))
@@ -544,14 +544,14 @@ def test_grid_needs_matching_boxes_and_no_damaged_marks():
 def test_crippled_attacker_loses_dice():
     on = Rules(apply_crippling=True)
     # CRIPPLED WEAPON: one attack die (hit on 4+ at need 4, never a crit), one damage die
-    weapon = exact("Sword: MAT6 POW12 [CRIPPLED WEAPON]", "Solo: DEF10 ARM10 BOXES20", on)
+    weapon = exact("Sword: MAT6 POW12 [CRIPPLED WEAPON]", "Solo: DEF10 ARM10 BOXES20", rules=on)
     assert weapon.probability("hit") == approx(F(1, 2))
     assert weapon.probability("crit") == 0
     assert weapon.mean("damage") == approx(F(1, 2) * (F(7, 2) + 2))
     # CRIPPLED MIND: one attack die, two damage dice; CRIPPLED BODY: the other way round
-    mind = exact("Sword: MAT6 POW12 [CRIPPLED MIND]", "Solo: DEF10 ARM10 BOXES20", on)
+    mind = exact("Sword: MAT6 POW12 [CRIPPLED MIND]", "Solo: DEF10 ARM10 BOXES20", rules=on)
     assert mind.mean("damage") == approx(F(1, 2) * (7 + 2))
-    body = exact("Sword: MAT6 POW12 [CRIPPLED BODY]", "Solo: DEF10 ARM10 BOXES20", on)
+    body = exact("Sword: MAT6 POW12 [CRIPPLED BODY]", "Solo: DEF10 ARM10 BOXES20", rules=on)
     assert body.probability("hit") == approx(F(33, 36))
     assert body.mean("damage") == approx(F(33, 36) * (F(7, 2) + 2))
 
@@ -561,10 +561,10 @@ def test_crippling_needs_the_switch_and_blocks_spending():
         exact("Sword: MAT6 POW12 [CRIPPLED MIND]", "Solo: DEF10 ARM10 BOXES20")
     with pytest.raises(Exception, match="DAMAGE BOOSTS is impossible"):
         exact("Sword: MAT6 POW12 [CRIPPLED CORTEX, DAMAGE BOOSTS 1]",
-              "Solo: DEF10 ARM10 BOXES20", Rules(apply_crippling=True))
+              "Solo: DEF10 ARM10 BOXES20", rules=Rules(apply_crippling=True))
     with pytest.raises(Exception, match="CHARGE is impossible"):
         exact("Sword: MAT6 POW12 [CRIPPLED SPIRIT, CHARGE]", "Solo: DEF10 ARM10 BOXES20",
-              Rules(apply_crippling=True))
+              rules=Rules(apply_crippling=True))
 
 
 def test_long_sequences_against_a_grid_are_refused_with_the_limit():

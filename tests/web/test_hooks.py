@@ -14,7 +14,7 @@ BOLTER = 'Bolt rifle: 24" A2 BS3+ S4 AP-1 D1'
 def test_a_listener_follows_a_grid_cell_by_cell():
     steps = []
     with listen(lambda done, total, desc: steps.append((done, total))):
-        mh.compare([BOLTER, f"5x {BOLTER}"], ["MEQ", "GEQ"], exact=True)
+        mh.compare([BOLTER, f"5x {BOLTER}"], ["MEQ", "GEQ"], method="exact")
     assert steps[0] == (0, 4) and steps[-1] == (4, 4)
     assert [d for d, _ in steps] == sorted(d for d, _ in steps)
 
@@ -28,7 +28,7 @@ def test_a_listener_raising_cancelled_stops_the_work():
             raise Cancelled("cancelled")
 
     with pytest.raises(Cancelled), listen(report):
-        mh.compare([BOLTER] * 3, ["MEQ", "GEQ", "TEQ"], exact=True)
+        mh.compare([BOLTER] * 3, ["MEQ", "GEQ", "TEQ"], method="exact")
     assert max(seen) == 1  # stopped at the first step, eight cells never computed
 
 
@@ -37,7 +37,7 @@ def test_listening_in_one_thread_leaves_others_alone():
 
     other = []
     thread = threading.Thread(target=lambda: other.append(mh.compare([BOLTER], ["MEQ"],
-                                                                     exact=True)))
+                                                                     method="exact")))
     with listen(lambda *args: None):
         thread.start()
         thread.join()

@@ -123,7 +123,7 @@ def test_a_grid_draws_a_heat_map_and_the_at_least_k_chart(client):
     assert 'data-chart="at-least-k"' in status["html"]
     csv = client.get(f"/api/jobs/{status['id']}/files/grid.csv").text
     assert csv.startswith("attacker,target") and "Lascannon" in csv
-    frame = mh.compare([BOLTER], ["MEQ"], exact=True)
+    frame = mh.compare([BOLTER], ["MEQ"], method="exact")
     value = frame.query("metric == 'expected_damage'")["value"].iloc[0]
     assert f"{value:.3g}" in status["html"]
 

@@ -28,7 +28,7 @@ def cell(frame, attacker, target, metric, **extra):
 
 
 def test_shape_labels_and_provenance():
-    df = mh.compare([HB, LC], TARGETS, trials=TRIALS, seed=5)
+    df = mh.compare([HB, LC], TARGETS, method="monte-carlo", trials=TRIALS, seed=5)
     assert list(df.columns) == COLUMNS
     assert list(dict.fromkeys(df.attacker)) == ["Heavy bolter", "Lascannon"]
     assert list(dict.fromkeys(df.target)) == TARGETS
@@ -41,7 +41,7 @@ def test_shape_labels_and_provenance():
 
 def test_monte_carlo_cells_equal_single_runs_with_the_same_seed_child():
     seed = 11
-    df = mh.compare([HB, PLASMA], TARGETS, trials=TRIALS, seed=seed)
+    df = mh.compare([HB, PLASMA], TARGETS, method="monte-carlo", trials=TRIALS, seed=seed)
     children = np.random.SeedSequence(seed).spawn(2 * 3)
     for a, (label, line) in enumerate([("Heavy bolter", HB), ("5x Plasma gun", PLASMA)]):
         for t, target in enumerate(TARGETS):
@@ -61,22 +61,22 @@ def test_monte_carlo_cells_equal_single_runs_with_the_same_seed_child():
 
 
 def test_a_cell_does_not_depend_on_the_rest_of_the_grid():
-    big = mh.compare([HB, LC], TARGETS, trials=TRIALS, seed=3)
-    small = mh.compare([HB], TARGETS[:1], trials=TRIALS, seed=3)
+    big = mh.compare([HB, LC], TARGETS, method="monte-carlo", trials=TRIALS, seed=3)
+    small = mh.compare([HB], TARGETS[:1], method="monte-carlo", trials=TRIALS, seed=3)
     assert cell(big, "Heavy bolter", "GEQ", "expected_damage").value == \
         cell(small, "Heavy bolter", "GEQ", "expected_damage").value
 
 
 def test_same_seed_same_frame_and_other_seed_differs():
-    a = mh.compare([HB], ["MEQ"], trials=TRIALS, seed=1)
-    b = mh.compare([HB], ["MEQ"], trials=TRIALS, seed=1)
-    c = mh.compare([HB], ["MEQ"], trials=TRIALS, seed=2)
+    a = mh.compare([HB], ["MEQ"], method="monte-carlo", trials=TRIALS, seed=1)
+    b = mh.compare([HB], ["MEQ"], method="monte-carlo", trials=TRIALS, seed=1)
+    c = mh.compare([HB], ["MEQ"], method="monte-carlo", trials=TRIALS, seed=2)
     pd.testing.assert_frame_equal(a, b)
     assert not a.value.equals(c.value)
 
 
 def test_exact_cells_equal_exact():
-    df = mh.compare([HB, LC], TARGETS, exact=True, stationary=True)
+    df = mh.compare([HB, LC], TARGETS, method="exact", stationary=True)
     assert df.attrs["method"] == "exact" and df.stderr.isna().all()
     for label, line in (("Heavy bolter", HB), ("Lascannon", LC)):
         for target in TARGETS:
@@ -92,14 +92,14 @@ def test_exact_cells_equal_exact():
 
 def test_lascannon_by_hand():
     # BS4+ 1/2, S12 vs T4 wounds on 2+ 5/6, AP-3 vs Sv3+ saves on 6+ 5/6 fail; D6+1 >= 2 = W
-    df = mh.compare([LC], ["MEQ"], exact=True)
+    df = mh.compare([LC], ["MEQ"], method="exact")
     assert cell(df, "Lascannon", "MEQ", "expected_models_destroyed").value == \
         pytest.approx(0.5 * 5 / 6 * 5 / 6)
 
 
 def test_monte_carlo_agrees_with_exact_within_five_standard_errors():
-    mc = mh.compare([HB, LC], TARGETS, trials=50_000, seed=4)
-    ex = mh.compare([HB, LC], TARGETS, exact=True)
+    mc = mh.compare([HB, LC], TARGETS, method="monte-carlo", trials=50_000, seed=4)
+    ex = mh.compare([HB, LC], TARGETS, method="exact")
     merged = mc.merge(ex, on=["attacker", "target", "metric"], suffixes=("_mc", "_ex"))
     ok = merged.stderr_mc > 0
     z = (merged.value_mc - merged.value_ex)[ok].abs() / merged.stderr_mc[ok]
@@ -107,10 +107,10 @@ def test_monte_carlo_agrees_with_exact_within_five_standard_errors():
 
 
 def test_a_unit_of_several_weapon_lines_and_labels():
-    df = mh.compare({"Devastators": [HB, LC]}, {"Marines": "MEQ"}, exact=True)
+    df = mh.compare({"Devastators": [HB, LC]}, {"Marines": "MEQ"}, method="exact")
     e = mh.exact([HB, LC], "MEQ")
     assert cell(df, "Devastators", "Marines (5)", "expected_damage").value == e.mean("damage")
-    default = mh.compare([[HB, LC]], ["MEQ"], exact=True)
+    default = mh.compare([[HB, LC]], ["MEQ"], method="exact")
     assert default.attacker.iloc[0] == "Heavy bolter + Lascannon"
 
 
@@ -122,12 +122,12 @@ def test_dict_labelled_targets_carry_their_unit_size():
                "Land Raider": "Land Raider", "Tacticals": "MEQ",
                "Kharn’s “Berzerkers” – Squad": "8x Berzerker: T5 SV3+ W2"}
     results = {}
-    df = mh.compare({"Lascannon": LC}, targets, exact=True, results_out=results)
+    df = mh.compare({"Lascannon": LC}, targets, method="exact", results_out=results)
     assert list(dict.fromkeys(df.target)) == [
         "Terminator Squad (5)", "Squad of 10", "5 Boyz", "Land Raider", "Tacticals (5)",
         "Kharn’s “Berzerkers” – Squad (8)"]
     assert ("Lascannon", "Terminator Squad (5)") in results
-    sizes = mh.compare({"Lascannon": LC}, targets, exact=True, unit_sizes=False)
+    sizes = mh.compare({"Lascannon": LC}, targets, method="exact", unit_sizes=False)
     assert list(dict.fromkeys(sizes.target)) == list(targets)
 
 
@@ -139,28 +139,28 @@ def test_unit_sizes_reach_tables_and_charts():
     from mathhammer.wh40k.compare import pivot
 
     df = mh.compare({"Lascannon": LC, "Heavy bolter": HB},
-                    {"Terminator Squad": "5x Terminator: T5 SV2+ INV4+ W3"}, exact=True)
+                    {"Terminator Squad": "5x Terminator: T5 SV2+ INV4+ W3"}, method="exact")
     assert "Terminator Squad (5)" in pivot(df, "expected_damage").columns
     art = charts.heatmap(df, "expected_damage")
     shown = " ".join(t.get_text() for t in art.ax.get_xticklabels())
     assert "Terminator Squad (5)" in " ".join(shown.split())
     sweep = mh.sweep({"Lascannon": LC}, {"Terminator Squad": "5x Terminator: T5 SV2+ W3"},
-                     "hit_mod", [-1, 0], exact=True)
+                     "hit_mod", [-1, 0], method="exact")
     assert set(sweep.target) == {"Terminator Squad (5)"}
     by_size = mh.sweep({"Lascannon": LC}, {"Terminator Squad": "5x Terminator: T5 SV2+ W3"},
-                       "target_models", [3, 10], exact=True)
+                       "target_models", [3, 10], method="exact")
     assert set(by_size.target) == {"Terminator Squad"}  # the size is the swept setting
 
 
 def test_duplicate_labels_are_numbered_and_lines_label_by_name():
-    df = mh.compare([HB, HB, "A2 BS3+ S4 AP0 D1"], ["T4 Sv3+ W2", "MEQ"], exact=True)
+    df = mh.compare([HB, HB, "A2 BS3+ S4 AP0 D1"], ["T4 Sv3+ W2", "MEQ"], method="exact")
     assert list(dict.fromkeys(df.attacker)) == ["Heavy bolter", "Heavy bolter (2)",
                                                "A2 BS3+ S4 AP0 D1"]
     assert list(dict.fromkeys(df.target)) == ["T4 Sv3+ W2", "MEQ"]
 
 
 def test_points_add_per_100_point_metrics():
-    df = mh.compare([HB, LC], ["MEQ"], trials=TRIALS, seed=2, points=[20, 40])
+    df = mh.compare([HB, LC], ["MEQ"], method="monte-carlo", trials=TRIALS, seed=2, points=[20, 40])
     for label, pts in (("Heavy bolter", 20), ("Lascannon", 40)):
         dmg = cell(df, label, "MEQ", "expected_damage")
         per = cell(df, label, "MEQ", "damage_per_100pts")
@@ -169,10 +169,10 @@ def test_points_add_per_100_point_metrics():
         models = cell(df, label, "MEQ", "expected_models_destroyed")
         assert cell(df, label, "MEQ", "models_destroyed_per_100pts").value == \
             pytest.approx(models.value * 100 / pts)
-    by_name = mh.compare([HB, LC], ["MEQ"], trials=TRIALS, seed=2,
+    by_name = mh.compare([HB, LC], ["MEQ"], method="monte-carlo", trials=TRIALS, seed=2,
                          points={"Heavy bolter": 20, "Lascannon": 40})
     pd.testing.assert_frame_equal(df, by_name)
-    one = mh.compare(HB, "MEQ", exact=True, points=50)
+    one = mh.compare(HB, "MEQ", method="exact", points=50)
     assert "damage_per_100pts" in set(one.metric)
 
 
@@ -181,7 +181,7 @@ def test_points_add_per_100_point_metrics():
     ([10, -1], "positive finite number"), (5, "one points value for 2 attackers")])
 def test_bad_points(points, pattern):
     with pytest.raises(OptionError, match=pattern):
-        mh.compare([HB, LC], ["MEQ"], exact=True, points=points)
+        mh.compare([HB, LC], ["MEQ"], method="exact", points=points)
 
 
 def test_bad_inputs_fail_before_running():
@@ -197,7 +197,7 @@ def test_bad_inputs_fail_before_running():
 
 # -- sweeps --------------------------------------------------------------------------------
 def test_sweep_save_equals_exact_on_the_changed_target():
-    df = sweep([HB], ["T4 Sv3+ W2"], "save", [2, 3, "4+", 7], exact=True)
+    df = sweep([HB], ["T4 Sv3+ W2"], "save", [2, 3, "4+", 7], method="exact")
     assert list(df.columns) == ["attacker", "target", "save", "metric", "value", "stderr",
                                 "method"]
     for save, line in ((2, "T4 Sv2+ W2"), (3, "T4 Sv3+ W2"), ("4+", "T4 Sv4+ W2"),
@@ -209,7 +209,7 @@ def test_sweep_save_equals_exact_on_the_changed_target():
 
 def test_sweep_option_cells_equal_single_runs_with_seed_children():
     values = [-1, 0, 1]
-    df = sweep([HB, LC], ["MEQ"], "hit_mod", values, trials=TRIALS, seed=9)
+    df = sweep([HB, LC], ["MEQ"], "hit_mod", values, method="monte-carlo", trials=TRIALS, seed=9)
     children = np.random.SeedSequence(9).spawn(2 * 1 * 3)
     for a, (label, line) in enumerate([("Heavy bolter", HB), ("Lascannon", LC)]):
         for v, value in enumerate(values):
@@ -220,16 +220,16 @@ def test_sweep_option_cells_equal_single_runs_with_seed_children():
 
 def test_sweep_range_models_and_target_models():
     melta = 'Meltagun: 12" A1 BS3+ S9 AP-4 D 6 [MELTA 2]'
-    df = sweep([melta], ["VEQ"], "range", ["full", "half"], exact=True)
+    df = sweep([melta], ["VEQ"], "range", ["full", "half"], method="exact")
     assert cell(df, "Meltagun", "VEQ", "expected_damage", range="half").value == \
         pytest.approx(mh.exact(melta, "VEQ", half_range=True).mean("damage"))
-    df = sweep([HB], ["GEQ"], "models", [1, 3], exact=True)
+    df = sweep([HB], ["GEQ"], "models", [1, 3], method="exact")
     assert cell(df, "Heavy bolter", "GEQ", "expected_damage", models=3).value == \
         pytest.approx(mh.exact("3x " + HB, "GEQ").mean("damage"))
-    df = sweep([HB], ["MEQ"], "target_models", [1, 10], exact=True)
+    df = sweep([HB], ["MEQ"], "target_models", [1, 10], method="exact")
     assert cell(df, "Heavy bolter", "MEQ", "p_unit_destroyed", target_models=1).value == \
         pytest.approx(mh.exact(HB, "1x MEQ").probability("unit_destroyed"))
-    df = sweep([LC], ["TEQ"], "invuln", ["-", 4], exact=True)
+    df = sweep([LC], ["TEQ"], "invuln", ["-", 4], method="exact")
     assert cell(df, "Lascannon", "TEQ", "expected_damage", invuln="-").value > \
         cell(df, "Lascannon", "TEQ", "expected_damage", invuln=4).value
 
@@ -240,14 +240,14 @@ def test_sweep_errors():
     with pytest.raises(OptionError, match="at least one value"):
         sweep([HB], ["MEQ"], "save", [])
     with pytest.raises(OptionError, match="range band 'close'"):
-        sweep([HB], ["MEQ"], "range", ["close"], exact=True)
+        sweep([HB], ["MEQ"], "range", ["close"], method="exact")
     with pytest.raises(OptionError, match="save value 1 must be at least 2"):
-        sweep([HB], ["MEQ"], "save", [1], exact=True)
+        sweep([HB], ["MEQ"], "save", [1], method="exact")
 
 
 # -- tables --------------------------------------------------------------------------------
 def test_pivot_markdown_and_json():
-    df = mh.compare([HB, LC], ["GEQ", "MEQ"], trials=TRIALS, seed=1)
+    df = mh.compare([HB, LC], ["GEQ", "MEQ"], method="monte-carlo", trials=TRIALS, seed=1)
     wide = pivot(df, "expected_damage")
     assert list(wide.columns) == ["GEQ", "MEQ"] and list(wide.index) == ["Heavy bolter",
                                                                           "Lascannon"]
@@ -259,7 +259,7 @@ def test_pivot_markdown_and_json():
     assert list(full.index.names) == ["attacker", "target"] and len(full) == 4
     with pytest.raises(OptionError, match="no metric 'damage'"):
         pivot(df, "damage")
-    exact = mh.compare([HB], ["MEQ"], exact=True)
+    exact = mh.compare([HB], ["MEQ"], method="exact")
     data = to_json_dict(exact)
     json.dumps(data, allow_nan=False)
     assert data["method"] == "exact" and data["rows"][0]["stderr"] is None
@@ -267,8 +267,8 @@ def test_pivot_markdown_and_json():
 
 
 def test_results_grid_matches_compare():
-    df = mh.compare([HB], ["MEQ", "GEQ"], trials=TRIALS, seed=6)
-    res = results([HB], ["MEQ", "GEQ"], trials=TRIALS, seed=6)
+    df = mh.compare([HB], ["MEQ", "GEQ"], method="monte-carlo", trials=TRIALS, seed=6)
+    res = results([HB], ["MEQ", "GEQ"], method="monte-carlo", trials=TRIALS, seed=6)
     assert set(res) == {("Heavy bolter", "MEQ"), ("Heavy bolter", "GEQ")}
     for (a, t), r in res.items():
         assert cell(df, a, t, "expected_damage").value == r.mean("damage")
@@ -278,12 +278,12 @@ def test_function_is_served_after_submodule_import():
     import mathhammer.wh40k.compare as module
 
     assert callable(mh.compare) and mh.compare is module.compare
-    assert not math.isnan(mh.compare(HB, "MEQ", exact=True).value.iloc[0])
+    assert not math.isnan(mh.compare(HB, "MEQ", method="exact").value.iloc[0])
 
 
 def test_per_points_on_any_tidy_frame_matches_compare_points():
-    plain = mh.compare([HB, LC], ["MEQ", "TEQ"], trials=TRIALS, seed=2)
-    with_points = mh.compare([HB, LC], ["MEQ", "TEQ"], trials=TRIALS, seed=2, points=[20, 40])
+    plain = mh.compare([HB, LC], ["MEQ", "TEQ"], method="monte-carlo", trials=TRIALS, seed=2)
+    with_points = mh.compare([HB, LC], ["MEQ", "TEQ"], method="monte-carlo", trials=TRIALS, seed=2, points=[20, 40])
     from mathhammer.wh40k.compare import per_points
 
     added = per_points(plain, {"Heavy bolter": 20, "Lascannon": 40})

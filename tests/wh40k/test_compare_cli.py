@@ -97,7 +97,7 @@ def test_compare_table_csv_and_heat_map(capsys, tmp_path):
     assert code == 0 and err == ""
     assert "Monte Carlo, 5,000 trials per cell, seed 3" in out and "±" in out
     frame = pd.read_csv(csv)
-    expected = mh.compare([HB, LC], ["MEQ", "TEQ"], trials=5000, seed=3)
+    expected = mh.compare([HB, LC], ["MEQ", "TEQ"], method="monte-carlo", trials=5000, seed=3)
     pd.testing.assert_frame_equal(frame, expected.reset_index(drop=True), check_exact=False,
                                   rtol=1e-12)
     w, h = png_size(png)
@@ -172,7 +172,7 @@ def test_compare_plot_kinds(capsys, tmp_path):
 
 def test_results_out_collects_every_cell():
     cells = {}
-    df = mh.sweep([HB], ["MEQ"], "save", [2, 3], exact=True, results_out=cells)
+    df = mh.sweep([HB], ["MEQ"], "save", [2, 3], method="exact", results_out=cells)
     assert set(cells) == {("Heavy bolter", "MEQ", 2), ("Heavy bolter", "MEQ", 3)}
     assert cells[("Heavy bolter", "MEQ", 3)].mean("damage") == \
         df[(df.save == 3) & (df.metric == "expected_damage")].value.iloc[0]

@@ -24,9 +24,9 @@ def client():
 
 @pytest.mark.filterwarnings("ignore")
 def test_grid_on_a_cluster_is_bit_identical_to_local(client):
-    local = mh.compare(WEAPONS, TARGETS, trials=20_000, seed=5)
+    local = mh.compare(WEAPONS, TARGETS, method="monte-carlo", trials=20_000, seed=5)
     with distributed.get_task_stream(client) as stream:
-        remote = mh.compare(WEAPONS, TARGETS, trials=20_000, seed=5, client=client)
+        remote = mh.compare(WEAPONS, TARGETS, method="monte-carlo", trials=20_000, seed=5, client=client)
     pd.testing.assert_frame_equal(local, remote, check_exact=True)
     # The cells really ran on the cluster's workers (the client's cached identity is
     # refreshed only every few seconds, so ask the scheduler, not scheduler_info()).
@@ -37,8 +37,8 @@ def test_grid_on_a_cluster_is_bit_identical_to_local(client):
 
 @pytest.mark.filterwarnings("ignore")
 def test_sweep_on_a_cluster_is_bit_identical_to_local(client):
-    local = mh.sweep(WEAPONS[:1], ["MEQ"], "save", [2, 4, 6], trials=10_000, seed=2)
-    remote = mh.sweep(WEAPONS[:1], ["MEQ"], "save", [2, 4, 6], trials=10_000, seed=2,
+    local = mh.sweep(WEAPONS[:1], ["MEQ"], "save", [2, 4, 6], method="monte-carlo", trials=10_000, seed=2)
+    remote = mh.sweep(WEAPONS[:1], ["MEQ"], "save", [2, 4, 6], method="monte-carlo", trials=10_000, seed=2,
                       client=client)
     pd.testing.assert_frame_equal(local, remote, check_exact=True)
 
@@ -60,7 +60,7 @@ def test_cluster_grid_counts_cells_on_a_progress_bar(client, monkeypatch, capsys
     from mathhammer.core import progress
 
     monkeypatch.setattr(progress, "DELAY", 0)
-    local = mh.compare(WEAPONS, TARGETS, trials=5_000, seed=5, progress=False)
-    remote = mh.compare(WEAPONS, TARGETS, trials=5_000, seed=5, client=client, progress=True)
+    local = mh.compare(WEAPONS, TARGETS, method="monte-carlo", trials=5_000, seed=5, progress=False)
+    remote = mh.compare(WEAPONS, TARGETS, method="monte-carlo", trials=5_000, seed=5, client=client, progress=True)
     pd.testing.assert_frame_equal(local, remote, check_exact=True)
     assert "compare" in capsys.readouterr().err

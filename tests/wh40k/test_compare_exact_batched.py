@@ -1,4 +1,4 @@
-"""``mh.compare(..., exact=True)`` and exact sweeps solve every cell in one pass
+"""``mh.compare(..., method="exact")`` and exact sweeps solve every cell in one pass
 (:mod:`mathhammer.wh40k.exact_grid`); each cell must equal ``mh.exact`` on that cell alone,
 to 1e-12, over generated grids of mixed rules in both editions, whatever order the cells come
 in and whatever is remembered from earlier answers."""
@@ -59,7 +59,7 @@ def test_every_cell_equals_exact_alone(attackers, targets, options, clear):
     attackers = {f"a{i}": line for i, line in enumerate(attackers)}
     targets = {f"t{i}": spec for i, spec in enumerate(targets)}
     store = {}
-    frame = mh.compare(attackers, targets, exact=True, edition=edition, results_out=store,
+    frame = mh.compare(attackers, targets, method="exact", edition=edition, results_out=store,
                        **options)
     options = {**options, "edition": edition}
     assert len(store) == len(attackers) * len(targets)
@@ -86,7 +86,7 @@ def test_every_cell_equals_exact_alone(attackers, targets, options, clear):
 def test_exact_sweep_cells_equal_exact_alone():
     attackers = {f"a{i}": line for i, line in enumerate(WEAPONS[:3])}
     targets = {"t0": "MEQ", "t1": "5x T5 Sv3+ W3 FNP5+"}
-    frame = mh.sweep(attackers, targets, "save", [2, 4, 7], exact=True)
+    frame = mh.sweep(attackers, targets, "save", [2, 4, 7], method="exact")
     assert len(frame) == 3 * 2 * 3 * 3
     for row in frame.itertuples():
         target = dataclasses.replace(api.parse_target(targets[row.target]), save=row.save)
@@ -97,4 +97,4 @@ def test_exact_sweep_cells_equal_exact_alone():
 def test_a_refused_cell_is_named():
     huge = '1000x Gatling: 24" A20 BS3+ S4 AP0 D1 [SUSTAINED HITS 6]'
     with pytest.raises(UnsupportedError, match="against 500x T4 Sv3"):
-        mh.compare([WEAPONS[0], huge], ["500x T4 Sv3+ W5"], exact=True)
+        mh.compare([WEAPONS[0], huge], ["500x T4 Sv3+ W5"], method="exact")

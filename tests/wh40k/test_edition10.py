@@ -293,7 +293,7 @@ def test_a_reference_target_can_carry_a_10th_edition_statline(tmp_path, capsys):
     assert library.info("Knight").other_editions[0][2] == "older 10e data set"
     lascannon = 'Lascannon: 48" A1 BSN/A S12 AP-3 D30 [TORRENT]'
     # D30 on a W26 / W22 model: S12 vs T11 wounds on 3+ (2/3), InSv5+ fails 2/3
-    frame = mh.compare(lascannon, "Knight", library=library, exact=True, edition=10)
+    frame = mh.compare(lascannon, "Knight", library=library, method="exact", edition=10)
     value = frame.query("metric == 'expected_damage'")["value"].item()
     assert value == pytest.approx(2 / 3 * 2 / 3 * 22)
     assert main(["exact", lascannon, "--target", "Knight", "--targets-file", str(path),

@@ -98,7 +98,7 @@ def test_an_exact_grid_frame_is_the_same_with_or_without_its_results():
                "Both": ['Bolter: 24" A2 BS3+ S4 AP0 D1', 'Gun: 24" A1 BS4+ S5 AP0 D1']}
     targets = ["GEQ", "MEQ", "TEQ"]
     results: dict = {}
-    fast = mh.compare(weapons, targets, exact=True)
-    slow = mh.compare(weapons, targets, exact=True, results_out=results)
+    fast = mh.compare(weapons, targets, method="exact")
+    slow = mh.compare(weapons, targets, method="exact", results_out=results)
     pd.testing.assert_frame_equal(fast, slow, check_exact=False, rtol=1e-12, atol=1e-15)
     assert len(results) == 9 and set(fast["metric"]) >= {"expected_attacker_mortal_wounds"}

@@ -44,7 +44,7 @@ def test_exact_means(options, expected):
 
 
 def test_compare_monte_carlo_values():
-    frame = mh.compare({"a": BOLT, "b": LASCANNON}, ["GEQ", "MEQ"], trials=2000, seed=3)
+    frame = mh.compare({"a": BOLT, "b": LASCANNON}, ["GEQ", "MEQ"], method="monte-carlo", trials=2000, seed=3)
     assert frame["value"].tolist() == pytest.approx(
         [8.5345, 8.5345, 0.4535, 4.2, 1.8595, 0.009, 0.5515, 0.5515, 0.0, 0.999, 0.4995, 0.0],
         rel=1e-12, abs=1e-15)
@@ -53,7 +53,7 @@ def test_compare_monte_carlo_values():
 def test_compare_exact_values():
     # the batched grid (exact_engine.batches) and the one-by-one cells (several lines)
     frame = mh.compare({"a": BOLT, "b": LASCANNON, "c": [BOLT, LASCANNON]},
-                       ["GEQ", "MEQ", "TEQ", "VEQ", GRAVIS], exact=True)
+                       ["GEQ", "MEQ", "TEQ", "VEQ", GRAVIS], method="exact")
     damage = frame[frame["metric"] == "expected_damage"].set_index(["attacker", "target"])
     expected = {("a", "GEQ"): 8.531374, ("a", "MEQ"): 4.163982, ("a", "TEQ"): 1.851852,
                 ("a", "VEQ"): 1.388889, ("a", "3x Gravis"): 2.777395,
@@ -72,8 +72,8 @@ def test_scenario_run_counts():
 
 
 @pytest.mark.parametrize("options,expected", [
-    ({"engine": "exact"}, 8.447587568099575),  # the mixed-unit exact engine
-    ({"engine": "monte-carlo", "trials": 4000, "seed": 5}, 8.42925),
+    ({"method": "exact"}, 8.447587568099575),  # the mixed-unit exact engine
+    ({"method": "monte-carlo", "trials": 4000, "seed": 5}, 8.42925),
 ])
 def test_optimise_values(options, expected):
     result = mh.optimise(EXAMPLES / "optimise_shooting.toml", **options)

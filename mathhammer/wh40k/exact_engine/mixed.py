@@ -141,8 +141,8 @@ def solve_activation(plan: ScenarioPlan) -> dict[str, np.ndarray]:
             raise UnsupportedError("[DEVASTATING WOUNDS] held to the end of the attacks "
                                    "against a unit whose keywords go with its models")
         shape = (-1,) + (1,) * (state.ndim - 1)
-        state = sum(solver.apply(state * (rows == r).reshape(shape), deferred, budget)
-                    for r, solver in zip(used, solvers))
+        state = np.sum([solver.apply(state * (rows == r).reshape(shape), deferred, budget)
+                        for r, solver in zip(used, solvers)], axis=0)
     for step in deferred:
         state = inflict_pending(state, step)
     models_pmf = np.bincount(chain.models, weights=state, minlength=models_at_start + 1)

@@ -8,6 +8,7 @@ from typing import Any
 
 from mathhammer.core.inputs import real_number, switch, text
 from mathhammer.core.progress import check_progress
+from mathhammer.core.signatures import AUTO, check_method, old_spellings, renamed
 from mathhammer.core.trials import check_seed, check_trials
 from mathhammer.errors import OptionError, UnsupportedError, did_you_mean
 from mathhammer.wh40k.optimise.evaluate import (ExactEvaluator, MonteCarloEvaluator, NotExact,
@@ -23,15 +24,15 @@ from mathhammer.wh40k.scenario.model import Scenario
 MAX_ENUMERATED = {"exact": 200_000, "monte-carlo": 256}
 #: Plans scored at most by a local search, by engine.
 SEARCH_BUDGET = {"exact": 20_000, "monte-carlo": 400}
-ENGINES = ("auto", "exact", "monte-carlo")
 
 ObjectiveLike = str | Objective | tuple
 
 
+@old_spellings(engine=renamed("method"))
 def optimise(scenario: Scenario | str | Path,
              objective: ObjectiveLike | Sequence[ObjectiveLike] = "expected_models_destroyed",
              *, unit: str | None = None, side: str | None = None, k: int | None = None,
-             weights: Mapping[str, float] | None = None, engine: str = "auto",
+             weights: Mapping[str, float] | None = None, method: str = AUTO,
              split: bool = True, open_profiles: bool = True, activation_order: bool = False,
              trials: int = DEFAULT_OPTIMISE_TRIALS, seed: int = 1,
              max_plans: int | None = None, budget: int | None = None,
@@ -59,9 +60,10 @@ def optimise(scenario: Scenario | str | Path,
     k, weights
         For ``p_at_least`` (models) and ``expected_points_destroyed`` (points per model by
         unit, overriding the scenario's points).
-    engine
-        ``auto`` (exact when the scenario allows it, else Monte Carlo), ``exact`` (refused
-        with the reason when it cannot) or ``monte-carlo``.
+    method
+        The engine that scores plans: ``"auto"`` (exact when the scenario allows it, else
+        Monte Carlo), ``"exact"`` (refused with the reason when it cannot) or
+        ``"monte-carlo"``. (``engine=`` is its old spelling.)
     trials, seed
         Monte Carlo trials per plan and the seed every plan shares (common random numbers).
     max_plans, budget
@@ -106,8 +108,7 @@ def optimise(scenario: Scenario | str | Path,
     unit, side = text(unit, "unit", optional=True), text(side, "side", optional=True)
     objectives = _objectives(objective, unit, side, k, weights)
     _check_weights(objectives, scenario)
-    if engine not in ENGINES:
-        raise OptionError(f"engine '{engine}' is unknown: use one of {', '.join(ENGINES)}")
+    engine = check_method(method)
     trials, seed = check_trials(trials), check_seed(seed)
     check_progress(progress)
     tolerance = _number(tolerance, f"tolerance={tolerance!r:.30}")
@@ -121,7 +122,7 @@ def optimise(scenario: Scenario | str | Path,
     obstacle = exact_obstacle(space)
     if engine == "exact" and obstacle:
         raise UnsupportedError(f"the exact evaluation cannot follow this scenario: {obstacle}; "
-                               "leave out --exact for Monte Carlo")
+                               "use method='auto' (no --exact) for Monte Carlo")
     notes = [f"Monte Carlo: {obstacle}"] if engine == "auto" and obstacle else []
     use = "monte-carlo" if engine == "monte-carlo" or obstacle else "exact"
     try:
@@ -129,8 +130,8 @@ def optimise(scenario: Scenario | str | Path,
                       tolerance, progress, notes)
     except NotExact as exc:
         if engine == "exact":
-            raise UnsupportedError(f"the exact evaluation cannot follow a plan: {exc}; leave "
-                                   "out --exact for Monte Carlo") from None
+            raise UnsupportedError(f"the exact evaluation cannot follow a plan: {exc}; use "
+                                   "method='auto' (no --exact) for Monte Carlo") from None
         return _solve(space, objectives, measured, "monte-carlo", trials, seed,
                       (max_plans, budget), tolerance, progress, [f"Monte Carlo: {exc}"])
 

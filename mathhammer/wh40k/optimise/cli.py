@@ -82,7 +82,7 @@ def _run(args: argparse.Namespace) -> int:
                               "expected_models_destroyed:Termagants")
         objectives.append(Objective(kind.strip(), unit=unit.strip(), weights=weights))
     engine = "exact" if args.exact else "monte-carlo" if args.monte_carlo else "auto"
-    result = optimise(args.scenario, objectives, engine=engine, split=not args.no_split,
+    result = optimise(args.scenario, objectives, method=engine, split=not args.no_split,
                       open_profiles=not args.fixed_profiles,
                       activation_order=args.order, trials=args.trials,
                       seed=args.seed, max_plans=args.max_plans, budget=args.budget,

@@ -19,9 +19,10 @@ A target with one statline (a target line, a reference name, or a unit whose mod
 share one profile) gives exactly the rows ``mh.compare`` gives for the same weapon lines:
 exact wherever the exact engine covers the cell, every such cell of the matrix solved in one
 :func:`~mathhammer.wh40k.exact_grid.solve_cells` pass, Monte Carlo elsewhere. A unit of several
-statlines or with attached Leaders is a target for the whole-unit engine: with ``exact=True``
-its one activation is solved by :mod:`mathhammer.wh40k.exact_engine.mixed` unless that engine
-refuses it ([PRECISION], a Command Re-roll), else by :func:`mathhammer.run` (Monte Carlo).
+statlines or with attached Leaders is a target for the whole-unit engine: unless
+``method="monte-carlo"``, its one activation is solved by
+:mod:`mathhammer.wh40k.exact_engine.mixed` unless that engine refuses it ([PRECISION], a
+Command Re-roll), else by :func:`mathhammer.run` (Monte Carlo).
 The ``method`` column says which engine made each row, and ``frame.attrs["notes"]`` why a
 cell asked to be exact ran Monte Carlo.
 
@@ -35,6 +36,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import functools
 import math
 from collections.abc import Iterable, Mapping
 from functools import cached_property, lru_cache
@@ -43,9 +45,11 @@ from typing import Any, cast
 import numpy as np
 import pandas as pd
 
-from mathhammer.core.inputs import optional_switch, texts
+from mathhammer.core.inputs import texts
 from mathhammer.core.progress import bar as progress_bar, check_progress
-from mathhammer.core.result import EXACT, Distribution, Result
+from mathhammer.core.result import Distribution, Result
+from mathhammer.core.signatures import (AUTO, EXACT, MONTE_CARLO, check_method,
+                                        exact_as_method, old_spellings)
 from mathhammer.core.trials import DEFAULT_GRID_TRIALS, check_seed, check_trials
 from mathhammer.errors import OptionError, UnsupportedError
 from mathhammer.wh40k import api, compare as grid
@@ -83,7 +87,8 @@ class _Target:
         return unit.groups[index].profile.with_count(first.models)
 
 
-def analyse(roster: RosterLike, targets: Any, *, exact: bool | None = None,
+@old_spellings(exact=functools.partial(exact_as_method, if_true=AUTO, if_none=AUTO))
+def analyse(roster: RosterLike, targets: Any, *, method: str = AUTO,
             trials: int = DEFAULT_GRID_TRIALS, seed: int = 1, profiles: str = "best",
             phases: Iterable[str] = PHASES, library: Any = None,
             progress: bool | None = None, results_out: dict | None = None,
@@ -97,11 +102,11 @@ def analyse(roster: RosterLike, targets: Any, *, exact: bool | None = None,
     targets
         Target lines, reference names, :class:`TargetProfile` s or :class:`Unit` s (a list,
         one of them, or a dict by label).
-    exact
-        ``True``: the exact engine wherever it covers a cell (Monte Carlo elsewhere, each
-        such cell named with the reason in ``attrs["notes"]``); ``False``: Monte Carlo
-        throughout; ``None`` (default): exact when it covers every cell, else Monte Carlo
-        throughout (a note names the first cell it does not cover).
+    method
+        ``"auto"`` (default): the exact engine wherever it covers a cell, Monte Carlo
+        elsewhere (each such cell named with the reason in ``attrs["notes"]``);
+        ``"exact"``: every cell exact, or an :class:`UnsupportedError` naming the first
+        it does not cover; ``"monte-carlo"``: Monte Carlo throughout.
     trials, seed
         Monte Carlo trials per cell and the root seed.
     profiles
@@ -137,11 +142,11 @@ def analyse(roster: RosterLike, targets: Any, *, exact: bool | None = None,
     """
     if profiles not in PROFILE_CHOICES:
         raise OptionError(f"profiles='{profiles}' must be 'best' or 'first'")
-    exact, phases = optional_switch(exact, "exact"), tuple(texts(phases, "phases"))
+    method, phases = check_method(method), tuple(texts(phases, "phases"))
     for phase in phases:
         if phase not in PHASES:
             raise OptionError(f"phase '{phase}' must be shooting or fight")
-    if not exact:
+    if method != EXACT:
         trials = check_trials(trials)
     seed = check_seed(seed)
     check_progress(progress)
@@ -158,15 +163,12 @@ def analyse(roster: RosterLike, targets: Any, *, exact: bool | None = None,
     cells = [(u, t, p) for u in roster.units for t in target_list for p in phases]
     run_cells = dict(cells=cells, seed=seed, trials=trials, profiles=profiles, options=checked,
                      results_out=results_out, progress=progress)
-    if exact is None:   # exact when it covers every cell, else Monte Carlo throughout
-        try:
-            frame, choices, monte_carlo = _run_cells(exact="every", **run_cells)
-        except _NotEveryCell as exc:
-            notes.append(f"Monte Carlo: the exact engine does not cover {exc} (exact=True "
-                         "takes it wherever it can)")
-            frame, choices, monte_carlo = _run_cells(exact=False, **run_cells)
-    else:
+    exact = {AUTO: True, EXACT: "every", MONTE_CARLO: False}[method]
+    try:
         frame, choices, monte_carlo = _run_cells(exact=exact, **run_cells)
+    except _NotEveryCell as exc:
+        raise UnsupportedError(f"the exact engine does not cover {exc}; method='auto' runs "
+                               "Monte Carlo there") from None
     if frame is None:
         raise OptionError("no unit of the list has a weapon to use in "
                           f"{' or '.join(phases)}")
@@ -437,8 +439,8 @@ def _exact_matrix(planned: list[_Planned], exact: bool | str, trials: int,
                   ) -> pd.DataFrame | None:
     """The matrix's frame with every cell solved exactly where covered: the one-statline
     cells in one :func:`~mathhammer.wh40k.exact_grid.solve_cells` call, the others by
-    :mod:`~mathhammer.wh40k.exact_engine.mixed`; the refused ones by Monte Carlo (``exact=True``)
-    or :class:`_NotEveryCell` at the first (``"every"``)."""
+    :mod:`~mathhammer.wh40k.exact_engine.mixed`; the refused ones by Monte Carlo
+    (``method="auto"``) or :class:`_NotEveryCell` at the first (``"every"``)."""
     if not planned:
         return None
     every = exact == "every"
@@ -602,14 +604,14 @@ def _grid_cell(label, weapons, target, child, exact, trials, points, options, re
     why = ""
     if exact:
         try:
-            return grid.compare({label: weapons}, {target.label: target.profile}, exact=True,
-                                **kwargs), "exact", ""
+            return grid.compare({label: weapons}, {target.label: target.profile},
+                                method=EXACT, **kwargs), "exact", ""
         except UnsupportedError as exc:
             why = str(exc).removeprefix(f"{label} against {target.label}: ")
             if exact == "every":
                 return None, "monte-carlo", why
     return grid.compare({label: weapons}, {target.label: target.profile}, trials=trials,
-                        **kwargs), "monte-carlo", why
+                        method=MONTE_CARLO, **kwargs), "monte-carlo", why
 
 
 def _unit_cell(unit, picks, target, phase, child, trials, points, options, results,

@@ -72,7 +72,7 @@ def roster(path: str | Path, *, attach: AttachSpec = None,
     >>> army = roster(example("orks"))
     >>> army.edition, army.points, army.attached_to("Warboss")
     (11, 1080, 'Boyz')
-    >>> frame = army.compare("MEQ", exact=True, phases=["shooting"])
+    >>> frame = army.compare("MEQ", phases=["shooting"])
     >>> rows = frame.query("attacker == 'Lootas' and metric == 'expected_damage'")
     >>> rows["value"].round(3).tolist()
     [2.774]
@@ -465,7 +465,7 @@ class Roster:
             Target lines, reference names (``"MEQ"``, ``"10x GEQ"``), profiles, or
             :class:`Unit` s; a dict gives labels.
         **kwargs
-            ``exact``, ``trials``, ``seed``, ``profiles`` (``"best"`` or ``"first"``),
+            ``method``, ``trials``, ``seed``, ``profiles`` (``"best"`` or ``"first"``),
             ``phases``, ``library``, ``progress`` (a bar on stderr stepping per unit,
             target and phase: ``None``, the default, when stderr is a terminal or in a
             notebook; ``True``/``False`` force it) and the situation / modifier / rule

@@ -57,9 +57,8 @@ def register(subparsers: Any) -> None:
     grid = parser.add_argument_group("analysis")
     engine = grid.add_mutually_exclusive_group()
     engine.add_argument("--exact", action="store_true",
-                        help="exact engine wherever it covers a cell (Monte Carlo elsewhere; "
-                             "each row's method says which, a note says why). Default: exact "
-                             "when it covers every cell, else Monte Carlo throughout")
+                        help="exact engine wherever it covers a cell, Monte Carlo elsewhere "
+                             "(each row's method says which, a note says why); the default")
     engine.add_argument("--monte-carlo", action="store_true",
                         help="Monte Carlo for every cell (--trials, --seed)")
     grid.add_argument("--profiles", choices=["best", "first"], default="best",
@@ -162,9 +161,8 @@ def _analysis(army: Any, args: argparse.Namespace) -> int:
 
     options = options_from_args(args)
     phases = ("shooting", "fight") if args.phase == "both" else (args.phase,)
-    exact = True if args.exact else False if args.monte_carlo else None
-    common = dict(exact=exact, trials=args.trials, seed=args.seed,
-                  profiles=args.profiles, phases=phases, **options)
+    common = dict(method="monte-carlo" if args.monte_carlo else "auto", trials=args.trials,
+                  seed=args.seed, profiles=args.profiles, phases=phases, **options)
     if args.against:
         from mathhammer.wh40k.roster.api import roster
 

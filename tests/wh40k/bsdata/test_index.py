@@ -110,7 +110,7 @@ def test_the_python_api_takes_datasheet_objects(checkout):
     _, folder = checkout
     sheets = mh.datasheets(folder, progress=False)
     squad, drones = sheets.get("Strike Squad"), sheets.get("Drone Wing")
-    frame = mh.compare({"squad": squad}, [drones], exact=True)
+    frame = mh.compare({"squad": squad}, [drones], method="exact")
     result = mh.exact(squad, drones)
     row = frame[frame["metric"] == "expected_damage"].iloc[0]
     assert row["target"] == "Drone Wing (2)" and row["attacker"] == "squad"

@@ -36,7 +36,7 @@ def test_the_best_plan_by_hand():
 
 
 def test_monte_carlo_agrees():
-    result = optimise(scenario(), "expected_models_destroyed", engine="monte-carlo",
+    result = optimise(scenario(), "expected_models_destroyed", method="monte-carlo",
                       trials=20_000, seed=3)
     value, se = result.best.values[0]
     assert abs(value - 56 / 81) < 5 * se

@@ -157,7 +157,7 @@ def test_points_and_p_at_least():
 def test_monte_carlo_reports_the_margin_with_its_standard_error_and_repeats_by_seed():
     # As the first test (split 5/3 against focused 35/36), by Monte Carlo.
     sc = scenario(torches(2), {"A": one_model("T4 Sv- W1"), "B": one_model("T4 Sv- W1")})
-    result = optimise(sc, "expected_models_destroyed", engine="monte-carlo", trials=20_000,
+    result = optimise(sc, "expected_models_destroyed", method="monte-carlo", trials=20_000,
                       seed=7)
     assert result.engine == "monte-carlo" and not result.optimal
     assert orders(result) == [("A", "Torch", 1), ("B", "Torch", 1)]
@@ -165,10 +165,10 @@ def test_monte_carlo_reports_the_margin_with_its_standard_error_and_repeats_by_s
     assert 0 < stderr < 0.02 and abs(value - 5 / 3) < 5 * stderr
     lead, lead_se = result.margin()
     assert lead_se > 0 and abs(lead - float(F(5, 3) - F(35, 36))) < 5 * lead_se
-    again = optimise(sc, "expected_models_destroyed", engine="monte-carlo", trials=20_000,
+    again = optimise(sc, "expected_models_destroyed", method="monte-carlo", trials=20_000,
                      seed=7)
     assert again.to_dict() == result.to_dict()
-    other = optimise(sc, "expected_models_destroyed", engine="monte-carlo", trials=20_000,
+    other = optimise(sc, "expected_models_destroyed", method="monte-carlo", trials=20_000,
                      seed=8)
     assert other.best.values[0] != result.best.values[0]
     data = result.to_dict()
@@ -188,7 +188,7 @@ def test_exact_scores_match_the_scenario_engine():
     exact = optimise(sc, "expected_damage")
     assert exact.plan_count == 5 * 4 and exact.optimal
     by_plan = {s.plan: s for s in exact.plans}
-    monte = optimise(sc, "expected_damage", engine="monte-carlo", trials=40_000, seed=3,
+    monte = optimise(sc, "expected_damage", method="monte-carlo", trials=40_000, seed=3,
                      max_plans=100)
     checked = 0
     for scored in monte.plans:
@@ -233,7 +233,7 @@ def test_reroll_choice_per_activation():
     ({"objective": "expected_kills"}, "objective 'expected_kills' is unknown"),
     ({"unit": "Nobody"}, "unknown unit 'Nobody'"),
     ({"side": "Nobody"}, "unknown side 'Nobody'"),
-    ({"engine": "quantum"}, "engine 'quantum' is unknown"),
+    ({"method": "quantum"}, "method='quantum' is not an engine"),
     ({"objective": "p_at_least", "unit": "A"}, "p_at_least needs k"),
     ({"max_plans": 0}, "max_plans=0"),
     ({"tolerance": float("nan")}, "tolerance=nan"),
@@ -251,7 +251,7 @@ def test_exact_refused_with_the_reason():
     sc = scenario(torches(2), {"A": one_model("T4 Sv- W1"), "B": one_model("T4 Sv- W1")},
                   rounds=2)
     with pytest.raises(MathhammerError, match="2 battle rounds"):
-        optimise(sc, engine="exact")
+        optimise(sc, method="exact")
     result = optimise(sc, trials=2_000)
     assert result.engine == "monte-carlo" and "2 battle rounds" in result.notes[0]
 
@@ -267,7 +267,7 @@ def test_points_follow_the_removal_order_of_a_mixed_points_unit():
     exact = optimise(sc, "expected_points_destroyed", unit="Mob")
     assert exact.engine == "exact"
     assert exact.value == pytest.approx(5 / 6 * 20, abs=1e-12)
-    monte = optimise(sc, "expected_points_destroyed", unit="Mob", engine="monte-carlo",
+    monte = optimise(sc, "expected_points_destroyed", unit="Mob", method="monte-carlo",
                      trials=20_000, seed=2)
     value, stderr = monte.best.values[0]
     assert abs(value - 5 / 6 * 20) < 5 * stderr
@@ -364,7 +364,7 @@ def test_a_profile_given_to_a_count_of_models_stays_and_targets_stay_open():
     assert [s.models for s in result.space.slots] == [2, 1]
     assert orders(result) == [("Soft", "Gun - heavy", 2), ("Soft", "Gun - light", 1)]
     assert result.value == pytest.approx(8 / 3, abs=1e-12)
-    monte = optimise(sc, "expected_damage", engine="monte-carlo", trials=20_000, seed=3)
+    monte = optimise(sc, "expected_damage", method="monte-carlo", trials=20_000, seed=3)
     value, stderr = monte.best.values[0]
     assert abs(value - 8 / 3) < 5 * stderr
 
@@ -382,7 +382,7 @@ def test_targets_of_several_statlines_are_scored_exactly_as_the_scenario_engine_
     sc = mh.parse_scenario(_scenario_text(attacker, squad, mob_points), open_choices=True)
     exact = optimise(sc, "expected_points_destroyed")
     assert exact.engine == "exact" and exact.optimal and exact.plan_count == 4 * 2
-    monte = optimise(sc, "expected_points_destroyed", engine="monte-carlo", trials=40_000,
+    monte = optimise(sc, "expected_points_destroyed", method="monte-carlo", trials=40_000,
                      seed=5, max_plans=100)
     by_plan = {s.plan: s for s in exact.plans}
     checked = 0
@@ -445,7 +445,7 @@ target = "C"
     sc = mh.parse_scenario(text, open_choices=True)
     exact = optimise(sc, "expected_models_destroyed")
     assert exact.engine == "exact" and exact.value == pytest.approx(110 / 36, abs=1e-12)
-    monte = optimise(sc, "expected_models_destroyed", engine="monte-carlo", trials=40_000,
+    monte = optimise(sc, "expected_models_destroyed", method="monte-carlo", trials=40_000,
                      seed=6)
     assert monte.best.plan == exact.best.plan
     value, stderr = monte.best.values[0]

@@ -10,7 +10,7 @@ import pytest
 
 import mathhammer as mh
 from mathhammer.cli import main
-from mathhammer.errors import OptionError, RosterError
+from mathhammer.errors import OptionError, RosterError, UnsupportedError
 
 from .conftest import FILES
 
@@ -32,7 +32,7 @@ def marines():
 
 @pytest.fixture(scope="module")
 def marines_exact(marines):
-    return marines.compare([MEQ, "T10 Sv3+ W12 [VEHICLE]"], exact=True)
+    return marines.compare([MEQ, "T10 Sv3+ W12 [VEHICLE]"], method="auto")
 
 
 def test_columns_and_provenance(marines_exact):
@@ -41,7 +41,7 @@ def test_columns_and_provenance(marines_exact):
     assert set(marines_exact["method"]) == {"exact"}
     assert marines_exact.attrs["method"] == "exact"
     assert marines_exact.attrs["edition"] == 10 and marines_exact.attrs["notes"] == []
-    custodes = mh.roster(FILES / "features_10e.ros").compare("MEQ", exact=True)
+    custodes = mh.roster(FILES / "features_10e.ros").compare("MEQ", method="auto")
     assert custodes.attrs["notes"] == [
         "Objective marker: no statline in the file: it attacks, but is never a target"]
     assert set(marines_exact["metric"]) == {"expected_damage", "expected_models_destroyed",
@@ -88,7 +88,7 @@ def test_unit_without_melee_weapons_has_no_fight_rows(marines_exact):
 
 def test_best_melee_weapon_against_each_target():
     orks = mh.roster(FILES / "orks_11e.ros")
-    frame = orks.compare(["MEQ", "T10 Sv3+ W12 [VEHICLE]"], exact=True, phases=["fight"])
+    frame = orks.compare(["MEQ", "T10 Sv3+ W12 [VEHICLE]"], method="auto", phases=["fight"])
     squig = "Attack squig: Melee A2 WS4+ S4 AP0 D1 [EXTRA ATTACKS]"
     for target, line in (("MEQ", "5x T4 Sv3+ W2 [INFANTRY]"),
                          ("T10 Sv3+ W12 [VEHICLE]", "T10 Sv3+ W12 [VEHICLE]")):
@@ -101,7 +101,7 @@ def test_best_melee_weapon_against_each_target():
 
 def test_profiles_first_takes_the_listed_order():
     orks = mh.roster(FILES / "orks_11e.ros")
-    frame = orks.compare("MEQ", exact=True, phases=["fight"], profiles="first")
+    frame = orks.compare("MEQ", method="auto", phases=["fight"], profiles="first")
     expected = mh.exact(["Big choppa: Melee A5 WS2+ S7 AP-1 D2",
                          "Attack squig: Melee A2 WS4+ S4 AP0 D1 [EXTRA ATTACKS]"],
                         "5x T4 Sv3+ W2 [INFANTRY]")
@@ -111,7 +111,7 @@ def test_profiles_first_takes_the_listed_order():
 
 def test_weapon_modes_take_the_better_profile():
     orks = mh.roster(FILES / "orks_11e.ros")
-    frame = orks.compare(["GEQ", "VEQ"], exact=True, phases=["shooting"])
+    frame = orks.compare(["GEQ", "VEQ"], method="auto", phases=["shooting"])
     for target in ("GEQ", "VEQ"):
         profile = mh.targets[target]
         best = max(mh.exact(line, profile).mean("damage") for line in (
@@ -122,8 +122,8 @@ def test_weapon_modes_take_the_better_profile():
 
 
 def test_monte_carlo_cells_agree_with_exact(marines):
-    frame = marines.compare([MEQ], trials=100_000, seed=3, exact=False)
-    exact = marines.compare([MEQ], exact=True)
+    frame = marines.compare([MEQ], trials=100_000, seed=3, method="monte-carlo")
+    exact = marines.compare([MEQ], method="auto")
     for _, row in frame[frame.metric == "expected_damage"].iterrows():
         reference = value(exact, row.attacker, row.target, row.phase).value
         assert abs(row.value - reference) < 5 * row.stderr
@@ -131,15 +131,15 @@ def test_monte_carlo_cells_agree_with_exact(marines):
 
 
 def test_same_seed_same_numbers(marines):
-    a = marines.compare(["MEQ", "TEQ"], trials=20_000, seed=11, exact=False)
-    b = marines.compare(["MEQ", "TEQ"], trials=20_000, seed=11, exact=False)
+    a = marines.compare(["MEQ", "TEQ"], trials=20_000, seed=11, method="monte-carlo")
+    b = marines.compare(["MEQ", "TEQ"], trials=20_000, seed=11, method="monte-carlo")
     assert a.equals(b)
 
 
 def test_against_another_list_uses_its_statlines():
     orks = mh.roster(FILES / "orks_11e.ros")
     marines = mh.roster(FILES / "leaders_11e.json")
-    frame = orks.against(marines, exact=True)
+    frame = orks.against(marines, method="auto")
     # the Hellblasters share one statline: the exact engine covers them
     row = value(frame, "Boyz", "Hellblaster Squad", "fight")
     expected = mh.exact(["9x Choppa: Melee A3 WS3+ S4 AP-1 D1",
@@ -161,23 +161,28 @@ def test_against_another_list_uses_its_statlines():
     assert abs(cell.value - reference.mean) < 5 * reference.stderr
 
 
-def test_exact_is_the_default_where_it_covers_every_cell():
+def test_the_default_is_exact_wherever_the_exact_engine_covers_a_cell():
     orks = mh.roster(FILES / "orks_11e.ros")
     marines = mh.roster(FILES / "leaders_11e.json")
     default = orks.against(marines, phases=["fight"])
     assert default.attrs["method"] == "exact"
-    assert default.equals(orks.against(marines, phases=["fight"], exact=True))
-    # a Command Re-roll against the led squad: not every cell is exact, so Monte Carlo
+    assert default.equals(orks.against(marines, phases=["fight"], method="auto"))
+    # a Command Re-roll against the led squad: its cells Monte Carlo, the others exact
     mixed = orks.against(marines, phases=["fight"], trials=2_000, command_reroll="hit")
-    assert mixed.attrs["method"] == "monte-carlo"
-    assert any("exact engine does not cover" in n and "Command Re-roll" in n
-               for n in mixed.attrs["notes"])
+    assert mixed.attrs["method"] == "mixed" and mixed.attrs["trials"] == 2_000
+    assert set(mixed.method) == {"exact", "monte-carlo"}
+    # method="exact" refuses, naming the first cell it does not cover
+    with pytest.raises(UnsupportedError, match="exact engine does not cover .*method='auto'"):
+        orks.against(marines, phases=["fight"], command_reroll="hit", method="exact")
+    # the old spelling exact=None was this default
+    with pytest.warns(DeprecationWarning, match="use method='auto'"):
+        assert orks.against(marines, phases=["fight"], exact=None).equals(default)
 
 
 def test_cells_left_to_monte_carlo_say_why():
     orks = mh.roster(FILES / "orks_11e.ros")
     marines = mh.roster(FILES / "leaders_11e.json")
-    frame = orks.against(marines, exact=True, phases=["fight"], trials=2_000,
+    frame = orks.against(marines, method="auto", phases=["fight"], trials=2_000,
                          command_reroll="hit")
     led = frame[frame.target == "Intercessor Squad"]
     assert set(led.method) == {"monte-carlo"}
@@ -188,7 +193,7 @@ def test_cells_left_to_monte_carlo_say_why():
 def test_attached_target_matches_the_whole_unit_engine():
     orks = mh.roster(FILES / "orks_11e.ros")
     marines = mh.roster(FILES / "leaders_11e.json")
-    frame = orks.against(marines, trials=40_000, seed=5, phases=["fight"], exact=False)
+    frame = orks.against(marines, trials=40_000, seed=5, phases=["fight"], method="monte-carlo")
     row = value(frame, "Killa Kans", "Intercessor Squad", "fight")
     kans = mh.Unit("Kans", (mh.ModelGroup("Kan", 2, mh.parse_target("T8 Sv3+ W7 [VEHICLE]"),
                                           (mh.CarriedWeapon.single(mh.parse_weapon(
@@ -207,7 +212,7 @@ def test_lists_of_different_editions_are_refused():
 def test_unit_targets_can_be_given_directly():
     marines = mh.roster(FILES / "leaders_11e.json")
     orks = mh.roster(FILES / "orks_11e.ros")
-    frame = marines.compare({"Kans": orks.unit("Killa Kans")}, exact=True,
+    frame = marines.compare({"Kans": orks.unit("Killa Kans")}, method="auto",
                             phases=["shooting"])
     # bodyguard first, then the Leader, then the Support unit, as attach() lists them
     row = value(frame, "Intercessor Squad", "Kans", "shooting")
@@ -219,8 +224,8 @@ def test_unit_targets_can_be_given_directly():
 
 
 def test_shooting_only_flags_are_dropped_in_the_fight(marines):
-    plain = marines.compare("MEQ", exact=True, phases=["fight"])
-    flagged = marines.compare("MEQ", exact=True, phases=["fight"], half_range=True, cover=True)
+    plain = marines.compare("MEQ", method="auto", phases=["fight"])
+    flagged = marines.compare("MEQ", method="auto", phases=["fight"], half_range=True, cover=True)
     assert np.allclose(plain["value"], flagged["value"])
 
 
@@ -236,7 +241,7 @@ def test_a_list_is_analysed_with_its_own_edition(marines):
     lines = ['4x Bolt rifle: 24" A2 BS3+ S4 AP-1 D1 [ASSAULT, HEAVY]',
              'Bolt rifle: 24" A2 BS3+ S4 AP-1 D1 [ASSAULT, HEAVY]']
     for edition in (10, 11):
-        frame = marines.compare(MEQ, exact=True, phases=["shooting"], cover=True,
+        frame = marines.compare(MEQ, method="auto", phases=["shooting"], cover=True,
                                 **({} if edition == 10 else {"edition": 11}))
         assert frame.attrs["edition"] == edition
         expected = mh.exact(lines, MEQ, cover=True, edition=edition).mean("damage")
@@ -248,7 +253,7 @@ def test_a_list_is_analysed_with_its_own_edition(marines):
 
 def test_edition_override_allows_lists_of_both_editions():
     frame = mh.roster(FILES / "orks_11e.ros").against(mh.roster(FILES / "marines_10e.ros"),
-                                                      edition=11, exact=True)
+                                                      edition=11, method="auto")
     assert frame.attrs["edition"] == 11
 
 
@@ -292,15 +297,15 @@ def test_cli_against_other_edition_exit_2(capsys):
 def test_compare_takes_another_roster_as_targets():
     orks = mh.roster(FILES / "orks_11e.ros")
     marines = mh.roster(FILES / "leaders_11e.json")
-    a = orks.compare(marines, exact=True, phases=["shooting"], trials=5_000)
-    b = orks.against(marines, exact=True, phases=["shooting"], trials=5_000)
+    a = orks.compare(marines, method="auto", phases=["shooting"], trials=5_000)
+    b = orks.against(marines, method="auto", phases=["shooting"], trials=5_000)
     assert a.equals(b)
 
 
 def test_target_damage_reduction_is_applied():
     custodes = mh.roster(FILES / "features_10e.ros")
     orks = mh.roster(FILES / "orks_11e.ros")
-    frame = orks.compare({"Plague": custodes.unit("Plague Marines")}, exact=True,
+    frame = orks.compare({"Plague": custodes.unit("Plague Marines")}, method="auto",
                          phases=["fight"], edition=10)
     expected = mh.exact(["Big choppa: Melee A5 WS2+ S7 AP-1 D2",
                          "Attack squig: Melee A2 WS4+ S4 AP0 D1 [EXTRA ATTACKS]"],
@@ -353,8 +358,8 @@ def test_advanced_models_fire_their_assault_pistols_by_hand(tmp_path):
     # wound 3+ (2/3), Sv5+ fails 4/6: 2 * (2/3)^3 = 16/27.
     squad = _pistol_squad(tmp_path)
     target = "10x T3 Sv5+ W1"
-    still = squad.compare(target, exact=True, phases=["shooting"])
-    moved = squad.compare(target, exact=True, phases=["shooting"], advanced=True)
+    still = squad.compare(target, method="auto", phases=["shooting"])
+    moved = squad.compare(target, method="auto", phases=["shooting"], advanced=True)
     assert value(still, "Troopers", target, "shooting").value == pytest.approx(5 / 3)
     assert value(moved, "Troopers", target, "shooting").value == pytest.approx(16 / 27)
 
@@ -374,7 +379,7 @@ def test_options_are_split_and_checked_once(monkeypatch, marines):
         return real(options)
 
     monkeypatch.setattr(api, "build_options", spy)
-    marines.compare([MEQ, "T10 Sv3+ W12 [VEHICLE]"], exact=True, cover=True, hit_mod=-1,
+    marines.compare([MEQ, "T10 Sv3+ W12 [VEHICLE]"], method="auto", cover=True, hit_mod=-1,
                     reroll_wounds="ones")
     loose = [keys for keys in seen if keys]
     assert loose == [{"cover", "hit_mod", "reroll_wounds"}]
@@ -399,18 +404,18 @@ def _cell_by_cell(cells, seed, trials, profiles, options, results_out, progress,
 
 ONE_PASS_CASES = {
     "marines vs a line and a vehicle": ("marines_10e.ros", [MEQ, "T10 Sv3+ W12 [VEHICLE]"],
-                                        dict(exact=True)),
-    "orks vs led squads": ("orks_11e.ros", "leaders_11e.json", dict(exact=True)),
+                                        dict(method="auto")),
+    "orks vs led squads": ("orks_11e.ros", "leaders_11e.json", dict(method="auto")),
     "command re-roll: some cells Monte Carlo": ("orks_11e.ros", "leaders_11e.json",
-                                                dict(exact=True, trials=2_000,
+                                                dict(method="auto", trials=2_000,
                                                      command_reroll="hit")),
-    "default falls back to Monte Carlo": ("orks_11e.ros", "leaders_11e.json",
+    "default: Monte Carlo where not covered": ("orks_11e.ros", "leaders_11e.json",
                                           dict(trials=2_000, command_reroll="hit",
                                                phases=["fight"])),
     "default exact, other options": ("features_10e.ros", ["MEQ", "TEQ", "GEQ"],
                                      dict(cover=True, hit_mod=-1, profiles="first")),
-    "several statlines": ("multi_statline_10e.ros", "marines_10e.ros", dict(exact=True)),
-    "example lists": ("example:marines", "example:orks", dict(exact=True)),
+    "several statlines": ("multi_statline_10e.ros", "marines_10e.ros", dict(method="auto")),
+    "example lists": ("example:marines", "example:orks", dict(method="auto")),
 }
 
 

@@ -85,7 +85,7 @@ def test_unit_level_profiles_are_notes_not_everyones_weapons(listed):
     for name in ("Pink flame", "Brimstone flame"):
         assert any(f"'{name}'" in n and "not given to any model" in n for n in horrors.notes)
     # ten A1 BS4+ S3 AP0 D1 shots against ten T3 Sv5+ W1: 10 x 1/2 x 1/2 x 2/3 = 5/3
-    frame = army_.compare("10x T3 Sv5+ W1", exact=True, phases=["shooting"])
+    frame = army_.compare("10x T3 Sv5+ W1", method="auto", phases=["shooting"])
     assert cell(frame, "Split Horrors", "10x T3 Sv5+ W1", "shooting") == pytest.approx(5 / 3)
 
 
@@ -167,10 +167,10 @@ def test_unit_without_statline_attacks_but_is_no_target(listed):
     # p = 2/3 x 5/6 x 2/3 (5+ save fails) and takes 2 wounds, at most 5 models: the wounds
     # lost are 2 E[min(N, 5)] for N ~ Bin(6, p), that is 2 (6p - p^6)
     p = 2 / 3 * 5 / 6 * 2 / 3
-    frame = army_.compare("MEQ", exact=True, phases=["fight"])
+    frame = army_.compare("MEQ", method="auto", phases=["fight"])
     assert cell(frame, "Unknown Beast", "MEQ", "fight") == pytest.approx(2 * (6 * p - p ** 6))
     assert any("Unknown Beast" in n and "never a target" in n for n in frame.attrs["notes"])
-    duel = army_.against(army_, exact=True, phases=["fight"])
+    duel = army_.against(army_, method="auto", phases=["fight"])
     assert "Unknown Beast" in set(duel["attacker"])
     assert "Unknown Beast" not in set(duel["target"])
 
@@ -190,7 +190,7 @@ def test_unconditional_defensive_rules_are_applied(listed):
 
 def test_defensive_rules_in_the_analysis(listed):
     name, army_ = listed
-    duel = army_.against(army_, exact=True)
+    duel = army_.against(army_, method="auto")
     # Castellan blade A6 WS2+ S6 AP-2 D2 against Iron Warden (T10 Sv2+ W13 FNP5+, -1 D):
     # 6 x 5/6 hit x 1/3 wound (5+) x 1/2 (4+ save fails) x (2-1) damage x 2/3 (FNP) = 5/9
     attacker = "Lord Castellan" if "10e" in name else "Warded Sentinels"  # 11e: it leads
@@ -208,7 +208,7 @@ def test_assume_applies_a_conditional_rule(listed):
     name, _ = listed
     army_ = mh.roster(FILES / name, assume="Iron Warden: hold the line")
     assert army_.defense_of("Iron Warden")["wound_minus_all"] == 1
-    duel = army_.against(army_, exact=True, phases=["fight"])
+    duel = army_.against(army_, method="auto", phases=["fight"])
     attacker = "Lord Castellan" if "10e" in name else "Warded Sentinels"
     # as above, wounding on 6+ instead of 5+: 6 x 5/6 x 1/6 x 1/2 x 1 x 2/3 = 5/18
     assert cell(duel, attacker, "Iron Warden", "fight") == pytest.approx(5 / 18)
