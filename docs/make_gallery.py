@@ -25,7 +25,7 @@ matplotlib.use("Agg")
 
 import mathhammer as mh  # noqa: E402
 from mathhammer import charts  # noqa: E402
-from mathhammer.wh40k.compare import results  # noqa: E402
+from mathhammer.wh40k.comparisons import results  # noqa: E402
 
 ATTACKERS = {
     "Devastator Squad with 4 lascannons (Armour of Contempt ignored)":

@@ -25,7 +25,7 @@ README = ROOT / "README.md"
 
 #: documents that docs/conf.py or sphinx-gallery write at build time
 GENERATED = {"auto_gallery/index", "api/mathhammer", "api/mathhammer.charts",
-             "api/mathhammer.warmachine", "api/mathhammer.dust", "api/mathhammer.wh40k.compare",
+             "api/mathhammer.warmachine", "api/mathhammer.dust", "api/mathhammer.wh40k.comparisons",
              "api/mathhammer.wh40k.targets"}
 #: sources that are not pages of the site (see exclude_patterns in docs/conf.py)
 NOT_PAGES = {"sg_execution_times.rst"}  # the second: sphinx-gallery, orphan

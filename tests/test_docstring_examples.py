@@ -9,7 +9,7 @@ import pytest
 matplotlib.use("Agg")
 
 
-@pytest.mark.parametrize("name", ["mathhammer.wh40k.compare", "mathhammer.report.tables",
+@pytest.mark.parametrize("name", ["mathhammer.wh40k.comparisons", "mathhammer.report.tables",
                                   "mathhammer.charts", "mathhammer.wh40k.targets"])
 def test_examples(name):
     module = importlib.import_module(name)

@@ -85,7 +85,7 @@ def test_the_scan_sees_every_form():
               "def f():\n"
               "    from mathhammer.warmachine.api import _attacks\n"
               "    return api._RULE_FIELDS, dc._compile_row, self._cache, convolve._x\n")
-    uses = private_uses(source, "mathhammer.wh40k.compare")
+    uses = private_uses(source, "mathhammer.wh40k.comparisons")
     assert [u.split(": ", 1)[1] for u in uses] == [
         "from mathhammer.wh40k.exact_engine.chains import _add",
         "from mathhammer.warmachine.api import _attacks",

@@ -8,7 +8,7 @@ split into two panels of seven.
 """
 
 from mathhammer import charts
-from mathhammer.wh40k.compare import results
+from mathhammer.wh40k.comparisons import results
 
 fourteen = {
     "Devastator Squad – 4 lascannons": '4x Lascannon: 48" A1 BS3+ S12 AP-3 D6+1',

@@ -8,7 +8,7 @@ one panel per target (``facet="auto"``); every attacker keeps its look in every 
 
 import mathhammer as mh
 from mathhammer import charts
-from mathhammer.wh40k.compare import results
+from mathhammer.wh40k.comparisons import results
 
 attackers = {
     "Devastator Squad with 4 lascannons": '4x Lascannon: 48" A1 BS3+ S12 AP-3 D6+1',

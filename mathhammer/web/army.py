@@ -92,7 +92,7 @@ def matrix_job(query: Mapping[str, str], store: RosterStore) -> Any:
 
 def _matrix_answer(frame: Any, cells: dict, metric: str | None, engine: forms.Engine
                    ) -> Answer:
-    from mathhammer.wh40k.compare import METRIC_LABELS
+    from mathhammer.wh40k.comparisons import METRIC_LABELS
     from mathhammer.wh40k.roster.cli import analysis_figure, default_metric
     from mathhammer.wh40k.roster.tables import metric_table
 
@@ -124,7 +124,7 @@ def _matrix_answer(frame: Any, cells: dict, metric: str | None, engine: forms.En
 def _markdown(frame: Any, metric: str) -> str:
     """The matrix of each phase as a Markdown table (the command line's ``--markdown``)."""
     from mathhammer.report.tables import Table
-    from mathhammer.wh40k.compare import METRIC_LABELS
+    from mathhammer.wh40k.comparisons import METRIC_LABELS
     from mathhammer.wh40k.roster.tables import metric_table
 
     parts = []

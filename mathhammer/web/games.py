@@ -63,7 +63,7 @@ def _wh40k_answer(attackers: list[Any], targets: list[str], options: dict[str, A
     distributions), or a grid (:func:`mathhammer.compare`: its table, heat map and "at least
     k" chart)."""
     from mathhammer import charts
-    from mathhammer.wh40k.compare import compare, table, to_markdown
+    from mathhammer.wh40k.comparisons import compare, table, to_markdown
 
     if len(attackers) == 1 and len(targets) == 1:
         return _pairing_answer(attackers[0], targets[0], options, engine)

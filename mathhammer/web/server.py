@@ -59,7 +59,7 @@ def preload() -> None:
     import pandas  # noqa: F401
 
     from mathhammer import charts  # noqa: F401
-    from mathhammer.wh40k import api, compare, targets  # noqa: F401
+    from mathhammer.wh40k import api, comparisons, targets  # noqa: F401
 
 
 def data_checkout(data: str | None) -> str | None:

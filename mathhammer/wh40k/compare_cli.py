@@ -70,7 +70,7 @@ def register(subparsers: Any) -> None:
 def _run_compare(args: argparse.Namespace) -> int:
     from mathhammer.cli.compare import (check_chart, engine_words, joined_attackers,
                                         parse_sweep, show_comparison)
-    from mathhammer.wh40k.compare import compare, sweep
+    from mathhammer.wh40k.comparisons import compare, sweep
     from mathhammer.wh40k.cli import options_from_args, weapons_from_args
     from mathhammer.wh40k.targets import load
 

@@ -2,7 +2,7 @@
 
 Registered as a label source by :mod:`mathhammer` itself, so a tidy frame read back from a
 CSV in a new Python process is labelled in words ("expected wounds lost") without importing
-:mod:`mathhammer.wh40k.compare` first.
+:mod:`mathhammer.wh40k.comparisons` first.
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ import pytest
 matplotlib.use("Agg")
 
 import mathhammer as mh
-from mathhammer.wh40k.compare import results
+from mathhammer.wh40k.comparisons import results
 from mathhammer import charts
 from mathhammer.core.result import Distribution
 from mathhammer.errors import MathhammerError, OptionError

@@ -31,7 +31,7 @@ dust_compare = importlib.import_module("mathhammer.dust.comparisons")
 warmachine_api = importlib.import_module("mathhammer.warmachine.api")
 warmachine_compare = importlib.import_module("mathhammer.warmachine.comparisons")
 wh40k_api = importlib.import_module("mathhammer.wh40k.api")
-wh40k_compare = importlib.import_module("mathhammer.wh40k.compare")
+wh40k_compare = importlib.import_module("mathhammer.wh40k.comparisons")
 
 #: One question per game, each with a hand-derived expected damage.
 #: 40k: 2 attacks, hit on 3+ (2/3), wound S4 vs T4 on 4+ (1/2), no save: 2 * 1/3.
@@ -93,9 +93,9 @@ SWEEPS = {"wh40k": wh40k_compare.sweep, "warmachine": warmachine_compare.sweep,
 @pytest.mark.parametrize("function", SHARED_SHAPE)
 @pytest.mark.parametrize("name", GAMES)
 def test_the_three_games_take_the_same_keywords_with_the_same_defaults(name, function):
-    spec = GAMES[name]
-    public = {"compare": spec["compare"], "sweep": SWEEPS[name]}.get(function) or \
-        getattr(spec["module"], function)
+    public = getattr(importlib.import_module(f"mathhammer.{name}"), function)
+    assert public is getattr(GAMES[name]["module"], function, None) or \
+        public is {"compare": GAMES[name]["compare"], "sweep": SWEEPS[name]}.get(function)
     subjects, shared = SHARED_SHAPE[function]
     parameters = inspect.signature(public).parameters
     kinds = inspect.Parameter

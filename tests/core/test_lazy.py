@@ -11,7 +11,9 @@ import pytest
 @pytest.mark.parametrize("package,function,submodule", [
     ("mathhammer.dust", "exact", "mathhammer.dust.exact_engine"),
     ("mathhammer.warmachine", "exact", "mathhammer.warmachine.exact_engine"),
-    ("mathhammer", "compare", "mathhammer.wh40k.compare"),
+    ("mathhammer", "compare", "mathhammer.wh40k.comparisons"),
+    ("mathhammer.wh40k", "compare", "mathhammer.wh40k.comparisons"),
+    ("mathhammer.wh40k", "exact", "mathhammer.wh40k.exact_engine"),
 ])
 def test_function_survives_its_submodule_being_imported(package, function, submodule):
     code = (f"import importlib, {package} as p\n"
@@ -24,7 +26,7 @@ def test_function_survives_its_submodule_being_imported(package, function, submo
 
 
 def test_import_mathhammer_loads_no_numeric_stack():
-    code = ("import sys, mathhammer, mathhammer.dust, mathhammer.warmachine\n"
+    code = ("import sys, mathhammer, mathhammer.dust, mathhammer.warmachine, mathhammer.wh40k\n"
             "print([m for m in ('numpy', 'numba', 'pandas') if m in sys.modules])")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)

@@ -4,6 +4,6 @@
 groups, weapon and target lines; ``keywords`` turns roster text into our syntax, ``defense``
 reads the printed defensive rules and their conditions) -> ``api`` (:func:`roster`,
 :class:`Roster`) -> ``analyse`` (every unit against targets or another list, through
-:mod:`mathhammer.wh40k.compare` and the whole-unit engine) -> ``scenario`` (a scenario file)
+:mod:`mathhammer.wh40k.comparisons` and the whole-unit engine) -> ``scenario`` (a scenario file)
 and ``cli`` (``mathhammer roster``, its tables laid out by ``tables``).
 """

@@ -52,7 +52,7 @@ from mathhammer.core.signatures import (AUTO, EXACT, MONTE_CARLO, check_method,
                                         exact_as_method, old_spellings)
 from mathhammer.core.trials import DEFAULT_GRID_TRIALS, check_seed, check_trials
 from mathhammer.errors import OptionError, UnsupportedError
-from mathhammer.wh40k import api, compare as grid
+from mathhammer.wh40k import api, comparisons as grid
 from mathhammer.wh40k.profiles import Modifiers, Rules, Situation, TargetProfile, Weapon
 from mathhammer.wh40k.scenario.units import (CarriedWeapon, ModelGroup, Unit,
                                              allocation_groups, declared_order)

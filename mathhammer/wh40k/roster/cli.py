@@ -156,7 +156,7 @@ def _listing(army: Any, args: argparse.Namespace) -> int:
 
 def _analysis(army: Any, args: argparse.Namespace) -> int:
     from mathhammer.wh40k.cli import options_from_args
-    from mathhammer.wh40k.compare import pivot
+    from mathhammer.wh40k.comparisons import pivot
     from mathhammer.wh40k.targets import load
 
     options = options_from_args(args)
@@ -203,7 +203,7 @@ def default_metric(frame: Any) -> str:
 
 
 def _print_tables(frame: Any, phases: tuple[str, ...], args: argparse.Namespace) -> None:
-    from mathhammer.wh40k.compare import METRIC_LABELS
+    from mathhammer.wh40k.comparisons import METRIC_LABELS
     from mathhammer.wh40k.roster.tables import metric_table
 
     for phase in phases:
@@ -269,7 +269,7 @@ def analysis_figure(frame: Any, metric: str | None = None, title: str | None = N
     :func:`default_metric`) per phase analysed, stacked in one figure."""
     from mathhammer import charts
     from mathhammer.charts.layout import new_figure
-    from mathhammer.wh40k.compare import METRIC_LABELS
+    from mathhammer.wh40k.comparisons import METRIC_LABELS
 
     metric = metric or default_metric(frame)
     label = METRIC_LABELS.get(metric, metric.replace("_", " "))

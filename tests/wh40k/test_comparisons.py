@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 import mathhammer as mh
-from mathhammer.wh40k.compare import COLUMNS, pivot, results, sweep, to_json_dict, to_markdown
+from mathhammer.wh40k.comparisons import COLUMNS, pivot, results, sweep, to_json_dict, to_markdown
 from mathhammer.errors import OptionError, ProfileError
 
 HB = 'Heavy bolter: 36" A3 BS4+ S5 AP-1 D2 [SUSTAINED HITS 1]'
@@ -136,7 +136,7 @@ def test_unit_sizes_reach_tables_and_charts():
 
     matplotlib.use("Agg")
     from mathhammer import charts
-    from mathhammer.wh40k.compare import pivot
+    from mathhammer.wh40k.comparisons import pivot
 
     df = mh.compare({"Lascannon": LC, "Heavy bolter": HB},
                     {"Terminator Squad": "5x Terminator: T5 SV2+ INV4+ W3"}, method="exact")
@@ -275,7 +275,7 @@ def test_results_grid_matches_compare():
 
 
 def test_function_is_served_after_submodule_import():
-    import mathhammer.wh40k.compare as module
+    import mathhammer.wh40k.comparisons as module
 
     assert callable(mh.compare) and mh.compare is module.compare
     assert not math.isnan(mh.compare(HB, "MEQ", method="exact").value.iloc[0])
@@ -284,7 +284,7 @@ def test_function_is_served_after_submodule_import():
 def test_per_points_on_any_tidy_frame_matches_compare_points():
     plain = mh.compare([HB, LC], ["MEQ", "TEQ"], method="monte-carlo", trials=TRIALS, seed=2)
     with_points = mh.compare([HB, LC], ["MEQ", "TEQ"], method="monte-carlo", trials=TRIALS, seed=2, points=[20, 40])
-    from mathhammer.wh40k.compare import per_points
+    from mathhammer.wh40k.comparisons import per_points
 
     added = per_points(plain, {"Heavy bolter": 20, "Lascannon": 40})
     pd.testing.assert_frame_equal(added, with_points)
