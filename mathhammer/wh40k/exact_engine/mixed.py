@@ -3,7 +3,7 @@
 A whole-unit activation (:mod:`mathhammer.wh40k.scenario`) against a target of several
 allocation groups (attached leaders, sergeants with other wargear, models with their own Feel
 No Pain) is solved here exactly, from the same compiled arrays the scenario kernel reads
-(:class:`~mathhammer.wh40k.scenario.compile.ScenarioPlan`), following its rules:
+(:class:`~mathhammer.wh40k.scenario.layout.ScenarioPlan`), following its rules:
 
 - Allocation (05.03): a group holding a wounded model first, every non-CHARACTER group before
   any CHARACTER group, otherwise the declared order; within a group, models leave sub-group
@@ -50,19 +50,16 @@ from mathhammer.wh40k.compile import (D_CONST, D_COUNT, D_SIDES, D_TABLE, DEVAST
 from mathhammer.wh40k.exact_engine.chains import apply_batch, inflict_pending
 from mathhammer.wh40k.exact_engine.tables import (attack_die_gf, binomial_rows, mapped_pmf,
                                                   mix_powers)
-from mathhammer.wh40k.scenario.compile import (A_CHARACTER, A_FIRST_SUB, A_LOCAL, A_N_SUBS,
-                                               A_WOUNDS, B_BLAST, B_BONUS_COUNT,
-                                               B_BONUS_SIDES, B_CLEAVE, B_FIRST_CONTRIB,
-                                               B_N_CONTRIBS, B_PRECISION, B_TARGET, C_A_CONST,
-                                               C_A_COUNT, C_A_REROLL, C_A_SIDES, C_CAP,
-                                               C_PER_MODEL, C_SKIPPED, C_SUB_COUNT, C_SUB_FIRST,
-                                               DAMAGE_TABLE, F_DW_AT_END, F_DW_SPILL,
-                                               F_ONE_AT_A_TIME, K_ATTACKER, K_COMMAND,
-                                               K_FIRST_BATCH, K_N_BATCHES, S_BODYGUARD,
-                                               S_KEYWORDS, S_MODELS,
-                                               S_TOUGHNESS, U_FIRST_T, U_N_ALLOCS, U_N_T,
-                                               U_ORDER,
-                                               ScenarioPlan)
+from mathhammer.wh40k.scenario.layout import (A_CHARACTER, A_FIRST_SUB, A_LOCAL, A_N_SUBS,
+                                              A_WOUNDS, B_BLAST, B_BONUS_COUNT, B_BONUS_SIDES,
+                                              B_CLEAVE, B_FIRST_CONTRIB, B_N_CONTRIBS, B_PRECISION,
+                                              B_TARGET, C_A_CONST, C_A_COUNT, C_A_REROLL,
+                                              C_A_SIDES, C_CAP, C_PER_MODEL, C_SKIPPED,
+                                              C_SUB_COUNT, C_SUB_FIRST, DAMAGE_TABLE, F_DW_AT_END,
+                                              F_DW_SPILL, F_ONE_AT_A_TIME, K_ATTACKER, K_COMMAND,
+                                              K_FIRST_BATCH, K_N_BATCHES, S_BODYGUARD, S_KEYWORDS,
+                                              S_MODELS, S_TOUGHNESS, U_FIRST_T, U_N_ALLOCS, U_N_T,
+                                              U_ORDER, ScenarioPlan)
 
 #: Most multiply-adds the mixed-unit engine may take (about a second); beyond, Monte Carlo.
 MAX_MIXED_WORK = 400_000_000

@@ -15,9 +15,8 @@ from mathhammer.core.trials import (CHUNKS, DEFAULT_SCENARIO_TRIALS, check_seed,
                                     chunk_streams)
 from mathhammer.errors import MathhammerError, OptionError
 from mathhammer.wh40k.compile import N_WEAPONS
-from mathhammer.wh40k.scenario.compile import (K_FIRST_BATCH, K_N_BATCHES, U_MODELS,
-                                               ScenarioPlan, compile_scenario,
-                                               wound_dice_bound)
+from mathhammer.wh40k.scenario.compile import compile_scenario, wound_dice_bound
+from mathhammer.wh40k.scenario.layout import K_FIRST_BATCH, K_N_BATCHES, U_MODELS, ScenarioPlan
 from mathhammer.wh40k.scenario.model import Scenario
 from mathhammer.wh40k.scenario.reader import load_scenario
 from mathhammer.wh40k.scenario.result import ScenarioResult

@@ -16,7 +16,7 @@ from typing import NamedTuple
 import numpy as np
 
 from mathhammer.core.threads import run_shares, thread_count
-from mathhammer.wh40k.scenario.compile import U_N_ALLOCS, ScenarioArrays, ScenarioPlan
+from mathhammer.wh40k.scenario.layout import U_N_ALLOCS, ScenarioArrays, ScenarioPlan
 
 
 class Histograms(NamedTuple):

@@ -14,13 +14,13 @@ from mathhammer.wh40k.monte_carlo.dice_steps import draw_from_cdf, roll_with_low
 from mathhammer.wh40k.plan_columns import (COMMAND_CODES, COMMAND_DAMAGE_BELOW, COMMAND_ONE_DIE,
                                            D_CONST, D_COUNT, D_SIDES, D_TABLE, FNP_COLUMN,
                                            MORTAL_DAMAGE, NORMAL_DAMAGE, SAVE_FAILS, SAVE_REROLL)
-from mathhammer.wh40k.scenario.compile import (A_CHARACTER, A_FIRST_SUB, A_LOCAL, A_N_SUBS,
-                                               A_POINTS, A_UNIT, A_WOUNDS, B_FIRST_CONTRIB,
-                                               B_N_CONTRIBS, C_CAP, C_SKIPPED, C_SUB_COUNT,
-                                               C_SUB_FIRST, DAMAGE_TABLE, PICK_FIRST, S_ALLOC,
-                                               S_BODYGUARD, S_FNP_MORTAL, S_REPORT, S_TOUGHNESS,
-                                               U_FIRST_SUB, U_FIRST_T, U_N_ALLOCS, U_N_SUBS, U_N_T,
-                                               U_ORDER)
+from mathhammer.wh40k.scenario.layout import (A_CHARACTER, A_FIRST_SUB, A_LOCAL, A_N_SUBS,
+                                              A_POINTS, A_UNIT, A_WOUNDS, B_FIRST_CONTRIB,
+                                              B_N_CONTRIBS, C_CAP, C_SKIPPED, C_SUB_COUNT,
+                                              C_SUB_FIRST, DAMAGE_TABLE, PICK_FIRST, S_ALLOC,
+                                              S_BODYGUARD, S_FNP_MORTAL, S_REPORT, S_TOUGHNESS,
+                                              U_FIRST_SUB, U_FIRST_T, U_N_ALLOCS, U_N_SUBS, U_N_T,
+                                              U_ORDER)
 
 # The Command Re-roll codes, as globals numba folds into constants.
 COMMAND_HIT, COMMAND_WOUND = COMMAND_CODES["hit"], COMMAND_CODES["wound"]

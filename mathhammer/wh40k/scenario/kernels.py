@@ -1,6 +1,6 @@
 """Numba kernels for whole-unit scenarios: activations in sequence over battle rounds.
 
-Reads a :class:`~mathhammer.wh40k.scenario.compile.ScenarioPlan`'s arrays only. State per
+Reads a :class:`~mathhammer.wh40k.scenario.layout.ScenarioPlan`'s arrays only. State per
 trial: ``alive[s]`` models per sub-group, ``current[a]`` wounds left on allocation group
 ``a``'s wounded model (W when none is wounded), ``group_alive[a]``, ``unit_alive[u]`` and
 ``unit_lost[u]`` (wounds lost).
@@ -43,19 +43,19 @@ from mathhammer.wh40k.plan_columns import (AUTO_HIT, DEVASTATING, EXTRA_CRIT, FN
                                            FNP_MORTAL_COLUMN, LETHAL, MORTAL_DAMAGE, NORMAL_DAMAGE,
                                            RF_CONST, RF_COUNT, RF_SIDES, SUS_CONST, SUS_COUNT,
                                            SUS_SIDES)
-from mathhammer.wh40k.scenario.compile import (A_FIRST_SUB, A_LOCAL, A_N_SUBS, A_UNIT, A_WOUNDS,
-                                               B_BLAST, B_BONUS_COUNT, B_BONUS_SIDES, B_CLEAVE,
-                                               B_FIRST_CONTRIB, B_HAZARDOUS, B_N_CONTRIBS,
-                                               B_ONE_SHOT, B_PRECISION, B_TARGET, CLASS_ROW,
-                                               CRIT_COUNTS, C_A_CONST, C_A_COUNT, C_A_REROLL,
-                                               C_A_SIDES, C_PER_MODEL, FAILED_SAVES_TABLE,
-                                               F_DW_AT_END, F_DW_SPILL, F_HAZARD_10E,
-                                               F_ONE_AT_A_TIME, K_ATTACKER, K_COMMAND,
-                                               K_FIRST_BATCH, K_N_BATCHES, REROLL_ROW, REST_COUNTS,
-                                               R_FIRST_BIN, R_MODELS, S_FNP_MORTAL, S_KEYWORDS,
-                                               S_MODELS, S_REPORT, U_ALL_MV, U_FIRST_SUB,
-                                               U_MODELS, U_MODEL_BINS, U_N_ALLOCS, U_N_SUBS,
-                                               U_ORDER, U_SIDE, U_WOUND_BINS)
+from mathhammer.wh40k.scenario.layout import (A_FIRST_SUB, A_LOCAL, A_N_SUBS, A_UNIT, A_WOUNDS,
+                                              B_BLAST, B_BONUS_COUNT, B_BONUS_SIDES, B_CLEAVE,
+                                              B_FIRST_CONTRIB, B_HAZARDOUS, B_N_CONTRIBS,
+                                              B_ONE_SHOT, B_PRECISION, B_TARGET, CLASS_ROW,
+                                              CRIT_COUNTS, C_A_CONST, C_A_COUNT, C_A_REROLL,
+                                              C_A_SIDES, C_PER_MODEL, FAILED_SAVES_TABLE,
+                                              F_DW_AT_END, F_DW_SPILL, F_HAZARD_10E,
+                                              F_ONE_AT_A_TIME, K_ATTACKER, K_COMMAND,
+                                              K_FIRST_BATCH, K_N_BATCHES, REROLL_ROW, REST_COUNTS,
+                                              R_FIRST_BIN, R_MODELS, S_FNP_MORTAL, S_KEYWORDS,
+                                              S_MODELS, S_REPORT, U_ALL_MV, U_FIRST_SUB, U_MODELS,
+                                              U_MODEL_BINS, U_N_ALLOCS, U_N_SUBS, U_ORDER, U_SIDE,
+                                              U_WOUND_BINS)
 from mathhammer.wh40k.scenario.damage_steps import (
     COMMAND_DAMAGE, COMMAND_HIT, COMMAND_WOUND, allocation_order, bearer_mortals, damage_model,
     hazard_bearer, held_damage, models_firing, mortal_wounds, precision_group, roll_damage,

@@ -17,8 +17,8 @@ from mathhammer.core.result import (MONTE_CARLO, Distribution, Result, seed_prov
                                     subject_key)
 from mathhammer.report.tables import Table
 from mathhammer.errors import OptionError
-from mathhammer.wh40k.scenario.compile import (U_MODEL_BINS, U_MODELS, U_SIDE, U_WOUND_BINS,
-                                               U_WOUNDS, ScenarioPlan)
+from mathhammer.wh40k.scenario.layout import (U_MODEL_BINS, U_MODELS, U_SIDE, U_WOUND_BINS,
+                                              U_WOUNDS, ScenarioPlan)
 
 _ROUND_END = re.compile(r"round (?P<a>\d+) end|end of round (?P<b>\d+)")
 
@@ -211,7 +211,7 @@ class ScenarioResult(Result):
     def side_units(self, side: str) -> list[str]:
         """The units of ``side``, in the scenario's order (a side is named by them in the
         report: side "A" alone tells a reader nothing)."""
-        from mathhammer.wh40k.scenario.compile import U_SIDE
+        from mathhammer.wh40k.scenario.layout import U_SIDE
 
         index = self.plan.side_names.index(side)
         return [name for i, name in enumerate(self.plan.unit_names)

@@ -7,7 +7,8 @@ from mathhammer.core.rng import scripted_stream, seed_streams
 from mathhammer.wh40k.parse import parse_target, parse_weapon
 from mathhammer.wh40k.scenario.activations import Activation
 from mathhammer.wh40k.scenario.chunks import Histograms, run_chunks, run_trials, scratch_arrays
-from mathhammer.wh40k.scenario.compile import U_MODEL_BINS, compile_scenario
+from mathhammer.wh40k.scenario.compile import compile_scenario
+from mathhammer.wh40k.scenario.layout import U_MODEL_BINS
 from mathhammer.wh40k.scenario.model import Scenario
 from mathhammer.wh40k.scenario.units import CarriedWeapon, ModelGroup, Unit
 

@@ -7,9 +7,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from mathhammer.wh40k.scenario.compile import (A_CHARACTER, A_WOUNDS, B_N_CONTRIBS, B_TARGET,
-                                               K_ATTACKER, K_N_BATCHES, U_MODELS, U_N_ALLOCS,
-                                               U_WOUNDS, compile_scenario, wound_dice_bound)
+from mathhammer.wh40k.scenario.compile import compile_scenario, wound_dice_bound
+from mathhammer.wh40k.scenario.layout import (A_CHARACTER, A_WOUNDS, B_N_CONTRIBS, B_TARGET,
+                                              K_ATTACKER, K_N_BATCHES, U_MODELS, U_N_ALLOCS,
+                                              U_WOUNDS)
 from mathhammer.wh40k.scenario.reader import load_scenario
 
 EXAMPLE = Path(__file__).resolve().parents[3] / "examples" / "shoot_charge_fight.toml"

@@ -14,8 +14,8 @@ import pytest
 import mathhammer as mh
 from mathhammer.cli import main
 from mathhammer.wh40k.scenario.api import run, run_scripted
-from mathhammer.wh40k.scenario.compile import (B_FIRST_CONTRIB, B_N_CONTRIBS, B_TARGET,
-                                              compile_scenario)
+from mathhammer.wh40k.scenario.compile import compile_scenario
+from mathhammer.wh40k.scenario.layout import B_FIRST_CONTRIB, B_N_CONTRIBS, B_TARGET
 from mathhammer.wh40k.scenario.model import ScenarioRules
 from mathhammer.wh40k.scenario.reader import parse_scenario
 

@@ -14,7 +14,8 @@ from mathhammer.errors import ScenarioError
 from mathhammer.wh40k.parse import parse_target, parse_weapon
 from mathhammer.wh40k.profiles import Rules
 from mathhammer.wh40k.scenario.api import run, run_scripted
-from mathhammer.wh40k.scenario.compile import C_CAP, C_SKIPPED, NO_CAP, compile_scenario
+from mathhammer.wh40k.scenario.compile import compile_scenario
+from mathhammer.wh40k.scenario.layout import C_CAP, C_SKIPPED, NO_CAP
 from mathhammer.wh40k.scenario.model import Activation, Scenario, WeaponChoice
 from mathhammer.wh40k.scenario.reader import parse_scenario
 from mathhammer.wh40k.scenario.units import CarriedWeapon, ModelGroup, Unit
