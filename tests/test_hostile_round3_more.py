@@ -129,7 +129,7 @@ def _formatters():
     import pandas as pd
 
     import mathhammer as mh
-    from mathhammer.core import tables
+    from mathhammer.report import tables
     from mathhammer.wh40k import comparisons as compare_module
     result = mh.exact("Gun: A2 BS3+ S4 AP0 D1", target="MEQ")
     frame = pd.DataFrame({"k": [0, 1], "P": [0.25, 0.75]})
