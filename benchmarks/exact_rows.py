@@ -6,7 +6,7 @@
 - ``grid_rows``: a 7x6 exact comparison grid per cell: first-time, ours and mh.compare as it
   was before issue 24, by two worker processes alive side by side taking turns; repeated and
   first-time in this process; against the engine of before issue 24
-  (``tests/wh40k/previous_exact.py``, kept unchanged) solving the same cells one by one from
+  (``tests/wh40k/reference_exact.py``, kept unchanged) solving the same cells one by one from
   freshly compiled plans, and against a Monte Carlo grid at 200,000 trials per cell;
 - ``roster_rows``: a 10-unit list against five archetypes, and a 13-unit list (the example
   marines with three units taken twice) against the 10-unit ork list, both phases, exact
@@ -76,7 +76,7 @@ def exact_answer_times(weapons, target, options, repeats: int) -> tuple[float, f
 
 def previous_engine_grid(repeats: int) -> float:
     """CPU time of the grid's cells by the engine of before issue 24, one by one."""
-    from tests.wh40k import previous_exact
+    from tests.wh40k import reference_exact
 
     weapons = {k: api.parse_weapons(v) for k, v in GRID_ATTACKERS.items()}
     situation, modifiers, rules, _ = api.build_options({})
@@ -87,7 +87,7 @@ def previous_engine_grid(repeats: int) -> float:
             for name in GRID_TARGETS:
                 plan = plan_compiler.compile_plan(line, api.parse_target(name), situation,
                                                   modifiers, rules, sampling_tables=False)
-                pmf = previous_exact.solve(plan)["damage"]
+                pmf = reference_exact.solve(plan)["damage"]
                 means.append(float(np.arange(len(pmf)) @ pmf))
         return means
 
@@ -343,7 +343,7 @@ def bench_exact_issue24(repeats: int, mc_trials: int, issue24: Issue24) -> list[
                       f"{PRE_ISSUE_COMMIT}",
                 check=f"{g['previous'] / g['repeated']:.3g}x the previous engine cell by cell"),
             Row(title, "previous exact engine (CPU)", time_per_answer=secs(g["previous"]),
-                ratio="1", check="tests/wh40k/previous_exact.py, compiled cell by cell"),
+                ratio="1", check="tests/wh40k/reference_exact.py, compiled cell by cell"),
             Row(title, f"mh.compare at {PRE_ISSUE_COMMIT} (CPU)",
                 time_per_answer=secs(g["pre_issue"]),
                 ratio=f"{g['pre_issue'] / g['repeated']:.3g}x repeated, "

@@ -1,6 +1,6 @@
 """The rewritten exact engine (issue 24) against the engine as it was before it.
 
-:mod:`tests.wh40k.previous_exact` and :mod:`tests.wh40k.previous_exact_command` are the
+:mod:`tests.wh40k.reference_exact` and :mod:`tests.wh40k.reference_exact_command` are the
 engine of commit aad44c5, kept unchanged (itself checked against brute-force enumeration in
 test_exact_vs_bruteforce.py and test_reference_vs_exact.py). The new engine memoises its
 tables, raises generating functions to powers by Horner's scheme on preallocated tables and
@@ -21,14 +21,14 @@ from mathhammer.errors import MathhammerError
 from mathhammer.wh40k import api
 from mathhammer.wh40k.exact_engine import (chains as exact, command as exact_command,
                                            tables as exact_tables)
-from tests.wh40k import previous_exact, previous_exact_command
+from tests.wh40k import reference_exact, reference_exact_command
 from tests.wh40k.test_reference_vs_exact import ABILITIES, OPTIONS, RANGED_ONLY
 
 TOLERANCE = 1e-12
 
 
 def _previous(plan) -> dict[str, np.ndarray]:
-    return (previous_exact_command if plan.command_reroll else previous_exact).solve(plan)
+    return (reference_exact_command if plan.command_reroll else reference_exact).solve(plan)
 
 
 def _current(plan) -> dict[str, np.ndarray]:

@@ -11,7 +11,7 @@ from mathhammer.wh40k.exact_engine import chains as exact, tables as exact_table
 from mathhammer.wh40k.exact_engine.tables import (add_padded, binomial_rows, build_transition,
                                                   convolve, damage_transition, mapped_pmf,
                                                   mix_powers, power_1d, spill_step)
-from tests.wh40k import previous_exact
+from tests.wh40k import reference_exact
 
 COIN = np.array([0.5, 0.5])
 
@@ -126,7 +126,7 @@ def test_critical_wounds_join_the_unsaved_ones_only_when_they_move_the_chain_ali
         plan = api.GAME.compile(hammers, target, **options).exact_plan
         assert not exact.critical_like_unsaved(plan, 0), (target, options)
     for plan in (alike, api.GAME.compile(hammers, "5x T5 Sv2+ W3 FNP5+(mortal)").exact_plan):
-        got, expected = exact.solve(plan), previous_exact.solve(plan)
+        got, expected = exact.solve(plan), reference_exact.solve(plan)
         for name in ("damage", "models_destroyed"):
             assert np.abs(got[name] - expected[name]).max() < 1e-12
 
@@ -158,7 +158,7 @@ def test_a_lone_model_by_convolutions_equals_the_markov_chain(wounds, fnp):
 def test_lone_models_equal_the_previous_engine(lines, target):
     api.clear_caches()
     plan = api.GAME.compile(lines, target).exact_plan
-    got, expected = exact.solve(plan), previous_exact.solve(plan)
+    got, expected = exact.solve(plan), reference_exact.solve(plan)
     for name in ("damage", "models_destroyed"):
         assert np.abs(got[name] - expected[name]).max() < 1e-12
         assert abs(got[name].sum() - 1.0) < 1e-12

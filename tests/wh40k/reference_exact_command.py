@@ -1,5 +1,5 @@
 """The Command Re-roll exact engine as it was before issue 24 (commit aad44c5), on top of
-:mod:`tests.wh40k.previous_exact`: the slow reference for tests/wh40k/test_exact_fast.py.
+:mod:`tests.wh40k.reference_exact`: the slow reference for tests/wh40k/test_exact_fast.py.
 
 Original docstring follows.
 
@@ -53,10 +53,10 @@ from mathhammer.wh40k.compile import (AUTO_HIT, COMMAND_CODES, COMMAND_DAMAGE_BE
                                       SAVE_FAILS, SAVE_REROLL, SUS_CONST, SUS_COUNT, SUS_SIDES,
                                       WOUND_CLASS, WOUND_REROLL, CompiledPlan, attack_dice_pmf,
                                       dice_pmf)
-from tests.wh40k.previous_exact import (add_padded, apply_batch, batch_steps, check_exact_size,
-                                    check_pending_size, convolve, damage_transition,
-                                    inflict_pending, mapped_pmf, mortal_step, pmfs_of,
-                                    unsaved_and_devastating_pmf)
+from tests.wh40k.reference_exact import (add_padded, apply_batch, batch_steps,
+                                         check_exact_size, check_pending_size, convolve,
+                                         damage_transition, inflict_pending, mapped_pmf,
+                                         mortal_step, pmfs_of, unsaved_and_devastating_pmf)
 
 HIT, WOUND, DAMAGE, SAVE = (COMMAND_CODES[k] for k in ("hit", "wound", "damage", "save"))
 
