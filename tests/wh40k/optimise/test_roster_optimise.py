@@ -8,7 +8,7 @@ from mathhammer.cli import main
 from mathhammer.wh40k.optimise.roster import ENEMY_SIDE, optimise_shooting, shooting_phase
 
 FILES = Path(__file__).resolve().parents[1] / "roster" / "files"
-LIST, OTHER = FILES / "issue20_11e.json", FILES / "leaders_11e.json"
+LIST, OTHER = FILES / "real_11e.json", FILES / "leaders_11e.json"
 
 
 def test_every_shooting_unit_gets_orders_at_the_other_list():

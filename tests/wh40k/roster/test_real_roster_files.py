@@ -1,6 +1,6 @@
 """Issue 20: rosters right on real files (both editions, XML, .rosz and JSON).
 
-The files are written by :mod:`.issue20_lists` in the real schemas; expected numbers are
+The files are written by :mod:`.real_lists` in the real schemas; expected numbers are
 derived by hand in the comments (and agree with ``mh.exact`` on hand-written lines).
 """
 
@@ -17,11 +17,11 @@ from mathhammer.errors import RosterError
 
 from . import builder as b
 from .conftest import FILES
-from .issue20_lists import army
+from .real_lists import army
 
-ALL = ["issue20_10e.ros", "issue20_10e.json", "issue20_11e.rosz", "issue20_11e.json"]
-TENTH = ["issue20_10e.ros", "issue20_10e.json"]
-ELEVENTH = ["issue20_11e.rosz", "issue20_11e.json"]
+ALL = ["real_10e.ros", "real_10e.json", "real_11e.rosz", "real_11e.json"]
+TENTH = ["real_10e.ros", "real_10e.json"]
+ELEVENTH = ["real_11e.rosz", "real_11e.json"]
 
 
 def entry(army_, name):
@@ -41,7 +41,7 @@ def listed(request):
 
 
 # -- 1. scenarios keep the list's edition ---------------------------------------------------
-@pytest.mark.parametrize("name, edition", [("issue20_10e.ros", 10), ("issue20_11e.json", 11)])
+@pytest.mark.parametrize("name, edition", [("real_10e.ros", 10), ("real_11e.json", 11)])
 def test_scenario_runs_under_the_lists_edition(tmp_path, capsys, name, edition):
     out = tmp_path / "s.toml"
     assert main(["roster", str(FILES / name), "--to-scenario", str(out)]) == 0
@@ -216,7 +216,7 @@ def test_assume_applies_a_conditional_rule(listed):
 
 def test_assume_refuses_an_unknown_rule():
     with pytest.raises(RosterError, match="Hold the Line") as info:
-        mh.roster(FILES / "issue20_10e.ros", assume="Iron Warden: Iron Skin")
+        mh.roster(FILES / "real_10e.ros", assume="Iron Warden: Iron Skin")
     assert "\n" not in str(info.value)
 
 
@@ -282,10 +282,10 @@ def test_leaders_rules_apply_to_the_unit_it_leads(name):
 
 
 def test_attach_cli_refusal_is_one_line(capsys):
-    assert main(["roster", str(FILES / "issue20_10e.ros"), "--attach",
+    assert main(["roster", str(FILES / "real_10e.ros"), "--attach",
                  "Lord Castellan=Iron Chariot"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and "issue20_10e.ros" in err[0] and "Warded Sentinels" in err[0]
+    assert len(err) == 1 and "real_10e.ros" in err[0] and "Warded Sentinels" in err[0]
 
 
 # -- 8. malformed files ----------------------------------------------------------------------
@@ -363,15 +363,15 @@ def test_text_exports_are_refused_naming_the_export_to_use(tmp_path, text, kind)
 
 # -- 10. readable output ---------------------------------------------------------------------
 def test_default_tables_fit_100_columns(capsys):
-    assert main(["roster", str(FILES / "issue20_10e.ros"), "--against",
-                 str(FILES / "issue20_10e.json"), "--trials", "500"]) == 0
+    assert main(["roster", str(FILES / "real_10e.ros"), "--against",
+                 str(FILES / "real_10e.json"), "--trials", "500"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert max(len(line) for line in lines) <= 100
     assert sum(line.startswith(("Shooting:", "Fight:")) for line in lines) == 2
 
 
 def test_all_prints_one_table_per_metric(capsys):
-    assert main(["roster", str(FILES / "issue20_10e.ros"), "--target", "MEQ", "--exact",
+    assert main(["roster", str(FILES / "real_10e.ros"), "--target", "MEQ", "--exact",
                  "--all"]) == 0
     out = capsys.readouterr().out
     assert out.count("Shooting:") == 5 and out.count("Fight:") == 5
@@ -394,14 +394,14 @@ def test_plot_draws_every_phase(tmp_path, monkeypatch):
     monkeypatch.setattr(charts, "heatmap", lambda *a, **k: drawn.append(k["title"])
                         or original(*a, **k))
     out = tmp_path / "grid.png"
-    assert main(["roster", str(FILES / "issue20_10e.ros"), "--target", "MEQ", "--exact",
+    assert main(["roster", str(FILES / "real_10e.ros"), "--target", "MEQ", "--exact",
                  "--plot", str(out)]) == 0
     assert out.stat().st_size > 0
     assert [t.split(":")[0] for t in drawn] == ["Shooting phase", "Fight phase"]
 
 
 def test_scenario_carries_the_leaders_rules_and_defense(tmp_path):
-    text = mh.roster(FILES / "issue20_11e.json").to_toml()
+    text = mh.roster(FILES / "real_11e.json").to_toml()
     sentinels = text.split('[units."Warded Sentinels"]')[1].split("[units.")[0]
     assert 'profile = "T4 Sv3+ W2 FNP5+ FNP4+(mortal) [BATTLELINE, INFANTRY]"' in sentinels
     warden = text.split('[units."Iron Warden"]')[1].split("[units.")[0]
@@ -450,8 +450,8 @@ def test_huge_numbers_in_xml_are_short_refusals_or_notes(tmp_path):
 
 
 def test_assume_on_the_command_line(capsys):
-    assert main(["roster", str(FILES / "issue20_10e.ros"), "--assume",
+    assert main(["roster", str(FILES / "real_10e.ros"), "--assume",
                  "Iron Warden: Hold the Line"]) == 0
     assert "assumed: Iron Warden 'Hold the Line' (-1 to be wounded)" in capsys.readouterr().out
-    assert main(["roster", str(FILES / "issue20_10e.ros"), "--assume", "Iron Warden"]) == 2
+    assert main(["roster", str(FILES / "real_10e.ros"), "--assume", "Iron Warden"]) == 2
     assert "write UNIT: ABILITY" in capsys.readouterr().err

@@ -1,4 +1,5 @@
-"""The army of the issue-20 test files, in either edition (run as a script to rewrite them).
+"""The army of the real roster files (issue 20), in either edition (run as a script to
+rewrite them).
 
 Each unit exercises one thing a real list builder's file holds beside the numbers:
 
@@ -15,8 +16,8 @@ Each unit exercises one thing a real list builder's file holds beside the number
   10th edition, "■" in 11th) and grants Feel No Pain 5+ to the unit it leads;
 - Iron Chariot: a transport (no Leader may join it).
 
-``python -m tests.wh40k.roster.issue20_lists`` writes ``files/issue20_10e.ros``,
-``issue20_10e.json``, ``issue20_11e.rosz`` and ``issue20_11e.json``.
+``python -m tests.wh40k.roster.real_lists`` writes ``files/real_10e.ros``,
+``real_10e.json``, ``real_11e.rosz`` and ``real_11e.json``.
 """
 
 from __future__ import annotations
@@ -158,10 +159,10 @@ def chariot(edition: int) -> dict:
 
 
 def write() -> None:
-    (FILES / "issue20_10e.ros").write_text(b.to_xml(army(10)), encoding="utf-8")
-    (FILES / "issue20_10e.json").write_text(b.to_json(army(10)), encoding="utf-8")
-    (FILES / "issue20_11e.rosz").write_bytes(b.to_rosz(army(11)))
-    (FILES / "issue20_11e.json").write_text(b.to_json(army(11)), encoding="utf-8")
+    (FILES / "real_10e.ros").write_text(b.to_xml(army(10)), encoding="utf-8")
+    (FILES / "real_10e.json").write_text(b.to_json(army(10)), encoding="utf-8")
+    (FILES / "real_11e.rosz").write_bytes(b.to_rosz(army(11)))
+    (FILES / "real_11e.json").write_text(b.to_json(army(11)), encoding="utf-8")
 
 
 if __name__ == "__main__":
