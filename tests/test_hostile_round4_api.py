@@ -15,7 +15,7 @@ import mathhammer as mh
 from mathhammer import charts
 from mathhammer.core.frames import per_points, pivot, table, to_json_dict
 from mathhammer.errors import MathhammerError
-from tests.test_hostile_round3 import BASE_SCENARIO
+from tests.test_hostile_counts_kinds_and_outputs import BASE_SCENARIO
 
 WM_API = import_module("mathhammer.warmachine.api")
 WM_COMPARE = import_module("mathhammer.warmachine.comparisons")

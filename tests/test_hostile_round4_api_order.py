@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 import mathhammer as mh
 from mathhammer.core.result import Distribution
 from mathhammer.errors import OptionError
-from tests.test_hostile_round3 import BASE_SCENARIO
+from tests.test_hostile_counts_kinds_and_outputs import BASE_SCENARIO
 
 WM_API = import_module("mathhammer.warmachine.api")
 DUST_API = import_module("mathhammer.dust.api")

@@ -23,7 +23,7 @@ from mathhammer.errors import MathhammerError, OptionError, ProfileError
 from mathhammer.warmachine.parse import parse_attack, parse_target as wm_target
 from mathhammer.wh40k.parse import parse_weapon
 from tests.hostile import refused, run_cli
-from tests.test_hostile_round3 import BASE_SCENARIO
+from tests.test_hostile_counts_kinds_and_outputs import BASE_SCENARIO
 
 DUST_PARSE = import_module("mathhammer.dust.parse")
 
