@@ -2,7 +2,7 @@
 read as something else: zero-valued abilities ([SPRAY 0] gave the numbers of [SPRAY 1]),
 digits outside 0-9 and underscores in numbers (``--sweep models=٣``, ``--trials 1_0_0_0``,
 ``--seed 1_0``), an empty ``--sweep`` value, a checkpoint of 1.5 and a range past the
-10,000 limit. (Pmfs, unknown weights and unordered collections: test_hostile_round4_api_order.)
+10,000 limit. (Pmfs, unknown weights and unordered collections: test_hostile_pmfs_weights_and_order.)
 """
 
 from __future__ import annotations
