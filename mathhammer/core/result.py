@@ -44,6 +44,15 @@ class Distribution:
     subject: str | None = None
     note: str | None = None
 
+    def __post_init__(self) -> None:
+        # read-only data: a result cannot be changed after it is made
+        probabilities = self.probabilities
+        if not (isinstance(probabilities, np.ndarray) and probabilities.dtype == np.float64
+                and not probabilities.flags.writeable):
+            probabilities = np.array(probabilities, dtype=np.float64)   # the caller's stays
+            probabilities.flags.writeable = False
+            object.__setattr__(self, "probabilities", probabilities)
+
     @classmethod
     def from_counts(cls, counts: np.ndarray, **names: str | None) -> Distribution:
         """Estimate from a histogram of trial outcomes (``counts[k]`` trials gave ``k``).
@@ -262,6 +271,35 @@ def _trim(pmf: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(pmf[:end], dtype=np.float64)
 
 
+class ReadOnlyDict(dict):
+    """A dict that refuses every change after it is made: a :class:`Result`'s mappings.
+
+    Still a dict for readers (``json.dumps``, ``isinstance``, ``{**d}``); it pickles and
+    copies as a new ReadOnlyDict. Make a changed result with ``dataclasses.replace``.
+
+    Examples
+    --------
+    >>> d = ReadOnlyDict({"a": 1})
+    >>> try:
+    ...     d["b"] = 2
+    ... except TypeError as exc:
+    ...     print(str(exc)[:45])
+    a result cannot be changed after it is made;
+    """
+
+    __slots__ = ()
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> Any:
+        raise TypeError("a result cannot be changed after it is made; build a new one "
+                        "(dataclasses.replace(result, inputs={**result.inputs, ...}))")
+
+    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = _refuse
+    __ior__ = _refuse
+
+    def __reduce__(self) -> tuple[Any, tuple[dict]]:
+        return type(self), (dict(self),)
+
+
 #: Most rows :meth:`Result.to_text` prints per outcome.
 MAX_TEXT_ROWS = 1_000_000
 
@@ -299,6 +337,13 @@ class Result:
     seed: int | list[int] | None = None
     inputs: dict[str, Any] = field(default_factory=dict)
     labels: dict[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        # read-only data: each mapping a ReadOnlyDict of its own (a copy of the caller's)
+        for name in ("distributions", "probabilities", "inputs", "labels"):
+            value = getattr(self, name)
+            if not isinstance(value, ReadOnlyDict):
+                object.__setattr__(self, name, ReadOnlyDict(value))
 
     # -- access ---------------------------------------------------------------------------
     def for_subject(self, subject: str) -> Result:

@@ -128,8 +128,7 @@ def simulate(weapons: WeaponsLike, target: str | TargetProfile, *,
     check_monte_carlo_size(question.plan, AUTO_FIRST_BLOCK)
     tallies, precision = _run_until_precise(question.plan, seed, target_stderr, progress)
     result = contract.tallied_result(GAME, question, tallies, seed)
-    result.inputs["precision"] = precision
-    return result
+    return dataclasses.replace(result, inputs={**result.inputs, "precision": precision})
 
 
 #: Most hits one Monte Carlo trial may roll, and most hits a whole run may roll (about an

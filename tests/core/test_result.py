@@ -1,3 +1,4 @@
+import dataclasses
 import json
 
 import numpy as np
@@ -103,3 +104,50 @@ def test_the_summary_columns_line_up_whatever_the_labels():
     text = dust_exact(["Shotgun: 3/1"], "Grenadier: INFANTRY2").to_text()
     rows = [line for line in text.splitlines() if " mean " in line]
     assert len(rows) >= 4 and len({line.index(" mean ") for line in rows}) == 1
+
+
+# -- results are data: read-only once made (issue 40, item 5) --------------------------------
+def _made() -> Result:
+    pmf = np.array([0.25, 0.75])
+    return Result(method="exact", distributions={"damage": Distribution.from_pmf(pmf)},
+                  probabilities={"unit_destroyed": 0.75}, inputs={"weapons": "Gun"},
+                  labels={"damage": "wounds lost"})
+
+
+def test_a_results_mappings_and_arrays_cannot_be_changed():
+    result = _made()
+    for mapping in (result.distributions, result.probabilities, result.inputs, result.labels):
+        with pytest.raises(TypeError, match="cannot be changed after it is made"):
+            mapping["x"] = 1
+        for change in (lambda m: m.update(x=1), lambda m: m.pop(next(iter(m))),
+                       lambda m: m.clear(), lambda m: m.setdefault("x", 1)):
+            with pytest.raises(TypeError):
+                change(mapping)
+    with pytest.raises(ValueError, match="read-only"):
+        result.distribution("damage").probabilities[0] = 1.0
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        result.method = "monte-carlo"  # type: ignore[misc]
+    assert result.mean("damage") == 0.75
+
+
+def test_the_callers_containers_stay_theirs():
+    pmf, inputs = np.array([0.5, 0.5]), {"weapons": "Gun"}
+    result = Result(method="exact", distributions={"d": Distribution(pmf)}, inputs=inputs)
+    pmf[0] = 0.0   # the caller's array is still writable, and the result did not see it
+    inputs["weapons"] = "Other"
+    assert result.distribution("d").probabilities.tolist() == [0.5, 0.5]
+    assert result.inputs == {"weapons": "Gun"}
+
+
+def test_a_changed_result_is_a_new_one_and_pickles_and_serialises_as_before():
+    import pickle
+
+    result = _made()
+    changed = dataclasses.replace(result, inputs={**result.inputs, "precision": 0.01})
+    assert changed.inputs == {"weapons": "Gun", "precision": 0.01}
+    assert result.inputs == {"weapons": "Gun"}
+    again = pickle.loads(pickle.dumps(changed))
+    assert again.inputs == changed.inputs and isinstance(again.inputs, dict)
+    with pytest.raises(TypeError):
+        again.inputs["x"] = 1
+    json.dumps(changed.to_dict())

@@ -55,6 +55,15 @@ class ScenarioResult(Result):
     groups: np.ndarray = None  # type: ignore[assignment]
     sides: np.ndarray = None  # type: ignore[assignment]
 
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        for name in ("models", "wounds", "groups", "sides"):   # read-only, as a Result's
+            array = getattr(self, name)
+            if isinstance(array, np.ndarray) and array.flags.writeable:
+                array = array.copy()
+                array.flags.writeable = False
+                object.__setattr__(self, name, array)
+
     @classmethod
     def from_histograms(cls, plan: ScenarioPlan, trials: int,
                         seed: int | np.random.SeedSequence, models: np.ndarray,

@@ -79,3 +79,12 @@ def test_sides_are_named_by_their_units_in_the_report():
     assert result.side_units("A") == ["Intercessors"] and result.side_units("B") == ["Boyz"]
     text = result.to_text()
     assert "  A (Intercessors) round 1:" in text and "  B (Boyz)" in text
+
+
+
+def test_a_scenario_results_histograms_are_read_only():
+    result = run(load_scenario(EXAMPLE), trials=500, seed=1)
+    for array in (result.models, result.wounds, result.groups, result.sides):
+        assert not array.flags.writeable
+    with pytest.raises(TypeError):
+        result.inputs["subject"] = "other"
