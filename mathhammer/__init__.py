@@ -14,7 +14,7 @@ _LAZY = {
     "simulate": "mathhammer.wh40k.api",
     "exact": "mathhammer.wh40k.api",
     "parse_weapon": "mathhammer.wh40k.parse",
-    "parse_target": "mathhammer.wh40k.parse",
+    "parse_target": "mathhammer.wh40k.targets",
     "Weapon": "mathhammer.wh40k.profiles",
     "TargetProfile": "mathhammer.wh40k.profiles",
     "Situation": "mathhammer.wh40k.profiles",

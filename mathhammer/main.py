@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from mathhammer.cli.options import EXIT_OK, EXIT_USAGE, ArgumentParser
-from mathhammer.errors import MathhammerError, did_you_mean
+from mathhammer.errors import MathhammerError, command_line_words, did_you_mean
 
 def build_parser() -> ArgumentParser:
     from mathhammer.wh40k import cli as wh40k_cli
@@ -87,7 +87,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             status = handler(args)
         return status or EXIT_OK
     except MathhammerError as exc:
-        print(f"mathhammer: error: {_one_line(str(exc))}", file=sys.stderr)
+        print(f"mathhammer: error: {_one_line(command_line_words(exc))}", file=sys.stderr)
         return EXIT_USAGE
     except BrokenPipeError:
         # The reader (e.g. `| head`) went away: stop quietly, as other command-line tools do.

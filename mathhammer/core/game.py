@@ -30,10 +30,10 @@ import numpy as np
 
 from mathhammer.core.inputs import dask_client, refuse_unordered, results_dict, unordered
 from mathhammer.core.progress import bar as progress_bar, check_progress
-from mathhammer.core.result import Distribution, Result
+from mathhammer.core.result import Distribution, Result, seed_provenance
 from mathhammer.core.signatures import EXACT, MONTE_CARLO, check_method
-from mathhammer.core.trials import CHUNKS, check_seed, check_trials
-from mathhammer.errors import OptionError, UnsupportedError
+from mathhammer.core.trials import CHUNKS, as_seed_sequence, check_seed, check_trials
+from mathhammer.errors import OptionError, UnsupportedError, within
 
 #: The seeds every entry point takes: a non-negative int, or a SeedSequence (e.g. the child
 #: spawned for one cell of a comparison grid); only its (entropy, spawn key) matter.
@@ -158,20 +158,15 @@ class Game(Generic[Plan]):
 
 # -- one question ----------------------------------------------------------------------------
 def recorded_seed(seed: SeedLike) -> tuple[Any, list[int]]:
-    """What a result records of its seed: ``(entropy, spawn key)``, plain JSON values.
+    """What a result records of its seed: ``(entropy, spawn key)``, plain JSON values (see
+    :func:`~mathhammer.core.result.seed_provenance`).
 
     Examples
     --------
     >>> recorded_seed(7), recorded_seed(np.random.SeedSequence(7).spawn(2)[1])
     ((7, []), (7, [1]))
     """
-    if isinstance(seed, np.random.SeedSequence):
-        entropy = seed.entropy
-        # the ignore: numpy's stub allows None, but a SeedSequence draws entropy when given none
-        entropy = [int(e) for e in entropy] if isinstance(entropy, (list, tuple, np.ndarray)) \
-            else int(entropy)  # type: ignore[arg-type]
-        return entropy, [int(k) for k in seed.spawn_key]
-    return seed, []
+    return seed_provenance(seed)
 
 
 def monte_carlo_result(game: Game[Plan], plan: Plan, *, trials: int, seed: SeedLike,
@@ -272,8 +267,7 @@ def cell_seeds(seed: SeedLike, n_cells: int, *, common: bool = False) -> list[Se
     seed = check_seed(seed)
     if common:
         return [seed] * n_cells
-    root = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
-    return list(root.spawn(n_cells))
+    return list(as_seed_sequence(seed).spawn(n_cells))
 
 
 class Answer(Protocol):
@@ -570,7 +564,8 @@ def _run_cell(game: Game[Any], cell: Cell, method: str, trials: int,
                     raise
         return monte_carlo_result(game, plan, trials=trials, seed=check_seed(seed))
     except UnsupportedError as exc:
-        raise UnsupportedError(f"{cell.attacker} against {cell.target}: {exc}") from None
+        raise within(f"{cell.attacker} against {cell.target}", exc,
+                     (cell.attacker, cell.target)) from None
 
 
 def labelled(specs: Any, single: tuple[type, ...], missing: str,

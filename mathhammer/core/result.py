@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from mathhammer.core.readonly import ReadOnlyDict
 from mathhammer.core.signatures import EXACT, MONTE_CARLO
 from mathhammer.errors import MathhammerError, OptionError
 
@@ -269,35 +270,6 @@ def _trim(pmf: np.ndarray) -> np.ndarray:
     nonzero = np.flatnonzero(pmf > 0)
     end = int(nonzero[-1]) + 1 if len(nonzero) else 1
     return np.ascontiguousarray(pmf[:end], dtype=np.float64)
-
-
-class ReadOnlyDict(dict):
-    """A dict that refuses every change after it is made: a :class:`Result`'s mappings.
-
-    Still a dict for readers (``json.dumps``, ``isinstance``, ``{**d}``); it pickles and
-    copies as a new ReadOnlyDict. Make a changed result with ``dataclasses.replace``.
-
-    Examples
-    --------
-    >>> d = ReadOnlyDict({"a": 1})
-    >>> try:
-    ...     d["b"] = 2
-    ... except TypeError as exc:
-    ...     print(str(exc)[:45])
-    a result cannot be changed after it is made;
-    """
-
-    __slots__ = ()
-
-    def _refuse(self, *args: Any, **kwargs: Any) -> Any:
-        raise TypeError("a result cannot be changed after it is made; build a new one "
-                        "(dataclasses.replace(result, inputs={**result.inputs, ...}))")
-
-    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = _refuse
-    __ior__ = _refuse
-
-    def __reduce__(self) -> tuple[Any, tuple[dict]]:
-        return type(self), (dict(self),)
 
 
 #: Most rows :meth:`Result.to_text` prints per outcome.

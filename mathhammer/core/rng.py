@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from mathhammer.core.jit import kernel
+from mathhammer.core.trials import CHUNKS, Seed, as_seed_sequence, trials_per_chunk
 from mathhammer.errors import OptionError
 
 STREAM_WORDS = 6
@@ -46,7 +47,7 @@ def seed_streams(seed: int | np.random.SeedSequence, n_streams: int) -> np.ndarr
     numpy.ndarray
         ``uint64`` array of shape ``(n_streams, 6)``.
     """
-    root = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
+    root = as_seed_sequence(seed)
     states = np.zeros((n_streams, STREAM_WORDS), dtype=np.uint64)
     states[:, :4] = root.generate_state(4 * n_streams, np.uint64).reshape(n_streams, 4)
     for i in np.flatnonzero(~states[:, :4].any(axis=1)):
@@ -183,3 +184,9 @@ def binomial(state, n, p):
         if uniform(state) < p:
             successes += 1
     return successes
+
+
+def chunk_streams(trials: int, seed: Seed, chunks: int = CHUNKS
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """Random stream states and trial counts of every chunk: ``(streams, per_chunk)``."""
+    return seed_streams(seed, chunks), trials_per_chunk(trials, chunks)

@@ -61,6 +61,24 @@ def check_seed(seed: Any) -> Seed:
     return int(seed)
 
 
+def as_seed_sequence(seed: Any) -> Any:
+    """``seed`` (an int or a :class:`numpy.random.SeedSequence`, checked as by
+    :func:`check_seed`) as a fresh SeedSequence: the one way every engine turns a seed into
+    random streams or spawned children.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> child = np.random.SeedSequence(5).spawn(2)[1]
+    >>> as_seed_sequence(5).entropy, as_seed_sequence(child).spawn_key
+    (5, (1,))
+    """
+    import numpy as np
+
+    seed = check_seed(seed)
+    return seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
+
+
 def trials_per_chunk(trials: int, chunks: int = CHUNKS) -> np.ndarray:
     """``trials`` split as evenly as possible over ``chunks`` (the first ones get the extra)."""
     import numpy as np
@@ -69,11 +87,3 @@ def trials_per_chunk(trials: int, chunks: int = CHUNKS) -> np.ndarray:
     counts = np.full(chunks, base, dtype=np.int64)
     counts[:extra] += 1
     return counts
-
-
-def chunk_streams(trials: int, seed: Seed, chunks: int = CHUNKS
-                  ) -> tuple[np.ndarray, np.ndarray]:
-    """Random stream states and trial counts of every chunk: ``(streams, per_chunk)``."""
-    from mathhammer.core.rng import seed_streams
-
-    return seed_streams(seed, chunks), trials_per_chunk(trials, chunks)

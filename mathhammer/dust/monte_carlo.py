@@ -12,7 +12,7 @@ import numpy as np
 from mathhammer.core.game import SeedLike, Tallies
 from mathhammer.core.limits import check_outcome_values, check_run_work
 from mathhammer.core.progress import watch
-from mathhammer.core.trials import CHUNKS, check_seed, check_trials, chunk_streams
+from mathhammer.core.trials import CHUNKS, check_seed, check_trials
 from mathhammer.dust.compile import N_DICE, CompiledPlan
 from mathhammer.dust.exact_engine import ExchangeSide, full_dice
 
@@ -45,6 +45,8 @@ def run_monte_carlo(compiled: CompiledPlan, trials: int, seed: SeedLike, *,
     check_outcome_values(n_bins * len(compiled.targets), "the hits or damage of one trial",
                          "fewer carriers or dice per line")
     check_run_work(int(compiled.rows[:, N_DICE].sum()), trials, "dice")
+    from mathhammer.core.rng import chunk_streams   # numba: loaded when a run starts
+
     streams, chunk_trials = chunk_streams(trials, check_seed(seed), N_CHUNKS)
     hist = np.zeros((N_CHUNKS, len(compiled.targets), 3, n_bins), dtype=np.int64)
     rows = np.ascontiguousarray(compiled.rows)
@@ -67,6 +69,8 @@ def exchange_monte_carlo(side_a: ExchangeSide, side_b: ExchangeSide, rounds: int
     # the dice both sides roll at full strength; a side that rolls none still takes a step
     dice = sum(sum(full_dice(side)) + 1 for side in (side_a, side_b))
     check_run_work(dice * rounds, trials, "dice")
+    from mathhammer.core.rng import chunk_streams   # numba: loaded when a run starts
+
     streams, chunk_trials = chunk_streams(trials, check_seed(seed), N_CHUNKS)
     hists = [np.zeros((N_CHUNKS, side.capacity + 1), dtype=np.int64)
              for side in (side_a, side_b)]

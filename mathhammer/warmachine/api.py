@@ -18,7 +18,7 @@ from mathhammer.core.result import Distribution, Result
 from mathhammer.core.signatures import old_spellings, renamed
 from mathhammer.core.inputs import one_or_many
 from mathhammer.core.limits import check_outcome_values, check_run_work
-from mathhammer.core.trials import CHUNKS, DEFAULT_TRIALS, check_seed, check_trials, chunk_streams
+from mathhammer.core.trials import CHUNKS, DEFAULT_TRIALS, check_seed, check_trials
 from mathhammer.errors import OptionError
 from mathhammer.warmachine.compile import M_GRID, CompiledPlan, compile_plan
 from mathhammer.warmachine.exact_engine import outcome_names, solve
@@ -165,6 +165,8 @@ def run_monte_carlo(compiled: CompiledPlan, trials: int, seed: SeedLike, *,
                          "the boxes one trial marks", "fewer or smaller target models")
     check_run_work(len(compiled.rows) * max(1, compiled.n_models), trials, "attack rolls",
                    MAX_ATTACK_ROLLS_PER_RUN)
+    from mathhammer.core.rng import chunk_streams   # numba: loaded when a run starts
+
     streams, per_chunk = chunk_streams(trials, seed, N_CHUNKS)
     n_models = compiled.n_models
     shapes = ((compiled.max_damage + 1,), (n_models + 1,), (compiled.max_boosts + 1,),

@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 import re
 
-from mathhammer.errors import MathhammerError, ProfileError
+from mathhammer.errors import MathhammerError, ProfileError, command_line_words
 from mathhammer.web.jobs import one_line
 from mathhammer.web.units import Units, is_named
 
@@ -101,6 +101,7 @@ def check_line(game: str, kind: str, line: str, units: Units | None = None
             return {"ok": True, "read": checker(line.strip(), units or Units(None))}
         return {"ok": True, "read": checker(line.strip())}
     except MathhammerError as exc:
-        return {"ok": False, "message": one_line(str(exc))}
+        return {"ok": False, "message": one_line(command_line_words(exc))}
     except (ValueError, TypeError, OverflowError, RecursionError) as exc:
-        return {"ok": False, "message": f"cannot read this line: {one_line(str(exc))[:200]}"}
+        said = one_line(command_line_words(exc))[:200]
+        return {"ok": False, "message": f"cannot read this line: {said}"}

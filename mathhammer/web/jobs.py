@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mathhammer.core.progress import Cancelled, listen
-from mathhammer.errors import MathhammerError
+from mathhammer.errors import MathhammerError, command_line_words
 
 log = logging.getLogger("mathhammer.web")
 
@@ -143,7 +143,7 @@ class JobRunner:
             job.state = "cancelled"
             return
         except MathhammerError as exc:
-            self._fail(job, one_line(str(exc)))
+            self._fail(job, one_line(command_line_words(exc)))
             return
         except (MemoryError, RecursionError) as exc:
             self._fail(job, f"this question needs more memory or depth than the machine has "
@@ -151,8 +151,9 @@ class JobRunner:
             return
         except Exception as exc:  # a bug: logged with its traceback, one line on the page
             log.error("job %s failed:\n%s", job.id, traceback.format_exc())
-            self._fail(job, f"internal error ({type(exc).__name__}: {one_line(str(exc))[:200]}"
-                            "); this is a bug in mathhammer, please report it")
+            said = one_line(command_line_words(exc))[:200]
+            self._fail(job, f"internal error ({type(exc).__name__}: {said}); this is a bug "
+                            "in mathhammer, please report it")
             return
         job.seconds = time.monotonic() - job.started
         if job.cancel.is_set():

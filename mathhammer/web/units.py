@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from mathhammer.errors import MathhammerError, OptionError
+from mathhammer.errors import MathhammerError, OptionError, command_line_words
 
 log = logging.getLogger("mathhammer.web")
 
@@ -139,7 +139,7 @@ class Units:
             with self.using():
                 return read(text.strip())
         except MathhammerError as exc:
-            raise type(exc)(page_words(str(exc))) from None
+            raise type(exc)(page_words(command_line_words(exc))) from None
 
 
 def melee_when_charged(lines: list[str], charged: bool) -> list[str]:

@@ -28,7 +28,7 @@ _LAZY = {
     "results": "mathhammer.wh40k.comparisons",
     "run": "mathhammer.wh40k.scenario.api",
     "parse_weapon": "mathhammer.wh40k.parse",
-    "parse_target": "mathhammer.wh40k.parse",
+    "parse_target": "mathhammer.wh40k.targets",
     "Weapon": "mathhammer.wh40k.profiles",
     "TargetProfile": "mathhammer.wh40k.profiles",
     "Situation": "mathhammer.wh40k.profiles",

@@ -22,8 +22,8 @@ from mathhammer.core.limits import check_run_work
 from mathhammer.core.inputs import refuse_unordered, switch
 from mathhammer.core.progress import check_progress, watch
 from mathhammer.core.result import Distribution, Result
-from mathhammer.core.trials import (CHUNKS, DEFAULT_TRIALS, check_seed, check_trials,
-                                    chunk_streams)
+from mathhammer.core.trials import (CHUNKS, DEFAULT_TRIALS, as_seed_sequence, check_seed,
+                                    check_trials)
 from mathhammer.errors import OptionError, did_you_mean
 from mathhammer.wh40k.compile import CompiledPlan, compile_plan
 from mathhammer.wh40k.profiles import (Modifiers, Rules, Situation, TargetProfile, Weapon,
@@ -160,7 +160,7 @@ def _run_until_precise(plan: CompiledPlan, seed: int | np.random.SeedSequence,
     Block ``k`` is seeded from the ``k``-th child of the seed's ``SeedSequence``, so the
     result depends on the seed alone.
     """
-    root = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
+    root = as_seed_sequence(seed)
     root = np.random.SeedSequence(root.entropy, spawn_key=tuple(root.spawn_key) + (0xA070,))
     total: Tallies | None = None
     block = AUTO_FIRST_BLOCK
@@ -250,6 +250,8 @@ def run_monte_carlo(plan: CompiledPlan, trials: int, seed: int | np.random.SeedS
     """
     from mathhammer.core.threads import run_shares, thread_count
     from mathhammer.wh40k.monte_carlo.kernels import Histograms, Scratch, run_chunks
+
+    from mathhammer.core.rng import chunk_streams   # numba: loaded when a run starts
 
     streams, per_chunk = chunk_streams(trials, seed, chunks)
     sizes = (plan.total_wounds + 1, plan.total_models + 1, plan.max_hazard_mortals + 1)

@@ -27,7 +27,7 @@ from typing import Any, cast
 import numpy as np
 
 from mathhammer.core.result import EXACT, Distribution, Result
-from mathhammer.errors import UnsupportedError
+from mathhammer.errors import UnsupportedError, within
 from mathhammer.wh40k import api
 from mathhammer.wh40k.exact_engine import chains as engine, command
 from mathhammer.wh40k.exact_engine.batches import SolvedTables, batchable, most_hits, solve_tables
@@ -303,7 +303,7 @@ def _solve_alone(weapons: Sequence[Weapon], profile: TargetProfile, setting: tup
     except UnsupportedError as exc:
         if name is None:
             raise
-        raise UnsupportedError(f"{name}: {exc}") from None
+        raise within(name, exc) from None
     return ExactCell(pmfs, plan.total_models, bool(plan.hazard_rolls),
                      (weapons, profile, setting))
 

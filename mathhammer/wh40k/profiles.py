@@ -477,17 +477,19 @@ class Situation:
     def __post_init__(self) -> None:
         check_field_kinds(self)
         if self.advanced and self.stationary:
-            raise OptionError("a unit that advanced did not remain stationary; drop --advanced "
-                              "or --stationary")
+            raise OptionError("a unit that advanced did not remain stationary; drop {advanced} "
+                              "or {stationary}", options={"advanced": True, "stationary": True})
         if self.advanced and self.indirect:
             raise OptionError("indirect shooting needs a unit that did not advance (10.07); "
-                              "drop --advanced or --indirect")
+                              "drop {advanced} or {indirect}",
+                              options={"advanced": True, "indirect": True})
         if self.indirect and self.overwatch:
             raise OptionError("indirect shooting and overwatch (snap shooting) are different "
-                              "shooting types; choose one of --indirect and --overwatch")
+                              "shooting types; choose one of {indirect} and {overwatch}",
+                              options={"indirect": True, "overwatch": True})
         if self.spotted and not self.indirect:
-            raise OptionError("--spotted only matters for indirect shooting; add --indirect "
-                              "or drop --spotted")
+            raise OptionError("{spotted} only matters for indirect shooting; add {indirect} "
+                              "or drop {spotted}", options={"spotted": True, "indirect": True})
 
 
 @dataclass(frozen=True, slots=True)
@@ -557,35 +559,38 @@ class Modifiers:
     def __post_init__(self) -> None:
         check_field_kinds(self)
         if self.command_reroll not in COMMAND_REROLLS:
-            raise OptionError(f"command-reroll '{self.command_reroll}' is not a roll a Command "
-                              f"Re-roll can be spent on; use one of {', '.join(COMMAND_REROLLS)}")
+            raise OptionError(f"{{command_reroll}} is not a roll a Command Re-roll can be spent "
+                              f"on; use one of {', '.join(COMMAND_REROLLS)}",
+                              options={"command_reroll": self.command_reroll})
         for name in ("reroll_damage", "reroll_attacks"):
             value = getattr(self, name)
             if value not in DICE_REROLL_POLICIES:
-                raise OptionError(f"{name.replace('_', '-')} '{value}' is not a re-roll policy "
-                                  f"for a dice characteristic; use one of "
-                                  f"{', '.join(DICE_REROLL_POLICIES)}")
+                raise OptionError(f"{{{name}}} is not a re-roll policy for a dice "
+                                  f"characteristic; use one of "
+                                  f"{', '.join(DICE_REROLL_POLICIES)}", options={name: value})
         for name in ("reroll_hits", "reroll_wounds", "reroll_saves"):
             value = getattr(self, name)
             if value not in REROLL_POLICIES:
-                raise OptionError(f"{name.replace('_', '-')} '{value}' is not a re-roll policy; "
-                                  f"use one of {', '.join(REROLL_POLICIES)}")
+                raise OptionError(f"{{{name}}} is not a re-roll policy; use one of "
+                                  f"{', '.join(REROLL_POLICIES)}", options={name: value})
         if self.reroll_saves == "noncrit":
-            raise OptionError("saves have no critical results; use reroll-saves ones or failed")
+            raise OptionError("saves have no critical results: {reroll_saves} is not a policy "
+                              "for saves; use ones or failed",
+                              options={"reroll_saves": "noncrit"})
         for name in ("crit_hits", "crit_wounds"):
             value = getattr(self, name)
             if not 2 <= value <= 6:
-                raise OptionError(f"--{name.replace('_', '-')} {value} is impossible: critical "
-                                  "results happen on 2+ to 6+ (6 is the default)")
+                raise OptionError(f"{{{name}}} is impossible: critical results happen on 2+ "
+                                  "to 6+ (6 is the default)", options={name: value})
         for name in ("damage_minus", "damage_plus"):
             if getattr(self, name) < 0:
-                raise OptionError(f"--{name.replace('_', '-')} {getattr(self, name)} must not "
-                                  "be negative")
+                raise OptionError(f"{{{name}}} must not be negative",
+                                  options={name: getattr(self, name)})
         for name in ("fnp", "fnp_mortal", "fnp_psychic"):
             value = getattr(self, name)
             if value is not None and not 2 <= value <= 6:
-                raise OptionError(f"--{name.replace('_', '-')} {value} is impossible: Feel No "
-                                  "Pain runs from 2+ to 6+")
+                raise OptionError(f"{{{name}}} is impossible: Feel No Pain runs from 2+ to 6+",
+                                  options={name: value})
 
 
 @dataclass(frozen=True, slots=True)

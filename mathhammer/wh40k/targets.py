@@ -37,7 +37,8 @@ from mathhammer.core.limits import MAX_MODELS, check_number_text, refuse_foreign
 from mathhammer.core.numbers import refuse_malformed_count
 from mathhammer.core.reference_names import (UnknownTargetError, normalize, split_name_line,
                                              table_line as _line_of)
-from mathhammer.wh40k.parse import common_target_line, parse_keywords, parse_target
+from mathhammer.wh40k.parse import common_target_line, parse_keywords
+from mathhammer.wh40k.parse import parse_target as parse_target_line
 
 _FIELDS = {"aliases", "name", "models", "T", "Sv", "W", "InSv", "InSv_scope", "FNP",
            "FNP_mortal", "keywords", "data", "note", "line", "10e"}
@@ -276,7 +277,7 @@ def _entry(key: str, table: dict[str, Any], text: str, source: str) -> TargetEnt
                 raise fail("line must be a string such as \"5x Intercessor: T4 Sv3+ W2\"",
                            "line")
             try:
-                profile = parse_target(table["line"])
+                profile = parse_target_line(table["line"])
             except ProfileError as exc:
                 raise fail(str(exc), "line") from None
             if "models" in table:
@@ -315,7 +316,7 @@ def _other_editions(key: str, table: dict[str, Any], text: str,
             if not isinstance(sub.get("line"), str):
                 raise fail("the entry is written as a line: give the 10th-edition statline as "
                            "line = \"...\" too", "line")
-            profile = parse_target(sub["line"])
+            profile = parse_target_line(sub["line"])
         else:
             merged = {k: v for k, v in table.items() if k != "10e"}
             merged.update(sub)
@@ -418,6 +419,28 @@ def check_library(library: Any) -> None:
                           f"{type(library).__name__} {library!r:.60}")
 
 
+def parse_target(text: str, *, library: TargetLibrary | None = None,
+                 edition: int = 11) -> TargetProfile:
+    """A target written as text, read as every function that takes a target reads it: a
+    target line (``"5x Terminator: T5 Sv2+ InSv4+ W3 [INFANTRY]"``) or a reference name
+    (``"MEQ"``, ``"10x TEQ"``; ``library`` and ``edition`` as in :func:`resolve_target`).
+
+    Raises
+    ------
+    ProfileError
+        Naming the offending token, its column and the fix, or the closest reference name.
+
+    Examples
+    --------
+    >>> parse_target("MEQ").wounds, parse_target("10x Cultist: T3 Sv6+ W1").models
+    (2, 10)
+    """
+    if not isinstance(text, str):
+        raise ProfileError(f"a target is text: a target line or a reference name such as "
+                           f"'MEQ', not {type(text).__name__} {text!r:.40}")
+    return resolve_target(text, library, edition)
+
+
 def resolve_target(target: str | TargetProfile, library: TargetLibrary | None = None,
                    edition: int = 11) -> TargetProfile:
     """A target line or reference name (``"MEQ"``, ``"10x TEQ"``) to a :class:`TargetProfile`.
@@ -443,7 +466,7 @@ def resolve_target(target: str | TargetProfile, library: TargetLibrary | None = 
         if found is not None:
             return found
     try:
-        return parse_target(target)
+        return parse_target_line(target)
     except ProfileError:
         if isinstance(target, str) and target.strip() and ":" not in target \
                 and not _LOOKS_LIKE_PROFILE_RE.search(target):

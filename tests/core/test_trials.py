@@ -3,7 +3,8 @@
 import numpy as np
 import pytest
 
-from mathhammer.core.trials import (CHUNKS, check_seed, check_trials, chunk_streams,
+from mathhammer.core.rng import chunk_streams
+from mathhammer.core.trials import (CHUNKS, as_seed_sequence, check_seed, check_trials,
                                     trials_per_chunk)
 from mathhammer.errors import OptionError
 
@@ -41,3 +42,25 @@ def test_streams_depend_on_the_seed_only():
     b, _ = chunk_streams(10_000, 1)
     c, _ = chunk_streams(10, 2)
     assert (a == b).all() and not (a == c).all()
+
+
+def test_one_seed_sequence_from_any_seed():
+    child = np.random.SeedSequence(5).spawn(3)[2]
+    again = as_seed_sequence(child)
+    assert again is not child and (again.entropy, again.spawn_key) == (5, (2,))
+    assert as_seed_sequence(7).entropy == 7 and as_seed_sequence(np.int64(7)).entropy == 7
+    with pytest.raises(OptionError, match="seed=-1"):
+        as_seed_sequence(-1)
+
+
+def test_a_roster_analysis_takes_a_seed_sequence_like_every_entry_point():
+    import mathhammer as mh
+    from mathhammer.wh40k.roster.api import example
+
+    army = mh.roster(example("marines"))
+    child = np.random.SeedSequence(5)
+    frame = army.compare("MEQ", seed=child, method="monte-carlo", trials=1_000,
+                         phases=["shooting"])
+    assert frame.attrs["seed"] == 5
+    assert frame.equals(army.compare("MEQ", seed=5, method="monte-carlo", trials=1_000,
+                                     phases=["shooting"]))

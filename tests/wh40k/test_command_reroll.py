@@ -106,7 +106,7 @@ def test_refusals() -> None:
     with pytest.raises(UnsupportedError, match="already re-rolled"):
         mh.simulate("A1 BS3+ S10 AP0 DD6", "T1 Sv- W9", command_reroll="damage",
                     reroll_damage="ones", trials=10)
-    with pytest.raises(OptionError, match="command-reroll 'armour'.*hit, wound"):
+    with pytest.raises(OptionError, match="command_reroll='armour' is not a roll.*hit, wound"):
         mh.simulate("A1 BS3+ S10 AP0 DD6", "T1 Sv- W9", command_reroll="armour", trials=10)
 
 

@@ -72,6 +72,6 @@ def test_modifiers_and_rules():
         Modifiers(reroll_saves="noncrit")
     with pytest.raises(OptionError, match="is not a re-roll policy"):
         Modifiers(reroll_hits="sometimes")
-    with pytest.raises(OptionError, match="crit-hits 1 is impossible"):
+    with pytest.raises(OptionError, match="crit_hits=1 is impossible"):
         Modifiers(crit_hits=1)
     assert Rules().edition == 11 and Rules(edition=10).edition == 10

@@ -47,10 +47,11 @@ import pandas as pd
 
 from mathhammer.core.inputs import texts
 from mathhammer.core.progress import bar as progress_bar, check_progress
-from mathhammer.core.result import Distribution, Result
+from mathhammer.core.result import Distribution, Result, seed_provenance
 from mathhammer.core.signatures import (AUTO, EXACT, MONTE_CARLO, check_method,
                                         exact_as_method, old_spellings)
-from mathhammer.core.trials import DEFAULT_GRID_TRIALS, check_seed, check_trials
+from mathhammer.core.trials import (DEFAULT_GRID_TRIALS, as_seed_sequence, check_seed,
+                                    check_trials)
 from mathhammer.errors import OptionError, UnsupportedError
 from mathhammer.wh40k import api, comparisons as grid
 from mathhammer.wh40k.profiles import Modifiers, Rules, Situation, TargetProfile, Weapon
@@ -176,7 +177,7 @@ def analyse(roster: RosterLike, targets: Any, *, method: str = AUTO,
     methods = set(out["method"])
     out.attrs.update(method=methods.pop() if len(methods) == 1 else "mixed",
                      trials=trials if (out["method"] == "monte-carlo").any() else None,
-                     seed=seed if not isinstance(seed, np.random.SeedSequence) else seed.entropy,
+                     seed=seed_provenance(seed)[0],
                      edition=edition, notes=notes + monte_carlo, choices=choices)
     return out
 
@@ -191,7 +192,7 @@ def _run_cells(cells, seed, trials, profiles, options, results_out, progress, ex
 
     ``exact``: False, True (exact wherever covered), or ``"every"`` (exact or
     :class:`_NotEveryCell` at the first cell it does not cover, before any Monte Carlo)."""
-    children = np.random.SeedSequence(seed).spawn(len(cells))
+    children = as_seed_sequence(seed).spawn(len(cells))
     choices: list[str] = []
     monte_carlo: list[str] = []
     with progress_bar(len(cells), "roster", progress=progress) as bar:
@@ -487,7 +488,7 @@ def _solve_statlines(planned: list[_Planned], every: bool, bar) -> None:
             try:
                 cell.answer = solve_cells([request], names=[cell.name])[0]
             except UnsupportedError as exc:
-                cell.why = str(exc).removeprefix(f"{cell.name}: ")
+                cell.why = exc.reason
                 if every:
                     return
         return
@@ -607,7 +608,7 @@ def _grid_cell(label, weapons, target, child, exact, trials, points, options, re
             return grid.compare({label: weapons}, {target.label: target.profile},
                                 method=EXACT, **kwargs), "exact", ""
         except UnsupportedError as exc:
-            why = str(exc).removeprefix(f"{label} against {target.label}: ")
+            why = exc.reason
             if exact == "every":
                 return None, "monte-carlo", why
     return grid.compare({label: weapons}, {target.label: target.profile}, trials=trials,

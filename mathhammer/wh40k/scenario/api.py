@@ -11,8 +11,7 @@ import numpy as np
 from mathhammer.core.inputs import refuse_unordered
 from mathhammer.core.limits import check_run_work
 from mathhammer.core.progress import check_progress, watch
-from mathhammer.core.trials import (CHUNKS, DEFAULT_SCENARIO_TRIALS, check_seed, check_trials,
-                                    chunk_streams)
+from mathhammer.core.trials import CHUNKS, DEFAULT_SCENARIO_TRIALS, check_seed, check_trials
 from mathhammer.errors import MathhammerError, OptionError
 from mathhammer.wh40k.compile import N_WEAPONS
 from mathhammer.wh40k.scenario.compile import compile_scenario, wound_dice_bound
@@ -145,6 +144,8 @@ def run_scenario_monte_carlo(plan: ScenarioPlan, trials: int,
     count per trial when its chunk ends), read while the kernel runs; the call is the same.
     """
     from mathhammer.wh40k.scenario.chunks import Histograms, run_chunks
+
+    from mathhammer.core.rng import chunk_streams   # numba: loaded when a run starts
 
     streams, per_chunk = chunk_streams(trials, seed, chunks)
     out = Histograms.zeros(plan, (chunks,))

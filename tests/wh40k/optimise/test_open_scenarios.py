@@ -59,7 +59,7 @@ def test_run_refuses_open_choices(lines, message, line):
     ('targets = ["Termagants"]\nchoose = { rerol_hits = ["ones"] }\n', "unknown key "
                                                                        "'rerol_hits' in choose"),
     ('targets = ["Termagants"]\nchoose = { reroll_hits = ["sometimes"] }\n',
-     "reroll-hits 'sometimes' is not a re-roll policy"),
+     "reroll_hits='sometimes' is not a re-roll policy"),
     ('targets = ["Termagants"]\nchoose = { lethal_policy = ["maybe"] }\n',
      "lethal_policy 'maybe' must be one of"),
     ('targets = ["Termagants"]\nchoose = { reroll_hits = [] }\n', "non-empty list"),
