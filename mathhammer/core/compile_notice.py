@@ -7,7 +7,10 @@ one of an engine's entry kernel in this process prints, once, for example::
 
     mathhammer: compiling the 40k simulation kernels once (about 5 s; later runs start at once)
 
-It prints only when stderr is a terminal and no ``--quiet`` scope is open
+While the compile runs the line ticks (seconds elapsed, functions compiled so far) and says
+how long it took when it ends, so a first run shows that something moves; progress bars hold
+still meanwhile and restart their clocks after (a rate counts trials, not compiling). It
+prints only when stderr is a terminal and no ``--quiet`` scope is open
 (:func:`mathhammer.core.progress.quiet`), so pipes, ``--json`` output and logs never see it.
 ``mathhammer warmup`` compiles every engine ahead of time.
 """
@@ -16,8 +19,9 @@ from __future__ import annotations
 
 import sys
 import threading
+import time
 
-from mathhammer.core.progress import is_quiet, stderr_is_terminal
+from mathhammer.core.progress import is_quiet, set_compiling, stderr_is_terminal
 
 #: Module of an engine's entry kernels -> (what compiles, cold seconds measured on an idle
 #: 2-core machine, rounded up). Helpers compiled from inside a kernel are not announced.
@@ -49,6 +53,37 @@ def notice(module: str) -> str | None:
 
 
 _compiling: str | None = None  # what the compile in progress compiles (its top-level kernel)
+#: Seconds between two ticks of the compile notice.
+TICK = 0.5
+
+
+class _Ticker:
+    """The announced compile's line, rewritten every :data:`TICK` seconds on the terminal
+    with the seconds elapsed and the functions compiled so far, finished with its time."""
+
+    def __init__(self, line: str) -> None:
+        self.line, self.start, self.functions = line, time.monotonic(), 1
+        self.done = threading.Event()
+        self.thread = threading.Thread(target=self._run, name="mathhammer-compile-notice",
+                                       daemon=True)
+        self.thread.start()
+
+    def _say(self, words: str, end: str = "") -> None:
+        # \r and erase-to-end: one line rewritten in place (stderr is a terminal here)
+        print(f"\r{self.line} {words}\x1b[K", end=end, file=sys.stderr, flush=True)
+
+    def _run(self) -> None:
+        while not self.done.wait(TICK):
+            self._say(f"{time.monotonic() - self.start:.0f} s, {self.functions} functions "
+                      "compiled")
+
+    def finish(self) -> None:
+        self.done.set()
+        self.thread.join()
+        self._say(f"done in {time.monotonic() - self.start:.1f} s", end="\n")
+
+
+_ticker: _Ticker | None = None
 
 
 def compiling() -> str | None:
@@ -58,27 +93,34 @@ def compiling() -> str | None:
 
 
 def _on_compile_start(module: str) -> None:
-    global _depth, _compiling
+    global _depth, _compiling, _ticker
     with _lock:
         top_level = _depth == 0
         _depth += 1
         if top_level:
             _compiling = ENGINES.get(module, ("mathhammer's kernels", 0))[0]
+            set_compiling(True)
+        elif _ticker is not None:
+            _ticker.functions += 1
         if not top_level or module in _announced:
             return
         line = notice(module)
         if line is None or is_quiet() or not stderr_is_terminal():
             return
         _announced.add(module)
-    print(line, file=sys.stderr, flush=True)
+        _ticker = _Ticker(line)
 
 
 def _on_compile_end() -> None:
-    global _depth, _compiling
+    global _depth, _compiling, _ticker
     with _lock:
         _depth = max(_depth - 1, 0)
-        if _depth == 0:
-            _compiling = None
+        if _depth:
+            return
+        _compiling, ticker, _ticker = None, _ticker, None
+        set_compiling(False)
+    if ticker is not None:
+        ticker.finish()
 
 
 def install() -> None:

@@ -35,6 +35,7 @@ POLL = 0.2
 _lock = threading.Lock()
 _depth = 0   # bars (or quiet scopes) open in this process
 _quiet = 0   # quiet scopes open in this process (no bars, no compile notice)
+_compiling = threading.Event()   # set while numba compiles (see set_compiling)
 
 
 class Bar:
@@ -66,6 +67,13 @@ class Bar:
         """Set the count of units done (never moves backwards)."""
         if done > self._done:
             self.update(done - self._done)
+
+    def restart_clock(self) -> None:
+        """Start the bar's clock again (its rate counts work from now on), keeping its count:
+        the kernels compiled meanwhile, which is no work done."""
+        if self._bar is not None:   # tqdm's clock: its delay and rate count from now
+            now = self._bar._time()
+            self._bar.start_t = self._bar.last_print_t = now
 
     def close(self) -> None:
         if self._bar is not None:
@@ -188,6 +196,16 @@ def quiet() -> Iterator[None]:
             _quiet -= 1
 
 
+def set_compiling(on: bool) -> None:
+    """Told by :mod:`mathhammer.core.compile_notice` while kernels compile: a bar of
+    :func:`watch` holds still meanwhile (the compile notice moves instead) and restarts its
+    clock after, so its rate counts trials only."""
+    if on:
+        _compiling.set()
+    else:
+        _compiling.clear()
+
+
 def is_quiet() -> bool:
     """Whether a :func:`quiet` scope is open."""
     return _quiet > 0
@@ -222,8 +240,15 @@ def watch(work: Callable[[], T], done: Callable[[], int], total: int, desc: str,
         # A daemon thread: Ctrl-C in the calling thread ends the process without waiting.
         thread = threading.Thread(target=run, name="mathhammer-work", daemon=True)
         thread.start()
+        held = False
         while thread.is_alive():
             thread.join(POLL)
+            if _compiling.is_set():   # kernels compiling: no trials run, the notice ticks
+                held = True
+                continue
+            if held:
+                b.restart_clock()
+                held = False
             b.update_to(min(int(done()), total))
         if "error" in outcome:
             raise outcome["error"]

@@ -15,3 +15,63 @@ def test_each_engine_module_has_its_line():
 def test_helper_modules_are_not_announced():
     assert notice("mathhammer.core.rng") is None
     assert notice("mathhammer.wh40k.monte_carlo.dice_steps") is None
+
+
+def test_a_first_compile_ticks_while_it_runs_and_says_how_long_it_took(monkeypatch, capsys):
+    import time
+
+    from mathhammer.core import compile_notice, progress
+
+    monkeypatch.setattr(compile_notice, "stderr_is_terminal", lambda: True)
+    monkeypatch.setattr(compile_notice, "_announced", set())
+    monkeypatch.setattr(compile_notice, "TICK", 0.05)
+    compile_notice._on_compile_start("mathhammer.dust.kernels")
+    assert progress._compiling.is_set() and compile_notice.compiling() == "the Dust kernels"
+    for _ in range(3):   # helpers compiled inside the entry kernel
+        compile_notice._on_compile_start("mathhammer.core.rng")
+        compile_notice._on_compile_end()
+    time.sleep(0.3)
+    compile_notice._on_compile_end()
+    err = capsys.readouterr().err
+    assert not progress._compiling.is_set() and compile_notice.compiling() is None
+    ticks = err.split("\r")
+    assert "s, 4 functions compiled" in err and len(ticks) >= 3   # it moved
+    assert ticks[-1].startswith(notice("mathhammer.dust.kernels") + " done in ")
+    assert err.endswith("\n") and capsys.readouterr().out == ""
+
+
+def test_nothing_is_printed_off_a_terminal(monkeypatch, capsys):
+    from mathhammer.core import compile_notice, progress
+
+    monkeypatch.setattr(compile_notice, "stderr_is_terminal", lambda: False)
+    monkeypatch.setattr(compile_notice, "_announced", set())
+    compile_notice._on_compile_start("mathhammer.dust.kernels")
+    assert progress._compiling.is_set()   # bars still hold while kernels compile
+    compile_notice._on_compile_end()
+    assert capsys.readouterr().err == ""
+
+
+def test_a_bar_holds_while_kernels_compile_and_restarts_its_clock(monkeypatch):
+    from mathhammer.core import progress
+
+    restarted, seen = [], []
+    monkeypatch.setattr(progress, "POLL", 0.01)
+    monkeypatch.setattr(progress.Bar, "restart_clock", lambda self: restarted.append(1))
+    monkeypatch.setattr(progress.Bar, "update_to", lambda self, n: seen.append(n))
+
+    def work():
+        import time
+
+        progress.set_compiling(True)
+        time.sleep(0.1)
+        progress.set_compiling(False)
+        time.sleep(0.1)
+        return "answer"
+
+    class FakeTqdm:
+        def close(self):
+            pass
+
+    monkeypatch.setattr(progress, "_make", lambda total, desc, unit: FakeTqdm())
+    assert progress.watch(work, lambda: 0, 10, "trials", progress=True) == "answer"
+    assert restarted == [1] and seen and seen[-1] == 10
