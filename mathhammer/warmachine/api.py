@@ -283,7 +283,8 @@ class WarmachineGame(Game[CompiledPlan]):
 
     def run_exact(self, plan: CompiledPlan) -> Outcomes:
         pmfs, probabilities = solve(plan)
-        return Outcomes({k: Distribution.from_pmf(v) for k, v in pmfs.items()}, probabilities)
+        return Outcomes({k: Distribution.from_pmf(v) for k, v in pmfs.items()},
+                        _possible(plan, probabilities))
 
     def labels_of(self, plan: CompiledPlan) -> dict[str, str]:
         return labels_of(plan)
@@ -296,8 +297,16 @@ class WarmachineGame(Game[CompiledPlan]):
         ``unit_destroyed`` and the plan's own events (:func:`outcome_names`) as
         probabilities, in that order."""
         names = ["hit", "crit", "unit_destroyed", *outcome_names(plan)]
-        return Outcomes(tallies.distributions(),
-                        {name: float(tallies.events[name] / tallies.trials) for name in names})
+        return Outcomes(tallies.distributions(), _possible(plan, {
+            name: float(tallies.events[name] / tallies.trials) for name in names}))
+
+
+def _possible(plan: CompiledPlan, probabilities: dict[str, float]) -> dict[str, float]:
+    """The events that can happen: no "a Tough roll saved" against targets without [TOUGH]
+    (or with Tough rolls switched off), where it would always read 0."""
+    if plan.rule_set.tough_allowed and any(t.tough for t in plan.targets):
+        return probabilities
+    return {k: v for k, v in probabilities.items() if k != "tough_saved"}
 
 
 #: Warmachine's side of the contract, for core's simulate, exact and compare.

@@ -41,3 +41,18 @@ def test_lines_and_objects():
 def test_the_game_refuses_an_option_it_does_not_have():
     with pytest.raises(OptionError, match="unknown option 'half_range'"):
         GAME.compile("Fist: MAT6 POW12", "Jack: DEF13 ARM14 BOXES30", half_range=True)
+
+
+def test_a_tough_roll_is_reported_only_where_one_can_be_made():
+    from mathhammer.warmachine.profiles import Rules
+
+    plain = exact("Fist: MAT6 POW12", "Jack: DEF13 ARM14 BOXES30")
+    assert "tough_saved" not in plain.probabilities
+    assert "Tough" not in plain.to_text()
+    tough = "5x Grunt: DEF12 ARM12 BOXES1 [TOUGH]"
+    assert "tough_saved" in exact("Fist: MAT6 POW12", tough).probabilities
+    assert "tough_saved" in simulate("Fist: MAT6 POW12", tough, trials=1_000).probabilities
+    assert "tough_saved" not in exact("Fist: MAT6 POW12", tough,
+                                      rules=Rules(tough_allowed=False)).probabilities
+    assert "tough_saved" not in simulate("Fist: MAT6 POW12", "Jack: DEF13 ARM14 BOXES30",
+                                         trials=1_000).probabilities
