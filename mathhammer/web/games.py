@@ -15,7 +15,8 @@ from mathhammer.errors import OptionError
 from mathhammer.web import forms
 from mathhammer.web.checks import refuse_file_reference
 from mathhammer.web.jobs import Answer
-from mathhammer.web.render import Chart, chart_views, csv_download, text_download
+from mathhammer.web.render import (Chart, at_least_html, chart_views, csv_download,
+                                   text_download)
 from mathhammer.web.templating import page
 from mathhammer.web.units import Units, melee_when_charged
 from mathhammer.web import words
@@ -96,7 +97,8 @@ def _pairing_answer(attacker: Any, target: str, options: dict[str, Any],
     for chart in shown:
         downloads.update(chart.downloads())
     html = page("answer_40k.html", grid="", single=result,
-                single_table=result.table().to_html(), charts=shown,
+                single_table=result.table().to_html(),
+                at_least=at_least_html(result, ("damage", "models_destroyed")), charts=shown,
                 engine=engine.words(per=""), downloads=downloads)
     return Answer(html, downloads, chart_views(shown))
 
@@ -181,5 +183,6 @@ def result_answer(result: Any, engine: forms.Engine, outcomes: tuple[str, ...]) 
     for chart in charts:
         downloads.update(chart.downloads())
     html = page("answer_result.html", table=result.table().to_html(), charts=charts,
+                at_least=at_least_html(result, outcomes),
                 engine=engine.words(), downloads=downloads, text=result.to_text())
     return Answer(html, downloads, chart_views(charts))

@@ -84,3 +84,25 @@ def csv_download(make: Callable[[], Any]) -> Download:
 def frame_html(frame: Any, *, index: bool = True, classes: str = "grid") -> str:
     """A pandas frame as an escaped HTML table."""
     return frame.to_html(index=index, escape=True, border=0, classes=classes, na_rep="-")
+
+
+#: Most rows of a "chance of at least k" table (the chart shows the rest).
+AT_LEAST_ROWS = 60
+
+
+def at_least_html(result: Any, outcomes: tuple[str, ...]) -> str:
+    """The chance of exactly and of at least ``k`` of each outcome in ``outcomes`` that the
+    result has, as one HTML table (``k`` down the side, four decimals as the command line
+    prints them): the numbers behind the distribution charts."""
+    import pandas as pd
+
+    present = [o for o in outcomes if o in result.outcomes]
+    columns = {}
+    for outcome in present:
+        label = result.label(outcome)
+        columns[f"P({label} = k)"] = result.pmf(outcome)
+        columns[f"P({label} ≥ k)"] = result.at_least(outcome)
+    frame = pd.DataFrame(columns).fillna(0.0).head(AT_LEAST_ROWS)
+    frame.index.name = "k"
+    return frame.to_html(escape=True, border=0, classes="grid at-least",
+                         float_format=lambda p: f"{p:.4f}")

@@ -20,6 +20,10 @@ def environment() -> Any:
                       autoescape=select_autoescape(["html"]), undefined=StrictUndefined,
                       trim_blocks=True, lstrip_blocks=True)
     env.globals["static_url"] = static_url
+    from mathhammer.web.syntax import SYNTAX, ability_choices
+
+    env.globals["syntax"] = SYNTAX   # how to write each kind of line (macros.lines)
+    env.globals["abilities"] = ability_choices
     return env
 
 

@@ -142,3 +142,55 @@ def test_a_list_loads_by_keyboard(server, browser):
     assert browser.execute_script("return window.__opened") == 2
     chooser.send_keys(str(ROSTER_FILES / "marines_10e.ros"))
     _wait(browser, _shown("#listing"), 30)
+
+
+# -- writing lines without knowing the syntax, and lines kept in the browser -----------------
+def test_the_line_writer_and_saved_lines_on_a_phone(server, phone):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    browser = phone
+    browser.get(server + "/")
+    browser.execute_script("localStorage.clear()")
+    browser.get(server + "/")
+    _type(browser, "#weapons", "")
+    _click(browser, "#weapons ~ details.syntax summary")
+    writer = browser.find_element(By.CSS_SELECTOR, 'fieldset.writer[data-writer="weapon"]')
+    for part, value in (("count", "5"), ("name", "Plasma gun"), ("a", "1"), ("s", "8"),
+                        ("ap", "-3"), ("d", "2")):
+        field = writer.find_element(By.CSS_SELECTOR, f'[data-part="{part}"]')
+        field.clear()
+        field.send_keys(value)
+    Select(writer.find_element(By.CSS_SELECTOR, '[data-part="ability"]')) \
+        .select_by_value("RAPID FIRE")
+    writer.find_element(By.CSS_SELECTOR, '[data-part="ability-value"]').send_keys("1")
+    writer.find_element(By.CSS_SELECTOR, "[data-add-ability]").click()
+    writer.find_element(By.CSS_SELECTOR, "[data-write]").click()
+    written = browser.find_element(By.CSS_SELECTOR, "#weapons").get_attribute("value")
+    assert written == '5x Plasma gun: 24" A1 BS3+ S8 AP-3 D 2 [RAPID FIRE 1]'
+    _wait(browser, _shown("#weapons-checks li.ok"))   # the page's own checker reads it
+    assert _page_width(browser)[0] <= PHONE
+    # saved in this browser, offered again after a reload, added by picking it
+    _click(browser, 'div.saved[data-saved-for="40k:weapon"] button.save-lines')
+    browser.get(server + "/")
+    _type(browser, "#weapons", "")
+    saved = Select(browser.find_element(
+        By.CSS_SELECTOR, 'div.saved[data-saved-for="40k:weapon"] select.saved-lines'))
+    assert written in [o.get_attribute("value") for o in saved.options]
+    saved.select_by_value(written)
+    assert browser.find_element(By.CSS_SELECTOR, "#weapons").get_attribute("value") == written
+
+
+def test_a_pairing_shows_the_chance_of_at_least_k_as_numbers(server, browser):
+    from selenium.webdriver.common.by import By
+
+    browser.get(server + "/")
+    _type(browser, "#weapons", WEAPONS[2])
+    _type(browser, "#targets", "Rhino: T10 Sv3+ W10 [VEHICLE]")
+    _click(browser, "form.compute button[type=submit]")
+    _wait(browser, lambda b: b.find_elements(By.CSS_SELECTOR, "details.at-least"))
+    _click(browser, "details.at-least summary")
+    rows = browser.find_elements(By.CSS_SELECTOR, "table.at-least tbody tr")
+    at_least = mh.exact(WEAPONS[2], "Rhino: T10 Sv3+ W10 [VEHICLE]").at_least("damage")
+    shown = [float(r.find_elements(By.TAG_NAME, "td")[1].text) for r in rows[:len(at_least)]]
+    assert shown == pytest.approx(at_least.round(4).tolist(), abs=1e-12)

@@ -46,6 +46,88 @@ function watchField(area) {
   if (area.value.trim()) checkField(area);
 }
 
+// -- writing lines: examples, the 40k line writer, lines saved in this browser ---------------
+function addLine(area, line) {
+  area.value = (area.value.trim() ? area.value.trim() + "\n" : "") + line;
+  area.dispatchEvent(new Event("input"));  // checked as if typed
+}
+
+function part(root, name) { return $(`[data-part="${name}"]`, root); }
+
+function weaponLine(root) {
+  const count = parseInt(part(root, "count").value, 10);
+  const name = part(root, "name").value.trim();
+  const melee = part(root, "melee").checked;
+  const skill = part(root, "skill").value;
+  const abilities = JSON.parse(root.dataset.abilities || "[]");
+  return `${count > 1 ? count + "x " : ""}${name ? name + ": " : ""}` +
+    `${melee ? "Melee" : part(root, "range").value + '"'} A${part(root, "a").value.trim()} ` +
+    `${melee ? "WS" : "BS"}${skill}+ S${part(root, "s").value} AP${part(root, "ap").value} ` +
+    `D ${part(root, "d").value.trim()}` + (abilities.length ? ` [${abilities.join(", ")}]` : "");
+}
+
+function targetLine(root) {
+  const count = parseInt(part(root, "count").value, 10);
+  const name = part(root, "name").value.trim();
+  const sv = part(root, "sv").value, insv = part(root, "insv").value, fnp = part(root, "fnp").value;
+  const keywords = part(root, "keywords").value.trim();
+  return `${count > 1 ? count + "x " : ""}${name ? name + ": " : ""}T${part(root, "t").value} ` +
+    `Sv${sv === "-" ? "-" : sv + "+"}${insv ? " InSv" + insv + "+" : ""} W${part(root, "w").value}` +
+    `${fnp ? " FNP" + fnp + "+" : ""}${keywords ? " [" + keywords + "]" : ""}`;
+}
+
+function watchWriter(root) {
+  const area = document.getElementById(root.dataset.into);
+  const adder = $("[data-add-ability]", root);
+  if (adder) adder.addEventListener("click", () => {
+    const name = part(root, "ability").value;
+    if (!name) return;
+    const value = part(root, "ability-value").value.trim();
+    const ability = name === "ANTI" ? `ANTI-${value || "INFANTRY 4+"}` : (value ? `${name} ${value}` : name);
+    const abilities = JSON.parse(root.dataset.abilities || "[]").concat([ability]);
+    root.dataset.abilities = JSON.stringify(abilities);
+    part(root, "abilities").textContent = abilities.join(", ");
+  });
+  $("[data-write]", root).addEventListener("click", () => {
+    addLine(area, root.dataset.writer === "weapon" ? weaponLine(root) : targetLine(root));
+    root.dataset.abilities = "[]";
+    const shown = part(root, "abilities");
+    if (shown) shown.textContent = "";
+  });
+}
+
+const SAVED_MOST = 50;
+function savedKey(box) { return "mathhammer:saved:" + box.dataset.savedFor; }
+function savedLines(box) {
+  try { return JSON.parse(localStorage.getItem(savedKey(box)) || "[]"); } catch (e) { return []; }
+}
+
+function listSaved(box) {
+  const select = $("select.saved-lines", box);
+  select.replaceChildren(new Option("choose…", ""));
+  savedLines(box).forEach((line) => select.append(new Option(line, line)));
+}
+
+function watchSaved(box) {
+  const area = document.getElementById(box.dataset.into);
+  const note = $(".saved-note", box);
+  $(".save-lines", box).addEventListener("click", () => {
+    const lines = area.value.split("\n").map((l) => l.trim()).filter((l) => l);
+    const kept = lines.concat(savedLines(box).filter((l) => !lines.includes(l))).slice(0, SAVED_MOST);
+    try { localStorage.setItem(savedKey(box), JSON.stringify(kept)); } catch (e) { note.textContent = "this browser keeps no saved lines"; return; }
+    note.textContent = `${lines.length} saved in this browser`;
+    listSaved(box);
+  });
+  $(".forget-lines", box).addEventListener("click", () => {
+    try { localStorage.removeItem(savedKey(box)); } catch (e) { /* nothing kept */ }
+    note.textContent = "saved lines forgotten";
+    listSaved(box);
+  });
+  const select = $("select.saved-lines", box);
+  select.addEventListener("change", () => { if (select.value) addLine(area, select.value); select.value = ""; });
+  listSaved(box);
+}
+
 // -- computations -----------------------------------------------------------------------------
 let running = null;
 
@@ -287,6 +369,9 @@ function watchUnits() {
 document.addEventListener("DOMContentLoaded", () => {
   watchUnits();
   $$("textarea[data-check-game]").forEach(watchField);
+  $$("button.example").forEach((b) => b.addEventListener("click", () => addLine(document.getElementById(b.dataset.into), b.textContent)));
+  $$("fieldset.writer").forEach(watchWriter);
+  $$("div.saved").forEach(watchSaved);
   $$(".drop").forEach(watchDrop);
   const pick = $("#archetype");
   if (pick) pick.addEventListener("change", () => {
