@@ -20,7 +20,6 @@ from mathhammer.wh40k import abilities as ab
 NO_SAVE = 7
 #: The editions whose rules the engines resolve.
 EDITIONS: tuple[int, ...] = (10, 11)
-RerollPolicy = Literal["none", "ones", "failed", "noncrit", "all"]
 REROLL_POLICIES: tuple[str, ...] = ("none", "ones", "failed", "noncrit", "all")
 #: Re-roll policies for a random characteristic (the Attacks or Damage roll): ``ones``
 #: re-rolls the lowest result the dice can give (a 1 on one die), ``low`` any result below

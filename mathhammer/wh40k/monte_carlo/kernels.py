@@ -187,7 +187,7 @@ def _attack_dice(state, batch, b):
 
 
 @inline_kernel
-def _roll_damage(state, batch, cdfs, b):
+def _damage_once(state, batch, cdfs, b):
     """Batch ``b``'s raw damage roll: its D dice, or a draw from its ``DAMAGE_ROLLS`` table
     (``D_TABLE``: a re-rolled Damage roll, a random [MELTA X])."""
     if batch[b, D_TABLE]:
@@ -196,16 +196,16 @@ def _roll_damage(state, batch, cdfs, b):
 
 
 @inline_kernel
-def _damage_roll(state, batch, cdfs, b, command):
+def _damage_with_command_reroll(state, batch, cdfs, b, command):
     """Batch ``b``'s raw Damage roll with the Command Re-roll for Damage perhaps in hand: a
     result below ``COMMAND_DAMAGE_BELOW`` is rolled again, all of it or (``COMMAND_ONE_DIE``)
     its lowest die only. Returns (raw, command still in hand)."""
     if command != COMMAND_DAMAGE:
-        return _roll_damage(state, batch, cdfs, b), command
+        return _damage_once(state, batch, cdfs, b), command
     if not batch[b, COMMAND_ONE_DIE]:
-        raw = _roll_damage(state, batch, cdfs, b)
+        raw = _damage_once(state, batch, cdfs, b)
         if raw < batch[b, COMMAND_DAMAGE_BELOW]:
-            raw = _roll_damage(state, batch, cdfs, b)
+            raw = _damage_once(state, batch, cdfs, b)
             command = 0
         return raw, command
     # never a D_TABLE batch (the compiler refuses that pair): roll the dice one by one
@@ -417,7 +417,7 @@ def _inflict_failed_saves(state, b, failed, batch, damage_maps, groups, cdfs, al
     for _ in range(failed):
         if alive[0] == 0:
             break
-        raw = _roll_damage(state, batch, cdfs, b)
+        raw = _damage_once(state, batch, cdfs, b)
         lost += _lose_wounds(state, np.int64(0), damage_maps[b, NORMAL_DAMAGE, raw], fnp, alive,
                              current, wounds)
     return lost
@@ -452,7 +452,7 @@ def _save_and_inflict(state, b, to_save, command, plan, counts, alive, current, 
             if g < 0:
                 break
             if saves[b, g, SAVE_FAILS, face]:
-                raw, command = _damage_roll(state, batch, cdfs, b, command)
+                raw, command = _damage_with_command_reroll(state, batch, cdfs, b, command)
                 lost += _lose_wounds(state, g, damage_maps[b, NORMAL_DAMAGE, raw],
                                      groups[g, batch[b, FNP_COLUMN]], alive, current, wounds)
     return lost, command
@@ -482,7 +482,7 @@ def _held_mortals(state, pending, n_pending, command, dw_spill, batch, damage_ma
 def _mortal_damage(state, b, command, batch, damage_maps, cdfs):
     """One [DEVASTATING WOUNDS] critical wound's Damage roll, after the Command Re-roll if
     it is below average: (mortal wounds, Command Re-roll still in hand)."""
-    raw, command = _damage_roll(state, batch, cdfs, b, command)
+    raw, command = _damage_with_command_reroll(state, batch, cdfs, b, command)
     return damage_maps[b, MORTAL_DAMAGE, raw], command
 
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mathhammer.errors import ProfileError, RosterError
-from mathhammer.wh40k.roster import defense as df
+from mathhammer.wh40k.roster import defense
 from mathhammer.wh40k.roster import keywords as kw
 from mathhammer.wh40k.roster.defense import Effect
 from mathhammer.wh40k.roster.groups import ModelSelection, model_groups
@@ -276,10 +276,10 @@ class _Defence:
         own = [_effects([t for t in ability_texts(m.parts) if t not in unit_texts])
                for m in models]
         one_kind = len({m.name for m in models}) <= 1
-        wide = [e for e in shared if e.kind in df.PER_UNIT and not e.condition]
+        wide = [e for e in shared if e.kind in defense.PER_UNIT and not e.condition]
         for model, found in zip(models, own):
             for e in found:
-                if e.kind in df.PER_UNIT and not e.condition:
+                if e.kind in defense.PER_UNIT and not e.condition:
                     if one_kind:
                         wide.append(e)
                     else:
@@ -289,7 +289,7 @@ class _Defence:
         every = shared + [e for found in own for e in found]
         for part in [unit_parts] + [m.parts for m in models]:
             for ability, text in ability_texts(part):
-                for sentence in df.unmodelled(ability, text):
+                for sentence in defense.unmodelled(ability, text):
                     notes.append(f"'{kw.clean(ability)}' is not modelled: "
                                  f"\"{sentence[:120]}\"")
         leading = tuple(dict.fromkeys(e for e in every if e.leading or e.led))
@@ -300,9 +300,9 @@ class _Defence:
         for e in conditional:
             notes.append(f"'{e.ability}' ({e.describe()}) has a condition ('{e.condition}'): "
                          f"not applied; --assume \"{unit}: {e.ability}\" applies it")
-        per_model = [[e for e in shared + found if e.kind in df.PER_MODEL and not e.condition]
+        per_model = [[e for e in shared + found if e.kind in defense.PER_MODEL and not e.condition]
                      for found in own]
-        return cls(per_model, tuple(sorted(df.unit_defense(wide).items())), leading,
+        return cls(per_model, tuple(sorted(defense.unit_defense(wide).items())), leading,
                    conditional)
 
 
@@ -317,7 +317,7 @@ def _describe_wide(key: str, value: int | bool) -> str:
 
 
 def _effects(texts: list[tuple[str, str]]) -> list[Effect]:
-    return list(dict.fromkeys(e for name, text in texts for e in df.effects(name, text)))
+    return list(dict.fromkeys(e for name, text in texts for e in defense.effects(name, text)))
 
 
 def _split_models(selection: Node, source, name: str) -> tuple[list[ModelSelection], list[Node]]:

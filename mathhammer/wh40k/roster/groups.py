@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from mathhammer.errors import ProfileError
 from mathhammer.wh40k.profiles import TargetProfile, Weapon
-from mathhammer.wh40k.roster import defense as df
+from mathhammer.wh40k.roster import defense
 from mathhammer.wh40k.roster import keywords as kw
 from mathhammer.wh40k.roster.defense import Effect
 from mathhammer.wh40k.roster.nodes import (
@@ -174,7 +174,7 @@ def _statline(model: ModelSelection, unit_profiles: list[Node], unit_keywords: l
     try:
         line = kw.statline(characteristics(profile), words, None, None, None, notes,
                            f"statline '{kw.clean(profile.get('name'))}'")
-        return df.apply_to_profile(line, found)
+        return defense.apply_to_profile(line, found)
     except ProfileError as exc:
         notes.append(f"statline '{kw.clean(profile.get('name'))}' cannot be read "
                      f"({shortened(str(exc), 160)}); "
