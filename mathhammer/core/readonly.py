@@ -18,7 +18,7 @@ class ReadOnlyDict(dict):
     >>> try:
     ...     d["b"] = 2
     ... except TypeError as exc:
-    ...     print(str(exc)[:45])
+    ...     print(str(exc)[:44])
     a result cannot be changed after it is made;
     """
 

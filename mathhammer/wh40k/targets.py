@@ -432,7 +432,7 @@ def parse_target(text: str, *, library: TargetLibrary | None = None,
 
     Examples
     --------
-    >>> parse_target("MEQ").wounds, parse_target("10x Cultist: T3 Sv6+ W1").models
+    >>> parse_target("MEQ").wounds, parse_target("10x Cultist: T3 Sv6+ W1").count
     (2, 10)
     """
     if not isinstance(text, str):
