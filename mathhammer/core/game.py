@@ -23,11 +23,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Generic, Protocol, TypeVar, Union
 
 import numpy as np
 
+from mathhammer.core import adaptive
 from mathhammer.core.inputs import dask_client, refuse_unordered, results_dict, unordered
 from mathhammer.core.progress import bar as progress_bar, check_progress
 from mathhammer.core.result import Distribution, Result, seed_provenance
@@ -204,8 +205,9 @@ def exact_result(game: Game[Plan], plan: Plan, outcomes: Outcomes | None = None)
                   labels=game.labels_of(plan))
 
 
-def simulate(game: Game[Any], attackers: Any, targets: Any, *, trials: int,
-             seed: SeedLike, progress: bool | None = None, **options: Any) -> Result:
+def simulate(game: Game[Any], attackers: Any, targets: Any, *, trials: int | str,
+             seed: SeedLike, progress: bool | None = None, target_stderr: float | None = None,
+             **options: Any) -> Result:
     """Monte Carlo estimate of what ``attackers`` do to ``targets`` in ``game``.
 
     Parameters
@@ -217,15 +219,26 @@ def simulate(game: Game[Any], attackers: Any, targets: Any, *, trials: int,
     trials, seed
         Trials, split into ``game.chunks`` random-stream chunks, and the seed (an int or a
         :class:`numpy.random.SeedSequence`): the same seed gives the same bits on any
-        number of threads.
+        number of threads. ``trials="auto"`` (or a ``target_stderr``) runs blocks until the
+        headline figures are precise enough (:mod:`mathhammer.core.adaptive`); the result's
+        ``inputs["precision"]`` says what was reached.
     progress
         A progress bar on stderr for a long run (``None``: when stderr is a terminal or in
         a notebook); it never changes the result.
+    target_stderr
+        The standard error to reach on the headline means (see :mod:`~.core.adaptive`).
     """
-    trials, seed = check_trials(trials), check_seed(seed)
+    if not adaptive.wants_adaptive(trials, target_stderr):
+        trials, seed = check_trials(trials), check_seed(seed)
+        check_progress(progress)
+        plan = game.compile(attackers, targets, **options)
+        return monte_carlo_result(game, plan, trials=trials, seed=seed, progress=progress)
+    seed = check_seed(seed)
     check_progress(progress)
     plan = game.compile(attackers, targets, **options)
-    return monte_carlo_result(game, plan, trials=trials, seed=seed, progress=progress)
+    tallies, precision = adaptive.run_until_precise(game, plan, seed, target_stderr, progress)
+    result = tallied_result(game, plan, tallies, seed)
+    return replace(result, inputs={**result.inputs, "precision": precision})
 
 
 def exact(game: Game[Any], attackers: Any, targets: Any, **options: Any) -> Result:

@@ -313,12 +313,15 @@ def exact(weapons: WeaponsLike, target: TargetLike, *, sustained: bool = False,
                           distance=distance, **rule_switches)
 
 
-def simulate(weapons: WeaponsLike, target: TargetLike, *, trials: int = DEFAULT_TRIALS,
-             seed: SeedLike = 1, progress: bool | None = None, sustained: bool = False,
+def simulate(weapons: WeaponsLike, target: TargetLike, *, trials: int | str = DEFAULT_TRIALS,
+             seed: SeedLike = 1, progress: bool | None = None,
+             target_stderr: float | None = None, sustained: bool = False,
              rules: Rules | None = None, distance: int | None = None,
              **rule_switches: Any) -> Result:
     """Monte Carlo version of :func:`exact` (same outcomes, with standard errors); for
-    ``trials``, ``seed`` and ``progress`` see :func:`fire_plan`.
+    ``trials``, ``seed`` and ``progress`` see :func:`fire_plan`. ``trials="auto"`` (or a
+    ``target_stderr``) runs until the headline figures are precise enough, as in every game
+    (:mod:`mathhammer.core.adaptive`; ``inputs["precision"]`` says what was reached).
 
     Examples
     --------
@@ -327,8 +330,9 @@ def simulate(weapons: WeaponsLike, target: TargetLike, *, trials: int = DEFAULT_
     True
     """
     return contract.simulate(GAME, weapons, target, trials=trials, seed=seed,
-                             progress=progress, sustained=sustained, rules=rules,
-                             distance=distance, **rule_switches)
+                             progress=progress, target_stderr=target_stderr,
+                             sustained=sustained, rules=rules, distance=distance,
+                             **rule_switches)
 
 
 def exact_pmfs(weapons: WeaponsLike, target: TargetLike, *, sustained: bool = False,

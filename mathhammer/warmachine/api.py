@@ -118,9 +118,10 @@ def exact(weapons: AttackLike | Iterable[AttackLike], target: TargetLike | Itera
 
 @old_spellings(attacks=renamed("weapons"), targets=renamed("target"))
 def simulate(weapons: AttackLike | Iterable[AttackLike],
-             target: TargetLike | Iterable[TargetLike], *, trials: int = DEFAULT_TRIALS,
-             seed: SeedLike = 1, rules: Rules | None = None,
-             progress: bool | None = None) -> Result:
+             target: TargetLike | Iterable[TargetLike], *,
+             trials: int | str = DEFAULT_TRIALS, seed: SeedLike = 1,
+             rules: Rules | None = None, progress: bool | None = None,
+             target_stderr: float | None = None) -> Result:
     """Monte Carlo estimate of the same outcomes as :func:`exact`.
 
     The trials are split into :data:`N_CHUNKS` chunks with independent xoshiro256** streams,
@@ -129,6 +130,8 @@ def simulate(weapons: AttackLike | Iterable[AttackLike],
     in ``inputs["seed_spawn_key"]``). ``progress``: a progress bar on stderr for a run
     longer than about 2 s (``None``, the default: when stderr is a terminal or in a
     notebook; ``True``/``False`` force it); it never changes the result.
+    ``trials="auto"`` (or a ``target_stderr``) runs until the headline figures are precise
+    enough, as in every game (:mod:`mathhammer.core.adaptive`).
 
     Examples
     --------
@@ -138,7 +141,7 @@ def simulate(weapons: AttackLike | Iterable[AttackLike],
     (20000, 1)
     """
     return contract.simulate(GAME, weapons, target, trials=trials, seed=seed,
-                             progress=progress, rules=rules)
+                             progress=progress, target_stderr=target_stderr, rules=rules)
 
 
 #: Most attack rolls a Monte Carlo run may resolve, counting an AOE's roll once per model it

@@ -20,10 +20,9 @@ from mathhammer.core import game as contract
 from mathhammer.core.game import Game, Outcomes, SeedLike, Tallies
 from mathhammer.core.limits import check_run_work
 from mathhammer.core.inputs import refuse_unordered, switch
-from mathhammer.core.progress import check_progress, watch
+from mathhammer.core.progress import watch
 from mathhammer.core.result import Distribution, Result
-from mathhammer.core.trials import (CHUNKS, DEFAULT_TRIALS, as_seed_sequence, check_seed,
-                                    check_trials)
+from mathhammer.core.trials import CHUNKS, DEFAULT_TRIALS
 from mathhammer.errors import OptionError, did_you_mean
 from mathhammer.wh40k.compile import CompiledPlan, compile_plan
 from mathhammer.wh40k.profiles import (Modifiers, Rules, Situation, TargetProfile, Weapon,
@@ -50,13 +49,6 @@ WeaponsLike = str | Weapon | Iterable[str | Weapon]
 _DEFAULT_OPTIONS = (Situation(), Modifiers(), Rules(), False)
 
 
-#: ``trials="auto"``: stop once every headline figure is this precise (one standard error):
-#: mean wounds lost and mean models destroyed within 0.2% (at least 0.002 absolute), and
-#: P(unit destroyed) within 0.001. Never more than AUTO_MAX_TRIALS.
-AUTO_RELATIVE_STDERR = 0.002
-AUTO_PROBABILITY_STDERR = 0.001
-AUTO_FIRST_BLOCK = 100_000
-AUTO_MAX_TRIALS = 50_000_000
 
 
 def simulate(weapons: WeaponsLike, target: str | TargetProfile, *,
@@ -113,22 +105,8 @@ def simulate(weapons: WeaponsLike, target: str | TargetProfile, *,
     >>> round(r.mean("models_destroyed"), 1)   # exactly 7.284...
     7.3
     """
-    adaptive = trials == "auto" or target_stderr is not None
-    if target_stderr is not None and (isinstance(target_stderr, bool) or
-                                      not isinstance(target_stderr, (int, float))
-                                      or not 0 < target_stderr < float("inf")):
-        raise OptionError(f"target_stderr={target_stderr!r} must be a positive finite number, "
-                          "e.g. 0.01")
-    if not adaptive:
-        return contract.simulate(GAME, weapons, target, trials=check_trials(trials), seed=seed,
-                                 progress=progress, **options)
-    seed = check_seed(seed)
-    check_progress(progress)
-    question = GAME.compile(weapons, target, **options)
-    check_monte_carlo_size(question.plan, AUTO_FIRST_BLOCK)
-    tallies, precision = _run_until_precise(question.plan, seed, target_stderr, progress)
-    result = contract.tallied_result(GAME, question, tallies, seed)
-    return dataclasses.replace(result, inputs={**result.inputs, "precision": precision})
+    return contract.simulate(GAME, weapons, target, trials=trials, seed=seed,
+                             progress=progress, target_stderr=target_stderr, **options)
 
 
 #: Most hits one Monte Carlo trial may roll, and most hits a whole run may roll (about an
@@ -149,58 +127,6 @@ def check_monte_carlo_size(plan: CompiledPlan, trials: int) -> None:
         raise OptionError(f"one trial could roll {hits:,} hits (limit {MAX_HITS_PER_TRIAL:,}): "
                           "fewer models, attacks or [SUSTAINED HITS] per line")
     check_run_work(hits, trials, "hits", MAX_HITS_PER_RUN)
-
-
-def _run_until_precise(plan: CompiledPlan, seed: int | np.random.SeedSequence,
-                       target_stderr: float | None, progress: bool | None = None
-                       ) -> tuple[Tallies, dict[str, Any]]:
-    """Blocks of trials until the headline figures reach their standard errors: the summed
-    tallies and the precision report (``inputs["precision"]``).
-
-    Block ``k`` is seeded from the ``k``-th child of the seed's ``SeedSequence``, so the
-    result depends on the seed alone.
-    """
-    root = as_seed_sequence(seed)
-    root = np.random.SeedSequence(root.entropy, spawn_key=tuple(root.spawn_key) + (0xA070,))
-    total: Tallies | None = None
-    block = AUTO_FIRST_BLOCK
-    while True:
-        tallies = run_monte_carlo(plan, block, root.spawn(1)[0], progress=progress)
-        total = tallies if total is None else _added(total, tallies)
-        reached = _precision(total)
-        wanted = {name: (target_stderr if target_stderr is not None
-                         else max(AUTO_RELATIVE_STDERR * reached[name]["mean"], 0.002))
-                  for name in ("damage", "models_destroyed")}
-        wanted["unit_destroyed"] = AUTO_PROBABILITY_STDERR
-        done = all(reached[name]["stderr"] <= wanted[name] for name in wanted)
-        if done or total.trials >= AUTO_MAX_TRIALS:
-            report: dict[str, Any] = {name: {"stderr": reached[name]["stderr"],
-                                             "target": wanted[name]} for name in wanted}
-            report["reached"] = bool(done)
-            report["trials"] = total.trials
-            return total, report
-        block = min(total.trials, AUTO_MAX_TRIALS - total.trials)
-
-
-def _added(first: Tallies, second: Tallies) -> Tallies:
-    """Two runs' tallies of the same plan as one."""
-    return Tallies(first.trials + second.trials,
-                   {k: v + second.histograms[k] for k, v in first.histograms.items()},
-                   {k: v + second.events[k] for k, v in first.events.items()})
-
-
-def _precision(tallies: Tallies) -> dict[str, dict[str, float]]:
-    out = {}
-    trials = tallies.trials
-    for name in ("damage", "models_destroyed"):
-        counts = tallies.histograms[name]
-        support = np.arange(len(counts))
-        mean = float(support @ counts) / trials
-        variance = float(((support - mean) ** 2) @ counts) / trials
-        out[name] = {"mean": mean, "stderr": (variance / trials) ** 0.5}
-    p = tallies.events["unit_destroyed"] / trials
-    out["unit_destroyed"] = {"mean": p, "stderr": (p * (1 - p) / trials) ** 0.5}
-    return out
 
 
 def exact(weapons: WeaponsLike, target: str | TargetProfile, **options: Any) -> Result:

@@ -79,7 +79,8 @@ def test_same_signature_shape(name):
 #: What every game's public functions share: the subjects' names, in order, then these
 #: keyword-only options with these defaults (a game may add options of its own).
 SHARED_SHAPE = {
-    "simulate": (["weapons", "target"], {"trials": 1_000_000, "seed": 1, "progress": None}),
+    "simulate": (["weapons", "target"], {"trials": 1_000_000, "seed": 1, "progress": None,
+                                         "target_stderr": None}),
     "exact": (["weapons", "target"], {}),
     "compare": (["attackers", "targets"], {"method": "auto", "trials": 200_000, "seed": 1,
                                            "progress": None}),
