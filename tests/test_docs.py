@@ -24,7 +24,7 @@ DOCS = ROOT / "docs"
 README = ROOT / "README.md"
 
 #: documents that docs/conf.py or sphinx-gallery write at build time
-GENERATED = {"auto_gallery/index", "api/mathhammer", "api/mathhammer.charts",
+GENERATED = {"auto_gallery/index", "api/mathhammer", "api/mathhammer.wh40k", "api/mathhammer.charts",
              "api/mathhammer.warmachine", "api/mathhammer.dust", "api/mathhammer.wh40k.comparisons",
              "api/mathhammer.wh40k.targets"}
 #: sources that are not pages of the site (see exclude_patterns in docs/conf.py)
