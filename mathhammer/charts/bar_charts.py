@@ -12,10 +12,12 @@ from mathhammer.charts.data import fold_extra, frame_note, metric_rows
 from mathhammer.charts.fitting import axes_figure, fit_to_figure
 from mathhammer.charts.layout import (
     FIGSIZE,
+    SMALL_TICKS,
     axes_or_new,
     capitalised,
     caption,
     checked_options,
+    distinct_labels,
     figure_png,
     fit_limits,
     grow_to_fit,
@@ -93,10 +95,11 @@ def bars(frame: pd.DataFrame, metric: str | None = None, *, ax: Axes | None = No
         ax = axes_or_new(ax, (FIGSIZE[0], height))
         drawn, errorbars, errors = _draw_bars(ax, part, attackers, targets, dots)
         names = [_with_points(a, metric, frame) for a in attackers]
-        lines = 3 if owned else lines_per_row(ax, len(attackers))
-        shown = [_row_label(str(a), n, label_chars(ax, 0.33, 28), lines)
-                 for a, n in zip(attackers, names)]
-        ax.set_yticks(np.arange(len(attackers)), shown)
+        size = 10.0 if owned else SMALL_TICKS
+        lines = 3 if owned else lines_per_row(ax, len(attackers), size)
+        shown = _row_labels([str(a) for a in attackers], names,
+                            label_chars(ax, 0.4 if not owned else 0.33, 28, size=size), lines)
+        ax.set_yticks(np.arange(len(attackers)), shown, fontsize=size)
         keep_tick_texts(ax, shown, names)
         ax.set_ylim(len(attackers) - 0.5, -0.5)
         ax.grid(axis="y", visible=False)
@@ -145,20 +148,23 @@ def _bar_values(ax: Axes, containers: list, errorbars: list, is_probability: boo
                         fontsize=8, color="#333333")
 
 
-def _row_label(attacker: str, name: str, width: int, lines: int) -> str:
-    """A row label on ``lines`` lines; the "(120 pts)" of a per-points row kept whole."""
-    points = name[len(attacker):].strip()
-    if not points or lines < 2:
-        return wrap(name, width, lines)
-    return wrap(attacker, width, lines - 1) + "\n" + points
+def _row_labels(attackers: list[str], names: list[str], width: int, lines: int) -> list[str]:
+    """Row labels on ``lines`` lines, never two alike (see
+    :func:`~mathhammer.charts.layout.distinct_labels`); the "(120 pts)" of a per-points row
+    kept whole on a line of its own."""
+    points = [name[len(attacker):].strip() for attacker, name in zip(attackers, names)]
+    if not any(points) or lines < 2:
+        return distinct_labels(names, width, lines, what="row labels")
+    heads = distinct_labels(attackers, width, lines - 1, what="row labels")
+    return [f"{head}\n{extra}" if extra else head for head, extra in zip(heads, points)]
 
 
 def _with_points(attacker: Any, metric: str, frame: pd.DataFrame) -> str:
-    """A per-100-points row names the points it was divided by: "Unit (120 pts)"."""
-    points = (frame.attrs.get("points") or {}).get(str(attacker))
-    if metric.endswith("_per_100pts") and points:
-        return f"{attacker} ({float(points):g} pts)"
-    return str(attacker)
+    """A per-100-points row names the points it was divided by: "Unit (120 pts)" (as the
+    tables do, :func:`mathhammer.core.frames.with_points`)."""
+    from mathhammer.core.frames import with_points
+
+    return with_points(attacker, metric, frame)
 
 
 def _draw_bars(ax, part, attackers, targets, dots):

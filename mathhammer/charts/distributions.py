@@ -25,6 +25,7 @@ from mathhammer.charts.layout import (
     integer_axis,
     label_chars,
     legend_below,
+    stacked_marker_size,
     new_figure,
     percent_axis,
     remember_full_text,
@@ -231,9 +232,11 @@ def overlay(results: Mapping[Any, Any] | Sequence[Any], outcome: str = "damage",
     items, panels = _overlay_items(chart_sources(results, "results"), labels)
     facet = chart_facet(facet)
     named = [named_distribution(r, outcome) for _, r in items]
-    note, own = _split_notes([_engine_and_situation(r, n) for n, (_, r) in zip(named, items)])
-    items = [(f"{name} [{extra}]" if extra else name, r) for (name, r), extra in zip(items, own)]
     against = _shared_target(items, panels)
+    situation = _shared_situation([r for _, r in items])
+    note, own = _split_notes([_engine_and_situation(r, n, not situation)
+                              for n, (_, r) in zip(named, items)])
+    items = [(f"{name} [{extra}]" if extra else name, r) for (name, r), extra in zip(items, own)]
     if against:  # every series against the same target: said once, in the title
         items = [(_attacker_of(name, against), r) for name, r in items]
         panels = [""] * len(items)
@@ -251,7 +254,10 @@ def overlay(results: Mapping[Any, Any] | Sequence[Any], outcome: str = "damage",
                                    trials=info.dist.trials)
             (line,) = axes[panel_of[i]].plot(k, values, drawstyle="steps-mid",
                                              label=f"{name} (mean {mean})",
-                                             **series_style(series[i]))
+                                             **series_style(series[i]),
+                                             markersize=stacked_marker_size(
+                                                 panel_of[:i].count(panel_of[i]),
+                                                 panel_of.count(panel_of[i])))
             lines.append(line)
         outcome_name = named[0].label
         for j, panel in enumerate(axes):
@@ -263,8 +269,11 @@ def overlay(results: Mapping[Any, Any] | Sequence[Any], outcome: str = "damage",
             panel.set_xlabel(wrap(f"k ({outcome_name})", label_chars(panel, 1.0, 70, 20), 2))
             if j % panel_columns(len(axes)) == 0:
                 panel.set_ylabel("P(at least k)")
-        heading = title or f"Chance of at least k {outcome_name}" + \
-            (f" vs {against}" if against else "")
+        shared = (f" vs {against}" if against else "") + \
+            (f" ({situation})" if situation else "")
+        heading = title or f"Chance of at least k {outcome_name}{shared}"
+        if title and shared:  # the caller's title: what all series share goes in the key
+            note = "; ".join(p for p in (shared.strip(), note) if p)
         legend_names = attackers if any(panels) and len(axes) > 1 else None
         finish_panels(axes, lines, heading, note, panel_titles if len(axes) > 1 else None,
                       legend_names)
@@ -273,11 +282,21 @@ def overlay(results: Mapping[Any, Any] | Sequence[Any], outcome: str = "damage",
     return OverlayArtists(axes[0], lines, axes)
 
 
-def _engine_and_situation(result: Any, named: NamedDistribution) -> str:
-    """What a series' numbers rest on, without its profiles (its label names those)."""
+def _engine_and_situation(result: Any, named: NamedDistribution,
+                          with_situation: bool = True) -> str:
+    """What a series' numbers rest on, without its profiles (its label names those), and
+    without its situation when the title says it for every series."""
     if hasattr(result, "engine_note") and hasattr(result, "situation"):
-        return "; ".join(p for p in (result.engine_note, result.situation) if p)
+        parts = (result.engine_note, result.situation if with_situation else "")
+        return "; ".join(p for p in parts if p)
     return named.note or getattr(result, "engine_note", "")
+
+
+def _shared_situation(results: list) -> str:
+    """The situation every result was computed in (``result.situation``), if they share
+    one."""
+    found = {str(getattr(r, "situation", "") or "") for r in results}
+    return found.pop() if len(found) == 1 else ""
 
 
 def _split_notes(notes: list[str]) -> tuple[str, list[str]]:
@@ -295,12 +314,18 @@ def _split_notes(notes: list[str]) -> tuple[str, list[str]]:
 
 
 def _shared_target(items: list, panels: list[str]) -> str:
-    """The target every series names (``(attacker, target)`` keys), if there is one."""
-    distinct = set(panels)
-    if len(items) < 2 or len(distinct) != 1 or "" in distinct:
+    """The target every series is about, if there is one: the second item of
+    ``(attacker, target)`` keys, else each result's own (its subject's "vs target")."""
+    targets = {p or _target_of(r) for p, (_, r) in zip(panels, items)}
+    if len(targets) != 1 or "" in targets:
         return ""
-    target = panels[0]
-    return target if all(f" vs {target}" in name for name, _ in items) else ""
+    return targets.pop()
+
+
+def _target_of(result: Any) -> str:
+    """The target a result names in its subject ("weapons vs target")."""
+    subject = str(getattr(result, "subject", "") or "")
+    return subject.rpartition(" vs ")[2] if " vs " in subject else ""
 
 
 def _attacker_of(name: str, panel: str) -> str:

@@ -34,10 +34,16 @@ def axes_figure(ax: Axes) -> Figure:
     return figure
 
 
+class CrowdedChart(UserWarning):
+    """A chart has no room, at a readable text size, for what it must show: labels it
+    cannot tell apart (numbered instead), or texts that overlap or leave a caller's figure.
+    Said in one warning; text is never shrunk below :data:`MIN_FONT` to hide it."""
+
+
 #: Steps by which :func:`fit_to_figure` scales a chart's text down in a caller's figure.
 FONT_SCALES = (1.0, 0.9, 0.8, 0.7, 0.62, 0.55)
 #: Smallest font size (points) text is scaled down to.
-MIN_FONT = 5.0
+MIN_FONT = 8.0
 
 
 def fit_to_figure(axes: Sequence[Axes]) -> None:
@@ -47,7 +53,7 @@ def fit_to_figure(axes: Sequence[Axes]) -> None:
     it had when the chart began until its tick labels, legend and caption fit the slot;
     with constrained or tight layout the engine does that. Then, while a text still leaves
     the canvas, texts overlap or the layout engine gives up, the chart's text is scaled down
-    step by step (:data:`FONT_SCALES`, never below :data:`MIN_FONT` points) and a tall side
+    step by step (:data:`FONT_SCALES`, never below :data:`MIN_FONT` points: 8 pt, readable at 100 dpi) and a tall side
     legend gets more columns. A figure made by
     :func:`~mathhammer.charts.layout.new_figure` is left to
     :func:`~mathhammer.charts.layout.grow_to_fit`.
@@ -70,6 +76,10 @@ def fit_to_figure(axes: Sequence[Axes]) -> None:
                 return
             if not _reflow_legends(axes, figure):
                 break
+    width, height = figure.get_size_inches()
+    warnings.warn(f"the chart does not fit its {width:g} x {height:g} in figure with text of "
+                  f"{MIN_FONT:g} points or more (smaller is unreadable): give it a larger "
+                  "figure or axes, or fewer series", CrowdedChart, stacklevel=4)
 
 
 def slot(ax: Axes) -> Any:

@@ -11,6 +11,8 @@ import pandas as pd
 from mathhammer.charts.data import fold_extra, frame_note, metric_rows
 from mathhammer.charts.fitting import axes_figure, fit_to_figure
 from mathhammer.charts.layout import (
+    MIN_READABLE,
+    SMALL_TICKS,
     axes_or_new,
     axes_width,
     capitalised,
@@ -87,15 +89,18 @@ def heatmap(frame: pd.DataFrame, metric: str | None = None, *, ax: Axes | None =
     is_probability = metric.startswith("p_")
     row_names = [str(r) for r in table.index]
     column_names = [str(c) for c in table.columns]
-    row_chars = 30 if ax is None else label_chars(ax, 0.35)
+    # a caller's axes cannot grow: its labels are a little smaller (never below 8 pt) and
+    # take the room there is, wrapped onto as many lines as the rows allow
+    row_size = 10.0 if ax is None else SMALL_TICKS
+    row_chars = 30 if ax is None else label_chars(ax, 0.4, size=row_size)
     column_size, column_chars = 10.0, 14
     if ax is not None:  # a word must fit its column: smaller labels before any cut
         cell = axes_width(ax) * 0.5 / values.shape[1]
         need = min(max(_longest_word(column_names), 5), 12)
-        column_size = min(10.0, max(6.0, 131 * cell / need))
+        column_size = min(10.0, max(MIN_READABLE, 131 * cell / need))
         column_chars = max(int(131 * cell / column_size), 4)
     row_ticks = shorten_ticks(row_names, row_chars,
-                              3 if ax is None else lines_per_row(ax, len(row_names)))
+                              3 if ax is None else lines_per_row(ax, len(row_names), row_size))
     column_ticks = shorten_ticks(column_names, column_chars, 3)
     with style():
         ax = axes_or_new(ax, _heatmap_size(values.shape, row_ticks, column_ticks,
@@ -104,7 +109,7 @@ def heatmap(frame: pd.DataFrame, metric: str | None = None, *, ax: Axes | None =
                               trials=frame.attrs.get("trials"),
                               owned=ax.figure.__dict__.get("_mathhammer_owned", False))
         ax.set_xticks(range(len(column_names)), column_ticks, fontsize=column_size)
-        ax.set_yticks(range(len(row_names)), row_ticks)
+        ax.set_yticks(range(len(row_names)), row_ticks, fontsize=row_size)
         keep_tick_texts(ax, column_ticks, column_names)
         keep_tick_texts(ax, row_ticks, row_names)
         ax.grid(False)
@@ -123,8 +128,52 @@ def heatmap(frame: pd.DataFrame, metric: str | None = None, *, ax: Axes | None =
         caption(ax, frame_note(frame))
         _fit_cells(ax, texts, values.shape)
         grow_to_fit(axes_figure(ax))
-        fit_to_figure([ax, colorbar.ax])
+        _fit_given_axes(ax, colorbar.ax, texts, values.shape)
     return HeatmapArtists(ax, image, texts, colorbar)
+
+
+def _fit_given_axes(ax: Axes, bar: Axes, texts: list, shape: tuple[int, int]) -> None:
+    """:func:`~mathhammer.charts.fitting.fit_to_figure`, then the cell texts sized to the
+    cells they got; one warning only if the chart still does not fit."""
+    import warnings
+
+    from mathhammer.charts.fitting import CrowdedChart, _fits
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", CrowdedChart)
+        fit_to_figure([ax, bar])
+        _cells_in_given_axes(ax, texts, shape)
+        if caught and _fits(axes_figure(ax), [ax, bar]):
+            caught.clear()
+    for warning in caught[:1]:
+        warnings.warn(warning.message, stacklevel=4)
+
+
+def _cells_in_given_axes(ax: Axes, texts: list, shape: tuple[int, int]) -> None:
+    """In a caller's axes, once laid out: cell texts as large as their cells allow (never
+    below 8 points); one :class:`~mathhammer.charts.fitting.CrowdedChart` warning when
+    even that is too wide for the cells."""
+    import warnings
+
+    from mathhammer.charts.fitting import MIN_FONT, CrowdedChart, _drawn
+
+    figure = axes_figure(ax)
+    if figure.__dict__.get("_mathhammer_owned") or not texts:
+        return
+    renderer = _drawn(figure)[0]
+    cell = ax.get_window_extent(renderer).width / max(shape[1], 1)
+    widest = max(t.get_window_extent(renderer).width for t in texts)
+    size = texts[0].get_fontsize()
+    if widest <= 0.95 * cell:
+        return
+    new = max(MIN_FONT, size * 0.95 * cell / widest)
+    for text in texts:
+        text.set_fontsize(new)
+    if widest * new / size > 0.95 * cell:
+        width, height = figure.get_size_inches()
+        warnings.warn(f"the heat map's cells are too narrow for their values at "
+                      f"{MIN_FONT:g} points in this {width:g} x {height:g} in figure: give it "
+                      "wider axes or fewer columns", CrowdedChart, stacklevel=4)
 
 
 def _longest_word(names: list[str]) -> int:
@@ -205,7 +254,7 @@ def _cells(ax, values, errors, is_probability, digits, cmap, *, trials=None, own
         widest = max((len(line) for t in texts for line in t.get_text().split("\n")),
                      default=1)
         cell = axes_width(ax) * 0.5 / max(values.shape[1], 1)
-        size = min(10.0, max(6.0, cell * 0.85 / (widest * 0.0088)))
+        size = min(10.0, max(MIN_READABLE, cell * 0.85 / (widest * 0.0088)))
         for text in texts:
             text.set_fontsize(size)
     return image, texts
@@ -220,4 +269,5 @@ def _cell_text(value: float, stderr: float, is_probability: bool, digits: int,
                                   percent=is_probability, trials=trials)
     if shown == "not seen":
         return "not seen"
-    return f"{shown}\n{error}" if error else shown
+    # the table's digits; "±0.004" without the space, which a narrow cell needs
+    return f"{shown}\n{error.replace('± ', '±')}" if error else shown

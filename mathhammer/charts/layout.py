@@ -18,6 +18,7 @@ import io
 import os
 import re
 import textwrap
+import threading
 import warnings
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -26,7 +27,7 @@ from xml.sax.saxutils import escape
 
 import numpy as np
 
-from mathhammer.charts.fitting import axes_figure, fit_to_figure, slot
+from mathhammer.charts.fitting import CrowdedChart, axes_figure, fit_to_figure, slot
 from mathhammer.errors import OptionError
 
 T = TypeVar("T")
@@ -119,6 +120,15 @@ def series_style(i: int) -> dict[str, Any]:
             "markeredgecolor": colour}
 
 
+def stacked_marker_size(i: int, n: int, smallest: float = 4.0, largest: float = 7.5) -> float:
+    """Marker size of the ``i``-th of ``n`` series drawn on one axes: the first drawn the
+    largest, each later one smaller, so markers at the same point show as rings around each
+    other instead of hiding the ones beneath."""
+    if n <= 1:
+        return 5.0
+    return largest - (largest - smallest) * i / (n - 1)
+
+
 def series_hatch(i: int) -> str | None:
     """Hatching of bar series ``i``: none for the first seven, then one pattern per group
     of seven, so bars of series ``i`` and ``i + 7`` (same colour) differ."""
@@ -126,13 +136,33 @@ def series_hatch(i: int) -> str | None:
     return None if group == 0 else ("//", "..", "xx", "\\\\")[(group - 1) % 4]
 
 
+_drawing = threading.local()   # the width of figures made now (drawn_for_width)
+
+
+@contextlib.contextmanager
+def drawn_for_width(inches: float | None) -> Iterator[None]:
+    """Figures made inside are ``inches`` wide, their heights as each chart asks: a chart
+    drawn for the width a page gives it (its labels fitted to that width), not drawn at the
+    article width and scaled down. ``None`` leaves the widths alone."""
+    before = getattr(_drawing, "inches", None)
+    _drawing.inches = inches
+    try:
+        yield
+    finally:
+        _drawing.inches = before
+
+
 def new_figure(figsize: tuple[float, float] = FIGSIZE) -> Figure:
     """A fresh figure (constrained layout, house style), not registered with pyplot.
 
     Chart functions may grow a figure made here (see :func:`grow_to_fit`), never one the
-    caller handed in through ``ax=``.
+    caller handed in through ``ax=``. Inside :func:`drawn_for_width` it has that width.
     """
     from matplotlib.figure import Figure
+
+    inches = getattr(_drawing, "inches", None)
+    if inches:
+        figsize = (inches, figsize[1])
 
     with style():
         figure = Figure(figsize=figsize, layout="constrained")
@@ -268,7 +298,124 @@ def remember_full_text(artist: Any, full: str, figure: Figure | None = None) -> 
 
 
 def shorten_ticks(ticks: Sequence[Any], width: int, max_lines: int = 2) -> list[str]:
-    return [wrap(str(t), width, max_lines) for t in ticks]
+    """Tick labels wrapped to ``width`` characters on ``max_lines`` lines, shortened so that
+    different labels stay different (see :func:`distinct_labels`)."""
+    return distinct_labels([str(t) for t in ticks], width, max_lines)
+
+
+#: Smallest text a chart draws, in points (8 pt at 100 dpi is the smallest a reader reads
+#: without zooming); :func:`~mathhammer.charts.fitting.fit_to_figure` never scales below it.
+MIN_READABLE = 8.0
+
+
+#: The warning of a chart that cannot tell its labels apart (see
+#: :class:`~mathhammer.charts.fitting.CrowdedChart`).
+CrowdedLabels = CrowdedChart
+
+
+def _fits(text: str, width: int, max_lines: int) -> bool:
+    """Whether ``text`` wraps onto ``max_lines`` lines of ``width`` characters uncut."""
+    lines = textwrap.wrap(text, max(int(width), 4), break_long_words=False)
+    return len(lines) <= max_lines and all(len(line) <= max(int(width), 4) for line in lines)
+
+
+def _common_ends(word_lists: list[list[str]]) -> tuple[int, int]:
+    """Words every list starts with, and words every list ends with (not overlapping)."""
+    shortest = min(len(w) for w in word_lists)
+    head = 0
+    while head < shortest and all(w[head] == word_lists[0][head] for w in word_lists):
+        head += 1
+    tail = 0
+    while tail < shortest - head and all(w[-1 - tail] == word_lists[0][-1 - tail]
+                                         for w in word_lists):
+        tail += 1
+    return head, tail
+
+
+def _keep_difference(words: list[str], head: int, tail: int, width: int,
+                     max_lines: int) -> str:
+    """``words`` shortened around what sets them apart (``words[head:len - tail]``): as much
+    of the shared beginning as fits, "…" for the rest, the differing words whole, the shared
+    end if it fits (else "…"); the differing words alone, cut, when nothing else fits."""
+    middle = words[head:len(words) - tail]
+    ends = [words[len(words) - tail:]] if tail else [[]]
+    if tail:
+        ends.append(["…"])
+    for keep in range(head, -1, -1):
+        for end in ends:
+            text = " ".join(words[:keep] + (["…"] if keep < head else []) + middle + end)
+            if _fits(text, width, max_lines):
+                return wrap(text, width, max_lines)
+    text = " ".join(middle) or " ".join(words)
+    if _fits(text, width, max_lines):
+        return wrap(text, width, max_lines)
+    return _middle_cut(text, width)
+
+
+def _middle_cut(text: str, width: int) -> str:
+    """One line of ``text``'s first and last characters around "…" (two names that
+    differ only at the end, such as one long word and a number, stay apart)."""
+    keep = max(int(width), 4) - 1
+    end = keep // 2
+    return text[:keep - end].rstrip() + "…" + text[len(text) - end:].lstrip()
+
+
+def _cut_peers(full: list[str], shown: list[str], i: int) -> list[int]:
+    """The labels a cut label ``i`` could be taken for: those that start as its shown
+    text does (its last, perhaps partial, word left out)."""
+    flat = " ".join(shown[i].split())
+    if "…" not in flat or flat == full[i]:
+        return []
+    before = flat[:flat.index("…")]
+    prefix = " ".join(before.split(" ")[:-1]) or before
+    if not prefix:
+        return []
+    return [j for j, text in enumerate(full) if j != i and text != full[i]
+            and text.startswith(prefix)]
+
+
+def distinct_labels(labels: Sequence[Any], width: int, max_lines: int = 2, *,
+                    what: str = "labels") -> list[str]:
+    """``labels`` wrapped (:func:`wrap`) to lines of ``width`` characters, at most
+    ``max_lines`` of them, and never two alike where the labels differ.
+
+    Labels are wrapped before anything is cut. A label that must be cut is shortened around
+    the words that set it apart from the labels it could be taken for ("Hellblasters, 5
+    plasma incinerators (supercharge)" and "... (standard)" read "Hellblasters, 5 …
+    (supercharge)" and "Hellblasters, 5 … (standard)", not both "Hellblasters, 5 plasma…").
+    If even that cannot tell them apart in the room given, one :class:`CrowdedLabels`
+    warning says so and the repeats are numbered.
+    """
+    full = [" ".join(str(label).split()) for label in labels]
+    shown = [wrap(text, width, max_lines) for text in full]
+    first = list(shown)
+    for i in range(len(full)):
+        peers = _cut_peers(full, first, i)
+        if peers:
+            words = [full[k].split(" ") for k in [i, *peers]]
+            head, tail = _common_ends(words)
+            shown[i] = _keep_difference(words[0], head, tail, width, max_lines)
+    return _numbered_repeats(full, shown, what)
+
+
+def _numbered_repeats(full: list[str], shown: list[str], what: str) -> list[str]:
+    """``shown`` with any text that two different labels share numbered, after one
+    warning."""
+    owners: dict[str, list[str]] = {}
+    for text, whole in zip(shown, full):
+        owners.setdefault(text, [])
+        if whole not in owners[text]:
+            owners[text].append(whole)
+    crowded = {text: wholes for text, wholes in owners.items() if len(wholes) > 1}
+    if not crowded:
+        return shown
+    example = next(iter(crowded.values()))
+    warnings.warn(f"the chart has no room to tell its {what} apart ({example[0]!r} and "
+                  f"{example[1]!r} would read {next(iter(crowded))!r}): they are numbered; "
+                  "give the chart more room (a larger figure or ax=) or shorter names",
+                  CrowdedChart, stacklevel=4)
+    return [f"{text} [{crowded[text].index(whole) + 1}]" if text in crowded else text
+            for text, whole in zip(shown, full)]
 
 
 def keep_tick_texts(ax: Axes, shown: Sequence[str], full: Sequence[str]) -> None:
@@ -324,7 +471,7 @@ def legend_outside(ax: Axes, handles: list, labels: Sequence[str], *, title: str
     title_text_ = wrap(title, max(width + 8, 30), CAPTION_LINES) if title else None
     title_lines = title_text_.count("\n") + 1 if title_text_ else 0
     lines = legend_lines(ax, len(labels), title_lines)
-    shown = [legend_text(label, width, lines) for label in labels]
+    shown = legend_texts(labels, width, lines)
     legend = ax.legend(handles, shown, loc="upper left", bbox_to_anchor=(1.02, 1.0),
                        borderaxespad=0.0, title=title_text_,
                        title_fontsize=8.5, alignment="left", handlelength=HANDLE_LENGTH)
@@ -369,6 +516,37 @@ def legend_text(label: str, width: int = 26, max_lines: int = 4) -> str:
     tail_text = wrap(tail, width, max(1, max_lines // 2))
     head_lines = max(1, max_lines - tail_text.count("\n") - 1)
     return wrap(head, width, head_lines) + "\n" + tail_text
+
+
+def legend_texts(labels: Sequence[str], width: int = 26, max_lines: int = 4) -> list[str]:
+    """:func:`legend_text` of every entry, the attackers shortened together so that entries
+    of different series never read the same (see :func:`distinct_labels`)."""
+    shown = [legend_text(label, width, max_lines) for label in labels]
+    if len(set(shown)) == len(set(map(str, labels))):
+        return shown
+    parts = [_legend_parts(label) for label in labels]
+    out = []
+    for (head, tail), label in zip(parts, labels):
+        if not tail:
+            out.append(("", str(label), max_lines))
+            continue
+        tail_text = wrap(tail, width, max(1, max_lines // 2))
+        out.append((tail_text, head, max(1, max_lines - tail_text.count("\n") - 1)))
+    heads = distinct_labels([head for _, head, _ in out], width,
+                            min(lines for _, _, lines in out), what="legend entries")
+    return [f"{h}\n{tail}" if tail else h for h, (tail, _, _) in zip(heads, out)]
+
+
+def _legend_parts(label: str) -> tuple[str, str]:
+    """"attacker vs target (mean 1.2)" as its attacker and the rest ("vs target (mean
+    1.2)"; empty when the label has neither)."""
+    label = " ".join(str(label).split())
+    match = _MEAN_RE.search(label)
+    body, mean = (label[:match.start()], match.group(0).strip()) if match else (label, "")
+    head, sep, target = body.rpartition(" vs ")
+    if not sep:
+        head, target = body, ""
+    return head, " ".join(p for p in (f"vs {target}" if target else "", mean) if p)
 
 
 def legend_lines(ax: Axes, entries: int, title_lines: int = 0) -> int:
@@ -422,10 +600,16 @@ def axes_width(ax: Axes) -> float:
     return float(ax.get_position().width * axes_figure(ax).get_figwidth())
 
 
-def label_chars(ax: Axes, share: float, most: int = 30, least: int = 10) -> int:
+def label_chars(ax: Axes, share: float, most: int = 30, least: int = 10, *,
+                size: float = 10.0) -> int:
     """How many characters a line of tick labels may have when it takes ``share`` of the
-    axes' width (10-point text is about 0.085 in a character)."""
-    return int(min(max(axes_width(ax) * share / 0.085, least), most))
+    axes' width (``size``-point text: 10-point text is about 0.085 in a character)."""
+    return int(min(max(axes_width(ax) * share / (0.0085 * size), least), most))
+
+
+#: Size of tick labels in a caller's axes (points): small enough for two lines a row, at
+#: least :data:`MIN_READABLE`.
+SMALL_TICKS = 8.5
 
 
 def title(ax: Axes, text: str, *, width: int = 60) -> Any:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from mathhammer.charts.fitting import axes_figure
 from mathhammer.charts.layout import (CAPTION_LINES, FIGSIZE, HANDLE_LENGTH,
                                       MAX_SERIES_PER_PANEL, axes_or_new, label_chars,
-                                      legend_outside, legend_text, new_figure,
+                                      legend_outside, legend_texts, new_figure,
                                       remember_full_text, title, title_text, wrap)
 from mathhammer.errors import OptionError
 
@@ -27,10 +27,12 @@ def chart_title(ax: Axes, text: str) -> Any:
     return title(ax, text, width=width)
 
 
-def lines_per_row(ax: Axes, rows: int) -> int:
-    """Lines a row label may take in a caller's axes (10-point lines are about 0.17 in)."""
+def lines_per_row(ax: Axes, rows: int, size: float = 10.0) -> int:
+    """Lines a row label of ``size``-point text may take in a caller's axes (10-point lines
+    are about 0.17 in)."""
     height = ax.get_position().height * axes_figure(ax).get_figheight() * 0.85
-    return int(min(max(height / max(rows, 1) / 0.17, 1), 3))
+    # a label may reach a little into the gap between rows (row labels are centred)
+    return int(min(max(height / max(rows, 1) / (0.017 * size) + 0.4, 1), 3))
 
 
 def facets(attackers: list[str], panels: list[str], facet: Any,
@@ -130,7 +132,7 @@ def finish_panels(axes: list, lines: list, heading: str, note: str,
         if name not in shown_names:
             shown_names.append(name)
             handles.append(line)
-    legend = fig.legend(handles, [legend_text(n, 26) for n in shown_names],
+    legend = fig.legend(handles, legend_texts(shown_names, 26),
                         loc="outside right upper", title=wrap(note, 30, CAPTION_LINES) or None,
                         title_fontsize=8.5, alignment="left", handlelength=HANDLE_LENGTH)
     for text, full in zip(legend.get_texts(), shown_names):

@@ -15,6 +15,7 @@ from mathhammer.charts.layout import (
     axes_or_new,
     capitalised,
     checked_options,
+    distinct_labels,
     figure_png,
     fit_limits,
     grow_to_fit,
@@ -23,6 +24,7 @@ from mathhammer.charts.layout import (
     legend_outside,
     percent_axis,
     series_style,
+    stacked_marker_size,
     style,
     wrap,
 )
@@ -89,24 +91,42 @@ def sweep_lines(frame: pd.DataFrame, parameter: str | None = None, metric: str |
     panel_of, panel_titles = facets(attackers, panels, facet, ax)
     faceted = len(panel_titles) > 1
     looks = series_index(attackers, panel_of, panels)
+    shape = _sweep_shape(parameter, settings, numeric)
+    spacing = _spacing(sorted(position.values())) if shape != "lines" else 0.0
     with style():
         axes = panel_axes(ax, len(panel_titles))
         lines, bands = [], []
         for i, (attacker, target) in enumerate(groups):
             rows = part[(part["attacker"] == attacker) & (part["target"] == target)]
-            x = np.array([position[s] for s in rows[parameter]])
+            place = panel_of[:i].count(panel_of[i])
+            count = panel_of.count(panel_of[i])
+            # side by side within a setting, so series with equal values stay visible
+            dodge = (place - (count - 1) / 2) * 0.5 * spacing / max(count, 1)
+            x = np.array([position[s] for s in rows[parameter]]) + dodge
             y = rows["value"].to_numpy(dtype=float)
             se = rows["stderr"].to_numpy(dtype=float) if "stderr" in rows else \
                 np.full_like(y, np.nan)
-            look = series_style(looks[i])
+            look = {**series_style(looks[i]),
+                    "markersize": 6.5 if shape != "lines" else stacked_marker_size(place, count)}
             target_ax = axes[panel_of[i]]
-            (line,) = target_ax.plot(x, y, label=names[i], **look)
+            if shape == "points":  # categories: points, never a slope between them
+                look["linestyle"] = "none"
+            (line,) = target_ax.plot(x, y, label=names[i],
+                                     drawstyle="steps-mid" if shape == "steps" else "default",
+                                     **look)
             lines.append(line)
-            if np.isfinite(se).any():
-                bands.append(target_ax.fill_between(x, y - 2 * np.nan_to_num(se),
-                                                    y + 2 * np.nan_to_num(se),
+            if not np.isfinite(se).any():
+                continue
+            spread = 2 * np.nan_to_num(se)
+            if shape == "points":
+                bands.append(target_ax.errorbar(x, y, yerr=spread, fmt="none",
+                                                ecolor=look["color"], elinewidth=1.2,
+                                                capsize=2.5, alpha=0.7))
+            else:
+                bands.append(target_ax.fill_between(x, y - spread, y + spread,
                                                     color=look["color"], alpha=0.15,
-                                                    linewidth=0))
+                                                    linewidth=0,
+                                                    step="mid" if shape == "steps" else None))
         label = metric_label(metric, frame)
         everything = part["value"].to_numpy(dtype=float) + 2 * np.nan_to_num(
             part["stderr"].to_numpy(dtype=float) if "stderr" in part else 0.0)
@@ -118,14 +138,37 @@ def sweep_lines(frame: pd.DataFrame, parameter: str | None = None, metric: str |
                 percent_axis(panel.yaxis, high - low)
             if j % panel_columns(len(axes)) == 0:
                 panel.set_ylabel(wrap(label, 34, 2))
-        heading = title or f"{capitalised(label)} by {parameter.replace('_', ' ')}"
-        note = frame_note(frame) + ("; bands: ±2 s.e." if bands else "")
+        against = f" vs {groups[0][1]}" if not several_targets and groups else ""
+        heading = title or f"{capitalised(label)} by {parameter.replace('_', ' ')}{against}"
+        if title and against:  # the caller's title: the shared target goes in the key
+            note_head = against.strip() + "; "
+        else:
+            note_head = ""
+        spans = "error bars" if shape == "points" else "bands"
+        note = note_head + frame_note(frame) + (f"; {spans}: ±2 s.e." if bands else "")
         legend_names = attackers if faceted and any(panels) else None
         finish_panels(axes, lines, heading, note, panel_titles if faceted else None,
                       legend_names)
         grow_to_fit(axes_figure(axes[0]))
         fit_to_figure(axes)
     return LinesArtists(axes[0], lines, bands, axes)
+
+
+def _sweep_shape(parameter: str, settings: list, numeric: bool) -> str:
+    """How a sweep's series are drawn: ``"points"`` over categories (full/half range, any
+    setting that is not a number), ``"steps"`` over whole-number settings (toughness,
+    save, attacks: nothing lies between 4 and 5), ``"lines"`` over a continuous one."""
+    if not numeric:
+        return "points"
+    if parameter == "save" or all(float(s).is_integer() for s in settings):
+        return "steps"
+    return "lines"
+
+
+def _spacing(positions: list[float]) -> float:
+    """The smallest gap between neighbouring settings (1 for a single setting)."""
+    gaps = [b - a for a, b in zip(positions, positions[1:]) if b > a]
+    return min(gaps) if gaps else 1.0
 
 
 def _sweep_rows(frame, parameter, metric):
@@ -150,7 +193,9 @@ def _sweep_axes(ax, parameter, settings, position, numeric) -> None:
         ax.set_xlabel("target's save")
         return
     if not numeric:
-        ax.set_xticks(range(len(settings)), [wrap(str(s), 14, 2) for s in settings])
+        ax.set_xticks(range(len(settings)), distinct_labels([str(s) for s in settings], 14, 2,
+                                                            what="settings"))
+        ax.set_xlim(-0.5, len(settings) - 0.5)
     elif all(float(s).is_integer() for s in settings):
         ax.set_xticks([position[s] for s in settings], [str(int(s)) for s in settings])
     ax.set_xlabel(parameter.replace("_", " "))
