@@ -72,7 +72,8 @@ def write_list(record: Path) -> int:
     names = sorted({function_id(n) for n in recorded(record)})
     KERNEL_TESTS.write_text(
         "# Tests that compile or run a numba kernel, marked `kernels` by tests/conftest.py.\n"
-        "# Measured, not edited by hand: python -m tests.kernel_guard (see tests/kernel_guard.py)\n"
+        "# Measured: python -m tests.kernel_guard rewrites it; a test the fast lane's guard names\n"
+        "# is added by hand (see tests/kernel_guard.py)\n"
         + "".join(f"{n}\n" for n in names), encoding="utf-8")
     return len(names)
 
