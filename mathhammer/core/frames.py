@@ -225,6 +225,39 @@ def per_points(frame: pd.DataFrame, points: Mapping[str, float], *, by: str = "a
     return out
 
 
+def with_points(label: Any, metric: str, frame: pd.DataFrame) -> str:
+    """A per-100-points row's label with the points it was divided by ("Unit (120 pts)"),
+    from ``frame.attrs["points"]`` (written by :func:`per_points`); any other label as is.
+
+    Examples
+    --------
+    >>> df = per_points(pd.DataFrame({"attacker": ["A"], "metric": ["expected_damage"],
+    ...                               "value": [3.0], "stderr": [0.1]}), {"A": 150})
+    >>> with_points("A", "damage_per_100pts", df), with_points("A", "expected_damage", df)
+    ('A (150 pts)', 'A')
+    """
+    points = (frame.attrs.get("points") or {}).get(str(label))
+    if str(metric).endswith("_per_100pts") and points:
+        return f"{label} ({float(points):g} pts)"
+    return str(label)
+
+
+def _points_shown(wide: pd.DataFrame, frame: pd.DataFrame, metric: str | None) -> pd.DataFrame:
+    """A table of per-100-points figures says what each row was divided by: the attacker
+    named with its points (one metric), or a ``points`` column (every metric)."""
+    costs = frame.attrs.get("points") or {}
+    per_points_rows = frame["metric"].astype(str).str.endswith("_per_100pts")
+    if not costs or not per_points_rows.any() or "attacker" not in wide.columns:
+        return wide
+    if metric is not None:
+        if str(metric).endswith("_per_100pts"):
+            wide["attacker"] = [with_points(a, metric, frame) for a in wide["attacker"]]
+        return wide
+    shown = [f"{float(costs[str(a)]):g}" if str(a) in costs else "" for a in wide["attacker"]]
+    wide.insert(list(wide.columns).index("attacker") + 1, "points", shown)
+    return wide
+
+
 def pivot(frame: pd.DataFrame, metric: str | None = None, *, stderr: bool = True) -> pd.DataFrame:
     """A readable wide table of a comparison frame (any game's ``compare`` or ``sweep``).
 
@@ -309,7 +342,7 @@ def table(frame: pd.DataFrame, metric: str | None = None, *, digits: int = 3,
         wide.columns = [metric_label(m, frame) for m in wide.columns]
         heading = ""
     wide.columns.name = None
-    wide = wide.fillna("").reset_index()
+    wide = _points_shown(wide.fillna("").reset_index(), frame, metric)
     wide.columns = [str(c).replace("_", " ") if c in extra else str(c) for c in wide.columns]
     caption = "; ".join(p for p in (heading, engine_words(frame),
                                     frame.attrs.get("situation", "")) if p)

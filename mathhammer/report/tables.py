@@ -167,8 +167,10 @@ def estimate_parts(value: float, stderr: float | None, digits: int = DEFAULT_DIG
     floored = _floored(value, percent)
     if floored is not None or stderr == 0 or math.isinf(value):
         return format_value(value, digits, percent=percent), ""
-    places = _value_places(value, digits, percent)
-    places = min(places, _error_places(stderr * (100 if percent else 1)))
+    # the standard error sets the decimals, value and error alike ("1.328 ± 0.004" at any
+    # digits): never more than it supports, never fewer (no "± <0.01" beside "± 0.002")
+    places = min(_error_places(stderr * (100 if percent else 1)),
+                 _value_places(value, MAX_DIGITS, percent))
     error = _fixed(stderr, places, percent)
     if error.rstrip("%") == "0":
         error = "<" + _fixed(10.0 ** -places / (100 if percent else 1), places, percent)
@@ -179,9 +181,11 @@ def format_estimate(value: float, stderr: float | None, digits: int = DEFAULT_DI
                     percent: bool = False, trials: int | None = None) -> str:
     """``value ± stderr`` (Monte Carlo) or ``value`` alone (exact: ``stderr`` None or NaN).
 
-    A Monte Carlo value never shows more decimals than its standard error supports (the
-    error's first significant figure, two when it starts with a 1), and the error has the
-    value's decimals (``"3.6% ± 0.2%"``; an error below them reads ``± <0.1%``). An event
+    The one rule of tables, charts and the web page: an exact value has ``digits``
+    significant figures; a Monte Carlo value has the decimals of its standard error (the
+    error's first significant figure, two when it starts with a 1), value and error alike,
+    whatever ``digits`` says (``"3.6% ± 0.2%"``, ``"1.328 ± 0.004"``), so a cell never
+    claims more than the trials support and never hides an error the trials measured. An event
     that never happened reads ``not seen in N trials`` (``trials``), told apart from an exact ``0``
     (impossible).
 

@@ -188,8 +188,15 @@ class Ability:
 
 
 def _damage_text(damage: DiceExpr) -> str:
-    """``D1``, ``DD6``; a flat 3 or 6 as ``D 3``/``D 6`` so it never reads as a roll."""
-    return f"D {damage}" if str(damage) in ("3", "6") else f"D{damage}"
+    """``D1``, ``DD6``, and the datasheet's ``D6+1`` where it cannot be misread (a roll plus
+    a number: only a bare ``D6``/``D3`` could be a flat 6 or 3, issue 41); a flat 3 or 6 as
+    ``D 3``/``D 6`` so it never reads as a roll."""
+    text = str(damage)
+    if text in ("3", "6"):
+        return f"D {text}"
+    if damage.count == 1 and damage.sides and damage.constant > 0 and text.startswith("D"):
+        return text
+    return f"D{text}"
 
 
 def _check_sizes(where: str, *checks: tuple[str, object, int]) -> None:

@@ -61,10 +61,11 @@ def test_near_certain_probabilities_keep_their_distance_to_certainty():
 
 
 def test_monte_carlo_values_never_read_as_exact():
-    # the error has the value's decimals; the value no more than the error supports
+    # the error sets the decimals of value and error alike: no more than it supports, and
+    # no fewer (an error measured is shown, never "± <0.1%")
     assert format_estimate(4.99512, 0.021, 3) == "5.00 ± 0.02"
-    assert format_estimate(0.036, 0.0019, 2, percent=True) == "3.6% ± 0.2%"
-    assert format_estimate(0.02, 0.00032, 2, percent=True) == "2.0% ± <0.1%"
+    assert format_estimate(0.036, 0.0019, 2, percent=True) == "3.60% ± 0.19%"
+    assert format_estimate(0.02, 0.00032, 2, percent=True) == "2.00% ± 0.03%"
     assert format_estimate(0.4, 0.01, 3, percent=True) == "40.0% ± 1.0%"
     for value in VALUES:
         for digits in (1, 2, 3, 4):
@@ -150,3 +151,12 @@ target = "B"
     assert table.frame.loc[0, "models destroyed"] == "not seen in 2,000 trials"  # no one shoots A
     assert table.frame.loc[1, "P(destroyed)"].endswith("%")
     assert "<table>" in result._repr_html_()
+
+
+def test_a_monte_carlo_figure_reads_the_same_at_any_digits():
+    # issue 41: a table (4 figures) read "1.328 ± 0.004", the heat map (3) "1.33 ± <0.01"
+    for value, se in ((1.3281, 0.0041), (12.71, 0.23), (0.0831, 0.00094), (250.3, 1.7)):
+        texts = {format_estimate(value, se, digits) for digits in range(1, 7)}
+        assert len(texts) == 1, texts
+        assert "<" not in texts.pop()
+    assert format_estimate(1.3281, 0.0041, 3) == "1.328 ± 0.004"

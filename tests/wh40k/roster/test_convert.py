@@ -75,7 +75,7 @@ def test_unit_wide_weapons_are_shared_out():
     groups = entry(army, "Devastator Squad").groups
     assert [(g.name, g.count) for g in groups] == [("Devastator Marine", 3),
                                                    ("Devastator Marine w/ Lascannon", 2)]
-    assert group_dict(groups[1])["weapons"] == ['2x Lascannon: 48" A1 BS3+ S12 AP-3 DD6+1 [HEAVY]']
+    assert group_dict(groups[1])["weapons"] == ['2x Lascannon: 48" A1 BS3+ S12 AP-3 D6+1 [HEAVY]']
 
 
 def test_weapon_profiles_directly_on_a_model():
