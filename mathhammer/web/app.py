@@ -21,6 +21,8 @@ bookmarked; ``run=1`` in it starts the computation when the page opens):
 
 from __future__ import annotations
 
+import functools
+import inspect
 import os
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -241,10 +243,23 @@ async def job_view(request: Request) -> Response:
         if job is not None and job.answer else None
     if view is None:
         return _html("no such view: run the computation again", 404)
+    width = _page_width(request.query_params.get("width", ""))
+    draw = functools.partial(view, width=width) if width is not None and \
+        "width" in inspect.signature(view).parameters else view
     try:
-        return _html(await run_in_threadpool(view))
+        return _html(await run_in_threadpool(draw))
     except MathhammerError as exc:
         return _html(f'<p class="error">{one_line(command_line_words(exc))}</p>', 400)
+
+
+def _page_width(text: str) -> int | None:
+    """The width a chart gets on the page (``?width=`` in CSS px, as the page measures it),
+    or None when absent or not a plain number from 1 to 10,000 (a chart is then drawn at the
+    article width)."""
+    text = text.strip()
+    if not (text.isascii() and text.isdigit() and 0 < len(text) <= 5):
+        return None
+    return int(text) if 0 < int(text) <= 10_000 else None
 
 
 async def upload_roster(request: Request) -> Response:

@@ -13,12 +13,17 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from mathhammer.charts.layout import figure_of, render
+from mathhammer.charts.layout import drawn_for_width, figure_of, render
 from mathhammer.web.jobs import Download
 
 CHART_LOCK = threading.RLock()
 _counter = itertools.count(1)
 _ID_RE = re.compile(r'(id="|url\(#|href="#)([^")]+)')
+#: Charts are drawn for the page width at this many CSS px per inch (8 pt text is then 11
+#: CSS px), for widths rounded to WIDTH_STEP px between WIDTHS.
+PAGE_DPI = 100
+WIDTH_STEP = 40
+WIDTHS = (280, 1400)
 
 
 class Chart:
@@ -30,6 +35,7 @@ class Chart:
         self.name = name
         self._figure: Any = None
         self._inline: str | None = None
+        self._for_width: dict[int, str] = {}
 
     @property
     def view(self) -> str:
@@ -47,11 +53,22 @@ class Chart:
         """The chart as an ``<svg>`` element whose ids are unique on the page."""
         with CHART_LOCK:
             if self._inline is None:
-                svg = render(self.figure(), "svg").decode("utf-8")
-                prefix = f"c{next(_counter)}-"  # several charts share one page
-                self._inline = _ID_RE.sub(lambda m: m.group(1) + prefix + m.group(2),
-                                          svg[svg.index("<svg"):])
+                self._inline = _unique_ids(render(self.figure(), "svg").decode("utf-8"))
             return self._inline
+
+    def inline_for(self, width: int | None) -> str:
+        """The chart as :attr:`inline`, drawn for a page ``width`` CSS px wide (rounded to
+        :data:`WIDTH_STEP`, within :data:`WIDTHS`; ``None``: the article width), so its
+        text fits that width at its own size instead of being scaled down."""
+        if width is None:
+            return self.inline
+        width = min(max(WIDTHS[0], round(width / WIDTH_STEP) * WIDTH_STEP), WIDTHS[1])
+        with CHART_LOCK:
+            if width not in self._for_width:
+                with drawn_for_width(width / PAGE_DPI):
+                    figure = figure_of(self._draw())
+                self._for_width[width] = _unique_ids(render(figure, "svg").decode("utf-8"))
+            return self._for_width[width]
 
     def file(self, fmt: str) -> bytes:
         with CHART_LOCK:
@@ -62,13 +79,19 @@ class Chart:
                 f"{self.name}.svg": Download("image/svg+xml", lambda: self.file("svg"))}
 
 
-def chart_views(charts: list[Chart]) -> dict[str, Callable[[], str]]:
-    """The answer's views drawing each of ``charts``."""
+def _unique_ids(svg: str) -> str:
+    """An SVG document's ``<svg>`` element with ids no other chart of the page has."""
+    prefix = f"c{next(_counter)}-"  # several charts share one page
+    return _ID_RE.sub(lambda m: m.group(1) + prefix + m.group(2), svg[svg.index("<svg"):])
+
+
+def chart_views(charts: list[Chart]) -> dict[str, Callable[..., str]]:
+    """The answer's views drawing each of ``charts`` (for the page width they are given)."""
     return {chart.view: _inline_view(chart) for chart in charts}
 
 
-def _inline_view(chart: Chart) -> Callable[[], str]:
-    return lambda: chart.inline
+def _inline_view(chart: Chart) -> Callable[..., str]:
+    return lambda width=None: chart.inline_for(width)
 
 
 def text_download(make: Callable[[], str], media_type: str = "text/markdown") -> Download:

@@ -42,3 +42,23 @@ def test_tables_are_escaped_and_csv_made_on_demand():
     download = csv_download(lambda: made.append(1) or frame)
     assert made == [] and download.make().decode().splitlines()[0] == "unit,value"
     assert download.media_type.startswith("text/csv")
+
+
+def test_a_chart_is_drawn_for_the_width_it_gets():
+    import re
+
+    import mathhammer as mh
+    from mathhammer.web.render import WIDTHS, Chart
+
+    result = mh.exact('Lascannon: 48" A1 BS3+ S12 AP-3 DD6+1', "Rhino: T10 Sv3+ W10")
+    chart = Chart(lambda: result.plot("damage"), "damage")
+
+    def points_wide(svg):
+        return float(re.search(r'<svg[^>]*\swidth="([\d.]+)pt"', svg).group(1))
+
+    article = points_wide(chart.inline)
+    phone = points_wide(chart.inline_for(360))
+    asked = 360 / 100 * 72   # points; a chart may grow a little where its labels need it
+    assert asked * 0.99 <= phone <= asked * 1.25 and phone < article
+    assert chart.inline_for(361) is chart.inline_for(360)            # rounded, drawn once
+    assert chart.inline_for(10) is chart.inline_for(WIDTHS[0])         # never drawn narrower

@@ -139,7 +139,9 @@ function showProgress(text) {
 function wireAnswer(root, jobId) {
   $$("a[data-file]", root).forEach((a) => { a.href = `/api/jobs/${jobId}/files/${a.dataset.file}`; });
   $$("figure[data-view]", root).forEach(async (figure) => {  // charts come after the numbers
-    const response = await fetch(`/api/jobs/${jobId}/views/${figure.dataset.view}`);
+    // drawn for the width the chart gets here, so its text keeps its size on a phone
+    const width = Math.round(figure.getBoundingClientRect().width);
+    const response = await fetch(`/api/jobs/${jobId}/views/${figure.dataset.view}` + (width > 0 ? `?width=${width}` : ""));
     figure.innerHTML = await response.text();
     readable(figure);
   });
