@@ -136,5 +136,6 @@ def install() -> None:
             _on_compile_end()
 
     if not getattr(install, "done", False):
-        event.register("numba:compile", _Listener())
+        # numba's event.register carries no annotations
+        event.register("numba:compile", _Listener())  # type: ignore[no-untyped-call]
         install.done = True  # type: ignore[attr-defined]

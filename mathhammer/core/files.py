@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import stat
+from typing import Any
 
 #: Largest text file (TOML profiles, scenarios, unit cards) we read: 4 MiB, hundreds of times
 #: any real file.
@@ -90,7 +91,7 @@ def too_deeply_nested(text: str, limit: int = MAX_TOML_NESTING) -> int | None:
 
 
 def read_toml_tables(raw: bytes, source: str, needs: str,
-                     error: type[Exception] = ValueError) -> tuple[str, dict]:
+                     error: type[Exception] = ValueError) -> tuple[str, dict[str, Any]]:
     """The text and the document of a TOML file of named tables (reference targets).
 
     Parameters

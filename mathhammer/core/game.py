@@ -333,7 +333,7 @@ ExactSolver = Callable[[Sequence["Cell"], Callable[[], None]], Sequence[Answer]]
 
 def compare(game: Game[Any], cells: Sequence[Cell], *, method: str, trials: int,
             seed: SeedLike, progress: bool | None = None, common_random_numbers: bool = False,
-            situation: str = "", results_out: dict | None = None,
+            situation: str = "", results_out: dict[tuple[Any, ...], Any] | None = None,
             describe: str = "compare", unit: str = "cell", client: Any = None,
             solve_exact: ExactSolver | None = None) -> Any:
     """Every cell's headline metrics as one tidy frame (see :mod:`mathhammer.core.frames`).
@@ -455,13 +455,15 @@ def _run_cells(game: Game[Any], cells: Sequence[Cell], method: str, trials: int,
     if bar.shown:
         from distributed import as_completed
 
-        for _ in as_completed(futures):
+        # distributed's as_completed carries no annotations
+        for _ in as_completed(futures):  # type: ignore[no-untyped-call]
             bar.update()
-    return client.gather(futures)
+    answers: list[Answer] = client.gather(futures)
+    return answers
 
 
 def _frame(game: Game[Any], cells: Sequence[Cell], answers: Sequence[Answer],
-           methods: Sequence[str], results_out: dict | None) -> Any:
+           methods: Sequence[str], results_out: dict[tuple[Any, ...], Any] | None) -> Any:
     """The tidy frame of the cells' answers, built column by column (a comparison's label
     columns repeat a few strings; row dicts cost more than the answers)."""
     from mathhammer.core.frames import frame_from_columns, string_columns
@@ -497,7 +499,7 @@ def _frame(game: Game[Any], cells: Sequence[Cell], answers: Sequence[Answer],
 
 
 def _headline_rows(game: Game[Any], cells: Sequence[Cell], answers: Sequence[Answer],
-                   results_out: dict | None
+                   results_out: dict[tuple[Any, ...], Any] | None
                    ) -> tuple[list[int], list[str], np.ndarray, np.ndarray]:
     """Each cell's number of headline rows, and each row's metric, value and stderr (each
     cell's Result stored in ``results_out`` on the way)."""
@@ -516,7 +518,7 @@ def _headline_rows(game: Game[Any], cells: Sequence[Cell], answers: Sequence[Ans
             np.array([row[2] for row in rows], dtype=float))
 
 
-def sweep_values(parameter: str, values: Any) -> list:
+def sweep_values(parameter: str, values: Any) -> list[Any]:
     """The settings of a sweep over ``parameter`` as a list, or a one-line refusal when
     ``values`` is not a non-empty list of them (a string or a mapping is one value, not a
     list)."""
@@ -524,10 +526,10 @@ def sweep_values(parameter: str, values: Any) -> list:
         raise OptionError(f"sweep over '{parameter}' takes a list of values, not "
                           f"{type(values).__name__} {values!r:.60}")
     refuse_unordered(values, f"the values of a sweep over '{parameter}'")
-    values = list(values)
-    if not values:
+    listed = list(values)
+    if not listed:
         raise OptionError(f"sweep over '{parameter}' needs at least one value")
-    return values
+    return listed
 
 
 def sweep(game: Game[Any], attackers: Sequence[tuple[str, Any]],

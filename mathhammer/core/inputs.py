@@ -160,7 +160,7 @@ def optional_switch(value: Any, what: str) -> bool | None:
         raise OptionError(f"{what} must be True, False or None, not {_shown(value)}") from None
 
 
-def results_dict(value: Any, what: str = "results_out") -> MutableMapping | None:
+def results_dict(value: Any, what: str = "results_out") -> MutableMapping[Any, Any] | None:
     """``value`` when it is None or a dict to fill (a list or a frozen mapping cannot take
     results by key)."""
     if value is not None and not isinstance(value, MutableMapping):

@@ -105,23 +105,24 @@ def optimised_at_level(level: int) -> Callable[[Any], Any]:
     return at_level
 
 
-_LEVELS: dict = {}
+_LEVELS: dict[object, int] = {}   # a kernel's Python function (py_func): its level
 
 
 class _OptimisationLevel(numba.core.event.Listener):
     """Lowers ``numba.config.OPT`` while an :func:`optimised_at_level` kernel compiles."""
 
     def __init__(self) -> None:
-        self.saved: list = []   # (dispatcher, level it replaced), innermost last
+        # (dispatcher, level it replaced), innermost last
+        self.saved: list[tuple[Any, Any]] = []
 
-    def on_start(self, event) -> None:
+    def on_start(self, event: numba.core.event.Event) -> None:
         dispatcher = (event.data or {}).get("dispatcher")
         level = _LEVELS.get(getattr(dispatcher, "py_func", None))
         if level is not None and not self.saved:
             self.saved.append((dispatcher, _config.OPT))
             _config.OPT = type(_config.OPT)(min(level, int(_config.OPT)))
 
-    def on_end(self, event) -> None:
+    def on_end(self, event: numba.core.event.Event) -> None:
         dispatcher = (event.data or {}).get("dispatcher")
         if self.saved and self.saved[-1][0] is dispatcher:
             _config.OPT = self.saved.pop()[1]
@@ -197,4 +198,5 @@ def kernel_sources(package_root: Path) -> list[Path]:
 
 clear_stale_caches(Path(__file__).resolve().parents[1])
 compile_notice.install()
-numba.core.event.register("numba:compile", _OptimisationLevel())
+numba.core.event.register(  # type: ignore[no-untyped-call]  # numba's is unannotated
+    "numba:compile", _OptimisationLevel())

@@ -253,7 +253,8 @@ def watch(work: Callable[[], T], done: Callable[[], int], total: int, desc: str,
         if "error" in outcome:
             raise outcome["error"]
         b.update_to(total)
-        return outcome["value"]
+        value: T = outcome["value"]
+        return value
 
 
 def in_notebook() -> bool:

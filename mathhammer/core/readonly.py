@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
+
+_K = TypeVar("_K")
+_V = TypeVar("_V")
 
 
-class ReadOnlyDict(dict):
+class ReadOnlyDict(dict[_K, _V]):
     """A dict that refuses every change after it is made: a
     :class:`~mathhammer.core.result.Result`'s mappings.
 
@@ -31,5 +34,5 @@ class ReadOnlyDict(dict):
     __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = _refuse
     __ior__ = _refuse
 
-    def __reduce__(self) -> tuple[Any, tuple[dict]]:
+    def __reduce__(self) -> tuple[type[ReadOnlyDict[_K, _V]], tuple[dict[_K, _V]]]:
         return type(self), (dict(self),)

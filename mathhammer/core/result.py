@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from mathhammer.core.readonly import ReadOnlyDict
-from mathhammer.core.signatures import EXACT, MONTE_CARLO
+# re-exported: the game modules read a result's method names from here
+from mathhammer.core.signatures import EXACT as EXACT, MONTE_CARLO as MONTE_CARLO
 from mathhammer.errors import MathhammerError, OptionError
 
 if TYPE_CHECKING:  # pandas is imported when a method needs it: the CLI's JSON and text
@@ -203,8 +204,8 @@ SUBJECT_SEPARATOR = ": "
 
 
 def _name_of(text: Any) -> str:
-    text = str(text)
-    return text.split(":")[0].strip() if ":" in text else text.strip()
+    name = str(text)
+    return name.split(":")[0].strip() if ":" in name else name.strip()
 
 
 #: How far from 1 the sum of a pmf given to :meth:`Distribution.from_pmf` may be.

@@ -14,11 +14,18 @@ same bits on any number of threads.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from mathhammer.core.jit import kernel
 from mathhammer.core.trials import CHUNKS, Seed, as_seed_sequence, trials_per_chunk
 from mathhammer.errors import OptionError
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    import numpy.typing as npt
 
 STREAM_WORDS = 6
 _FACES_PER_DRAW = 22
@@ -55,7 +62,7 @@ def seed_streams(seed: int | np.random.SeedSequence, n_streams: int) -> np.ndarr
     return states
 
 
-def scripted_stream(faces) -> np.ndarray:
+def scripted_stream(faces: Iterable[int]) -> np.ndarray:
     """A stream that returns the given D6 faces in order, then fails: forced dice for tests.
 
     The kernels cannot tell it from a random stream (the script is consulted only when the
@@ -101,15 +108,15 @@ def check_script_not_exhausted(stream: np.ndarray) -> None:
 
 
 @kernel
-def _rotl(x, k):
+def _rotl(x: np.uint64, k: np.int64) -> np.uint64:
     return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
 
 
 @kernel
-def next_u64(state):
+def next_u64(state: npt.NDArray[np.uint64]) -> np.uint64:
     """One xoshiro256** output; advances ``state`` in place."""
     s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
-    result = _rotl(s1 * np.uint64(5), np.int64(7)) * np.uint64(9)
+    result: np.uint64 = _rotl(s1 * np.uint64(5), np.int64(7)) * np.uint64(9)
     t = s1 << np.uint64(17)
     s2 ^= s0
     s3 ^= s1
@@ -122,13 +129,14 @@ def next_u64(state):
 
 
 @kernel
-def uniform(state):
+def uniform(state: npt.NDArray[np.uint64]) -> float:
     """A float in [0, 1) with 53 random bits."""
-    return (next_u64(state) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+    bits: np.uint64 = next_u64(state)
+    return (bits >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
 @kernel
-def _next_scripted_face(state):
+def _next_scripted_face(state: npt.NDArray[np.uint64]) -> None:
     # No ``raise`` here: a function that can raise is never inlined by LLVM, which made every
     # ``d6`` call five times slower. Past the end of the script the stream returns 1s and
     # keeps counting, and the Python caller raises (see :func:`check_script_not_exhausted`).
@@ -142,7 +150,7 @@ def _next_scripted_face(state):
 
 
 @kernel
-def d6(state):
+def d6(state: npt.NDArray[np.uint64]) -> np.int64:
     """One D6 face (1..6), exactly uniform."""
     if state[5] == 0:
         if state.shape[0] > STREAM_WORDS:
@@ -161,13 +169,14 @@ def d6(state):
 
 
 @kernel
-def d3(state):
+def d3(state: npt.NDArray[np.uint64]) -> np.int64:
     """One D3 (a D6 halved, rounded up)."""
-    return (d6(state) + 1) // 2
+    face: np.int64 = d6(state)
+    return (face + 1) // 2
 
 
 @kernel
-def roll_dice(state, count, sides, constant):
+def roll_dice(state: npt.NDArray[np.uint64], count: int, sides: int, constant: int) -> int:
     """Roll ``count`` D``sides`` (3 or 6) and add ``constant``."""
     total = constant
     for _ in range(count):
@@ -177,7 +186,7 @@ def roll_dice(state, count, sides, constant):
 
 
 @kernel
-def binomial(state, n, p):
+def binomial(state: npt.NDArray[np.uint64], n: int, p: float) -> int:
     """A Binomial(n, p) draw by counting uniform successes (n is small in every game here)."""
     successes = 0
     for _ in range(n):

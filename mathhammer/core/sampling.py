@@ -11,10 +11,15 @@ tables, and the tests check one path against the other.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from mathhammer.core.jit import kernel
 from mathhammer.core.rng import uniform
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
 
 #: Largest number of dice a table covers; larger pools fall back to rolling dice.
 TABLE_LIMIT = 256
@@ -38,7 +43,8 @@ def binomial_cdf_rows(p: float, n_max: int) -> np.ndarray:
 
 
 @kernel
-def sample_binomial(state, cdf_row, n):
+def sample_binomial(state: npt.NDArray[np.uint64], cdf_row: npt.NDArray[np.float64],
+                    n: int) -> int:
     """Draw Binomial(n, p) from row ``n`` of :func:`binomial_cdf_rows` (one uniform draw)."""
     u = uniform(state)
     k = 0

@@ -123,8 +123,8 @@ def _subject_count(function: Callable[..., Any]) -> int:
     return sum(p.kind in kinds for p in inspect.signature(function).parameters.values())
 
 
-def _by_keyword(name: str, args: tuple, kwargs: dict, n_subjects: int,
-                positional: Sequence[str]) -> tuple[tuple, dict, str]:
+def _by_keyword(name: str, args: tuple[Any, ...], kwargs: dict[str, Any], n_subjects: int,
+                positional: Sequence[str]) -> tuple[tuple[Any, ...], dict[str, Any], str]:
     """The options given by position after the subjects, as keywords, and the warning."""
     extra = args[n_subjects:]
     if len(extra) > len(positional):
