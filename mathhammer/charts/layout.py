@@ -82,7 +82,17 @@ def checked_options(draw: Callable[..., T]) -> Callable[..., T]:
         for name in ("title", "label"):
             chart_text(kwargs.get(name), name)
         chart_limits(kwargs.get("ylim"))
-        return draw(*args, **kwargs)
+        # one CrowdedChart warning per chart at most: the first thing it could not fit
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", CrowdedChart)
+            art = draw(*args, **kwargs)
+        crowded = [w for w in caught if issubclass(w.category, CrowdedChart)]
+        for other in (w for w in caught if not issubclass(w.category, CrowdedChart)):
+            warnings.warn_explicit(other.message, other.category, other.filename,
+                                   other.lineno)
+        if crowded:
+            warnings.warn(crowded[0].message, stacklevel=2)
+        return art
 
     return checked
 
@@ -349,6 +359,12 @@ def _keep_difference(words: list[str], head: int, tail: int, width: int,
     text = " ".join(middle) or " ".join(words)
     if _fits(text, width, max_lines):
         return wrap(text, width, max_lines)
+    if len(text.split(" ")) > 1:  # the name's first word, then what differs, cut at a word
+        shown = wrap(" ".join(words[:1] + (["…"] if head > 1 else []) + middle)
+                     if head else text, width, max_lines)
+        if not middle or middle[0][:4] in shown:
+            return shown
+        return wrap(text, width, max_lines)  # no room for the first word: what differs
     return _middle_cut(text, width)
 
 

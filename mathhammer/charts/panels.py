@@ -32,7 +32,7 @@ def lines_per_row(ax: Axes, rows: int, size: float = 10.0) -> int:
     are about 0.17 in)."""
     height = ax.get_position().height * axes_figure(ax).get_figheight() * 0.85
     # a label may reach a little into the gap between rows (row labels are centred)
-    return int(min(max(height / max(rows, 1) / (0.017 * size) + 0.4, 1), 3))
+    return int(min(max(height / max(rows, 1) / (0.017 * size) + 0.5, 1), 3))
 
 
 def facets(attackers: list[str], panels: list[str], facet: Any,
