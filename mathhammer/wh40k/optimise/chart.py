@@ -85,6 +85,8 @@ def _orders_text(result: Any, plan: Any, chars: int) -> str:
 
 
 def _value_text(value: float, stderr: float, probability: bool) -> str:
-    if probability:
-        return f"{100 * value:.3g}%" + (f" ± {100 * stderr:.2g}" if stderr else "")
-    return f"{value:.3g}" + (f" ± {stderr:.2g}" if stderr else "")
+    """A plan's value by the one rule of tables and charts
+    (:func:`mathhammer.report.tables.format_estimate`)."""
+    from mathhammer.report.tables import format_estimate
+
+    return format_estimate(value, stderr or None, 3, percent=probability)

@@ -234,10 +234,11 @@ class OptimiseResult:
 
 
 def _number(value: float, stderr: float, digits: int = 3, probability: bool = False) -> str:
-    if probability:
-        return f"{100 * value:.{max(digits - 1, 1)}f}%" + \
-            (f" ± {100 * stderr:.{max(digits - 1, 1)}f}" if stderr else "")
-    return f"{value:.{digits}f}" + (f" ± {stderr:.{digits}f}" if stderr else "")
+    """A plan's value by the one rule of tables and charts
+    (:func:`mathhammer.report.tables.format_estimate`)."""
+    from mathhammer.report.tables import format_estimate
+
+    return format_estimate(value, stderr or None, digits, percent=probability)
 
 
 def _value(scored: Scored, objectives: list[Objective], digits: int = 3) -> str:
