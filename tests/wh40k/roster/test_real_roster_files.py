@@ -380,10 +380,10 @@ def test_all_prints_one_table_per_metric(capsys):
 def test_tiny_probabilities_are_short():
     from mathhammer.wh40k.roster.tables import format_cell
 
-    assert format_cell(3.4e-21, 0.0, "p_unit_destroyed", "exact") == "<0.1%"
+    assert format_cell(3.4e-21, 0.0, "p_unit_destroyed", "exact") == "<0.01%"
     assert format_cell(1.0, 0.0, "p_unit_destroyed", "exact") == "100%"
-    assert format_cell(0.4081, 0.011, "p_unit_destroyed", "monte-carlo") == "40.8%±1.1"
-    assert format_cell(0.49, 0.012, "expected_damage", "monte-carlo") == "0.49±0.01"
+    assert format_cell(0.4081, 0.011, "p_unit_destroyed", "monte-carlo") == "40.8%±1.1%"
+    assert format_cell(0.49, 0.012, "expected_damage", "monte-carlo") == "0.490±0.012"
 
 
 def test_plot_draws_every_phase(tmp_path, monkeypatch):
