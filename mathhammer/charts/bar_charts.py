@@ -28,7 +28,6 @@ from mathhammer.charts.layout import (
     series_hatch,
     series_style,
     style,
-    wrap,
 )
 from mathhammer.charts.panels import chart_title, lines_per_row
 from mathhammer.core.inputs import chart_frame

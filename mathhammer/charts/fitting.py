@@ -53,7 +53,8 @@ def fit_to_figure(axes: Sequence[Axes]) -> None:
     it had when the chart began until its tick labels, legend and caption fit the slot;
     with constrained or tight layout the engine does that. Then, while a text still leaves
     the canvas, texts overlap or the layout engine gives up, the chart's text is scaled down
-    step by step (:data:`FONT_SCALES`, never below :data:`MIN_FONT` points: 8 pt, readable at 100 dpi) and a tall side
+    step by step (:data:`FONT_SCALES`, never below :data:`MIN_FONT` points: 8 pt, readable
+    at 100 dpi) and a tall side
     legend gets more columns. A figure made by
     :func:`~mathhammer.charts.layout.new_figure` is left to
     :func:`~mathhammer.charts.layout.grow_to_fit`.
@@ -72,7 +73,7 @@ def fit_to_figure(axes: Sequence[Axes]) -> None:
                     ax.set_position(box)
                 for _ in range(3):
                     _shrink_into_slots(axes, slots)
-            if _fits(figure, axes):
+            if fits_figure(figure, axes):
                 return
             if not _reflow_legends(axes, figure):
                 break
@@ -129,7 +130,7 @@ def _shrink_into_slots(axes: Sequence[Axes], slots: Sequence[Any]) -> None:
     from matplotlib.transforms import Bbox
 
     figure = axes_figure(axes[0])
-    renderer = _drawn(figure)[0]
+    renderer = drawn_figure(figure)[0]
     outers = [b for b in (ax.get_tightbbox(renderer) for ax in axes) if b is not None]
     if not outers:
         return
@@ -150,7 +151,7 @@ def _shrink_into_slots(axes: Sequence[Axes], slots: Sequence[Any]) -> None:
                          box.width * sx, box.height * sy))
 
 
-def _drawn(figure: Figure) -> tuple[Any, bool]:
+def drawn_figure(figure: Figure) -> tuple[Any, bool]:
     """Draw the figure; the renderer, and whether the layout engine gave up."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -160,10 +161,10 @@ def _drawn(figure: Figure) -> tuple[Any, bool]:
     return figure._get_renderer(), failed  # type: ignore[attr-defined]  # (private, no public twin)
 
 
-def _fits(figure: Figure, axes: Sequence[Axes]) -> bool:
+def fits_figure(figure: Figure, axes: Sequence[Axes]) -> bool:
     """Every text of the chart inside the canvas, none overlapping another, the layout
     engine content, and each axes at least a fifth of its slot."""
-    renderer, failed = _drawn(figure)
+    renderer, failed = drawn_figure(figure)
     if failed:
         return False
     canvas = figure.bbox

@@ -10,8 +10,8 @@ import pandas as pd
 
 from mathhammer.charts.data import fold_extra, frame_note, metric_rows
 from mathhammer.charts.fitting import axes_figure, fit_to_figure
+from mathhammer.charts.labels import MIN_READABLE
 from mathhammer.charts.layout import (
-    MIN_READABLE,
     SMALL_TICKS,
     axes_or_new,
     axes_width,
@@ -137,13 +137,13 @@ def _fit_given_axes(ax: Axes, bar: Axes, texts: list, shape: tuple[int, int]) ->
     cells they got; one warning only if the chart still does not fit."""
     import warnings
 
-    from mathhammer.charts.fitting import CrowdedChart, _fits
+    from mathhammer.charts.fitting import CrowdedChart, fits_figure
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", CrowdedChart)
         fit_to_figure([ax, bar])
         _cells_in_given_axes(ax, texts, shape)
-        if caught and _fits(axes_figure(ax), [ax, bar]):
+        if caught and fits_figure(axes_figure(ax), [ax, bar]):
             caught.clear()
     for warning in caught[:1]:
         warnings.warn(warning.message, stacklevel=4)
@@ -155,12 +155,12 @@ def _cells_in_given_axes(ax: Axes, texts: list, shape: tuple[int, int]) -> None:
     even that is too wide for the cells."""
     import warnings
 
-    from mathhammer.charts.fitting import MIN_FONT, CrowdedChart, _drawn
+    from mathhammer.charts.fitting import MIN_FONT, CrowdedChart, drawn_figure
 
     figure = axes_figure(ax)
     if figure.__dict__.get("_mathhammer_owned") or not texts:
         return
-    renderer = _drawn(figure)[0]
+    renderer = drawn_figure(figure)[0]
     cell = ax.get_window_extent(renderer).width / max(shape[1], 1)
     widest = max(t.get_window_extent(renderer).width for t in texts)
     size = texts[0].get_fontsize()

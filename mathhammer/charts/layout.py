@@ -28,6 +28,11 @@ from xml.sax.saxutils import escape
 import numpy as np
 
 from mathhammer.charts.fitting import CrowdedChart, axes_figure, fit_to_figure, slot
+from mathhammer.charts.labels import (  # wrapping and shortening live there, re-exported here
+    clip_line,
+    distinct_labels,
+    wrap,
+)
 from mathhammer.errors import OptionError
 
 T = TypeVar("T")
@@ -248,35 +253,6 @@ def _literal_if_made(figure: Figure) -> None:
 CAPTION_LINES = 8
 
 
-def wrap(text: str, width: int = 28, max_lines: int = 2) -> str:
-    """``text`` on at most ``max_lines`` lines of about ``width`` characters, broken between
-    words only (never inside one); what does not fit is cut at a word with an ellipsis, and a
-    single word longer than a line is cut with an ellipsis (the caller keeps the full
-    text)."""
-    text = " ".join(str(text).split())
-    width = max(int(width), 4)
-    if len(text) <= width:
-        return text
-    lines = [_clip(line, width) for line in
-             textwrap.wrap(text, width, break_long_words=False, break_on_hyphens=True)]
-    if len(lines) > max_lines:
-        lines = lines[:max_lines]
-        lines[-1] = _with_ellipsis(lines[-1], width)
-    return "\n".join(lines)
-
-
-def _clip(line: str, width: int) -> str:
-    return line if len(line) <= width else line[: width - 1].rstrip() + "…"
-
-
-def _with_ellipsis(line: str, width: int) -> str:
-    """``line`` ending in "…", cut at a word when the ellipsis needs room."""
-    if len(line) + 1 > width:
-        cut = line.rfind(" ", 0, width - 1)
-        line = line[:cut] if cut > width // 2 else line[: width - 1]
-    return line.rstrip(" ,;:(–-") + "…"
-
-
 def title_text(text: str, width: int, max_lines: int = 3) -> str:
     """A title on lines of ``width`` characters: wrapped whole when it fits in
     ``max_lines``, else the part before the last " vs " is shortened and the matchup's
@@ -284,7 +260,7 @@ def title_text(text: str, width: int, max_lines: int = 3) -> str:
     flat = " ".join(str(text).split())
     lines = textwrap.wrap(flat, max(width, 8), break_long_words=False)
     if len(lines) <= max_lines:
-        return "\n".join(_clip(line, max(width, 8) + 6) for line in lines)
+        return "\n".join(clip_line(line, max(width, 8) + 6) for line in lines)
     head, sep, tail = flat.rpartition(" vs ")
     if not sep:
         return wrap(flat, width, max_lines)
@@ -311,127 +287,6 @@ def shorten_ticks(ticks: Sequence[Any], width: int, max_lines: int = 2) -> list[
     """Tick labels wrapped to ``width`` characters on ``max_lines`` lines, shortened so that
     different labels stay different (see :func:`distinct_labels`)."""
     return distinct_labels([str(t) for t in ticks], width, max_lines)
-
-
-#: Smallest text a chart draws, in points (8 pt at 100 dpi is the smallest a reader reads
-#: without zooming); :func:`~mathhammer.charts.fitting.fit_to_figure` never scales below it.
-MIN_READABLE = 8.0
-
-
-#: The warning of a chart that cannot tell its labels apart (see
-#: :class:`~mathhammer.charts.fitting.CrowdedChart`).
-CrowdedLabels = CrowdedChart
-
-
-def _fits(text: str, width: int, max_lines: int) -> bool:
-    """Whether ``text`` wraps onto ``max_lines`` lines of ``width`` characters uncut."""
-    lines = textwrap.wrap(text, max(int(width), 4), break_long_words=False)
-    return len(lines) <= max_lines and all(len(line) <= max(int(width), 4) for line in lines)
-
-
-def _common_ends(word_lists: list[list[str]]) -> tuple[int, int]:
-    """Words every list starts with, and words every list ends with (not overlapping)."""
-    shortest = min(len(w) for w in word_lists)
-    head = 0
-    while head < shortest and all(w[head] == word_lists[0][head] for w in word_lists):
-        head += 1
-    tail = 0
-    while tail < shortest - head and all(w[-1 - tail] == word_lists[0][-1 - tail]
-                                         for w in word_lists):
-        tail += 1
-    return head, tail
-
-
-def _keep_difference(words: list[str], head: int, tail: int, width: int,
-                     max_lines: int) -> str:
-    """``words`` shortened around what sets them apart (``words[head:len - tail]``): as much
-    of the shared beginning as fits, "…" for the rest, the differing words whole, the shared
-    end if it fits (else "…"); the differing words alone, cut, when nothing else fits."""
-    middle = words[head:len(words) - tail]
-    ends = [words[len(words) - tail:]] if tail else [[]]
-    if tail:
-        ends.append(["…"])
-    for keep in range(head, -1, -1):
-        for end in ends:
-            text = " ".join(words[:keep] + (["…"] if keep < head else []) + middle + end)
-            if _fits(text, width, max_lines):
-                return wrap(text, width, max_lines)
-    text = " ".join(middle) or " ".join(words)
-    if _fits(text, width, max_lines):
-        return wrap(text, width, max_lines)
-    if len(text.split(" ")) > 1:  # the name's first word, then what differs, cut at a word
-        shown = wrap(" ".join(words[:1] + (["…"] if head > 1 else []) + middle)
-                     if head else text, width, max_lines)
-        if not middle or middle[0][:4] in shown:
-            return shown
-        return wrap(text, width, max_lines)  # no room for the first word: what differs
-    return _middle_cut(text, width)
-
-
-def _middle_cut(text: str, width: int) -> str:
-    """One line of ``text``'s first and last characters around "…" (two names that
-    differ only at the end, such as one long word and a number, stay apart)."""
-    keep = max(int(width), 4) - 1
-    end = keep // 2
-    return text[:keep - end].rstrip() + "…" + text[len(text) - end:].lstrip()
-
-
-def _cut_peers(full: list[str], shown: list[str], i: int) -> list[int]:
-    """The labels a cut label ``i`` could be taken for: those that start as its shown
-    text does (its last, perhaps partial, word left out)."""
-    flat = " ".join(shown[i].split())
-    if "…" not in flat or flat == full[i]:
-        return []
-    before = flat[:flat.index("…")]
-    prefix = " ".join(before.split(" ")[:-1]) or before
-    if not prefix:
-        return []
-    return [j for j, text in enumerate(full) if j != i and text != full[i]
-            and text.startswith(prefix)]
-
-
-def distinct_labels(labels: Sequence[Any], width: int, max_lines: int = 2, *,
-                    what: str = "labels") -> list[str]:
-    """``labels`` wrapped (:func:`wrap`) to lines of ``width`` characters, at most
-    ``max_lines`` of them, and never two alike where the labels differ.
-
-    Labels are wrapped before anything is cut. A label that must be cut is shortened around
-    the words that set it apart from the labels it could be taken for ("Hellblasters, 5
-    plasma incinerators (supercharge)" and "... (standard)" read "Hellblasters, 5 …
-    (supercharge)" and "Hellblasters, 5 … (standard)", not both "Hellblasters, 5 plasma…").
-    If even that cannot tell them apart in the room given, one :class:`CrowdedLabels`
-    warning says so and the repeats are numbered.
-    """
-    full = [" ".join(str(label).split()) for label in labels]
-    shown = [wrap(text, width, max_lines) for text in full]
-    first = list(shown)
-    for i in range(len(full)):
-        peers = _cut_peers(full, first, i)
-        if peers:
-            words = [full[k].split(" ") for k in [i, *peers]]
-            head, tail = _common_ends(words)
-            shown[i] = _keep_difference(words[0], head, tail, width, max_lines)
-    return _numbered_repeats(full, shown, what)
-
-
-def _numbered_repeats(full: list[str], shown: list[str], what: str) -> list[str]:
-    """``shown`` with any text that two different labels share numbered, after one
-    warning."""
-    owners: dict[str, list[str]] = {}
-    for text, whole in zip(shown, full):
-        owners.setdefault(text, [])
-        if whole not in owners[text]:
-            owners[text].append(whole)
-    crowded = {text: wholes for text, wholes in owners.items() if len(wholes) > 1}
-    if not crowded:
-        return shown
-    example = next(iter(crowded.values()))
-    warnings.warn(f"the chart has no room to tell its {what} apart ({example[0]!r} and "
-                  f"{example[1]!r} would read {next(iter(crowded))!r}): they are numbered; "
-                  "give the chart more room (a larger figure or ax=) or shorter names",
-                  CrowdedChart, stacklevel=4)
-    return [f"{text} [{crowded[text].index(whole) + 1}]" if text in crowded else text
-            for text, whole in zip(shown, full)]
 
 
 def keep_tick_texts(ax: Axes, shown: Sequence[str], full: Sequence[str]) -> None:
@@ -528,7 +383,7 @@ def legend_text(label: str, width: int = 26, max_lines: int = 4) -> str:
     if not tail:
         return wrap(label, width, max_lines)
     if max_lines <= 1:
-        return _clip(f"{_clip(head, max(width - len(tail) - 1, 6))} {tail}", width + 12)
+        return clip_line(f"{clip_line(head, max(width - len(tail) - 1, 6))} {tail}", width + 12)
     tail_text = wrap(tail, width, max(1, max_lines // 2))
     head_lines = max(1, max_lines - tail_text.count("\n") - 1)
     return wrap(head, width, head_lines) + "\n" + tail_text

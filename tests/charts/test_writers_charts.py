@@ -18,7 +18,6 @@ from matplotlib.text import Text  # noqa: E402
 
 from mathhammer import charts  # noqa: E402
 from mathhammer.charts.fitting import CrowdedChart  # noqa: E402
-from mathhammer.charts.layout import distinct_labels  # noqa: E402
 from mathhammer.core.result import MONTE_CARLO, Distribution, Result  # noqa: E402
 from tests.charts.test_geometry import rendered  # noqa: E402
 
@@ -151,24 +150,6 @@ def test_bars_against_one_target_name_it_in_the_title():
 
 
 # -- 2. shortened labels stay distinct ----------------------------------------------------------
-def test_the_words_that_differ_are_kept():
-    names = ["Hellblasters, 5 plasma incinerators (supercharge)",
-             "Hellblasters, 5 plasma incinerators (standard)"]
-    for width, lines in ((12, 2), (16, 2), (20, 1), (26, 2)):
-        shown = distinct_labels(names, width, lines)
-        assert "super" in shown[0] and "standard" in shown[1], shown
-        assert all(len(line) <= width + 1 for s in shown for line in s.split("\n")), shown
-
-
-def test_labels_that_cannot_be_told_apart_are_numbered_after_one_warning():
-    names = [f"{'Supercalifragilistic' * 3} {i}" for i in range(3)]
-    with pytest.warns(CrowdedChart) as caught:
-        shown = distinct_labels(names[:3] + ["A" * 25 + f"{c}" + "A" * 25 for c in "xyz"],
-                                1, 1)
-    assert len(caught) == 1
-    assert_no_repeats(shown)
-
-
 @pytest.mark.parametrize("seed", [7, 8, 9])
 def test_a_users_small_axes_with_two_panels(seed):
     """The issue's case: a 7 x 3 in figure of the user's, a heat map and a bar chart side
