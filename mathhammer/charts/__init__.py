@@ -20,8 +20,10 @@ in; ``attrs["labels"]`` overrides) and carries its engine and ``attrs["situation
 package knows no game and imports no result type: it reads any object with those public
 methods.
 
-Layout adapts to the content: long labels are wrapped or shortened (the full text stays on
-the artist and in the SVG as a tooltip), legends sit outside the plotting area, captions
+Layout adapts to the content: long labels are wrapped, then shortened around the words that
+tell them apart (the full text stays on the artist and in the SVG as a tooltip; a chart
+that cannot tell its labels apart or fit a caller's figure at 8 pt says so in one
+:class:`CrowdedChart` warning), legends sit outside the plotting area, captions
 under it, titles above; the constrained layout keeps everything inside the figure, and the
 heat map grows with its grid. Series differ in colour, line style and marker; beyond
 :data:`MAX_SERIES_PER_PANEL` series, overlays and sweeps draw one panel per target.
@@ -46,6 +48,7 @@ Examples
 from __future__ import annotations
 
 from mathhammer.charts.bar_charts import BarsArtists, bars
+from mathhammer.charts.fitting import CrowdedChart
 from mathhammer.charts.distributions import (DistributionArtists, OverlayArtists,
                                              distribution, overlay)
 from mathhammer.charts.heatmaps import HeatmapArtists, heatmap
@@ -67,6 +70,7 @@ __all__ = [
     "MAX_SERIES_PER_PANEL",
     "PALETTE",
     "BarsArtists",
+    "CrowdedChart",
     "DistributionArtists",
     "HeatmapArtists",
     "LinesArtists",
