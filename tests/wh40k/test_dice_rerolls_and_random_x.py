@@ -137,7 +137,7 @@ def test_parse_round_trip_and_refusals() -> None:
     assert "[BLAST D3, MELTA D6]" in str(w)
     cleave = parse_weapon("Melee A2 WS3+ S4 AP0 D1 [CLEAVE D3+1]")
     assert parse_weapon(str(cleave)) == cleave and "[CLEAVE D3+1]" in str(cleave)
-    with pytest.raises(OptionError, match="reroll-damage 'failed'.*none, ones, low"):
+    with pytest.raises(OptionError, match="reroll_damage='failed' is not a re-roll policy.*none, ones, low"):
         mh.exact("A1 BS3+ S4 AP0 DD6", BIG, reroll_damage="failed")
 
 
