@@ -179,6 +179,10 @@ def analyse(roster: RosterLike, targets: Any, *, method: str = AUTO,
                      trials=trials if (out["method"] == "monte-carlo").any() else None,
                      seed=seed_provenance(seed)[0],
                      edition=edition, notes=notes + monte_carlo, choices=choices)
+    # what each per-100-points row was divided by, for tables and charts (issue 41)
+    costs = {u.name: float(u.points) for u in roster.units if u.points}
+    if costs:
+        out.attrs["points"] = costs
     return out
 
 

@@ -15,8 +15,6 @@ import math
 
 import pandas as pd
 
-from mathhammer.core.frames import with_points
-
 
 def format_cell(value: float, stderr: float, metric: str, method: str) -> str:
     """One cell of a roster table.
@@ -46,8 +44,12 @@ def metric_table(frame: pd.DataFrame, metric: str) -> pd.DataFrame:
                               zip(part["value"], part["stderr"], part["method"])])
     wide = cells.pivot_table(index="attacker", columns="target", values="cell",
                              aggfunc="first", sort=False).fillna("")
-    # a per-100-points row says what it was divided by: "Boyz (170 pts)"
-    wide.index = [with_points(a, metric, frame) for a in wide.index]
+    # a per-100-points row says what it was divided by, in a column of its own (the index
+    # stays the units' names, which the page's cells are keyed by)
+    costs = frame.attrs.get("points") or {}
+    if metric.endswith("_per_100pts") and costs:
+        wide.insert(0, "points", [f"{float(costs[str(a)]):g}" if str(a) in costs else "-"
+                                  for a in wide.index])
     wide.columns.name = None
     wide.index.name = None
     return wide

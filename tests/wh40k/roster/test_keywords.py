@@ -14,7 +14,7 @@ from .conftest import FILES
      False, 'X: 24" A2 BS3+ S4 AP-1 D1 [RAPID FIRE 1, SUSTAINED HITS D3, ANTI-FLY 4+]'),
     ({"range": "Melee", "a": "D6+3", "ws": "2+", "s": "8", "ap": "-2", "d": "D6+1",
       "keywords": "LETHAL HITS: non-MONSTER/VEHICLE"},
-     True, "X: Melee AD6+3 WS2+ S8 AP-2 DD6+1 [LETHAL HITS: NON-MONSTER/NON-VEHICLE]"),
+     True, "X: Melee AD6+3 WS2+ S8 AP-2 D6+1 [LETHAL HITS: NON-MONSTER/NON-VEHICLE]"),
     ({"range": '12"', "a": "D6", "bs": "N/A", "s": "4", "ap": "-1", "d": "1",
       "keywords": "Ignores Cover, Psychic, Torrent"},
      False, 'X: 12" AD6 BSN/A S4 AP-1 D1 [IGNORES COVER, PSYCHIC, TORRENT]'),

@@ -109,7 +109,7 @@ def test_power_typed_profiles_are_weapons_and_profileless_weapons_are_noted(list
     assert [w.name for w in engine.groups[0].weapons] == ["Solar lash", "Void spear",
                                                           "Gravity well"]
     assert str(engine.groups[0].weapons[1].profiles[0]) == \
-        'Void spear: 24" A1 BS2+ S14 AP-4 DD6+2'
+        'Void spear: 24" A1 BS2+ S14 AP-4 D6+2'
     keeper = entry(army_, "Oath Keeper")
     assert any("'Ancestral hammer' has no profile" in n for n in keeper.notes)
 

@@ -25,7 +25,7 @@ def test_the_toml_holds_the_lists_units_points_and_edition():
                                                         ("Intercessor Sergeant", 1)]
     assert squad[1]["weapons"][1] == "Power fist: Melee A3 WS3+ S8 AP-2 D2"
     assert units["Devastator Squad"]["models"][1]["weapons"] == [
-        'Lascannon: 48" A1 BS3+ S12 AP-3 DD6+1 [HEAVY]']
+        'Lascannon: 48" A1 BS3+ S12 AP-3 D6+1 [HEAVY]']
     # what the file lacks is said, never dropped silently
     assert "'Artificer Armour' has no profile in the file" in text
 
