@@ -116,13 +116,15 @@ def bars(frame: pd.DataFrame, metric: str | None = None, *, ax: Axes | None = No
             _bar_values(ax, drawn, errorbars, is_probability, errors,
                         frame.attrs.get("trials"))
         ax.set_xlabel(label)
-        chart_title(ax, title or capitalised(label))
+        one = len(targets) == 1  # the one target every bar is against: said in the title
+        chart_title(ax, title or capitalised(label) + (f" vs {targets[0]}" if one else ""))
         note = frame_note(frame) + ("; error bars: ±2 s.e." if errorbars else "")
         if len(targets) > 1:
             legend_outside(ax, drawn, [str(t) for t in targets], title=note or None,
                            width=label_chars(ax, 0.3, 26, 12))
         else:
-            caption(ax, f"against {targets[0]}" + (f"; {note}" if note else ""))
+            caption(ax, "; ".join(p for p in (f"against {targets[0]}" if title else "", note)
+                                  if p))
         grow_to_fit(axes_figure(ax))
         fit_to_figure([ax])
     return BarsArtists(ax, drawn, errorbars)

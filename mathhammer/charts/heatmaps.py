@@ -124,7 +124,8 @@ def heatmap(frame: pd.DataFrame, metric: str | None = None, *, ax: Axes | None =
         if is_probability:
             percent_axis(colorbar.ax.yaxis)
         colorbar.outline.set_visible(False)
-        chart_title(ax, title or capitalised(label))
+        one = f" vs {column_names[0]}" if len(column_names) == 1 and columns == "target" else ""
+        chart_title(ax, title or capitalised(label) + one)
         caption(ax, frame_note(frame))
         _fit_cells(ax, texts, values.shape)
         grow_to_fit(axes_figure(ax))

@@ -144,9 +144,13 @@ def test_a_sweep_against_one_target_names_it_in_the_title(seed):
 def test_bars_against_one_target_name_it_in_the_title():
     rng = np.random.default_rng(6)
     target = target_name(rng)
-    art = charts.bars(frame_of(writer_names(8, rng), [target], rng))
+    frame = frame_of(writer_names(8, rng), [target], rng)
+    art = charts.bars(frame)
+    assert f"vs {' '.join(target.split())[:25]}" in heading(art.ax.figure)
     assert_no_repeats(tick_labels(art.ax)["y"])
     assert smallest_font(art.ax.figure) >= 8.0
+    heat = charts.heatmap(frame)
+    assert f"vs {' '.join(target.split())[:25]}" in heading(heat.ax.figure)
 
 
 # -- 2. shortened labels stay distinct ----------------------------------------------------------
