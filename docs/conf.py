@@ -127,8 +127,14 @@ def _write_api_pages() -> None:
 
     out = HERE / "api"
     out.mkdir(exist_ok=True)
+    classes_shown: set[int] = set()   # a class served by two packages gets one page
     for package, title in API_PACKAGES.items():
-        names = list(importlib.import_module(package).__all__)
+        module = importlib.import_module(package)
+        names = [name for name in module.__all__
+                 if not (isinstance(getattr(module, name), type)
+                         and id(getattr(module, name)) in classes_shown)]
+        classes_shown.update(id(getattr(module, name)) for name in names
+                             if isinstance(getattr(module, name), type))
         names += API_EXTRA.get(package, [])
         _write_page(out / f"{package}.rst", package, title, names)
     for module, names in API_EXTRA.items():
