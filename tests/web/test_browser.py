@@ -193,7 +193,8 @@ def _matrix_cells(browser, phase: str) -> dict[tuple[str, str], str]:
     for row in table.find_elements(By.CSS_SELECTOR, "tbody tr"):
         attacker = row.find_element(By.TAG_NAME, "th").text
         for target, cell in zip(targets, row.find_elements(By.TAG_NAME, "td")):
-            cells[(attacker, target)] = cell.text
+            if target != "points":   # the unit's points, beside its figures (issue 41)
+                cells[(attacker, target)] = cell.text
     return cells
 
 

@@ -265,7 +265,8 @@ def _cell_texts(fragment: str, phase: str) -> dict[tuple[str, str], str]:
     table = re.search(rf'<table class="grid matrix" data-phase="{phase}">(.*?)</table>',
                       fragment, re.S).group(1)
     targets = [html.unescape(t) for t in re.findall(r"<th>([^<]+)</th>",
-                                                     table.split("</thead>")[0])]
+                                                     table.split("</thead>")[0])
+               if t != "points"]   # the unit's points column holds no pairing
     cells = {}
     for attacker, row in re.findall(r"<tr><th>([^<]+)</th>(.*?)</tr>", table.split(
             "</thead>")[1]):
