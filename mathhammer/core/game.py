@@ -32,7 +32,7 @@ from mathhammer.core import adaptive
 from mathhammer.core.inputs import dask_client, refuse_unordered, results_dict, unordered
 from mathhammer.core.progress import bar as progress_bar, check_progress
 from mathhammer.core.result import Distribution, Result, seed_provenance
-from mathhammer.core.signatures import EXACT, MONTE_CARLO, check_method
+from mathhammer.core.signatures import EXACT, MONTE_CARLO, by_method, check_method
 from mathhammer.core.trials import CHUNKS, as_seed_sequence, check_seed, check_trials
 from mathhammer.errors import OptionError, UnsupportedError, within
 
@@ -571,13 +571,9 @@ def _run_cell(game: Game[Any], cell: Cell, method: str, trials: int,
     exact engine cannot follow the cell."""
     try:
         plan = game.compile(cell.attackers, cell.targets, **cell.options)
-        if method != MONTE_CARLO:
-            try:
-                return exact_result(game, plan)
-            except UnsupportedError:
-                if method == EXACT:
-                    raise
-        return monte_carlo_result(game, plan, trials=trials, seed=check_seed(seed))
+        return by_method(method, lambda: exact_result(game, plan),
+                         lambda: monte_carlo_result(game, plan, trials=trials,
+                                                    seed=check_seed(seed)))
     except UnsupportedError as exc:
         raise within(f"{cell.attacker} against {cell.target}", exc,
                      (cell.attacker, cell.target)) from None

@@ -20,6 +20,7 @@ from mathhammer.core.inputs import switch
 from mathhammer.errors import OptionError
 
 F = TypeVar("F", bound=Callable[..., Any])
+T = TypeVar("T")
 
 #: An old keyword's translation: its value -> (new keyword, new value).
 Translation = Callable[[Any], "tuple[str, Any]"]
@@ -67,6 +68,27 @@ def check_method(method: Any, name: str = "method") -> str:
     raise OptionError(f"{name}={method!r:.40} is not an engine; use 'auto' (exact where the "
                       f"exact engine can follow the attacks, else Monte Carlo), 'exact' or "
                       f"'monte-carlo'")
+
+
+def by_method(method: str, exact: Callable[[], T], monte_carlo: Callable[[], T]) -> T:
+    """``exact()`` or ``monte_carlo()`` as ``method`` (checked) asks; ``"auto"``: exact
+    unless the exact engine refuses (an :class:`UnsupportedError`), then Monte Carlo.
+
+    Examples
+    --------
+    >>> by_method("auto", lambda: "exact", lambda: "monte carlo")
+    'exact'
+    """
+    from mathhammer.errors import UnsupportedError
+
+    method = check_method(method)
+    if method != MONTE_CARLO:
+        try:
+            return exact()
+        except UnsupportedError:
+            if method == EXACT:
+                raise
+    return monte_carlo()
 
 
 def old_spellings(*, positional: Sequence[str] = (),

@@ -23,14 +23,14 @@ from mathhammer.core.inputs import optional_instance, refuse_unordered, switch, 
 from mathhammer.core.limits import MAX_NUMBER
 from mathhammer.core.progress import check_progress
 from mathhammer.core.result import EXACT, MONTE_CARLO, Distribution, Result
-from mathhammer.core.signatures import AUTO, check_method
+from mathhammer.core.signatures import AUTO, by_method, check_method
 from mathhammer.core.trials import DEFAULT_TRIALS, check_seed, check_trials
 from mathhammer.dust.compile import CompiledPlan, compile_plan
 from mathhammer.dust.exact_engine import plan_pmfs, to_float
 from mathhammer.dust.monte_carlo import N_CHUNKS, run_monte_carlo
 from mathhammer.dust.parse import parse_target, parse_weapons
 from mathhammer.dust.profiles import Rules, Target, Weapon, with_switches
-from mathhammer.errors import OptionError, UnsupportedError
+from mathhammer.errors import OptionError
 
 LABELS = {
     "hits": "hits",
@@ -251,17 +251,17 @@ def fire_plan(plan: Sequence[tuple[str | Weapon, str | Target]], *, method: str 
     fire = compile_fire_plan(_resolved(plan), sustained=sustained, rules=rules,
                              distance=distance)
     subjects = [fire.for_target(i) for i in range(len(fire.compiled.targets))]
-    if method != MONTE_CARLO:
-        try:
-            per_target = plan_pmfs(fire.compiled)
-            return [contract.exact_result(GAME, p, target_outcomes(EXACT, dists, p.target))
-                    for p, dists in zip(subjects, per_target)]
-        except UnsupportedError:
-            if method == EXACT:
-                raise
-    trials, seed = check_trials(trials), check_seed(seed)
-    tallies = run_monte_carlo(fire.compiled, trials, seed, progress=progress)
-    return [contract.tallied_result(GAME, p, tallies, seed) for p in subjects]
+    def exact() -> list[Result]:
+        return [contract.exact_result(GAME, p, target_outcomes(EXACT, dists, p.target))
+                for p, dists in zip(subjects, plan_pmfs(fire.compiled))]
+
+    def monte_carlo() -> list[Result]:
+        checked = check_seed(seed)
+        tallies = run_monte_carlo(fire.compiled, check_trials(trials), checked,
+                                  progress=progress)
+        return [contract.tallied_result(GAME, p, tallies, checked) for p in subjects]
+
+    return by_method(method, exact, monte_carlo)
 
 
 def _resolved(plan: Any) -> list[tuple[Weapon, Target]]:

@@ -22,8 +22,8 @@ from mathhammer.core.game import Game, Outcomes, SeedLike, Tallies
 from mathhammer.core.inputs import switch, texts, whole_number
 from mathhammer.core.limits import MAX_NUMBER
 from mathhammer.core.progress import check_progress
-from mathhammer.core.result import EXACT, MONTE_CARLO, Distribution, Result
-from mathhammer.core.signatures import AUTO, check_method
+from mathhammer.core.result import Distribution, Result
+from mathhammer.core.signatures import AUTO, by_method
 from mathhammer.core.trials import DEFAULT_TRIALS
 from mathhammer.dust.compile import compile_row
 from mathhammer.dust.exact_engine import ExchangeSide, exchange_exact, to_float
@@ -195,16 +195,10 @@ def exchange(a: Unit, b: Unit, rounds: int = 1, *, method: str = AUTO,
     """
     options = dict(rounds=rounds, a_weapons=a_weapons, b_weapons=b_weapons, a_cover=a_cover,
                    b_cover=b_cover, sustained=sustained, rules=rules, **rule_switches)
-    method = check_method(method)
     check_progress(progress)
-    if method != MONTE_CARLO:
-        try:
-            return contract.exact(EXCHANGE, a, b, **options)
-        except UnsupportedError:
-            if method == EXACT:
-                raise
-    return contract.simulate(EXCHANGE, a, b, trials=trials, seed=seed, progress=progress,
-                             **options)
+    return by_method(method, lambda: contract.exact(EXCHANGE, a, b, **options),
+                     lambda: contract.simulate(EXCHANGE, a, b, trials=trials, seed=seed,
+                                               progress=progress, **options))
 
 
 @dataclass(frozen=True, eq=False)

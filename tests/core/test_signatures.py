@@ -85,3 +85,19 @@ def test_old_and_new_spellings_together_are_refused(call, words):
 def test_the_signature_shown_is_the_new_one():
     assert list(inspect.signature(_shoot).parameters) == ["weapons", "target", "rules",
                                                           "method"]
+
+
+def test_by_method_falls_back_only_for_auto():
+    from mathhammer.core.signatures import by_method
+    from mathhammer.errors import UnsupportedError
+
+    def refused():
+        raise UnsupportedError("too many states")
+
+    assert by_method("auto", refused, lambda: "mc") == "mc"
+    assert by_method("monte-carlo", lambda: "exact", lambda: "mc") == "mc"
+    assert by_method("exact", lambda: "exact", lambda: "mc") == "exact"
+    with pytest.raises(UnsupportedError, match="too many states"):
+        by_method("exact", refused, lambda: "mc")
+    with pytest.raises(OptionError, match="not an engine"):
+        by_method("guess", lambda: "exact", lambda: "mc")
