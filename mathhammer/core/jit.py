@@ -29,7 +29,7 @@ _njit: Any = numba.njit
 _config: Any = numba.config
 
 # What the first compile costs, and why the decorators below look as they do: numba compiles
-# each function once per distinct tuple of argument types, at about 0.1-0.3 s apiece. Two
+# each function once per distinct tuple of argument types (benchmarks/RESULTS.md). Two
 # things multiplied that. A global Python ``int`` passed as an argument is typed as a
 # literal (``Literal[int](3)``), so a helper called with three table numbers compiled three
 # times: table numbers handed to helpers are ``numpy.int64`` instead, and call sites pass
@@ -87,12 +87,10 @@ def optimised_at_level(level: int) -> Callable[[Any], Any]:
     """Decorator factory: compile this entry kernel, and the helpers compiled for it, at LLVM
     optimisation level ``level`` instead of numba's 3 (``NUMBA_OPT``).
 
-    For the scenario kernel LLVM's work is most of a cold compile and buys little warm speed:
-    level 2 instead of 3 took ``mathhammer run`` on the example from 12.9 to 9.5 s CPU for
-    5-7% of warm speed; with the kernel plans as named tuples, level 1 instead of 2 takes it
-    from a median of 13.9 to 12.0 s wall (five cold runs each) for about 4% (86 -> 90 ms CPU
-    for 40,000 trials): a new user waits seconds for what a large run regains in
-    milliseconds. numba has no per-function level, so ``numba.config.OPT`` is lowered while
+    For the scenario kernel LLVM's work is most of a cold compile and buys little warm speed
+    (each level lower cut seconds from a cold ``mathhammer run`` for a few per cent of warm
+    speed; figures in benchmarks/RESULTS.md): a new user waits seconds for what a large run
+    regains in milliseconds. numba has no per-function level, so ``numba.config.OPT`` is lowered while
     this kernel compiles (numba compiles one function at a time, under its global lock) and
     restored after; the machine code is cached at that level.
     """

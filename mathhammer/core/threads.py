@@ -2,8 +2,8 @@
 
 The 40k single-target engine splits its trials into a fixed number of chunks and lets each
 thread run a share of them with a serial ``nogil`` kernel, started from a small thread pool.
-Compared with a ``parallel=True`` kernel wrapping the trial loop this compiles about 7 s
-faster on a cold cache (numba re-optimises a callee inside every caller, and parfor
+Compared with a ``parallel=True`` kernel wrapping the trial loop this compiles faster on a
+cold cache (figures: benchmarks/RESULTS.md; numba re-optimises a callee inside every caller, and parfor
 lowering is slow) and skips starting numba's threading layer on a warm one.
 """
 

@@ -45,7 +45,8 @@ def bind(host: str, port: int) -> socket.socket:
 def warm_up() -> None:
     """Compile (or load from the cache) the kernels of every engine the page offers (40k,
     the Battle page's scenario engine, Warmachine, Dust; the 40k first) before the first
-    question: on a cold cache a Battle question otherwise waited 8-15 s at "0 of 4"."""
+    question: on a cold cache a Battle question otherwise waited seconds at "0 of 4"
+    (benchmarks/RESULTS.md)."""
     from mathhammer.core.progress import quiet
     from mathhammer.precompile import ENGINES, warmup
 
