@@ -90,9 +90,9 @@ def optimised_at_level(level: int) -> Callable[[Any], Any]:
     For the scenario kernel LLVM's work is most of a cold compile and buys little warm speed
     (each level lower cut seconds from a cold ``mathhammer run`` for a few per cent of warm
     speed; figures in benchmarks/RESULTS.md): a new user waits seconds for what a large run
-    regains in milliseconds. numba has no per-function level, so ``numba.config.OPT`` is lowered while
-    this kernel compiles (numba compiles one function at a time, under its global lock) and
-    restored after; the machine code is cached at that level.
+    regains in milliseconds. numba has no per-function level, so ``numba.config.OPT`` is
+    lowered while this kernel compiles (numba compiles one function at a time, under its
+    global lock) and restored after; the machine code is cached at that level.
     """
     if not 0 <= level <= 3:
         raise ValueError(f"LLVM optimisation level {level} is not 0-3")

@@ -3,8 +3,9 @@
 The 40k single-target engine splits its trials into a fixed number of chunks and lets each
 thread run a share of them with a serial ``nogil`` kernel, started from a small thread pool.
 Compared with a ``parallel=True`` kernel wrapping the trial loop this compiles faster on a
-cold cache (figures: benchmarks/RESULTS.md; numba re-optimises a callee inside every caller, and parfor
-lowering is slow) and skips starting numba's threading layer on a warm one.
+cold cache (figures: benchmarks/RESULTS.md; numba re-optimises a callee inside every
+caller, and parfor lowering is slow) and skips starting numba's threading layer on a warm
+one.
 """
 
 from __future__ import annotations
