@@ -5,8 +5,8 @@ one stream, releases the GIL and cannot allocate. Each thread gets its own scrat
 and runs chunks ``first, first + step, ...`` in turn (:func:`mathhammer.core.threads.
 run_shares`); one Python call per chunk, never per trial. A ``parallel=True`` kernel doing
 the same compiled much longer on a cold cache (parfor lowering, and the allocations inside
-it), for no speed gain (figures: benchmarks/RESULTS.md). Chunk ``c`` always runs on stream ``c`` and lands in row ``c``, so
-results do not depend on the thread count.
+it), for no speed gain (figures: benchmarks/RESULTS.md). Chunk ``c`` always runs on stream
+``c`` and lands in row ``c``, so results do not depend on the thread count.
 """
 
 from __future__ import annotations
