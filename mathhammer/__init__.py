@@ -63,3 +63,7 @@ __getattr__, __dir__ = lazy_names(__name__, _LAZY)
 from mathhammer.report.labels import add_label_source  # noqa: E402  (stdlib only)
 
 add_label_source("mathhammer.wh40k.metric_words")  # words of saved grids in any process
+
+from mathhammer.core.drawing import use_charts  # noqa: E402  (stdlib only)
+
+use_charts("mathhammer.charts.methods")  # what results' and comparisons' .plot() draw with

@@ -153,19 +153,34 @@ def _result():
     return mh.exact(W40K, "MEQ")   # remembered by the engine's caches: cheap to ask again
 
 
+def _deprecated(call):
+    """``call()`` with its DeprecationWarning (the old results_out= dict) let through."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        return call()
+
+
 #: (name, call taking the hostile value, what the refusal names).
 PARAMETERS = [
     ("compare points", lambda v: mh.compare(W40K, "MEQ", method="exact", points=v), "points"),
     ("compare library", lambda v: mh.compare(W40K, "MEQ", method="exact", library=v), "library"),
     ("compare client", lambda v: mh.compare(W40K, "MEQ", method="monte-carlo", trials=10, client=v), "client"),
-    ("compare results_out",
-     lambda v: mh.compare(W40K, "MEQ", method="exact", results_out=v), "results_out"),
-    ("sweep results_out", lambda v: mh.sweep(W40K, "MEQ", "save", [3], method="exact",
-                                             results_out=v), "results_out"),
-    ("warmachine results_out",
-     lambda v: WM_COMPARE.compare(ATTACK, JACK, results_out=v), "results_out"),
-    ("dust results_out", lambda v: DUST_COMPARE.compare(GUN, SQUAD, results_out=v),
+    # results_out= is deprecated: a dict given warns, anything else is refused by name
+    ("compare results_out", lambda v: _deprecated(
+        lambda: mh.compare(W40K, "MEQ", method="exact", results_out=v)), "results_out"),
+    ("sweep results_out", lambda v: _deprecated(
+        lambda: mh.sweep(W40K, "MEQ", "save", [3], method="exact", results_out=v)),
      "results_out"),
+    ("warmachine results_out", lambda v: _deprecated(
+        lambda: WM_COMPARE.compare(ATTACK, JACK, results_out=v)), "results_out"),
+    ("dust results_out", lambda v: _deprecated(
+        lambda: DUST_COMPARE.compare(GUN, SQUAD, results_out=v)), "results_out"),
+    ("compare keep_results",
+     lambda v: mh.compare(W40K, "MEQ", method="exact", keep_results=v), "keep_results"),
+    ("dust keep_results", lambda v: DUST_COMPARE.compare(GUN, SQUAD, keep_results=v),
+     "keep_results"),
     ("warmachine rules", lambda v: WM_API.exact(ATTACK, JACK, rules=v), "rules"),
     ("dust rules", lambda v: DUST_API.exact(GUN, SQUAD, rules=v), "rules"),
     ("to_text max_rows", lambda v: _result().to_text(max_rows=v), "max_rows"),

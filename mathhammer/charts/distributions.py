@@ -210,8 +210,8 @@ def overlay(results: Mapping[Any, Any] | Sequence[Any], outcome: str = "damage",
     results
         A dict label -> result (tuple keys such as ``(attacker, target)`` from
         :func:`mathhammer.wh40k.comparisons.results` are joined with " vs ", a third item of
-        ``results_out`` of a sweep is added in brackets), or a list of results (labelled
-        by their ``subject``, "weapons vs target").
+        a sweep's ``keep_results=True`` results is added in brackets), or a list of results
+        (labelled by their ``subject``, "weapons vs target").
     outcome
         Which distribution to draw.
     labels

@@ -8,10 +8,13 @@ import argparse
 import json
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mathhammer.cli.options import add_monte_carlo_options, add_output_options, save_chart
 from mathhammer.errors import OptionError
+
+if TYPE_CHECKING:   # the command tree imports no numpy until a command runs
+    from mathhammer.core.comparison import Comparison
 
 #: What ``--chart`` draws, default first (``lines`` is the default with ``--sweep``).
 CHART_KINDS = ("heatmap", "bars", "overlay", "lines")
@@ -147,16 +150,17 @@ def chart_kind(args: argparse.Namespace) -> str:
     return kind
 
 
-def show_comparison(frame: Any, cells: dict, args: argparse.Namespace, engine: str) -> None:
-    """Print or write a comparison frame as the output options ask: the chart (``--plot``,
-    from ``cells``: each cell's Result for an overlay), the CSV, then exactly one of the JSON
+def show_comparison(comparison: Comparison, args: argparse.Namespace, engine: str) -> None:
+    """Print or write a comparison as the output options ask: the chart (``--plot``; an
+    overlay draws each cell's Result), the CSV of the frame, then exactly one of the JSON
     object, the Markdown grid or ``Engine: <engine>`` and the plain table."""
     from mathhammer.core.frames import pivot, to_json_dict, to_markdown
 
+    frame = comparison.frame
     if args.metric is not None:
         pivot(frame, args.metric)   # unknown metric: refused before anything is written
     if args.plot:
-        save_chart(comparison_chart(chart_kind(args), frame, cells, args), args)
+        save_chart(comparison_chart(chart_kind(args), comparison, args), args)
     if args.csv:
         frame.to_csv(args.csv, index=False)
     if args.json:
@@ -178,17 +182,18 @@ def _worded(grid: Any, frame: Any, metric: str | None) -> Any:
     return grid.rename(columns=lambda name: metric_label(name, frame))
 
 
-def comparison_chart(kind: str, frame: Any, cells: dict, args: argparse.Namespace) -> Any:
+def comparison_chart(kind: str, comparison: Comparison, args: argparse.Namespace) -> Any:
     """The chart ``--chart`` names, titled by ``--title`` when given."""
     from mathhammer import charts
 
+    frame = comparison.frame
     if kind == "heatmap":
         return charts.heatmap(frame, args.metric, title=args.title, digits=args.digits)
     if kind == "bars":
         return charts.bars(frame, args.metric, title=args.title)
     if kind == "lines":
         return charts.sweep_lines(frame, metric=args.metric, title=args.title)
-    return charts.overlay(cells, args.plot_outcome, title=args.title)
+    return charts.overlay(comparison.results, args.plot_outcome, title=args.title)
 
 
 def engine_words(args: argparse.Namespace, exact: bool) -> str:

@@ -10,7 +10,9 @@ it, once:
   :class:`~mathhammer.core.result.Result` with the same provenance in every game
   (``trials``, ``seed`` as plain JSON values);
 - :func:`compare`: cells (attacker x target x setting) to the tidy long frame of
-  :mod:`mathhammer.core.frames`, the same columns in every game, here or on a Dask
+  :mod:`mathhammer.core.frames` (with ``keep_results``, a
+  :class:`~mathhammer.core.comparison.Comparison` of the frame and every cell's result),
+  the same columns in every game, here or on a Dask
   cluster (``client``), exact cells one by one or by the game's engine for many cells at
   once (``solve_exact``: 40k's one-pass grids); :func:`sweep`: the same over the values of
   one parameter.
@@ -29,7 +31,7 @@ from typing import Any, Generic, Protocol, TypeVar, Union
 import numpy as np
 
 from mathhammer.core import adaptive
-from mathhammer.core.inputs import dask_client, refuse_unordered, results_dict, unordered
+from mathhammer.core.inputs import dask_client, refuse_unordered, switch, unordered
 from mathhammer.core.progress import bar as progress_bar, check_progress
 from mathhammer.core.result import Distribution, Result, seed_provenance
 from mathhammer.core.signatures import EXACT, MONTE_CARLO, by_method, check_method
@@ -333,8 +335,8 @@ ExactSolver = Callable[[Sequence["Cell"], Callable[[], None]], Sequence[Answer]]
 
 def compare(game: Game[Any], cells: Sequence[Cell], *, method: str, trials: int,
             seed: SeedLike, progress: bool | None = None, common_random_numbers: bool = False,
-            situation: str = "", results_out: dict[tuple[Any, ...], Any] | None = None,
-            describe: str = "compare", unit: str = "cell", client: Any = None,
+            situation: str = "", keep_results: bool = False, describe: str = "compare",
+            unit: str = "cell", client: Any = None,
             solve_exact: ExactSolver | None = None) -> Any:
     """Every cell's headline metrics as one tidy frame (see :mod:`mathhammer.core.frames`).
 
@@ -356,9 +358,10 @@ def compare(game: Game[Any], cells: Sequence[Cell], *, method: str, trials: int,
         Give every cell the root seed (see :func:`cell_seeds`).
     situation
         The situation shared by every cell, in words, for captions.
-    results_out
-        A dict to receive each cell's :class:`Result`, keyed ``(attacker, target)``, then
-        the values of the cell's setting columns (a sweep's setting) when it has some.
+    keep_results
+        Return a :class:`~mathhammer.core.comparison.Comparison`: the frame and each cell's
+        whole :class:`Result`, keyed ``(attacker, target)``, then the values of the cell's
+        setting columns (a sweep's setting) when it has some.
     describe, unit
         The progress bar's words and what it counts.
     client
@@ -371,16 +374,18 @@ def compare(game: Game[Any], cells: Sequence[Cell], *, method: str, trials: int,
 
     Returns
     -------
-    pandas.DataFrame
+    pandas.DataFrame or Comparison
         Columns ``attacker, target``, the game's situation columns and the cells' setting
-        columns, then ``metric, value, stderr, method``.
+        columns, then ``metric, value, stderr, method``; with ``keep_results``, a
+        :class:`~mathhammer.core.comparison.Comparison` holding that frame and the results.
     """
     method = check_method(method)
     if method != EXACT:
         trials = check_trials(trials)
     seed = check_seed(seed)
     check_progress(progress)
-    results_dict(results_out), dask_client(client)   # a list or a text: named, at once
+    keep_results = switch(keep_results, "keep_results")
+    dask_client(client)   # a list or a text: named, at once
     # exact cells use no random stream: spawning one per cell would cost more than solving
     seeds: Sequence[SeedLike | None] = [None] * len(cells) if method == EXACT else \
         cell_seeds(seed, len(cells), common=common_random_numbers)
@@ -388,7 +393,8 @@ def compare(game: Game[Any], cells: Sequence[Cell], *, method: str, trials: int,
         answers = _answers(game, cells, method, trials, seeds, client, bar, solve_exact)
     methods = [_method_of(answer) for answer in answers]
     used = methods[0] if len(set(methods)) == 1 else "mixed"
-    frame = _frame(game, cells, answers, methods, results_out)
+    results: dict[tuple[Any, ...], Result] | None = {} if keep_results else None
+    frame = _frame(game, cells, answers, methods, results)
     ran_monte_carlo = used != EXACT
     frame.attrs.update(method=used, trials=trials if ran_monte_carlo else None,
                        seed=recorded_seed(seed)[0] if ran_monte_carlo else None)
@@ -396,7 +402,11 @@ def compare(game: Game[Any], cells: Sequence[Cell], *, method: str, trials: int,
         frame.attrs["situation"] = situation
     if game.metric_labels:
         frame.attrs["labels"] = dict(game.metric_labels)
-    return frame
+    if results is None:
+        return frame
+    from mathhammer.core.comparison import Comparison
+
+    return Comparison(frame, results)
 
 
 def _answers(game: Game[Any], cells: Sequence[Cell], method: str, trials: int,
@@ -463,7 +473,7 @@ def _run_cells(game: Game[Any], cells: Sequence[Cell], method: str, trials: int,
 
 
 def _frame(game: Game[Any], cells: Sequence[Cell], answers: Sequence[Answer],
-           methods: Sequence[str], results_out: dict[tuple[Any, ...], Any] | None) -> Any:
+           methods: Sequence[str], results: dict[tuple[Any, ...], Result] | None) -> Any:
     """The tidy frame of the cells' answers, built column by column (a comparison's label
     columns repeat a few strings; row dicts cost more than the answers)."""
     from mathhammer.core.frames import frame_from_columns, string_columns
@@ -478,12 +488,12 @@ def _frame(game: Game[Any], cells: Sequence[Cell], answers: Sequence[Answer],
                 middle += [c for c in columns if c not in middle]
             settings.append(columns)
     table = getattr(answers, "headlines", None)
-    if table is not None and results_out is None:
+    if table is not None and results is None:
         # a game's batched answers may give every cell's figures at once (40k's exact grid)
         counts, metrics, values = table(game.metrics)
         errors = np.full(len(metrics), math.nan)
     else:
-        counts, metrics, values, errors = _headline_rows(game, cells, answers, results_out)
+        counts, metrics, values, errors = _headline_rows(game, cells, answers, results)
     attacker, target, metric, method_column = string_columns(
         ([c.attacker for c in cells], counts), ([c.target for c in cells], counts),
         (metrics, None), (methods, counts))
@@ -499,15 +509,15 @@ def _frame(game: Game[Any], cells: Sequence[Cell], answers: Sequence[Answer],
 
 
 def _headline_rows(game: Game[Any], cells: Sequence[Cell], answers: Sequence[Answer],
-                   results_out: dict[tuple[Any, ...], Any] | None
+                   results: dict[tuple[Any, ...], Result] | None
                    ) -> tuple[list[int], list[str], np.ndarray, np.ndarray]:
     """Each cell's number of headline rows, and each row's metric, value and stderr (each
-    cell's Result stored in ``results_out`` on the way)."""
+    cell's Result stored in ``results`` on the way)."""
     per_cell = []
     for cell, answer in zip(cells, answers):
-        if results_out is not None:
+        if results is not None:
             answer = full_result(answer)   # the rows then read the Result stored
-            results_out[(cell.attacker, cell.target, *cell.columns.values())] = answer
+            results[(cell.attacker, cell.target, *cell.columns.values())] = answer
         # a light answer may give its figures at once (40k's ExactCell: a grid's cells)
         figures = getattr(answer, "headline", None)
         per_cell.append(figures(game.metrics) if figures is not None
@@ -535,7 +545,7 @@ def sweep_values(parameter: str, values: Any) -> list[Any]:
 def sweep(game: Game[Any], attackers: Sequence[tuple[str, Any]],
           targets: Sequence[tuple[str, Any]], parameter: str, values: Any, *,
           options: Mapping[str, Any], method: str, trials: int, seed: SeedLike,
-          progress: bool | None = None, situation: str = "",
+          progress: bool | None = None, situation: str = "", keep_results: bool = False,
           setting: Callable[[Any], Mapping[str, Any]] | None = None) -> Any:
     """:func:`compare` repeated for each value of one parameter: a column named
     ``parameter`` after the situation columns (unless it is one of them).
@@ -551,7 +561,7 @@ def sweep(game: Game[Any], attackers: Sequence[tuple[str, Any]],
         The options every cell shares.
     setting
         The options one value sets (default ``{parameter: value}``).
-    method, trials, seed, progress, situation
+    method, trials, seed, progress, situation, keep_results
         As for :func:`compare`.
     """
     values = sweep_values(parameter, values)
@@ -562,7 +572,8 @@ def sweep(game: Game[Any], attackers: Sequence[tuple[str, Any]],
              for a_label, a_spec in attackers for t_label, t_spec in targets
              for value in values]
     return compare(game, cells, method=method, trials=trials, seed=seed, progress=progress,
-                   situation=situation, describe=f"sweep {parameter}")
+                   situation=situation, keep_results=keep_results,
+                   describe=f"sweep {parameter}")
 
 
 def _run_cell(game: Game[Any], cell: Cell, method: str, trials: int,

@@ -623,7 +623,7 @@ class Result:
 
     def plot(self, outcome: str = "damage", *, kind: str = "distribution", ax: Any = None,
              **kwargs: Any) -> Any:
-        """Chart of one outcome (matplotlib; see :mod:`mathhammer.charts`).
+        """Chart of one outcome (matplotlib; drawn by :mod:`mathhammer.charts`).
 
         Parameters
         ----------
@@ -640,14 +640,9 @@ class Result:
         The chart's artists; ``.ax.figure`` is the figure (save it with
         :func:`mathhammer.charts.save`).
         """
-        from mathhammer import charts
+        from mathhammer.core.drawing import chart_drawer
 
-        self._dist(outcome)
-        if kind == "distribution":
-            return charts.distribution(self, outcome, ax=ax, **kwargs)
-        if kind == "at_least":
-            return charts.overlay([self], outcome, ax=ax, **kwargs)
-        raise MathhammerError(f"unknown chart kind '{kind}'; use 'distribution' or 'at_least'")
+        return chart_drawer().result(self, outcome, kind, ax=ax, **kwargs)
 
     def _repr_html_(self) -> str:
         subject = html.escape(self.subject or "mathhammer result")

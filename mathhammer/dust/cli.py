@@ -135,17 +135,17 @@ def _run_compare(args: argparse.Namespace) -> int:
                                **_switches(args)}
     common = {"method": "exact" if exact else "monte-carlo", "trials": args.trials,
               "seed": args.seed}
-    cells: dict = {}
     if args.sweep:
         parameter, values = parse_sweep(args.sweep)
         if parameter == "laser_chain_depth":   # 'unbounded' as --laser-chain-depth reads it
             values = [None if isinstance(v, str) and v.lower() in _UNBOUNDED else v
                       for v in values]
         options.pop(parameter, None)
-        frame = sweep(attackers, args.target, parameter, values, **common, **options)
+        kept = sweep(attackers, args.target, parameter, values, keep_results=True, **common,
+                     **options)
     else:
-        frame = compare(attackers, args.target, results_out=cells, **common, **options)
-    show_comparison(frame, cells, args, engine_words(args, exact))
+        kept = compare(attackers, args.target, keep_results=True, **common, **options)
+    show_comparison(kept, args, engine_words(args, exact))
     return 0
 
 

@@ -22,6 +22,7 @@ from typing import Any
 import pandas as pd
 
 from mathhammer.core import game as contract
+from mathhammer.core.comparison import Comparison, results_out_deprecated
 from mathhammer.core.game import Cell, SeedLike
 from mathhammer.core.signatures import AUTO, exact_as_method, old_spellings
 from mathhammer.core.inputs import switch
@@ -32,13 +33,14 @@ from mathhammer.dust.profiles import Rules, Target, Weapon, with_switches
 from mathhammer.errors import OptionError
 
 
+@results_out_deprecated
 @old_spellings(exact=exact_as_method)
 def compare(attackers: WeaponsLike | Mapping[str, Any],
             targets: TargetLike | Sequence[TargetLike] | Mapping[str, TargetLike] | None = None,
             *, method: str = AUTO, trials: int = DEFAULT_GRID_TRIALS, seed: SeedLike = 1,
             progress: bool | None = None, sustained: bool = False, rules: Rules | None = None,
-            distance: int | None = None, results_out: dict | None = None,
-            **rule_switches: Any) -> pd.DataFrame:
+            distance: int | None = None, keep_results: bool = False,
+            **rule_switches: Any) -> pd.DataFrame | Comparison:
     """Headline figures of several attacks side by side: one row per (attacker, target,
     metric).
 
@@ -61,13 +63,15 @@ def compare(attackers: WeaponsLike | Mapping[str, Any],
         A progress bar on stderr, one step per cell, for a comparison longer than about 2 s.
     sustained, rules, distance, rule_switches
         A grid's situation and rule switches, as in :func:`~mathhammer.dust.api.exact`.
-    results_out
-        A dict to receive each cell's :class:`~mathhammer.core.result.Result`, keyed
-        ``(attacker, target)`` (e.g. for :func:`mathhammer.charts.overlay`).
+    keep_results
+        Return a :class:`~mathhammer.core.comparison.Comparison` instead of the frame: the
+        same frame and each cell's :class:`~mathhammer.core.result.Result`, keyed
+        ``(attacker, target)`` (e.g. for :func:`mathhammer.charts.overlay`). The old
+        ``results_out=`` dict still works for one release, with a DeprecationWarning.
 
     Returns
     -------
-    pandas.DataFrame
+    pandas.DataFrame or Comparison
         Columns ``attacker, target, sustained, distance, metric, value, stderr, method``.
 
     Examples
@@ -87,7 +91,7 @@ def compare(attackers: WeaponsLike | Mapping[str, Any],
         situation = _situation_words(sustained, distance, with_switches(rules, rule_switches))
     return contract.compare(GAME, cells, method=method, trials=trials, seed=seed,
                             progress=progress, common_random_numbers=common,
-                            situation=situation, results_out=results_out)
+                            situation=situation, keep_results=keep_results)
 
 
 @old_spellings(exact=exact_as_method)
@@ -96,10 +100,13 @@ def sweep(attackers: WeaponsLike | Mapping[str, WeaponsLike],
           parameter: str, values: Sequence[Any], *, method: str = AUTO,
           trials: int = DEFAULT_GRID_TRIALS, seed: SeedLike = 1,
           progress: bool | None = None, sustained: bool = False, rules: Rules | None = None,
-          distance: int | None = None, **rule_switches: Any) -> pd.DataFrame:
+          distance: int | None = None, keep_results: bool = False,
+          **rule_switches: Any) -> pd.DataFrame | Comparison:
     """:func:`compare`'s grid repeated for each value of one keyword of
     :func:`~mathhammer.dust.api.exact`: ``"sustained"``, ``"distance"`` or a rule switch
-    (``"cover_save_per"``, ``"casualty_policy"``...), in the column of its name.
+    (``"cover_save_per"``, ``"casualty_policy"``...), in the column of its name
+    (``keep_results=True``: a :class:`~mathhammer.core.comparison.Comparison`, as for
+    :func:`compare`).
 
     Examples
     --------
@@ -118,7 +125,7 @@ def sweep(attackers: WeaponsLike | Mapping[str, WeaponsLike],
                                     "(a target line)", _target_label)
     return contract.sweep(GAME, attacker_list, target_list, parameter, values,
                           options=options, method=method, trials=trials, seed=seed,
-                          progress=progress)
+                          progress=progress, keep_results=keep_results)
 
 
 def _grid_cells(attackers: Any, targets: Any, options: dict[str, Any]) -> list[Cell]:

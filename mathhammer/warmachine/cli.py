@@ -159,13 +159,12 @@ def _run_compare(args: argparse.Namespace) -> int:
     exact = not args.monte_carlo
     common = {"method": "exact" if exact else "monte-carlo", "trials": args.trials,
               "seed": args.seed, "rules": rules_from_args(args)}
-    cells: dict = {}
     if args.sweep:
         parameter, values = parse_sweep(args.sweep)
-        frame = sweep(attackers, targets, parameter, values, **common)
+        kept = sweep(attackers, targets, parameter, values, keep_results=True, **common)
     else:
-        frame = compare(attackers, targets, results_out=cells, **common)
-    show_comparison(frame, cells, args, engine_words(args, exact))
+        kept = compare(attackers, targets, keep_results=True, **common)
+    show_comparison(kept, args, engine_words(args, exact))
     return 0
 
 

@@ -18,6 +18,7 @@ from typing import Any
 import pandas as pd
 
 from mathhammer.core import game as contract
+from mathhammer.core.comparison import Comparison, results_out_deprecated
 from mathhammer.core.game import Cell, SeedLike
 from mathhammer.core.signatures import AUTO, exact_as_method, old_spellings
 from mathhammer.core.inputs import optional_instance
@@ -29,12 +30,13 @@ from mathhammer.warmachine.profiles import Attack, Rules, Target
 AttackerLike = AttackLike | Sequence[AttackLike]
 
 
+@results_out_deprecated
 @old_spellings(exact=exact_as_method)
 def compare(attackers: AttackerLike | Mapping[str, AttackerLike],
             targets: TargetLike | Iterable[TargetLike] | Mapping[str, TargetLike], *,
             method: str = AUTO, trials: int = DEFAULT_GRID_TRIALS, seed: SeedLike = 1,
             progress: bool | None = None, rules: Rules | None = None,
-            results_out: dict | None = None) -> pd.DataFrame:
+            keep_results: bool = False) -> pd.DataFrame | Comparison:
     """Every attacker against every target: one row per (attacker, target, metric).
 
     Parameters
@@ -56,13 +58,15 @@ def compare(attackers: AttackerLike | Mapping[str, AttackerLike],
         A progress bar on stderr, one step per cell, for a comparison longer than about 2 s.
     rules
         Rule switches for every cell (:class:`~mathhammer.warmachine.profiles.Rules`).
-    results_out
-        A dict to receive each cell's :class:`~mathhammer.core.result.Result`, keyed
-        ``(attacker, target)``.
+    keep_results
+        Return a :class:`~mathhammer.core.comparison.Comparison` instead of the frame: the
+        same frame and each cell's :class:`~mathhammer.core.result.Result`, keyed
+        ``(attacker, target)``. The old ``results_out=`` dict still works for one release,
+        with a DeprecationWarning.
 
     Returns
     -------
-    pandas.DataFrame
+    pandas.DataFrame or Comparison
         Columns ``attacker, target, metric, value, stderr, method``; ``attrs`` hold the
         provenance and the rule changes in words.
 
@@ -82,7 +86,7 @@ def compare(attackers: AttackerLike | Mapping[str, AttackerLike],
              for a_label, attacks in parsed for t_label, unit in units]
     return contract.compare(GAME, cells, method=method, trials=trials, seed=seed,
                             progress=progress, situation=rule_words(rules),
-                            results_out=results_out)
+                            keep_results=keep_results)
 
 
 @old_spellings(exact=exact_as_method)
@@ -90,10 +94,13 @@ def sweep(attackers: AttackerLike | Mapping[str, AttackerLike],
           targets: TargetLike | Iterable[TargetLike] | Mapping[str, TargetLike],
           parameter: str, values: Sequence[Any], *, method: str = AUTO,
           trials: int = DEFAULT_GRID_TRIALS, seed: SeedLike = 1,
-          progress: bool | None = None, rules: Rules | None = None) -> pd.DataFrame:
+          progress: bool | None = None, rules: Rules | None = None,
+          keep_results: bool = False) -> pd.DataFrame | Comparison:
     """:func:`compare` repeated for each value of one rule switch (a field of
     :class:`~mathhammer.warmachine.profiles.Rules`: ``"tough_threshold"``,
-    ``"aoe_miss_coverage"``, ``"stationary_base_def"``...), in the column of its name.
+    ``"aoe_miss_coverage"``, ``"stationary_base_def"``...), in the column of its name
+    (``keep_results=True``: a :class:`~mathhammer.core.comparison.Comparison`, as for
+    :func:`compare`).
 
     Examples
     --------
@@ -121,7 +128,8 @@ def sweep(attackers: AttackerLike | Mapping[str, AttackerLike],
     return contract.sweep(GAME, [(label, as_attacks(spec)) for label, spec in attacker_list],
                           [(label, as_targets(spec)) for label, spec in target_list],
                           parameter, values, options={}, setting=setting, method=method,
-                          trials=trials, seed=seed, progress=progress)
+                          trials=trials, seed=seed, progress=progress,
+                          keep_results=keep_results)
 
 
 def rule_words(rules: Rules | None) -> str:

@@ -81,12 +81,9 @@ def matrix_job(query: Mapping[str, str], store: RosterStore) -> Any:
                   seed=engine.seed, profiles=profiles, phases=phases, **options)
 
     def work() -> Answer:
-        cells: dict = {}
-        if other is not None:
-            frame = army.against(other, results_out=cells, **common)
-        else:
-            frame = army.compare(targets, results_out=cells, **common)
-        return _matrix_answer(frame, cells, metric, engine)
+        kept = army.against(other, keep_results=True, **common) if other is not None \
+            else army.compare(targets, keep_results=True, **common)
+        return _matrix_answer(kept.frame, kept.results, metric, engine)
     return work
 
 

@@ -68,11 +68,11 @@ def _wh40k_answer(attackers: list[Any], targets: list[str], options: dict[str, A
 
     if len(attackers) == 1 and len(targets) == 1:
         return _pairing_answer(attackers[0], targets[0], options, engine)
-    cells: dict = {}
-    frame = compare(attackers, targets, method=engine.method, trials=engine.trials,
-                    seed=engine.seed, results_out=cells, **options)
+    kept = compare(attackers, targets, method=engine.method, trials=engine.trials,
+                   seed=engine.seed, keep_results=True, **options)
+    frame = kept.frame
     shown = [Chart(lambda: charts.heatmap(frame), "heatmap"),
-             Chart(lambda: charts.overlay(cells, "damage"), "at-least-k")]
+             Chart(lambda: charts.overlay(kept.results, "damage"), "at-least-k")]
     downloads = {"grid.csv": csv_download(lambda: frame),
                  "grid.md": text_download(lambda: to_markdown(frame, caption=True))}
     for chart in shown:

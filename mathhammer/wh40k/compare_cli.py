@@ -77,21 +77,20 @@ def _run_compare(args: argparse.Namespace) -> int:
     options = options_from_args(args)
     library = load(*args.targets_file) if args.targets_file else None
     attackers = joined_attackers(weapons_from_args(args.weapons, args))
-    cells: dict = {}
     common: dict[str, Any] = {"trials": args.trials, "seed": args.seed,
                               "method": "exact" if args.exact else "monte-carlo",
-                              "points": args.points, "library": library, "results_out": cells,
-                              "client": _client(args.scheduler)}
+                              "points": args.points, "library": library,
+                              "keep_results": True, "client": _client(args.scheduler)}
     check_chart(args, sweep_keeps_cells=True)   # before any cell runs
     if args.sweep:
         parameter, values = parse_sweep(args.sweep)
         options.pop(parameter, None)
         if parameter == "range":
             options.pop("half_range", None)
-        frame = sweep(attackers, args.target, parameter, values, **common, **options)
+        kept = sweep(attackers, args.target, parameter, values, **common, **options)
     else:
-        frame = compare(attackers, args.target, **common, **options)
-    show_comparison(frame, cells, args, engine_words(args, args.exact))
+        kept = compare(attackers, args.target, **common, **options)
+    show_comparison(kept, args, engine_words(args, args.exact))
     return 0
 
 

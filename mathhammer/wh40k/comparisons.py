@@ -40,6 +40,7 @@ import pandas as pd
 from mathhammer.core.frames import (COLUMNS, per_points, pivot, table,
                                     to_json_dict, to_markdown)
 from mathhammer.core import game as contract
+from mathhammer.core.comparison import Comparison, results_out_deprecated
 from mathhammer.core.game import SeedLike, sweep_values
 from mathhammer.core.inputs import points_cost, refuse_unordered, switch
 from mathhammer.report.labels import register_metric_labels
@@ -81,15 +82,16 @@ class _Target:
 
 
 # -- public ---------------------------------------------------------------------------------
+@results_out_deprecated
 @old_spellings(exact=exact_as_method)
 def compare(attackers: AttackerLike | Mapping[str, AttackerLike],
             targets: str | TargetProfile | Iterable[str | TargetProfile]
             | Mapping[str, str | TargetProfile], *,
             method: str = AUTO, trials: int = DEFAULT_TRIALS, seed: SeedLike = 1,
             points: float | Sequence[float] | Mapping[str, float] | None = None,
-            library: TargetLibrary | None = None, results_out: dict | None = None,
+            library: TargetLibrary | None = None, keep_results: bool = False,
             client: Any = None, edition: int = 11, progress: bool | None = None,
-            unit_sizes: bool = True, **options: Any) -> pd.DataFrame:
+            unit_sizes: bool = True, **options: Any) -> pd.DataFrame | Comparison:
     """Every attacker against every target, under the same situation: a tidy frame.
 
     Parameters
@@ -119,10 +121,11 @@ def compare(attackers: AttackerLike | Mapping[str, AttackerLike],
     library
         Reference-profile library for names (default: the built-in one; see
         :func:`mathhammer.wh40k.targets.load`).
-    results_out
-        If a dict is given, each cell's full :class:`Result` is stored in it under
-        ``(attacker, target)`` (``(attacker, target, setting)`` for sweeps), e.g. for
-        :func:`mathhammer.charts.overlay`.
+    keep_results
+        Return a :class:`~mathhammer.core.comparison.Comparison` instead of the frame: the
+        same frame (``.frame``) and each cell's whole :class:`Result` (``.results``, keyed
+        ``(attacker, target)``), e.g. for :func:`mathhammer.charts.overlay`. The old
+        ``results_out=`` dict still works for one release, with a DeprecationWarning.
     client
         A ``dask.distributed.Client``: every cell runs as a task on the cluster's workers,
         seeded from its own ``SeedSequence`` child, so the frame is bit-identical to a local
@@ -138,10 +141,11 @@ def compare(attackers: AttackerLike | Mapping[str, AttackerLike],
 
     Returns
     -------
-    pandas.DataFrame
+    pandas.DataFrame or Comparison
         Columns ``attacker, target, metric, value, stderr, method``; ``attrs`` holds ``method``,
         ``trials`` and ``seed``, and ``situation`` (the options that differ from their
-        defaults, in words, for captions) when there are any.
+        defaults, in words, for captions) when there are any. With ``keep_results=True``, a
+        :class:`~mathhammer.core.comparison.Comparison` of that frame and the results.
 
     Examples
     --------
@@ -158,9 +162,10 @@ def compare(attackers: AttackerLike | Mapping[str, AttackerLike],
     api.build_options(options)  # fail fast on a bad option, before any cell runs
     cells = [_cell(a, t, options) for a in attacker_list for t in target_list]
     return _run(cells, costs, options, trials=trials, seed=seed, method=method,
-                results_out=results_out, client=client, progress=progress)
+                keep_results=keep_results, client=client, progress=progress)
 
 
+@results_out_deprecated
 @old_spellings(exact=exact_as_method)
 def sweep(attackers: AttackerLike | Mapping[str, AttackerLike],
           targets: str | TargetProfile | Iterable[str | TargetProfile]
@@ -168,9 +173,9 @@ def sweep(attackers: AttackerLike | Mapping[str, AttackerLike],
           parameter: str, values: Iterable[Any], *,
           method: str = AUTO, trials: int = DEFAULT_TRIALS, seed: SeedLike = 1,
           points: float | Sequence[float] | Mapping[str, float] | None = None,
-          library: TargetLibrary | None = None, results_out: dict | None = None,
+          library: TargetLibrary | None = None, keep_results: bool = False,
           client: Any = None, edition: int = 11, progress: bool | None = None,
-          **options: Any) -> pd.DataFrame:
+          **options: Any) -> pd.DataFrame | Comparison:
     """:func:`compare` repeated for each value of one parameter (``client``, ``edition`` and
     ``progress`` as there; ``"edition"`` can also be the parameter swept, e.g. ``[10, 11]``).
 
@@ -187,8 +192,10 @@ def sweep(attackers: AttackerLike | Mapping[str, AttackerLike],
 
     Returns
     -------
-    pandas.DataFrame
-        The frame of :func:`compare` with a column named ``parameter`` after ``target``.
+    pandas.DataFrame or Comparison
+        The frame of :func:`compare` with a column named ``parameter`` after ``target``
+        (``keep_results=True``: a :class:`~mathhammer.core.comparison.Comparison`, its
+        results keyed ``(attacker, target, value)``).
 
     Examples
     --------
@@ -212,7 +219,7 @@ def sweep(attackers: AttackerLike | Mapping[str, AttackerLike],
                 attacker, target, overrides = _apply(parameter, value, a, t)
                 cells.append(_cell(attacker, target, options, overrides, {parameter: value}))
     return _run(cells, costs, options, trials=trials, seed=seed, method=method,
-                results_out=results_out, client=client, progress=progress,
+                keep_results=keep_results, client=client, progress=progress,
                 describe=f"sweep {parameter}")
 
 
@@ -225,14 +232,13 @@ def results(attackers: AttackerLike | Mapping[str, AttackerLike],
             **options: Any) -> dict[tuple[str, str], Result]:
     """The full :class:`Result` of every cell of :func:`compare` (same seeding, same
     ``progress``), keyed by ``(attacker label, target label)``; handy for overlay charts of
-    whole distributions."""
+    whole distributions (``compare(..., keep_results=True).results`` gives the same)."""
     attacker_list = _attackers(attackers)
     target_list = _targets(targets, library, options.get("edition", 11), unit_sizes=True)
-    out: dict[tuple[str, str], Result] = {}
-    _run([_cell(a, t, options) for a in attacker_list for t in target_list], {}, options,
-         trials=trials, seed=seed, method=method, results_out=out, client=None,
-         progress=progress)
-    return out
+    kept = _run([_cell(a, t, options) for a in attacker_list for t in target_list], {},
+                options, trials=trials, seed=seed, method=method, keep_results=True,
+                client=None, progress=progress)
+    return dict(kept.results)
 
 
 # -- cells ----------------------------------------------------------------------------------
@@ -245,15 +251,20 @@ def _cell(attacker: _Attacker, target: _Target, options: Mapping[str, Any],
 
 
 def _run(cells: list[contract.Cell], costs: dict[str, float], options: Mapping[str, Any], *,
-         trials: int, seed: SeedLike, method: str, results_out: dict | None, client: Any,
-         progress: bool | None, describe: str = "compare") -> pd.DataFrame:
+         trials: int, seed: SeedLike, method: str, keep_results: bool, client: Any,
+         progress: bool | None, describe: str = "compare") -> Any:
     """Core's comparison of the cells (exact cells solved in one pass, see
-    :func:`_exact_answers`), with the per-100-points rows of ``costs``."""
-    frame = contract.compare(api.GAME, cells, method=method, trials=trials, seed=seed,
-                             progress=progress, situation=situation_words(options),
-                             results_out=results_out, describe=describe, client=client,
-                             solve_exact=_exact_answers)
-    return per_points(frame, costs) if costs else frame
+    :func:`_exact_answers`), with the per-100-points rows of ``costs``: the frame, or with
+    ``keep_results`` a :class:`Comparison`."""
+    answer = contract.compare(api.GAME, cells, method=method, trials=trials, seed=seed,
+                              progress=progress, situation=situation_words(options),
+                              keep_results=keep_results, describe=describe, client=client,
+                              solve_exact=_exact_answers)
+    if not costs:
+        return answer
+    if isinstance(answer, Comparison):
+        return Comparison(per_points(answer.frame, costs), answer.results)
+    return per_points(answer, costs)
 
 
 def _exact_answers(cells: Sequence[contract.Cell], done: Callable[[], None]

@@ -83,9 +83,10 @@ SHARED_SHAPE = {
                                          "target_stderr": None}),
     "exact": (["weapons", "target"], {}),
     "compare": (["attackers", "targets"], {"method": "auto", "trials": 200_000, "seed": 1,
-                                           "progress": None}),
+                                           "progress": None, "keep_results": False}),
     "sweep": (["attackers", "targets", "parameter", "values"],
-              {"method": "auto", "trials": 200_000, "seed": 1, "progress": None}),
+              {"method": "auto", "trials": 200_000, "seed": 1, "progress": None,
+               "keep_results": False}),
 }
 SWEEPS = {"wh40k": wh40k_compare.sweep, "warmachine": warmachine_compare.sweep,
           "dust": dust_compare.sweep}
@@ -106,7 +107,8 @@ def test_the_three_games_take_the_same_keywords_with_the_same_defaults(name, fun
     for keyword, default in shared.items():
         assert _keyword_only(public, keyword), (name, function, keyword)
         assert parameters[keyword].default == default, (name, function, keyword)
-    assert not {"exact", "engine", "attacks"} & set(parameters), (name, function)
+    assert not {"exact", "engine", "attacks", "results_out"} & set(parameters), \
+        (name, function)
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -408,9 +410,8 @@ def test_a_games_batched_exact_engine_answers_a_compare():
     damage = frame.query("metric == 'expected_damage'")["value"]
     assert np.allclose(damage, 21 / 36 * 5, atol=1e-12) and frame["stderr"].isna().all()
     assert all(answer.built == 0 for answer in answers)   # no Result built unless asked
-    out: dict = {}
-    contract.compare(game, cells, method="exact", trials=1, seed=1, solve_exact=solve,
-                     results_out=out)
+    out = contract.compare(game, cells, method="exact", trials=1, seed=1, solve_exact=solve,
+                           keep_results=True).results
     assert set(out) == {("Fist", "Jack", 1), ("Fist", "Jack", 2)}   # keyed with the setting
     assert all(isinstance(r, Result) for r in out.values())
     # Monte Carlo never asks the exact engine

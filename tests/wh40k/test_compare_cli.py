@@ -170,12 +170,22 @@ def test_compare_plot_kinds(capsys, tmp_path):
     assert code == 2 and "needs --sweep" in err
 
 
-def test_results_out_collects_every_cell():
-    cells = {}
-    df = mh.sweep([HB], ["MEQ"], "save", [2, 3], method="exact", results_out=cells)
+def test_keep_results_holds_every_cell():
+    kept = mh.sweep([HB], ["MEQ"], "save", [2, 3], method="exact", keep_results=True)
+    df, cells = kept.frame, kept.results
     assert set(cells) == {("Heavy bolter", "MEQ", 2), ("Heavy bolter", "MEQ", 3)}
     assert cells[("Heavy bolter", "MEQ", 3)].mean("damage") == \
         df[(df.save == 3) & (df.metric == "expected_damage")].value.iloc[0]
+
+
+def test_results_out_still_collects_every_cell_with_a_deprecation_warning():
+    cells = {}
+    with pytest.warns(DeprecationWarning, match=r"keep_results=True\)\.results"):
+        df = mh.sweep([HB], ["MEQ"], "save", [2, 3], method="exact", results_out=cells)
+    assert set(cells) == {("Heavy bolter", "MEQ", 2), ("Heavy bolter", "MEQ", 3)}
+    assert isinstance(df, pd.DataFrame)
+    pd.testing.assert_frame_equal(
+        df, mh.sweep([HB], ["MEQ"], "save", [2, 3], method="exact", keep_results=True).frame)
 
 
 def test_compare_bar_chart_per_points(capsys, tmp_path):

@@ -58,9 +58,9 @@ def test_every_cell_equals_exact_alone(attackers, targets, options, clear):
     # labels with a digit are kept as given (no unit size added)
     attackers = {f"a{i}": line for i, line in enumerate(attackers)}
     targets = {f"t{i}": spec for i, spec in enumerate(targets)}
-    store = {}
-    frame = mh.compare(attackers, targets, method="exact", edition=edition, results_out=store,
-                       **options)
+    kept = mh.compare(attackers, targets, method="exact", edition=edition, keep_results=True,
+                      **options)
+    frame, store = kept.frame, kept.results
     options = {**options, "edition": edition}
     assert len(store) == len(attackers) * len(targets)
     for row in frame.itertuples():

@@ -121,8 +121,8 @@ def test_dict_labelled_targets_carry_their_unit_size():
                "Squad of 10": "10x Intercessor: T4 SV3+ W2", "5 Boyz": "5x Boy: T5 SV5+ W1",
                "Land Raider": "Land Raider", "Tacticals": "MEQ",
                "Kharn’s “Berzerkers” – Squad": "8x Berzerker: T5 SV3+ W2"}
-    results = {}
-    df = mh.compare({"Lascannon": LC}, targets, method="exact", results_out=results)
+    kept = mh.compare({"Lascannon": LC}, targets, method="exact", keep_results=True)
+    df, results = kept.frame, kept.results
     assert list(dict.fromkeys(df.target)) == [
         "Terminator Squad (5)", "Squad of 10", "5 Boyz", "Land Raider", "Tacticals (5)",
         "Kharn’s “Berzerkers” – Squad (8)"]

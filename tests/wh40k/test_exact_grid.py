@@ -97,8 +97,8 @@ def test_an_exact_grid_frame_is_the_same_with_or_without_its_results():
                "Bolters": 'Bolter: 24" A2 BS3+ S4 AP0 D1',
                "Both": ['Bolter: 24" A2 BS3+ S4 AP0 D1', 'Gun: 24" A1 BS4+ S5 AP0 D1']}
     targets = ["GEQ", "MEQ", "TEQ"]
-    results: dict = {}
     fast = mh.compare(weapons, targets, method="exact")
-    slow = mh.compare(weapons, targets, method="exact", results_out=results)
+    kept = mh.compare(weapons, targets, method="exact", keep_results=True)
+    slow, results = kept.frame, kept.results
     pd.testing.assert_frame_equal(fast, slow, check_exact=False, rtol=1e-12, atol=1e-15)
     assert len(results) == 9 and set(fast["metric"]) >= {"expected_attacker_mortal_wounds"}

@@ -10,10 +10,8 @@ engine reads it (:func:`~mathhammer.wh40k.scenario.weapon_rules.weapon_slots`):
 - where a model has several melee weapons, or a weapon several profiles, the one with the
   highest expected damage against that target (exact engine) is taken, or with
   ``profiles="first"`` the one listed first (the whole-unit engine's default). The choices
-  made are in ``frame.attrs["choices"]``.
-
-The situation, modifier and rule options are split and checked once, when the analysis
-starts; each cell gets them as checked objects.
+  made are in ``frame.attrs["choices"]``. The situation, modifier and rule options are
+  split and checked once, when the analysis starts; each cell gets them as checked objects.
 
 A target with one statline (a target line, a reference name, or a unit whose models all
 share one profile) gives exactly the rows ``mh.compare`` gives for the same weapon lines:
@@ -27,9 +25,8 @@ The ``method`` column says which engine made each row, and ``frame.attrs["notes"
 cell asked to be exact ran Monte Carlo.
 
 Cell ``i`` (attackers outermost, then targets, then phases) is seeded from
-``numpy.random.SeedSequence(seed).spawn(n_cells)[i]`` (the whole-unit engine takes that child;
-the grid takes the first 32-bit word it generates as its seed), so a cell's numbers do not
-depend on the other cells.
+``SeedSequence(seed).spawn(n_cells)[i]`` (the whole-unit engine takes that child, the grid
+the first 32-bit word it generates), so a cell's numbers do not depend on the other cells.
 """
 
 from __future__ import annotations
@@ -45,7 +42,8 @@ from typing import Any, cast
 import numpy as np
 import pandas as pd
 
-from mathhammer.core.inputs import texts
+from mathhammer.core.comparison import Comparison, results_out_deprecated
+from mathhammer.core.inputs import switch, texts
 from mathhammer.core.progress import bar as progress_bar, check_progress
 from mathhammer.core.result import Distribution, Result, seed_provenance
 from mathhammer.core.signatures import (AUTO, EXACT, MONTE_CARLO, check_method,
@@ -88,12 +86,13 @@ class _Target:
         return unit.groups[index].profile.with_count(first.models)
 
 
+@results_out_deprecated
 @old_spellings(exact=functools.partial(exact_as_method, if_true=AUTO, if_none=AUTO))
 def analyse(roster: RosterLike, targets: Any, *, method: str = AUTO,
             trials: int = DEFAULT_GRID_TRIALS, seed: int = 1, profiles: str = "best",
             phases: Iterable[str] = PHASES, library: Any = None,
-            progress: bool | None = None, results_out: dict | None = None,
-            **options: Any) -> pd.DataFrame:
+            progress: bool | None = None, keep_results: bool = False,
+            **options: Any) -> pd.DataFrame | Comparison:
     """Every analysed unit of ``roster`` against every target, in each phase.
 
     Parameters
@@ -121,11 +120,10 @@ def analyse(roster: RosterLike, targets: Any, *, method: str = AUTO,
         A progress bar on stderr, one step per (unit, target, phase) cell, for an analysis
         longer than about 2 s: ``None`` (default) when stderr is a terminal or in a notebook,
         ``True``/``False`` to force it. It never changes the frame.
-    results_out
-        A dict to fill with the result behind each cell, keyed ``(attacker, target,
-        phase)``: a :class:`~mathhammer.core.result.Result` (damage and models destroyed
-        distributions), or the whole-unit engine's result for a target of several
-        statlines.
+    keep_results
+        Return a :class:`~mathhammer.core.comparison.Comparison`: the frame and each cell's
+        :class:`~mathhammer.core.result.Result`, keyed ``(attacker, target, phase)`` (the
+        whole-unit engine's for a target of several statlines; ``results_out=`` deprecated).
     **options
         Situation, modifier and rule options of :func:`mathhammer.simulate`; the
         shooting-only ones (half range, cover, indirect, overwatch, advanced, stationary)
@@ -133,7 +131,7 @@ def analyse(roster: RosterLike, targets: Any, *, method: str = AUTO,
 
     Returns
     -------
-    pandas.DataFrame
+    pandas.DataFrame or Comparison
         Columns ``attacker, target, phase, metric, value, stderr, method``; when any unit
         has points, every unit has ``damage_per_100pts`` and
         ``models_destroyed_per_100pts`` rows, with no value (NaN) for a unit of 0 points
@@ -162,8 +160,9 @@ def analyse(roster: RosterLike, targets: Any, *, method: str = AUTO,
         notes += [f"{e.name} ({targets.source}): no statline in the file: not a target"
                   for e in targets.entries if not e.has_statline]
     cells = [(u, t, p) for u in roster.units for t in target_list for p in phases]
+    kept: dict | None = {} if switch(keep_results, "keep_results") else None
     run_cells = dict(cells=cells, seed=seed, trials=trials, profiles=profiles, options=checked,
-                     results_out=results_out, progress=progress)
+                     kept=kept, progress=progress)
     exact = {AUTO: True, EXACT: "every", MONTE_CARLO: False}[method]
     try:
         frame, choices, monte_carlo = _run_cells(exact=exact, **run_cells)
@@ -183,14 +182,14 @@ def analyse(roster: RosterLike, targets: Any, *, method: str = AUTO,
     costs = {u.name: float(u.points) for u in roster.units if u.points}
     if costs:
         out.attrs["points"] = costs
-    return out
+    return out if kept is None else Comparison(out, kept)
 
 
 class _NotEveryCell(Exception):
     """A cell the exact engine does not cover, met while trying every cell exactly."""
 
 
-def _run_cells(cells, seed, trials, profiles, options, results_out, progress, exact):
+def _run_cells(cells, seed, trials, profiles, options, kept, progress, exact):
     """The whole matrix's frame (None when no cell has a weapon), the weapon choices made
     and why cells ran Monte Carlo.
 
@@ -202,14 +201,14 @@ def _run_cells(cells, seed, trials, profiles, options, results_out, progress, ex
     with progress_bar(len(cells), "roster", progress=progress) as bar:
         if exact:
             frame = _exact_matrix(_plan_cells(cells, children, profiles, options, choices,
-                                              bar), exact, trials, results_out, monte_carlo,
+                                              bar), exact, trials, kept, monte_carlo,
                                   bar)
             return frame, choices, monte_carlo
         frames: list[pd.DataFrame] = []
         for (unit, target, phase), child in zip(cells, children):
             cell_frame = _cell(unit, target, phase, child, choices, monte_carlo, exact=exact,
                                trials=trials, profiles=profiles, options=options,
-                               results_out=results_out)
+                               kept=kept)
             if cell_frame is not None:
                 frames.append(cell_frame)
             bar.update()
@@ -440,7 +439,7 @@ def _plan_cells(cells, children, profiles, options, choices, bar) -> list[_Plann
 
 
 def _exact_matrix(planned: list[_Planned], exact: bool | str, trials: int,
-                  results_out: dict | None, monte_carlo: list[str], bar
+                  kept: dict | None, monte_carlo: list[str], bar
                   ) -> pd.DataFrame | None:
     """The matrix's frame with every cell solved exactly where covered: the one-statline
     cells in one :func:`~mathhammer.wh40k.exact_grid.solve_cells` call, the others by
@@ -475,7 +474,7 @@ def _exact_matrix(planned: list[_Planned], exact: bool | str, trials: int,
                                     cell.child, trials, points, cell.options, results)[0]
         cell.answer = next(iter(results.values()))
         monte_carlo.append(f"{cell.name} ({cell.phase}): Monte Carlo, {cell.why}")
-    return _matrix_frame(planned, results_out)
+    return _matrix_frame(planned, kept)
 
 
 def _solve_statlines(planned: list[_Planned], every: bool, bar) -> None:
@@ -512,7 +511,7 @@ def _solve_unit(cell: _Planned) -> None:
         cell.why = str(exc)
 
 
-def _matrix_frame(planned: list[_Planned], results_out: dict | None) -> pd.DataFrame:
+def _matrix_frame(planned: list[_Planned], kept: dict | None) -> pd.DataFrame:
     """Every cell's rows as one frame, as the cells' own frames concatenated would be
     (``attrs`` kept only when every cell's are the same, as :func:`pandas.concat` does)."""
     from mathhammer.core.game import headline
@@ -535,7 +534,7 @@ def _matrix_frame(planned: list[_Planned], results_out: dict | None) -> pd.DataF
                          math.nan),
                         ("p_unit_destroyed", answer.probability("unit_destroyed"), math.nan)]
             else:
-                if results_out is not None:   # the rows then read the Result stored
+                if kept is not None:   # the rows then read the Result stored
                     answer = answer.result()
                     rows = headline(api.GAME, answer)
                 else:
@@ -551,8 +550,8 @@ def _matrix_frame(planned: list[_Planned], results_out: dict | None) -> pd.DataF
                 rows += [(name, value * factor, err * factor) for metric, name in
                          PER_POINTS_OF.items() for m, value, err in rows if m == metric]
                 attrs = {**attrs, "points": {str(cell.unit.name): float(cell.unit.points)}}
-        if results_out is not None:
-            results_out[(cell.unit.name, cell.target.label, cell.phase)] = answer
+        if kept is not None:
+            kept[(cell.unit.name, cell.target.label, cell.phase)] = answer
         cell_attrs.append(attrs)
         for metric, value, err in rows:
             columns["metric"].append(metric)
@@ -573,7 +572,7 @@ def _matrix_frame(planned: list[_Planned], results_out: dict | None) -> pd.DataF
 def _cell(unit: Unit, target: _Target, phase: str, child: np.random.SeedSequence,
           choices: list[str], monte_carlo: list[str] | None = None, *, exact: bool | str,
           trials: int, profiles: str, options: _Options,
-          results_out: dict | None = None) -> pd.DataFrame | None:
+          kept: dict | None = None) -> pd.DataFrame | None:
     """One cell's frame; ``monte_carlo`` collects why a cell asked to be exact is not (the
     Monte Carlo matrix; exact, the cell-by-cell reference the one-pass matrix is tested on)."""
     options = options.for_cell(unit, target.defense, phase)
@@ -596,8 +595,8 @@ def _cell(unit: Unit, target: _Target, phase: str, child: np.random.SeedSequence
     if why and exact and monte_carlo is not None:
         monte_carlo.append(f"{unit.name} against {target.label} ({phase}): Monte Carlo, "
                            f"{why}")
-    if results_out is not None:
-        results_out[(unit.name, target.label, phase)] = next(iter(results.values()))
+    if kept is not None:
+        kept[(unit.name, target.label, phase)] = next(iter(results.values()))
     frame.insert(2, "phase", phase)
     frame["method"] = method
     return frame
@@ -605,18 +604,22 @@ def _cell(unit: Unit, target: _Target, phase: str, child: np.random.SeedSequence
 
 def _grid_cell(label, weapons, target, child, exact, trials, points, options, results):
     kwargs = dict(points=points, seed=int(child.generate_state(1)[0]), unit_sizes=False,
-                  results_out=results, **options.keywords())
+                  keep_results=True, **options.keywords())
     why = ""
     if exact:
         try:
-            return grid.compare({label: weapons}, {target.label: target.profile},
-                                method=EXACT, **kwargs), "exact", ""
+            both = grid.compare({label: weapons}, {target.label: target.profile},
+                                method=EXACT, **kwargs)
+            results.update(both.results)
+            return both.frame, "exact", ""
         except UnsupportedError as exc:
             why = exc.reason
             if exact == "every":
                 return None, "monte-carlo", why
-    return grid.compare({label: weapons}, {target.label: target.profile}, trials=trials,
-                        method=MONTE_CARLO, **kwargs), "monte-carlo", why
+    both = grid.compare({label: weapons}, {target.label: target.profile}, trials=trials,
+                        method=MONTE_CARLO, **kwargs)
+    results.update(both.results)
+    return both.frame, "monte-carlo", why
 
 
 def _unit_cell(unit, picks, target, phase, child, trials, points, options, results,

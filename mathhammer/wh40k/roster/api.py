@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from mathhammer.core.comparison import results_out_deprecated
 from mathhammer.core.files import NotAFile, check_output_path
 from mathhammer.core.inputs import one_or_many, text
 from mathhammer.errors import MathhammerError, OptionError, RosterError, did_you_mean
@@ -28,6 +29,8 @@ from mathhammer.wh40k.scenario.units import ModelGroup, Unit, attach
 
 if TYPE_CHECKING:
     import pandas as pd
+
+    from mathhammer.core.comparison import Comparison
 
 AttachSpec = str | Iterable[str] | Mapping[str, str] | None
 AssumeSpec = str | Iterable[str] | None
@@ -456,7 +459,8 @@ class Roster:
         """Points of each analysed unit (an attached unit costs its parts together)."""
         return {u.name: u.points for u in self.units if u.points}
 
-    def compare(self, targets: Any, **kwargs: Any) -> pd.DataFrame:
+    @results_out_deprecated
+    def compare(self, targets: Any, **kwargs: Any) -> pd.DataFrame | Comparison:
         """Every unit of the list against every target, shooting and fighting.
 
         Parameters
@@ -466,7 +470,9 @@ class Roster:
             :class:`Unit` s; a dict gives labels.
         **kwargs
             ``method``, ``trials``, ``seed``, ``profiles`` (``"best"`` or ``"first"``),
-            ``phases``, ``library``, ``progress`` (a bar on stderr stepping per unit,
+            ``phases``, ``library``, ``keep_results`` (a
+            :class:`~mathhammer.core.comparison.Comparison` of the frame and each cell's
+            result instead of the frame), ``progress`` (a bar on stderr stepping per unit,
             target and phase: ``None``, the default, when stderr is a terminal or in a
             notebook; ``True``/``False`` force it) and the situation / modifier / rule
             options of :func:`mathhammer.simulate`; see
@@ -482,7 +488,8 @@ class Roster:
 
         return analyse(self, targets, **kwargs)
 
-    def against(self, other: Roster, **kwargs: Any) -> pd.DataFrame:
+    @results_out_deprecated
+    def against(self, other: Roster, **kwargs: Any) -> pd.DataFrame | Comparison:
         """Every unit of this list against every unit of ``other`` (their own statlines,
         invulnerable saves, Feel No Pain, keywords and attached Leaders); arguments and frame
         as :meth:`compare`.

@@ -386,7 +386,7 @@ def test_options_are_split_and_checked_once(monkeypatch, marines):
     assert len(seen) > 1  # the cells did get options, as objects
 
 
-def _cell_by_cell(cells, seed, trials, profiles, options, results_out, progress, exact):
+def _cell_by_cell(cells, seed, trials, profiles, options, kept, progress, exact):
     """The matrix as it was built before it went through one pass: each cell's own compare
     grid or whole-unit engine, one frame per cell, concatenated."""
     from mathhammer.wh40k.roster import analyse
@@ -396,7 +396,7 @@ def _cell_by_cell(cells, seed, trials, profiles, options, results_out, progress,
     for (unit, target, phase), child in zip(cells, children):
         frame = analyse._cell(unit, target, phase, child, choices, monte_carlo, exact=exact,
                               trials=trials, profiles=profiles, options=options,
-                              results_out=results_out)
+                              kept=kept)
         if frame is not None:
             frames.append(frame)
     return (pd.concat(frames, ignore_index=True) if frames else None), choices, monte_carlo
@@ -438,8 +438,8 @@ def test_one_pass_matrix_equals_the_cell_by_cell_one(case, monkeypatch):
         targets = _roster(targets)
 
     def run():
-        results = {}
-        return roster.compare(targets, seed=3, results_out=results, **options), results
+        kept = roster.compare(targets, seed=3, keep_results=True, **options)
+        return kept.frame, kept.results
 
     one_pass, one_pass_results = run()
     monkeypatch.setattr(analyse, "_run_cells", _cell_by_cell)
