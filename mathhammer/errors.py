@@ -8,40 +8,138 @@ one line and exits with status 2.
 
 from __future__ import annotations
 
+import copy
 import difflib
 import re
 from collections.abc import Iterable
+from typing import Self
 
 
 class MathhammerError(Exception):
-    """Base class for every error mathhammer raises on purpose."""
+    """Base class for every error mathhammer raises on purpose.
+
+    Besides its message an error carries what a caller needs to point at the cause, so no
+    code has to read it back out of the message:
+
+    Attributes
+    ----------
+    token : str or None
+        The piece of the user's text the error is about (a key, a name, a value), for a
+        reader that looks for it in a file; ``None`` when there is none.
+    location : str or None
+        Where that text was written (``"FILE:LINE"``), said in front of the message; set with
+        :meth:`located`.
+    activation : str or None
+        The label of the scenario activation it concerns, when there is one (a scenario read
+        from a file names that activation's line).
+    """
+
+    token: str | None = None
+    location: str | None = None
+    activation: str | None = None
+
+    def __str__(self) -> str:
+        # the message itself (a KeyError subclass would quote it), after the location
+        message = BaseException.__str__(self)
+        return f"{self.location}: {message}" if self.location else message
+
+    def located(self, location: str | None) -> Self:
+        """The same error said at ``location`` (``"FILE:LINE"``; ``None``: unchanged).
+
+        Examples
+        --------
+        >>> str(ScenarioError("rounds = 0 must be 1 or more").located("army.toml:3"))
+        'army.toml:3: rounds = 0 must be 1 or more'
+        """
+        if not location:
+            return self
+        error = copy.copy(self)
+        error.location = location
+        return error
+
+    def about(self, activation: str) -> Self:
+        """This error, marked as concerning the scenario activation labelled ``activation``
+        (unless it already names one)."""
+        if self.activation is None:
+            self.activation = activation
+        return self
+
+
+class UnknownNameError(MathhammerError, KeyError):
+    """A look-up of a name that is not there: a reference target, a datasheet, a keyword.
+
+    It is also a :class:`KeyError`, so ``except KeyError`` code keeps working; its message is
+    the one line users see (unquoted, unlike a plain ``KeyError``).
+
+    Parameters
+    ----------
+    message
+        What was not found and what is (the known names, the closest one).
+    name
+        The name looked up (also :attr:`token`).
+    """
+
+    def __init__(self, message: str, *, name: str | None = None) -> None:
+        super().__init__(message)
+        self.name = name
+        self.token = name
+
+
+class UnknownTargetError(UnknownNameError):
+    """A name that is neither a reference target nor one of its aliases."""
 
 
 class ProfileError(MathhammerError, ValueError):
     """A profile line, dice expression or characteristic that cannot be used.
 
+    The message is rendered from its parts: ``message``, then `` at column N`` when the
+    column of ``token`` is known, then ``detail``, then `` (in 'LINE')`` when ``line`` is.
+
     Parameters
     ----------
     message
-        What is wrong and how to fix it.
+        What is wrong, naming the offending text; with ``detail``, the part of the message
+        that the place follows (``"unknown token 'Q'"``).
     token
         The offending piece of text, if there is one.
     column
         1-based column of ``token`` in ``line``.
     line
         The whole line being parsed.
+    detail
+        The rest of the message, after the place (``": a weapon line reads ..."``). ``None``
+        (the default) when the message names no place: a reader that finds the column later
+        (:meth:`placed`) says ``TOKEN at column N: message``.
+
+    Examples
+    --------
+    >>> str(ProfileError("unknown token 'Q'", token="Q", column=9, detail=": remove it"))
+    "unknown token 'Q' at column 9: remove it"
     """
 
     def __init__(self, message: str, token: str | None = None, column: int | None = None,
-                 line: str | None = None) -> None:
-        self.token = token
-        self.column = column
-        self.line = line
+                 line: str | None = None, *, detail: str | None = None) -> None:
         where = f" at column {column}" if column is not None and token is not None else ""
-        text = message.replace("{where}", where)
+        text = f"{message}{where}{detail or ''}"
         if line is not None:
             text = f"{text} (in {line!r})"
         super().__init__(text)
+        self.message = message
+        self.detail = detail
+        self.token = token
+        self.column = column
+        self.line = line
+
+    def placed(self, column: int | None, line: str) -> ProfileError:
+        """This error at ``column`` of ``line``, for a profile's own validation, which knows
+        neither (a message without a place of its own is said after ``TOKEN at column N``)."""
+        if column is None or self.token is None:
+            return ProfileError(self.message, token=self.token, line=line, detail=self.detail)
+        if self.detail is None:
+            return ProfileError(self.token, token=self.token, column=column, line=line,
+                                detail=f": {self.message}")
+        return ProfileError(self.message, token=self.token, column=column, line=line,
+                            detail=self.detail)
 
 
 #: An option named in a message: its value (``True`` for a switch), or :data:`NAMED` to name
@@ -60,6 +158,9 @@ class OptionError(MathhammerError, ValueError):
     options
         The options the message names: option name (a keyword of the Python API) -> its
         value (``True`` for a switch) or :data:`NAMED` to name it alone.
+    token
+        The option it is about, when the message names none in ``{name}`` slots (default:
+        the first of ``options``).
 
     Examples
     --------
@@ -71,9 +172,12 @@ class OptionError(MathhammerError, ValueError):
     '--crit-hits 7 is impossible: critical hits happen on 2+ to 6+'
     """
 
-    def __init__(self, message: str, *, options: dict[str, object] | None = None) -> None:
+    def __init__(self, message: str, *, options: dict[str, object] | None = None,
+                 token: str | None = None) -> None:
         self.template = message
         self.options = dict(options or {})
+        # the option it is about (a key of the caller's text): given, or the first one named
+        self.token = token if token is not None else next(iter(self.options), None)
         super().__init__(self.in_words("python"))
 
     def in_words(self, reader: str = "python") -> str:
@@ -89,12 +193,57 @@ class OptionError(MathhammerError, ValueError):
 
 
 class ScenarioError(MathhammerError, ValueError):
-    """A scenario (units, activations) that the rules do not allow."""
+    """A scenario (units, activations) that the rules do not allow.
+
+    Parameters
+    ----------
+    message
+        What is wrong and how to fix it.
+    token
+        The key or value of the scenario it is about (a unit name, a weapon name, a TOML
+        key), which a file reader looks for to name the line.
+    activation
+        The label of the activation it concerns, when there is one.
+    location
+        Where in a file (``"FILE:LINE"``), said in front of the message.
+    """
+
+    def __init__(self, message: str, *, token: str | None = None,
+                 activation: str | None = None, location: str | None = None) -> None:
+        super().__init__(message)
+        self.token = token
+        self.activation = activation
+        self.location = location
 
 
 class RosterError(ScenarioError):
     """A roster file (BattleScribe, New Recruit) that cannot be read: the message names the
     file and what is wrong with it."""
+
+
+class UnknownDatasheetError(RosterError, UnknownNameError):
+    """A datasheet name the data does not hold (also a :class:`KeyError`)."""
+
+    def __init__(self, message: str, *, name: str | None = None) -> None:
+        RosterError.__init__(self, message, token=name)
+        self.name = name
+
+
+class UnknownWordError(ProfileError, UnknownNameError):
+    """A word of a profile line that names nothing the game knows: a keyword, an ability, a
+    tag, a reference target (also a :class:`KeyError`; a :class:`ProfileError` like every
+    other mistake in a line)."""
+
+    def __init__(self, message: str, token: str | None = None, column: int | None = None,
+                 line: str | None = None, *, detail: str | None = None) -> None:
+        ProfileError.__init__(self, message, token=token, column=column, line=line,
+                              detail=detail)
+        self.name = token
+
+    def placed(self, column: int | None, line: str) -> ProfileError:
+        placed = ProfileError.placed(self, column, line)
+        return UnknownWordError(placed.message, token=placed.token, column=placed.column,
+                                   line=line, detail=placed.detail)
 
 
 class UnsupportedError(MathhammerError):
@@ -137,7 +286,8 @@ def _command_line_option(name: str, value: object) -> str:
 def command_line_words(error: BaseException) -> str:
     """An error's message as the command line says it (options as ``--flags``)."""
     if isinstance(error, OptionError):
-        return error.in_words("command line")
+        words = error.in_words("command line")
+        return f"{error.location}: {words}" if error.location else words
     return str(error)
 
 

@@ -16,13 +16,15 @@ def test_every_error_is_a_mathhammer_error_and_text_errors_are_value_errors():
 
 
 def test_profile_error_places_the_token():
-    err = ProfileError("'S٣'{where} is not a digit", token="٣", column=12,
+    err = ProfileError("'S٣'", detail=" is not a digit", token="٣", column=12,
                        line="Bolter: A1 S٣")
     assert err.token == "٣" and err.column == 12
     assert "'S٣' at column 12 is not a digit" in str(err)
     assert len(str(err).splitlines()) == 1
     # without a column there is nowhere to point
-    assert str(ProfileError("'x'{where} is bad", token="x")).startswith("'x' is bad")
+    assert str(ProfileError("'x'", detail=" is bad", token="x")).startswith("'x' is bad")
+    # a brace in the user's text is text, not a slot
+    assert str(ProfileError("'{where}' is bad", token="x")) == "'{where}' is bad"
 
 
 @pytest.mark.parametrize("word, choices, expected", [
@@ -88,3 +90,97 @@ def test_a_comparison_names_the_refused_cell_in_fields():
                 method="exact")
     assert info.value.cell == ("Flamer", "12x Trooper")
     assert str(info.value) == f"Flamer against 12x Trooper: {info.value.reason}"
+
+
+# -- errors that carry data (issue 40, item 4): look-ups are KeyErrors, places are fields ----
+def test_lookups_of_unknown_names_are_key_errors_saying_one_unquoted_line():
+    import mathhammer as mh
+    from mathhammer import dust, warmachine
+    from mathhammer.errors import (UnknownDatasheetError, UnknownNameError, UnknownTargetError,
+                                   UnknownWordError)
+
+    assert issubclass(UnknownDatasheetError, KeyError) and issubclass(UnknownDatasheetError,
+                                                                       RosterError)
+    cases = [(lambda: mh.targets["MEW"], UnknownTargetError, "MEW",
+              "unknown reference target 'MEW'; did you mean 'MEQ'?"),
+             (lambda: mh.parse_weapon("Bolter: A2 BS3+ S4 AP0 D1 [SUSTAINED HIT 1]"),
+              UnknownWordError, "SUSTAINED HIT 1", "unknown ability 'SUSTAINED HIT 1' at column 28"),
+             (lambda: mh.parse_target("Blorb"), UnknownWordError, "Blorb", "unknown target 'Blorb'"),
+             (lambda: warmachine.parse_attack("Hammer: MAT7 POW16 [CHRAGE]"), UnknownWordError,
+              "CHRAGE", "unknown keyword 'CHRAGE' at column 21; did you mean 'CHARGE'?"),
+             (lambda: dust.parse_weapon("Gun: 3/1 [FOO]"), UnknownWordError, "FOO",
+              "unknown weapon tag 'FOO' at column 11")]
+    for call, cls, name, start in cases:
+        with pytest.raises(KeyError) as info:
+            call()
+        error = info.value
+        assert isinstance(error, cls) and isinstance(error, UnknownNameError)
+        assert error.name == error.token == name
+        assert str(error).startswith(start)           # not KeyError's quoted repr
+        assert len(str(error).splitlines()) == 1
+    # a word of a line is also a ProfileError (a ValueError), as every mistake in a line is
+    with pytest.raises(ValueError):
+        mh.parse_weapon("Bolter: A2 BS3+ S4 AP0 D1 [SUSTAINED HIT 1]")
+
+
+def test_an_error_said_at_a_place_keeps_its_kind_and_its_fields():
+    from mathhammer.errors import command_line_words
+
+    error = OptionError("{crit_hits} is impossible", options={"crit_hits": 7})
+    placed = error.located("army.toml:12")
+    assert type(placed) is OptionError and placed.options == {"crit_hits": 7}
+    assert str(placed) == "army.toml:12: crit_hits=7 is impossible"
+    assert command_line_words(placed) == "army.toml:12: --crit-hits 7 is impossible"
+    assert error.location is None and str(error) == "crit_hits=7 is impossible"
+    assert error.token == "crit_hits"       # the key a file reader looks for
+    scenario = ScenarioError("unknown unit 'Mobb'", token="Mobb", activation="Squad shoots")
+    assert (scenario.token, scenario.activation) == ("Mobb", "Squad shoots")
+    assert scenario.located(None) is scenario
+
+
+def test_a_profile_error_is_rendered_from_its_parts():
+    error = ProfileError("unknown token 'Q'", token="Q", column=9, line="Bolter: Q",
+                         detail=": remove it")
+    assert str(error) == "unknown token 'Q' at column 9: remove it (in 'Bolter: Q')"
+    assert (error.message, error.detail) == ("unknown token 'Q'", ": remove it")
+    # a profile's own validation knows no column: the parser places it later
+    inner = ProfileError("D7 is not a die of the game", token="D7")
+    assert str(inner.placed(20, "Gun: A1 D7")) == (
+        "D7 at column 20: D7 is not a die of the game (in 'Gun: A1 D7')")
+    split = ProfileError("SUSTAINED HITS", token="SUSTAINED HITS", detail=" needs a value")
+    assert str(split.placed(5, "line")) == "SUSTAINED HITS at column 5 needs a value (in 'line')"
+
+
+def test_no_code_reads_an_error_message_back():
+    """Errors carry their data as fields: nothing in the package takes a caught error's
+    message apart (a regex over it, a prefix test, a look for a word in it)."""
+    import ast
+    import pathlib
+
+    import mathhammer
+
+    found = []
+    for path in pathlib.Path(mathhammer.__file__).parent.rglob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for handler in ast.walk(tree):
+            if not isinstance(handler, ast.ExceptHandler) or handler.name is None:
+                continue
+
+            def is_message(node, name=handler.name):
+                return (isinstance(node, ast.Call) and getattr(node.func, "id", None) == "str"
+                        and len(node.args) == 1 and getattr(node.args[0], "id", None) == name)
+
+            for node in ast.walk(handler):
+                if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+                    if node.func.attr in {"startswith", "endswith", "find", "index", "split",
+                                          "partition", "replace"} \
+                            and is_message(node.func.value):
+                        found.append(f"{path.name}:{node.lineno}")
+                    if getattr(node.func.value, "id", None) == "re" \
+                            and any(is_message(a) for a in node.args):
+                        found.append(f"{path.name}:{node.lineno}")
+                if isinstance(node, ast.Compare) and any(
+                        isinstance(op, (ast.In, ast.NotIn)) for op in node.ops) \
+                        and any(is_message(c) for c in node.comparators):
+                    found.append(f"{path.name}:{node.lineno}")
+    assert not found, f"an error message read back by code: {found}"

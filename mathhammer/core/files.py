@@ -113,8 +113,7 @@ def read_toml_tables(raw: bytes, source: str, needs: str,
     >>> read_toml_tables(b"[a]\\nx = 1\\n", "f.toml", "a target")[1]
     {'a': {'x': 1}}
     """
-    import re
-    import tomllib
+    import tomli  # its TOMLDecodeError carries the line and column (tomllib's only says them)
 
     try:
         text = raw.decode("utf-8")
@@ -126,12 +125,10 @@ def read_toml_tables(raw: bytes, source: str, needs: str,
         raise error(f"{source}, line {deep}: arrays or tables nested more than "
                     f"{MAX_TOML_NESTING} deep; {needs} needs one level")
     try:
-        return text, tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        found = re.search(r"\(at line (\d+), column (\d+)\)", str(exc))
-        where = f"line {found.group(1)}, column {found.group(2)}" if found else "line 1"
-        reason = re.sub(r"\s*\(at .*\)$", "", str(exc))
-        raise error(f"{source}, {where}: malformed TOML: {reason}") from None
+        return text, tomli.loads(text)
+    except tomli.TOMLDecodeError as exc:
+        where = f"line {exc.lineno}, column {exc.colno}" if exc.lineno else "line 1"
+        raise error(f"{source}, {where}: malformed TOML: {exc.msg}") from None
 
 
 def check_output_path(path: str | os.PathLike[str]) -> None:

@@ -66,7 +66,7 @@ def refuse_foreign_digits(text: str, line: str | None = None) -> None:
     if found is not None:
         index, char = found
         name = unicodedata.name(char, "a non-ASCII digit").lower()
-        raise ProfileError(f"'{char}' ({name}){{where}} is not a digit 0-9: type the number "
+        raise ProfileError(f"'{char}' ({name})", detail=" is not a digit 0-9: type the number "
                            "with the digits 0-9", token=char, column=index + 1, line=line)
 
 
@@ -88,7 +88,7 @@ def check_line_numbers(line: str, limit: int = MAX_NUMBER) -> None:
         elif start is not None:
             digits = line[start:index]
             if len(digits) > len(str(limit)) or int(digits) > limit:
-                raise ProfileError(f"'{digits}'{{where}} is too large: numbers on a line go up "
+                raise ProfileError(f"'{digits}'", detail=f" is too large: numbers on a line go up "
                                    f"to {limit:,}", token=digits, column=start + 1, line=line)
             start = None
 

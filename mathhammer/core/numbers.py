@@ -100,7 +100,7 @@ def refuse_malformed_count(text: str, line: str, example: str) -> None:
     why = (f"holds an invisible character U+{ord(hidden[0]):04X} "
            f"({unicodedata.name(hidden[0], 'format character').lower()})" if hidden
            else "is not a whole number of digits 0-9")
-    raise ProfileError(f"count '{word}'{{where}} {why}: write the count with the digits 0-9 "
+    raise ProfileError(f"count '{word}'", detail=f" {why}: write the count with the digits 0-9 "
                        f"and an x, e.g. {example!r}", token=word, column=column, line=line)
 
 

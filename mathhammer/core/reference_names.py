@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from mathhammer.errors import MathhammerError
+from mathhammer.errors import UnknownTargetError as UnknownTargetError  # its home before errors.py
 
 _COUNT_PREFIX_RE = re.compile(r"(\d+)\s*[x×]\s*")
 
@@ -54,13 +54,6 @@ def split_name_line(text: str) -> tuple[str | None, str, str | None] | None:
     if match:
         count, body = match.group(1), body[match.end():]
     return (count, body, extra) if body else None
-
-
-class UnknownTargetError(MathhammerError, KeyError):
-    """A name that is neither a reference target nor one of its aliases."""
-
-    def __str__(self) -> str:  # KeyError would quote the message
-        return str(self.args[0]) if self.args else ""
 
 
 def table_line(text: str, table: str, field: str | None = None) -> int:

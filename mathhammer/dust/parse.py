@@ -39,7 +39,7 @@ from mathhammer.dust.profiles import (
 )
 from mathhammer.core.limits import check_line_numbers
 from mathhammer.core.numbers import plain_marks, refuse_malformed_count
-from mathhammer.errors import OptionError, ProfileError, did_you_mean
+from mathhammer.errors import OptionError, ProfileError, UnknownWordError, did_you_mean
 
 _COUNT_RE = re.compile(r"^\s*(-?\d+)\s*[xX×]\s+")
 _CELL_RE = re.compile(r"^(-?\d+)(/|z|Z)(-?\d+)$")
@@ -68,16 +68,16 @@ def _split_tags(text: str, line: str, offset: int = 0) -> tuple[str, list[tuple[
     if open_at < 0:
         if "]" in text:
             col = text.index("]") + 1 + offset
-            raise ProfileError("unexpected ']'{where}: tags go in one [...] group at the end",
+            raise ProfileError("unexpected ']'", detail=": tags go in one [...] group at the end",
                                token="]", column=col, line=line)
         return text, []
     close_at = text.rfind("]")
     if close_at < open_at:
-        raise ProfileError("unclosed '['{where}: close the tag list with ']'", token="[",
+        raise ProfileError("unclosed '['", detail=": close the tag list with ']'", token="[",
                            column=open_at + 1 + offset, line=line)
     if text[close_at + 1:].strip():
         token = text[close_at + 1:].strip()
-        raise ProfileError("unexpected text '" + token + "' after the tag list{where}; tags "
+        raise ProfileError("unexpected text '" + token + "' after the tag list", detail="; tags "
                            "go in one [...] group at the end", token=token,
                            column=offset + close_at + 2 + text[close_at + 1:].index(token[0]),
                            line=line)
@@ -90,7 +90,7 @@ def _split_tags(text: str, line: str, offset: int = 0) -> tuple[str, list[tuple[
             col = offset + pos + raw.index(stripped[0]) + 1
             tags.append((" ".join(stripped.upper().split()), col))
         elif text[inner_start:close_at].strip():
-            raise ProfileError("empty tag{where}: remove the extra comma, e.g. "
+            raise ProfileError("empty tag", detail=": remove the extra comma, e.g. "
                                "[IGNORES COVER, FLAME]", token=",", column=offset + pos + 1,
                                line=line)
         pos += len(raw) + 1
@@ -110,8 +110,9 @@ def _parse_count(text: str, line: str, what: str) -> tuple[int | None, str, int]
         return None, text, 0
     count = int(match.group(1))
     if count < 0:
-        raise ProfileError(f"negative {what} count '{match.group(1)}x'{{where}}: write how many, "
-                           "e.g. 4x", token=match.group(1) + "x", column=match.start(1) + 1,
+        raise ProfileError(f"negative {what} count '{match.group(1)}x'",
+                           detail=": write how many, "
+                                  "e.g. 4x", token=match.group(1) + "x", column=match.start(1) + 1,
                            line=line)
     return count, text[match.end():], match.end()
 
@@ -121,32 +122,35 @@ def _parse_cell(token: str, column: int, line: str) -> Cell | None:
         return None
     match = _CELL_RE.match(token)
     if not match:
-        raise ProfileError(f"malformed weapon cell '{token}'{{where}}: write dice/damage such as "
-                           "3/1, a phaser XzY such as 2z3, or - for a target it cannot attack",
+        raise ProfileError(f"malformed weapon cell '{token}'",
+                           detail=": write dice/damage such as 3/1, a phaser XzY such as "
+                                  "2z3, or - for a target it cannot attack",
                            token=token, column=column, line=line)
     a, sep, b = int(match.group(1)), match.group(2), int(match.group(3))
     if a < 0 or b < 0:
-        raise ProfileError(f"negative value in weapon cell '{token}'{{where}}: dice and damage "
+        raise ProfileError(f"negative value in weapon cell '{token}'", detail=": dice and damage "
                            "are counts (0 or more dice, 1 or more damage)", token=token,
                            column=column, line=line)
     try:
         return Cell(a, 1, phaser=b) if sep in "zZ" else Cell(a, b)
     except ProfileError as exc:
-        raise ProfileError(f"weapon cell '{token}'{{where}}: {exc}", token=token, column=column,
+        raise ProfileError(f"weapon cell '{token}'", detail=f": {exc}", token=token, column=column,
                            line=line) from None
 
 
 def _parse_body(body: str, offset: int, line: str, name: str) -> tuple[Cell | None, tuple]:
     tokens = _tokens(body, offset)
     if not tokens:
-        raise ProfileError(f"weapon {name!r} has no cells{{where}}: write dice/damage such as 3/1 "
-                           "after the colon", token=name, column=1, line=line)
+        raise ProfileError(f"weapon {name!r} has no cells",
+                           detail=": write dice/damage such as 3/1 "
+                                  "after the colon", token=name, column=1, line=line)
     first = tokens[0][0].upper()
     if len(tokens) == 1 and first not in _CLASS_WORDS:
         cell = _parse_cell(*tokens[0], line)
         if cell is None:
-            raise ProfileError("a one-cell weapon cannot be '-'{where}: give dice/damage such as "
-                               "3/1", token="-", column=tokens[0][1], line=line)
+            raise ProfileError("a one-cell weapon cannot be '-'",
+                               detail=": give dice/damage such as "
+                                      "3/1", token="-", column=tokens[0][1], line=line)
         return cell, ()
     per_target: list[tuple[str, tuple, int]] = []
     current: str | None = None
@@ -158,12 +162,12 @@ def _parse_body(body: str, offset: int, line: str, name: str) -> tuple[Cell | No
                 per_target.append((current, tuple(cells), col))
             current, cells = _CLASS_WORDS[word], []
             if any(c == current for c, *_ in per_target):
-                raise ProfileError(f"target class '{token}' given twice{{where}}", token=token,
+                raise ProfileError(f"target class '{token}' given twice", detail="", token=token,
                                    column=col, line=line)
             continue
         if current is None:
             hint = did_you_mean(token, list(_CLASS_WORDS))
-            raise ProfileError(f"unexpected '{token}'{{where}}: a full weapon line starts each "
+            raise ProfileError(f"unexpected '{token}'", detail=f": a full weapon line starts each "
                                f"target class with INF, VEH or AIR{hint}", token=token,
                                column=col, line=line)
         cells.append(_parse_cell(token, col, line))
@@ -176,7 +180,7 @@ def _parse_body(body: str, offset: int, line: str, name: str) -> tuple[Cell | No
             word = {INFANTRY: "INF", VEHICLE: "VEH", AIRCRAFT: "AIR"}[cls]
             expected = f"{need}" if cls != AIRCRAFT else f"1..{need}"
             raise ProfileError(f"{word} needs {expected} cells (one per armour level), got "
-                               f"{len(cs)}{{where}}", token=word, column=col, line=line)
+                               f"{len(cs)}", detail="", token=word, column=col, line=line)
         out.append((cls, cs))
     return None, tuple(out)
 
@@ -189,7 +193,7 @@ def parse_weapon_line(text: str) -> tuple[WeaponLine, dict, int | None]:
     count, rest, offset = _parse_count(plain_marks(line), line, "carrier")
     colon = rest.find(":")
     if colon < 0:
-        raise ProfileError("missing ':' after the weapon name{where}: write 'NAME: 3/1'",
+        raise ProfileError("missing ':' after the weapon name", detail=": write 'NAME: 3/1'",
                            token=rest.strip() or line, column=offset + 1, line=line)
     name = line[offset:offset + colon].strip()  # curly quotes and dashes survive
     special = False
@@ -198,11 +202,12 @@ def parse_weapon_line(text: str) -> tuple[WeaponLine, dict, int | None]:
         name = re.sub(r"\s*\(\s*1\s*\)\s*$", "", name)
     elif numbered := re.search(r"\(\s*-?\d+\s*\)\s*$", name):
         token = numbered.group(0)
-        raise ProfileError(f"'{token}'{{where}}: only '(1)' is allowed, marking a special weapon "
-                           "(one per squad)", token=token, column=offset + rest.find(token) + 1,
-                           line=line)
+        raise ProfileError(f"'{token}'",
+                           detail=": only '(1)' is allowed, marking a special weapon "
+                                  "(one per squad)",
+                           token=token, column=offset + rest.find(token) + 1, line=line)
     if not name:
-        raise ProfileError("missing weapon name before ':'{where}", token=":",
+        raise ProfileError("missing weapon name before ':'", detail="", token=":",
                            column=offset + colon + 1, line=line)
     body_with_tags = rest[colon + 1:]
     body, tags = _split_tags(body_with_tags, line, offset + colon + 1)
@@ -223,14 +228,15 @@ def parse_weapon_line(text: str) -> tuple[WeaponLine, dict, int | None]:
         m = re.fullmatch(r"RANGE\s*(U|-?\d+)", tag)
         if m:
             if m.group(1) != "U" and int(m.group(1)) < 0:
-                raise ProfileError(f"negative range '{tag}'{{where}}: write RANGE n (squares) or "
-                                   "RANGE U", token=tag, column=col, line=line)
+                raise ProfileError(f"negative range '{tag}'",
+                                   detail=": write RANGE n (squares) or "
+                                          "RANGE U", token=tag, column=col, line=line)
             rng = None if m.group(1) == "U" else int(m.group(1))
             continue
         m = re.fullmatch(r"DICE\s*[X×]\s*(-?\d+)", tag)
         if m:
             if int(m.group(1)) < 2:   # x1 multiplies by nothing, x0 removes every die
-                raise ProfileError(f"dice multiplier '{tag}'{{where}} must be at least 2 (x1 "
+                raise ProfileError(f"dice multiplier '{tag}'", detail=" must be at least 2 (x1 "
                                    "adds nothing: leave the tag out)", token=tag, column=col,
                                    line=line)
             hooks["multiplier"] = int(m.group(1))
@@ -238,15 +244,15 @@ def parse_weapon_line(text: str) -> tuple[WeaponLine, dict, int | None]:
         m = re.fullmatch(r"EXTRA DICE\s*(-?\d+)", tag)
         if m:
             if int(m.group(1)) < 1:   # EXTRA DICE 0 adds nothing
-                raise ProfileError(f"'{tag}'{{where}}: extra dice must be at least 1 (0 adds "
+                raise ProfileError(f"'{tag}'", detail=": extra dice must be at least 1 (0 adds "
                                    "nothing: leave the tag out)", token=tag, column=col,
                                    line=line)
             hooks["extra_dice"] = int(m.group(1))
             continue
         known = did_you_mean(tag, _WEAPON_TAG_FORMS) or \
             "; known tags: " + ", ".join(_WEAPON_TAG_FORMS)
-        raise ProfileError(f"unknown weapon tag '{tag}'{{where}}{known}",
-                           token=tag, column=col, line=line)
+        raise UnknownWordError(f"unknown weapon tag '{tag}'", detail=known,
+                               token=tag, column=col, line=line)
     try:
         weapon_line = WeaponLine(name, cell, per_target, rng, special, frozenset(kept))
     except ProfileError as exc:
@@ -314,7 +320,7 @@ def _weapon_from_toml(text: str, ref: re.Match, base: Path | None):
     if not weapon_name.strip():
         if count_text is not None:
             raise ProfileError("'Nx' goes with one weapon (FILE.toml#UNIT/WEAPON), not a whole "
-                               "unit{where}", token=count_text + "x", column=1, line=text)
+                               "unit", detail="", token=count_text + "x", column=1, line=text)
         return unit.declared()
     try:
         line = unit.weapon(weapon_name.strip())
@@ -323,7 +329,7 @@ def _weapon_from_toml(text: str, ref: re.Match, base: Path | None):
                            column=text.index(weapon_name) + 1, line=text) from None
     carriers = unit.carriers(line.name) if count_text is None else int(count_text)
     if carriers < 0:
-        raise ProfileError(f"negative carrier count '{count_text}x'{{where}}", token=count_text,
+        raise ProfileError(f"negative carrier count '{count_text}x'", detail="", token=count_text,
                            column=1, line=text)
     try:
         return Weapon(line, carriers)
@@ -357,22 +363,22 @@ def parse_target(text: str | Target, base: Path | None = None) -> Target:
         if ref.group(1) is not None:
             n = int(ref.group(1))
             if n < 1:
-                raise ProfileError(f"a target needs at least one model, not {n}{{where}}",
+                raise ProfileError(f"a target needs at least one model, not {n}", detail="",
                                    token=ref.group(1) + "x", column=1, line=line)
             target = replace(target, models=n)
         return _apply_target_tags(target, tags, line)
     count, rest, offset = _parse_count(plain_marks(line), line, "model")
     colon = rest.find(":")
     if colon < 0:
-        raise ProfileError("missing ':' after the target name{where}: write "
+        raise ProfileError("missing ':' after the target name", detail=": write "
                            "'5x Grenadier: INFANTRY2'", token=rest.strip() or line,
                            column=offset + 1, line=line)
     name = line[offset:offset + colon].strip()  # curly quotes and dashes survive
     if not name:
-        raise ProfileError("missing target name before ':'{where}", token=":",
+        raise ProfileError("missing target name before ':'", detail="", token=":",
                            column=offset + colon + 1, line=line)
     if count == 0:
-        raise ProfileError("a target needs at least one model, not 0x{where}", token="0x",
+        raise ProfileError("a target needs at least one model, not 0x", detail="", token="0x",
                            column=1, line=line)
     body, tags = _split_tags(rest[colon + 1:], line, offset + colon + 1)
     fields = _target_fields(body, offset + colon + 1, line)
@@ -394,14 +400,15 @@ def _target_fields(body: str, offset: int, line: str) -> dict:
         m = _LEVEL_RE.match(token)
         if m:
             if "class" in fields:
-                raise ProfileError(f"second target class '{token}'{{where}}: a target has one",
+                raise ProfileError(f"second target class '{token}'", detail=": a target has one",
                                    token=token, column=col, line=line)
             cls = _CLASS_WORDS[m.group(1).upper()]
             level = int(m.group(2))
             top = MAX_LEVELS[cls] if cls != AIRCRAFT else MAX_LEVELS[AIRCRAFT]
             if not 1 <= level <= top:
-                raise ProfileError(f"impossible armour level '{token}'{{where}}: {cls} armour is "
-                                   f"1..{top}", token=token, column=col, line=line)
+                raise ProfileError(f"impossible armour level '{token}'",
+                                   detail=f": {cls} armour is "
+                                          f"1..{top}", token=token, column=col, line=line)
             fields.update({"class": cls, "armour": level, "token": token, "column": col})
             continue
         m = _BOXES_RE.match(token)
@@ -410,16 +417,16 @@ def _target_fields(body: str, offset: int, line: str) -> dict:
             key = "boxes" if key == "boxes" else "hero"
             value = int(m.group(2))
             if value < 1:
-                raise ProfileError(f"'{token}'{{where}} must be at least 1", token=token,
+                raise ProfileError(f"'{token}'", detail=" must be at least 1", token=token,
                                    column=col, line=line)
             fields[key] = value
             continue
         hint = did_you_mean(token, ["INFANTRY2", "VEHICLE6", "AIRCRAFT1", "BOXES4", "HERO3"])
-        raise ProfileError(f"unexpected '{token}'{{where}}: a target is CLASS+ARMOUR "
+        raise ProfileError(f"unexpected '{token}'", detail=f": a target is CLASS+ARMOUR "
                            f"(INFANTRY1..4, VEHICLE1..7, AIRCRAFT1..3), then BOXESn for a "
                            f"vehicle or hero{hint}", token=token, column=col, line=line)
     if "class" not in fields:
-        raise ProfileError("missing target class{where}: write INFANTRY1..4, VEHICLE1..7 or "
+        raise ProfileError("missing target class", detail=": write INFANTRY1..4, VEHICLE1..7 or "
                            "AIRCRAFT1..3", token=body.strip() or line, column=offset + 1,
                            line=line)
     return fields
@@ -430,7 +437,7 @@ def _apply_target_tags(target: Target, tags: list[tuple[str, int]], line: str) -
     for tag, col in tags:
         if tag in ("SOFT COVER", "HARD COVER"):
             if "cover" in changes:
-                raise ProfileError(f"second cover tag '{tag}'{{where}}: a unit is in soft or in "
+                raise ProfileError(f"second cover tag '{tag}'", detail=": a unit is in soft or in "
                                    "hard cover, not both", token=tag, column=col, line=line)
             changes["cover"] = SOFT if tag.startswith("SOFT") else HARD
         elif tag in ("OPEN", "IN THE OPEN"):
@@ -448,8 +455,8 @@ def _apply_target_tags(target: Target, tags: list[tuple[str, int]], line: str) -
         else:
             known = did_you_mean(tag, _TARGET_TAG_FORMS) or \
                 "; known tags: " + ", ".join(_TARGET_TAG_FORMS)
-            raise ProfileError(f"unknown target tag '{tag}'{{where}}{known}",
-                               token=tag, column=col, line=line)
+            raise UnknownWordError(f"unknown target tag '{tag}'", detail=known,
+                                   token=tag, column=col, line=line)
     return replace(target, **changes) if changes else target
 
 
@@ -545,12 +552,12 @@ def _unit_from_table(name: str, table, path) -> Unit:
         for text in weapon_texts:
             weapon_line, hooks, n = parse_weapon_line(text)
             if hooks or n is not None:
-                raise ProfileError(f"{where}: weapon '{text}' on a card takes no Nx or "
-                                   "declaration tags; carriers come from 'models'", token=text)
+                raise ProfileError(f"weapon '{text}' on a card takes no Nx or declaration "
+                                   "tags; carriers come from 'models'", token=text).located(where)
             lines.append(weapon_line)
         return Unit(name, profile, tuple(lines), tuple(groups))
     except ProfileError as exc:
-        if where in str(exc):
+        if exc.location is not None:   # said with its unit already
             raise
         raise ProfileError(f"{where}: {exc}", token=exc.token, column=exc.column) from None
 

@@ -19,7 +19,7 @@ from collections.abc import Callable
 
 from mathhammer.core.limits import check_line_numbers
 from mathhammer.core.numbers import plain_marks, refuse_malformed_count
-from mathhammer.errors import ProfileError, did_you_mean
+from mathhammer.errors import ProfileError, UnknownWordError, did_you_mean
 from mathhammer.warmachine.profiles import CRIPPLED, Attack, Target
 
 _COUNT_RE = re.compile(r"^\s*(-?\d+)\s*[xX×]\s+")
@@ -134,7 +134,7 @@ def _split_line(line: str, what: str, example: str
     if match:
         count = int(match.group(1))
         if count < 1:
-            raise ProfileError(f"model/attack count '{match.group(1)}x'{{where}} is impossible; "
+            raise ProfileError(f"model/attack count '{match.group(1)}x'", detail=" is impossible; "
                                "write 1x or more", token=f"{match.group(1)}x",
                                column=match.start(1) + 1, line=line)
         offset = match.end()
@@ -152,7 +152,7 @@ def _split_line(line: str, what: str, example: str
         if open_at < 0 or close_at < open_at or body[close_at + 1:].strip():
             token = "]" if open_at < 0 else "["
             column = offset + (body.find(token) if token in body else len(body)) + 1
-            raise ProfileError(f"unbalanced brackets{{where}}: put keywords in one "
+            raise ProfileError("unbalanced brackets", detail=f": put keywords in one "
                                f"[...] group at the end, like {example!r}", token=token,
                                column=column, line=line)
         inner = body[open_at + 1:close_at]
@@ -162,7 +162,7 @@ def _split_line(line: str, what: str, example: str
             if stripped:
                 keywords.append((stripped, position + part.find(stripped) + 1))
             elif inner.strip():
-                raise ProfileError("empty keyword{where}: remove the extra comma",
+                raise ProfileError("empty keyword", detail=": remove the extra comma",
                                    token=",", column=position + 1, line=line)
             position += len(part) + 1
         stats = body[:open_at]
@@ -179,20 +179,20 @@ def _parse_stats(line: str, stats: str, offset: int, allowed: tuple[str, ...], e
         column = offset + match.start() + 1
         parsed = _STAT_RE.match(token)
         if parsed is None:
-            raise ProfileError(f"malformed characteristic '{token}'{{where}}; write a name and "
+            raise ProfileError(f"malformed characteristic '{token}'", detail=f"; write a name and "
                                f"a number with no space, like {example!r}", token=token,
                                column=column, line=line)
         name = parsed.group(1).upper()
         value = int(parsed.group(2))
         if name not in allowed:
-            raise ProfileError(f"unknown characteristic '{name}'{{where}}"
+            raise ProfileError(f"unknown characteristic '{name}'", detail=""
                                f"{did_you_mean(name, allowed)} (known: {', '.join(allowed)})",
                                token=token, column=column, line=line)
         if name in found:
-            raise ProfileError(f"characteristic {name} given twice{{where}}; keep one",
+            raise ProfileError(f"characteristic {name} given twice", detail="; keep one",
                                token=token, column=column, line=line)
         if value < 0:
-            raise ProfileError(f"{name} {value}{{where}} is impossible; it must not be "
+            raise ProfileError(f"{name} {value}", detail=" is impossible; it must not be "
                                "negative", token=token, column=column, line=line)
         found[name] = (value, token, column)
     return found
@@ -212,31 +212,31 @@ def _parse_keywords(line: str, keywords: list[tuple[str, int]],
         if word not in table and normal in table:
             word, number_text = normal, None
         if word not in table:
-            raise ProfileError(f"unknown keyword '{text}'{{where}}"
-                               f"{did_you_mean(word, table)}", token=text, column=column,
-                               line=line)
+            raise UnknownWordError(f"unknown keyword '{text}'",
+                                   detail=did_you_mean(word, table), token=text,
+                                   column=column, line=line)
         takes, apply = table[word]
         number = None if number_text is None else int(number_text)
         if takes == "yes" and number is None:
-            raise ProfileError(f"keyword {word}{{where}} needs a number, like '{word} 2'",
+            raise ProfileError(f"keyword {word}", detail=f" needs a number, like '{word} 2'",
                                token=text, column=column, line=line)
         if takes == "no" and number is not None:
-            raise ProfileError(f"keyword {word}{{where}} takes no number; write '{word}'",
+            raise ProfileError(f"keyword {word}", detail=f" takes no number; write '{word}'",
                                token=text, column=column, line=line)
         if number is not None and number < 0:
-            raise ProfileError(f"{word} {number}{{where}} is impossible; it must not be "
+            raise ProfileError(f"{word} {number}", detail=" is impossible; it must not be "
                                "negative", token=text, column=column, line=line)
         if number is not None and 0 <= number < _LEAST.get(word, 0):
-            raise ProfileError(f"{word} {number}{{where}} adds nothing: write {word} "
+            raise ProfileError(f"{word} {number}", detail=f" adds nothing: write {word} "
                                f"{_LEAST[word]} or more, or leave the keyword out", token=text,
                                column=column, line=line)
         if word in seen:
-            raise ProfileError(f"keyword {word} given twice{{where}}; keep one", token=text,
+            raise ProfileError(f"keyword {word} given twice", detail="; keep one", token=text,
                                column=column, line=line)
         seen.add(word)
         for key, value in apply(number).items():
             if key in updates and key not in ("attack_rerolls",):
-                raise ProfileError(f"keyword '{text}'{{where}} conflicts with an earlier "
+                raise ProfileError(f"keyword '{text}'", detail=" conflicts with an earlier "
                                    "keyword; keep one", token=text, column=column, line=line)
             updates[key] = value
     return updates
@@ -262,7 +262,7 @@ def parse_attack(line: str) -> Attack:
         if kinds:
             _, token, column = found[kinds[1]]
             raise ProfileError(f"an attack uses one of MAT, RAT and AAT, not both "
-                               f"{kinds[0]} and {kinds[1]}{{where}}", token=token,
+                               f"{kinds[0]} and {kinds[1]}", detail="", token=token,
                                column=column, line=line)
         raise ProfileError(f"attack line needs its attack stat: add MAT n (melee), RAT n "
                            f"(ranged) or AAT n (arcane), like {_ATTACK_EXAMPLE!r}", line=line)
@@ -298,7 +298,7 @@ def parse_target(line: str) -> Target:
         sum(len(lane) for lane in grid_lanes(grid)) or 1  # a grid counts its boxes
     if boxes < 1:
         _, token, column = found["BOXES"]
-        raise ProfileError("BOXES 0{where} is impossible; a model has at least one box",
+        raise ProfileError("BOXES 0", detail=" is impossible; a model has at least one box",
                            token=token, column=column, line=line)
     try:
         return Target(name=name, count=count, defense=found["DEF"][0], armor=found["ARM"][0],

@@ -147,7 +147,7 @@ class TargetLibrary(Mapping[str, Target]):
         if key is None:
             raise UnknownTargetError(f"unknown reference target '{name:.60}'"
                                      f"{did_you_mean(name, self.names())}; known: "
-                                     f"{', '.join(entries)}")
+                                     f"{', '.join(entries)}", name=name)
         return entries[key]
 
     def resolve(self, text: str) -> Target | None:

@@ -42,9 +42,10 @@ def check_option_value(name: str, value: Any, type_text: str) -> None:
         return
     if type_text == "bool":
         if not isinstance(value, (bool, np.bool_)):
-            raise OptionError(f"{name}={value!r} must be True or False")
+            raise OptionError(f"{name}={value!r} must be True or False", token=name)
     elif type_text.split(" |")[0] == "int":
         if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-            raise OptionError(f"{name}={value!r} must be a whole number")
+            raise OptionError(f"{name}={value!r} must be a whole number", token=name)
         if abs(int(value)) > MAX_NUMBER:
-            raise OptionError(f"{name}={value:,} is too large: at most {MAX_NUMBER:,} either way")
+            raise OptionError(f"{name}={value:,} is too large: at most {MAX_NUMBER:,} either way",
+                              token=name)

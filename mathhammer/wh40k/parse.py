@@ -23,7 +23,7 @@ from typing import Any
 from mathhammer.core.dice import DiceExpr
 from mathhammer.core.limits import MAX_MODELS, MAX_NUMBER, check_number_text, refuse_foreign_digits
 from mathhammer.core.numbers import malformed_count, plain_marks, refuse_malformed_count
-from mathhammer.errors import ProfileError, did_you_mean
+from mathhammer.errors import ProfileError, UnknownWordError, did_you_mean
 from mathhammer.wh40k import abilities as ab
 from mathhammer.wh40k.profiles import NO_SAVE, Ability, TargetProfile, Weapon
 
@@ -121,7 +121,7 @@ def parse_weapon(line: str) -> Weapon:
         token = _WEAPON_TOKEN_RE.fullmatch(piece.text)
         if token is None:
             raise ProfileError(
-                f"unknown token '{piece.text}'{{where}}: a weapon line reads "
+                f"unknown token '{piece.text}'", detail=": a weapon line reads "
                 "[Nx] [Name:] [24\" | Melee] A2 BS3+ S4 AP-1 D1 [ABILITIES]; put the name "
                 "before a colon", token=piece.text, column=piece.column, line=line)
         label = token.group(1).upper()
@@ -199,7 +199,7 @@ def parse_target(line: str) -> TargetProfile:
         token = _TARGET_TOKEN_RE.fullmatch(piece.text)
         if token is None:
             raise ProfileError(
-                f"unknown token '{piece.text}'{{where}}: a target line reads "
+                f"unknown token '{piece.text}'", detail=": a target line reads "
                 "[Nx] [Name:] T4 Sv3+ [InSv4+] W2 [FNP5+] [KEYWORDS]; put the name before a "
                 "colon", token=piece.text, column=piece.column, line=line)
         label = token.group(1).upper()
@@ -326,18 +326,18 @@ def _split_count(text: str, line: str) -> tuple[int, _Piece]:
         glued = _GLUED_COUNT_RE.match(text)
         if glued:
             token = text[glued.start():].split()[0]
-            raise ProfileError(f"'{token}'{{where}} is not a count: write one count and a space "
+            raise ProfileError(f"'{token}'", detail=" is not a count: write one count and a space "
                                "before the name, e.g. '10x Intercessor: ...'", token=token,
                                column=len(text) - len(text.lstrip()) + 1, line=line)
         return 1, _Piece(text, 1)
     try:
         count = check_number_text(match.group(1), MAX_MODELS, "count")
     except ProfileError:
-        raise ProfileError(f"count '{match.group(1)}x'{{where}} is too large: at most "
+        raise ProfileError(f"count '{match.group(1)}x'", detail=f" is too large: at most "
                            f"{MAX_MODELS:,} models on one line", token=f"{match.group(1)}x",
                            column=match.start(1) + 1, line=line) from None
     if count < 1:
-        raise ProfileError(f"count '{match.group(1)}x'{{where}} is impossible: a line needs at "
+        raise ProfileError(f"count '{match.group(1)}x'", detail=" is impossible: a line needs at "
                            "least one model (write 1x or leave the count out)",
                            token=f"{match.group(1)}x", column=match.start(1) + 1, line=line)
     return count, _Piece(text[match.end():], match.end() + 1)
@@ -348,21 +348,21 @@ def _split_brackets(body: _Piece, line: str) -> tuple[_Piece, _Piece | None]:
     start = text.find("[")
     if start < 0:
         if "]" in text:
-            raise ProfileError("']'{where} has no matching '['", token="]",
+            raise ProfileError("']'", detail=" has no matching '['", token="]",
                                column=body.column + text.index("]"), line=line)
         return body, None
     end = text.rfind("]")
     if end < start:
-        raise ProfileError("'['{where} is never closed: end the list with ']'", token="[",
+        raise ProfileError("'['", detail=" is never closed: end the list with ']'", token="[",
                            column=body.column + start, line=line)
     trailing = text[end + 1:].strip()
     if trailing:
-        raise ProfileError(f"'{trailing}'{{where}} follows the closing ']': the bracketed list "
+        raise ProfileError(f"'{trailing}'", detail=" follows the closing ']': the bracketed list "
                            "comes last", token=trailing,
                            column=body.column + text.index(trailing, end), line=line)
     inner = _Piece(text[start + 1:end], body.column + start + 1)
     if "[" in inner.text or "]" in inner.text:
-        raise ProfileError("nested brackets{where}: write one list, e.g. [ASSAULT, HEAVY]",
+        raise ProfileError("nested brackets", detail=": write one list, e.g. [ASSAULT, HEAVY]",
                            token="[", column=body.column + start, line=line)
     return _Piece(text[:start], body.column), inner
 
@@ -405,13 +405,13 @@ def _scan(body: _Piece, line: str) -> list[_Piece]:
 
 
 def _fail_duplicate(label: str, piece: _Piece, line: str) -> None:
-    raise ProfileError(f"'{piece.text}'{{where}} gives {label} a second time: keep one",
+    raise ProfileError(f"'{piece.text}'", detail=f" gives {label} a second time: keep one",
                        token=piece.text, column=piece.column, line=line)
 
 
 def _fail_ambiguous_damage(piece: _Piece, line: str) -> None:
     die = piece.text.upper()
-    raise ProfileError(f"'{piece.text}'{{where}} is ambiguous: write D{die} for a {die} "
+    raise ProfileError(f"'{piece.text}'", detail=f" is ambiguous: write D{die} for a {die} "
                        f"damage roll, or D {die[1:]} for {die[1:]} damage", token=piece.text,
                        column=piece.column, line=line)
 
@@ -420,17 +420,9 @@ def _locate(exc: ProfileError, line: str) -> ProfileError:
     """Add the column and the line to an error raised by a profile's own validation."""
     if exc.line is not None:
         return exc
-    message = str(exc)
     token = exc.token
     index = line.upper().find(token.upper()) if token else -1
-    if token is None or index < 0:
-        return ProfileError(message, line=line)
-    column = index + 1
-    if message.startswith(token):
-        message = message.replace(token, f"{token}{{where}}", 1)
-    else:
-        message = f"{token}{{where}}: {message}"
-    return ProfileError(message, token=exc.token, column=column, line=line)
+    return exc.placed(index + 1 if index >= 0 else None, line)
 
 
 # -- values -------------------------------------------------------------------------------
@@ -441,7 +433,7 @@ def _dice(piece: _Piece, label: str, line: str) -> DiceExpr:
         if label.upper() == "D" and re.fullmatch(r"\d+\+\d+", piece.text):
             # 'D6+1' under D: "6+1" is no dice expression, so the D is the die's (D6+1)
             return DiceExpr.parse("D" + piece.text)
-        raise ProfileError(f"{label}{piece.text}{{where}}: {exc}", token=f"{label}{piece.text}",
+        raise ProfileError(f"{label}{piece.text}", detail=f": {exc}", token=f"{label}{piece.text}",
                            column=piece.column - len(label), line=line) from None
 
 
@@ -449,13 +441,13 @@ def _integer(piece: _Piece, label: str, line: str) -> int:
     text = piece.text.replace(" ", "")
     if label == "S" and _RANDOM_STRENGTH_RE.fullmatch(text):
         raise ProfileError(
-            f"'S{piece.text}'{{where}}: a random Strength is not modelled (it is rolled per "
+            f"'S{piece.text}'", detail=": a random Strength is not modelled (it is rolled per "
             "weapon, so one batch would mix wound tables weapon by weapon); write one line per "
             "Strength value, e.g. S5 and S8, and weigh the results", token=f"S{piece.text}",
             column=piece.column - 1, line=line)
     if not _SIGNED_RE.fullmatch(text):
         hint = {"S": "S4", "AP": "AP-1 (or AP0)", "T": "T4", "W": "W2"}.get(label, "a number")
-        raise ProfileError(f"'{label}{piece.text}'{{where}} is not a number: write e.g. {hint}",
+        raise ProfileError(f"'{label}{piece.text}'", detail=f" is not a number: write e.g. {hint}",
                            token=f"{label}{piece.text}", column=piece.column - len(label),
                            line=line)
     return _bounded(text, piece, label, line)
@@ -467,7 +459,7 @@ def _range(digits: str, piece: _Piece, line: str) -> int:
     try:
         return check_number_text(digits, MAX_NUMBER, "range")
     except ProfileError as exc:
-        raise ProfileError(f"'{piece.text}'{{where}}: {exc}", token=piece.text,
+        raise ProfileError(f"'{piece.text}'", detail=f": {exc}", token=piece.text,
                            column=piece.column, line=line) from None
 
 
@@ -475,14 +467,15 @@ def _bounded(text: str, piece: _Piece, label: str, line: str) -> int:
     try:
         return check_number_text(text, MAX_NUMBER, label)
     except ProfileError as exc:
-        raise ProfileError(f"'{label}{piece.text}'{{where}}: {exc}", token=f"{label}{piece.text}",
+        raise ProfileError(f"'{label}{piece.text}'",
+                           detail=f": {exc}", token=f"{label}{piece.text}",
                            column=piece.column - len(label), line=line) from None
 
 
 def _skill(piece: _Piece, label: str, line: str) -> int | None:
     match = _SKILL_RE.fullmatch(piece.text)
     if match is None:
-        raise ProfileError(f"'{label}{piece.text}'{{where}} is not a skill: write e.g. "
+        raise ProfileError(f"'{label}{piece.text}'", detail=f" is not a skill: write e.g. "
                            f"{label}3+ or {label}N/A", token=f"{label}{piece.text}",
                            column=piece.column - len(label), line=line)
     return None if match.group(2) else _bounded(match.group(1), piece, label, line)
@@ -493,8 +486,9 @@ def _save(piece: _Piece, label: str, line: str) -> int:
         return NO_SAVE
     match = _SAVE_RE.fullmatch(piece.text)
     if match is None:
-        raise ProfileError(f"'{label}{piece.text}'{{where}} is not a save: write e.g. {label}3+ "
-                           f"(or {label}- for none)", token=f"{label}{piece.text}",
+        raise ProfileError(f"'{label}{piece.text}'",
+                           detail=f" is not a save: write e.g. {label}3+ "
+                                  f"(or {label}- for none)", token=f"{label}{piece.text}",
                            column=piece.column - len(label), line=line)
     return _bounded(match.group(1), piece, label, line)
 
@@ -502,7 +496,7 @@ def _save(piece: _Piece, label: str, line: str) -> int:
 def _invuln(piece: _Piece, line: str) -> tuple[int, str]:
     match = _INVULN_RE.fullmatch(piece.text)
     if match is None:
-        raise ProfileError(f"'InSv{piece.text}'{{where}} is not an invulnerable save: write "
+        raise ProfileError(f"'InSv{piece.text}'", detail=" is not an invulnerable save: write "
                            "e.g. InSv4+, or InSv5+(ranged) for one that works against ranged "
                            "attacks only", token=f"InSv{piece.text}", column=piece.column - 4,
                            line=line)
@@ -514,7 +508,7 @@ def _fnp(piece: _Piece, line: str) -> tuple[int, str]:
     """N and what the Feel No Pain works against: "" (all damage), "mortal" or "psychic"."""
     match = _FNP_RE.fullmatch(piece.text)
     if match is None:
-        raise ProfileError(f"'FNP{piece.text}'{{where}} is not a Feel No Pain: write e.g. "
+        raise ProfileError(f"'FNP{piece.text}'", detail=" is not a Feel No Pain: write e.g. "
                            "FNP5+, FNP5+(mortal) for one against mortal wounds only or "
                            "FNP5+(psychic) for one against psychic attacks only",
                            token=f"FNP{piece.text}", column=piece.column - 3, line=line)
@@ -532,7 +526,7 @@ def _items(bracket: _Piece, line: str) -> list[_Piece]:
         if stripped:
             items.append(_Piece(stripped, bracket.column + offset + lead))
         elif bracket.text.strip():
-            raise ProfileError("empty item in the list{where}: remove the extra comma, e.g. "
+            raise ProfileError("empty item in the list", detail=": remove the extra comma, e.g. "
                                "[ASSAULT, HEAVY]", token=",", column=bracket.column + offset,
                                line=line)
         offset += len(raw) + 1
@@ -588,45 +582,45 @@ def _ability(text: str, scope: tuple[str, ...], item: _Piece, line: str) -> Abil
             hint = hint[:-1] + f"{tail}'?"
         else:
             hint = "; known abilities: " + ", ".join(sorted(ab.WEAPON_ABILITIES))
-        raise ProfileError(f"unknown ability '{item.text}'{{where}}{hint}", token=item.text,
-                           column=item.column, line=line)
+        raise UnknownWordError(f"unknown ability '{item.text}'", detail=hint, token=item.text,
+                               column=item.column, line=line)
     name, param_text = head
     spec = ab.WEAPON_ABILITIES[name]
     if spec.param is ab.Param.ANTI:
         match = re.fullmatch(r"(.+?)\s+(\d+)\+?", param_text)
         if match is None:
-            raise ProfileError(f"'{item.text}'{{where}}: write ANTI-KEYWORD Y+, e.g. "
+            raise ProfileError(f"'{item.text}'", detail=": write ANTI-KEYWORD Y+, e.g. "
                                "ANTI-INFANTRY 4+", token=item.text, column=item.column,
                                line=line)
         keyword = match.group(1).strip()
         if not _KEYWORD_RE.fullmatch(keyword):
-            raise ProfileError(f"'{item.text}'{{where}}: '{keyword}' is not a keyword; write "
+            raise ProfileError(f"'{item.text}'", detail=f": '{keyword}' is not a keyword; write "
                                "ANTI-KEYWORD Y+ with one threshold, e.g. ANTI-INFANTRY 4+",
                                token=item.text, column=item.column, line=line)
         threshold = _bounded(match.group(2), _Piece(match.group(2), item.column), "ANTI", line)
         if not 2 <= threshold <= 6:
-            raise ProfileError(f"'{item.text}'{{where}}: the threshold {threshold}+ must be "
+            raise ProfileError(f"'{item.text}'", detail=f": the threshold {threshold}+ must be "
                                "between 2+ and 6+", token=item.text, column=item.column,
                                line=line)
         return Ability(name, anti_keyword=keyword, threshold=threshold, scope=scope)
     if spec.param is ab.Param.NONE:
         if param_text:
-            raise ProfileError(f"'{item.text}'{{where}}: {name} takes no value; write "
+            raise ProfileError(f"'{item.text}'", detail=f": {name} takes no value; write "
                                f"[{name}]", token=item.text, column=item.column, line=line)
         return Ability(name, scope=scope)
     if not param_text:
         if spec.param is ab.Param.OPTIONAL_NUMBER:
             return Ability(name, scope=scope)
         example = "D3" if spec.param is ab.Param.DICE else "2"
-        raise ProfileError(f"'{item.text}'{{where}}: {name} needs a value, e.g. "
+        raise ProfileError(f"'{item.text}'", detail=f": {name} needs a value, e.g. "
                            f"{name} {example}", token=item.text, column=item.column, line=line)
     try:
         value = DiceExpr.parse(param_text)
     except ProfileError as exc:
-        raise ProfileError(f"'{item.text}'{{where}}: {exc}", token=item.text,
+        raise ProfileError(f"'{item.text}'", detail=f": {exc}", token=item.text,
                            column=item.column, line=line) from None
     if value.maximum < 1:
-        raise ProfileError(f"'{item.text}'{{where}}: {name} {value} adds nothing; X must be at "
+        raise ProfileError(f"'{item.text}'", detail=f": {name} {value} adds nothing; X must be at "
                            "least 1", token=item.text, column=item.column, line=line)
     return Ability(name, value=value, scope=scope)
 
@@ -635,11 +629,11 @@ def _scope_keywords(text: str, item: _Piece, line: str) -> tuple[str, ...]:
     keywords = tuple(k.strip() for k in re.split(r"/|\bOR\b", text) if k.strip())
     for keyword in keywords:
         if not _KEYWORD_RE.fullmatch(keyword):
-            raise ProfileError(f"'{keyword}'{{where}} is not a keyword: write e.g. "
+            raise ProfileError(f"'{keyword}'", detail=" is not a keyword: write e.g. "
                                "[LETHAL HITS: VEHICLE] or [LETHAL HITS: VEHICLE/MONSTER]",
                                token=keyword, column=item.column, line=line)
     if not keywords:
-        raise ProfileError(f"'{item.text}'{{where}}: name a keyword after the colon",
+        raise ProfileError(f"'{item.text}'", detail=": name a keyword after the colon",
                            token=item.text, column=item.column, line=line)
     return keywords
 
@@ -660,7 +654,7 @@ def _parse_keywords(bracket: _Piece, line: str) -> frozenset[str]:
     for item in _items(bracket, line):
         keyword = " ".join(item.text.upper().split())
         if not _KEYWORD_RE.fullmatch(keyword):
-            raise ProfileError(f"'{item.text}'{{where}} is not a keyword: keywords are words "
+            raise ProfileError(f"'{item.text}'", detail=" is not a keyword: keywords are words "
                                "such as INFANTRY, VEHICLE, CHARACTER", token=item.text,
                                column=item.column, line=line)
         keywords.add(keyword)

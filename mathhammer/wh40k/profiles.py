@@ -14,7 +14,7 @@ from typing import Literal
 
 from mathhammer.core.dice import DiceExpr
 from mathhammer.core.limits import MAX_MODELS, MAX_NUMBER, MAX_TOTAL_WOUNDS
-from mathhammer.errors import OptionError, ProfileError
+from mathhammer.errors import OptionError, ProfileError, UnknownWordError
 from mathhammer.wh40k import abilities as ab
 
 NO_SAVE = 7
@@ -146,12 +146,12 @@ class Ability:
 
     def __post_init__(self) -> None:
         if self.name not in ab.WEAPON_ABILITIES:
-            raise ProfileError(f"unknown ability '{self.name}'")
+            raise UnknownWordError(f"unknown ability '{self.name}'", token=self.name)
         if self.name == ab.ANTI and (self.anti_keyword is None or self.threshold is None):
             raise ProfileError("ANTI needs a keyword and a threshold, e.g. ANTI-INFANTRY 4+")
         if ab.WEAPON_ABILITIES[self.name].param is ab.Param.DICE and self.value is None:
-            raise ProfileError(f"{self.name} needs a value, e.g. {self.name} D3",
-                               token=self.name)
+            raise ProfileError(self.name, token=self.name,
+                               detail=f" needs a value, e.g. {self.name} D3")
         if self.threshold is not None and not 2 <= self.threshold <= 6:
             raise ProfileError(f"ANTI threshold {self.threshold}+ must be between 2+ and 6+",
                                token=f"{self.threshold}+")
@@ -661,11 +661,12 @@ class Rules:
     def __post_init__(self) -> None:
         if isinstance(self.edition, bool) or self.edition not in EDITIONS:
             raise OptionError(f"edition {self.edition!r} is not supported; use one of "
-                              f"{', '.join(str(e) for e in EDITIONS)} (e.g. edition=10)")
+                              f"{', '.join(str(e) for e in EDITIONS)} (e.g. edition=10)",
+                              token="edition")
         check_field_kinds(self)
         if self.devastating_text == "launch" and self.edition != 10:
             raise OptionError("devastating_text='launch' is a 10th-edition reading; add "
-                              "edition=10 or drop it")
+                              "edition=10 or drop it", token="devastating_text")
         choices = {"devastating_text": ("final", "launch"),
                    "lethal_policy": ("always", "never", "ev"),
                    "dw_timing": ("batch", "unit_end"),
@@ -675,4 +676,4 @@ class Rules:
         for name, allowed in choices.items():
             if getattr(self, name) not in allowed:
                 raise OptionError(f"{name} '{getattr(self, name)}' must be one of "
-                                  f"{', '.join(allowed)}")
+                                  f"{', '.join(allowed)}", token=name)

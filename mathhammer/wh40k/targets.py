@@ -31,7 +31,7 @@ from importlib import resources
 from typing import Any
 
 from mathhammer.core.files import read_bounded, read_toml_tables
-from mathhammer.errors import OptionError, ProfileError, did_you_mean
+from mathhammer.errors import OptionError, ProfileError, UnknownWordError, did_you_mean
 from mathhammer.wh40k.profiles import NO_SAVE, TargetProfile
 from mathhammer.core.limits import MAX_MODELS, check_number_text, refuse_foreign_digits
 from mathhammer.core.numbers import refuse_malformed_count
@@ -132,7 +132,7 @@ class TargetLibrary(Mapping[str, TargetProfile]):
             names = list(self._entries) + [a for e in self._entries.values() for a in e.aliases]
             hint = _suggest(name, names)
             raise UnknownTargetError(f"unknown reference target '{name}'{hint}; known: "
-                                     f"{', '.join(self._entries)}")
+                                     f"{', '.join(self._entries)}", name=name)
         return self._entries[key]
 
     def aliases(self) -> dict[str, str]:
@@ -261,7 +261,7 @@ def _parse_text(raw: bytes, source: str) -> list[TargetEntry]:
 def _entry(key: str, table: dict[str, Any], text: str, source: str) -> TargetEntry:
     def fail(message: str, field: str | None = None) -> ProfileError:
         line = _line_of(text, key, field)
-        return ProfileError(f"{source}, line {line}: [{key}] {message}")
+        return ProfileError(f"[{key}] {message}").located(f"{source}, line {line}")
 
     unknown = [f for f in table if f not in _FIELDS]
     if unknown:
@@ -285,7 +285,7 @@ def _entry(key: str, table: dict[str, Any], text: str, source: str) -> TargetEnt
         else:
             profile = _profile_from_fields(key, table, fail)
     except ProfileError as exc:
-        if str(exc).startswith(f"{source}, line"):
+        if exc.location is not None:   # said at its line already
             raise
         raise fail(str(exc)) from None
     return TargetEntry(key=key, profile=profile, aliases=tuple(aliases),
@@ -303,7 +303,8 @@ def _other_editions(key: str, table: dict[str, Any], text: str,
     where = f"{key}.10e"
 
     def fail(message: str, field: str | None = None) -> ProfileError:
-        return ProfileError(f"{source}, line {_line_of(text, where, field)}: [{where}] {message}")
+        return ProfileError(f"[{where}] {message}").located(
+            f"{source}, line {_line_of(text, where, field)}")
 
     if not isinstance(sub, dict):
         raise fail("must be a table of the fields whose 10th-edition values differ")
@@ -322,7 +323,7 @@ def _other_editions(key: str, table: dict[str, Any], text: str,
             merged.update(sub)
             profile = _profile_from_fields(where, merged, fail)
     except ProfileError as exc:
-        if str(exc).startswith(f"{source}, line"):
+        if exc.location is not None:   # said at its line already
             raise
         raise fail(str(exc)) from None
     return ((10, profile, str(sub.get("data", ""))),)
@@ -474,10 +475,10 @@ def resolve_target(target: str | TargetProfile, library: TargetLibrary | None = 
             name = parts[1] if parts else target
             names = list(library) + [a for e in library._entries.values() for a in e.aliases]
             hint = _suggest(name, names)
-            raise ProfileError(
+            raise UnknownWordError(
                 f"unknown target '{target.strip()}'{hint} (reference profiles: "
                 f"{', '.join(library)}; or write a target line such as "
-                f"'5x Intercessor: T4 Sv3+ W2')") from None
+                f"'5x Intercessor: T4 Sv3+ W2')", token=target.strip()) from None
         raise
 
 

@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mathhammer.errors import MathhammerError, RosterError, did_you_mean
+from mathhammer.errors import (MathhammerError, RosterError, UnknownDatasheetError,
+                               did_you_mean)
 from mathhammer.wh40k.bsdata import loadout
 from mathhammer.wh40k.bsdata.files import DataFile, data_files, data_folder, read_data_file
 from mathhammer.wh40k.bsdata.library import CatalogueFile, Library, is_hidden
@@ -250,8 +251,8 @@ class Datasheets:
         if not found:
             near = did_you_mean(name, sorted({r.name for r in self.records}))
             where = f" of faction '{faction}'" if faction else ""
-            raise RosterError(f"no datasheet '{name}'{where} in {self.folder}{near}; "
-                              "'mathhammer units --find TEXT' lists names")
+            raise UnknownDatasheetError(f"no datasheet '{name}'{where} in {self.folder}{near}; "
+                                        "'mathhammer units --find TEXT' lists names", name=name)
         homes = [r for r in found if r.home]
         if len({r.faction for r in homes}) == 1:
             return homes[0]   # the faction that writes the datasheet, not one importing it

@@ -321,7 +321,7 @@ def _from_json(path: Path, data: bytes, kind: TreeKind = ROSTER) -> Node:
         raise RosterError(f"{path}: more than {2 * max_nodes:,} JSON objects and arrays; a "
                           f"{kind.noun} is far smaller")
     try:
-        value = json.loads(data.decode("utf-8-sig"))
+        value = json.loads(data.decode("utf-8-sig"), parse_int=_json_int)
     except UnicodeDecodeError as exc:
         raise RosterError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") \
             from None
@@ -331,9 +331,11 @@ def _from_json(path: Path, data: bytes, kind: TreeKind = ROSTER) -> Node:
     except RecursionError:
         raise RosterError(f"{path}: JSON nested too deeply; a roster is far shallower") \
             from None
-    except ValueError as exc:  # an integer past Python's 4,300-digit limit
-        what = "a number of more than 4,300 digits" if "digits" in str(exc) else \
-            f"a value that cannot be read ({_first(str(exc))[:60]})"
+    except _HugeNumber:
+        raise RosterError(f"{path}: the JSON holds a number of more than 4,300 digits; numbers "
+                          f"in a {kind.noun} are small: export it again") from None
+    except ValueError as exc:
+        what = f"a value that cannot be read ({_first(str(exc))[:60]})"
         raise RosterError(f"{path}: the JSON holds {what}; numbers in a {kind.noun} are "
                           "small: export it again") from None
     root_key = next((k for k in kind.roots if isinstance(value, dict)
@@ -397,6 +399,17 @@ def _scalar(value: object) -> str:
     if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
         return str(int(value))
     return value if isinstance(value, str) else str(value)
+
+
+class _HugeNumber(ValueError):
+    """A JSON integer longer than Python converts (4,300 digits)."""
+
+
+def _json_int(text: str) -> int:
+    """``int(text)`` for :func:`json.loads`, refusing what Python's digit limit would."""
+    if len(text.lstrip("-")) > 4_300:
+        raise _HugeNumber(text[:20])
+    return int(text)
 
 
 def _first(text: str) -> str:

@@ -61,16 +61,17 @@ class WeaponChoice:
                 isinstance(p, tuple) and len(p) == 2 and isinstance(p[0], str)
                 and isinstance(p[1], int) and not isinstance(p[1], bool) for p in self.split):
             raise ScenarioError(f"weapon '{self.name}': split = {self.split!r:.60} must be "
-                                "pairs (unit name, attacks per model)")
+                                "pairs (unit name, attacks per model)", token=self.name)
         if self.count is None:
             return
         if isinstance(self.count, bool) or not isinstance(self.count, int) or self.count < 1:
             raise ScenarioError(f"weapon '{self.name}': count = {self.count!r} must be a whole "
-                                "number of models, at least 1 (leave it out for every model)")
+                                "number of models, at least 1 (leave it out for every model)",
+                                token=self.name)
         if self.split:
             raise ScenarioError(f"weapon '{self.name}': count = {self.count} cannot be combined "
                                 "with split (a split sends every model's attacks); use one or "
-                                "the other")
+                                "the other", token=self.name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,7 +98,8 @@ class Activation:
                      "an activation")
         _check_kinds(self)
         if self.phase not in PHASES:
-            raise ScenarioError(f"phase '{self.phase}' must be one of {', '.join(PHASES)}")
+            raise ScenarioError(f"phase '{self.phase}' must be one of {', '.join(PHASES)}",
+                                token=self.phase)
         if self.phase == "overwatch" and not self.situation.overwatch:
             object.__setattr__(self, "situation",
                                dataclasses.replace(self.situation, overwatch=True))
@@ -132,7 +134,8 @@ def _check_texts(obj: object, required: tuple[str, ...], optional: tuple[str, ..
     for name in required + optional:
         value = getattr(obj, name)
         if not (isinstance(value, str) or (value is None and name in optional)):
-            raise ScenarioError(f"{what}: {name} = {value!r:.60} must be text (a name)")
+            raise ScenarioError(f"{what}: {name} = {value!r:.60} must be text (a name)",
+                                token=name)
 
 
 def _check_kinds(act: Activation) -> None:

@@ -51,10 +51,10 @@ def run(scenario: Scenario | str | Path, *, trials: int = DEFAULT_SCENARIO_TRIAL
     try:
         plan = compile_scenario(scenario)
     except MathhammerError as exc:  # name the file and line of the activation, when known
-        located = scenario.locate(str(exc))
-        if located == str(exc):
+        located = scenario.locate(exc)
+        if located is exc:
             raise
-        raise type(exc)(located) from None
+        raise located from None
     check_scenario_work(plan, trials, scenario.origins)
     hists = run_scenario_monte_carlo(plan, trials, seed, progress=progress)
     return ScenarioResult.from_histograms(plan, trials, seed, *hists)

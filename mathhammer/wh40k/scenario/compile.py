@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from mathhammer.errors import UnsupportedError
+from mathhammer.errors import MathhammerError, UnsupportedError
 from mathhammer.wh40k import abilities as ab
 from mathhammer.wh40k.compile import (BATCH_COLUMNS, D_TABLE, FNP_COLUMN, FNP_MORTAL_COLUMN,
                                       G_FNP_PSYCHIC, N_WEAPONS, BatchTables, Defender,
@@ -196,9 +196,12 @@ def _lay_out_batches(scenario: Scenario, layout: _UnitLayout) -> _BatchLayout:
 
 def _command_code(activation, rows: list[list[int]], labels: list[str]) -> int:
     """The activation's Command Re-roll as the kernel's code, refusing what it cannot be."""
-    return checked_command_code(
-        activation.modifiers.command_reroll, activation.situation, rows, labels,
-        lambda kind: f"activation '{activation.label}': command_reroll = '{kind}'")
+    try:
+        return checked_command_code(
+            activation.modifiers.command_reroll, activation.situation, rows, labels,
+            lambda kind: f"activation '{activation.label}': command_reroll = '{kind}'")
+    except MathhammerError as exc:
+        raise exc.about(activation.label) from None
 
 
 def _add_batch(scenario: Scenario, activation, attacks, target_name: str, members,

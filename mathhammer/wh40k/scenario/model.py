@@ -74,7 +74,8 @@ class ScenarioRules:
     def __post_init__(self) -> None:
         if self.retarget_on_destroyed not in RETARGET_CHOICES:
             raise ScenarioError(f"retarget_on_destroyed = {self.retarget_on_destroyed!r}: use "
-                                f"one of {', '.join(RETARGET_CHOICES)}")
+                                f"one of {', '.join(RETARGET_CHOICES)}",
+                                token="retarget_on_destroyed")
         check_precision_pick_kind(self.precision_pick)
 
 
@@ -83,7 +84,7 @@ def check_precision_pick_kind(value: object) -> None:
     if not isinstance(value, str) or not value.strip():
         raise ScenarioError(f"precision_pick = {value!r}: use one of "
                             f"{', '.join(PRECISION_POLICIES)} or the name of a CHARACTER "
-                            "model group")
+                            "model group", token="precision_pick")
 
 
 def check_precision_pick(units: dict[str, Unit], value: str) -> None:
@@ -103,7 +104,8 @@ def check_precision_pick(units: dict[str, Unit], value: str) -> None:
     listed = ", ".join(sorted(characters)) or "none in this scenario"
     raise ScenarioError(f"precision_pick = '{value}': use {', '.join(PRECISION_POLICIES)} or "
                         f"the name of a CHARACTER model group ({listed})"
-                        f"{did_you_mean(value, characters | set(PRECISION_POLICIES))}")
+                        f"{did_you_mean(value, characters | set(PRECISION_POLICIES))}",
+                        token=value)
 
 
 @dataclass(frozen=True)
@@ -130,33 +132,42 @@ class OpenChoices:
 
     def check(self, units: dict[str, Unit], activation: Activation) -> None:
         """Refuse unknown or repeated candidate targets and impossible option values."""
+        try:
+            self._check(units, activation)
+        except ScenarioError as exc:
+            raise exc.about(activation.label) from None
+
+    def _check(self, units: dict[str, Unit], activation: Activation) -> None:
         where = f"activation '{activation.label}'"
         if not isinstance(self.targets, tuple) or not all(isinstance(t, str)
                                                           for t in self.targets):
-            raise ScenarioError(f"{where}: targets = {self.targets!r:.60} must be unit names")
+            raise ScenarioError(f"{where}: targets = {self.targets!r:.60} must be unit names",
+                                token="targets")
         for name in self.targets:
             if name not in units:
                 raise ScenarioError(f"{where}: unknown unit '{name}' in targets"
-                                    f"{did_you_mean(name, units)}")
+                                    f"{did_you_mean(name, units)}", token=name)
             if name == activation.attacker:
                 raise ScenarioError(f"{where}: '{name}' cannot target itself: remove it from "
-                                    "targets")
+                                    "targets", token=name)
         if len(set(self.targets)) != len(self.targets):
             twice = next(t for t in self.targets if self.targets.count(t) > 1)
-            raise ScenarioError(f"{where}: targets names '{twice}' twice: list each unit once")
+            raise ScenarioError(f"{where}: targets names '{twice}' twice: list each unit once",
+                                token=twice)
         if self.targets and activation.target not in self.targets:
             raise ScenarioError(f"{where}: its target '{activation.target}' is not one of its "
-                                f"candidate targets ({', '.join(self.targets)})")
+                                f"candidate targets ({', '.join(self.targets)})",
+                                token=activation.target)
         fields = {f.name for f in dataclasses.fields(Modifiers)}
         for name, candidates in self.options:
             if name not in fields and name not in RULE_CHOICES:
                 raise ScenarioError(f"{where}: cannot choose '{name}'"
                                     f"{did_you_mean(name, fields | set(RULE_CHOICES))}; "
                                     "choose a modifier (reroll_hits, reroll_wounds, "
-                                    "command_reroll, ...) or lethal_policy")
+                                    "command_reroll, ...) or lethal_policy", token=name)
             if not isinstance(candidates, tuple) or not candidates:
                 raise ScenarioError(f"{where}: choose {name} = {candidates!r:.60} must be a "
-                                    "non-empty list of values")
+                                    "non-empty list of values", token=name)
             for value in candidates:
                 try:
                     if name in RULE_CHOICES:
@@ -164,7 +175,7 @@ class OpenChoices:
                     else:
                         dataclasses.replace(activation.modifiers, **{name: value})
                 except MathhammerError as exc:
-                    raise ScenarioError(f"{where}: choose {name}: {exc}") from None
+                    raise ScenarioError(f"{where}: choose {name}: {exc}", token=name) from None
 
 
 @dataclass(frozen=True)
@@ -220,7 +231,8 @@ class Scenario:
                 if name is not None and name not in self.units:
                     raise ScenarioError(f"unknown unit '{name}'"
                                         f"{did_you_mean(name, self.units)} (activation "
-                                        f"'{activation.label}')")
+                                        f"'{activation.label}')", token=name,
+                                        activation=activation.label)
         if not isinstance(self.switches, ScenarioRules):
             raise ScenarioError(f"switches = {self.switches!r:.60}: give a ScenarioRules, e.g. "
                                 "ScenarioRules(retarget_on_destroyed='retarget')")
@@ -228,14 +240,14 @@ class Scenario:
                 a.precision_pick for a in self.activations if a.precision_pick is not None]:
             check_precision_pick(self.units, pick)
         self._check_open_choices()
-        attacks = tuple(tuple(select_attacks(self.units, a)) for a in self.activations)
+        attacks = tuple(tuple(_selected(self.units, a)) for a in self.activations)
         object.__setattr__(self, "attacks", attacks)
         if not self.sides:
             object.__setattr__(self, "sides", infer_sides(self.units, self.activations, attacks))
         missing = [u for u in self.units if u not in self.sides]
         if missing:
             raise ScenarioError(f"unit '{missing[0]}' has no side; give every unit a side or "
-                                "none")
+                                "none", token=missing[0])
 
     def _check_open_choices(self) -> None:
         if not isinstance(self.open_choices, tuple) or not all(
@@ -248,9 +260,18 @@ class Scenario:
         for choices, activation in zip(self.open_choices, self.activations):
             choices.check(self.units, activation)
 
-    def locate(self, message: str) -> str:
-        """``message`` prefixed with ``FILE:LINE`` of the activation it names, when known."""
+    def locate(self, error: MathhammerError) -> MathhammerError:
+        """``error`` said at ``FILE:LINE`` of the activation it concerns, when known (a
+        scenario read from a file knows where each activation was written)."""
         for activation, origin in zip(self.activations, self.origins):
-            if message.startswith(f"activation '{activation.label}'"):
-                return f"{origin}: {message}"
-        return message
+            if error.activation is not None and activation.label == error.activation:
+                return error.located(origin)
+        return error
+
+
+def _selected(units: dict[str, Unit], activation: Activation) -> list[Attack]:
+    """:func:`select_attacks`, its refusals marked as concerning ``activation``."""
+    try:
+        return select_attacks(units, activation)
+    except ScenarioError as exc:
+        raise exc.about(activation.label) from None

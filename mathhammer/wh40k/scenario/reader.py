@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import re
 from pathlib import Path
 from typing import Any
 
@@ -88,8 +87,8 @@ def parse_scenario(text: str, source: str = "<scenario>", *,
     _check_keys(data, {"units", "activations", "rounds", "rules"}, "the top level", locator, None)
     raw_units = data.get("units")
     if not isinstance(raw_units, dict) or not raw_units:
-        raise ScenarioError(locator.at(None, "the scenario has no units: add [units.NAME] "
-                                             "tables"))
+        raise locator.error(None, "the scenario has no units: add [units.NAME] "
+                            "tables")
     units: dict[str, Unit] = {}
     sides: dict[str, str] = {}
     attachments: dict[str, list[str]] = {}
@@ -98,7 +97,7 @@ def parse_scenario(text: str, source: str = "<scenario>", *,
         try:
             unit, side, attached = _unit_from_toml(name, spec)
         except MathhammerError as exc:
-            raise ScenarioError(locator.at(anchor, str(exc), name)) from None
+            raise locator.error(anchor, str(exc), name) from None
         units[name] = unit
         if side is not None:
             sides[name] = side
@@ -109,37 +108,36 @@ def parse_scenario(text: str, source: str = "<scenario>", *,
         anchor = f"[units.{bodyguard}]"
         for leader in attached:
             if leader not in units:
-                raise ScenarioError(locator.at(anchor, f"unit '{bodyguard}' attaches unknown "
-                                               f"unit '{leader}'{did_you_mean(leader, units)}",
-                                               leader))
+                raise locator.error(anchor, f"unit '{bodyguard}' attaches unknown "
+                                    f"unit '{leader}'{did_you_mean(leader, units)}",
+                                    leader)
         try:
             units[bodyguard] = attach(units[bodyguard], *(units[n] for n in attached))
         except MathhammerError as exc:
-            raise ScenarioError(locator.at(anchor, str(exc), "attached")) from None
+            raise locator.error(anchor, str(exc), "attached") from None
         for leader in attached:
             del units[leader]
             sides.pop(leader, None)
     rounds = data.get("rounds", 1)
     if not isinstance(rounds, int) or isinstance(rounds, bool) or not 1 <= rounds <= MAX_ROUNDS:
-        raise ScenarioError(locator.at("rounds", f"rounds = {rounds!r} must be a whole number "
-                                                 f"from 1 to {MAX_ROUNDS}"))
+        raise locator.error("rounds", f"rounds = {rounds!r} must be a whole number "
+                            f"from 1 to {MAX_ROUNDS}")
     rules, switches = _rules_from_toml(data.get("rules", {}), units, locator)
     raw_acts = data.get("activations")
     if not isinstance(raw_acts, list) or not raw_acts:
-        raise ScenarioError(locator.at(None, "the scenario has no activations: add "
-                                             "[[activations]] tables"))
+        raise locator.error(None, "the scenario has no activations: add "
+                            "[[activations]] tables")
     if len(raw_acts) > MAX_ACTIVATIONS:
-        raise ScenarioError(locator.at(("[[activations]]", MAX_ACTIVATIONS), (
+        raise locator.error(("[[activations]]", MAX_ACTIVATIONS), (
             f"{len(raw_acts):,} [[activations]]: a scenario lists at most "
-            f"{MAX_ACTIVATIONS:,}; split it into several scenarios")))
+            f"{MAX_ACTIVATIONS:,}; split it into several scenarios"))
     activations, choices = [], []
     for i, spec in enumerate(raw_acts):
         line_anchor = ("[[activations]]", i)
         try:
             activation, open_choice = _activation_from_toml(spec, open_choices)
         except MathhammerError as exc:
-            raise ScenarioError(locator.at(line_anchor, f"activation {i + 1}: {exc}",
-                                           _quoted(str(exc), first=True))) from None
+            raise locator.error(line_anchor, f"activation {i + 1}: {exc}", exc.token) from None
         activations.append(activation)
         choices.append(open_choice)
     _check_activations(activations, units, sides, leaders, locator, choices)
@@ -151,12 +149,11 @@ def parse_scenario(text: str, source: str = "<scenario>", *,
                         open_choices=tuple(choices)
                         if any(c.targets or c.options for c in choices) else ())
     except MathhammerError as exc:
-        message = str(exc)
-        named: tuple[str, int] | None = None   # the activation the message names
+        named: tuple[str, int] | None = None   # the activation the error concerns
         for i, act in enumerate(activations):
-            if f"'{act.label}'" in message:
+            if act.label == exc.activation:
                 named = ("[[activations]]", i)
-        raise ScenarioError(locator.at(named, message, _quoted(message))) from None
+        raise locator.error(named, str(exc), exc.token) from None
 
 
 def _rules_from_toml(spec: Any, units: dict[str, Unit], locator: _Locator
@@ -164,7 +161,7 @@ def _rules_from_toml(spec: Any, units: dict[str, Unit], locator: _Locator
     """The ``[rules]`` table: the attack switches (:class:`Rules`) and the whole-unit
     engine's own (:class:`ScenarioRules`), told apart by name."""
     if not isinstance(spec, dict):
-        raise ScenarioError(locator.at("[rules]", "[rules] must be a table { key = value, ... }"))
+        raise locator.error("[rules]", "[rules] must be a table { key = value, ... }")
     own_fields = {f.name for f in dataclasses.fields(ScenarioRules)}
     allowed = {f.name for f in dataclasses.fields(Rules)} | own_fields
     _check_keys(spec, allowed, "[rules]", locator, "[rules]")
@@ -172,7 +169,7 @@ def _rules_from_toml(spec: Any, units: dict[str, Unit], locator: _Locator
     try:
         rules = _dataclass_from(Rules, {k: v for k, v in spec.items() if k not in own}, "[rules]")
     except MathhammerError as exc:
-        raise ScenarioError(locator.at("[rules]", str(exc))) from None
+        raise locator.error("[rules]", str(exc), exc.token) from None
     for key, value in own.items():
         try:
             if key == "precision_pick":
@@ -180,7 +177,7 @@ def _rules_from_toml(spec: Any, units: dict[str, Unit], locator: _Locator
             else:
                 ScenarioRules(**{key: value})
         except MathhammerError as exc:
-            raise ScenarioError(locator.at("[rules]", f"[rules] {exc}", key)) from None
+            raise locator.error("[rules]", f"[rules] {exc}", key) from None
     return rules, ScenarioRules(**own)
 
 
@@ -201,7 +198,7 @@ def _check_attachments(attachments: dict[str, list[str]], locator: _Locator) -> 
                 problem = (f"unit '{leader}' is attached to '{bodyguard}' and has units "
                            "attached itself: an attached unit cannot take attachments (19.01)")
             if problem:
-                raise ScenarioError(locator.at(anchor, problem, "attached"))
+                raise locator.error(anchor, problem, "attached")
             leaders[leader] = bodyguard
     return leaders
 
@@ -216,47 +213,39 @@ def _check_activations(activations: list[Activation], units: dict[str, Unit],
             [name for w in act.weapons for name, _ in w.split] + list(choice.targets)
         for name in [act.attacker, *targets]:
             if name in leaders:
-                raise ScenarioError(locator.at(anchor, (
+                raise locator.error(anchor, (
                     f"activation {i + 1}: unit '{name}' is attached to '{leaders[name]}' and "
-                    f"fights as part of it: name '{leaders[name]}' instead"), name))
+                    f"fights as part of it: name '{leaders[name]}' instead"), name)
         side = sides.get(act.attacker)
         for name in targets:
             if name is not None and side is not None and sides.get(name) == side:
-                raise ScenarioError(locator.at(anchor, (
+                raise locator.error(anchor, (
                     f"activation {i + 1}: '{act.attacker}' attacks '{name}' of its own side "
-                    f"'{side}': attack a unit of the other side"), name))
+                    f"'{side}': attack a unit of the other side"), name)
         if act.precision_pick is not None:
             try:
                 check_precision_pick(units, act.precision_pick)
             except MathhammerError as exc:
-                raise ScenarioError(locator.at(anchor, f"activation {i + 1}: {exc}",
-                                               act.precision_pick)) from None
+                raise locator.error(anchor, f"activation {i + 1}: {exc}",
+                                    act.precision_pick) from None
         unit = units.get(act.attacker)
         if unit is None:
             continue
         groups = {g.name.lower(): g.name for g in unit.groups}
         for weapon in act.weapons:
             if weapon.models is not None and weapon.models.lower() not in groups:
-                raise ScenarioError(locator.at(anchor, (
+                raise locator.error(anchor, (
                     f"activation {i + 1}: weapon '{weapon.name}' names models "
                     f"'{weapon.models}', but '{act.attacker}' has no such model group "
-                    f"(groups: {', '.join(groups.values())})"), weapon.models))
+                    f"(groups: {', '.join(groups.values())})"), weapon.models)
         known = {w.name.lower(): w.name for g in unit.groups for w in g.weapons}
         known.update({p.name.lower(): p.name for g in unit.groups for w in g.weapons
                       for p in w.profiles if p.name})
         for name in act.order:
             if str(name).lower() not in known:
-                raise ScenarioError(locator.at(anchor, (
+                raise locator.error(anchor, (
                     f"activation {i + 1}: order names '{name}', which '{act.attacker}' does "
-                    f"not carry{did_you_mean(str(name), known.values())}"), str(name)))
-
-
-def _quoted(message: str, first: bool = False) -> str | None:
-    """A quoted token of an error message to look for in the file."""
-    found = re.findall(r"'([^']+)'", message)
-    if first or len(found) < 2:
-        return found[0] if found else None
-    return found[1]
+                    f"not carry{did_you_mean(str(name), known.values())}"), str(name))
 
 
 class _Locator:
@@ -272,8 +261,10 @@ class _Locator:
         self.source = source
         self._headers: dict[str, list[int]] = {}
 
-    def at(self, anchor, message: str, needle: str | None = None) -> str:
-        return f"{self.where(anchor, needle)}: {message}"
+    def error(self, anchor, message: str, needle: str | None = None) -> ScenarioError:
+        """A :class:`ScenarioError` saying ``message`` at the line of ``needle`` (else of
+        ``anchor``)."""
+        return ScenarioError(message, token=needle, location=self.where(anchor, needle))
 
     def where(self, anchor, needle: str | None = None) -> str:
         """``FILE:LINE`` of ``anchor`` (just ``FILE`` when it cannot be found)."""
@@ -312,7 +303,8 @@ def _check_keys(spec: dict, allowed: set[str], what: str, locator=None, anchor=N
         if key not in allowed:
             message = (f"unknown key '{key}' in {what}{did_you_mean(key, allowed).lower()}; "
                        f"allowed: {', '.join(sorted(allowed))}")
-            raise ScenarioError(locator.at(anchor, message, key) if locator else message)
+            raise (locator.error(anchor, message, key) if locator
+                   else ScenarioError(message, token=key))
 
 
 def _unit_from_toml(name: str, spec: Any) -> tuple[Unit, str | None, list[str]]:
@@ -454,14 +446,15 @@ def _activation_from_toml(spec: Any, open_choices: bool) -> tuple[Activation, Op
         for name, candidates in choice.options:
             if name in raw_modifiers:
                 raise ScenarioError(f"'{name}' is in both modifiers and choose: give it in "
-                                    "one of them")
+                                    "one of them", token=name)
             if name not in RULE_CHOICES:
                 raw_modifiers = {**raw_modifiers, name: candidates[0]}
     modifiers = _dataclass_from(Modifiers, raw_modifiers, "modifiers")
     weapons = []
     choices = spec.get("weapons", [])
     if not isinstance(choices, list):
-        raise ScenarioError(f"weapons = {choices!r:.60} must be a list of weapon names")
+        raise ScenarioError(f"weapons = {choices!r:.60} must be a list of weapon names",
+                            token="weapons")
     for entry in choices:
         if isinstance(entry, str):
             weapons.append(WeaponChoice(entry))
@@ -472,15 +465,18 @@ def _activation_from_toml(spec: Any, open_choices: bool) -> tuple[Activation, Op
         _check_keys(entry, {"name", "target", "split", "models", "count"}, "a weapon choice")
         split = entry.get("split", {})
         if not isinstance(split, dict):
-            raise ScenarioError("split must be a table { UNIT = attacks per model, ... }")
+            raise ScenarioError("split must be a table { UNIT = attacks per model, ... }",
+                                token="split")
         models = entry.get("models")
         if models is not None and not isinstance(models, str):
             raise ScenarioError(f"weapon '{entry['name']}': models = {models!r} must be the "
-                                "name of a model group (e.g. models = \"Sergeant\")")
+                                "name of a model group (e.g. models = \"Sergeant\")",
+                                token=str(entry["name"]))
         for key, value in split.items():
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise ScenarioError(f"weapon '{entry['name']}': split {key} = {value!r} must "
-                                    "be a whole number of attacks per model")
+                                    "be a whole number of attacks per model",
+                                    token=str(entry["name"]))
         weapons.append(WeaponChoice(entry["name"], entry.get("target"),
                                     tuple((str(k), v) for k, v in split.items()), models,
                                     entry.get("count")))
@@ -502,21 +498,22 @@ def _open_choices_from_toml(spec: dict, open_choices: bool) -> OpenChoices:
             if key in spec:
                 raise ScenarioError(f"'{key}': the activation {what}, which `mathhammer "
                                     "optimise FILE` decides; to run it, give one target = "
-                                    "\"...\" and fixed modifiers")
+                                    "\"...\" and fixed modifiers", token=key)
         return OpenChoices()
     targets = spec.get("targets", [])
     if "target" in spec and "targets" in spec:
         raise ScenarioError(f"give target = {spec['target']!r:.30} or targets = [...] (the "
-                            "candidates), not both")
+                            "candidates), not both", token="targets")
     if not isinstance(targets, list) or not all(isinstance(t, str) for t in targets):
         raise ScenarioError(f"targets = {targets!r:.60} must be a list of unit names, e.g. "
-                            "targets = [\"Termagants\", \"Carnifex\"]")
+                            "targets = [\"Termagants\", \"Carnifex\"]", token="targets")
     if "targets" in spec and not targets:
-        raise ScenarioError("targets = [] is empty: list the candidate target units")
+        raise ScenarioError("targets = [] is empty: list the candidate target units",
+                            token="targets")
     choose = spec.get("choose", {})
     if not isinstance(choose, dict):
         raise ScenarioError(f"choose = {choose!r:.60} must be a table, e.g. choose = "
-                            "{ reroll_hits = [\"failed\", \"noncrit\"] }")
+                            "{ reroll_hits = [\"failed\", \"noncrit\"] }", token="choose")
     _check_keys(choose, {f.name for f in dataclasses.fields(Modifiers)} | set(RULE_CHOICES),
                 "choose")
     options = []
@@ -525,7 +522,7 @@ def _open_choices_from_toml(spec: dict, open_choices: bool) -> OpenChoices:
             candidates = [candidates]
         if not isinstance(candidates, list) or not candidates:
             raise ScenarioError(f"choose {name} = {candidates!r:.60} must be a non-empty list "
-                                "of the values to choose from")
+                                "of the values to choose from", token=str(name))
         options.append((str(name), tuple(candidates)))
     return OpenChoices(targets=tuple(targets), options=tuple(options))
 
@@ -534,7 +531,7 @@ def _names(value: Any, what: str) -> tuple[str, ...]:
     if isinstance(value, str):
         value = [value]
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise ScenarioError(f"{what} = {value!r} must be a list of weapon names")
+        raise ScenarioError(f"{what} = {value!r} must be a list of weapon names", token=what)
     return tuple(value)
 
 

@@ -61,7 +61,7 @@ def select_attacks(units: Mapping[str, Unit], activation: Activation) -> list[At
     if not attacks:
         raise ScenarioError(f"{where}: unit '{unit.name}' has no "
                             f"{'melee' if melee else 'ranged'} weapon to use"
-                            f"{'' if melee else _restriction(activation)}")
+                            f"{'' if melee else _restriction(activation)}", token=unit.name)
     return attacks
 
 
@@ -89,20 +89,22 @@ def _named_picks(unit: Unit, activation: Activation, where: str):
                     fix = ("use it in a fight activation" if carried.melee
                            else "use it in a shooting activation")
                     raise ScenarioError(f"{where}: '{choice.name}' is a {kind} weapon and "
-                                        f"the phase is {activation.phase}; {fix}")
+                                        f"the phase is {activation.phase}; {fix}",
+                                        token=choice.name)
                 chosen[group.name].append((carried, index, choice))
                 groups.append(group.name)
         if not groups:
             names = {w.name for g in unit.groups for w in g.weapons} | {
                 p.name for g in unit.groups for w in g.weapons for p in w.profiles}
             raise ScenarioError(f"{where}: unit '{unit.name}' has no weapon "
-                                f"'{choice.name}'{did_you_mean(choice.name, names)}")
+                                f"'{choice.name}'{did_you_mean(choice.name, names)}",
+                                token=choice.name)
         if choice.count is not None and len(set(groups)) > 1:
             quoted = [f"'{g}'" for g in dict.fromkeys(groups)]
             listed = f"{', '.join(quoted[:-1])} and {quoted[-1]}"
             raise ScenarioError(f"{where}: '{choice.name}' has count = {choice.count} but "
                                 f"model groups {listed} {'both' if len(quoted) == 2 else 'all'} "
-                                "carry it; say which with models = \"GROUP\"")
+                                "carry it; say which with models = \"GROUP\"", token=choice.name)
     return chosen
 
 
@@ -115,7 +117,8 @@ def _group_attacks(units: Mapping[str, Unit], activation: Activation, group: str
         if choice is None or choice.count is None:
             if (id(carried), index) in seen:
                 raise ScenarioError(f"{where}: model group '{group}' selects "
-                                    f"'{carried.profiles[index].name or carried.name}' twice")
+                                    f"'{carried.profiles[index].name or carried.name}' twice",
+                                    token=group)
             seen.add((id(carried), index))
         profile = carried.profiles[index]
         if choice is not None and choice.split:
@@ -126,7 +129,7 @@ def _group_attacks(units: Mapping[str, Unit], activation: Activation, group: str
         target = (choice.target if choice and choice.target else activation.target)
         if target is None:
             raise ScenarioError(f"{where}: '{carried.name}' has no target; set target = "
-                                "\"...\" on the activation or the weapon")
+                                "\"...\" on the activation or the weapon", token=carried.name)
         _check_target(units, activation, carried, index, target, where)
         attacks.append(Attack(group, profile, carried.per_model, target,
                               models_skipped=skipped, models_cap=cap))
@@ -172,17 +175,17 @@ def _counted_total(group: ModelGroup, carried: CarriedWeapon, counted, where: st
             raise ScenarioError(f"{where}: '{choice.name}' has count = {choice.count}, but "
                                 f"'{carried.name}' has a single profile that every model "
                                 "fires; a count splits a group's models between the "
-                                "profiles of one weapon: remove it")
+                                "profiles of one weapon: remove it", token=choice.name)
         if choice.count > group.count:
             raise ScenarioError(f"{where}: '{choice.name}' count = {choice.count} is more than "
                                 f"the {group.count} models of model group '{group.name}'; "
-                                f"give at most {group.count}")
+                                f"give at most {group.count}", token=choice.name)
         total += choice.count
         if total > group.count:
             raise ScenarioError(f"{where}: '{choice.name}' count = {choice.count} brings the "
                                 f"counts on '{carried.name}' to {total}, more than the "
                                 f"{group.count} models of model group '{group.name}'; lower "
-                                "them")
+                                "them", token=choice.name)
     return total
 
 
@@ -196,7 +199,7 @@ def _rest_profile(group: ModelGroup, carried: CarriedWeapon, picks, total: int,
         raise ScenarioError(f"{where}: '{names[1]}' and '{names[0]}' both go without a count "
                             f"in model group '{group.name}', which has counts on "
                             f"'{carried.name}': the models left by the counts fire one profile; "
-                            "give the other a count or drop it")
+                            "give the other a count or drop it", token=names[1])
     if uncounted or total == group.count:
         return None
     taken = {p[1] for p in picks if p[0] is carried}
@@ -206,7 +209,7 @@ def _rest_profile(group: ModelGroup, carried: CarriedWeapon, picks, total: int,
         raise ScenarioError(f"{where}: '{last.name}': every profile of '{carried.name}' has a "
                             f"count and the counts take {total} of the {group.count} models "
                             f"of model group '{group.name}'; leave one profile without a "
-                            "count for the other models")
+                            "count for the other models", token=last.name)
     return free[0]
 
 
@@ -230,7 +233,8 @@ def _fight_selection(group: ModelGroup, picks, where: str):
     if len({id(p[0]) for p in main}) > 1:
         raise ScenarioError(f"{where}: model group '{group.name}' would fight with two melee "
                             f"weapons ({', '.join(p[0].name for p in main)}); each model uses "
-                            "one melee weapon plus its [EXTRA ATTACKS] weapons (04.01, 24.11)")
+                            "one melee weapon plus its [EXTRA ATTACKS] weapons (04.01, 24.11)",
+                            token=group.name)
     slots = weapon_slots(group, "fight")
     if not main:
         main = [(*slot.default, None) for slot in slots if slot.kind == "melee"]
@@ -248,32 +252,33 @@ def _check_sidearms(group: ModelGroup, picks, where: str, melee: bool) -> None:
     if mixes_sidearms(group, [p[0].profiles[p[1]] for p in picks]):
         raise ScenarioError(f"{where}: model group '{group.name}' cannot shoot its [PISTOL] / "
                             "[CLOSE-QUARTERS] weapons together with its other ranged weapons "
-                            "(24.07); select one kind")
+                            "(24.07); select one kind", token=group.name)
 
 
 def _check_target(units: Mapping[str, Unit], activation: Activation, carried: CarriedWeapon,
                   index: int, target: str, where: str) -> None:
     if target not in units:
         raise ScenarioError(f"{where}: unknown target unit '{target}'"
-                            f"{did_you_mean(target, units)}")
+                            f"{did_you_mean(target, units)}", token=target)
     if target == activation.attacker:
-        raise ScenarioError(f"{where}: unit '{target}' cannot attack itself")
+        raise ScenarioError(f"{where}: unit '{target}' cannot attack itself", token=target)
     hunter = carried.hunter[index]
     if hunter and not (hunter & units[target].keywords):
         raise ScenarioError(f"{where}: '{carried.profiles[index].name or carried.name}' is a "
                             f"Hunter profile that may only target {'/'.join(sorted(hunter))} "
-                            f"units, and '{target}' is none of them (04.01.03)")
+                            f"units, and '{target}' is none of them (04.01.03)",
+                            token=carried.profiles[index].name or carried.name)
 
 
 def _split(units, activation, carried, index, profile, per_model, choice, where, group):
     if profile.attacks.is_random:
         raise ScenarioError(f"{where}: '{carried.name}' has random attacks (A{profile.attacks}); "
-                            "splitting it between targets is not supported")
+                            "splitting it between targets is not supported", token=carried.name)
     total = sum(n for _, n in choice.split)
     if total != profile.attacks.constant:
         raise ScenarioError(f"{where}: the split of '{carried.name}' sends {total} attacks per "
                             f"model but the weapon has A{profile.attacks.constant}; make the "
-                            "numbers add up (04.03.02)")
+                            "numbers add up (04.03.02)", token=carried.name)
     if any(n < 1 for _, n in choice.split):
         raise ScenarioError(f"{where}: every target of a split gets at least 1 attack")
     out = []
@@ -310,7 +315,7 @@ def infer_sides(units: Mapping[str, Unit], activations: Sequence[Activation],
                     elif sides[y] == sides[unit]:
                         raise ScenarioError(
                             f"'{x}' attacks a unit on its own side ('{y}'); give every unit a "
-                            "side explicitly (side = \"...\")")
+                            "side explicitly (side = \"...\")", token=y)
     return sides
 
 

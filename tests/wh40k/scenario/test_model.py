@@ -59,6 +59,8 @@ def test_scenario_rules_and_precision_picks():
 def test_locate_names_the_file_line_of_an_activation():
     act = Activation("shooting", "Marines", "Orks")
     sc = Scenario(units(), (act,), origins=("army.toml:12",))
-    assert sc.locate(f"activation '{act.label}': bad") == (
-        "army.toml:12: activation 'Marines shoots Orks': bad")
-    assert sc.locate("elsewhere") == "elsewhere"
+    error = ScenarioError(f"activation '{act.label}': bad", activation=act.label)
+    assert str(sc.locate(error)) == "army.toml:12: activation 'Marines shoots Orks': bad"
+    assert error.location is None   # the error itself is left as it was
+    elsewhere = ScenarioError("elsewhere")
+    assert sc.locate(elsewhere) is elsewhere

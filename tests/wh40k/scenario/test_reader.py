@@ -85,3 +85,17 @@ def test_sidearms_with_other_ranged_weapons_are_refused():
     text = text.replace('phase = "shooting"', 'phase = "shooting"\nweapons = ["Bolt rifle", "Pistol"]')
     with pytest.raises(ScenarioError, match=r"\[PISTOL\]"):
         parse_scenario(text)
+
+
+def test_the_line_comes_from_the_error_s_fields_not_its_words():
+    """An unknown weapon is found on the line that names it: the error carries the name
+    (its token) and its activation, so the quoted suggestion or unit name in the message does
+    not decide the line (issue 40, item 4)."""
+    text = BASE.replace('target = "Mob"', 'target = "Mob"\nweapons = ["Bolt rifel"]')
+    with pytest.raises(ScenarioError) as info:
+        parse_scenario(text, "army.toml")
+    error = info.value
+    assert "no weapon 'Bolt rifel'; did you mean 'Bolt rifle'" in str(error)
+    assert error.location == f"army.toml:{line_of(text, 'Bolt rifel')}"
+    assert error.token == "Bolt rifel"
+    assert str(error).startswith(f"{error.location}: ")
