@@ -9,7 +9,6 @@ the seed and the inputs. Methods hand out new pandas objects; nothing here subcl
 
 from __future__ import annotations
 
-import html
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -509,10 +508,12 @@ class Result:
             out["precision"] = self.inputs["precision"]
         return out
 
+    # -- presentation: thin, drawn by mathhammer.report.results and mathhammer.charts -----
     def to_text(self, max_rows: int = 120) -> str:
         """A readable plain-text report (the command line's default output): the summary,
         then P(= k) and P(>= k) for every k up to where P(>= k) drops below 0.05% (a
         footnote says so; beyond ``max_rows`` values of k, every n-th k and a footnote).
+        Written by :func:`mathhammer.report.results.result_text`.
 
         Raises
         ------
@@ -520,48 +521,10 @@ class Result:
             When ``max_rows`` is not a whole number from 1 to :data:`MAX_TEXT_ROWS`.
         """
         from mathhammer.core.inputs import whole_number
+        from mathhammer.report.results import result_text
 
         max_rows = whole_number(max_rows, "max_rows (rows of each table)", 1, MAX_TEXT_ROWS)
-        lines = []
-        engine = ("exact" if self.method == EXACT
-                  else f"Monte Carlo, {self.trials:,} trials, seed {self.seed}")
-        lines.append(f"Engine: {engine}")
-        if "precision" in self.inputs:
-            reached = self.inputs["precision"]
-            state = "reached" if reached.get("reached") else "NOT reached (trial cap)"
-            lines.append(f"  trials=auto: target standard errors {state}")
-        summary = []
-        width = max([24] + [len(self.label(name)) for name in self.distributions])
-        for name, dist in self.distributions.items():
-            err = "" if dist.stderr is None else f" ± {dist.stderr:.4f}"
-            summary.append(f"  {self.label(name):<{width}} mean {dist.mean:8.4f}{err}"
-                           f"   median {dist.quantile(0.5)}   90% ≤ {dist.quantile(0.9)}")
-        for name, p in self.probabilities.items():
-            p_err = self.probability_stderr(name)
-            err_text = "" if p_err is None else f" ± {p_err:.4f}"
-            summary.append(f"  P({self.label(name)}) = {p:.4f}{err_text}")
-        lines.extend(summary)
-        printed: list[tuple[str, Any]] = []
-        for name, dist in self.distributions.items():
-            lines.append("")
-            same = next((label for label, shown_dist in printed
-                         if np.array_equal(shown_dist.probabilities, dist.probabilities)), None)
-            if same is not None:   # one-wound models: wounds lost and models destroyed agree
-                lines.append(f"{self.label(name)}: the same distribution as {same} (they "
-                             "coincide here), not printed twice")
-                continue
-            printed.append((self.label(name), dist))
-            lines.append(f"{self.label(name)}:")
-            lines.append(f"  {'k':>4}  {'P(= k)':>8}  {'P(>= k)':>8}")
-            at_least = dist.at_least()
-            shown, step = _rows_to_show(dist.probabilities, max_rows)
-            for k in shown:
-                lines.append(f"  {k:>4}  {dist.probabilities[k]:8.4f}  {at_least[k]:8.4f}")
-            if step > 1:
-                lines.append(f"  (every {_ordinal(step)} k shown, and the last)")
-            if shown[-1] < len(dist.probabilities) - 1:
-                lines.append(f"  (values with P < 0.0005 beyond k = {shown[-1]} omitted)")
-        return "\n".join(lines)
+        return result_text(self, max_rows)
 
     def table(self, digits: int = 3) -> Table:
         """The summary as a table ready to paste: one row per outcome (named in words),
@@ -569,57 +532,18 @@ class Result:
         mean never shows more decimals than its error supports), probabilities as
         percentages, and a caption line with the engine and situation (see
         :func:`mathhammer.report.tables.format_value` for the rule)."""
-        import pandas as pd
+        from mathhammer.report.results import result_table
 
-        from mathhammer.report.tables import Table, check_digits, estimate_parts, format_value
-
-        digits = check_digits(digits)
-        monte_carlo = self.trials is not None
-        rows = []
-        for name, dist in self.distributions.items():
-            mean, error = estimate_parts(dist.mean, dist.stderr, digits, trials=self.trials)
-            row = {"outcome": self.label(name), "mean": mean}
-            if monte_carlo:
-                row["stderr"] = error.removeprefix("± ")
-            row.update({"sd": format_value(dist.std, digits), "5%": str(dist.quantile(0.05)),
-                        "median": str(dist.quantile(0.5)), "95%": str(dist.quantile(0.95)),
-                        "max": str(len(dist.probabilities) - 1)})
-            rows.append(row)
-        for name, p in self.probabilities.items():
-            mean, error = estimate_parts(p, self.probability_stderr(name), digits,
-                                         percent=True, trials=self.trials)
-            row = {"outcome": f"P({self.label(name)})", "mean": mean}
-            if monte_carlo:
-                row["stderr"] = error.removeprefix("± ")
-            rows.append(row)
-        return Table(pd.DataFrame(rows).fillna(""), self.caption)
+        return result_table(self, digits)
 
     def to_markdown(self, digits: int = 3) -> str:
         """Markdown for articles: a caption line (engine, situation), the summary, then
         P(= k) and P(>= k) per outcome as percentages to ``digits`` significant figures
         (Monte Carlo: no more decimals than the standard error supports; a value that never
         came up reads "not seen", an impossible one "0%")."""
-        import pandas as pd
+        from mathhammer.report.results import result_markdown
 
-        from mathhammer.report.tables import Table
-
-        parts = [self.table(digits).to_markdown()]
-        for name, dist in self.distributions.items():
-            shown, _ = _rows_to_show(dist.probabilities, 10_000)
-            at_least = dist.at_least()
-            frame = pd.DataFrame({
-                "k": [str(k) for k in shown],
-                "P(= k)": [self._share(dist.probabilities[k], digits) for k in shown],
-                "P(>= k)": [self._share(at_least[k], digits) for k in shown]})
-            parts += ["", f"**{self.label(name)}**", "", Table(frame).to_markdown()]
-        return "\n".join(parts)
-
-    def _share(self, p: float, digits: int) -> str:
-        """One probability of a pmf table, as precise as the engine allows."""
-        from mathhammer.report.tables import estimate_parts
-
-        error = None if self.trials is None else math.sqrt(p * (1 - p) / self.trials)
-        return estimate_parts(float(p), error, digits, percent=True, trials=self.trials)[0]
+        return result_markdown(self, digits)
 
     def plot(self, outcome: str = "damage", *, kind: str = "distribution", ax: Any = None,
              **kwargs: Any) -> Any:
@@ -645,31 +569,10 @@ class Result:
         return chart_drawer().result(self, outcome, kind, ax=ax, **kwargs)
 
     def _repr_html_(self) -> str:
-        subject = html.escape(self.subject or "mathhammer result")
-        return f"<p><b>{subject}</b></p>" + self.table().to_html()
+        from mathhammer.report.results import result_html
+
+        return result_html(self)
 
     def __repr__(self) -> str:
         means = ", ".join(f"{k}={d.mean:.3f}" for k, d in self.distributions.items())
         return f"<Result {self.method}: {means}>"
-
-
-def _rows_to_show(pmf: np.ndarray, max_rows: int) -> tuple[list[int], int]:
-    """The k to print (every k up to the last with P >= 0.0005, thinned to ``max_rows``
-    only beyond it) and the step between them."""
-    significant = [k for k, p in enumerate(pmf) if p >= 0.0005]
-    if not significant:
-        return [0], 1
-    last = significant[-1]
-    rows = list(range(last + 1))
-    step = 1
-    if len(rows) > max_rows:
-        step = math.ceil(len(rows) / max_rows)
-        rows = rows[::step]
-        if rows[-1] != last:
-            rows.append(last)
-    return rows, step
-
-
-def _ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
