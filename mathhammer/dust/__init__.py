@@ -21,6 +21,7 @@ _LAZY = {
     "exact_pmfs": "mathhammer.dust.api",
     "losses_table": "mathhammer.dust.plans",
     "exchange": "mathhammer.dust.exchanges",
+    "Combatant": "mathhammer.dust.exchanges",
     "effective_probability": "mathhammer.dust.api",
     "dice_to_kill": "mathhammer.dust.api",
     "pool_after_losses": "mathhammer.dust.exchanges",

@@ -306,15 +306,16 @@ def _load_unit_ref(text: str):
 def _run_exchange(args: argparse.Namespace) -> int:
     from mathhammer.cli.options import DEFAULT_SEED
     from mathhammer.dust.api import DEFAULT_TRIALS
-    from mathhammer.dust.exchanges import exchange
+    from mathhammer.dust.exchanges import Combatant, exchange
 
     a, b = _load_unit_ref(args.unit_a), _load_unit_ref(args.unit_b)
     if args.method == "exact" and (args.trials != DEFAULT_TRIALS or args.seed != DEFAULT_SEED):
         raise OptionError("--trials/--seed drive the Monte Carlo engine; add --method "
                           "monte-carlo or drop them")
-    result = exchange(a, b, args.rounds, method=args.method, a_weapons=args.a_weapons,
-                      b_weapons=args.b_weapons, a_cover=args.a_cover, b_cover=args.b_cover,
-                      sustained=args.sustained, trials=args.trials, seed=args.seed,
+    result = exchange(Combatant(a, args.a_weapons, args.a_cover),
+                      Combatant(b, args.b_weapons, args.b_cover), args.rounds,
+                      method=args.method, sustained=args.sustained, trials=args.trials,
+                      seed=args.seed,
                       casualty_policy=args.casualty_policy,
                       cover_save_per=args.cover_save_per,
                       laser_chain_depth=args.laser_chain_depth, ruleset=args.ruleset)

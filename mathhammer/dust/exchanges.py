@@ -11,6 +11,8 @@ core's contract (:class:`mathhammer.core.game.Game`), so :func:`exchange` is cor
 
 from __future__ import annotations
 
+import functools
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -152,21 +154,85 @@ def pool_after_losses(unit: Unit, target: TargetLike, lost: int = 0,
     return out
 
 
-def exchange(a: Unit, b: Unit, rounds: int = 1, *, method: str = AUTO,
-             a_weapons: Sequence[str] | None = None, b_weapons: Sequence[str] | None = None,
-             a_cover: str | None = None, b_cover: str | None = None,
-             sustained: bool = False, rules: Rules | None = None,
-             trials: int = DEFAULT_TRIALS, seed: SeedLike = 1,
-             progress: bool | None = None,
+@dataclass(frozen=True)
+class Combatant:
+    """One side of an :func:`exchange`: a unit, the weapons it fires and its cover.
+
+    Parameters
+    ----------
+    unit
+        The unit (``load_unit(file, name)``).
+    weapons
+        Names of the weapons it fires (default: every weapon that can attack the other
+        side).
+    cover
+        ``"open"``, ``"soft"`` or ``"hard"``: overrides the cover state of its profile.
+
+    Examples
+    --------
+    >>> from mathhammer.dust import load_unit
+    >>> Combatant(load_unit("seed.toml", "Assault Rangers"), cover="soft").cover
+    'soft'
+    """
+
+    unit: Unit
+    weapons: tuple[str, ...] | None = None
+    cover: str | None = None
+
+    def __post_init__(self) -> None:
+        _unit(self.unit, "Combatant's unit")
+        if self.weapons is not None:
+            object.__setattr__(self, "weapons", tuple(texts(self.weapons, "weapons")))
+        if self.cover is not None and self.cover not in COVER_STATES:
+            raise OptionError(f"cover must be open, soft or hard, not {self.cover!r:.30}")
+
+
+#: The keywords that said one side's weapons and cover before :class:`Combatant`.
+_SIDE_KEYWORDS = {"a_weapons": ("a", "weapons"), "b_weapons": ("b", "weapons"),
+                  "a_cover": ("a", "cover"), "b_cover": ("b", "cover")}
+
+
+def _old_side_keywords(function: Any) -> Any:
+    """Accept ``a_weapons``/``a_cover``/``b_weapons``/``b_cover`` for one release (a
+    :class:`DeprecationWarning` naming the :class:`Combatant` that says it now)."""
+    @functools.wraps(function)
+    def wrapper(a: Any, b: Any, *args: Any, **kwargs: Any) -> Any:
+        moved: dict[str, dict[str, Any]] = {"a": {}, "b": {}}
+        for old, (side, field) in _SIDE_KEYWORDS.items():
+            if old in kwargs:
+                moved[side][field] = kwargs.pop(old)
+        for side, fields in moved.items():
+            if not fields:
+                continue
+            given = a if side == "a" else b
+            if isinstance(given, Combatant):
+                raise OptionError(f"exchange: give {side}'s weapons and cover in its "
+                                  f"Combatant, not also as {side}_weapons/{side}_cover")
+            shown = ", ".join(f"{k}={v!r:.30}" for k, v in fields.items())
+            warnings.warn(f"exchange({', '.join(f'{side}_{k}=' for k in fields)}...) is "
+                          f"deprecated and will be removed; use {side}=Combatant(unit, "
+                          f"{shown})", DeprecationWarning, stacklevel=2)
+            combatant = Combatant(given, **fields)
+            a, b = (combatant, b) if side == "a" else (a, combatant)
+        return function(a, b, *args, **kwargs)
+    return wrapper
+
+
+@_old_side_keywords
+def exchange(a: Unit | Combatant, b: Unit | Combatant, rounds: int = 1, *,
+             method: str = AUTO, sustained: bool = False, rules: Rules | None = None,
+             trials: int = DEFAULT_TRIALS, seed: SeedLike = 1, progress: bool | None = None,
              **rule_switches: Any) -> Result:
     """Multi-round firefight: each round A attacks B, then what is left of B attacks A.
+
+    ``a`` and ``b`` are units, or :class:`Combatant` to choose a side's weapons or cover
+    (``a_weapons=``, ``a_cover=``, ``b_weapons=``, ``b_cover=`` are their old spellings).
 
     ``method``: ``"auto"`` (default: exact unless the exact engine cannot follow the
     exchange, e.g. too many reachable states), ``"exact"`` or ``"monte-carlo"``.
 
-    ``a_cover``/``b_cover`` (``"open"``, ``"soft"``, ``"hard"``) override the cover state
-    of a unit's profile; ``sustained`` applies to both sides' attacks; ``progress`` shows a
-    progress bar for a long Monte Carlo run (as in :func:`~mathhammer.dust.api.fire_plan`).
+    ``sustained`` applies to both sides' attacks; ``progress`` shows a progress bar for a
+    long Monte Carlo run (as in :func:`~mathhammer.dust.api.fire_plan`).
 
     Pools shrink with losses (squads lose carriers by ``rules.casualty_policy``; under
     ``random`` each loss is a model picked uniformly among those left; vehicles and heroes
@@ -193,12 +259,21 @@ def exchange(a: Unit, b: Unit, rounds: int = 1, *, method: str = AUTO,
     >>> round(r.probability("b_destroyed"), 4)
     0.8485
     """
+    a_unit, a_weapons, a_cover = _fields(a)
+    b_unit, b_weapons, b_cover = _fields(b)
     options = dict(rounds=rounds, a_weapons=a_weapons, b_weapons=b_weapons, a_cover=a_cover,
                    b_cover=b_cover, sustained=sustained, rules=rules, **rule_switches)
     check_progress(progress)
-    return by_method(method, lambda: contract.exact(EXCHANGE, a, b, **options),
-                     lambda: contract.simulate(EXCHANGE, a, b, trials=trials, seed=seed,
-                                               progress=progress, **options))
+    return by_method(method, lambda: contract.exact(EXCHANGE, a_unit, b_unit, **options),
+                     lambda: contract.simulate(EXCHANGE, a_unit, b_unit, trials=trials,
+                                               seed=seed, progress=progress, **options))
+
+
+def _fields(side: Any) -> tuple[Any, tuple[str, ...] | None, str | None]:
+    """A side's unit, weapons and cover (a bare unit: its own)."""
+    if isinstance(side, Combatant):
+        return side.unit, side.weapons, side.cover
+    return side, None, None
 
 
 @dataclass(frozen=True, eq=False)

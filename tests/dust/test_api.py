@@ -7,7 +7,7 @@ import matplotlib
 import pytest
 
 from mathhammer.dust import (
-    ModelGroup, Rules, Unit, best_fire_plan, compare, dice_to_kill, exact, exact_pmfs,
+    Combatant, ModelGroup, Rules, Unit, best_fire_plan, compare, dice_to_kill, exact, exact_pmfs,
     exchange, fire_plan, load_unit, losses_table, parse_target, simulate, weapon_breakdown,
 )
 from mathhammer.dust.plans import losses_frame
@@ -174,7 +174,7 @@ def test_exchange_pools_shrink_between_rounds():
     two = exchange(pounder, rangers, rounds=2)
     one = exchange(pounder, rangers, rounds=1)
     assert two.mean("b_losses") > one.mean("b_losses")
-    covered = exchange(pounder, rangers, rounds=1, b_cover="hard")
+    covered = exchange(pounder, Combatant(rangers, cover="hard"), rounds=1)
     q = F(1, 9)
     p_destroyed = sum(comb(10, k) * q ** k * (1 - q) ** (10 - k) for k in range(5, 11))
     assert covered.probability("b_destroyed") == pytest.approx(float(p_destroyed))
@@ -200,3 +200,33 @@ def test_unbounded_laser_size_is_checked_up_front():
     # 200 dice count as 3 each: 600 > the 500-outcome limit, refused before any work
     with pytest.raises(UnsupportedError, match="limit 500"):
         exact("Laser: 200/1 [LASER]", "9x G: INFANTRY2", laser_chain_depth=None)
+
+
+def test_an_exchange_side_s_weapons_and_cover_travel_with_its_unit():
+    """``Combatant(unit, weapons, cover)`` says one side's choices (issue 40, item 8: at
+    most 12 parameters); the old ``a_weapons``/``b_cover`` keywords give the same numbers,
+    bit for bit, with a DeprecationWarning naming the new spelling, for one release."""
+    import warnings
+
+    import numpy as np
+
+    from mathhammer.errors import OptionError
+
+    pounder, rangers = load_unit("seed.toml", "Pounder"), load_unit("seed.toml", "Assault Rangers")
+    for method in ("exact", "monte-carlo"):
+        new = exchange(pounder, Combatant(rangers, cover="hard"), rounds=2, method=method,
+                       trials=20_000, seed=4)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            old = exchange(pounder, rangers, rounds=2, method=method, b_cover="hard",
+                           trials=20_000, seed=4)
+        assert [w.category for w in caught] == [DeprecationWarning]
+        assert "b=Combatant(unit, cover='hard')" in str(caught[0].message)
+        for name in ("a_losses", "b_losses"):
+            assert np.array_equal(new.pmf(name).to_numpy(), old.pmf(name).to_numpy())
+    with pytest.raises(OptionError, match="cover must be open, soft or hard"):
+        Combatant(rangers, cover="behind a tree")
+    with pytest.raises(OptionError, match="not also as b_weapons/b_cover"), \
+            warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        exchange(pounder, Combatant(rangers), b_cover="soft")

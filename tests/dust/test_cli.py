@@ -142,14 +142,15 @@ def _exchange_argv(*extra):
 
 
 def test_exchange_exact_matches_the_api(capsys):
-    from mathhammer.dust import exchange, load_unit
+    from mathhammer.dust import Combatant, exchange, load_unit
 
     code, out, err = run(capsys, *_exchange_argv("--rounds", "2", "--casualty-policy",
                                                  "random", "--b-cover", "soft", "--json"))
     assert code == 0 and not err
     data = json.loads(out)
-    api = exchange(load_unit("seed.toml", "Pounder"), load_unit("seed.toml", "Assault Rangers"),
-                   rounds=2, casualty_policy="random", b_cover="soft")
+    api = exchange(load_unit("seed.toml", "Pounder"),
+                   Combatant(load_unit("seed.toml", "Assault Rangers"), cover="soft"),
+                   rounds=2, casualty_policy="random")
     assert data["method"] == "exact"
     assert data["b_losses"]["mean"] == pytest.approx(api.mean("b_losses"), abs=1e-12)
     assert data["b_destroyed"] == pytest.approx(api.probability("b_destroyed"), abs=1e-12)

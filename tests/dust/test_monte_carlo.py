@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from mathhammer.dust import exact, exchange, load_unit, simulate
+from mathhammer.dust import Combatant, exact, exchange, load_unit, simulate
 from mathhammer.dust.parse import parse_weapon_line
 
 TRIALS = 100_000
@@ -153,8 +153,9 @@ models = [{ count = 3, weapons = ["Rifle"] }, { count = 1, weapons = ["Panzerfau
     units = load_units(path)
     walker, hunters = units["Walker"], units["Tankhunters"]
     for policy in ("protect_special", "attacker_worst"):
-        ex = exchange(hunters, walker, rounds=3, b_cover="soft", casualty_policy=policy)
-        mc = exchange(hunters, walker, rounds=3, b_cover="soft", casualty_policy=policy,
+        ex = exchange(hunters, Combatant(walker, cover="soft"), rounds=3,
+                      casualty_policy=policy)
+        mc = exchange(hunters, Combatant(walker, cover="soft"), rounds=3, casualty_policy=policy,
                       method="monte-carlo", trials=TRIALS, seed=8)
         for outcome in ("a_losses", "b_losses"):
             assert abs(mc.mean(outcome) - ex.mean(outcome)) <= 5 * mc.stderr(outcome)
