@@ -648,10 +648,10 @@ def _unit_cell(unit, picks, target, phase, child, trials, points, options, resul
                     ("expected_models_destroyed", result.mean("models_destroyed"), math.nan),
                     ("p_unit_destroyed", result.probability("unit_destroyed"), math.nan)]
             return _unit_frame(unit, target, rows, points), "exact", ""
-    result = run(scenario, trials=trials, seed=child)
-    results[(unit.name, target.label)] = result
-    wounds, models = result.wounds_lost("target"), result.models_destroyed("target")
-    p = result.destroyed("target")
+    whole = run(scenario, trials=trials, seed=child)
+    results[(unit.name, target.label)] = whole
+    wounds, models = whole.wounds_lost("target"), whole.models_destroyed("target")
+    p = whole.destroyed("target")
     rows = [("expected_damage", wounds.mean, wounds.stderr),
             ("expected_models_destroyed", models.mean, models.stderr),
             ("p_unit_destroyed", p, math.sqrt(p * (1 - p) / trials))]

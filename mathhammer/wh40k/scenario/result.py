@@ -1,5 +1,6 @@
-"""What a scenario run answers: :class:`ScenarioResult`, a :class:`~mathhammer.core.result.Result`
-holding several subjects (every unit, every side) at every checkpoint."""
+"""What a scenario run answers: :class:`ScenarioResult`, the histograms of every unit and
+every side at every checkpoint, holding a :class:`~mathhammer.core.result.Result` of
+several subjects for the end of the scenario."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import numbers
 import re
 import dataclasses
 from dataclasses import dataclass
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -30,33 +32,46 @@ SIDE_EVENTS = {"wiped_out": "wiped out"}
 
 
 @dataclass(frozen=True, eq=False)
-class ScenarioResult(Result):
+class ScenarioResult:
     """Per-unit and per-group distributions after every activation of every round.
 
-    A :class:`~mathhammer.core.result.Result` of several subjects: its ``distributions``
-    are every unit's models destroyed and wounds lost at the end of the scenario (keys such
-    as ``"Boyz: models_destroyed"``, see :func:`~mathhammer.core.result.subject_key`), its
-    ``probabilities`` every unit's P(destroyed) and every side's P(wiped out) by then;
-    :meth:`~mathhammer.core.result.Result.for_subject` gives one unit's or side's, and
-    :meth:`at` every unit's at another checkpoint. The methods below read the histograms
-    of every checkpoint: checkpoint ``i`` is the state after activation ``i % A`` of round
-    ``i // A + 1`` (``A`` activations per round); the last checkpoint is the end.
+    It holds the summed histograms of every checkpoint and, as :attr:`end`, a
+    :class:`~mathhammer.core.result.Result` of several subjects: every unit's models
+    destroyed and wounds lost at the end of the scenario (keys such as
+    ``"Boyz: models_destroyed"``, see :func:`~mathhammer.core.result.subject_key`), every
+    unit's P(destroyed) and every side's P(wiped out) by then. The result's attributes and
+    reading methods (``distributions``, ``probabilities``, ``inputs``, ``labels``,
+    ``mean``, ``probability``, :meth:`for_subject`, ``caption``...) read :attr:`end`;
+    :meth:`at` gives every unit's outcomes at another checkpoint. The methods below read the
+    histograms of every checkpoint: checkpoint ``i`` is the state after activation
+    ``i % A`` of round ``i // A + 1`` (``A`` activations per round); the last checkpoint is
+    the end.
 
     ``seed`` is an int (a ``SeedSequence``'s entropy, its spawn key in
     ``inputs["seed_spawn_key"]``), so :meth:`to_dict` is JSON whatever seed was given.
+
+    Parameters
+    ----------
+    plan
+        The compiled scenario.
+    models, wounds, groups
+        int64 ``[checkpoints, bins]``: trials by models destroyed, wounds lost and models
+        destroyed per model group, at each checkpoint (read-only).
+    sides
+        int64 ``[sides, rounds + 1]``: trials by the round each side was wiped out in
+        (column 0: never).
+    end
+        Every unit's and side's outcomes at the end, with the run's provenance.
     """
 
-    # Fields after the base class's defaulted ones need defaults; from_histograms always
-    # gives them all, so they are typed as present. models, wounds, groups: int64
-    # [checkpoints, bins]; sides: int64[sides, rounds + 1], the round wiped out (0 never).
-    plan: ScenarioPlan = None  # type: ignore[assignment]
-    models: np.ndarray = None  # type: ignore[assignment]
-    wounds: np.ndarray = None  # type: ignore[assignment]
-    groups: np.ndarray = None  # type: ignore[assignment]
-    sides: np.ndarray = None  # type: ignore[assignment]
+    plan: ScenarioPlan
+    models: np.ndarray
+    wounds: np.ndarray
+    groups: np.ndarray
+    sides: np.ndarray
+    end: Result
 
     def __post_init__(self) -> None:
-        super().__post_init__()
         for name in ("models", "wounds", "groups", "sides"):   # read-only, as a Result's
             array = getattr(self, name)
             if isinstance(array, np.ndarray) and array.flags.writeable:
@@ -81,15 +96,97 @@ class ScenarioResult(Result):
                   for k, words in {**UNIT_OUTCOMES, **UNIT_EVENTS}.items()}
         labels.update({subject_key(s, k): f"{s}: {words}" for s in plan.side_names
                        for k, words in SIDE_EVENTS.items()})
-        bare = cls(method=MONTE_CARLO, distributions={}, trials=trials, seed=entropy,
-                   inputs=inputs, labels=labels, plan=plan, models=models, wounds=wounds,
-                   groups=groups, sides=sides)
+        provenance = Result(method=MONTE_CARLO, distributions={}, trials=trials, seed=entropy,
+                            inputs=inputs, labels=labels)
+        bare = cls(plan, models, wounds, groups, sides, provenance)
         distributions, probabilities = bare._subjects_at(bare.checkpoints - 1)
         for s, side in enumerate(plan.side_names):
             probabilities[subject_key(side, "wiped_out")] = float(sides[s, 1:].sum() / trials)
-        return dataclasses.replace(bare, distributions=distributions,
-                                   probabilities=probabilities)
+        return dataclasses.replace(bare, end=dataclasses.replace(
+            provenance, distributions=distributions, probabilities=probabilities))
 
+    # -- the end of the scenario: the core Result it holds ---------------------------------
+    @property
+    def method(self) -> str:
+        return self.end.method
+
+    @property
+    def distributions(self) -> Mapping[str, Distribution]:
+        return self.end.distributions
+
+    @property
+    def probabilities(self) -> Mapping[str, float]:
+        return self.end.probabilities
+
+    @property
+    def trials(self) -> int | None:
+        return self.end.trials
+
+    @property
+    def seed(self) -> int | list[int] | None:
+        return self.end.seed
+
+    @property
+    def inputs(self) -> Mapping[str, Any]:
+        return self.end.inputs
+
+    @property
+    def labels(self) -> Mapping[str, str]:
+        return self.end.labels
+
+    @property
+    def outcomes(self) -> tuple[str, ...]:
+        return self.end.outcomes
+
+    @property
+    def engine_note(self) -> str:
+        return self.end.engine_note
+
+    @property
+    def situation(self) -> str:
+        return self.end.situation
+
+    @property
+    def caption(self) -> str:
+        return self.end.caption
+
+    @property
+    def subject(self) -> str:
+        return self.end.subject
+
+    def for_subject(self, subject: str) -> Result:
+        """One unit's or side's outcomes at the end (see
+        :meth:`~mathhammer.core.result.Result.for_subject`)."""
+        return self.end.for_subject(subject)
+
+    def distribution(self, outcome: str) -> Distribution:
+        return self.end.distribution(outcome)
+
+    def label(self, outcome: str) -> str:
+        return self.end.label(outcome)
+
+    def mean(self, outcome: str) -> float:
+        return self.end.mean(outcome)
+
+    def stderr(self, outcome: str) -> float | None:
+        return self.end.stderr(outcome)
+
+    def quantile(self, outcome: str, q: float) -> int:
+        return self.end.quantile(outcome, q)
+
+    def pmf(self, outcome: str) -> pd.Series:
+        return self.end.pmf(outcome)
+
+    def at_least(self, outcome: str) -> pd.Series:
+        return self.end.at_least(outcome)
+
+    def probability(self, event: str) -> float:
+        return self.end.probability(event)
+
+    def probability_stderr(self, event: str) -> float | None:
+        return self.end.probability_stderr(event)
+
+    # -- every checkpoint ----------------------------------------------------------------
     def _subjects_at(self, cp: int) -> tuple[dict[str, Distribution], dict[str, float]]:
         distributions: dict[str, Distribution] = {}
         probabilities: dict[str, float] = {}
@@ -109,7 +206,7 @@ class ScenarioResult(Result):
                                                f"{self.checkpoint_name(cp)}"}
         return Result(method=self.method, distributions=distributions,
                       probabilities=probabilities, trials=self.trials, seed=self.seed,
-                      inputs=inputs, labels=self.labels)
+                      inputs=inputs, labels=self.end.labels)
 
     @property
     def trials_run(self) -> int:
@@ -386,7 +483,7 @@ class ScenarioResult(Result):
     def to_text(self, max_rows: int = 120) -> str:
         """The readable report of ``mathhammer run``: per unit after every activation, per
         model group at the end of every round, and when each side was wiped out
-        (``max_rows`` is the base class's and not used: the report has no long tables)."""
+        (``max_rows``, a Result's, is not used: the report has no long tables)."""
         lines = [f"Engine: {self.caption}", ""]
         lines.append("Mean models destroyed (P(unit destroyed)):")
         lines.append(f"  {'after':<44} " + "  ".join(f"{u[:18]:>18}" for u in self.units))

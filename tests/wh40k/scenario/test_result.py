@@ -1,4 +1,5 @@
-"""ScenarioResult is a core Result of several subjects (issue 23): its end-of-scenario
+"""ScenarioResult holds a core Result of several subjects for the end of the scenario (issue
+23; by composition since issue 40, item 5: no field of a Result left None): its end-of-scenario
 distributions agree with the per-checkpoint methods, and its JSON, caption and text never
 depend on the kind of seed given beyond its entropy and spawn key."""
 
@@ -22,7 +23,7 @@ def example():
 
 def test_a_scenario_result_is_a_result_of_every_unit_and_side(example):
     result = run(example, trials=2_000, seed=5, progress=False)
-    assert isinstance(result, Result) and isinstance(result, ScenarioResult)
+    assert isinstance(result, ScenarioResult) and isinstance(result.end, Result)
     for unit in result.units:
         end = result.models_destroyed(unit)
         assert result.mean(subject_key(unit, "models_destroyed")) == end.mean
@@ -33,6 +34,22 @@ def test_a_scenario_result_is_a_result_of_every_unit_and_side(example):
     for s, side in enumerate(result.plan.side_names):
         wiped = result.sides[s, 1:].sum() / result.trials
         assert result.probability(subject_key(side, "wiped_out")) == wiped
+
+
+def test_it_holds_its_result_and_reads_it(example):
+    import dataclasses
+
+    result = run(example, trials=500, seed=5, progress=False)
+    assert not isinstance(result, Result) and isinstance(result.end, Result)
+    assert {f.name for f in dataclasses.fields(result)} == {"plan", "models", "wounds",
+                                                             "groups", "sides", "end"}
+    for name in ("method", "distributions", "probabilities", "trials", "seed", "inputs",
+                 "labels", "outcomes", "engine_note", "situation", "caption", "subject"):
+        assert getattr(result, name) == getattr(result.end, name), name
+    key = subject_key(result.units[0], "models_destroyed")
+    assert result.pmf(key).equals(result.end.pmf(key))
+    assert result.probability_stderr(subject_key(result.units[0], "destroyed")) == \
+        result.end.probability_stderr(subject_key(result.units[0], "destroyed"))
 
 
 def test_at_a_checkpoint_matches_the_methods(example):
