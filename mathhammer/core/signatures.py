@@ -138,6 +138,43 @@ def old_spellings(*, positional: Sequence[str] = (),
     return decorate
 
 
+def moved_into(name: str, options: Callable[..., Any],
+               keywords: Sequence[str]) -> Callable[[F], F]:
+    """Accept keywords that moved into an options object (``name=options(...)``) for one
+    release, with a :class:`DeprecationWarning` naming the new spelling.
+
+    Examples
+    --------
+    >>> from dataclasses import dataclass
+    >>> @dataclass(frozen=True)
+    ... class Brush:
+    ...     width: int = 1
+    >>> @moved_into("brush", Brush, ["width"])
+    ... def paint(*, brush=Brush()):
+    ...     return brush.width
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     paint(width=3), str(caught[0].message)
+    (3, 'paint(width=...) is deprecated and will be removed; use brush=Brush(width=3)')
+    """
+    def decorate(function: F) -> F:
+        @functools.wraps(function)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            moved = {k: kwargs.pop(k) for k in keywords if k in kwargs}
+            if moved:
+                if kwargs.get(name) is not None:
+                    raise OptionError(f"{function.__name__}: give {', '.join(moved)} inside "
+                                      f"{name}=, not beside it")
+                shown = ", ".join(f"{k}={v!r:.30}" for k, v in moved.items())
+                _warn(f"{function.__name__}({'=..., '.join(moved)}=...) is deprecated and "
+                      f"will be removed; use {name}={getattr(options, '__name__', name)}"
+                      f"({shown})")
+                kwargs[name] = options(**moved)
+            return function(*args, **kwargs)
+        return wrapper  # type: ignore[return-value]
+    return decorate
+
+
 def _subject_count(function: Callable[..., Any]) -> int:
     import inspect
 

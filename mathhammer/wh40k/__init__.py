@@ -34,6 +34,9 @@ _LAZY = {
     "Situation": "mathhammer.wh40k.profiles",
     "Modifiers": "mathhammer.wh40k.profiles",
     "Rules": "mathhammer.wh40k.profiles",
+    "optimise": "mathhammer.wh40k.optimise.api",
+    "Objective": "mathhammer.wh40k.optimise.objectives",
+    "SearchOptions": "mathhammer.wh40k.optimise.settings",
 }
 
 __all__ = sorted(_LAZY)

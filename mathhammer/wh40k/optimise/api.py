@@ -6,9 +6,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from mathhammer.core.inputs import real_number, switch, text
+from mathhammer.core.inputs import real_number, text
 from mathhammer.core.progress import check_progress
-from mathhammer.core.signatures import AUTO, check_method, old_spellings, renamed
+from mathhammer.core.signatures import AUTO, check_method, moved_into, old_spellings, renamed
 from mathhammer.core.trials import check_seed, check_trials
 from mathhammer.errors import OptionError, UnsupportedError, did_you_mean
 from mathhammer.wh40k.optimise.evaluate import (ExactEvaluator, MonteCarloEvaluator, NotExact,
@@ -16,7 +16,7 @@ from mathhammer.wh40k.optimise.evaluate import (ExactEvaluator, MonteCarloEvalua
 from mathhammer.wh40k.optimise.objectives import Objective, units_measured, value_of
 from mathhammer.wh40k.optimise.result import OptimiseResult
 from mathhammer.wh40k.optimise.search import Scored, Search, enumerate_plans, local_search
-from mathhammer.wh40k.optimise.settings import DEFAULT_OPTIMISE_TRIALS
+from mathhammer.wh40k.optimise.settings import DEFAULT_OPTIMISE_TRIALS, SearchOptions
 from mathhammer.wh40k.optimise.space import Plan, Space, build_space
 from mathhammer.wh40k.scenario.model import Scenario
 
@@ -27,24 +27,27 @@ SEARCH_BUDGET = {"exact": 20_000, "monte-carlo": 400}
 
 ObjectiveLike = str | Objective | tuple
 
+#: optimise's keywords that :class:`SearchOptions` holds now.
+SEARCH_KEYWORDS = ("split", "open_profiles", "activation_order", "max_plans", "budget")
 
+
+@moved_into("options", SearchOptions, SEARCH_KEYWORDS)
 @old_spellings(engine=renamed("method"))
 def optimise(scenario: Scenario | str | Path,
              objective: ObjectiveLike | Sequence[ObjectiveLike] = "expected_models_destroyed",
              *, unit: str | None = None, side: str | None = None, k: int | None = None,
              weights: Mapping[str, float] | None = None, method: str = AUTO,
-             split: bool = True, open_profiles: bool = True, activation_order: bool = False,
-             trials: int = DEFAULT_OPTIMISE_TRIALS, seed: int = 1,
-             max_plans: int | None = None, budget: int | None = None,
-             tolerance: float = 0.0, progress: bool | None = None) -> OptimiseResult:
+             trials: int = DEFAULT_OPTIMISE_TRIALS, seed: int = 1, tolerance: float = 0.0,
+             progress: bool | None = None,
+             options: SearchOptions | None = None) -> OptimiseResult:
     """The plan that maximises ``objective`` over the choices ``scenario`` leaves open.
 
     Open choices: each weapon's target among its activation's ``targets`` (a model group's
-    models may split between them when ``split``), the profile of each multi-profile weapon
-    the activation names by its weapon name or selects by default (``open_profiles``), and
+    models may split between them, unless ``options`` says not to), the profile of each
+    multi-profile weapon the activation names by its weapon name or selects by default, and
     the values listed in an activation's ``choose`` table (re-roll policies, where the
-    Command Re-roll goes, [LETHAL HITS] use); with ``activation_order``, the order of the
-    activations too.
+    Command Re-roll goes, [LETHAL HITS] use); optionally the order of the activations too
+    (:class:`~.settings.SearchOptions`).
 
     Parameters
     ----------
@@ -66,14 +69,19 @@ def optimise(scenario: Scenario | str | Path,
         ``"monte-carlo"``. (``engine=`` is its old spelling.)
     trials, seed
         Monte Carlo trials per plan and the seed every plan shares (common random numbers).
-    max_plans, budget
-        Enumerate every plan up to ``max_plans`` (default 200,000 exact, 256 Monte Carlo);
-        beyond, greedy + local search scoring at most ``budget`` plans.
     tolerance
         With several objectives: plans within ``tolerance`` of the best on an objective
         (plus two standard errors of the difference, by Monte Carlo) count as tied on it and
         are ranked by the next; e.g. 0.05 for "P(kill A) within 5 points of the best, then
         as much of B as possible".
+    progress
+        A progress bar on stderr for a long search: ``None`` (default) when stderr is a
+        terminal or in a notebook, ``True``/``False`` to force it.
+    options
+        The choices besides targets and listed values, and how many plans are scored
+        (:class:`~.settings.SearchOptions`: ``split``, ``open_profiles``,
+        ``activation_order``, ``max_plans``, ``budget``; given as keywords of their own
+        before, which still works for one release with a DeprecationWarning).
 
     Returns
     -------
@@ -112,11 +120,14 @@ def optimise(scenario: Scenario | str | Path,
     trials, seed = check_trials(trials), check_seed(seed)
     check_progress(progress)
     tolerance = _number(tolerance, f"tolerance={tolerance!r:.30}")
-    for name, value in (("split", split), ("open_profiles", open_profiles),
-                        ("activation_order", activation_order)):
-        switch(value, name)
-    space = build_space(scenario, open_profiles=open_profiles, split=split,
-                        orders=activation_order)
+    if options is None:
+        options = SearchOptions()
+    elif not isinstance(options, SearchOptions):
+        raise OptionError(f"options must be a SearchOptions (or None), not "
+                          f"{type(options).__name__} {options!r:.40}")
+    space = build_space(scenario, open_profiles=options.open_profiles, split=options.split,
+                        orders=options.activation_order)
+    max_plans, budget = options.max_plans, options.budget
     measured = [units_measured(o, scenario.sides, space.targets()) for o in objectives]
     _check_points(scenario, objectives, measured)
     obstacle = exact_obstacle(space)

@@ -71,6 +71,7 @@ def register(subparsers: Any) -> None:
 def _run(args: argparse.Namespace) -> int:
     from mathhammer.wh40k.optimise.api import optimise
     from mathhammer.wh40k.optimise.objectives import Objective
+    from mathhammer.wh40k.optimise.settings import SearchOptions
 
     weights = _weights(args.weight)
     objectives: list[Any] = [Objective(args.objective, unit=args.unit, side=args.side,
@@ -82,11 +83,11 @@ def _run(args: argparse.Namespace) -> int:
                               "expected_models_destroyed:Termagants")
         objectives.append(Objective(kind.strip(), unit=unit.strip(), weights=weights))
     engine = "exact" if args.exact else "monte-carlo" if args.monte_carlo else "auto"
-    result = optimise(args.scenario, objectives, method=engine, split=not args.no_split,
-                      open_profiles=not args.fixed_profiles,
-                      activation_order=args.order, trials=args.trials,
-                      seed=args.seed, max_plans=args.max_plans, budget=args.budget,
-                      tolerance=args.tolerance)
+    search = SearchOptions(split=not args.no_split, open_profiles=not args.fixed_profiles,
+                           activation_order=args.order, max_plans=args.max_plans,
+                           budget=args.budget)
+    result = optimise(args.scenario, objectives, method=engine, trials=args.trials,
+                      seed=args.seed, tolerance=args.tolerance, options=search)
     emit(result, args, f"Scenario: {args.scenario}")
     return 0
 

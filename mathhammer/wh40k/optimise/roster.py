@@ -15,8 +15,8 @@ import dataclasses
 from typing import Any
 
 from mathhammer.errors import MathhammerError, OptionError
-from mathhammer.wh40k.optimise.api import optimise
-from mathhammer.wh40k.optimise.settings import DEFAULT_OPTIMISE_TRIALS
+from mathhammer.wh40k.optimise.api import SEARCH_KEYWORDS, optimise
+from mathhammer.wh40k.optimise.settings import DEFAULT_OPTIMISE_TRIALS, SearchOptions
 from mathhammer.wh40k.optimise.result import OptimiseResult
 from mathhammer.wh40k.api import build_options
 from mathhammer.wh40k.scenario.activations import Activation
@@ -86,7 +86,9 @@ def optimise_shooting(army: Any, other: Any, *, objective: str | None = None,
     if objective is None:
         priced = all(g.points is not None for u in other.targets for g in u.groups)
         objective = "expected_points_destroyed" if priced else "expected_models_destroyed"
-    result = optimise(scenario, objective, side=ENEMY_SIDE, split=split, trials=trials,
-                      seed=seed, **settings)
+    search = SearchOptions(split=split, **{k: settings.pop(k) for k in SEARCH_KEYWORDS
+                                           if k in settings})
+    result = optimise(scenario, objective, side=ENEMY_SIDE, trials=trials, seed=seed,
+                      options=search, **settings)
     result.notes.extend(notes)
     return result

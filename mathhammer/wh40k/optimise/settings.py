@@ -1,6 +1,58 @@
-"""The optimiser's defaults, in a module that loads nothing numeric (the command tree reads
-them before numpy is needed)."""
+"""The optimiser's defaults and search options, in a module that loads nothing numeric (the
+command tree reads them before numpy is needed)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from mathhammer.core.inputs import switch
+from mathhammer.errors import OptionError
 
 DEFAULT_OPTIMISE_TRIALS = 20_000
 """Monte Carlo trials per plan when plans cannot be scored exactly (a first pass uses an
 eighth of them)."""
+
+
+@dataclass(frozen=True)
+class SearchOptions:
+    """Which choices besides targets and listed values the optimiser may make, and how many
+    plans it scores (``mh.optimise(..., options=SearchOptions(...))``).
+
+    Parameters
+    ----------
+    split
+        A model group's models may split between its activation's targets (default
+        ``True``; many more plans).
+    open_profiles
+        The profile of each multi-profile weapon is a choice (default ``True``).
+    activation_order
+        The order of the activations is a choice too (default ``False``).
+    max_plans
+        Enumerate every plan up to this many (default 200,000 exact, 256 Monte Carlo);
+        beyond, greedy + local search.
+    budget
+        Plans a greedy + local search scores at most (default 20,000 exact, 400 Monte
+        Carlo).
+
+    Examples
+    --------
+    >>> options = SearchOptions(split=False, max_plans=1_000)
+    >>> options.split, options.open_profiles, options.max_plans
+    (False, True, 1000)
+    """
+
+    split: bool = True
+    open_profiles: bool = True
+    activation_order: bool = False
+    max_plans: int | None = None
+    budget: int | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("split", "open_profiles", "activation_order"):
+            object.__setattr__(self, name, switch(getattr(self, name), name))
+        for name in ("max_plans", "budget"):
+            value = getattr(self, name)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int)
+                                      or not 1 <= value <= 10_000_000):
+                raise OptionError(f"{name}={value!r:.30} must be a whole number from 1 to "
+                                  "10,000,000", token=name)

@@ -12,6 +12,7 @@ import mathhammer as mh
 from mathhammer.errors import MathhammerError
 from mathhammer.wh40k.optimise.api import optimise
 from mathhammer.wh40k.optimise.objectives import Objective
+from mathhammer.wh40k.optimise.settings import SearchOptions
 
 # [TORRENT] S8 against T4, no save: every attack hits, wounds on 2+ and is never saved.
 TORCH = 'Torch: 12" A1 BS- S8 AP0 D1 [TORRENT]'
@@ -189,7 +190,7 @@ def test_exact_scores_match_the_scenario_engine():
     assert exact.plan_count == 5 * 4 and exact.optimal
     by_plan = {s.plan: s for s in exact.plans}
     monte = optimise(sc, "expected_damage", method="monte-carlo", trials=40_000, seed=3,
-                     max_plans=100)
+                     options=SearchOptions(max_plans=100))
     checked = 0
     for scored in monte.plans:
         if scored.trials is not None:
@@ -205,7 +206,8 @@ def test_large_spaces_are_searched_within_a_budget():
     sc = scenario(torches(10) + ", " + PROFILES.replace('"Gunner"', '"Heavy"'),
                   {"A": one_model("T4 Sv- W1", count=10), "B": one_model("T8 Sv- W3", count=3),
                    "C": one_model("T4 Sv- W2", count=5)})
-    result = optimise(sc, "expected_models_destroyed", max_plans=10, budget=300)
+    result = optimise(sc, "expected_models_destroyed",
+                      options=SearchOptions(max_plans=10, budget=300))
     assert result.method == "search" and not result.optimal
     assert result.evaluated <= 300 + 8
     assert any("greedy + local search" in n for n in result.notes)
@@ -235,7 +237,7 @@ def test_reroll_choice_per_activation():
     ({"side": "Nobody"}, "unknown side 'Nobody'"),
     ({"method": "quantum"}, "method='quantum' is not an engine"),
     ({"objective": "p_at_least", "unit": "A"}, "p_at_least needs k"),
-    ({"max_plans": 0}, "max_plans=0"),
+    ({"options": {"max_plans": 100}}, "options must be a SearchOptions"),
     ({"tolerance": float("nan")}, "tolerance=nan"),
     ({"weights": {"A": "ten"}}, "weights['A'] = 'ten'"),
     ({"weights": ["A"]}, "must be a dict"),
@@ -321,8 +323,8 @@ attacker = "Blaster"
 target = "Horde"
 """
     sc = mh.parse_scenario(text, open_choices=True)
-    result = optimise(sc, "expected_models_destroyed", unit="Horde", activation_order=True,
-                      trials=40_000, seed=4)
+    result = optimise(sc, "expected_models_destroyed", unit="Horde",
+                      options=SearchOptions(activation_order=True), trials=40_000, seed=4)
     assert result.engine == "monte-carlo" and "[BLAST]" in result.notes[0]
     assert result.plan_count == 2
     best, second = result.plans[:2]
@@ -383,7 +385,7 @@ def test_targets_of_several_statlines_are_scored_exactly_as_the_scenario_engine_
     exact = optimise(sc, "expected_points_destroyed")
     assert exact.engine == "exact" and exact.optimal and exact.plan_count == 4 * 2
     monte = optimise(sc, "expected_points_destroyed", method="monte-carlo", trials=40_000,
-                     seed=5, max_plans=100)
+                     seed=5, options=SearchOptions(max_plans=100))
     by_plan = {s.plan: s for s in exact.plans}
     checked = 0
     for scored in monte.plans:
@@ -450,3 +452,27 @@ target = "C"
     assert monte.best.plan == exact.best.plan
     value, stderr = monte.best.values[0]
     assert abs(value - 110 / 36) < 5 * stderr
+
+
+def test_search_options_hold_the_rarely_used_knobs():
+    """``options=SearchOptions(...)`` holds split, open_profiles, activation_order,
+    max_plans and budget (issue 40, item 8: at most 12 parameters); the old keywords give
+    the same plans with a DeprecationWarning naming the new spelling, for one release."""
+    import warnings
+
+    sc = scenario(torches(2), {"A": one_model("T4 Sv- W1"), "B": one_model("T4 Sv- W1")})
+    new = optimise(sc, "expected_models_destroyed", method="monte-carlo", trials=2_000,
+                   options=SearchOptions(split=False, max_plans=50))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        old = optimise(sc, "expected_models_destroyed", method="monte-carlo", trials=2_000,
+                       split=False, max_plans=50)
+    assert [w.category for w in caught] == [DeprecationWarning]
+    assert "options=SearchOptions(split=False, max_plans=50)" in str(caught[0].message)
+    assert [(s.plan, s.values) for s in new.plans] == [(s.plan, s.values) for s in old.plans]
+    for bad, message in (({"max_plans": 0}, "max_plans=0"), ({"split": "no"}, "split")):
+        with pytest.raises(MathhammerError, match=message):
+            SearchOptions(**bad)
+    with pytest.raises(MathhammerError, match="inside options="), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        optimise(sc, split=False, options=SearchOptions())
