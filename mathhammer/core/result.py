@@ -153,7 +153,20 @@ class Distribution:
 
     def proportion_stderr(self, p: float) -> float | None:
         """Standard error of a probability estimated from the same trials."""
-        return None if self.trials is None else math.sqrt(p * (1 - p) / self.trials)
+        return None if self.trials is None else binomial_stderr(p, self.trials)
+
+
+def binomial_stderr(p: float, trials: int) -> float:
+    """The Monte Carlo standard error of a probability ``p`` estimated as the share of
+    ``trials`` trials in which an event happened: ``sqrt(p (1 - p) / trials)``. The one
+    place every result, table and report computes it.
+
+    Examples
+    --------
+    >>> binomial_stderr(0.5, 10_000)
+    0.005
+    """
+    return math.sqrt(p * (1 - p) / trials)
 
 
 def situation_text(situation: Any) -> str:
@@ -454,10 +467,15 @@ class Result:
                                   f"{', '.join(self.probabilities)}") from None
 
     def probability_stderr(self, event: str) -> float | None:
+        """The Monte Carlo standard error of ``event``'s probability (``None``: exact)."""
         if self.trials is None:
             return None
-        p = self.probability(event)
-        return math.sqrt(p * (1 - p) / self.trials)
+        return binomial_stderr(self.probability(event), self.trials)
+
+    def proportion_stderr(self, p: float) -> float | None:
+        """The Monte Carlo standard error of any probability ``p`` estimated from this
+        result's trials, e.g. one value of a pmf (``None``: exact)."""
+        return None if self.trials is None else binomial_stderr(p, self.trials)
 
     # -- tables ---------------------------------------------------------------------------
     def summary(self) -> pd.DataFrame:

@@ -118,8 +118,8 @@ def result_html(result: Any) -> str:
 
 def _share(result: Any, p: float, digits: int) -> str:
     """One probability of a pmf table, as precise as the engine allows."""
-    error = None if result.trials is None else math.sqrt(p * (1 - p) / result.trials)
-    return estimate_parts(float(p), error, digits, percent=True, trials=result.trials)[0]
+    return estimate_parts(float(p), result.proportion_stderr(p), digits, percent=True,
+                          trials=result.trials)[0]
 
 
 def rows_to_show(pmf: np.ndarray, max_rows: int) -> tuple[list[int], int]:

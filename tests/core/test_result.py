@@ -151,3 +151,21 @@ def test_a_changed_result_is_a_new_one_and_pickles_and_serialises_as_before():
     with pytest.raises(TypeError):
         again.inputs["x"] = 1
     json.dumps(changed.to_dict())
+
+
+def test_one_binomial_standard_error():
+    """Issue 40, item 6: results, reports and scenario tables share one helper, which gives
+    the bits the copies it replaced gave."""
+    import math
+
+    from mathhammer.core.result import binomial_stderr
+
+    for p, n in ((0.0, 10), (0.3, 7), (0.123456789, 1_000_003), (1.0, 5)):
+        assert binomial_stderr(p, n) == math.sqrt(p * (1 - p) / n)
+    result = Result(method=MONTE_CARLO, trials=400, seed=1,
+                    distributions={"damage": Distribution.from_counts(np.array([100, 300]))},
+                    probabilities={"unit_destroyed": 0.25})
+    assert result.probability_stderr("unit_destroyed") == binomial_stderr(0.25, 400)
+    assert result.proportion_stderr(0.75) == result.distributions["damage"] \
+        .proportion_stderr(0.75) == binomial_stderr(0.75, 400)
+    assert Result(method=EXACT, distributions={}).proportion_stderr(0.5) is None

@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from mathhammer.core.result import binomial_stderr
 from mathhammer.errors import UnsupportedError
 from mathhammer.wh40k import abilities as ab
 from mathhammer.wh40k.optimise.space import Plan, Space, concrete_scenario
@@ -366,7 +367,7 @@ class MonteCarloOutcome:
 
     def p_at_least(self, unit: str, k: int) -> tuple[float, float]:
         p = self.result.models_destroyed(unit).probability_at_least(k)
-        return p, math.sqrt(p * (1 - p) / self.result.trials)
+        return p, binomial_stderr(p, self.result.trials)
 
     def p_destroyed(self, units: Sequence[str]) -> tuple[float, float]:
         if len(units) == 1:
@@ -375,7 +376,7 @@ class MonteCarloOutcome:
             frame = self.result.wiped_out()
             side = self.scenario.sides[units[0]]
             p = float(frame[frame.side == side].p_wiped_out.sum())
-        return p, math.sqrt(p * (1 - p) / self.result.trials)
+        return p, binomial_stderr(p, self.result.trials)
 
     def points(self, unit: str, weights: Mapping[str, float]) -> tuple[float, float]:
         total, variance = 0.0, 0.0

@@ -45,7 +45,7 @@ import pandas as pd
 from mathhammer.core.comparison import Comparison, results_out_deprecated
 from mathhammer.core.inputs import switch, texts
 from mathhammer.core.progress import bar as progress_bar, check_progress
-from mathhammer.core.result import Distribution, Result, seed_provenance
+from mathhammer.core.result import Distribution, Result, binomial_stderr, seed_provenance
 from mathhammer.core.signatures import (AUTO, EXACT, MONTE_CARLO, check_method,
                                         exact_as_method, old_spellings)
 from mathhammer.core.trials import (DEFAULT_GRID_TRIALS, as_seed_sequence, check_seed,
@@ -654,7 +654,7 @@ def _unit_cell(unit, picks, target, phase, child, trials, points, options, resul
     p = whole.destroyed("target")
     rows = [("expected_damage", wounds.mean, wounds.stderr),
             ("expected_models_destroyed", models.mean, models.stderr),
-            ("p_unit_destroyed", p, math.sqrt(p * (1 - p) / trials))]
+            ("p_unit_destroyed", p, binomial_stderr(p, trials))]
     return _unit_frame(unit, target, rows, points), "monte-carlo", why
 
 

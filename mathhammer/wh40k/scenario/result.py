@@ -4,7 +4,6 @@ several subjects for the end of the scenario."""
 
 from __future__ import annotations
 
-import math
 import numbers
 import re
 import dataclasses
@@ -15,8 +14,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from mathhammer.core.result import (MONTE_CARLO, Distribution, Result, seed_provenance,
-                                    subject_key)
+from mathhammer.core.result import (MONTE_CARLO, Distribution, Result, binomial_stderr,
+                                    seed_provenance, subject_key)
 from mathhammer.report.tables import Table
 from mathhammer.errors import OptionError
 from mathhammer.wh40k.scenario.layout import (U_MODEL_BINS, U_MODELS, U_SIDE, U_WOUND_BINS,
@@ -365,7 +364,7 @@ class ScenarioResult:
             p = self.destroyed(unit)
             rows.append({"unit": unit, "models_destroyed": m.mean, "models_stderr": m.stderr,
                          "wounds_lost": w.mean, "wounds_stderr": w.stderr, "p_destroyed": p,
-                         "p_destroyed_stderr": math.sqrt(p * (1 - p) / self.trials_run)})
+                         "p_destroyed_stderr": binomial_stderr(p, self.trials_run)})
         return pd.DataFrame(rows).set_index("unit")
 
     def survival(self) -> pd.DataFrame:
@@ -379,7 +378,7 @@ class ScenarioResult:
             for r in range(self.plan.rounds):
                 p = 1.0 - self.destroyed(unit, r * n + n - 1)
                 rows.append({"unit": unit, "round": r + 1, "p_alive": p,
-                             "stderr": math.sqrt(p * (1 - p) / self.trials_run)})
+                             "stderr": binomial_stderr(p, self.trials_run)})
         frame = pd.DataFrame(rows)
         frame.attrs["caption"] = self.engine_note
         return frame
@@ -408,7 +407,7 @@ class ScenarioResult:
                          "wounds lost": format_estimate(w.mean, w.stderr, digits,
                                                         trials=self.trials),
                          "P(destroyed)": format_estimate(
-                             p, math.sqrt(p * (1 - p) / self.trials_run), digits, percent=True,
+                             p, binomial_stderr(p, self.trials_run), digits, percent=True,
                              trials=self.trials)})
         return Table(pd.DataFrame(rows), self.caption)
 
