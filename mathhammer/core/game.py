@@ -160,18 +160,6 @@ class Game(Generic[Plan]):
 
 
 # -- one question ----------------------------------------------------------------------------
-def recorded_seed(seed: SeedLike) -> tuple[Any, list[int]]:
-    """What a result records of its seed: ``(entropy, spawn key)``, plain JSON values (see
-    :func:`~mathhammer.core.result.seed_provenance`).
-
-    Examples
-    --------
-    >>> recorded_seed(7), recorded_seed(np.random.SeedSequence(7).spawn(2)[1])
-    ((7, []), (7, [1]))
-    """
-    return seed_provenance(seed)
-
-
 def monte_carlo_result(game: Game[Plan], plan: Plan, *, trials: int, seed: SeedLike,
                        progress: bool | None = None) -> Result:
     """Run ``game``'s kernels on a compiled plan and name what they counted.
@@ -189,7 +177,7 @@ def tallied_result(game: Game[Plan], plan: Plan, tallies: Tallies, seed: SeedLik
     labels and inputs, the trials, and the seed's entropy (a SeedSequence child's spawn key
     in ``inputs["seed_spawn_key"]``), plain JSON values whatever seed type was given."""
     outcomes = game.monte_carlo_outcomes(plan, tallies)
-    entropy, spawn_key = recorded_seed(seed)
+    entropy, spawn_key = seed_provenance(seed)
     inputs = {**game.inputs_of(plan, MONTE_CARLO), "chunks": game.chunks}
     if spawn_key:
         inputs["seed_spawn_key"] = spawn_key
@@ -397,7 +385,7 @@ def compare(game: Game[Any], cells: Sequence[Cell], *, method: str, trials: int,
     frame = _frame(game, cells, answers, methods, results)
     ran_monte_carlo = used != EXACT
     frame.attrs.update(method=used, trials=trials if ran_monte_carlo else None,
-                       seed=recorded_seed(seed)[0] if ran_monte_carlo else None)
+                       seed=seed_provenance(seed)[0] if ran_monte_carlo else None)
     if situation:
         frame.attrs["situation"] = situation
     if game.metric_labels:

@@ -189,11 +189,17 @@ def situation_text(situation: Any) -> str:
 
 
 def seed_provenance(seed: Any) -> tuple[Any, list[int]]:
-    """What a result records of its seed: ``(entropy, spawn key)``.
+    """What a result records of its seed: ``(entropy, spawn key)``; the one place every
+    result, comparison frame and roster analysis records it.
 
     An int seed is its own entropy with no spawn key; a :class:`numpy.random.SeedSequence`
     gives its entropy (an int, or a list of ints) and its spawn key, plain JSON values both,
     never the object (whose repr a caption would otherwise print).
+
+    Examples
+    --------
+    >>> seed_provenance(7), seed_provenance(np.random.SeedSequence(7).spawn(2)[1])
+    ((7, []), (7, [1]))
     """
     if isinstance(seed, np.random.SeedSequence):
         entropy = seed.entropy

@@ -34,7 +34,6 @@ from __future__ import annotations
 import copy
 import dataclasses
 import functools
-import math
 from collections.abc import Iterable, Mapping
 from functools import cached_property, lru_cache
 from typing import Any, cast
@@ -43,6 +42,7 @@ import numpy as np
 import pandas as pd
 
 from mathhammer.core.comparison import Comparison, results_out_deprecated
+from mathhammer.core.game import headline
 from mathhammer.core.inputs import switch, texts
 from mathhammer.core.progress import bar as progress_bar, check_progress
 from mathhammer.core.result import Distribution, Result, binomial_stderr, seed_provenance
@@ -514,8 +514,6 @@ def _solve_unit(cell: _Planned) -> None:
 def _matrix_frame(planned: list[_Planned], kept: dict | None) -> pd.DataFrame:
     """Every cell's rows as one frame, as the cells' own frames concatenated would be
     (``attrs`` kept only when every cell's are the same, as :func:`pandas.concat` does)."""
-    from mathhammer.core.game import headline
-
     columns: dict[str, list] = {c: [] for c in COLUMNS}
     cell_attrs: list[dict] = []
     words: dict[_Options, str] = {}
@@ -529,10 +527,7 @@ def _matrix_frame(planned: list[_Planned], kept: dict | None) -> pd.DataFrame:
         else:
             method = "exact"
             if isinstance(answer, Result):   # several statlines
-                rows = [("expected_damage", answer.mean("damage"), math.nan),
-                        ("expected_models_destroyed", answer.mean("models_destroyed"),
-                         math.nan),
-                        ("p_unit_destroyed", answer.probability("unit_destroyed"), math.nan)]
+                rows = headline(api.GAME, answer)
             else:
                 if kept is not None:   # the rows then read the Result stored
                     answer = answer.result()
@@ -643,11 +638,7 @@ def _unit_cell(unit, picks, target, phase, child, trials, points, options, resul
         else:
             result = exact_result(pmfs)
             results[(unit.name, target.label)] = result
-            rows: list[tuple[str, float, float | None]] = [
-                    ("expected_damage", result.mean("damage"), math.nan),
-                    ("expected_models_destroyed", result.mean("models_destroyed"), math.nan),
-                    ("p_unit_destroyed", result.probability("unit_destroyed"), math.nan)]
-            return _unit_frame(unit, target, rows, points), "exact", ""
+            return _unit_frame(unit, target, headline(api.GAME, result), points), "exact", ""
     whole = run(scenario, trials=trials, seed=child)
     results[(unit.name, target.label)] = whole
     wounds, models = whole.wounds_lost("target"), whole.models_destroyed("target")
