@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import html
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
-from mathhammer.report.tables import Table, check_digits, estimate_parts, format_value
+if TYPE_CHECKING:   # pandas is imported when a table is asked for: the command line's text
+    from mathhammer.report.tables import Table   # output never does (~0.5 s at start-up)
 
 
 def result_text(result: Any, max_rows: int = 120) -> str:
@@ -73,6 +73,10 @@ def _summary_lines(result: Any) -> list[str]:
 def result_table(result: Any, digits: int = 3) -> Table:
     """The summary of ``result`` as a :class:`~mathhammer.report.tables.Table` (see
     :meth:`~mathhammer.core.result.Result.table`)."""
+    import pandas as pd
+
+    from mathhammer.report.tables import Table, check_digits, estimate_parts, format_value
+
     digits = check_digits(digits)
     monte_carlo = result.trials is not None
     rows = []
@@ -98,6 +102,10 @@ def result_table(result: Any, digits: int = 3) -> Table:
 def result_markdown(result: Any, digits: int = 3) -> str:
     """Markdown of ``result`` for articles (see
     :meth:`~mathhammer.core.result.Result.to_markdown`)."""
+    import pandas as pd
+
+    from mathhammer.report.tables import Table
+
     parts = [result_table(result, digits).to_markdown()]
     for name, dist in result.distributions.items():
         shown, _ = rows_to_show(dist.probabilities, 10_000)
@@ -118,6 +126,8 @@ def result_html(result: Any) -> str:
 
 def _share(result: Any, p: float, digits: int) -> str:
     """One probability of a pmf table, as precise as the engine allows."""
+    from mathhammer.report.tables import estimate_parts
+
     return estimate_parts(float(p), result.proportion_stderr(p), digits, percent=True,
                           trials=result.trials)[0]
 

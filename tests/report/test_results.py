@@ -37,3 +37,16 @@ def test_rows_to_show_thins_only_beyond_max_rows():
     assert report.rows_to_show(pmf, 20) == (list(range(10)), 1)
     assert report.rows_to_show(pmf, 4) == ([0, 3, 6, 9], 3)
     assert report.rows_to_show(np.array([1e-6]), 4) == ([0], 1)
+
+
+def test_the_text_report_imports_no_pandas():
+    """The command line's text output never imports pandas (about 0.5 s at start-up)."""
+    import subprocess
+    import sys
+
+    code = ("import sys, mathhammer as mh\n"
+            "r = mh.exact('Bolter: A2 BS3+ S4 AP0 D1', 'MEQ')\n"
+            "r.to_text()\n"
+            "assert 'pandas' not in sys.modules, 'pandas imported'\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-500:]
