@@ -43,23 +43,18 @@ def test_notebook_executes(path, tmp_path, monkeypatch):
     errors = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs
               if o.output_type == "error"]
     assert not errors
-
-
-@pytest.mark.filterwarnings("ignore::DeprecationWarning")
-@pytest.mark.filterwarnings("ignore::PendingDeprecationWarning")
-def test_battle_round_notebook_shows_its_charts(tmp_path, monkeypatch):
-    """Chart cells display as images, not as '<Figure size 700x420 with 1 Axes>'."""
-    repo = str(Path(__file__).resolve().parents[1])
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [repo, os.environ.get("PYTHONPATH")])))
-    nbformat = pytest.importorskip("nbformat")
-    nbclient = pytest.importorskip("nbclient")
-    nb = nbformat.read(Path(repo) / "notebooks" / "03_battle_round.ipynb", as_version=4)
-    nbclient.NotebookClient(nb, timeout=600, kernel_name="python3",
-                            resources={"metadata": {"path": str(tmp_path)}}).execute()
-    chart_cells = [c for c in nb.cells if c.cell_type == "code"
-                   and ("plot(" in c.source or "charts." in c.source)]
-    assert len(chart_cells) == 2
-    for cell in chart_cells:
-        shown = [o for o in cell.outputs if o.output_type == "execute_result"]
-        assert shown and "image/png" in shown[-1]["data"]
-        assert "<Figure" not in shown[-1]["data"].get("text/plain", "")
+    # a chart cell displays its image, never '<Figure size 700x420 with 1 Axes>' (checked on
+    # the one execution of each notebook: executing them twice cost 34 s of the suite)
+    shown = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs
+             if o.output_type == "execute_result"]
+    for output in shown:
+        if output["data"].get("text/plain", "").startswith("<Figure"):
+            assert "image/png" in output["data"], f"{path.name}: a chart shown as text"
+    if path.stem == "03_battle_round":
+        chart_cells = [c for c in nb.cells if c.cell_type == "code"
+                       and ("plot(" in c.source or "charts." in c.source)]
+        assert len(chart_cells) == 2
+        for cell in chart_cells:
+            images = [o for o in cell.outputs if o.output_type == "execute_result"]
+            assert images and "image/png" in images[-1]["data"]
+            assert "<Figure" not in images[-1]["data"].get("text/plain", "")
