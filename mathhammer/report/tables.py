@@ -202,6 +202,10 @@ def format_estimate(value: float, stderr: float | None, digits: int = DEFAULT_DI
     return f"{shown} {error}" if error else shown
 
 
+#: the spacing of every cell of :meth:`Table.to_html`
+HTML_CELL = "padding:0.2em 0.75em;white-space:nowrap"
+
+
 @dataclass(frozen=True)
 class Table:
     """A table ready to paste: cells already formatted, a caption line above it.
@@ -218,18 +222,27 @@ class Table:
         return f"*{_escape(self.caption)}*\n\n{body}" if self.caption else body
 
     def to_html(self) -> str:
-        """An HTML ``<table>`` with the caption as ``<caption>``, numbers right-aligned."""
+        """An HTML ``<table>`` with the caption as ``<caption>``, numbers right-aligned.
+
+        The spacing is written on the elements themselves (:data:`HTML_CELL`), so the table
+        reads the same pasted into an article, a notebook or the documentation, whatever
+        style sheet is around it: no figures run together as ``0.9260.787``.
+        """
         numeric = self._numeric_columns()
-        head = "".join(f"<th>{html.escape(str(c))}</th>" for c in self.frame.columns)
+        head = "".join(f'<th style="{HTML_CELL};text-align:{"right" if n else "left"};'
+                       f'border-bottom:1px solid currentColor">{html.escape(str(c))}</th>'
+                       for c, n in zip(self.frame.columns, numeric))
         rows = []
         for row in self.frame.itertuples(index=False, name=None):
             cells = "".join(
-                f'<td style="text-align:{"right" if n else "left"}">{html.escape(str(v))}</td>'
-                for v, n in zip(row, numeric))
+                f'<td style="{HTML_CELL};text-align:{"right" if n else "left"}">'
+                f"{html.escape(str(v))}</td>" for v, n in zip(row, numeric))
             rows.append(f"<tr>{cells}</tr>")
-        caption = (f'<caption style="caption-side:top;text-align:left">'
-                   f"{html.escape(self.caption)}</caption>" if self.caption else "")
-        return (f"<table>{caption}<thead><tr>{head}</tr></thead>"
+        caption = (f'<caption style="caption-side:top;text-align:left;padding:0 0.75em 0.3em;'
+                   f'font-style:italic">{html.escape(self.caption)}</caption>'
+                   if self.caption else "")
+        return (f'<table style="border-collapse:collapse;margin:0.5em 0;'
+                f'font-variant-numeric:tabular-nums">{caption}<thead><tr>{head}</tr></thead>'
                 f"<tbody>{''.join(rows)}</tbody></table>")
 
     def _numeric_columns(self) -> list[bool]:
