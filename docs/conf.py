@@ -110,7 +110,7 @@ html_show_sourcelink = False
 
 # -- the API pages: written from each package's __all__, so a new public name gets its page --
 API_PACKAGES = {
-    "mathhammer": "Warhammer 40,000 and the shared results (``import mathhammer as mh``)",
+    "mathhammer": "The shared names and the 40k shortcuts (``import mathhammer as mh``)",
     "mathhammer.wh40k": "Warhammer 40,000 (``mathhammer.wh40k``)",
     "mathhammer.charts": "Charts (``from mathhammer import charts``)",
     "mathhammer.warmachine": "Warmachine MkIV (``mathhammer.warmachine``)",

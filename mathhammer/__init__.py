@@ -2,6 +2,25 @@
 
 Exact and Monte Carlo attack statistics for Warhammer 40,000 (11th edition), Warmachine MkIV
 and Dust Tactics. The public API is loaded lazily so ``import mathhammer`` stays quick.
+
+The top level holds what every game shares, the three games and a short set of 40k
+shortcuts:
+
+- the games: :mod:`mathhammer.wh40k`, :mod:`mathhammer.warmachine`, :mod:`mathhammer.dust`
+  (each with ``simulate``, ``exact``, ``compare``, ``sweep``, ``parse_weapon``,
+  ``parse_target``), and :mod:`mathhammer.charts`;
+- shared: :class:`DiceExpr`, :class:`Result`, :class:`Distribution`, the errors
+  (:class:`MathhammerError`, :class:`ProfileError`, :class:`OptionError`,
+  :class:`UnknownNameError`, :class:`UnsupportedError`), :func:`warmup`,
+  :func:`allow_long_runs`;
+- 40k shortcuts (``mh.simulate`` is ``mh.wh40k.simulate``): :func:`simulate`, :func:`exact`,
+  :func:`compare`, :func:`sweep`, :func:`parse_weapon`, :func:`parse_target`, ``targets``,
+  :func:`run`, :func:`parse_scenario`, :func:`load_scenario`, :func:`optimise`,
+  :func:`roster`, :class:`Roster`, ``datasheets``.
+
+40k's profiles, scenario parts and options (``Weapon``, ``Rules``, ``Scenario``,
+``Objective``...) live in :mod:`mathhammer.wh40k`; the names they had here still answer for
+one release, with a DeprecationWarning naming that home.
 """
 
 from __future__ import annotations
@@ -10,55 +29,55 @@ from mathhammer.core.lazy import lazy_names
 
 __version__ = "0.1.0"
 
+#: The games and the charts, served as the package's own subpackages.
+_GAMES = {"wh40k": "mathhammer.wh40k", "warmachine": "mathhammer.warmachine",
+          "dust": "mathhammer.dust", "charts": "mathhammer.charts"}
+
 _LAZY = {
-    "simulate": "mathhammer.wh40k.api",
-    "exact": "mathhammer.wh40k.api",
-    "parse_weapon": "mathhammer.wh40k.parse",
-    "parse_target": "mathhammer.wh40k.targets",
-    "Weapon": "mathhammer.wh40k.profiles",
-    "TargetProfile": "mathhammer.wh40k.profiles",
-    "Situation": "mathhammer.wh40k.profiles",
-    "Modifiers": "mathhammer.wh40k.profiles",
-    "Rules": "mathhammer.wh40k.profiles",
-    "targets": "mathhammer.wh40k.targets",
-    "run": "mathhammer.wh40k.scenario.api",
-    "optimise": "mathhammer.wh40k.optimise.api",
-    "Objective": "mathhammer.wh40k.optimise.objectives",
-    "run_scripted": "mathhammer.wh40k.scenario.api",
-    "ScenarioResult": "mathhammer.wh40k.scenario.api",
-    "load_scenario": "mathhammer.wh40k.scenario.reader",
-    "parse_scenario": "mathhammer.wh40k.scenario.reader",
-    "Scenario": "mathhammer.wh40k.scenario.model",
-    "ScenarioRules": "mathhammer.wh40k.scenario.model",
-    "Activation": "mathhammer.wh40k.scenario.activations",
-    "WeaponChoice": "mathhammer.wh40k.scenario.activations",
-    "Unit": "mathhammer.wh40k.scenario.units",
-    "ModelGroup": "mathhammer.wh40k.scenario.units",
-    "CarriedWeapon": "mathhammer.wh40k.scenario.units",
-    "attach": "mathhammer.wh40k.scenario.units",
-    "ScenarioError": "mathhammer.errors",
-    "compare": "mathhammer.wh40k.comparisons",
-    "roster": "mathhammer.wh40k.roster.api",
-    "Roster": "mathhammer.wh40k.roster.api",
-    "RosterError": "mathhammer.errors",
-    "sweep": "mathhammer.wh40k.comparisons",
+    **_GAMES,
+    # shared by every game
     "DiceExpr": "mathhammer.core.dice",
     "Result": "mathhammer.core.result",
     "Distribution": "mathhammer.core.result",
     "MathhammerError": "mathhammer.errors",
-    "warmup": "mathhammer.precompile",
-    "allow_long_runs": "mathhammer.core.limits",
-    "datasheets": "mathhammer.wh40k.bsdata.index",
-    "Datasheet": "mathhammer.wh40k.bsdata.index",
     "ProfileError": "mathhammer.errors",
     "OptionError": "mathhammer.errors",
+    "UnknownNameError": "mathhammer.errors",
     "UnsupportedError": "mathhammer.errors",
+    "warmup": "mathhammer.precompile",
+    "allow_long_runs": "mathhammer.core.limits",
+    # the documented 40k shortcuts
+    "simulate": "mathhammer.wh40k.api",
+    "exact": "mathhammer.wh40k.api",
+    "compare": "mathhammer.wh40k.comparisons",
+    "sweep": "mathhammer.wh40k.comparisons",
+    "parse_weapon": "mathhammer.wh40k.parse",
+    "parse_target": "mathhammer.wh40k.targets",
+    "targets": "mathhammer.wh40k.targets",
+    "run": "mathhammer.wh40k.scenario.api",
+    "parse_scenario": "mathhammer.wh40k.scenario.reader",
+    "load_scenario": "mathhammer.wh40k.scenario.reader",
+    "optimise": "mathhammer.wh40k.optimise.api",
+    "roster": "mathhammer.wh40k.roster.api",
+    "Roster": "mathhammer.wh40k.roster.api",
+    "datasheets": "mathhammer.wh40k.bsdata.index",
 }
 
-__all__ = sorted(_LAZY)
+#: Names the top level served before (40k's under generic names): their home now. They
+#: answer for one release with a DeprecationWarning.
+_MOVED = {
+    **{name: "mathhammer.wh40k" for name in (
+        "Weapon", "TargetProfile", "Situation", "Modifiers", "Rules", "Objective",
+        "run_scripted", "ScenarioResult", "Scenario", "ScenarioRules", "Activation",
+        "WeaponChoice", "Unit", "ModelGroup", "CarriedWeapon", "attach", "Datasheet")},
+    "ScenarioError": "mathhammer.errors",
+    "RosterError": "mathhammer.errors",
+}
+
+__all__ = sorted(name for name in _LAZY if name not in _GAMES)
 
 
-__getattr__, __dir__ = lazy_names(__name__, _LAZY)
+__getattr__, __dir__ = lazy_names(__name__, _LAZY, _MOVED)
 
 from mathhammer.report.labels import add_label_source  # noqa: E402  (stdlib only)
 

@@ -260,25 +260,25 @@ def test_parse_scenario_takes_text(value):
 
 
 @pytest.mark.parametrize("call", [
-    lambda: mh.Rules(roll_mod_cap="no"),
-    lambda: mh.Rules(sustained_extra_are_crit="yes"),
-    lambda: mh.Rules(lethal_policy=1),
+    lambda: mh.wh40k.Rules(roll_mod_cap="no"),
+    lambda: mh.wh40k.Rules(sustained_extra_are_crit="yes"),
+    lambda: mh.wh40k.Rules(lethal_policy=1),
     lambda: mh.exact(W40K, "MEQ", roll_mod_cap="no"),
     lambda: mh.exact(W40K, "MEQ", sustained_extra_are_crit="yes"),
-    lambda: mh.Modifiers(hit_mod=1.5),
-    lambda: mh.Modifiers(ap_mod="1"),
-    lambda: mh.Modifiers(fnp=5.0),
-    lambda: mh.Situation(cover=1),
-    lambda: mh.Situation(half_range="false"),
-    lambda: mh.TargetProfile(toughness=4, save=3, wounds=1, keywords="VEHICLE"),
-    lambda: mh.TargetProfile(toughness=4, save=3.5, wounds=1),
-    lambda: mh.TargetProfile(toughness="4", save=3, wounds=1),
-    lambda: mh.TargetProfile(toughness=4, save=3, wounds=1, name=5),
-    lambda: mh.Weapon(attacks=DiceExpr.fixed(1), skill="3", strength=4, ap=0,
+    lambda: mh.wh40k.Modifiers(hit_mod=1.5),
+    lambda: mh.wh40k.Modifiers(ap_mod="1"),
+    lambda: mh.wh40k.Modifiers(fnp=5.0),
+    lambda: mh.wh40k.Situation(cover=1),
+    lambda: mh.wh40k.Situation(half_range="false"),
+    lambda: mh.wh40k.TargetProfile(toughness=4, save=3, wounds=1, keywords="VEHICLE"),
+    lambda: mh.wh40k.TargetProfile(toughness=4, save=3.5, wounds=1),
+    lambda: mh.wh40k.TargetProfile(toughness="4", save=3, wounds=1),
+    lambda: mh.wh40k.TargetProfile(toughness=4, save=3, wounds=1, name=5),
+    lambda: mh.wh40k.Weapon(attacks=DiceExpr.fixed(1), skill="3", strength=4, ap=0,
                       damage=DiceExpr.fixed(1)),
-    lambda: mh.Weapon(attacks=DiceExpr.fixed(1), skill=3, strength=4.5, ap=0,
+    lambda: mh.wh40k.Weapon(attacks=DiceExpr.fixed(1), skill=3, strength=4.5, ap=0,
                       damage=DiceExpr.fixed(1)),
-    lambda: mh.Weapon(attacks=DiceExpr.fixed(1), skill=3, strength=4, ap=0,
+    lambda: mh.wh40k.Weapon(attacks=DiceExpr.fixed(1), skill=3, strength=4, ap=0,
                       damage=DiceExpr.fixed(1), melee="yes"),
 ], ids=lambda f: "")
 def test_constructors_check_kinds_not_only_ranges(call):
@@ -287,7 +287,7 @@ def test_constructors_check_kinds_not_only_ranges(call):
 
 
 def test_right_kinds_still_build():
-    target = mh.TargetProfile(toughness=4, save=3, wounds=1, keywords=frozenset({"vehicle"}))
+    target = mh.wh40k.TargetProfile(toughness=4, save=3, wounds=1, keywords=frozenset({"vehicle"}))
     assert target.keywords == frozenset({"VEHICLE"})
     assert mh.exact(W40K, target, hit_mod=1).mean("damage") > 0
 
@@ -329,7 +329,7 @@ def test_scenario_result_and_scripted_runs_refuse_wrong_input():
         mh.run(scenario, trials=100).models_destroyed("Nope")
     for faces in ([7] * 10_000, [0], ["3"], 5, [True]):
         with pytest.raises(MathhammerError, match="face"):
-            mh.run_scripted(scenario, faces)
+            mh.wh40k.run_scripted(scenario, faces)
 
 
 def test_a_seed_sequence_result_is_json():

@@ -111,7 +111,7 @@ ORDERED_ENTRIES = [
         {"Fist: MAT6 POW12", "Axe: MAT7 POW13"}, "Jack: DEF13 ARM14 BOXES30")),
     ("dust weapons", lambda lines: DUST_API.exact({"Gun: 6/1", "Rifle: 3/1"},
                                                   "5x G: INFANTRY2")),
-    ("scripted faces", lambda lines: mh.run_scripted(mh.parse_scenario(BASE_SCENARIO),
+    ("scripted faces", lambda lines: mh.wh40k.run_scripted(mh.parse_scenario(BASE_SCENARIO),
                                                      (f for f in [6] * 100))),
     ("dust fire plan", lambda lines: DUST_API.fire_plan(
         {("Gun: 6/1", "5x G: INFANTRY2"), ("Rifle: 3/1", "2x H: INFANTRY1")})),

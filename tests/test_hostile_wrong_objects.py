@@ -56,8 +56,8 @@ def _scenario():
      "no model group 'Nope'; its groups: Boy"),
     (lambda: mh.run(_scenario(), trials=50).group_models_destroyed("Nope", "Boy"),
      "no unit 'Nope'"),
-    (lambda: mh.run_scripted(_scenario(), []), "faces"),
-    (lambda: mh.run_scripted(None, [6]), "scenario must be a Scenario"),
+    (lambda: mh.wh40k.run_scripted(_scenario(), []), "faces"),
+    (lambda: mh.wh40k.run_scripted(None, [6]), "scenario must be a Scenario"),
     (lambda: charts.distribution(None), "result must be"),
     (lambda: charts.overlay(None, "damage"), "results must be"),
     (lambda: charts.overlay([None], "damage"), "each of results"),
@@ -74,7 +74,7 @@ def test_scripted_dice_that_run_out_are_still_an_index_error():
     """Callers that caught IndexError keep working; the message names ``faces``."""
     with pytest.raises(IndexError, match="faces: the scripted dice ran out: the scenario "
                                          "rolled 10 dice but only 0 were given"):
-        mh.run_scripted(_scenario(), [])
+        mh.wh40k.run_scripted(_scenario(), [])
 
 
 @pytest.mark.parametrize("call, words", [

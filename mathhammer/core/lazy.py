@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import sys
 import threading
+import warnings
 from collections.abc import Callable, Mapping
 from importlib import import_module
 from types import ModuleType
@@ -23,7 +24,7 @@ from typing import Any
 _resolving = threading.local()  # (package, name) pairs being resolved by this thread
 
 
-def lazy_names(package: str, names: Mapping[str, str]
+def lazy_names(package: str, names: Mapping[str, str], moved: Mapping[str, str] | None = None
                ) -> tuple[Callable[[str], Any], Callable[[], list[str]]]:
     """The ``__getattr__`` and ``__dir__`` (PEP 562) of a package that serves ``names``
     (public name -> dotted module defining it) lazily.
@@ -31,13 +32,24 @@ def lazy_names(package: str, names: Mapping[str, str]
     Call it at the end of the package's ``__init__``:
     ``__getattr__, __dir__ = lazy_names(__name__, _LAZY)``. A name is imported the first
     time it is used and then kept on the package, so later uses are plain attribute reads.
+    A name that is the package's own submodule (``"wh40k": "mathhammer.wh40k"``) is that
+    module. ``moved`` names (name -> its new home, a package serving it) still answer, each
+    time with a :class:`DeprecationWarning` naming the new home; ``dir()`` leaves them out.
     """
     served = dict(names)
+    homes = dict(moved or {})
 
     def __getattr__(name: str) -> Any:
         module_name = served.get(name)
+        if module_name is None and name in homes:
+            warnings.warn(f"{package}.{name} is deprecated and will be removed from "
+                          f"{package}; use {homes[name]}.{name}", DeprecationWarning,
+                          stacklevel=2)
+            return getattr(import_module(homes[name]), name)
         if module_name is None:
             raise AttributeError(f"module '{package}' has no attribute '{name}'")
+        if module_name == f"{package}.{name}":
+            return import_module(module_name)   # the import sets it on the package
         # A module that, while it is being imported, asks this package for the very name it
         # defines would bring us back here without end: say so instead of recursing.
         key = (package, name)

@@ -10,10 +10,16 @@ guide's "One shape for every game"), loaded lazily so the command line starts qu
 - :func:`parse_weapon`, :func:`parse_target`, :class:`Weapon`, :class:`TargetProfile`,
   :class:`Situation`, :class:`Modifiers`, :class:`Rules`: lines, profiles and rule switches.
 
-``import mathhammer as mh`` serves the same 40k names at the top level (``mh.simulate``,
-``mh.compare``...) plus army lists (``mh.roster``), decisions (``mh.optimise``) and units by
-name (``mh.datasheets``). Engines live in :mod:`~mathhammer.wh40k.exact_engine` and
-:mod:`~mathhammer.wh40k.monte_carlo`; whole units in :mod:`~mathhammer.wh40k.scenario`.
+- :func:`parse_scenario`, :func:`load_scenario`, :class:`Scenario`, :class:`Activation`,
+  :class:`Unit`...: whole units; :class:`Objective`, :class:`SearchOptions`: decisions
+  (``mh.optimise``); :class:`Roster`, :class:`Datasheet`: army lists and units by name.
+
+``import mathhammer as mh`` serves the most used of these as shortcuts (``mh.simulate``,
+``mh.compare``, ``mh.run``...) plus army lists (``mh.roster``) and decisions
+(``mh.optimise``), whose packages here (:mod:`~mathhammer.wh40k.roster`,
+:mod:`~mathhammer.wh40k.optimise`) hold their names. Engines live in
+:mod:`~mathhammer.wh40k.exact_engine` and :mod:`~mathhammer.wh40k.monte_carlo`; whole units
+in :mod:`~mathhammer.wh40k.scenario`.
 """
 
 from __future__ import annotations
@@ -27,6 +33,8 @@ _LAZY = {
     "sweep": "mathhammer.wh40k.comparisons",
     "results": "mathhammer.wh40k.comparisons",
     "run": "mathhammer.wh40k.scenario.api",
+    "run_scripted": "mathhammer.wh40k.scenario.api",
+    "ScenarioResult": "mathhammer.wh40k.scenario.api",
     "parse_weapon": "mathhammer.wh40k.parse",
     "parse_target": "mathhammer.wh40k.targets",
     "Weapon": "mathhammer.wh40k.profiles",
@@ -34,9 +42,24 @@ _LAZY = {
     "Situation": "mathhammer.wh40k.profiles",
     "Modifiers": "mathhammer.wh40k.profiles",
     "Rules": "mathhammer.wh40k.profiles",
-    "optimise": "mathhammer.wh40k.optimise.api",
+    # whole units and activations (mathhammer.wh40k.scenario)
+    "parse_scenario": "mathhammer.wh40k.scenario.reader",
+    "load_scenario": "mathhammer.wh40k.scenario.reader",
+    "Scenario": "mathhammer.wh40k.scenario.model",
+    "ScenarioRules": "mathhammer.wh40k.scenario.model",
+    "Activation": "mathhammer.wh40k.scenario.activations",
+    "WeaponChoice": "mathhammer.wh40k.scenario.activations",
+    "Unit": "mathhammer.wh40k.scenario.units",
+    "ModelGroup": "mathhammer.wh40k.scenario.units",
+    "CarriedWeapon": "mathhammer.wh40k.scenario.units",
+    "attach": "mathhammer.wh40k.scenario.units",
+    # decisions (the function is mh.optimise: mathhammer.wh40k.optimise is its package)
     "Objective": "mathhammer.wh40k.optimise.objectives",
     "SearchOptions": "mathhammer.wh40k.optimise.settings",
+    # army lists and units by name (the functions are mh.roster and mh.datasheets)
+    "Roster": "mathhammer.wh40k.roster.api",
+    "Datasheet": "mathhammer.wh40k.bsdata.index",
+    "datasheets": "mathhammer.wh40k.bsdata.index",
 }
 
 __all__ = sorted(_LAZY)

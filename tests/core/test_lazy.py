@@ -114,3 +114,29 @@ def test_lazy_packages_are_plain_modules(package):
     module = importlib.import_module(package)
     assert type(module) is types.ModuleType
     assert callable(vars(module)["__getattr__"]) and callable(vars(module)["__dir__"])
+
+
+def test_names_moved_off_the_top_level_answer_with_a_warning_naming_their_home():
+    # issue 40, item 7: 40k's names under generic ones (mh.Rules) live in mh.wh40k now; for
+    # one release the old names still answer, each time with the new home in the warning
+    import importlib
+
+    import mathhammer as mh
+
+    assert len(mh.__all__) <= 30
+    for name, home in mh._MOVED.items():
+        with pytest.warns(DeprecationWarning, match=rf"use {home}\.{name}$"):
+            value = getattr(mh, name)
+        assert value is getattr(importlib.import_module(home), name)
+        assert name not in mh.__all__ and name not in dir(mh)
+        assert name not in vars(mh)          # not kept: every use warns
+
+
+def test_the_games_need_no_import_of_their_own():
+    code = ("import mathhammer as mh\n"
+            "print(mh.wh40k.simulate is mh.simulate, mh.dust.__name__, "
+            "mh.warmachine.__name__, mh.charts.__name__)")
+    out = subprocess.run([sys.executable, "-W", "error", "-c", code], capture_output=True,
+                         text=True, check=True)
+    assert out.stdout.split() == ["True", "mathhammer.dust", "mathhammer.warmachine",
+                                  "mathhammer.charts"]

@@ -62,9 +62,9 @@ def test_a_roster_from_memory_is_the_roster_of_its_file(roster_files):
         held = roster_from_bytes(path.read_bytes(), path.name)
         on_disk = mh.roster(path)
         assert held.to_dict() == on_disk.to_dict() and held.source == path.name
-    with pytest.raises(mh.RosterError, match="big.ros: the file is 17.0 MiB"):
+    with pytest.raises(mh.errors.RosterError, match="big.ros: the file is 17.0 MiB"):
         roster_from_bytes(b" " * (17 * 2**20), "big.ros")
-    with pytest.raises(mh.RosterError, match="content is bytes"):
+    with pytest.raises(mh.errors.RosterError, match="content is bytes"):
         roster_from_bytes("text", "x.ros")
 
 

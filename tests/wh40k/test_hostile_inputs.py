@@ -171,7 +171,7 @@ def test_python_objects_of_the_wrong_kind_are_named():
     with pytest.raises(mh.OptionError, match="give at least one attacker.*NoneType"):
         mh.compare(None, [T], method="exact")
     with pytest.raises(ProfileError, match="attacks must be a DiceExpr"):
-        mh.Weapon(attacks=2, skill=3, strength=4, ap=-1, damage=mh.DiceExpr.fixed(1))
+        mh.wh40k.Weapon(attacks=2, skill=3, strength=4, ap=-1, damage=mh.DiceExpr.fixed(1))
 
 
 @pytest.mark.parametrize("command", ["simulate", "exact"])

@@ -23,7 +23,7 @@ def _model(name: str, count: int, profile: str, weapons: list[str] | None = None
 
 
 def _scenario(attacker: list[str], targets: dict[str, str], choose: str = "",
-              extra: str = "") -> mh.Scenario:
+              extra: str = "") -> mh.wh40k.Scenario:
     units = "\n".join(f'[units.{name}]\nside = "them"\nmodels = [{models}]'
                       for name, models in targets.items())
     names = ", ".join(f'"{n}"' for n in targets)
@@ -209,7 +209,7 @@ def test_a_plans_value_does_not_depend_on_what_was_scored_before():
 
 # --- Every plan of generated problems -------------------------------------------------------
 
-def _generated(rng: random.Random) -> mh.Scenario:
+def _generated(rng: random.Random) -> mh.wh40k.Scenario:
     groups = []
     for g in range(rng.choice([1, 2])):
         def profile(name: str) -> str:

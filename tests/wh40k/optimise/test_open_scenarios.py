@@ -83,8 +83,8 @@ def test_a_candidate_of_the_attackers_own_side_is_refused():
 def test_python_open_choices_are_checked():
     sc = mh.parse_scenario(HEAD + 'target = "Carnifex"\n')
     with pytest.raises(ScenarioError, match="one per activation"):
-        mh.Scenario(sc.units, sc.activations, open_choices=(OpenChoices(), OpenChoices()))
+        mh.wh40k.Scenario(sc.units, sc.activations, open_choices=(OpenChoices(), OpenChoices()))
     with pytest.raises(ScenarioError, match="is not one of its candidate targets"):
-        mh.Scenario(sc.units, sc.activations, open_choices=(OpenChoices(("Termagants",)),))
+        mh.wh40k.Scenario(sc.units, sc.activations, open_choices=(OpenChoices(("Termagants",)),))
     with pytest.raises(ScenarioError, match="must be a tuple of OpenChoices"):
-        mh.Scenario(sc.units, sc.activations, open_choices=("Termagants",))
+        mh.wh40k.Scenario(sc.units, sc.activations, open_choices=("Termagants",))

@@ -19,7 +19,7 @@ TORCH = 'Torch: 12" A1 BS- S8 AP0 D1 [TORRENT]'
 
 
 def scenario(attacker_models: str, targets: dict[str, str], *, choose: str = "",
-             weapons: str = "", rounds: int = 1) -> mh.Scenario:
+             weapons: str = "", rounds: int = 1) -> mh.wh40k.Scenario:
     """One shooting activation of unit ``Gunners`` with candidate targets ``targets``
     (name -> models list)."""
     units = "\n".join(f'[units."{name}"]\nside = "enemy"\nmodels = [{models}]'

@@ -152,11 +152,11 @@ def test_against_another_list_uses_its_statlines():
     assert set(led.method) == {"exact"}
     assert frame.attrs["method"] == "exact"
     cell = value(frame, "Killa Kans", "Intercessor Squad", "fight")
-    kans = mh.Unit("Kans", (mh.ModelGroup("Kan", 2, mh.parse_target("T8 Sv3+ W7 [VEHICLE]"),
-                                          (mh.CarriedWeapon.single(mh.parse_weapon(
+    kans = mh.wh40k.Unit("Kans", (mh.wh40k.ModelGroup("Kan", 2, mh.parse_target("T8 Sv3+ W7 [VEHICLE]"),
+                                          (mh.wh40k.CarriedWeapon.single(mh.parse_weapon(
                                               "Kan klaw: Melee A3 WS4+ S12 AP-2 DD6")),)),))
-    scenario = mh.Scenario(units={"Kans": kans, "Squad": marines.unit("Intercessor Squad")},
-                           activations=(mh.Activation("fight", "Kans", "Squad"),))
+    scenario = mh.wh40k.Scenario(units={"Kans": kans, "Squad": marines.unit("Intercessor Squad")},
+                           activations=(mh.wh40k.Activation("fight", "Kans", "Squad"),))
     reference = mh.run(scenario, trials=100_000, seed=6).wounds_lost("Squad")
     assert abs(cell.value - reference.mean) < 5 * reference.stderr
 
@@ -195,11 +195,11 @@ def test_attached_target_matches_the_whole_unit_engine():
     marines = mh.roster(FILES / "leaders_11e.json")
     frame = orks.against(marines, trials=40_000, seed=5, phases=["fight"], method="monte-carlo")
     row = value(frame, "Killa Kans", "Intercessor Squad", "fight")
-    kans = mh.Unit("Kans", (mh.ModelGroup("Kan", 2, mh.parse_target("T8 Sv3+ W7 [VEHICLE]"),
-                                          (mh.CarriedWeapon.single(mh.parse_weapon(
+    kans = mh.wh40k.Unit("Kans", (mh.wh40k.ModelGroup("Kan", 2, mh.parse_target("T8 Sv3+ W7 [VEHICLE]"),
+                                          (mh.wh40k.CarriedWeapon.single(mh.parse_weapon(
                                               "Kan klaw: Melee A3 WS4+ S12 AP-2 DD6")),)),))
-    scenario = mh.Scenario(units={"Kans": kans, "Squad": marines.unit("Intercessor Squad")},
-                           activations=(mh.Activation("fight", "Kans", "Squad"),))
+    scenario = mh.wh40k.Scenario(units={"Kans": kans, "Squad": marines.unit("Intercessor Squad")},
+                           activations=(mh.wh40k.Activation("fight", "Kans", "Squad"),))
     reference = mh.run(scenario, trials=40_000, seed=6).wounds_lost("Squad")
     assert abs(row.value - reference.mean) < 5 * math.hypot(row.stderr, reference.stderr)
 

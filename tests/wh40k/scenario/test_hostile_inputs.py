@@ -85,7 +85,7 @@ def test_a_scenario_built_in_python_bounds_its_rounds():
 @pytest.mark.parametrize("value", [0, None, b"x", [1], 2.5])
 def test_run_names_a_scenario_of_the_wrong_kind(value):
     # were TypeErrors from pathlib
-    with pytest.raises(mh.ScenarioError, match="a Scenario or the path of a TOML file"):
+    with pytest.raises(mh.errors.ScenarioError, match="a Scenario or the path of a TOML file"):
         mh.run(value)
 
 

@@ -43,11 +43,11 @@ MIXED = ('{ name = "Beast", count = 1, profile = "T4 Sv- W1 [BEAST]" }, '
          '{ name = "Trooper", count = 3, profile = "T4 Sv- W1" }')
 
 
-def scenario(weapons: str = '["Torch", "Spear"]', target: str = MIXED) -> mh.Scenario:
+def scenario(weapons: str = '["Torch", "Spear"]', target: str = MIXED) -> mh.wh40k.Scenario:
     return mh.parse_scenario(TEXT.format(weapons=weapons, target=target))
 
 
-def exact_pmf(sc: mh.Scenario) -> np.ndarray:
+def exact_pmf(sc: mh.wh40k.Scenario) -> np.ndarray:
     return solve_activation(compile_scenario(sc))["models_destroyed"]
 
 
