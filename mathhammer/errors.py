@@ -8,7 +8,6 @@ one line and exits with status 2.
 
 from __future__ import annotations
 
-import copy
 import difflib
 import re
 from collections.abc import Iterable
@@ -53,7 +52,9 @@ class MathhammerError(Exception):
         """
         if not location:
             return self
-        error = copy.copy(self)
+        error = type(self).__new__(type(self))   # the same error: its message and fields
+        error.args = self.args
+        vars(error).update(vars(self))
         error.location = location
         return error
 

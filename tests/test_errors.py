@@ -61,9 +61,9 @@ def test_the_library_says_its_own_keywords_and_the_command_line_its_flags(capsys
     from mathhammer.main import main
 
     with pytest.raises(OptionError, match=r"^crit_hits=7 is impossible"):
-        mh.Modifiers(crit_hits=7)
+        mh.wh40k.Modifiers(crit_hits=7)
     with pytest.raises(OptionError, match=r"drop advanced=True or stationary=True"):
-        mh.Situation(advanced=True, stationary=True)
+        mh.wh40k.Situation(advanced=True, stationary=True)
     assert main(["exact", "Gun: A1 BS3+ S4 AP0 D1", "--target", "MEQ", "--crit-hits", "7"]) \
         == 2
     assert "error: --crit-hits 7 is impossible" in capsys.readouterr().err

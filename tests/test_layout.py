@@ -25,8 +25,6 @@ NOTHING_TO_TEST = {
     "wh40k/abilities.py": "the table of weapon abilities: names, rule sections, parameters",
     "wh40k/metric_words.py": "the table of 40k metric words (read by report.labels)",
     "wh40k/plan_columns.py": "column numbers of the compiled 40k plan",
-    "wh40k/optimise/settings.py": "the optimiser's default trials (a constant the command "
-                                  "tree reads without numpy)",
 }
 
 #: Modules with logic whose mirrored test file is still owed, named so the suite says what is
