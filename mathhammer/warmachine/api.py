@@ -178,7 +178,7 @@ def run_monte_carlo(compiled: CompiledPlan, trials: int, seed: SeedLike, *,
     chunk_counts = ChunkCounts(*(np.zeros((N_CHUNKS, *shape), dtype=np.int64)
                                  for shape in shapes))
     watch(lambda: run_chunk_shares(simulate_chunks, N_CHUNKS, streams, per_chunk,
-                                   compiled.kernel_plan(), chunk_counts),
+                                   compiled.kernel_arrays(), chunk_counts),
           chunk_counts.destroyed.sum, trials, "simulate", progress=progress)
     total = ChunkCounts(*(array.sum(axis=0) for array in chunk_counts))
     totals = total.counters

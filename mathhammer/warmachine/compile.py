@@ -115,18 +115,18 @@ class CompiledPlan:
         per-model events (hit, destroyed, systems crippled, boxes transferred)."""
         return self.per_model_hits or self.max_transferred > 0 or len(self.grid_systems) > 0
 
-    def kernel_plan(self) -> KernelPlan:
+    def kernel_arrays(self) -> KernelArrays:
         """What the Monte Carlo kernel reads, as one argument."""
-        return KernelPlan(rows=self.rows, models=self.models, rules=self.rules,
+        return KernelArrays(rows=self.rows, models=self.models, rules=self.rules,
                           coverage=self.coverage, grid_lanes=self.grid_lanes,
                           grid_need=self.grid_need, per_model_events=self.per_model_events)
 
 
-class KernelPlan(NamedTuple):
+class KernelArrays(NamedTuple):
     """A :class:`CompiledPlan` as the Monte Carlo kernel takes it: one argument (numba passes
     a named tuple of arrays as it passes the arrays). Fields as in :class:`CompiledPlan`;
     ``per_model_events`` is :attr:`CompiledPlan.per_model_events`. Built by
-    :meth:`CompiledPlan.kernel_plan`."""
+    :meth:`CompiledPlan.kernel_arrays`."""
 
     rows: np.ndarray
     models: np.ndarray

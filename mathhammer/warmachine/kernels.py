@@ -203,7 +203,7 @@ def land(state, rows, r, models, rules, grid_lanes, j, damage, marked, lanes, tr
 @lean_kernel
 def trial(state, plan, scratch):
     """One full sequence of attacks of ``plan`` (a
-    :class:`~mathhammer.warmachine.compile.KernelPlan`); writes the outcome into
+    :class:`~mathhammer.warmachine.compile.KernelArrays`); writes the outcome into
     ``scratch.out`` (``OUT_*``; ``scratch`` is a :class:`TrialScratch`).
 
     Long because it is the rules' order of one attack written out (targets covered, attack
@@ -396,7 +396,7 @@ def _record_models(c, plan, scratch, counts):
 @kernel
 def simulate_chunks(first, step, streams, per_chunk, plan, counts):
     """Run ``per_chunk[c]`` trials of ``plan`` (a
-    :class:`~mathhammer.warmachine.compile.KernelPlan`) with stream ``streams[c]`` for chunks
+    :class:`~mathhammer.warmachine.compile.KernelArrays`) with stream ``streams[c]`` for chunks
     ``c = first, first + step, ...`` (one thread's share:
     :func:`mathhammer.core.threads.run_chunk_shares`), counting into row ``c`` of each array
     of ``counts`` (:class:`ChunkCounts`).

@@ -23,7 +23,9 @@ MAX_LINE_CHARS = 400
 MAX_SCENARIO_CHARS = 100_000
 #: Monte Carlo trials per cell a page may ask for (the command line allows more).
 MAX_TRIALS = 2_000_000
-DEFAULT_TRIALS = 100_000
+#: Monte Carlo trials a page question runs unless it asks for more (a quick first answer;
+#: core.trials.DEFAULT_TRIALS is one `simulate`'s, DEFAULT_GRID_TRIALS a comparison cell's).
+DEFAULT_PAGE_TRIALS = 100_000
 #: Largest seed (64 bits, as on the command line).
 MAX_SEED = 2**64 - 1
 
@@ -198,9 +200,9 @@ class Engine:
 def read_engine(query: Mapping[str, str], max_trials: int = MAX_TRIALS) -> Engine:
     """The engine fields: ``engine``, ``trials`` (at most ``max_trials``) and ``seed``."""
     exact = choice(query, ENGINE) == "exact"
-    trials = whole_number(query, "trials", 1, max_trials, DEFAULT_TRIALS)
+    trials = whole_number(query, "trials", 1, max_trials, DEFAULT_PAGE_TRIALS)
     seed = whole_number(query, "seed", 0, MAX_SEED, 1)
-    return Engine(exact, int(trials or DEFAULT_TRIALS), int(seed or 0))
+    return Engine(exact, int(trials or DEFAULT_PAGE_TRIALS), int(seed or 0))
 
 
 def wh40k_options(query: Mapping[str, str]) -> dict[str, Any]:

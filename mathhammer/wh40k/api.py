@@ -191,7 +191,7 @@ def run_monte_carlo(plan: CompiledPlan, trials: int, seed: int | np.random.SeedS
         scratch = Scratch(_scratch(streams.shape[1], np.uint64), _scratch(n_groups),
                           _scratch(n_groups), _scratch(n_groups), _scratch(7),
                           _scratch(2 * max_pending))
-        run_chunks(first, step, streams, per_chunk, plan.kernel_plan(), hists,
+        run_chunks(first, step, streams, per_chunk, plan.kernel_arrays(), hists,
                    Histograms(*(_scratch(n) for n in sizes)), scratch)
 
     watch(lambda: run_shares(share, thread_count(chunks)), lambda: hists.models.sum(), trials,

@@ -58,7 +58,6 @@ from mathhammer.wh40k.targets import TargetLibrary, check_library, resolve_targe
 METRICS = ("expected_damage", "expected_models_destroyed", "p_unit_destroyed",
            "expected_attacker_mortal_wounds", "damage_per_100pts",
            "models_destroyed_per_100pts")
-DEFAULT_TRIALS = DEFAULT_GRID_TRIALS
 register_metric_labels(METRIC_LABELS)
 
 #: Sweep parameters that change the target profile or the attackers rather than an option.
@@ -87,7 +86,7 @@ class _Target:
 def compare(attackers: AttackerLike | Mapping[str, AttackerLike],
             targets: str | TargetProfile | Iterable[str | TargetProfile]
             | Mapping[str, str | TargetProfile], *,
-            method: str = AUTO, trials: int = DEFAULT_TRIALS, seed: SeedLike = 1,
+            method: str = AUTO, trials: int = DEFAULT_GRID_TRIALS, seed: SeedLike = 1,
             points: float | Sequence[float] | Mapping[str, float] | None = None,
             library: TargetLibrary | None = None, keep_results: bool = False,
             client: Any = None, edition: int = 11, progress: bool | None = None,
@@ -171,7 +170,7 @@ def sweep(attackers: AttackerLike | Mapping[str, AttackerLike],
           targets: str | TargetProfile | Iterable[str | TargetProfile]
           | Mapping[str, str | TargetProfile],
           parameter: str, values: Iterable[Any], *,
-          method: str = AUTO, trials: int = DEFAULT_TRIALS, seed: SeedLike = 1,
+          method: str = AUTO, trials: int = DEFAULT_GRID_TRIALS, seed: SeedLike = 1,
           points: float | Sequence[float] | Mapping[str, float] | None = None,
           library: TargetLibrary | None = None, keep_results: bool = False,
           client: Any = None, edition: int = 11, progress: bool | None = None,
@@ -227,7 +226,7 @@ def sweep(attackers: AttackerLike | Mapping[str, AttackerLike],
 def results(attackers: AttackerLike | Mapping[str, AttackerLike],
             targets: str | TargetProfile | Iterable[str | TargetProfile]
             | Mapping[str, str | TargetProfile], *,
-            method: str = AUTO, trials: int = DEFAULT_TRIALS, seed: SeedLike = 1,
+            method: str = AUTO, trials: int = DEFAULT_GRID_TRIALS, seed: SeedLike = 1,
             library: TargetLibrary | None = None, progress: bool | None = None,
             **options: Any) -> dict[tuple[str, str], Result]:
     """The full :class:`Result` of every cell of :func:`compare` (same seeding, same

@@ -23,7 +23,7 @@ from mathhammer.wh40k import abilities as ab
 from mathhammer.wh40k.dice_laws import max_attack_dice
 from mathhammer.wh40k.plan_columns import (AUTO_HIT, BONUS_COUNT, BONUS_DICE, BONUS_SIDES,
                                            COMMAND_CODES, COUNT_TABLES, D_TABLE, DAMAGE_ROLLS,
-                                           G_MODELS, G_WOUNDS, SHORTCUT_COLUMNS)
+                                           G_MODELS, G_WOUNDS, SHORTCUT_COLUMNS, Sampling)
 from mathhammer.wh40k.profiles import Modifiers, Rules, Situation, TargetProfile, Weapon
 from mathhammer.wh40k.sampling_tables import batch_shortcuts, count_tables, table_size
 from mathhammer.wh40k.weapon_tables import Defender, batch_tables
@@ -75,8 +75,8 @@ class CompiledPlan:
     shortcuts
         Per batch, which sampling shortcuts are exact for it (see :func:`batch_shortcuts`).
     use_counts
-        2: every exact shortcut; 1: one count per roll (hit, wound, save) only; 0: every die
-        rolled one at a time. All three are the same law; the tests compare them.
+        How pools are resolved (:class:`~.plan_columns.Sampling`): every exact shortcut
+        (the default), one count per roll (hit, wound, save), or every die one at a time.
     """
 
     batch: np.ndarray
@@ -91,7 +91,7 @@ class CompiledPlan:
     count_cdfs: np.ndarray   # float64[B, COUNT_TABLES, N + 1, N + 1], see count_tables()
     shortcuts: np.ndarray    # int64[B, SHORTCUT_COLUMNS], see batch_shortcuts()
     damage_pmfs: np.ndarray  # float64[B, Dmax + 1], see raw_damage_pmf()
-    use_counts: int = 2
+    use_counts: Sampling = Sampling.EVERY_SHORTCUT
     hazard_fail_max: int = 2
     dw_spill: int = 0
     edition: int = 11
@@ -126,10 +126,10 @@ class CompiledPlan:
         """Most attack dice batch ``b`` can gather."""
         return max_attack_dice(self.batch[b])
 
-    def kernel_plan(self) -> KernelPlan:
+    def kernel_arrays(self) -> KernelArrays:
         """What the Monte Carlo kernel reads, as one argument: copies of the tables (each
         thread gets its own) and the switches as int64."""
-        return KernelPlan(
+        return KernelArrays(
             batch=self.batch.copy(), shortcuts=self.shortcuts.copy(), rolls=self.rolls.copy(),
             saves=self.saves.copy(), damage_maps=self.damage_maps.copy(),
             groups=self.groups.copy(), cdfs=self.count_cdfs.copy(),
@@ -139,11 +139,11 @@ class CompiledPlan:
             use_counts=int(self.use_counts), command_reroll=int(self.command_reroll))
 
 
-class KernelPlan(NamedTuple):
+class KernelArrays(NamedTuple):
     """A :class:`CompiledPlan` as the Monte Carlo kernel takes it: one argument (numba
     passes a named tuple of arrays as it passes the arrays). Fields as in
     :class:`CompiledPlan` (``cdfs`` is its ``count_cdfs``); built by
-    :meth:`CompiledPlan.kernel_plan`."""
+    :meth:`CompiledPlan.kernel_arrays`."""
 
     batch: np.ndarray
     shortcuts: np.ndarray
@@ -241,7 +241,8 @@ def compile_plan(weapons: Sequence[Weapon], target: TargetProfile,
         edition=rules.edition,
         damage_pmfs=damage_pmfs,
         command_reroll=command_reroll_code(weapons, rows, situation, modifiers),
-        use_counts=0 if modifiers.command_reroll != "none" else 2,
+        use_counts=Sampling.EVERY_DIE if modifiers.command_reroll != "none"
+        else Sampling.EVERY_SHORTCUT,
     )
 
 

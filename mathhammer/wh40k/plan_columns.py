@@ -8,7 +8,23 @@ read them. Table rows handed to kernel helpers are numpy integers (see
 
 from __future__ import annotations
 
+from enum import IntEnum
+
 import numpy as np
+
+
+class Sampling(IntEnum):
+    """How a Monte Carlo kernel resolves a pool no larger than its tables (a plan's
+    ``use_counts``; the kernels read its integer). The three give the same law; the tests
+    compare them."""
+
+    #: Every die rolled one at a time (forced-dice runs; a Command Re-roll needs the die).
+    EVERY_DIE = 0
+    #: One outcome count per roll (hit, wound, save) drawn from the CDF tables.
+    COUNT_PER_ROLL = 1
+    #: Every exact shortcut the batch allows (:func:`~.sampling_tables.batch_shortcuts`).
+    EVERY_SHORTCUT = 2
+
 
 # Outcome codes in the hit and wound tables.
 FAIL, SUCCESS, CRITICAL = 0, 1, 2
@@ -72,5 +88,6 @@ __all__ = [
     "G_FNP_PSYCHIC_MORTAL", "NO_FNP", "CRIT_HITS", "HITS_OF_REST", "CRIT_WOUNDS", "WOUNDS_OF_REST",
     "FAILED_SAVES", "KILLS_OF_FAILED", "KILLS_OF_ATTACKS", "ATTACK_DICE", "DEV_OF_DICE",
     "FAILED_OF_REST", "WOUND_DICE", "DAMAGE_ROLLS", "COUNT_TABLES", "FIXED_DICE", "CHAIN",
-    "DICE_TABLE", "SHORTCUT_COLUMNS", "NO_CHAIN", "CHAIN_KILLS", "CHAIN_SPLIT", "CHAIN_SUSTAINED"
+    "DICE_TABLE", "SHORTCUT_COLUMNS", "NO_CHAIN", "CHAIN_KILLS", "CHAIN_SPLIT", "CHAIN_SUSTAINED",
+    "Sampling",
 ]

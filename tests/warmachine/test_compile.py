@@ -52,7 +52,7 @@ def test_refusals(attacks, targets, rules, error, message):
 ])
 def test_kernel_plan_is_the_plan_as_one_argument(attack, target, per_model_events):
     plan = compile_plan([parse_attack(attack)], [parse_target(target)])
-    packed = plan.kernel_plan()
+    packed = plan.kernel_arrays()
     for field in ("rows", "models", "rules", "grid_lanes", "grid_need"):
         assert getattr(packed, field) is getattr(plan, field)
     assert packed.coverage == plan.coverage

@@ -245,7 +245,7 @@ def run_chunks(first, step, streams, trials_per_chunk, plan, hists, local, scrat
     does not depend on how chunks are shared among threads
     (:func:`mathhammer.core.threads.run_shares` starts one share per thread; the kernel
     releases the GIL). One trial resolves every batch (05-06), in order, against a fresh
-    target. ``plan`` is a :class:`~mathhammer.wh40k.compile.KernelPlan` (the thread's own
+    target. ``plan`` is a :class:`~mathhammer.wh40k.compile.KernelArrays` (the thread's own
     copies). Its ``use_counts`` picks how pools no larger than the tables in ``cdfs`` are
     resolved: 2 takes every exact shortcut of ``shortcuts``
     (:func:`~mathhammer.wh40k.compile.batch_shortcuts`), 1 samples one count per roll
@@ -258,8 +258,8 @@ def run_chunks(first, step, streams, trials_per_chunk, plan, hists, local, scrat
     (:data:`mathhammer.core.jit.lean_kernel`); the other steps are inlined helpers. It cannot
     allocate: ``local`` (the chunk's histograms, copied to its rows at the end: threads
     counting into adjacent rows would share cache lines) and ``scratch``
-    (:class:`Scratch`) are the thread's own. (A separate trial function cost seven more
-    seconds of cold compile.)
+    (:class:`Scratch`) are the thread's own. (A separate trial function made the cold compile
+    longer: benchmarks/RESULTS.md.)
     """
     batch, shortcuts, rolls, cdfs = plan.batch, plan.shortcuts, plan.rolls, plan.cdfs
     damage_maps, groups, use_counts = plan.damage_maps, plan.groups, plan.use_counts

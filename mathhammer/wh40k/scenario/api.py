@@ -15,6 +15,7 @@ from mathhammer.core.trials import CHUNKS, DEFAULT_SCENARIO_TRIALS, check_seed, 
 from mathhammer.errors import MathhammerError, OptionError
 from mathhammer.wh40k.compile import N_WEAPONS
 from mathhammer.wh40k.scenario.compile import compile_scenario, wound_dice_bound
+from mathhammer.wh40k.plan_columns import Sampling
 from mathhammer.wh40k.scenario.layout import K_FIRST_BATCH, K_N_BATCHES, U_MODELS, ScenarioPlan
 from mathhammer.wh40k.scenario.model import Scenario
 from mathhammer.wh40k.scenario.reader import load_scenario
@@ -199,7 +200,7 @@ def run_scripted(scenario: Scenario, faces: list[int]) -> dict[str, Any]:
     check_scenario_work(plan, 1, scenario.origins)
     stream = scripted_stream(faces)
     counts = Histograms.zeros(plan)
-    run_trials(plan.kernel_arrays(use_counts=0), stream, 1, counts,
+    run_trials(plan.kernel_arrays(use_counts=Sampling.EVERY_DIE), stream, 1, counts,
                scratch_arrays(plan, len(faces)))
     models, wounds, groups, sides = counts.arrays()
     check_script_not_exhausted(stream)

@@ -45,7 +45,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from mathhammer.wh40k.plan_columns import BATCH_COLUMNS
+from mathhammer.wh40k.plan_columns import BATCH_COLUMNS, Sampling
 
 # subs columns (S_FNP_PSYCHIC*: the best Feel No Pain against a [PSYCHIC] attack's damage and
 # mortal wounds; a batch names the two columns its attacks face in FNP_COLUMN/FNP_MORTAL_COLUMN).
@@ -134,7 +134,7 @@ class ScenarioPlan:
     # of table 1, the CDF of a D_TABLE batch's raw damage index (kept here: one more array
     # argument to the batch kernel costs more than the table)
     save_cdfs: np.ndarray = None  # type: ignore[assignment]
-    use_counts: int = 1
+    use_counts: Sampling = Sampling.COUNT_PER_ROLL   # the kernel reads its integer
     flags: np.ndarray = None  # type: ignore[assignment]  # int64[4], see rule_flags()
     # retarget: int64[B, R]: alternative rows per batch, -1 padded
     retarget: np.ndarray = None  # type: ignore[assignment]
@@ -147,9 +147,10 @@ class ScenarioPlan:
     def checkpoints(self) -> int:
         return self.rounds * self.activations.shape[0]
 
-    def kernel_arrays(self, use_counts: int | None = None) -> ScenarioArrays:
+    def kernel_arrays(self, use_counts: Sampling | None = None) -> ScenarioArrays:
         """The arrays the scenario kernel reads, grouped as it passes them on, built here
-        only. ``use_counts`` 0 rolls every die (forced-dice runs); default the plan's."""
+        only. ``use_counts`` :attr:`Sampling.EVERY_DIE` rolls every die (forced-dice runs);
+        default the plan's."""
         counts = self.use_counts if use_counts is None else use_counts
         return ScenarioArrays(
             army=Army(self.subs, self.allocs, self.units, self.orders, self.toughness),
