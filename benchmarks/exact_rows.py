@@ -254,7 +254,7 @@ def thirteen_unit_list():
 def roster_times(repeats: int) -> dict[str, object]:
     """CPU seconds: 10 units against five archetypes, and 13 units against 10, both phases,
     with the method of each cell."""
-    marines, orks = mh.roster(example("marines")), mh.roster(example("orks"))
+    marines, orks = mh.load_roster(example("marines")), mh.load_roster(example("orks"))
     archetypes = lambda: marines.compare(ARCHETYPES, method="auto")   # noqa: E731
     archetypes()
     t_arch, grid = cpu_median(archetypes, repeats)

@@ -245,7 +245,7 @@ def bench_rosters(repeats: int) -> list[Row]:
     allocation group) and against another 10-unit list (both phases, default trials)."""
     from mathhammer.wh40k.roster.api import example
 
-    marines, orks = mh.roster(example("marines")), mh.roster(example("orks"))
+    marines, orks = mh.load_roster(example("marines")), mh.load_roster(example("orks"))
     title = "army list (10 units)"
     marines.compare(ARCHETYPES, method="auto")  # warm-up: JIT, caches
     t, grid = median_time(lambda: marines.compare(ARCHETYPES, method="auto"), repeats)

@@ -118,7 +118,7 @@ API_PACKAGES = {
 }
 API_EXTRA = {
     "mathhammer.wh40k.comparisons": ["pivot", "table", "to_markdown", "per_points", "results"],
-    "mathhammer.wh40k.targets": ["load"],
+    "mathhammer.wh40k.targets": ["load_targets"],
 }
 
 

@@ -16,7 +16,7 @@ shortcuts:
 - 40k shortcuts (``mh.simulate`` is ``mh.wh40k.simulate``): :func:`simulate`, :func:`exact`,
   :func:`compare`, :func:`sweep`, :func:`parse_weapon`, :func:`parse_target`, ``targets``,
   :func:`run`, :func:`parse_scenario`, :func:`load_scenario`, :func:`optimise`,
-  :func:`roster`, :class:`Roster`, ``datasheets``.
+  :func:`load_roster`, :class:`Roster`, ``datasheets``.
 
 40k's profiles, scenario parts and options (``Weapon``, ``Rules``, ``Scenario``,
 ``Objective``...) live in :mod:`mathhammer.wh40k`; the names they had here still answer for
@@ -58,20 +58,21 @@ _LAZY = {
     "parse_scenario": "mathhammer.wh40k.scenario.reader",
     "load_scenario": "mathhammer.wh40k.scenario.reader",
     "optimise": "mathhammer.wh40k.optimise.api",
-    "roster": "mathhammer.wh40k.roster.api",
+    "load_roster": "mathhammer.wh40k.roster.api",
     "Roster": "mathhammer.wh40k.roster.api",
     "datasheets": "mathhammer.wh40k.bsdata.index",
 }
 
-#: Names the top level served before (40k's under generic names): their home now. They
-#: answer for one release with a DeprecationWarning.
+#: Names the top level served before (40k's under generic names, a reader not named
+#: ``load_*``): their spelling now. They answer for one release with a DeprecationWarning.
 _MOVED = {
-    **{name: "mathhammer.wh40k" for name in (
+    **{name: f"mathhammer.wh40k.{name}" for name in (
         "Weapon", "TargetProfile", "Situation", "Modifiers", "Rules", "Objective",
         "run_scripted", "ScenarioResult", "Scenario", "ScenarioRules", "Activation",
         "WeaponChoice", "Unit", "ModelGroup", "CarriedWeapon", "attach", "Datasheet")},
-    "ScenarioError": "mathhammer.errors",
-    "RosterError": "mathhammer.errors",
+    "ScenarioError": "mathhammer.errors.ScenarioError",
+    "RosterError": "mathhammer.errors.RosterError",
+    "roster": "mathhammer.load_roster",
 }
 
 __all__ = sorted(name for name in _LAZY if name not in _GAMES)

@@ -240,7 +240,7 @@ def test_a_zero_point_unit_keeps_its_metrics_and_reads_dash_per_points(tmp_path)
 
     import mathhammer as mh
     path = _list(tmp_path, _crew("Paid Gunners", 50, "gun"), _crew("Free Gunners", 0, "gun"))
-    frame = mh.roster(path).compare("MEQ", method="exact", phases=["shooting"])
+    frame = mh.load_roster(path).compare("MEQ", method="exact", phases=["shooting"])
     free = frame[frame["attacker"] == "Free Gunners"].set_index("metric")["value"]
     assert free["expected_damage"] == pytest.approx(0.5)
     assert math.isnan(free["damage_per_100pts"]) and math.isnan(free["models_destroyed_per_100pts"])
@@ -275,7 +275,7 @@ def test_a_roster_number_not_in_digits_0_to_9_is_refused(tmp_path, xml, number):
     from mathhammer.errors import RosterError
     path = _list(tmp_path, _crew("Odd Crew", 50, "gun", number=number), xml=xml)
     with pytest.raises(RosterError) as caught:
-        mh.roster(path)
+        mh.load_roster(path)
     message = str(caught.value)
     assert number in message or repr(number) in message or "number" in message
     assert path.name in message
@@ -285,5 +285,5 @@ def test_a_roster_number_not_in_digits_0_to_9_is_refused(tmp_path, xml, number):
 
 def test_a_roster_number_in_ascii_digits_still_reads(tmp_path):
     import mathhammer as mh
-    army = mh.roster(_list(tmp_path, _crew("Crew", 50, "gun", number="3")))
+    army = mh.load_roster(_list(tmp_path, _crew("Crew", 50, "gun", number="3")))
     assert [g.count for g in army.units[0].groups] == [3]

@@ -181,9 +181,9 @@ def test_to_scenario_refuses_a_pipe_from_the_cli_and_python(tmp_path):
     roster_file = "tests/wh40k/roster/files/marines_10e.ros"
     refused(["roster", roster_file, "--to-scenario", str(pipe)], "named pipe")
     with pytest.raises(MathhammerError, match="named pipe"):
-        mh.roster(roster_file).to_toml(pipe)
+        mh.load_roster(roster_file).to_toml(pipe)
     written = tmp_path / "fine.toml"
-    assert mh.roster(roster_file).to_toml(written) == written.read_text(encoding="utf-8")
+    assert mh.load_roster(roster_file).to_toml(written) == written.read_text(encoding="utf-8")
 
 
 BASE_SCENARIO = '''[units.Squad]
@@ -314,9 +314,9 @@ def test_result_methods_refuse_wrong_kinds(call):
     lambda: mh.compare(W40K, "MEQ", points=float("inf"), method="exact"),
     lambda: mh.compare(W40K, "MEQ", points=float("nan"), method="exact"),
     lambda: mh.compare({}, "MEQ", method="exact"),
-    lambda: mh.roster("tests/wh40k/roster/files/leaders_11e.json", attach=5),
-    lambda: mh.roster("tests/wh40k/roster/files/leaders_11e.json", attach={5: "x"}),
-    lambda: mh.roster("tests/wh40k/roster/files/leaders_11e.json", assume=5),
+    lambda: mh.load_roster("tests/wh40k/roster/files/leaders_11e.json", attach=5),
+    lambda: mh.load_roster("tests/wh40k/roster/files/leaders_11e.json", attach={5: "x"}),
+    lambda: mh.load_roster("tests/wh40k/roster/files/leaders_11e.json", assume=5),
 ], ids=lambda f: "")
 def test_entry_points_refuse_wrong_kinds(call):
     with pytest.raises(MathhammerError):

@@ -179,7 +179,7 @@ def test_a_library_file_reads_digits_0_to_9_only(tmp_path):
         fields[field.split(" ")[0]] = field
         path.write_text("[Gunner]\n" + "\n".join(fields.values()) + "\n", encoding="utf-8")
         with pytest.raises(MathhammerError):
-            targets.load(path)
+            targets.load_targets(path)
 
 
 # -- checkpoints ----------------------------------------------------------------------------

@@ -49,7 +49,7 @@ targets = ["Gaunts", "Warrior"]
 
 
 def _army():
-    return mh.roster(ROSTER_API.example("orks"))
+    return mh.load_roster(ROSTER_API.example("orks"))
 
 
 def _dust_units():

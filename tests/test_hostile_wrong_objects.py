@@ -61,7 +61,7 @@ def _scenario():
     (lambda: charts.distribution(None), "result must be"),
     (lambda: charts.overlay(None, "damage"), "results must be"),
     (lambda: charts.overlay([None], "damage"), "each of results"),
-    (lambda: mh.roster(import_module("mathhammer.wh40k.roster.api").example("orks"))
+    (lambda: mh.load_roster(import_module("mathhammer.wh40k.roster.api").example("orks"))
      .compare(None), "give at least one target"),
 ], ids=lambda value: "" if callable(value) else value)
 def test_the_issue_examples_are_refused_naming_the_parameter(call, words):

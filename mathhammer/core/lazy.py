@@ -33,8 +33,9 @@ def lazy_names(package: str, names: Mapping[str, str], moved: Mapping[str, str] 
     ``__getattr__, __dir__ = lazy_names(__name__, _LAZY)``. A name is imported the first
     time it is used and then kept on the package, so later uses are plain attribute reads.
     A name that is the package's own submodule (``"wh40k": "mathhammer.wh40k"``) is that
-    module. ``moved`` names (name -> its new home, a package serving it) still answer, each
-    time with a :class:`DeprecationWarning` naming the new home; ``dir()`` leaves them out.
+    module. ``moved`` names (name -> its new dotted spelling, ``"mathhammer.wh40k.Rules"``)
+    still answer, each time with a :class:`DeprecationWarning` naming the new spelling;
+    ``dir()`` leaves them out.
     """
     served = dict(names)
     homes = dict(moved or {})
@@ -43,9 +44,9 @@ def lazy_names(package: str, names: Mapping[str, str], moved: Mapping[str, str] 
         module_name = served.get(name)
         if module_name is None and name in homes:
             warnings.warn(f"{package}.{name} is deprecated and will be removed from "
-                          f"{package}; use {homes[name]}.{name}", DeprecationWarning,
-                          stacklevel=2)
-            return getattr(import_module(homes[name]), name)
+                          f"{package}; use {homes[name]}", DeprecationWarning, stacklevel=2)
+            home, _, new = homes[name].rpartition(".")
+            return getattr(import_module(home), new)
         if module_name is None:
             raise AttributeError(f"module '{package}' has no attribute '{name}'")
         if module_name == f"{package}.{name}":

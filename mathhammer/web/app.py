@@ -163,9 +163,9 @@ def check_fields(kind: str, query: Mapping[str, str]) -> None:
 
 
 def _archetypes() -> list[str]:
-    from mathhammer.wh40k.targets import load
+    from mathhammer.wh40k.targets import load_targets
 
-    return list(load())
+    return list(load_targets())
 
 
 async def check(request: Request) -> Response:

@@ -15,7 +15,7 @@ guide's "One shape for every game"), loaded lazily so the command line starts qu
   (``mh.optimise``); :class:`Roster`, :class:`Datasheet`: army lists and units by name.
 
 ``import mathhammer as mh`` serves the most used of these as shortcuts (``mh.simulate``,
-``mh.compare``, ``mh.run``...) plus army lists (``mh.roster``) and decisions
+``mh.compare``, ``mh.run``...) plus army lists (``mh.load_roster``) and decisions
 (``mh.optimise``), whose packages here (:mod:`~mathhammer.wh40k.roster`,
 :mod:`~mathhammer.wh40k.optimise`) hold their names. Engines live in
 :mod:`~mathhammer.wh40k.exact_engine` and :mod:`~mathhammer.wh40k.monte_carlo`; whole units
@@ -56,7 +56,8 @@ _LAZY = {
     # decisions (the function is mh.optimise: mathhammer.wh40k.optimise is its package)
     "Objective": "mathhammer.wh40k.optimise.objectives",
     "SearchOptions": "mathhammer.wh40k.optimise.settings",
-    # army lists and units by name (the functions are mh.roster and mh.datasheets)
+    # army lists and units by name
+    "load_roster": "mathhammer.wh40k.roster.api",
     "Roster": "mathhammer.wh40k.roster.api",
     "Datasheet": "mathhammer.wh40k.bsdata.index",
     "datasheets": "mathhammer.wh40k.bsdata.index",

@@ -60,13 +60,13 @@ def add_targets_file_option(parser: ArgumentParser) -> None:
 
 def target_from_args(text: str, args: argparse.Namespace) -> Any:
     """Resolve a ``--target`` value with the built-in profiles plus any ``--targets-file``."""
-    from mathhammer.wh40k.targets import load, resolve_target
+    from mathhammer.wh40k.targets import load_targets, resolve_target
 
     from mathhammer.wh40k.api import named_target
 
     files = getattr(args, "targets_file", None) or []
     edition = getattr(args, "edition", None) or 11
-    return resolve_target(named_target(text), load(*files) if files else None, edition)
+    return resolve_target(named_target(text), load_targets(*files) if files else None, edition)
 
 
 def edition_type(text: str) -> int:

@@ -72,10 +72,10 @@ def _run_compare(args: argparse.Namespace) -> int:
                                         parse_sweep, show_comparison)
     from mathhammer.wh40k.comparisons import compare, sweep
     from mathhammer.wh40k.cli import options_from_args, weapons_from_args
-    from mathhammer.wh40k.targets import load
+    from mathhammer.wh40k.targets import load_targets
 
     options = options_from_args(args)
-    library = load(*args.targets_file) if args.targets_file else None
+    library = load_targets(*args.targets_file) if args.targets_file else None
     attackers = joined_attackers(weapons_from_args(args.weapons, args))
     common: dict[str, Any] = {"trials": args.trials, "seed": args.seed,
                               "method": "exact" if args.exact else "monte-carlo",

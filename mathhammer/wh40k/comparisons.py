@@ -119,7 +119,7 @@ def compare(attackers: AttackerLike | Mapping[str, AttackerLike],
         or a dict by label) to add the per-100-points metrics.
     library
         Reference-profile library for names (default: the built-in one; see
-        :func:`mathhammer.wh40k.targets.load`).
+        :func:`mathhammer.wh40k.targets.load_targets`).
     keep_results
         Return a :class:`~mathhammer.core.comparison.Comparison` instead of the frame: the
         same frame (``.frame``) and each cell's whole :class:`Result` (``.results``, keyed

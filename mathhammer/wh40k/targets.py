@@ -4,8 +4,8 @@ The built-in library lives in ``mathhammer/wh40k/data/targets.toml`` (package da
 of every number). :data:`targets` is a read-only mapping from names to
 :class:`~mathhammer.wh40k.profiles.TargetProfile`; look-ups ignore case, spaces, hyphens and
 underscores and accept the aliases players use (``"Intercessor"`` finds ``MEQ``).
-:func:`load` reads a user TOML file and returns a new library in which its profiles add to or
-override the built-in ones.
+:func:`load_targets` reads a user TOML file and returns a new library in which its profiles
+add to or override the built-in ones.
 
 Anywhere a target line is accepted, a name works too, optionally with a model count and
 extra keywords: ``"MEQ"``, ``"10x MEQ"``, ``"3x TEQ [STEALTH]"``.
@@ -209,7 +209,7 @@ class TargetLibrary(Mapping[str, TargetProfile]):
         return TargetLibrary(new_entries, index)
 
     def with_file(self, path: str | os.PathLike[str]) -> TargetLibrary:
-        """This library plus the profiles of a TOML file (see :func:`load`)."""
+        """This library plus the profiles of a TOML file (see :func:`load_targets`)."""
         return self.with_entries(read_file(path))
 
     def to_rows(self) -> list[dict[str, Any]]:
@@ -387,7 +387,8 @@ def _builtin() -> TargetLibrary:
 targets: TargetLibrary = _builtin()
 
 
-def load(*paths: str | os.PathLike[str], base: TargetLibrary | None = None) -> TargetLibrary:
+def load_targets(*paths: str | os.PathLike[str],
+                 base: TargetLibrary | None = None) -> TargetLibrary:
     """The built-in library (or ``base``) plus the profiles of one or more TOML files.
 
     Each table of a file is one profile, named by the table, with the fields of the built-in
@@ -401,7 +402,7 @@ def load(*paths: str | os.PathLike[str], base: TargetLibrary | None = None) -> T
     >>> import tempfile, pathlib
     >>> f = pathlib.Path(tempfile.mkdtemp()) / "mine.toml"
     >>> _ = f.write_text('[Sisters]\\nline = "10x Battle Sister: T3 Sv3+ W1"\\n')
-    >>> lib = load(f)
+    >>> lib = load_targets(f)
     >>> str(lib["sisters"]), "MEQ" in lib
     ('10x Battle Sister: T3 Sv3+ W1', True)
     """
@@ -411,12 +412,22 @@ def load(*paths: str | os.PathLike[str], base: TargetLibrary | None = None) -> T
     return library
 
 
+def load(*paths: str | os.PathLike[str], base: TargetLibrary | None = None) -> TargetLibrary:
+    """The old name of :func:`load_targets` (``load_*`` reads paths, ``parse_*`` text): it
+    still works for one release, with a DeprecationWarning."""
+    import warnings
+
+    warnings.warn("mathhammer.wh40k.targets.load is deprecated and will be removed; use "
+                  "load_targets", DeprecationWarning, stacklevel=2)
+    return load_targets(*paths, base=base)
+
+
 def check_library(library: Any) -> None:
     """Refuse a ``library`` that is neither None (the built-in one) nor a
-    :class:`TargetLibrary` (from :func:`load`), naming what it is."""
+    :class:`TargetLibrary` (from :func:`load_targets`), naming what it is."""
     if library is not None and not isinstance(library, TargetLibrary):
-        raise OptionError(f"library must be a TargetLibrary (mathhammer.wh40k.targets.load("
-                          f"'my_targets.toml')) or None for the built-in one, not "
+        raise OptionError(f"library must be a TargetLibrary (mathhammer.wh40k.targets."
+                          f"load_targets('my_targets.toml')) or None for the built-in one, not "
                           f"{type(library).__name__} {library!r:.60}")
 
 
@@ -486,7 +497,7 @@ __all__ = [
     "TargetEntry",
     "TargetLibrary",
     "UnknownTargetError",
-    "load",
+    "load_targets",
     "normalize",
     "read_file",
     "resolve_target",

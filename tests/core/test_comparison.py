@@ -109,7 +109,7 @@ def test_the_decorator_passes_calls_without_results_out_through():
 def test_a_roster_analysis_keeps_its_results():
     from mathhammer.wh40k.roster.api import example
 
-    roster = mh.roster(example("marines"))
+    roster = mh.load_roster(example("marines"))
     frame = roster.compare(["MEQ"], phases=["shooting"])
     kept = roster.compare(["MEQ"], phases=["shooting"], keep_results=True)
     pd.testing.assert_frame_equal(kept.frame, frame)

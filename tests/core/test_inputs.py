@@ -41,7 +41,7 @@ def test_every_python_entry_point_names_a_wrong_object(value):
     calls = [lambda: warmachine.exact(value, WARJACK), lambda: warmachine.exact(HAMMER, value),
              lambda: dust.exact(value, "5x G: INFANTRY2"),
              lambda: dust.exact("4x Shotgun: 3/1", value),
-             lambda: mh.roster(value),
+             lambda: mh.load_roster(value),
              lambda: mh.sweep('Gun: A2 BS3+ S4 AP0 D1', "MEQ", "hit_mod", value, method="exact")]
     for call in calls:
         with pytest.raises(MathhammerError) as caught:

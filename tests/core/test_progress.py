@@ -208,7 +208,7 @@ def test_roster_against_archetypes_shows_one_bar_per_cell(monkeypatch, capsys):
 
     monkeypatch.setattr(progress, "DELAY", 0)
     data = Path(mh.__file__).parent / "wh40k" / "roster" / "data"
-    army = mh.roster(sorted(data.glob("*.ros*"))[0])
+    army = mh.load_roster(sorted(data.glob("*.ros*"))[0])
     quiet = army.compare(["MEQ"], trials=1000, phases=["shooting"], progress=False)
     assert capsys.readouterr().err == ""
     shown = army.compare(["MEQ"], trials=1000, phases=["shooting"], progress=True)

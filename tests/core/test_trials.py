@@ -57,7 +57,7 @@ def test_a_roster_analysis_takes_a_seed_sequence_like_every_entry_point():
     import mathhammer as mh
     from mathhammer.wh40k.roster.api import example
 
-    army = mh.roster(example("marines"))
+    army = mh.load_roster(example("marines"))
     child = np.random.SeedSequence(5)
     frame = army.compare("MEQ", seed=child, method="monte-carlo", trials=1_000,
                          phases=["shooting"])

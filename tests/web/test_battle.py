@@ -45,8 +45,8 @@ def test_bad_scenarios_are_one_line():
 
 
 def test_two_lists_as_one_scenario():
-    first = mh.roster(FILES / "leaders_11e.json")
-    second = mh.roster(FILES / "marines_10e.ros")
+    first = mh.load_roster(FILES / "leaders_11e.json")
+    second = mh.load_roster(FILES / "marines_10e.ros")
     text = two_lists(first, second)
     scenario = parse_scenario(text, "two lists")
     # the second list's Captain and Intercessor Squad are renamed: the first list has them

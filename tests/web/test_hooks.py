@@ -60,7 +60,7 @@ def test_a_roster_from_memory_is_the_roster_of_its_file(roster_files):
 
     for path in roster_files.values():
         held = roster_from_bytes(path.read_bytes(), path.name)
-        on_disk = mh.roster(path)
+        on_disk = mh.load_roster(path)
         assert held.to_dict() == on_disk.to_dict() and held.source == path.name
     with pytest.raises(mh.errors.RosterError, match="big.ros: the file is 17.0 MiB"):
         roster_from_bytes(b" " * (17 * 2**20), "big.ros")

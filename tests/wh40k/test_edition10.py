@@ -283,11 +283,11 @@ data = "older 10e data set"
 
 
 def test_a_reference_target_can_carry_a_10th_edition_statline(tmp_path, capsys):
-    from mathhammer.wh40k.targets import load, resolve_target
+    from mathhammer.wh40k.targets import load_targets, resolve_target
 
     path = tmp_path / "knights.toml"
     path.write_text(KNIGHTS)
-    library = load(path)
+    library = load_targets(path)
     assert resolve_target("Knight", library).wounds == 26
     assert resolve_target("2x Knight", library, edition=10).wounds == 22
     assert library.info("Knight").other_editions[0][2] == "older 10e data set"
@@ -310,13 +310,13 @@ def test_a_reference_target_can_carry_a_10th_edition_statline(tmp_path, capsys):
 
 def test_a_bad_10th_edition_sub_table_names_file_line_and_field(tmp_path):
     from mathhammer.errors import ProfileError
-    from mathhammer.wh40k.targets import load
+    from mathhammer.wh40k.targets import load_targets
 
     path = tmp_path / "bad.toml"
     path.write_text(KNIGHTS.replace("W = 22", "Wounds = 22"))
     with pytest.raises(ProfileError, match=r"bad.toml, line 11: \[Knight.10e\] unknown field "
                                            r"'Wounds'"):
-        load(path)
+        load_targets(path)
 
 
 def test_built_in_targets_carry_no_second_statline():

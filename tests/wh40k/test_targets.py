@@ -8,7 +8,7 @@ from mathhammer.wh40k.api import parse_target
 from mathhammer.wh40k.targets import (
     TargetLibrary,
     UnknownTargetError,
-    load,
+    load_targets,
     resolve_target,
     targets,
 )
@@ -137,7 +137,7 @@ InSv = 5
 InSv_scope = "ranged"
 keywords = ["VEHICLE", "TITANIC"]
 """)
-    lib = load(path)
+    lib = load_targets(path)
     assert isinstance(lib, TargetLibrary)
     assert str(lib["seq"]) == "10x Battle Sister: T3 Sv3+ W1 [INFANTRY]"
     assert lib.info("Battle Sisters").data == "my codex"
@@ -147,19 +147,19 @@ keywords = ["VEHICLE", "TITANIC"]
 
 
 def test_user_name_that_was_an_alias_takes_it_over(tmp_path):
-    lib = load(write(tmp_path, '[Intercessor]\nline = "10x Intercessor: T4 Sv3+ W2"\n'))
+    lib = load_targets(write(tmp_path, '[Intercessor]\nline = "10x Intercessor: T4 Sv3+ W2"\n'))
     assert lib["Intercessor"].count == 10 and lib["MEQ"].count == 5
 
 
 def test_missing_file_is_a_profile_error(tmp_path):
     with pytest.raises(ProfileError, match="cannot read target file .*nope.toml"):
-        load(tmp_path / "nope.toml")
+        load_targets(tmp_path / "nope.toml")
 
 
 def test_malformed_toml_names_file_and_line(tmp_path):
     path = write(tmp_path, '[A]\nT = 4\nSv = 3\nW = = 2\n')
     with pytest.raises(ProfileError, match=r"mine\.toml, line 4, column \d+: malformed TOML"):
-        load(path)
+        load_targets(path)
 
 
 @pytest.mark.parametrize("body, line, pattern", [
@@ -174,14 +174,14 @@ def test_malformed_toml_names_file_and_line(tmp_path):
 ])
 def test_bad_profiles_name_file_and_line(tmp_path, body, line, pattern):
     with pytest.raises(ProfileError, match=rf"mine\.toml, line {line}: .*{pattern}"):
-        load(write(tmp_path, body))
+        load_targets(write(tmp_path, body))
 
 
 def test_not_utf8(tmp_path):
     path = tmp_path / "mine.toml"
     path.write_bytes(b'[A]\nname = "\xff"\n')
     with pytest.raises(ProfileError, match=r"mine\.toml, line 2: not UTF-8"):
-        load(path)
+        load_targets(path)
 
 
 def test_unknown_target_error_is_keyerror_and_mathhammer_error():
@@ -207,7 +207,7 @@ def test_names_as_written_find_what_resolve_finds(tmp_path, edition):
     line (the usual grid target): the same profile as resolve() for every name and alias of
     the built-in library and of a user file that takes an alias over; any other spelling
     still goes through resolve()."""
-    user = load(write(tmp_path, '[Intercessor]\nline = "10x Intercessor: T4 Sv3+ W2"\n'
+    user = load_targets(write(tmp_path, '[Intercessor]\nline = "10x Intercessor: T4 Sv3+ W2"\n'
                                 '[Sisters]\naliases = ["SEQ", "Battle Sisters"]\n'
                                 'line = "10x Battle Sister: T3 Sv3+ W1"\n'))
     for library in (targets, user):
@@ -220,3 +220,14 @@ def test_names_as_written_find_what_resolve_finds(tmp_path, edition):
         assert library.named("meq", edition) is None and library.named("10x MEQ") is None
     assert user.named("Intercessor").count == 10 and targets.named("Intercessor").count == 5
     assert sum(targets.named(n) is not None for n in targets) == len(targets)
+
+
+def test_load_targets_reads_files_and_load_is_its_old_name(tmp_path):
+    # issue 40, item 7: load_* reads paths
+    from mathhammer.wh40k.targets import load, load_targets
+
+    path = tmp_path / "mine.toml"
+    path.write_text('[Sisters]\nline = "10x Battle Sister: T3 Sv3+ W1"\n')
+    assert str(load_targets(path)["sisters"]) == "10x Battle Sister: T3 Sv3+ W1"
+    with pytest.warns(DeprecationWarning, match="use load_targets"):
+        assert str(load(path)["sisters"]) == "10x Battle Sister: T3 Sv3+ W1"

@@ -1,4 +1,4 @@
-"""``mh.roster(path)``: an army list from a BattleScribe or New Recruit file.
+"""``mh.load_roster(path)``: an army list from a BattleScribe or New Recruit file.
 
 A :class:`Roster` holds the list as the file has it (:attr:`Roster.entries`, one per
 datasheet, in file order) and the units ready for analysis (:attr:`Roster.units`: the same
@@ -36,8 +36,9 @@ AttachSpec = str | Iterable[str] | Mapping[str, str] | None
 AssumeSpec = str | Iterable[str] | None
 
 
-def roster(path: str | Path, *, attach: AttachSpec = None,
-           assume: AssumeSpec = None, data: str | os.PathLike[str] | None = None) -> Roster:
+def load_roster(path: str | Path, *, attach: AttachSpec = None,
+                assume: AssumeSpec = None,
+                data: str | os.PathLike[str] | None = None) -> Roster:
     """Read a roster file: BattleScribe ``.ros`` / ``.rosz``, New Recruit ``.json``, or a
     plain-text list (the GW app's export) read against your BSData checkout.
 
@@ -72,7 +73,7 @@ def roster(path: str | Path, *, attach: AttachSpec = None,
 
     Examples
     --------
-    >>> army = roster(example("orks"))
+    >>> army = load_roster(example("orks"))
     >>> army.edition, army.points, army.attached_to("Warboss")
     (11, 1080, 'Boyz')
     >>> frame = army.compare("MEQ", phases=["shooting"])
@@ -87,6 +88,17 @@ def roster(path: str | Path, *, attach: AttachSpec = None,
     pairs = _attach_pairs(attach)
     content = reader.read_bounded_bytes(path, reader.MAX_FILE_BYTES, "roster")
     return _built(_tree(content, path, data), path, pairs, assume)
+
+
+def roster(path: str | Path, *, attach: AttachSpec = None, assume: AssumeSpec = None,
+           data: str | os.PathLike[str] | None = None) -> Roster:
+    """The old name of :func:`load_roster` (``load_*`` reads paths, ``parse_*`` text): it
+    still works for one release, with a DeprecationWarning."""
+    import warnings
+
+    warnings.warn("roster(path) is deprecated and will be removed; use load_roster(path)",
+                  DeprecationWarning, stacklevel=2)
+    return load_roster(path, attach=attach, assume=assume, data=data)
 
 
 def _tree(data: bytes, path: Path, folder: str | os.PathLike[str] | None) -> Any:
@@ -106,13 +118,13 @@ def _tree(data: bytes, path: Path, folder: str | os.PathLike[str] | None) -> Any
 def roster_from_bytes(data: bytes, name: str, *, attach: AttachSpec = None,
                       assume: AssumeSpec = None,
                       checkout: str | os.PathLike[str] | None = None) -> Roster:
-    """:func:`roster` for a file's content held in memory (an upload): ``name`` is the
+    """:func:`load_roster` for a file's content held in memory (an upload): ``name`` is the
     file's name, used in messages only; nothing is read from or written to disk.
 
     Raises
     ------
     RosterError
-        As :func:`roster`, naming ``name``.
+        As :func:`load_roster`, naming ``name``.
     """
     if not isinstance(name, str):
         raise RosterError(f"a roster's name is text, not {type(name).__name__}")
@@ -142,7 +154,7 @@ def example(name: str) -> Path:
 
     Examples
     --------
-    >>> roster(example("marines")).points
+    >>> load_roster(example("marines")).points
     1410
     """
     files = {"marines": "example_marines_11e.ros", "orks": "example_orks_11e.rosz"}
@@ -503,7 +515,7 @@ class Roster:
         from mathhammer.wh40k.roster.analyse import analyse
 
         if not isinstance(other, Roster):
-            raise OptionError("against() takes another Roster (mh.roster(path))")
+            raise OptionError("against() takes another Roster (mh.load_roster(path))")
         if other.edition != self.edition and kwargs.get("edition") is None:
             raise RosterError(f"{self.source} is a {self.edition}th-edition list and "
                               f"{other.source} a {other.edition}th-edition one; compare lists "

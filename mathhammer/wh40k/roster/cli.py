@@ -100,10 +100,10 @@ def _roster_file(args: argparse.Namespace) -> Any:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from mathhammer.wh40k.roster.api import roster
+    from mathhammer.wh40k.roster.api import load_roster
 
-    army = roster(_roster_file(args), attach=args.attach or None,
-                  assume=args.assume or None)
+    army = load_roster(_roster_file(args), attach=args.attach or None,
+                       assume=args.assume or None)
     if args.to_scenario:
         army.to_toml(args.to_scenario)
     if args.optimise and not args.against:
@@ -127,10 +127,10 @@ def _optimise(army: Any, args: argparse.Namespace) -> int:
     from mathhammer.wh40k.cli import options_from_args
     from mathhammer.wh40k.optimise.settings import DEFAULT_OPTIMISE_TRIALS
     from mathhammer.wh40k.optimise.roster import optimise_shooting
-    from mathhammer.wh40k.roster.api import roster
+    from mathhammer.wh40k.roster.api import load_roster
 
-    other = roster(args.against, attach=args.attach_other or None,
-                   assume=args.assume_other or None)
+    other = load_roster(args.against, attach=args.attach_other or None,
+                        assume=args.assume_other or None)
     trials = DEFAULT_OPTIMISE_TRIALS if args.trials == DEFAULT_GRID_TRIALS else args.trials
     result = optimise_shooting(army, other, trials=trials, seed=args.seed,
                                options=options_from_args(args))
@@ -157,20 +157,20 @@ def _listing(army: Any, args: argparse.Namespace) -> int:
 def _analysis(army: Any, args: argparse.Namespace) -> int:
     from mathhammer.wh40k.cli import options_from_args
     from mathhammer.wh40k.comparisons import pivot
-    from mathhammer.wh40k.targets import load
+    from mathhammer.wh40k.targets import load_targets
 
     options = options_from_args(args)
     phases = ("shooting", "fight") if args.phase == "both" else (args.phase,)
     common = dict(method="monte-carlo" if args.monte_carlo else "auto", trials=args.trials,
                   seed=args.seed, profiles=args.profiles, phases=phases, **options)
     if args.against:
-        from mathhammer.wh40k.roster.api import roster
+        from mathhammer.wh40k.roster.api import load_roster
 
-        other = roster(args.against, attach=args.attach_other or None,
-                       assume=args.assume_other or None)
+        other = load_roster(args.against, attach=args.attach_other or None,
+                            assume=args.assume_other or None)
         frame = army.against(other, **common)
     else:
-        library = load(*args.targets_file) if args.targets_file else None
+        library = load_targets(*args.targets_file) if args.targets_file else None
         frame = army.compare(args.target, library=library, **common)
     if args.metric is not None and args.metric not in set(frame["metric"]):
         pivot(frame.drop(columns=["phase", "method"]), args.metric)  # raises, with a hint

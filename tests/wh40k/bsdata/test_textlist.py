@@ -65,7 +65,7 @@ def _line(text: str, start: str) -> int:
 def test_a_text_list_read_against_the_checkout(tmp_path, checkout, text):
     path = tmp_path / "list.txt"
     path.write_text(text, encoding="utf-8")
-    army = mh.roster(path, data=checkout)
+    army = mh.load_roster(path, data=checkout)
     assert army.edition == 11 and army.faction == "Test Faction" and army.points == 1000
     loadouts = {e.name: [(g.name, g.count, sorted((w.name, w.per_model) for w in g.weapons))
                          for g in e.groups] for e in army.entries}
@@ -98,4 +98,4 @@ def test_a_list_of_unknown_units_is_refused_naming_them(tmp_path, checkout):
     path.write_text("Mine (100 Points)\n\nCHARACTERS\n\nNobody (100 Points)\n"
                     "  \u2022 1x Sword\n", encoding="utf-8")
     with pytest.raises(RosterError, match="none of the 1 units.*'Nobody'"):
-        mh.roster(path, data=checkout)
+        mh.load_roster(path, data=checkout)

@@ -12,7 +12,7 @@ from ..roster.conftest import FILES
 
 
 def lists():
-    return mh.roster(FILES / "leaders_11e.json"), mh.roster(FILES / "marines_10e.ros")
+    return mh.load_roster(FILES / "leaders_11e.json"), mh.load_roster(FILES / "marines_10e.ros")
 
 
 def test_every_shooting_unit_with_every_target_open():

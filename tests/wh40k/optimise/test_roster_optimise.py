@@ -12,7 +12,7 @@ LIST, OTHER = FILES / "real_11e.json", FILES / "leaders_11e.json"
 
 
 def test_every_shooting_unit_gets_orders_at_the_other_list():
-    army, other = mh.roster(LIST), mh.roster(OTHER)
+    army, other = mh.load_roster(LIST), mh.load_roster(OTHER)
     scenario, _ = shooting_phase(army, other)
     shooters = {a.attacker for a in scenario.activations}
     assert shooters and shooters <= {u.name for u in army.units}
@@ -47,7 +47,7 @@ def test_situation_options_apply_to_every_activation():
 
     from mathhammer.errors import OptionError
 
-    army, other = mh.roster(LIST), mh.roster(OTHER)
+    army, other = mh.load_roster(LIST), mh.load_roster(OTHER)
     scenario, _ = shooting_phase(army, other, options={"half_range": True, "hit_mod": 1})
     assert all(a.situation.half_range and a.modifiers.hit_mod == 1
                for a in scenario.activations)

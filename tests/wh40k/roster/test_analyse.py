@@ -27,7 +27,7 @@ def value(frame, attacker, target, phase, metric="expected_damage"):
 
 @pytest.fixture(scope="module")
 def marines():
-    return mh.roster(FILES / "marines_10e.ros")
+    return mh.load_roster(FILES / "marines_10e.ros")
 
 
 @pytest.fixture(scope="module")
@@ -41,7 +41,7 @@ def test_columns_and_provenance(marines_exact):
     assert set(marines_exact["method"]) == {"exact"}
     assert marines_exact.attrs["method"] == "exact"
     assert marines_exact.attrs["edition"] == 10 and marines_exact.attrs["notes"] == []
-    custodes = mh.roster(FILES / "features_10e.ros").compare("MEQ", method="auto")
+    custodes = mh.load_roster(FILES / "features_10e.ros").compare("MEQ", method="auto")
     assert custodes.attrs["notes"] == [
         "Objective marker: no statline in the file: it attacks, but is never a target"]
     assert set(marines_exact["metric"]) == {"expected_damage", "expected_models_destroyed",
@@ -87,7 +87,7 @@ def test_unit_without_melee_weapons_has_no_fight_rows(marines_exact):
 
 
 def test_best_melee_weapon_against_each_target():
-    orks = mh.roster(FILES / "orks_11e.ros")
+    orks = mh.load_roster(FILES / "orks_11e.ros")
     frame = orks.compare(["MEQ", "T10 Sv3+ W12 [VEHICLE]"], method="auto", phases=["fight"])
     squig = "Attack squig: Melee A2 WS4+ S4 AP0 D1 [EXTRA ATTACKS]"
     for target, line in (("MEQ", "5x T4 Sv3+ W2 [INFANTRY]"),
@@ -100,7 +100,7 @@ def test_best_melee_weapon_against_each_target():
 
 
 def test_profiles_first_takes_the_listed_order():
-    orks = mh.roster(FILES / "orks_11e.ros")
+    orks = mh.load_roster(FILES / "orks_11e.ros")
     frame = orks.compare("MEQ", method="auto", phases=["fight"], profiles="first")
     expected = mh.exact(["Big choppa: Melee A5 WS2+ S7 AP-1 D2",
                          "Attack squig: Melee A2 WS4+ S4 AP0 D1 [EXTRA ATTACKS]"],
@@ -110,7 +110,7 @@ def test_profiles_first_takes_the_listed_order():
 
 
 def test_weapon_modes_take_the_better_profile():
-    orks = mh.roster(FILES / "orks_11e.ros")
+    orks = mh.load_roster(FILES / "orks_11e.ros")
     frame = orks.compare(["GEQ", "VEQ"], method="auto", phases=["shooting"])
     for target in ("GEQ", "VEQ"):
         profile = mh.targets[target]
@@ -137,8 +137,8 @@ def test_same_seed_same_numbers(marines):
 
 
 def test_against_another_list_uses_its_statlines():
-    orks = mh.roster(FILES / "orks_11e.ros")
-    marines = mh.roster(FILES / "leaders_11e.json")
+    orks = mh.load_roster(FILES / "orks_11e.ros")
+    marines = mh.load_roster(FILES / "leaders_11e.json")
     frame = orks.against(marines, method="auto")
     # the Hellblasters share one statline: the exact engine covers them
     row = value(frame, "Boyz", "Hellblaster Squad", "fight")
@@ -162,8 +162,8 @@ def test_against_another_list_uses_its_statlines():
 
 
 def test_the_default_is_exact_wherever_the_exact_engine_covers_a_cell():
-    orks = mh.roster(FILES / "orks_11e.ros")
-    marines = mh.roster(FILES / "leaders_11e.json")
+    orks = mh.load_roster(FILES / "orks_11e.ros")
+    marines = mh.load_roster(FILES / "leaders_11e.json")
     default = orks.against(marines, phases=["fight"])
     assert default.attrs["method"] == "exact"
     assert default.equals(orks.against(marines, phases=["fight"], method="auto"))
@@ -180,8 +180,8 @@ def test_the_default_is_exact_wherever_the_exact_engine_covers_a_cell():
 
 
 def test_cells_left_to_monte_carlo_say_why():
-    orks = mh.roster(FILES / "orks_11e.ros")
-    marines = mh.roster(FILES / "leaders_11e.json")
+    orks = mh.load_roster(FILES / "orks_11e.ros")
+    marines = mh.load_roster(FILES / "leaders_11e.json")
     frame = orks.against(marines, method="auto", phases=["fight"], trials=2_000,
                          command_reroll="hit")
     led = frame[frame.target == "Intercessor Squad"]
@@ -191,8 +191,8 @@ def test_cells_left_to_monte_carlo_say_why():
 
 
 def test_attached_target_matches_the_whole_unit_engine():
-    orks = mh.roster(FILES / "orks_11e.ros")
-    marines = mh.roster(FILES / "leaders_11e.json")
+    orks = mh.load_roster(FILES / "orks_11e.ros")
+    marines = mh.load_roster(FILES / "leaders_11e.json")
     frame = orks.against(marines, trials=40_000, seed=5, phases=["fight"], method="monte-carlo")
     row = value(frame, "Killa Kans", "Intercessor Squad", "fight")
     kans = mh.wh40k.Unit("Kans", (mh.wh40k.ModelGroup("Kan", 2, mh.parse_target("T8 Sv3+ W7 [VEHICLE]"),
@@ -206,12 +206,12 @@ def test_attached_target_matches_the_whole_unit_engine():
 
 def test_lists_of_different_editions_are_refused():
     with pytest.raises(RosterError, match="same edition"):
-        mh.roster(FILES / "orks_11e.ros").against(mh.roster(FILES / "marines_10e.ros"))
+        mh.load_roster(FILES / "orks_11e.ros").against(mh.load_roster(FILES / "marines_10e.ros"))
 
 
 def test_unit_targets_can_be_given_directly():
-    marines = mh.roster(FILES / "leaders_11e.json")
-    orks = mh.roster(FILES / "orks_11e.ros")
+    marines = mh.load_roster(FILES / "leaders_11e.json")
+    orks = mh.load_roster(FILES / "orks_11e.ros")
     frame = marines.compare({"Kans": orks.unit("Killa Kans")}, method="auto",
                             phases=["shooting"])
     # bodyguard first, then the Leader, then the Support unit, as attach() lists them
@@ -252,7 +252,7 @@ def test_a_list_is_analysed_with_its_own_edition(marines):
 
 
 def test_edition_override_allows_lists_of_both_editions():
-    frame = mh.roster(FILES / "orks_11e.ros").against(mh.roster(FILES / "marines_10e.ros"),
+    frame = mh.load_roster(FILES / "orks_11e.ros").against(mh.load_roster(FILES / "marines_10e.ros"),
                                                       edition=11, method="auto")
     assert frame.attrs["edition"] == 11
 
@@ -295,16 +295,16 @@ def test_cli_against_other_edition_exit_2(capsys):
 
 
 def test_compare_takes_another_roster_as_targets():
-    orks = mh.roster(FILES / "orks_11e.ros")
-    marines = mh.roster(FILES / "leaders_11e.json")
+    orks = mh.load_roster(FILES / "orks_11e.ros")
+    marines = mh.load_roster(FILES / "leaders_11e.json")
     a = orks.compare(marines, method="auto", phases=["shooting"], trials=5_000)
     b = orks.against(marines, method="auto", phases=["shooting"], trials=5_000)
     assert a.equals(b)
 
 
 def test_target_damage_reduction_is_applied():
-    custodes = mh.roster(FILES / "features_10e.ros")
-    orks = mh.roster(FILES / "orks_11e.ros")
+    custodes = mh.load_roster(FILES / "features_10e.ros")
+    orks = mh.load_roster(FILES / "orks_11e.ros")
     frame = orks.compare({"Plague": custodes.unit("Plague Marines")}, method="auto",
                          phases=["fight"], edition=10)
     expected = mh.exact(["Big choppa: Melee A5 WS2+ S7 AP-1 D2",
@@ -347,7 +347,7 @@ def _pistol_squad(tmp_path):
                        profiles=[b.statline("Trooper", 11, 4, "3+", 2)], selections=[model])
     path = tmp_path / "pistols.json"
     path.write_text(b.to_json(b.roster(11, "Test - Pistols", [unit])), encoding="utf-8")
-    return mh.roster(path)
+    return mh.load_roster(path)
 
 
 def test_advanced_models_fire_their_assault_pistols_by_hand(tmp_path):
@@ -422,7 +422,7 @@ ONE_PASS_CASES = {
 def _roster(name):
     from mathhammer.wh40k.roster.api import example
 
-    return mh.roster(example(name.removeprefix("example:")) if name.startswith("example:")
+    return mh.load_roster(example(name.removeprefix("example:")) if name.startswith("example:")
                      else FILES / name)
 
 

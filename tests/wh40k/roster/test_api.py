@@ -5,14 +5,14 @@ Captain (80 pts) and an Ancient (45 pts) recorded as leading a 5-model Intercess
 import pytest
 
 from mathhammer.errors import OptionError, RosterError
-from mathhammer.wh40k.roster.api import example, roster, roster_from_bytes
+from mathhammer.wh40k.roster.api import example, load_roster, roster_from_bytes
 
 from .conftest import FILES
 
 
 @pytest.fixture(scope="module")
 def army():
-    return roster(FILES / "leaders_11e.json")
+    return load_roster(FILES / "leaders_11e.json")
 
 
 def test_units_points_and_attachments(army):
@@ -54,4 +54,16 @@ def test_unknown_units_and_examples(army):
 
 def test_attach_and_assume_are_keywords():
     with pytest.raises(TypeError):
-        roster(FILES / "leaders_11e.json", "Captain=Intercessor Squad")
+        load_roster(FILES / "leaders_11e.json", "Captain=Intercessor Squad")
+
+
+def test_the_old_reader_name_still_loads_a_list_for_one_release():
+    # issue 40, item 7: load_* reads a path; mh.roster(path) is its old name
+    import mathhammer as mh
+
+    with pytest.warns(DeprecationWarning, match=r"use load_roster\(path\)"):
+        old = mh.wh40k.roster.api.roster(example("marines"))
+    with pytest.warns(DeprecationWarning, match="use mathhammer.load_roster"):
+        top = mh.roster
+    assert top is mh.load_roster is mh.wh40k.load_roster
+    assert old.points == load_roster(example("marines")).points

@@ -40,12 +40,12 @@ def test_to_scenario_and_errors(tmp_path, capsys):
 
 
 def test_an_example_list_without_a_file():
-    from mathhammer.wh40k.roster.api import example, roster
+    from mathhammer.wh40k.roster.api import example, load_roster
     from tests.hostile import refused, run_cli
 
     status, out, err, _ = run_cli(["roster", "--example", "orks"])
     assert status == 0, err
-    army = roster(example("orks"))
+    army = load_roster(example("orks"))
     assert out.splitlines()[0].endswith(f"{army.points} points")
     assert all(f"{e.name}:" in out for e in army.entries)
     refused(["roster"], "give a roster FILE", "--example orks")

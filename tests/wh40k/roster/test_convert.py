@@ -24,7 +24,7 @@ def group(roster, unit, name):
 @pytest.mark.parametrize("plain, zipped, edition", [("marines_10e.ros", "marines_10e.rosz", 10),
                                                      ("orks_11e.ros", "orks_11e.rosz", 11)])
 def test_both_editions_plain_and_zipped(plain, zipped, edition):
-    a, b = mh.roster(FILES / plain), mh.roster(FILES / zipped)
+    a, b = mh.load_roster(FILES / plain), mh.load_roster(FILES / zipped)
     assert a.edition == b.edition == edition
     assert a.to_dict() == b.to_dict()
 
@@ -47,7 +47,7 @@ def test_listing_json_shape(capsys):
 
 
 def test_listing_lines_are_exact():
-    army = mh.roster(FILES / "marines_10e.ros")
+    army = mh.load_roster(FILES / "marines_10e.ros")
     squad = entry(army, "Intercessor Squad")
     assert [group_dict(g) for g in squad.groups] == [
         {"name": "Intercessor", "count": 4, "profile": "T4 Sv3+ W2 [BATTLELINE, IMPERIUM, INFANTRY]",
@@ -60,7 +60,7 @@ def test_listing_lines_are_exact():
 
 
 def test_weapon_counts_on_model_groups():
-    orks = mh.roster(FILES / "orks_11e.ros")
+    orks = mh.load_roster(FILES / "orks_11e.ros")
     boys = group(orks, "Boyz", "Boy")
     assert boys.count == 9
     assert [(w.name, w.per_model) for w in boys.weapons] == [("Slugga", 1), ("Choppa", 1)]
@@ -71,7 +71,7 @@ def test_weapon_counts_on_model_groups():
 
 def test_unit_wide_weapons_are_shared_out():
     # two lascannons hang off a five-model unit: two models carry one each
-    army = mh.roster(FILES / "marines_10e.ros")
+    army = mh.load_roster(FILES / "marines_10e.ros")
     groups = entry(army, "Devastator Squad").groups
     assert [(g.name, g.count) for g in groups] == [("Devastator Marine", 3),
                                                    ("Devastator Marine w/ Lascannon", 2)]
@@ -79,12 +79,12 @@ def test_unit_wide_weapons_are_shared_out():
 
 
 def test_weapon_profiles_directly_on_a_model():
-    warboss = group(mh.roster(FILES / "orks_11e.ros"), "Warboss", "Warboss")
+    warboss = group(mh.load_roster(FILES / "orks_11e.ros"), "Warboss", "Warboss")
     assert "Kustom shoota" in [w.name for w in warboss.weapons]
 
 
 def test_multi_statline_unit():
-    army = mh.roster(FILES / "multi_statline_10e.ros")
+    army = mh.load_roster(FILES / "multi_statline_10e.ros")
     groups = {g.name: g for g in entry(army, "Kommandos").groups}
     assert groups["Kommando"].count == 8
     assert groups["Kommando Boss Nob"].profile.toughness == 5  # closest name: Kommandos
@@ -94,12 +94,12 @@ def test_multi_statline_unit():
 
 
 def test_weapon_with_modes():
-    champion = group(mh.roster(FILES / "features_10e.ros"), "Blade Champion", "Blade Champion")
+    champion = group(mh.load_roster(FILES / "features_10e.ros"), "Blade Champion", "Blade Champion")
     (swords,) = [w for w in champion.weapons if w.name == "Vaultswords"]
     assert [p.name for p in swords.profiles] == ["Vaultswords - Behemor",
                                                  "Vaultswords - Hurricanis",
                                                  "Vaultswords - Victus"]
-    kans = group(mh.roster(FILES / "orks_11e.ros"), "Killa Kans", "Killa Kan")
+    kans = group(mh.load_roster(FILES / "orks_11e.ros"), "Killa Kans", "Killa Kan")
     (blasta,) = [w for w in kans.weapons if w.name == "Kan blasta"]
     assert [str(p) for p in blasta.profiles] == [
         'Kan Blasta - Kill Shot: 24" A1 BS5+ S9 AP-2 DD6 [BLAST]',
@@ -107,26 +107,26 @@ def test_weapon_with_modes():
 
 
 def test_ranged_and_melee_profiles_on_one_selection():
-    guard = group(mh.roster(FILES / "features_10e.ros"), "Custodian Guard", "Custodian Guard")
+    guard = group(mh.load_roster(FILES / "features_10e.ros"), "Custodian Guard", "Custodian Guard")
     kinds = [(w.name, w.melee) for w in guard.weapons]
     assert kinds == [("Guardian spear", False), ("Guardian spear (melee)", True)]
 
 
 def test_invulnerable_save_from_ability_text():
-    army = mh.roster(FILES / "features_10e.ros")
+    army = mh.load_roster(FILES / "features_10e.ros")
     assert group(army, "Custodian Guard", "Custodian Guard").profile.invuln == 4
     # Blade Champion: only the wargear's text ("The bearer has a 4+ invulnerable save")
     assert group(army, "Blade Champion", "Blade Champion").profile.invuln == 4
 
 
 def test_invulnerable_save_characteristic_11e():
-    orks = mh.roster(FILES / "orks_11e.ros")
+    orks = mh.load_roster(FILES / "orks_11e.ros")
     assert group(orks, "Warboss", "Warboss").profile.invuln == 5
     assert group(orks, "Killa Kans", "Killa Kan").profile.invuln is None
 
 
 def test_feel_no_pain_rule_and_conditional_note():
-    army = mh.roster(FILES / "features_10e.ros")
+    army = mh.load_roster(FILES / "features_10e.ros")
     plague = entry(army, "Plague Marines")
     assert plague.groups[0].profile.fnp == 5
     # "while a Character model is leading this unit": applied once a Leader is attached
@@ -137,21 +137,21 @@ def test_feel_no_pain_rule_and_conditional_note():
 
 def test_10th_edition_conversion_is_kept_on_the_weapon():
     # [CONVERSION] is a 10th-edition ability the engines model (edition=10, beyond_12)
-    plague = entry(mh.roster(FILES / "features_10e.ros"), "Plague Marines")
+    plague = entry(mh.load_roster(FILES / "features_10e.ros"), "Plague Marines")
     assert not any("Conversion" in n for n in plague.notes)
     incinerator = next(w for w in plague.groups[0].weapons if w.name == "Plasma incinerator")
     assert [a.name for a in incinerator.profiles[0].abilities] == ["CONVERSION", "RAPID FIRE"]
 
 
 def test_unmodelled_keyword_becomes_a_note():
-    plague = entry(mh.roster(FILES / "features_10e.ros"), "Plague Marines")
+    plague = entry(mh.load_roster(FILES / "features_10e.ros"), "Plague Marines")
     assert "Plague knife: keyword 'Plague Weapon' is not modelled (ignored)" in plague.notes
     knife = next(w for w in plague.groups[0].weapons if w.name == "Plague knife")
     assert [a.name for a in knife.profiles[0].abilities] == ["LETHAL HITS"]
 
 
 def test_scoped_keywords_11e():
-    warboss = group(mh.roster(FILES / "orks_11e.ros"), "Warboss", "Warboss")
+    warboss = group(mh.load_roster(FILES / "orks_11e.ros"), "Warboss", "Warboss")
     klaw = next(w for w in warboss.weapons if w.name == "Power klaw").profiles[0]
     (lethal,) = klaw.abilities
     assert lethal.scope == ("NON-MONSTER", "NON-VEHICLE")
@@ -161,7 +161,7 @@ def test_scoped_keywords_11e():
 
 
 def test_unit_without_statline():
-    army = mh.roster(FILES / "features_10e.ros")
+    army = mh.load_roster(FILES / "features_10e.ros")
     marker = entry(army, "Objective marker")
     assert marker.points == 0 and not marker.has_statline
     assert str(marker.groups[0].profile) == "T1 Sv- W1 [FORTIFICATION]"  # a placeholder
@@ -171,27 +171,27 @@ def test_unit_without_statline():
 
 
 def test_points_with_enhancements_and_other_costs():
-    army = mh.roster(FILES / "marines_10e.ros")
+    army = mh.load_roster(FILES / "marines_10e.ros")
     assert entry(army, "Captain").points == 90  # 80 + a 10-point enhancement
     assert army.points == 255
     assert army.unit("Captain").points == 90
-    orks = mh.roster(FILES / "orks_11e.ros")
+    orks = mh.load_roster(FILES / "orks_11e.ros")
     assert orks.points == 330
     assert "Detachment: War Horde (1 Detachment Points)" in orks.notes
 
 
 def test_duplicate_unit_names():
-    names = [e.name for e in mh.roster(FILES / "orks_11e.ros").entries]
+    names = [e.name for e in mh.load_roster(FILES / "orks_11e.ros").entries]
     assert names == ["Warboss", "Boyz", "Boyz (2)", "Killa Kans"]
 
 
 def test_keywords_from_categories():
-    captain = group(mh.roster(FILES / "marines_10e.ros"), "Captain", "Captain")
+    captain = group(mh.load_roster(FILES / "marines_10e.ros"), "Captain", "Captain")
     assert captain.profile.keywords == {"CHARACTER", "INFANTRY", "IMPERIUM"}
 
 
 def test_new_recruit_json_leading_and_supporting():
-    army = mh.roster(FILES / "leaders_11e.json")
+    army = mh.load_roster(FILES / "leaders_11e.json")
     assert army.edition == 11 and army.points == 245
     assert army.attached_to("Captain") == "Intercessor Squad"
     assert army.attached_to("Ancient") == "Intercessor Squad"
@@ -206,11 +206,11 @@ def test_new_recruit_json_leading_and_supporting():
 
 
 def test_attach_option_for_10th_edition():
-    army = mh.roster(FILES / "marines_10e.ros", attach="Captain=Intercessor Squad")
+    army = mh.load_roster(FILES / "marines_10e.ros", attach="Captain=Intercessor Squad")
     squad = army.unit("Intercessor Squad")
     assert [g.role for g in squad.groups] == ["bodyguard", "bodyguard", "leader"]
     assert squad.points == 170
-    assert mh.roster(FILES / "marines_10e.ros",
+    assert mh.load_roster(FILES / "marines_10e.ros",
                      attach={"Captain": "Intercessor Squad"}).to_dict() == army.to_dict()
 
 
@@ -218,16 +218,16 @@ def test_attach_option_for_10th_edition():
                                            ("Captain=Captain", "itself")])
 def test_attach_errors(spec, message):
     with pytest.raises(RosterError, match=message):
-        mh.roster(FILES / "marines_10e.ros", attach=spec)
+        mh.load_roster(FILES / "marines_10e.ros", attach=spec)
 
 
 def test_attach_needs_an_equals_sign():
     with pytest.raises(OptionError, match="LEADER=BODYGUARD"):
-        mh.roster(FILES / "marines_10e.ros", attach="Captain")
+        mh.load_roster(FILES / "marines_10e.ros", attach="Captain")
 
 
 def test_to_toml_runs_as_a_scenario(tmp_path):
-    army = mh.roster(FILES / "leaders_11e.json")
+    army = mh.load_roster(FILES / "leaders_11e.json")
     path = tmp_path / "army.toml"
     army.to_toml(path)
     scenario = mh.load_scenario(path)
@@ -260,7 +260,7 @@ def test_nested_forces_and_custom_names(tmp_path):
                         'name="Captain" customName="Captain Titus" entryId="e-cap"')
     path = tmp_path / "nested.ros"
     path.write_text(text)
-    army = mh.roster(path)
+    army = mh.load_roster(path)
     assert [e.name for e in army.entries] == ["Captain", "Intercessor Squad", "Devastator Squad"]
     assert army.faction == "Imperium - Space Marines + Imperium - Agents"
     assert "custom name: Captain Titus" in entry(army, "Captain").notes
@@ -272,7 +272,7 @@ def test_top_level_upgrade_with_a_statline_is_a_unit(tmp_path):
         'name="Devastator Squad" entryId="e-dev" number="1" type="upgrade"')
     path = tmp_path / "upgrade.ros"
     path.write_text(text)
-    army = mh.roster(path)
+    army = mh.load_roster(path)
     assert entry(army, "Devastator Squad").models == 5
 
 
@@ -284,15 +284,15 @@ def test_recorded_links_that_cannot_hold_are_notes(tmp_path):
                                      "name": "Supporting"}]
     path = tmp_path / "three.json"
     path.write_text(json.dumps(data))
-    army = mh.roster(path)
+    army = mh.load_roster(path)
     assert army.attached_to("Hellblaster Squad") is None
     assert any("already has two units attached" in n for n in army.notes)
     with pytest.raises(RosterError, match="already has two units attached"):
-        mh.roster(FILES / "leaders_11e.json", attach="Hellblaster Squad=Intercessor Squad")
+        mh.load_roster(FILES / "leaders_11e.json", attach="Hellblaster Squad=Intercessor Squad")
 
 
 def test_damage_reduction_from_ability_text():
-    army = mh.roster(FILES / "features_10e.ros")
+    army = mh.load_roster(FILES / "features_10e.ros")
     plague = entry(army, "Plague Marines")
     assert (plague.damage_minus, plague.damage_halved) == (1, False)
     assert army.unit("Plague Marines").damage_minus == 1
@@ -301,15 +301,15 @@ def test_damage_reduction_from_ability_text():
 
 
 def test_leader_ability_suggests_an_attachment():
-    army = mh.roster(FILES / "marines_10e.ros")
+    army = mh.load_roster(FILES / "marines_10e.ros")
     assert entry(army, "Captain").can_lead == ("Intercessor Squad",)
     assert any(n.startswith("Captain can lead Intercessor Squad") for n in army.notes)
-    attached = mh.roster(FILES / "marines_10e.ros", attach="Captain=Intercessor Squad")
+    attached = mh.load_roster(FILES / "marines_10e.ros", attach="Captain=Intercessor Squad")
     assert not any("can lead" in n for n in attached.notes)
 
 
 def test_html_listing():
-    page = mh.roster(FILES / "orks_11e.ros")._repr_html_()
+    page = mh.load_roster(FILES / "orks_11e.ros")._repr_html_()
     assert "<table" in page and "Boyz (2)" in page and "11th edition" in page
 
 
@@ -325,7 +325,7 @@ def test_single_model_datasheet_with_an_attendant_model(tmp_path):
     anchor = '<selection id="s-cap-pist"'
     path = tmp_path / "skull.ros"
     path.write_text(text.replace(anchor, skull + anchor, 1))
-    captain = entry(mh.roster(path), "Captain")
+    captain = entry(mh.load_roster(path), "Captain")
     assert [(g.name, g.count, g.profile.toughness) for g in captain.groups] == [
         ("Captain", 1, 4), ("Servo-skull", 1, 2)]
     assert [w.name for w in captain.groups[0].weapons] == ["Bolt pistol", "Power fist"]
@@ -342,5 +342,5 @@ def test_incoming_links_in_the_associations_list(tmp_path):
             s["associations"] = s.pop("incomingAssociations")
     path = tmp_path / "incoming.json"
     path.write_text(json.dumps(data))
-    army = mh.roster(path)
+    army = mh.load_roster(path)
     assert army.attached_to("Captain") == army.attached_to("Ancient") == "Intercessor Squad"

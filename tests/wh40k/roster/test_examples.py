@@ -13,7 +13,7 @@ def test_docstring_examples():
 
 
 def test_example_lists_have_ten_units_each():
-    marines, orks = mh.roster(example("marines")), mh.roster(example("orks"))
+    marines, orks = mh.load_roster(example("marines")), mh.load_roster(example("orks"))
     assert len(marines.units) == len(orks.units) == 10
     assert marines.points == sum(e.points for e in marines.entries) == 1410
     assert orks.points == sum(e.points for e in orks.entries) == 1080
@@ -22,7 +22,7 @@ def test_example_lists_have_ten_units_each():
 def test_lootas_by_hand():
     # 5 deffguns: D3 shots each (mean 2), 5+ to hit, S8 vs T4 wounds on 2+, Sv3+ with AP-1:
     # 4+ save, D2 on W2 models (twenty of them, so the unit's wounds never cap the total).
-    frame = mh.roster(example("orks")).compare("20x T4 Sv3+ W2", method="auto",
+    frame = mh.load_roster(example("orks")).compare("20x T4 Sv3+ W2", method="auto",
                                               phases=["shooting"])
     row = frame.query("attacker == 'Lootas' and metric == 'expected_damage'")
     assert abs(row["value"].item() - 5 * 2 * (1 / 3) * (5 / 6) * (1 / 2) * 2) < 1e-12

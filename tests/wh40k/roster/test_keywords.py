@@ -84,4 +84,4 @@ def test_utf16_roster(tmp_path):
     text = (FILES / "marines_10e.ros").read_text().replace('encoding="UTF-8"',
                                                               'encoding="UTF-16"')
     path.write_bytes(text.encode("utf-16"))
-    assert mh.roster(path).to_dict() == mh.roster(FILES / "marines_10e.ros").to_dict()
+    assert mh.load_roster(path).to_dict() == mh.load_roster(FILES / "marines_10e.ros").to_dict()

@@ -15,14 +15,14 @@ from .conftest import FILES
 
 def _error(path) -> str:
     with pytest.raises(RosterError) as info:
-        mh.roster(path)
+        mh.load_roster(path)
     message = str(info.value)
     assert str(path) in message and "\n" not in message
     return message
 
 
 def test_billion_laughs_is_refused_without_expanding():
-    mh.roster(FILES / "marines_10e.ros")  # imports done before measuring
+    mh.load_roster(FILES / "marines_10e.ros")  # imports done before measuring
     tracemalloc.start()
     try:
         message = _error(FILES / "billion_laughs.ros")
@@ -41,7 +41,7 @@ def test_zip_bomb_is_stopped_while_unpacking(tmp_path):
             for _ in range(read.MAX_XML_BYTES // len(block) + 8):
                 member.write(block)
     assert bomb.stat().st_size < 2**20  # small on disk, 40 MiB unpacked
-    mh.roster(FILES / "marines_10e.rosz")  # imports done before measuring
+    mh.load_roster(FILES / "marines_10e.rosz")  # imports done before measuring
     tracemalloc.start()
     try:
         message = _error(bomb)
@@ -124,7 +124,7 @@ def test_oversized_file_is_refused_before_reading(tmp_path, monkeypatch):
 
 def test_missing_file():
     with pytest.raises(RosterError, match="cannot read roster file"):
-        mh.roster(FILES / "nope.ros")
+        mh.load_roster(FILES / "nope.ros")
 
 
 def test_absurd_model_count(tmp_path):
@@ -150,8 +150,8 @@ def test_container_is_recognised_by_content(tmp_path):
     zipped.write_bytes((FILES / "marines_10e.rosz").read_bytes())
     as_json = tmp_path / "army2.ros"
     as_json.write_text((FILES / "leaders_11e.json").read_text())
-    assert mh.roster(zipped).to_dict() == mh.roster(FILES / "marines_10e.ros").to_dict()
-    assert mh.roster(as_json).edition == 11
+    assert mh.load_roster(zipped).to_dict() == mh.load_roster(FILES / "marines_10e.ros").to_dict()
+    assert mh.load_roster(as_json).edition == 11
 
 
 def test_json_and_xml_trees_match():
@@ -185,7 +185,7 @@ def test_damaged_files_give_mathhammer_errors_only(tmp_path, name):
                                             b"[", b":", b'number="-3" ', b"encoding='x'"])
         path.write_bytes(bytes(data))
         try:
-            army = mh.roster(path)
+            army = mh.load_roster(path)
             army.to_dict()
         except MathhammerError as exc:
             assert "\n" not in str(exc)

@@ -37,7 +37,7 @@ def cell(frame, attacker, target, phase, metric="expected_damage"):
 
 @pytest.fixture(scope="module", params=ALL)
 def listed(request):
-    return request.param, mh.roster(FILES / request.param)
+    return request.param, mh.load_roster(FILES / request.param)
 
 
 # -- 1. scenarios keep the list's edition ---------------------------------------------------
@@ -97,7 +97,7 @@ def test_unit_level_profile_of_a_one_model_kind_unit_is_everyones(tmp_path, edit
                         selections=[b.selection("Crewman", "model", 3)])
     path = tmp_path / "crew.json"
     path.write_text(b.to_json(b.roster(edition, "Test", [squad])))
-    crew = entry(mh.roster(path), "Rivet Crew")
+    crew = entry(mh.load_roster(path), "Rivet Crew")
     assert [(g.count, [(w.name, w.per_model) for w in g.weapons]) for g in crew.groups] == [
         (3, [("Rivet gun", 1)])]
 
@@ -137,7 +137,7 @@ def test_every_weapon_like_selection_is_a_weapon_or_a_note(name):
     from mathhammer.wh40k.roster.read import read_tree
 
     try:
-        army_ = mh.roster(FILES / name)
+        army_ = mh.load_roster(FILES / name)
     except MathhammerError:
         pytest.skip("a file refused on purpose")
     root = read_tree(FILES / name)
@@ -206,7 +206,7 @@ def test_defensive_rules_in_the_analysis(listed):
 
 def test_assume_applies_a_conditional_rule(listed):
     name, _ = listed
-    army_ = mh.roster(FILES / name, assume="Iron Warden: hold the line")
+    army_ = mh.load_roster(FILES / name, assume="Iron Warden: hold the line")
     assert army_.defense_of("Iron Warden")["wound_minus_all"] == 1
     duel = army_.against(army_, method="auto", phases=["fight"])
     attacker = "Lord Castellan" if "10e" in name else "Warded Sentinels"
@@ -216,7 +216,7 @@ def test_assume_applies_a_conditional_rule(listed):
 
 def test_assume_refuses_an_unknown_rule():
     with pytest.raises(RosterError, match="Hold the Line") as info:
-        mh.roster(FILES / "real_10e.ros", assume="Iron Warden: Iron Skin")
+        mh.load_roster(FILES / "real_10e.ros", assume="Iron Warden: Iron Skin")
     assert "\n" not in str(info.value)
 
 
@@ -257,7 +257,7 @@ def test_defensive_texts(name, text, expected):
 # -- 7. Leaders ------------------------------------------------------------------------------
 @pytest.mark.parametrize("name", ALL)
 def test_can_lead_from_dash_and_square_bullets(name):
-    castellan = entry(mh.roster(FILES / name), "Lord Castellan")
+    castellan = entry(mh.load_roster(FILES / name), "Lord Castellan")
     assert castellan.can_lead == ("Warded Sentinels", "Veiled Stalkers")
 
 
@@ -268,14 +268,14 @@ def test_can_lead_from_dash_and_square_bullets(name):
 @pytest.mark.parametrize("name", TENTH)
 def test_attach_checked_against_the_leader_text(name, pair, words):
     with pytest.raises(RosterError, match=words) as info:
-        mh.roster(FILES / name, attach=pair)
+        mh.load_roster(FILES / name, attach=pair)
     assert "\n" not in str(info.value)
 
 
 @pytest.mark.parametrize("name", ALL)
 def test_leaders_rules_apply_to_the_unit_it_leads(name):
     attach = "Lord Castellan=Warded Sentinels" if "10e" in name else None
-    army_ = mh.roster(FILES / name, attach=attach)
+    army_ = mh.load_roster(FILES / name, attach=attach)
     unit = army_.unit("Warded Sentinels")
     # Bulwark: Feel No Pain 5+ for the whole unit; the Sentinels keep their 4+ vs mortals
     assert [(g.profile.fnp, g.profile.fnp_mortal) for g in unit.groups] == [(5, 4), (5, None)]
@@ -327,7 +327,7 @@ def test_negative_points_in_xml_are_refused(tmp_path):
     path = tmp_path / "neg.ros"
     path.write_text(text)
     with pytest.raises(RosterError, match="'-100'"):
-        mh.roster(path)
+        mh.load_roster(path)
 
 
 def test_thousands_of_keywords_are_refused_quickly(tmp_path):
@@ -341,7 +341,7 @@ def test_thousands_of_keywords_are_refused_quickly(tmp_path):
     path.write_text(b.to_xml(b.roster(10, "Test", [unit])))
     start = time.perf_counter()
     with pytest.raises(RosterError, match="5000 keywords"):
-        mh.roster(path)
+        mh.load_roster(path)
     assert time.perf_counter() - start < 5
 
 
@@ -356,7 +356,7 @@ def test_text_exports_are_refused_naming_the_export_to_use(tmp_path, text, kind)
     path = tmp_path / "list.txt"
     path.write_text(text)
     with pytest.raises(RosterError) as info:
-        mh.roster(path)
+        mh.load_roster(path)
     message = str(info.value)
     assert kind in message and "New Recruit as JSON" in message and "\n" not in message
 
@@ -401,7 +401,7 @@ def test_plot_draws_every_phase(tmp_path, monkeypatch):
 
 
 def test_scenario_carries_the_leaders_rules_and_defense(tmp_path):
-    text = mh.roster(FILES / "real_11e.json").to_toml()
+    text = mh.load_roster(FILES / "real_11e.json").to_toml()
     sentinels = text.split('[units."Warded Sentinels"]')[1].split("[units.")[0]
     assert 'profile = "T4 Sv3+ W2 FNP5+ FNP4+(mortal) [BATTLELINE, INFANTRY]"' in sentinels
     warden = text.split('[units."Iron Warden"]')[1].split("[units.")[0]
@@ -432,7 +432,7 @@ def test_rules_we_do_not_model_are_notes(tmp_path, text):
                                  b.ability("Odd Rule", text)])
     path = tmp_path / "odd.ros"
     path.write_text(b.to_xml(b.roster(10, "Test", [hero])))
-    notes = entry(mh.roster(path), "Test Hero").notes
+    notes = entry(mh.load_roster(path), "Test Hero").notes
     assert any("'Odd Rule' is not modelled" in n for n in notes)
 
 
@@ -442,10 +442,10 @@ def test_huge_numbers_in_xml_are_short_refusals_or_notes(tmp_path):
     path = tmp_path / "huge.ros"
     path.write_text(text.replace('number="5"', f'number="{big}"', 1))
     with pytest.raises(RosterError) as info:
-        mh.roster(path)
+        mh.load_roster(path)
     assert len(str(info.value)) < 300 and "huge.ros" in str(info.value)
     path.write_text(text.replace('>24"<', '>24"<', 1).replace(">2<", f">{big}<", 1))
-    for e in mh.roster(path).entries:   # an unreadable characteristic: a short note
+    for e in mh.load_roster(path).entries:   # an unreadable characteristic: a short note
         assert all(len(n) < 600 for n in e.notes)
 
 

@@ -11,7 +11,7 @@ from .conftest import FILES
 
 
 def test_the_toml_holds_the_lists_units_points_and_edition():
-    text = roster_toml(mh.roster(FILES / "marines_10e.ros"))
+    text = roster_toml(mh.load_roster(FILES / "marines_10e.ros"))
     data = tomllib.loads(text)
     assert data["rules"]["edition"] == 10 and data["rounds"] == 1
     units = data["units"]
@@ -31,7 +31,7 @@ def test_the_toml_holds_the_lists_units_points_and_edition():
 
 
 def test_the_toml_reads_back_as_the_same_units():
-    army = mh.roster(FILES / "marines_10e.ros")
+    army = mh.load_roster(FILES / "marines_10e.ros")
     scenario = parse_scenario(roster_toml(army))
     for unit in army.units:
         assert scenario.units[unit.name].groups == unit.groups

@@ -72,7 +72,7 @@ def check_scenario(text: str, army) -> dict:
 
 def test_a_file_name_with_line_breaks_stays_in_its_comment(tmp_path):
     path = write_roster(tmp_path, HOSTILE.replace("\x00", ""))
-    army = mh.roster(path)
+    army = mh.load_roster(path)
     text = army.to_toml()
     check_scenario(text, army)
     first = text.splitlines()[0]
@@ -81,7 +81,7 @@ def test_a_file_name_with_line_breaks_stays_in_its_comment(tmp_path):
 
 
 def test_names_keep_their_quotes_and_backslashes(tmp_path):
-    army = mh.roster(write_roster(tmp_path, "army"))
+    army = mh.load_roster(write_roster(tmp_path, "army"))
     data = check_scenario(army.to_toml(), army)
     squad = next(e.name for e in army.entries if e.name.startswith("Squad"))
     assert '"""\'\'\'\\ "x"' in squad and "\x7f" in squad  # what the reader kept
@@ -96,14 +96,14 @@ def test_the_command_line_writes_the_same_escaped_scenario(tmp_path):
     assert status == 0, err
     text = out.read_text(encoding="utf-8")
     assert "Injected" not in tomllib.loads(text)["units"]
-    check_scenario(text, mh.roster(path))
+    check_scenario(text, mh.load_roster(path))
 
 
 def test_the_web_pages_battle_of_two_hostile_lists(tmp_path):
     from mathhammer.web.battle import two_lists
 
-    first = mh.roster(write_roster(tmp_path, "ours\n[rules]"))
-    second = mh.roster(write_roster(tmp_path, "theirs\r\n[[activations]]\u2028"))
+    first = mh.load_roster(write_roster(tmp_path, "ours\n[rules]"))
+    second = mh.load_roster(write_roster(tmp_path, "theirs\r\n[[activations]]\u2028"))
     text = two_lists(first, second)
     assert one_break(text)
     data = tomllib.loads(text)
@@ -150,5 +150,5 @@ UNIT_NAME = st.text(st.characters(codec="utf-8"), min_size=1, max_size=30)
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(file_name=FILE_NAME, name=UNIT_NAME)
 def test_any_file_and_unit_name_round_trips(tmp_path, file_name, name):
-    army = mh.roster(write_roster(tmp_path, file_name, name))
+    army = mh.load_roster(write_roster(tmp_path, file_name, name))
     check_scenario(army.to_toml(), army)
