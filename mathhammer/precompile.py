@@ -155,3 +155,24 @@ def _run_command(args) -> int:
         print(f"all ready in {sum(seconds.values()):.1f} s; later runs load the compiled "
               f"kernels from numba's cache")
     return 0
+
+
+def warmup_in_background(engines: Iterable[str]) -> bool:
+    """Start ``mathhammer warmup`` for ``engines`` in a detached process and return at once.
+
+    The command that called it answers and exits while the kernels compile for the next
+    run; the child writes nothing to this process's terminal or pipes. Returns whether the
+    process started (a system that cannot start one simply compiles on the next run).
+    """
+    import subprocess
+    import sys
+
+    names = _checked(engines)
+    command = [sys.executable, "-m", "mathhammer", "warmup",
+               *[arg for name in names for arg in ("--engine", name)]]
+    try:
+        subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL, start_new_session=True)
+    except OSError:
+        return False
+    return True

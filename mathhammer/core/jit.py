@@ -126,6 +126,21 @@ class _OptimisationLevel(numba.core.event.Listener):
             _config.OPT = self.saved.pop()[1]
 
 
+def is_cached(dispatcher: Any) -> bool:
+    """Whether numba's cache holds compiled code of ``dispatcher`` (an ``@kernel``), read
+    from its cache index without loading or compiling anything.
+
+    A first call of a kernel that is not cached compiles it (seconds); a caller may answer
+    another way meanwhile (:mod:`mathhammer.wh40k.first_answer`). When numba keeps no
+    cache for the kernel, or its private layout is not the one expected, answers True: the
+    kernel then runs as always.
+    """
+    try:
+        return Path(dispatcher._cache._cache_file._index_path).is_file()
+    except AttributeError:
+        return True
+
+
 def clear_stale_caches(package_root: Path) -> bool:
     """Delete numba's cache files under ``package_root`` when a kernel's source has changed.
 

@@ -376,7 +376,8 @@ class Result:
         """``"exact"`` or ``"Monte Carlo, N trials, seed S"``."""
         if self.trials is None:
             return "exact"
-        return f"Monte Carlo, {self.trials:,} trials, seed {self.seed}"
+        drawn = " drawn from the exact distribution" if self.inputs.get("engine") else ""
+        return f"Monte Carlo{drawn}, {self.trials:,} trials, seed {self.seed}"
 
     @property
     def situation(self) -> str:
@@ -518,6 +519,8 @@ class Result:
         if self.method == MONTE_CARLO:
             out["trials"] = self.trials
             out["seed"] = self.seed
+            if self.inputs.get("engine"):   # which sampler drew the trials, when not the kernel
+                out["engine"] = self.inputs["engine"]
             if self.inputs.get("seed_spawn_key"):
                 out["seed_spawn_key"] = list(self.inputs["seed_spawn_key"])
         for name, dist in self.distributions.items():

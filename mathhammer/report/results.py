@@ -24,9 +24,7 @@ def result_text(result: Any, max_rows: int = 120) -> str:
     """The readable plain-text report of ``result`` (see
     :meth:`~mathhammer.core.result.Result.to_text`; ``max_rows`` checked there)."""
     lines = []
-    engine = ("exact" if result.method == "exact"
-              else f"Monte Carlo, {result.trials:,} trials, seed {result.seed}")
-    lines.append(f"Engine: {engine}")
+    lines.append(f"Engine: {result.engine_note}")
     if "precision" in result.inputs:
         reached = result.inputs["precision"]
         state = "reached" if reached.get("reached") else "NOT reached (trial cap)"

@@ -15,6 +15,8 @@ from mathhammer.wh40k.profiles import EDITIONS, REROLL_POLICIES
 _REROLL_CHOICES = [p for p in REROLL_POLICIES if p != "none"]
 #: What ``--plot`` can draw, default first.
 PLOT_OUTCOMES = ("damage", "models_destroyed", "attacker_mortal_wounds")
+#: What ``simulate --sampler`` takes, default first.
+SAMPLERS = ("auto", "kernel", "exact-draws")
 
 
 def register(subparsers: Any) -> None:
@@ -24,6 +26,14 @@ def register(subparsers: Any) -> None:
         description="Roll the attack sequence many times: WEAPON_LINEs against --target.")
     _add_attack_arguments(simulate)
     add_monte_carlo_options(simulate, allow_auto=True)
+    simulate.add_argument(
+        "--sampler", choices=SAMPLERS, default="auto",
+        help="what draws the trials: 'kernel', numba's simulation kernel; 'exact-draws', "
+             "outcomes drawn from the exact distribution (the same law, other bits; only "
+             "for one group of identical models without a Command Re-roll); 'auto' "
+             "(default): the kernel, except on a first run whose kernel is not compiled yet, "
+             "where exact draws answer at once when they can while the kernel compiles in "
+             "the background. The output names the sampler that answered")
     add_output_options(simulate, outcomes=PLOT_OUTCOMES)
     simulate.set_defaults(handler=_run_simulate)
 
@@ -242,12 +252,55 @@ def _run_simulate(args: argparse.Namespace) -> int:
 
     if args.target_stderr is not None and not args.target_stderr > 0:
         raise OptionError(f"--target-stderr {args.target_stderr} must be positive, e.g. 0.01")
-    result = simulate(weapons_from_args(args.weapons, args), target_from_args(args.target, args),
-                      trials=args.trials,
-                      seed=args.seed, target_stderr=args.target_stderr,
-                      **options_from_args(args))
+    weapons = weapons_from_args(args.weapons, args)
+    target, options = target_from_args(args.target, args), options_from_args(args)
+    result = _drawn_from_exact(args, weapons, target, options)
+    if result is None:
+        result = simulate(weapons, target, trials=args.trials, seed=args.seed,
+                          target_stderr=args.target_stderr, **options)
     emit(result, args, _header(result))
     return 0
+
+
+def _drawn_from_exact(args: argparse.Namespace, weapons: list[str], target: Any,
+                      options: dict[str, Any]) -> Any:
+    """The answer drawn from the exact distribution when ``--sampler`` asks for it, or when
+    ``auto`` meets a kernel not compiled yet (its compile then starts in the background);
+    None when the kernel answers."""
+    from mathhammer.wh40k import first_answer
+
+    if args.sampler == "kernel":
+        return None
+    fixed_trials = isinstance(args.trials, int) and args.target_stderr is None
+    if args.sampler == "auto" and (not fixed_trials or first_answer.kernels_compiled()):
+        return None
+    if not fixed_trials:
+        raise OptionError("--sampler exact-draws draws a fixed number of trials: give "
+                          "--trials N, or leave out --target-stderr and --trials auto")
+    result = first_answer.simulate_from_exact(weapons, target, trials=args.trials,
+                                              seed=args.seed, **options)
+    if result is None and args.sampler == "exact-draws":
+        raise OptionError("--sampler exact-draws: the exact engine does not solve this attack "
+                          "as one chain (several model groups, or a Command Re-roll); use "
+                          "--sampler kernel")
+    if result is not None and args.sampler == "auto":
+        from mathhammer.precompile import warmup_in_background
+
+        warmup_in_background(["40k"])
+        _note("mathhammer: first run: drawn from the exact distribution while the "
+                 "simulation kernel compiles in the background; later runs use the kernel")
+    return result
+
+
+def _note(line: str) -> None:
+    """``line`` on stderr when it is a terminal and no ``--quiet`` is given (never on stdout
+    or in JSON)."""
+    import sys
+
+    from mathhammer.core.progress import is_quiet, stderr_is_terminal
+
+    if stderr_is_terminal() and not is_quiet():
+        print(line, file=sys.stderr)
 
 
 def _run_exact(args: argparse.Namespace) -> int:

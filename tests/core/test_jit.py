@@ -156,3 +156,17 @@ def test_a_lean_inlining_kernel_has_the_helpers_compiled_for_it_inlined():
     [step_ir] = step.inspect_llvm().values()
     [other_ir] = other_step.inspect_llvm().values()
     assert "alwaysinline" in step_ir and "alwaysinline" not in other_ir
+
+
+def test_is_cached_reads_the_cache_index_without_compiling(tmp_path, monkeypatch):
+    import importlib
+
+    (tmp_path / "cached_kernel_module.py").write_text(
+        "import numba\n\n@numba.njit(cache=True)\ndef plus_one(x):\n    return x + 1\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    module = importlib.import_module("cached_kernel_module")
+    assert jit.is_cached(module.plus_one) is False
+    assert not module.plus_one.overloads          # asking compiled nothing
+    assert module.plus_one(1) == 2
+    assert jit.is_cached(module.plus_one) is True
+    assert jit.is_cached(object()) is True        # no numba cache to read: run as always
