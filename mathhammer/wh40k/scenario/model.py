@@ -13,7 +13,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
-from mathhammer.errors import MathhammerError, ScenarioError, did_you_mean
+from mathhammer.errors import MathhammerError, OptionError, ScenarioError, did_you_mean
 from mathhammer.wh40k.profiles import Modifiers, Rules
 from mathhammer.wh40k.scenario.activations import PHASES, Activation, Attack, Phase, WeaponChoice
 from mathhammer.wh40k.scenario.selection import infer_sides, select_attacks
@@ -262,7 +262,11 @@ class Scenario:
 
     def locate(self, error: MathhammerError) -> MathhammerError:
         """``error`` said at ``FILE:LINE`` of the activation it concerns, when known (a
-        scenario read from a file knows where each activation was written)."""
+        scenario read from a file knows where each activation was written). It reads the
+        error's :attr:`~mathhammer.errors.MathhammerError.activation`, never its message."""
+        if not isinstance(error, MathhammerError):
+            raise OptionError(f"locate takes a MathhammerError (its activation field), not "
+                              f"{type(error).__name__} {error!r:.40}")
         for activation, origin in zip(self.activations, self.origins):
             if error.activation is not None and activation.label == error.activation:
                 return error.located(origin)

@@ -2,7 +2,7 @@
 
 import pytest
 
-from mathhammer.errors import ScenarioError
+from mathhammer.errors import MathhammerError, ScenarioError
 from mathhammer.wh40k.parse import parse_target, parse_weapon
 from mathhammer.wh40k.scenario.activations import Activation
 from mathhammer.wh40k.scenario.model import (MAX_ROUNDS, Scenario, ScenarioRules,
@@ -64,3 +64,5 @@ def test_locate_names_the_file_line_of_an_activation():
     assert error.location is None   # the error itself is left as it was
     elsewhere = ScenarioError("elsewhere")
     assert sc.locate(elsewhere) is elsewhere
+    with pytest.raises(MathhammerError, match="locate takes a MathhammerError"):
+        sc.locate("activation 'Marines shoots Orks': bad")   # a message is not read
