@@ -1,0 +1,401 @@
+"""A tournament's lists against each other: the meta matrix (issue 36).
+
+:func:`meta` reads every list of a folder (or the files given), skips and names the ones it
+cannot use (not a roster, damaged, another edition than most of the folder), and analyses
+every list against every other one, both ways:
+
+1. a *unit pairing* is one attacking unit, one target unit and one phase, exactly a cell of
+   ``mathhammer roster A --against B`` (:func:`~mathhammer.wh40k.roster.analyse.analyse`:
+   the same weapon selection, 04.01, the same exact / Monte Carlo engines);
+2. identical unit pairings across lists are solved once: a pairing is keyed by the
+   attacker's resolved model groups and weapons, the target's resolved profile(s) and
+   defensive rules, the phase and the analysis options (names and points left out), so an
+   event whose lists share datasheets solves a fraction of its pairings
+   (:attr:`MetaResult.counts`);
+3. each side's *plan*: every unit of a list, in each phase, at its best target of the other
+   list, the one where its expected points destroyed are highest (models destroyed break
+   ties; a list without points is scored by models destroyed). Each unit chooses on its own:
+   no joint plan, no overkill between units (:data:`PLAN_RULE`, in every output).
+
+Expected points destroyed of a pairing: expected models destroyed times the target unit's
+points per model (its points over its models; an attached Leader's points are spread over
+the whole unit).
+
+Monte Carlo pairings are seeded from ``SeedSequence(seed, spawn_key=...)`` with a spawn key
+from the pairing's key, so a pairing's numbers depend neither on the other pairings, nor on
+the order of the lists, nor on where it runs: a Dask cluster gives the same bits as this
+machine, and a resumed run the same as one that was never interrupted.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import hashlib
+import os
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from mathhammer.core.signatures import EXACT, MONTE_CARLO, check_method
+from mathhammer.core.trials import DEFAULT_GRID_TRIALS, check_seed, check_trials
+from mathhammer.errors import MathhammerError, OptionError, RosterError
+from mathhammer.wh40k.roster.api import Roster, load_roster
+from mathhammer.wh40k.scenario.units import Unit
+
+#: How each side's plan is made, said in every output.
+PLAN_RULE = ("each unit at its own best target (highest expected points destroyed, then "
+             "models destroyed), in each phase; units choose independently (no joint plan, "
+             "no overkill between units)")
+#: The phases analysed by default.
+PHASES = ("shooting", "fight")
+#: The figures kept of each unit pairing.
+FIGURES = ("expected_damage", "expected_models_destroyed", "p_unit_destroyed")
+
+
+@dataclasses.dataclass(frozen=True)
+class Skipped:
+    """A file of the folder that is not in the matrix, and why."""
+
+    path: str
+    reason: str
+
+
+@dataclasses.dataclass(frozen=True)
+class Lists:
+    """The lists read: labels (file names without their extension) to rosters, in file
+    order, and the files skipped."""
+
+    rosters: dict[str, Roster]
+    skipped: tuple[Skipped, ...]
+    edition: int
+
+
+def read_lists(sources: str | os.PathLike[str] | Iterable[str | os.PathLike[str]]
+               | Mapping[str, Roster]) -> Lists:
+    """Every readable list of a folder or of the files given; the others named and skipped.
+
+    Parameters
+    ----------
+    sources
+        A folder (every file in it, hidden ones aside, in name order), a file, a list of
+        folders and files, or a dict of labels to :class:`~mathhammer.Roster` s.
+
+    Returns
+    -------
+    Lists
+        The lists of the edition most of them share; a file that is not a roster, is
+        damaged, or is of another edition is in ``skipped`` with the reason.
+
+    Raises
+    ------
+    RosterError
+        One line when no two lists can be read (naming the files skipped and why).
+
+    Examples
+    --------
+    >>> from mathhammer.wh40k.roster.api import example
+    >>> found = read_lists([example("marines"), example("orks")])
+    >>> list(found.rosters), found.edition, found.skipped
+    (['example_marines_11e', 'example_orks_11e'], 11, ())
+    """
+    if isinstance(sources, Mapping):
+        rosters = {str(k): v for k, v in sources.items()}
+        bad = [k for k, v in rosters.items() if not isinstance(v, Roster)]
+        if bad:
+            raise OptionError(f"meta list '{bad[0]}' is not a Roster; read it with "
+                              "mh.load_roster(path)")
+        skipped: list[Skipped] = []
+    else:
+        rosters, skipped = _read_files(_files(sources))
+    editions = Counter(r.edition for r in rosters.values())
+    edition = max(editions, key=lambda e: (editions[e], e)) if editions else 0
+    for label, army in list(rosters.items()):
+        if army.edition != edition:
+            skipped.append(Skipped(army.source or label, f"a {army.edition}th-edition list "
+                                   f"among {edition}th-edition ones"))
+            del rosters[label]
+    if len(rosters) < 2:
+        found = "; ".join(f"{s.path}: {s.reason}" for s in skipped)
+        raise RosterError(f"meta needs at least two readable lists, found {len(rosters)}"
+                          + (f" (skipped {found})" if found else "")
+                          + "; give a folder of .ros, .rosz or .json rosters")
+    return Lists(rosters, tuple(skipped), edition)
+
+
+def _files(sources: Any) -> list[Path]:
+    if isinstance(sources, (str, os.PathLike)):
+        sources = [sources]
+    if not isinstance(sources, Iterable):
+        raise OptionError(f"meta takes a folder, files or a dict of rosters, not "
+                          f"{type(sources).__name__}")
+    out: list[Path] = []
+    for source in sources:
+        if not isinstance(source, (str, os.PathLike)):
+            raise OptionError(f"meta takes folder and file paths, not "
+                              f"{type(source).__name__} {source!r:.60}")
+        path = Path(source)
+        if path.is_dir():
+            out += sorted(p for p in path.iterdir()
+                          if p.is_file() and not p.name.startswith("."))
+        elif path.is_file():
+            out.append(path)
+        else:
+            raise OptionError(f"'{path}' is neither a folder nor a file; give a folder of "
+                              "rosters or roster files")
+    return out
+
+
+def _read_files(paths: Sequence[Path]) -> tuple[dict[str, Roster], list[Skipped]]:
+    rosters: dict[str, Roster] = {}
+    skipped = []
+    for path in paths:
+        try:
+            army = load_roster(path)
+        except (MathhammerError, OSError) as exc:
+            reason = " ".join(str(exc).split()).removeprefix(f"{path}: ")
+            skipped.append(Skipped(str(path), reason))
+            continue
+        label = path.stem if path.stem not in rosters else path.name
+        if not army.units:
+            skipped.append(Skipped(str(path), "no unit with a statline"))
+            continue
+        rosters[label] = army
+    return rosters, skipped
+
+
+# -- unit pairings ------------------------------------------------------------------------
+def canonical(value: Any) -> Any:
+    """``value`` as nested tuples of plain values, the same in every process (sets sorted,
+    dataclasses as their fields, enums as their values): what a pairing's digest is made of.
+
+    Examples
+    --------
+    >>> canonical(frozenset({"b", "a"}))
+    ('set', ('a', 'b'))
+    """
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return (type(value).__name__,) + tuple(
+            (f.name, canonical(getattr(value, f.name))) for f in dataclasses.fields(value))
+    if isinstance(value, enum.Enum):
+        return canonical(value.value)
+    if isinstance(value, (frozenset, set)):
+        return ("set", tuple(sorted((canonical(v) for v in value), key=repr)))
+    if isinstance(value, Mapping):
+        return ("map", tuple(sorted(((canonical(k), canonical(v)) for k, v in value.items()),
+                                    key=repr)))
+    if isinstance(value, (tuple, list)):
+        return tuple(canonical(v) for v in value)
+    if isinstance(value, float):
+        return float.hex(value)
+    return value
+
+
+def attacker_key(unit: Unit) -> Unit:
+    """The attacking unit as far as its pairings depend on it: no name, no points."""
+    groups = tuple(dataclasses.replace(g, points=None) for g in unit.groups)
+    return dataclasses.replace(unit, name="", groups=groups)
+
+
+def target_key(target: Any) -> tuple[Any, ...]:
+    """A target (the analysis's ``_Target``) as far as pairings depend on it: no label."""
+    unit = target.unit
+    if unit is not None:
+        groups = tuple(dataclasses.replace(g, points=None) for g in unit.groups)
+        unit = dataclasses.replace(unit, name="", groups=groups)
+    return (target.profile, unit, target.defense)
+
+
+def digest(*parts: Any) -> str:
+    """A pairing's key as 24 hex digits (sha256 of its canonical form)."""
+    return hashlib.sha256(repr(canonical(parts)).encode()).hexdigest()[:24]
+
+
+@dataclasses.dataclass(frozen=True)
+class Settings:
+    """What every pairing of a run shares: engine, trials, seed, weapon choice, phases and
+    the checked situation / modifier / rule options."""
+
+    method: str
+    trials: int
+    seed: int
+    profiles: str
+    phases: tuple[str, ...]
+    options: Any   # the analysis's _Options
+
+    @classmethod
+    def build(cls, edition: int, method: str, trials: int, seed: int, profiles: str,
+              phases: Iterable[str] | str, options: Mapping[str, Any]) -> Settings:
+        from mathhammer.wh40k.roster.analyse import PROFILE_CHOICES, _Options
+
+        method = check_method(method)
+        trials = check_trials(trials) if method != EXACT else trials
+        if profiles not in PROFILE_CHOICES:
+            raise OptionError(f"profiles='{profiles}' must be 'best' or 'first'")
+        if isinstance(phases, str):
+            phases = phases.split(",")
+        chosen = tuple(p.strip() for p in phases)
+        for phase in chosen:
+            if phase not in PHASES:
+                raise OptionError(f"phase '{phase}' must be shooting or fight, e.g. "
+                                  "--phase shooting,fight")
+        if not chosen:
+            raise OptionError("give at least one phase: shooting, fight")
+        built = _Options.build({**options, "edition": options.get("edition") or edition})
+        return cls(method, trials, check_seed(seed), profiles, tuple(dict.fromkeys(chosen)),
+                   built)
+
+    def key(self) -> tuple[Any, ...]:
+        """The settings every pairing's digest includes (the seed only for Monte Carlo)."""
+        seed = self.seed if self.method != EXACT else None
+        trials = self.trials if self.method != EXACT else None
+        return (self.method, trials, seed, self.profiles, self.options)
+
+
+@dataclasses.dataclass(frozen=True)
+class Pairing:
+    """One unit pairing to solve: the attacker, the target (``_Target``), the phase and its
+    digest."""
+
+    unit: Unit
+    target: Any
+    phase: str
+    key: str
+
+
+def pairings(lists: Mapping[str, Roster], settings: Settings
+             ) -> tuple[dict[tuple[str, str], list[tuple[str, str, str, str, Any]]],
+                        dict[str, Pairing]]:
+    """Every list pair's cells and the unique pairings behind them.
+
+    Returns
+    -------
+    tuple
+        ``{(list, other): [(unit, target label, phase, digest, target unit), ...]}`` and
+        ``{digest: Pairing}``, one per distinct pairing.
+    """
+    from mathhammer.wh40k.roster.analyse import _targets
+
+    shared = digest(settings.key())
+    attackers = {label: [(u, digest(attacker_key(u))) for u in army.units]
+                 for label, army in lists.items()}
+    targets = {}
+    for label, army in lists.items():
+        made = _targets(army, None) if army.targets else []
+        targets[label] = [(t, digest(target_key(t)), unit)
+                          for t, unit in zip(made, army.targets)]
+    cells: dict[tuple[str, str], list[tuple[str, str, str, str, Any]]] = {}
+    unique: dict[str, Pairing] = {}
+    for mine, units in attackers.items():
+        for theirs, found in targets.items():
+            if mine == theirs:
+                continue
+            rows = cells[(mine, theirs)] = []
+            for unit, unit_digest in units:
+                for target, target_digest, target_unit in found:
+                    for phase in settings.phases:
+                        key = digest(unit_digest, target_digest, phase, shared)
+                        if key not in unique:
+                            unique[key] = Pairing(unit, target, phase, key)
+                        rows.append((unit.name, target.label, phase, key, target_unit))
+    return cells, unique
+
+
+# -- the matrix ---------------------------------------------------------------------------
+def meta(sources: Any, *, phases: Iterable[str] | str = PHASES, method: str = "auto",
+         trials: int = DEFAULT_GRID_TRIALS, seed: int = 1, profiles: str = "best",
+         client: Any = None, out: str | os.PathLike[str] | None = None,
+         progress: bool | None = None, **options: Any) -> Any:
+    """Every list of an event against every other one: the meta matrix.
+
+    Parameters
+    ----------
+    sources
+        A folder of roster files, files, or a dict of labels to rosters (see
+        :func:`read_lists`; unreadable and other-edition files are skipped and named in
+        :attr:`MetaResult.skipped`).
+    phases
+        ``"shooting"``, ``"fight"`` or both (a list, or text such as ``"shooting,fight"``).
+    method
+        ``"auto"`` (exact wherever the exact engine covers a pairing, Monte Carlo
+        elsewhere), ``"exact"`` (every pairing, or a one-line refusal naming the first it
+        does not cover) or ``"monte-carlo"``.
+    trials, seed
+        Monte Carlo trials per pairing and the root seed.
+    profiles
+        ``"best"`` or ``"first"``: which of several melee weapons / weapon profiles a model
+        uses, as in :meth:`~mathhammer.Roster.against`.
+    client
+        A ``dask.distributed.Client``: pairings are solved as tasks on its workers, with the
+        same figures as here, bit for bit.
+    out
+        A folder where solved pairings are written as they come (``pairings.jsonl``); a run
+        given the same folder and options skips the pairings already there.
+    progress
+        A progress bar on stderr, one step per pairing solved.
+    **options
+        Situation, modifier and rule options of :func:`mathhammer.simulate`.
+
+    Returns
+    -------
+    MetaResult
+
+    Examples
+    --------
+    >>> from mathhammer.wh40k.roster.api import example
+    >>> result = meta([example("marines"), example("orks")], method="exact",
+    ...               phases="shooting")
+    >>> result.matrix("points_destroyed").round(1)
+    opponent             example_marines_11e  example_orks_11e
+    list
+    example_marines_11e                  NaN             262.0
+    example_orks_11e                   142.7               NaN
+    """
+    from mathhammer.core.inputs import dask_client
+    from mathhammer.wh40k.roster.meta_result import MetaResult
+    from mathhammer.wh40k.roster.meta_solve import Store, solve
+
+    dask_client(client)
+    found = read_lists(sources)
+    settings = Settings.build(found.edition, method, trials, seed, profiles, phases, options)
+    store = Store(out) if out is not None else None
+    cells, unique = pairings(found.rosters, settings)
+    answers, solved, resumed = solve(unique, settings, client=client, store=store,
+                                     progress=progress)
+    plans = best_targets(cells, answers)
+    counts = {"lists": len(found.rosters), "list_pairs": len(cells),
+              "pairings": sum(len(rows) for rows in cells.values()), "unique": len(unique),
+              "solved": solved, "resumed": resumed}
+    counts["from_cache"] = counts["pairings"] - solved - resumed
+    methods = {a["method"] for a in answers.values()} - {"none"}
+    result = MetaResult(lists=found.rosters, skipped=found.skipped, edition=found.edition,
+                        plans=plans, counts=counts, settings=settings,
+                        method=methods.pop() if len(methods) == 1 else "mixed")
+    if store is not None:
+        result.write(store.folder)
+    return result
+
+
+def best_targets(cells: Mapping[tuple[str, str], list[tuple[str, str, str, str, Any]]],
+                 answers: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Each list's plan against each other list: one row per attacking unit and phase, at
+    its best target (:data:`PLAN_RULE`; a unit with no weapon for a phase has no row)."""
+    rows = []
+    for (mine, theirs), found in cells.items():
+        options: dict[tuple[str, str], list[dict[str, Any]]] = {}
+        for unit, target, phase, key, target_unit in found:
+            answer = answers[key]
+            figures = answer["figures"]
+            if not figures:
+                continue
+            models = figures["expected_models_destroyed"][0]
+            per_model = (float(target_unit.points) / target_unit.models
+                         if target_unit.points else 0.0)
+            options.setdefault((unit, phase), []).append({
+                "list": mine, "opponent": theirs, "unit": unit, "phase": phase,
+                "target": target, "points": models * per_model, "models": models,
+                "damage": figures["expected_damage"][0], "method": answer["method"]})
+        for choices in options.values():
+            rows.append(max(choices, key=lambda c: (c["points"], c["models"])))
+    return rows
