@@ -29,7 +29,8 @@ def build_parser() -> ArgumentParser:
                                        parser_class=ArgumentParser)
     wh40k_cli.register(subparsers)
     for module_name in ("mathhammer.wh40k.scenario.cli", "mathhammer.wh40k.compare_cli",
-                        "mathhammer.wh40k.roster.cli", "mathhammer.wh40k.optimise.cli",
+                        "mathhammer.wh40k.roster.cli", "mathhammer.wh40k.roster.meta_cli",
+                        "mathhammer.wh40k.optimise.cli",
                         "mathhammer.wh40k.bsdata.cli",
                         "mathhammer.warmachine.cli", "mathhammer.dust.cli",
                         "mathhammer.precompile", "mathhammer.web.cli"):
