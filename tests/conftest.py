@@ -14,6 +14,7 @@ runs with the guard on and fails a test that meets a kernel unmarked.
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -23,8 +24,31 @@ import pytest
 
 from tests import kernel_guard
 
-#: Engines warmed in each of the two processes, balanced by cold compile time.
-_SPLIT = (("scenario", "dust"), ("40k", "warmachine"))
+#: Engines warmed in each of the two processes, near balanced by cold compile time (about 16
+#: and 12 s); 40k and its scenario engine together, so that one process holds every kernel
+#: helper they share (see _WARMER).
+_SPLIT = (("40k", "scenario"), ("warmachine", "dust"))
+
+#: The environment variable naming the folder where each warmup process writes what it saw:
+#: whether every kernel compiled (a cold cache) and which functions compiled more than once.
+#: tests/core/test_jit.py reads it instead of compiling every kernel again.
+COMPILE_REPORTS = "MATHHAMMER_TEST_COMPILE_REPORTS"
+
+#: A warmup process: ``mh.warmup`` of the engines named, then its report (JSON).
+_WARMER = """
+import gc, json, sys
+import mathhammer as mh
+from numba.core.registry import CPUDispatcher
+report, engines = sys.argv[1], sys.argv[2:]
+mh.warmup(engines)
+dispatchers = [d for d in gc.get_objects() if isinstance(d, CPUDispatcher)]
+cold = any(d.stats.cache_misses for d in dispatchers) and not any(
+    d.stats.cache_hits for d in dispatchers)
+twice = [[d.py_func.__module__, d.py_func.__name__, [str(s) for s in d.overloads]]
+         for d in dispatchers if len(d.overloads) > 1]
+with open(report, "w") as f:
+    json.dump({"engines": engines, "cold": cold, "twice": twice}, f)
+"""
 
 
 def _guard_mode(config) -> str | None:
@@ -84,6 +108,9 @@ def pytest_runtest_makereport(item, call):
 
 def pytest_sessionfinish(session) -> None:
     config = session.config
+    reports = os.environ.get(COMPILE_REPORTS)
+    if reports and not hasattr(config, "workerinput"):
+        shutil.rmtree(reports, ignore_errors=True)
     if getattr(config, "_kernel_guard", None) == "list" and not hasattr(config, "workerinput"):
         count = kernel_guard.write_list(config._kernel_record)
         sys.stderr.write(f"\n{count} kernel tests listed in {kernel_guard.KERNEL_TESTS}\n")
@@ -94,8 +121,10 @@ def pytest_sessionstart(session) -> None:
         return   # an xdist worker: the controller has warmed the cache already
     if getattr(session.config, "_kernel_guard", None):
         return   # no kernel will run: nothing to warm
-    warmers = [subprocess.Popen([sys.executable, "-m", "mathhammer", "warmup", "--json",
-                                 *[arg for engine in engines for arg in ("--engine", engine)]],
+    reports = Path(tempfile.mkdtemp(prefix="mathhammer-warmup-"))
+    os.environ[COMPILE_REPORTS] = str(reports)   # inherited by the xdist workers
+    warmers = [subprocess.Popen([sys.executable, "-c", _WARMER,
+                                 str(reports / f"{'-'.join(engines)}.json"), *engines],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
                for engines in _SPLIT]
     for warmer in warmers:
