@@ -162,7 +162,7 @@ def _parse_body(body: str, offset: int, line: str, name: str) -> tuple[Cell | No
                 per_target.append((current, tuple(cells), col))
             current, cells = _CLASS_WORDS[word], []
             if any(c == current for c, *_ in per_target):
-                raise ProfileError(f"target class '{token}' given twice", detail="", token=token,
+                raise ProfileError(f"target class '{token}' given twice", token=token,
                                    column=col, line=line)
             continue
         if current is None:
@@ -180,7 +180,7 @@ def _parse_body(body: str, offset: int, line: str, name: str) -> tuple[Cell | No
             word = {INFANTRY: "INF", VEHICLE: "VEH", AIRCRAFT: "AIR"}[cls]
             expected = f"{need}" if cls != AIRCRAFT else f"1..{need}"
             raise ProfileError(f"{word} needs {expected} cells (one per armour level), got "
-                               f"{len(cs)}", detail="", token=word, column=col, line=line)
+                               f"{len(cs)}", token=word, column=col, line=line)
         out.append((cls, cs))
     return None, tuple(out)
 
@@ -207,7 +207,7 @@ def parse_weapon_line(text: str) -> tuple[WeaponLine, dict, int | None]:
                                   "(one per squad)",
                            token=token, column=offset + rest.find(token) + 1, line=line)
     if not name:
-        raise ProfileError("missing weapon name before ':'", detail="", token=":",
+        raise ProfileError("missing weapon name before ':'", token=":",
                            column=offset + colon + 1, line=line)
     body_with_tags = rest[colon + 1:]
     body, tags = _split_tags(body_with_tags, line, offset + colon + 1)
@@ -320,7 +320,7 @@ def _weapon_from_toml(text: str, ref: re.Match, base: Path | None):
     if not weapon_name.strip():
         if count_text is not None:
             raise ProfileError("'Nx' goes with one weapon (FILE.toml#UNIT/WEAPON), not a whole "
-                               "unit", detail="", token=count_text + "x", column=1, line=text)
+                               "unit", token=count_text + "x", column=1, line=text)
         return unit.declared()
     try:
         line = unit.weapon(weapon_name.strip())
@@ -329,7 +329,7 @@ def _weapon_from_toml(text: str, ref: re.Match, base: Path | None):
                            column=text.index(weapon_name) + 1, line=text) from None
     carriers = unit.carriers(line.name) if count_text is None else int(count_text)
     if carriers < 0:
-        raise ProfileError(f"negative carrier count '{count_text}x'", detail="", token=count_text,
+        raise ProfileError(f"negative carrier count '{count_text}x'", token=count_text,
                            column=1, line=text)
     try:
         return Weapon(line, carriers)
@@ -363,7 +363,7 @@ def parse_target(text: str | Target, base: Path | None = None) -> Target:
         if ref.group(1) is not None:
             n = int(ref.group(1))
             if n < 1:
-                raise ProfileError(f"a target needs at least one model, not {n}", detail="",
+                raise ProfileError(f"a target needs at least one model, not {n}",
                                    token=ref.group(1) + "x", column=1, line=line)
             target = replace(target, models=n)
         return _apply_target_tags(target, tags, line)
@@ -375,10 +375,10 @@ def parse_target(text: str | Target, base: Path | None = None) -> Target:
                            column=offset + 1, line=line)
     name = line[offset:offset + colon].strip()  # curly quotes and dashes survive
     if not name:
-        raise ProfileError("missing target name before ':'", detail="", token=":",
+        raise ProfileError("missing target name before ':'", token=":",
                            column=offset + colon + 1, line=line)
     if count == 0:
-        raise ProfileError("a target needs at least one model, not 0x", detail="", token="0x",
+        raise ProfileError("a target needs at least one model, not 0x", token="0x",
                            column=1, line=line)
     body, tags = _split_tags(rest[colon + 1:], line, offset + colon + 1)
     fields = _target_fields(body, offset + colon + 1, line)

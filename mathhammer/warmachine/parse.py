@@ -185,8 +185,9 @@ def _parse_stats(line: str, stats: str, offset: int, allowed: tuple[str, ...], e
         name = parsed.group(1).upper()
         value = int(parsed.group(2))
         if name not in allowed:
-            raise ProfileError(f"unknown characteristic '{name}'", detail=""
-                               f"{did_you_mean(name, allowed)} (known: {', '.join(allowed)})",
+            raise ProfileError(f"unknown characteristic '{name}'",
+                               detail=f"{did_you_mean(name, allowed)} (known: "
+                                      f"{', '.join(allowed)})",
                                token=token, column=column, line=line)
         if name in found:
             raise ProfileError(f"characteristic {name} given twice", detail="; keep one",
@@ -262,7 +263,7 @@ def parse_attack(line: str) -> Attack:
         if kinds:
             _, token, column = found[kinds[1]]
             raise ProfileError(f"an attack uses one of MAT, RAT and AAT, not both "
-                               f"{kinds[0]} and {kinds[1]}", detail="", token=token,
+                               f"{kinds[0]} and {kinds[1]}", token=token,
                                column=column, line=line)
         raise ProfileError(f"attack line needs its attack stat: add MAT n (melee), RAT n "
                            f"(ranged) or AAT n (arcane), like {_ATTACK_EXAMPLE!r}", line=line)
