@@ -1,0 +1,97 @@
+"""The meta matrix: lists read and skipped, pairings keyed and solved once, each unit at its
+best target with the same numbers as ``roster A --against B``."""
+
+import dataclasses
+import os
+import subprocess
+import sys
+
+import pytest
+
+import mathhammer as mh
+from mathhammer.errors import OptionError, RosterError
+from mathhammer.wh40k.roster.meta import (PLAN_RULE, attacker_key, canonical, digest, meta,
+                                          read_lists)
+
+from .conftest import FILES
+from .event_lists import event_lists
+
+
+@pytest.fixture(scope="module")
+def event(tmp_path_factory):
+    return event_lists(tmp_path_factory.mktemp("event"), 4, units=3)
+
+
+def test_unreadable_and_other_edition_files_are_named_and_skipped(tmp_path, event):
+    (tmp_path / "notes.ros").write_text("not a roster", encoding="utf-8")
+    found = read_lists([*event, tmp_path / "notes.ros", FILES / "ninth_edition.ros",
+                        FILES / "marines_10e.ros"])
+    assert list(found.rosters) == [p.stem for p in event] and found.edition == 11
+    reasons = {os.path.basename(s.path): s.reason for s in found.skipped}
+    assert set(reasons) == {"notes.ros", "ninth_edition.ros", "marines_10e.ros"}
+    assert "not a roster" in reasons["notes.ros"]
+    assert "9th Edition" in reasons["ninth_edition.ros"]
+    assert reasons["marines_10e.ros"] == "a 10th-edition list among 11th-edition ones"
+
+
+def test_fewer_than_two_lists_is_one_line_naming_the_files(tmp_path):
+    with pytest.raises(RosterError, match="found 0") as caught:
+        read_lists(tmp_path)
+    (tmp_path / "notes.ros").write_text("not a roster", encoding="utf-8")
+    with pytest.raises(RosterError, match="notes.ros") as caught:
+        read_lists(tmp_path)
+    assert "\n" not in str(caught.value)
+    with pytest.raises(OptionError, match="neither a folder nor a file"):
+        read_lists(tmp_path / "missing")
+    with pytest.raises(OptionError, match="phase 'shoot'"):
+        meta([FILES / "orks_11e.ros", FILES / "orks_11e.rosz"], phases="shoot")
+
+
+def test_a_cell_equals_roster_against_with_the_same_plan(event):
+    result = meta(event, method="exact")
+    first, second = mh.load_roster(event[0]), mh.load_roster(event[1])
+    frame = first.against(second, method="exact")
+    per_model = {u.name: u.points / u.models for u in second.targets}
+    rows = frame[frame["metric"] == "expected_models_destroyed"]
+    plans = result.plans.set_index(["list", "opponent", "unit", "phase"])
+    total = 0.0
+    for (unit, phase), part in rows.groupby(["attacker", "phase"], sort=False):
+        points = part["value"] * part["target"].map(per_model)
+        best = part.loc[points.idxmax()]
+        plan = plans.loc[(event[0].stem, event[1].stem, unit, phase)]
+        assert plan["target"] == best["target"]
+        # exact; the one-pass grid batches the pairings of many lists together, which can
+        # move the last bit
+        assert plan["points"] == pytest.approx(points.max(), rel=1e-12, abs=1e-300)
+        assert plan["models"] == pytest.approx(best["value"], rel=1e-12, abs=1e-300)
+        total += points.max()
+    matrix = result.matrix("points_destroyed")
+    assert matrix.loc[event[0].stem, event[1].stem] == pytest.approx(total, rel=1e-12)
+    assert result.plan_rule == PLAN_RULE
+
+
+def test_identical_pairings_are_solved_once(event):
+    counts = meta(event, method="exact").counts
+    assert counts["solved"] == counts["unique"] < counts["pairings"]
+    assert counts["from_cache"] == counts["pairings"] - counts["unique"]
+    assert counts["list_pairs"] == 12
+    # a list against its own copy: each direction is the other's pairings again
+    twins = meta({"A": mh.load_roster(event[0]), "B": mh.load_roster(event[0])},
+                 method="exact")
+    assert twins.counts["unique"] * 2 == twins.counts["pairings"]
+    assert twins.matrix("margin").loc["A", "B"] == 0.0
+
+
+def test_pairing_keys_leave_out_names_and_points_and_hold_across_processes():
+    army = mh.load_roster(FILES / "orks_11e.ros")
+    unit = army.units[0]
+    renamed = attacker_key(dataclasses.replace(unit, name="Other"))
+    assert renamed == attacker_key(unit)
+    key = digest(attacker_key(unit))
+    code = ("import mathhammer as mh; from mathhammer.wh40k.roster.meta import digest, "
+            f"attacker_key; print(digest(attacker_key(mh.load_roster({str(FILES / 'orks_11e.ros')!r}).units[0])))")
+    for hash_seed in ("1", "2"):
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                             env={**os.environ, "PYTHONHASHSEED": hash_seed}, check=True)
+        assert out.stdout.strip() == key
+    assert canonical({"b": {2.5}}) == ("map", (("b", ("set", (float.hex(2.5),))),))
