@@ -115,6 +115,10 @@ def _client(address: str | None) -> Any:
             from None
 
 
+#: The same, for the other commands that take ``--scheduler ADDRESS`` (``mathhammer meta``).
+scheduler_client = _client
+
+
 _ADDRESS_RE = re.compile(r"(?:(tcp|tls|ws|wss|ucx)://)?([A-Za-z0-9.\-]+|\[[0-9A-Fa-f:.]+\]):"
                          r"([0-9]{1,5})")
 

@@ -689,3 +689,8 @@ def _unit_frame(unit, target, rows, points) -> pd.DataFrame:
     if points:
         frame = grid.per_points(frame, points, by="attacker")
     return frame
+
+
+# The meta matrix (issue 36) solves these cells in chunks of its own, with these names:
+analysis_targets, analysis_options, plan_cells = _targets, _Options.build, _plan_cells
+cell_frame, exact_matrix, NotEveryCell = _cell, _exact_matrix, _NotEveryCell

@@ -38,7 +38,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from mathhammer.core.signatures import EXACT, MONTE_CARLO, check_method
+from mathhammer.core.signatures import EXACT, check_method
 from mathhammer.core.trials import DEFAULT_GRID_TRIALS, check_seed, check_trials
 from mathhammer.errors import MathhammerError, OptionError, RosterError
 from mathhammer.wh40k.roster.api import Roster, load_roster
@@ -227,7 +227,7 @@ class Settings:
     @classmethod
     def build(cls, edition: int, method: str, trials: int, seed: int, profiles: str,
               phases: Iterable[str] | str, options: Mapping[str, Any]) -> Settings:
-        from mathhammer.wh40k.roster.analyse import PROFILE_CHOICES, _Options
+        from mathhammer.wh40k.roster.analyse import PROFILE_CHOICES, analysis_options
 
         method = check_method(method)
         trials = check_trials(trials) if method != EXACT else trials
@@ -242,7 +242,7 @@ class Settings:
                                   "--phase shooting,fight")
         if not chosen:
             raise OptionError("give at least one phase: shooting, fight")
-        built = _Options.build({**options, "edition": options.get("edition") or edition})
+        built = analysis_options({**options, "edition": options.get("edition") or edition})
         return cls(method, trials, check_seed(seed), profiles, tuple(dict.fromkeys(chosen)),
                    built)
 
@@ -275,14 +275,14 @@ def pairings(lists: Mapping[str, Roster], settings: Settings
         ``{(list, other): [(unit, target label, phase, digest, target unit), ...]}`` and
         ``{digest: Pairing}``, one per distinct pairing.
     """
-    from mathhammer.wh40k.roster.analyse import _targets
+    from mathhammer.wh40k.roster.analyse import analysis_targets
 
     shared = digest(settings.key())
     attackers = {label: [(u, digest(attacker_key(u))) for u in army.units]
                  for label, army in lists.items()}
     targets = {}
     for label, army in lists.items():
-        made = _targets(army, None) if army.targets else []
+        made = analysis_targets(army, None) if army.targets else []
         targets[label] = [(t, digest(target_key(t)), unit)
                           for t, unit in zip(made, army.targets)]
     cells: dict[tuple[str, str], list[tuple[str, str, str, str, Any]]] = {}
@@ -346,11 +346,11 @@ def meta(sources: Any, *, phases: Iterable[str] | str = PHASES, method: str = "a
     >>> from mathhammer.wh40k.roster.api import example
     >>> result = meta([example("marines"), example("orks")], method="exact",
     ...               phases="shooting")
-    >>> result.matrix("points_destroyed").round(1)
-    opponent             example_marines_11e  example_orks_11e
-    list
-    example_marines_11e                  NaN             262.0
-    example_orks_11e                   142.7               NaN
+    >>> table = result.matrix("points_destroyed")
+    >>> round(float(table.loc["example_marines_11e", "example_orks_11e"]), 1)
+    544.4
+    >>> result.counts["solved"], result.counts["from_cache"]
+    (190, 10)
     """
     from mathhammer.core.inputs import dask_client
     from mathhammer.wh40k.roster.meta_result import MetaResult
@@ -359,7 +359,7 @@ def meta(sources: Any, *, phases: Iterable[str] | str = PHASES, method: str = "a
     dask_client(client)
     found = read_lists(sources)
     settings = Settings.build(found.edition, method, trials, seed, profiles, phases, options)
-    store = Store(out) if out is not None else None
+    store = Store(Path(out)) if out is not None else None
     cells, unique = pairings(found.rosters, settings)
     answers, solved, resumed = solve(unique, settings, client=client, store=store,
                                      progress=progress)

@@ -61,7 +61,7 @@ def list_order(table: Any, order: str = "cluster") -> list[str]:
                                                                              kind="stable")]
     if order == "mean":
         return [names[i] for i in np.argsort(-means, kind="stable")]
-    from scipy.cluster.hierarchy import leaves_list, linkage
+    from scipy.cluster.hierarchy import leaves_list, linkage  # type: ignore[import-untyped]
 
     filled = np.nan_to_num(values, nan=0.0)
     features = np.hstack([filled, -filled.T])
@@ -97,7 +97,7 @@ def meta_heatmap(result: Any, metric: str = "margin", *, order: str = "cluster",
     """
     from matplotlib.colors import TwoSlopeNorm
 
-    from mathhammer.wh40k.roster.meta_result import METRICS, check_metric
+    from mathhammer.wh40k.roster.meta_result import check_metric
 
     check_metric(metric)
     table = result.matrix(metric)

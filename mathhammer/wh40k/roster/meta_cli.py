@@ -114,9 +114,9 @@ def scheduler_client(address: str | None) -> tuple[Any, Any]:
     if address is None:
         return None, lambda: None
     if not address.startswith("local:"):
-        from mathhammer.wh40k.compare_cli import _client
+        from mathhammer.wh40k.compare_cli import scheduler_client as remote
 
-        client = _client(address)
+        client = remote(address)
         return client, client.close
     try:
         workers = positive_int(address.removeprefix("local:"))
@@ -125,10 +125,7 @@ def scheduler_client(address: str | None) -> tuple[Any, Any]:
     if not 1 <= workers <= MAX_LOCAL_WORKERS:
         raise OptionError(f"--scheduler '{address:.40}': write local:N with N from 1 to "
                           f"{MAX_LOCAL_WORKERS}, e.g. local:2, or tcp://HOST:PORT")
-    try:
-        from distributed import Client, LocalCluster
-    except ImportError:
-        raise OptionError("--scheduler needs Dask: pip install 'mathhammer[cluster]'") from None
+    Client, LocalCluster = _dask()
     cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                            dashboard_address=":0")
     client = Client(cluster)
@@ -138,3 +135,12 @@ def scheduler_client(address: str | None) -> tuple[Any, Any]:
         cluster.close()
 
     return client, close
+
+
+def _dask() -> tuple[Any, Any]:
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError:
+        raise OptionError("--scheduler needs Dask: pip install 'mathhammer[cluster]'") from None
+    return Client, LocalCluster
+

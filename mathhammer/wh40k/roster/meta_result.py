@@ -124,8 +124,9 @@ class MetaResult:
         out = []
         for name in (n.strip() for n in names):
             if name not in self.lists:
-                raise OptionError(f"--{what}: no list '{name}'{did_you_mean(name, list(self.lists))}"
-                                  f"; the lists: {', '.join(self.lists)}")
+                hint = did_you_mean(name, list(self.lists))
+                raise OptionError(f"--{what}: no list '{name}'{hint}; the lists: "
+                                  f"{', '.join(self.lists)}")
             out.append(name)
         if not 1 <= len(out) <= 8:
             raise OptionError(f"--{what} names {len(out)} lists; a team has 1 to 8")

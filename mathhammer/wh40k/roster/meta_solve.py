@@ -63,18 +63,18 @@ def solve_chunk(chunk: list[Pairing], settings: Settings) -> dict[str, Answer]:
     children = [pairing_seed(settings.seed, p.key) for p in chunk]
     options = settings.options
     if settings.method == MONTE_CARLO:
-        frames = [analyse._cell(unit, target, phase, child, [], None, exact=False,
+        frames = [analyse.cell_frame(unit, target, phase, child, [], None, exact=False,
                                 trials=settings.trials, profiles=settings.profiles,
                                 options=options)
                   for (unit, target, phase), child in zip(cells, children)]
         found = [f for f in frames if f is not None]
         rows = _rows(found)
     else:
-        planned = analyse._plan_cells(cells, children, settings.profiles, options, [], Bar())
+        planned = analyse.plan_cells(cells, children, settings.profiles, options, [], Bar())
         every = "every" if settings.method == EXACT else True
         try:
-            frame = analyse._exact_matrix(planned, every, settings.trials, None, [], Bar())
-        except analyse._NotEveryCell as exc:
+            frame = analyse.exact_matrix(planned, every, settings.trials, None, [], Bar())
+        except analyse.NotEveryCell as exc:
             match = re.match(r"u(\d+) against t\d+ (.*)", str(exc))
             where = str(exc)
             if match:
@@ -172,6 +172,6 @@ def solve(unique: Mapping[str, Pairing], settings: Settings, *, client: Any = No
 
             futures = {client.submit(solve_chunk, chunk, settings, pure=False): len(chunk)
                        for chunk in chunks}
-            for future in as_completed(list(futures)):  # type: ignore[no-untyped-call]
+            for future in as_completed(list(futures)):
                 done(future.result(), futures[future])
     return answers, len(todo), resumed
