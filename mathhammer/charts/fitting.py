@@ -65,22 +65,50 @@ def fit_to_figure(axes: Sequence[Axes]) -> None:
         return
     slots = [slot(ax) for ax in axes]
     sizes = _base_sizes(axes)
-    for scale in FONT_SCALES:
-        _scale_fonts(axes, sizes, scale)
-        for _ in range(3):
-            if figure.get_layout_engine() is None:
-                for ax, box in zip(axes, slots):
-                    ax.set_position(box)
-                for _ in range(3):
-                    _shrink_into_slots(axes, slots)
-            if fits_figure(figure, axes):
+    # Each try draws the whole figure. A chart that does not fit at the smallest text will
+    # not fit at any, so that is tried second, and its legend columns put back after: a
+    # crowded chart is then said crowded in 2-4 draws, not up to 18.
+    scales = list(FONT_SCALES)
+    if _fits_at(scales[0], axes, sizes, slots):
+        return
+    columns = _legend_columns(axes)
+    if _fits_at(scales[-1], axes, sizes, slots):
+        _set_legend_columns(columns)
+        for scale in scales[1:]:
+            if _fits_at(scale, axes, sizes, slots):
                 return
-            if not _reflow_legends(axes, figure):
-                break
     width, height = figure.get_size_inches()
     warnings.warn(f"the chart does not fit its {width:g} x {height:g} in figure with text of "
                   f"{MIN_FONT:g} points or more (smaller is unreadable): give it a larger "
                   "figure or axes, or fewer series", CrowdedChart, stacklevel=4)
+
+
+def _fits_at(scale: float, axes: Sequence[Axes], sizes: dict, slots: Sequence[Any]) -> bool:
+    """Scale the chart's text to ``scale`` of its size and lay it out (shrinking into the
+    slots without a layout engine, giving tall legends more columns); whether it fits."""
+    figure = axes_figure(axes[0])
+    _scale_fonts(axes, sizes, scale)
+    for _ in range(3):
+        if figure.get_layout_engine() is None:
+            for ax, box in zip(axes, slots):
+                ax.set_position(box)
+            for _ in range(3):
+                _shrink_into_slots(axes, slots)
+        if fits_figure(figure, axes):
+            return True
+        if not _reflow_legends(axes, figure):
+            break
+    return False
+
+
+def _legend_columns(axes: Sequence[Axes]) -> list[tuple[Any, int]]:
+    return [(ax.get_legend(), ax.get_legend()._ncols)  # type: ignore[union-attr]
+            for ax in axes if ax.get_legend() is not None]
+
+
+def _set_legend_columns(columns: list[tuple[Any, int]]) -> None:
+    for legend, count in columns:
+        legend.set_ncols(count)
 
 
 def slot(ax: Axes) -> Any:
@@ -153,12 +181,28 @@ def _shrink_into_slots(axes: Sequence[Axes], slots: Sequence[Any]) -> None:
 
 def drawn_figure(figure: Figure) -> tuple[Any, bool]:
     """Draw the figure; the renderer, and whether the layout engine gave up."""
+    measuring_canvas(figure)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         figure.draw_without_rendering()
     failed = any("constrained_layout not applied" in str(w.message)
                  or "Tight layout not applied" in str(w.message) for w in caught)
     return figure._get_renderer(), failed  # type: ignore[attr-defined]  # (private, no public twin)
+
+
+def measuring_canvas(figure: Figure) -> None:
+    """Give a figure with no canvas of its own (a bare ``Figure()``) an Agg canvas.
+
+    Drawing a bare figure makes a new canvas and renderer every time, and matplotlib keeps
+    text measurements per renderer: a chart fitted in a few draws measured every text again
+    in each (most of its time). With an Agg canvas, draws at one size share one renderer.
+    Saving and showing the figure are unchanged (Agg is what they draw a bare figure with).
+    """
+    from matplotlib.backend_bases import FigureCanvasBase
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    if type(figure.canvas) is FigureCanvasBase:
+        FigureCanvasAgg(figure)
 
 
 def fits_figure(figure: Figure, axes: Sequence[Axes]) -> bool:

@@ -173,6 +173,7 @@ def new_figure(figsize: tuple[float, float] = FIGSIZE) -> Figure:
     Chart functions may grow a figure made here (see :func:`grow_to_fit`), never one the
     caller handed in through ``ax=``. Inside :func:`drawn_for_width` it has that width.
     """
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
     inches = getattr(_drawing, "inches", None)
@@ -181,6 +182,9 @@ def new_figure(figsize: tuple[float, float] = FIGSIZE) -> Figure:
 
     with style():
         figure = Figure(figsize=figsize, layout="constrained")
+    # An Agg canvas of its own: every draw at one size then reuses one renderer and its text
+    # measurements (a bare Figure gets a new canvas, so new measurements, for every draw)
+    FigureCanvasAgg(figure)
     figure.__dict__["_mathhammer_owned"] = True
     figure.__dict__["_mathhammer_made"] = True
     return figure
