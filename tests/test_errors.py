@@ -183,9 +183,4 @@ def test_no_code_reads_an_error_message_back():
                         isinstance(op, (ast.In, ast.NotIn)) for op in node.ops) \
                         and any(is_message(c) for c in node.comparators):
                     found.append(f"{path.name}:{node.lineno}")
-    # owed: issue 36's meta matrix (new on 2026-12-07) strips a RosterError's path prefix and
-    # reads a cell back out of analyse's _NotEveryCell message; each leaves when its error
-    # carries the field (a RosterError's location, the cell of _NotEveryCell)
-    owed = {"meta.py", "meta_solve.py"}
-    found = [place for place in found if place.split(":")[0] not in owed]
     assert not found, f"an error message read back by code: {found}"

@@ -56,7 +56,7 @@ FIGURES = ("expected_damage", "expected_models_destroyed", "p_unit_destroyed")
 
 @dataclasses.dataclass(frozen=True)
 class Skipped:
-    """A file of the folder that is not in the matrix, and why."""
+    """A file of the folder that is not in the matrix, and why (a line naming the file)."""
 
     path: str
     reason: str
@@ -113,11 +113,12 @@ def read_lists(sources: str | os.PathLike[str] | Iterable[str | os.PathLike[str]
     edition = max(editions, key=lambda e: (editions[e], e)) if editions else 0
     for label, army in list(rosters.items()):
         if army.edition != edition:
-            skipped.append(Skipped(army.source or label, f"a {army.edition}th-edition list "
-                                   f"among {edition}th-edition ones"))
+            where = army.source or label
+            skipped.append(Skipped(where, f"{where}: a {army.edition}th-edition list among "
+                                   f"{edition}th-edition ones"))
             del rosters[label]
     if len(rosters) < 2:
-        found = "; ".join(f"{s.path}: {s.reason}" for s in skipped)
+        found = "; ".join(s.reason for s in skipped)
         raise RosterError(f"meta needs at least two readable lists, found {len(rosters)}"
                           + (f" (skipped {found})" if found else "")
                           + "; give a folder of .ros, .rosz or .json rosters")
@@ -154,12 +155,11 @@ def _read_files(paths: Sequence[Path]) -> tuple[dict[str, Roster], list[Skipped]
         try:
             army = load_roster(path)
         except (MathhammerError, OSError) as exc:
-            reason = " ".join(str(exc).split()).removeprefix(f"{path}: ")
-            skipped.append(Skipped(str(path), reason))
+            skipped.append(Skipped(str(path), str(exc)))   # its message names the file
             continue
         label = path.stem if path.stem not in rosters else path.name
         if not army.units:
-            skipped.append(Skipped(str(path), "no unit with a statline"))
+            skipped.append(Skipped(str(path), f"{path}: no unit with a statline"))
             continue
         rosters[label] = army
     return rosters, skipped

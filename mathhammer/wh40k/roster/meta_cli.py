@@ -81,7 +81,7 @@ def _run(args: argparse.Namespace) -> int:
     finally:
         close()
     for skipped in result.skipped:
-        print(f"mathhammer: skipped {skipped.path}: {skipped.reason}", file=sys.stderr)
+        print(f"mathhammer: skipped: {skipped.reason}", file=sys.stderr)
     team = result.team_table(args.team, args.against_team, args.metric) if args.team \
         else None
     if args.plot:

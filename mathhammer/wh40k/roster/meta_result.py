@@ -147,7 +147,7 @@ class MetaResult:
                  f"Pairings: {c['pairings']:,} unit pairings in {c['list_pairs']:,} list "
                  f"pairings; {c['solved']:,} solved, {c['from_cache']:,} from the cache "
                  f"(identical pairings), {c['resumed']:,} read back from --out"]
-        lines += [f"Skipped: {s.path}: {s.reason}" for s in self.skipped]
+        lines += [f"Skipped: {s.reason}" for s in self.skipped]
         return lines
 
     def to_dict(self, metric: str = DEFAULT_METRIC) -> dict[str, Any]:

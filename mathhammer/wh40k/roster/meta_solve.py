@@ -13,7 +13,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
-import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -74,19 +73,29 @@ def solve_chunk(chunk: list[Pairing], settings: Settings) -> dict[str, Answer]:
         every = "every" if settings.method == EXACT else True
         try:
             frame = analyse.exact_matrix(planned, every, settings.trials, None, [], Bar())
-        except analyse.NotEveryCell as exc:
-            match = re.match(r"u(\d+) against t\d+ (.*)", str(exc))
-            where = str(exc)
-            if match:
-                p = chunk[int(match.group(1))]
-                where = f"{p.unit.name} against {p.target.label} {match.group(2)}"
-            raise UnsupportedError(f"the exact engine does not cover {where}; leave out "
-                                   "--exact to run Monte Carlo there") from None
+        except analyse.NotEveryCell:
+            _refuse_first(chunk, children, settings)
+            raise
         rows = _rows([frame] if frame is not None else [])
     out: dict[str, Answer] = {}
     for i, p in enumerate(chunk):
         out[p.key] = rows.get(f"u{i}", {"method": "none", "figures": {}})
     return out
+
+
+def _refuse_first(chunk: list[Pairing], children: list[Any], settings: Settings) -> None:
+    """The one-line refusal of the chunk's first pairing the exact engine does not cover,
+    named as the lists name its units (each pairing tried alone)."""
+    from mathhammer.wh40k.roster import analyse
+
+    for p, child in zip(chunk, children):
+        planned = analyse.plan_cells([(p.unit, p.target, p.phase)], [child], settings.profiles,
+                                     settings.options, [], Bar())
+        try:
+            analyse.exact_matrix(planned, "every", settings.trials, None, [], Bar())
+        except analyse.NotEveryCell as exc:
+            raise UnsupportedError(f"the exact engine does not cover {exc}; leave out "
+                                   "--exact to run Monte Carlo there") from None
 
 
 def _rows(frames: Iterable[Any]) -> dict[str, Answer]:

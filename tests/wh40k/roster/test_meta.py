@@ -31,7 +31,9 @@ def test_unreadable_and_other_edition_files_are_named_and_skipped(tmp_path, even
     assert set(reasons) == {"notes.ros", "ninth_edition.ros", "marines_10e.ros"}
     assert "not a roster" in reasons["notes.ros"]
     assert "9th Edition" in reasons["ninth_edition.ros"]
-    assert reasons["marines_10e.ros"] == "a 10th-edition list among 11th-edition ones"
+    assert reasons["marines_10e.ros"].endswith("marines_10e.ros: a 10th-edition list among "
+                                               "11th-edition ones")
+    assert all(os.path.basename(s.path) in s.reason for s in found.skipped)
 
 
 def test_fewer_than_two_lists_is_one_line_naming_the_files(tmp_path):
@@ -95,3 +97,11 @@ def test_pairing_keys_leave_out_names_and_points_and_hold_across_processes():
                              env={**os.environ, "PYTHONHASHSEED": hash_seed}, check=True)
         assert out.stdout.strip() == key
     assert canonical({"b": {2.5}}) == ("map", (("b", ("set", (float.hex(2.5),))),))
+
+
+def test_exact_refusal_names_the_pairing_as_the_lists_name_it():
+    lists = [FILES / "orks_11e.ros", FILES / "leaders_11e.json"]
+    with pytest.raises(mh.UnsupportedError, match=r"does not cover \w.* against Intercessor "
+                       r"Squad \(fight\).*Command Re-roll.*leave out --exact") as caught:
+        meta(lists, method="exact", phases="fight", command_reroll="hit")
+    assert "\n" not in str(caught.value)
