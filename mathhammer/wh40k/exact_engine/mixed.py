@@ -3,7 +3,7 @@
 A whole-unit activation (:mod:`mathhammer.wh40k.scenario`) against a target of several
 allocation groups (attached leaders, sergeants with other wargear, models with their own Feel
 No Pain) is solved here exactly, from the same compiled arrays the scenario kernel reads
-(:class:`~mathhammer.wh40k.scenario.layout.ScenarioPlan`), following its rules:
+(:class:`~mathhammer.wh40k.scenario.layout.CompiledScenario`), following its rules:
 
 - Allocation (05.03): a group holding a wounded model first, every non-CHARACTER group before
   any CHARACTER group, otherwise the declared order; within a group, models leave sub-group
@@ -12,7 +12,7 @@ No Pain) is solved here exactly, from the same compiled arrays the scenario kern
   L, the wounds it has lost: L fixes the model being damaged, its group, its sub-group (its
   Feel No Pain) and the wounds it has left. The chain over L is built model by model.
 - Keywords (19.03): a batch is resolved against the keywords of the models still in the
-  unit when it starts (its row for those keywords, ``ScenarioPlan.variants``), so an
+  unit when it starts (its row for those keywords, ``CompiledScenario.variants``), so an
   [ANTI-X] or a keyword-scoped ability stops once the last model with X is destroyed.
 - Toughness (19.02) and the save re-rolls of a batch are those of the unit at the start of
   the batch: the states are split by the toughness they present and the group at the front,
@@ -59,7 +59,7 @@ from mathhammer.wh40k.scenario.layout import (A_CHARACTER, A_FIRST_SUB, A_LOCAL,
                                               F_DW_SPILL, F_ONE_AT_A_TIME, K_ATTACKER, K_COMMAND,
                                               K_FIRST_BATCH, K_N_BATCHES, S_BODYGUARD, S_KEYWORDS,
                                               S_MODELS, S_TOUGHNESS, U_FIRST_T, U_N_ALLOCS, U_N_T,
-                                              U_ORDER, ScenarioPlan)
+                                              U_ORDER, CompiledScenario)
 
 #: Most multiply-adds the mixed-unit engine may take (about a second); beyond, Monte Carlo.
 MAX_MIXED_WORK = 400_000_000
@@ -80,7 +80,7 @@ class UnitChain(NamedTuple):
     models: np.ndarray
 
 
-def unit_chain(plan: ScenarioPlan, u: int) -> UnitChain:
+def unit_chain(plan: CompiledScenario, u: int) -> UnitChain:
     """The death order of unit ``u``'s models (see the module docstring) as tables over L."""
     allocs, units, subs = plan.allocs, plan.units, plan.subs
     declared = [int(plan.orders[units[u, U_ORDER] + i]) for i in range(units[u, U_N_ALLOCS])]
@@ -101,7 +101,7 @@ def unit_chain(plan: ScenarioPlan, u: int) -> UnitChain:
                      np.array(models + [destroyed]))
 
 
-def solve_activation(plan: ScenarioPlan) -> dict[str, np.ndarray]:
+def solve_activation(plan: CompiledScenario) -> dict[str, np.ndarray]:
     """Exact pmfs of the target's wounds lost and models destroyed after the plan's one
     activation (``"damage"``, ``"models_destroyed"``, indexed by outcome).
 
@@ -146,7 +146,7 @@ def solve_activation(plan: ScenarioPlan) -> dict[str, np.ndarray]:
     return {"damage": state, "models_destroyed": models_pmf}
 
 
-def _check_plan(plan: ScenarioPlan) -> int:
+def _check_plan(plan: CompiledScenario) -> int:
     """The plan's one activation, or a refusal naming what the engine does not follow."""
     if plan.rounds != 1 or plan.activations.shape[0] != 1:
         raise UnsupportedError("the exact engine solves one activation of one round")
@@ -165,7 +165,7 @@ def _check_plan(plan: ScenarioPlan) -> int:
     return 0
 
 
-def _keyword_masks(plan: ScenarioPlan, chain: UnitChain) -> np.ndarray:
+def _keyword_masks(plan: CompiledScenario, chain: UnitChain) -> np.ndarray:
     """Per state, the keyword bits (``S_KEYWORDS``) the models still in the unit carry
     (19.03); every bit in the last state (the unit destroyed: no batch is resolved)."""
     out = np.zeros(len(chain.left), dtype=np.int64)
@@ -177,14 +177,14 @@ def _keyword_masks(plan: ScenarioPlan, chain: UnitChain) -> np.ndarray:
     return out
 
 
-def _keyword_rows(plan: ScenarioPlan, b: int, masks: np.ndarray) -> np.ndarray:
+def _keyword_rows(plan: CompiledScenario, b: int, masks: np.ndarray) -> np.ndarray:
     """Per state, the row batch ``b`` is resolved as (its keyword variant)."""
     if plan.variants is None or plan.variants.shape[1] == 1:
         return np.full(len(masks), b, dtype=np.int64)
     return plan.variants[b, masks]
 
 
-def _toughness_index(plan: ScenarioPlan, u: int, chain: UnitChain) -> np.ndarray:
+def _toughness_index(plan: CompiledScenario, u: int, chain: UnitChain) -> np.ndarray:
     """Per state, the index of the Toughness the unit presents (19.02: the bodyguard's highest
     while any remains, else the highest left)."""
     units, subs = plan.units, plan.subs
@@ -202,7 +202,7 @@ def _toughness_index(plan: ScenarioPlan, u: int, chain: UnitChain) -> np.ndarray
 class _BatchSolver:
     """One batch of the activation on the chain over L."""
 
-    def __init__(self, plan: ScenarioPlan, b: int, chain: UnitChain, presented: np.ndarray,
+    def __init__(self, plan: CompiledScenario, b: int, chain: UnitChain, presented: np.ndarray,
                  models_at_start: int) -> None:
         self.plan, self.b, self.chain, self.presented = plan, b, chain, presented
         row = plan.batches[b]
@@ -366,7 +366,7 @@ def _power_mixture(one: np.ndarray, pmf: np.ndarray) -> np.ndarray:
     return step
 
 
-def attack_dice(plan: ScenarioPlan, b: int, target_models: int) -> np.ndarray:
+def attack_dice(plan: CompiledScenario, b: int, target_models: int) -> np.ndarray:
     """Pmf of batch ``b``'s attack dice: each firing weapon's A (re-rolled once below its
     threshold), [BLAST]/[CLEAVE] against ``target_models`` (fixed X, then the dice of a
     random X) and [RAPID FIRE] X, summed over the contributions' weapons."""
@@ -392,7 +392,7 @@ def attack_dice(plan: ScenarioPlan, b: int, target_models: int) -> np.ndarray:
     return total
 
 
-def _raw_damage_pmf(plan: ScenarioPlan, b: int) -> np.ndarray:
+def _raw_damage_pmf(plan: CompiledScenario, b: int) -> np.ndarray:
     """Law of batch ``b``'s raw Damage roll (the index of its damage maps)."""
     row = plan.batches[b]
     if row[D_TABLE]:

@@ -16,7 +16,7 @@ from mathhammer.errors import MathhammerError, OptionError
 from mathhammer.wh40k.compile import N_WEAPONS
 from mathhammer.wh40k.scenario.compile import compile_scenario, wound_dice_bound
 from mathhammer.wh40k.plan_columns import Sampling
-from mathhammer.wh40k.scenario.layout import K_FIRST_BATCH, K_N_BATCHES, U_MODELS, ScenarioPlan
+from mathhammer.wh40k.scenario.layout import K_FIRST_BATCH, K_N_BATCHES, U_MODELS, CompiledScenario
 from mathhammer.wh40k.scenario.model import Scenario
 from mathhammer.wh40k.scenario.reader import load_scenario
 from mathhammer.wh40k.scenario.result import ScenarioResult
@@ -67,7 +67,7 @@ MAX_SCENARIO_DICE_PER_TRIAL = 10_000_000
 MAX_SCENARIO_HISTOGRAM_BYTES = 512 * 2**20
 
 
-def activation_dice(plan: ScenarioPlan) -> list[int]:
+def activation_dice(plan: CompiledScenario) -> list[int]:
     """Most wound dice each activation can roll (every attack die at its maximum)."""
     largest_unit = int(plan.units[:, U_MODELS].max())
     out = []
@@ -80,7 +80,7 @@ def activation_dice(plan: ScenarioPlan) -> list[int]:
     return out
 
 
-def check_scenario_work(plan: ScenarioPlan, trials: int, origins: tuple[str, ...] = ()
+def check_scenario_work(plan: CompiledScenario, trials: int, origins: tuple[str, ...] = ()
                         ) -> None:
     """Refuse, before anything runs, a scenario whose trials could not end in any useful time
     or whose result histograms would not fit in memory; the message says what to shrink.
@@ -114,7 +114,7 @@ def check_scenario_work(plan: ScenarioPlan, trials: int, origins: tuple[str, ...
                           "activations, or smaller units")
 
 
-def _row_bound(plan: ScenarioPlan, b: int, largest_unit: int) -> int:
+def _row_bound(plan: CompiledScenario, b: int, largest_unit: int) -> int:
     """Most wound dice batch ``b`` can roll, as whichever row it is resolved as once keywords
     have gone with their models (``plan.variants``)."""
     rows = {b} if plan.variants is None else {b} | {int(r) for r in plan.variants[b]}
@@ -122,7 +122,7 @@ def _row_bound(plan: ScenarioPlan, b: int, largest_unit: int) -> int:
                for r in rows)
 
 
-def max_pending(plan: ScenarioPlan) -> int:
+def max_pending(plan: CompiledScenario) -> int:
     """An upper bound on [DEVASTATING WOUNDS] critical wounds in one activation."""
     largest_unit = int(plan.units[:, U_MODELS].max())
     worst = 1
@@ -136,7 +136,7 @@ def max_pending(plan: ScenarioPlan) -> int:
     return int(worst)
 
 
-def run_scenario_monte_carlo(plan: ScenarioPlan, trials: int,
+def run_scenario_monte_carlo(plan: CompiledScenario, trials: int,
                              seed: int | np.random.SeedSequence, chunks: int = CHUNKS,
                              progress: bool | None = None):
     """Run the scenario kernel; return summed histograms (models, wounds, groups, sides).

@@ -16,7 +16,7 @@ from typing import NamedTuple
 import numpy as np
 
 from mathhammer.core.threads import run_shares, thread_count
-from mathhammer.wh40k.scenario.layout import U_N_ALLOCS, ScenarioArrays, ScenarioPlan
+from mathhammer.wh40k.scenario.layout import U_N_ALLOCS, ScenarioArrays, CompiledScenario
 
 
 class Histograms(NamedTuple):
@@ -29,7 +29,7 @@ class Histograms(NamedTuple):
     sides: np.ndarray
 
     @classmethod
-    def zeros(cls, plan: ScenarioPlan, chunks: tuple[int, ...] = ()) -> Histograms:
+    def zeros(cls, plan: CompiledScenario, chunks: tuple[int, ...] = ()) -> Histograms:
         """Empty histograms, with leading dimensions ``chunks`` (one row per chunk)."""
         cps = plan.checkpoints
         return cls(np.zeros((*chunks, cps, plan.model_bins), dtype=np.int64),
@@ -85,7 +85,7 @@ class Scratch(NamedTuple):
     trial: TrialScratch
 
 
-def scratch_arrays(plan: ScenarioPlan, max_pending: int) -> Scratch:
+def scratch_arrays(plan: CompiledScenario, max_pending: int) -> Scratch:
     """The kernel's per-trial state for ``plan``, with room for ``max_pending`` held
     [DEVASTATING WOUNDS]."""
     n_subs, n_allocs, n_units = plan.subs.shape[0], plan.allocs.shape[0], plan.units.shape[0]
@@ -112,7 +112,7 @@ def run_trials(arrays: ScenarioArrays, stream: np.ndarray, trials: int, out: His
     scenario_trials(stream, trials, arrays, scratch.losses, scratch.batch, scratch.trial, out)
 
 
-def run_chunks(plan: ScenarioPlan, streams: np.ndarray, trials_per_chunk: np.ndarray,
+def run_chunks(plan: CompiledScenario, streams: np.ndarray, trials_per_chunk: np.ndarray,
                out: Histograms, max_pending: int) -> None:
     """Run every chunk, each on its stream, into its row of ``out`` (leading dimension: the
     chunk), on as many threads as numba is allowed.

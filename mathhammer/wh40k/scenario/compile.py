@@ -34,12 +34,12 @@ from mathhammer.wh40k.scenario.layout import (ACTIVATION_COLUMNS, B_BLAST, B_BON
                                               S_FNP, S_FNP_MORTAL, S_FNP_PSYCHIC,
                                               S_FNP_PSYCHIC_MORTAL, S_MODELS, S_REPORT, S_UNIT,
                                               SCENARIO_BATCH_COLUMNS, U_N_ALLOCS, U_N_T,
-                                              ScenarioPlan)
+                                              CompiledScenario)
 from mathhammer.wh40k.scenario.model import Scenario
 from mathhammer.wh40k.scenario.units import allocation_groups, declared_order
 
 
-def compile_scenario(scenario: Scenario) -> ScenarioPlan:
+def compile_scenario(scenario: Scenario) -> CompiledScenario:
     """Lay out units, allocation groups and every activation's batches as arrays."""
     bits = keyword_bits(scenario)
     layout = _lay_out_units(scenario, bits)
@@ -57,7 +57,7 @@ def compile_scenario(scenario: Scenario) -> ScenarioPlan:
     hit_cdfs, wound_cdfs, save_cdfs = _count_tables(
         batches.rows, contribs, subs, tables, wound, saves,
         [scenario.units[name].models for name in layout.unit_names])
-    return ScenarioPlan(
+    return CompiledScenario(
         hit_cdfs=hit_cdfs, wound_cdfs=wound_cdfs, save_cdfs=save_cdfs,
         subs=subs, allocs=np.column_stack([np.array(layout.allocs, dtype=np.int64).reshape(-1, 6),
                                            _allocation_points(scenario, layout)]),

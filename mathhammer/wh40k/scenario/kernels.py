@@ -1,6 +1,6 @@
 """Numba kernels for whole-unit scenarios: activations in sequence over battle rounds.
 
-Reads a :class:`~mathhammer.wh40k.scenario.layout.ScenarioPlan`'s arrays only. State per
+Reads a :class:`~mathhammer.wh40k.scenario.layout.CompiledScenario`'s arrays only. State per
 trial: ``alive[s]`` models per sub-group, ``current[a]`` wounds left on allocation group
 ``a``'s wounded model (W when none is wounded), ``group_alive[a]``, ``unit_alive[u]`` and
 ``unit_lost[u]`` (wounds lost).

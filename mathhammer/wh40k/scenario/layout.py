@@ -1,5 +1,5 @@
 """What a compiled scenario's arrays hold: the column numbers of every array the scenario
-kernel reads, and the :class:`ScenarioPlan` that carries them
+kernel reads, and the :class:`CompiledScenario` that carries them
 (:func:`~mathhammer.wh40k.scenario.compile.compile_scenario` fills it).
 
 Layout (every array is int64):
@@ -45,6 +45,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from mathhammer.core.lazy import lazy_names
 from mathhammer.wh40k.plan_columns import BATCH_COLUMNS, Sampling
 
 # subs columns (S_FNP_PSYCHIC*: the best Feel No Pain against a [PSYCHIC] attack's damage and
@@ -57,7 +58,7 @@ from mathhammer.wh40k.plan_columns import BATCH_COLUMNS, Sampling
 #: Most keywords per unit whose coming and going (models with them destroyed) the engines
 #: follow; beyond, a keyword counts while the unit stands.
 MAX_KEYWORD_BITS = 4
-# Rows of ScenarioPlan.hit / wound (per weapon: class of each face, re-roll mask; wound rows
+# Rows of CompiledScenario.hit / wound (per weapon: class of each face, re-roll mask; wound rows
 # come in such pairs per toughness index) and of hit_cdfs / wound_cdfs (critical counts, then
 # successes among the rest); tables of save_cdfs.
 CLASS_ROW, REROLL_ROW = np.arange(2, dtype=np.int64)
@@ -86,17 +87,17 @@ NO_CAP = 1 << 62
 # compile.COMMAND_CODES, 0 for none)
 K_ATTACKER, K_FIRST_BATCH, K_N_BATCHES, K_COMMAND = range(4)
 ACTIVATION_COLUMNS = 4
-# ScenarioPlan.flags: the edition's rules the kernel switches on (see rule_flags)
+# CompiledScenario.flags: the edition's rules the kernel switches on (see rule_flags)
 F_DW_AT_END, F_DW_SPILL, F_ONE_AT_A_TIME, F_HAZARD_10E = range(4)
 # report_groups columns: the model group's unit, its models, its first bin in the group
 # histograms
 R_UNIT, R_MODELS, R_FIRST_BIN = range(3)
-# ScenarioPlan.precision_pick codes besides a report-group index
+# CompiledScenario.precision_pick codes besides a report-group index
 PICK_FIRST, PICK_BEST = -2, -1
 
 
 @dataclass(frozen=True, eq=False)
-class ScenarioPlan:
+class CompiledScenario:
     """Flat arrays for the scenario kernel, plus the names needed to read its histograms."""
 
     subs: np.ndarray
@@ -201,9 +202,15 @@ class Script(NamedTuple):
 
 
 class ScenarioArrays(NamedTuple):
-    """A :class:`ScenarioPlan` as the kernel takes it: one argument of three groups (numba
+    """A :class:`CompiledScenario` as the kernel takes it: one argument of three groups (numba
     passes named tuples of arrays as it passes the arrays themselves)."""
 
     army: Army
     weapons: WeaponArrays
     script: Script
+
+
+#: Old names of this module's classes: they answer for one release with a DeprecationWarning
+#: ("plan" is kept for the compiled plan of one attack sequence).
+__getattr__ = lazy_names(__name__, {}, {
+    "ScenarioPlan": "mathhammer.wh40k.scenario.layout.CompiledScenario"})[0]

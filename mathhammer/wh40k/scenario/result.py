@@ -19,7 +19,7 @@ from mathhammer.core.result import (MONTE_CARLO, Distribution, Result, binomial_
 from mathhammer.report.tables import Table
 from mathhammer.errors import OptionError
 from mathhammer.wh40k.scenario.layout import (U_MODEL_BINS, U_MODELS, U_SIDE, U_WOUND_BINS,
-                                              U_WOUNDS, ScenarioPlan)
+                                              U_WOUNDS, CompiledScenario)
 
 _ROUND_END = re.compile(r"round (?P<a>\d+) end|end of round (?P<b>\d+)")
 
@@ -63,7 +63,7 @@ class ScenarioResult:
         Every unit's and side's outcomes at the end, with the run's provenance.
     """
 
-    plan: ScenarioPlan
+    plan: CompiledScenario
     models: np.ndarray
     wounds: np.ndarray
     groups: np.ndarray
@@ -79,7 +79,7 @@ class ScenarioResult:
                 object.__setattr__(self, name, array)
 
     @classmethod
-    def from_histograms(cls, plan: ScenarioPlan, trials: int,
+    def from_histograms(cls, plan: CompiledScenario, trials: int,
                         seed: int | np.random.SeedSequence, models: np.ndarray,
                         wounds: np.ndarray, groups: np.ndarray, sides: np.ndarray
                         ) -> ScenarioResult:

@@ -1,5 +1,5 @@
 """``scenario.layout``: the column numbers of the compiled scenario's arrays, and
-:class:`ScenarioPlan` handing its arrays to the kernel in the three groups it takes them in
+:class:`CompiledScenario` handing its arrays to the kernel in the three groups it takes them in
 (the README's example scenario, examples/shoot_charge_fight.toml)."""
 
 from pathlib import Path
