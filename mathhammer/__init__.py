@@ -9,7 +9,8 @@ shortcuts:
 - the games: :mod:`mathhammer.wh40k`, :mod:`mathhammer.warmachine`, :mod:`mathhammer.dust`
   (each with ``simulate``, ``exact``, ``compare``, ``sweep``, ``parse_weapon``,
   ``parse_target``), and :mod:`mathhammer.charts`;
-- shared: :class:`DiceExpr`, :class:`Result`, :class:`Distribution`, the errors
+- shared: :class:`DiceExpr`, :class:`Result`, :class:`Distribution`, :class:`Comparison`
+  (what ``compare(..., keep_results=True)`` returns), the errors
   (:class:`MathhammerError`, :class:`ProfileError`, :class:`OptionError`,
   :class:`UnknownNameError`, :class:`UnsupportedError`), :func:`warmup`,
   :func:`allow_long_runs`;
@@ -39,6 +40,7 @@ _LAZY = {
     "DiceExpr": "mathhammer.core.dice",
     "Result": "mathhammer.core.result",
     "Distribution": "mathhammer.core.result",
+    "Comparison": "mathhammer.core.comparison",
     "MathhammerError": "mathhammer.errors",
     "ProfileError": "mathhammer.errors",
     "OptionError": "mathhammer.errors",

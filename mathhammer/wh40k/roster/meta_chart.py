@@ -11,12 +11,11 @@ import numpy as np
 from mathhammer.charts.layout import (axes_or_new, caption, figure_png, keep_tick_texts,
                                       shorten_ticks, style)
 from mathhammer.errors import OptionError
+from mathhammer.wh40k.roster.meta_words import ORDERS
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
 
-#: How the lists may be ordered.
-ORDERS = ("cluster", "mean", "file")
 #: Short words for each metric (titles and the colour bar).
 SHORT = {"margin": "points destroyed - points lost", "points_destroyed": "points destroyed",
          "points_lost": "points lost", "models_destroyed": "models destroyed",
@@ -80,7 +79,7 @@ def meta_heatmap(result: Any, metric: str = "margin", *, order: str = "cluster",
     result
         The meta matrix.
     metric
-        One of :data:`~mathhammer.wh40k.roster.meta_result.METRICS` (default ``margin``,
+        One of :data:`~mathhammer.wh40k.roster.meta_words.METRICS` (default ``margin``,
         drawn on a diverging colour scale centred on zero).
     order
         ``"cluster"`` (default), ``"mean"`` or ``"file"`` (see :func:`list_order`).

@@ -18,8 +18,7 @@ MAX_LOCAL_WORKERS = 64
 
 def register(subparsers: Any) -> None:
     """Add the ``meta`` subcommand."""
-    from mathhammer.wh40k.roster.meta_chart import ORDERS
-    from mathhammer.wh40k.roster.meta_result import DEFAULT_METRIC, METRICS
+    from mathhammer.wh40k.roster.meta_words import DEFAULT_METRIC, METRICS, ORDERS
 
     parser = subparsers.add_parser(
         "meta", help="every army list of a folder against every other one: the meta matrix "

@@ -12,20 +12,10 @@ from typing import TYPE_CHECKING, Any
 
 from mathhammer.errors import OptionError, did_you_mean
 from mathhammer.wh40k.roster.meta import PLAN_RULE, Settings, Skipped
+from mathhammer.wh40k.roster.meta_words import DEFAULT_METRIC, METRICS
 
 if TYPE_CHECKING:
     import pandas as pd
-
-#: The metrics of the matrix, in words.
-METRICS = {
-    "margin": "expected points destroyed minus points lost",
-    "points_destroyed": "expected points destroyed",
-    "points_lost": "expected points lost",
-    "models_destroyed": "expected models destroyed",
-    "models_lost": "expected models lost",
-}
-#: The metric of the tables and the heat map unless one is named.
-DEFAULT_METRIC = "margin"
 
 
 def check_metric(metric: str) -> str:
