@@ -154,11 +154,22 @@ class MetaResult:
                 "plans": [_clean(r) for r in self.plans.to_dict(orient="records")]}
 
     def to_text(self, metric: str = DEFAULT_METRIC, width: int = 100) -> str:
-        """The matrix and the summary as text tables, then :meth:`footer`."""
-        parts = [f"{METRICS[check_metric(metric)].capitalize()} (row list against column "
-                 "list):", self.matrix(metric).round(1).to_string(line_width=width,
-                                                                    na_rep="-"), "",
-                 "Summary:", self.summary(metric).round(1).to_string(line_width=width), ""]
+        """The matrix and the summary as text tables, then :meth:`footer`.
+
+        A matrix wider than ``width`` characters (more than about eight lists) would wrap
+        into blocks no one can read across: the text then gives the summary alone and says
+        where the whole matrix is (``--csv``, ``--markdown``, ``--json``, ``--plot``).
+        """
+        title = METRICS[check_metric(metric)].capitalize()
+        matrix = self.matrix(metric).round(1).to_string(na_rep="-")
+        if max(map(len, matrix.splitlines())) <= width:
+            head = [f"{title} (row list against column list):", matrix, ""]
+        else:
+            n = len(self.lists)
+            head = [f"{title}: the {n} x {n} matrix is too wide for a terminal; write it with "
+                    "--csv FILE, --markdown or --json, or draw it with --plot FILE.", ""]
+        parts = head + [f"Summary ({METRICS[metric]}):",
+                        self.summary(metric).round(1).to_string(line_width=width), ""]
         return "\n".join(parts + self.footer())
 
     def to_markdown(self, metric: str = DEFAULT_METRIC) -> str:
