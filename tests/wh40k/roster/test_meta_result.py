@@ -52,3 +52,11 @@ def test_json_text_and_markdown_say_the_plan_and_the_cache(result):
     text, markdown = result.to_text(), result.to_markdown("models_destroyed")
     assert "Plan: each unit at its own best target" in text and "from the cache" in text
     assert markdown.startswith("### Expected models destroyed") and "| list" in markdown
+
+
+def test_a_matrix_too_wide_for_the_terminal_is_pointed_at_not_wrapped(result):
+    narrow = result.to_text(width=30)
+    assert "the 4 x 4 matrix is too wide for a terminal" in narrow and "--csv FILE" in narrow
+    assert "Summary (" in narrow
+    wide = result.to_text(width=200)
+    assert "(row list against column list):" in wide and "too wide" not in wide
