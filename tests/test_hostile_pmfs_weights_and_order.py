@@ -113,7 +113,7 @@ ORDERED_ENTRIES = [
                                                   "5x G: INFANTRY2")),
     ("scripted faces", lambda lines: mh.wh40k.run_scripted(mh.parse_scenario(BASE_SCENARIO),
                                                      (f for f in [6] * 100))),
-    ("dust fire plan", lambda lines: DUST_API.fire_plan(
+    ("dust fire orders", lambda lines: DUST_API.fire_orders(
         {("Gun: 6/1", "5x G: INFANTRY2"), ("Rifle: 3/1", "2x H: INFANTRY1")})),
 ]
 

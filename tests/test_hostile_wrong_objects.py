@@ -95,7 +95,7 @@ def test_scripted_dice_that_run_out_are_still_an_index_error():
     (lambda: DUST_COMPARE.compare(GUN, SQUAD, results_out=[]), "results_out must be"),
     (lambda: DUST_PLANS.losses_table(GUN, models=10**400), "models (of each target squad)"),
     (lambda: DUST_PLANS.losses_table(GUN, boxes="4"), "boxes (of each target vehicle)"),
-    (lambda: DUST_PLANS.best_fire_plan([GUN], 5), "targets must be"),
+    (lambda: DUST_PLANS.best_fire_orders([GUN], 5), "targets must be"),
     (lambda: DUST_EXCHANGE.exchange(None, None), "a must be a Dust Unit"),
     (lambda: DUST_EXCHANGE.pool_after_losses("x", SQUAD), "unit must be a Dust Unit"),
     (lambda: DUST_EXCHANGE.removal_order(5, "protect_special"), "unit must be a Dust Unit"),
@@ -115,9 +115,9 @@ def test_every_chart_of_a_frame_names_a_wrong_frame(name, value):
 
 def test_a_dust_fire_plan_names_wrong_rules():
     with pytest.raises(MathhammerError, match="rules must be a Rules"):
-        DUST_API.compile_fire_plan([], rules=5)
+        DUST_API.compile_fire_orders([], rules=5)
     with pytest.raises(MathhammerError, match="rules must be a Rules"):
-        DUST_API.fire_plan([(GUN, SQUAD)], rules="x")
+        DUST_API.fire_orders([(GUN, SQUAD)], rules="x")
 
 
 @pytest.mark.parametrize("call, words", [

@@ -55,7 +55,7 @@ class Tallies:
         Trials run.
     histograms
         Outcome name -> ``counts[k]``, the trials that gave ``k``. A 2-D array holds one
-        histogram per subject (each target of a Dust fire plan), see :meth:`subject`.
+        histogram per subject (each target of Dust's fire orders), see :meth:`subject`.
     events
         Event name -> trials in which it happened (``"unit_destroyed"``).
 

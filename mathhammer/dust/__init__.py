@@ -4,9 +4,9 @@ Layers: :mod:`~mathhammer.dust.profiles` (frozen value objects) and
 :mod:`~mathhammer.dust.parse` (text and TOML) → :mod:`~mathhammer.dust.compile` (flat
 arrays) → :mod:`~mathhammer.dust.kernels` (numba) and :mod:`~mathhammer.dust.exact_engine`
 (rationals: one volley and exchanges' Markov chains) → :mod:`~mathhammer.dust.monte_carlo`
-(kernel runs) → :mod:`~mathhammer.dust.api` (core's contract, results, fire plans),
-:mod:`~mathhammer.dust.exchanges`, :mod:`~mathhammer.dust.plans` (tables, plan search) and
-:mod:`~mathhammer.dust.comparisons` (tidy frames) → :mod:`~mathhammer.dust.cli`.
+(kernel runs) → :mod:`~mathhammer.dust.api` (core's contract, results, fire orders),
+:mod:`~mathhammer.dust.exchanges`, :mod:`~mathhammer.dust.plans` (tables, the best fire orders)
+and :mod:`~mathhammer.dust.comparisons` (tidy frames) → :mod:`~mathhammer.dust.cli`.
 The public names below load lazily, so ``import mathhammer.dust`` stays quick.
 """
 
@@ -17,7 +17,7 @@ from mathhammer.core.lazy import lazy_names
 _LAZY = {
     "exact": "mathhammer.dust.api",
     "simulate": "mathhammer.dust.api",
-    "fire_plan": "mathhammer.dust.api",
+    "fire_orders": "mathhammer.dust.api",
     "exact_pmfs": "mathhammer.dust.api",
     "losses_table": "mathhammer.dust.plans",
     "exchange": "mathhammer.dust.exchanges",
@@ -28,7 +28,7 @@ _LAZY = {
     "compare": "mathhammer.dust.comparisons",
     "sweep": "mathhammer.dust.comparisons",
     "weapon_breakdown": "mathhammer.dust.plans",
-    "best_fire_plan": "mathhammer.dust.plans",
+    "best_fire_orders": "mathhammer.dust.plans",
     "removal_order": "mathhammer.dust.exchanges",
     "count_successes": "mathhammer.dust.profiles",
     "apply_damage": "mathhammer.dust.profiles",
@@ -47,7 +47,12 @@ _LAZY = {
     "Rules": "mathhammer.dust.profiles",
 }
 
+#: Old names ("plan" is kept for a compiled plan): they answer for one release with a
+#: DeprecationWarning naming the new one.
+_MOVED = {"fire_plan": "mathhammer.dust.fire_orders",
+          "best_fire_plan": "mathhammer.dust.best_fire_orders"}
+
 __all__ = sorted(_LAZY)
 
 
-__getattr__, __dir__ = lazy_names(__name__, _LAZY)
+__getattr__, __dir__ = lazy_names(__name__, _LAZY, _MOVED)

@@ -1,10 +1,11 @@
-"""Public entry points of the Dust Tactics engine: one attack, fire plans, closed forms.
+"""Public entry points of the Dust Tactics engine: one attack, fire orders, closed forms.
 
 Every function takes text or model objects, validates, compiles once and runs either the
 exact engine or the Monte Carlo kernels on the same compiled rows. :data:`GAME` is Dust's
 side of core's contract (:class:`mathhammer.core.game.Game`): :func:`simulate` and
-:func:`exact` are core's, :func:`fire_plan` resolves several targets at once on the same
-pieces. Exchanges live in :mod:`mathhammer.dust.exchanges`, tables and the fire-plan search
+:func:`exact` are core's, :func:`fire_orders` resolves several targets at once on the same
+pieces. Exchanges live in :mod:`mathhammer.dust.exchanges`, tables and the search for the best
+fire orders
 in :mod:`mathhammer.dust.plans`, comparisons in :mod:`mathhammer.dust.comparisons`.
 """
 
@@ -20,6 +21,7 @@ import numpy as np
 from mathhammer.core import game as contract
 from mathhammer.core.game import Game, Outcomes, SeedLike, Tallies
 from mathhammer.core.inputs import optional_instance, refuse_unordered, switch, whole_number
+from mathhammer.core.lazy import lazy_names
 from mathhammer.core.limits import MAX_NUMBER
 from mathhammer.core.progress import check_progress
 from mathhammer.core.result import EXACT, MONTE_CARLO, Distribution, Result
@@ -48,8 +50,8 @@ TargetLike = str | Target
 
 
 @dataclass(frozen=True, eq=False)
-class FirePlan:
-    """A compiled fire plan and what it was asked under; ``subject`` is the target (index
+class CompiledFireOrders:
+    """Fire orders compiled, and what they were asked under; ``subject`` is the target (index
     into ``compiled.targets``) a single result reports."""
 
     compiled: CompiledPlan
@@ -63,19 +65,21 @@ class FirePlan:
     def target(self) -> Target:
         return self.compiled.targets[self.subject]
 
-    def for_target(self, index: int) -> FirePlan:
-        """The same plan reporting target ``index``."""
+    def for_target(self, index: int) -> CompiledFireOrders:
+        """The same orders reporting target ``index``."""
         return replace(self, subject=index)
 
 
-def compile_fire_plan(pairs: Sequence[tuple[Weapon, Target]], *, sustained: bool = False,
-                      rules: Rules | None = None, distance: int | None = None) -> FirePlan:
-    """Compile resolved ``(weapon, target)`` pairs (model objects) into a :class:`FirePlan`."""
+def compile_fire_orders(pairs: Sequence[tuple[Weapon, Target]], *, sustained: bool = False,
+                        rules: Rules | None = None, distance: int | None = None
+                        ) -> CompiledFireOrders:
+    """Compile resolved ``(weapon, target)`` pairs (model objects) into
+    :class:`CompiledFireOrders`."""
     refuse_unordered(pairs, "pairs")
     rules = optional_instance(rules, Rules, "rules", "Rules(casualty_policy='random')") \
         or Rules()
     compiled = compile_plan(list(pairs), sustained=sustained, rules=rules, distance=distance)
-    return FirePlan(compiled, tuple(pairs), sustained, rules, distance)
+    return CompiledFireOrders(compiled, tuple(pairs), sustained, rules, distance)
 
 
 # -- derived outcomes (generic over Fraction pmfs and integer histograms) --------------------
@@ -141,9 +145,9 @@ def target_outcomes(method: str, dists: Mapping[str, Sequence | np.ndarray],
                     {"unit_destroyed": float(destroyed), "damage_wasted": float(wasted)})
 
 
-class DustGame(Game[FirePlan]):
+class DustGame(Game[CompiledFireOrders]):
     """Dust Tactics under core's contract: one unit's declared weapons against one target
-    (a :class:`FirePlan` reporting its ``subject``)."""
+    (a :class:`CompiledFireOrders` reporting its ``subject``)."""
 
     name = "dust"
     labels = LABELS
@@ -161,20 +165,20 @@ class DustGame(Game[FirePlan]):
 
     def compile(self, weapons: WeaponsLike, target: TargetLike, /, *, sustained: bool = False,
                 rules: Rules | None = None, distance: int | None = None,
-                **rule_switches: Any) -> FirePlan:
+                **rule_switches: Any) -> CompiledFireOrders:
         target_obj = parse_target(target)
         pairs = [(w, target_obj) for w in parse_weapons(weapons)]
-        return compile_fire_plan(pairs, sustained=sustained,
+        return compile_fire_orders(pairs, sustained=sustained,
                                  rules=with_switches(rules, rule_switches), distance=distance)
 
-    def run_monte_carlo(self, plan: FirePlan, trials: int, seed: SeedLike, *,
+    def run_monte_carlo(self, plan: CompiledFireOrders, trials: int, seed: SeedLike, *,
                         progress: bool | None = None) -> Tallies:
         return run_monte_carlo(plan.compiled, trials, seed, progress=progress)
 
-    def run_exact(self, plan: FirePlan) -> Outcomes:
+    def run_exact(self, plan: CompiledFireOrders) -> Outcomes:
         return target_outcomes(EXACT, plan_pmfs(plan.compiled)[plan.subject], plan.target)
 
-    def monte_carlo_outcomes(self, plan: FirePlan, tallies: Tallies) -> Outcomes:
+    def monte_carlo_outcomes(self, plan: CompiledFireOrders, tallies: Tallies) -> Outcomes:
         i, own = plan.subject, tallies.subject(plan.subject)
         hits, damage = plan.compiled.max_hits[i] + 1, plan.compiled.max_damage[i] + 1
         return target_outcomes(MONTE_CARLO, {
@@ -186,7 +190,7 @@ class DustGame(Game[FirePlan]):
         return {"sustained": bool(options.get("sustained", False)),
                 "distance": options.get("distance")}
 
-    def inputs_of(self, plan: FirePlan, method: str) -> dict[str, Any]:
+    def inputs_of(self, plan: CompiledFireOrders, method: str) -> dict[str, Any]:
         target = plan.target
         return {"weapons": [str(w) for w, t in plan.resolved if t is target],
                 "target": str(target), "sustained": plan.sustained,
@@ -200,25 +204,25 @@ class DustGame(Game[FirePlan]):
 GAME = DustGame()
 
 
-# -- fire plans ------------------------------------------------------------------------------
-def fire_plan(plan: Sequence[tuple[str | Weapon, str | Target]], *, method: str = AUTO,
-              sustained: bool = False, rules: Rules | None = None, distance: int | None = None,
-              trials: int = DEFAULT_TRIALS, seed: SeedLike = 1, progress: bool | None = None,
-              **rule_switches: Any) -> list[Result]:
-    """Resolve a declared fire plan; one :class:`Result` per target.
+# -- fire orders -----------------------------------------------------------------------------
+def fire_orders(orders: Sequence[tuple[str | Weapon, str | Target]], *, method: str = AUTO,
+                sustained: bool = False, rules: Rules | None = None,
+                distance: int | None = None, trials: int = DEFAULT_TRIALS, seed: SeedLike = 1,
+                progress: bool | None = None, **rule_switches: Any) -> list[Result]:
+    """Resolve declared fire orders; one :class:`Result` per target.
 
     All weapons fire together with no retargeting: damage is summed per target and applied
     at once, and damage beyond what a target absorbs is reported as ``overkill``.
 
     Parameters
     ----------
-    plan
+    orders
         ``[(weapon, target), ...]``. Weapons and targets may be text or model objects. The
         same target object (or equal text) aimed at twice is one target; each weapon text
         is its own weapon, while one :class:`Weapon` object declared against two targets
         splits its line (allowed only with ``split_weapon_line=True``).
     method
-        ``"auto"`` (default: exact unless the exact engine cannot follow the plan, e.g. an
+        ``"auto"`` (default: exact unless the exact engine cannot follow the orders, e.g. an
         unbounded laser chain), ``"exact"`` or ``"monte-carlo"``.
     sustained
         A sustained attack: every failed die is rolled once more.
@@ -240,15 +244,15 @@ def fire_plan(plan: Sequence[tuple[str | Weapon, str | Target]], *, method: str 
 
     Examples
     --------
-    >>> out = fire_plan([(".30 cal: 3/1", "2x Grenadier: INFANTRY2"),
-    ...                  (".50 cal: 3/1", "2x Grenadier: INFANTRY2")])
+    >>> out = fire_orders([(".30 cal: 3/1", "2x Grenadier: INFANTRY2"),
+    ...                    (".50 cal: 3/1", "2x Grenadier: INFANTRY2")])
     >>> round(out[0].probability("unit_destroyed"), 5)
     0.64883
     """
     method = check_method(method)
     check_progress(progress)
     rules = with_switches(rules, rule_switches)
-    fire = compile_fire_plan(_resolved(plan), sustained=sustained, rules=rules,
+    fire = compile_fire_orders(_resolved(orders), sustained=sustained, rules=rules,
                              distance=distance)
     subjects = [fire.for_target(i) for i in range(len(fire.compiled.targets))]
     def exact() -> list[Result]:
@@ -264,18 +268,18 @@ def fire_plan(plan: Sequence[tuple[str | Weapon, str | Target]], *, method: str 
     return by_method(method, exact, monte_carlo)
 
 
-def _resolved(plan: Any) -> list[tuple[Weapon, Target]]:
-    """The fire plan's pairs as model objects: equal target texts are one target, each
+def _resolved(orders: Any) -> list[tuple[Weapon, Target]]:
+    """The fire orders' pairs as model objects: equal target texts are one target, each
     weapon text its own weapon (two equal MGs are two weapons)."""
     targets: dict[Any, Target] = {}
     resolved = []
-    for weapon, target in _plan_pairs(plan):
+    for weapon, target in _order_pairs(orders):
         if not isinstance(target, Target):
             target = targets.setdefault(target, parse_target(target))
         if not isinstance(weapon, Weapon):
             parsed = parse_weapons(weapon)
             if len(parsed) != 1:
-                raise OptionError("a unit reference in a fire plan must name one weapon "
+                raise OptionError("a unit reference in fire orders must name one weapon "
                                   "(FILE.toml#UNIT/WEAPON)")
             weapon = parsed[0]
         resolved.append((weapon, target))
@@ -293,7 +297,7 @@ def exact(weapons: WeaponsLike, target: TargetLike, *, sustained: bool = False,
     target
         Text such as ``"5x Laser Grenadier: INFANTRY2 [SOFT COVER]"`` or a :class:`Target`.
     sustained, rules, distance, rule_switches
-        As in :func:`fire_plan`.
+        As in :func:`fire_orders`.
 
     Returns
     -------
@@ -319,7 +323,7 @@ def simulate(weapons: WeaponsLike, target: TargetLike, *, trials: int | str = DE
              rules: Rules | None = None, distance: int | None = None,
              **rule_switches: Any) -> Result:
     """Monte Carlo version of :func:`exact` (same outcomes, with standard errors); for
-    ``trials``, ``seed`` and ``progress`` see :func:`fire_plan`. ``trials="auto"`` (or a
+    ``trials``, ``seed`` and ``progress`` see :func:`fire_orders`. ``trials="auto"`` (or a
     ``target_stderr``) runs until the headline figures are precise enough, as in every game
     (:mod:`mathhammer.core.adaptive`; ``inputs["precision"]`` says what was reached).
 
@@ -351,18 +355,18 @@ def exact_pmfs(weapons: WeaponsLike, target: TargetLike, *, sustained: bool = Fa
 
 
 # -- small closed forms ----------------------------------------------------------------------
-def _plan_pairs(plan: Any) -> list[tuple[Any, Any]]:
-    """The ``(weapon, target)`` pairs of a fire plan, or an :class:`OptionError` naming the
+def _order_pairs(orders: Any) -> list[tuple[Any, Any]]:
+    """The ``(weapon, target)`` pairs of fire orders, or an :class:`OptionError` naming the
     first entry that is not a pair."""
-    if isinstance(plan, (str, bytes, Mapping)) or not isinstance(plan, Iterable):
-        raise OptionError(f"a fire plan is a list of (weapon, target) pairs, not "
-                          f"{type(plan).__name__} {plan!r:.60}")
-    refuse_unordered(plan, "a fire plan's (weapon, target) pairs")   # results in target order
-    pairs = list(plan)
+    if isinstance(orders, (str, bytes, Mapping)) or not isinstance(orders, Iterable):
+        raise OptionError(f"fire orders are a list of (weapon, target) pairs, not "
+                          f"{type(orders).__name__} {orders!r:.60}")
+    refuse_unordered(orders, "fire orders' (weapon, target) pairs")   # results in target order
+    pairs = list(orders)
     for index, pair in enumerate(pairs):
         if isinstance(pair, (str, bytes)) or not isinstance(pair, (tuple, list)) \
                 or len(pair) != 2:
-            raise OptionError(f"fire plan entry {index + 1} is {pair!r:.60}: write a pair "
+            raise OptionError(f"fire order {index + 1} is {pair!r:.60}: write a pair "
                               "(weapon, target), e.g. ('.30 cal: 3/1', '2x Grenadier: "
                               "INFANTRY2')")
     return [tuple(p) for p in pairs]
@@ -393,6 +397,13 @@ def dice_to_kill(points: int, q: Fraction | float) -> float:
     return float(Fraction(points) / Fraction(q)) if isinstance(q, Fraction) else points / q
 
 
-__all__ = ["exact", "simulate", "fire_plan", "exact_pmfs", "effective_probability",
-           "dice_to_kill", "run_monte_carlo", "compile_fire_plan", "FirePlan", "GAME",
+__all__ = ["exact", "simulate", "fire_orders", "exact_pmfs", "effective_probability",
+           "dice_to_kill", "run_monte_carlo", "compile_fire_orders", "CompiledFireOrders", "GAME",
            "N_CHUNKS", "DEFAULT_TRIALS"]
+
+#: Old names ("plan" is kept for a compiled plan): they answer for one release with a
+#: DeprecationWarning naming the new one.
+__getattr__ = lazy_names(__name__, {}, {
+    "fire_plan": "mathhammer.dust.api.fire_orders",
+    "compile_fire_plan": "mathhammer.dust.api.compile_fire_orders",
+    "FirePlan": "mathhammer.dust.api.CompiledFireOrders"})[0]

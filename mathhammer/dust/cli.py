@@ -1,4 +1,4 @@
-"""``mathhammer dust {simulate,exact,table,exchange,fire-plan,compare}``: the Dust Tactics
+"""``mathhammer dust {simulate,exact,table,exchange,fire-orders,compare}``: the Dust Tactics
 command line.
 
 ::
@@ -9,7 +9,7 @@ command line.
     mathhammer dust table "seed.toml#Pounder/17-pounder"
     mathhammer dust exchange "seed.toml#Assault Rangers" "seed.toml#Laser Grenadiers" \\
         --rounds 3 --casualty-policy random --json
-    mathhammer dust fire-plan --fire ".30 cal: 3/1" "2x Grenadier: INFANTRY2" \\
+    mathhammer dust fire-orders --fire ".30 cal: 3/1" "2x Grenadier: INFANTRY2" \\
         --fire "17-pounder: 7/1" "Walker: VEHICLE2 BOXES4"
     mathhammer dust compare "4x Shotgun: 3/1" "17-pounder: 4/1" \\
         --target "5x Grenadier: INFANTRY2" --target "Luther: VEHICLE6 BOXES4" \\
@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import Any
 
 from mathhammer.cli.options import (
@@ -99,7 +100,7 @@ def register(subparsers: Any) -> None:
     add_output_options(table)
     table.set_defaults(handler=_run_table)
     _register_exchange(commands)
-    _register_fire_plan(commands)
+    _register_fire_orders(commands)
     _register_compare(commands)
 
 
@@ -226,11 +227,12 @@ def _run_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _register_fire_plan(commands: Any) -> None:
+def _register_fire_orders(commands: Any) -> None:
     from mathhammer.core.trials import DEFAULT_TRIALS
 
     sub = commands.add_parser(
-        "fire-plan", help="one declared attack split over several targets",
+        "fire-orders", aliases=["fire-plan"],
+        help="one declared attack split over several targets (fire-plan: its old name)",
         description="All declared weapons fire together with no retargeting (simultaneous "
                     "fire): damage is summed per target and applied at once; damage beyond "
                     "what a target absorbs is reported as overkill. One result per target.")
@@ -247,20 +249,23 @@ def _register_fire_plan(commands: Any) -> None:
     add_monte_carlo_options(sub, default_trials=DEFAULT_TRIALS,
                             trials_help="Monte Carlo trials (with --method monte-carlo)")
     add_output_options(sub, outcomes=PLOT_OUTCOMES)
-    sub.set_defaults(handler=_run_fire_plan)
+    sub.set_defaults(handler=_run_fire_orders)
 
 
-def _run_fire_plan(args: argparse.Namespace) -> int:
+def _run_fire_orders(args: argparse.Namespace) -> int:
     from mathhammer.cli.options import DEFAULT_SEED
-    from mathhammer.dust.api import DEFAULT_TRIALS, fire_plan
+    from mathhammer.dust.api import DEFAULT_TRIALS, fire_orders
 
+    if args.dust_command == "fire-plan":
+        print("note: 'mathhammer dust fire-plan' is now 'mathhammer dust fire-orders'; the old "
+              "name works for one release", file=sys.stderr)
     if args.method == "exact" and (args.trials != DEFAULT_TRIALS or args.seed != DEFAULT_SEED):
         raise OptionError("--trials/--seed drive the Monte Carlo engine; add --method "
                           "monte-carlo or drop them")
-    results = fire_plan([tuple(pair) for pair in args.fire], method=args.method,
-                        sustained=args.sustained, distance=args.distance, trials=args.trials,
-                        seed=args.seed, split_weapon_line=args.split_weapon_line,
-                        **_switches(args))
+    results = fire_orders([tuple(pair) for pair in args.fire], method=args.method,
+                          sustained=args.sustained, distance=args.distance, trials=args.trials,
+                          seed=args.seed, split_weapon_line=args.split_weapon_line,
+                          **_switches(args))
     if args.plot:
         from mathhammer.charts import overlay
 

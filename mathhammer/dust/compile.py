@@ -1,4 +1,4 @@
-"""Fire plans → flat integer arrays shared by the exact engine and the numba kernels.
+"""Fire orders → flat integer arrays shared by the exact engine and the numba kernels.
 
 One row per declared weapon. Every probability is a number of faces out of six (a
 *threshold*: a die succeeds when ``d6 <= threshold``), so the kernels sample symbol dice
@@ -34,7 +34,7 @@ HIT_FACES = 2  # the hit (or army) symbol: 2 faces of 6
 
 @dataclass(frozen=True, eq=False)
 class CompiledPlan:
-    """A fire plan as arrays.
+    """Fire orders as arrays.
 
     Attributes
     ----------
@@ -85,13 +85,13 @@ def cover_save_faces(target: Target, rules: Rules, ignores_cover: bool, sniper: 
     return SAVE_FACES[kind]
 
 
-def compile_plan(plan: Sequence[tuple[Weapon, Target]], *, sustained: bool = False,
+def compile_plan(orders: Sequence[tuple[Weapon, Target]], *, sustained: bool = False,
                  rules: Rules = Rules(), distance: int | None = None) -> CompiledPlan:
-    """Check a fire plan against the rules and lay it out as arrays.
+    """Check fire orders against the rules and lay them out as arrays.
 
     Parameters
     ----------
-    plan
+    orders
         ``[(weapon, target), ...]``, fixed before any die is rolled.
     sustained
         The attack is a sustained attack (failed dice rerolled once).
@@ -108,16 +108,16 @@ def compile_plan(plan: Sequence[tuple[Weapon, Target]], *, sustained: bool = Fal
         sustained attack), or one weapon line is split across targets while
         ``rules.split_weapon_line`` is False.
     """
-    if not plan:
-        raise OptionError("the fire plan is empty: declare at least one weapon")
+    if not orders:
+        raise OptionError("the fire orders are empty: declare at least one weapon")
     if not isinstance(sustained, (bool, np.bool_)):
         raise OptionError(f"sustained must be True or False, not {sustained!r:.60}")
     targets: list[Target] = []
     index: dict[int, int] = {}
     aimed: dict[int, int] = {}
-    rows = np.zeros((len(plan), N_COLUMNS), dtype=np.int64)
+    rows = np.zeros((len(orders), N_COLUMNS), dtype=np.int64)
     names = []
-    for i, (weapon, target) in enumerate(plan):
+    for i, (weapon, target) in enumerate(orders):
         key = id(target)
         if key not in index:
             index[key] = len(targets)

@@ -232,7 +232,7 @@ def exchange(a: Unit | Combatant, b: Unit | Combatant, rounds: int = 1, *,
     exchange, e.g. too many reachable states), ``"exact"`` or ``"monte-carlo"``.
 
     ``sustained`` applies to both sides' attacks; ``progress`` shows a progress bar for a
-    long Monte Carlo run (as in :func:`~mathhammer.dust.api.fire_plan`).
+    long Monte Carlo run (as in :func:`~mathhammer.dust.api.fire_orders`).
 
     Pools shrink with losses (squads lose carriers by ``rules.casualty_policy``; under
     ``random`` each loss is a model picked uniformly among those left; vehicles and heroes

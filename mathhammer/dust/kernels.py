@@ -79,7 +79,7 @@ def fire_row(state, row, n_dice):
 
 @kernel
 def plan_kernel(first, step, streams, chunk_trials, rows, n_targets, hist):
-    """Monte Carlo of one fire plan, chunks ``first, first + step, ...`` (one thread's share:
+    """Monte Carlo of fire orders, chunks ``first, first + step, ...`` (one thread's share:
     :func:`mathhammer.core.threads.run_chunk_shares`).
 
     ``hist[chunk, target, q, value]`` counts trials in which quantity ``q`` (0 hits,

@@ -1,4 +1,4 @@
-"""Monte Carlo runs of Dust Tactics: a fire plan's volley and a multi-round exchange.
+"""Monte Carlo runs of Dust Tactics: fire orders' volley and a multi-round exchange.
 
 Both split the trials into :data:`N_CHUNKS` chunks with their own random streams (the same
 seed gives the same bits on any thread count), check the work up front, show a progress bar
@@ -25,7 +25,7 @@ QUANTITIES = ("hits", "damage_before_saves", "damage")
 
 def run_monte_carlo(compiled: CompiledPlan, trials: int, seed: SeedLike, *,
                     progress: bool | None = None) -> Tallies:
-    """Run the volley kernel on a compiled fire plan.
+    """Run the volley kernel on compiled fire orders.
 
     Returns
     -------

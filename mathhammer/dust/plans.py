@@ -1,7 +1,7 @@
-"""Exact tables and fire-plan search for one Dust attacker: what each weapon adds
+"""Exact tables and fire-orders search for one Dust attacker: what each weapon adds
 (:func:`weapon_breakdown`), expected losses by target column and cover
 (:func:`losses_table`), and the best declaration of weapons to targets
-(:func:`best_fire_plan`). All exact, in rationals, on the same compiled rows as everything
+(:func:`best_fire_orders`). All exact, in rationals, on the same compiled rows as everything
 else.
 """
 
@@ -17,6 +17,7 @@ import pandas as pd
 
 from mathhammer.core.frames import tidy_frame
 from mathhammer.core.inputs import one_or_many, switch, whole_number
+from mathhammer.core.lazy import lazy_names
 from mathhammer.core.limits import MAX_NUMBER
 from mathhammer.dust.compile import N_DICE, compile_plan
 from mathhammer.dust.exact_engine import Series, plan_pmfs, row_series
@@ -132,12 +133,12 @@ def losses_table(weapons: WeaponsLike, *, sustained: bool = False, models: int |
 
 
 
-def best_fire_plan(weapons: WeaponsLike, targets: Sequence[TargetLike], *,
-                   objective: str = "expected_losses", sustained: bool = False,
-                   rules: Rules | None = None, **rule_switches: Any) -> pd.DataFrame:
+def best_fire_orders(weapons: WeaponsLike, targets: Sequence[TargetLike], *,
+                     objective: str = "expected_losses", sustained: bool = False,
+                     rules: Rules | None = None, **rule_switches: Any) -> pd.DataFrame:
     """Rank every declaration of weapons to targets by an exact objective.
 
-    Each weapon is aimed at one target it can attack (section 4: the plan is fixed before
+    Each weapon is aimed at one target it can attack (section 4: the orders are fixed before
     any die is rolled, no retargeting). The result of one target depends only on the set
     of weapons aimed at it, so each (target, weapon set) pair is solved once.
 
@@ -152,7 +153,7 @@ def best_fire_plan(weapons: WeaponsLike, targets: Sequence[TargetLike], *,
     Returns
     -------
     pandas.DataFrame
-        One row per plan, best first: a column per weapon naming its target, then
+        One row per set of orders, best first: a column per weapon naming its target, then
         ``expected_losses``, ``units_destroyed`` and ``expected_overkill``.
     """
     if objective not in ("expected_losses", "units_destroyed"):
@@ -166,7 +167,7 @@ def best_fire_plan(weapons: WeaponsLike, targets: Sequence[TargetLike], *,
         raise OptionError("give at least one target")
     names = [t.name for t in tgts]
     if len(set(names)) != len(names):
-        raise OptionError("targets need distinct names to be told apart in the plan table")
+        raise OptionError("targets need distinct names to be told apart in the orders table")
     choices = []
     for w in parsed:
         ok = [j for j, t in enumerate(tgts) if w.line.cell_for(t.unit_class, t.armour)
@@ -236,3 +237,9 @@ def losses_frame(table: pd.DataFrame, metric: str = "expected_losses",
                 rows.append({"attacker": row_label, "target": str(cover), "metric": metric,
                              "value": float(value), "stderr": float("nan")})
     return tidy_frame(rows, method="exact", labels={metric: label} if label else None)
+
+
+#: The old name of :func:`best_fire_orders`: it answers for one release with a
+#: DeprecationWarning.
+__getattr__ = lazy_names(__name__, {}, {
+    "best_fire_plan": "mathhammer.dust.plans.best_fire_orders"})[0]

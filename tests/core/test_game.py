@@ -204,7 +204,7 @@ def test_every_game_meets_the_contract(name):
     plan = game.compile(spec["attackers"], spec["target"])
     tallies = game.run_monte_carlo(plan, 1_000, 7)
     assert isinstance(tallies, Tallies) and tallies.trials == 1_000
-    # one count per trial in every histogram (a subject's row, for Dust's fire plans)
+    # one count per trial in every histogram (a subject's row, for Dust's fire orders)
     assert all(int(np.asarray(h).reshape(-1, h.shape[-1])[0].sum()) == 1_000
                for h in tallies.histograms.values())
     # core's simulate and the game's own give the same bits for the same seed

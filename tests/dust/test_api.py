@@ -7,8 +7,8 @@ import matplotlib
 import pytest
 
 from mathhammer.dust import (
-    Combatant, ModelGroup, Rules, Unit, best_fire_plan, compare, dice_to_kill, exact, exact_pmfs,
-    exchange, fire_plan, load_unit, losses_table, parse_target, simulate, weapon_breakdown,
+    Combatant, ModelGroup, Rules, Unit, best_fire_orders, compare, dice_to_kill, exact, exact_pmfs,
+    exchange, fire_orders, load_unit, losses_table, parse_target, simulate, weapon_breakdown,
 )
 from mathhammer.dust.plans import losses_frame
 from mathhammer.dust.parse import parse_weapon_line
@@ -54,8 +54,8 @@ def test_compare_and_dice_to_kill():
     assert dice_to_kill(3, F(10, 81)) == pytest.approx(24.3)
 
 
-def test_best_fire_plan_concentrates_where_it_pays():
-    plans = best_fire_plan(["A: 3/1", "B: 3/1"], ["1x Lone: INFANTRY1", "9x Mob: INFANTRY1"])
+def test_best_fire_orders_concentrates_where_it_pays():
+    plans = best_fire_orders(["A: 3/1", "B: 3/1"], ["1x Lone: INFANTRY1", "9x Mob: INFANTRY1"])
     best, second = plans.iloc[0], plans.iloc[1]
     # the big squad absorbs every hit (E = 2); a lone model wastes its overkill
     assert best["A"] == best["B"] == "Mob"
@@ -64,11 +64,29 @@ def test_best_fire_plan_concentrates_where_it_pays():
     assert {second["A"], second["B"]} == {"Lone", "Mob"}
     assert second["expected_losses"] == pytest.approx(float(one_on_lone + 1))
     assert len(plans) == 4
-    killers = best_fire_plan(["A: 3/1", "B: 3/1"], ["1x Lone: INFANTRY1", "9x Mob: INFANTRY1"],
+    killers = best_fire_orders(["A: 3/1", "B: 3/1"], ["1x Lone: INFANTRY1", "9x Mob: INFANTRY1"],
                              objective="units_destroyed")
     assert killers.iloc[0]["A"] == killers.iloc[0]["B"] == "Lone"
     with pytest.raises(OptionError, match="cannot attack"):
-        best_fire_plan(["A: INF - - - -"], ["G: INFANTRY1"])
+        best_fire_orders(["A: INF - - - -"], ["G: INFANTRY1"])
+
+
+@pytest.mark.parametrize("module, old, new", [
+    ("mathhammer.dust", "fire_plan", "fire_orders"),
+    ("mathhammer.dust", "best_fire_plan", "best_fire_orders"),
+    ("mathhammer.dust.api", "fire_plan", "fire_orders"),
+    ("mathhammer.dust.api", "compile_fire_plan", "compile_fire_orders"),
+    ("mathhammer.dust.api", "FirePlan", "CompiledFireOrders"),
+    ("mathhammer.dust.plans", "best_fire_plan", "best_fire_orders"),
+])
+def test_fire_plan_names_answer_for_one_release(module, old, new):
+    """Fire orders were 'fire plans' ("plan" is kept for a compiled plan): the old names
+    still answer, each with a DeprecationWarning naming the new one."""
+    from importlib import import_module
+
+    home = import_module(module)
+    with pytest.warns(DeprecationWarning, match=f"use {module}.{new}$"):
+        assert getattr(home, old) is getattr(home, new)
 
 
 def test_split_weapon_line_switch():
@@ -77,8 +95,8 @@ def test_split_weapon_line_switch():
     gun = parse_weapon("4x Gun: 1/1")
     a, b = parse_target("A: INFANTRY1"), parse_target("B: INFANTRY1")
     with pytest.raises(OptionError, match="split_weapon_line"):
-        fire_plan([(gun, a), (gun, b)])
-    assert len(fire_plan([(gun, a), (gun, b)], split_weapon_line=True)) == 2
+        fire_orders([(gun, a), (gun, b)])
+    assert len(fire_orders([(gun, a), (gun, b)], split_weapon_line=True)) == 2
 
 
 def test_unbounded_laser_one_die_by_hand():

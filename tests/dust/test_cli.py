@@ -190,7 +190,7 @@ def test_exchange_errors_are_one_line(capsys, argv, message):
 
 def test_fire_plan_split_fire_seed_d2(capsys, tmp_path):
     # Seed D2: .30 and .50 (3 dice each) at a 2-model squad, the 17-pounder at a walker
-    argv = ["dust", "fire-plan", "--fire", ".30 cal: 3/1", "2x Grenadier: INFANTRY2",
+    argv = ["dust", "fire-orders", "--fire", ".30 cal: 3/1", "2x Grenadier: INFANTRY2",
             "--fire", ".50 cal: 3/1", "2x Grenadier: INFANTRY2",
             "--fire", "17-pounder: INF 4/1 4/1 2/1 2/1 VEH 7/1 7/1 6/1 6/1 5/1 5/1 4/1",
             "Walker: VEHICLE2 BOXES4"]
@@ -219,7 +219,7 @@ def test_fire_plan_split_fire_seed_d2(capsys, tmp_path):
     (["--trials", "100"], "--method monte-carlo"),
 ])
 def test_fire_plan_errors_are_one_line(capsys, extra, message):
-    code, out, err = run(capsys, "dust", "fire-plan", "--fire", "Gun: 3/1", "2x G: INFANTRY2",
+    code, out, err = run(capsys, "dust", "fire-orders", "--fire", "Gun: 3/1", "2x G: INFANTRY2",
                          *extra)
     assert code == 2 and not out and len(err.strip().splitlines()) == 1 and message in err
 
@@ -266,3 +266,12 @@ def test_headers_name_the_rule_switches(capsys):
     assert "Rules:   Dust 1947 rules, a cover save cancels a damage point (not a hit)" in out
     code, out, _ = run(capsys, *argv)
     assert code == 0 and "Rules" not in out
+
+
+def test_fire_plan_is_the_old_name_of_fire_orders(capsys):
+    """``dust fire-plan`` still answers for one release, saying its new name on stderr."""
+    argv = ["--fire", "Gun: 3/1", "2x G: INFANTRY2", "--json"]
+    code, old, err = run(capsys, "dust", "fire-plan", *argv)
+    assert code == 0 and "now 'mathhammer dust fire-orders'" in err
+    code, new, err = run(capsys, "dust", "fire-orders", *argv)
+    assert code == 0 and not err and new == old

@@ -1,4 +1,4 @@
-"""Dust's fire plans laid out as rows (dust/compile.py): cover saves as the rules spec gives
+"""Dust's fire orders laid out as rows (dust/compile.py): cover saves as the rules spec gives
 them (dust-tactics.md section 8: hit_save 1/3 = 2 faces, miss_save 2/3 = 4 faces)."""
 
 import pytest

@@ -26,7 +26,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, Phase, assume, given, settings
 from hypothesis import strategies as st
 
-from mathhammer.dust import exchange, fire_plan
+from mathhammer.dust import exchange, fire_orders
 from mathhammer.dust.parse import parse_target, parse_weapon_line
 from mathhammer.dust.profiles import ModelGroup, Unit
 from mathhammer.errors import MathhammerError
@@ -72,7 +72,7 @@ def targets(draw, index: int) -> str:
 
 
 @st.composite
-def fire_plans(draw) -> tuple[list[tuple[str, str]], dict]:
+def fire_orders_cases(draw) -> tuple[list[tuple[str, str]], dict]:
     """``[(weapon, target), ...]`` over one or two targets, and the call's switches."""
     aimed = [draw(targets(i + 1)) for i in range(draw(st.integers(1, 2)))]
     plan = [(draw(weapons(i + 1)), aimed[min(i, len(aimed) - 1)] if i < len(aimed)
@@ -85,15 +85,15 @@ def fire_plans(draw) -> tuple[list[tuple[str, str]], dict]:
 @settings(max_examples=60, deadline=None, derandomize=True, database=None,
           phases=[Phase.explicit, Phase.generate, Phase.shrink],
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
-@given(fire_plans())
+@given(fire_orders_cases())
 def test_monte_carlo_agrees_with_exact_on_generated_fire_plans(case) -> None:
     plan, switches = case
     try:
-        exact = fire_plan(plan, method="exact", **switches)
+        exact = fire_orders(plan, method="exact", **switches)
     except MathhammerError:
         assume(False)  # a plan the engines refuse (a cell it cannot attack, too large a pmf)
         return
-    simulated = fire_plan(plan, method="monte-carlo", trials=TRIALS, seed=2023, **switches)
+    simulated = fire_orders(plan, method="monte-carlo", trials=TRIALS, seed=2023, **switches)
     assert len(simulated) == len(exact)
     for target, (mc, ex) in enumerate(zip(simulated, exact)):
         assert disagreements(mc, ex, TRIALS) == [], (plan, switches, target)

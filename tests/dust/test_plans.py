@@ -1,9 +1,9 @@
-"""Dust tables and fire plans (dust/plans.py), worked out by hand: a die hits on the hit
+"""Dust tables and fire orders (dust/plans.py), worked out by hand: a die hits on the hit
 symbol (1/3); soft cover saves a hit on a hit (1/3), hard cover on a blank (2/3)."""
 
 import pytest
 
-from mathhammer.dust.plans import best_fire_plan, losses_table, weapon_breakdown
+from mathhammer.dust.plans import best_fire_orders, losses_table, weapon_breakdown
 from mathhammer.errors import OptionError
 
 
@@ -21,17 +21,17 @@ def test_losses_of_one_model_squads():
     assert infantry["hard"] == pytest.approx(1 - (1 - 1 / 3 * 1 / 3) ** 6)
 
 
-def test_best_fire_plan_spreads_single_shots():
+def test_best_fire_orders_spreads_single_shots():
     # two one-die weapons at two one-model squads: apart, each squad falls with 1/3
     # (2/3 expected losses); together, one squad falls with 1 - (2/3)^2 = 5/9 and a second
     # hit is wasted with 1/9
-    plans = best_fire_plan(["Gun: 1/1", "Rifle: 1/1"], ["A: INFANTRY1", "B: INFANTRY1"])
+    plans = best_fire_orders(["Gun: 1/1", "Rifle: 1/1"], ["A: INFANTRY1", "B: INFANTRY1"])
     best, worst = plans.iloc[0], plans.iloc[-1]
     assert {best["Gun"], best["Rifle"]} == {"A", "B"}
     assert best["expected_losses"] == pytest.approx(2 / 3)
     assert worst["expected_losses"] == pytest.approx(5 / 9)
     assert worst["expected_overkill"] == pytest.approx(1 / 9)
     with pytest.raises(OptionError, match="objective must be"):
-        best_fire_plan(["Gun: 1/1"], ["A: INFANTRY1"], objective="most_dice")
+        best_fire_orders(["Gun: 1/1"], ["A: INFANTRY1"], objective="most_dice")
     with pytest.raises(OptionError, match="distinct names"):
-        best_fire_plan(["Gun: 1/1"], ["A: INFANTRY1", "A: INFANTRY1"])
+        best_fire_orders(["Gun: 1/1"], ["A: INFANTRY1", "A: INFANTRY1"])

@@ -8,7 +8,7 @@ from math import comb
 import pytest
 
 from mathhammer.dust import (
-    effective_probability, exact, exact_pmfs, fire_plan, weapon_breakdown,
+    effective_probability, exact, exact_pmfs, fire_orders, weapon_breakdown,
 )
 
 POUNDER = ["17-pounder: 4/1", ".50 cal: 3/1", ".30 cal: 3/1"]
@@ -127,7 +127,7 @@ def test_d1_exact_fractions_of_variants():
 # -- 12.4 scenario D2: split fire ------------------------------------------------------------
 def test_d2_split_fire():
     squad = "2x Grenadier: INFANTRY2"
-    results = fire_plan([(".30 cal: 3/1", squad), (".50 cal: 3/1", squad),
+    results = fire_orders([(".30 cal: 3/1", squad), (".50 cal: 3/1", squad),
                          ("17-pounder: INF 4/1 4/1 2/1 2/1 VEH 7/1 7/1 6/1 6/1 5/1 5/1 4/1",
                           "Luther: VEHICLE6 BOXES4")])
     on_squad, on_luther = results
