@@ -5,13 +5,13 @@
 
 On ``examples/optimise_shooting.toml`` (4,536 plans, three targets):
 
-- the exact evaluator scoring every plan with its cache (what ``mathhammer optimise`` does);
+- the exact evaluator scoring every orders with its cache (what ``mathhammer optimise`` does);
 - the exact evaluator scoring a sample of plans each with an empty cache (first-time cost);
-- the Monte Carlo evaluator (20,000 trials per plan, the default) on a sample of plans;
-- the baseline: ``mh.run`` of each sampled plan's own scenario, 20,000 trials, measured in
+- the Monte Carlo evaluator (20,000 trials per set of orders, the default) on a sample of orders;
+- the baseline: ``mh.run`` of each sampled orders's own scenario, 20,000 trials, measured in
   the same run; the ratios are against it.
 
-The answers are checked, not the times: every sampled plan's exact value agrees with its
+The answers are checked, not the times: every sampled orders's exact value agrees with its
 Monte Carlo value within 5 standard errors (a mismatch stops the run). Times are CPU
 seconds of this process (``time.process_time``), the median of three repeats after a
 warm-up (JIT compiled).
@@ -53,7 +53,7 @@ def _median_cpu(fn, repeats: int = 3) -> float:
 def optimise_rows(sample: int) -> list[Row]:
     scenario = load_scenario(EXAMPLE, open_choices=True)
     space = build_space(scenario)
-    plans = list(space.plans())
+    plans = list(space.every_orders())
     step = max(len(plans) // sample, 1)
     sampled = plans[::step][:sample]
     targets = space.targets()
@@ -78,20 +78,20 @@ def optimise_rows(sample: int) -> list[Row]:
                 for p in sampled]
 
     exact_values = dict(zip(sampled, sampled_uncached()))
-    for plan, outcome in zip(sampled, sampled_monte_carlo()):
+    for orders, outcome in zip(sampled, sampled_monte_carlo()):
         mean = sum(outcome.models(t)[0] for t in targets)
         stderr = sum(outcome.models(t)[1] ** 2 for t in targets) ** 0.5
-        if abs(mean - exact_values[plan]) > 5 * stderr + 1e-9:
-            raise SystemExit(f"answer check failed: {plan}: exact {exact_values[plan]:.4f}, "
+        if abs(mean - exact_values[orders]) > 5 * stderr + 1e-9:
+            raise SystemExit(f"answer check failed: {orders}: exact {exact_values[orders]:.4f}, "
                              f"Monte Carlo {mean:.4f} +- {stderr:.4f}")
     measured = []
     for engine, fn, count, trials in (
-            ("optimiser exact, every plan (cached)", every_plan_cached, len(plans), "-"),
+            ("optimiser exact, every set of orders (cached)", every_plan_cached, len(plans), "-"),
             ("optimiser exact, sampled plans, empty cache", sampled_uncached, len(sampled),
              "-"),
             ("optimiser Monte Carlo, sampled plans", sampled_monte_carlo, len(sampled),
              f"{TRIALS:,}"),
-            ("baseline: mh.run of each plan's scenario", baseline_runs, len(sampled),
+            ("baseline: mh.run of each orders's scenario", baseline_runs, len(sampled),
              f"{TRIALS:,}")):
         measured.append((engine, count, trials, _median_cpu(fn) / count))
     base = measured[-1][3]
@@ -109,7 +109,7 @@ def main(argv: list[str] | None = None) -> None:
     rows = optimise_rows(8 if args.quick else 24)
     print(markdown_table(rows))
     print("\n'trials/s' holds plans per second; 'mathhammer / this' is the baseline's time per "
-          "plan over this row's (above 1: faster than running the plan's scenario).")
+          "orders over this row's (above 1: faster than running the orders's scenario).")
 
 
 if __name__ == "__main__":

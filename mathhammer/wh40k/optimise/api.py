@@ -1,4 +1,4 @@
-"""``mh.optimise``: the best plan for what a scenario leaves open."""
+"""``mh.optimise``: the best orders for what a scenario leaves open."""
 
 from __future__ import annotations
 
@@ -15,14 +15,14 @@ from mathhammer.wh40k.optimise.evaluate import (ExactEvaluator, MonteCarloEvalua
                                                 exact_obstacle)
 from mathhammer.wh40k.optimise.objectives import Objective, units_measured, value_of
 from mathhammer.wh40k.optimise.result import OptimiseResult
-from mathhammer.wh40k.optimise.search import Scored, Search, enumerate_plans, local_search
+from mathhammer.wh40k.optimise.search import Scored, Search, enumerate_orders, local_search
 from mathhammer.wh40k.optimise.settings import DEFAULT_OPTIMISE_TRIALS, SearchOptions
-from mathhammer.wh40k.optimise.space import Plan, Space, build_space
+from mathhammer.wh40k.optimise.space import Orders, Space, build_space
 from mathhammer.wh40k.scenario.model import Scenario
 
-#: Plans enumerated at most, by engine; beyond them the search is greedy + local.
+#: Sets of orders enumerated at most, by engine; beyond them the search is greedy + local.
 MAX_ENUMERATED = {"exact": 200_000, "monte-carlo": 256}
-#: Plans scored at most by a local search, by engine.
+#: Sets of orders scored at most by a local search, by engine.
 SEARCH_BUDGET = {"exact": 20_000, "monte-carlo": 400}
 
 ObjectiveLike = str | Objective | tuple
@@ -40,7 +40,7 @@ def optimise(scenario: Scenario | str | Path,
              trials: int = DEFAULT_OPTIMISE_TRIALS, seed: int = 1, tolerance: float = 0.0,
              progress: bool | None = None,
              options: SearchOptions | None = None) -> OptimiseResult:
-    """The plan that maximises ``objective`` over the choices ``scenario`` leaves open.
+    """The orders that maximises ``objective`` over the choices ``scenario`` leaves open.
 
     Open choices: each weapon's target among its activation's ``targets`` (a model group's
     models may split between them, unless ``options`` says not to), the profile of each
@@ -64,13 +64,14 @@ def optimise(scenario: Scenario | str | Path,
         For ``p_at_least`` (models) and ``expected_points_destroyed`` (points per model by
         unit, overriding the scenario's points).
     method
-        The engine that scores plans: ``"auto"`` (exact when the scenario allows it, else
+        The engine that scores the orders: ``"auto"`` (exact when the scenario allows it, else
         Monte Carlo), ``"exact"`` (refused with the reason when it cannot) or
         ``"monte-carlo"``. (``engine=`` is its old spelling.)
     trials, seed
-        Monte Carlo trials per plan and the seed every plan shares (common random numbers).
+        Monte Carlo trials per set of orders and the seed every set of orders shares (common
+        random numbers).
     tolerance
-        With several objectives: plans within ``tolerance`` of the best on an objective
+        With several objectives: orders within ``tolerance`` of the best on an objective
         (plus two standard errors of the difference, by Monte Carlo) count as tied on it and
         are ranked by the next; e.g. 0.05 for "P(kill A) within 5 points of the best, then
         as much of B as possible".
@@ -78,7 +79,7 @@ def optimise(scenario: Scenario | str | Path,
         A progress bar on stderr for a long search: ``None`` (default) when stderr is a
         terminal or in a notebook, ``True``/``False`` to force it.
     options
-        The choices besides targets and listed values, and how many plans are scored
+        The choices besides targets and listed values, and how many sets of orders are scored
         (:class:`~.settings.SearchOptions`: ``split``, ``open_profiles``,
         ``activation_order``, ``max_plans``, ``budget``; given as keywords of their own
         before, which still works for one release with a DeprecationWarning).
@@ -86,8 +87,8 @@ def optimise(scenario: Scenario | str | Path,
     Returns
     -------
     OptimiseResult
-        Plans best first with their values, the plans that put everything at one target,
-        the method and whether the best is proven optimal (exact and every plan scored).
+        Orders best first with their values, the orders that put everything at one target,
+        the method and whether the best is proven optimal (exact and every set of orders scored).
 
     Examples
     --------
@@ -106,7 +107,7 @@ def optimise(scenario: Scenario | str | Path,
     ... targets = ["Gaunts", "Warrior"]
     ... '''
     >>> best = mh.optimise(mh.parse_scenario(text, open_choices=True))
-    >>> best.method, best.optimal, len(best.plans)
+    >>> best.method, best.optimal, len(best.ranked)
     ('enumeration', True, 3)
     """
     if not isinstance(scenario, Scenario):
@@ -126,7 +127,7 @@ def optimise(scenario: Scenario | str | Path,
         raise OptionError(f"options must be a SearchOptions (or None), not "
                           f"{type(options).__name__} {options!r:.40}")
     space = build_space(scenario, open_profiles=options.open_profiles, split=options.split,
-                        orders=options.activation_order)
+                        choose_order=options.activation_order)
     max_plans, budget = options.max_plans, options.budget
     measured = [units_measured(o, scenario.sides, space.targets()) for o in objectives]
     _check_points(scenario, objectives, measured)
@@ -141,7 +142,7 @@ def optimise(scenario: Scenario | str | Path,
                       tolerance, progress, notes)
     except NotExact as exc:
         if engine == "exact":
-            raise UnsupportedError(f"the exact evaluation cannot follow a plan: {exc}; use "
+            raise UnsupportedError(f"the exact evaluation cannot follow these orders: {exc}; use "
                                    "method='auto' (no --exact) for Monte Carlo") from None
         return _solve(space, objectives, measured, "monte-carlo", trials, seed,
                       (max_plans, budget), tolerance, progress, [f"Monte Carlo: {exc}"])
@@ -153,11 +154,11 @@ def _solve(space: Space, objectives: list[Objective], measured: list[list[str]],
     evaluator: Any = ExactEvaluator(space) if use == "exact" else \
         MonteCarloEvaluator(space, trials, seed)
 
-    def score(plan: Plan, plan_trials: int | None) -> Scored:
-        outcome = evaluator.outcome(plan) if use == "exact" else \
-            evaluator.outcome(plan, plan_trials)
+    def score(orders: Orders, orders_trials: int | None) -> Scored:
+        outcome = evaluator.outcome(orders) if use == "exact" else \
+            evaluator.outcome(orders, orders_trials)
         values = [value_of(o, outcome, units) for o, units in zip(objectives, measured)]
-        return Scored(plan, values, outcome, plan_trials)
+        return Scored(orders, values, outcome, orders_trials)
 
     limit = _limit(limits[0], "max_plans", MAX_ENUMERATED[use])
     search = Search(score, _limit(limits[1], "budget", SEARCH_BUDGET[use]),
@@ -165,14 +166,14 @@ def _solve(space: Space, objectives: list[Objective], measured: list[list[str]],
     size = space.size()
     mc_trials = trials if use == "monte-carlo" else None
     if size <= limit:
-        ranked, method = enumerate_plans(space, search, mc_trials, progress), "enumeration"
+        ranked, method = enumerate_orders(space, search, mc_trials, progress), "enumeration"
     else:
-        notes.append(f"{size:,} plans (more than {limit:,}): greedy + local search")
+        notes.append(f"{size:,} sets of orders (more than {limit:,}): greedy + local search")
         ranked, method = local_search(space, search, mc_trials, progress), "search"
     naive = [(f"everything at {t}", search.get(space.focused(t, space.as_written())))
              for t in space.targets()]
     return OptimiseResult(space=space, objectives=objectives, engine=use, method=method,
-                          optimal=use == "exact" and method == "enumeration", plan_count=size,
+                          optimal=use == "exact" and method == "enumeration", orders_in_space=size,
                           evaluated=len(search.seen), ranked=ranked, naive=naive,
                           notes=notes + search.notes, trials=mc_trials, seed=seed)
 

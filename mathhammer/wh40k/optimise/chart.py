@@ -1,7 +1,7 @@
-"""The chart of an optimisation: the best plans and the naive ones, side by side.
+"""The chart of an optimisation: the best orders and the naive ones, side by side.
 
-One row per plan: a bar of its value on the first objective (Monte Carlo: ±2 s.e.) and,
-under it, the plan's orders in full (wrapped, never cut), so the chart can be read alone.
+One row per set of orders: a bar of its value on the first objective (Monte Carlo: ±2 s.e.) and,
+under it, the orders in full (wrapped, never cut), so the chart can be read alone.
 """
 
 from __future__ import annotations
@@ -16,29 +16,30 @@ from mathhammer.charts.layout import (NOTE_COLOUR, axes_or_new, axes_width, capt
                                       percent_axis, series_style, style, title, wrap,
                                       capitalised)
 
-#: Plans drawn: the best few, then every everything-at-one-target plan.
-CHART_PLANS = 3
+#: Orders drawn: the best few, then every everything-at-one-target set of orders.
+CHART_ORDERS = 3
 #: Inches per character of the orders under the bars (7.5-point text).
 ORDER_CHAR_WIDTH = 0.062
 
 
-def plans_chart(result: Any, *, title_text: str | None = None, ax: Any = None) -> Any:
-    """Horizontal bars of the first objective, one per plan, with its orders underneath.
+def orders_chart(result: Any, *, title_text: str | None = None, ax: Any = None) -> Any:
+    """Horizontal bars of the first objective, one per set of orders, with the orders
+    underneath.
 
     Returns
     -------
     matplotlib.axes.Axes
     """
     objective = result.objectives[0]
-    rows = [("best plan" if i == 0 else f"plan #{i + 1}", s)
-            for i, s in enumerate(result.ranked[:CHART_PLANS])]
+    rows = [("best orders" if i == 0 else f"orders #{i + 1}", s)
+            for i, s in enumerate(result.ranked[:CHART_ORDERS])]
     rows += [(name, s) for name, s in result.naive
-             if all(s.plan != r.plan for _, r in rows)]
+             if all(s.orders != r.orders for _, r in rows)]
     probability = objective.kind.startswith("p_")
     with style():
         ax = axes_or_new(ax, (7.6, 4.2))
         chars = max(int(axes_width(ax) / ORDER_CHAR_WIDTH), 40)
-        texts = [_orders_text(result, s.plan, chars) for _, s in rows]
+        texts = [_orders_text(result, s.orders, chars) for _, s in rows]
         heights = [1.0 + 0.32 * t.count("\n") for t in texts]
         if ax.figure.__dict__.get("_mathhammer_owned"):
             ax.figure.set_figheight(min(1.6 + 0.55 * sum(heights), 14.0))
@@ -63,29 +64,29 @@ def plans_chart(result: Any, *, title_text: str | None = None, ax: Any = None) -
         if probability:
             percent_axis(ax.xaxis, high - low)
         ax.set_xlabel(capitalised(objective.describe()))
-        title(ax, title_text or f"Best plans: {result.objective_text()}",
+        title(ax, title_text or f"Best orders: {result.objective_text()}",
               width=max(int(axes_width(ax) / 0.12), 30))
         engine = "exact" if result.engine == "exact" else \
-            f"Monte Carlo, {result.trials:,} trials per plan, seed {result.seed}; ±2 s.e."
+            f"Monte Carlo, {result.trials:,} trials per set of orders, seed {result.seed}; ±2 s.e."
         proven = "proven optimal" if result.optimal else "not proven optimal"
         naive = "; 'everything at': profiles as written" if result.naive else ""
-        caption(ax, f"{capitalised(result.method)} of {result.plan_count:,} plans; {engine}; "
-                    f"{proven}{naive}")
+        caption(ax, f"{capitalised(result.method)} of {result.orders_in_space:,} sets of orders; "
+                    f"{engine}; {proven}{naive}")
         grow_to_fit(ax.figure)
         fit_to_figure([ax])
     return ax
 
 
-def _orders_text(result: Any, plan: Any, chars: int) -> str:
+def _orders_text(result: Any, orders: Any, chars: int) -> str:
     lines = []
-    for part in result.describe(plan).split(" | "):
+    for part in result.describe(orders).split(" | "):
         lines += textwrap.wrap(part, chars, subsequent_indent="  ",
                                break_long_words=False)
     return "\n".join(lines)
 
 
 def _value_text(value: float, stderr: float, probability: bool) -> str:
-    """A plan's value by the one rule of tables and charts
+    """The value of a set of orders by the one rule of tables and charts
     (:func:`mathhammer.report.tables.format_estimate`)."""
     from mathhammer.report.tables import format_estimate
 

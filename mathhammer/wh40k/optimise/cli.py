@@ -17,9 +17,9 @@ def register(subparsers: Any) -> None:
     from mathhammer.wh40k.optimise.objectives import KINDS
 
     parser = subparsers.add_parser(
-        "optimise", help="the best plan for a scenario's open choices (targets, weapon "
+        "optimise", help="the best orders for a scenario's open choices (targets, weapon "
                          "profiles, re-rolls)",
-        description="Find the plan that maximises an objective over what a scenario file "
+        description="Find the orders that maximises an objective over what a scenario file "
                     "leaves open: activations with targets = [...] (each weapon picks one; a "
                     "group's models may split), multi-profile weapons named by their weapon "
                     "name, and an activation's choose = { ... } table.")
@@ -41,14 +41,14 @@ def register(subparsers: Any) -> None:
                              "'expected_models_destroyed:Termagants' (lexicographic: the "
                              "first objective decides); repeatable")
     parser.add_argument("--tolerance", type=real_option(), default=0.0, metavar="X",
-                        help="with --then: plans within X of the best on an objective count "
+                        help="with --then: orders within X of the best on an objective count "
                              "as tied on it (default 0)")
     engine = parser.add_mutually_exclusive_group()
     engine.add_argument("--exact", action="store_true",
-                        help="score plans with the exact engine or refuse, saying why "
+                        help="score the orders with the exact engine or refuse, saying why "
                              "(default: exact when it can, else Monte Carlo)")
     engine.add_argument("--monte-carlo", action="store_true",
-                        help="score plans by Monte Carlo even when exact is possible")
+                        help="score the orders by Monte Carlo even when exact is possible")
     parser.add_argument("--no-split", action="store_true",
                         help="send all the models of a group firing one weapon at one target")
     parser.add_argument("--fixed-profiles", action="store_true",
@@ -57,13 +57,13 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--order", action="store_true",
                         help="choose the order of the activations too (at most 8)")
     parser.add_argument("--max-plans", type=positive_int, default=None,
-                        help="enumerate every plan up to this many (default 200,000 exact, "
-                             "256 Monte Carlo), else greedy + local search")
+                        help="enumerate every set of orders up to this many (default 200,000 "
+                             "exact, 256 Monte Carlo), else greedy + local search")
     parser.add_argument("--budget", type=positive_int, default=None,
-                        help="plans a local search may score (default 20,000 exact, 400 "
+                        help="sets of orders a local search may score (default 20,000 exact, 400 "
                              "Monte Carlo)")
     add_monte_carlo_options(parser, default_trials=DEFAULT_OPTIMISE_TRIALS,
-                            trials_help="Monte Carlo trials per plan")
+                            trials_help="Monte Carlo trials per set of orders")
     add_output_options(parser)
     parser.set_defaults(handler=_run)
 

@@ -1,18 +1,19 @@
-"""The outcome of a plan: exact, target by target, or by Monte Carlo on the whole scenario.
+"""The outcome of a set of orders: exact, target by target, or by Monte Carlo on the whole
+scenario.
 
 Exact: when no targeted unit attacks, each target's fate depends only on the weapons aimed
-at it, so a plan's outcome is, per target, one call of the exact engine
+at it, so the orders' outcome is, per target, one call of the exact engine
 (:func:`mathhammer.exact`) on those weapons in the order the scenario engine resolves the
-plan's own scenario (:func:`~.space.concrete_scenario`, gathered as the kernel gathers it:
+orders' own scenario (:func:`~.space.concrete_scenario`, gathered as the kernel gathers it:
 targets in the order first named, batches in their order at each target); the calls are
-cached on everything they read, so plans that aim the same weapons at a target in the same
+cached on everything they read, so orders that aim the same weapons at a target in the same
 order share the work. One activation's Command Re-roll is one for all its targets: the
 first target whose roll fails takes it, and the targets after it go without
 (:func:`mathhammer.wh40k.exact_engine.command.solve_by_hand` splits each target's law by
 where the re-roll ends). :func:`exact_obstacle` names what keeps a scenario from this.
 
-Monte Carlo: the plan as a scenario (:func:`~.space.concrete_scenario`) run by
-:func:`mathhammer.run` with the same seed for every plan (common random numbers).
+Monte Carlo: the orders as a scenario (:func:`~.space.concrete_scenario`) run by
+:func:`mathhammer.run` with the same seed for every set of orders (common random numbers).
 """
 
 from __future__ import annotations
@@ -27,14 +28,14 @@ import numpy as np
 from mathhammer.core.result import binomial_stderr
 from mathhammer.errors import UnsupportedError
 from mathhammer.wh40k import abilities as ab
-from mathhammer.wh40k.optimise.space import Plan, Space, concrete_scenario
+from mathhammer.wh40k.optimise.space import Orders, Space, concrete_scenario
 from mathhammer.wh40k.profiles import TargetProfile
 from mathhammer.wh40k.scenario.model import Scenario
 from mathhammer.wh40k.scenario.units import Unit, allocation_groups, declared_order
 
 #: Most distinct exact-engine calls one optimisation may make.
 MAX_EXACT_CALLS = 20_000
-#: Plans' gathered loads remembered at once (enumeration meets a plan's option values in a
+#: Orders' gathered loads remembered at once (enumeration meets a set of orders' option values in a
 #: row, so a few suffice).
 MAX_GATHERED = 256
 
@@ -87,14 +88,14 @@ def removal_points(unit: Unit, weights: Mapping[str, float]) -> np.ndarray:
 
 
 class NotExact(UnsupportedError):
-    """A plan the exact evaluation cannot follow (the caller falls back to Monte Carlo)."""
+    """Orders the exact evaluation cannot follow (the caller falls back to Monte Carlo)."""
 
 
 Pmfs = tuple[np.ndarray, np.ndarray]   # (models destroyed, wounds lost), by outcome
 
 
 class ExactOutcome:
-    """Per-unit exact distributions of one plan (units no weapon aims at lose nothing).
+    """Per-unit exact distributions of one set of orders (units no weapon aims at lose nothing).
 
     ``groups``: independent groups of units, each a list of terms whose sum is the group's
     joint law, each term a product of per-unit sub-probability pmfs ({unit: (models
@@ -166,16 +167,16 @@ def _marginal(terms: list[dict[str, Pmfs]], unit: str, which: int) -> np.ndarray
 
 
 class ExactEvaluator:
-    """Exact outcomes of plans, one cached exact-engine call per distinct target load.
+    """Exact outcomes of orders, one cached exact-engine call per distinct target load.
 
-    A plan is first made into its scenario (:func:`~.space.concrete_scenario`), and each
+    A set of orders is first made into its scenario (:func:`~.space.concrete_scenario`), and each
     activation's batches are read from it as the scenario engine gathers them
     (:func:`~mathhammer.wh40k.scenario.compile.activation_batches`): targets in the order
     first named, batches within a target in the order the kernel resolves them. A target's
     load is those batches in that order; the cache is keyed on the load (weapons, counts and
     order), the situation, the modifiers and the rules, everything an exact call reads. The
-    gathered loads of the last plans are remembered by allocations and activation order (all
-    the gathering reads: option values change only modifiers and rules), so plans that
+    gathered loads of the last orders are remembered by allocations and activation order (all
+    the gathering reads: option values change only modifiers and rules), so orders that
     differ only in option values build their scenario once.
     """
 
@@ -186,19 +187,19 @@ class ExactEvaluator:
         self.cache: dict[Any, Any] = {}
         self.gathered: dict[Any, list[dict[str, list[tuple[Any, int]]]]] = {}
 
-    def _loads(self, plan: Plan) -> list[dict[str, list[tuple[Any, int]]]]:
-        """Per activation of the plan's scenario (in the plan's order), its loads by target
+    def _loads(self, orders: Orders) -> list[dict[str, list[tuple[Any, int]]]]:
+        """Per activation of the orders' scenario (in the orders' order), its loads by target
         (:func:`_target_loads`)."""
-        key = (plan.allocations, plan.order)
+        key = (orders.allocations, orders.order)
         if key not in self.gathered:
             if len(self.gathered) >= MAX_GATHERED:
                 self.gathered.clear()
-            concrete = concrete_scenario(self.space, plan)
+            concrete = concrete_scenario(self.space, orders)
             self.gathered[key] = [_target_loads(concrete, i)
                                   for i in range(len(concrete.activations))]
         return self.gathered[key]
 
-    def outcome(self, plan: Plan) -> ExactOutcome:
+    def outcome(self, orders: Orders) -> ExactOutcome:
         """Raises :class:`NotExact` when activations of different modifiers or situations
         (or a [BLAST]/[CLEAVE] weapon of a later activation, or two activations one of which
         has a Command Re-roll) aim at one target, or when an activation's Command Re-roll is
@@ -208,10 +209,10 @@ class ExactEvaluator:
         settings: dict[str, set] = {}
         sources: dict[str, list[int]] = {}
         shared: list[list[str]] = []
-        order = self.space.activation_order(plan)
-        for k, per_target in enumerate(self._loads(plan)):
+        order = self.space.activation_order(orders)
+        for k, per_target in enumerate(self._loads(orders)):
             situation = scenario.activations[order[k]].situation
-            modifiers = self.space.modifiers_of(plan, order[k])
+            modifiers = self.space.modifiers_of(orders, order[k])
             for target, lines in per_target.items():
                 blast = any(w.has(ab.BLAST) or w.has(ab.CLEAVE) for w, _ in lines)
                 if target in loads and blast:
@@ -221,7 +222,7 @@ class ExactEvaluator:
                 sources.setdefault(target, []).append(k)
             if modifiers.command_reroll != "none" and len(per_target) > 1:
                 shared.append(list(per_target))
-        rules = self.space.rules_of(plan)
+        rules = self.space.rules_of(orders)
         keys = {}
         for target, load in loads.items():
             if len(settings[target]) > 1:
@@ -235,19 +236,19 @@ class ExactEvaluator:
         in_shared = {t for targets in shared for t in targets}
         for target in loads:
             if target not in in_shared:
-                groups.append([{target: self._cached(keys[target], "whole", plan,
+                groups.append([{target: self._cached(keys[target], "whole", orders,
                                                      sources[target])}])
         for targets in shared:
             groups.append(self._shared_terms(targets, keys))
         return ExactOutcome(groups, self.space.scenario.units)
 
-    def _cached(self, key: tuple, mode: str, plan: Plan | None, sources: list[int]):
+    def _cached(self, key: tuple, mode: str, orders: Orders | None, sources: list[int]):
         full = key + (mode,)
         if full not in self.cache:
             if len(self.cache) >= MAX_EXACT_CALLS:
                 raise UnsupportedError(f"more than {MAX_EXACT_CALLS:,} distinct exact "
                                        "evaluations: fewer open choices, or split=False")
-            self.cache[full] = self._solve(key, mode, plan, sources)
+            self.cache[full] = self._solve(key, mode, orders, sources)
         return self.cache[full]
 
     def _shared_terms(self, targets: list[str], keys: dict[str, tuple]) -> list[dict[str, Pmfs]]:
@@ -267,17 +268,17 @@ class ExactEvaluator:
         terms.append(dict(kept))
         return terms
 
-    def _solve(self, key: tuple, mode: str, plan: Plan | None, sources: list[int]):
+    def _solve(self, key: tuple, mode: str, orders: Orders | None, sources: list[int]):
         """(models destroyed pmf, wounds lost pmf) of one target's load; in mode "by hand",
         the pair of them with the Command Re-roll kept and spent (sub-probabilities)."""
         target, lines, situation, modifiers, rules = key
         unit = self.space.scenario.units[target]
         profile = one_profile(unit)
         if profile is None:
-            if mode != "whole" or plan is None:
+            if mode != "whole" or orders is None:
                 raise NotExact(f"a Command Re-roll shared with a unit of several statlines "
                                f"({target})")
-            return self._solve_mixed(target, concrete_scenario(self.space, plan), sources)
+            return self._solve_mixed(target, concrete_scenario(self.space, orders), sources)
         modifiers = _with_unit_defense(unit, modifiers)
         weapons = [w.with_count(n) for w, n in lines]
         if mode == "by hand":
@@ -298,7 +299,7 @@ class ExactEvaluator:
                 result.distribution("damage").probabilities)
 
     def _solve_mixed(self, target: str, concrete: Scenario, sources: list[int]):
-        """A target of several statlines: its one activation of the plan, alone, by the
+        """A target of several statlines: its one activation of the orders, alone, by the
         mixed-unit exact engine (:mod:`mathhammer.wh40k.exact_engine.mixed`)."""
         from mathhammer.wh40k.exact_engine.mixed import solve_activation
         from mathhammer.wh40k.scenario.compile import compile_scenario
@@ -352,7 +353,8 @@ def _with_unit_defense(unit: Unit, modifiers):
 
 
 class MonteCarloOutcome:
-    """A plan's outcome read from a :class:`~mathhammer.wh40k.scenario.api.ScenarioResult`."""
+    """The outcome of a set of orders read from a
+    :class:`~mathhammer.wh40k.scenario.api.ScenarioResult`."""
 
     def __init__(self, result: Any, scenario: Any) -> None:
         self.result, self.scenario = result, scenario
@@ -393,16 +395,16 @@ class MonteCarloOutcome:
 
 
 class MonteCarloEvaluator:
-    """Monte Carlo outcomes of plans: every plan run with the same seed."""
+    """Monte Carlo outcomes of orders: every set of orders run with the same seed."""
 
     method = "monte-carlo"
 
     def __init__(self, space: Space, trials: int, seed: int) -> None:
         self.space, self.trials, self.seed = space, trials, seed
 
-    def outcome(self, plan: Plan, trials: int | None = None) -> MonteCarloOutcome:
+    def outcome(self, orders: Orders, trials: int | None = None) -> MonteCarloOutcome:
         from mathhammer.wh40k.scenario.api import run
 
-        scenario = concrete_scenario(self.space, plan)
+        scenario = concrete_scenario(self.space, orders)
         result = run(scenario, trials=trials or self.trials, seed=self.seed, progress=False)
         return MonteCarloOutcome(result, scenario)

@@ -1,9 +1,9 @@
-"""What the optimiser maximises, and its value on the outcome of one plan.
+"""What the optimiser maximises, and its value on the outcome of one set of orders.
 
 An :class:`Objective` names a quantity of a unit or of a side; an :class:`Outcome` (exact
 distributions per unit, or a Monte Carlo :class:`~mathhammer.wh40k.scenario.api.ScenarioResult`)
 gives its value and standard error. Several objectives are lexicographic: the first decides,
-the next only among plans tied on the first (see :func:`lexicographic_best`).
+the next only among orders tied on the first (see :func:`lexicographic_best`).
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ class Objective:
         One of :data:`KINDS`.
     unit, side
         The unit or the side it is measured on (one of them; neither: every unit of the
-        sides the plan attacks). ``p_unit_destroyed`` of a side is P(every unit of the side
+        sides the orders attacks). ``p_unit_destroyed`` of a side is P(every unit of the side
         destroyed).
     k
         For ``p_at_least``: the number of models.
@@ -92,7 +92,7 @@ def _check_weights(weights: Any) -> None:
 
 
 class Outcome(Protocol):
-    """What an objective reads from the outcome of a plan (both engines provide it)."""
+    """What an objective reads from the outcome of a set of orders (both engines provide it)."""
 
     def models(self, unit: str) -> tuple[float, float]: ...          # mean, stderr
     def wounds(self, unit: str) -> tuple[float, float]: ...
@@ -151,10 +151,10 @@ def value_of(objective: Objective, outcome: Outcome, units: Sequence[str]
 
 def lexicographic_best(values: Sequence[Sequence[tuple[float, float]]],
                        tolerance: float = 1e-9) -> list[int]:
-    """Indices of ``values`` (one list of (value, stderr) per plan, an entry per
+    """Indices of ``values`` (one list of (value, stderr) per orders, an entry per
     objective) ranked best first, lexicographically.
 
-    Plans within ``tolerance`` (plus two standard errors of the difference, for Monte
+    Orders within ``tolerance`` (plus two standard errors of the difference, for Monte
     Carlo values) of the best on the first objective count as tied there and are ranked by
     the next one; the rest follow, ranked the same way among themselves.
     """
@@ -167,7 +167,7 @@ def _rank(items: list[int], values, level: int, tolerance: float) -> list[int]:
     ordered = sorted(items, key=lambda i: -values[i][level][0])
     out: list[int] = []
     start = 0
-    while start < len(ordered):  # runs of plans tied with the run's first, best first
+    while start < len(ordered):  # runs of orders tied with the run's first, best first
         top, se_top = values[ordered[start]][level]
         end = start + 1
         while end < len(ordered) and top - values[ordered[end]][level][0] <= tolerance \

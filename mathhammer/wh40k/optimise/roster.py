@@ -76,11 +76,11 @@ def optimise_shooting(army: Any, other: Any, *, objective: str | None = None,
                       trials: int = DEFAULT_OPTIMISE_TRIALS, seed: int = 1,
                       options: dict[str, Any] | None = None, **settings: Any
                       ) -> OptimiseResult:
-    """Who in ``army`` should shoot what in ``other``: the plan maximising ``objective``
+    """Who in ``army`` should shoot what in ``other``: the orders maximising ``objective``
     (default: expected points destroyed when ``other`` has points, else expected models
     destroyed) over the other list's units. ``split`` lets a model group's weapons split
-    between targets (many more plans); ``options`` are situation, modifier and rule options
-    for every activation (as :func:`mathhammer.simulate` takes them); ``settings`` as
+    between targets (many more sets of orders); ``options`` are situation, modifier and rule
+    options for every activation (as :func:`mathhammer.simulate` takes them); ``settings`` as
     :func:`~.api.optimise`."""
     scenario, notes = shooting_phase(army, other, edition=edition, options=options)
     if objective is None:

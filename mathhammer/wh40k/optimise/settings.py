@@ -9,29 +9,29 @@ from mathhammer.core.inputs import switch
 from mathhammer.errors import OptionError
 
 DEFAULT_OPTIMISE_TRIALS = 20_000
-"""Monte Carlo trials per plan when plans cannot be scored exactly (a first pass uses an
-eighth of them)."""
+"""Monte Carlo trials per set of orders when the orders cannot be scored exactly (a first
+pass uses an eighth of them)."""
 
 
 @dataclass(frozen=True)
 class SearchOptions:
     """Which choices besides targets and listed values the optimiser may make, and how many
-    plans it scores (``mh.optimise(..., options=SearchOptions(...))``).
+    sets of orders it scores (``mh.optimise(..., options=SearchOptions(...))``).
 
     Parameters
     ----------
     split
         A model group's models may split between its activation's targets (default
-        ``True``; many more plans).
+        ``True``; many more sets of orders).
     open_profiles
         The profile of each multi-profile weapon is a choice (default ``True``).
     activation_order
         The order of the activations is a choice too (default ``False``).
     max_plans
-        Enumerate every plan up to this many (default 200,000 exact, 256 Monte Carlo);
+        Enumerate every set of orders up to this many (default 200,000 exact, 256 Monte Carlo);
         beyond, greedy + local search.
     budget
-        Plans a greedy + local search scores at most (default 20,000 exact, 400 Monte
+        Sets of orders a greedy + local search scores at most (default 20,000 exact, 400 Monte
         Carlo).
 
     Examples

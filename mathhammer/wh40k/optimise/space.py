@@ -1,12 +1,12 @@
-"""The decisions a scenario leaves open, plans that settle them, and plans made concrete.
+"""The decisions a scenario leaves open, orders that settle them, and orders made concrete.
 
 A :class:`Slot` is one model group firing one weapon in one activation: its models go to
 *cells* (a candidate target and a profile), all to one cell or split between them (each
 model's weapon picks its own target, 04.02). An :class:`Option` is a modifier the player
 picks for an activation (a re-roll policy, where the Command Re-roll goes) or a rule
-switch picked for the whole scenario ([LETHAL HITS] use). A :class:`Plan` settles every
+switch picked for the whole scenario ([LETHAL HITS] use). :class:`Orders` settle every
 slot and option (and, when asked, the order of the activations);
-:func:`concrete_scenario` turns it into an ordinary
+:func:`concrete_scenario` turns them into an ordinary
 :class:`~mathhammer.wh40k.scenario.model.Scenario` that ``run`` resolves: a group whose
 models go different ways becomes several groups of the same models, and the activation's
 ``order`` fixes the order of its batches (:func:`batch_order`, which the exact evaluation
@@ -22,6 +22,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from mathhammer.core.lazy import lazy_names
 from mathhammer.errors import ScenarioError
 from mathhammer.wh40k.profiles import Modifiers, Rules, Weapon
 from mathhammer.wh40k.scenario.activations import Activation, WeaponChoice
@@ -89,14 +90,15 @@ class Option:
     candidates: tuple[Any, ...]
 
 
-#: Most activations whose order may be chosen (8! = 40,320 orders).
+#: Most activations whose order may be chosen (8! = 40,320 orderings).
 MAX_ORDERED_ACTIVATIONS = 8
 
 
 @dataclass(frozen=True)
-class Plan:
-    """One allocation per slot, one value per option, and the activations' order (empty:
-    as written)."""
+class Orders:
+    """The player's orders for a scenario's open choices: one allocation per slot, one value
+    per option, and the activations' order (empty: as written). (Called ``Plan`` before
+    issue 40: "plan" is kept for a compiled plan.)"""
 
     allocations: tuple[Allocation, ...]
     options: tuple[Any, ...]
@@ -111,34 +113,34 @@ class Space:
     slots: tuple[Slot, ...]
     options: tuple[Option, ...]
     split: bool
-    orders: bool = False
+    choose_order: bool = False
 
     def size(self) -> int:
-        """How many plans there are."""
-        total = math.factorial(len(self.scenario.activations)) if self.orders else 1
+        """How many sets of orders there are."""
+        total = math.factorial(len(self.scenario.activations)) if self.choose_order else 1
         for slot in self.slots:
             total *= slot.allocation_count(self.split)
         for option in self.options:
             total *= len(option.candidates)
         return total
 
-    def plans(self) -> Iterator[Plan]:
-        """Every plan (call only when :meth:`size` is small)."""
+    def every_orders(self) -> Iterator[Orders]:
+        """Every set of orders (call only when :meth:`size` is small)."""
         per_slot = [slot.allocations(self.split) for slot in self.slots]
         per_option = [option.candidates for option in self.options]
-        orders = [normal_order(p) for p in itertools.permutations(
-            range(len(self.scenario.activations)))] if self.orders else [()]
+        sequences = [normal_order(p) for p in itertools.permutations(
+            range(len(self.scenario.activations)))] if self.choose_order else [()]
         for allocations in itertools.product(*per_slot):
             for values in itertools.product(*per_option):
-                for order in orders:
-                    yield Plan(tuple(allocations), tuple(values), order)
+                for order in sequences:
+                    yield Orders(tuple(allocations), tuple(values), order)
 
-    def as_written(self) -> Plan:
+    def as_written(self) -> Orders:
         """The scenario as written: each slot at its first cell, each option's first value."""
-        return Plan(tuple(((s.cells[0], s.models),) for s in self.slots),
+        return Orders(tuple(((s.cells[0], s.models),) for s in self.slots),
                     tuple(o.candidates[0] for o in self.options))
 
-    def focused(self, target: str, base: Plan) -> Plan:
+    def focused(self, target: str, base: Orders) -> Orders:
         """``base`` with every slot that may aim at ``target`` sending all its models there
         (first profile it has there, or the one ``base`` gave it)."""
         allocations: list[Allocation] = []
@@ -150,24 +152,24 @@ class Space:
                 allocations.append(allocation)
         return dataclasses.replace(base, allocations=tuple(allocations))
 
-    def activation_order(self, plan: Plan) -> tuple[int, ...]:
-        """The activations' indices in the order the plan resolves them."""
-        return plan.order or tuple(range(len(self.scenario.activations)))
+    def activation_order(self, orders: Orders) -> tuple[int, ...]:
+        """The activations' indices in the order the orders resolves them."""
+        return orders.order or tuple(range(len(self.scenario.activations)))
 
     def targets(self) -> list[str]:
         """Every unit some slot may aim at, in first-seen order."""
         return list(dict.fromkeys(cell[0] for slot in self.slots for cell in slot.cells))
 
-    def modifiers_of(self, plan: Plan, activation: int) -> Modifiers:
-        """The activation's modifiers with the plan's option values."""
+    def modifiers_of(self, orders: Orders, activation: int) -> Modifiers:
+        """The activation's modifiers with the orders' option values."""
         act = self.scenario.activations[activation]
-        values = {o.name: v for o, v in zip(self.options, plan.options)
+        values = {o.name: v for o, v in zip(self.options, orders.options)
                   if o.activation == activation}
         return dataclasses.replace(act.modifiers, **values) if values else act.modifiers
 
-    def rules_of(self, plan: Plan) -> Rules:
-        """The scenario's rules with the plan's option values."""
-        values = {o.name: v for o, v in zip(self.options, plan.options)
+    def rules_of(self, orders: Orders) -> Rules:
+        """The scenario's rules with the orders' option values."""
+        values = {o.name: v for o, v in zip(self.options, orders.options)
                   if o.activation is None}
         return dataclasses.replace(self.scenario.rules, **values) if values \
             else self.scenario.rules
@@ -179,8 +181,8 @@ def normal_order(order: tuple[int, ...]) -> tuple[int, ...]:
 
 
 def build_space(scenario: Scenario, *, open_profiles: bool = True, split: bool = True,
-                orders: bool = False) -> Space:
-    """The slots and options of ``scenario`` (see the module docstring); with ``orders``,
+                choose_order: bool = False) -> Space:
+    """The slots and options of ``scenario`` (see the module docstring); with ``choose_order``,
     the order of its activations is open too.
 
     Raises
@@ -190,9 +192,9 @@ def build_space(scenario: Scenario, *, open_profiles: bool = True, split: bool =
         attacks or gives a profile a model count (the optimiser shares models itself), or
         an open order of more than :data:`MAX_ORDERED_ACTIVATIONS` activations.
     """
-    if orders and len(scenario.activations) > MAX_ORDERED_ACTIVATIONS:
+    if choose_order and len(scenario.activations) > MAX_ORDERED_ACTIVATIONS:
         raise ScenarioError(f"the order of {len(scenario.activations)} activations is too "
-                            f"many to choose ({len(scenario.activations)}! orders): at most "
+                            f"many to choose ({len(scenario.activations)}! orderings): at most "
                             f"{MAX_ORDERED_ACTIVATIONS}")
     choices = scenario.open_choices or tuple(OpenChoices() for _ in scenario.activations)
     slots: list[Slot] = []
@@ -207,7 +209,7 @@ def build_space(scenario: Scenario, *, open_profiles: bool = True, split: bool =
             else:
                 options.append(Option(k, name, tuple(candidates)))
     options += [Option(None, name, tuple(values)) for name, values in rule_options.items()]
-    return Space(scenario, tuple(slots), tuple(options), split, orders)
+    return Space(scenario, tuple(slots), tuple(options), split, choose_order)
 
 
 def _activation_slots(scenario: Scenario, k: int, act: Activation, choice: OpenChoices,
@@ -281,10 +283,10 @@ def _may_target(carried: CarriedWeapon, index: int, target: Unit) -> bool:
     return bool(wanted & keywords)
 
 
-def batch_order(space: Space, plan: Plan, activation: int) -> list[tuple[Slot, Cell, int]]:
+def batch_order(space: Space, orders: Orders, activation: int) -> list[tuple[Slot, Cell, int]]:
     """The (slot, cell, models) of one activation in the order its batches resolve:
     profiles named in the activation's ``order`` first, then slot by slot."""
-    rows = [(slot, cell, n) for slot, allocation in zip(space.slots, plan.allocations)
+    rows = [(slot, cell, n) for slot, allocation in zip(space.slots, orders.allocations)
             if slot.activation == activation for cell, n in allocation]
     wanted = [n.lower() for n in space.scenario.activations[activation].order]
 
@@ -296,13 +298,13 @@ def batch_order(space: Space, plan: Plan, activation: int) -> list[tuple[Slot, C
     return sorted(rows, key=rank)  # stable: slot order within each rank
 
 
-def concrete_scenario(space: Space, plan: Plan) -> Scenario:
-    """``plan`` as an ordinary scenario (no open choices) that ``run`` resolves."""
+def concrete_scenario(space: Space, orders: Orders) -> Scenario:
+    """``orders`` as an ordinary scenario (no open choices) that ``run`` resolves."""
     scenario = space.scenario
     units = dict(scenario.units)
     activations = list(scenario.activations)
     by_attacker: dict[str, dict[int, list[tuple[Slot, Allocation]]]] = {}
-    for slot, allocation in zip(space.slots, plan.allocations):
+    for slot, allocation in zip(space.slots, orders.allocations):
         by_attacker.setdefault(slot.attacker, {}).setdefault(slot.activation, []).append(
             (slot, allocation))
     for attacker, rows in by_attacker.items():
@@ -318,14 +320,14 @@ def concrete_scenario(space: Space, plan: Plan) -> Scenario:
                     for piece in pieces.get((w.models or "").lower(), [w.models])))
                 continue
             order = tuple(dict.fromkeys(slot.profile(cell[1]).name or slot.weapon.name
-                                        for slot, cell, _ in batch_order(space, plan, k)))
+                                        for slot, cell, _ in batch_order(space, orders, k)))
             activations[k] = dataclasses.replace(act, weapons=weapons[k], order=order,
-                                                 modifiers=space.modifiers_of(plan, k))
-    sequence = space.activation_order(plan)
+                                                 modifiers=space.modifiers_of(orders, k))
+    sequence = space.activation_order(orders)
     origins = tuple(scenario.origins[k] for k in sequence) if scenario.origins else ()
     return Scenario(units=units, activations=tuple(activations[k] for k in sequence),
                     rounds=scenario.rounds, sides=dict(scenario.sides),
-                    rules=space.rules_of(plan), switches=scenario.switches, origins=origins)
+                    rules=space.rules_of(orders), switches=scenario.switches, origins=origins)
 
 
 def _split_groups(unit: Unit, rows: dict[int, list[tuple[Slot, Allocation]]]):
@@ -369,3 +371,7 @@ def _cell_of_model(allocation: Allocation, model: int) -> Cell:
             return cell
         model -= n
     return allocation[-1][0]
+
+
+#: The old name of :class:`Orders`: it answers for one release with a DeprecationWarning.
+__getattr__ = lazy_names(__name__, {}, {"Plan": "mathhammer.wh40k.optimise.space.Orders"})[0]

@@ -26,11 +26,11 @@ def scenario():
 
 def test_the_best_plan_by_hand():
     result = optimise(scenario(), "expected_models_destroyed")
-    assert result.engine == "exact" and result.optimal and result.plan_count == 6
+    assert result.engine == "exact" and result.optimal and result.orders_in_space == 6
     assert result.value == pytest.approx(56 / 81)
-    assert result.best.plan.allocations == (((("B", 0), 2),),)
-    assert result.best.plan.options == ("ones",)
-    # the plan as written (both at A, no re-roll): 4 x 2/3 x 1/2 x 1/3 = 4/9
+    assert result.best.orders.allocations == (((("B", 0), 2),),)
+    assert result.best.orders.options == ("ones",)
+    # the orders as written (both at A, no re-roll): 4 x 2/3 x 1/2 x 1/3 = 4/9
     written = dict(result.naive)["everything at A"]
     assert written.values[0][0] <= result.value
 

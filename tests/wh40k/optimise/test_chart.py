@@ -1,4 +1,4 @@
-"""The optimiser's chart (wh40k/optimise/chart.py): one bar per plan, the best first."""
+"""The optimiser's chart (wh40k/optimise/chart.py): one bar per orders, the best first."""
 
 import matplotlib
 
@@ -7,16 +7,16 @@ matplotlib.use("Agg")
 import pytest  # noqa: E402
 
 from mathhammer.wh40k.optimise.api import optimise  # noqa: E402
-from mathhammer.wh40k.optimise.chart import plans_chart  # noqa: E402
+from mathhammer.wh40k.optimise.chart import orders_chart  # noqa: E402
 
 from .test_api import scenario  # noqa: E402
 
 
 def test_bars_of_the_plans():
     result = optimise(scenario(), "expected_models_destroyed")
-    ax = plans_chart(result)
+    ax = orders_chart(result)
     widths = sorted((p.get_width() for p in ax.patches), reverse=True)
-    # the best plan's bar is its value, 56/81 (see test_api)
+    # the best orders's bar is its value, 56/81 (see test_api)
     assert widths[0] == pytest.approx(56 / 81)
     texts = " ".join(t.get_text() for t in ax.texts + ax.get_yticklabels())
-    assert "best plan" in texts
+    assert "best orders" in texts

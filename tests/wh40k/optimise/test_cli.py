@@ -18,13 +18,13 @@ def test_json_is_one_object_best_plan_first(capsys):
     data = json.loads(out)
     assert out.count("\n") == 1
     assert data["optimal"] is True and data["method"] == "enumeration"
-    values = [p["value"] for p in data["plans"]]
+    values = [p["value"] for p in data["ranked"]]
     assert values == sorted(values, reverse=True)
-    order = data["plans"][0]["orders"][0]
+    order = data["ranked"][0]["orders"][0]
     assert {"attacker", "weapon", "count", "target", "profile"} <= set(order)
-    assert all(p["method"] == "exact" and p["stderr"] == 0 for p in data["plans"])
+    assert all(p["method"] == "exact" and p["stderr"] == 0 for p in data["ranked"])
     counts = {}
-    for o in data["plans"][0]["orders"]:
+    for o in data["ranked"][0]["orders"]:
         counts[o["group"]] = counts.get(o["group"], 0) + o["count"]
     assert counts == {"Veteran": 7, "Veteran with plasma": 2, "Sergeant": 1}
 
@@ -34,9 +34,9 @@ def test_text_csv_and_chart(tmp_path, capsys):
     assert main(["optimise", str(EXAMPLE), "--no-split", "--csv", str(csv), "--plot",
                  str(png)]) == 0
     text = capsys.readouterr().out
-    assert "Best plan:" in text and "proven optimal" in text and "->" in text
+    assert "Best orders:" in text and "proven optimal" in text and "->" in text
     frame = pd.read_csv(csv)
-    assert {"plan", "orders", "unit", "expected_models_destroyed", "value"} <= set(frame)
+    assert {"orders", "orders", "unit", "expected_models_destroyed", "value"} <= set(frame)
     assert png.stat().st_size > 10_000
 
 
@@ -61,5 +61,5 @@ def test_a_plain_scenario_needs_no_open_choices(tmp_path, capsys):
         'target = "Carnifex"'))
     assert main(["optimise", str(path), "--unit", "Carnifex", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert {o["target"] for p in data["plans"] for o in p["orders"]} == {"Carnifex"}
-    assert data["plans"][0]["orders"][-1]["profile"] == "Combi-weapon - melta"
+    assert {o["target"] for p in data["ranked"] for o in p["orders"]} == {"Carnifex"}
+    assert data["ranked"][0]["orders"][-1]["profile"] == "Combi-weapon - melta"

@@ -1,4 +1,4 @@
-"""How the optimiser scores a plan (wh40k/optimise/evaluate.py): exact where it can, and the
+"""How the optimiser scores a orders (wh40k/optimise/evaluate.py): exact where it can, and the
 points of models removed, by hand."""
 
 import dataclasses

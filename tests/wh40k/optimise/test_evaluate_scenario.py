@@ -1,7 +1,7 @@
-"""Every plan scored by the optimiser's exact evaluator (wh40k/optimise/evaluate.py) as the
-scenario engine resolves that plan's scenario (issue 34): one Command Re-roll per
+"""Every orders scored by the optimiser's exact evaluator (wh40k/optimise/evaluate.py) as the
+scenario engine resolves that orders's scenario (issue 34): one Command Re-roll per
 activation whatever its targets, batches in the scenario engine's order, and a cache that
-never hands one plan's value to another. The expected values come from a brute-force
+never hands one orders's value to another. The expected values come from a brute-force
 resolver written from the rules (``brute_force.py``) or by hand in the comments."""
 
 import random
@@ -57,22 +57,22 @@ def _expected(scenario, wounds: bool = False) -> tuple[dict[str, F], F]:
 
 
 def _check_every_plan(scenario) -> dict:
-    """Every plan's exact score against the brute force; returns each plan's E[models
+    """Every orders's exact score against the brute force; returns each orders's E[models
     destroyed] over every target, by brute force."""
     space = build_space(scenario)
     evaluator = ExactEvaluator(space)
     names = targets_of(scenario)
-    plans = list(space.plans())
+    plans = list(space.every_orders())
     truth = {}
-    for plan in plans:
-        outcome = evaluator.outcome(plan)
-        means, wiped = _expected(concrete_scenario(space, plan))
-        wounds, _ = _expected(concrete_scenario(space, plan), wounds=True)
+    for orders in plans:
+        outcome = evaluator.outcome(orders)
+        means, wiped = _expected(concrete_scenario(space, orders))
+        wounds, _ = _expected(concrete_scenario(space, orders), wounds=True)
         for t in names:
-            assert outcome.models(t)[0] == pytest.approx(float(means[t]), abs=1e-12), plan
-            assert outcome.wounds(t)[0] == pytest.approx(float(wounds[t]), abs=1e-12), plan
-        assert outcome.p_destroyed(names)[0] == pytest.approx(float(wiped), abs=1e-12), plan
-        truth[plan] = sum(means.values())
+            assert outcome.models(t)[0] == pytest.approx(float(means[t]), abs=1e-12), orders
+            assert outcome.wounds(t)[0] == pytest.approx(float(wounds[t]), abs=1e-12), orders
+        assert outcome.p_destroyed(names)[0] == pytest.approx(float(wiped), abs=1e-12), orders
+        truth[orders] = sum(means.values())
     return truth
 
 
@@ -92,7 +92,7 @@ def test_one_command_reroll_shared_by_two_targets():
                    choose='choose = { command_reroll = ["none", "hit"] }')
     space = build_space(sc)
     evaluator = ExactEvaluator(space)
-    split = next(p for p in space.plans()
+    split = next(p for p in space.every_orders()
                  if len(p.allocations[0]) == 2 and p.options == ("hit",))
     outcome = evaluator.outcome(split)
     assert outcome.models("U0")[0] + outcome.models("U1")[0] == pytest.approx(11 / 16,
@@ -104,7 +104,7 @@ def test_the_issue_case_one_command_reroll_is_scored_once():
     # Issue 34's first case: G and H (A2 BS3+ S4 each) split between U0 (two T5 Sv5+ W1)
     # and U1 (one T3 W1, no save), with the hit Command Re-roll. Scored with a re-roll for
     # each target, "G at U0, H at U1" came out best at 32/27 = 1.1852; resolved by the
-    # scenario engine (the brute force here) it is 2452/2187 = 1.1212, and the best plan is
+    # scenario engine (the brute force here) it is 2452/2187 = 1.1212, and the best orders is
     # "G at U1, H at U0" (2492/2187 = 1.1394: U1, named first, takes the re-roll first).
     gun = ["'Gun: 24\" A2 BS3+ S4 AP0 D1'"]
     sc = _scenario([_model("G", 1, "T4 Sv3+ W2", gun), _model("H", 1, "T4 Sv3+ W2", gun)],
@@ -113,8 +113,8 @@ def test_the_issue_case_one_command_reroll_is_scored_once():
     truth = _check_every_plan(sc)
     result = optimise(sc, "expected_models_destroyed")
     assert result.optimal
-    assert truth[result.best.plan] == max(truth.values()) == F(2492, 2187)
-    assert result.best.plan.allocations == (((("U1", 0), 1),), ((("U0", 0), 1),))
+    assert truth[result.best.orders] == max(truth.values()) == F(2492, 2187)
+    assert result.best.orders.allocations == (((("U1", 0), 1),), ((("U0", 0), 1),))
     assert result.value == pytest.approx(2492 / 2187, abs=1e-12)
     old_best = next(p for p in truth if p.allocations == (((("U0", 0), 1),), ((("U1", 0), 1),))
                     and p.options == ("hit",))
@@ -128,11 +128,11 @@ TWO_PROFILES = ['{ name = "Gun", profiles = ["Gun - light: 24\\" A2 BS3+ S4 AP0 
 
 
 def test_two_profiles_of_one_weapon_at_one_target_in_the_scenario_engines_order():
-    # Two groups carry one weapon of two profiles (light A2 D1, heavy A1 D2). A plan where
+    # Two groups carry one weapon of two profiles (light A2 D1, heavy A1 D2). A orders where
     # G fires heavy at U1 and H fires light then heavy at U0 runs, in its own scenario,
-    # heavy before light at U0 (the plan's weapon order names heavy first); the wounds
+    # heavy before light at U0 (the orders's weapon order names heavy first); the wounds
     # lost then differ from light first (a D1 wound then a D2 on the same W2 model loses a
-    # point). Every plan's models and wounds are checked against the brute force, which
+    # point). Every orders's models and wounds are checked against the brute force, which
     # follows the scenario's gather loop; the evaluator scored 10 of these 100 plans in
     # another order before issue 34.
     sc = _scenario([_model("G", 2, "T4 Sv3+ W2", TWO_PROFILES),
@@ -140,10 +140,10 @@ def test_two_profiles_of_one_weapon_at_one_target_in_the_scenario_engines_order(
                    {"U0": _model("M", 2, "T4 Sv4+ W2"), "U1": _model("M", 1, "T4 Sv- W2")})
     assert len(_check_every_plan(sc)) == 100
     space = build_space(sc)
-    plan = next(p for p in space.plans()
+    orders = next(p for p in space.every_orders()
                 if p.allocations == (((("U1", 1), 2),), ((("U0", 0), 1), (("U0", 1), 1))))
     gathered = [(t, [w.name for w, _ in batch]) for t, batch in
-                gather(concrete_scenario(space, plan))]
+                gather(concrete_scenario(space, orders))]
     assert gathered == [("U1", ["Gun - heavy"]), ("U0", ["Gun - heavy"]),
                         ("U0", ["Gun - light"])]
 
@@ -172,9 +172,9 @@ def test_batch_order_decides_with_a_command_reroll():
                        choose='choose = { command_reroll = ["wound"] }',
                        extra=weapons + "\n" + order)
         space = build_space(sc, open_profiles=False)
-        (plan,) = list(space.plans())
-        value = ExactEvaluator(space).outcome(plan).models("U0")[0]
-        truth, _ = _expected(concrete_scenario(space, plan))
+        (orders,) = list(space.every_orders())
+        value = ExactEvaluator(space).outcome(orders).models("U0")[0]
+        truth, _ = _expected(concrete_scenario(space, orders))
         assert value == pytest.approx(float(truth["U0"]), abs=1e-12)
         if expected is not None:
             assert truth["U0"] == expected
@@ -187,8 +187,8 @@ def test_batch_order_decides_with_a_command_reroll():
 def test_a_plans_value_does_not_depend_on_what_was_scored_before():
     # A target of several statlines (the mixed-unit engine): two plans sent light then
     # heavy at U0 as the optimiser listed them, but their scenarios resolve them in two
-    # orders. Keyed without the order, the second plan got the first one's value (1.0741
-    # wounds lost instead of 0.9712 when scored alone). Every plan scored after all the
+    # orders. Keyed without the order, the second orders got the first one's value (1.0741
+    # wounds lost instead of 0.9712 when scored alone). Every orders scored after all the
     # others, in reverse, and alone must give one value.
     mixed = _model("M", 2, "T4 Sv4+ W2") + ", " + _model("Sarge", 1, "T4 Sv3+ W1")
     light_heavy = ['{ name = "Gun", profiles = ["Gun - a: 24\\" A2 BS3+ S4 AP0 D1", '
@@ -197,7 +197,7 @@ def test_a_plans_value_does_not_depend_on_what_was_scored_before():
                     _model("H", 2, "T4 Sv3+ W2", light_heavy)],
                    {"U0": mixed, "U1": _model("M", 1, "T4 Sv- W2")})
     space = build_space(sc)
-    plans = list(space.plans())
+    plans = list(space.every_orders())
     shared = ExactEvaluator(space)
     forwards = {p: shared.outcome(p).wounds("U0")[0] for p in plans}
     backwards = ExactEvaluator(space)
@@ -207,7 +207,7 @@ def test_a_plans_value_does_not_depend_on_what_was_scored_before():
         assert backwards.outcome(p).wounds("U0")[0] == alone
 
 
-# --- Every plan of generated problems -------------------------------------------------------
+# --- Every orders of generated problems -------------------------------------------------------
 
 def _generated(rng: random.Random) -> mh.wh40k.Scenario:
     groups = []
@@ -246,7 +246,7 @@ def test_every_plan_of_generated_problems_is_scored_as_its_scenario_resolves(see
     # the optimum the optimiser proves is the brute force's
     result = optimise(scenario, "expected_models_destroyed")
     assert result.optimal
-    assert truth[result.best.plan] == max(truth.values())
+    assert truth[result.best.orders] == max(truth.values())
     assert result.value == pytest.approx(float(max(truth.values())), abs=1e-12)
 
 
@@ -255,13 +255,13 @@ def test_every_plan_of_generated_problems_is_scored_as_its_scenario_resolves(see
 def test_a_plan_against_keywords_that_go_with_their_models():
     # tests/wh40k/scenario/test_keywords_of_models_alive.py's case, by hand: a Torch kills
     # the only BEAST (5/6), then three [ANTI-BEAST 2+] Spears wound on 5+ (1/3 each) unless
-    # it stands (5/6 each): 5/6 x 2 + 1/6 x 5/2 = 25/12 models; the plan's exact score
+    # it stands (5/6 each): 5/6 x 2 + 1/6 x 5/2 = 25/12 models; the orders's exact score
     # (a target of two statlines: the mixed-unit engine) is that.
     from tests.wh40k.scenario.test_keywords_of_models_alive import TEXT, MIXED
 
     sc = mh.parse_scenario(TEXT.format(weapons='["Torch", "Spear"]', target=MIXED),
                            open_choices=True)
     space = build_space(sc)
-    (plan,) = list(space.plans())
-    outcome = ExactEvaluator(space).outcome(plan)
+    (orders,) = list(space.every_orders())
+    outcome = ExactEvaluator(space).outcome(orders)
     assert outcome.models("T")[0] == pytest.approx(float(F(25, 12)), abs=1e-12)

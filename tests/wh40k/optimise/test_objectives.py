@@ -63,7 +63,7 @@ def test_values_add_over_units_with_errors_in_quadrature():
 
 
 def test_lexicographic_ranking():
-    # plan 0 and 2 tie on the first objective (exact values), so the second decides
+    # orders 0 and 2 tie on the first objective (exact values), so the second decides
     values = [[(1.0, 0.0), (0.2, 0.0)], [(0.5, 0.0), (0.9, 0.0)], [(1.0, 0.0), (0.4, 0.0)]]
     assert lexicographic_best(values) == [2, 0, 1]
     # Monte Carlo: within two standard errors of the best counts as tied

@@ -43,9 +43,9 @@ def test_plain_files_have_no_open_choices():
 ])
 def test_run_refuses_open_choices(lines, message, line):
     with pytest.raises(ScenarioError) as info:
-        mh.parse_scenario(HEAD + lines, source="plan.toml")
+        mh.parse_scenario(HEAD + lines, source="orders.toml")
     assert message in str(info.value) and "\n" not in str(info.value)
-    assert str(info.value).startswith(f"plan.toml:{line}:")
+    assert str(info.value).startswith(f"orders.toml:{line}:")
 
 
 @pytest.mark.parametrize("lines, message", [
@@ -68,9 +68,9 @@ def test_run_refuses_open_choices(lines, message, line):
 ])
 def test_bad_open_choices_are_one_line(lines, message):
     with pytest.raises(ScenarioError) as info:
-        mh.parse_scenario(HEAD + lines, source="plan.toml", open_choices=True)
+        mh.parse_scenario(HEAD + lines, source="orders.toml", open_choices=True)
     assert message in str(info.value), str(info.value)
-    assert "\n" not in str(info.value) and str(info.value).startswith("plan.toml:")
+    assert "\n" not in str(info.value) and str(info.value).startswith("orders.toml:")
 
 
 def test_a_candidate_of_the_attackers_own_side_is_refused():

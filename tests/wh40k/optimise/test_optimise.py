@@ -1,7 +1,7 @@
 """The decision optimiser against optima derived by hand.
 
 Every expected value below is worked out in the comments from the dice (hit, wound and
-save chances), independently of the engines; the optimiser must find the plan and value.
+save chances), independently of the engines; the optimiser must find the orders and value.
 """
 
 from fractions import Fraction as F
@@ -48,9 +48,9 @@ def one_model(profile: str, name: str = "Model", count: int = 1) -> str:
     return f'{{ name = "{name}", count = {count}, profile = "{profile}" }}'
 
 
-def orders(result, plan=None):
-    plan = result.best.plan if plan is None else plan
-    return sorted((o["target"], o["profile"], o["count"]) for o in result.orders(plan))
+def orders(result, orders=None):
+    orders = result.best.orders if orders is None else orders
+    return sorted((o["target"], o["profile"], o["count"]) for o in result.orders(orders))
 
 
 def test_splitting_fire_beats_focusing_on_single_wound_models():
@@ -59,7 +59,7 @@ def test_splitting_fire_beats_focusing_on_single_wound_models():
     sc = scenario(torches(2), {"A": one_model("T4 Sv- W1"), "B": one_model("T4 Sv- W1")})
     result = optimise(sc, "expected_models_destroyed")
     assert result.method == "enumeration" and result.optimal and result.engine == "exact"
-    assert result.plan_count == 3                  # 2-0, 1-1, 0-2
+    assert result.orders_in_space == 3                  # 2-0, 1-1, 0-2
     assert orders(result) == [("A", "Torch", 1), ("B", "Torch", 1)]
     assert result.value == pytest.approx(float(F(5, 3)), abs=1e-12)
     lead, stderr = result.margin()
@@ -73,10 +73,10 @@ def test_focusing_beats_splitting_on_two_wound_models():
     sc = scenario(torches(2), {"A": one_model("T4 Sv- W2"), "B": one_model("T4 Sv- W2")})
     result = optimise(sc, "expected_models_destroyed")
     assert result.optimal
-    targets = {o["target"] for o in result.orders(result.best.plan)}
+    targets = {o["target"] for o in result.orders(result.best.orders)}
     assert len(targets) == 1
     assert result.value == pytest.approx(25 / 36, abs=1e-12)
-    split = next(s for s in result.plans if len(s.plan.allocations[0]) == 2)
+    split = next(s for s in result.ranked if len(s.orders.allocations[0]) == 2)
     assert split.values[0][0] == pytest.approx(0.0, abs=1e-12)
 
 
@@ -94,7 +94,7 @@ PROFILES = ('{ name = "Gunner", count = 1, profile = "T4 Sv3+ W2", weapons = [{ 
 def test_profile_choice_flips_with_toughness(toughness, best, value):
     sc = scenario(PROFILES, {"Big": one_model(f"T{toughness} Sv- W20")})
     result = optimise(sc, "expected_damage", unit="Big")
-    assert result.optimal and result.plan_count == 2
+    assert result.optimal and result.orders_in_space == 2
     assert orders(result) == [("Big", best, 1)]
     assert result.value == pytest.approx(float(value), abs=1e-12)
 
@@ -116,8 +116,8 @@ def test_lethal_hits_choice_flips_with_the_target(target, best, per_attack):
     sc = scenario(LETHAL, {"Foe": one_model(target)},
                   choose='choose = { lethal_policy = ["always", "never"] }')
     result = optimise(sc, "expected_damage", unit="Foe")
-    assert result.optimal and result.plan_count == 2
-    assert result.choices(result.best.plan) == {"lethal_policy": best}
+    assert result.optimal and result.orders_in_space == 2
+    assert result.choices(result.best.orders) == {"lethal_policy": best}
     assert result.value == pytest.approx(float(6 * per_attack), abs=1e-12)
 
 
@@ -173,12 +173,12 @@ def test_monte_carlo_reports_the_margin_with_its_standard_error_and_repeats_by_s
                      seed=8)
     assert other.best.values[0] != result.best.values[0]
     data = result.to_dict()
-    assert data["plans"][0]["method"] == "monte-carlo" and data["margin"]["stderr"] > 0
+    assert data["ranked"][0]["method"] == "monte-carlo" and data["margin"]["stderr"] > 0
 
 
 def test_exact_scores_match_the_scenario_engine():
     # Split plans with two weapons and a multi-profile one, scored exactly and by running the
-    # scenario: every plan's mean models destroyed agree within 5 standard errors.
+    # scenario: every orders's mean models destroyed agree within 5 standard errors.
     attacker = ('{ name = "Marine", count = 4, profile = "T4 Sv3+ W2", weapons = '
                 '[\'Bolt rifle: 24" A2 BS3+ S4 AP-1 D1\'] }, { name = "Gunner", count = 1, '
                 'profile = "T4 Sv3+ W2", weapons = [{ name = "Plasma", profiles = ['
@@ -187,17 +187,17 @@ def test_exact_scores_match_the_scenario_engine():
     sc = scenario(attacker, {"Gaunts": one_model("T3 Sv5+ W1", count=5),
                              "Warriors": one_model("T5 Sv4+ W3", count=2)})
     exact = optimise(sc, "expected_damage")
-    assert exact.plan_count == 5 * 4 and exact.optimal
-    by_plan = {s.plan: s for s in exact.plans}
+    assert exact.orders_in_space == 5 * 4 and exact.optimal
+    by_plan = {s.orders: s for s in exact.ranked}
     monte = optimise(sc, "expected_damage", method="monte-carlo", trials=40_000, seed=3,
                      options=SearchOptions(max_plans=100))
     checked = 0
-    for scored in monte.plans:
+    for scored in monte.ranked:
         if scored.trials is not None:
             continue  # pruned after the first pass
         for unit in ("Gaunts", "Warriors"):
             mean, se = scored.outcome.models(unit)
-            assert abs(mean - by_plan[scored.plan].outcome.models(unit)[0]) < 5 * se + 1e-9
+            assert abs(mean - by_plan[scored.orders].outcome.models(unit)[0]) < 5 * se + 1e-9
         checked += 1
     assert checked >= 1
 
@@ -225,9 +225,9 @@ def test_reroll_choice_per_activation():
     sc = scenario(gun, {"Foe": one_model("T4 Sv- W20")},
                   choose='choose = { reroll_hits = ["ones", "failed"] }')
     result = optimise(sc, "expected_damage", unit="Foe")
-    assert result.choices(result.best.plan) == {"activation 1 reroll_hits": "failed"}
+    assert result.choices(result.best.orders) == {"activation 1 reroll_hits": "failed"}
     assert result.value == pytest.approx(0.75, abs=1e-12)
-    worst = result.plans[-1]
+    worst = result.ranked[-1]
     assert worst.values[0][0] == pytest.approx(7 / 12, abs=1e-12)
 
 
@@ -326,14 +326,14 @@ target = "Horde"
     result = optimise(sc, "expected_models_destroyed", unit="Horde",
                       options=SearchOptions(activation_order=True), trials=40_000, seed=4)
     assert result.engine == "monte-carlo" and "[BLAST]" in result.notes[0]
-    assert result.plan_count == 2
-    best, second = result.plans[:2]
-    assert [sc.activations[k].attacker for k in result.space.activation_order(best.plan)] \
+    assert result.orders_in_space == 2
+    best, second = result.ranked[:2]
+    assert [sc.activations[k].attacker for k in result.space.activation_order(best.orders)] \
         == ["Blaster", "Gunners"]
     assert abs(best.values[0][0] - blast_first) < 5 * best.values[0][1]
     assert abs(second.values[0][0] - gunners_first) < 5 * second.values[0][1]
     assert "activation order: Blaster shoots Horde, Gunners shoots Horde" in \
-        result.describe(best.plan)
+        result.describe(best.orders)
 
 
 def test_where_the_command_reroll_goes():
@@ -346,11 +346,11 @@ def test_where_the_command_reroll_goes():
     sc = scenario(gun, {"Knight": one_model("T10 Sv3+ W4")},
                   choose='choose = { command_reroll = ["none", "hit", "wound", "damage"] }')
     result = optimise(sc, "p_unit_destroyed", unit="Knight")
-    values = {result.choices(s.plan)["activation 1 command_reroll"]: s.values[0][0]
-              for s in result.plans}
+    values = {result.choices(s.orders)["activation 1 command_reroll"]: s.values[0][0]
+              for s in result.ranked}
     assert values == pytest.approx({"none": 12 / 162, "hit": 16 / 162, "wound": 20 / 162,
                                     "damage": 18 / 162}, abs=1e-12)
-    assert result.choices(result.best.plan) == {"activation 1 command_reroll": "wound"}
+    assert result.choices(result.best.orders) == {"activation 1 command_reroll": "wound"}
 
 
 def test_a_profile_given_to_a_count_of_models_stays_and_targets_stay_open():
@@ -373,7 +373,7 @@ def test_a_profile_given_to_a_count_of_models_stays_and_targets_stay_open():
 
 def test_targets_of_several_statlines_are_scored_exactly_as_the_scenario_engine_does():
     # A squad led by a CHARACTER (it dies last; its 60 points count only then) and a plain
-    # unit: every plan scored exactly (the mixed-unit exact engine) and by running it.
+    # unit: every orders scored exactly (the mixed-unit exact engine) and by running it.
     attacker = ('{ name = "Marine", count = 3, profile = "T4 Sv3+ W2", weapons = '
                 '[\'Bolt rifle: 24" A2 BS3+ S4 AP-1 D1\'] }, { name = "Gunner", count = 1, '
                 'profile = "T4 Sv3+ W2", weapons = [\'Melta: 12" A1 BS3+ S9 AP-4 DD6\'] }')
@@ -383,19 +383,19 @@ def test_targets_of_several_statlines_are_scored_exactly_as_the_scenario_engine_
     mob_points = 'points = 30\nmodels = [{ name = "Model", count = 6'
     sc = mh.parse_scenario(_scenario_text(attacker, squad, mob_points), open_choices=True)
     exact = optimise(sc, "expected_points_destroyed")
-    assert exact.engine == "exact" and exact.optimal and exact.plan_count == 4 * 2
+    assert exact.engine == "exact" and exact.optimal and exact.orders_in_space == 4 * 2
     monte = optimise(sc, "expected_points_destroyed", method="monte-carlo", trials=40_000,
                      seed=5, options=SearchOptions(max_plans=100))
-    by_plan = {s.plan: s for s in exact.plans}
+    by_plan = {s.orders: s for s in exact.ranked}
     checked = 0
-    for scored in monte.plans:
+    for scored in monte.ranked:
         if scored.trials is not None:
             continue
         value, stderr = scored.values[0]
-        assert abs(value - by_plan[scored.plan].values[0][0]) < 5 * stderr + 1e-9
+        assert abs(value - by_plan[scored.orders].values[0][0]) < 5 * stderr + 1e-9
         for unit in ("Squad", "Mob"):
             mean, se = scored.outcome.models(unit)
-            assert abs(mean - by_plan[scored.plan].outcome.models(unit)[0]) < 5 * se + 1e-9
+            assert abs(mean - by_plan[scored.orders].outcome.models(unit)[0]) < 5 * se + 1e-9
         checked += 1
     assert checked >= 1
 
@@ -420,7 +420,7 @@ targets = ["Squad", "Mob"]
 def test_a_unit_split_to_shoot_still_fights_with_every_model():
     # Two gunners split their torches between A and B (5/6 + 5/6 = 5/3 models), then both
     # fight C (ten W1 models, no save): knife WS2+ S8 v T4, 5/6 * 5/6 = 25/36 per model.
-    # Total 5/3 + 50/36 = 110/36, exactly and by running the plan (both pieces fight).
+    # Total 5/3 + 50/36 = 110/36, exactly and by running the orders (both pieces fight).
     gunners = ('{ name = "Gunner", count = 2, profile = "T4 Sv3+ W2", weapons = '
                f'[\'{TORCH}\', \'Knife: Melee A1 WS2+ S8 AP0 D1\'] }}')
     text = f"""[units.Gunners]
@@ -449,7 +449,7 @@ target = "C"
     assert exact.engine == "exact" and exact.value == pytest.approx(110 / 36, abs=1e-12)
     monte = optimise(sc, "expected_models_destroyed", method="monte-carlo", trials=40_000,
                      seed=6)
-    assert monte.best.plan == exact.best.plan
+    assert monte.best.orders == exact.best.orders
     value, stderr = monte.best.values[0]
     assert abs(value - 110 / 36) < 5 * stderr
 
@@ -469,7 +469,7 @@ def test_search_options_hold_the_rarely_used_knobs():
                        split=False, max_plans=50)
     assert [w.category for w in caught] == [DeprecationWarning]
     assert "options=SearchOptions(split=False, max_plans=50)" in str(caught[0].message)
-    assert [(s.plan, s.values) for s in new.plans] == [(s.plan, s.values) for s in old.plans]
+    assert [(s.orders, s.values) for s in new.ranked] == [(s.orders, s.values) for s in old.ranked]
     for bad, message in (({"max_plans": 0}, "max_plans=0"), ({"split": "no"}, "split")):
         with pytest.raises(MathhammerError, match=message):
             SearchOptions(**bad)

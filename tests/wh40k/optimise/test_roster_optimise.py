@@ -20,10 +20,10 @@ def test_every_shooting_unit_gets_orders_at_the_other_list():
     assert enemies == {u.name for u in other.targets}
     result = optimise_shooting(army, other, trials=2_000, seed=1, progress=False)
     assert result.objectives[0].kind == "expected_points_destroyed"
-    best = result.orders(result.best.plan)
+    best = result.orders(result.best.orders)
     assert {o["attacker"] for o in best} == shooters
     assert {o["target"] for o in best} <= enemies
-    # the best plan is at least as good as the everything-at-one-target plans, within noise
+    # the best orders is at least as good as the everything-at-one-target plans, within noise
     value, stderr = result.best.values[0]
     for _, naive in result.naive:
         assert value + 5 * (stderr + naive.values[0][1]) >= naive.values[0][0]
@@ -33,9 +33,9 @@ def test_cli_json_and_errors(capsys):
     assert main(["roster", str(LIST), "--against", str(OTHER), "--optimise", "--json",
                  "--trials", "2000", "--quiet"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert set(data) >= {"objective", "optimal", "method", "plans"}
+    assert set(data) >= {"objective", "optimal", "method", "ranked"}
     assert data["optimal"] is False and data["method"] in ("enumeration", "search")
-    order = data["plans"][0]["orders"][0]
+    order = data["ranked"][0]["orders"][0]
     assert set(order) >= {"attacker", "weapon", "count", "target", "profile"}
     assert main(["roster", str(LIST), "--optimise"]) == 2
     err = capsys.readouterr().err

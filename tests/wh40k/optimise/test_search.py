@@ -1,33 +1,33 @@
 """Searching the optimiser's plans (wh40k/optimise/search.py) with scores written by hand."""
 
-from mathhammer.wh40k.optimise.search import PRUNE_Z, Scored, Search, enumerate_plans, prune
+from mathhammer.wh40k.optimise.search import PRUNE_Z, Scored, Search, enumerate_orders, prune
 from mathhammer.wh40k.optimise.space import build_space
 
 from .test_space import scenario
 
 
-def models_at_b(plan):
+def models_at_b(orders):
     """A score written for the test: one point a model firing at B, a tenth for 're-roll
     ones'."""
-    at_b = sum(n for (target, _), n in plan.allocations[0] if target == "B")
-    return at_b + (0.1 if plan.options == ("ones",) else 0.0)
+    at_b = sum(n for (target, _), n in orders.allocations[0] if target == "B")
+    return at_b + (0.1 if orders.options == ("ones",) else 0.0)
 
 
 def search(calls):
-    def score(plan, trials):
-        calls.append(plan)
-        return Scored(plan, [(models_at_b(plan), 0.0)], None, trials)
+    def score(orders, trials):
+        calls.append(orders)
+        return Scored(orders, [(models_at_b(orders), 0.0)], None, trials)
     return Search(score=score, budget=100)
 
 
 def test_enumeration_ranks_every_plan_and_scores_each_once():
     calls = []
     s = search(calls)
-    ranked = enumerate_plans(build_space(scenario()), s, None, False)
-    # the best plan sends both models at B and re-rolls ones: 2.1; the worst fires at A: 0
+    ranked = enumerate_orders(build_space(scenario()), s, None, False)
+    # the best orders sends both models at B and re-rolls ones: 2.1; the worst fires at A: 0
     assert [round(r.values[0][0], 1) for r in ranked] == [2.1, 2.0, 1.1, 1.0, 0.1, 0.0]
     assert len(calls) == 6
-    s.get(ranked[0].plan)
+    s.get(ranked[0].orders)
     assert len(calls) == 6  # memoised
 
 

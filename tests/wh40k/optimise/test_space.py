@@ -19,9 +19,9 @@ def scenario():
 
 def test_plans_counted_by_hand():
     # the group fires at A or at B (2) times two hit re-roll choices: 4 plans
-    assert len(list(build_space(scenario(), split=False).plans())) == 4
+    assert len(list(build_space(scenario(), split=False).every_orders())) == 4
     # splitting its two models: 2-0, 1-1, 0-2 (3) times 2: 6 plans
-    plans = list(build_space(scenario(), split=True).plans())
+    plans = list(build_space(scenario(), split=True).every_orders())
     assert len(plans) == 6 and len(set(plans)) == 6
 
 
