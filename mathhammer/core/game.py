@@ -183,7 +183,7 @@ def tallied_result(game: Game[Plan], plan: Plan, tallies: Tallies, seed: SeedLik
         inputs["seed_spawn_key"] = spawn_key
     return Result(method=MONTE_CARLO, distributions=outcomes.distributions,
                   probabilities=outcomes.probabilities, trials=tallies.trials, seed=entropy,
-                  inputs=inputs, labels=game.labels_of(plan))
+                  inputs=inputs, labels=game.labels_of(plan), game=game.name)
 
 
 def exact_result(game: Game[Plan], plan: Plan, outcomes: Outcomes | None = None) -> Result:
@@ -192,7 +192,7 @@ def exact_result(game: Game[Plan], plan: Plan, outcomes: Outcomes | None = None)
     outcomes = game.run_exact(plan) if outcomes is None else outcomes
     return Result(method=EXACT, distributions=outcomes.distributions,
                   probabilities=outcomes.probabilities, inputs=game.inputs_of(plan, EXACT),
-                  labels=game.labels_of(plan))
+                  labels=game.labels_of(plan), game=game.name)
 
 
 def simulate(game: Game[Any], attackers: Any, targets: Any, *, trials: int | str,

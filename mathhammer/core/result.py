@@ -19,6 +19,7 @@ import numpy as np
 from mathhammer.core.readonly import ReadOnlyDict
 # re-exported: the game modules read a result's method names from here
 from mathhammer.core.signatures import EXACT as EXACT, MONTE_CARLO as MONTE_CARLO
+from mathhammer.core.subjects import subject_lines
 from mathhammer.errors import MathhammerError, OptionError
 
 if TYPE_CHECKING:  # pandas is imported when a method needs it: the CLI's JSON and text
@@ -315,6 +316,10 @@ class Result:
         What was asked: profile texts, situation, engine switches.
     labels
         Human-readable name of each outcome, for tables and charts.
+    game
+        The name of the game that made it (``"wh40k"``, ``"warmachine"``, ``"dust"``), whose
+        registered hook says which inputs are its subject lines
+        (:mod:`mathhammer.core.subjects`); ``None`` for a result no game made.
 
     A result may hold several subjects (the units of a scenario): each subject's outcomes
     are keyed :func:`subject_key` (``"Boyz: models_destroyed"``) and :meth:`for_subject`
@@ -328,6 +333,7 @@ class Result:
     seed: int | list[int] | None = None
     inputs: dict[str, Any] = field(default_factory=dict)
     labels: dict[str, str] = field(default_factory=dict)
+    game: str | None = None
 
     def __post_init__(self) -> None:
         # read-only data: each mapping a ReadOnlyDict of its own (a copy of the caller's)
@@ -355,7 +361,7 @@ class Result:
         inputs = {k: v for k, v in self.inputs.items() if k != "subject"}
         return Result(method=self.method, distributions=distributions,
                       probabilities=probabilities, trials=self.trials, seed=self.seed,
-                      inputs={**inputs, "subject": subject}, labels=labels)
+                      inputs={**inputs, "subject": subject}, labels=labels, game=self.game)
 
     def _dist(self, outcome: str) -> Distribution:
         try:
@@ -403,11 +409,9 @@ class Result:
     @property
     def profiles(self) -> str:
         """The full attacker and target lines (``"3x Battle hammer: MAT7 POW16 [CHARGE] vs
-        5x Trencher: DEF13 ARM13"``) when they say more than :attr:`subject`."""
-        attackers = self.inputs.get("weapons") or self.inputs.get("attacks") or []
-        target = self.inputs.get("target") or self.inputs.get("targets") or ""
-        attackers = [attackers] if isinstance(attackers, str) else list(attackers)
-        targets = [target] if isinstance(target, str) else list(target)
+        5x Trencher: DEF13 ARM13"``) when they say more than :attr:`subject` (the lines are
+        the game's to name: :mod:`mathhammer.core.subjects`)."""
+        attackers, targets = subject_lines(self.game, self.inputs)
         lines = [str(a) for a in attackers] + [str(t) for t in targets]
         if not any(":" in line for line in lines):
             return ""
@@ -416,18 +420,13 @@ class Result:
 
     @property
     def subject(self) -> str:
-        """Short "weapons vs target" text from the inputs (names before a ``:``), or the
-        inputs' own ``subject``."""
+        """Short "weapons vs target" text from the game's subject lines (names before a
+        ``:``; :mod:`mathhammer.core.subjects`), or the inputs' own ``subject``."""
         if self.inputs.get("subject"):
             return str(self.inputs["subject"])
-        attackers = self.inputs.get("weapons") or self.inputs.get("attacks") or []
-        target = self.inputs.get("target") or self.inputs.get("targets") or ""
-        if isinstance(attackers, str):
-            attackers = [attackers]
-        if not isinstance(target, str):
-            target = " + ".join(_name_of(t) for t in target)
+        attackers, targets = subject_lines(self.game, self.inputs)
         who = " + ".join(_name_of(a) for a in attackers)
-        target = _name_of(target)
+        target = " + ".join(_name_of(t) for t in targets)
         return f"{who} vs {target}" if who and target else who or target
 
     @property

@@ -13,6 +13,7 @@ The public names below load lazily, so ``import mathhammer.dust`` stays quick.
 from __future__ import annotations
 
 from mathhammer.core.lazy import lazy_names
+from mathhammer.core.subjects import register_subject_lines
 
 _LAZY = {
     "exact": "mathhammer.dust.api",
@@ -56,3 +57,7 @@ __all__ = sorted(_LAZY)
 
 
 __getattr__, __dir__ = lazy_names(__name__, _LAZY, _MOVED)
+
+# A Dust result's subject: its weapon lines against its target line (an exchange names its
+# own ``subject``).
+register_subject_lines("dust", lambda inputs: (inputs.get("weapons"), inputs.get("target")))

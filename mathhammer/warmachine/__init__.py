@@ -22,6 +22,7 @@ Rules reference: ``docs/warmachine.md``.
 from __future__ import annotations
 
 from mathhammer.core.lazy import lazy_names
+from mathhammer.core.subjects import register_subject_lines
 
 _LAZY = {
     "exact": "mathhammer.warmachine.api",
@@ -53,3 +54,8 @@ __all__ = sorted(_LAZY)
 
 
 __getattr__, __dir__ = lazy_names(__name__, _LAZY)
+
+# A Warmachine result's subject: its attack lines (one ``attack`` for a policy's attacks to
+# destroy) against its target lines.
+register_subject_lines("warmachine", lambda inputs: (
+    inputs.get("attacks") or inputs.get("attack"), inputs.get("targets")))

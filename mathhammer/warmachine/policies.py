@@ -259,7 +259,7 @@ def attacks_to_kill(attack: AttackLike, target: TargetLike, rules: Rules | None 
                           "rules": compiled.rule_set.as_dict(),
                           "rule_changes": list(compiled.rule_set.changes()),
                           "survival_tolerance": SURVIVAL_TOLERANCE},
-                  labels={"attacks": "attacks to destroy"})
+                  labels={"attacks": "attacks to destroy"}, game="warmachine")
 
 
 def _one_attack(attack: AttackLike) -> Attack:

@@ -25,6 +25,7 @@ in :mod:`~mathhammer.wh40k.scenario`.
 from __future__ import annotations
 
 from mathhammer.core.lazy import lazy_names
+from mathhammer.core.subjects import register_subject_lines
 
 _LAZY = {
     "simulate": "mathhammer.wh40k.api",
@@ -67,3 +68,6 @@ __all__ = sorted(_LAZY)
 
 
 __getattr__, __dir__ = lazy_names(__name__, _LAZY)
+
+# A 40k result's subject: its weapon lines against its target line.
+register_subject_lines("wh40k", lambda inputs: (inputs.get("weapons"), inputs.get("target")))

@@ -128,7 +128,7 @@ class ExactCell:
                          zip(("situation", "modifiers", "rules"), setting)}}
             self._result = Result(method=EXACT, distributions=distributions,
                                   probabilities={"unit_destroyed": self._destroyed},
-                                  inputs=inputs, labels=api.LABELS)
+                                  inputs=inputs, labels=api.LABELS, game=api.GAME.name)
         return self._result
 
 
