@@ -552,6 +552,29 @@ def _parse_abilities(bracket: _Piece, line: str) -> tuple[Ability, ...]:
     return _without_repeats(parsed)
 
 
+def parse_abilities(text: str, line: str, column: int) -> tuple[Ability, ...]:
+    """The abilities written between brackets (``"LETHAL HITS, SUSTAINED HITS 1"``), read as
+    on a weapon line; ``column`` is the 1-based column of ``text`` in ``line``.
+
+    Raises
+    ------
+    ProfileError
+        Naming the item and its column in ``line``.
+
+    Examples
+    --------
+    >>> [str(a) for a in parse_abilities("lethal hits, anti-infantry 4+", "[...]", 2)]
+    ['LETHAL HITS', 'ANTI-INFANTRY 4+']
+    """
+    return _parse_abilities(_Piece(text, column), line)
+
+
+def is_keyword(text: str) -> bool:
+    """Whether ``text`` (upper case) reads as a keyword: words of letters, digits and
+    apostrophes joined by single spaces or hyphens (``ADEPTUS ASTARTES``, ``NON-VEHICLE``)."""
+    return _KEYWORD_RE.fullmatch(text) is not None
+
+
 def _without_repeats(parsed: list[Ability]) -> tuple[Ability, ...]:
     """Collapse identical repeats (``[HEAVY, HEAVY]``). Instances with different values stay:
     duplicates never stack (24.02), the engine picks the one instance that applies."""
