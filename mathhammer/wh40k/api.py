@@ -10,7 +10,7 @@ given; wounds carry over.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -54,7 +54,7 @@ _DEFAULT_OPTIONS = (Situation(), Modifiers(), Rules(), False)
 def simulate(weapons: WeaponsLike, target: str | TargetProfile, *,
              trials: int | str = DEFAULT_TRIALS, seed: int | np.random.SeedSequence = 1,
              target_stderr: float | None = None, progress: bool | None = None,
-             **options: Any) -> Result:
+             buffs: Sequence[Any] = (), **options: Any) -> Result:
     """Monte Carlo distribution of what ``weapons`` do to ``target``.
 
     Parameters
@@ -81,6 +81,10 @@ def simulate(weapons: WeaponsLike, target: str | TargetProfile, *,
         Progress bar on stderr for a run longer than about 2 s: ``None`` (default) shows it
         when stderr is a terminal or in a notebook, ``True``/``False`` force it on or off.
         The bar never changes the result.
+    buffs
+        Named buffs (army rules, stratagems, auras) as text, e.g.
+        ``["Oath of Moment: re-roll hits", "[LETHAL HITS] to INFANTRY"]``, or
+        :class:`~mathhammer.wh40k.buffs.Buff` objects; see :mod:`mathhammer.wh40k.buffs`.
     **options
         Situation flags (``half_range``, ``charged``, ``stationary``, ``cover``,
         ``indirect``, ``spotted``, ``overwatch``), modifiers (``hit_mod``, ``wound_mod``,
@@ -106,7 +110,8 @@ def simulate(weapons: WeaponsLike, target: str | TargetProfile, *,
     7.3
     """
     return contract.simulate(GAME, weapons, target, trials=trials, seed=seed,
-                             progress=progress, target_stderr=target_stderr, **options)
+                             progress=progress, target_stderr=target_stderr,
+                             **_with_buffs(options, buffs))
 
 
 #: Most hits one Monte Carlo trial may roll, and most hits a whole run may roll (about an
@@ -129,10 +134,12 @@ def check_monte_carlo_size(plan: CompiledPlan, trials: int) -> None:
     check_run_work(hits, trials, "hits", MAX_HITS_PER_RUN)
 
 
-def exact(weapons: WeaponsLike, target: str | TargetProfile, **options: Any) -> Result:
+def exact(weapons: WeaponsLike, target: str | TargetProfile, *, buffs: Sequence[Any] = (),
+          **options: Any) -> Result:
     """Exact distribution of what ``weapons`` do to ``target``.
 
-    Takes the same arguments as :func:`simulate` (without ``trials`` and ``seed``).
+    Takes the same arguments as :func:`simulate` (without ``trials`` and ``seed``), buffs
+    included.
 
     Raises
     ------
@@ -145,7 +152,12 @@ def exact(weapons: WeaponsLike, target: str | TargetProfile, **options: Any) -> 
     >>> round(e.mean("damage"), 6)
     0.333333
     """
-    return contract.exact(GAME, weapons, target, **options)
+    return contract.exact(GAME, weapons, target, **_with_buffs(options, buffs))
+
+
+def _with_buffs(options: dict[str, Any], buffs: Sequence[Any]) -> dict[str, Any]:
+    """The options, with the buffs when there are any (read by :class:`Question`)."""
+    return {**options, "buffs": buffs} if buffs else options
 
 
 def solve_exact(plan: CompiledPlan) -> Outcomes:
@@ -377,10 +389,18 @@ class Question:
 
     def __init__(self, weapons: WeaponsLike, target: str | TargetProfile,
                  options: dict[str, Any]) -> None:
+        buffs = options.get("buffs")
+        if "buffs" in options:
+            options = {k: v for k, v in options.items() if k != "buffs"}
         self.weapons = parse_weapons(weapons)
         self.situation, self.modifiers, self.rules, self.monster_vehicle = \
             build_options(options)
         self.target = parse_target(target, self.rules.edition)
+        self.buffs: dict[str, list[str]] = {}
+        if buffs:
+            from mathhammer.wh40k.buffs import buff_question
+
+            buff_question(self, buffs)
         self._plans: dict[bool, CompiledPlan] = {}
 
     def _compiled(self, exact: bool) -> CompiledPlan:
@@ -407,7 +427,7 @@ class Question:
         """The request as plain JSON-ready values (a result's ``inputs``)."""
         return {"weapons": [str(w) for w in self.weapons], "target": str(self.target),
                 "situation": _fields(self.situation), "modifiers": _fields(self.modifiers),
-                "rules": _fields(self.rules)}
+                "rules": _fields(self.rules), **({"buffs": self.buffs} if self.buffs else {})}
 
 
 class Wh40kGame(Game[Question]):

@@ -90,7 +90,8 @@ def compare(attackers: AttackerLike | Mapping[str, AttackerLike],
             points: float | Sequence[float] | Mapping[str, float] | None = None,
             library: TargetLibrary | None = None, keep_results: bool = False,
             client: Any = None, edition: int = 11, progress: bool | None = None,
-            unit_sizes: bool = True, **options: Any) -> pd.DataFrame | Comparison:
+            unit_sizes: bool = True, buffs: Sequence[Any] = (),
+            **options: Any) -> pd.DataFrame | Comparison:
     """Every attacker against every target, under the same situation: a tidy frame.
 
     Parameters
@@ -135,6 +136,9 @@ def compare(attackers: AttackerLike | Mapping[str, AttackerLike],
         A progress bar on stderr, one step per cell, for a grid that runs longer than about
         2 s: ``None`` (default) when stderr is a terminal or in a notebook, ``True``/``False``
         to force it. It never changes the frame.
+    buffs
+        Named buffs applied to every cell, as for :func:`mathhammer.simulate` (a buff's
+        condition is read from each cell's situation).
     **options
         Situation, modifier and rule switches, as for :func:`mathhammer.simulate`.
 
@@ -159,7 +163,7 @@ def compare(attackers: AttackerLike | Mapping[str, AttackerLike],
                            unit_sizes=switch(unit_sizes, "unit_sizes"))
     costs = _points(points, attacker_list)
     api.build_options(options)  # fail fast on a bad option, before any cell runs
-    cells = [_cell(a, t, options) for a in attacker_list for t in target_list]
+    cells = _buffed([_cell(a, t, options) for a in attacker_list for t in target_list], buffs)
     return _run(cells, costs, options, trials=trials, seed=seed, method=method,
                 keep_results=keep_results, client=client, progress=progress)
 
@@ -174,9 +178,10 @@ def sweep(attackers: AttackerLike | Mapping[str, AttackerLike],
           points: float | Sequence[float] | Mapping[str, float] | None = None,
           library: TargetLibrary | None = None, keep_results: bool = False,
           client: Any = None, edition: int = 11, progress: bool | None = None,
-          **options: Any) -> pd.DataFrame | Comparison:
-    """:func:`compare` repeated for each value of one parameter (``client``, ``edition`` and
-    ``progress`` as there; ``"edition"`` can also be the parameter swept, e.g. ``[10, 11]``).
+          buffs: Sequence[Any] = (), **options: Any) -> pd.DataFrame | Comparison:
+    """:func:`compare` repeated for each value of one parameter (``client``, ``edition``,
+    ``progress`` and ``buffs`` as there; ``"edition"`` can also be the parameter swept,
+    e.g. ``[10, 11]``).
 
     Parameters
     ----------
@@ -217,8 +222,8 @@ def sweep(attackers: AttackerLike | Mapping[str, AttackerLike],
             for value in values:
                 attacker, target, overrides = _apply(parameter, value, a, t)
                 cells.append(_cell(attacker, target, options, overrides, {parameter: value}))
-    return _run(cells, costs, options, trials=trials, seed=seed, method=method,
-                keep_results=keep_results, client=client, progress=progress,
+    return _run(_buffed(cells, buffs), costs, options, trials=trials, seed=seed,
+                method=method, keep_results=keep_results, client=client, progress=progress,
                 describe=f"sweep {parameter}")
 
 
@@ -247,6 +252,15 @@ def _cell(attacker: _Attacker, target: _Target, options: Mapping[str, Any],
     """One cell of a grid or sweep for core's :func:`~mathhammer.core.game.compare`."""
     return contract.Cell(attacker.label, target.label, attacker.weapons, target.profile,
                          {**options, **overrides} if overrides else options, columns or {})
+
+
+def _buffed(cells: list[contract.Cell], buffs: Sequence[Any]) -> list[contract.Cell]:
+    """The cells with ``buffs`` applied (:func:`mathhammer.wh40k.buffs.buffed_cells`)."""
+    if not buffs:
+        return cells
+    from mathhammer.wh40k.buffs import buffed_cells
+
+    return buffed_cells(cells, buffs)
 
 
 def _run(cells: list[contract.Cell], costs: dict[str, float], options: Mapping[str, Any], *,

@@ -468,6 +468,9 @@ class Situation:
         The attacking unit advanced: assault shooting, only [ASSAULT] weapons (10.05).
     beyond_12
         The target is more than 12" away ([CONVERSION], a 10th-edition ability).
+    below_half_strength
+        The attacking unit is below half strength: the engines do not read it; it is a
+        condition word of buffs (``when below half strength``, :mod:`mathhammer.wh40k.buffs`).
     """
 
     half_range: bool = False
@@ -479,6 +482,7 @@ class Situation:
     overwatch: bool = False
     advanced: bool = False
     beyond_12: bool = False
+    below_half_strength: bool = False
 
     def __post_init__(self) -> None:
         check_field_kinds(self)
