@@ -10,6 +10,7 @@ from mathhammer.cli.options import (ArgumentParser, OnlyOnce, add_monte_carlo_op
                                     add_output_options, emit)
 from mathhammer.core.numbers import int_option
 from mathhammer.errors import OptionError
+from mathhammer.wh40k.buff_cli import add_buff_arguments, buff_lines, buffs_from_args
 from mathhammer.wh40k.profiles import EDITIONS, REROLL_POLICIES
 
 _REROLL_CHOICES = [p for p in REROLL_POLICIES if p != "none"]
@@ -54,6 +55,7 @@ def _add_attack_arguments(parser: ArgumentParser) -> None:
                              "profile such as MEQ, '10x GEQ', KEQ")
     add_targets_file_option(parser)
     add_situation_arguments(parser)
+    add_buff_arguments(parser)
 
 
 def add_targets_file_option(parser: ArgumentParser) -> None:
@@ -130,6 +132,9 @@ def _add_situation_flags(situation: Any) -> None:
     situation.add_argument("--beyond-12", action="store_true",
                            help="the target is more than 12\" away ([CONVERSION], 10th "
                                 "edition)")
+    situation.add_argument("--below-half-strength", action="store_true",
+                           help="the attacking unit is below half strength (a buff "
+                                "condition: 'when below half strength')")
     situation.add_argument("--attacker-monster-vehicle", action="store_true",
                            help="every attacking model is a MONSTER or VEHICLE (hazard: 3 MW)")
 
@@ -207,6 +212,7 @@ def options_from_args(args: argparse.Namespace) -> dict[str, Any]:
         "half_range": args.half_range, "charged": args.charged, "stationary": args.stationary,
         "cover": args.cover, "indirect": args.indirect, "spotted": args.spotted,
         "overwatch": args.overwatch, "advanced": args.advanced, "beyond_12": args.beyond_12,
+        "below_half_strength": args.below_half_strength,
         "attacker_monster_vehicle": args.attacker_monster_vehicle,
         "hit_mod": args.hit_mod, "wound_mod": args.wound_mod, "skill_mod": args.skill_mod,
         "strength_mod": args.strength_mod, "reroll_hits": args.reroll_hits,
@@ -224,6 +230,8 @@ def options_from_args(args: argparse.Namespace) -> dict[str, Any]:
     }
     if args.edition is not None:
         options["edition"] = args.edition
+    if getattr(args, "buff", None) or getattr(args, "attribution", False):
+        options["buffs"] = buffs_from_args(args)
     if args.crit_hits != 6 and args.overwatch:
         raise OptionError("--crit-hits has no effect in overwatch (snap shooting hits and "
                           "crits only on an unmodified 6); drop one of the two flags")
@@ -235,7 +243,7 @@ def _header(result: Any) -> str:
              f"Target:  {result.inputs['target']}"]
     for i, weapon in enumerate(result.inputs["weapons"], 1):
         lines.append(f"Weapon {i}: {weapon}")
-    return "\n".join(lines)
+    return "\n".join(lines + buff_lines(result.inputs))
 
 
 def weapons_from_args(lines: list[str], args: argparse.Namespace) -> list[str]:
@@ -249,6 +257,7 @@ def weapons_from_args(lines: list[str], args: argparse.Namespace) -> list[str]:
 
 def _run_simulate(args: argparse.Namespace) -> int:
     from mathhammer.wh40k.api import simulate
+    from mathhammer.wh40k.buff_cli import report_attribution
 
     if args.target_stderr is not None and not args.target_stderr > 0:
         raise OptionError(f"--target-stderr {args.target_stderr} must be positive, e.g. 0.01")
@@ -258,7 +267,8 @@ def _run_simulate(args: argparse.Namespace) -> int:
     if result is None:
         result = simulate(weapons, target, trials=args.trials, seed=args.seed,
                           target_stderr=args.target_stderr, **options)
-    emit(result, args, _header(result))
+    if not report_attribution(args, weapons, target, options, result, _header(result)):
+        emit(result, args, _header(result))
     return 0
 
 
@@ -305,8 +315,11 @@ def _note(line: str) -> None:
 
 def _run_exact(args: argparse.Namespace) -> int:
     from mathhammer.wh40k.api import exact
+    from mathhammer.wh40k.buff_cli import report_attribution
 
-    result = exact(weapons_from_args(args.weapons, args), target_from_args(args.target, args),
-                   **options_from_args(args))
-    emit(result, args, _header(result))
+    weapons, target = weapons_from_args(args.weapons, args), target_from_args(args.target, args)
+    options = options_from_args(args)
+    result = exact(weapons, target, **options)
+    if not report_attribution(args, weapons, target, options, result, _header(result)):
+        emit(result, args, _header(result))
     return 0

@@ -14,6 +14,7 @@ from mathhammer.errors import OptionError
 
 def register(subparsers: Any) -> None:
     """Add the ``compare`` subcommand to the top-level parser."""
+    from mathhammer.wh40k.buff_cli import add_buff_arguments
     from mathhammer.wh40k.cli import add_situation_arguments, add_targets_file_option
 
     parser = subparsers.add_parser(
@@ -61,6 +62,7 @@ def register(subparsers: Any) -> None:
                       help="outcome of --plot-kind overlay: damage (default) or "
                            "models_destroyed")
     add_situation_arguments(parser)
+    add_buff_arguments(parser, attribution=False)
     add_monte_carlo_options(parser, default_trials=DEFAULT_GRID_TRIALS,
                             trials_help="Monte Carlo trials per cell")
     add_output_options(parser)
