@@ -3,13 +3,14 @@
 
 from __future__ import annotations
 
+import warnings
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 import pandas as pd
 
 from mathhammer.charts.data import fold_extra, frame_note, metric_rows
-from mathhammer.charts.fitting import axes_figure, fit_to_figure
+from mathhammer.charts.fitting import CrowdedChart, axes_figure, fit_to_figure
 from mathhammer.charts.layout import (
     FIGSIZE,
     SMALL_TICKS,
@@ -112,9 +113,8 @@ def bars(frame: pd.DataFrame, metric: str | None = None, *, ax: Axes | None = No
         ax.set_xlim(low, high)
         if is_probability:
             percent_axis(ax.xaxis, high - low)
-        if not dots:
-            _bar_values(ax, drawn, errorbars, is_probability, errors,
-                        frame.attrs.get("trials"))
+        values = [] if dots else _bar_values(ax, drawn, errorbars, is_probability, errors,
+                                             frame.attrs.get("trials"))
         ax.set_xlabel(label)
         one = len(targets) == 1  # the one target every bar is against: said in the title
         chart_title(ax, title or capitalised(label) + (f" vs {targets[0]}" if one else ""))
@@ -126,14 +126,40 @@ def bars(frame: pd.DataFrame, metric: str | None = None, *, ax: Axes | None = No
             caption(ax, "; ".join(p for p in (f"against {targets[0]}" if title else "", note)
                                   if p))
         grow_to_fit(axes_figure(ax))
-        fit_to_figure([ax])
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", CrowdedChart)
+            fit_to_figure([ax])
+            _hide_crowded_values(ax, values)
+    for warning in caught[:1]:   # one warning per chart
+        warnings.warn(warning.message, CrowdedChart, stacklevel=3)
     return BarsArtists(ax, drawn, errorbars)
 
 
+def _hide_crowded_values(ax: Axes, values: list) -> None:
+    """In a caller's axes too small for them, the values printed past the bars would run
+    into each other: then none is printed (the bars, error bars and value axis still read
+    them), said in a :class:`~mathhammer.charts.fitting.CrowdedChart` warning."""
+    from mathhammer.charts.fitting import drawn_figure, overlapping
+
+    figure = axes_figure(ax)
+    if figure.__dict__.get("_mathhammer_owned") or len(values) < 2:
+        return
+    renderer = drawn_figure(figure)[0]
+    if not overlapping([text.get_window_extent(renderer) for text in values]):
+        return
+    for text in values:
+        text.set_visible(False)
+    width, height = figure.get_size_inches()
+    warnings.warn(f"the bars of this {width:g} x {height:g} in figure are too thin for the "
+                  "values printed past them, so they are left out (the value axis reads "
+                  "them): give it taller axes or fewer rows", CrowdedChart, stacklevel=4)
+
+
 def _bar_values(ax: Axes, containers: list, errorbars: list, is_probability: bool,
-                errors: list, trials: int | None) -> None:
+                errors: list, trials: int | None) -> list:
     """Each bar's value printed just past the bar (or its error bar), so a zero reads 0,
-    to three significant figures or as many as its standard error supports."""
+    to three significant figures or as many as its standard error supports; the texts."""
+    printed = []
     for j, container in enumerate(containers):
         spans = (errorbars[j].lines[2][0].get_segments()
                  if len(errorbars) == len(containers) else [None] * len(container))
@@ -144,9 +170,11 @@ def _bar_values(ax: Axes, containers: list, errorbars: list, is_probability: boo
                 continue
             text = estimate_parts(value, None if not np.isfinite(se) else se, 3,
                                   percent=is_probability, trials=trials)[0]
-            ax.annotate(text, xy=(max(end, 0.0), patch.get_y() + patch.get_height() / 2),
-                        xytext=(3, 0), textcoords="offset points", va="center",
-                        fontsize=8, color="#333333")
+            printed.append(ax.annotate(
+                text, xy=(max(end, 0.0), patch.get_y() + patch.get_height() / 2),
+                xytext=(3, 0), textcoords="offset points", va="center", fontsize=8,
+                color="#333333"))
+    return printed
 
 
 def _row_labels(attackers: list[str], names: list[str], width: int, lines: int) -> list[str]:

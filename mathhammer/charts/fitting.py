@@ -224,7 +224,7 @@ def fits_figure(figure: Figure, axes: Sequence[Axes]) -> bool:
                     or box.y1 > canvas.y1 + 1:
                 return False
             boxes.append(box)
-    return not _any_overlap(boxes)
+    return not overlapping(boxes)
 
 
 def visible_texts(ax: Axes, renderer: Any) -> list:
@@ -244,7 +244,9 @@ def visible_texts(ax: Axes, renderer: Any) -> list:
     return [t for t in texts if t.get_visible() and t.get_text().strip()]
 
 
-def _any_overlap(boxes: list, slack: float = 1.0) -> bool:
+def overlapping(boxes: list, slack: float = 1.0) -> bool:
+    """Whether any two of the window extents ``boxes`` overlap by more than ``slack``
+    pixels both ways (empty boxes never do)."""
     for i, a in enumerate(boxes):
         if a.width == 0:
             continue

@@ -151,9 +151,12 @@ def _fit_given_axes(ax: Axes, bar: Axes, texts: list, shape: tuple[int, int]) ->
 
 
 def _cells_in_given_axes(ax: Axes, texts: list, shape: tuple[int, int]) -> None:
-    """In a caller's axes, once laid out: cell texts as large as their cells allow (never
-    below 8 points); one :class:`~mathhammer.charts.fitting.CrowdedChart` warning when
-    even that is too wide for the cells."""
+    """In a caller's axes, once laid out: cell texts as large as their cells allow, in
+    width and in height (never below 8 points). When two lines (value and standard error)
+    do not fit, the cells show the value alone; when even that does not fit, no value (the
+    colour bar still reads them); each said in one
+    :class:`~mathhammer.charts.fitting.CrowdedChart` warning. Overlapping cell texts are never
+    drawn."""
     import warnings
 
     from mathhammer.charts.fitting import MIN_FONT, CrowdedChart, drawn_figure
@@ -162,19 +165,37 @@ def _cells_in_given_axes(ax: Axes, texts: list, shape: tuple[int, int]) -> None:
     if figure.__dict__.get("_mathhammer_owned") or not texts:
         return
     renderer = drawn_figure(figure)[0]
-    cell = ax.get_window_extent(renderer).width / max(shape[1], 1)
-    widest = max(t.get_window_extent(renderer).width for t in texts)
+    box = ax.get_window_extent(renderer)
+    cell_w, cell_h = box.width / max(shape[1], 1), box.height / max(shape[0], 1)
     size = texts[0].get_fontsize()
-    if widest <= 0.95 * cell:
-        return
-    new = max(MIN_FONT, size * 0.95 * cell / widest)
+
+    def largest_size() -> float:
+        extents = [t.get_window_extent(renderer) for t in texts]
+        widest = max(e.width for e in extents)
+        tallest = max(e.height for e in extents)
+        return size * min(1.0, 0.95 * cell_w / max(widest, 1e-9),
+                          0.9 * cell_h / max(tallest, 1e-9))
+
+    fitting = largest_size()
+    dropped = ""
+    if fitting < MIN_FONT and any("\n" in t.get_text() for t in texts):
+        for text in texts:
+            text.set_text(text.get_text().split("\n")[0])
+        fitting, dropped = largest_size(), "standard errors"
+    if fitting < MIN_FONT:
+        for text in texts:
+            text.set_visible(False)
+        dropped = "values"
     for text in texts:
-        text.set_fontsize(new)
-    if widest * new / size > 0.95 * cell:
+        text.set_fontsize(max(MIN_FONT, min(size, fitting)))
+    if dropped:
         width, height = figure.get_size_inches()
-        warnings.warn(f"the heat map's cells are too narrow for their values at "
-                      f"{MIN_FONT:g} points in this {width:g} x {height:g} in figure: give it "
-                      "wider axes or fewer columns", CrowdedChart, stacklevel=4)
+        shown = ("the colour bar reads them" if dropped == "values"
+                 else "the values alone are shown")
+        warnings.warn(f"the heat map's cells are too small for their {dropped} at "
+                      f"{MIN_FONT:g} points in this {width:g} x {height:g} in figure, so they "
+                      f"are left out ({shown}): give it larger axes or fewer rows or columns",
+                      CrowdedChart, stacklevel=4)
 
 
 def _longest_word(names: list[str]) -> int:

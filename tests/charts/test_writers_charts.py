@@ -19,6 +19,7 @@ from matplotlib.text import Text  # noqa: E402
 from mathhammer import charts  # noqa: E402
 from mathhammer.charts.fitting import CrowdedChart  # noqa: E402
 from mathhammer.core.result import MONTE_CARLO, Distribution, Result  # noqa: E402
+from mathhammer.charts.fitting import overlapping  # noqa: E402
 from tests.charts.test_geometry import rendered  # noqa: E402
 
 UNITS = ["Devastator Squad", "Hellblaster Squad", "Eradicator Squad", "Predator Annihilator",
@@ -167,11 +168,17 @@ def test_a_users_small_axes_with_two_panels(seed):
     left, right = figure.subplots(1, 2)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        charts.heatmap(frame, ax=left)
+        heat = charts.heatmap(frame, ax=left)
         charts.bars(frame, ax=right)
     assert all(issubclass(w.category, CrowdedChart) for w in caught), \
         [str(w.message) for w in caught]
     assert len(caught) <= 2  # at most one per chart
+    # what is drawn in the cells and past the bars never runs into itself: a value too
+    # big for its cell or bar is left out (and said), never overprinted
+    renderer = rendered(figure)
+    for texts in (heat.texts, right.texts):
+        shown = [t.get_window_extent(renderer) for t in texts if t.get_visible()]
+        assert not overlapping(shown)
     for ax in (left, right):
         ticks = tick_labels(ax)
         assert_no_repeats(ticks["y"])
