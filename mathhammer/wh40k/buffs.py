@@ -241,13 +241,17 @@ def _inactive(buff: Buff, situation: Situation, target: TargetProfile) -> str:
 
 
 def _target_has(keywords: tuple[str, ...], target: TargetProfile) -> bool:
-    """Whether the target has one of ``keywords`` (and none a ``NON-`` keyword excludes), as
+    return _keywords_have(keywords, target.keywords)
+
+
+def _keywords_have(keywords: tuple[str, ...], has: frozenset[str]) -> bool:
+    """Whether ``has`` holds one of ``keywords`` (and none a ``NON-`` keyword excludes), as
     an ability's keywords after a colon are read."""
     excluded = [k[4:] for k in keywords if k.startswith("NON-")]
     wanted = [k for k in keywords if not k.startswith("NON-")]
-    if any(k in target.keywords for k in excluded):
+    if any(k in has for k in excluded):
         return False
-    return not wanted or any(k in target.keywords for k in wanted)
+    return not wanted or any(k in has for k in wanted)
 
 
 def _picks(scope: str | None, weapon: Weapon) -> bool:
@@ -290,7 +294,7 @@ _DICE_REROLL_ORDER = ("none", "ones", "low")
 
 
 def _combine(grant: Grant, changes: dict[str, Any], situation_changes: dict[str, Any],
-             modifiers: Modifiers, situation: Situation, target: TargetProfile) -> None:
+             modifiers: Modifiers, situation: Situation, target: TargetProfile | None) -> None:
     def current(name: str) -> Any:
         return changes.get(name, getattr(modifiers, name))
 
@@ -305,7 +309,7 @@ def _combine(grant: Grant, changes: dict[str, Any], situation_changes: dict[str,
     elif kind in ("crit_hits", "crit_wounds"):
         changes[kind] = min(current(kind), int(value or 6))
     elif kind == "fnp":
-        own = [v for v in (current("fnp"), target.fnp) if v is not None]
+        own = [v for v in (current("fnp"), target.fnp if target else None) if v is not None]
         changes["fnp"] = min([*own, int(value or 6)])
     elif kind == "damage_minus":
         changes["damage_minus"] = max(current("damage_minus"), int(value or 0))
@@ -363,3 +367,58 @@ def buffed_cells(cells: Sequence[Any], buffs: Any) -> list[Any]:
         out.append(replace(cell, attackers=done.weapons, targets=done.target,
                            options=options))
     return out
+
+
+def buffed_activations(units: Mapping[str, Any], activations: Sequence[Any],
+                       attacks: Sequence[Sequence[Any]]) -> tuple[tuple[Any, ...],
+                                                                  tuple[tuple[Any, ...], ...]]:
+    """A scenario's activations and selected attacks with each activation's ``buffs``
+    applied: abilities and characteristics on its attacks' weapon profiles (``against``
+    read from each attack's target unit), roll modifiers, re-rolls and critical thresholds
+    on its modifiers. Defensive grants belong to the target unit's own profile in a scenario,
+    and are refused.
+
+    Raises
+    ------
+    ScenarioError
+        A defensive grant, or an activation-wide grant whose scope picks some attacks but
+        not all (naming the activation and the buff).
+    """
+    from mathhammer.errors import ScenarioError
+
+    out_activations, out_attacks = [], []
+    for activation, selected in zip(activations, attacks):
+        if not activation.buffs:
+            out_activations.append(activation)
+            out_attacks.append(tuple(selected))
+            continue
+        lines = list(selected)
+        changes: dict[str, Any] = {}
+        situation_changes: dict[str, Any] = {}
+        for buff in resolve_buffs(activation.buffs):
+            if not buff.active(activation.situation):
+                continue
+            picked = [i for i, a in enumerate(lines) if _picks(buff.weapons, a.weapon)]
+            for grant in buff.grants:
+                where = f"activation '{activation.label}': buff '{buff.name}': '{grant}'"
+                if grant.kind in DEFENSIVE_KINDS:
+                    raise ScenarioError(f"{where} is the defender's: give it on the target "
+                                        "unit's line instead", token=buff.name)
+                hits = [i for i in picked if not buff.against or grant.kind == "ability"
+                        or _keywords_have(buff.against, units[lines[i].target].keywords)]
+                if grant.kind in LINE_KINDS:
+                    for i in hits:
+                        lines[i] = replace(lines[i],
+                                           weapon=_changed_line(lines[i].weapon, grant, buff))
+                elif hits and len(hits) != len(lines):
+                    raise ScenarioError(f"{where} holds for every attack of an activation, "
+                                        f"and its scope picks {len(hits)} of {len(lines)}; "
+                                        "split the activation", token=buff.name)
+                elif hits:
+                    _combine(grant, changes, situation_changes, activation.modifiers,
+                             activation.situation, None)
+        out_activations.append(replace(
+            activation, modifiers=replace(activation.modifiers, **changes),
+            situation=replace(activation.situation, **situation_changes)))
+        out_attacks.append(tuple(lines))
+    return tuple(out_activations), tuple(out_attacks)

@@ -200,3 +200,55 @@ def test_hostile_buff_items_and_files_are_refused_in_one_line(tmp_path):
         assert "\n" not in str(info.value) and name in str(info.value)
 
 
+
+
+SCENARIO = """
+[units.Marines]
+models = [{ name = "Marine", count = 5, profile = "T4 Sv3+ W2 [INFANTRY]",
+            weapons = ["Bolt rifle: 24\\" A2 BS3+ S4 AP-1 D1RIFLE",
+                       "Knife: Melee A3 WS3+ S4 AP0 D1"] }]
+
+[units.Boyz]
+models = [{ name = "Boy", count = 10, profile = "T5 Sv5+ W1 [INFANTRY]",
+            weapons = ["Choppa: Melee A3 WS3+ S4 AP-1 D1"] }]
+BUFFS
+[[activations]]
+phase = "shooting"
+attacker = "Marines"
+target = "Boyz"
+situation = { stationary = true }
+SHOOT
+[[activations]]
+phase = "fight"
+attacker = "Marines"
+target = "Boyz"
+FIGHT
+"""
+
+
+def scenario(buffs="", shoot="", fight="", rifle=""):
+    return mh.parse_scenario(SCENARIO.replace("BUFFS", buffs).replace("SHOOT", shoot)
+                             .replace("FIGHT", fight).replace("RIFLE", rifle))
+
+
+def test_scenario_buffs_equal_the_typed_scenario():
+    buffed = scenario(buffs='[buffs]\nOath = "re-roll hits (1CP)"\n'
+                            'Drill = "[SUSTAINED HITS 1] to RANGED weapons when stationary"\n',
+                      shoot='buffs = ["Oath", "Drill"]\n',
+                      fight='buffs = ["Drill", "+1 strength to MELEE weapons"]\n')
+    typed = scenario(shoot='modifiers = { reroll_hits = "failed" }\n',
+                     rifle=" [SUSTAINED HITS 1]")
+    assert buffed.attacks[0] == typed.attacks[0]
+    assert buffed.activations[0].modifiers == typed.activations[0].modifiers
+    # the fight: Drill needs stationary (not given there) and picks no melee line
+    assert [str(a.weapon) for a in buffed.attacks[1]] == ["Knife: Melee A3 WS3+ S5 AP0 D1"]
+
+
+def test_scenario_buff_refusals_name_the_activation():
+    with pytest.raises(MathhammerError, match="activation 1.*Oath of Moments"):
+        scenario(buffs='[buffs]\n"Oath of Moment" = "re-roll hits"\n',
+                 shoot='buffs = ["Oath of Moments"]\n')
+    with pytest.raises(MathhammerError, match="defender's"):
+        scenario(shoot='buffs = ["FNP 5+"]\n')
+    with pytest.raises(MathhammerError, match="buff 'Bad'"):
+        scenario(buffs='[buffs]\nBad = "+1 to flavour"\n')

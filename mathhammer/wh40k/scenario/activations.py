@@ -80,7 +80,9 @@ class Activation:
 
     ``precision_pick``, when given, overrides the scenario's
     :attr:`~mathhammer.wh40k.scenario.model.ScenarioRules.precision_pick` for this
-    activation's [PRECISION] attacks.
+    activation's [PRECISION] attacks. ``buffs`` are the activation's named buffs
+    (:class:`~mathhammer.wh40k.buffs.Buff`), applied to its attacks and modifiers when the
+    scenario selects them.
     """
 
     phase: Phase
@@ -92,6 +94,7 @@ class Activation:
     order: tuple[str, ...] = ()
     label: str = ""
     precision_pick: str | None = None
+    buffs: tuple[object, ...] = ()
 
     def __post_init__(self) -> None:
         _check_texts(self, ("phase", "attacker", "label"), ("target", "precision_pick"),

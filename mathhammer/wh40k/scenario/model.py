@@ -241,6 +241,11 @@ class Scenario:
             check_precision_pick(self.units, pick)
         self._check_open_choices()
         attacks = tuple(tuple(_selected(self.units, a)) for a in self.activations)
+        if any(a.buffs for a in self.activations):
+            from mathhammer.wh40k.buffs import buffed_activations
+
+            activations, attacks = buffed_activations(self.units, self.activations, attacks)
+            object.__setattr__(self, "activations", activations)
         object.__setattr__(self, "attacks", attacks)
         if not self.sides:
             object.__setattr__(self, "sides", infer_sides(self.units, self.activations, attacks))

@@ -84,7 +84,9 @@ def parse_scenario(text: str, source: str = "<scenario>", *,
         raise ScenarioError(f"{source}:{line}: a key or table name of too many dotted parts; "
                             "a scenario needs three at most ([units.NAME])") from None
     locator = _Locator(text, source)
-    _check_keys(data, {"units", "activations", "rounds", "rules"}, "the top level", locator, None)
+    _check_keys(data, {"units", "activations", "rounds", "rules", "buffs"}, "the top level",
+                locator, None)
+    library = _buff_library(data.get("buffs"), locator)
     raw_units = data.get("units")
     if not isinstance(raw_units, dict) or not raw_units:
         raise locator.error(None, "the scenario has no units: add [units.NAME] "
@@ -135,7 +137,7 @@ def parse_scenario(text: str, source: str = "<scenario>", *,
     for i, spec in enumerate(raw_acts):
         line_anchor = ("[[activations]]", i)
         try:
-            activation, open_choice = _activation_from_toml(spec, open_choices)
+            activation, open_choice = _activation_from_toml(spec, open_choices, library)
         except MathhammerError as exc:
             raise locator.error(line_anchor, f"activation {i + 1}: {exc}", exc.token) from None
         activations.append(activation)
@@ -430,11 +432,31 @@ def _weapon_from_toml(group: str, entry: Any) -> CarriedWeapon:
                          per_model=parsed[0].count)
 
 
-def _activation_from_toml(spec: Any, open_choices: bool) -> tuple[Activation, OpenChoices]:
+def _buff_library(spec: Any, locator: _Locator) -> dict[str, Any]:
+    """The scenario's ``[buffs]`` table of named buffs (name = "text"), read."""
+    if spec is None:
+        return {}
+    from mathhammer.wh40k.buffs import parse_buff
+
+    if not isinstance(spec, dict):
+        raise locator.error("buffs", "buffs must be a table: [buffs] then NAME = \"text\"")
+    library = {}
+    for name, written in spec.items():
+        try:
+            if not isinstance(written, str):
+                raise ScenarioError(f"buff '{name}' must be text such as \"re-roll hits\"")
+            library[name] = dataclasses.replace(parse_buff(written), name=name)
+        except MathhammerError as exc:
+            raise locator.error("[buffs]", f"buff '{name}': {exc}", name) from None
+    return library
+
+
+def _activation_from_toml(spec: Any, open_choices: bool, library: dict[str, Any] | None = None
+                          ) -> tuple[Activation, OpenChoices]:
     if not isinstance(spec, dict):
         raise ScenarioError("each [[activations]] entry must be a table")
     _check_keys(spec, {"phase", "attacker", "target", "targets", "choose", "weapons",
-                       "situation", "modifiers", "order", "label", "precision_pick"},
+                       "situation", "modifiers", "order", "label", "precision_pick", "buffs"},
                 "an activation")
     for key in ("phase", "attacker"):
         if key not in spec:
@@ -487,7 +509,20 @@ def _activation_from_toml(spec: Any, open_choices: bool) -> tuple[Activation, Op
     return Activation(phase=spec["phase"], attacker=spec["attacker"],
                       target=target, weapons=tuple(weapons), situation=situation,
                       modifiers=modifiers, order=_names(spec.get("order", []), "order"),
-                      label=spec.get("label", ""), precision_pick=precision_pick), choice
+                      label=spec.get("label", ""), precision_pick=precision_pick,
+                      buffs=_activation_buffs(spec.get("buffs", []), library or {})), choice
+
+
+def _activation_buffs(items: Any, library: dict[str, Any]) -> tuple[Any, ...]:
+    """An activation's ``buffs = [...]``: texts or names of the scenario's [buffs] table."""
+    if not items:
+        return ()
+    from mathhammer.wh40k.buffs import resolve_buffs
+
+    if not isinstance(items, list):
+        raise ScenarioError(f"buffs = {items!r:.60} must be a list of buff texts or names, "
+                            "e.g. buffs = [\"Oath of Moment\", \"+1 to wound\"]", token="buffs")
+    return resolve_buffs(items, library)
 
 
 def _open_choices_from_toml(spec: dict, open_choices: bool) -> OpenChoices:
