@@ -9,6 +9,8 @@ guide's "One shape for every game"), loaded lazily so the command line starts qu
 - :func:`run`: whole units, activations and battle rounds from a scenario.
 - :func:`parse_weapon`, :func:`parse_target`, :class:`Weapon`, :class:`TargetProfile`,
   :class:`Situation`, :class:`Modifiers`, :class:`Rules`: lines, profiles and rule switches.
+- :func:`parse_buff`, :class:`Buff`, :func:`load_buff_file`, :func:`attribution`: named buffs
+  (army rules, stratagems, auras; ``buffs=[...]`` on every entry point) and what each is worth.
 
 - :func:`parse_scenario`, :func:`load_scenario`, :class:`Scenario`, :class:`Activation`,
   :class:`Unit`...: whole units; :class:`Objective`, :class:`SearchOptions`: decisions
@@ -43,6 +45,11 @@ _LAZY = {
     "Situation": "mathhammer.wh40k.profiles",
     "Modifiers": "mathhammer.wh40k.profiles",
     "Rules": "mathhammer.wh40k.profiles",
+    # named buffs: army rules, stratagems, auras (issue 35)
+    "Buff": "mathhammer.wh40k.buffs",
+    "parse_buff": "mathhammer.wh40k.buffs",
+    "load_buff_file": "mathhammer.wh40k.buffs",
+    "attribution": "mathhammer.wh40k.buff_attribution",
     # whole units and activations (mathhammer.wh40k.scenario)
     "parse_scenario": "mathhammer.wh40k.scenario.reader",
     "load_scenario": "mathhammer.wh40k.scenario.reader",
