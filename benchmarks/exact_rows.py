@@ -28,7 +28,7 @@ import numpy as np
 
 import mathhammer as mh
 from mathhammer.wh40k import api, compile as plan_compiler
-from mathhammer.wh40k.roster.api import example, roster_from_bytes
+from mathhammer.wh40k.roster.api import example, parse_roster
 
 from benchmarks.table import Row, secs
 
@@ -245,7 +245,7 @@ def thirteen_unit_list():
             if unit.get("name") in DOUBLED_UNITS:
                 selections.append(ElementTree.fromstring(ElementTree.tostring(unit)))
     data = ElementTree.tostring(tree.getroot(), xml_declaration=True, encoding="utf-8")
-    army = roster_from_bytes(data, "marines_13_units.ros")
+    army = parse_roster(data, "marines_13_units.ros")
     if len(army.units) != 13:
         raise AssertionError(f"the 13-unit list has {len(army.units)} units")
     return army

@@ -15,7 +15,7 @@ from mathhammer.core.limits import (MAX_RUN_SECONDS, SECONDS_PER_DIE, SECONDS_PE
                                     allow_long_runs, check_run_work, estimated_run_seconds)
 from mathhammer.errors import OptionError, ScenarioError
 from mathhammer.wh40k.roster import keywords as kw
-from mathhammer.wh40k.roster.api import roster_from_bytes
+from mathhammer.wh40k.roster.api import parse_roster
 from mathhammer.wh40k.scenario import reader
 from mathhammer.wh40k.scenario.model import MAX_ACTIVATIONS
 from tests.hostile import refused, run_cli
@@ -142,7 +142,7 @@ def _squad(bs: str, sv: str, t: str = "4") -> bytes:
 
 
 def test_a_roster_unit_names_the_unreadable_values_and_keeps_what_it_can():
-    army = roster_from_bytes(_squad("abc", "3+"), "odd.ros")
+    army = parse_roster(_squad("abc", "3+"), "odd.ros")
     entry = army.entries[0]
     assert any("weapon 'Odd gun' left out" in n and "BS 'abc'" in n for n in entry.notes)
     carried = [w.name for g in entry.groups for w in g.weapons]
@@ -151,7 +151,7 @@ def test_a_roster_unit_names_the_unreadable_values_and_keeps_what_it_can():
 
 @pytest.mark.parametrize("sv, t", [("nan", "4"), ("3", "4"), ("*", "4"), ("3+", "4+")])
 def test_a_roster_statline_that_cannot_be_read_is_never_a_target(sv, t):
-    army = roster_from_bytes(_squad("3+", sv, t), "odd.ros")
+    army = parse_roster(_squad("3+", sv, t), "odd.ros")
     entry = army.entries[0]
     value = sv if t == "4" else t
     assert any("cannot be read" in n and f"'{value}'" in n for n in entry.notes), entry.notes

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import functools
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from mathhammer.core.inputs import switch
@@ -139,9 +139,10 @@ def old_spellings(*, positional: Sequence[str] = (),
 
 
 def moved_into(name: str, options: Callable[..., Any],
-               keywords: Sequence[str]) -> Callable[[F], F]:
+               keywords: Sequence[str] | Mapping[str, str]) -> Callable[[F], F]:
     """Accept keywords that moved into an options object (``name=options(...)``) for one
-    release, with a :class:`DeprecationWarning` naming the new spelling.
+    release, with a :class:`DeprecationWarning` naming the new spelling. ``keywords`` may map
+    an old keyword to the options' field of another name.
 
     Examples
     --------
@@ -157,16 +158,19 @@ def moved_into(name: str, options: Callable[..., Any],
     ...     paint(width=3), str(caught[0].message)
     (3, 'paint(width=...) is deprecated and will be removed; use brush=Brush(width=3)')
     """
+    fields = dict(keywords) if isinstance(keywords, Mapping) else {k: k for k in keywords}
+
     def decorate(function: F) -> F:
         @functools.wraps(function)
         def wrapper(*args: Any, **kwargs: Any) -> Any:
-            moved = {k: kwargs.pop(k) for k in keywords if k in kwargs}
-            if moved:
+            given = {k: kwargs.pop(k) for k in fields if k in kwargs}
+            if given:
                 if kwargs.get(name) is not None:
-                    raise OptionError(f"{function.__name__}: give {', '.join(moved)} inside "
+                    raise OptionError(f"{function.__name__}: give {', '.join(given)} inside "
                                       f"{name}=, not beside it")
+                moved = {fields[k]: v for k, v in given.items()}
                 shown = ", ".join(f"{k}={v!r:.30}" for k, v in moved.items())
-                _warn(f"{function.__name__}({'=..., '.join(moved)}=...) is deprecated and "
+                _warn(f"{function.__name__}({'=..., '.join(given)}=...) is deprecated and "
                       f"will be removed; use {name}={getattr(options, '__name__', name)}"
                       f"({shown})")
                 kwargs[name] = options(**moved)

@@ -278,9 +278,9 @@ async def upload_roster(request: Request) -> Response:
 
 
 def _read_roster(upload: Upload) -> str:
-    from mathhammer.wh40k.roster.api import roster_from_bytes
+    from mathhammer.wh40k.roster.api import parse_roster
 
-    return army.listing(roster_from_bytes(upload.data, upload.name))
+    return army.listing(parse_roster(upload.data, upload.name))
 
 
 async def static(request: Request) -> Response:

@@ -31,11 +31,11 @@ MATRIX_TRIALS = 200_000
 def load(store: RosterStore, key: str, attach: list[str] | None = None,
          assume: list[str] | None = None) -> Any:
     """The :class:`~mathhammer.wh40k.roster.api.Roster` of an uploaded list."""
-    from mathhammer.wh40k.roster.api import roster_from_bytes
+    from mathhammer.wh40k.roster.api import parse_roster
 
     upload = store.get(key)
-    return roster_from_bytes(upload.data, upload.name, attach=attach or None,
-                             assume=assume or None)
+    return parse_roster(upload.data, upload.name, attach=attach or None,
+                        assume=assume or None)
 
 
 def pairs_field(query: Mapping[str, str], name: str) -> list[str]:

@@ -56,16 +56,16 @@ def test_render_gives_the_bytes_save_writes(tmp_path):
 
 
 def test_a_roster_from_memory_is_the_roster_of_its_file(roster_files):
-    from mathhammer.wh40k.roster.api import roster_from_bytes
+    from mathhammer.wh40k.roster.api import parse_roster
 
     for path in roster_files.values():
-        held = roster_from_bytes(path.read_bytes(), path.name)
+        held = parse_roster(path.read_bytes(), path.name)
         on_disk = mh.load_roster(path)
         assert held.to_dict() == on_disk.to_dict() and held.source == path.name
     with pytest.raises(mh.errors.RosterError, match="big.ros: the file is 17.0 MiB"):
-        roster_from_bytes(b" " * (17 * 2**20), "big.ros")
+        parse_roster(b" " * (17 * 2**20), "big.ros")
     with pytest.raises(mh.errors.RosterError, match="content is bytes"):
-        roster_from_bytes("text", "x.ros")
+        parse_roster("text", "x.ros")
 
 
 def test_each_outermost_scope_in_turn_reports():

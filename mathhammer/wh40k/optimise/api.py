@@ -27,8 +27,10 @@ SEARCH_BUDGET = {"exact": 20_000, "monte-carlo": 400}
 
 ObjectiveLike = str | Objective | tuple
 
-#: optimise's keywords that :class:`SearchOptions` holds now.
-SEARCH_KEYWORDS = ("split", "open_profiles", "activation_order", "max_plans", "budget")
+#: optimise's keywords that :class:`SearchOptions` holds now (max_plans as max_orders).
+SEARCH_KEYWORDS = {"split": "split", "open_profiles": "open_profiles",
+                   "activation_order": "activation_order", "max_plans": "max_orders",
+                   "budget": "budget"}
 
 
 @moved_into("options", SearchOptions, SEARCH_KEYWORDS)
@@ -81,7 +83,7 @@ def optimise(scenario: Scenario | str | Path,
     options
         The choices besides targets and listed values, and how many sets of orders are scored
         (:class:`~.settings.SearchOptions`: ``split``, ``open_profiles``,
-        ``activation_order``, ``max_plans``, ``budget``; given as keywords of their own
+        ``activation_order``, ``max_orders``, ``budget``; given as keywords of their own
         before, which still works for one release with a DeprecationWarning).
 
     Returns
@@ -128,7 +130,7 @@ def optimise(scenario: Scenario | str | Path,
                           f"{type(options).__name__} {options!r:.40}")
     space = build_space(scenario, open_profiles=options.open_profiles, split=options.split,
                         choose_order=options.activation_order)
-    max_plans, budget = options.max_plans, options.budget
+    max_orders, budget = options.max_orders, options.budget
     measured = [units_measured(o, scenario.sides, space.targets()) for o in objectives]
     _check_points(scenario, objectives, measured)
     obstacle = exact_obstacle(space)
@@ -138,14 +140,14 @@ def optimise(scenario: Scenario | str | Path,
     notes = [f"Monte Carlo: {obstacle}"] if engine == "auto" and obstacle else []
     use = "monte-carlo" if engine == "monte-carlo" or obstacle else "exact"
     try:
-        return _solve(space, objectives, measured, use, trials, seed, (max_plans, budget),
+        return _solve(space, objectives, measured, use, trials, seed, (max_orders, budget),
                       tolerance, progress, notes)
     except NotExact as exc:
         if engine == "exact":
             raise UnsupportedError(f"the exact evaluation cannot follow these orders: {exc}; use "
                                    "method='auto' (no --exact) for Monte Carlo") from None
         return _solve(space, objectives, measured, "monte-carlo", trials, seed,
-                      (max_plans, budget), tolerance, progress, [f"Monte Carlo: {exc}"])
+                      (max_orders, budget), tolerance, progress, [f"Monte Carlo: {exc}"])
 
 
 def _solve(space: Space, objectives: list[Objective], measured: list[list[str]], use: str,
@@ -160,7 +162,7 @@ def _solve(space: Space, objectives: list[Objective], measured: list[list[str]],
         values = [value_of(o, outcome, units) for o, units in zip(objectives, measured)]
         return Scored(orders, values, outcome, orders_trials)
 
-    limit = _limit(limits[0], "max_plans", MAX_ENUMERATED[use])
+    limit = _limit(limits[0], "max_orders", MAX_ENUMERATED[use])
     search = Search(score, _limit(limits[1], "budget", SEARCH_BUDGET[use]),
                     max(float(tolerance), 1e-9))
     size = space.size()

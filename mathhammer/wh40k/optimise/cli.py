@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
 from mathhammer.cli.options import (add_monte_carlo_options, add_output_options, emit,
@@ -56,9 +57,11 @@ def register(subparsers: Any) -> None:
                              "profile of multi-profile weapons named by their weapon name)")
     parser.add_argument("--order", action="store_true",
                         help="choose the order of the activations too (at most 8)")
-    parser.add_argument("--max-plans", type=positive_int, default=None,
+    parser.add_argument("--max-orders", type=positive_int, default=None,
                         help="enumerate every set of orders up to this many (default 200,000 "
                              "exact, 256 Monte Carlo), else greedy + local search")
+    parser.add_argument("--max-plans", type=positive_int, default=None,
+                        help=argparse.SUPPRESS)  # the old name of --max-orders, one release
     parser.add_argument("--budget", type=positive_int, default=None,
                         help="sets of orders a local search may score (default 20,000 exact, 400 "
                              "Monte Carlo)")
@@ -83,8 +86,14 @@ def _run(args: argparse.Namespace) -> int:
                               "expected_models_destroyed:Termagants")
         objectives.append(Objective(kind.strip(), unit=unit.strip(), weights=weights))
     engine = "exact" if args.exact else "monte-carlo" if args.monte_carlo else "auto"
+    if args.max_plans is not None:
+        if args.max_orders is not None:
+            raise OptionError("give --max-orders alone; --max-plans is its old name")
+        print("note: --max-plans is now --max-orders; the old name works for one release",
+              file=sys.stderr)
+        args.max_orders = args.max_plans
     search = SearchOptions(split=not args.no_split, open_profiles=not args.fixed_profiles,
-                           activation_order=args.order, max_plans=args.max_plans,
+                           activation_order=args.order, max_orders=args.max_orders,
                            budget=args.budget)
     result = optimise(args.scenario, objectives, method=engine, trials=args.trials,
                       seed=args.seed, tolerance=args.tolerance, options=search)

@@ -86,8 +86,8 @@ def optimise_shooting(army: Any, other: Any, *, objective: str | None = None,
     if objective is None:
         priced = all(g.points is not None for u in other.targets for g in u.groups)
         objective = "expected_points_destroyed" if priced else "expected_models_destroyed"
-    search = SearchOptions(split=split, **{k: settings.pop(k) for k in SEARCH_KEYWORDS
-                                           if k in settings})
+    search = SearchOptions(split=split, **{k: settings.pop(k) for k in (
+        *SEARCH_KEYWORDS, "max_orders") if k in settings})  # max_plans: SearchOptions warns
     result = optimise(scenario, objective, side=ENEMY_SIDE, trials=trials, seed=seed,
                       options=search, **settings)
     result.notes.extend(notes)

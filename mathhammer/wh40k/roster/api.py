@@ -115,9 +115,9 @@ def _tree(data: bytes, path: Path, folder: str | os.PathLike[str] | None) -> Any
     return tree_from_bytes(data, path)
 
 
-def roster_from_bytes(data: bytes, name: str, *, attach: AttachSpec = None,
-                      assume: AssumeSpec = None,
-                      checkout: str | os.PathLike[str] | None = None) -> Roster:
+def parse_roster(data: bytes, name: str, *, attach: AttachSpec = None,
+                 assume: AssumeSpec = None,
+                 checkout: str | os.PathLike[str] | None = None) -> Roster:
     """:func:`load_roster` for a file's content held in memory (an upload): ``name`` is the
     file's name, used in messages only; nothing is read from or written to disk.
 
@@ -132,6 +132,18 @@ def roster_from_bytes(data: bytes, name: str, *, attach: AttachSpec = None,
     if not isinstance(data, (bytes, bytearray)):
         return _built(tree_from_bytes(data, name), Path(name), pairs, assume)
     return _built(_tree(bytes(data), Path(name), checkout), Path(name), pairs, assume)
+
+
+def roster_from_bytes(data: bytes, name: str, *, attach: AttachSpec = None,
+                      assume: AssumeSpec = None,
+                      checkout: str | os.PathLike[str] | None = None) -> Roster:
+    """The old name of :func:`parse_roster` (``load_*`` reads paths, ``parse_*`` content in
+    memory): it still works for one release, with a DeprecationWarning."""
+    import warnings
+
+    warnings.warn("roster_from_bytes(data, name) is deprecated and will be removed; use "
+                  "parse_roster(data, name)", DeprecationWarning, stacklevel=2)
+    return parse_roster(data, name, attach=attach, assume=assume, checkout=checkout)
 
 
 def _built(tree: Any, path: Path, pairs: list[tuple[str, str]], assume: AssumeSpec) -> Roster:

@@ -63,3 +63,17 @@ def test_a_plain_scenario_needs_no_open_choices(tmp_path, capsys):
     data = json.loads(capsys.readouterr().out)
     assert {o["target"] for p in data["ranked"] for o in p["orders"]} == {"Carnifex"}
     assert data["ranked"][0]["orders"][-1]["profile"] == "Combi-weapon - melta"
+
+
+def test_max_plans_is_the_old_name_of_max_orders(capsys):
+    """--max-orders names what it limits (sets of orders); --max-plans works for one release,
+    with a note on stderr, and gives the same answer."""
+    args = ["optimise", str(EXAMPLE), "--no-split", "--json"]
+    assert main([*args, "--max-orders", "5"]) == 0
+    new = capsys.readouterr()
+    assert main([*args, "--max-plans", "5"]) == 0
+    old = capsys.readouterr()
+    assert old.out == new.out and json.loads(new.out)["method"] != "enumeration"
+    assert "--max-plans is now --max-orders" in old.err and new.err == ""
+    assert main([*args, "--max-plans", "5", "--max-orders", "5"]) == 2
+    assert "give --max-orders alone" in capsys.readouterr().err

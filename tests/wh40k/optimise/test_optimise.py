@@ -190,7 +190,7 @@ def test_exact_scores_match_the_scenario_engine():
     assert exact.orders_in_space == 5 * 4 and exact.optimal
     by_plan = {s.orders: s for s in exact.ranked}
     monte = optimise(sc, "expected_damage", method="monte-carlo", trials=40_000, seed=3,
-                     options=SearchOptions(max_plans=100))
+                     options=SearchOptions(max_orders=100))
     checked = 0
     for scored in monte.ranked:
         if scored.trials is not None:
@@ -207,7 +207,7 @@ def test_large_spaces_are_searched_within_a_budget():
                   {"A": one_model("T4 Sv- W1", count=10), "B": one_model("T8 Sv- W3", count=3),
                    "C": one_model("T4 Sv- W2", count=5)})
     result = optimise(sc, "expected_models_destroyed",
-                      options=SearchOptions(max_plans=10, budget=300))
+                      options=SearchOptions(max_orders=10, budget=300))
     assert result.method == "search" and not result.optimal
     assert result.evaluated <= 300 + 8
     assert any("greedy + local search" in n for n in result.notes)
@@ -385,7 +385,7 @@ def test_targets_of_several_statlines_are_scored_exactly_as_the_scenario_engine_
     exact = optimise(sc, "expected_points_destroyed")
     assert exact.engine == "exact" and exact.optimal and exact.orders_in_space == 4 * 2
     monte = optimise(sc, "expected_points_destroyed", method="monte-carlo", trials=40_000,
-                     seed=5, options=SearchOptions(max_plans=100))
+                     seed=5, options=SearchOptions(max_orders=100))
     by_plan = {s.orders: s for s in exact.ranked}
     checked = 0
     for scored in monte.ranked:
@@ -456,21 +456,21 @@ target = "C"
 
 def test_search_options_hold_the_rarely_used_knobs():
     """``options=SearchOptions(...)`` holds split, open_profiles, activation_order,
-    max_plans and budget (issue 40, item 8: at most 12 parameters); the old keywords give
+    max_orders and budget (issue 40, item 8: at most 12 parameters); the old keywords give
     the same plans with a DeprecationWarning naming the new spelling, for one release."""
     import warnings
 
     sc = scenario(torches(2), {"A": one_model("T4 Sv- W1"), "B": one_model("T4 Sv- W1")})
     new = optimise(sc, "expected_models_destroyed", method="monte-carlo", trials=2_000,
-                   options=SearchOptions(split=False, max_plans=50))
+                   options=SearchOptions(split=False, max_orders=50))
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         old = optimise(sc, "expected_models_destroyed", method="monte-carlo", trials=2_000,
                        split=False, max_plans=50)
     assert [w.category for w in caught] == [DeprecationWarning]
-    assert "options=SearchOptions(split=False, max_plans=50)" in str(caught[0].message)
+    assert "options=SearchOptions(split=False, max_orders=50)" in str(caught[0].message)
     assert [(s.orders, s.values) for s in new.ranked] == [(s.orders, s.values) for s in old.ranked]
-    for bad, message in (({"max_plans": 0}, "max_plans=0"), ({"split": "no"}, "split")):
+    for bad, message in (({"max_orders": 0}, "max_orders=0"), ({"split": "no"}, "split")):
         with pytest.raises(MathhammerError, match=message):
             SearchOptions(**bad)
     with pytest.raises(MathhammerError, match="inside options="), warnings.catch_warnings():

@@ -5,7 +5,7 @@ Captain (80 pts) and an Ancient (45 pts) recorded as leading a 5-model Intercess
 import pytest
 
 from mathhammer.errors import OptionError, RosterError
-from mathhammer.wh40k.roster.api import example, load_roster, roster_from_bytes
+from mathhammer.wh40k.roster.api import example, load_roster, parse_roster
 
 from .conftest import FILES
 
@@ -35,11 +35,17 @@ def test_listing(army):
 
 def test_the_same_list_from_memory(army):
     data = (FILES / "leaders_11e.json").read_bytes()
-    again = roster_from_bytes(data, "upload.json")
+    again = parse_roster(data, "upload.json")
     assert [u.name for u in again.units] == [u.name for u in army.units]
     assert again.source == "upload.json"
     with pytest.raises(RosterError, match="upload.txt"):
-        roster_from_bytes(b"not a roster", "upload.txt")
+        parse_roster(b"not a roster", "upload.txt")
+    # the old name reads the same bytes, once more, with a DeprecationWarning naming the new
+    from mathhammer.wh40k.roster.api import roster_from_bytes
+
+    with pytest.warns(DeprecationWarning, match=r"use parse_roster\(data, name\)"):
+        old = roster_from_bytes(data, "upload.json")
+    assert [u.name for u in old.units] == [u.name for u in again.units]
 
 
 def test_unknown_units_and_examples(army):
