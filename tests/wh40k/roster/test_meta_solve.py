@@ -31,7 +31,10 @@ def test_a_rerun_skips_the_pairings_already_written(event, tmp_path):
     resumed = meta(event, method="exact", out=tmp_path)
     assert resumed.counts["resumed"] == half
     assert resumed.counts["solved"] == first.counts["unique"] - half
-    pd.testing.assert_frame_equal(first.frame, resumed.frame, check_exact=True)
+    # the rest is solved in other chunks than the first time, and the exact engine's
+    # vectorised solve of a chunk may move a value's last bit: equal to 1e-12
+    pd.testing.assert_frame_equal(first.frame, resumed.frame, check_exact=False, rtol=1e-12,
+                                  atol=1e-12)
 
 
 def test_other_options_do_not_reuse_the_store(event, tmp_path):
