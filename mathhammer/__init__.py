@@ -89,3 +89,7 @@ add_label_source("mathhammer.wh40k.metric_words")  # words of saved grids in any
 from mathhammer.core.drawing import use_charts  # noqa: E402  (stdlib only)
 
 use_charts("mathhammer.charts.methods")  # what results' and comparisons' .plot() draw with
+
+from mathhammer.core.writing import use_writer  # noqa: E402  (stdlib only)
+
+use_writer("mathhammer.report.results")  # what writes results' text, tables and HTML

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import mathhammer as mh
-from mathhammer.core.frames import pivot, table, to_markdown
+from mathhammer.report.frame_tables import pivot, table, to_markdown
 from mathhammer.errors import MathhammerError
 from tests.test_hostile_counts_kinds_and_outputs import BASE_SCENARIO
 

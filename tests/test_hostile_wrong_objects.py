@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 
 import mathhammer as mh
 from mathhammer import charts
-from mathhammer.core.frames import per_points, pivot, table, to_json_dict
+from mathhammer.core.frames import per_points, to_json_dict
+from mathhammer.report.frame_tables import pivot, table
 from mathhammer.errors import MathhammerError
 from tests.test_hostile_counts_kinds_and_outputs import BASE_SCENARIO
 

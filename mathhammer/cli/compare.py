@@ -154,7 +154,8 @@ def show_comparison(comparison: Comparison, args: argparse.Namespace, engine: st
     """Print or write a comparison as the output options ask: the chart (``--plot``; an
     overlay draws each cell's Result), the CSV of the frame, then exactly one of the JSON
     object, the Markdown grid or ``Engine: <engine>`` and the plain table."""
-    from mathhammer.core.frames import pivot, to_json_dict, to_markdown
+    from mathhammer.core.frames import to_json_dict
+    from mathhammer.report.frame_tables import pivot, to_markdown
 
     frame = comparison.frame
     if args.metric is not None:

@@ -25,8 +25,6 @@ from mathhammer.errors import MathhammerError, OptionError
 if TYPE_CHECKING:  # pandas is imported when a method needs it: the CLI's JSON and text
     import pandas as pd  # output never do, and importing pandas costs ~0.5 s at start-up.
 
-    from mathhammer.report.tables import Table
-
 
 @dataclass(frozen=True, eq=False)
 class Distribution:
@@ -534,7 +532,8 @@ class Result:
             out["precision"] = self.inputs["precision"]
         return out
 
-    # -- presentation: thin, drawn by mathhammer.report.results and mathhammer.charts -----
+    # -- presentation: thin, written and drawn by the modules the top level names ---------
+    # (core.writing: mathhammer.report.results; core.drawing: mathhammer.charts.methods)
     def to_text(self, max_rows: int = 120) -> str:
         """A readable plain-text report (the command line's default output): the summary,
         then P(= k) and P(>= k) for every k up to where P(>= k) drops below 0.05% (a
@@ -547,29 +546,30 @@ class Result:
             When ``max_rows`` is not a whole number from 1 to :data:`MAX_TEXT_ROWS`.
         """
         from mathhammer.core.inputs import whole_number
-        from mathhammer.report.results import result_text
+        from mathhammer.core.writing import result_writer
 
         max_rows = whole_number(max_rows, "max_rows (rows of each table)", 1, MAX_TEXT_ROWS)
-        return result_text(self, max_rows)
+        return str(result_writer().result_text(self, max_rows))
 
-    def table(self, digits: int = 3) -> Table:
+    def table(self, digits: int = 3) -> Any:
         """The summary as a table ready to paste: one row per outcome (named in words),
         means to ``digits`` significant figures with their standard errors (a Monte Carlo
         mean never shows more decimals than its error supports), probabilities as
         percentages, and a caption line with the engine and situation (see
-        :func:`mathhammer.report.tables.format_value` for the rule)."""
-        from mathhammer.report.results import result_table
+        :func:`mathhammer.report.tables.format_value` for the rule); a
+        :class:`mathhammer.report.tables.Table`."""
+        from mathhammer.core.writing import result_writer
 
-        return result_table(self, digits)
+        return result_writer().result_table(self, digits)
 
     def to_markdown(self, digits: int = 3) -> str:
         """Markdown for articles: a caption line (engine, situation), the summary, then
         P(= k) and P(>= k) per outcome as percentages to ``digits`` significant figures
         (Monte Carlo: no more decimals than the standard error supports; a value that never
         came up reads "not seen", an impossible one "0%")."""
-        from mathhammer.report.results import result_markdown
+        from mathhammer.core.writing import result_writer
 
-        return result_markdown(self, digits)
+        return str(result_writer().result_markdown(self, digits))
 
     def plot(self, outcome: str = "damage", *, kind: str = "distribution", ax: Any = None,
              **kwargs: Any) -> Any:
@@ -595,9 +595,9 @@ class Result:
         return chart_drawer().result(self, outcome, kind, ax=ax, **kwargs)
 
     def _repr_html_(self) -> str:
-        from mathhammer.report.results import result_html
+        from mathhammer.core.writing import result_writer
 
-        return result_html(self)
+        return str(result_writer().result_html(self))
 
     def __repr__(self) -> str:
         means = ", ".join(f"{k}={d.mean:.3f}" for k, d in self.distributions.items())

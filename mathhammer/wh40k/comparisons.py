@@ -2,8 +2,9 @@
 
 :func:`compare` runs every attacker against every target under the same situation and
 returns one row per (attacker, target, metric), the frame every game's ``compare`` returns
-(:mod:`mathhammer.core.frames`, which also holds :func:`pivot`, :func:`table`,
-:func:`to_markdown`, :func:`to_json_dict` and :func:`per_points`, re-exported here)::
+(:mod:`mathhammer.core.frames`, which also holds :func:`to_json_dict` and
+:func:`per_points`; its tables :func:`pivot`, :func:`table` and :func:`to_markdown` are
+:mod:`mathhammer.report.frame_tables`'s; all re-exported here)::
 
     attacker  target  metric                       value   stderr  method
     Lascannon MEQ     expected_damage              1.31    0.0023  monte-carlo
@@ -37,12 +38,12 @@ from typing import Any
 
 import pandas as pd
 
-from mathhammer.core.frames import (COLUMNS, per_points, pivot, table,
-                                    to_json_dict, to_markdown)
+from mathhammer.core.frames import COLUMNS, per_points, to_json_dict
 from mathhammer.core import game as contract
 from mathhammer.core.comparison import Comparison, results_out_deprecated
 from mathhammer.core.game import SeedLike, sweep_values
 from mathhammer.core.inputs import points_cost, refuse_unordered, switch
+from mathhammer.report.frame_tables import pivot, table, to_markdown
 from mathhammer.report.labels import register_metric_labels
 from mathhammer.core.result import Result, situation_text
 from mathhammer.core.signatures import AUTO, exact_as_method, old_spellings

@@ -232,7 +232,7 @@ def test_coinciding_overlay_markers_stay_visible():
 
 # -- 4. numbers that agree -----------------------------------------------------------------------
 def test_a_cell_reads_the_same_in_the_table_and_the_heat_map():
-    from mathhammer.core.frames import table
+    from mathhammer.report.frame_tables import table
 
     rng = np.random.default_rng(13)
     frame = frame_of(writer_names(6, rng), ["MEQ", "TEQ"], rng)
@@ -253,7 +253,8 @@ def test_captions_print_the_datasheet_damage():
 
 # -- 5. per-100-points tables say the divisor ------------------------------------------------
 def test_per_points_tables_name_the_points():
-    from mathhammer.core.frames import per_points, table
+    from mathhammer.core.frames import per_points
+    from mathhammer.report.frame_tables import table
 
     rng = np.random.default_rng(14)
     names = writer_names(6, rng)

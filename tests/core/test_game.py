@@ -20,7 +20,8 @@ import pytest
 
 from mathhammer import dust, warmachine
 from mathhammer.core import game as contract
-from mathhammer.core.frames import COLUMNS, pivot, tidy_frame, to_json_dict
+from mathhammer.core.frames import COLUMNS, tidy_frame, to_json_dict
+from mathhammer.report.frame_tables import pivot
 from mathhammer.core.game import Cell, Game, Tallies
 from mathhammer.core.result import Result
 from mathhammer.errors import OptionError, UnsupportedError
