@@ -37,11 +37,25 @@ def register_subject_lines(game: str, reader: SubjectReader) -> None:
 def subject_lines(game: str | None, inputs: Mapping[str, Any]) -> tuple[list[Any], list[Any]]:
     """The attacker and target lines of a result of ``game`` with these ``inputs``, each a
     list (empty when the game registered no reader, or the result names no game)."""
+    if game and game not in _READERS:
+        _import_game(game)
     reader = _READERS.get(game) if game else None
     if reader is None:
         return [], []
     attackers, targets = reader(inputs)
     return _listed(attackers), _listed(targets)
+
+
+def _import_game(game: str) -> None:
+    """Import the package of ``game`` (``mathhammer.<game>``), which registers its reader: a
+    result read back from a file, or made by hand with ``game=``, in a process that has not
+    imported that game yet. Nothing of the game is named here but its package's name."""
+    import importlib
+
+    try:
+        importlib.import_module(f"mathhammer.{game}")
+    except ImportError:
+        pass   # no such game: the result simply names no subject
 
 
 def _listed(lines: Any) -> list[Any]:

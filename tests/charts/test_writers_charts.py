@@ -55,7 +55,7 @@ def fake_result(rng, attacker, target):
     return Result(MONTE_CARLO, {"damage": Distribution.from_counts(counts)},
                   trials=int(counts.sum()), seed=1, labels={"damage": "wounds lost"},
                   inputs={"weapons": [attacker], "target": target,
-                          "situation": {"half_range": True}})
+                          "situation": {"half_range": True}}, game="wh40k")
 
 
 def frame_of(attackers, targets, rng, setting=None, values=None):

@@ -45,3 +45,18 @@ def test_results_read_no_games_input_keys():
     reading = re.compile(r"""inputs(\.get\(|\[)["'](weapons|attacks?|targets?)["']""")
     for path in CORE.glob("*.py"):
         assert not reading.search(path.read_text()), path.name
+
+
+def test_a_game_not_imported_yet_is_imported_for_its_reader_and_an_unknown_one_names_nothing():
+    import subprocess
+    import sys
+
+    code = ("import sys\nfrom mathhammer.core.subjects import subject_lines\n"
+            "print(subject_lines('wh40k', {'weapons': ['Gun: A1'], 'target': 'MEQ'}), "
+            "'mathhammer.wh40k' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)
+    assert done.stdout.strip() == "(['Gun: A1'], ['MEQ']) True"
+    from mathhammer.core.subjects import subject_lines
+
+    assert subject_lines("no_such_game", {"weapons": ["Gun: A1"]}) == ([], [])
