@@ -31,7 +31,7 @@ from mathhammer.wh40k.buff_reader import (CONDITIONS, DEFENSIVE_KINDS, MAX_BUFF_
 from mathhammer.wh40k.profiles import Modifiers, Situation, TargetProfile, Weapon
 
 __all__ = ["CONDITIONS", "DEFENSIVE_KINDS", "MAX_BUFF_TEXT", "Buff", "Buffed", "Grant",
-           "apply_buffs", "buff_question", "buffed_cells", "load_buff_file", "parse_buff",
+           "apply_buffs", "buff_question", "load_buff_file", "parse_buff",
            "resolve_buffs"]
 
 #: Most buffs in one call.
@@ -347,26 +347,6 @@ def buff_question(question: Any, buffs: Any) -> None:
     question.situation = done.situation
     question.modifiers = done.modifiers
     question.buffs = {"applied": list(done.applied), "not_applied": list(done.skipped)}
-
-
-def buffed_cells(cells: Sequence[Any], buffs: Any) -> list[Any]:
-    """The cells of a comparison grid (:class:`mathhammer.core.game.Cell`) with ``buffs``
-    applied to each one's lines, target and options (a condition read from each cell's own
-    situation, so a sweep over ``stationary`` turns a ``when stationary`` buff on and off)."""
-    from mathhammer.wh40k import api
-
-    resolved = resolve_buffs(buffs)
-    out = []
-    for cell in cells:
-        situation, modifiers, rules, monster_vehicle = api.build_options(dict(cell.options))
-        target = api.parse_target(cell.targets, rules.edition)
-        done = apply_buffs(resolved, api.parse_weapons(cell.attackers), target, situation,
-                           modifiers)
-        options = {"situation": done.situation, "modifiers": done.modifiers, "rules": rules,
-                   "attacker_monster_vehicle": monster_vehicle}
-        out.append(replace(cell, attackers=done.weapons, targets=done.target,
-                           options=options))
-    return out
 
 
 def buffed_activations(units: Mapping[str, Any], activations: Sequence[Any],

@@ -256,12 +256,25 @@ def _cell(attacker: _Attacker, target: _Target, options: Mapping[str, Any],
 
 
 def _buffed(cells: list[contract.Cell], buffs: Sequence[Any]) -> list[contract.Cell]:
-    """The cells with ``buffs`` applied (:func:`mathhammer.wh40k.buffs.buffed_cells`)."""
+    """The cells with ``buffs`` applied to each one's lines, target and options (a
+    condition read from each cell's own situation, so a sweep over ``stationary`` turns a
+    ``when stationary`` buff on and off)."""
     if not buffs:
         return cells
-    from mathhammer.wh40k.buffs import buffed_cells
+    from mathhammer.wh40k.buffs import apply_buffs, resolve_buffs
 
-    return buffed_cells(cells, buffs)
+    resolved = resolve_buffs(buffs)
+    out = []
+    for cell in cells:
+        situation, modifiers, rules, monster_vehicle = api.build_options(dict(cell.options))
+        target = api.parse_target(cell.targets, rules.edition)
+        done = apply_buffs(resolved, api.parse_weapons(cell.attackers), target, situation,
+                           modifiers)
+        options = {"situation": done.situation, "modifiers": done.modifiers, "rules": rules,
+                   "attacker_monster_vehicle": monster_vehicle}
+        out.append(dataclasses.replace(cell, attackers=done.weapons, targets=done.target,
+                                       options=options))
+    return out
 
 
 def _run(cells: list[contract.Cell], costs: dict[str, float], options: Mapping[str, Any], *,
