@@ -38,29 +38,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from mathhammer.core.signatures import EXACT, check_method
-from mathhammer.core.trials import DEFAULT_GRID_TRIALS, check_seed, check_trials
+from mathhammer.core.trials import DEFAULT_GRID_TRIALS
 from mathhammer.errors import MathhammerError, OptionError, RosterError
 from mathhammer.wh40k.roster.api import Roster, load_roster
+from mathhammer.wh40k.roster.meta_settings import PHASES, Pairing, Settings, Skipped
+from mathhammer.wh40k.roster.meta_settings import PLAN_RULE as PLAN_RULE  # said by meta()'s users
 from mathhammer.wh40k.scenario.units import Unit
-
-#: How each side's plan is made, said in every output.
-PLAN_RULE = ("each unit at its own best target (highest expected points destroyed, then "
-             "models destroyed), in each phase; units choose independently (no joint plan, "
-             "no overkill between units)")
-#: The phases analysed by default.
-PHASES = ("shooting", "fight")
-#: The figures kept of each unit pairing.
-FIGURES = ("expected_damage", "expected_models_destroyed", "p_unit_destroyed")
-
-
-@dataclasses.dataclass(frozen=True)
-class Skipped:
-    """A file of the folder that is not in the matrix, and why (a line naming the file)."""
-
-    path: str
-    reason: str
-
 
 @dataclasses.dataclass(frozen=True)
 class Lists:
@@ -210,58 +193,6 @@ def target_key(target: Any) -> tuple[Any, ...]:
 def digest(*parts: Any) -> str:
     """A pairing's key as 24 hex digits (sha256 of its canonical form)."""
     return hashlib.sha256(repr(canonical(parts)).encode()).hexdigest()[:24]
-
-
-@dataclasses.dataclass(frozen=True)
-class Settings:
-    """What every pairing of a run shares: engine, trials, seed, weapon choice, phases and
-    the checked situation / modifier / rule options."""
-
-    method: str
-    trials: int
-    seed: int
-    profiles: str
-    phases: tuple[str, ...]
-    options: Any   # the analysis's _Options
-
-    @classmethod
-    def build(cls, edition: int, method: str, trials: int, seed: int, profiles: str,
-              phases: Iterable[str] | str, options: Mapping[str, Any]) -> Settings:
-        from mathhammer.wh40k.roster.analyse import PROFILE_CHOICES, analysis_options
-
-        method = check_method(method)
-        trials = check_trials(trials) if method != EXACT else trials
-        if profiles not in PROFILE_CHOICES:
-            raise OptionError(f"profiles='{profiles}' must be 'best' or 'first'")
-        if isinstance(phases, str):
-            phases = phases.split(",")
-        chosen = tuple(p.strip() for p in phases)
-        for phase in chosen:
-            if phase not in PHASES:
-                raise OptionError(f"phase '{phase}' must be shooting or fight, e.g. "
-                                  "--phase shooting,fight")
-        if not chosen:
-            raise OptionError("give at least one phase: shooting, fight")
-        built = analysis_options({**options, "edition": options.get("edition") or edition})
-        return cls(method, trials, check_seed(seed), profiles, tuple(dict.fromkeys(chosen)),
-                   built)
-
-    def key(self) -> tuple[Any, ...]:
-        """The settings every pairing's digest includes (the seed only for Monte Carlo)."""
-        seed = self.seed if self.method != EXACT else None
-        trials = self.trials if self.method != EXACT else None
-        return (self.method, trials, seed, self.profiles, self.options)
-
-
-@dataclasses.dataclass(frozen=True)
-class Pairing:
-    """One unit pairing to solve: the attacker, the target (``_Target``), the phase and its
-    digest."""
-
-    unit: Unit
-    target: Any
-    phase: str
-    key: str
 
 
 def pairings(lists: Mapping[str, Roster], settings: Settings

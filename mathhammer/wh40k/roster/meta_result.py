@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mathhammer.errors import OptionError, did_you_mean
-from mathhammer.wh40k.roster.meta import PLAN_RULE, Settings, Skipped
+from mathhammer.wh40k.roster.meta_settings import PLAN_RULE, Settings, Skipped
 from mathhammer.wh40k.roster.meta_words import DEFAULT_METRIC, METRICS
 
 if TYPE_CHECKING:

@@ -20,7 +20,7 @@ from typing import Any
 from mathhammer.core.progress import Bar, bar as progress_bar
 from mathhammer.core.signatures import EXACT, MONTE_CARLO
 from mathhammer.errors import OptionError, UnsupportedError
-from mathhammer.wh40k.roster.meta import FIGURES, Pairing, Settings
+from mathhammer.wh40k.roster.meta_settings import FIGURES, Pairing, Settings
 
 #: Unit pairings per task: the same chunks here and on a cluster.
 CHUNK = 96
