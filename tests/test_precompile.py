@@ -95,31 +95,3 @@ def test_a_cold_compile_is_announced_on_a_terminal_and_never_on_stdout():
     assert compile_notice.notice("mathhammer.dust.kernels") in err
     assert "compiling" not in out and json.loads(out)
 
-
-def test_one_background_warmup_at_a_time_and_a_left_behind_marker_expires(tmp_path,
-                                                                         monkeypatch):
-    import os
-    import subprocess
-    import tempfile
-    import time
-
-    from mathhammer import precompile
-
-    started = []
-    monkeypatch.setattr(tempfile, "gettempdir", lambda: str(tmp_path))
-    monkeypatch.setattr(subprocess, "Popen", lambda command, **kw: started.append(command))
-    assert precompile.warmup_in_background(["40k"]) is True
-    assert precompile.warmup_in_background(["40k"]) is False     # one is compiling
-    assert len(started) == 1 and started[0][-1] == "40k"
-    marker, = tmp_path.glob("mathhammer-warmup-*.running")
-    old = time.time() - precompile.BACKGROUND_MARKER_AGE - 10
-    os.utime(marker, (old, old))                                 # its process died
-    assert precompile.warmup_in_background(["40k"]) is True and len(started) == 2
-
-    def cannot_start(command, **kw):
-        raise OSError("no processes here")
-
-    marker.unlink()
-    monkeypatch.setattr(subprocess, "Popen", cannot_start)
-    assert precompile.warmup_in_background(["40k"]) is False
-    assert not list(tmp_path.glob("mathhammer-warmup-*.running"))  # not left behind

@@ -294,9 +294,9 @@ def _drawn_from_exact(args: argparse.Namespace, weapons: list[str], target: Any,
                           "as one chain (several model groups, or a Command Re-roll); use "
                           "--sampler kernel")
     if result is not None and args.sampler == "auto":
-        from mathhammer.precompile import warmup_in_background
+        from mathhammer.core.background_compile import compile_in_background
 
-        warmup_in_background(["40k"])
+        compile_in_background(["40k"])
         _note("mathhammer: first run: drawn from the exact distribution while the "
                  "simulation kernel compiles in the background; later runs use the kernel")
     return result

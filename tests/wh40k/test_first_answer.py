@@ -109,7 +109,7 @@ def test_a_first_run_answers_from_the_exact_law_and_compiles_in_the_background(
         capsys, monkeypatch):
     started = []
     monkeypatch.setattr(first_answer, "kernels_compiled", lambda: False)
-    monkeypatch.setattr("mathhammer.precompile.warmup_in_background",
+    monkeypatch.setattr("mathhammer.core.background_compile.compile_in_background",
                         lambda engines: started.append(list(engines)) or True)
     code, out, _ = _cli(capsys)
     assert code == 0 and started == [["40k"]]
@@ -120,7 +120,7 @@ def test_a_first_run_answers_from_the_exact_law_and_compiles_in_the_background(
 
 def test_a_compiled_kernel_answers_as_always(capsys, monkeypatch):
     monkeypatch.setattr(first_answer, "kernels_compiled", lambda: True)
-    monkeypatch.setattr("mathhammer.precompile.warmup_in_background",
+    monkeypatch.setattr("mathhammer.core.background_compile.compile_in_background",
                         lambda engines: pytest.fail("nothing to compile"))
     code, out, _ = _cli(capsys, "--json")
     assert code == 0 and "engine" not in json.loads(out)
@@ -130,7 +130,7 @@ def test_a_compiled_kernel_answers_as_always(capsys, monkeypatch):
 
 def test_the_sampler_can_be_chosen_and_refuses_what_it_cannot_draw(capsys, monkeypatch):
     monkeypatch.setattr(first_answer, "kernels_compiled", lambda: False)
-    monkeypatch.setattr("mathhammer.precompile.warmup_in_background", lambda engines: True)
+    monkeypatch.setattr("mathhammer.core.background_compile.compile_in_background", lambda engines: True)
     code, out, _ = _cli(capsys, "--sampler", "kernel", "--json")
     assert code == 0 and "engine" not in json.loads(out)
     code, out, _ = _cli(capsys, "--sampler", "exact-draws", "--json")
@@ -144,7 +144,7 @@ def test_the_sampler_can_be_chosen_and_refuses_what_it_cannot_draw(capsys, monke
 
 def test_trials_auto_always_runs_the_kernel(capsys, monkeypatch):
     monkeypatch.setattr(first_answer, "kernels_compiled", lambda: False)
-    monkeypatch.setattr("mathhammer.precompile.warmup_in_background",
+    monkeypatch.setattr("mathhammer.core.background_compile.compile_in_background",
                         lambda engines: pytest.fail("the kernel answers"))
     code = main(["simulate", BOLTERS, "--target", GUARD, "--trials", "auto", "--json"])
     out, _ = capsys.readouterr()

@@ -1,0 +1,78 @@
+"""Compile kernels in a detached process, so that a command can answer first and the next
+one finds them compiled (issue 43: the first answer without waiting).
+
+Game-neutral: the engines are named as ``mathhammer warmup`` names them, and the child runs
+:func:`mathhammer.precompile.warmup`, which checks them.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable
+from typing import Any
+
+
+#: Seconds after which a background warmup's marker is taken as left behind (a compile takes
+#: well under a minute; a machine switched off mid-compile leaves its marker).
+BACKGROUND_MARKER_AGE = 300
+
+
+def compile_in_background(engines: Iterable[str]) -> bool:
+    """Start ``mathhammer warmup`` for ``engines`` in a detached process and return at once.
+
+    The command that called it answers and exits while the kernels compile for the next
+    run; the child writes nothing to this process's terminal or pipes. One such process at
+    a time per installation and cache: a script that runs many first commands at once starts
+    one compile, not one each (a marker file in the temporary folder, taken with an
+    exclusive create and given up after :data:`BACKGROUND_MARKER_AGE` seconds). Returns
+    whether a process started (a system that cannot start one simply compiles on the next
+    run).
+    """
+    import os
+    import subprocess
+    import sys
+
+    names = list(engines)
+    marker = _background_marker(names)
+    try:
+        if time.time() - marker.stat().st_mtime > BACKGROUND_MARKER_AGE:
+            marker.unlink(missing_ok=True)
+    except OSError:
+        pass
+    try:
+        os.close(os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+    except OSError:
+        return False   # one is compiling already (or the folder is not writable)
+    command = [sys.executable, "-c", _BACKGROUND, str(marker), *names]
+    try:
+        subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL, start_new_session=True)
+    except OSError:
+        marker.unlink(missing_ok=True)
+        return False
+    return True
+
+
+#: The detached process: warm up, then give the marker up whatever happened.
+_BACKGROUND = """
+import sys
+from pathlib import Path
+try:
+    from mathhammer.precompile import warmup
+    warmup(sys.argv[2:])
+finally:
+    Path(sys.argv[1]).unlink(missing_ok=True)
+"""
+
+
+def _background_marker(names: list[str]) -> Any:
+    """The marker of a background warmup of ``names`` for this installation and numba
+    cache."""
+    import hashlib
+    import os
+    import tempfile
+    from pathlib import Path
+
+    where = f"{Path(__file__).resolve()}|{os.environ.get('NUMBA_CACHE_DIR', '')}|{names}"
+    digest = hashlib.sha256(where.encode()).hexdigest()[:16]
+    return Path(tempfile.gettempdir()) / f"mathhammer-warmup-{digest}.running"
