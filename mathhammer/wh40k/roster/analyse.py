@@ -91,7 +91,7 @@ class _Target:
 def analyse(roster: RosterLike, targets: Any, *, method: str = AUTO,
             trials: int = DEFAULT_GRID_TRIALS, seed: int = 1, profiles: str = "best",
             phases: Iterable[str] = PHASES, library: Any = None,
-            progress: bool | None = None, keep_results: bool = False,
+            progress: bool | None = None, keep_results: bool = False, buffs: Any = None,
             **options: Any) -> pd.DataFrame | Comparison:
     """Every analysed unit of ``roster`` against every target, in each phase.
 
@@ -151,6 +151,9 @@ def analyse(roster: RosterLike, targets: Any, *, method: str = AUTO,
     check_progress(progress)
     edition = options.pop("edition", None) or roster.edition
     checked = _Options.build({**options, "edition": edition})
+    if buffs:   # issue 35: read by Roster.compare / against (roster.buffed.with_buffs)
+        from mathhammer.wh40k.roster.buffed import buffed
+        roster, checked = buffed(roster, checked, buffs)
     target_list = _targets(targets, library)
     if not roster.units:
         raise OptionError(f"{roster.source}: no unit of this list has a statline to analyse")

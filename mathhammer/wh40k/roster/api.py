@@ -484,7 +484,8 @@ class Roster:
         return {u.name: u.points for u in self.units if u.points}
 
     @results_out_deprecated
-    def compare(self, targets: Any, **kwargs: Any) -> pd.DataFrame | Comparison:
+    def compare(self, targets: Any, *, buffs: Any = None, buff_file: Any = None,
+                **kwargs: Any) -> pd.DataFrame | Comparison:
         """Every unit of the list against every target, shooting and fighting.
 
         Parameters
@@ -501,6 +502,13 @@ class Roster:
             notebook; ``True``/``False`` force it) and the situation / modifier / rule
             options of :func:`mathhammer.simulate`; see
             :func:`mathhammer.wh40k.roster.analyse.analyse`.
+        buffs
+            Named buffs (army and detachment rules, stratagems, auras): texts such as
+            ``"Oath of Moment: re-roll hits (1CP)"``, :class:`~mathhammer.wh40k.Buff` s, or
+            names of ``buff_file``; each applies to every unit whose weapons its scope
+            picks (see :mod:`mathhammer.wh40k.roster.buffed`).
+        buff_file
+            A TOML buff file (``[buffs]`` table of ``name = "text"``) or its loaded mapping.
 
         Returns
         -------
@@ -509,14 +517,16 @@ class Roster:
             metrics of :func:`mathhammer.compare` including the per-100-points ones.
         """
         from mathhammer.wh40k.roster.analyse import analyse
+        from mathhammer.wh40k.roster.buffed import with_buffs
 
-        return analyse(self, targets, **kwargs)
+        return analyse(self, targets, **with_buffs(kwargs, buffs, buff_file))
 
     @results_out_deprecated
-    def against(self, other: Roster, **kwargs: Any) -> pd.DataFrame | Comparison:
+    def against(self, other: Roster, *, buffs: Any = None, buff_file: Any = None,
+                **kwargs: Any) -> pd.DataFrame | Comparison:
         """Every unit of this list against every unit of ``other`` (their own statlines,
         invulnerable saves, Feel No Pain, keywords and attached Leaders); arguments and frame
-        as :meth:`compare`.
+        as :meth:`compare` (``buffs`` are this list's: its attacks').
 
         Raises
         ------
@@ -525,6 +535,7 @@ class Roster:
             rules to use for both).
         """
         from mathhammer.wh40k.roster.analyse import analyse
+        from mathhammer.wh40k.roster.buffed import with_buffs
 
         if not isinstance(other, Roster):
             raise OptionError("against() takes another Roster (mh.load_roster(path))")
@@ -535,7 +546,7 @@ class Roster:
         if not other.targets:
             raise RosterError(f"{other.source}: no unit of this list has a statline to "
                               "attack")
-        return analyse(self, other, **kwargs)
+        return analyse(self, other, **with_buffs(kwargs, buffs, buff_file))
 
     def to_toml(self, path: str | Path | None = None) -> str:
         """The units as a scenario file for ``mathhammer run`` (returned, and written to

@@ -19,6 +19,7 @@ WIDTH = 100
 
 def register(subparsers: Any) -> None:
     """Add the ``roster`` subcommand."""
+    from mathhammer.wh40k.buff_cli import add_buff_arguments
     from mathhammer.wh40k.cli import add_situation_arguments, add_targets_file_option
 
     parser = subparsers.add_parser(
@@ -79,6 +80,7 @@ def register(subparsers: Any) -> None:
     grid.add_argument("--all", action="store_true", dest="all_metrics",
                       help="one table per metric instead of the one --metric names")
     add_situation_arguments(parser, edition_default=None)
+    add_buff_arguments(parser)
     add_monte_carlo_options(parser, default_trials=DEFAULT_GRID_TRIALS,
                             trials_help="Monte Carlo trials per cell")
     add_output_options(parser)
@@ -111,12 +113,16 @@ def _run(args: argparse.Namespace) -> int:
     if not args.target and not args.against:
         if args.attach_other or args.assume_other:
             raise OptionError("--attach-other and --assume-other need --against OTHER_FILE")
+        if args.buff or args.buffs or args.attribution:
+            raise OptionError("--buff, --buffs and --attribution need --target or --against")
         return _listing(army, args)
     if args.target and args.against:
         raise OptionError("give --target or --against, not both")
     if (args.attach_other or args.assume_other) and not args.against:
         raise OptionError("--attach-other and --assume-other need --against OTHER_FILE")
     if args.optimise:
+        if args.buff or args.attribution:
+            raise OptionError("--buff and --attribution are not applied to --optimise yet")
         return _optimise(army, args)
     return _analysis(army, args)
 
@@ -159,19 +165,27 @@ def _analysis(army: Any, args: argparse.Namespace) -> int:
     from mathhammer.wh40k.comparisons import pivot
     from mathhammer.wh40k.targets import load_targets
 
+    from mathhammer.wh40k.buff_cli import buffs_from_args
+    from mathhammer.wh40k.roster.buffed import list_attribution, list_buffs
+
     options = options_from_args(args)
     phases = ("shooting", "fight") if args.phase == "both" else (args.phase,)
+    buffs = list_buffs(options.pop("buffs", None) or buffs_from_args(args))
     common = dict(method="monte-carlo" if args.monte_carlo else "auto", trials=args.trials,
                   seed=args.seed, profiles=args.profiles, phases=phases, **options)
     if args.against:
         from mathhammer.wh40k.roster.api import load_roster
 
-        other = load_roster(args.against, attach=args.attach_other or None,
-                            assume=args.assume_other or None)
-        frame = army.against(other, **common)
+        targets: Any = load_roster(args.against, attach=args.attach_other or None,
+                                   assume=args.assume_other or None)
+        frame = army.against(targets, buffs=buffs, **common)
     else:
         library = load_targets(*args.targets_file) if args.targets_file else None
-        frame = army.compare(args.target, library=library, **common)
+        targets = args.target
+        common["library"] = library
+        frame = army.compare(targets, buffs=buffs, **common)
+    worth = list_attribution(army, targets, buffs, against=bool(args.against), **common) \
+        if args.attribution else None
     if args.metric is not None and args.metric not in set(frame["metric"]):
         pivot(frame.drop(columns=["phase", "method"]), args.metric)  # raises, with a hint
     if args.plot:
@@ -179,12 +193,30 @@ def _analysis(army: Any, args: argparse.Namespace) -> int:
     if args.csv:
         frame.to_csv(args.csv, index=False)
     if args.json:
-        print(json.dumps(to_json_dict(frame)))
+        print(json.dumps({**to_json_dict(frame), **_worth_json(buffs, worth)}))
         return 0
     _print_tables(frame, phases, args)
     footer = _footer(frame, args)
+    if buffs:
+        footer += "\nBuffs: " + "; ".join(b.name for b in buffs)
     print("\n".join(f"- {line}" for line in footer.splitlines()) if args.markdown else footer)
+    if worth is not None:
+        from mathhammer.wh40k.roster.buffed import list_attribution_text
+
+        metric = "expected_models_destroyed" if args.metric and "models" in args.metric \
+            else "expected_damage"
+        print()
+        print(list_attribution_text(worth, metric, getattr(args, "digits", 2)))
     return 0
+
+
+def _worth_json(buffs: Any, worth: Any) -> dict[str, Any]:
+    """The ``buffs`` and ``attribution`` keys of ``--json`` (none without buffs)."""
+    out: dict[str, Any] = {"buffs": [b.name for b in buffs]} if buffs else {}
+    if worth is not None:
+        out["attribution"] = [{k: (None if isinstance(v, float) and math.isnan(v) else v)
+                               for k, v in row.items()} for row in worth.to_dict("records")]
+    return out
 
 
 def _metrics(frame: Any, args: argparse.Namespace) -> list[str]:

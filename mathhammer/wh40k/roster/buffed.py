@@ -1,0 +1,280 @@
+"""Buffs on an army list (issue 35): ``Roster.compare(..., buffs=[...])`` and
+``Roster.against(..., buffs=[...])``, and what each buff is worth on the list.
+
+A buff (:mod:`mathhammer.wh40k.buffs`) applies to every unit of the attacking list:
+
+- weapon abilities and characteristics (``[LETHAL HITS]``, ``+1 strength``...) go on the
+  weapon lines of each model group its weapon scope picks (``to RANGED weapons``,
+  ``to PISTOL weapons``), by :func:`~mathhammer.wh40k.buffs.apply_buffs`, as if typed there;
+- roll modifiers, re-rolls and critical thresholds go on the options of each cell whose
+  phase its weapon scope names (``to MELEE weapons``: the fight; no scope: both phases);
+- ``to KEYWORD`` names the units that receive it: a list's model groups carry their
+  keywords, so a buff ``to INFANTRY`` changes only the INFANTRY groups' lines (and the
+  options of a unit whose every group has the keyword);
+- a condition (``when stationary``) is read from the analysis's situation; a shooting-only
+  one (stationary, half range, ...) holds in the shooting phase only.
+
+Not on a list yet, each refused in one line: defensive grants (FNP, invulnerable save,
+cover, ``-1 damage``; give the target its own line or use ``mh.exact``), and ``against
+KEYWORD`` on anything but an ability (write ``[LETHAL HITS: VEHICLE]``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from mathhammer.errors import OptionError
+from mathhammer.wh40k.buff_reader import DEFENSIVE_KINDS
+from mathhammer.wh40k.buffs import (LINE_KINDS, Buff, apply_buffs, load_buff_file,
+                                    resolve_buffs)
+from mathhammer.wh40k.parse import parse_target, parse_weapon
+from mathhammer.wh40k.profiles import Modifiers, Situation
+from mathhammer.wh40k.roster.analyse import SHOOTING_ONLY, _Options
+from mathhammer.wh40k.scenario.units import ModelGroup, Unit
+
+__all__ = ["BuffedList", "buffed", "list_buffs", "with_buffs"]
+
+#: A stand-in line for the options' grants (its phase is what a weapon scope reads).
+_RANGED = parse_weapon('24" A1 BS4+ S4 AP0 D1')
+_MELEE = parse_weapon("Melee A1 WS4+ S4 AP0 D1")
+_ANY_TARGET = parse_target("T4 Sv4+ W1")
+
+
+def list_buffs(buffs: Any, buff_file: str | Path | Mapping[str, Buff] | None = None
+               ) -> tuple[Buff, ...]:
+    """The buffs of a list's analysis: texts, :class:`Buff` objects or names of
+    ``buff_file`` (a path of a TOML buff file, or its loaded mapping).
+
+    Raises
+    ------
+    OptionError
+        In one line: an unknown name, a grant a list does not take yet (defensive grants,
+        ``against KEYWORD`` on anything but an ability), or a text that does not read
+        (:class:`~mathhammer.errors.ProfileError`, naming the token).
+    """
+    library = load_buff_file(buff_file) if isinstance(buff_file, (str, Path)) else buff_file
+    resolved = resolve_buffs(buffs, library)
+    for buff in resolved:
+        for grant in buff.grants:
+            if grant.kind in DEFENSIVE_KINDS:
+                raise OptionError(f"buff '{buff.name}': '{grant}' is a defensive grant, not "
+                                  "applied on a list yet: give it to the target's line, or "
+                                  "ask mh.exact / mh.compare", token=buff.name)
+            if buff.against and grant.kind != "ability":
+                raise OptionError(f"buff '{buff.name}': '{grant}' against "
+                                  f"{'/'.join(buff.against)} is not applied on a list yet "
+                                  "(an ability takes it: [LETHAL HITS: VEHICLE])",
+                                  token=buff.name)
+    return resolved
+
+
+def with_buffs(kwargs: dict[str, Any], buffs: Any, buff_file: Any) -> dict[str, Any]:
+    """The keywords of :func:`~mathhammer.wh40k.roster.analyse.analyse` with ``buffs`` read
+    (nothing added without buffs; a buff file alone is refused)."""
+    if buffs is None or (isinstance(buffs, (list, tuple)) and not buffs):
+        if buff_file is not None:
+            raise OptionError("buff_file= names buffs for buffs=[...]; give buffs too",
+                              token="buff_file")
+        return kwargs
+    return {**kwargs, "buffs": list_buffs(buffs, buff_file)}
+
+
+@dataclasses.dataclass
+class BuffedList:
+    """A list with buffs on its units' weapon lines (what the analysis reads of a
+    :class:`~mathhammer.wh40k.roster.api.Roster`)."""
+
+    source: str
+    faction: str
+    edition: int
+    points: float
+    entries: Any
+    units: Any
+    attachments: Any
+    roster: Any
+
+    def defense_of(self, name: str) -> dict[str, int | bool]:
+        """The unbuffed list's defensive rules of ``name``."""
+        return dict(self.roster.defense_of(name))
+
+    def entry_groups(self, name: str) -> tuple[ModelGroup, ...]:
+        """The unbuffed list's model groups of the entry ``name``."""
+        return tuple(self.roster.entry_groups(name))
+
+
+@dataclasses.dataclass(frozen=True)
+class _BuffedOptions(_Options):
+    """The analysis's options plus the buffs' roll modifiers, re-rolls and critical
+    thresholds, added cell by cell (phase and unit)."""
+
+    buffs: tuple[Buff, ...] = ()
+
+    def for_cell(self, unit: Unit, defense: Iterable[tuple[str, Any]], phase: str) -> _Options:
+        base = super().for_cell(unit, defense, phase)
+        mine = [b for b in self.buffs if _receives(b, unit.groups)]
+        if not mine:
+            return base
+        line = _MELEE if phase == "fight" else _RANGED
+        done = apply_buffs(mine, [line], _ANY_TARGET, base.situation, base.modifiers)
+        return _Options(base.situation, done.modifiers, base.rules, base.monster_vehicle)
+
+
+def buffed(roster: Any, options: _Options, buffs: Sequence[Buff]) -> tuple[BuffedList,
+                                                                             _Options]:
+    """``roster`` with the buffs' weapon grants on its units' lines, and ``options`` that add
+    their roll modifiers, re-rolls and critical thresholds to each cell (see the module)."""
+    situation = options.situation
+    lines = [_only(b, LINE_KINDS) for b in buffs]
+    lines = [b for b in lines if b.grants]
+    units = tuple(_buffed_unit(u, lines, situation) for u in roster.units)
+    rolls = tuple(b for b in (_only(b, _ROLL_KINDS) for b in buffs) if b.grants)
+    for buff in rolls:
+        if buff.weapons not in (None, "MELEE", "RANGED"):
+            raise OptionError(f"buff '{buff.name}': a roll grant to {buff.weapons} weapons "
+                              "holds for whole activations, and a unit's activation has "
+                              "other weapons too; not applied on a list (to MELEE or "
+                              "RANGED weapons, or no scope, are)", token=buff.name)
+    out = BuffedList(roster.source, roster.faction, roster.edition, roster.points,
+                     roster.entries, units, roster.attachments, roster)
+    fields = {f.name: getattr(options, f.name) for f in dataclasses.fields(_Options)}
+    return out, _BuffedOptions(**fields, buffs=rolls)
+
+
+_ROLL_KINDS = frozenset({"hit", "wound", "reroll", "crit_hits", "crit_wounds"})
+
+
+def _only(buff: Buff, kinds: frozenset[str]) -> Buff:
+    return dataclasses.replace(buff, grants=tuple(g for g in buff.grants if g.kind in kinds))
+
+
+def _receives(buff: Buff, groups: Sequence[ModelGroup]) -> bool:
+    """Whether every group (a unit) or the group holds a keyword of ``to KEYWORD``."""
+    if not buff.recipients:
+        return True
+    return all(any(k in g.profile.keywords for k in buff.recipients) for g in groups)
+
+
+def _buffed_unit(unit: Unit, buffs: Sequence[Buff], situation: Situation) -> Unit:
+    groups = []
+    for group in unit.groups:
+        mine = [_shooting_only(b) for b in buffs
+                if b.active(situation) and _receives(b, [group])]
+        weapons = []
+        for carried in group.weapons:
+            done = apply_buffs(mine, carried.profiles, _ANY_TARGET, situation, Modifiers())
+            weapons.append(dataclasses.replace(carried, profiles=done.weapons))
+        groups.append(dataclasses.replace(group, weapons=tuple(weapons)))
+    return dataclasses.replace(unit, groups=tuple(groups))
+
+
+def _shooting_only(buff: Buff) -> Buff:
+    """A buff whose condition holds in the shooting phase only changes ranged lines."""
+    if any(c in SHOOTING_ONLY for c in buff.conditions) and buff.weapons is None:
+        return dataclasses.replace(buff, weapons="RANGED")
+    return buff
+
+
+# -- what each buff is worth on the list ------------------------------------------------------
+#: The figures the attribution sums over the list's units.
+LIST_METRICS = ("expected_damage", "expected_models_destroyed")
+#: The row that removes every buff at once.
+ALL_BUFFS = "(all buffs)"
+
+
+def list_attribution(roster: Any, targets: Any, buffs: Any, *, against: bool = False,
+                     buff_file: Any = None, **kwargs: Any) -> Any:
+    """What each buff is worth on a list: the analysis with every buff, then with each buff
+    removed (and with none), each metric summed over the list's units per target and phase.
+
+    Parameters
+    ----------
+    roster
+        The attacking :class:`~mathhammer.wh40k.roster.api.Roster`.
+    targets
+        As for :meth:`Roster.compare`, or the other Roster with ``against=True``.
+    buffs, buff_file
+        As for :meth:`Roster.compare` (at least one buff).
+    **kwargs
+        The analysis's other keywords (``method``, ``trials``, ``seed``, options); every run
+        uses them, so Monte Carlo cells share their seeds (common random numbers) and exact
+        cells are exact in every run.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (buff, target, phase, metric): ``buff, target, phase, metric, cost,
+        cost_unit, with_buffs, without_buff, gain, gain_per_cost, method`` with ``gain =
+        with_buffs - without_buff`` and ``gain_per_cost = gain / cost`` (NaN without a
+        cost); the rows of buff ``"(all buffs)"`` remove them all.
+    """
+    import pandas as pd
+
+    resolved = list_buffs(buffs, buff_file)
+    if not resolved:
+        raise OptionError("attribution needs at least one buff", token="buffs")
+    if kwargs.get("keep_results"):
+        raise OptionError("attribution takes no keep_results", token="keep_results")
+    run = roster.against if against else roster.compare
+
+    def totals(subset: Sequence[Buff]) -> tuple[Any, str]:
+        frame = run(targets, buffs=list(subset), **kwargs)
+        part = frame[frame["metric"].isin(LIST_METRICS)]
+        summed = part.groupby(["target", "phase", "metric"], sort=False)["value"].sum()
+        return summed, str(frame.attrs.get("method"))
+
+    full, method = totals(resolved)
+    removed: list[tuple[str, Buff | None, Any]] = [
+        (b.name, b, totals([o for o in resolved if o is not b])[0]) for b in resolved]
+    removed.append((ALL_BUFFS, None, totals(())[0]))
+    rows = []
+    for name, buff, without in removed:
+        cost, unit = _cost(buff, resolved)
+        for (target, phase, metric), value in full.items():
+            other = float(without.get((target, phase, metric), 0.0))
+            gain = float(value) - other
+            rows.append({"buff": name, "target": target, "phase": phase, "metric": metric,
+                         "cost": cost, "cost_unit": unit, "with_buffs": float(value),
+                         "without_buff": other, "gain": gain,
+                         "gain_per_cost": gain / cost if cost == cost and cost else
+                         float("nan"), "method": method})
+    return pd.DataFrame(rows)
+
+
+def _cost(buff: Buff | None, resolved: Sequence[Buff]) -> tuple[float, str]:
+    """A buff's cost and unit (NaN, "" without one); all the buffs' total when each has one
+    in the same unit."""
+    if buff is not None:
+        return (float("nan"), "") if buff.cost is None else (buff.cost, buff.cost_unit)
+    if all(b.cost is not None for b in resolved) and len({b.cost_unit for b in resolved}) == 1:
+        return float(sum(b.cost or 0 for b in resolved)), resolved[0].cost_unit
+    return float("nan"), ""
+
+
+def list_attribution_text(frame: Any, metric: str = "expected_damage", digits: int = 2) -> str:
+    """The frame of :func:`list_attribution` as a table: per phase and buff, the gain in
+    ``metric`` (summed over the list's units) against each target, and per point of cost."""
+    part = frame[frame["metric"] == metric]
+    order = {p: i for i, p in enumerate(dict.fromkeys(part["phase"]))}
+    part = part.sort_values("phase", kind="stable", key=lambda s: s.map(order))
+    words = metric.replace("expected_", "").replace("_", " ")
+    lines = [f"What each buff is worth on the list ({part['method'].iloc[0]}: {words} summed "
+             "over the list's units, with every buff minus without it)"]
+    targets = list(dict.fromkeys(part["target"]))
+    width = max([10, *(len(t) for t in targets)])
+    name_width = max([12, *(len(str(b)) for b in part["buff"])])
+    lines.append(f"{'phase':<9} {'buff':<{name_width}} " +
+                 " ".join(f"{t[:width]:>{width}}" for t in targets) + "  per cost")
+    for (phase, name), rows in part.groupby(["phase", "buff"], sort=False):
+        gains = dict(zip(rows["target"], rows["gain"]))
+        per = dict(zip(rows["target"], rows["gain_per_cost"]))
+        cost, unit = rows["cost"].iloc[0], rows["cost_unit"].iloc[0]
+        per_text = "" if cost != cost else (
+            " / ".join(f"{per[t]:+.{digits}f}" for t in targets) + f" per {unit} "
+            f"({cost:g} {unit})")
+        lines.append(f"{phase:<9} {str(name):<{name_width}} " +
+                     " ".join(f"{gains.get(t, 0.0):>+{width}.{digits}f}" for t in targets) +
+                     f"  {per_text}".rstrip())
+    return "\n".join(lines)
