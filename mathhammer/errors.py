@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
+from types import MappingProxyType
 from typing import Self
 
 
@@ -36,6 +37,39 @@ class MathhammerError(Exception):
     token: str | None = None
     location: str | None = None
     activation: str | None = None
+    #: The message with ``{name}`` slots where it names an option (see :meth:`in_words`);
+    #: ``None`` when it names none.
+    template: str | None = None
+    #: The options the message names: option name -> value (``True`` for a switch,
+    #: :data:`NAMED` to name it alone, a :class:`Command` for another command's words).
+    options: Mapping[str, object] = MappingProxyType({})
+
+    def _with_options(self, message: str, options: Mapping[str, object] | None) -> str:
+        """Keep ``message`` as the template of ``options``; the message in Python's words."""
+        if options:
+            self.template = message
+            self.options = dict(options)
+            return self.in_words("python")
+        return message
+
+    def in_words(self, reader: str | Speller = "python") -> str:
+        """The message with each option it names in ``reader``'s words (without the
+        location): ``"python"`` (``crit_hits=7``, ``drop advanced=True``), ``"command
+        line"`` (``--crit-hits 7``, ``drop --advanced``), or a :data:`Speller` of the
+        reader's own (the web page names its controls).
+
+        A slot is ``{name}`` (the option), ``{VERB name}`` (``drop``, ``add``,
+        ``leave out`` or ``choose one with`` and the option: a page says ``untick 'Box'``)
+        or ``{--name}`` (the option as an interface sets it: the flag in Python's words
+        too, a message's aside for command-line users). Other braces are the user's text.
+        """
+        message = BaseException.__str__(self)
+        if self.template is None or not self.options:
+            return message
+        spell = _READERS[reader] if isinstance(reader, str) else reader
+        options = self.options
+        return _SLOT.sub(lambda m: spell(m[2], options[m[2]], (m[1] or "").strip())
+                         if m[2] in options else m[0], self.template)
 
     def __str__(self) -> str:
         # the message itself (a KeyError subclass would quote it), after the location
@@ -56,6 +90,23 @@ class MathhammerError(Exception):
         error.args = self.args
         vars(error).update(vars(self))
         error.location = location
+        return error
+
+    def after(self, prefix: str) -> Self:
+        """The same error (its kind and fields, the options it names) with ``prefix`` said
+        in front of its message.
+
+        Examples
+        --------
+        >>> error = OptionError("lower {--trials}", options={"trials": NAMED})
+        >>> command_line_words(error.after("army.toml: "))
+        'army.toml: lower --trials'
+        """
+        error = type(self).__new__(type(self))
+        error.args = (prefix + BaseException.__str__(self), *self.args[1:])
+        vars(error).update(vars(self))
+        if self.template is not None:
+            error.template = prefix + self.template
         return error
 
     def about(self, activation: str) -> Self:
@@ -148,6 +199,11 @@ class ProfileError(MathhammerError, ValueError):
 NAMED = object()
 
 
+class Command(str):
+    """An option's value that is another command's words (``Command("mathhammer units --find
+    TEXT")``): Python and the command line say them quoted, a page its own control."""
+
+
 class OptionError(MathhammerError, ValueError):
     """A situation flag, modifier or engine option with an impossible or conflicting value.
 
@@ -155,10 +211,11 @@ class OptionError(MathhammerError, ValueError):
     ----------
     message
         What is wrong and how to fix it. With ``options``, ``{name}`` slots stand where an
-        option is named; each reader's words fill them (:meth:`in_words`).
+        option is named; each reader's words fill them (:meth:`~MathhammerError.in_words`).
     options
         The options the message names: option name (a keyword of the Python API) -> its
-        value (``True`` for a switch) or :data:`NAMED` to name it alone.
+        value (``True`` for a switch), :data:`NAMED` to name it alone, or a
+        :class:`Command`.
     token
         The option it is about, when the message names none in ``{name}`` slots (default:
         the first of ``options``).
@@ -171,26 +228,16 @@ class OptionError(MathhammerError, ValueError):
     'crit_hits=7 is impossible: critical hits happen on 2+ to 6+'
     >>> error.in_words("command line")
     '--crit-hits 7 is impossible: critical hits happen on 2+ to 6+'
+    >>> OptionError("{drop advanced} or {stationary}",
+    ...             options={"advanced": True, "stationary": True}).in_words("command line")
+    'drop --advanced or --stationary'
     """
 
-    def __init__(self, message: str, *, options: dict[str, object] | None = None,
+    def __init__(self, message: str, *, options: Mapping[str, object] | None = None,
                  token: str | None = None) -> None:
-        self.template = message
-        self.options = dict(options or {})
+        super().__init__(self._with_options(message, options))
         # the option it is about (a key of the caller's text): given, or the first one named
         self.token = token if token is not None else next(iter(self.options), None)
-        super().__init__(self.in_words("python"))
-
-    def in_words(self, reader: str = "python") -> str:
-        """The message with each option spelled as ``reader`` writes it: ``"python"``
-        (``crit_hits=7``, ``advanced=True``) or ``"command line"`` (``--crit-hits 7``,
-        ``--advanced``)."""
-        if not self.options:
-            return self.template
-        spell = _command_line_option if reader == "command line" else _python_option
-        # only the options' own slots: other braces are the user's text (a weapon's name)
-        return re.sub(r"\{(\w+)\}", lambda m: spell(m[1], self.options[m[1]])
-                      if m[1] in self.options else m[0], self.template)
 
 
 class ScenarioError(MathhammerError, ValueError):
@@ -207,11 +254,14 @@ class ScenarioError(MathhammerError, ValueError):
         The label of the activation it concerns, when there is one.
     location
         Where in a file (``"FILE:LINE"``), said in front of the message.
+    options
+        The options the message names in ``{name}`` slots, as :class:`OptionError`'s.
     """
 
     def __init__(self, message: str, *, token: str | None = None,
-                 activation: str | None = None, location: str | None = None) -> None:
-        super().__init__(message)
+                 activation: str | None = None, location: str | None = None,
+                 options: Mapping[str, object] | None = None) -> None:
+        super().__init__(self._with_options(message, options))
         self.token = token
         self.activation = activation
         self.location = location
@@ -225,8 +275,9 @@ class RosterError(ScenarioError):
 class UnknownDatasheetError(RosterError, UnknownNameError):
     """A datasheet name the data does not hold (also a :class:`KeyError`)."""
 
-    def __init__(self, message: str, *, name: str | None = None) -> None:
-        RosterError.__init__(self, message, token=name)
+    def __init__(self, message: str, *, name: str | None = None,
+                 options: Mapping[str, object] | None = None) -> None:
+        RosterError.__init__(self, message, token=name, options=options)
         self.name = name
 
 
@@ -262,31 +313,63 @@ class UnsupportedError(MathhammerError):
     """
 
     def __init__(self, message: str, *, reason: str | None = None,
-                 cell: tuple[str, str] | None = None) -> None:
-        super().__init__(message)
-        self.reason = message if reason is None else reason
+                 cell: tuple[str, str] | None = None,
+                 options: Mapping[str, object] | None = None) -> None:
+        super().__init__(self._with_options(message, options))
+        self.reason = BaseException.__str__(self) if reason is None else reason
         self.cell = cell
 
 
 def within(where: str, error: UnsupportedError,
            cell: tuple[str, str] | None = None) -> UnsupportedError:
-    """``error`` said again with ``where`` in front, keeping its reason (and ``cell``)."""
-    return UnsupportedError(f"{where}: {error}", reason=error.reason,
-                            cell=cell if cell is not None else error.cell)
+    """``error`` said again with ``where`` in front, keeping its reason (and ``cell``) and
+    the options it names."""
+    placed = error.after(f"{where}: ")
+    if cell is not None:
+        placed.cell = cell
+    return placed
 
 
-def _python_option(name: str, value: object) -> str:
-    return name if value is NAMED else f"{name}={value!r}"
+def _python_option(name: str, value: object, verb: str = "") -> str:
+    if verb == "--":
+        return command_line_option(name, value)
+    if isinstance(value, Command):
+        said = f"'{value}'"
+    else:
+        said = name if value is NAMED else f"{name}={value!r}"
+    return f"{verb} {said}" if verb else said
 
 
-def _command_line_option(name: str, value: object) -> str:
-    flag = "--" + name.replace("_", "-")
-    return flag if value is NAMED or value is True else f"{flag} {value}"
+def command_line_option(name: str, value: object, verb: str = "") -> str:
+    """An option as the command line names it in a message (the command line's
+    :data:`Speller`): ``--crit-hits 7``, ``drop --advanced``, ``--attach "A=B"``."""
+    if isinstance(value, Command):
+        said = f"'{value}'"
+    else:
+        flag = "--" + name.replace("_", "-")
+        said = flag if value is NAMED or value is True else f"{flag} {command_line_value(value)}"
+    return f"{verb} {said}" if verb not in ("", "--") else said
+
+
+def command_line_value(value: object) -> str:
+    """A value as the command line writes it after its flag: quoted unless one word."""
+    return f'"{value}"' if isinstance(value, str) and not _BARE.fullmatch(value) else str(value)
+
+
+#: A reader's words for an option: ``spell(name, value, verb)`` with ``verb`` the slot's
+#: (``""``, ``"drop"``, ``"add"``, ``"leave out"``, ``"choose one with"`` or ``"--"``).
+Speller = Callable[[str, object, str], str]
+
+_READERS: dict[str, Speller] = {"python": _python_option, "command line": command_line_option}
+#: A slot of a message: ``{name}``, ``{VERB name}`` or ``{--name}``.
+_SLOT = re.compile(r"\{(drop |add |leave out |choose one with |--)?(\w+)\}")
+#: A value the command line writes without quotes.
+_BARE = re.compile(r"[\w.+-]*")
 
 
 def command_line_words(error: BaseException) -> str:
     """An error's message as the command line says it (options as ``--flags``)."""
-    if isinstance(error, OptionError):
+    if isinstance(error, MathhammerError):
         words = error.in_words("command line")
         return f"{error.location}: {words}" if error.location else words
     return str(error)

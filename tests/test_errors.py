@@ -184,3 +184,69 @@ def test_no_code_reads_an_error_message_back():
                         and any(is_message(c) for c in node.comparators):
                     found.append(f"{path.name}:{node.lineno}")
     assert not found, f"an error message read back by code: {found}"
+
+
+def _text_rewriters(trees):
+    """Names of the package's functions that rewrite a text they are given (``.replace`` or
+    a regex's ``sub`` on a parameter), or hand a parameter to one that does."""
+    import ast
+
+    functions = [f for tree in trees for f in ast.walk(tree)
+                 if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    found, grew = set(), True
+    while grew:
+        grew = False
+        for function in (f for f in functions if f.name not in found):
+            params = {a.arg for a in function.args.args + function.args.kwonlyargs}
+
+            def is_param(node, params=params):
+                return isinstance(node, ast.Name) and node.id in params
+
+            def uses_param(node, params=params):
+                return any(isinstance(n, ast.Name) and n.id in params for n in ast.walk(node))
+
+            for node in ast.walk(function):
+                if not isinstance(node, ast.Call):
+                    continue
+                attr = getattr(node.func, "attr", None)
+                if (attr == "replace" and is_param(node.func.value) and len(node.args) == 2
+                        and all(isinstance(a, (ast.Constant, ast.Name)) for a in node.args)) \
+                        or (attr in ("sub", "subn") and len(node.args) >= 2
+                            and is_param(node.args[1])) \
+                        or (getattr(node.func, "id", attr) in found and node.args
+                            and uses_param(node.args[0])):
+                    found.add(function.name)
+                    grew = True
+                    break
+    return found
+
+
+def test_no_code_rewrites_an_error_message_in_other_words():
+    """A reader says an error in its own words from the error's fields
+    (``error.in_words(reader)``): no code hands a caught error's message to a function that
+    swaps words in it (the web page once regex-swapped '--flags' for its controls' labels)."""
+    import ast
+    import pathlib
+
+    import mathhammer
+
+    paths = sorted(pathlib.Path(mathhammer.__file__).parent.rglob("*.py"))
+    trees = [ast.parse(p.read_text(encoding="utf-8")) for p in paths]
+    rewriters = _text_rewriters(trees)
+    found = []
+    for path, tree in zip(paths, trees):
+        for handler in ast.walk(tree):
+            if not isinstance(handler, ast.ExceptHandler) or handler.name is None:
+                continue
+
+            def is_message(node, name=handler.name):
+                return (isinstance(node, ast.Call) and len(node.args) == 1
+                        and getattr(node.func, "id", None) in ("str", "command_line_words")
+                        and getattr(node.args[0], "id", None) == name)
+
+            for node in ast.walk(handler):
+                if isinstance(node, ast.Call) and (getattr(node.func, "id", None) or getattr(
+                        node.func, "attr", None)) in rewriters and any(
+                        is_message(n) for a in node.args for n in ast.walk(a)):
+                    found.append(f"{path.name}:{node.lineno}")
+    assert not found, f"an error message rewritten by code: {found}"

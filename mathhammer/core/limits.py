@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
-from mathhammer.errors import OptionError, ProfileError
+from mathhammer.errors import NAMED, OptionError, ProfileError
 
 #: Largest number in a profile: a characteristic, a dice constant, an ability's X.
 MAX_NUMBER = 10_000
@@ -178,11 +178,12 @@ def check_run_work(per_trial: int, trials: int, unit: str, limit: int = MAX_DICE
     :data:`MAX_RUN_SECONDS` unless :func:`allow_long_runs` is in force, saying the estimate."""
     if per_trial * trials > limit:
         raise OptionError(f"{trials:,} trials of up to {per_trial:,} {unit} each is more than "
-                          f"{limit:,} {unit}: lower --trials")
+                          f"{limit:,} {unit}: lower {{--trials}}", options={"trials": NAMED})
     seconds = estimated_run_seconds(per_trial, trials)
     if seconds > MAX_RUN_SECONDS and not _LONG_RUNS.get():
         each = unit.removesuffix("s") if per_trial == 1 else unit
         raise OptionError(f"{trials:,} trials of up to {per_trial:,} {each} each would take "
                           f"{describe_seconds(seconds)} (estimate; runs over "
-                          f"{MAX_RUN_SECONDS / 60:.0f} min are refused): lower --trials, or "
-                          "pass --allow-long (Python: with mh.allow_long_runs(): ...)")
+                          f"{MAX_RUN_SECONDS / 60:.0f} min are refused): lower {{--trials}}, or "
+                          "pass --allow-long (Python: with mh.allow_long_runs(): ...)",
+                          options={"trials": NAMED})

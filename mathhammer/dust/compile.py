@@ -191,7 +191,8 @@ def compile_row(weapon: Weapon, target: Target, t: int, sustained: bool, rules: 
     if target.unit_class == AIRCRAFT:
         if rules.aircraft_needs_sustained and not sustained:
             raise OptionError(f"{where}: aircraft can be attacked only with a sustained attack "
-                              "(use --sustained, or aircraft_needs_sustained=False)")
+                              "(use {--sustained}, or aircraft_needs_sustained=False)",
+                              options={"sustained": True})
         if rules.aircraft_no_reroll:
             reroll = False
     if line.is_phaser and "LASER" in line.tags:

@@ -574,8 +574,8 @@ def check_exchange_work(side_a: ExchangeSide, side_b: ExchangeSide, rounds: int)
             f"the exact exchange would take about {work:,} steps over {rounds} round"
             f"{'s' if rounds != 1 else ''} (limit {MAX_EXCHANGE_WORK:,}: states "
             f"{_side_states(side_a):,} x {_side_states(side_b):,}, up to {groups} model "
-            "groups); use method='monte-carlo' (--method monte-carlo), or fewer rounds, "
-            "models or groups, or a fixed casualty policy")
+            "groups); use method='monte-carlo' ({--method}), or fewer rounds, "
+            "models or groups, or a fixed casualty policy", options={"method": "monte-carlo"})
 
 
 def _volley(shooter: ExchangeSide, dice: tuple[int, ...], room: int, cache: dict) -> Pmf:

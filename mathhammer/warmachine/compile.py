@@ -183,8 +183,9 @@ def _crippled(attack: Attack, rules: Rules) -> Attack:
         return attack
     if not rules.apply_crippling:
         raise OptionError(f"{name}: CRIPPLED {crippled[0].upper()} has an effect only with "
-                          "apply_crippling=True (--apply-crippling: older-edition effects; the "
-                          "MkIV ones are unverified); add it or drop the word")
+                          "apply_crippling=True ({--apply_crippling}: older-edition effects; the "
+                          "MkIV ones are unverified); add it or drop the word",
+                          options={"apply_crippling": True})
     if attack.crippled_spirit or attack.crippled_cortex:
         which = "SPIRIT" if attack.crippled_spirit else "CORTEX"
         paid = [word for word, used in (("ATTACK BOOSTS", attack.attack_boosts),

@@ -34,14 +34,15 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
-from mathhammer.errors import MathhammerError, OptionError, command_line_words
+from mathhammer.errors import MathhammerError, OptionError
 from mathhammer.web import army, battle, forms, games
 from mathhammer.web.checks import check_line
 from mathhammer.web.guard import OriginGuard
-from mathhammer.web.jobs import JobRunner, one_line
+from mathhammer.web.jobs import JobRunner
 from mathhammer.web.templating import STATIC, page, static_file
 from mathhammer.web.units import NO_DATA, Units
 from mathhammer.web.uploads import RosterStore, Upload, parse_form, read_body
+from mathhammer.web.words import page_message
 from mathhammer.wh40k.bsdata.files import DATA_VARIABLE
 from mathhammer.wh40k.roster.read import MAX_FILE_BYTES
 
@@ -104,7 +105,7 @@ def _page(kind: str) -> Callable:
         try:
             query = _query(request)
         except MathhammerError as exc:
-            return _html(one_line(command_line_words(exc)), 400)
+            return _html(page_message(exc), 400)
         context = await run_in_threadpool(_context, kind, query, state)
         return _html(page(f"{kind}.html", kind=kind, pages=PAGES, query=query, forms=forms,
                           **context))
@@ -138,7 +139,7 @@ def _context(kind: str, query: dict[str, str], state: State) -> dict[str, Any]:
                 out["scenario"] = battle.two_lists(army.load(state.rosters, query["list"]),
                                                    army.load(state.rosters, query["against"]))
     except MathhammerError as exc:
-        out["error"] = one_line(command_line_words(exc))
+        out["error"] = page_message(exc)
     return out
 
 
@@ -187,7 +188,7 @@ async def unit_names(request: Request) -> Response:
     try:
         answer = await run_in_threadpool(units.names, request.query_params.get("find", ""))
     except MathhammerError as exc:
-        return _json({"ok": False, "message": one_line(command_line_words(exc))}, 400)
+        return _json({"ok": False, "message": page_message(exc)}, 400)
     return _json(answer)
 
 
@@ -202,7 +203,7 @@ async def start_job(request: Request) -> Response:
         work = await run_in_threadpool(state.work, kind, query)
         job = state.jobs.submit(work)
     except MathhammerError as exc:
-        return _json({"state": "error", "message": one_line(command_line_words(exc))}, 400)
+        return _json({"state": "error", "message": page_message(exc)}, 400)
     return _json(job.status())
 
 
@@ -249,7 +250,7 @@ async def job_view(request: Request) -> Response:
     try:
         return _html(await run_in_threadpool(draw))
     except MathhammerError as exc:
-        return _html(f'<p class="error">{one_line(command_line_words(exc))}</p>', 400)
+        return _html(f'<p class="error">{page_message(exc)}</p>', 400)
 
 
 def _page_width(text: str) -> int | None:
@@ -271,7 +272,7 @@ async def upload_roster(request: Request) -> Response:
             raise OptionError("drop one roster file (.ros, .rosz or New Recruit .json)")
         listing = await run_in_threadpool(_read_roster, files[0])
     except MathhammerError as exc:
-        return _json({"ok": False, "message": one_line(command_line_words(exc))}, 400)
+        return _json({"ok": False, "message": page_message(exc)}, 400)
     key = state.rosters.add(files[0])
     return _json({"ok": True, "id": key, "name": files[0].name, "html": listing,
                   "slot": fields.get("slot", "list")})

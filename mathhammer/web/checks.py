@@ -11,9 +11,9 @@ from collections.abc import Callable
 
 import re
 
-from mathhammer.errors import MathhammerError, ProfileError, command_line_words
-from mathhammer.web.jobs import one_line
+from mathhammer.errors import MathhammerError, ProfileError
 from mathhammer.web.units import Units, is_named
+from mathhammer.web.words import page_message
 
 _FILE_REF = re.compile(r"\.toml\s*#", re.IGNORECASE)
 
@@ -101,7 +101,7 @@ def check_line(game: str, kind: str, line: str, units: Units | None = None
             return {"ok": True, "read": checker(line.strip(), units or Units(None))}
         return {"ok": True, "read": checker(line.strip())}
     except MathhammerError as exc:
-        return {"ok": False, "message": one_line(command_line_words(exc))}
+        return {"ok": False, "message": page_message(exc)}
     except (ValueError, TypeError, OverflowError, RecursionError) as exc:
-        said = one_line(command_line_words(exc))[:200]
+        said = page_message(exc)[:200]
         return {"ok": False, "message": f"cannot read this line: {said}"}

@@ -21,7 +21,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mathhammer.core.progress import Cancelled, listen
-from mathhammer.errors import MathhammerError, command_line_words
+from mathhammer.errors import MathhammerError
+from mathhammer.web.words import page_message
 
 log = logging.getLogger("mathhammer.web")
 
@@ -143,7 +144,7 @@ class JobRunner:
             job.state = "cancelled"
             return
         except MathhammerError as exc:
-            self._fail(job, one_line(command_line_words(exc)))
+            self._fail(job, page_message(exc))
             return
         except (MemoryError, RecursionError) as exc:
             self._fail(job, f"this question needs more memory or depth than the machine has "
@@ -151,7 +152,7 @@ class JobRunner:
             return
         except Exception as exc:  # a bug: logged with its traceback, one line on the page
             log.error("job %s failed:\n%s", job.id, traceback.format_exc())
-            said = one_line(command_line_words(exc))[:200]
+            said = page_message(exc)[:200]
             self._fail(job, f"internal error ({type(exc).__name__}: {said}); this is a bug "
                             "in mathhammer, please report it")
             return
@@ -179,11 +180,3 @@ def _compiling() -> str | None:
     from mathhammer.core.compile_notice import compiling
 
     return compiling()
-
-
-def one_line(text: str) -> str:
-    """A message on one line (as the command line prints it), naming the page's controls
-    where it names a command-line flag (:func:`~mathhammer.web.words.page_words`)."""
-    from mathhammer.web.words import page_words
-
-    return page_words(" ".join(text.split()))

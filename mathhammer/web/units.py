@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from mathhammer.errors import MathhammerError, OptionError, command_line_words
+from mathhammer.errors import MathhammerError, OptionError
 
 log = logging.getLogger("mathhammer.web")
 
@@ -28,19 +28,6 @@ NO_DATA = ("units by name need a BSData checkout: start the page with "
 MAX_NAMES = 40
 #: Characters of the text a completion looks for.
 MAX_FIND = 60
-
-
-#: The command line's words in the reader's refusals, and the page's own controls for them.
-_PAGE_WORDS = (("'mathhammer units --find TEXT' lists names",
-                "the Units by name box lists names"),
-               ("choose one with --faction", "write @Name@Faction"))
-
-
-def page_words(message: str) -> str:
-    """A refusal naming the page's controls instead of the command line's flags."""
-    for cli, page in _PAGE_WORDS:
-        message = message.replace(cli, page)
-    return message
 
 
 def is_named(line: str) -> bool:
@@ -135,11 +122,8 @@ class Units:
     def _named(self, text: str, read: Callable[[str], Any]) -> Any:
         if self.folder is None:
             raise OptionError(f"'{text.strip()[:60]}': {NO_DATA}")
-        try:
-            with self.using():
-                return read(text.strip())
-        except MathhammerError as exc:
-            raise type(exc)(page_words(command_line_words(exc))) from None
+        with self.using():
+            return read(text.strip())
 
 
 def melee_when_charged(lines: list[str], charged: bool) -> list[str]:

@@ -1,23 +1,27 @@
-"""Refusals in the page's own words: the engines' messages name command-line flags
-(``drop --advanced or --stationary``); the page has check boxes and fields, so each flag a
-page has a control for is named by that control's label (``untick 'Advanced' or
-'Stationary'``)."""
+"""Refusals in the page's own words.
+
+An error names the options it is about in its fields (``OptionError("{drop advanced} or
+{stationary}", options={"advanced": True, "stationary": True})``, see
+:meth:`~mathhammer.errors.MathhammerError.in_words`): the command line says each as its flag
+(``drop --advanced or --stationary``), the page as the control that sets it (``untick
+'Advanced' or 'Stationary'``). :func:`page_message` renders an error so, from those fields;
+no message is read back.
+"""
 
 from __future__ import annotations
 
 import functools
-import re
 
-_VERB = re.compile(r"\b(drop|add|leave out) --([a-z][a-z-]*)")
-_FLAG = re.compile(r"(?<![\w-])--([a-z][a-z-]*)")
-_VALUE = re.compile(r'--(attach|assume) ("[^"]*")')
+from mathhammer.errors import (NAMED, MathhammerError, command_line_option, command_line_value,
+                               command_line_words)
+
+#: A slot's verb as the page says it, for an option set by a check box or field.
 _VERBS = {"drop": "untick", "add": "tick", "leave out": "untick"}
-#: Flags whose page control is not a field of the same name.
+#: Options whose page control is not a field of the same name (and a verb of their own).
 _OTHER = {"attach": "the 'Attach Leaders' box", "assume": "the conditional rules box",
           "method": "the Engine choice", "exact": "the Engine choice",
           "faction": "@Name@Faction", "find": "the Units by name box"}
-#: Flags no page has a control for: said as the command line's (a server option, say).
-_KEEP = {"data", "port", "host"}
+_OTHER_VERBS = {"choose one with": "write"}
 
 
 #: The page controls' specs (``name``, ``label``), registered by the modules that define them
@@ -33,35 +37,39 @@ def register(*specs: object) -> None:
 
 @functools.lru_cache(maxsize=1)
 def labels() -> dict[str, str]:
-    """Flag name (``half-range``) -> the label of the page control setting it."""
-    out: dict[str, str] = {}
-    for spec in _SPECS:
-        out[spec.name.replace("_", "-")] = spec.label
-    out.update({"trials": "trials", "seed": "seed", "monte-carlo": "Monte Carlo"})
+    """Option name (``half_range``, a keyword of the Python API) -> the label of the page
+    control setting it."""
+    out: dict[str, str] = {spec.name: spec.label for spec in _SPECS}
+    out.update({"trials": "trials", "seed": "seed", "monte_carlo": "Monte Carlo"})
     return out
 
 
-def page_words(message: str) -> str:
-    """``message`` with each command-line flag the page has a control for named by it."""
-    if "--" not in message:
-        return message
+def spell(name: str, value: object, verb: str = "") -> str:
+    """One option of a message in the page's words (a :data:`~mathhammer.errors.Speller`):
+    its control's label, quoted, with the value the message gives it; a verb as a check box
+    says it (``untick 'Advanced'``). An option the page has no control for (``--data``, a
+    server option) is said as the command line says it."""
+    if name == "method" and value == "monte-carlo":
+        return "'Monte Carlo' (Engine)"
+    if name in ("attach", "assume") and isinstance(value, str):
+        return f'"{value}" in {_OTHER[name]}'
     known = labels()
+    if name in known:
+        said = f"'{known[name]}'" if value is NAMED or value is True else \
+            f"'{known[name]}' {command_line_value(value)}"
+        return f"{_VERBS.get(verb, verb)} {said}" if verb not in ("", "--") else said
+    if name in _OTHER:
+        said = _OTHER[name]
+        return f"{_OTHER_VERBS.get(verb, verb)} {said}" if verb not in ("", "--") else said
+    return command_line_option(name, value, verb)
 
-    def verb(match: re.Match) -> str:
-        flag = match.group(2)
-        if flag in known:
-            return f"{_VERBS[match.group(1)]} '{known[flag]}'"
-        return match.group(0)
 
-    def flag(match: re.Match) -> str:
-        name = match.group(1)
-        if name in _KEEP:
-            return match.group(0)
-        if name in known:
-            return f"'{known[name]}'"
-        return _OTHER.get(name, match.group(0))
-
-    message = _VALUE.sub(lambda m: f"{m.group(2)} in {_OTHER[m.group(1)]}", message)
-    message = message.replace("--method monte-carlo", "'Monte Carlo' (Engine)")
-    message = _VERB.sub(verb, message)
-    return _FLAG.sub(flag, message)
+def page_message(error: BaseException) -> str:
+    """An error's message on one line, in the page's words (the command line's for an error
+    that is not mathhammer's, such as a bug's)."""
+    if isinstance(error, MathhammerError):
+        words = error.in_words(spell)
+        text = f"{error.location}: {words}" if error.location else words
+    else:
+        text = command_line_words(error)
+    return " ".join(text.split())

@@ -283,7 +283,7 @@ def command_reroll_code(weapons: Sequence[Weapon], rows: list[list[int]],
         return COMMAND_CODES["none"]
     return checked_command_code(modifiers.command_reroll, situation, rows,
                                 [str(w) for w in weapons],
-                                lambda kind: f"--command-reroll {kind}")
+                                lambda kind: "{--command_reroll}")
 
 
 def checked_command_code(kind: str, situation: Situation, rows: Sequence[Sequence[int]],
@@ -291,17 +291,20 @@ def checked_command_code(kind: str, situation: Situation, rows: Sequence[Sequenc
     """:data:`COMMAND_CODES` of ``kind``, refusing a hit re-roll in overwatch or indirect
     shooting (unless no batch rolls to hit: [TORRENT]) and a Damage re-roll on a Damage roll
     already re-rolled or with a random [MELTA X]. ``setting(kind)`` names the option in the
-    message (the command-line flag, or the scenario activation's key)."""
+    message (a ``{--command_reroll}`` slot for the interface's own words, or the scenario
+    activation's key)."""
+    options = {"command_reroll": kind}
     if kind == "hit" and (situation.overwatch or situation.indirect) \
             and any(not row[AUTO_HIT] for row in rows):
         raise OptionError(f"{setting(kind)}: hit rolls cannot be re-rolled in overwatch or "
-                          "indirect shooting; choose wound, damage or save")
+                          "indirect shooting; choose wound, damage or save", options=options)
     if kind == "damage":
         for row, name in zip(rows, names):
             if row[D_TABLE]:
                 raise UnsupportedError(
                     f"{setting(kind)} with a Damage roll already re-rolled (reroll_damage) "
-                    f"or a random [MELTA X] ('{name}') is not modelled; drop one of the two")
+                    f"or a random [MELTA X] ('{name}') is not modelled; drop one of the two",
+                    options=options)
     return COMMAND_CODES[kind]
 
 

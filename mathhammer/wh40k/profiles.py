@@ -487,19 +487,19 @@ class Situation:
     def __post_init__(self) -> None:
         check_field_kinds(self)
         if self.advanced and self.stationary:
-            raise OptionError("a unit that advanced did not remain stationary; drop {advanced} "
+            raise OptionError("a unit that advanced did not remain stationary; {drop advanced} "
                               "or {stationary}", options={"advanced": True, "stationary": True})
         if self.advanced and self.indirect:
             raise OptionError("indirect shooting needs a unit that did not advance (10.07); "
-                              "drop {advanced} or {indirect}",
+                              "{drop advanced} or {indirect}",
                               options={"advanced": True, "indirect": True})
         if self.indirect and self.overwatch:
             raise OptionError("indirect shooting and overwatch (snap shooting) are different "
                               "shooting types; choose one of {indirect} and {overwatch}",
                               options={"indirect": True, "overwatch": True})
         if self.spotted and not self.indirect:
-            raise OptionError("{spotted} only matters for indirect shooting; add {indirect} "
-                              "or drop {spotted}", options={"spotted": True, "indirect": True})
+            raise OptionError("{spotted} only matters for indirect shooting; {add indirect} "
+                              "or {drop spotted}", options={"spotted": True, "indirect": True})
 
 
 @dataclass(frozen=True, slots=True)

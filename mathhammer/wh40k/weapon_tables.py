@@ -498,7 +498,7 @@ def check_edition(weapon: Weapon, situation: Situation, rules: Rules) -> None:
     if (rules.edition == 10 and situation.indirect and not weapon.melee
             and weapon.has(ab.TORRENT)):
         raise OptionError(f"'{label}' has [TORRENT], which cannot shoot indirectly in 10th "
-                          "edition; drop {indirect} or the weapon", options={"indirect": True})
+                          "edition; {drop indirect} or the weapon", options={"indirect": True})
 
 
 def check_situation(weapon: Weapon, situation: Situation) -> None:
@@ -506,15 +506,15 @@ def check_situation(weapon: Weapon, situation: Situation) -> None:
     label = weapon.name or str(weapon)
     if situation.advanced and not weapon.melee and not weapon.has(ab.ASSAULT):
         raise OptionError(f"'{label}' has no [ASSAULT]: after advancing, a unit shoots only "
-                          "[ASSAULT] weapons (10.05); drop {advanced} or the weapon",
+                          "[ASSAULT] weapons (10.05); {drop advanced} or the weapon",
                           options={"advanced": True})
     if weapon.melee and situation.overwatch:
         raise OptionError(f"'{label}' is a melee weapon: overwatch is snap shooting with ranged "
-                          "weapons; drop {overwatch} or the melee line",
+                          "weapons; {drop overwatch} or the melee line",
                           options={"overwatch": True})
     if situation.indirect and not weapon.melee and not weapon.has(ab.INDIRECT_FIRE):
         raise OptionError(f"'{label}' has no [INDIRECT FIRE]: only such weapons can shoot "
-                          "indirectly; drop {indirect} or add the ability",
+                          "indirectly; {drop indirect} or add the ability",
                           options={"indirect": True})
     if situation.indirect and weapon.melee:
         raise OptionError(f"'{label}' is a melee weapon and cannot shoot indirectly")

@@ -31,6 +31,15 @@ def roster_files(tmp_path_factory):
     return write(tmp_path_factory.mktemp("rosters"))
 
 
+def refusal(call) -> BaseException:
+    """The error ``call()`` refuses with (a test fails when it does not refuse)."""
+    try:
+        call()
+    except Exception as exc:  # noqa: BLE001  (the refusal under test)
+        return exc
+    raise AssertionError("not refused")
+
+
 def run_job(client, data: dict, timeout: float = 120.0) -> dict:
     """Start a page's job and wait for it to end; its last status."""
     started = client.post("/api/jobs", data=data)

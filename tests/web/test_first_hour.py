@@ -7,23 +7,22 @@ import time
 
 import pytest
 
-from mathhammer.web.jobs import Job, one_line
-from tests.web.conftest import run_job
+from mathhammer.web.jobs import Job
+from mathhammer.web.words import page_message
+from tests.web.conftest import refusal, run_job
 
 
-@pytest.mark.parametrize("message, expected", [
-    ("a unit that advanced did not remain stationary; drop --advanced or --stationary",
+@pytest.mark.parametrize("call, expected", [
+    (lambda: __import__("mathhammer").wh40k.Situation(advanced=True, stationary=True),
      "a unit that advanced did not remain stationary; untick 'Advanced' or 'Stationary'"),
-    ("--spotted only matters for indirect shooting; add --indirect or drop --spotted",
+    (lambda: __import__("mathhammer").wh40k.Situation(spotted=True),
      "'Spotted' only matters for indirect shooting; tick 'Indirect' or untick 'Spotted'"),
-    ("two shooting types; choose one of --indirect and --overwatch",
-     "two shooting types; choose one of 'Indirect' and 'Overwatch'"),
-    ('no Leader; write --attach "Captain=Intercessors"',
-     "no Leader; write \"Captain=Intercessors\" in the 'Attach Leaders' box"),
-    ("start it with --data DIR", "start it with --data DIR"),  # no page control: kept
+    (lambda: __import__("mathhammer").wh40k.Situation(indirect=True, overwatch=True),
+     "indirect shooting and overwatch (snap shooting) are different shooting types; choose "
+     "one of 'Indirect' and 'Overwatch'"),
 ])
-def test_flags_are_named_by_the_pages_controls(message, expected):
-    assert one_line(message) == expected
+def test_flags_are_named_by_the_pages_controls(call, expected):
+    assert page_message(refusal(call)) == expected
 
 
 def test_an_engine_refusal_on_the_page_names_its_boxes(client):

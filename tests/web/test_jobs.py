@@ -7,7 +7,7 @@ import pytest
 
 from mathhammer.errors import OptionError
 from mathhammer.web import jobs
-from mathhammer.web.jobs import Answer, Busy, JobRunner, one_line
+from mathhammer.web.jobs import Answer, Busy, JobRunner
 
 
 def wait(runner, job, states=("done", "error", "cancelled")):
@@ -82,5 +82,8 @@ def test_too_many_jobs_are_refused(monkeypatch, runner):
     gate.set()
 
 
-def test_one_line():
-    assert one_line("a\n  b\tc ") == "a b c"
+def test_a_refusal_is_one_line_in_the_pages_words():
+    from mathhammer.errors import OptionError
+    from mathhammer.web.words import page_message
+
+    assert page_message(OptionError("a\n  b\tc ")) == "a b c"

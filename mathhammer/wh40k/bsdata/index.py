@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mathhammer.errors import (MathhammerError, RosterError, UnknownDatasheetError,
-                               did_you_mean)
+from mathhammer.errors import (NAMED, Command, MathhammerError, RosterError,
+                               UnknownDatasheetError, did_you_mean)
 from mathhammer.wh40k.bsdata import loadout
 from mathhammer.wh40k.bsdata.files import DataFile, data_files, data_folder, read_data_file
 from mathhammer.wh40k.bsdata.library import CatalogueFile, Library, is_hidden
@@ -251,15 +251,17 @@ class Datasheets:
         if not found:
             near = did_you_mean(name, sorted({r.name for r in self.records}))
             where = f" of faction '{faction}'" if faction else ""
-            raise UnknownDatasheetError(f"no datasheet '{name}'{where} in {self.folder}{near}; "
-                                        "'mathhammer units --find TEXT' lists names", name=name)
+            raise UnknownDatasheetError(
+                f"no datasheet '{name}'{where} in {self.folder}{near}; {{find}} lists names",
+                name=name, options={"find": Command("mathhammer units --find TEXT")})
         homes = [r for r in found if r.home]
         if len({r.faction for r in homes}) == 1:
             return homes[0]   # the faction that writes the datasheet, not one importing it
         factions = sorted({r.faction for r in (homes or found)})
         if len(factions) > 1:
             raise RosterError(f"datasheet '{name}' is in {len(factions)} factions "
-                              f"({', '.join(factions[:6])}): choose one with --faction")
+                              f"({', '.join(factions[:6])}): {{choose one with faction}}",
+                              options={"faction": NAMED})
         return found[0]
 
 

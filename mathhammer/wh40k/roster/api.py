@@ -257,7 +257,8 @@ class Roster:
                 _not_allowed(leader, bodyguard)
             if problem:
                 raise RosterError(f"{self.source}: cannot attach {leader.name} to "
-                                  f"{bodyguard.name}: {problem}")
+                                  f"{bodyguard.name}: {problem}",   # reversed: the pair
+                                  options={"attach": f"{bodyguard.name}={leader.name}"})
             out.append(Attachment(leader.name, bodyguard.name, recorded=False))
         return out
 
@@ -653,13 +654,13 @@ def _same_unit(a: str, b: str) -> bool:
 
 def _not_allowed(leader: RosterEntry, bodyguard: RosterEntry) -> str | None:
     """Why the Leader text of the file forbids ``leader`` onto ``bodyguard``, or None (also
-    when the file prints no Leader text for it)."""
+    when the file prints no Leader text for it). A reversed pair is named in an
+    ``{--attach}`` slot (the caller's option: the pair the other way round)."""
     if any(_same_unit(bodyguard.name, name) for name in leader.can_lead):
         return None
     if any(_same_unit(leader.name, name) for name in bodyguard.can_lead):
         return (f"the pair is reversed: {bodyguard.name}'s Leader ability names "
-                f"{_base_name(leader.name)}; write --attach \"{bodyguard.name}="
-                f"{leader.name}\"")
+                f"{_base_name(leader.name)}; write {{--attach}}")
     if leader.can_lead:
         return (f"{leader.name}'s Leader ability allows only {', '.join(leader.can_lead)}")
     return None

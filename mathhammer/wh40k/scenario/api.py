@@ -102,7 +102,7 @@ def check_scenario_work(plan: CompiledScenario, trials: int, origins: tuple[str,
     try:
         check_run_work(per_trial, trials, "dice")
     except OptionError as exc:
-        raise OptionError(f"{where}{exc}") from None
+        raise exc.after(where) from None
     bins = plan.model_bins + plan.wound_bins + plan.group_bins
     need = CHUNKS * plan.checkpoints * bins * 8
     if need > MAX_SCENARIO_HISTOGRAM_BYTES:
