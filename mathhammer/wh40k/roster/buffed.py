@@ -137,6 +137,14 @@ def buffed(roster: Any, options: _Options, buffs: Sequence[Buff]) -> tuple[Buffe
                               "holds for whole activations, and a unit's activation has "
                               "other weapons too; not applied on a list (to MELEE or "
                               "RANGED weapons, or no scope, are)", token=buff.name)
+    for buff in rolls:
+        for unit in units:
+            has = [_receives(buff, [g]) for g in unit.groups]
+            if any(has) and not all(has):
+                raise OptionError(
+                    f"buff '{buff.name}': '{buff.grants[0]}' holds for whole activations, and "
+                    f"to {'/'.join(buff.recipients)} picks {sum(has)} of {len(has)} model "
+                    f"groups of {unit.name}; not applied on a list", token=buff.name)
     out = BuffedList(roster.source, roster.faction, roster.edition, roster.points,
                      roster.entries, units, roster.attachments, roster)
     fields = {f.name: getattr(options, f.name) for f in dataclasses.fields(_Options)}

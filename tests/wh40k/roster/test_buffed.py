@@ -91,6 +91,12 @@ def test_to_keyword_changes_only_the_units_that_have_it(marines):
     others = buffed["attacker"] != "Captain"
     _same(buffed[others], plain[others])
     assert not np.allclose(buffed[~others]["value"], plain[~others]["value"])
+    # a Leader attached: only its own lines in the unit it leads
+    attached = mh.load_roster(FILES / "marines_10e.ros", attach="Captain=Intercessor Squad")
+    buffed = attached.compare(TARGETS, method="exact", buffs=["[SUSTAINED HITS 1] to CHARACTER"])
+    typed = _typed(attached, lambda t, melee, g: _with_ability(t, "SUSTAINED HITS 1")
+                   if "CHARACTER" in g.profile.keywords else t)
+    _same(buffed, analyse(typed, TARGETS, method="exact"))
 
 
 def test_roll_grants_equal_the_options_given_directly_per_phase(marines):
@@ -102,6 +108,15 @@ def test_roll_grants_equal_the_options_given_directly_per_phase(marines):
     shooting = marines.compare(TARGETS, method="exact", charged=True, reroll_hits="failed")
     for phase, direct in (("fight", fight), ("shooting", shooting)):
         _same(buffed[buffed["phase"] == phase], direct[direct["phase"] == phase])
+
+
+def test_an_ability_against_a_keyword_carries_it_as_its_scope(marines):
+    buffed = marines.compare(TARGETS, method="exact", buffs=["[LETHAL HITS] against VEHICLE"])
+    typed = _typed(marines, lambda t, melee, g: _with_ability(t, "LETHAL HITS: VEHICLE"))
+    _same(buffed, analyse(typed, TARGETS, method="exact"))
+    plain = marines.compare(TARGETS, method="exact")
+    meq = buffed["target"] == "MEQ"
+    _same(buffed[meq], plain[meq])
 
 
 def test_against_another_list_takes_the_buffs_of_the_attacking_list(marines):
@@ -150,10 +165,12 @@ def test_attribution_reconciles_with_analyses_run_apart(marines, tmp_path):
     ("FNP 5+", "defensive grant"),
     ("+1 to hit against VEHICLE", "against VEHICLE"),
     ("re-roll hits to PISTOL weapons", "to PISTOL weapons"),
+    ("re-roll hits to CHARACTER", "picks 1 of 3 model groups of Intercessor Squad"),
 ])
 def test_what_a_list_does_not_take_yet_is_refused_in_one_line(marines, buff, token):
+    attached = mh.load_roster(FILES / "marines_10e.ros", attach="Captain=Intercessor Squad")
     with pytest.raises(MathhammerError) as caught:
-        marines.compare(TARGETS, method="exact", buffs=[buff])
+        attached.compare(TARGETS, method="exact", buffs=[buff])
     assert token in str(caught.value) and "\n" not in str(caught.value)
 
 
