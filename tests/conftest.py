@@ -8,7 +8,9 @@ With a warm cache this costs about a second.
 
 It also marks ``kernels`` the tests that compile or run a numba kernel, from the measured list
 of :mod:`tests.kernel_guard`, and keeps that list honest: ``-m "not kernels"`` (the fast lane)
-runs with the guard on and fails a test that meets a kernel unmarked.
+runs with the guard on and fails a test that meets a kernel unmarked. The tests of the
+measured list of :mod:`tests.slow_tests` are marked ``slow``: ``-m "not kernels and not
+slow"`` is the lane in seconds.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from tests import kernel_guard
+from tests import kernel_guard, slow_tests
 
 #: Engines warmed in each of the two processes, near balanced by cold compile time (about 16
 #: and 12 s); 40k and its scenario engine together, so that one process holds every kernel
@@ -71,10 +73,12 @@ def pytest_configure(config) -> None:
 
 
 def pytest_collection_modifyitems(config, items) -> None:
-    kernel_tests = kernel_guard.listed()
+    kernel_tests, slow = kernel_guard.listed(), slow_tests.listed()
     for item in items:
         if kernel_guard.is_kernel_test(item.nodeid, kernel_tests):
             item.add_marker(pytest.mark.kernels)
+        elif kernel_guard.function_id(item.nodeid) in slow:
+            item.add_marker(pytest.mark.slow)
 
 
 def pytest_collectreport(report) -> None:
