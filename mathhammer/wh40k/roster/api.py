@@ -524,10 +524,12 @@ class Roster:
 
     @results_out_deprecated
     def against(self, other: Roster, *, buffs: Any = None, buff_file: Any = None,
-                **kwargs: Any) -> pd.DataFrame | Comparison:
+                other_buffs: Any = None, **kwargs: Any) -> pd.DataFrame | Comparison:
         """Every unit of this list against every unit of ``other`` (their own statlines,
         invulnerable saves, Feel No Pain, keywords and attached Leaders); arguments and frame
-        as :meth:`compare` (``buffs`` are this list's: its attacks').
+        as :meth:`compare` (``buffs`` are this list's: its attacks'). ``other_buffs``: the
+        other list's buffs, whose defensive grants (FNP, invulnerable save, ``-1 damage``,
+        halved damage) protect its units (see :func:`mathhammer.wh40k.roster.buffed.defended`).
 
         Raises
         ------
@@ -536,6 +538,7 @@ class Roster:
             rules to use for both).
         """
         from mathhammer.wh40k.roster.analyse import analyse
+        from mathhammer.wh40k.roster.buffed import defended, situation_of as _situation
         from mathhammer.wh40k.roster.buffed import with_buffs
 
         if not isinstance(other, Roster):
@@ -547,7 +550,9 @@ class Roster:
         if not other.targets:
             raise RosterError(f"{other.source}: no unit of this list has a statline to "
                               "attack")
-        return analyse(self, other, **with_buffs(kwargs, buffs, buff_file))
+        targets = defended(other, other_buffs, buff_file,
+                           _situation(kwargs) if other_buffs else None)
+        return analyse(self, targets, **with_buffs(kwargs, buffs, buff_file))
 
     def to_toml(self, path: str | Path | None = None) -> str:
         """The units as a scenario file for ``mathhammer run`` (returned, and written to

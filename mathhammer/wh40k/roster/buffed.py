@@ -14,9 +14,14 @@ A buff (:mod:`mathhammer.wh40k.buffs`) applies to every unit of the attacking li
 - a condition (``when stationary``) is read from the analysis's situation; a shooting-only
   one (stationary, half range, ...) holds in the shooting phase only.
 
-Not on a list yet, each refused in one line: defensive grants (FNP, invulnerable save,
-cover, ``-1 damage``; give the target its own line or use ``mh.exact``), and ``against
-KEYWORD`` on anything but an ability (write ``[LETHAL HITS: VEHICLE]``).
+Defensive grants (FNP, invulnerable save, ``-1 damage``, halved damage) protect a list's
+units when they are the targets: ``Roster.against(other, other_buffs=[...])`` gives them to
+the other list's units (each model group whose keywords ``to KEYWORD`` names), by
+:func:`defended`; offensive grants there are left out (that list does not attack).
+
+Not on a list yet, each refused in one line: a defensive grant among the attacking list's
+buffs, cover and ``+1 to save`` on a list's targets, a defensive grant scoped to weapons,
+``against KEYWORD`` on anything but an ability (write ``[LETHAL HITS: VEHICLE]``).
 """
 
 from __future__ import annotations
@@ -35,7 +40,7 @@ from mathhammer.wh40k.profiles import Modifiers, Situation
 from mathhammer.wh40k.roster.analyse import SHOOTING_ONLY, _Options
 from mathhammer.wh40k.scenario.units import ModelGroup, Unit
 
-__all__ = ["BuffedList", "buffed", "list_buffs", "with_buffs"]
+__all__ = ["BuffedList", "DefendedList", "buffed", "defended", "list_buffs", "with_buffs"]
 
 #: A stand-in line for the options' grants (its phase is what a weapon scope reads).
 _RANGED = parse_weapon('24" A1 BS4+ S4 AP0 D1')
@@ -60,9 +65,10 @@ def list_buffs(buffs: Any, buff_file: str | Path | Mapping[str, Buff] | None = N
     for buff in resolved:
         for grant in buff.grants:
             if grant.kind in DEFENSIVE_KINDS:
-                raise OptionError(f"buff '{buff.name}': '{grant}' is a defensive grant, not "
-                                  "applied on a list yet: give it to the target's line, or "
-                                  "ask mh.exact / mh.compare", token=buff.name)
+                raise OptionError(f"buff '{buff.name}': '{grant}' is a defensive grant: it "
+                                  "protects this list's units, which are not the targets here; "
+                                  "give it to the other list (other_buffs=, --buff-other)",
+                                  token=buff.name)
             if buff.against and grant.kind != "ability":
                 raise OptionError(f"buff '{buff.name}': '{grant}' against "
                                   f"{'/'.join(buff.against)} is not applied on a list yet "
@@ -286,3 +292,88 @@ def list_attribution_text(frame: Any, metric: str = "expected_damage", digits: i
                      " ".join(f"{gains.get(t, 0.0):>+{width}.{digits}f}" for t in targets) +
                      f"  {per_text}".rstrip())
     return "\n".join(lines)
+
+
+# -- the other list's defensive buffs -----------------------------------------------------------
+#: The defensive grants a list's targets take.
+TARGET_KINDS = frozenset({"fnp", "invuln", "damage_minus", "damage_halved"})
+
+
+@dataclasses.dataclass
+class DefendedList:
+    """The other list of :meth:`Roster.against` with its buffs' defensive grants on its units
+    (what the analysis reads of a list of targets)."""
+
+    source: str
+    entries: Any
+    targets: list[Unit]
+    roster: Any
+
+    def defense_of(self, name: str) -> dict[str, int | bool]:
+        """The unbuffed list's defensive rules of ``name``."""
+        return dict(self.roster.defense_of(name))
+
+
+def defended(other: Any, buffs: Any, buff_file: Any = None,
+             situation: Situation | None = None) -> Any:
+    """``other`` (a Roster) with the defensive grants of ``buffs`` on its target units: FNP
+    and invulnerable saves on each model group ``to KEYWORD`` picks (the best of its own and
+    the buff's), ``-N damage`` and halved damage on each unit whose every group it picks;
+    ``other`` itself without buffs.
+
+    Raises
+    ------
+    OptionError
+        In one line: cover or ``+1 to save`` (not on a list's targets yet), a defensive grant
+        scoped to weapons, ``-N damage`` for some groups of a unit but not all.
+    """
+    if buffs is None or (isinstance(buffs, (list, tuple)) and not buffs):
+        return other
+    library = load_buff_file(buff_file) if isinstance(buff_file, (str, Path)) else buff_file
+    situation = situation or Situation()
+    mine = []
+    for buff in resolve_buffs(buffs, library):
+        for grant in buff.grants:
+            if grant.kind in ("cover", "save"):
+                raise OptionError(f"buff '{buff.name}': '{grant}' on a list's targets is not "
+                                  "applied yet (give --cover / save_mod= to the analysis)",
+                                  token=buff.name)
+        kept = _only(buff, TARGET_KINDS)
+        if kept.grants and kept.weapons is not None:
+            raise OptionError(f"buff '{buff.name}': a defensive grant to {kept.weapons} "
+                              "weapons is not applied on a list yet", token=buff.name)
+        if kept.grants:
+            mine.append(kept)
+    units = [_defended_unit(u, mine, situation) for u in other.targets]
+    return DefendedList(other.source, other.entries, units, other)
+
+
+#: Keywords of the analysis that are not situation, modifier or rule options.
+_ANALYSIS_KEYS = frozenset({"method", "trials", "seed", "profiles", "phases", "library",
+                            "progress", "keep_results", "exact", "results_out", "buffs"})
+
+
+def situation_of(kwargs: Mapping[str, Any]) -> Situation:
+    """The situation of an analysis's keywords (what a defensive buff's condition reads)."""
+    from mathhammer.wh40k import api
+
+    options = {k: v for k, v in kwargs.items()
+               if k not in _ANALYSIS_KEYS and not (k == "edition" and v is None)}
+    return api.build_options(options)[0]
+
+
+def _defended_unit(unit: Unit, buffs: Sequence[Buff], situation: Situation) -> Unit:
+    groups, unit_wide = [], []
+    for group in unit.groups:
+        done = apply_buffs(buffs, [_RANGED], group.profile, situation, Modifiers())
+        profile = dataclasses.replace(done.target, fnp=done.modifiers.fnp)
+        groups.append(dataclasses.replace(group, profile=profile))
+        unit_wide.append((done.modifiers.damage_minus, done.modifiers.damage_halved))
+    if len(set(unit_wide)) > 1:
+        raise OptionError(f"a buff's -N damage or halved damage picks some model groups of "
+                          f"{unit.name} but not all (it holds for a unit); not applied on a "
+                          "list", token=unit.name)
+    minus, halved = unit_wide[0]
+    return dataclasses.replace(unit, groups=tuple(groups),
+                               damage_minus=max(unit.damage_minus, minus),
+                               damage_halved=unit.damage_halved or halved)

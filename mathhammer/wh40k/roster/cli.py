@@ -81,6 +81,10 @@ def register(subparsers: Any) -> None:
                       help="one table per metric instead of the one --metric names")
     add_situation_arguments(parser, edition_default=None)
     add_buff_arguments(parser)
+    parser.add_argument("--buff-other", action="append", default=[], metavar="TEXT",
+                        help="with --against: a buff of the other list (text or a --buffs "
+                             "name); its FNP, invulnerable save, -1 damage or halved damage "
+                             "protect that list's units; repeatable")
     add_monte_carlo_options(parser, default_trials=DEFAULT_GRID_TRIALS,
                             trials_help="Monte Carlo trials per cell")
     add_output_options(parser)
@@ -113,15 +117,18 @@ def _run(args: argparse.Namespace) -> int:
     if not args.target and not args.against:
         if args.attach_other or args.assume_other:
             raise OptionError("--attach-other and --assume-other need --against OTHER_FILE")
-        if args.buff or args.buffs or args.attribution:
-            raise OptionError("--buff, --buffs and --attribution need --target or --against")
+        if args.buff or args.buffs or args.attribution or args.buff_other:
+            raise OptionError("--buff, --buffs, --buff-other and --attribution need --target "
+                              "or --against")
         return _listing(army, args)
     if args.target and args.against:
         raise OptionError("give --target or --against, not both")
     if (args.attach_other or args.assume_other) and not args.against:
         raise OptionError("--attach-other and --assume-other need --against OTHER_FILE")
+    if args.buff_other and not args.against:
+        raise OptionError("--buff-other needs --against OTHER_FILE")
     if args.optimise:
-        if args.buff or args.attribution:
+        if args.buff or args.attribution or args.buff_other:
             raise OptionError("--buff and --attribution are not applied to --optimise yet")
         return _optimise(army, args)
     return _analysis(army, args)
@@ -166,6 +173,7 @@ def _analysis(army: Any, args: argparse.Namespace) -> int:
     from mathhammer.wh40k.targets import load_targets
 
     from mathhammer.wh40k.buff_cli import buffs_from_args
+    from mathhammer.wh40k.buffs import load_buff_file, resolve_buffs
     from mathhammer.wh40k.roster.buffed import list_attribution, list_buffs
 
     options = options_from_args(args)
@@ -178,6 +186,11 @@ def _analysis(army: Any, args: argparse.Namespace) -> int:
 
         targets: Any = load_roster(args.against, attach=args.attach_other or None,
                                    assume=args.assume_other or None)
+        if args.buff_other:
+            library: Any = {}
+            for path in args.buffs:
+                library.update(load_buff_file(path))
+            common["other_buffs"] = resolve_buffs(args.buff_other, library)
         frame = army.against(targets, buffs=buffs, **common)
     else:
         library = load_targets(*args.targets_file) if args.targets_file else None

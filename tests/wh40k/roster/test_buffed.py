@@ -124,6 +124,44 @@ def test_against_another_list_takes_the_buffs_of_the_attacking_list(marines):
     _same(buffed, marines.against(marines, method="exact", reroll_hits="ones"))
 
 
+def _protected(roster, change, unit_change=None):
+    """The list's target units with ``change(profile)`` on every model group's profile."""
+    units = []
+    for unit in roster.targets:
+        groups = tuple(dataclasses.replace(g, profile=change(g)) for g in unit.groups)
+        unit = dataclasses.replace(unit, groups=groups)
+        units.append(unit_change(unit) if unit_change else unit)
+    return types.SimpleNamespace(source=roster.source, entries=roster.entries, targets=units,
+                                 defense_of=roster.defense_of)
+
+
+def test_the_other_lists_defensive_buffs_equal_its_profiles_typed(marines):
+    buffed = marines.against(marines, method="exact", other_buffs=[
+        "Feel no pain 5+ to INFANTRY", "Iron Halo: invulnerable 4+ to CHARACTER",
+        "Armour of Contempt: -1 damage"])
+
+    def typed(group):
+        profile = dataclasses.replace(group.profile, fnp=5)
+        if "CHARACTER" in group.profile.keywords:
+            profile = dataclasses.replace(profile, invuln=4, invuln_scope="all")
+        return profile
+
+    other = _protected(marines, typed, lambda u: dataclasses.replace(u, damage_minus=1))
+    _same(buffed, analyse(marines, other, method="exact"))
+    assert (buffed["value"].to_numpy() <
+            marines.against(marines, method="exact")["value"].to_numpy() - 1e-9).any()
+
+
+@pytest.mark.parametrize("buff, token", [
+    ("cover", "not applied yet"),
+    ("FNP 5+ to MELEE weapons", "to MELEE weapons"),
+])
+def test_what_a_lists_targets_do_not_take_yet_is_refused(marines, buff, token):
+    with pytest.raises(MathhammerError) as caught:
+        marines.against(marines, method="exact", other_buffs=[buff])
+    assert token in str(caught.value) and "\n" not in str(caught.value)
+
+
 def test_attribution_reconciles_with_analyses_run_apart(marines, tmp_path):
     path = tmp_path / "buffs.toml"
     path.write_text(BUFF_FILE, encoding="utf-8")
@@ -205,6 +243,7 @@ def test_cli_one_call_with_a_buff_file_and_attribution(marines, tmp_path, capsys
     (["--buff", "Oath: re-roll hitz"], "'hitz'"),
     (["--buff", "FNP 5+"], "defensive grant"),
     (["--attribution"], "--attribution needs at least one --buff"),
+    (["--buff-other", "FNP 5+"], "--buff-other needs --against"),
 ])
 def test_cli_bad_buffs_exit_2_in_one_line(extra, token, tmp_path, capsys):
     path = tmp_path / "buffs.toml"
@@ -213,3 +252,14 @@ def test_cli_bad_buffs_exit_2_in_one_line(extra, token, tmp_path, capsys):
                  "--buffs", str(path), *extra]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and token in err
+
+
+def test_cli_against_with_the_other_lists_buffs(marines, capsys):
+    ros = str(FILES / "marines_10e.ros")
+    assert main(["roster", ros, "--against", ros, "--exact", "--json", "--buff",
+                 "re-roll hits", "--buff-other", "FNP 5+", "--attribution"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    frame = marines.against(marines, method="exact", buffs=["re-roll hits"],
+                            other_buffs=["FNP 5+"])
+    assert [r["value"] for r in out["rows"]] == pytest.approx(list(frame["value"]), abs=1e-12)
+    assert {r["buff"] for r in out["attribution"]} == {"re-roll hits", ALL_BUFFS}
