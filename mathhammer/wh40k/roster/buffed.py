@@ -269,7 +269,8 @@ def _cost(buff: Buff | None, resolved: Sequence[Buff]) -> tuple[float, str]:
 
 def list_attribution_text(frame: Any, metric: str = "expected_damage", digits: int = 2) -> str:
     """The frame of :func:`list_attribution` as a table: per phase and buff, the gain in
-    ``metric`` (summed over the list's units) against each target, and per point of cost."""
+    ``metric`` (summed over the list's units) against each target and, with several, all of
+    them; per point of cost, the gain against all the targets."""
     part = frame[frame["metric"] == metric]
     order = {p: i for i, p in enumerate(dict.fromkeys(part["phase"]))}
     part = part.sort_values("phase", kind="stable", key=lambda s: s.map(order))
@@ -279,17 +280,18 @@ def list_attribution_text(frame: Any, metric: str = "expected_damage", digits: i
     targets = list(dict.fromkeys(part["target"]))
     width = max([10, *(len(t) for t in targets)])
     name_width = max([12, *(len(str(b)) for b in part["buff"])])
+    total = ["all targets"] if len(targets) > 1 else []
     lines.append(f"{'phase':<9} {'buff':<{name_width}} " +
-                 " ".join(f"{t[:width]:>{width}}" for t in targets) + "  per cost")
+                 " ".join(f"{t[:width]:>{width}}" for t in targets + total) + "  per cost")
     for (phase, name), rows in part.groupby(["phase", "buff"], sort=False):
         gains = dict(zip(rows["target"], rows["gain"]))
-        per = dict(zip(rows["target"], rows["gain_per_cost"]))
+        summed = float(sum(gains.values()))
         cost, unit = rows["cost"].iloc[0], rows["cost_unit"].iloc[0]
-        per_text = "" if cost != cost else (
-            " / ".join(f"{per[t]:+.{digits}f}" for t in targets) + f" per {unit} "
-            f"({cost:g} {unit})")
+        per_text = "" if cost != cost or not cost else (
+            f"{summed / cost:+.{digits}f} per {unit} ({cost:g} {unit})")
+        values = [gains.get(t, 0.0) for t in targets] + ([summed] if total else [])
         lines.append(f"{phase:<9} {str(name):<{name_width}} " +
-                     " ".join(f"{gains.get(t, 0.0):>+{width}.{digits}f}" for t in targets) +
+                     " ".join(f"{v:>+{width}.{digits}f}" for v in values) +
                      f"  {per_text}".rstrip())
     return "\n".join(lines)
 
