@@ -37,7 +37,8 @@ from mathhammer.wh40k.buffs import (LINE_KINDS, Buff, apply_buffs, load_buff_fil
                                     resolve_buffs)
 from mathhammer.wh40k.parse import parse_target, parse_weapon
 from mathhammer.wh40k.profiles import Modifiers, Situation
-from mathhammer.wh40k.roster.analyse import SHOOTING_ONLY, _Options
+from mathhammer.wh40k.roster.analysis_options import SHOOTING_ONLY
+from mathhammer.wh40k.roster.analysis_options import AnalysisOptions as _Options
 from mathhammer.wh40k.scenario.units import ModelGroup, Unit
 
 __all__ = ["BuffedList", "DefendedList", "buffed", "defended", "list_buffs", "with_buffs"]
