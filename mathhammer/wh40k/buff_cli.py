@@ -26,6 +26,9 @@ def add_buff_arguments(parser: Any, attribution: bool = True) -> None:
                            help="also print what each buff is worth: the result with every "
                                 "buff minus the result without it (exact when the question "
                                 "is), per point of the buff's cost when it has one")
+        group.add_argument("--attribution-plot", metavar="FILE", default=None,
+                           help="with --attribution: draw each buff's gain in expected wounds "
+                                "lost as a bar chart to FILE (.png or .svg)")
 
 
 def buffs_from_args(args: argparse.Namespace) -> tuple[Any, ...]:
@@ -40,6 +43,9 @@ def buffs_from_args(args: argparse.Namespace) -> tuple[Any, ...]:
     texts = getattr(args, "buff", None) or []
     if getattr(args, "attribution", False) and not texts:
         raise OptionError("--attribution needs at least one --buff")
+    if getattr(args, "attribution_plot", None) and not getattr(args, "attribution", False):
+        raise OptionError("--attribution-plot draws the --attribution table: add "
+                          "--attribution")
     return resolve_buffs(texts, library)
 
 
@@ -60,6 +66,11 @@ def report_attribution(args: argparse.Namespace, weapons: Any, target: Any,
     # run's own trials and seed for every run
     trials = {"trials": result.trials, "seed": args.seed} if result.trials else {}
     frame = attribution(weapons, target, options["buffs"], method="auto", **trials, **rest)
+    if getattr(args, "attribution_plot", None):
+        from mathhammer.charts import save
+        from mathhammer.wh40k.buff_chart import attribution_chart
+
+        save(attribution_chart(frame, subject=result.subject).ax.figure, args.attribution_plot)
     if getattr(args, "json", False):
         records = [{k: (None if isinstance(v, float) and math.isnan(v) else v)
                     for k, v in row.items()} for row in frame.to_dict("records")]
