@@ -11,11 +11,8 @@ caller's 7 x 3 in figure (the crowded case that ends in a warning). Median of 5,
 
 from __future__ import annotations
 
-import statistics
 import sys
-import time
 import warnings
-from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -24,6 +21,8 @@ if str(ROOT) not in sys.path:
 
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
+
+from benchmarks.run import median_time  # noqa: E402
 
 
 def _grid(n_rows: int, n_cols: int, seed: int = 505) -> pd.DataFrame:
@@ -40,17 +39,8 @@ def _grid(n_rows: int, n_cols: int, seed: int = 505) -> pd.DataFrame:
     return frame
 
 
-def _median(make: Callable[[], object], repeats: int = 5) -> tuple[float, object]:
-    times, made = [], None
-    for _ in range(repeats):
-        start = time.perf_counter()
-        made = make()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times), made
-
-
 def _one_draw(figure) -> float:
-    return _median(lambda: figure.draw_without_rendering())[0]
+    return median_time(figure.draw_without_rendering, 5)[0]
 
 
 def rows() -> list[tuple[str, float, float]]:
@@ -75,7 +65,7 @@ def rows() -> list[tuple[str, float, float]]:
     for case, make in (("heat map, 13 x 8, long names", lambda: charts.heatmap(frame).ax.figure),
                        ("bars, 13 x 8, long names", lambda: charts.bars(frame).ax.figure),
                        ("both in a caller's 7 x 3 in figure", two_panels)):
-        seconds, figure = _median(make)
+        seconds, figure = median_time(make, 5)
         out.append((case, seconds, _one_draw(figure)))
     return out
 
