@@ -53,10 +53,14 @@ def compile_in_background(engines: Iterable[str]) -> bool:
     return True
 
 
-#: The detached process: warm up, then give the marker up whatever happened.
+#: The detached process: at low priority (the user's next commands come first on a small
+#: machine), warm up, then give the marker up whatever happened.
 _BACKGROUND = """
+import os
 import sys
 from pathlib import Path
+if hasattr(os, "nice"):
+    os.nice(10)
 try:
     from mathhammer.precompile import warmup
     warmup(sys.argv[2:])

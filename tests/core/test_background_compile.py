@@ -16,6 +16,7 @@ def test_one_background_warmup_at_a_time_and_a_left_behind_marker_expires(tmp_pa
     assert precompile.compile_in_background(["40k"]) is True
     assert precompile.compile_in_background(["40k"]) is False     # one is compiling
     assert len(started) == 1 and started[0][-1] == "40k"
+    assert "os.nice(10)" in started[0][2]   # below the user's own next commands
     marker, = tmp_path.glob("mathhammer-warmup-*.running")
     old = time.time() - precompile.BACKGROUND_MARKER_AGE - 10
     os.utime(marker, (old, old))                                 # its process died
