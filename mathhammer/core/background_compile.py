@@ -45,13 +45,18 @@ def compile_in_background(engines: Iterable[str]) -> bool:
         return False   # one is compiling already (or the folder is not writable)
     command = [sys.executable, "-c", _BACKGROUND, str(marker), *names]
     try:
-        subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                         stderr=subprocess.DEVNULL, start_new_session=True)
+        _DETACHED.append(subprocess.Popen(command, stdin=subprocess.DEVNULL,
+                                          stdout=subprocess.DEVNULL,
+                                          stderr=subprocess.DEVNULL, start_new_session=True))
     except OSError:
         marker.unlink(missing_ok=True)
         return False
     return True
 
+
+#: The processes started, held so that none is collected while it runs (Python would warn
+#: "subprocess is still running" in the middle of the caller's work).
+_DETACHED: list[Any] = []   # subprocess.Popen, imported when one starts
 
 #: The detached process: at low priority (the user's next commands come first on a small
 #: machine), warm up, then give the marker up whatever happened.

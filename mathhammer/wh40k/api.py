@@ -166,7 +166,10 @@ def solve_exact(plan: CompiledPlan) -> Outcomes:
     (and hazard mortal wounds), P(unit destroyed)."""
     from mathhammer.wh40k.exact_engine import chains as engine, command
 
-    pmfs = (command if plan.command_reroll else engine).solve(plan)
+    return _outcomes(plan, (command if plan.command_reroll else engine).solve(plan))
+
+
+def _outcomes(plan: CompiledPlan, pmfs: dict[str, np.ndarray]) -> Outcomes:
     distributions = {"damage": Distribution.from_pmf(pmfs["damage"]),
                      "models_destroyed": Distribution.from_pmf(pmfs["models_destroyed"])}
     if plan.hazard_rolls:
@@ -174,6 +177,15 @@ def solve_exact(plan: CompiledPlan) -> Outcomes:
             pmfs["attacker_mortal_wounds"])
     models = pmfs["models_destroyed"]
     return Outcomes(distributions, {"unit_destroyed": float(models[plan.total_models])})
+
+
+def solve_best_rerolls(plan: CompiledPlan, goal: str) -> Outcomes:
+    """:func:`solve_exact` under the best state-dependent Damage re-roll for ``goal``
+    (:func:`mathhammer.wh40k.exact_engine.policies.solve_best`; ``plan`` compiled without a
+    Damage re-roll)."""
+    from mathhammer.wh40k.exact_engine.policies import solve_best
+
+    return _outcomes(plan, solve_best(plan, goal).pmfs)
 
 
 def run_monte_carlo(plan: CompiledPlan, trials: int, seed: int | np.random.SeedSequence,
@@ -408,8 +420,11 @@ class Question:
             from mathhammer.wh40k.exact_engine.chains import compiled_plan
 
             compiler = compiled_plan if exact else compile_plan
+            modifiers = self.modifiers
+            if exact and modifiers.reroll_damage == "best":   # the policy search reads
+                modifiers = dataclasses.replace(modifiers, reroll_damage="none")
             self._plans[exact] = compiler(
-                self.weapons, self.target, self.situation, self.modifiers, self.rules,
+                self.weapons, self.target, self.situation, modifiers, self.rules,
                 attacker_monster_vehicle=self.monster_vehicle, sampling_tables=not exact)
         return self._plans[exact]
 
@@ -452,6 +467,8 @@ class Wh40kGame(Game[Question]):
         return run_monte_carlo(question.plan, trials, seed, progress=progress)
 
     def run_exact(self, question: Question) -> Outcomes:
+        if question.modifiers.reroll_damage == "best":
+            return solve_best_rerolls(question.exact_plan, question.modifiers.reroll_goal)
         return solve_exact(question.exact_plan)
 
     def inputs_of(self, question: Question, method: str) -> dict[str, Any]:

@@ -176,9 +176,14 @@ def _add_modifier_flags(mods: Any) -> None:
                            "save roll that fails, or Damage roll below average")
     mods.add_argument("--fnp-psychic", type=int_option(), default=None, metavar="N",
                       help="Feel No Pain N+ against psychic attacks only ([PSYCHIC] weapons)")
-    mods.add_argument("--reroll-damage", choices=["ones", "low"], default="none",
-                      help="re-roll a random Damage roll, per attack: its lowest result (ones) "
-                           "or any result below the dice's average (low)")
+    mods.add_argument("--reroll-damage", choices=["ones", "low", "best"], default="none",
+                      help="re-roll a random Damage roll, per attack: its lowest result (ones), "
+                           "any result below the dice's average (low), or as the state of the "
+                           "target makes best (best: exact only; the policy is printed)")
+    mods.add_argument("--reroll-goal", choices=["models_destroyed", "damage", "unit_destroyed"],
+                      default="models_destroyed",
+                      help="what --reroll-damage best maximises: mean models destroyed "
+                           "(default), mean wounds lost, or the chance the unit is destroyed")
     mods.add_argument("--reroll-attacks", choices=["ones", "low"], default="none",
                       help="re-roll a random Attacks roll, per weapon: ones or low (as "
                            "--reroll-damage)")
@@ -222,6 +227,7 @@ def options_from_args(args: argparse.Namespace) -> dict[str, Any]:
         "damage_plus": args.damage_plus, "damage_minus": args.damage_minus,
         "damage_halved": args.damage_halved, "fnp": args.fnp, "fnp_mortal": args.fnp_mortal,
         "reroll_damage": args.reroll_damage, "reroll_attacks": args.reroll_attacks,
+        "reroll_goal": args.reroll_goal,
         "fnp_psychic": args.fnp_psychic, "command_reroll": args.command_reroll,
         "lethal_policy": args.lethal_policy, "roll_mod_cap": not args.no_roll_cap,
         "dw_timing": args.dw_timing, "damage_mod_trigger": args.damage_mod_trigger,
@@ -320,6 +326,28 @@ def _run_exact(args: argparse.Namespace) -> int:
     weapons, target = weapons_from_args(args.weapons, args), target_from_args(args.target, args)
     options = options_from_args(args)
     result = exact(weapons, target, **options)
-    if not report_attribution(args, weapons, target, options, result, _header(result)):
+    if options.get("reroll_damage") == "best":
+        _report_best_rerolls(args, weapons, target, options, result)
+    elif not report_attribution(args, weapons, target, options, result, _header(result)):
         emit(result, args, _header(result))
     return 0
+
+
+def _report_best_rerolls(args: argparse.Namespace, weapons: list[str], target: Any,
+                         options: dict[str, Any], result: Any) -> None:
+    """The result, then the best Damage re-roll policy as tables and its gain over the
+    fixed policies (one JSON object with ``--json``)."""
+    import json
+
+    from mathhammer.wh40k.damage_policy import best_damage_rerolls
+
+    if getattr(args, "attribution", False):
+        raise OptionError("--attribution with --reroll-damage best: ask one of the two")
+    rest = {k: v for k, v in options.items() if k not in ("reroll_damage", "reroll_goal")}
+    policy = best_damage_rerolls(weapons, target, goal=options["reroll_goal"], **rest)
+    if getattr(args, "json", False):
+        print(json.dumps({**result.to_dict(), "damage_rerolls": policy.to_dict()}))
+        return
+    emit(result, args, _header(result))
+    print()
+    print(policy.text(getattr(args, "digits", 3)))

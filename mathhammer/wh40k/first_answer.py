@@ -102,6 +102,8 @@ def simulate_from_exact(weapons: Any, target: Any, *, trials: int, seed: Any,
 
     trials, seed = check_trials(trials), check_seed(seed)
     question = GAME.compile(weapons, target, **options)
+    if question.modifiers.reroll_damage == "best":   # exact only: the kernel path refuses it
+        return None
     try:
         tallies = draw_tallies(question.exact_plan, trials, seed)
     except MathhammerError:   # too large for the exact engine, and the like: the kernel's

@@ -25,6 +25,12 @@ REROLL_POLICIES: tuple[str, ...] = ("none", "ones", "failed", "noncrit", "all")
 #: re-rolls the lowest result the dice can give (a 1 on one die), ``low`` any result below
 #: the dice expression's average.
 DICE_REROLL_POLICIES: tuple[str, ...] = ("none", "ones", "low")
+#: Damage re-roll policies: the fixed ones, and ``best``: the choice at each roll that
+#: maximises :attr:`Modifiers.reroll_goal` given the state of the target (exact engine,
+#: :mod:`mathhammer.wh40k.exact_engine.policies`).
+DAMAGE_REROLL_POLICIES: tuple[str, ...] = (*DICE_REROLL_POLICIES, "best")
+#: What ``reroll_damage="best"`` maximises: a mean, or the chance the unit is destroyed.
+REROLL_GOALS: tuple[str, ...] = ("models_destroyed", "damage", "unit_destroyed")
 #: Rolls a Command Re-roll can be spent on (once per activation, on the first that fails).
 COMMAND_REROLLS: tuple[str, ...] = ("none", "hit", "wound", "damage", "save")
 
@@ -534,7 +540,13 @@ class Modifiers:
     reroll_damage
         Re-roll the Damage roll of random-damage attacks (per attack): ``none``, ``ones``
         (the lowest result, a 1 on a D6) or ``low`` (a result below the dice expression's
-        average: 1-3 on a D6, 2-4 on D6+1). See :data:`DICE_REROLL_POLICIES`.
+        average: 1-3 on a D6, 2-4 on D6+1). See :data:`DICE_REROLL_POLICIES`. ``best``:
+        each roll kept or rolled again as maximises ``reroll_goal``, knowing the wounds the
+        model has left, the models left and the batch's rolls still to come (exact engine
+        only; :mod:`mathhammer.wh40k.exact_engine.policies`).
+    reroll_goal
+        What ``reroll_damage="best"`` maximises: ``models_destroyed`` (the mean, the
+        default), ``damage`` (mean wounds lost) or ``unit_destroyed`` (the chance).
     reroll_attacks
         Re-roll the Attacks roll of random-A weapons (per weapon), same policies.
     command_reroll
@@ -565,6 +577,7 @@ class Modifiers:
     reroll_attacks: str = "none"
     fnp_psychic: int | None = None
     command_reroll: str = "none"
+    reroll_goal: str = "models_destroyed"
 
     def __post_init__(self) -> None:
         check_field_kinds(self)
@@ -572,12 +585,21 @@ class Modifiers:
             raise OptionError(f"{{command_reroll}} is not a roll a Command Re-roll can be spent "
                               f"on; use one of {', '.join(COMMAND_REROLLS)}",
                               options={"command_reroll": self.command_reroll})
-        for name in ("reroll_damage", "reroll_attacks"):
+        for name, policies in (("reroll_damage", DAMAGE_REROLL_POLICIES),
+                               ("reroll_attacks", DICE_REROLL_POLICIES)):
             value = getattr(self, name)
-            if value not in DICE_REROLL_POLICIES:
+            if value not in policies:
                 raise OptionError(f"{{{name}}} is not a re-roll policy for a dice "
-                                  f"characteristic; use one of "
-                                  f"{', '.join(DICE_REROLL_POLICIES)}", options={name: value})
+                                  f"characteristic; use one of {', '.join(policies)}",
+                                  options={name: value})
+        if self.reroll_goal not in REROLL_GOALS:
+            raise OptionError(f"{{reroll_goal}} is not a goal for the best Damage re-roll; "
+                              f"use one of {', '.join(REROLL_GOALS)}",
+                              options={"reroll_goal": self.reroll_goal})
+        if self.reroll_damage == "best" and self.command_reroll == "damage":
+            raise OptionError("{command_reroll} damage with reroll_damage = best: every "
+                              "Damage roll already gets its best re-roll",
+                              options={"command_reroll": "damage"})
         for name in ("reroll_hits", "reroll_wounds", "reroll_saves"):
             value = getattr(self, name)
             if value not in REROLL_POLICIES:

@@ -148,6 +148,11 @@ def batch_tables(weapon: Weapon, defender: Defender, situation: Situation,
     ranged = not weapon.melee
     check_situation(weapon, situation)
     check_edition(weapon, situation, rules)
+    if modifiers.reroll_damage == "best":
+        raise UnsupportedError("reroll_damage = best is found by the exact engine against "
+                               "one statline of identical models (mathhammer exact, the "
+                               "optimiser's exact evaluation), not by Monte Carlo or against "
+                               "a unit of several statlines; here use low or ones")
 
     # the instances that apply against this defender, by name (one pass over the abilities)
     applying: dict[str, tuple[Ability, ...]] = {}

@@ -150,10 +150,17 @@ def optimise(scenario: Scenario | str | Path,
                       (max_orders, budget), tolerance, progress, [f"Monte Carlo: {exc}"])
 
 
+#: What ``reroll_damage = "best"`` maximises for each first objective (points: per model).
+REROLL_GOAL_OF = {"expected_damage": "damage", "p_unit_destroyed": "unit_destroyed",
+                  "expected_models_destroyed": "models_destroyed",
+                  "expected_points_destroyed": "models_destroyed"}
+
+
 def _solve(space: Space, objectives: list[Objective], measured: list[list[str]], use: str,
            trials: int, seed: int, limits: tuple[int | None, int | None],
            tolerance: float, progress: bool | None, notes: list[str]) -> OptimiseResult:
-    evaluator: Any = ExactEvaluator(space) if use == "exact" else \
+    evaluator: Any = ExactEvaluator(space, REROLL_GOAL_OF.get(objectives[0].kind)) \
+        if use == "exact" else \
         MonteCarloEvaluator(space, trials, seed)
 
     def score(orders: Orders, orders_trials: int | None) -> Scored:

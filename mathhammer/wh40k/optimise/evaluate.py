@@ -182,8 +182,9 @@ class ExactEvaluator:
 
     method = "exact"
 
-    def __init__(self, space: Space) -> None:
+    def __init__(self, space: Space, reroll_goal: str | None = None) -> None:
         self.space = space
+        self.reroll_goal = reroll_goal
         self.cache: dict[Any, Any] = {}
         self.gathered: dict[Any, list[dict[str, list[tuple[Any, int]]]]] = {}
 
@@ -213,6 +214,8 @@ class ExactEvaluator:
         for k, per_target in enumerate(self._loads(orders)):
             situation = scenario.activations[order[k]].situation
             modifiers = self.space.modifiers_of(orders, order[k])
+            if modifiers.reroll_damage == "best" and self.reroll_goal:   # for the objective
+                modifiers = dataclasses.replace(modifiers, reroll_goal=self.reroll_goal)
             for target, lines in per_target.items():
                 blast = any(w.has(ab.BLAST) or w.has(ab.CLEAVE) for w, _ in lines)
                 if target in loads and blast:
