@@ -151,9 +151,10 @@ def analyse(roster: RosterLike, targets: Any, *, method: str = AUTO,
     check_progress(progress)
     edition = options.pop("edition", None) or roster.edition
     checked = _Options.build({**options, "edition": edition})
-    if buffs:   # issue 35: read by Roster.compare / against (roster.buffed.with_buffs)
+    granted = roster.granted_buffs() if hasattr(roster, "granted_buffs") else {}
+    if buffs or granted:   # issue 35: buffs read by roster.buffed.with_buffs; Leaders' grants
         from mathhammer.wh40k.roster.buffed import buffed
-        roster, checked = buffed(roster, checked, buffs)
+        roster, checked = buffed(roster, checked, buffs or (), granted)
     target_list = _targets(targets, library)
     if not roster.units:
         raise OptionError(f"{roster.source}: no unit of this list has a statline to analyse")

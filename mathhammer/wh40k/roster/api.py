@@ -22,7 +22,9 @@ from mathhammer.core.files import NotAFile, check_output_path
 from mathhammer.core.inputs import one_or_many, text
 from mathhammer.errors import MathhammerError, OptionError, RosterError, did_you_mean
 from mathhammer.wh40k.roster.convert import RosterData, RosterEntry, convert
+from mathhammer.wh40k.buff_reader import Buff
 from mathhammer.wh40k.roster.defense import Effect, apply_to_profile, unit_defense
+from mathhammer.wh40k.roster.leader_grants import granted, on_lines
 from mathhammer.wh40k.roster import read as reader
 from mathhammer.wh40k.roster.read import tree_from_bytes
 from mathhammer.wh40k.scenario.units import ModelGroup, Unit, attach
@@ -217,6 +219,8 @@ class Roster:
         notes = list(data.notes)
         self._defense: dict[str, dict[str, int | bool]] = {}
         self._granted: dict[str, list[Effect]] = {}
+        self._lines: dict[str, tuple[Buff, ...]] = {}
+        self._unit_buffs: dict[str, tuple[Buff, ...]] = {}
         self._assumed = self._assumptions(assume or [], notes)
         self.attachments = self._attachments(attach or [], notes)
         notes += self._leader_hints()
@@ -368,25 +372,33 @@ class Roster:
     def _attach(self, bodyguard: Unit, leaders: list[Unit], entries: list[RosterEntry],
                 notes: list[str]) -> Unit:
         """The attached unit, with the Leaders' "while leading" defensive rules applied to
-        all its models (per model) or to it (unit-wide)."""
+        all its models (per model) or to it (unit-wide), and what they grant its weapons
+        (:mod:`.leader_grants`): abilities and characteristics on the lines, the rest kept
+        for the analysis (:meth:`granted_buffs`)."""
+        mine = self._entry(bodyguard.name)
+        grants = granted(mine.name, mine.leader_grants, [(e.name, e.leader_grants)
+                                                         for e in entries])
+        notes += grants.notes
+        self._lines.update(grants.lines)
+        self._unit_buffs.update({mine.name: grants.per_unit} if grants.per_unit else {})
+        bodyguard, *leaders = grants.on_units([bodyguard, *leaders])
         try:
             unit = attach(bodyguard, *leaders)
         except RosterError:
             raise
         except Exception as exc:  # ScenarioError from attach(): name the file
             raise RosterError(f"{self.source}: {exc}") from None
-        mine = self._entry(bodyguard.name)
-        granted = [e for entry in entries for e in entry.leader_effects if e.leading]
-        granted += [e for e in mine.leader_effects if e.led]
-        if not granted:
+        given = [e for entry in entries for e in entry.leader_effects if e.leading]
+        given += [e for e in mine.leader_effects if e.led]
+        if not given:
             return unit
         for name in [bodyguard.name] + [e.name for e in entries]:
-            self._granted[name] = granted
-        groups = tuple(replace(g, profile=apply_to_profile(g.profile, granted))
+            self._granted[name] = given
+        groups = tuple(replace(g, profile=apply_to_profile(g.profile, given))
                        for g in unit.groups)
-        wide = _merge_defense(self._defense.get(bodyguard.name, {}), unit_defense(granted))
+        wide = _merge_defense(self._defense.get(bodyguard.name, {}), unit_defense(given))
         self._defense[bodyguard.name] = wide
-        for e in granted:
+        for e in given:
             notes.append(f"{bodyguard.name}: '{e.ability}' of its Leader applied "
                          f"({e.describe()})")
         return replace(unit, groups=groups, damage_minus=int(wide.get("damage_minus", 0)),
@@ -397,8 +409,15 @@ class Roster:
         and those its Leader grants (or it grants, as a Leader) in its attached unit."""
         entry = self._entry(name)
         found = self._assumed.get(entry.name, []) + self._granted.get(entry.name, [])
-        return tuple(replace(g, profile=apply_to_profile(g.profile, found))
-                     for g in entry.groups)
+        groups = tuple(replace(g, profile=apply_to_profile(g.profile, found))
+                       for g in entry.groups)
+        return on_lines(groups, self._lines.get(entry.name, ()))
+
+    def granted_buffs(self) -> dict[str, tuple[Buff, ...]]:
+        """Per analysed unit, what its Leaders grant that holds for whole activations (roll
+        modifiers, re-rolls, critical thresholds) or under a condition: the analysis applies
+        them to that unit's cells as it applies buffs (:mod:`.buffed`)."""
+        return dict(self._unit_buffs)
 
     def defense_of(self, name: str) -> dict[str, int | bool]:
         """The whole-unit defensive rules of the analysed unit ``name``: ``damage_minus``,

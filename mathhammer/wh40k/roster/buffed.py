@@ -118,10 +118,12 @@ class _BuffedOptions(_Options):
     thresholds, added cell by cell (phase and unit)."""
 
     buffs: tuple[Buff, ...] = ()
+    per_unit: tuple[tuple[str, tuple[Buff, ...]], ...] = ()
 
     def for_cell(self, unit: Unit, defense: Iterable[tuple[str, Any]], phase: str) -> _Options:
         base = super().for_cell(unit, defense, phase)
-        mine = [b for b in self.buffs if _receives(b, unit.groups)]
+        own = dict(self.per_unit).get(unit.name, ())
+        mine = [b for b in self.buffs + own if _receives(b, unit.groups)]
         if not mine:
             return base
         line = _MELEE if phase == "fight" else _RANGED
@@ -129,16 +131,17 @@ class _BuffedOptions(_Options):
         return _Options(base.situation, done.modifiers, base.rules, base.monster_vehicle)
 
 
-def buffed(roster: Any, options: _Options, buffs: Sequence[Buff]) -> tuple[BuffedList,
-                                                                             _Options]:
+def buffed(roster: Any, options: _Options, buffs: Sequence[Buff],
+           per_unit: Mapping[str, Sequence[Buff]] | None = None) -> tuple[BuffedList, _Options]:
     """``roster`` with the buffs' weapon grants on its units' lines, and ``options`` that add
-    their roll modifiers, re-rolls and critical thresholds to each cell (see the module)."""
+    their roll modifiers, re-rolls and critical thresholds to each cell (see the module);
+    ``per_unit`` adds buffs to the units it names (what their Leaders grant)."""
     situation = options.situation
-    lines = [_only(b, LINE_KINDS) for b in buffs]
-    lines = [b for b in lines if b.grants]
-    units = tuple(_buffed_unit(u, lines, situation) for u in roster.units)
-    rolls = tuple(b for b in (_only(b, _ROLL_KINDS) for b in buffs) if b.grants)
-    for buff in rolls:
+    per_unit = {k: tuple(v) for k, v in (per_unit or {}).items()}
+    units = tuple(_buffed_unit(u, _lines(list(buffs) + list(per_unit.get(u.name, ()))),
+                               situation) for u in roster.units)
+    rolls = _rolls(buffs)
+    for buff in rolls + tuple(b for v in per_unit.values() for b in _rolls(v)):
         if buff.weapons not in (None, "MELEE", "RANGED"):
             raise OptionError(f"buff '{buff.name}': a roll grant to {buff.weapons} weapons "
                               "holds for whole activations, and a unit's activation has "
@@ -155,10 +158,21 @@ def buffed(roster: Any, options: _Options, buffs: Sequence[Buff]) -> tuple[Buffe
     out = BuffedList(roster.source, roster.faction, roster.edition, roster.points,
                      roster.entries, units, roster.attachments, roster)
     fields = {f.name: getattr(options, f.name) for f in dataclasses.fields(_Options)}
-    return out, _BuffedOptions(**fields, buffs=rolls)
+    return out, _BuffedOptions(**fields, buffs=rolls, per_unit=tuple(
+        (name, _rolls(found)) for name, found in per_unit.items()))
 
 
 _ROLL_KINDS = frozenset({"hit", "wound", "reroll", "crit_hits", "crit_wounds"})
+
+
+def _lines(buffs: Sequence[Buff]) -> list[Buff]:
+    """The buffs' abilities and characteristics (those that have any)."""
+    return [b for b in (_only(b, LINE_KINDS) for b in buffs) if b.grants]
+
+
+def _rolls(buffs: Sequence[Buff]) -> tuple[Buff, ...]:
+    """The buffs' roll modifiers, re-rolls and critical thresholds (those that have any)."""
+    return tuple(b for b in (_only(b, _ROLL_KINDS) for b in buffs) if b.grants)
 
 
 def _only(buff: Buff, kinds: frozenset[str]) -> Buff:

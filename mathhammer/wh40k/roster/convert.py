@@ -25,6 +25,7 @@ from mathhammer.wh40k.roster import defense
 from mathhammer.wh40k.roster import keywords as kw
 from mathhammer.wh40k.roster.defense import Effect
 from mathhammer.wh40k.roster.groups import ModelSelection, model_groups
+from mathhammer.wh40k.roster.leader_grants import LeaderGrant, about_attacks, read_grants
 from mathhammer.wh40k.roster.nodes import (
     ability_texts, plain_number, raw_ability_texts, selection_count,
     shortened, statline_profiles, subtree, visible_profiles, weapon_kind)
@@ -75,6 +76,9 @@ class RosterEntry:
     conditional
         Defensive effects printed with a condition we cannot check (noted; applied only
         when assumed, ``assume=``).
+    leader_grants
+        What it grants the weapons of the unit it leads (or, as a bodyguard, its own unit
+        when led), read by :mod:`.leader_grants`: applied to the attached unit.
     """
 
     name: str
@@ -93,6 +97,7 @@ class RosterEntry:
     leader_effects: tuple[Effect, ...] = ()
     conditional: tuple[Effect, ...] = ()
     leader_text: bool = False
+    leader_grants: tuple[LeaderGrant, ...] = ()
 
 
 class RosterLike(Protocol):
@@ -245,6 +250,10 @@ def _read_entry(selection: Node, source, name: str) -> RosterEntry:
     if custom and custom != name:
         notes.append(f"custom name: {custom}")
     texts = ability_texts(subtree(selection))
+    grants, unread = read_grants(texts)
+    notes += [f"'{g.ability}': {g.describe()}: applied when "
+              + ("it leads a unit" if g.when == "leading" else "a Leader is attached to it")
+              for g in grants] + list(unread)
     unit_wide = dict(guard.unit_wide)
     return RosterEntry(name=name, points=_tidy(points), models=total_models,
                        groups=tuple(groups), notes=tuple(dict.fromkeys(notes)),
@@ -255,7 +264,8 @@ def _read_entry(selection: Node, source, name: str) -> RosterEntry:
                        can_lead=kw.leads(raw_ability_texts(subtree(selection))),
                        has_statline=complete, defense=guard.unit_wide,
                        leader_effects=guard.leading, conditional=guard.conditional,
-                       leader_text=any(kw.clean(n).lower() == "leader" for n, _ in texts))
+                       leader_text=any(kw.clean(n).lower() == "leader" for n, _ in texts),
+                       leader_grants=grants)
 
 
 @dataclass
@@ -290,6 +300,8 @@ class _Defence:
         for part in [unit_parts] + [m.parts for m in models]:
             for ability, text in ability_texts(part):
                 for sentence in defense.unmodelled(ability, text):
+                    if about_attacks(sentence):
+                        continue   # read (or noted) by leader_grants
                     notes.append(f"'{kw.clean(ability)}' is not modelled: "
                                  f"\"{sentence[:120]}\"")
         leading = tuple(dict.fromkeys(e for e in every if e.leading or e.led))

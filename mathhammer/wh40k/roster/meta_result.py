@@ -138,7 +138,19 @@ class MetaResult:
                  f"pairings; {c['solved']:,} solved, {c['from_cache']:,} from the cache "
                  f"(identical pairings), {c['resumed']:,} read back from --out"]
         lines += [f"Skipped: {s.reason}" for s in self.skipped]
-        return lines
+        return lines + self._leader_rolls()
+
+    def _leader_rolls(self) -> list[str]:
+        """A line per unit whose Leaders grant roll modifiers or conditional buffs: the
+        matrix does not apply them yet (its weapon abilities and characteristics it does)."""
+        out = []
+        for label, army in self.lists.items():
+            found = army.granted_buffs() if hasattr(army, "granted_buffs") else {}
+            for unit, buffs in found.items():
+                out.append(f"Not applied here: {label}: {unit}: what its Leader grants "
+                           f"({'; '.join(b.text for b in buffs)}); mathhammer roster applies "
+                           "it")
+        return out
 
     def to_dict(self, metric: str = DEFAULT_METRIC) -> dict[str, Any]:
         """The ``--json`` document."""

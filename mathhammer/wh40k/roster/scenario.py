@@ -74,8 +74,18 @@ def roster_toml(roster: RosterLike) -> str:
     for name in shooters or [u.name for u in roster.units][:1]:
         phase = "shooting" if shooters else "fight"
         lines += ["[[activations]]", f'phase = "{phase}"', f"attacker = {_q(name)}",
-                  f"target = {_q(enemy)}", ""]
+                  f"target = {_q(enemy)}"] + _granted(roster, name) + [""]
     return "\n".join(lines)
+
+
+def _granted(roster: RosterLike, name: str) -> list[str]:
+    """The activation's ``buffs`` line: what the unit's Leaders grant for whole activations
+    (roll modifiers, re-rolls) or under a condition, each after a comment naming it."""
+    found = roster.granted_buffs().get(name, ()) if hasattr(roster, "granted_buffs") else ()
+    if not found:
+        return []
+    return [toml_comment(f"granted by its Leader: {b.name}") for b in found] + \
+        [f"buffs = [{', '.join(_q(b.text) for b in found)}]"]
 
 
 def _has_groups(roster: RosterLike, name: str) -> bool:
