@@ -93,3 +93,27 @@ def test_python_m_entry_point():
                            "--target", "T4 Sv- W1", "--json"], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["damage"]["mean"] == pytest.approx(1 / 3)
+
+
+def test_exact_prints_the_best_damage_reroll_policy(capsys):
+    # tests/wh40k/exact_engine/test_damage_policy.py derives this case by hand
+    weapon, target = "Gun: A2 BSN/A S8 AP0 DD3 [TORRENT]", "2x T4 Sv- W3"
+    code, out, _ = run(capsys, "exact", weapon, "--target", target, "--reroll-damage", "best")
+    assert code == 0
+    assert "Gun (D3): results to roll again" in out
+    assert "gain over the best fixed (ones) +0.0995" in out   # 1525/1458 - 230/243
+    code, out, _ = run(capsys, "exact", weapon, "--target", target, "--reroll-damage", "best",
+                    "--json")
+    data = json.loads(out)
+    assert data["models_destroyed"]["mean"] == pytest.approx(1525 / 1458, abs=1e-12)
+    assert data["damage_rerolls"]["fixed"]["low"] == pytest.approx(230 / 243, abs=1e-12)
+    choices = {(d["wounds_left"], d["rolls_to_come"]): d["reroll"]
+               for d in data["damage_rerolls"]["decisions"]}
+    assert choices == {(3, 1): "1-2", (3, 0): "1-2", (2, 0): "1", (1, 0): "keep"}
+
+
+def test_simulate_refuses_the_best_damage_reroll_in_one_line(capsys):
+    code = main(["simulate", "Gun: A2 BSN/A S8 AP0 DD3 [TORRENT]", "--target", "2x T4 Sv- W3",
+                 "--reroll-damage", "best", "--trials", "1000"])
+    err = capsys.readouterr().err
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "exact engine" in err

@@ -476,3 +476,22 @@ def test_search_options_hold_the_rarely_used_knobs():
     with pytest.raises(MathhammerError, match="inside options="), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         optimise(sc, split=False, options=SearchOptions())
+
+
+def test_best_damage_reroll_is_a_choice_scored_for_the_objective():
+    # The hand-derived case of tests/wh40k/exact_engine/test_damage_policy.py: two [TORRENT]
+    # S8 attacks at 2x T4 Sv- W3 with D3 damage. Mean models destroyed: best 1525/1458,
+    # low 230/243, none 85/108 (worked out there, roll by roll).
+    gun = ('{ name = "Gunner", count = 1, profile = "T4 Sv3+ W2", '
+           'weapons = [\'Gun: 12" A2 BS- S8 AP0 DD3 [TORRENT]\'] }')
+    sc = scenario(gun, {"Foe": one_model("T4 Sv- W3", count=2)},
+                  choose='choose = { reroll_damage = ["none", "low", "best"] }')
+    result = optimise(sc, "expected_models_destroyed", unit="Foe", method="exact")
+    assert result.choices(result.best.orders) == {"activation 1 reroll_damage": "best"}
+    assert result.value == pytest.approx(1525 / 1458, abs=1e-12)
+    assert sorted(s.values[0][0] for s in result.ranked) == pytest.approx(
+        [85 / 108, 230 / 243, 1525 / 1458], abs=1e-12)
+    # P(destroyed) needs both models dead: 25/36 (two wounds) times P(3, 3) with re-rolls
+    # of 1-2 each time (5/9)^2 under the chance-of-destroying goal; 'low' only (4/9)^2
+    chance = optimise(sc, "p_unit_destroyed", unit="Foe", method="exact")
+    assert chance.value == pytest.approx(25 / 36 * (5 / 9) ** 2, abs=1e-12)
