@@ -11,8 +11,9 @@ Modules, each importing only those before it:
 - :mod:`.cells` and :mod:`.batches`: many one-line cells at once, each weapon compiled once
   per class of targets (:func:`cell_tables`), every chain by numpy over the stacked cells
   (:func:`solve_tables`);
-- :mod:`.mixed`: one whole-unit activation against a unit of several statlines
-  (:func:`solve_activation`, on the scenario engine's plan).
+- :mod:`.unit_space` and :mod:`.mixed`: one whole-unit activation against a unit of several
+  statlines (:func:`solve_activation`, on the scenario engine's plan), [PRECISION] and a
+  Command Re-roll included.
 
 The front doors are :func:`mathhammer.exact` (one answer) and
 :func:`mathhammer.wh40k.exact_grid.solve_cells` (grids, sweeps, roster matrices). The names

@@ -189,16 +189,21 @@ def attack_die_split(plan: CompiledPlan, b: int, kind: int) -> Split:
 def batch_split(plan: CompiledPlan, b: int, kind: int) -> Split:
     """Joint pmfs of (unsaved wounds, critical wounds) of batch ``b``: as usual, with the
     re-roll still in hand afterwards, and with it spent in this batch."""
-    die = attack_die_split(plan, b, kind)
+    return split_powers(attack_die_split(plan, b, kind), attack_dice_pmf(plan.batch[b]))
+
+
+def split_powers(die: Split, n_pmf: np.ndarray) -> Split:
+    """``sum_n n_pmf[n] die ** n``: a random number of attack dice, the re-roll going to the
+    first die that can take it; the three parts on one shape, so that deferred critical
+    wounds add axes of one length."""
     joint = Split.plain(np.zeros((1, 1)))
     power = ONE
-    for n, pn in enumerate(attack_dice_pmf(plan.batch[b])):
+    for n, pn in enumerate(n_pmf):
         if n > 0:
             power = power.then(die)
         if pn > 0:
             joint = joint + power.scaled(pn)
-    # One shape for the three, so that deferred critical wounds add axes of one length.
-    shape = joint.normal.shape
+    shape = add_padded(add_padded(joint.normal, joint.kept), joint.spent).shape
     return Split(*(np.clip(add_padded(np.zeros(shape), gf), 0.0, None)
                    for gf in (joint.normal, joint.kept, joint.spent)))
 

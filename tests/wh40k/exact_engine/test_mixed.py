@@ -23,7 +23,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mathhammer.errors import UnsupportedError
 from mathhammer.wh40k.exact_engine.mixed import solve_activation
 from mathhammer.wh40k.scenario.api import run
 from mathhammer.wh40k.scenario.compile import compile_scenario
@@ -122,27 +121,29 @@ MIXED_CASES = {
 def test_mixed_units_agree_with_monte_carlo(tmp_path, name) -> None:
     weapons, models, leader, edition = MIXED_CASES[name]
     s = scenario(tmp_path, weapons, models, leader, edition)
-    exact = solve_activation(compile_scenario(s))
-    result = run(s, trials=TRIALS, seed=17)
+    assert_agrees(solve_activation(compile_scenario(s)), run(s, trials=TRIALS, seed=17),
+                  TRIALS, name)
+
+
+def assert_agrees(exact: dict[str, np.ndarray], result, trials: int, label: object) -> None:
+    """The exact pmfs of unit T's wounds lost and models destroyed against a Monte Carlo
+    run's: no impossible outcome seen, the means within 5 standard errors, and the pooled
+    chi-square test."""
     for outcome, simulated in (("damage", result.wounds_lost("T")),
                                ("models_destroyed", result.models_destroyed("T"))):
         expected = exact[outcome]
         assert expected.sum() == pytest.approx(1.0, abs=1e-12)
         counts = np.zeros(len(expected))
-        observed = np.rint(np.asarray(simulated.probabilities, dtype=float) * TRIALS)
-        counts[: len(observed)] = observed
-        assert counts[len(expected):].sum() == 0
-        assert not ((expected == 0) & (counts > 0)).any(), (name, outcome)
-        p = pooled_chisquare_pvalue(counts, expected * TRIALS)
-        assert p > MIN_P_VALUE, (name, outcome, p)
-
-
-def test_precision_is_refused(tmp_path) -> None:
-    s = scenario(tmp_path, ['Sniper: 36" A1 BS2+ S5 AP-2 D 3 [PRECISION]'],
-                 [model("Marine", 4, "T4 Sv3+ W2 [INFANTRY]")],
-                 model("Captain", 1, "T4 Sv3+ W5 [CHARACTER, INFANTRY]"))
-    with pytest.raises(UnsupportedError, match="PRECISION"):
-        solve_activation(compile_scenario(s))
+        observed = np.rint(np.asarray(simulated.probabilities, dtype=float) * trials)
+        assert observed[len(expected):].sum() == 0
+        counts[: len(observed)] = observed[: len(expected)]
+        assert not ((expected == 0) & (counts > 0)).any(), (label, outcome)
+        values = np.arange(len(expected))
+        mean = float(values @ counts) / trials
+        error = np.sqrt(float(((values - mean) ** 2) @ counts) / trials / trials)
+        assert abs(mean - float(values @ expected)) < 5 * error, (label, outcome)
+        p = pooled_chisquare_pvalue(counts, expected * trials)
+        assert p > MIN_P_VALUE, (label, outcome, p)
 
 
 @st.composite
