@@ -78,7 +78,24 @@ def one_profile(unit: Unit) -> TargetProfile | None:
 def removal_points(unit: Unit, weights: Mapping[str, float]) -> np.ndarray:
     """Points of the first k models removed, k = 0..models: allocation group by allocation
     group in the declared order (CHARACTERs last), each group's models in listed order; the
-    order in which models die when nothing ([PRECISION]) skips it."""
+    order in which models die when nothing ([PRECISION]) skips it. Read-only, remembered
+    per unit object and weight (an optimisation asks for it once per set of orders)."""
+    key = (id(unit), unit.name, float(weights[unit.name]) if unit.name in weights else None)
+    known = _REMOVAL_POINTS.get(key)
+    if known is not None and known[0] is unit:
+        return known[1]
+    if len(_REMOVAL_POINTS) > 1024:
+        _REMOVAL_POINTS.clear()
+    points = _removal_points(unit, weights)
+    points.setflags(write=False)
+    _REMOVAL_POINTS[key] = (unit, points)
+    return points
+
+
+_REMOVAL_POINTS: dict[tuple[int, str, float | None], tuple[Unit, np.ndarray]] = {}
+
+
+def _removal_points(unit: Unit, weights: Mapping[str, float]) -> np.ndarray:
     if unit.name in weights:
         return float(weights[unit.name]) * np.arange(sum(g.count for g in unit.groups) + 1)
     groups = allocation_groups(unit)
