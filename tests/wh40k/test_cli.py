@@ -96,7 +96,7 @@ def test_python_m_entry_point():
 
 
 def test_exact_prints_the_best_damage_reroll_policy(capsys):
-    # tests/wh40k/exact_engine/test_damage_policy.py derives this case by hand
+    # tests/wh40k/exact_engine/test_policies.py derives this case by hand
     weapon, target = "Gun: A2 BSN/A S8 AP0 DD3 [TORRENT]", "2x T4 Sv- W3"
     code, out, _ = run(capsys, "exact", weapon, "--target", target, "--reroll-damage", "best")
     assert code == 0

@@ -65,12 +65,13 @@ Re-roll counted twice) and work beyond :data:`MAX_MIXED_WORK`.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 import numpy as np
 
 from mathhammer.errors import UnsupportedError
 from mathhammer.wh40k.compile import (COMMAND_DAMAGE_BELOW, D_CONST, D_COUNT, D_SIDES, D_TABLE,
+                                      CompiledPlan,
                                       DEVASTATING, FNP_COLUMN, FNP_MORTAL_COLUMN,
                                       MORTAL_DAMAGE, NORMAL_DAMAGE, RF_CONST, RF_COUNT, RF_SIDES,
                                       SAVE_FAILS, SAVE_REROLL, dice_pmf, face_probabilities,
@@ -339,7 +340,8 @@ class _BatchSolver:
                 0.0, None)
             return self._joints[t, mode]
         one_batch = _OneBatch(self.row[None], rolls[None], every_save_rolled[None, None])
-        split = split_powers(attack_die_split(one_batch, 0, self.ctx.command), self.n_pmf)
+        split = split_powers(attack_die_split(cast(CompiledPlan, one_batch), 0,
+                                              self.ctx.command), self.n_pmf)
         for name, gf in ((NORMAL, split.normal), (KEPT, split.kept), (SPENT, split.spent)):
             self._joints[t, name] = gf
         return self._joints[t, mode]
@@ -563,11 +565,16 @@ def _add_padded_last(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     ndim = max(a.ndim, b.ndim)
     a = a.reshape(a.shape + (1,) * (ndim - a.ndim))
     b = b.reshape(b.shape + (1,) * (ndim - b.ndim))
-    shape = tuple(max(x, y) for x, y in zip(a.shape, b.shape))
+    shape: tuple[int, ...] = tuple(map(max, a.shape, b.shape))
     out = np.zeros(shape)
-    out[tuple(slice(0, n) for n in a.shape)] += a
-    out[tuple(slice(0, n) for n in b.shape)] += b
+    out[_corner(a.shape)] += a
+    out[_corner(b.shape)] += b
     return out
+
+
+def _corner(shape: tuple[int, ...]) -> tuple[slice, ...]:
+    """The index of the block of ``shape`` at the origin of a larger array."""
+    return tuple(slice(0, n) for n in shape)
 
 
 def _power_mixture(one: np.ndarray, pmf: np.ndarray) -> np.ndarray:

@@ -28,7 +28,8 @@ through stage "i left", so the mass at each stage is the mass of the stage befor
 roll, plus the paths that start there.
 
 Ties in the goal are broken by the mean wounds lost (by the models destroyed when the goal is
-wounds lost), then keep the roll. [DEVASTATING WOUNDS] held to the end of the attacks (10th edition, or
+wounds lost), then keep the roll. [DEVASTATING WOUNDS] held to the end of the attacks (10th
+edition, or
 ``dw_timing = "unit_end"``), a random [MELTA X] and a Command Re-roll on Damage are refused
 with :class:`~mathhammer.errors.UnsupportedError`.
 """

@@ -19,8 +19,8 @@ exact wherever the exact engine covers the cell, every such cell of the matrix s
 :func:`~mathhammer.wh40k.exact_grid.solve_cells` pass, Monte Carlo elsewhere. A unit of several
 statlines or with attached Leaders is a target for the whole-unit engine: unless
 ``method="monte-carlo"``, its one activation is solved by
-:mod:`mathhammer.wh40k.exact_engine.mixed` unless that engine refuses it ([PRECISION], a
-Command Re-roll), else by :func:`mathhammer.run` (Monte Carlo).
+:mod:`mathhammer.wh40k.exact_engine.mixed` ([PRECISION] and Command Re-rolls included) unless
+that engine refuses it (too many states), else by :func:`mathhammer.run` (Monte Carlo).
 The ``method`` column says which engine made each row, and ``frame.attrs["notes"]`` why a
 cell asked to be exact ran Monte Carlo.
 

@@ -479,7 +479,7 @@ def test_search_options_hold_the_rarely_used_knobs():
 
 
 def test_best_damage_reroll_is_a_choice_scored_for_the_objective():
-    # The hand-derived case of tests/wh40k/exact_engine/test_damage_policy.py: two [TORRENT]
+    # The hand-derived case of tests/wh40k/exact_engine/test_policies.py: two [TORRENT]
     # S8 attacks at 2x T4 Sv- W3 with D3 damage. Mean models destroyed: best 1525/1458,
     # low 230/243, none 85/108 (worked out there, roll by roll).
     gun = ('{ name = "Gunner", count = 1, profile = "T4 Sv3+ W2", '

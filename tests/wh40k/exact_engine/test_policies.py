@@ -116,9 +116,9 @@ def brute_force(attacks: int, hit: int, wound: int, save: int, damage: tuple[int
         """Sum of (weight, (value pair, law)) parts."""
         value = np.zeros(2)
         total: dict[int, float] = {}
-        for weight, (v, l) in parts:
+        for weight, (v, law) in parts:
             value += weight * np.asarray(v)
-            for k, p in l.items():
+            for k, p in law.items():
                 total[k] = total.get(k, 0.0) + weight * p
         return value, total
 
