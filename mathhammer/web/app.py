@@ -120,7 +120,8 @@ def _context(kind: str, query: dict[str, str], state: State) -> dict[str, Any]:
                            "fields": {"40k": forms.WH40K_FIELDS, "army": forms.WH40K_FIELDS,
                                       "warmachine": games.WARMACHINE_SWITCHES,
                                       "dust": games.DUST_FIELDS}.get(kind, ()),
-                           "switches": forms.WH40K_SWITCHES, "army_fields": (
+                           "switches": forms.WH40K_SWITCHES, "buffs": forms.WH40K_BUFFS,
+                           "army_fields": (
                                army.PHASES, army.PROFILES, army.METRIC),
                            "default_targets": army.DEFAULT_TARGETS,
                            "archetypes": _archetypes(), "max_bytes": MAX_FILE_BYTES,
@@ -152,6 +153,8 @@ def check_fields(kind: str, query: Mapping[str, str]) -> None:
         fields = forms.WH40K_FIELDS if query.get("edition") or kind == "40k" else \
             tuple(f for f in forms.WH40K_FIELDS if f.name != "edition")
         forms.read_fields(query, (*forms.WH40K_SWITCHES, *fields))
+    if kind == "40k":
+        forms.wh40k_buffs(query)
     if kind == "army":
         forms.read_fields(query, (army.PHASES, army.PROFILES, army.METRIC))
     if kind == "warmachine":
@@ -202,8 +205,9 @@ async def start_job(request: Request) -> Response:
         kind = query.get("page", "")
         work = await run_in_threadpool(state.work, kind, query)
         job = state.jobs.submit(work)
-    except MathhammerError as exc:
-        return _json({"state": "error", "message": page_message(exc)}, 400)
+    except MathhammerError as exc:   # the page marks the field the location names
+        return _json({"state": "error", "message": page_message(exc), "token": exc.token,
+                      "location": exc.location}, 400)
     return _json(job.status())
 
 

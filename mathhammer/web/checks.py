@@ -50,6 +50,12 @@ def _wh40k_line_target(line: str, units: Units) -> str:
     return units.target_line(line) if is_named(line) else _wh40k_target(line)
 
 
+def _wh40k_buff(line: str) -> str:
+    from mathhammer.wh40k.buffs import parse_buff
+
+    return str(parse_buff(line))
+
+
 def _warmachine_attack(line: str) -> str:
     from mathhammer.warmachine.parse import format_attack, parse_attack
 
@@ -80,6 +86,7 @@ def _dust_target(line: str) -> str:
 
 CHECKERS: dict[tuple[str, str], Callable[..., str]] = {
             ("40k", "weapon"): _attacker, ("40k", "target"): _wh40k_line_target,
+            ("40k", "buff"): _wh40k_buff,
             ("warmachine", "attack"): _warmachine_attack,
             ("warmachine", "target"): _warmachine_target,
             ("dust", "weapon"): _dust_weapon, ("dust", "target"): _dust_target}

@@ -93,7 +93,26 @@ WH40K_FIELDS = (
     Choice("lethal_policy", "Lethal hits", ("always", "never", "ev")),
 )
 ENGINE = Choice("engine", "Engine", ("exact", "monte-carlo"))
-words.register(*WH40K_SWITCHES, *WH40K_FIELDS)  # refusals name these controls
+#: Common named buffs the 40k page offers as check boxes: the label is the buff's name, the
+#: help its text (read by :func:`mathhammer.wh40k.buffs.parse_buff` as ``LABEL: HELP``).
+WH40K_BUFFS = (
+    Switch("buff_oath", "Oath of Moment", "re-roll hits"),
+    Switch("buff_hit", "+1 to hit", "+1 to hit"),
+    Switch("buff_wound", "+1 to wound", "+1 to wound"),
+    Switch("buff_hit_ones", "Re-roll hits of 1", "re-roll hits of 1"),
+    Switch("buff_wounds", "Re-roll wounds", "re-roll wounds"),
+    Switch("buff_lethal", "Lethal Hits", "[LETHAL HITS]"),
+    Switch("buff_sustained", "Sustained Hits 1", "[SUSTAINED HITS 1]"),
+    Switch("buff_devastating", "Devastating Wounds", "[DEVASTATING WOUNDS]"),
+    Switch("buff_crits", "Crits on 5+", "critical hits on 5+"),
+    Switch("buff_ap", "+1 AP", "+1 AP"),
+    Switch("buff_cover", "Target in cover", "benefit of cover"),
+    Switch("buff_fnp", "Target FNP 5+", "FNP 5+"),
+    Switch("buff_minus", "Target -1 Damage", "-1 damage"),
+)
+#: Lines the page's own buff box may hold.
+MAX_BUFF_LINES = 16
+words.register(*WH40K_SWITCHES, *WH40K_FIELDS, *WH40K_BUFFS)  # refusals name these controls
 
 
 def text_field(query: Mapping[str, str], name: str, limit: int = MAX_LINE_CHARS * MAX_LINES
@@ -213,3 +232,29 @@ def wh40k_options(query: Mapping[str, str]) -> dict[str, Any]:
     if options["fnp"] is None:
         del options["fnp"]
     return options
+
+
+def buff_text(spec: Switch) -> str:
+    """A buff check box's text as the buff reader reads it (``Oath of Moment: re-roll hits``).
+    """
+    return f"{spec.label}: {spec.help}"
+
+
+def wh40k_buffs(query: Mapping[str, str]) -> list[str]:
+    """The ticked buffs' texts, then the lines of the ``buffs`` box, each read now: a line
+    that does not read is refused in one line naming its token and column, said at
+    ``buffs line N``."""
+    from mathhammer.errors import MathhammerError
+    from mathhammer.wh40k.buffs import parse_buff
+
+    ticked_boxes = [buff_text(spec) for spec in WH40K_BUFFS if switched(query, spec.name)]
+    typed = lines_field(query, "buffs", "buff")
+    if len(typed) > MAX_BUFF_LINES:
+        raise OptionError(f"buffs: {len(typed)} buff lines; at most {MAX_BUFF_LINES} at once",
+                          token="buffs")
+    for number, line in enumerate(typed, 1):
+        try:
+            parse_buff(line)
+        except MathhammerError as exc:
+            raise exc.located(f"buffs line {number}") from None
+    return ticked_boxes + typed

@@ -51,6 +51,7 @@ def wh40k_job(query: Mapping[str, str], units: Units | None = None) -> Work:
         raise OptionError(f"{len(weapons)} weapon lines by {len(targets)} targets is "
                           f"{len(weapons) * len(targets)} pairings; at most {MAX_CELLS} at once")
     options = forms.wh40k_options(query)
+    options["buffs"] = forms.wh40k_buffs(query)
     engine = forms.read_engine(query)
     weapons = melee_when_charged(weapons, options.get("charged", False))
     for line in weapons + targets:
@@ -62,7 +63,7 @@ def _wh40k_answer(attackers: list[Any], targets: list[str], options: dict[str, A
                   engine: forms.Engine) -> Answer:
     """One pairing (:func:`mathhammer.exact` / :func:`mathhammer.simulate`: its table and
     distributions), or a grid (:func:`mathhammer.compare`: its table, heat map and "at least
-    k" chart)."""
+    k" chart); ``options["buffs"]``: the named buffs of every cell."""
     from mathhammer import charts
     from mathhammer.wh40k.comparisons import compare, table, to_markdown
 
@@ -78,7 +79,8 @@ def _wh40k_answer(attackers: list[Any], targets: list[str], options: dict[str, A
     for chart in shown:
         downloads.update(chart.downloads())
     html = page("answer_40k.html", grid=table(frame).to_html(), single=None, single_table="",
-                charts=shown, engine=engine.words(), downloads=downloads)
+                charts=shown, engine=engine.words(), downloads=downloads,
+                buffs=buff_words(kept.results.values()))
     return Answer(html, downloads, chart_views(shown))
 
 
@@ -99,8 +101,18 @@ def _pairing_answer(attacker: Any, target: str, options: dict[str, Any],
     html = page("answer_40k.html", grid="", single=result,
                 single_table=result.table().to_html(),
                 at_least=at_least_html(result, ("damage", "models_destroyed")), charts=shown,
-                engine=engine.words(per=""), downloads=downloads)
+                engine=engine.words(per=""), downloads=downloads, buffs=buff_words([result]))
     return Answer(html, downloads, chart_views(shown))
+
+
+def buff_words(results: Any) -> list[str]:
+    """``Buffs: ...`` and ``Not applied: ...`` lines over ``results`` (each name once)."""
+    said: dict[str, list[str]] = {"Buffs": [], "Not applied": []}
+    for result in results:
+        found = result.inputs.get("buffs") or {}
+        said["Buffs"] += found.get("applied", [])
+        said["Not applied"] += found.get("not_applied", [])
+    return [f"{key}: {'; '.join(dict.fromkeys(names))}" for key, names in said.items() if names]
 
 
 #: Warmachine rule switches the page offers (the command line's flags of the same names).

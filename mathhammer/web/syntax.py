@@ -29,6 +29,16 @@ SYNTAX: dict[tuple[str, str], Syntax] = {
         ("5x Intercessor: T4 Sv3+ W2 [INFANTRY]", "5x Terminator: T5 Sv2+ InSv4+ W3",
          "10x Cultist: T3 Sv6+ W1 FNP6+", "MEQ", "10x GEQ"),
         "A reference name (MEQ, TEQ, GEQ, VEQ, KEQ…) works as a whole line, with a count."),
+    ("40k", "buff"): Syntax(
+        "[NAME:] GRANT[, GRANT] [to MELEE|RANGED weapons] [against KEYWORD] [to KEYWORD] "
+        "[when CONDITION] [(1CP)]",
+        ("Storm of Fire: [IGNORES COVER] to RANGED weapons (1CP)",
+         "Honour the Chapter: +1 to hit to MELEE weapons when charged",
+         "[ANTI-VEHICLE 4+] against VEHICLE", "Armour of Contempt: -1 damage"),
+        "Grants: [ABILITY], +1 to hit, +1 to wound, re-roll hits (of 1), re-roll wounds, +1 "
+        "strength/attacks/damage/AP, critical hits on 5+; the target's: FNP 5+, invulnerable "
+        "4+, cover, -1 damage. Conditions (charged, stationary, half range, below half "
+        "strength...) follow the Situation boxes."),
     ("warmachine", "attack"): Syntax(
         "[Nx] [Name:] MAT… or RAT… POW… [ABILITIES]",
         ("2x Battle hammer: MAT7 POW16 [CHARGE]", "Flamer: RAT5 POW12 [SPRAY 3]"),

@@ -64,8 +64,9 @@ def server():
     thread.join(10)
 
 
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory):
+def chrome(profile: Path, mobile: dict | None = None):
+    """Headless Chromium with its own profile folder; ``mobile``: Chrome's mobileEmulation
+    (``{"deviceMetrics": {"width": 390, ...}}``), else a 1280 x 1000 window."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
@@ -73,11 +74,19 @@ def browser(tmp_path_factory):
     options.binary_location = CHROMIUM
     for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
                  "--no-first-run", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--window-size=1280,1000",
-                 f"--user-data-dir={tmp_path_factory.mktemp('chromium')}"):
+                 "--disable-component-update", "--disable-sync", f"--user-data-dir={profile}"):
         options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    if mobile:
+        options.add_experimental_option("mobileEmulation", mobile)
+    else:
+        options.add_argument("--window-size=1280,1000")
     SHOTS.mkdir(exist_ok=True)
+    return webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    driver = chrome(tmp_path_factory.mktemp("chromium"))
     yield driver
     driver.quit()
 

@@ -9,7 +9,7 @@ import pytest
 
 from mathhammer.web.syntax import SYNTAX, ability_choices
 
-BOXES = {"40k": ("weapon", "target"), "warmachine": ("attack", "target"),
+BOXES = {"40k": ("weapon", "target", "buff"), "warmachine": ("attack", "target"),
          "dust": ("weapon", "target")}
 
 
@@ -29,7 +29,7 @@ def test_each_page_explains_its_boxes_and_keeps_saved_lines(client, path, game):
     for kind in BOXES[game]:
         assert SYNTAX[(game, kind)].grammar in html.unescape(page)
         assert f'data-saved-for="{game}:{kind}"' in page
-    assert page.count('<details class="syntax">') == 2
+    assert page.count('<details class="syntax">') == len(BOXES[game])
 
 
 def test_the_line_writer_is_never_part_of_the_question(client):

@@ -183,6 +183,12 @@ function showError(message) {
   answer.append(p);
 }
 
+function markField(where) {
+  // a refusal located at a box's line ("buffs line 2", the error's location field): mark it
+  const box = where ? document.getElementById(where.split(" ")[0]) : null;
+  if (box && box.tagName === "TEXTAREA") { box.classList.add("invalid"); box.focus(); }
+}
+
 async function poll(job, started) {
   while (running === job.id) {
     const status = await answerOf(await fetch(`/api/jobs/${job.id}`));
@@ -273,7 +279,7 @@ async function start(form, push = true) {
     method: "POST", body: params,
     headers: { "Content-Type": "application/x-www-form-urlencoded" } });
   const job = await answerOf(response);
-  if (job.state === "error") { showProgress(null); showError(job.message); return; }
+  if (job.state === "error") { showProgress(null); showError(job.message); markField(job.location); return; }
   running = job.id;
   await poll(job, Date.now());
 }
