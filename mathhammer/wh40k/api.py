@@ -179,13 +179,19 @@ def _outcomes(plan: CompiledPlan, pmfs: dict[str, np.ndarray]) -> Outcomes:
     return Outcomes(distributions, {"unit_destroyed": float(models[plan.total_models])})
 
 
-def solve_best_rerolls(plan: CompiledPlan, goal: str) -> Outcomes:
-    """:func:`solve_exact` under the best state-dependent Damage re-roll for ``goal``
-    (:func:`mathhammer.wh40k.exact_engine.policies.solve_best`; ``plan`` compiled without a
-    Damage re-roll)."""
+def _best_policy(modifiers: Modifiers) -> bool:
+    """Whether the question asks for a state-dependent Damage re-roll (free or Command)."""
+    return modifiers.reroll_damage == "best" or modifiers.command_reroll == "damage_best"
+
+
+def solve_best_rerolls(plan: CompiledPlan, goal: str, command: bool = False) -> Outcomes:
+    """:func:`solve_exact` under the best state-dependent Damage re-roll for ``goal`` (every
+    roll's, or the one Command Re-roll's with ``command``;
+    :func:`mathhammer.wh40k.exact_engine.policies.solve_best`; ``plan`` compiled without
+    them)."""
     from mathhammer.wh40k.exact_engine.policies import solve_best
 
-    return _outcomes(plan, solve_best(plan, goal).pmfs)
+    return _outcomes(plan, solve_best(plan, goal, command=command).pmfs)
 
 
 def run_monte_carlo(plan: CompiledPlan, trials: int, seed: int | np.random.SeedSequence,
@@ -421,8 +427,9 @@ class Question:
 
             compiler = compiled_plan if exact else compile_plan
             modifiers = self.modifiers
-            if exact and modifiers.reroll_damage == "best":   # the policy search reads
-                modifiers = dataclasses.replace(modifiers, reroll_damage="none")
+            if exact and _best_policy(modifiers):   # the policy search reads the
+                modifiers = dataclasses.replace(   # laws of fresh rolls (never with
+                    modifiers, reroll_damage="none", command_reroll="none")   # another re-roll)
             self._plans[exact] = compiler(
                 self.weapons, self.target, self.situation, modifiers, self.rules,
                 attacker_monster_vehicle=self.monster_vehicle, sampling_tables=not exact)
@@ -467,8 +474,9 @@ class Wh40kGame(Game[Question]):
         return run_monte_carlo(question.plan, trials, seed, progress=progress)
 
     def run_exact(self, question: Question) -> Outcomes:
-        if question.modifiers.reroll_damage == "best":
-            return solve_best_rerolls(question.exact_plan, question.modifiers.reroll_goal)
+        if _best_policy(question.modifiers):
+            return solve_best_rerolls(question.exact_plan, question.modifiers.reroll_goal,
+                                      command=question.modifiers.command_reroll == "damage_best")
         return solve_exact(question.exact_plan)
 
     def inputs_of(self, question: Question, method: str) -> dict[str, Any]:

@@ -170,10 +170,13 @@ def _add_modifier_flags(mods: Any) -> None:
                       help="Feel No Pain N+ against all damage (overrides the target line)")
     mods.add_argument("--fnp-mortal", type=int_option(), default=None, metavar="N",
                       help="Feel No Pain N+ against mortal wounds only")
-    mods.add_argument("--command-reroll", choices=["hit", "wound", "damage", "save"],
+    mods.add_argument("--command-reroll",
+                      choices=["hit", "wound", "damage", "save", "damage_best"],
                       default="none",
                       help="one Command Re-roll per activation, on the first hit, wound or "
-                           "save roll that fails, or Damage roll below average")
+                           "save roll that fails, or Damage roll below average; damage_best: "
+                           "on the Damage roll where it gains most (exact only; the policy "
+                           "is printed)")
     mods.add_argument("--fnp-psychic", type=int_option(), default=None, metavar="N",
                       help="Feel No Pain N+ against psychic attacks only ([PSYCHIC] weapons)")
     mods.add_argument("--reroll-damage", choices=["ones", "low", "best"], default="none",
@@ -326,7 +329,7 @@ def _run_exact(args: argparse.Namespace) -> int:
     weapons, target = weapons_from_args(args.weapons, args), target_from_args(args.target, args)
     options = options_from_args(args)
     result = exact(weapons, target, **options)
-    if options.get("reroll_damage") == "best":
+    if options["reroll_damage"] == "best" or options["command_reroll"] == "damage_best":
         _report_best_rerolls(args, weapons, target, options, result)
     elif not report_attribution(args, weapons, target, options, result, _header(result)):
         emit(result, args, _header(result))
@@ -343,8 +346,10 @@ def _report_best_rerolls(args: argparse.Namespace, weapons: list[str], target: A
 
     if getattr(args, "attribution", False):
         raise OptionError("--attribution with --reroll-damage best: ask one of the two")
-    rest = {k: v for k, v in options.items() if k not in ("reroll_damage", "reroll_goal")}
-    policy = best_damage_rerolls(weapons, target, goal=options["reroll_goal"], **rest)
+    rest = {k: v for k, v in options.items()
+            if k not in ("reroll_damage", "reroll_goal", "command_reroll")}
+    policy = best_damage_rerolls(weapons, target, goal=options["reroll_goal"],
+                                 command=options["command_reroll"] == "damage_best", **rest)
     if getattr(args, "json", False):
         print(json.dumps({**result.to_dict(), "damage_rerolls": policy.to_dict()}))
         return

@@ -294,6 +294,12 @@ def checked_command_code(kind: str, situation: Situation, rows: Sequence[Sequenc
     message (a ``{--command_reroll}`` slot for the interface's own words, or the scenario
     activation's key)."""
     options = {"command_reroll": kind}
+    if kind == "damage_best":
+        raise UnsupportedError(f"{setting(kind)} is found by the exact engine against one "
+                               "statline of identical models (mathhammer exact, the "
+                               "optimiser's exact evaluation), not by Monte Carlo or against "
+                               "a unit of several statlines; here use damage",
+                               options=options)
     if kind == "hit" and (situation.overwatch or situation.indirect) \
             and any(not row[AUTO_HIT] for row in rows):
         raise OptionError(f"{setting(kind)}: hit rolls cannot be re-rolled in overwatch or "

@@ -24,8 +24,10 @@ import pandas as pd
 
 from mathhammer.wh40k.profiles import REROLL_GOALS
 
-#: The fixed policies the best one is measured against.
+#: The fixed policies the best one is measured against: Damage re-rolls of every roll, and
+#: where a Command Re-roll goes (none, or the first Damage roll below the average).
 FIXED_POLICIES: tuple[str, ...] = ("none", "ones", "low")
+FIXED_COMMAND_POLICIES: tuple[str, ...] = ("none", "damage")
 #: Rolls-to-come columns shown one by one; more are gathered in a last "N+ more" column.
 SHOWN_TO_COME = 4
 GOAL_WORDS = {"models_destroyed": "mean models destroyed", "damage": "mean wounds lost",
@@ -52,10 +54,13 @@ class DamageRerollPolicy:
     ----------
     goal
         What the policy maximises (:data:`~mathhammer.wh40k.profiles.REROLL_GOALS`).
+    command
+        Whether the policy places one Command Re-roll (else every roll may be re-rolled).
     value
         The goal under the best policy.
     fixed
-        The goal under each fixed policy, by name (``none``, ``ones``, ``low``).
+        The goal under each fixed policy, by name (``none``, ``ones``, ``low``; with
+        ``command``: ``none`` and ``damage``, the first Damage roll below the average).
     decisions
         Every reachable choice, one row each: weapon, roll, models destroyed, wounds left on
         the model, rolls to come, the results re-rolled, the chance of meeting it.
@@ -65,6 +70,7 @@ class DamageRerollPolicy:
     value: float
     fixed: dict[str, float]
     decisions: pd.DataFrame
+    command: bool = False
 
     @property
     def best_fixed(self) -> tuple[str, float]:
@@ -74,13 +80,20 @@ class DamageRerollPolicy:
 
     def grids(self) -> list[PolicyGrid]:
         """One :class:`PolicyGrid` per weapon and kind of Damage roll that has a choice."""
-        return [_grid(title, rows) for title, rows in self.decisions.groupby("roll", sort=False)]
+        what = "results that take the Command Re-roll" if self.command else \
+            "results to roll again"
+        return [_grid(f"{title}: {what}", rows)
+                for title, rows in self.decisions.groupby("roll", sort=False)]
 
     def text(self, digits: int = 3) -> str:
         """The grids and the comparison with the fixed policies, for a terminal."""
-        lines = [f"Best Damage re-rolls for the {GOAL_WORDS[self.goal]} (exact): each result "
-                 "below is rolled again, by the wounds the model has left (rows) and the "
-                 "batch's Damage rolls still to come after this one (columns); - never met."]
+        what = ("The Command Re-roll's best Damage roll" if self.command
+                else "Best Damage re-rolls")
+        which = ("while the Command Re-roll is in hand, each result below takes it"
+                 if self.command else "each result below is rolled again")
+        lines = [f"{what} for the {GOAL_WORDS[self.goal]} (exact): {which}, by the wounds the "
+                 "model has left (rows) and the batch's Damage rolls still to come after this "
+                 "one (columns); - never met."]
         for grid in self.grids():
             lines += ["", grid.title, grid.frame.to_string()]
             lines += [f"  * {e}" for e in grid.exceptions]
@@ -93,21 +106,27 @@ class DamageRerollPolicy:
 
     def to_dict(self) -> dict[str, Any]:
         """Plain values for JSON."""
-        return {"goal": self.goal, "value": self.value, "fixed": dict(self.fixed),
+        return {"goal": self.goal, "command": self.command, "value": self.value,
+                "fixed": dict(self.fixed),
                 "decisions": self.decisions.to_dict("records")}
 
 
 def best_damage_rerolls(weapons: Any, target: Any, *, goal: str = "models_destroyed",
-                        **options: Any) -> DamageRerollPolicy:
+                        command: bool = False, **options: Any) -> DamageRerollPolicy:
     """The best Damage re-roll of ``weapons`` against ``target`` for ``goal``.
 
     Parameters
     ----------
     weapons, target, options
-        As :func:`mathhammer.exact` takes them (``reroll_damage`` is set here).
+        As :func:`mathhammer.exact` takes them (``reroll_damage``, ``command_reroll`` and
+        ``reroll_goal`` are set here).
     goal
         ``"models_destroyed"`` (mean, the default), ``"damage"`` (mean wounds lost) or
         ``"unit_destroyed"`` (the chance).
+    command
+        False: every Damage roll may be re-rolled (``reroll_damage="best"``); True: one
+        Command Re-roll, on the Damage roll where it gains most
+        (``command_reroll="damage_best"``).
 
     Raises
     ------
@@ -117,12 +136,16 @@ def best_damage_rerolls(weapons: Any, target: Any, *, goal: str = "models_destro
     from mathhammer.wh40k.api import GAME, exact
     from mathhammer.wh40k.exact_engine.policies import solve_best
 
-    options = {k: v for k, v in options.items() if k not in ("reroll_damage", "reroll_goal")}
-    question = GAME.compile(weapons, target, reroll_damage="best", reroll_goal=goal, **options)
-    best = solve_best(question.exact_plan, goal)
-    fixed = {p: _goal_value(exact(weapons, target, reroll_damage=p, **options), goal)
-             for p in FIXED_POLICIES}
-    return DamageRerollPolicy(goal, best.value, fixed, _decisions(question.exact_plan, best))
+    options = {k: v for k, v in options.items()
+               if k not in ("reroll_damage", "reroll_goal", "command_reroll")}
+    name, best_name, policies = (("command_reroll", "damage_best", FIXED_COMMAND_POLICIES)
+                                 if command else ("reroll_damage", "best", FIXED_POLICIES))
+    question = GAME.compile(weapons, target, reroll_goal=goal, **{name: best_name}, **options)
+    best = solve_best(question.exact_plan, goal, command=command)
+    fixed = {p: _goal_value(exact(weapons, target, **{name: p}, **options), goal)
+             for p in policies}
+    return DamageRerollPolicy(goal, best.value, fixed, _decisions(question.exact_plan, best),
+                              command)
 
 
 def _goal_value(result: Any, goal: str) -> float:
@@ -185,9 +208,10 @@ def _grid(title: str, rows: pd.DataFrame) -> PolicyGrid:
         frame.loc[wounds_left, column] = usual + ("*" if len(choices) > 1 else "")
         for other in sorted(set(choices) - {usual}):
             models = ", ".join(str(m) for m in sorted(where[(wounds_left, column, other)]))
-            exceptions.append(f"{wounds_left} wounds left, {column}, with {models} models "
-                              f"destroyed: {other}")
-    return PolicyGrid(f"{title}: results to roll again", frame, tuple(exceptions))
+            plural = "" if models == "1" else "s"
+            exceptions.append(f"{wounds_left} wounds left, {column}, with {models} "
+                              f"model{plural} destroyed: {other}")
+    return PolicyGrid(title, frame, tuple(exceptions))
 
 
 def _fmt(value: float, digits: int, signed: bool = False) -> str:

@@ -102,7 +102,8 @@ def simulate_from_exact(weapons: Any, target: Any, *, trials: int, seed: Any,
 
     trials, seed = check_trials(trials), check_seed(seed)
     question = GAME.compile(weapons, target, **options)
-    if question.modifiers.reroll_damage == "best":   # exact only: the kernel path refuses it
+    if "best" in (question.modifiers.reroll_damage, question.modifiers.command_reroll[-4:]):
+        # exact only: the kernel's path refuses it in one line
         return None
     try:
         tallies = draw_tallies(question.exact_plan, trials, seed)

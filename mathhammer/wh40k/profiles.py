@@ -32,7 +32,7 @@ DAMAGE_REROLL_POLICIES: tuple[str, ...] = (*DICE_REROLL_POLICIES, "best")
 #: What ``reroll_damage="best"`` maximises: a mean, or the chance the unit is destroyed.
 REROLL_GOALS: tuple[str, ...] = ("models_destroyed", "damage", "unit_destroyed")
 #: Rolls a Command Re-roll can be spent on (once per activation, on the first that fails).
-COMMAND_REROLLS: tuple[str, ...] = ("none", "hit", "wound", "damage", "save")
+COMMAND_REROLLS: tuple[str, ...] = ("none", "hit", "wound", "damage", "save", "damage_best")
 
 
 def _is_bool(value: object) -> bool:
@@ -555,6 +555,9 @@ class Modifiers:
         already (``save`` is the defender's, and not on a save that cannot pass); ``damage``
         the first Damage roll below the dice expression's average (only its lowest die for
         a roll of several dice, see :attr:`Rules.cmd_reroll_multi_dice`). Both engines.
+        ``damage_best``: on the Damage roll where it gains most for ``reroll_goal``, knowing
+        the wounds the model has left and the rolls to come (exact engine only, its whole
+        roll re-rolled; :mod:`mathhammer.wh40k.exact_engine.policies`).
     """
 
     hit_mod: int = 0
@@ -596,10 +599,15 @@ class Modifiers:
             raise OptionError(f"{{reroll_goal}} is not a goal for the best Damage re-roll; "
                               f"use one of {', '.join(REROLL_GOALS)}",
                               options={"reroll_goal": self.reroll_goal})
-        if self.reroll_damage == "best" and self.command_reroll == "damage":
-            raise OptionError("{command_reroll} damage with reroll_damage = best: every "
-                              "Damage roll already gets its best re-roll",
-                              options={"command_reroll": "damage"})
+        if self.reroll_damage != "none" and self.command_reroll == "damage_best":
+            raise OptionError(f"{{command_reroll}} with reroll_damage = "
+                              f"{self.reroll_damage}: a Damage roll is re-rolled only once; "
+                              "drop one of the two",
+                              options={"command_reroll": self.command_reroll})
+        if self.reroll_damage == "best" and self.command_reroll != "none":
+            raise OptionError("{command_reroll} with reroll_damage = best: the best Damage "
+                              "re-roll is found without a Command Re-roll; drop one of the two",
+                              options={"command_reroll": self.command_reroll})
         for name in ("reroll_hits", "reroll_wounds", "reroll_saves"):
             value = getattr(self, name)
             if value not in REROLL_POLICIES:

@@ -111,16 +111,22 @@ class BestDamageRerolls:
     decisions: tuple[Decision, ...]
 
 
-def solve_best(plan: CompiledPlan, goal: str = "models_destroyed") -> BestDamageRerolls:
+def solve_best(plan: CompiledPlan, goal: str = "models_destroyed", *,
+               command: bool = False) -> BestDamageRerolls:
     """The best Damage re-roll policy of ``plan`` for ``goal``, and the pmfs under it.
 
     Parameters
     ----------
     plan
-        Compiled with ``reroll_damage="none"`` (its damage laws are those of a fresh roll).
+        Compiled with ``reroll_damage="none"`` and no Command Re-roll (its damage laws are
+        those of a fresh roll).
     goal
         ``"models_destroyed"`` (the mean), ``"damage"`` (mean wounds lost) or
         ``"unit_destroyed"`` (the chance).
+    command
+        False: every Damage roll may be re-rolled (``reroll_damage="best"``). True: one
+        Command Re-roll for the whole run, spent on the Damage roll where it gains most
+        (``command_reroll="damage_best"``): the state also says whether it is still in hand.
 
     Raises
     ------
@@ -134,19 +140,21 @@ def solve_best(plan: CompiledPlan, goal: str = "models_destroyed") -> BestDamage
               _roll_steps(plan, b, DEVASTATING_ROLL, models, wounds))
              for b in range(plan.n_batches)]
     joints = [unsaved_and_devastating_pmf(plan, b) for b in range(plan.n_batches)]
-    _check_work(joints, rolls, size)
-    value = _terminal_value(goal, models, wounds)
+    layers = 2 if command else 1   # command: [re-roll spent, re-roll in hand]
+    _check_work(joints, rolls, size * layers)
+    terminal = _terminal_value(goal, models, wounds)
+    value = np.repeat(terminal[None], layers, axis=0)
     choices: list[dict] = [{} for _ in range(plan.n_batches)]
     for b in range(plan.n_batches - 1, -1, -1):
         value = _batch_backward(joints[b], rolls[b], value, choices[b])
-    state = np.zeros(size)
-    state[0] = 1.0
+    state = np.zeros((layers, size))
+    state[-1, 0] = 1.0
     decisions: list[Decision] = []
     for b in range(plan.n_batches):
         state = _batch_forward(b, joints[b], rolls[b], state, choices[b], decisions)
-    pmfs = pmfs_of(plan, state, wounds)
-    final = float(state @ _terminal_value(goal, models, wounds)[:, 0])
-    return BestDamageRerolls(pmfs, goal, final, tuple(decisions))
+    lost = state.sum(axis=0)
+    return BestDamageRerolls(pmfs_of(plan, lost, wounds), goal, float(lost @ terminal[:, 0]),
+                             tuple(decisions))
 
 
 def _check(plan: CompiledPlan, goal: str) -> tuple[int, int]:
@@ -220,16 +228,22 @@ def _roll_steps(plan: CompiledPlan, b: int, roll: str, models: int, wounds: int)
 
 def _best_roll(roll: RollSteps, after: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
     """The value of one Damage roll before it is rolled, with ``after`` the value once it is
-    inflicted (``[wounds lost, (goal, tie-break)]``); and, for a random roll, which raw
-    results to re-roll in each state (``[result, wounds lost]``)."""
-    kept = roll.steps @ after                       # [result, wounds lost, value]
-    again = roll.fresh @ after
+    inflicted (``[layer, wounds lost, (goal, tie-break)]``); and, for a random roll, which
+    raw results to re-roll in each state of the top layer (``[result, wounds lost]``).
+
+    The top layer holds the choice (a free re-roll, or the Command Re-roll in hand, after
+    which layer 0 follows); a layer below it (the Command Re-roll spent) has none."""
+    top = after.shape[0] - 1
+    out = roll.fresh @ after                        # every layer, no choice
     if not roll.random:
-        return again, None
+        return out, None
+    kept = roll.steps @ after[top]                  # [result, wounds lost, value]
+    again = out[0]
     margin = TIE * np.maximum(np.abs(kept), 1.0)
     better, tied = again > kept + margin, np.abs(again - kept) <= margin
     reroll = better[..., 0] | (tied[..., 0] & better[..., 1])
-    return np.tensordot(roll.chances, np.where(reroll[..., None], again, kept), axes=1), reroll
+    out[top] = np.tensordot(roll.chances, np.where(reroll[..., None], again, kept), axes=1)
+    return out, reroll
 
 
 def _batch_backward(joint: np.ndarray, rolls: tuple[RollSteps, RollSteps],
@@ -257,13 +271,17 @@ def _batch_backward(joint: np.ndarray, rolls: tuple[RollSteps, RollSteps],
     return total
 
 
-def _forward_roll(roll: RollSteps, state: np.ndarray, choice: np.ndarray | None) -> np.ndarray:
-    """The law of wounds lost after one roll taken as ``choice`` says."""
+def _forward_roll(roll: RollSteps, mass: np.ndarray, choice: np.ndarray | None) -> np.ndarray:
+    """The law of (layer, wounds lost) after one roll taken as ``choice`` says."""
+    after = mass @ roll.fresh
     if choice is None:
-        return state @ roll.fresh
-    kept = (roll.chances[:, None] * ~choice) * state       # [result, wounds lost]
-    again = (roll.chances[:, None] * choice * state).sum(axis=0)
-    return np.einsum("rs,rst->t", kept, roll.steps) + again @ roll.fresh
+        return after
+    top = mass.shape[0] - 1
+    kept = (roll.chances[:, None] * ~choice) * mass[top]       # [result, wounds lost]
+    again = (roll.chances[:, None] * choice * mass[top]).sum(axis=0)
+    after[top] = np.einsum("rs,rst->t", kept, roll.steps)
+    after[0] += again @ roll.fresh
+    return after
 
 
 def _batch_forward(b: int, joint: np.ndarray, rolls: tuple[RollSteps, RollSteps],
@@ -271,7 +289,7 @@ def _batch_forward(b: int, joint: np.ndarray, rolls: tuple[RollSteps, RollSteps]
     """The law of wounds lost after batch b under the policy; appends the choices met."""
     normal, mortal = rolls
     unsaved, critical = joint.shape
-    before_mortal = np.zeros((critical, len(state)))
+    before_mortal = np.zeros((critical,) + state.shape)
     for k in range(critical):
         if not joint[:, k].any():
             continue
@@ -291,9 +309,11 @@ def _batch_forward(b: int, joint: np.ndarray, rolls: tuple[RollSteps, RollSteps]
 
 def _note(decisions: list[Decision], b: int, roll_name: str, roll: RollSteps,
           mass: np.ndarray, choice: np.ndarray | None, to_come: int) -> None:
-    """Record the choices met at this stage (states reached with some probability)."""
+    """Record the choices met at this stage (states of the top layer reached with some
+    probability)."""
     if choice is None:
         return
+    mass = mass[-1]
     for lost in np.flatnonzero(mass[:-1] >= MIN_REACH).tolist():   # a destroyed unit rolls none
         rerolled = tuple(int(v) for v in roll.values[choice[:, lost]])
         decisions.append(Decision(b, roll_name, lost, to_come, rerolled, float(mass[lost])))

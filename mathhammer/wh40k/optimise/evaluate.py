@@ -231,7 +231,8 @@ class ExactEvaluator:
         for k, per_target in enumerate(self._loads(orders)):
             situation = scenario.activations[order[k]].situation
             modifiers = self.space.modifiers_of(orders, order[k])
-            if modifiers.reroll_damage == "best" and self.reroll_goal:   # for the objective
+            if self.reroll_goal and "best" in (modifiers.reroll_damage,   # for the objective
+                                               modifiers.command_reroll[-4:]):
                 modifiers = dataclasses.replace(modifiers, reroll_goal=self.reroll_goal)
             for target, lines in per_target.items():
                 blast = any(w.has(ab.BLAST) or w.has(ab.CLEAVE) for w, _ in lines)

@@ -13,6 +13,14 @@ D3 damage, goal models destroyed. Each attack wounds on 2+ (5/6), so u ~ Bin(2, 
 E = 10/36 * 5/9 + 25/36 * 104/81 = 1525/1458 = 1.0460. The fixed policies: ``low`` and ``ones``
 (a 1 on a D3) 230/243 = 0.9465, ``none`` 85/108; always re-rolling 1 and 2 gives 102/81 at
 u = 2, below 104/81: the gain is in the state (keep a 2 on the second model's last wound).
+
+One Command Re-roll instead (``command_reroll="damage_best"``), same case. u = 1: spend it on
+a 1 or 2: 5/9. u = 2, first roll: a 3 keeps it (1 + 5/9 = 14/9); a kept 2 leaves 1 wound, so
+the second roll kills whatever it shows (1); a kept 1 leaves 2 wounds and the re-roll still
+in hand for the second roll (8/9); spending it on the first roll gives a fresh roll and a
+second roll without it: (1 + 1/3 + 1 + 2/3) / 3 = 1. A 2 ties on models (1 against 1) and
+the tie goes to the mean wounds lost (3 kept, 32/9 re-rolled): spend it on 1-2, worth
+1/3 * 14/9 + 2/3 * 1 = 32/27. E = 10/36 * 5/9 + 25/36 * 32/27 = 475/486.
 """
 
 from __future__ import annotations
@@ -40,6 +48,8 @@ def test_hand_derived_case() -> None:
                              ("none", Fraction(85, 108))):
         fixed = mh.exact(HAND_WEAPON, HAND_TARGET, reroll_damage=policy)
         assert fixed.mean("models_destroyed") == pytest.approx(float(expected), abs=1e-12)
+    command = mh.exact(HAND_WEAPON, HAND_TARGET, command_reroll="damage_best")
+    assert command.mean("models_destroyed") == pytest.approx(475 / 486, abs=1e-12)
 
 
 # -- brute force ------------------------------------------------------------------------------
@@ -83,11 +93,13 @@ def _damage_faces(count: int, sides: int, constant: int) -> dict[int, float]:
 
 
 def brute_force(attacks: int, hit: int, wound: int, save: int, damage: tuple[int, int, int],
-                models: int, wounds: int, fnp: int, devastating: bool, goal: str):
+                models: int, wounds: int, fnp: int, devastating: bool, goal: str,
+                command: bool = False):
     """(goal value, law of wounds lost) of the best Damage re-roll, decision by decision.
 
-    The state is (models destroyed, wounds the wounded model has lost); each roll is kept or
-    rolled again by comparing (goal, tie-break) values computed by recursion over every die.
+    The state is (wounds lost, re-roll in hand); each roll is kept or rolled again (a free
+    re-roll every roll, or with ``command`` one for the whole run) by comparing (goal,
+    tie-break) values computed by recursion over every die.
     """
     law = _count_law(attacks, _attack_outcomes(hit, wound, save, devastating))
     faces = _damage_faces(*damage)
@@ -123,13 +135,20 @@ def brute_force(attacks: int, hit: int, wound: int, save: int, damage: tuple[int
         return value, total
 
     @lru_cache(maxsize=None)
-    def rolls(lost: int, left: int):
-        """Best (value pair, law) with ``left`` Damage rolls to make from ``lost``."""
+    def rolls(lost: int, left: int, hand: bool = True):
+        """Best (value pair, law) with ``left`` Damage rolls to make from ``lost``, a re-roll
+        in ``hand`` or not."""
         if left == 0 or lost == models * wounds:
             return np.array(scores(lost)), {lost: 1.0}
-        keeps = {v: mix([(p, rolls(after, left - 1)) for after, p in inflict(lost, v).items()])
-                 for v in faces}
-        again = mix([(faces[v], keeps[v]) for v in faces])
+        after_keep = hand if command else True
+        keeps = {v: mix([(p, rolls(after, left - 1, after_keep))
+                         for after, p in inflict(lost, v).items()]) for v in faces}
+        spent = keeps if not command else {
+            v: mix([(p, rolls(after, left - 1, False)) for after, p in inflict(lost, v).items()])
+            for v in faces}
+        again = mix([(faces[v], spent[v]) for v in faces])
+        if not hand or len(faces) == 1:
+            return mix([(faces[v], keeps[v]) for v in faces])
         chosen = []
         for v, p in faces.items():
             kept = keeps[v]
@@ -165,13 +184,18 @@ def _line(attacks: int, hit: int, wound: int, save: int, damage: tuple[int, int,
     return line, toughness
 
 
+def _target(case) -> str:
+    attacks, hit, wound, save, damage, models, wounds, fnp, devastating = case
+    toughness = _line(attacks, hit, wound, save, damage, devastating)[1]
+    return (f"{models}x T{toughness} Sv{save if save < 7 else '-'}"
+            + ("+" if save < 7 else "") + f" W{wounds}" + (f" FNP{fnp}+" if fnp < 7 else ""))
+
+
 @pytest.mark.parametrize("goal", ["models_destroyed", "damage", "unit_destroyed"])
 @pytest.mark.parametrize("case", CASES)
 def test_equals_brute_force(case, goal: str) -> None:
     attacks, hit, wound, save, damage, models, wounds, fnp, devastating = case
-    line, toughness = _line(attacks, hit, wound, save, damage, devastating)
-    target = (f"{models}x T{toughness} Sv{save if save < 7 else '-'}"
-              + ("+" if save < 7 else "") + f" W{wounds}" + (f" FNP{fnp}+" if fnp < 7 else ""))
+    line, target = _line(attacks, hit, wound, save, damage, devastating)[0], _target(case)
     result = mh.exact(line, target, reroll_damage="best", reroll_goal=goal)
     value, law = brute_force(attacks, hit, wound, save, damage, models, wounds, fnp,
                              devastating, goal)
@@ -192,6 +216,27 @@ def test_equals_brute_force(case, goal: str) -> None:
         assert measured >= fixed_value - 1e-12
 
 
+@pytest.mark.parametrize("goal", ["models_destroyed", "unit_destroyed"])
+@pytest.mark.parametrize("case", CASES)
+def test_command_reroll_placed_as_brute_force_places_it(case, goal: str) -> None:
+    attacks, hit, wound, save, damage, models, wounds, fnp, devastating = case
+    line, target = _line(attacks, hit, wound, save, damage, devastating)[0], _target(case)
+    result = mh.exact(line, target, command_reroll="damage_best", reroll_goal=goal)
+    value, law = brute_force(attacks, hit, wound, save, damage, models, wounds, fnp,
+                             devastating, goal, command=True)
+    expected = np.zeros(models * wounds + 1)
+    for lost, p in law.items():
+        expected[lost] += p
+    np.testing.assert_allclose(result.distribution("damage").probabilities, expected,
+                               atol=1e-12)
+    for fixed in ("none", "damage"):   # never worse than the first roll below average
+        other = mh.exact(line, target, command_reroll=fixed)
+        assert ((result.mean("models_destroyed"), result.probability("unit_destroyed"))
+                [goal == "unit_destroyed"]
+                >= (other.mean("models_destroyed"), other.probability("unit_destroyed"))
+                [goal == "unit_destroyed"] - 1e-12)
+
+
 def test_monte_carlo_refuses_in_one_line() -> None:
     with pytest.raises(UnsupportedError, match="exact engine"):
         mh.simulate(HAND_WEAPON, HAND_TARGET, reroll_damage="best", trials=1000)
@@ -200,8 +245,13 @@ def test_monte_carlo_refuses_in_one_line() -> None:
 def test_refusals() -> None:
     with pytest.raises(OptionError, match="reroll_goal"):
         mh.exact(HAND_WEAPON, HAND_TARGET, reroll_damage="best", reroll_goal="fun")
-    with pytest.raises(OptionError, match="command_reroll"):
-        mh.exact(HAND_WEAPON, HAND_TARGET, reroll_damage="best", command_reroll="damage")
+    for command in ("damage", "hit", "damage_best"):   # never silently without it
+        with pytest.raises(OptionError, match="command_reroll"):
+            mh.exact(HAND_WEAPON, HAND_TARGET, reroll_damage="best", command_reroll=command)
+    with pytest.raises(OptionError, match="re-rolled only once"):
+        mh.exact(HAND_WEAPON, HAND_TARGET, reroll_damage="low", command_reroll="damage_best")
+    with pytest.raises(UnsupportedError, match="exact engine"):
+        mh.simulate(HAND_WEAPON, HAND_TARGET, command_reroll="damage_best", trials=1000)
     with pytest.raises(OptionError, match="reroll_attacks"):
         mh.exact(HAND_WEAPON, HAND_TARGET, reroll_attacks="best")
     with pytest.raises(UnsupportedError, match="DEVASTATING"):
