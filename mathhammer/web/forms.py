@@ -90,6 +90,10 @@ WH40K_FIELDS = (
     Choice("reroll_hits", "Re-roll hits", _REROLLS),
     Choice("reroll_wounds", "Re-roll wounds", _REROLLS),
     Choice("reroll_saves", "Re-roll saves", ("none", "ones", "failed", "all")),
+    Choice("reroll_damage", "Re-roll damage", ("none", "ones", "low", "best")),
+    Choice("command_reroll", "Command Re-roll",
+           ("none", "hit", "wound", "damage", "save", "damage_best")),
+    Choice("reroll_goal", "Best re-roll for", ("models_destroyed", "damage", "unit_destroyed")),
     Choice("lethal_policy", "Lethal hits", ("always", "never", "ev")),
 )
 ENGINE = Choice("engine", "Engine", ("exact", "monte-carlo"))

@@ -101,8 +101,34 @@ def _pairing_answer(attacker: Any, target: str, options: dict[str, Any],
     html = page("answer_40k.html", grid="", single=result,
                 single_table=result.table().to_html(),
                 at_least=at_least_html(result, ("damage", "models_destroyed")), charts=shown,
-                engine=engine.words(per=""), downloads=downloads, buffs=buff_words([result]))
+                engine=engine.words(per=""), downloads=downloads, buffs=buff_words([result]),
+                policy=_policy_html(weapons, profile, options) if engine.exact else "")
     return Answer(html, downloads, chart_views(shown))
+
+
+def _policy_html(weapons: list[Any], profile: Any, options: dict[str, Any]) -> str:
+    """The best Damage re-roll's choices as tables, when the question asks for it
+    (``reroll_damage = best`` or ``command_reroll = damage_best``); else ``""``."""
+    import html
+
+    from mathhammer.report.tables import Table
+    from mathhammer.wh40k.damage_policy import best_damage_rerolls
+
+    command = options.get("command_reroll") == "damage_best"
+    if options.get("reroll_damage") != "best" and not command:
+        return ""
+    rest = {k: v for k, v in options.items()
+            if k not in ("reroll_damage", "command_reroll", "reroll_goal")}
+    policy = best_damage_rerolls(weapons, profile, goal=options.get("reroll_goal",
+                                                                    "models_destroyed"),
+                                 command=command, **rest)
+    lines = policy.text().splitlines()
+    parts = [f"<p class=\"hint\">{html.escape(lines[0])}</p>"]
+    for grid in policy.grids():
+        parts.append(Table(grid.frame.reset_index(), caption=grid.title).to_html())
+        parts += [f"<p class=\"hint\">* {html.escape(e)}</p>" for e in grid.exceptions]
+    parts.append(f"<p>{html.escape(lines[-1])}</p>")
+    return "\n".join(parts)
 
 
 def buff_words(results: Any) -> list[str]:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any, cast
 
 import numpy as np
@@ -29,7 +30,7 @@ import numpy as np
 from mathhammer.core.result import EXACT, Distribution, Result
 from mathhammer.errors import UnsupportedError, within
 from mathhammer.wh40k import api
-from mathhammer.wh40k.exact_engine import chains as engine, command
+from mathhammer.wh40k.exact_engine import chains as engine, command, policies
 from mathhammer.wh40k.exact_engine.batches import SolvedTables, batchable, most_hits, solve_tables
 from mathhammer.wh40k.exact_engine.cells import CellTables, cell_tables
 from mathhammer.wh40k.profiles import TargetProfile, Weapon, field_values
@@ -296,10 +297,16 @@ def _solve_alone(weapons: Sequence[Weapon], profile: TargetProfile, setting: tup
                  name: str | None) -> ExactCell:
     """One cell by the cell-by-cell engine (a refusal starts with ``name``)."""
     situation, modifiers, rules, monster_vehicle = setting
+    best = modifiers.reroll_damage == "best" or modifiers.command_reroll == "damage_best"
     try:
-        plan = engine.compiled_plan(list(weapons), profile, situation, modifiers, rules,
-                                    attacker_monster_vehicle=monster_vehicle)
-        pmfs = (command if plan.command_reroll else engine).solve(plan)
+        plan = engine.compiled_plan(list(weapons), profile, situation, replace(
+            modifiers, reroll_damage="none", command_reroll="none") if best else modifiers,
+            rules, attacker_monster_vehicle=monster_vehicle)
+        if best:   # the state-dependent Damage re-roll (exact_engine.policies)
+            pmfs = policies.solve_best(plan, modifiers.reroll_goal,
+                                       command=modifiers.command_reroll != "none").pmfs
+        else:
+            pmfs = (command if plan.command_reroll else engine).solve(plan)
     except UnsupportedError as exc:
         if name is None:
             raise

@@ -2,7 +2,7 @@
 
 import pytest
 
-from mathhammer.errors import OptionError, ProfileError
+from mathhammer.errors import MathhammerError, OptionError, ProfileError
 from mathhammer.web.games import MAX_CELLS, dust_job, warmachine_job, wh40k_job
 
 
@@ -88,3 +88,27 @@ def test_a_bad_buff_line_is_refused_naming_its_token_and_line():
     assert (error.token, error.location) == ("tasty", "buffs line 2")
     message = page_message(error)
     assert message.startswith("buffs line 2: 'tasty' at column 13") and "\n" not in message
+
+
+def test_40k_best_damage_reroll_shows_its_choices():
+    # tests/wh40k/exact_engine/test_policies.py derives this case by hand: 1525/1458 = 1.046
+    # models; re-roll 1-2 on a fresh W3 model, a 1 with 2 wounds left, nothing with 1 left
+    query = {"weapons": "Gun: A2 BSN/A S8 AP0 DD3 [TORRENT]", "targets": "2x T4 Sv- W3",
+             "engine": "exact", "reroll_damage": "best"}
+    html = wh40k_job(query)().html
+    assert "1.046" in html and 'id="damage-policy"' in html
+    assert "Gun (D3): results to roll again" in html
+    assert "gain over the best fixed (ones) +0.0995" in html
+    command = wh40k_job({**query, "reroll_damage": "none", "command_reroll": "damage_best"})()
+    assert "0.977" in command.html and "take the Command Re-roll" in command.html  # 475/486
+    plain = wh40k_job({**query, "reroll_damage": "low"})().html
+    assert "0.947" in plain and 'id="damage-policy"' not in plain                  # 230/243
+    grid = wh40k_job({**query, "targets": "2x T4 Sv- W3\n3x T6 Sv3+ W4"})().html
+    assert "1.05" in grid   # a grid's cells take the best re-roll too
+
+
+def test_40k_best_damage_reroll_is_refused_by_monte_carlo_in_one_line():
+    query = {"weapons": "Gun: A2 BSN/A S8 AP0 DD3 [TORRENT]", "targets": "2x T4 Sv- W3",
+             "engine": "monte-carlo", "reroll_damage": "best"}
+    with pytest.raises(MathhammerError, match="exact engine"):
+        wh40k_job(query)()

@@ -102,3 +102,26 @@ def test_an_exact_grid_frame_is_the_same_with_or_without_its_results():
     slow, results = kept.frame, kept.results
     pd.testing.assert_frame_equal(fast, slow, check_exact=False, rtol=1e-12, atol=1e-15)
     assert len(results) == 9 and set(fast["metric"]) >= {"expected_attacker_mortal_wounds"}
+
+
+def test_best_damage_rerolls_in_a_grid_equal_the_single_question():
+    # each cell solved alone by the policy search (exact_engine/policies.py); the hand case
+    # of tests/wh40k/exact_engine/test_policies.py is 1525/1458
+    import mathhammer as mh
+
+    weapons = {"A": "Heavy gun: A4 BS3+ S8 AP-2 DD6", "B": "Gun: A2 BSN/A S8 AP0 DD3 [TORRENT]"}
+    targets = ["3x T6 Sv3+ W4", "2x T4 Sv- W3"]
+    for options in ({"reroll_damage": "best"}, {"command_reroll": "damage_best"},
+                    {"reroll_damage": "best", "reroll_goal": "unit_destroyed"}):
+        frame = mh.compare(weapons, targets, method="exact", **options)
+        for (name, line) in weapons.items():
+            for target in targets:
+                alone = mh.exact(line, target, **options)
+                row = frame[(frame.attacker == name) & (frame.target == target)
+                            & (frame.metric == "expected_models_destroyed")]
+                assert float(row.value.iloc[0]) == pytest.approx(
+                    alone.mean("models_destroyed"), abs=1e-12)
+    frame = mh.compare(weapons, targets, method="exact", reroll_damage="best")
+    cell = frame[(frame.attacker == "B") & (frame.target == "2x T4 Sv- W3")
+                 & (frame.metric == "expected_models_destroyed")]
+    assert float(cell.value.iloc[0]) == pytest.approx(1525 / 1458, abs=1e-12)

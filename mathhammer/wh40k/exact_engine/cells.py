@@ -167,8 +167,8 @@ def cell_tables(cells: Sequence[tuple[Sequence[Weapon], TargetProfile]],
     """
     situation, modifiers, rules, monster_vehicle = setting
     out: list[CellTables | None] = [None] * len(cells)
-    if modifiers.command_reroll != "none":
-        return out
+    if modifiers.command_reroll != "none" or modifiers.reroll_damage == "best":
+        return out   # solved cell by cell
     classes: dict[tuple, list[int]] = {}
     reads: dict[int, tuple[bool, bool]] = {}
     class_keys: dict[tuple, tuple] = {}   # a target's class key per way of reading it
