@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from mathhammer.cli.options import add_monte_carlo_options, add_output_options, save_chart
@@ -150,10 +150,12 @@ def chart_kind(args: argparse.Namespace) -> str:
     return kind
 
 
-def show_comparison(comparison: Comparison, args: argparse.Namespace, engine: str) -> None:
+def show_comparison(comparison: Comparison, args: argparse.Namespace, engine: str,
+                    extra: Mapping[str, Any] | None = None) -> None:
     """Print or write a comparison as the output options ask: the chart (``--plot``; an
     overlay draws each cell's Result), the CSV of the frame, then exactly one of the JSON
-    object, the Markdown grid or ``Engine: <engine>`` and the plain table."""
+    object (with the keys of ``extra`` added), the Markdown grid or ``Engine: <engine>`` and
+    the plain table."""
     from mathhammer.core.frames import to_json_dict
     from mathhammer.report.frame_tables import pivot, to_markdown
 
@@ -165,7 +167,7 @@ def show_comparison(comparison: Comparison, args: argparse.Namespace, engine: st
     if args.csv:
         frame.to_csv(args.csv, index=False)
     if args.json:
-        print(json.dumps(to_json_dict(frame)))
+        print(json.dumps({**to_json_dict(frame), **(extra or {})}))
     elif args.markdown:
         print(to_markdown(frame, args.metric, digits=args.digits, caption=args.caption))
     else:

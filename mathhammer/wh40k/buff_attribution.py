@@ -3,7 +3,7 @@ removed, as a tidy frame (:func:`attribution`) and a readable table."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from mathhammer.errors import OptionError
@@ -86,23 +86,99 @@ def attribution(weapons: Any, target: Any, buffs: Sequence[str | Buff], *,
     removed.append((ALL_BUFFS, None, run((), how)))
     rows = []
     for name, buff, without in removed:
-        cost = buff.cost if buff is not None else None
-        if buff is None:
-            costs = [b.cost for b in resolved]
-            cost = sum(c for c in costs if c is not None) if all(
-                c is not None for c in costs) and len({b.cost_unit for b in resolved}) == 1 \
-                else None
-        unit = (buff or resolved[0]).cost_unit if cost is not None else ""
+        cost, unit = buff_cost(buff, resolved)
         for metric, (kind, key) in ATTRIBUTION_METRICS.items():
             value_with = getattr(full, kind)(key)
             value_without = getattr(without, kind)(key)
-            gain = value_with - value_without
-            rows.append({"buff": name, "cost": cost if cost is not None else float("nan"),
-                         "cost_unit": unit, "metric": metric, "with_buffs": value_with,
-                         "without_buff": value_without, "gain": gain,
-                         "gain_per_cost": gain / cost if cost else float("nan"),
-                         "method": full.method})
+            rows.append({"buff": name, "cost": cost, "cost_unit": unit, "metric": metric,
+                         **_gain(value_with, value_without, cost), "method": full.method})
     return pd.DataFrame(rows)
+
+
+def buff_cost(buff: Buff | None, resolved: Sequence[Buff]) -> tuple[float, str]:
+    """A buff's cost and unit (NaN, "" without one); for ``None`` (all the buffs), their
+    total when each has one in the same unit."""
+    if buff is not None:
+        return (float("nan"), "") if buff.cost is None else (buff.cost, buff.cost_unit)
+    if all(b.cost is not None for b in resolved) and len({b.cost_unit for b in resolved}) == 1:
+        return float(sum(b.cost or 0 for b in resolved)), resolved[0].cost_unit
+    return float("nan"), ""
+
+
+def _gain(value_with: float, value_without: float, cost: float) -> dict[str, float]:
+    gain = float(value_with) - float(value_without)
+    return {"with_buffs": float(value_with), "without_buff": float(value_without),
+            "gain": gain, "gain_per_cost": gain / cost if cost == cost and cost else
+            float("nan")}
+
+
+#: The figures a grid's attribution reports (those of its frame).
+GRID_METRICS = ("expected_damage", "expected_models_destroyed", "p_unit_destroyed")
+
+
+def grid_attribution(run: Callable[[Sequence[Buff]], Any], buffs: Sequence[Buff],
+                     keys: Sequence[str], metrics: Sequence[str] = GRID_METRICS) -> Any:
+    """What each buff is worth over a grid of cells: ``run(subset)`` answers the grid's tidy
+    frame with ``subset`` of ``buffs``; its ``metrics`` are summed per ``keys`` (a grid's
+    ``attacker, target``; a list's ``target, phase``) with every buff, with each removed, and
+    with none (the rows of buff ``"(all buffs)"``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (buff, keys, metric): ``buff, *keys, metric, cost, cost_unit, with_buffs,
+        without_buff, gain, gain_per_cost, method``.
+    """
+    import pandas as pd
+
+    def totals(subset: Sequence[Buff]) -> tuple[Any, str]:
+        frame = run(subset)
+        part = frame[frame["metric"].isin(metrics)]
+        summed = part.groupby([*keys, "metric"], sort=False)["value"].sum()
+        return summed, str(frame.attrs.get("method"))
+
+    full, method = totals(buffs)
+    removed: list[tuple[str, Buff | None, Any]] = [
+        (b.name, b, totals([o for o in buffs if o is not b])[0]) for b in buffs]
+    removed.append((ALL_BUFFS, None, totals(())[0]))
+    rows = []
+    for name, buff, without in removed:
+        cost, unit = buff_cost(buff, buffs)
+        for key, value in full.items():
+            rows.append({"buff": name, **dict(zip([*keys, "metric"], key)), "cost": cost,
+                         "cost_unit": unit, **_gain(value, without.get(key, 0.0), cost),
+                         "method": method})
+    return pd.DataFrame(rows)
+
+
+def attribution_table(frame: Any, row: str, title: str, metric: str = "expected_damage",
+                      digits: int = 2, where: str = "") -> str:
+    """A :func:`grid_attribution` frame as a table: per ``row`` (``phase``, ``attacker``) and
+    buff, the gain in ``metric`` against each target and, with several, all of them; per
+    point of cost, the gain against all the targets. The heading says ``where`` (" on the
+    list") and ``title`` after the engine's name."""
+    part = frame[frame["metric"] == metric]
+    order = {p: i for i, p in enumerate(dict.fromkeys(part[row]))}
+    part = part.sort_values(row, kind="stable", key=lambda s: s.map(order))
+    lines = [f"What each buff is worth{where} ({part['method'].iloc[0]}: {title})"]
+    targets = list(dict.fromkeys(part["target"]))
+    width = max([11, *(len(t) for t in targets)])
+    row_width = max([9, *(len(str(r)) for r in part[row])])
+    name_width = max([12, *(len(str(b)) for b in part["buff"])])
+    total = ["all targets"] if len(targets) > 1 else []
+    lines.append(f"{row:<{row_width}} {'buff':<{name_width}} " +
+                 " ".join(f"{t[:width]:>{width}}" for t in targets + total) + "  per cost")
+    for (key, name), rows in part.groupby([row, "buff"], sort=False):
+        gains = dict(zip(rows["target"], rows["gain"]))
+        summed = float(sum(gains.values()))
+        cost, unit = rows["cost"].iloc[0], rows["cost_unit"].iloc[0]
+        per_text = "" if cost != cost or not cost else (
+            f"{summed / cost:+.{digits}f} per {unit} ({cost:g} {unit})")
+        values = [gains.get(t, 0.0) for t in targets] + ([summed] if total else [])
+        lines.append(f"{str(key):<{row_width}} {str(name):<{name_width}} " +
+                     " ".join(f"{v:>+{width}.{digits}f}" for v in values) +
+                     f"  {per_text}".rstrip())
+    return "\n".join(lines)
 
 
 def attribution_text(frame: Any, digits: int = 3) -> str:
@@ -124,3 +200,19 @@ def attribution_text(frame: Any, digits: int = 3) -> str:
                      f"{gains['expected_models_destroyed']:>+9.{digits}f} "
                      f"{gains['p_unit_destroyed']:>+9.{digits}f}  {per_text}".rstrip())
     return "\n".join(lines)
+
+
+def grid_attribution_text(frame: Any, metric: str = "expected_damage", digits: int = 3) -> str:
+    """The frame of ``compare(..., attribution=True)`` as a table: per attacker and buff, the
+    gain in ``metric`` against each target (and all of them), and per point of cost."""
+    words = metric.replace("expected_", "").replace("damage", "wounds lost").replace("_", " ")
+    return attribution_table(frame, "attacker", f"{words}, with every buff minus without it",
+                             metric, digits)
+
+
+def records(frame: Any) -> list[dict[str, Any]]:
+    """An attribution frame's rows for JSON (NaN as null)."""
+    import math
+
+    return [{k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in row.items()}
+            for row in frame.to_dict("records")]

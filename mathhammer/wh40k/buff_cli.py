@@ -9,9 +9,9 @@ import argparse
 from typing import Any
 
 
-def add_buff_arguments(parser: Any, attribution: bool = True) -> None:
+def add_buff_arguments(parser: Any, attribution: bool = True, plot: bool = True) -> None:
     """``--buff TEXT`` (repeatable), ``--buffs FILE`` (repeatable) and, with
-    ``attribution``, ``--attribution``."""
+    ``attribution``, ``--attribution`` (and, with ``plot``, ``--attribution-plot``)."""
     group = parser.add_argument_group("buffs (army rules, stratagems, auras)")
     group.add_argument("--buff", action="append", default=[], metavar="TEXT",
                        help="a named buff, e.g. 'Oath of Moment: re-roll hits (1CP)', "
@@ -26,6 +26,7 @@ def add_buff_arguments(parser: Any, attribution: bool = True) -> None:
                            help="also print what each buff is worth: the result with every "
                                 "buff minus the result without it (exact when the question "
                                 "is), per point of the buff's cost when it has one")
+    if attribution and plot:
         group.add_argument("--attribution-plot", metavar="FILE", default=None,
                            help="with --attribution: draw each buff's gain in expected wounds "
                                 "lost as a bar chart to FILE (.png or .svg)")
@@ -56,10 +57,9 @@ def report_attribution(args: argparse.Namespace, weapons: Any, target: Any,
     if not getattr(args, "attribution", False):
         return False
     import json
-    import math
 
     from mathhammer.cli.options import emit
-    from mathhammer.wh40k.buff_attribution import attribution, attribution_text
+    from mathhammer.wh40k.buff_attribution import attribution, attribution_text, records
 
     rest = {k: v for k, v in options.items() if k != "buffs"}
     # exact where the question is exact (also under simulate), else Monte Carlo with the
@@ -72,9 +72,7 @@ def report_attribution(args: argparse.Namespace, weapons: Any, target: Any,
 
         save(attribution_chart(frame, subject=result.subject).ax.figure, args.attribution_plot)
     if getattr(args, "json", False):
-        records = [{k: (None if isinstance(v, float) and math.isnan(v) else v)
-                    for k, v in row.items()} for row in frame.to_dict("records")]
-        print(json.dumps({**result.to_dict(), "attribution": records}))
+        print(json.dumps({**result.to_dict(), "attribution": records(frame)}))
         return True
     emit(result, args, header)
     print()

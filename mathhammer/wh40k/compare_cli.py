@@ -62,7 +62,7 @@ def register(subparsers: Any) -> None:
                       help="outcome of --plot-kind overlay: damage (default) or "
                            "models_destroyed")
     add_situation_arguments(parser)
-    add_buff_arguments(parser, attribution=False)
+    add_buff_arguments(parser, plot=False)
     add_monte_carlo_options(parser, default_trials=DEFAULT_GRID_TRIALS,
                             trials_help="Monte Carlo trials per cell")
     add_output_options(parser)
@@ -72,6 +72,7 @@ def register(subparsers: Any) -> None:
 def _run_compare(args: argparse.Namespace) -> int:
     from mathhammer.cli.compare import (check_chart, engine_words, joined_attackers,
                                         parse_sweep, show_comparison)
+    from mathhammer.wh40k.buff_attribution import GRID_METRICS, grid_attribution_text, records
     from mathhammer.wh40k.comparisons import compare, sweep
     from mathhammer.wh40k.cli import options_from_args, weapons_from_args
     from mathhammer.wh40k.targets import load_targets
@@ -84,6 +85,8 @@ def _run_compare(args: argparse.Namespace) -> int:
                               "points": args.points, "library": library,
                               "keep_results": True, "client": _client(args.scheduler)}
     check_chart(args, sweep_keeps_cells=True)   # before any cell runs
+    if args.attribution and args.sweep:
+        raise OptionError("--attribution with --sweep: ask one of the two")
     if args.sweep:
         parameter, values = parse_sweep(args.sweep)
         options.pop(parameter, None)
@@ -92,8 +95,26 @@ def _run_compare(args: argparse.Namespace) -> int:
         kept = sweep(attackers, args.target, parameter, values, **common, **options)
     else:
         kept = compare(attackers, args.target, **common, **options)
-    show_comparison(kept, args, engine_words(args, args.exact))
+    worth = _worth(args, attackers, common, options)
+    show_comparison(kept, args, engine_words(args, args.exact),
+                    {"attribution": records(worth)} if worth is not None else None)
+    if worth is not None and not args.json:
+        metric = args.metric if args.metric in GRID_METRICS else "expected_damage"
+        print()
+        print(grid_attribution_text(worth, metric, args.digits))
     return 0
+
+
+def _worth(args: argparse.Namespace, attackers: Any, common: dict[str, Any],
+           options: dict[str, Any]) -> Any:
+    """With ``--attribution``: what each buff is worth over the grid (same engine, trials and
+    seeds), else None."""
+    if not args.attribution:
+        return None
+    from mathhammer.wh40k.comparisons import compare
+
+    kwargs = {k: v for k, v in common.items() if k != "keep_results"}
+    return compare(attackers, args.target, attribution=True, **kwargs, **options)
 
 
 #: Seconds to wait for a Dask scheduler to answer before ``--scheduler`` gives up.

@@ -91,7 +91,7 @@ def compare(attackers: AttackerLike | Mapping[str, AttackerLike],
             points: float | Sequence[float] | Mapping[str, float] | None = None,
             library: TargetLibrary | None = None, keep_results: bool = False,
             client: Any = None, edition: int = 11, progress: bool | None = None,
-            unit_sizes: bool = True, buffs: Sequence[Any] = (),
+            unit_sizes: bool = True, buffs: Sequence[Any] = (), attribution: bool = False,
             **options: Any) -> pd.DataFrame | Comparison:
     """Every attacker against every target, under the same situation: a tidy frame.
 
@@ -140,6 +140,12 @@ def compare(attackers: AttackerLike | Mapping[str, AttackerLike],
     buffs
         Named buffs applied to every cell, as for :func:`mathhammer.simulate` (a buff's
         condition is read from each cell's situation).
+    attribution
+        Return what each buff is worth instead of the grid: the grid with every buff, with
+        each removed and with none, each run with the same engine, trials and seeds
+        (:func:`~mathhammer.wh40k.buff_attribution.grid_attribution`: one row per buff,
+        attacker, target and metric, ``with_buffs`` the grid's value, ``gain`` and
+        ``gain_per_cost``). Needs ``buffs``.
     **options
         Situation, modifier and rule switches, as for :func:`mathhammer.simulate`.
 
@@ -158,6 +164,11 @@ def compare(attackers: AttackerLike | Mapping[str, AttackerLike],
     >>> df.query("metric == 'expected_damage'")["value"].round(3).tolist()
     [0.926, 1.667]
     """
+    if switch(attribution, "attribution"):
+        return _attribution(functools.partial(
+            compare, attackers, targets, method=method, trials=trials, seed=seed,
+            points=points, library=library, client=client, edition=edition,
+            progress=progress, unit_sizes=unit_sizes, **options), buffs, keep_results)
     options["edition"] = edition
     attacker_list = _attackers(attackers)
     target_list = _targets(targets, library, edition,
@@ -253,6 +264,23 @@ def _cell(attacker: _Attacker, target: _Target, options: Mapping[str, Any],
     """One cell of a grid or sweep for core's :func:`~mathhammer.core.game.compare`."""
     return contract.Cell(attacker.label, target.label, attacker.weapons, target.profile,
                          {**options, **overrides} if overrides else options, columns or {})
+
+
+def _attribution(run: Callable[..., Any], buffs: Sequence[Any], keep_results: bool
+                 ) -> pd.DataFrame:
+    """What each of ``buffs`` is worth over the grid ``run(buffs=...)`` answers."""
+    from mathhammer.wh40k.buff_attribution import grid_attribution
+    from mathhammer.wh40k.buffs import resolve_buffs
+
+    resolved = resolve_buffs(buffs)
+    if not resolved:
+        raise OptionError("attribution=True tells what each buff is worth: give buffs=[...]",
+                          token="attribution")
+    if keep_results:
+        raise OptionError("attribution=True answers the attribution frame; drop "
+                          "keep_results=True", token="keep_results")
+    return grid_attribution(lambda subset: run(buffs=subset), resolved,
+                            ("attacker", "target"))
 
 
 def _buffed(cells: list[contract.Cell], buffs: Sequence[Any]) -> list[contract.Cell]:

@@ -214,3 +214,34 @@ def test_compare_markdown_caption_digits_and_percentages(capsys):
     assert cells and all(c.endswith("%") or "% ± " in c or c == "not seen in 4,000 trials"
                          for c in cells)
     assert "e-0" not in out
+
+
+def test_compare_attribution_text_and_json_equal_the_api(capsys):
+    from mathhammer.wh40k.buff_attribution import records
+
+    argv = ["compare", "Bolter: A1 BS3+ S4 AP0 D1", "--target", "T4 Sv- W1", "--target",
+            "MEQ", "--exact", "--buff", "Oath: re-roll hits (1CP)", "--buff", "+1 to wound",
+            "--attribution"]
+    assert main(argv) == 0
+    text = capsys.readouterr().out
+    assert "What each buff is worth (exact: wounds lost" in text
+    # 16/27 - 4/9 = 0.148 against T4 Sv- W1, per CP the gain over both targets
+    assert re.search(r"Bolter\s+Oath\s+\+0\.148\s+\+0\.049\s+\+0\.198\s+\+0\.198 per CP", text)
+    assert main([*argv, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    direct = mh.compare(["Bolter: A1 BS3+ S4 AP0 D1"], ["T4 Sv- W1", "MEQ"], method="exact",
+                        buffs=["Oath: re-roll hits (1CP)", "+1 to wound"], attribution=True)
+    assert out["attribution"] == records(direct)
+    assert [r["value"] for r in out["rows"]] == list(direct.query(
+        "buff == 'Oath'")["with_buffs"])
+
+
+@pytest.mark.parametrize("extra, pattern", [
+    ([], "--attribution needs at least one --buff"),
+    (["--buff", "+1 to hit", "--sweep", "hit_mod=0,1"], "--attribution with --sweep"),
+])
+def test_compare_attribution_refusals(capsys, extra, pattern):
+    assert main(["compare", "Bolter: A1 BS3+ S4 AP0 D1", "--target", "MEQ", "--exact",
+                 "--attribution", *extra]) == 2
+    err = capsys.readouterr().err
+    assert pattern in err and len(err.strip().splitlines()) == 1

@@ -32,6 +32,8 @@ from pathlib import Path
 from typing import Any
 
 from mathhammer.errors import OptionError
+from mathhammer.wh40k.buff_attribution import (ALL_BUFFS, attribution_table,  # noqa: F401
+                                                grid_attribution)  # ALL_BUFFS: said here too
 from mathhammer.wh40k.buff_reader import DEFENSIVE_KINDS
 from mathhammer.wh40k.buffs import (LINE_KINDS, Buff, apply_buffs, load_buff_file,
                                     resolve_buffs)
@@ -209,8 +211,6 @@ def _shooting_only(buff: Buff) -> Buff:
 # -- what each buff is worth on the list ------------------------------------------------------
 #: The figures the attribution sums over the list's units.
 LIST_METRICS = ("expected_damage", "expected_models_destroyed")
-#: The row that removes every buff at once.
-ALL_BUFFS = "(all buffs)"
 
 
 def list_attribution(roster: Any, targets: Any, buffs: Any, *, against: bool = False,
@@ -239,76 +239,23 @@ def list_attribution(roster: Any, targets: Any, buffs: Any, *, against: bool = F
         with_buffs - without_buff`` and ``gain_per_cost = gain / cost`` (NaN without a
         cost); the rows of buff ``"(all buffs)"`` remove them all.
     """
-    import pandas as pd
-
     resolved = list_buffs(buffs, buff_file)
     if not resolved:
         raise OptionError("attribution needs at least one buff", token="buffs")
     if kwargs.get("keep_results"):
         raise OptionError("attribution takes no keep_results", token="keep_results")
     run = roster.against if against else roster.compare
-
-    def totals(subset: Sequence[Buff]) -> tuple[Any, str]:
-        frame = run(targets, buffs=list(subset), **kwargs)
-        part = frame[frame["metric"].isin(LIST_METRICS)]
-        summed = part.groupby(["target", "phase", "metric"], sort=False)["value"].sum()
-        return summed, str(frame.attrs.get("method"))
-
-    full, method = totals(resolved)
-    removed: list[tuple[str, Buff | None, Any]] = [
-        (b.name, b, totals([o for o in resolved if o is not b])[0]) for b in resolved]
-    removed.append((ALL_BUFFS, None, totals(())[0]))
-    rows = []
-    for name, buff, without in removed:
-        cost, unit = _cost(buff, resolved)
-        for (target, phase, metric), value in full.items():
-            other = float(without.get((target, phase, metric), 0.0))
-            gain = float(value) - other
-            rows.append({"buff": name, "target": target, "phase": phase, "metric": metric,
-                         "cost": cost, "cost_unit": unit, "with_buffs": float(value),
-                         "without_buff": other, "gain": gain,
-                         "gain_per_cost": gain / cost if cost == cost and cost else
-                         float("nan"), "method": method})
-    return pd.DataFrame(rows)
-
-
-def _cost(buff: Buff | None, resolved: Sequence[Buff]) -> tuple[float, str]:
-    """A buff's cost and unit (NaN, "" without one); all the buffs' total when each has one
-    in the same unit."""
-    if buff is not None:
-        return (float("nan"), "") if buff.cost is None else (buff.cost, buff.cost_unit)
-    if all(b.cost is not None for b in resolved) and len({b.cost_unit for b in resolved}) == 1:
-        return float(sum(b.cost or 0 for b in resolved)), resolved[0].cost_unit
-    return float("nan"), ""
+    return grid_attribution(lambda subset: run(targets, buffs=list(subset), **kwargs),
+                            resolved, ("target", "phase"), LIST_METRICS)
 
 
 def list_attribution_text(frame: Any, metric: str = "expected_damage", digits: int = 2) -> str:
     """The frame of :func:`list_attribution` as a table: per phase and buff, the gain in
     ``metric`` (summed over the list's units) against each target and, with several, all of
     them; per point of cost, the gain against all the targets."""
-    part = frame[frame["metric"] == metric]
-    order = {p: i for i, p in enumerate(dict.fromkeys(part["phase"]))}
-    part = part.sort_values("phase", kind="stable", key=lambda s: s.map(order))
     words = metric.replace("expected_", "").replace("_", " ")
-    lines = [f"What each buff is worth on the list ({part['method'].iloc[0]}: {words} summed "
-             "over the list's units, with every buff minus without it)"]
-    targets = list(dict.fromkeys(part["target"]))
-    width = max([10, *(len(t) for t in targets)])
-    name_width = max([12, *(len(str(b)) for b in part["buff"])])
-    total = ["all targets"] if len(targets) > 1 else []
-    lines.append(f"{'phase':<9} {'buff':<{name_width}} " +
-                 " ".join(f"{t[:width]:>{width}}" for t in targets + total) + "  per cost")
-    for (phase, name), rows in part.groupby(["phase", "buff"], sort=False):
-        gains = dict(zip(rows["target"], rows["gain"]))
-        summed = float(sum(gains.values()))
-        cost, unit = rows["cost"].iloc[0], rows["cost_unit"].iloc[0]
-        per_text = "" if cost != cost or not cost else (
-            f"{summed / cost:+.{digits}f} per {unit} ({cost:g} {unit})")
-        values = [gains.get(t, 0.0) for t in targets] + ([summed] if total else [])
-        lines.append(f"{phase:<9} {str(name):<{name_width}} " +
-                     " ".join(f"{v:>+{width}.{digits}f}" for v in values) +
-                     f"  {per_text}".rstrip())
-    return "\n".join(lines)
+    return attribution_table(frame, "phase", f"{words} summed over the list's units, with "
+                             "every buff minus without it", metric, digits, " on the list")
 
 
 # -- the other list's defensive buffs -----------------------------------------------------------
