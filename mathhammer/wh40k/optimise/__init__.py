@@ -10,6 +10,7 @@ A layer above the scenario engine (:mod:`mathhammer.wh40k.scenario`) and the exa
 - :mod:`.evaluate`: the value of a set of orders, exactly (target by target) or by Monte Carlo
   with common random numbers;
 - :mod:`.search`: enumeration when the sets of orders are few, greedy + local search when not;
+- :mod:`.branch_bound`: exact spaces too large to enumerate, solved with proven bounds;
 - :mod:`.result` (:class:`~.result.OptimiseResult`), :mod:`.api` (:func:`~.api.optimise`)
   and :mod:`.cli` (``mathhammer optimise``).
 """

@@ -11,6 +11,7 @@ from mathhammer.core.progress import check_progress
 from mathhammer.core.signatures import AUTO, check_method, moved_into, old_spellings, renamed
 from mathhammer.core.trials import check_seed, check_trials
 from mathhammer.errors import OptionError, UnsupportedError, did_you_mean
+from mathhammer.wh40k.optimise.branch_bound import bound_obstacle, branch_and_bound
 from mathhammer.wh40k.optimise.evaluate import (ExactEvaluator, MonteCarloEvaluator, NotExact,
                                                 exact_obstacle)
 from mathhammer.wh40k.optimise.objectives import Objective, units_measured, value_of
@@ -156,6 +157,10 @@ REROLL_GOAL_OF = {"expected_damage": "damage", "p_unit_destroyed": "unit_destroy
                   "expected_points_destroyed": "models_destroyed"}
 
 
+#: Branch and bound is tried on exact spaces up to this many times the enumeration limit.
+BOUND_FACTOR = 10
+
+
 def _solve(space: Space, objectives: list[Objective], measured: list[list[str]], use: str,
            trials: int, seed: int, limits: tuple[int | None, int | None],
            tolerance: float, progress: bool | None, notes: list[str]) -> OptimiseResult:
@@ -174,15 +179,28 @@ def _solve(space: Space, objectives: list[Objective], measured: list[list[str]],
                     max(float(tolerance), 1e-9))
     size = space.size()
     mc_trials = trials if use == "monte-carlo" else None
+    obstacle = bound_obstacle(space, objectives) if use == "exact" else "Monte Carlo"
+    proven = True
     if size <= limit:
         ranked, method = enumerate_orders(space, search, mc_trials, progress), "enumeration"
+    elif obstacle is None and size <= BOUND_FACTOR * limit:
+        nodes = BOUND_FACTOR * limit
+        ranked, proven = branch_and_bound(space, search, objectives[0], measured[0], nodes,
+                                          progress)
+        method = "branch and bound"
+        if not proven:
+            notes.append(f"branch and bound stopped after {nodes:,} bounds: the best found "
+                         "is not proven optimal")
     else:
-        notes.append(f"{size:,} sets of orders (more than {limit:,}): greedy + local search")
+        why = f"; branch and bound: {obstacle}" if obstacle and use == "exact" else ""
+        notes.append(f"{size:,} sets of orders (more than {limit:,}{why}): greedy + local "
+                     "search")
         ranked, method = local_search(space, search, mc_trials, progress), "search"
     naive = [(f"everything at {t}", search.get(space.focused(t, space.as_written())))
              for t in space.targets()]
     return OptimiseResult(space=space, objectives=objectives, engine=use, method=method,
-                          optimal=use == "exact" and method == "enumeration", orders_in_space=size,
+                          optimal=use == "exact" and method != "search" and proven,
+                          orders_in_space=size,
                           evaluated=len(search.seen), ranked=ranked, naive=naive,
                           notes=notes + search.notes, trials=mc_trials, seed=seed)
 

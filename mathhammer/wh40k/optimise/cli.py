@@ -59,7 +59,8 @@ def register(subparsers: Any) -> None:
                         help="choose the order of the activations too (at most 8)")
     parser.add_argument("--max-orders", type=positive_int, default=None,
                         help="enumerate every set of orders up to this many (default 200,000 "
-                             "exact, 256 Monte Carlo), else greedy + local search")
+                             "exact, 256 Monte Carlo); exact spaces up to 10x larger by branch "
+                             "and bound where its bound holds, else greedy + local search")
     parser.add_argument("--max-plans", type=positive_int, default=None,
                         help=argparse.SUPPRESS)  # the old name of --max-orders, one release
     parser.add_argument("--budget", type=positive_int, default=None,

@@ -26,7 +26,8 @@ class OptimiseResult:
     engine
         ``exact`` or ``monte-carlo``: how the orders were scored.
     method
-        ``enumeration`` (every set of orders scored) or ``search`` (greedy + local search).
+        ``enumeration`` (every set of orders scored), ``branch and bound`` (the rest proven
+        no better by a bound, :mod:`.branch_bound`) or ``search`` (greedy + local search).
     optimal
         True when the best orders are proven best: exact scores of every set of orders.
     orders_in_space
@@ -192,6 +193,8 @@ class OptimiseResult:
         proven = "proven optimal" if self.optimal else "not proven optimal"
         how = (f"every one of the {self.orders_in_space:,} sets of orders scored"
                if self.method == "enumeration" else
+               f"{self.evaluated:,} of {self.orders_in_space:,} sets of orders scored, every "
+               "other bounded below the best" if self.method == "branch and bound" else
                f"greedy + local search, {self.evaluated:,} of {self.orders_in_space:,} sets of "
                "orders scored")
         engine = "exact" if self.engine == "exact" else \
