@@ -25,9 +25,7 @@ REROLL_POLICIES: tuple[str, ...] = ("none", "ones", "failed", "noncrit", "all")
 #: re-rolls the lowest result the dice can give (a 1 on one die), ``low`` any result below
 #: the dice expression's average.
 DICE_REROLL_POLICIES: tuple[str, ...] = ("none", "ones", "low")
-#: Damage re-roll policies: the fixed ones, and ``best``: the choice at each roll that
-#: maximises :attr:`Modifiers.reroll_goal` given the state of the target (exact engine,
-#: :mod:`mathhammer.wh40k.exact_engine.policies`).
+#: Damage re-roll policies: the fixed ones, and ``best`` (see :class:`Modifiers`).
 DAMAGE_REROLL_POLICIES: tuple[str, ...] = (*DICE_REROLL_POLICIES, "best")
 #: What ``reroll_damage="best"`` maximises: a mean, or the chance the unit is destroyed.
 REROLL_GOALS: tuple[str, ...] = ("models_destroyed", "damage", "unit_destroyed")
@@ -584,35 +582,24 @@ class Modifiers:
 
     def __post_init__(self) -> None:
         check_field_kinds(self)
-        if self.command_reroll not in COMMAND_REROLLS:
-            raise OptionError(f"{{command_reroll}} is not a roll a Command Re-roll can be spent "
-                              f"on; use one of {', '.join(COMMAND_REROLLS)}",
+        for name, allowed, what in (
+                ("command_reroll", COMMAND_REROLLS, "a roll a Command Re-roll can be spent on"),
+                ("reroll_damage", DAMAGE_REROLL_POLICIES, "a re-roll policy for a dice "
+                                                          "characteristic"),
+                ("reroll_attacks", DICE_REROLL_POLICIES, "a re-roll policy for a dice "
+                                                         "characteristic"),
+                ("reroll_goal", REROLL_GOALS, "a goal for the best Damage re-roll"),
+                *((name, REROLL_POLICIES, "a re-roll policy")
+                  for name in ("reroll_hits", "reroll_wounds", "reroll_saves"))):
+            if getattr(self, name) not in allowed:
+                raise OptionError(f"{{{name}}} is not {what}; use one of {', '.join(allowed)}",
+                                  options={name: getattr(self, name)})
+        if self.command_reroll == "damage_best" and self.reroll_damage != "none" or \
+                self.reroll_damage == "best" and self.command_reroll != "none":
+            raise OptionError(f"{{command_reroll}} with reroll_damage = {self.reroll_damage}: "
+                              "a Damage roll is re-rolled only once, and the best re-roll is "
+                              "found without another; drop one of the two",
                               options={"command_reroll": self.command_reroll})
-        for name, policies in (("reroll_damage", DAMAGE_REROLL_POLICIES),
-                               ("reroll_attacks", DICE_REROLL_POLICIES)):
-            value = getattr(self, name)
-            if value not in policies:
-                raise OptionError(f"{{{name}}} is not a re-roll policy for a dice "
-                                  f"characteristic; use one of {', '.join(policies)}",
-                                  options={name: value})
-        if self.reroll_goal not in REROLL_GOALS:
-            raise OptionError(f"{{reroll_goal}} is not a goal for the best Damage re-roll; "
-                              f"use one of {', '.join(REROLL_GOALS)}",
-                              options={"reroll_goal": self.reroll_goal})
-        if self.reroll_damage != "none" and self.command_reroll == "damage_best":
-            raise OptionError(f"{{command_reroll}} with reroll_damage = "
-                              f"{self.reroll_damage}: a Damage roll is re-rolled only once; "
-                              "drop one of the two",
-                              options={"command_reroll": self.command_reroll})
-        if self.reroll_damage == "best" and self.command_reroll != "none":
-            raise OptionError("{command_reroll} with reroll_damage = best: the best Damage "
-                              "re-roll is found without a Command Re-roll; drop one of the two",
-                              options={"command_reroll": self.command_reroll})
-        for name in ("reroll_hits", "reroll_wounds", "reroll_saves"):
-            value = getattr(self, name)
-            if value not in REROLL_POLICIES:
-                raise OptionError(f"{{{name}}} is not a re-roll policy; use one of "
-                                  f"{', '.join(REROLL_POLICIES)}", options={name: value})
         if self.reroll_saves == "noncrit":
             raise OptionError("saves have no critical results: {reroll_saves} is not a policy "
                               "for saves; use ones or failed",

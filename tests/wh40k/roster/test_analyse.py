@@ -161,25 +161,42 @@ def test_against_another_list_uses_its_statlines():
     assert abs(cell.value - reference.mean) < 5 * reference.stderr
 
 
-def test_the_default_is_exact_wherever_the_exact_engine_covers_a_cell():
+def _refuse_several_statlines(monkeypatch) -> None:
+    """Make the mixed-unit exact engine refuse every cell, as it refuses what it does not
+    cover (a Command Re-roll against several statlines was such a case until issue 34)."""
+    from mathhammer.wh40k.exact_engine import mixed
+
+    def refuse(_compiled):
+        raise UnsupportedError("a Command Re-roll against a unit of several statlines is not "
+                               "covered here")
+
+    monkeypatch.setattr(mixed, "solve_activation", refuse)
+
+
+def test_the_default_is_exact_wherever_the_exact_engine_covers_a_cell(monkeypatch):
     orks = mh.load_roster(FILES / "orks_11e.ros")
     marines = mh.load_roster(FILES / "leaders_11e.json")
     default = orks.against(marines, phases=["fight"])
     assert default.attrs["method"] == "exact"
     assert default.equals(orks.against(marines, phases=["fight"], method="auto"))
-    # a Command Re-roll against the led squad: its cells Monte Carlo, the others exact
+    # a Command Re-roll against the led squad is exact too since issue 34
+    assert set(orks.against(marines, phases=["fight"], command_reroll="hit").method) == \
+        {"exact"}
+    # the old spelling exact=None was this default
+    with pytest.warns(DeprecationWarning, match="use method='auto'"):
+        assert orks.against(marines, phases=["fight"], exact=None).equals(default)
+    # cells the exact engine refuses go to Monte Carlo, the others stay exact
+    _refuse_several_statlines(monkeypatch)
     mixed = orks.against(marines, phases=["fight"], trials=2_000, command_reroll="hit")
     assert mixed.attrs["method"] == "mixed" and mixed.attrs["trials"] == 2_000
     assert set(mixed.method) == {"exact", "monte-carlo"}
     # method="exact" refuses, naming the first cell it does not cover
     with pytest.raises(UnsupportedError, match="exact engine does not cover .*method='auto'"):
         orks.against(marines, phases=["fight"], command_reroll="hit", method="exact")
-    # the old spelling exact=None was this default
-    with pytest.warns(DeprecationWarning, match="use method='auto'"):
-        assert orks.against(marines, phases=["fight"], exact=None).equals(default)
 
 
-def test_cells_left_to_monte_carlo_say_why():
+def test_cells_left_to_monte_carlo_say_why(monkeypatch):
+    _refuse_several_statlines(monkeypatch)
     orks = mh.load_roster(FILES / "orks_11e.ros")
     marines = mh.load_roster(FILES / "leaders_11e.json")
     frame = orks.against(marines, method="auto", phases=["fight"], trials=2_000,

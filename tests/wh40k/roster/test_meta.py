@@ -99,7 +99,16 @@ def test_pairing_keys_leave_out_names_and_points_and_hold_across_processes():
     assert canonical({"b": {2.5}}) == ("map", (("b", ("set", (float.hex(2.5),))),))
 
 
-def test_exact_refusal_names_the_pairing_as_the_lists_name_it():
+def test_exact_refusal_names_the_pairing_as_the_lists_name_it(monkeypatch):
+    # the mixed-unit exact engine made to refuse, as it refuses what it does not cover (a
+    # Command Re-roll against several statlines was such a case until issue 34)
+    from mathhammer.wh40k.exact_engine import mixed
+
+    def refuse(_compiled):
+        raise mh.UnsupportedError("a Command Re-roll against a unit of several statlines is "
+                                  "not covered here")
+
+    monkeypatch.setattr(mixed, "solve_activation", refuse)
     lists = [FILES / "orks_11e.ros", FILES / "leaders_11e.json"]
     with pytest.raises(mh.UnsupportedError, match=r"does not cover \w.* against Intercessor "
                        r"Squad \(fight\).*Command Re-roll.*leave out --exact") as caught:
