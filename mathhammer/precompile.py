@@ -44,7 +44,10 @@ def _scenario() -> None:
     from mathhammer.wh40k.scenario.api import run
     from mathhammer.wh40k.scenario.reader import parse_scenario
 
-    run(parse_scenario(_SCENARIO, "<warmup>"), trials=64, seed=0, progress=False)
+    # Both versions of the scenario kernel: without the rare rules' code, and with it (any
+    # rare rule, here [HAZARDOUS]; CompiledScenario.rare_rules).
+    for text in (_SCENARIO, _SCENARIO.replace("AP-1 D1", "AP-1 D1 [HAZARDOUS]")):
+        run(parse_scenario(text, "<warmup>"), trials=64, seed=0, progress=False)
 
 
 def _warmachine() -> None:

@@ -1,6 +1,7 @@
 """``core.jit``: numba's cache files go when a kernel's sources change; a kernel compiles at
 the LLVM level it asks for; every helper compiles once."""
 
+import json
 import os
 from pathlib import Path
 
@@ -68,7 +69,6 @@ def test_a_change_in_an_imported_module_clears_every_cache(tmp_path):
 def _warmup_report(engines: list[str]) -> dict | None:
     """The report of the test session's warmup process that compiled ``engines`` from an
     empty cache (tests/conftest.py), or None when none did (a warm cache, one test run)."""
-    import json
 
     from tests.conftest import COMPILE_REPORTS
 
@@ -90,20 +90,35 @@ def test_every_kernel_helper_compiles_once(tmp_path):
 
     report = _warmup_report(["40k", "scenario"])
     if report is not None:   # the session's warmup compiled them cold: read what it saw
-        assert report["twice"] == []
+        assert _unintended(report["twice"]) == []
         return
-    code = ("import gc, mathhammer as mh\n"
+    code = ("import gc, json, mathhammer as mh\n"
             "from numba.core.registry import CPUDispatcher\n"
             "mh.warmup(['40k', 'scenario'])\n"
-            "for d in gc.get_objects():\n"
-            "    if isinstance(d, CPUDispatcher) and len(d.overloads) > 1:\n"
-            "        print(d.py_func.__module__, d.py_func.__name__,\n"
-            "              [str(s) for s in d.overloads])\n")
+            "print(json.dumps([[d.py_func.__module__, d.py_func.__name__,\n"
+            "                   [str(s) for s in d.overloads]] for d in gc.get_objects()\n"
+            "                  if isinstance(d, CPUDispatcher) and len(d.overloads) > 1]))\n")
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           env=env, timeout=600)
     assert done.returncode == 0, done.stderr[-2000:]
-    assert done.stdout == ""
+    assert _unintended(json.loads(done.stdout)) == []
+
+
+#: The functions compiled in two versions on purpose: the scenario kernel and its batch step
+#: with and without the rare rules' code (last argument ``none`` or ``bool``).
+_TWO_VERSIONS = {("mathhammer.wh40k.scenario.kernels", "scenario_trials"),
+                 ("mathhammer.wh40k.scenario.kernels", "_resolve_batch")}
+
+
+def _unintended(twice: list) -> list:
+    """The entries of a warmup's ``twice`` list other than the two intended versions."""
+    def intended(module: str, name: str, signatures: list[str]) -> bool:
+        rest = {s.rsplit(", ", 1)[0] for s in signatures}
+        last = sorted(s.rsplit(", ", 1)[1] for s in signatures)
+        return (module, name) in _TWO_VERSIONS and len(rest) == 1 and last == ["bool)",
+                                                                                "none)"]
+    return [entry for entry in twice if not intended(*entry)]
 
 
 class _LevelsSeen(numba.core.event.Listener):

@@ -201,7 +201,7 @@ def run_scripted(scenario: Scenario, faces: list[int]) -> dict[str, Any]:
     stream = scripted_stream(faces)
     counts = Histograms.zeros(plan)
     run_trials(plan.kernel_arrays(use_counts=Sampling.EVERY_DIE), stream, 1, counts,
-               scratch_arrays(plan, len(faces)))
+               scratch_arrays(plan, len(faces)), plan.rare_rules)
     models, wounds, groups, sides = counts.arrays()
     check_script_not_exhausted(stream)
     result = ScenarioResult.from_histograms(plan, 1, 0, models, wounds, groups, sides)

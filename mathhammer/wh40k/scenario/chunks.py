@@ -105,11 +105,13 @@ def scratch_arrays(plan: CompiledScenario, max_pending: int) -> Scratch:
 
 
 def run_trials(arrays: ScenarioArrays, stream: np.ndarray, trials: int, out: Histograms,
-               scratch: Scratch) -> None:
-    """Run ``trials`` trials on ``stream``, adding their counts to ``out``."""
+               scratch: Scratch, rare_rules: bool) -> None:
+    """Run ``trials`` trials on ``stream``, adding their counts to ``out``; ``rare_rules``:
+    the plan's :attr:`~.layout.CompiledScenario.rare_rules` (the kernel version to run)."""
     from mathhammer.wh40k.scenario.kernels import scenario_trials
 
-    scenario_trials(stream, trials, arrays, scratch.losses, scratch.batch, scratch.trial, out)
+    scenario_trials(stream, trials, arrays, scratch.losses, scratch.batch, scratch.trial, out,
+                    True if rare_rules else None)
 
 
 def run_chunks(plan: CompiledScenario, streams: np.ndarray, trials_per_chunk: np.ndarray,
@@ -121,6 +123,7 @@ def run_chunks(plan: CompiledScenario, streams: np.ndarray, trials_per_chunk: np
     chunk ends (rows of neighbouring chunks share cache lines).
     """
     arrays = plan.kernel_arrays()
+    rare_rules = plan.rare_rules
 
     def share(first: int, step: int) -> None:
         scratch = scratch_arrays(plan, max_pending)
@@ -128,7 +131,8 @@ def run_chunks(plan: CompiledScenario, streams: np.ndarray, trials_per_chunk: np
         for c in range(first, streams.shape[0], step):
             for array in local:
                 array.fill(0)
-            run_trials(arrays, streams[c].copy(), int(trials_per_chunk[c]), local, scratch)
+            run_trials(arrays, streams[c].copy(), int(trials_per_chunk[c]), local, scratch,
+                       rare_rules)
             for row, counted in zip(out, local):
                 row[c] = counted
 

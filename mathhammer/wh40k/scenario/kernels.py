@@ -114,10 +114,11 @@ def _attack_dice(state, b, blast_models, batches, contribs, alive):
 
 @step_kernel
 def _resolve_batch(state, b, blast_models, weapons, army, losses, scratch, n_pending, pick,
-                   command):
+                   command, rare_rules):
     """One batch of one activation against its target unit: attack dice, hit and wound rolls
     (05.01-05.02), then saves and damage model by model. ``blast_models``: the target's
-    models at the start of the activation; ``pick``: the batch's [PRECISION] pick.
+    models at the start of the activation; ``pick``: the batch's [PRECISION] pick;
+    ``rare_rules``: None compiles it without the rare rules' code (:func:`scenario_trials`).
 
     Long because the hit-and-wound step is written out here as in the single-target kernel:
     a step shared by both kernels measured 30-40% slower per small trial (an extra call per
@@ -130,14 +131,14 @@ def _resolve_batch(state, b, blast_models, weapons, army, losses, scratch, n_pen
     alive, current, group_alive, unit_alive, _ = losses
     buffer, _, pending_unit, pending_damage = scratch
     limit = hit_cdfs.shape[2] - 1
-    if command != 0:
+    if rare_rules is not None and command != 0:
         use_counts = 0   # the first failing die must be known
     u = batches[b, B_TARGET]
     dice = _attack_dice(state, b, blast_models, batches, contribs, alive)
     if batches[b, AUTO_HIT]:
         hits = dice
         crits = 0
-    elif command == COMMAND_HIT:
+    elif rare_rules is not None and command == COMMAND_HIT:
         hits, crits, command = roll_classified_command(state, dice, hit, b, CLASS_ROW,
                                                        REROLL_ROW, command)
     elif use_counts and dice <= limit:
@@ -158,7 +159,7 @@ def _resolve_batch(state, b, blast_models, weapons, army, losses, scratch, n_pen
         crits = 0
     t_index = toughness_index(u, units, subs, toughness, alive)
     to_wound = hits + extra + crits
-    if command == COMMAND_WOUND:
+    if rare_rules is not None and command == COMMAND_WOUND:
         wounds, crit_wounds, command = roll_classified_command(
             state, to_wound, wound, b, 2 * t_index, 2 * t_index + 1, command)
     elif use_counts and to_wound <= limit:
@@ -184,6 +185,10 @@ def _resolve_batch(state, b, blast_models, weapons, army, losses, scratch, n_pen
     n = allocation_order(u, units, orders, allocs, group_alive, current, buffer)
     if n == 0:
         return n_pending, command
+    if rare_rules is None:   # 11e saves, no [PRECISION], no [DEVASTATING WOUNDS]
+        return n_pending, sorted_saves(state, b, to_save, n, np.int64(-1),
+                                       allocs[buffer[0], A_LOCAL], weapons, army, losses,
+                                       scratch, command)
     precision = -1
     if batches[b, B_PRECISION]:
         precision = precision_group(pick, n, buffer, allocs, subs, current)
@@ -253,7 +258,7 @@ def _retarget_from(b, retarget, batches, unit_alive):
 
 @optimised_at_level(1)
 @lean_inlining_kernel
-def scenario_trials(state, trials, arrays, losses, scratch, trial, hists):
+def scenario_trials(state, trials, arrays, losses, scratch, trial, hists, rare_rules):
     """Run ``trials`` trials of the whole scenario on one stream; each adds one count per
     checkpoint to each histogram row of ``hists`` (a :class:`~.chunks.Histograms`).
 
@@ -273,6 +278,13 @@ def scenario_trials(state, trials, arrays, losses, scratch, trial, hists):
 
     ``trial.one_shot_used[slot]`` is 0, or 1 + the checkpoint of the activation that
     selected that [ONE SHOT] weapon: later activations cannot select it again (24.26).
+
+    ``rare_rules``: ``None`` for a plan that uses none of the rules
+    :attr:`~.layout.CompiledScenario.rare_rules` lists, else ``True``. numba types ``None``
+    apart and drops every branch behind ``rare_rules is not None`` before typing (dead
+    branch pruning), so a plain scenario's first run compiles about half the code; the two
+    versions are cached side by side. The branches dropped are those such a plan never
+    takes, so both versions roll the same dice and count the same bits.
     """
     army = arrays.army
     script = arrays.script
@@ -288,14 +300,14 @@ def scenario_trials(state, trials, arrays, losses, scratch, trial, hists):
         for r in range(script.rounds):
             for k in range(activations.shape[0]):
                 if losses.unit_alive[activations[k, K_ATTACKER]] > 0:
-                    _activate(state, r, k, arrays, losses, scratch, trial)
+                    _activate(state, r, k, arrays, losses, scratch, trial, rare_rules)
                 _record_checkpoint(r, k, arrays, losses, trial, hists)
         for side in range(side_wiped.shape[0]):
             hists.sides[side, side_wiped[side]] += 1
 
 
 @inlined_once
-def _activate(state, r, k, arrays, losses, scratch, trial):
+def _activate(state, r, k, arrays, losses, scratch, trial, rare_rules):
     """Activation ``k`` of round ``r``: its batches in order (each against its target, or
     the rows it turns to when that target is down), then the [DEVASTATING WOUNDS] held to
     its end (:func:`_inflict_held`), then its hazard rolls (:func:`_roll_hazards`).
@@ -332,23 +344,24 @@ def _activate(state, r, k, arrays, losses, scratch, trial):
     for b in range(first, first + activations[k, K_N_BATCHES]):
         target = batches[b, B_TARGET]
         alt = -1
-        if retarget.shape[1] > 0 and unit_alive[target] == 0:
+        if rare_rules is not None and retarget.shape[1] > 0 and unit_alive[target] == 0:
             alt = _retarget_from(b, retarget, batches, unit_alive)
         if snapshot[target] == 0 and alt < 0:
             continue  # a destroyed unit cannot be selected as a target
-        slot = batches[b, B_ONE_SHOT]
-        if slot >= 0:
-            here = r * activations.shape[0] + k + 1
-            if one_shot_used[slot] != 0 and one_shot_used[slot] != here:
-                continue  # fired in an earlier activation
-            one_shot_used[slot] = here
-        if batches[b, B_HAZARDOUS]:
-            hazard_used[n_hazard] = b
-            n_hazard += 1
-            for c in range(batches[b, B_FIRST_CONTRIB],
-                           batches[b, B_FIRST_CONTRIB] + batches[b, B_N_CONTRIBS]):
-                hazard_rolls += models_firing(c, contribs, losses.alive) * \
-                    contribs[c, C_PER_MODEL]
+        if rare_rules is not None:
+            slot = batches[b, B_ONE_SHOT]
+            if slot >= 0:
+                here = r * activations.shape[0] + k + 1
+                if one_shot_used[slot] != 0 and one_shot_used[slot] != here:
+                    continue  # fired in an earlier activation
+                one_shot_used[slot] = here
+            if batches[b, B_HAZARDOUS]:
+                hazard_used[n_hazard] = b
+                n_hazard += 1
+                for c in range(batches[b, B_FIRST_CONTRIB],
+                               batches[b, B_FIRST_CONTRIB] + batches[b, B_N_CONTRIBS]):
+                    hazard_rolls += models_firing(c, contribs, losses.alive) * \
+                        contribs[c, C_PER_MODEL]
         row = b
         if alt >= 0:
             row = retarget[b, alt]
@@ -358,12 +371,13 @@ def _activate(state, r, k, arrays, losses, scratch, trial):
             target = batches[row, B_TARGET]
             if unit_alive[target] > 0:
                 resolved = row
-                if script.variants.shape[1] > 1:   # keywords that go with their models
+                if rare_rules is not None and script.variants.shape[1] > 1:
+                    # keywords that go with their models
                     resolved = _keyword_row(row, script.variants, batches, army.units,
                                             army.subs, losses.alive)
                 n_pending, command = _resolve_batch(
                     state, resolved, snapshot[target], weapons, army, losses, scratch,
-                    n_pending, script.precision_pick[resolved], command)
+                    n_pending, script.precision_pick[resolved], command, rare_rules)
             if alt < 0:
                 break
             alt += 1
@@ -371,6 +385,8 @@ def _activate(state, r, k, arrays, losses, scratch, trial):
                     or batches[retarget[b, alt], B_TARGET] != target:
                 break
             row = retarget[b, alt]
+    if rare_rules is None:
+        return
     if n_pending > 0:
         _inflict_held(state, n_pending, command, weapons, army, losses, scratch)
     if hazard_rolls > 0:

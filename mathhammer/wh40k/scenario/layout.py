@@ -46,7 +46,7 @@ from typing import NamedTuple
 import numpy as np
 
 from mathhammer.core.lazy import lazy_names
-from mathhammer.wh40k.plan_columns import BATCH_COLUMNS, Sampling
+from mathhammer.wh40k.plan_columns import BATCH_COLUMNS, DEVASTATING, Sampling
 
 # subs columns (S_FNP_PSYCHIC*: the best Feel No Pain against a [PSYCHIC] attack's damage and
 # mortal wounds; a batch names the two columns its attacks face in FNP_COLUMN/FNP_MORTAL_COLUMN).
@@ -147,6 +147,20 @@ class CompiledScenario:
     @property
     def checkpoints(self) -> int:
         return self.rounds * self.activations.shape[0]
+
+    @property
+    def rare_rules(self) -> bool:
+        """Whether the kernel needs the code of the rules few scenarios use: a Command
+        Re-roll, 10th-edition allocation, [DEVASTATING WOUNDS], [HAZARDOUS], [PRECISION],
+        [ONE SHOT], weapons that turn to another target, keywords that go with their models.
+        Without them the scenario kernel is compiled without that code, in about half the
+        time (:func:`~mathhammer.wh40k.scenario.kernels.scenario_trials`)."""
+        batches = self.batches
+        return bool(self.activations[:, K_COMMAND].any() or self.flags[F_ONE_AT_A_TIME]
+                    or batches[:, DEVASTATING].any() or batches[:, B_HAZARDOUS].any()
+                    or batches[:, B_PRECISION].any() or (batches[:, B_ONE_SHOT] >= 0).any()
+                    or (self.retarget is not None and self.retarget.shape[1] > 0)
+                    or (self.variants is not None and self.variants.shape[1] > 1))
 
     def kernel_arrays(self, use_counts: Sampling | None = None) -> ScenarioArrays:
         """The arrays the scenario kernel reads, grouped as it passes them on, built here

@@ -31,7 +31,8 @@ def test_forced_dice_land_in_the_histograms():
     out = Histograms.zeros(p)
     scratch = scratch_arrays(p, 1)
     # two automatic hits: wounds 4 and 2 (one wounds), then the save die 5 (Sv7+ fails)
-    run_trials(p.kernel_arrays(use_counts=0), scripted_stream([4, 2, 5]), 1, out, scratch)
+    run_trials(p.kernel_arrays(use_counts=0), scripted_stream([4, 2, 5]), 1, out, scratch,
+               p.rare_rules)
     counts = destroyed(p, out)
     assert counts[1] == 1 and counts.sum() == 1
 
@@ -53,5 +54,21 @@ def test_chunk_c_is_stream_c():
     assert out.models.sum() == 200 * p.checkpoints * p.units.shape[0]
     for c in range(4):
         alone = Histograms.zeros(p)
-        run_trials(p.kernel_arrays(), streams[c].copy(), 50, alone, scratch_arrays(p, 1))
+        run_trials(p.kernel_arrays(), streams[c].copy(), 50, alone, scratch_arrays(p, 1),
+                   p.rare_rules)
         assert np.array_equal(alone.models, out.models[c])
+
+
+def test_the_version_without_the_rare_rules_counts_the_same_bits():
+    # A plan that uses none of the rare rules runs the kernel compiled without their code;
+    # the kernel with it takes the same branches on such a plan, so the same stream gives the
+    # same counts.
+    p = plan()
+    assert not p.rare_rules
+    counts = []
+    for rare_rules in (False, True):
+        out = Histograms.zeros(p)
+        run_trials(p.kernel_arrays(), seed_streams(5, 1)[0], 2_000, out, scratch_arrays(p, 1),
+                   rare_rules)
+        counts.append(out)
+    assert all(np.array_equal(a, b) for a, b in zip(*counts))

@@ -1,5 +1,6 @@
 """The scenario kernel (wh40k/scenario/kernels.py): one trial on forced dice, each die read by
-hand in the kernel's order (hit rolls, wound rolls of the hits, saves of the wounds)."""
+hand in the kernel's order (hit rolls, wound rolls of the hits, saves of the wounds), in both
+of its versions (with and without the rare rules' code)."""
 
 import pytest
 
@@ -15,6 +16,13 @@ from mathhammer.wh40k.scenario.units import CarriedWeapon, ModelGroup, Unit
 
 
 def one_trial(faces, weapon='Bolter: 24" A2 BS3+ S4 AP0 D1', target="T4 Sv3+ W1"):
+    answers = {rare_rules: _one_trial(faces, weapon, target, rare_rules)
+               for rare_rules in (None, True)}
+    assert answers[None] == answers[True]
+    return answers[None]
+
+
+def _one_trial(faces, weapon, target, rare_rules):
     gun = CarriedWeapon.single(parse_weapon(weapon))
     shooter = Unit("Shooter", (ModelGroup("Gunner", 1, parse_target("T4 Sv3+ W2"), (gun,)),))
     targets = Unit("Targets", (ModelGroup("Trooper", 5, parse_target(target)),))
@@ -24,7 +32,7 @@ def one_trial(faces, weapon='Bolter: 24" A2 BS3+ S4 AP0 D1', target="T4 Sv3+ W1"
     scratch = scratch_arrays(plan, 1)
     stream = scripted_stream(faces)
     scenario_trials(stream, 1, plan.kernel_arrays(use_counts=0), scratch.losses, scratch.batch,
-                    scratch.trial, out)
+                    scratch.trial, out, rare_rules)
     start = plan.units[1, U_MODEL_BINS]
     destroyed = int(out.models[0, start:start + 6].argmax())
     return destroyed, scripted_dice_used(stream)

@@ -68,3 +68,31 @@ def test_use_counts_zero_rolls_every_die(plan):
 
 def test_checkpoints_are_rounds_times_activations(plan):
     assert plan.checkpoints == plan.rounds * plan.activations.shape[0] == 6
+
+
+@pytest.mark.parametrize("change, rare", [
+    ({}, False),
+    ({"edition": 10}, True),                                 # 10th-edition allocation
+    ({"weapon": "[ASSAULT, HEAVY, HAZARDOUS]"}, True),
+    ({"weapon": "[ASSAULT, HEAVY, DEVASTATING WOUNDS]"}, True),
+    ({"weapon": "[ASSAULT, HEAVY, PRECISION]"}, True),
+    ({"weapon": "[ASSAULT, HEAVY, ONE SHOT]"}, True),
+    ({"weapon": "[ASSAULT, HEAVY, SUSTAINED HITS 1]"}, False),
+    ({"modifiers": 'command_reroll = "wound"'}, True),
+])
+def test_rare_rules_says_which_version_of_the_kernel_a_plan_needs(change, rare):
+    import dataclasses
+
+    from mathhammer.wh40k.scenario.reader import parse_scenario
+
+    text = EXAMPLE.read_text()
+    if "weapon" in change:
+        text = text.replace("[ASSAULT, HEAVY]", change["weapon"])
+    if "modifiers" in change:
+        text = text.replace("modifiers = { hit_mod = 1 }",
+                            f"modifiers = {{ hit_mod = 1, {change['modifiers']} }}")
+    scenario = parse_scenario(text, "<example>")
+    if "edition" in change:
+        scenario = dataclasses.replace(
+            scenario, rules=dataclasses.replace(scenario.rules, edition=change["edition"]))
+    assert compile_scenario(scenario).rare_rules is rare
