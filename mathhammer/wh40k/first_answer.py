@@ -98,7 +98,7 @@ def simulate_from_exact(weapons: Any, target: Any, *, trials: int, seed: Any,
     >>> r.method, r.inputs["engine"], r.trials
     ('monte-carlo', 'exact-draws', 10000)
     """
-    from mathhammer.wh40k.api import GAME
+    from mathhammer.wh40k.api import GAME, check_monte_carlo_size
 
     trials, seed = check_trials(trials), check_seed(seed)
     question = GAME.compile(weapons, target, **options)
@@ -106,7 +106,12 @@ def simulate_from_exact(weapons: Any, target: Any, *, trials: int, seed: Any,
         # exact only: the kernel's path refuses it in one line
         return None
     try:
-        tallies = draw_tallies(question.exact_plan, trials, seed)
+        plan = question.exact_plan
+    except MathhammerError:   # the kernel's path says why in one line
+        return None
+    check_monte_carlo_size(plan, trials)   # the same limits whichever engine answers
+    try:
+        tallies = draw_tallies(plan, trials, seed)
     except MathhammerError:   # too large for the exact engine, and the like: the kernel's
         return None
     if tallies is None:

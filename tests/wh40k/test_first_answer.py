@@ -149,3 +149,11 @@ def test_trials_auto_always_runs_the_kernel(capsys, monkeypatch):
     code = main(["simulate", BOLTERS, "--target", GUARD, "--trials", "auto", "--json"])
     out, _ = capsys.readouterr()
     assert code == 0 and "engine" not in json.loads(out)
+
+
+def test_run_limits_are_the_kernels_whichever_engine_answers():
+    # a fresh install answers from the exact distribution; it refuses what the kernel refuses
+    from mathhammer.errors import OptionError
+
+    with pytest.raises(OptionError, match="10,000,000,000 trials"):
+        simulate_from_exact("Gun: A1 BS3+ S4 AP0 D1", "T4 Sv3+ W2", trials=10**10, seed=1)
