@@ -6,6 +6,8 @@
 On ``examples/optimise_shooting.toml`` (4,536 plans, three targets):
 
 - the exact evaluator scoring every orders with its cache (what ``mathhammer optimise`` does);
+- branch and bound proving the best orders for models destroyed (``--max-orders 1000``: the
+  space counts as solved, per set of orders in it);
 - the exact evaluator scoring a sample of plans each with an empty cache (first-time cost);
 - the Monte Carlo evaluator (20,000 trials per set of orders, the default) on a sample of orders;
 - the baseline: ``mh.run`` of each sampled orders's own scenario, 20,000 trials, measured in
@@ -30,7 +32,9 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 import mathhammer as mh  # noqa: E402
+from mathhammer.wh40k.optimise.api import optimise  # noqa: E402
 from mathhammer.wh40k.optimise.evaluate import ExactEvaluator, MonteCarloEvaluator  # noqa: E402
+from mathhammer.wh40k.optimise.settings import SearchOptions  # noqa: E402
 from mathhammer.wh40k.optimise.space import build_space, concrete_scenario  # noqa: E402
 from mathhammer.wh40k.scenario.reader import load_scenario  # noqa: E402
 
@@ -77,6 +81,15 @@ def optimise_rows(sample: int) -> list[Row]:
         return [mh.run(concrete_scenario(space, p), trials=TRIALS, seed=1, progress=False)
                 for p in sampled]
 
+    def branch_and_bound() -> float:
+        return optimise(scenario, "expected_models_destroyed", method="exact",
+                        options=SearchOptions(max_orders=1_000), progress=False).value
+
+    every_best = optimise(scenario, "expected_models_destroyed", method="exact",
+                          progress=False).value
+    if abs(branch_and_bound() - every_best) > 1e-9:
+        raise SystemExit("answer check failed: branch and bound's optimum is not the "
+                         "enumeration's")
     exact_values = dict(zip(sampled, sampled_uncached()))
     for orders, outcome in zip(sampled, sampled_monte_carlo()):
         mean = sum(outcome.models(t)[0] for t in targets)
@@ -87,6 +100,8 @@ def optimise_rows(sample: int) -> list[Row]:
     measured = []
     for engine, fn, count, trials in (
             ("optimiser exact, every set of orders (cached)", every_plan_cached, len(plans), "-"),
+            ("optimiser exact, branch and bound (whole space proven)", branch_and_bound,
+             len(plans), "-"),
             ("optimiser exact, sampled plans, empty cache", sampled_uncached, len(sampled),
              "-"),
             ("optimiser Monte Carlo, sampled plans", sampled_monte_carlo, len(sampled),
