@@ -50,7 +50,7 @@ from mathhammer.core.signatures import (AUTO, EXACT, MONTE_CARLO, check_method,
                                         exact_as_method, old_spellings)
 from mathhammer.core.trials import (DEFAULT_GRID_TRIALS, as_seed_sequence, check_seed,
                                     check_trials)
-from mathhammer.errors import OptionError, UnsupportedError
+from mathhammer.errors import OptionError, UnsupportedError, within
 from mathhammer.wh40k import api, comparisons as grid
 from mathhammer.wh40k.profiles import TargetProfile, Weapon
 from mathhammer.wh40k.scenario.units import (CarriedWeapon, ModelGroup, Unit,
@@ -415,13 +415,16 @@ def _exact_matrix(planned: list[_Planned], exact: bool | str, trials: int,
     for cell in refused:
         points = {cell.unit.name: cell.unit.points} if cell.unit.points else None
         results: dict = {}
-        if cell.target.profile is not None:
-            weapons = [p.with_count(n) for _, _, p, n in cell.picks]
-            cell.frame = _grid_cell(cell.unit.name, weapons, cell.target, cell.child, False,
-                                    trials, points, cell.options, results)[0]
-        else:
-            cell.frame = _unit_cell(cell.unit, cell.picks, cell.target, cell.phase,
-                                    cell.child, trials, points, cell.options, results)[0]
+        try:   # Monte Carlo refuses what no engine takes: say for which cell
+            if cell.target.profile is not None:
+                weapons = [p.with_count(n) for _, _, p, n in cell.picks]
+                cell.frame = _grid_cell(cell.unit.name, weapons, cell.target, cell.child,
+                                        False, trials, points, cell.options, results)[0]
+            else:
+                cell.frame = _unit_cell(cell.unit, cell.picks, cell.target, cell.phase,
+                                        cell.child, trials, points, cell.options, results)[0]
+        except UnsupportedError as exc:
+            raise within(f"{cell.name} ({cell.phase})", exc) from None
         cell.answer = next(iter(results.values()))
         monte_carlo.append(f"{cell.name} ({cell.phase}): Monte Carlo, {cell.why}")
     return _matrix_frame(planned, kept)

@@ -257,3 +257,16 @@ def test_refusals() -> None:
     with pytest.raises(UnsupportedError, match="DEVASTATING"):
         mh.exact("Gun: A2 BS3+ S4 AP0 DD3 [DEVASTATING WOUNDS]", HAND_TARGET,
                  reroll_damage="best", dw_timing="unit_end")
+
+
+def test_a_list_names_the_cell_no_engine_takes() -> None:
+    # the led Intercessor Squad has several statlines: the best re-roll is refused there,
+    # naming the pairing
+    from pathlib import Path
+
+    files = Path(__file__).parents[1] / "roster" / "files"
+    orks = mh.load_roster(files / "orks_11e.ros")
+    marines = mh.load_roster(files / "leaders_11e.json")
+    with pytest.raises(UnsupportedError, match=r"against Intercessor Squad \(\w+\): "
+                                               "reroll_damage = best"):
+        orks.against(marines, phases=["shooting"], reroll_damage="best")
