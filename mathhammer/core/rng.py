@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from mathhammer.core.jit import kernel
+from mathhammer.core.jit import kernel, step_kernel
 from mathhammer.core.trials import CHUNKS, Seed, as_seed_sequence, trials_per_chunk
 from mathhammer.errors import OptionError
 
@@ -107,12 +107,16 @@ def check_script_not_exhausted(stream: np.ndarray) -> None:
                                  f"{used} D6 results (1-6), in the order the kernel rolls")
 
 
-@kernel
+
+# The generator's steps are called from kernels only: step kernels, without the Python entry
+# point each @kernel compiles (about a third of a small helper's cold compile). d6 keeps
+# one: tests and examples roll it from Python.
+@step_kernel
 def _rotl(x: np.uint64, k: np.int64) -> np.uint64:
     return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
 
 
-@kernel
+@step_kernel
 def next_u64(state: npt.NDArray[np.uint64]) -> np.uint64:
     """One xoshiro256** output; advances ``state`` in place."""
     s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
@@ -128,14 +132,14 @@ def next_u64(state: npt.NDArray[np.uint64]) -> np.uint64:
     return result
 
 
-@kernel
+@step_kernel
 def uniform(state: npt.NDArray[np.uint64]) -> float:
     """A float in [0, 1) with 53 random bits."""
     bits: np.uint64 = next_u64(state)
     return (bits >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
-@kernel
+@step_kernel
 def _next_scripted_face(state: npt.NDArray[np.uint64]) -> None:
     # No ``raise`` here: a function that can raise is never inlined by LLVM, which made every
     # ``d6`` call five times slower. Past the end of the script the stream returns 1s and
@@ -175,7 +179,7 @@ def d3(state: npt.NDArray[np.uint64]) -> np.int64:
     return (face + 1) // 2
 
 
-@kernel
+@step_kernel
 def roll_dice(state: npt.NDArray[np.uint64], count: int, sides: int, constant: int) -> int:
     """Roll ``count`` D``sides`` (3 or 6) and add ``constant``."""
     total = constant
