@@ -39,7 +39,8 @@ SINGULAR = {"selectionEntries": "selectionEntry", "sharedSelectionEntries": "sel
             "modifiers": "modifier", "conditions": "condition", "profiles": "profile",
             "sharedProfiles": "profile", "sharedRules": "rule", "rules": "rule",
             "characteristics": "characteristic", "costs": "cost",
-            "catalogueLinks": "catalogueLink", "categoryEntries": "categoryEntry"}
+            "catalogueLinks": "catalogueLink", "categoryEntries": "categoryEntry",
+            "modifierGroups": "modifierGroup", "conditionGroups": "conditionGroup"}
 _ids = itertools.count(1)
 
 

@@ -23,11 +23,12 @@ from mathhammer.errors import (NAMED, Command, MathhammerError, RosterError,
 from mathhammer.wh40k.bsdata import loadout
 from mathhammer.wh40k.bsdata.files import DataFile, data_files, data_folder, read_data_file
 from mathhammer.wh40k.bsdata.library import CatalogueFile, Library, is_hidden
+from mathhammer.wh40k.bsdata.modifiers import resolve
 from mathhammer.wh40k.roster import keywords as kw
 from mathhammer.wh40k.roster.convert import EDITIONS, RosterEntry, read_entry
 from mathhammer.wh40k.roster.read import Node
 
-CACHE_VERSION = 6
+CACHE_VERSION = 7
 #: Unit sizes whose points are kept (a datasheet's largest legal unit is far smaller).
 MAX_SIZES = 200
 
@@ -218,11 +219,13 @@ class Datasheets:
             raise RosterError(f"'{record.name}' is a single model, not a unit of {size}")
         counts = record.counts(size)
         selection = _scaled(node_from_plain(self.template_of(record)), counts, record.single)
+        changes: list[str] = []
+        resolve(selection, changes, record.name)
         entry = read_entry(selection, f"{self.folder}: {record.faction}")
         total = sum(counts) if not record.single else 1
         points = record.points[min(total - record.min_size, len(record.points) - 1)] \
             if record.points else entry.points
-        notes = tuple(dict.fromkeys(record.notes + entry.notes))
+        notes = tuple(dict.fromkeys(record.notes + tuple(changes) + entry.notes))
         return Datasheet(record.name, record.faction, record.edition, total, points, entry,
                          notes)
 

@@ -18,12 +18,13 @@ from mathhammer.wh40k.roster.nodes import weapon_kind
 from mathhammer.wh40k.roster.read import Node
 from mathhammer.wh40k.bsdata.library import (MAX_LINK_DEPTH, Library, entries_below,
                                              is_hidden)
-from mathhammer.wh40k.bsdata.modifiers import apply_modifiers, copied
+from mathhammer.wh40k.bsdata.modifiers import carried, copied
 
 POINTS_TYPE = "51b2-306e-1021-d207"
 #: Entries and groups kept out of a datasheet: campaign and army-building content.
 _LEFT_OUT = re.compile(r"(?i)^(crusade|weapon modifications|battle honours|enhancements?|"
                        r"warlord|battle scars?)\b")
+_ENHANCEMENTS = re.compile(r"(?i)^enhancements?\b")
 _RULE_FNP = re.compile(r"(?i)^feel no pain (\d)\+$")
 
 
@@ -212,37 +213,57 @@ def _taken(library: Library, entry: Node, count: int, notes: list[str], depth: i
 def template(library: Library, unit: Node, kinds: list[ModelKind], counts: list[int],
              notes: list[str]) -> Node:
     """A roster ``selection`` of ``unit`` with ``counts[i]`` models of ``kinds[i]``; the
-    unconditional modifiers of the unit, its models and their wargear applied
-    (:mod:`.modifiers`)."""
+    modifiers of the unit, its models and their wargear kept on their selections
+    (:func:`.modifiers.carried`) for :func:`.modifiers.resolve` to apply once the unit is
+    complete; the wargear it may take (``armoury``) and its enhancements beside it."""
     categories = _categories(library, unit)
     profiles, rules = _abilities(library, unit, notes)
     children: list[Node] = []
     single = unit.get("type") == "model"
     if single:
-        children = [_weapon_selection(e, n * counts[0]) for e, n in kinds[0].wargear]
+        children = [_weapon_selection(library, e, n * counts[0]) for e, n in kinds[0].wargear]
     else:
         for kind, count in zip(kinds, counts):
             if count <= 0:
                 continue
             children.append(_model_selection(library, kind, count, notes))
-        children += [_weapon_selection(e, n) for e, n in default_wargear(library, unit, notes, 0)]
+        children += [_weapon_selection(library, e, n)
+                     for e, n in default_wargear(library, unit, notes, 0)]
     unit_profiles = [copied(p) for p in unit.list("profiles") + profiles]
-    apply_modifiers(unit, unit_profiles, _profiles_below(children))
     selection = _selection(kw.clean(unit.get("name")), "model" if single else "unit",
                            counts[0] if single else 1, unit_profiles, rules, children,
-                           categories)
+                           categories, _carry(library, unit))
     selection.children.append(Node("armoury", children=[
-        _weapon_selection(e, 1) for e in armoury(library, unit, notes)]))
+        _weapon_selection(library, e, 1) for e in armoury(library, unit, notes)]))
+    selection.children.append(Node("enhancements", children=[
+        _enhancement(library, e) for e in enhancements(library, unit, notes)]))
     return selection
 
 
 def _model_selection(library: Library, kind: ModelKind, count: int, notes: list[str]) -> Node:
     own_profiles, own_rules = _abilities(library, kind.node, notes)
     profiles = [copied(p) for p in own_profiles + kind.node.list("profiles")]
-    weapons = [_weapon_selection(e, n * count) for e, n in kind.wargear]
-    apply_modifiers(kind.node, profiles, _profiles_below(weapons))
+    weapons = [_weapon_selection(library, e, n * count) for e, n in kind.wargear]
     return _selection(kind.name, "model", count, profiles, own_rules, weapons,
-                      _categories(library, kind.node))
+                      _categories(library, kind.node), _carry(library, kind.node))
+
+
+def _carry(library: Library, entry: Node) -> list[Node]:
+    """What a selection keeps of its entry for :func:`.modifiers.resolve`: its ids, its
+    category ids (hidden ones too: the catalogues filter weapons by them) and its
+    modifiers."""
+    ids = " ".join(dict.fromkeys(i for i in (entry.get("id"), entry.get("linkId"),
+                                             entry.get("targetId")) if i))
+    categories = " ".join(dict.fromkeys(
+        link.get("targetId").rpartition("::")[2] for link in entry.list("categoryLinks")
+        if link.get("targetId")))
+
+    def name_of(ident: str) -> str:
+        found = library.by_id.get(ident)
+        return kw.clean(found.get("name")) if found is not None else ident
+
+    return [Node("ids", {"entryId": ids, "categoryIds": categories}),
+            Node("modifiers", children=carried(entry, name_of))]
 
 
 def _profiles_below(selections: list[Node]) -> list[Node]:
@@ -278,20 +299,68 @@ def armoury(library: Library, unit: Node, notes: list[str]) -> list[Node]:
     return list(found.values())
 
 
+#: Most enhancements kept for one datasheet.
+MAX_ENHANCEMENTS = 120
+
+
+def enhancements(library: Library, unit: Node, notes: list[str]) -> list[Node]:
+    """The entries of the groups named Enhancements below a datasheet or its model entries
+    (a text list names the one its character took), once by name."""
+    found: dict[str, Node] = {}
+    nodes = [unit] + [e for e in (library.resolve(c) for c in entries_below(unit))
+                      if e is not None and e.get("type") == "model"]
+    for node in nodes:
+        for child in entries_below(node):
+            group = library.resolve(child)
+            if group is None or group.tag != "selectionEntryGroup" or is_hidden(group) or \
+                    not _ENHANCEMENTS.search(kw.clean(group.get("name"))):
+                continue
+            for entry in _group_entries(library, group, 0):
+                found.setdefault(kw.clean(entry.get("name")).lower(), entry)
+    return list(found.values())[:MAX_ENHANCEMENTS]
+
+
+def _enhancement(library: Library, entry: Node) -> Node:
+    """An enhancement as a selection: its name, ids and modifiers (its text is not read)."""
+    ids, modifiers = _carry(library, entry)
+    return Node("selection", {"name": kw.clean(entry.get("name")), "type": "upgrade",
+                              "number": "1", **{k: v for k, v in ids.attrs.items() if v}},
+                children=[modifiers] if modifiers.children else [])
+
+
+def _group_entries(library: Library, group: Node, depth: int) -> list[Node]:
+    out: list[Node] = []
+    for child in entries_below(group):
+        entry = library.resolve(child)
+        if entry is None or is_hidden(entry) or depth > MAX_LINK_DEPTH:
+            continue
+        if entry.tag == "selectionEntryGroup":
+            out += _group_entries(library, entry, depth + 1)
+        else:
+            out.append(entry)
+    return out
+
+
 def _selection(name: str, kind: str, number: int, profiles: list[Node], rules: list[Node],
-               selections: list[Node], categories: list[str]) -> Node:
+               selections: list[Node], categories: list[str],
+               carry: list[Node] | None = None) -> Node:
     children = [Node("profiles", children=list(profiles)), Node("rules", children=list(rules)),
                 Node("selections", children=selections),
                 Node("categories", children=[Node("category", {"name": c})
                                              for c in categories])]
-    return Node("selection", {"name": name, "type": kind, "number": str(number)},
-                children=children)
+    attrs = {"name": name, "type": kind, "number": str(number)}
+    for item in carry or []:
+        if item.tag == "ids":
+            attrs.update({k: v for k, v in item.attrs.items() if v})
+        elif item.children:
+            children.append(item)
+    return Node("selection", attrs, children=children)
 
 
-def _weapon_selection(entry: Node, count: int) -> Node:
-    weapons = [copied(p) for p in entry.list("profiles") if not is_hidden(p)]
-    apply_modifiers(entry, weapons, [])
-    return _selection(kw.clean(entry.get("name")), "upgrade", count, weapons, [], [], [])
+def _weapon_selection(library: Library, entry: Node, count: int) -> Node:
+    profiles = [copied(p) for p in entry.list("profiles") if not is_hidden(p)]
+    return _selection(kw.clean(entry.get("name")), "upgrade", count, profiles, [], [], [],
+                      _carry(library, entry))
 
 
 def _categories(library: Library, node: Node) -> list[str]:

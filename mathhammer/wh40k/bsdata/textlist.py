@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from mathhammer.errors import RosterError
 from mathhammer.wh40k.bsdata.index import Datasheets, SheetRecord, node_from_plain
+from mathhammer.wh40k.bsdata.modifiers import copied, resolve
 from mathhammer.wh40k.roster import keywords as kw
 from mathhammer.wh40k.roster.convert import EDITIONS
 from mathhammer.wh40k.roster.read import ROSTER_NAMESPACE, Node
@@ -27,6 +28,8 @@ _COUNTED = re.compile(r"^(?P<count>[0-9]{1,4})\s*x\s+(?P<name>.+)$", re.IGNORECA
 _BULLET = re.compile(r"^(?P<indent>\s*)(?P<bullet>[\u2022\u25e6\u25aa\-*])?\s*(?P<text>.*)$")
 _SECTIONS = {"ATTACHED UNITS", "CHARACTERS", "BATTLELINE", "DEDICATED TRANSPORTS",
              "OTHER DATASHEETS", "ALLIED UNITS", "FORTIFICATIONS"}
+_ENHANCEMENT = re.compile(r"(?i)^enhancements?\s*:\s*(?P<name>.+?)\s*"
+                          r"(?:\(\s*\+?\s*[0-9][0-9,]*\s*(?:points|pts)\s*\))?$")
 _BATTLE_SIZES = ("combat patrol", "incursion", "strike force", "onslaught")
 #: Most lines one text list may hold (a 3,000-point list has a few hundred).
 MAX_LINES = 5_000
@@ -48,6 +51,7 @@ class _Unit:
     wargear: list[tuple[str, int]] = field(default_factory=list)
     role: str = ""          # leader, support, bodyguard
     attached: int | None = None
+    enhancements: list[str] = field(default_factory=list)
 
 
 def looks_like_text_list(data: bytes) -> bool:
@@ -119,9 +123,13 @@ def _read_item(unit: _Unit, body: str, deeper: bool) -> None:
         words = lowered.split(":", 1)[1].split()
         unit.role = words[0] if words else ""
         return
+    enhancement = _ENHANCEMENT.match(body)
+    if enhancement:
+        unit.enhancements.append(enhancement.group("name").strip())
+        return
     count, name = _counted(body)
     if name is None:
-        return    # Warlord, Enhancement: ... (not modelled here)
+        return    # Warlord (not modelled here)
     if deeper and unit.groups:
         unit.groups[-1].wargear.append((name, count))
     else:
@@ -203,12 +211,14 @@ def _unit_selection(sheets: Datasheets, record: SheetRecord, unit: _Unit,
                 weapon = _weapons([(group.name, group.count)], armoury, where, notes)
                 chosen += weapon
                 continue
-            copy = Node(model.tag, dict(model.attrs), model.text, list(model.children))
+            copy = copied(model)
             copy.attrs["number"] = str(group.count)
             _set_children(copy, _weapons(group.wargear, armoury, f"{where} {group.name}",
                                          notes))
             chosen.append(copy)
         _set_children(template, chosen)
+    _enhance(template, unit, where, notes)
+    resolve(template, notes, unit.name)
     size = sum(int(s.get("number", "1")) for s in template.list("selections")
                if s.get("type") == "model") if not record.single else 1
     expected = record.points[min(max(size - record.min_size, 0), len(record.points) - 1)] \
@@ -222,6 +232,23 @@ def _unit_selection(sheets: Datasheets, record: SheetRecord, unit: _Unit,
         template.children.append(Node("costs", children=[
             Node("cost", {"name": "pts", "value": f"{unit.points:g}"})]))
     return template
+
+
+def _enhance(template: Node, unit: _Unit, where: str, notes: list[str]) -> None:
+    """The listed enhancements, found among the datasheet's, as selections of their bearer
+    (the datasheet's model, or its one model group), where their modifiers apply."""
+    known = {kw.clean(s.get("name")).lower(): s for s in template.list("enhancements")}
+    models = [s for s in template.list("selections") if s.get("type") == "model"]
+    bearer = models[0] if template.get("type") != "model" and len(models) == 1 else template
+    for name in unit.enhancements:
+        near = difflib.get_close_matches(name.lower(), list(known), 1, 0.8)
+        if not near:
+            notes.append(f"{where}: enhancement '{name}' is not among the checkout's "
+                         "enhancements of this datasheet: its changes are not applied")
+            continue
+        found = known[near[0]]
+        copy = copied(found)
+        _set_children(bearer, bearer.list("selections") + [copy])
 
 
 def _closest(name: str, models: list[Node]) -> Node | None:
@@ -250,7 +277,7 @@ def _weapons(listed: list[tuple[str, int]], armoury: dict[str, Node], where: str
             notes.append(f"{where}: wargear '{name}' is not in the checkout's datasheet "
                          f"(it knows: {known or 'none'}): not modelled")
             continue
-        copy = Node(found.tag, dict(found.attrs), found.text, list(found.children))
+        copy = copied(found)
         copy.attrs["number"] = str(count)
         out.append(copy)
     return out
