@@ -53,3 +53,33 @@ def test_version_comes_from_the_package_metadata(capsys):
         main(["--version"])
     assert stop.value.code == 0
     assert capsys.readouterr().out.strip() == f"mathhammer {metadata.version('mathhammer')}"
+
+
+def test_the_command_modules_register_the_commands_listed_for_them():
+    import argparse
+    import importlib
+
+    from mathhammer.main import COMMAND_MODULES
+
+    parser = build_parser()
+    assert list(next(a for a in parser._actions if a.dest == "command").choices) == \
+        list(COMMAND_MODULES)
+    for module_name in dict.fromkeys(COMMAND_MODULES.values()):
+        subparsers = argparse.ArgumentParser().add_subparsers()
+        importlib.import_module(module_name).register(subparsers)
+        assert {c for c, m in COMMAND_MODULES.items() if m == module_name} == \
+            set(subparsers.choices)
+
+
+def test_a_command_line_builds_only_the_command_it_runs():
+    parser = build_parser("run")
+    assert set(next(a for a in parser._actions if a.dest == "command").choices) == {"run"}
+
+
+def test_version_prints_the_installed_version(capsys):
+    from mathhammer.main import version
+
+    with pytest.raises(SystemExit) as stop:
+        main(["--version"])
+    assert stop.value.code == 0
+    assert capsys.readouterr().out == f"mathhammer {version()}\n"
