@@ -335,7 +335,13 @@ def changed(text: str, kind: str, value: str, arg: str = "", join: str | None = 
     (with ``join``, else ", "), ``replace`` swaps ``arg`` for the value, ``increment`` /
     ``decrement`` change its number and keep the rest (``3+`` less 1 is ``2+``; a dice
     Attacks or Damage changes its constant: ``D6`` plus 1 is ``D6+1``); a text with no such
-    number, or a value of ``true``/``false``, is left as it is."""
+    number, or a value of ``true``/``false``, is left as it is.
+
+    Examples
+    --------
+    >>> changed("3+", "decrement", "1"), changed("D6", "increment", "1")
+    ('2+', 'D6+1')
+    """
     if value.strip().lower() in ("true", "false"):
         return text
     if kind == "set":

@@ -43,7 +43,8 @@ from mathhammer.wh40k.roster.analysis_options import SHOOTING_ONLY
 from mathhammer.wh40k.roster.analysis_options import AnalysisOptions as _Options
 from mathhammer.wh40k.scenario.units import ModelGroup, Unit
 
-__all__ = ["BuffedList", "DefendedList", "buffed", "defended", "list_buffs", "with_buffs"]
+__all__ = ["BuffedList", "DefendedList", "buffed", "defended", "list_buffs", "offensive",
+           "per_unit_options", "unit_rolls", "with_buffs"]
 
 #: A stand-in line for the options' grants (its phase is what a weapon scope reads).
 _RANGED = parse_weapon('24" A1 BS4+ S4 AP0 D1')
@@ -162,6 +163,40 @@ def buffed(roster: Any, options: _Options, buffs: Sequence[Buff],
     fields = {f.name: getattr(options, f.name) for f in dataclasses.fields(_Options)}
     return out, _BuffedOptions(**fields, buffs=rolls, per_unit=tuple(
         (name, _rolls(found)) for name, found in per_unit.items()))
+
+
+def per_unit_options(options: _Options, per_unit: Mapping[str, Sequence[Buff]]) -> _Options:
+    """``options`` that add to the cells of each unit ``per_unit`` names the roll modifiers,
+    re-rolls and critical thresholds of its buffs (as :func:`buffed`'s options do); the
+    meta matrix's chunks give each pairing its own."""
+    if not any(per_unit.values()):
+        return options
+    fields = {f.name: getattr(options, f.name) for f in dataclasses.fields(_Options)}
+    return _BuffedOptions(**fields, per_unit=tuple((name, _rolls(found))
+                                                   for name, found in per_unit.items()))
+
+
+def unit_rolls(options: _Options, name: str) -> tuple[Buff, ...]:
+    """The roll grants that ``options`` (from :func:`buffed`) add to the cells of the unit
+    ``name``: the list's and its own (its Leader's)."""
+    if not isinstance(options, _BuffedOptions):
+        return ()
+    return options.buffs + dict(options.per_unit).get(name, ())
+
+
+def offensive(buffs: Sequence[Buff]) -> tuple[Buff, ...]:
+    """The buffs' grants to the attacks (defensive grants left out; buffs with none
+    dropped).
+
+    Examples
+    --------
+    >>> from mathhammer.wh40k.buffs import resolve_buffs
+    >>> [str(g) for b in offensive(resolve_buffs(["Tough: FNP 5+, +1 to hit"])) for g in b.grants]
+    ['+1 to hit']
+    """
+    return tuple(b for b in (dataclasses.replace(
+        b, grants=tuple(g for g in b.grants if g.kind not in DEFENSIVE_KINDS)) for b in buffs)
+        if b.grants)
 
 
 _ROLL_KINDS = frozenset({"hit", "wound", "reroll", "crit_hits", "crit_wounds"})

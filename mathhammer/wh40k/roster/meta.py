@@ -195,10 +195,13 @@ def digest(*parts: Any) -> str:
     return hashlib.sha256(repr(canonical(parts)).encode()).hexdigest()[:24]
 
 
-def pairings(lists: Mapping[str, Roster], settings: Settings
+def pairings(lists: Mapping[str, Roster], settings: Settings, sides: Any = None
              ) -> tuple[dict[tuple[str, str], list[tuple[str, str, str, str, Any]]],
                         dict[str, Pairing]]:
-    """Every list pair's cells and the unique pairings behind them.
+    """Every list pair's cells and the unique pairings behind them; ``sides``
+    (:class:`~mathhammer.wh40k.roster.meta_buffs.Sides`) gives each list's attacking and
+    target sides with its buffs and its Leaders' grants (a pairing's roll grants are part
+    of its key).
 
     Returns
     -------
@@ -209,13 +212,20 @@ def pairings(lists: Mapping[str, Roster], settings: Settings
     from mathhammer.wh40k.roster.analyse import analysis_targets
 
     shared = digest(settings.key())
-    attackers = {label: [(u, digest(attacker_key(u))) for u in army.units]
-                 for label, army in lists.items()}
+    attacking = sides.attackers if sides is not None else lists
+    defending = sides.targets if sides is not None else lists
+    rolls = sides.rolls if sides is not None else {}
+    attackers = {}
+    for label, army in attacking.items():
+        own = rolls.get(label, {})
+        attackers[label] = [(u, digest(attacker_key(u)) if not own.get(u.name) else
+                             digest(attacker_key(u), own[u.name]), own.get(u.name, ()))
+                            for u in army.units]
     targets = {}
-    for label, army in lists.items():
+    for label, army in defending.items():
         made = analysis_targets(army, None) if army.targets else []
         targets[label] = [(t, digest(target_key(t)), unit)
-                          for t, unit in zip(made, army.targets)]
+                          for t, unit in zip(made, lists[label].targets)]
     cells: dict[tuple[str, str], list[tuple[str, str, str, str, Any]]] = {}
     unique: dict[str, Pairing] = {}
     for mine, units in attackers.items():
@@ -223,12 +233,12 @@ def pairings(lists: Mapping[str, Roster], settings: Settings
             if mine == theirs:
                 continue
             rows = cells[(mine, theirs)] = []
-            for unit, unit_digest in units:
+            for unit, unit_digest, unit_rolls in units:
                 for target, target_digest, target_unit in found:
                     for phase in settings.phases:
                         key = digest(unit_digest, target_digest, phase, shared)
                         if key not in unique:
-                            unique[key] = Pairing(unit, target, phase, key)
+                            unique[key] = Pairing(unit, target, phase, key, unit_rolls)
                         rows.append((unit.name, target.label, phase, key, target_unit))
     return cells, unique
 
@@ -237,7 +247,8 @@ def pairings(lists: Mapping[str, Roster], settings: Settings
 def meta(sources: Any, *, phases: Iterable[str] | str = PHASES, method: str = "auto",
          trials: int = DEFAULT_GRID_TRIALS, seed: int = 1, profiles: str = "best",
          client: Any = None, out: str | os.PathLike[str] | None = None,
-         progress: bool | None = None, **options: Any) -> Any:
+         progress: bool | None = None, buffs: Any = None, buff_file: Any = None,
+         list_buffs: Mapping[str, Any] | None = None, **options: Any) -> Any:
     """Every list of an event against every other one: the meta matrix.
 
     Parameters
@@ -265,6 +276,13 @@ def meta(sources: Any, *, phases: Iterable[str] | str = PHASES, method: str = "a
         given the same folder and options skips the pairings already there.
     progress
         A progress bar on stderr, one step per pairing solved.
+    buffs, buff_file, list_buffs
+        Named buffs (texts, :class:`~mathhammer.wh40k.Buff` s or names of ``buff_file``)
+        of every list, and ``{label: buffs}`` of one list: a list attacks with their grants
+        to the attacks and is attacked with their defensive grants, so a pairing is the
+        cell of ``A.against(B, buffs=..., other_buffs=...)``
+        (:mod:`~mathhammer.wh40k.roster.meta_buffs`). What a list's Leaders grant the units
+        they lead is applied with or without buffs.
     **options
         Situation, modifier and rule options of :func:`mathhammer.simulate`.
 
@@ -285,13 +303,15 @@ def meta(sources: Any, *, phases: Iterable[str] | str = PHASES, method: str = "a
     """
     from mathhammer.core.inputs import dask_client
     from mathhammer.wh40k.roster.meta_result import MetaResult
+    from mathhammer.wh40k.roster.meta_buffs import sides
     from mathhammer.wh40k.roster.meta_solve import Store, solve
 
     dask_client(client)
     found = read_lists(sources)
     settings = Settings.build(found.edition, method, trials, seed, profiles, phases, options)
     store = Store(Path(out)) if out is not None else None
-    cells, unique = pairings(found.rosters, settings)
+    both = sides(found.rosters, settings.options, buffs, buff_file, list_buffs)
+    cells, unique = pairings(found.rosters, settings, both)
     answers, solved, resumed = solve(unique, settings, client=client, store=store,
                                      progress=progress)
     plans = best_targets(cells, answers)
@@ -302,7 +322,8 @@ def meta(sources: Any, *, phases: Iterable[str] | str = PHASES, method: str = "a
     methods = {a["method"] for a in answers.values()} - {"none"}
     result = MetaResult(lists=found.rosters, skipped=found.skipped, edition=found.edition,
                         plans=plans, counts=counts, settings=settings,
-                        method=methods.pop() if len(methods) == 1 else "mixed")
+                        method=methods.pop() if len(methods) == 1 else "mixed",
+                        buffs=both.buffs)
     if store is not None:
         result.write(store.folder)
     return result

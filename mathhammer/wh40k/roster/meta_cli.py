@@ -60,6 +60,13 @@ def register(subparsers: Any) -> None:
                         help="the opposing team's lists for --team")
     parser.add_argument("--order", choices=list(ORDERS), default="cluster",
                         help="order of the lists in the --plot heat map (default cluster)")
+    from mathhammer.wh40k.buff_cli import add_buff_arguments
+
+    add_buff_arguments(parser, attribution=False)
+    parser.add_argument("--buff-list", action="append", default=[], metavar="LIST=TEXT",
+                        help="a buff of one list (its file name without extension), text or "
+                             "the name of a --buffs buff, e.g. 'tau=Kauyon: [SUSTAINED HITS "
+                             "1] to RANGED weapons'; may be repeated (--buff: every list)")
     add_monte_carlo_options(parser, default_trials=DEFAULT_GRID_TRIALS,
                             trials_help="Monte Carlo trials per unit pairing")
     add_output_options(parser)
@@ -73,10 +80,12 @@ def _run(args: argparse.Namespace) -> int:
         raise OptionError("--team and --against-team go together, e.g. --team A,B,C "
                           "--against-team X,Y,Z")
     method = "exact" if args.exact else "monte-carlo" if args.monte_carlo else "auto"
+    buffs = _buffs(args)
     client, close = scheduler_client(args.scheduler)
     try:
         result = meta(args.sources, phases=args.phase, method=method, trials=args.trials,
-                      seed=args.seed, profiles=args.profiles, client=client, out=args.out)
+                      seed=args.seed, profiles=args.profiles, client=client, out=args.out,
+                      **buffs)
     finally:
         close()
     for skipped in result.skipped:
@@ -105,6 +114,29 @@ def _run(args: argparse.Namespace) -> int:
         if team is not None:
             print(f"\nTeam pairing table ({args.metric}):\n{team.round(1).to_string()}")
     return 0
+
+
+def _buffs(args: argparse.Namespace) -> dict[str, Any]:
+    """``buffs``, ``buff_file`` and ``list_buffs`` of :func:`~.meta.meta` from ``--buff``,
+    ``--buffs`` and ``--buff-list LIST=TEXT``."""
+    from mathhammer.wh40k.buffs import load_buff_file
+
+    library: dict[str, Any] = {}
+    for path in args.buffs:
+        library.update(load_buff_file(path))
+    if args.buffs and not (args.buff or args.buff_list):
+        raise OptionError("--buffs FILE names buffs for --buff NAME or --buff-list LIST=NAME; "
+                          "give one of those too")
+    per_list: dict[str, list[str]] = {}
+    for item in args.buff_list:
+        label, sep, text = item.partition("=")
+        if not sep or not label.strip() or not text.strip():
+            raise OptionError(f"--buff-list '{item:.60}': write LIST=TEXT, e.g. "
+                              "'tau=Kauyon: [SUSTAINED HITS 1] to RANGED weapons'")
+        per_list.setdefault(label.strip(), []).append(text.strip())
+    if not args.buff and not per_list:
+        return {}
+    return {"buffs": list(args.buff), "buff_file": library, "list_buffs": per_list}
 
 
 def scheduler_client(address: str | None) -> tuple[Any, Any]:

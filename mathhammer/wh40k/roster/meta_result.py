@@ -44,11 +44,13 @@ class MetaResult:
         ``resumed`` (read back from ``out``), ``lists``, ``list_pairs``.
     plan_rule
         How each side's plan is made (:data:`~mathhammer.wh40k.roster.meta.PLAN_RULE`).
+    buffs
+        Labels to the buffs applied to that list (lists without any left out).
     """
 
     def __init__(self, *, lists: Mapping[str, Any], skipped: Sequence[Skipped], edition: int,
                  plans: list[dict[str, Any]], counts: Mapping[str, int], settings: Settings,
-                 method: str) -> None:
+                 method: str, buffs: Mapping[str, Sequence[Any]] | None = None) -> None:
         self.lists = dict(lists)
         self.skipped = tuple(skipped)
         self.edition = edition
@@ -57,6 +59,7 @@ class MetaResult:
         self.settings = settings
         self.method = method
         self.plan_rule = PLAN_RULE
+        self.buffs = {k: tuple(v) for k, v in (buffs or {}).items() if v}
         self.frame = self._tidy()
 
     # -- tables ---------------------------------------------------------------------------
@@ -141,15 +144,15 @@ class MetaResult:
         return lines + self._leader_rolls()
 
     def _leader_rolls(self) -> list[str]:
-        """A line per unit whose Leaders grant roll modifiers or conditional buffs: the
-        matrix does not apply them yet (its weapon abilities and characteristics it does)."""
-        out = []
+        """A line per list with buffs, and per unit whose Leaders grant roll modifiers or
+        conditional buffs (applied to its cells, as ``mathhammer roster`` does)."""
+        out = [f"Buffs: {label}: {'; '.join(b.name for b in buffs)}"
+               for label, buffs in self.buffs.items()]
         for label, army in self.lists.items():
             found = army.granted_buffs() if hasattr(army, "granted_buffs") else {}
             for unit, buffs in found.items():
-                out.append(f"Not applied here: {label}: {unit}: what its Leader grants "
-                           f"({'; '.join(b.text for b in buffs)}); mathhammer roster applies "
-                           "it")
+                out.append(f"Leader grants applied: {label}: {unit}: "
+                           f"{'; '.join(b.text for b in buffs)}")
         return out
 
     def to_dict(self, metric: str = DEFAULT_METRIC) -> dict[str, Any]:
@@ -158,7 +161,9 @@ class MetaResult:
                 "phases": list(self.settings.phases), "metric": metric,
                 "counts": self.counts,
                 "lists": [{"label": k, "source": v.source, "faction": v.faction,
-                           "points": v.points} for k, v in self.lists.items()],
+                           "points": v.points,
+                           "buffs": [b.name for b in self.buffs.get(k, ())]}
+                          for k, v in self.lists.items()],
                 "skipped": [{"path": s.path, "reason": s.reason} for s in self.skipped],
                 "matrix": [_clean(r) for r in self.frame.to_dict(orient="records")],
                 "summary": [{"list": k, **_clean(v)} for k, v in

@@ -81,10 +81,12 @@ class Settings:
 
 @dataclasses.dataclass(frozen=True)
 class Pairing:
-    """One unit pairing to solve: the attacker, the target (``_Target``), the phase and its
-    digest."""
+    """One unit pairing to solve: the attacker, the target (``_Target``), the phase, its
+    digest and the roll grants of the attacker's buffs and Leaders (its lines carry the
+    rest)."""
 
     unit: Unit
     target: Any
     phase: str
     key: str
+    buffs: tuple[Any, ...] = ()

@@ -61,6 +61,10 @@ def solve_chunk(chunk: list[Pairing], settings: Settings) -> dict[str, Answer]:
              for i, p in enumerate(chunk)]
     children = [pairing_seed(settings.seed, p.key) for p in chunk]
     options = settings.options
+    if any(p.buffs for p in chunk):   # each pairing's own roll grants (buffs, Leaders)
+        from mathhammer.wh40k.roster.buffed import per_unit_options
+
+        options = per_unit_options(options, {f"u{i}": p.buffs for i, p in enumerate(chunk)})
     if settings.method == MONTE_CARLO:
         frames = [analyse.cell_frame(unit, target, phase, child, [], None, exact=False,
                                 trials=settings.trials, profiles=settings.profiles,
@@ -88,9 +92,12 @@ def _refuse_first(chunk: list[Pairing], children: list[Any], settings: Settings)
     named as the lists name its units (each pairing tried alone)."""
     from mathhammer.wh40k.roster import analyse
 
+    from mathhammer.wh40k.roster.buffed import per_unit_options
+
     for p, child in zip(chunk, children):
+        options = per_unit_options(settings.options, {p.unit.name: p.buffs})
         planned = analyse.plan_cells([(p.unit, p.target, p.phase)], [child], settings.profiles,
-                                     settings.options, [], Bar())
+                                     options, [], Bar())
         try:
             analyse.exact_matrix(planned, "every", settings.trials, None, [], Bar())
         except analyse.NotEveryCell as exc:

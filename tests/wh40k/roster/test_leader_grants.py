@@ -292,13 +292,20 @@ def test_the_scenario_file_carries_the_grants(tmp_path):
     assert mh.load_scenario(path).activations[0].buffs[0].grants[0].value == "ones"
 
 
-def test_the_meta_matrix_says_the_roll_grants_it_does_not_apply(tmp_path):
+def test_the_meta_matrix_applies_the_roll_grants(tmp_path):
     from mathhammer.wh40k.roster.meta import meta
 
     text = LEAD + "each time a model in that unit makes a melee attack, add 1 to the Hit roll."
-    lists = {"granted": _load(tmp_path, _army(11, text), 11, "granted"),
-             "plain": _load(tmp_path, _army(11), 11, "plain")}
-    footer = meta(lists, method="exact", phases="fight").footer()
-    assert [line for line in footer if line.startswith("Not applied here")] == [
-        "Not applied here: granted: Test Squad: what its Leader grants (+1 to hit to MELEE "
-        "weapons); mathhammer roster applies it"]
+    granted = _load(tmp_path, _army(11, text), 11, "granted")
+    plain = _load(tmp_path, _army(11), 11, "plain")
+    result = meta({"granted": granted, "plain": plain}, method="exact", phases="fight")
+    assert "Leader grants applied: granted: Test Squad: +1 to hit to MELEE weapons" in \
+        result.footer()
+    frame = granted.against(plain, method="exact", phases=["fight"])
+    rows = frame[(frame["metric"] == "expected_models_destroyed")
+                 & (frame["attacker"] == "Test Squad")]
+    plan = result.plans.set_index(["list", "unit"]).loc[("granted", "Test Squad")]
+    assert plan["models"] == pytest.approx(rows["value"].max(), rel=1e-12, abs=1e-300)
+    without = plain.against(plain, method="exact", phases=["fight"])
+    assert rows["value"].max() > without[(without["metric"] == "expected_models_destroyed")
+                                         & (without["attacker"] == "Test Squad")]["value"].max()
