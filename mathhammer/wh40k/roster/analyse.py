@@ -286,7 +286,8 @@ def _unit_target(label: str, unit: Unit, extra: Mapping[str, Any] | None = None)
     same = all(dataclasses.replace(g.profile, name="", count=1)
                == dataclasses.replace(first, name="", count=1) for g in unit.groups)
     found = {"damage_minus": unit.damage_minus, "damage_halved": unit.damage_halved,
-             **{k: v for k, v in (extra or {}).items() if k.startswith(("hit_", "wound_"))}}
+             **{k: v for k, v in (extra or {}).items()
+                if k.startswith(("hit_", "wound_")) or k in ("cover", "save_mod")}}
     defense = tuple((k, v) for k, v in found.items() if v)
     if same and unit.reroll_saves == "none":
         profile = dataclasses.replace(first, name="", count=unit.models)

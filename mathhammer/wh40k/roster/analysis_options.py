@@ -44,7 +44,9 @@ class AnalysisOptions:
         """The options of one cell: no shooting-only situation in the fight, the attacking
         unit's MONSTER / VEHICLE keywords unless given, and the target unit's own damage
         reduction combined with any given, its hit / wound roll penalties for the attacks
-        of ``phase`` (``hit_minus_ranged`` ...) added to ``hit_mod`` / ``wound_mod``."""
+        of ``phase`` (``hit_minus_ranged`` ...) added to ``hit_mod`` / ``wound_mod``, its
+        buffs' save modifier added to ``save_mod`` and their benefit of cover (``cover``)
+        in the shooting phase."""
         situation, modifiers = self.situation, self.modifiers
         if phase == "fight":
             cleared = Situation()
@@ -60,6 +62,11 @@ class AnalysisOptions:
                     changes[field] = changes.get(field, getattr(modifiers, field)) - int(value)
             elif key == "damage_minus":
                 changes[key] = max(modifiers.damage_minus or 0, value)
+            elif key == "save_mod":
+                changes[key] = modifiers.save_mod + int(value)
+            elif key == "cover":
+                if phase == "shooting":   # the benefit of cover holds against ranged attacks
+                    situation = dataclasses.replace(situation, cover=True)
             else:
                 changes[key] = True
         monster_vehicle = (unit.all_monster_or_vehicle if self.monster_vehicle is None

@@ -547,8 +547,8 @@ class Roster:
         """Every unit of this list against every unit of ``other`` (their own statlines,
         invulnerable saves, Feel No Pain, keywords and attached Leaders); arguments and frame
         as :meth:`compare` (``buffs`` are this list's: its attacks'). ``other_buffs``: the
-        other list's buffs, whose defensive grants (FNP, invulnerable save, ``-1 damage``,
-        halved damage) protect its units (see :func:`mathhammer.wh40k.roster.buffed.defended`).
+        other list's buffs: their FNP, invulnerable save, cover, +1 save, -1 or halved damage
+        protect its units (see :func:`mathhammer.wh40k.roster.buffed.defended`).
 
         Raises
         ------

@@ -20,8 +20,9 @@ the other list's units (each model group whose keywords ``to KEYWORD`` names), b
 :func:`defended`; offensive grants there are left out (that list does not attack).
 
 Not on a list yet, each refused in one line: a defensive grant among the attacking list's
-buffs, cover and ``+1 to save`` on a list's targets, a defensive grant scoped to weapons,
-``against KEYWORD`` on anything but an ability (write ``[LETHAL HITS: VEHICLE]``).
+buffs, a defensive grant scoped to weapons, a unit-wide one (``-1 damage``, cover, ``+1 to
+save``) for some model groups of a unit, ``against KEYWORD`` on anything but an ability
+(write ``[LETHAL HITS: VEHICLE]``).
 """
 
 from __future__ import annotations
@@ -295,7 +296,7 @@ def list_attribution_text(frame: Any, metric: str = "expected_damage", digits: i
 
 # -- the other list's defensive buffs -----------------------------------------------------------
 #: The defensive grants a list's targets take.
-TARGET_KINDS = frozenset({"fnp", "invuln", "damage_minus", "damage_halved"})
+TARGET_KINDS = frozenset({"fnp", "invuln", "damage_minus", "damage_halved", "cover", "save"})
 
 
 @dataclasses.dataclass
@@ -307,24 +308,28 @@ class DefendedList:
     entries: Any
     targets: list[Unit]
     roster: Any
+    extra: dict[str, dict[str, int | bool]] = dataclasses.field(default_factory=dict)
 
     def defense_of(self, name: str) -> dict[str, int | bool]:
-        """The unbuffed list's defensive rules of ``name``."""
-        return dict(self.roster.defense_of(name))
+        """The unbuffed list's defensive rules of ``name``, with the buffs' benefit of cover
+        (``cover``) and save modifier (``save_mod``) of that unit."""
+        return {**self.roster.defense_of(name), **self.extra.get(name, {})}
 
 
 def defended(other: Any, buffs: Any, buff_file: Any = None,
              situation: Situation | None = None) -> Any:
     """``other`` (a Roster) with the defensive grants of ``buffs`` on its target units: FNP
     and invulnerable saves on each model group ``to KEYWORD`` picks (the best of its own and
-    the buff's), ``-N damage`` and halved damage on each unit whose every group it picks;
+    the buff's); ``-N damage``, halved damage, the benefit of cover (against the shooting
+    phase's attacks) and ``+1 to save`` on each unit whose every group it picks (the cells
+    attacking that unit take them as ``--cover`` / ``save_mod`` given for it alone);
     ``other`` itself without buffs.
 
     Raises
     ------
     OptionError
-        In one line: cover or ``+1 to save`` (not on a list's targets yet), a defensive grant
-        scoped to weapons, ``-N damage`` for some groups of a unit but not all.
+        In one line: a defensive grant scoped to weapons, a unit-wide grant (``-N damage``,
+        cover, ``+1 to save``...) for some groups of a unit but not all.
     """
     if buffs is None or (isinstance(buffs, (list, tuple)) and not buffs):
         return other
@@ -332,19 +337,19 @@ def defended(other: Any, buffs: Any, buff_file: Any = None,
     situation = situation or Situation()
     mine = []
     for buff in resolve_buffs(buffs, library):
-        for grant in buff.grants:
-            if grant.kind in ("cover", "save"):
-                raise OptionError(f"buff '{buff.name}': '{grant}' on a list's targets is not "
-                                  "applied yet (give --cover / save_mod= to the analysis)",
-                                  token=buff.name)
         kept = _only(buff, TARGET_KINDS)
         if kept.grants and kept.weapons is not None:
             raise OptionError(f"buff '{buff.name}': a defensive grant to {kept.weapons} "
                               "weapons is not applied on a list yet", token=buff.name)
         if kept.grants:
             mine.append(kept)
-    units = [_defended_unit(u, mine, situation) for u in other.targets]
-    return DefendedList(other.source, other.entries, units, other)
+    units, extra = [], {}
+    for unit in other.targets:
+        done, wide = _defended_unit(unit, mine, situation)
+        units.append(done)
+        if wide:
+            extra[unit.name] = wide
+    return DefendedList(other.source, other.entries, units, other, extra)
 
 
 #: Keywords of the analysis that are not situation, modifier or rule options.
@@ -361,18 +366,26 @@ def situation_of(kwargs: Mapping[str, Any]) -> Situation:
     return api.build_options(options)[0]
 
 
-def _defended_unit(unit: Unit, buffs: Sequence[Buff], situation: Situation) -> Unit:
+def _defended_unit(unit: Unit, buffs: Sequence[Buff], situation: Situation
+                   ) -> tuple[Unit, dict[str, int | bool]]:
+    """The unit with its groups' FNP and invulnerable saves and its damage reduction, and
+    its unit-wide cover and save modifier (for the cells that attack it)."""
     groups, unit_wide = [], []
     for group in unit.groups:
         done = apply_buffs(buffs, [_RANGED], group.profile, situation, Modifiers())
-        profile = dataclasses.replace(done.target, fnp=done.modifiers.fnp)
+        fnp = done.modifiers.fnp if done.modifiers.fnp is not None else done.target.fnp
+        profile = dataclasses.replace(done.target, fnp=fnp)   # no FNP buff: keep its own
         groups.append(dataclasses.replace(group, profile=profile))
-        unit_wide.append((done.modifiers.damage_minus, done.modifiers.damage_halved))
+        unit_wide.append((done.modifiers.damage_minus, done.modifiers.damage_halved,
+                          done.situation.cover and not situation.cover,
+                          done.modifiers.save_mod))
     if len(set(unit_wide)) > 1:
-        raise OptionError(f"a buff's -N damage or halved damage picks some model groups of "
-                          f"{unit.name} but not all (it holds for a unit); not applied on a "
-                          "list", token=unit.name)
-    minus, halved = unit_wide[0]
+        raise OptionError(f"a buff's -N damage, halved damage, cover or +1 to save picks some "
+                          f"model groups of {unit.name} but not all (it holds for a unit); "
+                          "not applied on a list", token=unit.name)
+    minus, halved, cover, save = unit_wide[0]
+    wide: dict[str, int | bool] = {**({"cover": True} if cover else {}),
+                                   **({"save_mod": save} if save else {})}
     return dataclasses.replace(unit, groups=tuple(groups),
                                damage_minus=max(unit.damage_minus, minus),
-                               damage_halved=unit.damage_halved or halved)
+                               damage_halved=unit.damage_halved or halved), wide

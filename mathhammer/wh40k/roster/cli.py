@@ -83,8 +83,8 @@ def register(subparsers: Any) -> None:
     add_buff_arguments(parser)
     parser.add_argument("--buff-other", action="append", default=[], metavar="TEXT",
                         help="with --against: a buff of the other list (text or a --buffs "
-                             "name); its FNP, invulnerable save, -1 damage or halved damage "
-                             "protect that list's units; repeatable")
+                             "name); its FNP, invulnerable save, -1 damage, halved damage, "
+                             "cover or +1 to save protect that list's units; repeatable")
     add_monte_carlo_options(parser, default_trials=DEFAULT_GRID_TRIALS,
                             trials_help="Monte Carlo trials per cell")
     add_output_options(parser)

@@ -149,3 +149,21 @@ def to_rosz(tree: dict, member: str = "list.ros") -> bytes:
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         archive.writestr(member, to_xml(tree))
     return buffer.getvalue()
+
+
+def gunner_and_crowd(folder, crowd_save: str = "-") -> list:
+    """Two 11th-edition lists written to ``folder`` (paths returned): ``gunner``, one model
+    with one shot (BS3+ S4 AP0 D1, 10 pts), and ``crowd``, ten T4 W1 models of save
+    ``crowd_save`` (100 pts): small enough to derive a pairing by hand."""
+    gunner = selection("Gunner", "model", pts=10, categories=["Infantry"],
+                       profiles=[statline("Gunner", 11, 4, "3+", 2)],
+                       selections=[selection("Rifle", profiles=[
+                           ranged("Rifle", '24"', "1", "3+", "4", "0", "1")])])
+    crowd = selection("Crowd", "unit", pts=100, selections=[selection(
+        "Body", "model", 10, profiles=[statline("Body", 11, 4, crowd_save, 1)])])
+    paths = []
+    for name, unit in (("gunner", gunner), ("crowd", crowd)):
+        path = folder / f"{name}.json"
+        path.write_text(to_json(roster(11, f"Test - {name}", [unit])), encoding="utf-8")
+        paths.append(path)
+    return paths

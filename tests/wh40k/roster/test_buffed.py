@@ -17,7 +17,7 @@ from mathhammer.cli import main
 from mathhammer.errors import MathhammerError
 from mathhammer.wh40k.parse import parse_weapon
 from mathhammer.wh40k.roster.analyse import analyse
-from mathhammer.wh40k.roster.buffed import ALL_BUFFS, list_attribution
+from mathhammer.wh40k.roster.buffed import ALL_BUFFS, defended, list_attribution
 
 from .conftest import FILES
 
@@ -152,13 +152,61 @@ def test_the_other_lists_defensive_buffs_equal_its_profiles_typed(marines):
             marines.against(marines, method="exact")["value"].to_numpy() - 1e-9).any()
 
 
+def _rows(frame, targets, phase=None):
+    keep = frame["target"].isin(targets)
+    if phase is not None:
+        keep &= frame["phase"] == phase
+    return frame[keep].reset_index(drop=True)
+
+
+def test_cover_and_a_save_on_the_other_lists_units_equal_the_options_given_for_them():
+    from mathhammer.wh40k.roster.api import example
+
+    marines, orks = (mh.load_roster(example(n)) for n in ("marines", "orks"))
+    kwargs = dict(method="exact", phases=["shooting", "fight"])
+    plain = marines.against(orks, **kwargs)
+    # cover for every unit: the shooting cells equal --cover, the fight cells are unchanged
+    covered = marines.against(orks, other_buffs=["Cover: benefit of cover"], **kwargs)
+    given = marines.against(orks, cover=True, **kwargs)
+    _same(covered, given)
+    # a buff without FNP keeps a unit's own (Beast Snagga Boyz: FNP 6+; it was dropped)
+    snaggas = next(u for u in defended(orks, ["Cover: benefit of cover"]).targets
+                   if u.name == "Beast Snagga Boyz")
+    assert {g.profile.fnp for g in snaggas.groups} == {6}
+    _same(_rows(covered, set(plain["target"]), "fight"), _rows(plain, set(plain["target"]),
+                                                                "fight"))
+    # +1 to save to VEHICLE: the vehicles' cells equal save_mod=1, the others the plain ones
+    vehicles = {u.name for u in orks.targets
+                if all("VEHICLE" in g.profile.keywords for g in u.groups)}
+    others = set(plain["target"]) - vehicles
+    saved = marines.against(orks, other_buffs=["Armour: +1 to save to VEHICLE"], **kwargs)
+    _same(_rows(saved, vehicles), _rows(marines.against(orks, save_mod=1, **kwargs), vehicles))
+    _same(_rows(saved, others), _rows(plain, others))
+    assert (_rows(saved, vehicles)["value"].to_numpy()
+            < _rows(plain, vehicles)["value"].to_numpy() - 1e-9).any()
+
+
+def test_a_save_on_a_lists_target_by_hand(tmp_path):
+    from .builder import gunner_and_crowd
+
+    lists = [mh.load_roster(p) for p in gunner_and_crowd(tmp_path, crowd_save="4+")]
+    frame = lists[0].against(lists[1], method="exact", phases=["shooting"],
+                             other_buffs=["Shields: +1 to save"])
+    value = frame[frame["metric"] == "expected_damage"]["value"].item()
+    # hits on 3+ (2/3), wounds S4 v T4 on 4+ (1/2), saves on 4+ improved to 3+: 1/3 fail
+    assert value == pytest.approx(2 / 3 * 1 / 2 * 1 / 3, abs=1e-12)
+
+
 @pytest.mark.parametrize("buff, token", [
-    ("cover", "not applied yet"),
+    ("Cover to MOB", "picks some model groups of Boyz but not all"),
     ("FNP 5+ to MELEE weapons", "to MELEE weapons"),
 ])
 def test_what_a_lists_targets_do_not_take_yet_is_refused(marines, buff, token):
+    from mathhammer.wh40k.roster.api import example
+
     with pytest.raises(MathhammerError) as caught:
-        marines.against(marines, method="exact", other_buffs=[buff])
+        mh.load_roster(example("marines")).against(mh.load_roster(example("orks")),
+                                                   method="exact", other_buffs=[buff])
     assert token in str(caught.value) and "\n" not in str(caught.value)
 
 
@@ -263,3 +311,12 @@ def test_cli_against_with_the_other_lists_buffs(marines, capsys):
                             other_buffs=["FNP 5+"])
     assert [r["value"] for r in out["rows"]] == pytest.approx(list(frame["value"]), abs=1e-12)
     assert {r["buff"] for r in out["attribution"]} == {"re-roll hits", ALL_BUFFS}
+
+
+def test_cli_the_other_lists_cover_equals_cover_given(marines, capsys):
+    ros = str(FILES / "marines_10e.ros")
+    assert main(["roster", ros, "--against", ros, "--exact", "--json", "--phase", "shooting",
+                 "--buff-other", "Cover: benefit of cover"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    frame = marines.against(marines, method="exact", phases=["shooting"], cover=True)
+    assert [r["value"] for r in out["rows"]] == pytest.approx(list(frame["value"]), abs=1e-12)

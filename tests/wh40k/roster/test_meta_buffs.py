@@ -57,22 +57,8 @@ def test_a_pairing_equals_roster_against_with_the_same_buffs(event):
     assert result.to_dict()["lists"][1]["buffs"] == ["Oath of Moment", "Lethal", "Iron hide"]
 
 
-def _list(name: str, unit: dict) -> dict:
-    return b.roster(11, f"Test - {name}", [unit])
-
-
 def test_a_hand_derived_pairing(tmp_path):
-    gunner = b.selection("Gunner", "model", pts=10, categories=["Infantry"],
-                         profiles=[b.statline("Gunner", 11, 4, "3+", 2)],
-                         selections=[b.selection("Rifle", profiles=[
-                             b.ranged("Rifle", '24"', "1", "3+", "4", "0", "1")])])
-    crowd = b.selection("Crowd", "unit", pts=100, selections=[b.selection(
-        "Body", "model", 10, profiles=[b.statline("Body", 11, 4, "-", 1)])])
-    paths = []
-    for name, unit in (("gunner", gunner), ("crowd", crowd)):
-        path = tmp_path / f"{name}.json"
-        path.write_text(b.to_json(_list(name, unit)), encoding="utf-8")
-        paths.append(path)
+    paths = b.gunner_and_crowd(tmp_path)
     result = meta(paths, method="exact", phases="shooting",
                   list_buffs={"gunner": ["Oath: re-roll hits", "Push: +1 to wound"]})
     plan = result.plans.set_index(["list", "unit"]).loc[("gunner", "Gunner")]
@@ -84,8 +70,8 @@ def test_a_hand_derived_pairing(tmp_path):
 def test_refusals_are_one_line(event, capsys):
     with pytest.raises(OptionError, match="buffs for list 'nobody': no such list"):
         list_texts([], {"nobody": ["+1 to hit"]}, ["a", "b"])
-    with pytest.raises(OptionError, match="not applied yet"):
-        meta(event, method="exact", buffs=["Cover: benefit of cover"])
+    with pytest.raises(OptionError, match="a roll grant to PISTOL weapons"):
+        meta(event, method="exact", buffs=["re-roll hits to PISTOL weapons"])
     assert main(["meta", *map(str, event), "--buff-list", "no equals sign"]) == 2
     assert "write LIST=TEXT" in capsys.readouterr().err
 
