@@ -162,12 +162,12 @@ def _line_law(unit: Any, weapon: Any, count: int, setting: tuple) -> np.ndarray:
     from mathhammer.wh40k.exact_engine.chains import (compiled_plan,
                                                       unsaved_and_devastating_pmf)
     from mathhammer.wh40k.exact_engine.tables import mapped_pmf, passed_damage_pmf
-    from mathhammer.wh40k.optimise.evaluate import _with_unit_defense
+    from mathhammer.wh40k.optimise.evaluate import with_unit_defense
 
     situation, modifiers, rules = setting
     profile = _profile(unit)
     plan = compiled_plan([weapon.with_count(count)], profile, situation,
-                         _with_unit_defense(unit, modifiers), rules)
+                         with_unit_defense(unit, modifiers), rules)
     group, row = plan.groups[0].tolist(), plan.batch[0].tolist()
     wounds, top = group[G_WOUNDS], plan.total_wounds
     raw, maps = plan.damage_pmfs[0], plan.damage_maps[0]

@@ -300,7 +300,7 @@ class ExactEvaluator:
                 raise NotExact(f"a Command Re-roll shared with a unit of several statlines "
                                f"({target})")
             return self._solve_mixed(target, concrete_scenario(self.space, orders), sources)
-        modifiers = _with_unit_defense(unit, modifiers)
+        modifiers = with_unit_defense(unit, modifiers)
         weapons = [w.with_count(n) for w, n in lines]
         if mode == "by hand":
             from mathhammer.wh40k.exact_engine.chains import compiled_plan
@@ -362,7 +362,7 @@ def _target_loads(concrete: Scenario, k: int) -> dict[str, list[tuple[Any, int]]
     return out
 
 
-def _with_unit_defense(unit: Unit, modifiers):
+def with_unit_defense(unit: Unit, modifiers):
     """The activation's modifiers with the target unit's own defensive rules."""
     own = {"damage_minus": unit.damage_minus, "damage_halved": unit.damage_halved,
            "reroll_saves": unit.reroll_saves}
