@@ -100,13 +100,14 @@ def test_branch_and_bound_proves_the_enumerations_optimum(seed):
 
 
 def test_pruning_scores_few_orders_on_the_example():
-    # examples/optimise_shooting.toml: 4,536 sets of orders; models destroyed
+    # examples/optimise_shooting.toml: 4,536 sets of orders; models destroyed. The optimum
+    # equals the enumeration's (benchmarks/optimise_rows.py checks it on this example, the
+    # test above on generated problems); here, how little is scored
     scenario = mh.load_scenario("examples/optimise_shooting.toml", open_choices=True)
-    every = optimise(scenario, "expected_models_destroyed", method="exact")
     bounded = optimise(scenario, "expected_models_destroyed", method="exact",
                        options=SearchOptions(max_orders=1_000))
-    assert bounded.optimal and bounded.value == pytest.approx(every.value, abs=1e-12)
-    assert bounded.evaluated < every.evaluated / 10
+    assert bounded.method == "branch and bound" and bounded.optimal
+    assert bounded.evaluated < 4_536 / 10
     assert "bounded below the best" in bounded.to_text()
 
 
