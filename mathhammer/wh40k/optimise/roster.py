@@ -7,6 +7,15 @@ The other list's units keep their statlines, invulnerable saves, Feel No Pain, k
 attached Leaders and damage reduction; roll penalties it imposes (Stealth and the like)
 are not applied here (the roster analysis applies them per cell). Situation, modifier and
 rule options (``half_range=True``...) apply to every activation.
+
+Buffs (issue 35) apply as ``Roster.against`` applies them (:mod:`mathhammer.wh40k.roster.buffed`):
+the list's buffs and what its Leaders grant (:meth:`Roster.granted_buffs`) put their abilities
+and characteristics on the weapon lines of the units they pick and their roll modifiers,
+re-rolls and critical thresholds on those units' activations; the other list's buffs
+(``other_buffs``) give its units their Feel No Pain, invulnerable saves and damage reduction.
+Their benefit of cover and ``+1 to save`` go on every activation, since an activation's
+situation holds for whichever target it picks: when they protect some of the other list's
+units but not all they are refused in one line.
 """
 
 from __future__ import annotations
@@ -27,20 +36,37 @@ LIST_SIDE, ENEMY_SIDE = "list", "enemy"
 
 
 def shooting_phase(army: Any, other: Any, *, edition: int | None = None,
-                   options: dict[str, Any] | None = None) -> tuple[Scenario, list[str]]:
+                   options: dict[str, Any] | None = None, buffs: Any = None,
+                   other_buffs: Any = None, buff_file: Any = None
+                   ) -> tuple[Scenario, list[str]]:
     """The shooting phase of ``army`` against ``other`` (two :class:`~mathhammer.Roster`
-    s) with every target left open, and notes on units left out.
+    s) with every target left open, and notes on units left out. ``buffs`` (the list's),
+    ``other_buffs`` (the other list's defensive ones) and ``buff_file`` as for
+    :meth:`Roster.against <mathhammer.wh40k.roster.api.Roster.against>`; what the list's
+    Leaders grant is applied with or without them.
 
     Raises
     ------
     OptionError
-        When no unit of ``army`` can shoot or ``other`` has no unit to shoot at.
+        When no unit of ``army`` can shoot or ``other`` has no unit to shoot at; a buff a
+        list does not take, or the other list's cover or ``+1 to save`` for some of its
+        units but not all (one line).
     """
+    from mathhammer.wh40k.roster.analysis_options import AnalysisOptions
+    from mathhammer.wh40k.roster.buffed import buffed, defended, list_buffs
+
     options = dict(options or {})
     if edition is not None:
         options["edition"] = edition
     options.setdefault("edition", army.edition)
     situation, modifiers, rules, _ = build_options(options)
+    mine = list_buffs(buffs, buff_file) if buffs else ()
+    other = defended(other, other_buffs, buff_file, situation) if other_buffs else other
+    situation, modifiers = _unit_wide(other, situation, modifiers)
+    granted = army.granted_buffs() if hasattr(army, "granted_buffs") else {}
+    checked = AnalysisOptions(situation, modifiers, rules)
+    if mine or any(granted.values()):
+        army, checked = buffed(army, checked, mine, granted)
     ours = {u.name: u for u in army.units}
     theirs = {}
     for unit in other.targets:
@@ -55,8 +81,9 @@ def shooting_phase(army: Any, other: Any, *, edition: int | None = None,
     for name, unit in ours.items():
         if not any(not w.melee for g in unit.groups for w in g.weapons):
             continue
+        own = checked.for_cell(unit, (), "shooting").modifiers   # with its buffs' rolls
         activation = Activation("shooting", name, target=targets[0], situation=situation,
-                                modifiers=modifiers)
+                                modifiers=own)
         try:  # a unit whose weapons cannot be selected (04.01) is left out, with the reason
             Scenario(units, (activation,), sides=sides, rules=rules,
                      open_choices=(OpenChoices(targets),))
@@ -71,18 +98,44 @@ def shooting_phase(army: Any, other: Any, *, edition: int | None = None,
     return scenario, notes
 
 
+def _unit_wide(other: Any, situation: Any, modifiers: Any) -> tuple[Any, Any]:
+    """The situation and modifiers of every activation with the other list's buffs' benefit
+    of cover and save modifier, which must then protect all its units alike."""
+    extra = getattr(other, "extra", {})
+    if not extra:
+        return situation, modifiers
+    wide = {repr(sorted(extra.get(u.name, {}).items())) for u in other.targets}
+    if len(wide) > 1:
+        some = next(iter(extra))
+        raise OptionError(f"the other list's buffs give the benefit of cover or +1 to save to "
+                          f"some of its units ({some}...) but not all: an activation's "
+                          "situation holds for whichever target it picks, so this is not "
+                          "applied to --optimise (give it to every unit)", token=some)
+    given = extra[other.targets[0].name]
+    if given.get("cover"):
+        situation = dataclasses.replace(situation, cover=True)
+    if given.get("save_mod"):
+        modifiers = dataclasses.replace(modifiers,
+                                        save_mod=modifiers.save_mod + int(given["save_mod"]))
+    return situation, modifiers
+
+
 def optimise_shooting(army: Any, other: Any, *, objective: str | None = None,
                       edition: int | None = None, split: bool = False,
                       trials: int = DEFAULT_OPTIMISE_TRIALS, seed: int = 1,
-                      options: dict[str, Any] | None = None, **settings: Any
+                      options: dict[str, Any] | None = None, buffs: Any = None,
+                      other_buffs: Any = None, buff_file: Any = None, **settings: Any
                       ) -> OptimiseResult:
     """Who in ``army`` should shoot what in ``other``: the orders maximising ``objective``
     (default: expected points destroyed when ``other`` has points, else expected models
     destroyed) over the other list's units. ``split`` lets a model group's weapons split
     between targets (many more sets of orders); ``options`` are situation, modifier and rule
-    options for every activation (as :func:`mathhammer.simulate` takes them); ``settings`` as
+    options for every activation (as :func:`mathhammer.simulate` takes them); ``buffs``,
+    ``other_buffs`` and ``buff_file`` as :func:`shooting_phase`; ``settings`` as
     :func:`~.api.optimise`."""
-    scenario, notes = shooting_phase(army, other, edition=edition, options=options)
+    scenario, notes = shooting_phase(army, other, edition=edition, options=options,
+                                     buffs=buffs, other_buffs=other_buffs,
+                                     buff_file=buff_file)
     if objective is None:
         priced = all(g.points is not None for u in other.targets for g in u.groups)
         objective = "expected_points_destroyed" if priced else "expected_models_destroyed"

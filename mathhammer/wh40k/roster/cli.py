@@ -128,8 +128,9 @@ def _run(args: argparse.Namespace) -> int:
     if args.buff_other and not args.against:
         raise OptionError("--buff-other needs --against OTHER_FILE")
     if args.optimise:
-        if args.buff or args.attribution or args.buff_other:
-            raise OptionError("--buff and --attribution are not applied to --optimise yet")
+        if args.attribution:
+            raise OptionError("--attribution is not applied to --optimise: each buff removed "
+                              "may change the best orders; run the optimiser with and without it")
         return _optimise(army, args)
     return _analysis(army, args)
 
@@ -142,11 +143,24 @@ def _optimise(army: Any, args: argparse.Namespace) -> int:
     from mathhammer.wh40k.optimise.roster import optimise_shooting
     from mathhammer.wh40k.roster.api import load_roster
 
+    from mathhammer.wh40k.buff_cli import buffs_from_args
+    from mathhammer.wh40k.buffs import load_buff_file, resolve_buffs
+
     other = load_roster(args.against, attach=args.attach_other or None,
                         assume=args.assume_other or None)
     trials = DEFAULT_OPTIMISE_TRIALS if args.trials == DEFAULT_GRID_TRIALS else args.trials
-    result = optimise_shooting(army, other, trials=trials, seed=args.seed,
-                               options=options_from_args(args))
+    options = options_from_args(args)
+    buffs = options.pop("buffs", None) or buffs_from_args(args)
+    other_buffs = None
+    if args.buff_other:
+        library: Any = {}
+        for path in args.buffs:
+            library.update(load_buff_file(path))
+        other_buffs = resolve_buffs(args.buff_other, library)
+    result = optimise_shooting(army, other, trials=trials, seed=args.seed, options=options,
+                               buffs=buffs or None, other_buffs=other_buffs)
+    if buffs:
+        result.notes.append("Buffs: " + "; ".join(b.name for b in buffs))
     emit(result, args, f"Shooting phase: {army.source} against {other.source}")
     return 0
 

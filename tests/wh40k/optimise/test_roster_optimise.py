@@ -54,3 +54,29 @@ def test_situation_options_apply_to_every_activation():
     assert scenario.rules.edition == army.edition
     with pytest.raises(OptionError, match="half_rnge"):
         shooting_phase(army, other, options={"half_rnge": True})
+
+
+def test_cli_buffs_equal_the_api_and_attribution_is_refused(capsys, tmp_path):
+    # issue 35: --buff / --buff-other with --optimise, the same numbers as optimise_shooting
+    from tests.wh40k.roster.builder import gunner_and_crowd
+
+    gunner, crowd = gunner_and_crowd(tmp_path)
+    (tmp_path / "b.toml").write_text('[buffs]\n"Oath" = "re-roll hits (1CP)"\n',
+                                     encoding="utf-8")
+    assert main(["roster", str(gunner), "--against", str(crowd), "--optimise", "--json",
+                 "--buffs", str(tmp_path / "b.toml"), "--buff", "Oath", "--buff", "+1 to wound",
+                 "--buff-other", "FNP 5+", "--trials", "2000", "--quiet"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    api = optimise_shooting(mh.load_roster(gunner), mh.load_roster(crowd), trials=2000, seed=1,
+                            buffs=["Oath: re-roll hits (1CP)", "+1 to wound"],
+                            other_buffs=["FNP 5+"], progress=False)
+    assert data["ranked"][0]["value"] == api.value and "Buffs: Oath; +1 to wound" in data["notes"]
+    assert abs(api.value - 320 / 81) < 5 * api.best.values[0][1] + 1e-12   # 8/9 x 2/3 x 2/3
+    assert main(["roster", str(gunner), "--against", str(crowd), "--optimise",
+                 "--buff", "Oath: re-roll hits", "--attribution"]) == 2
+    err = capsys.readouterr().err
+    assert "--attribution is not applied to --optimise" in err and err.count("\n") == 1
+    assert main(["roster", str(gunner), "--against", str(crowd), "--optimise",
+                 "--buff", "Oath: re-rol hits"]) == 2
+    err = capsys.readouterr().err
+    assert "re-rol" in err and err.count("\n") == 1
