@@ -153,7 +153,7 @@ def check_fields(kind: str, query: Mapping[str, str]) -> None:
         fields = forms.WH40K_FIELDS if query.get("edition") or kind == "40k" else \
             tuple(f for f in forms.WH40K_FIELDS if f.name != "edition")
         forms.read_fields(query, (*forms.WH40K_SWITCHES, *fields))
-    if kind == "40k":
+    if kind in ("40k", "army", "battle"):
         forms.wh40k_buffs(query)
     if kind == "army":
         forms.read_fields(query, (army.PHASES, army.PROFILES, army.METRIC))

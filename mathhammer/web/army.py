@@ -79,16 +79,49 @@ def matrix_job(query: Mapping[str, str], store: RosterStore) -> Any:
     phases = ("shooting", "fight") if phase == "both" else (phase,)
     common = dict(method="auto" if engine.exact else "monte-carlo", trials=engine.trials,
                   seed=engine.seed, profiles=profiles, phases=phases, **options)
+    buffs, other_buffs = split_buffs(forms.wh40k_buffs(query), other is not None)
+    if buffs:
+        common["buffs"] = buffs
+    if other_buffs:
+        common["other_buffs"] = other_buffs
 
     def work() -> Answer:
         kept = army.against(other, keep_results=True, **common) if other is not None \
             else army.compare(targets, keep_results=True, **common)
-        return _matrix_answer(kept.frame, kept.results, metric, engine)
+        said = [f"Buffs: {'; '.join(texts)}" for texts in (buffs,) if texts] + [
+            f"The opponent's buffs: {'; '.join(other_buffs)}" for _ in [0] if other_buffs]
+        return _matrix_answer(kept.frame, kept.results, metric, engine, said)
     return work
 
 
-def _matrix_answer(frame: Any, cells: dict, metric: str | None, engine: forms.Engine
-                   ) -> Answer:
+def split_buffs(texts: list[str], against: bool) -> tuple[list[str], list[str]]:
+    """The page's buffs as the list's (``buffs=``) and the opponent's (``other_buffs=``):
+    a buff whose every grant protects (FNP, cover, ``-1 damage``...) is the opponent's units'.
+
+    Raises
+    ------
+    OptionError
+        A protecting buff without an opponent's list (one line, naming it).
+    """
+    from mathhammer.wh40k.buff_reader import DEFENSIVE_KINDS
+    from mathhammer.wh40k.buffs import parse_buff
+
+    ours, theirs = [], []
+    for text in texts:
+        buff = parse_buff(text)
+        if buff.grants and all(g.kind in DEFENSIVE_KINDS for g in buff.grants):
+            if not against:
+                raise OptionError(f"buff '{buff.name}' protects the targets, and the targets "
+                                  "here are lines: type it on them (e.g. 'MEQ' as 'T4 Sv3+ W2 "
+                                  "FNP5+') or drop the opponent's list", token=buff.name)
+            theirs.append(text)
+        else:
+            ours.append(text)
+    return ours, theirs
+
+
+def _matrix_answer(frame: Any, cells: dict, metric: str | None, engine: forms.Engine,
+                   said: list[str] | None = None) -> Answer:
     from mathhammer.wh40k.comparisons import METRIC_LABELS
     from mathhammer.wh40k.roster.cli import analysis_figure, default_metric
     from mathhammer.wh40k.roster.tables import metric_table
@@ -114,6 +147,7 @@ def _matrix_answer(frame: Any, cells: dict, metric: str | None, engine: forms.En
     notes = list(frame.attrs.get("notes", [])) + list(frame.attrs.get("choices", []))
     text = page("answer_matrix.html", tables=tables, chart=chart, downloads=downloads,
                 label=METRIC_LABELS.get(metric, metric), engine=engine.words(), notes=notes,
+                buffs=said or [],
                 method=frame.attrs.get("method"))
     return Answer(text, downloads, {**views, **chart_views([chart])})
 

@@ -47,7 +47,7 @@ def battle_job(query: Mapping[str, str]) -> Any:
     text = forms.text_field(query, "scenario", forms.MAX_SCENARIO_CHARS)
     if not text.strip():
         raise OptionError("type a scenario, or write one from two lists")
-    scenario = parse_scenario(text, "scenario")
+    scenario = parse_scenario(text, "scenario", buffs=forms.wh40k_buffs(query))
     engine = forms.read_engine(query, MAX_BATTLE_TRIALS)
     trials = engine.trials if (query.get("trials") or "").strip() else DEFAULT_BATTLE_TRIALS
     engine = forms.Engine(False, trials, engine.seed)

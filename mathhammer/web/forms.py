@@ -114,6 +114,10 @@ WH40K_BUFFS = (
     Switch("buff_fnp", "Target FNP 5+", "FNP 5+"),
     Switch("buff_minus", "Target -1 Damage", "-1 damage"),
 )
+#: The buff boxes that change the attacks (the battle page's: a scenario's target units carry
+#: their own defences on their lines).
+WH40K_ATTACK_BUFFS = tuple(s for s in WH40K_BUFFS
+                           if s.name not in ("buff_cover", "buff_fnp", "buff_minus"))
 #: Lines the page's own buff box may hold.
 MAX_BUFF_LINES = 16
 words.register(*WH40K_SWITCHES, *WH40K_FIELDS, *WH40K_BUFFS)  # refusals name these controls

@@ -57,3 +57,32 @@ def test_two_lists_as_one_scenario():
     targets = {a.attacker: a.target for a in scenario.activations}
     assert targets["Hellblaster Squad"] == "Captain (enemy)"
     assert targets["Devastator Squad"] == "Intercessor Squad"
+
+
+def test_buffs_go_on_every_activation_as_if_typed_there():
+    # issue 35: the ticked and typed buffs equal buffs = [...] typed in each activation
+    typed = "Storm: +1 strength to RANGED weapons"
+    answer = battle_job({"scenario": FLAMER, "trials": "20000", "seed": "2",
+                         "buff_lethal": "on", "buffs": typed})()
+    by_hand = FLAMER.replace('target = "Targets"\n', 'target = "Targets"\nbuffs = '
+                             '["Lethal Hits: [LETHAL HITS]", "Storm: +1 strength to RANGED '
+                             'weapons"]\n')
+    result = mh.run(parse_scenario(by_hand, "scenario"), trials=20_000, seed=2)
+    assert answer.downloads["battle.csv"].make().decode() == result.to_frame().to_csv(index=False)
+    # one auto-hit, S5 against T4 wounds on 3+ (it was 4+), no save: 2/3 a round
+    rounds = per_round(result)
+    targets = rounds[rounds["unit"] == "Targets"]
+    assert [round(float(v), 2) for v in targets["models destroyed"]] == pytest.approx(
+        [2 / 3, 4 / 3], abs=0.02)
+
+
+def test_bad_buffs_on_the_battle_page_are_one_line():
+    from mathhammer.errors import MathhammerError
+
+    with pytest.raises(MathhammerError) as info:
+        battle_job({"scenario": FLAMER, "buffs": "Oath: re-roll hitz"})
+    assert info.value.token == "hitz" and info.value.location == "buffs line 1"
+    assert "\n" not in str(info.value)
+    with pytest.raises(ScenarioError, match="defender") as info:
+        battle_job({"scenario": FLAMER, "buffs": "FNP 5+"})
+    assert "\n" not in str(info.value)

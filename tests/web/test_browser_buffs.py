@@ -113,3 +113,55 @@ def test_a_phone_ticks_buffs_without_sideways_scroll(server, phone):
     width, screen = _widths(phone)
     assert width <= screen == PHONE, f"the answer is {width} px wide on a {screen} px phone"
     phone.save_screenshot(str(SHOTS / "buffs-phone-390.png"))
+
+
+def test_army_and_battle_pages_take_buffs_at_1280_and_on_a_phone(server, browser, phone):
+    """The army page's ticked and typed buffs give the matrix of ``Roster.compare(...,
+    buffs=[...])``; the battle page takes them; neither page scrolls sideways at 1280 px
+    nor on a 390 px phone."""
+    from selenium.webdriver.common.by import By
+
+    from mathhammer.wh40k.roster.tables import format_cell
+    from tests.web.test_browser import _drop, _matrix_cells
+    from tests.wh40k.roster.conftest import FILES
+
+    typed = "Storm of Fire: [LETHAL HITS] to RANGED weapons"
+    army = mh.load_roster(FILES / "leaders_11e.json")
+    frame = army.compare(["MEQ"], buffs=["Oath of Moment: re-roll hits", typed],
+                         phases=("shooting",))
+    expected = {(r.attacker, r.target): format_cell(r.value, r.stderr or 0.0, r.metric, r.method)
+                for r in frame.itertuples() if r.metric == "damage_per_100pts"}
+    browser.set_window_size(1280, 1000)
+    for driver, name in ((browser, "1280"), (phone, "phone-390")):
+        driver.get(server + "/army")
+        _drop(driver, "list", FILES / "leaders_11e.json")
+        _wait(driver, _shown("#listing"), 30)
+        _type(driver, "#targets", "MEQ")
+        driver.execute_script("document.querySelector('select[name=phase]').value = "
+                              "'shooting'")
+        box = driver.find_element(By.CSS_SELECTOR, "input[name=buff_oath]")
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", box)
+        box.click()
+        _type(driver, "#buffs", typed)
+        _wait(driver, _shown("#buffs-checks li.ok"), 20)
+        width, screen = _widths(driver)
+        assert width <= screen, f"the army page is {width} px wide in a {screen} px window"
+        _click(driver, "form.compute button[type=submit]")
+        _wait(driver, _shown("table.matrix"), 60)
+        assert _matrix_cells(driver, "shooting") == expected
+        assert "Buffs: Oath of Moment: re-roll hits; Storm of Fire" in driver.find_element(
+            By.ID, "answer").text
+        driver.find_element(By.CSS_SELECTOR, "fieldset.buffs").screenshot(
+            str(SHOTS / f"army-buffs-{name}.png"))
+        driver.get(server + "/battle")
+        assert not driver.find_elements(By.CSS_SELECTOR, "input[name=buff_fnp]")
+        box = driver.find_element(By.CSS_SELECTOR, "input[name=buff_sustained]")
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", box)
+        box.click()
+        _type(driver, "input[name=trials]", "2000")
+        _click(driver, "form.compute button[type=submit]")
+        _wait(driver, _shown("#answer .rounds"), 60)
+        assert "buff_sustained=on" in driver.current_url
+        width, screen = _widths(driver)
+        assert width <= screen, f"the battle page is {width} px wide in a {screen} px window"
+        driver.save_screenshot(str(SHOTS / f"battle-buffs-{name}.png"))

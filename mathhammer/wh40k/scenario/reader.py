@@ -63,8 +63,10 @@ def load_scenario(path: str | Path, *, open_choices: bool = False) -> Scenario:
 
 
 def parse_scenario(text: str, source: str = "<scenario>", *,
-                   open_choices: bool = False) -> Scenario:
-    """Build a :class:`Scenario` from TOML text (see :func:`load_scenario`)."""
+                   open_choices: bool = False, buffs: Any = ()) -> Scenario:
+    """Build a :class:`Scenario` from TOML text (see :func:`load_scenario`). ``buffs``
+    (texts, names of the scenario's ``[buffs]`` table or :class:`~mathhammer.wh40k.buffs.Buff`
+    objects) are added to every activation's ``buffs = [...]``, as if typed there."""
     if not isinstance(text, str):
         raise ScenarioError(f"a scenario is TOML text (or load_scenario(path)), not "
                             f"{type(text).__name__} {text!r:.60}")
@@ -142,6 +144,12 @@ def parse_scenario(text: str, source: str = "<scenario>", *,
             raise locator.error(line_anchor, f"activation {i + 1}: {exc}", exc.token) from None
         activations.append(activation)
         choices.append(open_choice)
+    if buffs:   # issue 35: the web page's buffs, on every activation
+        from mathhammer.wh40k.buffs import resolve_buffs
+
+        extra = tuple(resolve_buffs(buffs, library))
+        activations = [dataclasses.replace(a, buffs=tuple(a.buffs) + extra)
+                       for a in activations]
     _check_activations(activations, units, sides, leaders, locator, choices)
     try:
         origins = tuple(locator.where(("[[activations]]", i)) for i in range(len(activations)))
