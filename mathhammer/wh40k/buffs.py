@@ -375,8 +375,10 @@ def buffed_activations(units: Mapping[str, Any], activations: Sequence[Any],
         lines = list(selected)
         changes: dict[str, Any] = {}
         situation_changes: dict[str, Any] = {}
+        situation, modifiers = activation.unbuffed or (activation.situation,
+                                                       activation.modifiers)
         for buff in resolve_buffs(activation.buffs):
-            if not buff.active(activation.situation):
+            if not buff.active(situation):
                 continue
             picked = [i for i, a in enumerate(lines) if _picks(buff.weapons, a.weapon)]
             for grant in buff.grants:
@@ -395,10 +397,9 @@ def buffed_activations(units: Mapping[str, Any], activations: Sequence[Any],
                                         f"and its scope picks {len(hits)} of {len(lines)}; "
                                         "split the activation", token=buff.name)
                 elif hits:
-                    _combine(grant, changes, situation_changes, activation.modifiers,
-                             activation.situation, None)
+                    _combine(grant, changes, situation_changes, modifiers, situation, None)
         out_activations.append(replace(
-            activation, modifiers=replace(activation.modifiers, **changes),
-            situation=replace(activation.situation, **situation_changes)))
+            activation, modifiers=replace(modifiers, **changes),
+            situation=replace(situation, **situation_changes), unbuffed=(situation, modifiers)))
         out_attacks.append(tuple(lines))
     return tuple(out_activations), tuple(out_attacks)

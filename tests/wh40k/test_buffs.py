@@ -252,3 +252,28 @@ def test_scenario_buff_refusals_name_the_activation():
         scenario(shoot='buffs = ["FNP 5+"]\n')
     with pytest.raises(MathhammerError, match="buff 'Bad'"):
         scenario(buffs='[buffs]\nBad = "+1 to flavour"\n')
+
+
+def test_a_scenario_built_again_applies_its_buffs_once():
+    # dataclasses.replace(scenario, rounds=...) (mathhammer run --rounds) builds it again from
+    # its own activations: +1 to hit stays +1, critical hits on 5+ stay 5+, +1 S stays +1
+    import dataclasses
+
+    text = """[units.A]
+side = "us"
+models = [{ name = "G", count = 5, profile = "T4 Sv3+ W1", weapons = ['Gun: 24" A1 BS3+ S3 AP0 D1'] }]
+[units.B]
+side = "them"
+models = [{ name = "M", count = 10, profile = "T4 Sv- W1" }]
+[[activations]]
+phase = "shooting"
+attacker = "A"
+target = "B"
+buffs = ["Drill: +1 S", "Aim: +1 to hit", "Crits: critical hits on 5+"]
+"""
+    scenario = mh.parse_scenario(text)
+    again = dataclasses.replace(dataclasses.replace(scenario, rounds=2), rounds=1)
+    for built in (scenario, again):
+        modifiers = built.activations[0].modifiers
+        assert (modifiers.hit_mod, modifiers.crit_hits) == (1, 5)
+        assert built.attacks[0][0].weapon.strength == 4

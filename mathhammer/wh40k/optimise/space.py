@@ -160,12 +160,28 @@ class Space:
         """Every unit some slot may aim at, in first-seen order."""
         return list(dict.fromkeys(cell[0] for slot in self.slots for cell in slot.cells))
 
+    def option_values(self, orders: Orders, activation: int) -> dict[str, Any]:
+        """The orders' values of the activation's own options, by modifier name."""
+        return {o.name: v for o, v in zip(self.options, orders.options)
+                if o.activation == activation}
+
     def modifiers_of(self, orders: Orders, activation: int) -> Modifiers:
-        """The activation's modifiers with the orders' option values."""
+        """The activation's modifiers with the orders' option values (its buffs applied on
+        top of them, as the orders' own scenario applies them)."""
         act = self.scenario.activations[activation]
-        values = {o.name: v for o, v in zip(self.options, orders.options)
-                  if o.activation == activation}
-        return dataclasses.replace(act.modifiers, **values) if values else act.modifiers
+        values = self.option_values(orders, activation)
+        if not values:
+            return act.modifiers
+        if act.buffs and act.unbuffed is not None:
+            from mathhammer.wh40k.buffs import buffed_activations
+
+            base = dataclasses.replace(act, situation=act.unbuffed[0], unbuffed=None,
+                                       modifiers=dataclasses.replace(act.unbuffed[1],
+                                                                     **values))
+            done, _ = buffed_activations(self.scenario.units, [base],
+                                         [self.scenario.attacks[activation]])
+            return done[0].modifiers
+        return dataclasses.replace(act.modifiers, **values)
 
     def rules_of(self, orders: Orders) -> Rules:
         """The scenario's rules with the orders' option values."""
@@ -235,8 +251,7 @@ def _activation_slots(scenario: Scenario, k: int, act: Activation, choice: OpenC
             continue
         seen.add(key)
         chosen = _choice_for(act, group, carried, named)
-        index = carried.profiles.index(next(p for p in carried.profiles
-                                             if p.with_count(1) == attack.weapon))
+        index = _profile_index(carried, attack.weapon)
         profile_fixed = key in counted or (
             chosen is not None and chosen.name.lower() != carried.name.lower()
             and len(carried.profiles) > 1)
@@ -258,8 +273,27 @@ def _activation_slots(scenario: Scenario, k: int, act: Activation, choice: OpenC
 def _carried(unit: Unit, attack) -> CarriedWeapon:
     """The weapon (with all its profiles) an attack's profile belongs to."""
     group = next(g for g in unit.groups if g.name == attack.group)
-    return next(w for w in group.weapons
-                if attack.weapon in tuple(p.with_count(1) for p in w.profiles))
+    for exact in (True, False):   # a buff may have changed the profile's characteristics
+        for carried in group.weapons:
+            if any(_same_profile(p, attack.weapon, exact) for p in carried.profiles):
+                return carried
+    raise ScenarioError(f"the optimiser cannot tell which weapon of '{group.name}' fires "
+                        f"'{attack.weapon.name}'", token=attack.weapon.name)
+
+
+def _same_profile(profile: Weapon, fired: Weapon, exact: bool) -> bool:
+    """Whether ``fired`` is ``profile`` (``exact``) or a buffed copy of it (by its name)."""
+    return profile.with_count(1) == fired if exact else profile.name == fired.name
+
+
+def _profile_index(carried: CarriedWeapon, fired: Weapon) -> int:
+    """The index in ``carried`` of the profile an attack fires (buffed or not)."""
+    for exact in (True, False):
+        for i, profile in enumerate(carried.profiles):
+            if _same_profile(profile, fired, exact):
+                return i
+    raise ScenarioError(f"the optimiser cannot tell which profile of '{carried.name}' is "
+                        f"'{fired.name}'", token=fired.name)
 
 
 def _choice_for(act: Activation, group: ModelGroup, carried: CarriedWeapon,
@@ -321,8 +355,10 @@ def concrete_scenario(space: Space, orders: Orders) -> Scenario:
                 continue
             order = tuple(dict.fromkeys(slot.profile(cell[1]).name or slot.weapon.name
                                         for slot, cell, _ in batch_order(space, orders, k)))
-            activations[k] = dataclasses.replace(act, weapons=weapons[k], order=order,
-                                                 modifiers=space.modifiers_of(orders, k))
+            situation, modifiers = act.unbuffed or (act.situation, act.modifiers)
+            activations[k] = dataclasses.replace(   # buffs applied again when it is built
+                act, weapons=weapons[k], order=order, situation=situation, unbuffed=None,
+                modifiers=dataclasses.replace(modifiers, **space.option_values(orders, k)))
     sequence = space.activation_order(orders)
     origins = tuple(scenario.origins[k] for k in sequence) if scenario.origins else ()
     return Scenario(units=units, activations=tuple(activations[k] for k in sequence),

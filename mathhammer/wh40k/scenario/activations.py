@@ -82,7 +82,9 @@ class Activation:
     :attr:`~mathhammer.wh40k.scenario.model.ScenarioRules.precision_pick` for this
     activation's [PRECISION] attacks. ``buffs`` are the activation's named buffs
     (:class:`~mathhammer.wh40k.buffs.Buff`), applied to its attacks and modifiers when the
-    scenario selects them.
+    scenario selects them; ``unbuffed`` keeps the (situation, modifiers) they were applied to,
+    so a scenario built again from its own activations (``dataclasses.replace(scenario,
+    rounds=...)``, the optimiser's orders) applies them once, not twice.
     """
 
     phase: Phase
@@ -95,6 +97,8 @@ class Activation:
     label: str = ""
     precision_pick: str | None = None
     buffs: tuple[object, ...] = ()
+    unbuffed: tuple[Situation, Modifiers] | None = dataclasses.field(default=None,
+                                                                    compare=False, repr=False)
 
     def __post_init__(self) -> None:
         _check_texts(self, ("phase", "attacker", "label"), ("target", "precision_pick"),

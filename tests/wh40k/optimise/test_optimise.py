@@ -495,3 +495,48 @@ def test_best_damage_reroll_is_a_choice_scored_for_the_objective():
     # of 1-2 each time (5/9)^2 under the chance-of-destroying goal; 'low' only (4/9)^2
     chance = optimise(sc, "p_unit_destroyed", unit="Foe", method="exact")
     assert chance.value == pytest.approx(25 / 36 * (5 / 9) ** 2, abs=1e-12)
+
+
+BUFFED = """[units.A]
+side = "us"
+models = [{ name = "G", count = 3, profile = "T4 Sv3+ W1", weapons = ['Gun: 24" A2 BS3+ S3 AP0 D1'] }]
+[units.B]
+side = "them"
+models = [{ name = "M", count = 4, profile = "T4 Sv- W1" }]
+[units.C]
+side = "them"
+models = [{ name = "K", count = 1, profile = "T3 Sv4+ W3" }]
+[[activations]]
+phase = "shooting"
+attacker = "A"
+targets = ["B", "C"]
+buffs = ["Drill: +1 S", "Aim: +1 to hit", "Lethal: [LETHAL HITS]"]
+choose = { reroll_hits = ["none", "ones"] }
+"""
+
+
+def _capped_binomial_mean(n: int, p: float, cap: int) -> float:
+    from math import comb
+    return sum(min(k, cap) * comb(n, k) * p ** k * (1 - p) ** (n - k) for k in range(n + 1))
+
+
+def test_activation_buffs_that_change_weapon_lines_are_optimised_once():
+    # Six BS3+ shots with +1 to hit (hit on a 2+), [LETHAL HITS] (a 6 wounds) and +1 S (S4
+    # wounds T4 on a 4+) at four one-wound models without a save: a shot wounds with
+    # 1/6 + 4/6 * 1/2 = 1/2, or re-rolling hit rolls of 1: 7/36 + 28/36 * 1/2 = 7/12; the
+    # models destroyed are min(4, Bin(6, p)). The buffs must count once, not twice, and the
+    # re-roll option must reach the exact scoring and the orders' own scenario alike.
+    from mathhammer.wh40k.optimise.space import concrete_scenario
+
+    scenario = mh.parse_scenario(BUFFED, open_choices=True)
+    result = optimise(scenario, "expected_models_destroyed", method="exact")
+    assert result.choices(result.best.orders) == {"activation 1 reroll_hits": "ones"}
+    assert result.value == pytest.approx(_capped_binomial_mean(6, 7 / 12, 4), abs=1e-12)
+    values = sorted(s.values[0][0] for s in result.ranked
+                    if {o["target"] for o in result.orders(s.orders)} == {"B"})
+    assert values == pytest.approx([_capped_binomial_mean(6, 1 / 2, 4),
+                                    _capped_binomial_mean(6, 7 / 12, 4)], abs=1e-12)
+    concrete = concrete_scenario(result.space, result.best.orders)
+    act = concrete.activations[0]
+    assert (act.modifiers.hit_mod, act.modifiers.reroll_hits) == (1, "ones")
+    assert str(concrete.attacks[0][0].weapon) == 'Gun: 24" A2 BS3+ S4 AP0 D1 [LETHAL HITS]'
