@@ -122,12 +122,11 @@ def _policy_html(weapons: list[Any], profile: Any, options: dict[str, Any]) -> s
     policy = best_damage_rerolls(weapons, profile, goal=options.get("reroll_goal",
                                                                     "models_destroyed"),
                                  command=command, **rest)
-    lines = policy.text().splitlines()
-    parts = [f"<p class=\"hint\">{html.escape(lines[0])}</p>"]
+    parts = [f"<p class=\"hint\">{html.escape(policy.header())}</p>"]
     for grid in policy.grids():
         parts.append(Table(grid.frame.reset_index(), caption=grid.title).to_html())
         parts += [f"<p class=\"hint\">* {html.escape(e)}</p>" for e in grid.exceptions]
-    parts.append(f"<p>{html.escape(lines[-1])}</p>")
+    parts.append("<p>" + "<br>".join(html.escape(line) for line in policy.summary()) + "</p>")
     return "\n".join(parts)
 
 

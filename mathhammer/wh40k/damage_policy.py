@@ -16,6 +16,7 @@ Examples
 
 from __future__ import annotations
 
+import textwrap
 from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
@@ -28,6 +29,8 @@ from mathhammer.wh40k.profiles import REROLL_GOALS
 #: where a Command Re-roll goes (none, or the first Damage roll below the average).
 FIXED_POLICIES: tuple[str, ...] = ("none", "ones", "low")
 FIXED_COMMAND_POLICIES: tuple[str, ...] = ("none", "damage")
+#: Longest line of :meth:`DamageRerollPolicy.text` (a terminal, a documentation page).
+TEXT_WIDTH = 88
 #: Rolls-to-come columns shown one by one; more are gathered in a last "N+ more" column.
 SHOWN_TO_COME = 4
 GOAL_WORDS = {"models_destroyed": "mean models destroyed", "damage": "mean wounds lost",
@@ -85,23 +88,37 @@ class DamageRerollPolicy:
         return [_grid(f"{title}: {what}", rows)
                 for title, rows in self.decisions.groupby("roll", sort=False)]
 
-    def text(self, digits: int = 3) -> str:
-        """The grids and the comparison with the fixed policies, for a terminal."""
+    def header(self) -> str:
+        """What the tables say, in one sentence."""
         what = ("The Command Re-roll's best Damage roll" if self.command
                 else "Best Damage re-rolls")
         which = ("while the Command Re-roll is in hand, each result below takes it"
                  if self.command else "each result below is rolled again")
-        lines = [f"{what} for the {GOAL_WORDS[self.goal]} (exact): {which}, by the wounds the "
-                 "model has left (rows) and the batch's Damage rolls still to come after this "
-                 "one (columns); - never met."]
-        for grid in self.grids():
-            lines += ["", grid.title, grid.frame.to_string()]
-            lines += [f"  * {e}" for e in grid.exceptions]
+        return (f"{what} for the {GOAL_WORDS[self.goal]} (exact): {which}, by the wounds the "
+                "model has left (rows) and the batch's Damage rolls still to come after this "
+                "one (columns); - never met.")
+
+    def summary(self, digits: int = 3) -> list[str]:
+        """Two lines: the goal under each policy, and the gain over the best fixed one."""
         name, value = self.best_fixed
         fixed = ", ".join(f"{k} {_fmt(v, digits)}" for k, v in self.fixed.items())
-        lines += ["", f"{GOAL_WORDS[self.goal].capitalize()}: best {_fmt(self.value, digits)}; "
-                      f"fixed policies {fixed}; gain over the best fixed ({name}) "
-                      f"{_fmt(self.value - value, digits, signed=True)}"]
+        return [f"{GOAL_WORDS[self.goal].capitalize()}: best {_fmt(self.value, digits)}; "
+                f"fixed policies {fixed}.",
+                f"Gain over the best fixed policy ({name}): "
+                f"{_fmt(self.value - value, digits, signed=True)}."]
+
+    def text(self, digits: int = 3) -> str:
+        """The grids and the comparison with the fixed policies, for a terminal (lines of at
+        most :data:`TEXT_WIDTH` characters but the tables')."""
+        lines = textwrap.wrap(self.header(), TEXT_WIDTH)
+        for grid in self.grids():
+            lines += ["", grid.title, grid.frame.to_string()]
+            lines += textwrap.wrap(f"* {'; '.join(grid.exceptions)}", TEXT_WIDTH,
+                                   initial_indent="  ", subsequent_indent="    ") \
+                if grid.exceptions else []
+        lines.append("")
+        for line in self.summary(digits):
+            lines += textwrap.wrap(line, TEXT_WIDTH, subsequent_indent="  ")
         return "\n".join(lines)
 
     def to_dict(self) -> dict[str, Any]:

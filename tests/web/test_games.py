@@ -98,7 +98,7 @@ def test_40k_best_damage_reroll_shows_its_choices():
     html = wh40k_job(query)().html
     assert "1.046" in html and 'id="damage-policy"' in html
     assert "Gun (D3): results to roll again" in html
-    assert "gain over the best fixed (ones) +0.0995" in html
+    assert "Gain over the best fixed policy (ones): +0.0995" in html
     command = wh40k_job({**query, "reroll_damage": "none", "command_reroll": "damage_best"})()
     assert "0.977" in command.html and "take the Command Re-roll" in command.html  # 475/486
     plain = wh40k_job({**query, "reroll_damage": "low"})().html

@@ -101,7 +101,7 @@ def test_exact_prints_the_best_damage_reroll_policy(capsys):
     code, out, _ = run(capsys, "exact", weapon, "--target", target, "--reroll-damage", "best")
     assert code == 0
     assert "Gun (D3): results to roll again" in out
-    assert "gain over the best fixed (ones) +0.0995" in out   # 1525/1458 - 230/243
+    assert "Gain over the best fixed policy (ones): +0.0995" in out   # 1525/1458 - 230/243
     code, out, _ = run(capsys, "exact", weapon, "--target", target, "--reroll-damage", "best",
                     "--json")
     data = json.loads(out)

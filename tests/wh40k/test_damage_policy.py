@@ -27,7 +27,8 @@ def test_grid_of_the_hand_derived_case() -> None:
     assert policy.best_fixed == ("ones", pytest.approx(230 / 243, abs=1e-12))
     text = policy.text()
     assert "best 1.05; fixed policies none 0.787, ones 0.947, low 0.947" in text
-    assert "gain over the best fixed (ones) +0.0995" in text
+    assert max(len(line) for line in text.splitlines()) <= 88
+    assert "Gain over the best fixed policy (ones): +0.0995" in text
 
 
 def test_exceptions_name_the_models_destroyed() -> None:
