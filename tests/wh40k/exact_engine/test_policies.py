@@ -191,6 +191,21 @@ def _target(case) -> str:
             + ("+" if save < 7 else "") + f" W{wounds}" + (f" FNP{fnp}+" if fnp < 7 else ""))
 
 
+def _as_array(law: dict[int, float], most: int) -> np.ndarray:
+    """The brute force's law of wounds lost as an array over 0..most."""
+    out = np.zeros(most + 1)
+    for lost, p in law.items():
+        out[lost] += p
+    return out
+
+
+def _goal(result, goal: str) -> float:
+    """A result's value for a goal: a mean, or the chance the unit is destroyed."""
+    if goal == "unit_destroyed":
+        return result.probability("unit_destroyed")
+    return result.mean(goal)
+
+
 @pytest.mark.parametrize("goal", ["models_destroyed", "damage", "unit_destroyed"])
 @pytest.mark.parametrize("case", CASES)
 def test_equals_brute_force(case, goal: str) -> None:
@@ -199,21 +214,12 @@ def test_equals_brute_force(case, goal: str) -> None:
     result = mh.exact(line, target, reroll_damage="best", reroll_goal=goal)
     value, law = brute_force(attacks, hit, wound, save, damage, models, wounds, fnp,
                              devastating, goal)
-    expected = np.zeros(models * wounds + 1)
-    for lost, p in law.items():
-        expected[lost] += p
-    np.testing.assert_allclose(result.distribution("damage").probabilities, expected,
-                               atol=1e-12)
-    measured = {"models_destroyed": result.mean("models_destroyed"),
-                "damage": result.mean("damage"),
-                "unit_destroyed": result.probability("unit_destroyed")}[goal]
-    assert measured == pytest.approx(value, abs=1e-12)
+    np.testing.assert_allclose(result.distribution("damage").probabilities,
+                               _as_array(law, models * wounds), atol=1e-12)
+    assert _goal(result, goal) == pytest.approx(value, abs=1e-12)
     for policy in ("none", "ones", "low"):   # never worse than a fixed policy
         fixed = mh.exact(line, target, reroll_damage=policy)
-        fixed_value = {"models_destroyed": fixed.mean("models_destroyed"),
-                       "damage": fixed.mean("damage"),
-                       "unit_destroyed": fixed.probability("unit_destroyed")}[goal]
-        assert measured >= fixed_value - 1e-12
+        assert _goal(result, goal) >= _goal(fixed, goal) - 1e-12
 
 
 @pytest.mark.parametrize("goal", ["models_destroyed", "unit_destroyed"])
@@ -224,17 +230,12 @@ def test_command_reroll_placed_as_brute_force_places_it(case, goal: str) -> None
     result = mh.exact(line, target, command_reroll="damage_best", reroll_goal=goal)
     value, law = brute_force(attacks, hit, wound, save, damage, models, wounds, fnp,
                              devastating, goal, command=True)
-    expected = np.zeros(models * wounds + 1)
-    for lost, p in law.items():
-        expected[lost] += p
-    np.testing.assert_allclose(result.distribution("damage").probabilities, expected,
-                               atol=1e-12)
+    np.testing.assert_allclose(result.distribution("damage").probabilities,
+                               _as_array(law, models * wounds), atol=1e-12)
+    assert _goal(result, goal) == pytest.approx(value, abs=1e-12)
     for fixed in ("none", "damage"):   # never worse than the first roll below average
         other = mh.exact(line, target, command_reroll=fixed)
-        assert ((result.mean("models_destroyed"), result.probability("unit_destroyed"))
-                [goal == "unit_destroyed"]
-                >= (other.mean("models_destroyed"), other.probability("unit_destroyed"))
-                [goal == "unit_destroyed"] - 1e-12)
+        assert _goal(result, goal) >= _goal(other, goal) - 1e-12
 
 
 def test_monte_carlo_refuses_in_one_line() -> None:
