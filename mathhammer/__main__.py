@@ -2,6 +2,6 @@
 
 import sys
 
-from mathhammer.cli import main
+from mathhammer.cli import command_line
 
-sys.exit(main())
+sys.exit(command_line())

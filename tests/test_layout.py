@@ -21,7 +21,7 @@ PACKAGE = ROOT / "mathhammer"
 
 #: Modules with nothing of their own to test, and why.
 NOTHING_TO_TEST = {
-    "__main__.py": "`python -m mathhammer`: calls cli.main (tests/test_main.py)",
+    "__main__.py": "`python -m mathhammer`: calls cli.command_line (tests/test_main.py)",
     "wh40k/abilities.py": "the table of weapon abilities: names, rule sections, parameters",
     "wh40k/metric_words.py": "the table of 40k metric words (read by report.labels)",
     "wh40k/plan_columns.py": "column numbers of the compiled 40k plan",

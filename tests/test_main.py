@@ -83,3 +83,52 @@ def test_version_prints_the_installed_version(capsys):
         main(["--version"])
     assert stop.value.code == 0
     assert capsys.readouterr().out == f"mathhammer {version()}\n"
+
+
+def test_the_program_collects_garbage_after_its_start_and_sets_the_rest_aside(monkeypatch):
+    # command_line: the collector off while a command starts, back on (with what is alive
+    # set aside) once it has run COLLECT_GARBAGE_AFTER seconds, everything set aside at the
+    # end; main itself changes nothing of this.
+    import gc
+    import time
+
+    from mathhammer import main as program
+    from mathhammer.core import numba_startup
+
+    monkeypatch.setattr(numba_startup, "_OTHER_PACKAGES", True)   # restored after
+    monkeypatch.setattr(program, "COLLECT_GARBAGE_AFTER", 0.05)
+    seen = {}
+
+    def command() -> int:
+        seen["at_start"] = gc.isenabled()
+        deadline = time.monotonic() + 10
+        while not gc.isenabled() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        seen["later"] = gc.isenabled()
+        return 0
+
+    monkeypatch.setattr(program, "main", command)
+    try:
+        assert program.command_line() == 0
+        assert seen == {"at_start": False, "later": True}
+        assert gc.get_freeze_count() > 0 and gc.isenabled()
+        assert numba_startup._OTHER_PACKAGES is False   # cffi and extensions left out
+    finally:
+        gc.unfreeze()
+        gc.enable()
+
+
+def test_a_short_program_never_collects_while_it_runs(monkeypatch):
+    import gc
+
+    from mathhammer import main as program
+    from mathhammer.core import numba_startup
+
+    monkeypatch.setattr(numba_startup, "_OTHER_PACKAGES", True)
+    monkeypatch.setattr(program, "main", lambda: 0 if not gc.isenabled() else 1)
+    try:
+        assert program.command_line() == 0
+        assert gc.isenabled()   # a caller's process goes on collecting
+    finally:
+        gc.unfreeze()
+        gc.enable()

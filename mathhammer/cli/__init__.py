@@ -15,6 +15,7 @@ from mathhammer.core.lazy import lazy_names
 
 _LAZY = {
     "main": "mathhammer.main",
+    "command_line": "mathhammer.main",
     "build_parser": "mathhammer.main",
     "version": "mathhammer.main",
 }

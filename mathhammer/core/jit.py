@@ -17,7 +17,7 @@ from typing import Any
 import numba
 import numba.core.event
 
-from mathhammer.core import compile_notice
+from mathhammer.core import compile_notice, numba_startup
 
 JIT_OPTIONS: dict[str, Any] = {"cache": True, "nogil": True, "fastmath": False,
                                "error_model": "numpy"}
@@ -154,25 +154,53 @@ def clear_stale_caches(package_root: Path) -> bool:
     ``.nbi``/``.nbc`` file goes and the kernels compile afresh once. A change elsewhere (a
     chart, the CLI) keeps the caches. Returns whether caches were cleared. Caches numba keeps
     elsewhere (a read-only installation) are not checked.
+
+    Every process that imports a kernel runs this, so the stamp also keeps each source's
+    size and modification time: while none has changed, the sources are not read again
+    (27 ms of every warm command otherwise). A module that starts importing another changes
+    itself, so the list of sources needs no new scan either.
     """
-    digest = hashlib.sha256()
-    for path in kernel_sources(package_root):
-        digest.update(path.relative_to(package_root).as_posix().encode())
-        digest.update(path.read_bytes())
     stamp = package_root / "__pycache__" / "numba-sources.sha256"
     try:
-        if stamp.read_text() == digest.hexdigest():
-            return False
+        recorded = stamp.read_text()
     except OSError:
-        pass
-    for cached in package_root.rglob("__pycache__/*.nb[ic]"):
-        cached.unlink(missing_ok=True)
+        recorded = ""
+    if recorded and _unchanged_since(package_root, recorded):
+        return False
+    sources = kernel_sources(package_root)
+    digest = hashlib.sha256()
+    for path in sources:
+        digest.update(path.relative_to(package_root).as_posix().encode())
+        digest.update(path.read_bytes())
+    stale = recorded.split("\n", 1)[0] != digest.hexdigest()
+    if stale:
+        for cached in package_root.rglob("__pycache__/*.nb[ic]"):
+            cached.unlink(missing_ok=True)
     try:
         stamp.parent.mkdir(exist_ok=True)
-        stamp.write_text(digest.hexdigest())
+        stamp.write_text("\n".join([digest.hexdigest(),
+                                    *(_file_stamp(package_root, p) for p in sources)]))
     except OSError:
         pass  # a read-only installation: numba caches elsewhere, nothing to guard here
-    return True
+    return stale
+
+
+def _file_stamp(package_root: Path, path: Path) -> str:
+    """``path``'s place under ``package_root``, size and modification time, in one line."""
+    status = path.stat()
+    return f"{path.relative_to(package_root).as_posix()}\t{status.st_size}\t{status.st_mtime_ns}"
+
+
+def _unchanged_since(package_root: Path, recorded: str) -> bool:
+    """Whether every source a stamp lists still has the size and modification time it
+    recorded (a stamp without them, from an older version, never matches)."""
+    lines = recorded.split("\n")[1:]
+    try:
+        return bool(lines) and all(
+            _file_stamp(package_root, package_root / line.split("\t", 1)[0]) == line
+            for line in lines)
+    except OSError:
+        return False   # a source gone
 
 
 _IMPORT = re.compile(r"^\s*(?:from\s+([\w.]+)\s+import\s+(\([^)]*\)|[^\n]*)|import\s+([\w.]+))",
@@ -213,5 +241,6 @@ def kernel_sources(package_root: Path) -> list[Path]:
 
 clear_stale_caches(Path(__file__).resolve().parents[1])
 compile_notice.install()
+numba_startup.install()
 numba.core.event.register(  # type: ignore[no-untyped-call]  # numba's is unannotated
     "numba:compile", _OptimisationLevel())
