@@ -105,3 +105,14 @@ def test_shoot_then_fight_row_is_na_without_the_scenario_engine(monkeypatch):
     monkeypatch.setattr(run, "scenario_engine", lambda: None)
     row = run.bench_shoot_then_fight(200, 1)
     assert row.check == "n/a (scenario engine pending)"
+
+
+def test_startup_rows_name_a_previous_figure_for_every_row_and_a_runnable_program():
+    import os
+
+    from benchmarks import startup_rows
+
+    labels = {(label, "cold") for label, _, _ in startup_rows.COLD_COMMANDS}
+    labels |= {(label, "warm") for label, _, _ in startup_rows.WARM_COMMANDS}
+    assert labels == set(startup_rows.PREVIOUS)
+    assert os.access(startup_rows.program()[0], os.X_OK)
