@@ -74,6 +74,46 @@ numpydoc_show_class_members = False
 numpydoc_class_members_toctree = False
 numpydoc_xref_param_type = False
 
+
+def _numpydoc_template_compiled_once() -> None:
+    """numpydoc (1.x) makes a new Jinja environment for every docstring it renders
+    (``get_doc_object``), so its docstring template is compiled ~1,400 times a build (about
+    a fifth of the quick build's time). Here it is compiled once per builder, from the same
+    loader and the same template, and handed to the same docstring classes; the pages are
+    unchanged. Left alone when numpydoc no longer has the pieces replaced."""
+    from numpydoc import docscrape_sphinx as scrape
+    from numpydoc import numpydoc as extension
+
+    original = scrape.get_doc_object
+    if extension.get_doc_object is not original or not all(
+            hasattr(scrape, name) for name in ("get_doc_object_orig", "BuiltinTemplateLoader",
+                                               "SandboxedEnvironment", "SphinxClassDoc",
+                                               "SphinxFunctionDoc", "SphinxObjDoc")):
+        return
+    templates: dict[int, object] = {}
+
+    def get_doc_object(obj, what=None, doc=None, config=None, builder=None):
+        if builder is None:
+            return original(obj, what=what, doc=doc, config=config, builder=builder)
+        if id(builder) not in templates:
+            loader = scrape.BuiltinTemplateLoader()
+            loader.init(builder, dirs=[str(Path(scrape.__file__).parent / "templates")])
+            templates[id(builder)] = scrape.SandboxedEnvironment(loader=loader).get_template(
+                "numpydoc_docstring.rst")
+        config = {} if config is None else config
+        config["template"] = templates[id(builder)]
+        return scrape.get_doc_object_orig(obj, what=what, doc=doc, config=config,
+                                          class_doc=scrape.SphinxClassDoc,
+                                          func_doc=scrape.SphinxFunctionDoc,
+                                          obj_doc=scrape.SphinxObjDoc)
+
+    extension.get_doc_object = get_doc_object
+
+
+def setup(app):
+    # after the extensions: numpydoc's own setup resets the function replaced here
+    _numpydoc_template_compiled_once()
+
 # -- the chart gallery: every script runs at build time ---------------------------------------
 sphinx_gallery_conf = {
     "examples_dirs": "gallery_scripts",
