@@ -23,7 +23,7 @@ from mathhammer.warmachine.compile import (
     R_FIRST, R_GEN, R_GEN_CAP, R_SPRAY, RU_AOE_BOOST_ALL, RU_TOUGH_ALLOWED, FLAG_CONTINUOUS,
     FLAG_TOUGH_SAVED, FLAG_HIT_SHIFT, M_BEAST, M_GRID, M_TRANSFERS, R_LANE, RU_TRANSFER_LETHAL,
     CompiledPlan)
-from mathhammer.warmachine.grid import mark_lanes
+from mathhammer.warmachine.grid import fill_lanes
 from mathhammer.warmachine.profiles import N_LANES
 from mathhammer.warmachine.rolls import hit_crit, row_damage_pmf
 
@@ -102,6 +102,7 @@ class Chain:
         self.rules = plan.rules
         self.cache: dict[tuple, list] = {}
         self.mark_cache: dict[tuple, tuple] = {}
+        self.lane_cache: dict[tuple, tuple] = {}   # (grid, start, damage, lanes) -> placed
         self.hit_bits = plan.per_model_hits
         self.lane_lengths = [tuple(int(n) for n in lanes) for lanes in plan.grid_lanes]
         self.work = 0   # outcome combinations enumerated so far (see MAX_COMBINATIONS)
@@ -182,9 +183,15 @@ class Chain:
             starts = [int(row[R_LANE]) - 1] if row[R_LANE] else range(N_LANES)
             placed = []
             for start in starts:
-                lanes = mark_lanes(lengths, start + 1, value, model.lanes)
-                placed.append((1.0 / len(starts), sum(lanes), lanes,
-                               _last_lane(model.lanes, lanes, start)))
+                # the same damage on the same lanes recurs across states: placed once
+                key = (grid, start, value, model.lanes)
+                lanes_last = self.lane_cache.get(key)
+                if lanes_last is None:
+                    lanes = fill_lanes(lengths, start + 1, value, model.lanes)
+                    lanes_last = self.lane_cache[key] = (lanes, _last_lane(model.lanes, lanes,
+                                                                           start))
+                lanes, last = lanes_last
+                placed.append((1.0 / len(starts), sum(lanes), lanes, last))
         out = []
         for p, marked, lanes, last in placed:
             new = ModelState(marked, model.knocked, lanes, transfers, beast)

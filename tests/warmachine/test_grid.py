@@ -1,9 +1,11 @@
 """Damage on a warjack grid or warbeast spiral (warmachine/grid.py, rules 7.2), placed by hand."""
 
+import itertools
+
 import pytest
 
 from mathhammer.errors import OptionError
-from mathhammer.warmachine.grid import mark_lanes
+from mathhammer.warmachine.grid import fill_lanes, mark_lanes
 
 LANES = [4, 5, 6, 6, 5, 4]
 
@@ -31,3 +33,14 @@ def test_marked_boxes_are_skipped_and_a_full_grid_stops():
 def test_refusals(kwargs, message):
     with pytest.raises(OptionError, match=message):
         mark_lanes(**kwargs)
+
+
+def test_the_engines_unchecked_placing_equals_mark_lanes():
+    # fill_lanes is mark_lanes without the argument checks (the exact engine's inner loop):
+    # every start lane, damage from none to more than the grid holds, on grids part marked
+    lengths = [1, 2, 0, 3, 2, 1]
+    for marked in itertools.product(*(range(n + 1) for n in lengths)):
+        for start in range(1, 7):
+            for damage in range(sum(lengths) + 2):
+                assert fill_lanes(lengths, start, damage, marked) == \
+                    mark_lanes(lengths, start, damage, marked=list(marked))
