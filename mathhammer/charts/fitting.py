@@ -93,7 +93,8 @@ def _fits_at(scale: float, axes: Sequence[Axes], sizes: dict, slots: Sequence[An
             for ax, box in zip(axes, slots):
                 ax.set_position(box)
             for _ in range(3):
-                _shrink_into_slots(axes, slots)
+                if not _shrink_into_slots(axes, slots):
+                    break   # nothing moved: a further round would draw the same and move nothing
         if fits_figure(figure, axes):
             return True
         if not _reflow_legends(axes, figure):
@@ -151,17 +152,18 @@ def _scale_fonts(axes: Sequence[Axes], sizes: dict, scale: float) -> None:
             item.set_fontsize(new)
 
 
-def _shrink_into_slots(axes: Sequence[Axes], slots: Sequence[Any]) -> None:
+def _shrink_into_slots(axes: Sequence[Axes], slots: Sequence[Any]) -> bool:
     """Without a layout engine: map the chart's axes (one, or panels and colour bar
     together) into a smaller part of their joint slot, by as much as their decorations
-    (tick labels, legend, caption) stick out of it on each side."""
+    (tick labels, legend, caption) stick out of it on each side. Whether any axes moved."""
     from matplotlib.transforms import Bbox
 
     figure = axes_figure(axes[0])
     renderer = drawn_figure(figure)[0]
     outers = [b for b in (ax.get_tightbbox(renderer) for ax in axes) if b is not None]
     if not outers:
-        return
+        return False
+    before = [ax.get_position().bounds for ax in axes]
     room = Bbox.union(list(slots))
     outer = Bbox.union(outers).transformed(figure.transFigure.inverted())
     here = Bbox.union([ax.get_position() for ax in axes])
@@ -173,10 +175,13 @@ def _shrink_into_slots(axes: Sequence[Axes], slots: Sequence[Any]) -> None:
     sy = max(y1 - y0, 0.15 * room.height) / here.height
     x0 = min(x0, room.x1 - sx * here.width)
     y0 = min(y0, room.y1 - sy * here.height)
+    if (x0, y0, sx, sy) == (here.x0, here.y0, 1.0, 1.0):
+        return False   # nothing sticks out (re-setting the boxes would only round them)
     for ax in axes:
         box = ax.get_position()
         ax.set_position((x0 + (box.x0 - here.x0) * sx, y0 + (box.y0 - here.y0) * sy,
                          box.width * sx, box.height * sy))
+    return [ax.get_position().bounds for ax in axes] != before
 
 
 def drawn_figure(figure: Figure) -> tuple[Any, bool]:

@@ -55,3 +55,27 @@ def test_a_figure_the_chart_made_is_left_alone():
     ax.set_position([0.1, 0.1, 0.5, 0.5])
     fit_to_figure([ax])
     assert [round(v, 3) for v in ax.get_position().bounds] == [0.1, 0.1, 0.5, 0.5]
+
+
+def test_shrinking_stops_once_nothing_moves():
+    # without a layout engine each round of shrinking into the slot draws the whole figure;
+    # a chart with nothing sticking out of its slot (here no ticks, labels or legend) is
+    # fitted in two draws (one round that moves nothing, one check), not four, and its axes
+    # keep their slot exactly
+    figure = Figure(figsize=(8, 6))
+    FigureCanvasAgg(figure)
+    ax = figure.add_subplot()
+    ax.plot([0, 1], [0, 1])
+    ax.set_axis_off()
+    ax.__dict__["_mathhammer_slot"] = ax.get_position().frozen()
+    box = ax.get_position().bounds
+    draws = []
+    real = figure.draw_without_rendering
+    figure.draw_without_rendering = lambda: (draws.append(1), real())[1]
+    fit_to_figure([ax])
+    assert len(draws) == 2
+    assert ax.get_position().bounds == box
+    # a crowded chart still shrinks round after round until it fits
+    figure, ax = crowded_axes()
+    fit_to_figure([ax])
+    assert inside(figure, ax)
