@@ -127,8 +127,7 @@ def heatmap(frame: pd.DataFrame, metric: str | None = None, *, ax: Axes | None =
         one = f" vs {column_names[0]}" if len(column_names) == 1 and columns == "target" else ""
         chart_title(ax, title or capitalised(label) + one)
         caption(ax, frame_note(frame))
-        _fit_cells(ax, texts, values.shape)
-        grow_to_fit(axes_figure(ax))
+        grow_to_fit(axes_figure(ax), drawn=_fit_cells(ax, texts, values.shape))
         _fit_given_axes(ax, colorbar.ax, texts, values.shape)
     return HeatmapArtists(ax, image, texts, colorbar)
 
@@ -211,12 +210,12 @@ def _stderr_grid(part: pd.DataFrame, rows: str, columns: str, table: pd.DataFram
     return grid.reindex(index=table.index, columns=table.columns).to_numpy(dtype=float)
 
 
-def _fit_cells(ax: Axes, texts: list, shape: tuple[int, int]) -> None:
+def _fit_cells(ax: Axes, texts: list, shape: tuple[int, int]) -> bool:
     """Widen or heighten a figure the chart made until every cell holds its value and every
-    column its label, with room to spare."""
+    column its label, with room to spare. Whether the figure is left as last drawn."""
     figure = axes_figure(ax)
     if not figure.__dict__.get("_mathhammer_owned"):
-        return
+        return False
     n_rows, n_cols = shape
     for _ in range(3):
         figure.draw_without_rendering()
@@ -230,9 +229,10 @@ def _fit_cells(ax: Axes, texts: list, shape: tuple[int, int]) -> None:
         short_w = max(0.0, need_w - box.width / n_cols) * n_cols / figure.dpi
         short_h = max(0.0, need_h - box.height / n_rows) * n_rows / figure.dpi
         if short_w < 0.02 and short_h < 0.02:
-            return
+            return True
         width, height = figure.get_size_inches()
         figure.set_size_inches(width + short_w * 1.1, height + short_h * 1.1)
+    return False
 
 
 def _heatmap_size(shape: tuple[int, int], row_ticks: list[str], column_ticks: list[str],

@@ -190,15 +190,17 @@ def new_figure(figsize: tuple[float, float] = FIGSIZE) -> Figure:
     return figure
 
 
-def grow_to_fit(figure: Figure, margin: float = 0.05) -> None:
+def grow_to_fit(figure: Figure, margin: float = 0.05, drawn: bool = False) -> None:
     """Grow a figure made by :func:`new_figure` until every artist (legends, captions, long
-    tick labels) fits inside it; a caller's figure is left alone."""
+    tick labels) fits inside it; a caller's figure is left alone. ``drawn``: the figure was
+    just drawn at its size and not changed since, so the first measure needs no new draw."""
     if not figure.__dict__.get("_mathhammer_owned"):
         return
-    for _ in range(4):
-        with warnings.catch_warnings():  # a too-small figure is what is being mended here
-            warnings.filterwarnings("ignore", "constrained_layout not applied")
-            figure.draw_without_rendering()
+    for step in range(4):
+        if not (drawn and step == 0):
+            with warnings.catch_warnings():  # a too-small figure is what is being mended here
+                warnings.filterwarnings("ignore", "constrained_layout not applied")
+                figure.draw_without_rendering()
         renderer = figure._get_renderer()  # type: ignore[attr-defined]  # (private, no public twin)
         needed = figure.get_tightbbox(renderer)
         width, height = figure.get_size_inches()

@@ -40,3 +40,22 @@ def test_a_missing_cell_reads_a_dash():
     part = frame().iloc[:3]
     art = heatmap(part)
     assert [t.get_text() for t in art.texts][-1] == "–"
+
+
+def test_a_made_figure_is_measured_on_the_draw_that_fitted_its_cells(monkeypatch):
+    # the cells' fitting ends on a draw of the figure at its final size; growing it to fit
+    # measures that draw instead of drawing the unchanged figure again (each draw lays out
+    # every text: the most of a chart's time)
+    from matplotlib.figure import Figure
+
+    draws = []
+    real = Figure.draw_without_rendering
+    monkeypatch.setattr(Figure, "draw_without_rendering",
+                        lambda self: (draws.append(self), real(self))[1])
+    art = heatmap(frame())
+    assert len(draws) == 1 and draws[0] is art.ax.figure
+    # what the figure was grown to still holds everything it draws
+    box = art.ax.figure.get_tightbbox(art.ax.figure.canvas.get_renderer())
+    width, height = art.ax.figure.get_size_inches()
+    assert box.x0 >= -0.01 and box.y0 >= -0.01 and box.x1 <= width + 0.01 and \
+        box.y1 <= height + 0.01
