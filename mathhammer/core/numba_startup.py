@@ -77,7 +77,7 @@ def _import_array_maths() -> None:
         for name, module in list(sys.modules.items()):
             if name.startswith("numba.") and \
                     getattr(module, "ensure_blas", None) is _blas_check_from_files:
-                module.ensure_blas = numbas_check
+                setattr(module, "ensure_blas", numbas_check)
 
 
 def _import_cffi_support() -> None:
