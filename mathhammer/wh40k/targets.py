@@ -250,8 +250,8 @@ def _parse_text(raw: bytes, source: str) -> list[TargetEntry]:
     text, document = read_toml_tables(raw, source, "a profile", ProfileError)
     entries = []
     for key, table in document.items():
-        line = _line_of(text, key)
         if not isinstance(table, dict):
+            line = _line_of(text, key)
             raise ProfileError(f"{source}, line {line}: '{key}' must be a table "
                                f"([{key}] followed by T = ..., Sv = ..., W = ...)")
         entries.append(_entry(key, table, text, source))
