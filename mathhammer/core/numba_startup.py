@@ -16,8 +16,9 @@ runs a million trials in 0.04 s. Two parts of that serve no kernel of this packa
   (:func:`for_this_package_only`): none of its kernels takes a cffi function or a type
   from another package. A Python session keeps both.
 
-The first is done by a listener on numba's compiler lock, the first thing a first compile or
-cache load takes; nothing changes before a process calls a kernel.
+The BLAS check and cffi support are readied by a listener on numba's compiler lock, the first
+thing a first compile or cache load takes (nothing changes before a process calls a kernel);
+the entry-point scan is marked done when :mod:`mathhammer.core.jit` installs that listener.
 """
 
 from __future__ import annotations
