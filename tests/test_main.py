@@ -1,5 +1,7 @@
 """The command tree (main.py): every game's commands, one-line errors, exit status 2."""
 
+import os
+
 import pytest
 
 from mathhammer.cli import build_parser, main
@@ -96,6 +98,7 @@ def test_the_program_collects_garbage_after_its_start_and_sets_the_rest_aside(mo
     from mathhammer.core import numba_startup
 
     monkeypatch.setattr(numba_startup, "_OTHER_PACKAGES", True)   # restored after
+    _forget_numba_message_switches(monkeypatch)
     monkeypatch.setattr(program, "COLLECT_GARBAGE_AFTER", 0.05)
     seen = {}
 
@@ -113,6 +116,7 @@ def test_the_program_collects_garbage_after_its_start_and_sets_the_rest_aside(mo
         assert seen == {"at_start": False, "later": True}
         assert gc.get_freeze_count() > 0 and gc.isenabled()
         assert numba_startup._OTHER_PACKAGES is False   # cffi and extensions left out
+        assert os.environ["NUMBA_DISABLE_ERROR_MESSAGE_HIGHLIGHTING"] == "1"   # plain text
     finally:
         gc.unfreeze()
         gc.enable()
@@ -125,10 +129,20 @@ def test_a_short_program_never_collects_while_it_runs(monkeypatch):
     from mathhammer.core import numba_startup
 
     monkeypatch.setattr(numba_startup, "_OTHER_PACKAGES", True)
+    _forget_numba_message_switches(monkeypatch)
+    monkeypatch.setenv("NUMBA_COLOR_SCHEME", "dark_bg")   # a user's choice is kept
     monkeypatch.setattr(program, "main", lambda: 0 if not gc.isenabled() else 1)
     try:
         assert program.command_line() == 0
         assert gc.isenabled()   # a caller's process goes on collecting
+        assert "NUMBA_DISABLE_ERROR_MESSAGE_HIGHLIGHTING" not in os.environ
     finally:
         gc.unfreeze()
         gc.enable()
+
+
+def _forget_numba_message_switches(monkeypatch) -> None:
+    """Neither of numba's message switches set, as they were put back after the test."""
+    for name in ("NUMBA_COLOR_SCHEME", "NUMBA_DISABLE_ERROR_MESSAGE_HIGHLIGHTING"):
+        monkeypatch.setenv(name, "")   # records the value to restore, then removes it
+        monkeypatch.delenv(name)
