@@ -30,6 +30,15 @@ def _widths(browser) -> tuple[int, int]:
         "return [document.documentElement.scrollWidth, document.documentElement.clientWidth]"))
 
 
+def _checked_lines_shown(driver) -> bool:
+    """Every line field shows the check answers of the lines it holds now, one per line (they
+    arrive after a pause in typing and move what is below them: click after they have)."""
+    return driver.execute_script(
+        "return Array.from(document.querySelectorAll('textarea[data-check-game]')).every("
+        "(area) => document.getElementById(area.id + '-checks').children.length === "
+        "area.value.split('\\n').filter((line) => line.trim()).length)")
+
+
 def _tick_by_keyboard(browser) -> None:
     """Focus the first buff box, Space ticks it, Tab to the next, Space ticks it."""
     from selenium.webdriver.common.by import By
@@ -137,11 +146,13 @@ def test_army_and_battle_pages_take_buffs_at_1280_and_on_a_phone(server, browser
         _drop(driver, "list", FILES / "leaders_11e.json")
         _wait(driver, _shown("#listing"), 30)
         _type(driver, "#targets", "MEQ")
+        _wait(driver, _checked_lines_shown, 20)
         driver.execute_script("document.querySelector('select[name=phase]').value = "
                               "'shooting'")
         box = driver.find_element(By.CSS_SELECTOR, "input[name=buff_oath]")
         driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", box)
         box.click()
+        assert box.is_selected(), f"{name}: the click did not tick Oath of Moment"
         _type(driver, "#buffs", typed)
         _wait(driver, _shown("#buffs-checks li.ok"), 20)
         width, screen = _widths(driver)
@@ -155,9 +166,11 @@ def test_army_and_battle_pages_take_buffs_at_1280_and_on_a_phone(server, browser
             str(SHOTS / f"army-buffs-{name}.png"))
         driver.get(server + "/battle")
         assert not driver.find_elements(By.CSS_SELECTOR, "input[name=buff_fnp]")
+        _wait(driver, _checked_lines_shown, 20)
         box = driver.find_element(By.CSS_SELECTOR, "input[name=buff_sustained]")
         driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", box)
         box.click()
+        assert box.is_selected(), f"{name}: the click did not tick Sustained Hits"
         _type(driver, "input[name=trials]", "2000")
         _click(driver, "form.compute button[type=submit]")
         _wait(driver, _shown("#answer .rounds"), 60)
