@@ -128,12 +128,24 @@ def _screenshot(browser, name: str) -> None:
     browser.set_window_size(1280, 1000)
 
 
+_CHECKS_SHOWN = ("const list = document.getElementById(arguments[0].id + '-checks');"
+                 "return list.children.length === "
+                 "arguments[0].value.split('\\n').filter((line) => line.trim()).length")
+
+
 def _type(browser, css: str, text: str) -> None:
+    """Type ``text`` into a field; a line field waits for its lines' check answers, which
+    arrive after a pause in typing and move what is below (a click before they arrive can
+    land where a box was)."""
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
 
     field = browser.find_element(By.CSS_SELECTOR, css)
     field.clear()
     field.send_keys(text)
+    if text and field.get_attribute("data-check-game"):  # clear() alone sends no input event
+        WebDriverWait(browser, WAIT, poll_frequency=0.05).until(
+            lambda driver: driver.execute_script(_CHECKS_SHOWN, field))
 
 
 def _click(browser, css: str) -> None:
