@@ -28,12 +28,24 @@ def compile_in_background(engines: Iterable[str]) -> bool:
     whether a process started (a system that cannot start one simply compiles on the next
     run).
     """
+    names = list(engines)
+    return start_detached(_BACKGROUND, names, names)
+
+
+def start_detached(script: str, marker_names: list[str], args: list[str]) -> bool:
+    """Run ``python -c script MARKER *args`` detached from this process (its own session, no
+    terminal or pipes of ours), unless a process holding the same marker runs already.
+
+    The marker (named after ``marker_names``, this installation and ``NUMBA_CACHE_DIR``) is
+    taken with an exclusive create, passed to the script as its first argument for it to
+    remove when it ends, and given up after :data:`BACKGROUND_MARKER_AGE` seconds. Returns
+    whether a process started.
+    """
     import os
     import subprocess
     import sys
 
-    names = list(engines)
-    marker = _background_marker(names)
+    marker = _background_marker(marker_names)
     try:
         if time.time() - marker.stat().st_mtime > BACKGROUND_MARKER_AGE:
             marker.unlink(missing_ok=True)
@@ -42,8 +54,8 @@ def compile_in_background(engines: Iterable[str]) -> bool:
     try:
         os.close(os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
     except OSError:
-        return False   # one is compiling already (or the folder is not writable)
-    command = [sys.executable, "-c", _BACKGROUND, str(marker), *names]
+        return False   # one is running already (or the folder is not writable)
+    command = [sys.executable, "-c", script, str(marker), *args]
     try:
         _DETACHED.append(subprocess.Popen(command, stdin=subprocess.DEVNULL,
                                           stdout=subprocess.DEVNULL,

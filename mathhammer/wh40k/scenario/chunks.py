@@ -122,6 +122,9 @@ def run_chunks(plan: CompiledScenario, streams: np.ndarray, trials_per_chunk: np
     A thread counts into histograms of its own and copies them to the chunk's row when the
     chunk ends (rows of neighbouring chunks share cache lines).
     """
+    from mathhammer.wh40k.scenario.cold_compile import compile_helpers_alongside
+
+    compile_helpers_alongside()   # a cold cache: a second process compiles the helpers
     arrays = plan.kernel_arrays()
     rare_rules = plan.rare_rules
 

@@ -1,0 +1,41 @@
+"""The scenario kernel's helpers compiled in a second process on a cold cache (issue 43).
+
+With an empty numba cache, a first ``mathhammer run`` spends most of its time compiling
+:func:`~mathhammer.wh40k.scenario.kernels.scenario_trials`, about half of it in the helpers
+the kernel calls (damage, saves, allocation, dice). :func:`compile_helpers_alongside` starts
+a process that compiles those helpers while this one compiles the kernel
+(:mod:`mathhammer.core.helper_compile`); the helpers' argument types come from
+``helper_signatures.pickle`` beside this module, recorded from a real compile by::
+
+    python -m mathhammer.wh40k.scenario.helper_recording
+
+which re-runs itself with an empty cache. tests/wh40k/scenario/test_helper_recording.py
+checks that the file is what a recording gives today: record again after changing a
+helper's arguments.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+#: The helpers' recorded argument types, last called first.
+HELPER_FILE = Path(__file__).with_name("helper_signatures.pickle")
+
+#: Set to ``0`` to compile without the second process (measuring, or a machine of one core).
+SWITCH = "MATHHAMMER_COMPILE_ALONGSIDE"
+
+
+def compile_helpers_alongside() -> bool:
+    """When the scenario kernel is not in numba's cache, start the process compiling its
+    helpers and return whether one started (none on a warm cache, with ``SWITCH=0``, on a
+    machine of one core, or when one is running already)."""
+    from mathhammer.core.helper_compile import compile_alongside
+    from mathhammer.core.jit import is_cached
+    from mathhammer.wh40k.scenario.kernels import scenario_trials
+
+    if os.environ.get(SWITCH) == "0" or (os.cpu_count() or 1) < 2:
+        return False
+    if is_cached(scenario_trials) or not HELPER_FILE.is_file():
+        return False
+    return compile_alongside(HELPER_FILE)

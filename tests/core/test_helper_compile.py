@@ -1,0 +1,64 @@
+"""A kernel's helpers compiled by another process into numba's cache (core/helper_compile.py):
+recorded from a real compile, compiled from the file, then loaded, not compiled, by the
+kernel's own compile. Fresh processes with their own empty caches, on a module written here."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+KERNELS = '''
+import numba
+
+@numba.njit(cache=True)
+def helper(x):
+    return x * 2.0 + 1.0
+
+@numba.njit(cache=True)
+def kernel(x):
+    return helper(x) + helper(x + 1.0)
+'''
+
+#: In a fresh process: run ``kernel(1.5)``, print what compiled (module.name) and the answer.
+RUN = '''
+import json, sys
+sys.path.insert(0, sys.argv[1])
+from mathhammer.core.helper_compile import record_compiles, write_helper_file
+import toy_kernels
+answer = []
+seen = record_compiles(lambda: answer.append(toy_kernels.kernel(1.5)))
+if len(sys.argv) > 2:   # keep the helpers (all but the kernel) for the other process
+    write_helper_file(seen[1:], __import__("pathlib").Path(sys.argv[2]))
+print(json.dumps({"compiled": [c.name for c in seen], "answer": answer[0]}))
+'''
+
+COMPILE = '''
+import sys
+sys.path.insert(0, sys.argv[1])
+from pathlib import Path
+from mathhammer.core.helper_compile import compile_helpers
+compile_helpers(Path(sys.argv[2]))
+'''
+
+
+def _python(code: str, *args: str, cache: Path) -> str:
+    done = subprocess.run([sys.executable, "-c", code, *map(str, args)], capture_output=True,
+                          text=True, env=dict(os.environ, NUMBA_CACHE_DIR=str(cache)),
+                          timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout
+
+
+def test_helpers_compiled_by_another_process_are_loaded_not_compiled(tmp_path):
+    (tmp_path / "toy_kernels.py").write_text(KERNELS)
+    signatures = tmp_path / "helpers.pickle"
+    first = json.loads(_python(RUN, tmp_path, signatures, cache=tmp_path / "recording"))
+    assert first == {"compiled": ["kernel", "helper"], "answer": 10.0}   # (1.5*2+1) + (2.5*2+1), by hand
+
+    cache = tmp_path / "cold"
+    _python(COMPILE, tmp_path, signatures, cache=cache)   # the other process
+    then = json.loads(_python(RUN, tmp_path, cache=cache))
+    assert then == {"compiled": ["kernel"], "answer": 10.0}
