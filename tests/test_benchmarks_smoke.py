@@ -112,7 +112,7 @@ def test_startup_rows_name_a_previous_figure_for_every_row_and_a_runnable_progra
 
     from benchmarks import startup_rows
 
-    labels = {(label, "cold") for label, _, _ in startup_rows.COLD_COMMANDS}
+    labels = {(label, "cold") for label, *_ in startup_rows.COLD_COMMANDS}
     labels |= {(label, "warm") for label, _, _ in startup_rows.WARM_COMMANDS}
     assert labels == set(startup_rows.PREVIOUS)
     assert os.access(startup_rows.program()[0], os.X_OK)

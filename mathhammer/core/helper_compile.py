@@ -19,6 +19,8 @@ modules and functions.
 
 from __future__ import annotations
 
+import hashlib
+import os
 import pickle
 from collections.abc import Callable
 from pathlib import Path
@@ -86,9 +88,9 @@ def compile_helpers(path: Path) -> None:
         config.OPT = saved
 
 
-def compile_alongside(path: Path) -> bool:
-    """Start a process that compiles the helpers of ``path`` into numba's cache, and return
-    at once.
+def compile_alongside(path: Path, unless_cached: str) -> bool:
+    """Start a process that compiles the helpers of ``path`` into numba's cache, unless the
+    kernel ``unless_cached`` (``"module:name"``) is cached already, and return at once.
 
     One such process at a time per file and cache (the marker of
     :func:`mathhammer.core.background_compile.start_detached`); it writes nothing to this
@@ -97,17 +99,38 @@ def compile_alongside(path: Path) -> bool:
     """
     from mathhammer.core.background_compile import start_detached
 
-    return start_detached(_CHILD, ["helpers", str(path)], [str(path)])
+    return start_detached(_CHILD, ["helpers", str(path)], [str(path), unless_cached])
+
+
+def cache_index_seen(source: Path, name: str) -> bool:
+    """Whether numba's cache seems to hold function ``name`` of the file ``source``: its
+    index file, looked for where numba's cache locators put it, without importing numba
+    (a guess made before numba loads, so that the second process starts early; the process
+    checks with numba itself before compiling)."""
+    folder = source.resolve().parent
+    subfolder = f"{folder.name}_{hashlib.sha1(str(folder).encode()).hexdigest()}"
+    chosen = os.environ.get("NUMBA_CACHE_DIR")
+    if chosen:
+        places = [Path(chosen) / subfolder]
+    else:
+        user_cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+        places = [folder / "__pycache__", user_cache / "numba" / subfolder]
+    pattern = f"{source.stem}.{name}-*.nbi"
+    return any(any(place.glob(pattern)) for place in places if place.is_dir())
 
 
 #: The second process (:func:`compile_helpers`); a numba that cannot read the file (another
 #: version) or compile an entry leaves the rest to the kernel's own compile.
 _CHILD = """
 import sys
+from importlib import import_module
 from pathlib import Path
 try:
-    from mathhammer.core.helper_compile import compile_helpers
-    compile_helpers(Path(sys.argv[2]))
+    from mathhammer.core.jit import is_cached
+    module, name = sys.argv[3].split(":")
+    if not is_cached(getattr(import_module(module), name)):
+        from mathhammer.core.helper_compile import compile_helpers
+        compile_helpers(Path(sys.argv[2]))
 finally:
     Path(sys.argv[1]).unlink(missing_ok=True)
 """

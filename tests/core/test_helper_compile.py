@@ -30,8 +30,9 @@ from mathhammer.core.helper_compile import record_compiles, write_helper_file
 import toy_kernels
 answer = []
 seen = record_compiles(lambda: answer.append(toy_kernels.kernel(1.5)))
-if len(sys.argv) > 2:   # keep the helpers (all but the kernel) for the other process
+if len(sys.argv) > 2:   # keep the helpers (all but the kernel), and the kernel apart
     write_helper_file(seen[1:], __import__("pathlib").Path(sys.argv[2]))
+    write_helper_file(seen[:1], __import__("pathlib").Path(sys.argv[2] + ".kernel"))
 print(json.dumps({"compiled": [c.name for c in seen], "answer": answer[0]}))
 '''
 
@@ -44,10 +45,14 @@ compile_helpers(Path(sys.argv[2]))
 '''
 
 
-def _python(code: str, *args: str, cache: Path) -> str:
+def _python(code: str, *args: str | Path, cache: Path, path: Path | None = None) -> str:
+    """Run ``code`` with ``args`` in a fresh process with numba's cache in ``cache`` and
+    ``path`` (else the first argument: the folder of toy_kernels.py) importable."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(cache))
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(path or args[0]),
+                                                      env.get("PYTHONPATH")]))
     done = subprocess.run([sys.executable, "-c", code, *map(str, args)], capture_output=True,
-                          text=True, env=dict(os.environ, NUMBA_CACHE_DIR=str(cache)),
-                          timeout=300)
+                          text=True, env=env, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     return done.stdout
 
@@ -62,3 +67,33 @@ def test_helpers_compiled_by_another_process_are_loaded_not_compiled(tmp_path):
     _python(COMPILE, tmp_path, signatures, cache=cache)   # the other process
     then = json.loads(_python(RUN, tmp_path, cache=cache))
     assert then == {"compiled": ["kernel"], "answer": 10.0}
+
+
+def test_the_cache_index_is_found_where_numba_writes_it(tmp_path, monkeypatch):
+    from mathhammer.core.helper_compile import cache_index_seen
+
+    (tmp_path / "toy_kernels.py").write_text(KERNELS)
+    _python(RUN, tmp_path, cache=tmp_path / "warm")
+    source = tmp_path / "toy_kernels.py"
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "warm"))
+    assert cache_index_seen(source, "kernel") and cache_index_seen(source, "helper")
+    assert not cache_index_seen(source, "other")
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "empty"))
+    assert not cache_index_seen(source, "kernel")
+
+
+def test_the_process_compiles_nothing_when_the_kernel_is_cached(tmp_path):
+    from mathhammer.core.helper_compile import _CHILD
+
+    (tmp_path / "toy_kernels.py").write_text(KERNELS)
+    signatures = tmp_path / "helpers.pickle"
+    _python(RUN, tmp_path, signatures, cache=tmp_path / "recording")
+    kernel_file = Path(f"{signatures}.kernel")
+    cache = tmp_path / "cache"
+    _python(COMPILE, tmp_path, signatures, cache=cache)        # "helper" cached
+    marker = tmp_path / "marker"
+    for unless, compiled in (("toy_kernels:helper", False), ("toy_kernels:kernel", True)):
+        marker.touch()
+        _python(_CHILD, marker, kernel_file, unless, cache=cache, path=tmp_path)
+        assert not marker.exists()   # given up whatever happened
+        assert any(cache.rglob("toy_kernels.kernel-*.nbi")) is compiled

@@ -22,6 +22,11 @@ from pathlib import Path
 #: The helpers' recorded argument types, last called first.
 HELPER_FILE = Path(__file__).with_name("helper_signatures.pickle")
 
+#: The kernel whose helpers they are (not imported here: importing numba takes a second).
+KERNELS_FILE = Path(__file__).with_name("kernels.py")
+KERNELS_MODULE = "mathhammer.wh40k.scenario.kernels"
+KERNEL = "scenario_trials"
+
 #: Set to ``0`` to compile without the second process (measuring, or a machine of one core).
 SWITCH = "MATHHAMMER_COMPILE_ALONGSIDE"
 
@@ -29,13 +34,12 @@ SWITCH = "MATHHAMMER_COMPILE_ALONGSIDE"
 def compile_helpers_alongside() -> bool:
     """When the scenario kernel is not in numba's cache, start the process compiling its
     helpers and return whether one started (none on a warm cache, with ``SWITCH=0``, on a
-    machine of one core, or when one is running already)."""
-    from mathhammer.core.helper_compile import compile_alongside
-    from mathhammer.core.jit import is_cached
-    from mathhammer.wh40k.scenario.kernels import scenario_trials
+    machine of one core, or when one is running already). Imports no numba: a command calls
+    it first, so that the process's start overlaps this one's."""
+    from mathhammer.core.helper_compile import cache_index_seen, compile_alongside
 
     if os.environ.get(SWITCH) == "0" or (os.cpu_count() or 1) < 2:
         return False
-    if is_cached(scenario_trials) or not HELPER_FILE.is_file():
+    if not HELPER_FILE.is_file() or cache_index_seen(KERNELS_FILE, KERNEL):
         return False
-    return compile_alongside(HELPER_FILE)
+    return compile_alongside(HELPER_FILE, f"{KERNELS_MODULE}:{KERNEL}")

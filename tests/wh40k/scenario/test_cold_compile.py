@@ -64,13 +64,15 @@ def test_a_kernel_with_helpers_from_the_other_process_gives_the_same_bits(tmp_pa
     (False, None, 1, False), (False, "1", 8, True)])
 def test_the_process_starts_only_on_a_cold_cache(monkeypatch, cached, switch, cores, starts):
     started = []
-    monkeypatch.setattr("mathhammer.core.jit.is_cached", lambda dispatcher: cached)
+    monkeypatch.setattr("mathhammer.core.helper_compile.cache_index_seen",
+                        lambda source, name: cached)
     monkeypatch.setattr("mathhammer.core.helper_compile.compile_alongside",
-                        lambda path: started.append(path) or True)
+                        lambda path, unless: started.append((path, unless)) or True)
     monkeypatch.setattr(cold_compile.os, "cpu_count", lambda: cores)
     if switch is None:
         monkeypatch.delenv(SWITCH, raising=False)
     else:
         monkeypatch.setenv(SWITCH, switch)
     assert cold_compile.compile_helpers_alongside() is starts
-    assert started == ([HELPER_FILE] if starts else [])
+    kernel = "mathhammer.wh40k.scenario.kernels:scenario_trials"
+    assert started == ([(HELPER_FILE, kernel)] if starts else [])
