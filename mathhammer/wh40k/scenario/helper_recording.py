@@ -18,6 +18,14 @@ from mathhammer.wh40k.scenario.cold_compile import HELPER_FILE, SWITCH
 
 _MODULE = "mathhammer.wh40k.scenario.helper_recording"   # also when run as __main__
 
+#: Helpers compiled in two versions (with and without the rare rules' code), left out: two
+#: processes saving two versions of one function to numba's cache at the same moment could
+#: leave its index naming one version and its data file holding the other. Every helper
+#: recorded has one version (tests/core/test_jit.py), so both processes write the same.
+#: ``_resolve_batch`` is also the first helper the kernel needs: the other process would
+#: reach it last.
+TWO_VERSIONS = frozenset({"_resolve_batch"})
+
 #: A scenario without the rare rules (the common kernel version): a shooting and a fight
 #: activation, so that every helper of that version compiles.
 _RECORDING_SCENARIO = """
@@ -50,8 +58,8 @@ def record_helpers(path: Path = HELPER_FILE) -> int:
     package = _MODULE.split(".")[0] + "."
     # the kernel itself (first) is what this process compiles; numba's own overloads
     # (functions local to another) compile with whatever calls them
-    helpers = [c for c in compiles[1:]
-               if c.module.startswith(package) and "<locals>" not in c.name]
+    helpers = [c for c in compiles[1:] if c.module.startswith(package)
+               and "<locals>" not in c.name and c.name not in TWO_VERSIONS]
     write_helper_file(helpers[::-1], path)
     return len(helpers)
 
