@@ -15,23 +15,6 @@ from typing import Any
 
 from mathhammer.errors import OptionError, did_you_mean
 
-_SCENARIO = """
-[units.Squad]
-models = [{ name = "Trooper", count = 2, profile = "T4 Sv3+ W2 [INFANTRY]",
-            weapons = ["Rifle: 24\\" A2 BS3+ S4 AP-1 D1", "Blade: Melee A2 WS3+ S4 AP0 D1"] }]
-[units.Mob]
-models = [{ name = "Brute", count = 2, profile = "T5 Sv5+ W1 [INFANTRY]",
-            weapons = ["Club: Melee A2 WS3+ S4 AP0 D1"] }]
-[[activations]]
-phase = "shooting"
-attacker = "Squad"
-target = "Mob"
-[[activations]]
-phase = "fight"
-attacker = "Mob"
-target = "Squad"
-"""
-
 
 def _wh40k() -> None:
     from mathhammer.wh40k.api import simulate
@@ -42,11 +25,12 @@ def _wh40k() -> None:
 
 def _scenario() -> None:
     from mathhammer.wh40k.scenario.api import run
+    from mathhammer.wh40k.scenario.helper_recording import SMALL_SCENARIO
     from mathhammer.wh40k.scenario.reader import parse_scenario
 
     # Both versions of the scenario kernel: without the rare rules' code, and with it (any
     # rare rule, here [HAZARDOUS]; CompiledScenario.rare_rules).
-    for text in (_SCENARIO, _SCENARIO.replace("AP-1 D1", "AP-1 D1 [HAZARDOUS]")):
+    for text in (SMALL_SCENARIO, SMALL_SCENARIO.replace("AP-1 D1", "AP-1 D1 [HAZARDOUS]")):
         run(parse_scenario(text, "<warmup>"), trials=64, seed=0, progress=False)
 
 

@@ -26,9 +26,10 @@ _MODULE = "mathhammer.wh40k.scenario.helper_recording"   # also when run as __ma
 #: reach it last.
 TWO_VERSIONS = frozenset({"_resolve_batch"})
 
-#: A scenario without the rare rules (the common kernel version): a shooting and a fight
-#: activation, so that every helper of that version compiles.
-_RECORDING_SCENARIO = """
+#: A small scenario without the rare rules (the common kernel version): a shooting and a
+#: fight activation, so that every helper of that version compiles for it (the recording
+#: here, and ``mathhammer warmup``).
+SMALL_SCENARIO = """
 [units.Squad]
 models = [{ name = "Trooper", count = 2, profile = "T4 Sv3+ W2 [INFANTRY]",
             weapons = ["Rifle: 24\\" A2 BS3+ S4 AP-1 D1", "Blade: Melee A2 WS3+ S4 AP0 D1"] }]
@@ -53,7 +54,7 @@ def record_helpers(path: Path = HELPER_FILE) -> int:
     from mathhammer.wh40k.scenario.api import run
     from mathhammer.wh40k.scenario.reader import parse_scenario
 
-    scenario = parse_scenario(_RECORDING_SCENARIO, "<recording>")
+    scenario = parse_scenario(SMALL_SCENARIO, "<recording>")
     compiles = record_compiles(lambda: run(scenario, trials=64, seed=0, progress=False))
     package = _MODULE.split(".")[0] + "."
     # the kernel itself (first) is what this process compiles; numba's own overloads
