@@ -97,3 +97,20 @@ def test_the_process_compiles_nothing_when_the_kernel_is_cached(tmp_path):
         _python(_CHILD, marker, kernel_file, unless, cache=cache, path=tmp_path)
         assert not marker.exists()   # given up whatever happened
         assert any(cache.rglob("toy_kernels.kernel-*.nbi")) is compiled
+
+
+def test_an_unreadable_file_gives_the_marker_up_and_changes_nothing(tmp_path):
+    # another numba's pickle, a truncated file: the process ends, the command compiles as
+    # always (its own compile never reads the file)
+    from mathhammer.core.helper_compile import _CHILD
+
+    (tmp_path / "toy_kernels.py").write_text(KERNELS)
+    broken, marker = tmp_path / "helpers.pickle", tmp_path / "marker"
+    broken.write_bytes(b"\x80\x04not a pickle")
+    marker.touch()
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"), PYTHONPATH=str(tmp_path))
+    done = subprocess.run([sys.executable, "-c", _CHILD, str(marker), str(broken),
+                           "toy_kernels:kernel"], capture_output=True, text=True, env=env,
+                          timeout=300)
+    assert done.returncode != 0 and not marker.exists()
+    assert json.loads(_python(RUN, tmp_path, cache=tmp_path / "cache"))["answer"] == 10.0
