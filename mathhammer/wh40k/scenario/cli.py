@@ -40,10 +40,12 @@ def _run(args: argparse.Namespace) -> int:
     import dataclasses
 
     from mathhammer.wh40k.scenario.cold_compile import compile_helpers_alongside
+
+    compile_helpers_alongside()   # first: on a cold cache, the helpers compile meanwhile
+
     from mathhammer.wh40k.scenario.reader import load_scenario
     from mathhammer.wh40k.scenario.api import run
 
-    compile_helpers_alongside()   # first: on a cold cache, the helpers compile meanwhile
     scenario = load_scenario(args.scenario)
     if args.rounds is not None:
         scenario = dataclasses.replace(scenario, rounds=args.rounds)
