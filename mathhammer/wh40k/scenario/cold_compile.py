@@ -31,13 +31,21 @@ KERNEL = "scenario_trials"
 SWITCH = "MATHHAMMER_COMPILE_ALONGSIDE"
 
 
+_asked = False   # whether this process has asked already: after that the kernel is loaded
+
+
 def compile_helpers_alongside() -> bool:
     """When the scenario kernel is not in numba's cache, start the process compiling its
     helpers and return whether one started (none on a warm cache, with ``SWITCH=0``, on a
-    machine of one core, or when one is running already). Imports no numba: a command calls
-    it first, so that the process's start overlaps this one's."""
+    machine of one core, when one is running already, or on a process's later calls: by then
+    this process has the kernel). Imports no numba: a command calls it first, so that the
+    process's start overlaps this one's."""
     from mathhammer.core.helper_compile import cache_index_seen, compile_alongside
 
+    global _asked
+    if _asked:
+        return False
+    _asked = True
     if os.environ.get(SWITCH) == "0" or (os.cpu_count() or 1) < 2:
         return False
     if not HELPER_FILE.is_file() or cache_index_seen(KERNELS_FILE, KERNEL):

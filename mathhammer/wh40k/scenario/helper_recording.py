@@ -66,7 +66,7 @@ def record_helpers(path: Path = HELPER_FILE) -> int:
 
 
 def main() -> None:
-    """``python -m mathhammer.wh40k.scenario.cold_compile [FILE]``: record in an empty cache,
+    """``python -m mathhammer.wh40k.scenario.helper_recording [FILE]``: record in an empty cache,
     into :data:`HELPER_FILE` or ``FILE``."""
     import subprocess
     import sys

@@ -69,6 +69,7 @@ def test_the_process_starts_only_on_a_cold_cache(monkeypatch, cached, switch, co
     monkeypatch.setattr("mathhammer.core.helper_compile.compile_alongside",
                         lambda path, unless: started.append((path, unless)) or True)
     monkeypatch.setattr(cold_compile.os, "cpu_count", lambda: cores)
+    monkeypatch.setattr(cold_compile, "_asked", False)
     if switch is None:
         monkeypatch.delenv(SWITCH, raising=False)
     else:
@@ -76,3 +77,5 @@ def test_the_process_starts_only_on_a_cold_cache(monkeypatch, cached, switch, co
     assert cold_compile.compile_helpers_alongside() is starts
     kernel = "mathhammer.wh40k.scenario.kernels:scenario_trials"
     assert started == ([(HELPER_FILE, kernel)] if starts else [])
+    assert cold_compile.compile_helpers_alongside() is False   # once per process
+    assert len(started) == (1 if starts else 0)
