@@ -128,9 +128,19 @@ def _screenshot(browser, name: str) -> None:
     browser.set_window_size(1280, 1000)
 
 
+#: Whether a line field (``arguments[0]``) shows one check answer per line it holds now.
 _CHECKS_SHOWN = ("const list = document.getElementById(arguments[0].id + '-checks');"
                  "return list.children.length === "
                  "arguments[0].value.split('\\n').filter((line) => line.trim()).length")
+
+
+def _checked_lines_shown(driver) -> bool:
+    """Every line field of the page shows the check answers of the lines it holds now (they
+    arrive after a pause in typing and move what is below them: click after they have)."""
+    from selenium.webdriver.common.by import By
+
+    return all(driver.execute_script(_CHECKS_SHOWN, area)
+               for area in driver.find_elements(By.CSS_SELECTOR, "textarea[data-check-game]"))
 
 
 def _type(browser, css: str, text: str) -> None:

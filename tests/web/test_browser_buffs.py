@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 
 import mathhammer as mh
-from tests.web.test_browser import (SHOTS, _click, _shown, _type, _wait, browser,  # noqa: F401
-                                    chrome, server)
+from tests.web.test_browser import (SHOTS, _checked_lines_shown, _click,  # noqa: F401
+                                    _shown, _type, _wait, browser, chrome, server)
 
 WEAPON = 'Plasma gun: 24" A2 BS3+ S8 AP-3 D2'
 TARGET = "5x Terminator: T5 Sv2+ InSv4+ W3"
@@ -28,15 +28,6 @@ def phone(tmp_path_factory):
 def _widths(browser) -> tuple[int, int]:
     return tuple(browser.execute_script(
         "return [document.documentElement.scrollWidth, document.documentElement.clientWidth]"))
-
-
-def _checked_lines_shown(driver) -> bool:
-    """Every line field shows the check answers of the lines it holds now, one per line (they
-    arrive after a pause in typing and move what is below them: click after they have)."""
-    return driver.execute_script(
-        "return Array.from(document.querySelectorAll('textarea[data-check-game]')).every("
-        "(area) => document.getElementById(area.id + '-checks').children.length === "
-        "area.value.split('\\n').filter((line) => line.trim()).length)")
 
 
 def _tick_by_keyboard(browser) -> None:
