@@ -14,10 +14,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import numba
-import numba.core.event
-
 from mathhammer.core import compile_notice, numba_startup
+
+with numba_startup.importing_numba():
+    import numba
+    import numba.core.event
 
 JIT_OPTIONS: dict[str, Any] = {"cache": True, "nogil": True, "fastmath": False,
                                "error_model": "numpy"}

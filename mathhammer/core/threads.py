@@ -16,11 +16,10 @@ from concurrent.futures import ThreadPoolExecutor, wait
 from typing import Any
 
 import numba
-# numpy loads numpy.ma lazily in its module __getattr__ (``import numpy.ma as ma``); when a
-# worker thread first touches np.ma while another thread is still importing it, that import
-# reads the half-made attribute through the same __getattr__ and recurses (RecursionError).
-# Importing it here, in the thread that builds the pool, makes the lazy path unused.
-import numpy.ma  # noqa: F401
+
+from mathhammer.core import numba_startup
+
+numba_startup.ready_numpy_for_worker_threads()
 
 
 def thread_count(limit: int) -> int:
