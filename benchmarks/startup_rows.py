@@ -62,7 +62,8 @@ PREVIOUS = {
     ("run examples/shoot_charge_fight.toml", "cold"): "12.6 s (2026-12-02); 9.7 s (stop 47)",
     ("same run, helpers not compiled alongside", "cold"): "the run's figure at stop 48",
     ("exact", "cold"): "281 ms (2026-12-02); 0.31 s (issue 43)",
-    ("simulate, 1M trials", "warm"): "1.13 s (2026-12-02); 1.6 s median at 773adcc",
+    ("simulate, 1M trials", "warm"): "1.13 s (2026-12-02); 1.6 s median at 773adcc; "
+                                     "1.20-1.28 s at d7d6949 (stop 50, loaded host)",
     ("exact", "warm"): "222 ms (2026-12-02); 0.36-0.43 s at 773adcc",
 }
 
