@@ -159,3 +159,25 @@ def test_a_cached_kernel_that_calls_numbas_runtime_starts_it_when_loaded(tmp_pat
 def test_a_cached_library_is_read_as_calling_numbas_runtime_unless_it_names_none(library,
                                                                                    may_call):
     assert _may_call_numba_runtime(library) is may_call
+
+
+def test_a_warm_command_line_simulate_answers_as_the_python_call():
+    """The 40k kernel loaded the command line's way (no registry refresh, no runtime, no
+    ``numpy.ma``) gives the bytes ``main`` gives in this process, numba's own way."""
+    import contextlib
+    import io
+
+    from mathhammer.main import main
+
+    args = ["simulate", '10x Bolt rifle: 24" A2 BS3+ S4 AP-1 D1', "--target",
+            "10x Guardsman: T3 Sv5+ W1", "--trials", "20000", "--seed", "7", "--json",
+            "--sampler", "kernel"]
+    here = io.StringIO()
+    with contextlib.redirect_stdout(here):
+        assert main(args) == 0   # compiles or loads the kernel into the shared cache
+    done = subprocess.run([sys.executable, "-m", "mathhammer", *args], capture_output=True,
+                          text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout == here.getvalue()
+    answer = json.loads(done.stdout)
+    assert answer["method"] == "monte-carlo" and "engine" not in answer   # the kernel
