@@ -9,17 +9,20 @@ import re
 import dataclasses
 from dataclasses import dataclass
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from mathhammer.core.result import (MONTE_CARLO, Distribution, Result, binomial_stderr,
                                     seed_provenance, subject_key)
-from mathhammer.report.tables import Table
 from mathhammer.errors import OptionError
 from mathhammer.wh40k.scenario.layout import (U_MODEL_BINS, U_MODELS, U_SIDE, U_WOUND_BINS,
                                               U_WOUNDS, CompiledScenario)
+
+if TYPE_CHECKING:   # pandas is imported where a frame is made: a report needs none (0.3 s)
+    import pandas as pd
+
+    from mathhammer.report.tables import Table
 
 _ROUND_END = re.compile(r"round (?P<a>\d+) end|end of round (?P<b>\d+)")
 
@@ -324,13 +327,18 @@ class ScenarioResult:
 
     def wiped_out(self) -> pd.DataFrame:
         """Per side: P(wiped out in round r) for each round, and P(still standing)."""
+        import pandas as pd
+
+        return pd.DataFrame(self._wiped_out_rows())
+
+    def _wiped_out_rows(self) -> list[dict[str, Any]]:
         rows = []
         for s, side in enumerate(self.plan.side_names):
             counts = self.sides[s]
             for r in range(1, self.plan.rounds + 1):
                 rows.append({"side": side, "round": r, "p_wiped_out": counts[r] / self.trials,
                              "p_wiped_out_by_then": counts[1:r + 1].sum() / self.trials})
-        return pd.DataFrame(rows)
+        return rows
 
     def checkpoint_label(self, checkpoint: int) -> tuple[int, str]:
         n = self.plan.activations.shape[0]
@@ -338,6 +346,8 @@ class ScenarioResult:
 
     def to_frame(self) -> pd.DataFrame:
         """Tidy frame: one row per unit x checkpoint x outcome value."""
+        import pandas as pd
+
         parts = []
         for cp in range(self.checkpoints):
             rnd, label = self.checkpoint_label(cp)
@@ -358,6 +368,8 @@ class ScenarioResult:
 
     def summary(self) -> pd.DataFrame:
         """Per unit at the end: mean models destroyed and wounds lost (± stderr), P(destroyed)."""
+        import pandas as pd
+
         rows = []
         for unit in self.units:
             m, w = self.models_destroyed(unit), self.wounds_lost(unit)
@@ -371,6 +383,8 @@ class ScenarioResult:
         """Per unit and round: P(unit still has models) at the end of the round (round 0: the
         start), with its Monte Carlo standard error (the data interface of
         :func:`mathhammer.charts.survival`)."""
+        import pandas as pd
+
         n = self.plan.activations.shape[0]
         rows = []
         for unit in self.units:
@@ -394,6 +408,8 @@ class ScenarioResult:
     def table(self, digits: int = 3) -> Table:
         """Per unit at the end, ready to paste: mean models destroyed and wounds lost
         (± s.e.), P(destroyed) as a percentage, with the engine in the caption."""
+        import pandas as pd
+
         from mathhammer.report.tables import Table, check_digits, format_estimate
 
         digits = check_digits(digits)
@@ -415,6 +431,8 @@ class ScenarioResult:
         """Markdown for articles: a caption line, the per-unit summary at the end, mean
         models destroyed per model group at the end of each round, then each activation
         (probabilities as percentages, ``digits`` decimals)."""
+        import pandas as pd
+
         from mathhammer.report.tables import Table, check_digits, format_value
 
         digits = check_digits(digits)
@@ -436,6 +454,11 @@ class ScenarioResult:
     def group_table(self) -> pd.DataFrame:
         """Mean models destroyed of every model group (a Leader in a bodyguard unit has his
         own row) at the end of each round, one column per round."""
+        import pandas as pd
+
+        return pd.DataFrame(self._group_rows())
+
+    def _group_rows(self) -> list[dict[str, Any]]:
         rows = []
         for unit, group in self.plan.group_names:
             row: dict[str, Any] = {"unit": unit, "model group": group}
@@ -443,7 +466,7 @@ class ScenarioResult:
                 row[f"round {r} end"] = self.group_models_destroyed(unit, group,
                                                                     f"round {r} end").mean
             rows.append(row)
-        return pd.DataFrame(rows)
+        return rows
 
     def _unit_block(self, unit: str, checkpoint: int) -> dict[str, Any]:
         groups = {}
@@ -492,21 +515,19 @@ class ScenarioResult:
                 .rjust(18) for u in self.units)
             lines.append(f"  {self.checkpoint_name(cp)[:44]:<44} {cells}")
         lines += ["", "Mean models destroyed per model group:"]
-        groups = self.group_table()
-        rounds = [c for c in groups.columns if c.startswith("round ")]
+        rounds = [f"round {r} end" for r in range(1, self.plan.rounds + 1)]
         lines.append(f"  {'unit: model group':<36} " + "  ".join(f"{r:>11}" for r in rounds))
-        for row in groups.itertuples(index=False):
-            name = f"{row[0]}: {row[1]}"
-            lines.append(f"  {name[:36]:<36} " + "  ".join(f"{v:11.2f}" for v in row[2:]))
+        for row in self._group_rows():
+            name = f"{row['unit']}: {row['model group']}"
+            lines.append(f"  {name[:36]:<36} " + "  ".join(f"{row[r]:11.2f}" for r in rounds))
         lines += ["", "Side wiped out (probability by round):"]
-        frame = self.wiped_out()
+        wiped = self._wiped_out_rows()
         named = {side: f"{side} ({', '.join(self.side_units(side))})"
                  for side in self.plan.side_names}
         width = min(max(len(n) for n in named.values()), 44)
         for side in self.plan.side_names:
-            sub = frame[frame.side == side]
-            cells = ", ".join(f"round {r}: {p:.3f}"
-                              for r, p in zip(sub["round"], sub.p_wiped_out))
+            cells = ", ".join(f"round {row['round']}: {row['p_wiped_out']:.3f}"
+                              for row in wiped if row["side"] == side)
             lines.append(f"  {named[side][:44]:<{width}} {cells}; still standing: "
                          f"{self.sides[self.plan.side_names.index(side)][0] / self.trials:.3f}")
         return "\n".join(lines)

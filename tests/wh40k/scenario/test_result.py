@@ -105,3 +105,30 @@ def test_a_scenario_results_histograms_are_read_only():
         assert not array.flags.writeable
     with pytest.raises(TypeError):
         result.inputs["subject"] = "other"
+
+
+def test_the_text_and_json_reports_import_no_pandas_and_the_frames_hold_the_same_numbers():
+    """``mathhammer run`` prints its report without importing pandas (0.3 s of a warm run);
+    the frames, made when asked, hold the numbers the report prints."""
+    import subprocess
+    import sys
+
+    code = ("import json, sys\n"
+            "from mathhammer.wh40k.scenario.api import run\n"
+            "from mathhammer.wh40k.scenario.reader import load_scenario\n"
+            f"result = run(load_scenario({EXAMPLE!r}), trials=2000, seed=3, progress=False)\n"
+            "text, answer = result.to_text(), json.dumps(result.to_dict())\n"
+            "assert 'pandas' not in sys.modules, 'pandas imported'\n"
+            "groups, wiped = result.group_table(), result.wiped_out()\n"
+            "print(json.dumps({'text': text, 'groups': groups.to_dict('records'),\n"
+            "                  'wiped': wiped.to_dict('records')}))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr[-1000:]
+    seen = json.loads(done.stdout)
+    for row in seen["groups"]:
+        printed = "  ".join(f"{row[c]:11.2f}" for c in row if c.startswith("round "))
+        assert f"{row['unit']}: {row['model group']}"[:36] in seen["text"]
+        assert printed in seen["text"]
+    for row in seen["wiped"]:
+        assert f"round {row['round']}: {row['p_wiped_out']:.3f}" in seen["text"]
