@@ -214,7 +214,7 @@ def _may_call_numba_runtime(library: Any) -> bool:
     """Whether a cached library's object code names any of numba's runtime functions
     (``NRT_...``); true for anything not laid out as numba 0.5x-0.6x caches it."""
     try:
-        name, kind, (object_code, _bitcode) = library
+        _name, kind, (object_code, _bitcode) = library
     except (TypeError, ValueError):
         return True
     return kind != "object" or not isinstance(object_code, bytes) or b"NRT_" in object_code
