@@ -265,8 +265,27 @@ def scenario_trials(state, trials, arrays, losses, scratch, trial, hists, rare_r
     ``arrays`` is the plan (:class:`~.compile.ScenarioArrays`); ``losses``, ``scratch``
     (per batch) and ``trial`` (per trial) the thread's state (:mod:`.chunks`). The trial loop
     lives here so the arrays are passed once per chunk, not once per trial. Each trial walks
-    rounds and activations in order (:func:`_activate`), and counts every checkpoint
+    rounds and activations in order, and counts every checkpoint
     (:func:`_record_checkpoint`).
+
+    An activation: its batches in order (each against its target, or the rows it turns to
+    when that target is down), then the [DEVASTATING WOUNDS] held to its end
+    (:func:`_inflict_held`), then its hazard rolls (:func:`_roll_hazards`).
+    ``script.retarget[b]`` (no columns with ``retarget_on_destroyed = lost``) lists batch
+    ``b``'s alternative rows: when its target is down, the rows of the first candidate still
+    standing are resolved instead, each as a batch of its own ([BLAST]/[CLEAVE] counting
+    that unit's models at the start of the activation). ``script.precision_pick[b]``: see
+    :func:`~.damage_steps.precision_group`. ``script.variants[b]``: the row batch ``b`` is
+    resolved as against the keywords of its target's models alive then (19.03; its own row
+    while every keyword the weapons name is there). ``trial.hazard_used`` collects the
+    [HAZARDOUS] batches used (10e bearers). One call site of ``_resolve_batch`` serves both
+    (a second one, or two more array arguments to it, measured 25% slower on small
+    scenarios).
+
+    Long because the activation is written out here, not in a helper copied in: numba's copy
+    of a helper's code deep-copies each of its blocks with all of its variables, and the
+    activation's 49 blocks and 414 variables took 0.25-0.4 s of a first run to copy
+    (benchmarks/RESULTS.md).
 
     Compile time: helpers called from one place (:data:`~mathhammer.core.jit.inlined_once`)
     are copied in before typing, and every helper numba compiles for this kernel inherits
@@ -287,42 +306,6 @@ def scenario_trials(state, trials, arrays, losses, scratch, trial, hists, rare_r
     takes, so both versions roll the same dice and count the same bits.
     """
     army = arrays.army
-    script = arrays.script
-    activations = script.activations
-    one_shot_used = trial.one_shot_used
-    side_wiped = trial.side_wiped
-    for _trial in range(trials):
-        _reset(army, losses)
-        for i in range(one_shot_used.shape[0]):
-            one_shot_used[i] = 0
-        for side in range(side_wiped.shape[0]):
-            side_wiped[side] = 0
-        for r in range(script.rounds):
-            for k in range(activations.shape[0]):
-                if losses.unit_alive[activations[k, K_ATTACKER]] > 0:
-                    _activate(state, r, k, arrays, losses, scratch, trial, rare_rules)
-                _record_checkpoint(r, k, arrays, losses, trial, hists)
-        for side in range(side_wiped.shape[0]):
-            hists.sides[side, side_wiped[side]] += 1
-
-
-@inlined_once
-def _activate(state, r, k, arrays, losses, scratch, trial, rare_rules):
-    """Activation ``k`` of round ``r``: its batches in order (each against its target, or
-    the rows it turns to when that target is down), then the [DEVASTATING WOUNDS] held to
-    its end (:func:`_inflict_held`), then its hazard rolls (:func:`_roll_hazards`).
-
-    ``script.retarget[b]`` (no columns with ``retarget_on_destroyed = lost``) lists batch
-    ``b``'s alternative rows: when its target is down, the rows of the first candidate still
-    standing are resolved instead, each as a batch of its own ([BLAST]/[CLEAVE] counting
-    that unit's models at the start of the activation). ``script.precision_pick[b]``: see
-    :func:`~.damage_steps.precision_group`. ``script.variants[b]``: the row batch ``b`` is
-    resolved as against the keywords of its target's models alive then (19.03; its own row
-    while every keyword the weapons name is there). ``trial.hazard_used`` collects the [HAZARDOUS]
-    batches used (10e bearers). One call site of ``_resolve_batch`` serves both (a second
-    one, or two more array arguments to it, measured 25% slower on small scenarios).
-    """
-    army = arrays.army
     weapons = arrays.weapons
     script = arrays.script
     batches = weapons.batches
@@ -333,65 +316,88 @@ def _activate(state, r, k, arrays, losses, scratch, trial, rare_rules):
     snapshot = trial.snapshot
     one_shot_used = trial.one_shot_used
     hazard_used = trial.hazard_used
-    for u in range(unit_alive.shape[0]):
-        snapshot[u] = unit_alive[u]
-    # not literal 0s, which numba would compile helpers for (core.jit)
-    hazard_rolls = np.int64(0)
-    n_hazard = np.int64(0)   # hazardous batches used: their bearers roll (10e)
-    n_pending = np.int64(0)
-    command = activations[k, K_COMMAND]   # the Command Re-roll in hand
-    first = activations[k, K_FIRST_BATCH]
-    for b in range(first, first + activations[k, K_N_BATCHES]):
-        target = batches[b, B_TARGET]
-        alt = -1
-        if rare_rules is not None and retarget.shape[1] > 0 and unit_alive[target] == 0:
-            alt = _retarget_from(b, retarget, batches, unit_alive)
-        if snapshot[target] == 0 and alt < 0:
-            continue  # a destroyed unit cannot be selected as a target
-        if rare_rules is not None:
-            slot = batches[b, B_ONE_SHOT]
-            if slot >= 0:
-                here = r * activations.shape[0] + k + 1
-                if one_shot_used[slot] != 0 and one_shot_used[slot] != here:
-                    continue  # fired in an earlier activation
-                one_shot_used[slot] = here
-            if batches[b, B_HAZARDOUS]:
-                hazard_used[n_hazard] = b
-                n_hazard += 1
-                for c in range(batches[b, B_FIRST_CONTRIB],
-                               batches[b, B_FIRST_CONTRIB] + batches[b, B_N_CONTRIBS]):
-                    hazard_rolls += models_firing(c, contribs, losses.alive) * \
-                        contribs[c, C_PER_MODEL]
-        row = b
-        if alt >= 0:
-            row = retarget[b, alt]
-        elif unit_alive[target] == 0:
-            continue  # attacks on a unit destroyed earlier in this activation
-        while True:  # the batch, or its rows turned on another unit
-            target = batches[row, B_TARGET]
-            if unit_alive[target] > 0:
-                resolved = row
-                if rare_rules is not None and script.variants.shape[1] > 1:
-                    # keywords that go with their models
-                    resolved = _keyword_row(row, script.variants, batches, army.units,
-                                            army.subs, losses.alive)
-                n_pending, command = _resolve_batch(
-                    state, resolved, snapshot[target], weapons, army, losses, scratch,
-                    n_pending, script.precision_pick[resolved], command, rare_rules)
-            if alt < 0:
-                break
-            alt += 1
-            if alt == retarget.shape[1] or retarget[b, alt] < 0 \
-                    or batches[retarget[b, alt], B_TARGET] != target:
-                break
-            row = retarget[b, alt]
-    if rare_rules is None:
-        return
-    if n_pending > 0:
-        _inflict_held(state, n_pending, command, weapons, army, losses, scratch)
-    if hazard_rolls > 0:
-        _roll_hazards(state, activations[k, K_ATTACKER], hazard_rolls, n_hazard, weapons,
-                      army, losses, scratch.buffer, hazard_used)
+    side_wiped = trial.side_wiped
+    for _trial in range(trials):
+        _reset(army, losses)
+        for i in range(one_shot_used.shape[0]):
+            one_shot_used[i] = 0
+        for side in range(side_wiped.shape[0]):
+            side_wiped[side] = 0
+        for r in range(script.rounds):
+            for k in range(activations.shape[0]):
+                if unit_alive[activations[k, K_ATTACKER]] > 0:   # the activation
+                    for u in range(unit_alive.shape[0]):
+                        snapshot[u] = unit_alive[u]
+                    # not literal 0s, which numba would compile helpers for (core.jit)
+                    hazard_rolls = np.int64(0)
+                    n_hazard = np.int64(0)   # hazardous batches used: their bearers roll (10e)
+                    n_pending = np.int64(0)
+                    command = activations[k, K_COMMAND]   # the Command Re-roll in hand
+                    first = activations[k, K_FIRST_BATCH]
+                    for b in range(first, first + activations[k, K_N_BATCHES]):
+                        target = batches[b, B_TARGET]
+                        alt = -1
+                        if rare_rules is not None and retarget.shape[1] > 0 \
+                                and unit_alive[target] == 0:
+                            alt = _retarget_from(b, retarget, batches, unit_alive)
+                        if snapshot[target] == 0 and alt < 0:
+                            continue  # a destroyed unit cannot be selected as a target
+                        if rare_rules is not None:
+                            slot = batches[b, B_ONE_SHOT]
+                            if slot >= 0:
+                                here = r * activations.shape[0] + k + 1
+                                if one_shot_used[slot] != 0 and one_shot_used[slot] != here:
+                                    continue  # fired in an earlier activation
+                                one_shot_used[slot] = here
+                            if batches[b, B_HAZARDOUS]:
+                                hazard_used[n_hazard] = b
+                                n_hazard += 1
+                                hazard_rolls += _hazard_rolls(b, batches, contribs, losses.alive)
+                        row = b
+                        if alt >= 0:
+                            row = retarget[b, alt]
+                        elif unit_alive[target] == 0:
+                            continue  # attacks on a unit destroyed earlier in this activation
+                        while True:  # the batch, or its rows turned on another unit
+                            target = batches[row, B_TARGET]
+                            if unit_alive[target] > 0:
+                                resolved = row
+                                if rare_rules is not None and script.variants.shape[1] > 1:
+                                    # keywords that go with their models
+                                    resolved = _keyword_row(row, script.variants, batches,
+                                                            army.units, army.subs, losses.alive)
+                                n_pending, command = _resolve_batch(
+                                    state, resolved, snapshot[target], weapons, army, losses,
+                                    scratch, n_pending, script.precision_pick[resolved], command,
+                                    rare_rules)
+                            if alt < 0:
+                                break
+                            alt += 1
+                            if alt == retarget.shape[1] or retarget[b, alt] < 0 \
+                                    or batches[retarget[b, alt], B_TARGET] != target:
+                                break
+                            row = retarget[b, alt]
+                    if rare_rules is not None:
+                        if n_pending > 0:
+                            _inflict_held(state, n_pending, command, weapons, army, losses,
+                                          scratch)
+                        if hazard_rolls > 0:
+                            _roll_hazards(state, activations[k, K_ATTACKER], hazard_rolls,
+                                          n_hazard, weapons, army, losses, scratch.buffer,
+                                          hazard_used)
+                _record_checkpoint(r, k, arrays, losses, trial, hists)
+        for side in range(side_wiped.shape[0]):
+            hists.sides[side, side_wiped[side]] += 1
+
+
+@inlined_once
+def _hazard_rolls(b, batches, contribs, alive):
+    """The hazard rolls batch ``b``'s bearers make: one per weapon fired."""
+    rolls = 0
+    for c in range(batches[b, B_FIRST_CONTRIB],
+                   batches[b, B_FIRST_CONTRIB] + batches[b, B_N_CONTRIBS]):
+        rolls += models_firing(c, contribs, alive) * contribs[c, C_PER_MODEL]
+    return rolls
 
 
 @step_kernel
