@@ -119,13 +119,17 @@ def cache_index_seen(source: Path, name: str) -> bool:
     return any(any(place.glob(pattern)) for place in places if place.is_dir())
 
 
-#: The second process (:func:`compile_helpers`); a numba that cannot read the file (another
-#: version) or compile an entry leaves the rest to the kernel's own compile.
+#: The second process (:func:`compile_helpers`), with numba started as the command line starts
+#: it (:func:`~mathhammer.core.numba_startup.for_this_package_only`: the helpers take no cffi
+#: or other package's types); a numba that cannot read the file (another version) or compile
+#: an entry leaves the rest to the kernel's own compile.
 _CHILD = """
 import sys
 from importlib import import_module
 from pathlib import Path
 try:
+    from mathhammer.core.numba_startup import for_this_package_only
+    for_this_package_only()
     from mathhammer.core.jit import is_cached
     module, name = sys.argv[3].split(":")
     if not is_cached(getattr(import_module(module), name)):

@@ -461,10 +461,14 @@ def _roll_hazards(state, attacker, rolls, n_hazard, weapons, army, losses, buffe
     mortal_wounds(state, attacker, fails * per_fail, army, losses, buffer, S_FNP_MORTAL)
 
 
-@inlined_once
+@inline_kernel
 def _record_checkpoint(r, k, arrays, losses, trial, hists):
     """After activation ``k`` of round ``r``: the round a side lost its last model, and one
-    count per unit and report group in the checkpoint's histogram rows."""
+    count per unit and report group in the checkpoint's histogram rows.
+
+    Compiled on its own and inlined by LLVM, not copied in by numba (0.07-0.12 s of a first
+    run): the kernel needs it last, so the second process of a cold compile has it ready
+    (:mod:`~mathhammer.wh40k.scenario.cold_compile`)."""
     units = arrays.army.units
     subs = arrays.army.subs
     report_groups = arrays.script.report_groups

@@ -24,5 +24,6 @@ def test_the_shipped_signatures_are_the_ones_the_kernel_compiles_today(tmp_path)
     assert done.returncode == 0, done.stderr[-2000:]
     assert _entries(fresh) == _entries(HELPER_FILE)
     names = [name for _, name, _, _ in _entries(HELPER_FILE)]
-    assert names[0] == "failed_save" and names[-1] == "_attack_dice"   # last called first
+    # last called first: the checkpoint after an activation ... its first batch's attack dice
+    assert names[0] == "_record_checkpoint" and names[-1] == "_attack_dice"
     assert len(set(names)) == len(names) and "_resolve_batch" not in names   # one version
