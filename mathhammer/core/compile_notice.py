@@ -27,7 +27,7 @@ from mathhammer.core.progress import is_quiet, set_compiling, stderr_is_terminal
 #: 2-core machine, rounded up). Helpers compiled from inside a kernel are not announced.
 ENGINES: dict[str, tuple[str, int]] = {
     "mathhammer.wh40k.monte_carlo.kernels": ("the 40k simulation kernels", 6),
-    "mathhammer.wh40k.scenario.kernels": ("the 40k scenario kernels", 7),
+    "mathhammer.wh40k.scenario.kernels": ("the 40k scenario kernels", 6),
     "mathhammer.warmachine.kernels": ("the Warmachine kernels", 8),
     "mathhammer.dust.kernels": ("the Dust kernels", 4),
 }
