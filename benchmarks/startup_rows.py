@@ -59,11 +59,12 @@ WARM_COMMANDS = (
 #: The figures these rows replace: (label, kind) -> what was measured before.
 PREVIOUS = {
     ("simulate (README command 1)", "cold"): "6.08 s (2026-12-02 run); 7.1-8.0 s idle (issue 43)",
-    ("run examples/shoot_charge_fight.toml", "cold"): "12.6 s (2026-12-02); 9.7 s (stop 47)",
+    ("run examples/shoot_charge_fight.toml", "cold"): "7.08 s idle at 2eb94a9 (stop 51's "
+                                                      "start); 12.6 s (2026-12-02)",
     ("same run, helpers not compiled alongside", "cold"): "the run's figure at stop 48",
     ("exact", "cold"): "281 ms (2026-12-02); 0.31 s (issue 43)",
-    ("simulate, 1M trials", "warm"): "1.13 s (2026-12-02); 1.6 s median at 773adcc; "
-                                     "1.20-1.28 s at d7d6949 (stop 50, loaded host)",
+    ("simulate, 1M trials", "warm"): "612 ms idle at 2eb94a9 (stop 51's start); 1.13 s "
+                                     "(2026-12-02); 1.6 s median at 773adcc",
     ("exact", "warm"): "222 ms (2026-12-02); 0.36-0.43 s at 773adcc",
 }
 
