@@ -292,8 +292,8 @@ def scenario_trials(state, trials, arrays, losses, scratch, trial, hists, rare_r
     its ``forceinline`` (:data:`~mathhammer.core.jit.lean_inlining_kernel`), so the trial
     loop is one function, optimised once here; :func:`_resolve_batch` is its one large
     helper compiled on its own (copied in, its 80 blocks took as long to copy, 0.66-0.93 s,
-    as its own compile saves). Without the inherited ``forceinline`` the helpers stay out of line and the
-    example scenario ran twice as slowly.
+    as its own compile saves). Without the inherited ``forceinline`` the helpers stay out of
+    line and the example scenario ran twice as slowly.
 
     ``trial.one_shot_used[slot]`` is 0, or 1 + the checkpoint of the activation that
     selected that [ONE SHOT] weapon: later activations cannot select it again (24.26).
