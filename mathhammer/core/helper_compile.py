@@ -102,6 +102,66 @@ def compile_alongside(path: Path, unless_cached: str) -> bool:
     return start_detached(_CHILD, ["helpers", str(path)], [str(path), unless_cached])
 
 
+#: Set to ``0`` to compile without the second process (measuring, or a machine of one core).
+SWITCH = "MATHHAMMER_COMPILE_ALONGSIDE"
+
+
+class KernelHelpers(NamedTuple):
+    """A kernel whose helpers a second process may compile on a cold cache: the file of
+    recorded helper signatures, the kernel's source file and its ``"module:name"``."""
+
+    helper_file: Path
+    kernels_file: Path
+    kernel: str
+
+    def start_alongside(self) -> bool:
+        """When the kernel is not in numba's cache, start the process compiling its helpers
+        and return whether one started (none on a warm cache, with :data:`SWITCH` ``0``, on
+        a machine of one core, or when one is running already). Imports no numba: a caller
+        calls it first, so that the process's start overlaps its own."""
+        if os.environ.get(SWITCH) == "0" or (os.cpu_count() or 1) < 2:
+            return False
+        name = self.kernel.split(":")[1]
+        if not self.helper_file.is_file() or cache_index_seen(self.kernels_file, name):
+            return False
+        return compile_alongside(self.helper_file, self.kernel)
+
+
+def write_recorded_helpers(action: Callable[[], object], path: Path, package: str,
+                           leave_out: frozenset[str] = frozenset()) -> int:
+    """Run ``action`` (which compiles a kernel first, in an empty cache), write the helpers
+    it compiled to ``path``, last called first, and return how many.
+
+    Kept: functions of ``package`` other than the kernel itself (the first compile) and
+    ``leave_out``; numba's own overloads (functions local to another) compile with whatever
+    calls them."""
+    compiles = record_compiles(action)
+    helpers = [c for c in compiles[1:] if c.module.startswith(package)
+               and "<locals>" not in c.name and c.name not in leave_out]
+    write_helper_file(helpers[::-1], path)
+    return len(helpers)
+
+
+def record_in_empty_cache(module: str, record: Callable[[Path], int], default: Path) -> None:
+    """A recording command's ``main``: ``python -m module [FILE]`` re-runs itself with an
+    empty numba cache and no second process, then ``record(FILE or default)``."""
+    import subprocess
+    import sys
+    import tempfile
+
+    if os.environ.get(_RECORDING) == "1":
+        path = Path(sys.argv[1]) if len(sys.argv) > 1 else default
+        print(f"{record(path)} helper signatures written to {path}")
+        return
+    with tempfile.TemporaryDirectory() as cache:
+        env = {**os.environ, "NUMBA_CACHE_DIR": cache, _RECORDING: "1", SWITCH: "0"}
+        raise SystemExit(subprocess.call([sys.executable, "-m", module, *sys.argv[1:]],
+                                         env=env))
+
+
+_RECORDING = "MATHHAMMER_RECORDING_HELPERS"
+
+
 def cache_index_seen(source: Path, name: str) -> bool:
     """Whether numba's cache seems to hold function ``name`` of the file ``source``: its
     index file, looked for where numba's cache locators put it, without importing numba

@@ -16,8 +16,9 @@ helper's arguments.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
+
+from mathhammer.core.helper_compile import SWITCH, KernelHelpers
 
 #: The helpers' recorded argument types, last called first.
 HELPER_FILE = Path(__file__).with_name("helper_signatures.pickle")
@@ -27,27 +28,22 @@ KERNELS_FILE = Path(__file__).with_name("kernels.py")
 KERNELS_MODULE = "mathhammer.wh40k.scenario.kernels"
 KERNEL = "scenario_trials"
 
-#: Set to ``0`` to compile without the second process (measuring, or a machine of one core).
-SWITCH = "MATHHAMMER_COMPILE_ALONGSIDE"
+SCENARIO_KERNEL = KernelHelpers(HELPER_FILE, KERNELS_FILE, f"{KERNELS_MODULE}:{KERNEL}")
 
+__all__ = ("HELPER_FILE", "KERNEL", "KERNELS_FILE", "KERNELS_MODULE", "SCENARIO_KERNEL",
+           "SWITCH", "compile_helpers_alongside")
 
 _asked = False   # whether this process has asked already: after that the kernel is loaded
 
 
 def compile_helpers_alongside() -> bool:
     """When the scenario kernel is not in numba's cache, start the process compiling its
-    helpers and return whether one started (none on a warm cache, with ``SWITCH=0``, on a
-    machine of one core, when one is running already, or on a process's later calls: by then
-    this process has the kernel). Imports no numba: a command calls it first, so that the
+    helpers and return whether one started (:meth:`~mathhammer.core.helper_compile.
+    KernelHelpers.start_alongside`; also none on a process's later calls: by then this
+    process has the kernel). Imports no numba: a command calls it first, so that the
     process's start overlaps this one's."""
-    from mathhammer.core.helper_compile import cache_index_seen, compile_alongside
-
     global _asked
     if _asked:
         return False
     _asked = True
-    if os.environ.get(SWITCH) == "0" or (os.cpu_count() or 1) < 2:
-        return False
-    if not HELPER_FILE.is_file() or cache_index_seen(KERNELS_FILE, KERNEL):
-        return False
-    return compile_alongside(HELPER_FILE, f"{KERNELS_MODULE}:{KERNEL}")
+    return SCENARIO_KERNEL.start_alongside()

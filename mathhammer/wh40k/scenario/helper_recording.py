@@ -11,10 +11,9 @@ the helpers it compiled, last called first, to the package's ``helper_signatures
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
-from mathhammer.wh40k.scenario.cold_compile import HELPER_FILE, SWITCH
+from mathhammer.wh40k.scenario.cold_compile import HELPER_FILE
 
 _MODULE = "mathhammer.wh40k.scenario.helper_recording"   # also when run as __main__
 
@@ -50,37 +49,21 @@ target = "Squad"
 def record_helpers(path: Path = HELPER_FILE) -> int:
     """Compile the scenario kernel (this process must have an empty numba cache) and write
     its helpers' signatures to ``path``, last called first; returns how many."""
-    from mathhammer.core.helper_compile import record_compiles, write_helper_file
+    from mathhammer.core.helper_compile import write_recorded_helpers
     from mathhammer.wh40k.scenario.api import run
     from mathhammer.wh40k.scenario.reader import parse_scenario
 
     scenario = parse_scenario(SMALL_SCENARIO, "<recording>")
-    compiles = record_compiles(lambda: run(scenario, trials=64, seed=0, progress=False))
-    package = _MODULE.split(".")[0] + "."
-    # the kernel itself (first) is what this process compiles; numba's own overloads
-    # (functions local to another) compile with whatever calls them
-    helpers = [c for c in compiles[1:] if c.module.startswith(package)
-               and "<locals>" not in c.name and c.name not in TWO_VERSIONS]
-    write_helper_file(helpers[::-1], path)
-    return len(helpers)
+    return write_recorded_helpers(lambda: run(scenario, trials=64, seed=0, progress=False),
+                                  path, _MODULE.split(".")[0] + ".", TWO_VERSIONS)
 
 
 def main() -> None:
     """``python -m mathhammer.wh40k.scenario.helper_recording [FILE]``: record in an empty cache,
     into :data:`HELPER_FILE` or ``FILE``."""
-    import subprocess
-    import sys
-    import tempfile
+    from mathhammer.core.helper_compile import record_in_empty_cache
 
-    if os.environ.get("MATHHAMMER_RECORDING_HELPERS") == "1":
-        path = Path(sys.argv[1]) if len(sys.argv) > 1 else HELPER_FILE
-        print(f"{record_helpers(path)} helper signatures written to {path}")
-        return
-    with tempfile.TemporaryDirectory() as cache:
-        env = {**os.environ, "NUMBA_CACHE_DIR": cache, "MATHHAMMER_RECORDING_HELPERS": "1",
-               SWITCH: "0"}
-        raise SystemExit(subprocess.call([sys.executable, "-m", _MODULE, *sys.argv[1:]],
-                                         env=env))
+    record_in_empty_cache(_MODULE, record_helpers, HELPER_FILE)
 
 
 if __name__ == "__main__":

@@ -68,7 +68,7 @@ def test_the_process_starts_only_on_a_cold_cache(monkeypatch, cached, switch, co
                         lambda source, name: cached)
     monkeypatch.setattr("mathhammer.core.helper_compile.compile_alongside",
                         lambda path, unless: started.append((path, unless)) or True)
-    monkeypatch.setattr(cold_compile.os, "cpu_count", lambda: cores)
+    monkeypatch.setattr(os, "cpu_count", lambda: cores)
     monkeypatch.setattr(cold_compile, "_asked", False)
     if switch is None:
         monkeypatch.delenv(SWITCH, raising=False)
