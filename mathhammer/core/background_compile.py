@@ -88,6 +88,11 @@ finally:
 #: The nice value a background compile runs at, and its session's scheduling group's.
 LOWEST_PRIORITY = 19
 
+#: Set in a process :func:`lower_priority` lowered, and so in the processes it starts: a
+#: background compile's own second process (:mod:`~mathhammer.core.helper_compile`) lowers
+#: itself too (its session, and so its scheduling group, is its own).
+LOWERED = "MATHHAMMER_LOWEST_PRIORITY"
+
 
 def lower_priority() -> None:
     """Make this process yield the processor to every other: nice :data:`LOWEST_PRIORITY`,
@@ -103,6 +108,7 @@ def lower_priority() -> None:
     import os
     import time
 
+    os.environ[LOWERED] = "1"   # for the processes this one starts (helper_compile's)
     if hasattr(os, "nice"):
         try:
             os.nice(LOWEST_PRIORITY - os.nice(0))

@@ -179,15 +179,20 @@ def cache_index_seen(source: Path, name: str) -> bool:
     return any(any(place.glob(pattern)) for place in places if place.is_dir())
 
 
-#: The second process (:func:`compile_helpers`), with numba started as the command line starts
-#: it (:func:`~mathhammer.core.numba_startup.for_this_package_only`: the helpers take no cffi
-#: or other package's types); a numba that cannot read the file (another version) or compile
-#: an entry leaves the rest to the kernel's own compile.
+#: The second process (:func:`compile_helpers`): at the lowest priority when a background
+#: compile started it; numba started as the command line starts it
+#: (:func:`~mathhammer.core.numba_startup.for_this_package_only`: the helpers take no cffi or
+#: other package's types); a numba that cannot read the file (another version) or compile an
+#: entry leaves the rest to the kernel's own compile.
 _CHILD = """
 import sys
 from importlib import import_module
 from pathlib import Path
 try:
+    import os
+    from mathhammer.core.background_compile import LOWERED, lower_priority
+    if os.environ.get(LOWERED) == "1":   # started by a background compile
+        lower_priority()
     from mathhammer.core.numba_startup import for_this_package_only
     for_this_package_only()
     from mathhammer.core.jit import is_cached

@@ -204,6 +204,9 @@ def run_monte_carlo(plan: CompiledPlan, trials: int, seed: int | np.random.SeedS
     chunks, read from the per-chunk histograms while the kernel runs: the kernel call is the
     same with or without it.
     """
+    from mathhammer.wh40k.monte_carlo.cold_compile import compile_helpers_alongside
+
+    compile_helpers_alongside()   # first: on a cold cache, the helpers compile meanwhile
     from mathhammer.core.threads import run_shares, thread_count
     from mathhammer.wh40k.monte_carlo.kernels import Histograms, Scratch, run_chunks
 

@@ -44,12 +44,23 @@ def test_a_background_process_yields_to_other_sessions():
     script = ("from mathhammer.core.background_compile import lower_priority; import os\n"
               "lower_priority()\n"
               "print(os.nice(0) if hasattr(os, 'nice') else 'none')\n"
+              "print(os.environ['MATHHAMMER_LOWEST_PRIORITY'])\n"
               "try: print(open('/proc/self/autogroup').read().split()[-1])\n"
               "except OSError: print('none')\n")
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                           start_new_session=True, timeout=60, check=True)
-    nice, group = done.stdout.split()
+    nice, lowered, group = done.stdout.split()
+    assert lowered == "1"   # the processes it starts lower themselves (helper_compile._CHILD)
     if hasattr(os, "nice"):
         assert int(nice) == LOWEST_PRIORITY
     if Path("/proc/self/autogroup").is_file():
         assert int(group) == LOWEST_PRIORITY
+
+
+def test_a_helpers_process_started_by_a_background_compile_lowers_itself():
+    from mathhammer.core import helper_compile
+    from mathhammer.core.background_compile import LOWERED
+
+    child = helper_compile._CHILD
+    assert "os.environ.get(LOWERED) == \"1\"" in child and "lower_priority()" in child
+    assert LOWERED == "MATHHAMMER_LOWEST_PRIORITY"

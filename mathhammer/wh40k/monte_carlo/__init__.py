@@ -8,7 +8,9 @@ reads. Modules:
 - :mod:`.dice_steps`: one roll of a pool, die by die or as counts (shared with the
   whole-unit kernels of :mod:`mathhammer.wh40k.scenario`);
 - :mod:`.kernels`: the attack sequence, trial by trial, into per-chunk histograms
-  (:func:`run_chunks`, :class:`Histograms`, :class:`Scratch`).
+  (:func:`run_chunks`, :class:`Histograms`, :class:`Scratch`);
+- :mod:`.cold_compile` and :mod:`.helper_recording`: on a cold cache, the kernel's helpers
+  compiled in a second process meanwhile, from their recorded argument types.
 
 The thin wrapper that seeds the chunks, allocates the histograms and shows progress is
 :func:`mathhammer.wh40k.api.run_monte_carlo`; the front door is :func:`mathhammer.simulate`.
