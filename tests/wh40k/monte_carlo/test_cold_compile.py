@@ -6,15 +6,13 @@ process."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
-from mathhammer.core.helper_compile import SWITCH, KernelHelpers, read_helper_file
+from mathhammer.core.helper_compile import KernelHelpers, read_helper_file
 from mathhammer.wh40k.monte_carlo import cold_compile
 from mathhammer.wh40k.monte_carlo.cold_compile import HELPER_FILE
 from mathhammer.wh40k.scenario.cold_compile import HELPER_FILE as SCENARIO_HELPER_FILE
+from tests.cold_caches import cache_with_helpers, run_with
 
 WEAPON = '10x Bolt rifle: 24" A2 BS3+ S4 AP-1 D1 [ASSAULT, HEAVY]'
 TARGET = "10x Guardsman: T3 Sv5+ W1 [INFANTRY]"
@@ -52,21 +50,13 @@ print(json.dumps([c.name for c in seen]), file=sys.stderr)
 def test_a_kernel_with_helpers_from_the_other_process_gives_the_same_bits(tmp_path):
     from mathhammer.wh40k.api import simulate
 
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path), **{SWITCH: "0"})
-    compile_code = ("import sys; from pathlib import Path; from mathhammer.core.helper_compile "
-                    "import compile_helpers; compile_helpers(Path(sys.argv[1]))")
-    done = subprocess.run([sys.executable, "-c", compile_code, str(HELPER_FILE)], env=env,
-                          capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, done.stderr[-2000:]
-    then = subprocess.run([sys.executable, "-c", _SIMULATE_AFTER, WEAPON, TARGET], env=env,
-                          capture_output=True, text=True, timeout=600)
-    assert then.returncode == 0, then.stderr[-2000:]
-    compiled = json.loads(then.stderr.strip().splitlines()[-1])
+    env = cache_with_helpers(tmp_path, HELPER_FILE)
+    answer, compiled = run_with(env, _SIMULATE_AFTER, WEAPON, TARGET)
     helpers = {name for _, name, _, _ in _entries(HELPER_FILE)}
     assert "run_chunks" in compiled and not helpers & set(compiled)
 
     here = simulate(WEAPON, TARGET, trials=20000, seed=7, progress=False)   # this session's
-    assert json.loads(then.stdout) == [here.pmf(name).tolist() for name in here.outcomes]
+    assert json.loads(answer) == [here.pmf(name).tolist() for name in here.outcomes]
 
 
 def test_a_simulation_asks_for_the_process_once(monkeypatch):

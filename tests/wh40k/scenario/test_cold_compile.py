@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -15,6 +13,7 @@ import pytest
 from mathhammer.core.helper_compile import read_helper_file
 from mathhammer.wh40k.scenario import cold_compile
 from mathhammer.wh40k.scenario.cold_compile import HELPER_FILE, SWITCH
+from tests.cold_caches import cache_with_helpers, run_with
 
 ROOT = Path(__file__).resolve().parents[3]
 EXAMPLE = ROOT / "examples" / "shoot_charge_fight.toml"
@@ -42,21 +41,13 @@ print(json.dumps([c.name for c in seen]), file=sys.stderr)
 def test_a_kernel_with_helpers_from_the_other_process_gives_the_same_bits(tmp_path, capsys):
     from mathhammer.cli import main
 
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path), **{SWITCH: "0"})
-    compile_code = ("import sys; from pathlib import Path; from mathhammer.core.helper_compile "
-                    "import compile_helpers; compile_helpers(Path(sys.argv[1]))")
-    done = subprocess.run([sys.executable, "-c", compile_code, str(HELPER_FILE)], env=env,
-                          capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, done.stderr[-2000:]
-    then = subprocess.run([sys.executable, "-c", _RUN_AFTER, *RUN], env=env,
-                          capture_output=True, text=True, timeout=600)
-    assert then.returncode == 0, then.stderr[-2000:]
-    compiled = json.loads(then.stderr.strip().splitlines()[-1])
+    env = cache_with_helpers(tmp_path, HELPER_FILE)
+    answer, compiled = run_with(env, _RUN_AFTER, *RUN)
     helpers = {name for _, name, _, _ in _entries(HELPER_FILE)}
     assert "scenario_trials" in compiled and not helpers & set(compiled)
 
     assert main(RUN) == 0   # this session's cache: compiled with or without the other process
-    assert json.loads(then.stdout) == json.loads(capsys.readouterr().out)
+    assert json.loads(answer) == json.loads(capsys.readouterr().out)
 
 
 @pytest.mark.parametrize(("cached", "switch", "cores", "starts"), [
