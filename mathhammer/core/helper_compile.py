@@ -126,6 +126,17 @@ class KernelHelpers(NamedTuple):
             return False
         return compile_alongside(self.helper_file, self.kernel)
 
+    def start_once(self) -> bool:
+        """:meth:`start_alongside` on this process's first call for the kernel only: after
+        that the process has compiled or loaded the kernel itself."""
+        if self.kernel in _ASKED:
+            return False
+        _ASKED.add(self.kernel)
+        return self.start_alongside()
+
+
+_ASKED: set[str] = set()   # the kernels this process has asked for a helpers' process
+
 
 def write_recorded_helpers(action: Callable[[], object], path: Path, package: str,
                            leave_out: frozenset[str] = frozenset()) -> int:

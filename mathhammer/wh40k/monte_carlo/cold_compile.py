@@ -27,15 +27,8 @@ HELPER_FILE = Path(__file__).with_name("helper_signatures.pickle")
 MONTE_CARLO_KERNEL = KernelHelpers(HELPER_FILE, Path(__file__).with_name("kernels.py"),
                                    "mathhammer.wh40k.monte_carlo.kernels:run_chunks")
 
-_asked = False   # whether this process has asked already: after that the kernel is loaded
-
-
 def compile_helpers_alongside() -> bool:
     """When the Monte Carlo kernel is not in numba's cache, start the process compiling its
     helpers and return whether one started (none on a process's later calls: by then this
     process has the kernel). Imports no numba."""
-    global _asked
-    if _asked:
-        return False
-    _asked = True
-    return MONTE_CARLO_KERNEL.start_alongside()
+    return MONTE_CARLO_KERNEL.start_once()

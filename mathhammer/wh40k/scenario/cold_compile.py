@@ -33,17 +33,10 @@ SCENARIO_KERNEL = KernelHelpers(HELPER_FILE, KERNELS_FILE, f"{KERNELS_MODULE}:{K
 __all__ = ("HELPER_FILE", "KERNEL", "KERNELS_FILE", "KERNELS_MODULE", "SCENARIO_KERNEL",
            "SWITCH", "compile_helpers_alongside")
 
-_asked = False   # whether this process has asked already: after that the kernel is loaded
-
-
 def compile_helpers_alongside() -> bool:
     """When the scenario kernel is not in numba's cache, start the process compiling its
     helpers and return whether one started (:meth:`~mathhammer.core.helper_compile.
     KernelHelpers.start_alongside`; also none on a process's later calls: by then this
     process has the kernel). Imports no numba: a command calls it first, so that the
     process's start overlaps this one's."""
-    global _asked
-    if _asked:
-        return False
-    _asked = True
-    return SCENARIO_KERNEL.start_alongside()
+    return SCENARIO_KERNEL.start_once()

@@ -8,8 +8,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from mathhammer.core import helper_compile
 from mathhammer.core.helper_compile import KernelHelpers, read_helper_file
-from mathhammer.wh40k.monte_carlo import cold_compile
 from mathhammer.wh40k.monte_carlo.cold_compile import HELPER_FILE
 from mathhammer.wh40k.scenario.cold_compile import HELPER_FILE as SCENARIO_HELPER_FILE
 from tests.cold_caches import cache_with_helpers, run_with
@@ -63,7 +63,7 @@ def test_a_simulation_asks_for_the_process_once(monkeypatch):
     from mathhammer.wh40k.api import simulate
 
     asked = []
-    monkeypatch.setattr(cold_compile, "_asked", False)
+    monkeypatch.setattr(helper_compile, "_ASKED", set())
     monkeypatch.setattr(KernelHelpers, "start_alongside",
                         lambda self: asked.append(self.kernel) or False)
     simulate(WEAPON, TARGET, trials=1000, seed=1, progress=False)

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from mathhammer.core import helper_compile
 from mathhammer.core.helper_compile import read_helper_file
 from mathhammer.wh40k.scenario import cold_compile
 from mathhammer.wh40k.scenario.cold_compile import HELPER_FILE, SWITCH
@@ -60,7 +61,7 @@ def test_the_process_starts_only_on_a_cold_cache(monkeypatch, cached, switch, co
     monkeypatch.setattr("mathhammer.core.helper_compile.compile_alongside",
                         lambda path, unless: started.append((path, unless)) or True)
     monkeypatch.setattr(os, "cpu_count", lambda: cores)
-    monkeypatch.setattr(cold_compile, "_asked", False)
+    monkeypatch.setattr(helper_compile, "_ASKED", set())
     if switch is None:
         monkeypatch.delenv(SWITCH, raising=False)
     else:
