@@ -24,6 +24,7 @@ from pathlib import Path
 
 import pytest
 
+from mathhammer.core.helper_compile import SWITCH
 from tests import kernel_guard, slow_tests
 
 #: Engines warmed in each of the two processes, near balanced by cold compile time (about 16
@@ -127,9 +128,14 @@ def pytest_sessionstart(session) -> None:
         return   # no kernel will run: nothing to warm
     reports = Path(tempfile.mkdtemp(prefix="mathhammer-warmup-"))
     os.environ[COMPILE_REPORTS] = str(reports)   # inherited by the xdist workers
+    # each warmer compiles its kernels' helpers itself: a helpers' process
+    # (mathhammer.core.helper_compile) would take the other warmer's core, and helpers loaded
+    # from the cache would make the report say "not cold", so tests/core/test_jit.py would
+    # compile every kernel again (18 s)
+    alone = {**os.environ, SWITCH: "0"}
     warmers = [subprocess.Popen([sys.executable, "-c", _WARMER,
                                  str(reports / f"{'-'.join(engines)}.json"), *engines],
-                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=alone)
                for engines in _SPLIT]
     for warmer in warmers:
         _, err = warmer.communicate()
