@@ -10,8 +10,11 @@ one of an engine's entry kernel in this process prints, once, for example::
 While the compile runs the line ticks (seconds elapsed, functions compiled so far) and says
 how long it took when it ends, so a first run shows that something moves; progress bars hold
 still meanwhile and restart their clocks after (a rate counts trials, not compiling). It
-prints only when stderr is a terminal and no ``--quiet`` scope is open
-(:func:`mathhammer.core.progress.quiet`), so pipes, ``--json`` output and logs never see it.
+prints only when stderr is a terminal or the process is a Jupyter kernel (a notebook's first
+``mh.simulate`` waits as long; there the line is rewritten with a bare carriage return, which
+notebooks honour and whose erase-to-end escape they would not) and no ``--quiet`` scope is
+open (:func:`mathhammer.core.progress.quiet`), so pipes, ``--json`` output and logs never see
+it.
 ``mathhammer warmup`` compiles every engine ahead of time.
 """
 
@@ -21,7 +24,7 @@ import sys
 import threading
 import time
 
-from mathhammer.core.progress import is_quiet, set_compiling, stderr_is_terminal
+from mathhammer.core.progress import in_notebook, is_quiet, set_compiling, stderr_is_terminal
 
 #: Module of an engine's entry kernels -> (what compiles, cold seconds measured on an idle
 #: 2-core machine, rounded up). Helpers compiled from inside a kernel are not announced.
@@ -55,22 +58,25 @@ def notice(module: str) -> str | None:
 _compiling: str | None = None  # what the compile in progress compiles (its top-level kernel)
 #: Seconds between two ticks of the compile notice.
 TICK = 0.5
+#: The terminal's erase-to-end-of-line, after each rewrite of the line.
+ERASE_TO_END = "\x1b[K"
 
 
 class _Ticker:
     """The announced compile's line, rewritten every :data:`TICK` seconds on the terminal
-    with the seconds elapsed and the functions compiled so far, finished with its time."""
+    (or in the notebook) with the seconds elapsed and the functions compiled so far, finished
+    with its time. ``erase`` ends each rewrite: the terminal's erase-to-end, or nothing."""
 
-    def __init__(self, line: str) -> None:
-        self.line, self.start, self.functions = line, time.monotonic(), 1
+    def __init__(self, line: str, erase: str) -> None:
+        self.line, self.erase, self.start, self.functions = line, erase, time.monotonic(), 1
         self.done = threading.Event()
         self.thread = threading.Thread(target=self._run, name="mathhammer-compile-notice",
                                        daemon=True)
         self.thread.start()
 
     def _say(self, words: str, end: str = "") -> None:
-        # \r and erase-to-end: one line rewritten in place (stderr is a terminal here)
-        print(f"\r{self.line} {words}\x1b[K", end=end, file=sys.stderr, flush=True)
+        # \r (and erase-to-end on a terminal): one line rewritten in place
+        print(f"\r{self.line} {words}{self.erase}", end=end, file=sys.stderr, flush=True)
 
     def _run(self) -> None:
         while not self.done.wait(TICK):
@@ -105,10 +111,16 @@ def _on_compile_start(module: str) -> None:
         if not top_level or module in _announced:
             return
         line = notice(module)
-        if line is None or is_quiet() or not stderr_is_terminal():
+        if line is None or is_quiet():
+            return
+        if stderr_is_terminal():
+            erase = ERASE_TO_END
+        elif in_notebook():
+            erase = ""
+        else:
             return
         _announced.add(module)
-        _ticker = _Ticker(line)
+        _ticker = _Ticker(line, erase)
 
 
 def _on_compile_end() -> None:

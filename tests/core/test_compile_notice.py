@@ -40,10 +40,42 @@ def test_a_first_compile_ticks_while_it_runs_and_says_how_long_it_took(monkeypat
     assert err.endswith("\n") and capsys.readouterr().out == ""
 
 
+def test_in_a_notebook_the_line_is_rewritten_without_terminal_escapes(monkeypatch, capsys):
+    # a notebook's first mh.simulate waits as long as a terminal's first command: Jupyter
+    # honours the bare \r (one line rewritten) and would print the erase escape as junk
+    import time
+
+    from mathhammer.core import compile_notice
+
+    monkeypatch.setattr(compile_notice, "stderr_is_terminal", lambda: False)
+    monkeypatch.setattr(compile_notice, "in_notebook", lambda: True)
+    monkeypatch.setattr(compile_notice, "_announced", set())
+    monkeypatch.setattr(compile_notice, "TICK", 0.05)
+    compile_notice._on_compile_start("mathhammer.wh40k.monte_carlo.kernels")
+    time.sleep(0.2)
+    compile_notice._on_compile_end()
+    err = capsys.readouterr().err
+    assert "\x1b" not in err and err.count("\r") >= 2
+    line = notice("mathhammer.wh40k.monte_carlo.kernels")
+    assert err.split("\r")[-1].startswith(line + " done in ") and err.endswith(" s\n")
+
+
+def test_a_terminal_line_erases_what_a_longer_tick_left(monkeypatch, capsys):
+    from mathhammer.core import compile_notice
+
+    monkeypatch.setattr(compile_notice, "stderr_is_terminal", lambda: True)
+    monkeypatch.setattr(compile_notice, "in_notebook", lambda: True)   # a terminal wins
+    monkeypatch.setattr(compile_notice, "_announced", set())
+    compile_notice._on_compile_start("mathhammer.dust.kernels")
+    compile_notice._on_compile_end()
+    assert capsys.readouterr().err.endswith(compile_notice.ERASE_TO_END + "\n")
+
+
 def test_nothing_is_printed_off_a_terminal(monkeypatch, capsys):
     from mathhammer.core import compile_notice, progress
 
     monkeypatch.setattr(compile_notice, "stderr_is_terminal", lambda: False)
+    monkeypatch.setattr(compile_notice, "in_notebook", lambda: False)
     monkeypatch.setattr(compile_notice, "_announced", set())
     compile_notice._on_compile_start("mathhammer.dust.kernels")
     assert progress._compiling.is_set()   # bars still hold while kernels compile
