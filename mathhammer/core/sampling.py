@@ -23,6 +23,8 @@ if TYPE_CHECKING:
 
 #: Largest number of dice a table covers; larger pools fall back to rolling dice.
 TABLE_LIMIT = 256
+#: Slices of [0, 1) a guide table has per CDF row (a power of two: see guide_tables).
+GUIDE_BUCKETS = 64
 
 
 def binomial_cdf_rows(p: float, n_max: int) -> np.ndarray:
@@ -51,3 +53,40 @@ def sample_binomial(state: npt.NDArray[np.uint64], cdf_row: npt.NDArray[np.float
     while k < n and u >= cdf_row[k]:
         k += 1
     return k
+
+
+def guide_tables(cdfs: np.ndarray) -> np.ndarray:
+    """Where a kernel's search of each CDF row may start, per slice of the uniform draw.
+
+    A draw from a row searches for the first ``k`` with ``u < cdf[k]``, one comparison per
+    step; for a row whose likely values are 5 to 10 that is most of a cheap trial.
+    ``guides[..., j]`` is the number of entries of the row (last axis of ``cdfs``) at most
+    ``j / GUIDE_BUCKETS``: the ``k`` that search returns for ``u = j / GUIDE_BUCKETS``. A draw
+    ``u`` of the slice ``[j / GUIDE_BUCKETS, (j + 1) / GUIDE_BUCKETS)`` is at least as large,
+    so it passes those entries too: searching from ``guides[..., j]`` (``j = int(u *
+    GUIDE_BUCKETS)``, exact for a power of two) returns the same ``k`` as searching from 0,
+    in one or two comparisons, and the same seed gives the same bits. That holds for
+    non-decreasing rows (cumulative sums of non-negative terms, which every builder makes); a
+    row that is not gets zeros, searched from 0 as before.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``int32[..., GUIDE_BUCKETS]``, the shape of ``cdfs`` but the last axis.
+
+    Examples
+    --------
+    >>> guide_tables(np.array([0.25, 0.5, 1.0]))[[0, 15, 16, 31, 32, 63]].tolist()
+    [0, 0, 1, 1, 2, 2]
+    """
+    width = cdfs.shape[-1]
+    rows = cdfs.reshape(-1, width)
+    ordered = np.all(rows[:, 1:] >= rows[:, :-1], axis=1)   # False for a NaN too
+    # entry k is at most j / M exactly when ceil(cdf[k] * M) <= j (cdf * M is exact); an
+    # unordered row counts every entry past the last slice: zeros
+    scaled = np.where(ordered[:, None], rows * GUIDE_BUCKETS, GUIDE_BUCKETS)
+    first_slice = np.clip(np.ceil(scaled), 0, GUIDE_BUCKETS).astype(np.int64)
+    slots = first_slice + (GUIDE_BUCKETS + 1) * np.arange(rows.shape[0])[:, None]
+    counts = np.bincount(slots.ravel(), minlength=rows.shape[0] * (GUIDE_BUCKETS + 1))
+    guides = np.cumsum(counts.reshape(-1, GUIDE_BUCKETS + 1), axis=1)[:, :GUIDE_BUCKETS]
+    return guides.astype(np.int32).reshape(*cdfs.shape[:-1], GUIDE_BUCKETS)

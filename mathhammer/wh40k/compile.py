@@ -14,10 +14,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import NamedTuple
 
 import numpy as np
 
+from mathhammer.core.sampling import guide_tables
 from mathhammer.errors import OptionError, UnsupportedError
 from mathhammer.wh40k import abilities as ab
 from mathhammer.wh40k.dice_laws import max_attack_dice
@@ -102,6 +104,13 @@ class CompiledPlan:
         """Each batch's weapon line, as written by the profile."""
         return tuple(str(w) for w in self.weapons)
 
+    @cached_property
+    def count_guides(self) -> np.ndarray:
+        """``int32[B, COUNT_TABLES, N + 1, GUIDE_BUCKETS]``: where the Monte Carlo kernel's
+        search of each row of :attr:`count_cdfs` starts
+        (:func:`~mathhammer.core.sampling.guide_tables`), built on first use."""
+        return guide_tables(self.count_cdfs)
+
     @property
     def count_limit(self) -> int:
         return self.count_cdfs.shape[2] - 1
@@ -133,6 +142,7 @@ class CompiledPlan:
             batch=self.batch.copy(), shortcuts=self.shortcuts.copy(), rolls=self.rolls.copy(),
             saves=self.saves.copy(), damage_maps=self.damage_maps.copy(),
             groups=self.groups.copy(), cdfs=self.count_cdfs.copy(),
+            guides=self.count_guides.copy(),
             hazard_rolls=int(self.hazard_rolls), hazard_mortals=int(self.hazard_mortals),
             hazard_fail_max=int(self.hazard_fail_max),
             dw_at_unit_end=int(self.dw_at_unit_end), dw_spill=int(self.dw_spill),
@@ -142,8 +152,8 @@ class CompiledPlan:
 class KernelArrays(NamedTuple):
     """A :class:`CompiledPlan` as the Monte Carlo kernel takes it: one argument (numba
     passes a named tuple of arrays as it passes the arrays). Fields as in
-    :class:`CompiledPlan` (``cdfs`` is its ``count_cdfs``); built by
-    :meth:`CompiledPlan.kernel_arrays`."""
+    :class:`CompiledPlan` (``cdfs`` is its ``count_cdfs``, ``guides`` its
+    ``count_guides``); built by :meth:`CompiledPlan.kernel_arrays`."""
 
     batch: np.ndarray
     shortcuts: np.ndarray
@@ -152,6 +162,7 @@ class KernelArrays(NamedTuple):
     damage_maps: np.ndarray
     groups: np.ndarray
     cdfs: np.ndarray
+    guides: np.ndarray
     hazard_rolls: int
     hazard_mortals: int
     hazard_fail_max: int

@@ -4,7 +4,8 @@ from scipy import stats
 
 from mathhammer.core.jit import kernel
 from mathhammer.core.rng import seed_streams
-from mathhammer.core.sampling import binomial_cdf_rows, sample_binomial
+from mathhammer.core.sampling import (GUIDE_BUCKETS, binomial_cdf_rows, guide_tables,
+                                      sample_binomial)
 
 
 @pytest.mark.parametrize("p", [0.0, 1 / 6, 0.5, 35 / 36, 1.0])
@@ -31,3 +32,51 @@ def test_samples_follow_the_binomial_law():
     obs = np.append(counts[keep], counts[~keep].sum())
     exp = np.append(expected[keep], expected[~keep].sum())
     assert stats.chisquare(obs, exp * obs.sum() / exp.sum()).pvalue > 1e-4
+
+
+def _linear_search(u, row, n):
+    """The kernels' search from 0, written out: the first k < n with u < row[k], else n."""
+    return next((k for k in range(n) if u < row[k]), n)
+
+
+def _random_rows(rng, count):
+    rows = []
+    for _ in range(count):
+        width = int(rng.integers(1, 40))
+        row = np.minimum(np.cumsum(rng.dirichlet(np.full(width, rng.uniform(0.05, 3)))), 1.0)
+        if rng.uniform() < 0.1:   # ties and exact slice edges
+            row = np.round(row * GUIDE_BUCKETS) / GUIDE_BUCKETS
+        rows.append(row)
+    return rows
+
+
+def test_a_guide_is_the_linear_searchs_answer_at_each_slices_start():
+    rng = np.random.default_rng(43)
+    for row in _random_rows(rng, 300) + [binomial_cdf_rows(p, 25)[n] for p in (1 / 6, 0.5, 35 / 36)
+                                         for n in (0, 1, 12, 25)]:
+        guide = guide_tables(row)
+        assert guide.shape == (GUIDE_BUCKETS,) and guide.dtype == np.int32
+        assert guide.tolist() == [_linear_search(j / GUIDE_BUCKETS, row, len(row))
+                                  for j in range(GUIDE_BUCKETS)]
+
+
+def test_searching_from_the_guide_finds_what_searching_from_zero_finds():
+    # every uniform a kernel can draw lies in one slice; near the slice edges and the CDF's
+    # own values is where an off-by-one would show
+    rng = np.random.default_rng(7)
+    for row in _random_rows(rng, 200):
+        guide = guide_tables(row)
+        near = np.concatenate([row, np.arange(GUIDE_BUCKETS) / GUIDE_BUCKETS])
+        draws = np.concatenate([rng.uniform(size=50), near, np.nextafter(near, 0),
+                                np.nextafter(near, 1)])
+        for u in draws[(draws >= 0) & (draws < 1)]:
+            for n in {len(row), len(row) // 2, 0}:
+                start = min(int(guide[int(u * GUIDE_BUCKETS)]), n)
+                assert _linear_search(u, row, n) == start + _linear_search(u, row[start:], n - start)
+
+
+def test_rows_that_do_not_rise_are_searched_from_zero():
+    rows = np.array([[0.5, 0.2, 1.0], [0.1, np.nan, 1.0], [0.3, 0.6, 1.0]])
+    guides = guide_tables(rows[None, None])[0, 0]
+    assert not guides[0].any() and not guides[1].any()
+    assert guides[2, GUIDE_BUCKETS - 1] == 2 and guides[2].shape == (GUIDE_BUCKETS,)

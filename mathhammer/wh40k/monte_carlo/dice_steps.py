@@ -10,6 +10,7 @@ import numpy as np
 
 from mathhammer.core.jit import inline_kernel, step_kernel
 from mathhammer.core.rng import d6, roll_dice, uniform
+from mathhammer.core.sampling import GUIDE_BUCKETS
 from mathhammer.wh40k.compile import CRITICAL, SUCCESS
 
 
@@ -76,6 +77,34 @@ def count_outcomes(state, n, cdfs, b, crit_table, rest_table):
     ordinary successes among the other dice."""
     criticals = binomial_at(state, cdfs, b, crit_table, n)
     successes = binomial_at(state, cdfs, b, rest_table, n - criticals)
+    return successes, criticals
+
+
+# The same three draws with a guide table (mathhammer.core.sampling.guide_tables): the same k
+# from the same uniform, the search started where the guide says. The 40k Monte Carlo kernel
+# uses them (a heavy-bolter trial 44 -> 25 ns); the scenario kernel's tables have no guides.
+@inline_kernel
+def draw_guided(state, cdfs, guides, b, table, row, n):
+    """:func:`draw_from_cdf`, its search started at ``guides[b, table, row]``'s entry for the
+    draw's slice of [0, 1)."""
+    u = uniform(state)
+    k = min(np.int64(guides[b, table, row, np.int64(u * GUIDE_BUCKETS)]), n)
+    while k < n and u >= cdfs[b, table, row, k]:
+        k += 1
+    return k
+
+
+@inline_kernel
+def binomial_guided(state, cdfs, guides, b, table, n):
+    """:func:`binomial_at` with the guide table ``guides``."""
+    return draw_guided(state, cdfs, guides, b, table, n, n)
+
+
+@inline_kernel
+def count_guided(state, n, cdfs, guides, b, crit_table, rest_table):
+    """:func:`count_outcomes` with the guide table ``guides``."""
+    criticals = binomial_guided(state, cdfs, guides, b, crit_table, n)
+    successes = binomial_guided(state, cdfs, guides, b, rest_table, n - criticals)
     return successes, criticals
 
 

@@ -75,7 +75,7 @@ from mathhammer.wh40k.compile import (
     WOUND_REROLL,
     WOUNDS_OF_REST,
 )
-from mathhammer.wh40k.monte_carlo.dice_steps import (binomial_at, count_outcomes, draw_from_cdf,
+from mathhammer.wh40k.monte_carlo.dice_steps import (binomial_guided, count_guided, draw_guided,
                                                      roll_classified, roll_classified_command,
                                                      roll_with_lowest_die_again)
 
@@ -187,25 +187,25 @@ def _attack_dice(state, batch, b):
 
 
 @inline_kernel
-def _damage_once(state, batch, cdfs, b):
+def _damage_once(state, batch, cdfs, guides, b):
     """Batch ``b``'s raw damage roll: its D dice, or a draw from its ``DAMAGE_ROLLS`` table
     (``D_TABLE``: a re-rolled Damage roll, a random [MELTA X])."""
     if batch[b, D_TABLE]:
-        return draw_from_cdf(state, cdfs, b, DAMAGE_ROLLS, np.int64(0), cdfs.shape[3] - 1)
+        return draw_guided(state, cdfs, guides, b, DAMAGE_ROLLS, np.int64(0), cdfs.shape[3] - 1)
     return roll_dice(state, batch[b, D_COUNT], batch[b, D_SIDES], batch[b, D_CONST])
 
 
 @inline_kernel
-def _damage_with_command_reroll(state, batch, cdfs, b, command):
+def _damage_with_command_reroll(state, batch, cdfs, guides, b, command):
     """Batch ``b``'s raw Damage roll with the Command Re-roll for Damage perhaps in hand: a
     result below ``COMMAND_DAMAGE_BELOW`` is rolled again, all of it or (``COMMAND_ONE_DIE``)
     its lowest die only. Returns (raw, command still in hand)."""
     if command != COMMAND_DAMAGE:
-        return _damage_once(state, batch, cdfs, b), command
+        return _damage_once(state, batch, cdfs, guides, b), command
     if not batch[b, COMMAND_ONE_DIE]:
-        raw = _damage_once(state, batch, cdfs, b)
+        raw = _damage_once(state, batch, cdfs, guides, b)
         if raw < batch[b, COMMAND_DAMAGE_BELOW]:
-            raw = _damage_once(state, batch, cdfs, b)
+            raw = _damage_once(state, batch, cdfs, guides, b)
             command = 0
         return raw, command
     # never a D_TABLE batch (the compiler refuses that pair): roll the dice one by one
@@ -262,6 +262,7 @@ def run_chunks(first, step, streams, trials_per_chunk, plan, hists, local, scrat
     longer: benchmarks/RESULTS.md.)
     """
     batch, shortcuts, rolls, cdfs = plan.batch, plan.shortcuts, plan.rolls, plan.cdfs
+    guides = plan.guides
     damage_maps, groups, use_counts = plan.damage_maps, plan.groups, plan.use_counts
     state, alive, current = scratch.state, scratch.alive, scratch.current
     wounds = scratch.wounds
@@ -281,7 +282,7 @@ def run_chunks(first, step, streams, trials_per_chunk, plan, hists, local, scrat
                 dice = shortcuts[b, FIXED_DICE] if use_counts == 2 else -1
                 if dice < 0:
                     if use_counts == 2 and shortcuts[b, DICE_TABLE]:
-                        dice = draw_from_cdf(state, cdfs, b, ATTACK_DICE, np.int64(0), limit)
+                        dice = draw_guided(state, cdfs, guides, b, ATTACK_DICE, np.int64(0), limit)
                     else:
                         dice = _attack_dice(state, batch, b)
                 failed = -1  # failed saves against group 0, once known as a count
@@ -289,16 +290,18 @@ def run_chunks(first, step, streams, trials_per_chunk, plan, hists, local, scrat
                 to_save = 0
                 chain = shortcuts[b, CHAIN] if use_counts == 2 and dice <= limit else NO_CHAIN
                 if chain == CHAIN_KILLS:
-                    kills = min(binomial_at(state, cdfs, b, KILLS_OF_ATTACKS, dice), alive[0])
+                    kills = min(binomial_guided(state, cdfs, guides, b, KILLS_OF_ATTACKS, dice),
+                               alive[0])
                     alive[0] -= kills
                     lost_total += kills
                     continue
                 if chain == CHAIN_SPLIT or chain == CHAIN_SUSTAINED:
                     if chain == CHAIN_SUSTAINED:   # from here on, ``dice`` are wound dice
-                        dice = draw_from_cdf(state, cdfs, b, WOUND_DICE, np.int64(0), limit)
+                        dice = draw_guided(state, cdfs, guides, b, WOUND_DICE, np.int64(0), limit)
                     if batch[b, DEVASTATING]:
-                        devastating = binomial_at(state, cdfs, b, DEV_OF_DICE, dice)
-                    failed = binomial_at(state, cdfs, b, FAILED_OF_REST, dice - devastating)
+                        devastating = binomial_guided(state, cdfs, guides, b, DEV_OF_DICE, dice)
+                    failed = binomial_guided(state, cdfs, guides, b, FAILED_OF_REST,
+                                             dice - devastating)
                 else:
                     # Hit roll (05.01). scenario_kernels._resolve_batch repeats the hit and wound
                     # steps on purpose: a shared function measured 30-40% slower per small trial.
@@ -309,7 +312,8 @@ def run_chunks(first, step, streams, trials_per_chunk, plan, hists, local, scrat
                         hits, crits, command = roll_classified_command(
                             state, dice, rolls, b, HIT_CLASS, HIT_REROLL, command)
                     elif use_counts and dice <= limit:
-                        hits, crits = count_outcomes(state, dice, cdfs, b, CRIT_HITS, HITS_OF_REST)
+                        hits, crits = count_guided(state, dice, cdfs, guides, b, CRIT_HITS,
+                                                   HITS_OF_REST)
                     else:
                         hits, crits = roll_classified(state, dice, rolls, b, HIT_CLASS, HIT_REROLL)
                     extra = crits * batch[b, SUS_CONST]
@@ -330,8 +334,8 @@ def run_chunks(first, step, streams, trials_per_chunk, plan, hists, local, scrat
                         wounds_normal, wounds_crit, command = roll_classified_command(
                             state, to_wound, rolls, b, WOUND_CLASS, WOUND_REROLL, command)
                     elif use_counts and to_wound <= limit:
-                        wounds_normal, wounds_crit = count_outcomes(state, to_wound, cdfs, b,
-                                                                    CRIT_WOUNDS, WOUNDS_OF_REST)
+                        wounds_normal, wounds_crit = count_guided(
+                            state, to_wound, cdfs, guides, b, CRIT_WOUNDS, WOUNDS_OF_REST)
                     else:
                         wounds_normal, wounds_crit = roll_classified(state, to_wound, rolls, b,
                                                                      WOUND_CLASS, WOUND_REROLL)
@@ -339,11 +343,12 @@ def run_chunks(first, step, streams, trials_per_chunk, plan, hists, local, scrat
                     to_save = wounds_normal + wounds_crit - devastating + auto_wounds
                     if use_counts and n_groups == 1 and to_save <= limit:
                         # One group: the order of the save dice cannot matter, only how many fail.
-                        failed = binomial_at(state, cdfs, b, FAILED_SAVES, to_save)
+                        failed = binomial_guided(state, cdfs, guides, b, FAILED_SAVES, to_save)
                         to_save = 0
                 if failed > 0:
                     lost_total += _inflict_failed_saves(state, b, failed, batch, damage_maps,
-                                                        groups, cdfs, alive, current, wounds)
+                                                        groups, cdfs, guides, alive, current,
+                                                        wounds)
                 if to_save > 0:
                     lost, command = _save_and_inflict(state, b, to_save, command, plan,
                                                       scratch.counts, alive, current, wounds)
@@ -356,7 +361,7 @@ def run_chunks(first, step, streams, trials_per_chunk, plan, hists, local, scrat
             if n_pending > 0:   # out of line: most trials hold none
                 lost_total += _held_mortals(state, scratch.pending, n_pending, command,
                                             plan.dw_spill, batch, damage_maps, groups, cdfs,
-                                            alive, current, wounds)
+                                            guides, alive, current, wounds)
             _record_trial(state, lost_total, plan, alive, local)
         _store_chunk(c, local, hists)
 
@@ -397,8 +402,8 @@ def _fresh_target(groups, alive, wounds, current):
 
 
 @inline_kernel
-def _inflict_failed_saves(state, b, failed, batch, damage_maps, groups, cdfs, alive, current,
-                          wounds):
+def _inflict_failed_saves(state, b, failed, batch, damage_maps, groups, cdfs, guides, alive,
+                          current, wounds):
     """Failed saves, known as a count, against the one group (05.04, 05.05): wounds lost."""
     fnp = groups[0, batch[b, FNP_COLUMN]]
     if batch[b, D_COUNT] == 0 and fnp >= NO_FNP:
@@ -410,14 +415,15 @@ def _inflict_failed_saves(state, b, failed, batch, damage_maps, groups, cdfs, al
     if batch[b, D_COUNT] == 0 and wounds[0] == 1:
         # One-wound models, fixed damage, Feel No Pain: each failed save kills on its own,
         # independently, until the unit is gone.
-        kills = min(binomial_at(state, cdfs, b, KILLS_OF_FAILED, failed), alive[0])
+        kills = min(binomial_guided(state, cdfs, guides, b, KILLS_OF_FAILED, failed),
+                    alive[0])
         alive[0] -= kills
         return kills
     lost = 0
     for _ in range(failed):
         if alive[0] == 0:
             break
-        raw = _damage_once(state, batch, cdfs, b)
+        raw = _damage_once(state, batch, cdfs, guides, b)
         lost += _lose_wounds(state, np.int64(0), damage_maps[b, NORMAL_DAMAGE, raw], fnp, alive,
                              current, wounds)
     return lost
@@ -433,6 +439,7 @@ def _save_and_inflict(state, b, to_save, command, plan, counts, alive, current, 
     damage_maps = plan.damage_maps
     groups = plan.groups
     cdfs = plan.cdfs
+    guides = plan.guides
     g0 = _first_alive(alive)
     for face in range(7):
         counts[face] = 0
@@ -452,7 +459,8 @@ def _save_and_inflict(state, b, to_save, command, plan, counts, alive, current, 
             if g < 0:
                 break
             if saves[b, g, SAVE_FAILS, face]:
-                raw, command = _damage_with_command_reroll(state, batch, cdfs, b, command)
+                raw, command = _damage_with_command_reroll(state, batch, cdfs, guides, b,
+                                                           command)
                 lost += _lose_wounds(state, g, damage_maps[b, NORMAL_DAMAGE, raw],
                                      groups[g, batch[b, FNP_COLUMN]], alive, current, wounds)
     return lost, command
@@ -460,7 +468,7 @@ def _save_and_inflict(state, b, to_save, command, plan, counts, alive, current, 
 
 @step_kernel
 def _held_mortals(state, pending, n_pending, command, dw_spill, batch, damage_maps, groups,
-                  cdfs, alive, current, wounds):
+                  cdfs, guides, alive, current, wounds):
     """[DEVASTATING WOUNDS] mortal wounds held to the end of the attacks (pairs of batch and
     Feel No Pain column in ``pending``), their Damage rolled now (2.2): wounds lost."""
     lost = 0
@@ -469,7 +477,8 @@ def _held_mortals(state, pending, n_pending, command, dw_spill, batch, damage_ma
             break
         b = pending[2 * i]
         fnp_column = pending[2 * i + 1]
-        damage, command = _mortal_damage(state, b, command, batch, damage_maps, cdfs)
+        damage, command = _mortal_damage(state, b, command, batch, damage_maps, cdfs,
+                                         guides)
         if dw_spill:
             lost += _spill_mortals(state, damage, fnp_column, groups, alive, current, wounds)
             continue
@@ -479,10 +488,10 @@ def _held_mortals(state, pending, n_pending, command, dw_spill, batch, damage_ma
 
 
 @inline_kernel
-def _mortal_damage(state, b, command, batch, damage_maps, cdfs):
+def _mortal_damage(state, b, command, batch, damage_maps, cdfs, guides):
     """One [DEVASTATING WOUNDS] critical wound's Damage roll, after the Command Re-roll if
     it is below average: (mortal wounds, Command Re-roll still in hand)."""
-    raw, command = _damage_with_command_reroll(state, batch, cdfs, b, command)
+    raw, command = _damage_with_command_reroll(state, batch, cdfs, guides, b, command)
     return damage_maps[b, MORTAL_DAMAGE, raw], command
 
 
@@ -498,6 +507,7 @@ def _devastating_wounds(state, b, devastating, command, plan, pending, n_pending
     damage_maps = plan.damage_maps
     groups = plan.groups
     cdfs = plan.cdfs
+    guides = plan.guides
     lost = 0
     if (groups.shape[0] == 1 and not dw_at_unit_end and not dw_spill
             and batch[b, D_COUNT] == 0 and groups[0, batch[b, FNP_MORTAL_COLUMN]] >= NO_FNP):
@@ -514,7 +524,8 @@ def _devastating_wounds(state, b, devastating, command, plan, pending, n_pending
             pending[2 * n_pending + 1] = fnp_column
             n_pending += 1
             continue
-        damage, command = _mortal_damage(state, b, command, batch, damage_maps, cdfs)
+        damage, command = _mortal_damage(state, b, command, batch, damage_maps, cdfs,
+                                         guides)
         if dw_spill:
             lost += _spill_mortals(state, damage, fnp_column, groups, alive, current, wounds)
             continue

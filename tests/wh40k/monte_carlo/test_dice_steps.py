@@ -3,8 +3,11 @@
 import numpy as np
 
 from mathhammer.core.jit import kernel
-from mathhammer.core.rng import scripted_dice_used, scripted_stream
-from mathhammer.wh40k.monte_carlo.dice_steps import (roll_classified, roll_classified_command,
+from mathhammer.core.rng import scripted_dice_used, scripted_stream, seed_streams
+from mathhammer.core.sampling import guide_tables
+from mathhammer.wh40k.monte_carlo.dice_steps import (count_guided, count_outcomes, draw_from_cdf,
+                                                     draw_guided, roll_classified,
+                                                     roll_classified_command,
                                                      roll_with_lowest_die_again)
 from mathhammer.wh40k.plan_columns import CRITICAL, FAIL, SUCCESS
 
@@ -64,3 +67,54 @@ def test_roll_with_lowest_die_again():
     stream = scripted_stream([6, 3])
     assert _lowest_again(stream, np.int64(2), np.int64(6), np.int64(1), np.int64(8)) == (10,
                                                                                          False)
+
+
+@kernel
+def _plain_and_guided_draws(state, cdfs, guides, tables, out):
+    """Each (table, row) draw twice from the same stream position: searched from 0, then
+    from the guide; the pair of counts of each table's crit and rest rows too."""
+    saved = state.copy()
+    i = 0
+    for t in range(cdfs.shape[1]):
+        for row in range(cdfs.shape[2]):
+            for w in range(state.shape[0]):
+                saved[w] = state[w]
+            out[i, 0] = draw_from_cdf(state, cdfs, np.int64(0), t, row, row)
+            out[i, 2] = state[0]
+            for w in range(state.shape[0]):
+                state[w] = saved[w]
+            out[i, 1] = draw_guided(state, cdfs, guides, np.int64(0), t, row, row)
+            out[i, 3] = state[0]
+            i += 1
+    for t in range(tables.shape[0]):
+        n = tables[t, 2]
+        for w in range(state.shape[0]):
+            saved[w] = state[w]
+        a, b = count_outcomes(state, n, cdfs, np.int64(0), tables[t, 0], tables[t, 1])
+        for w in range(state.shape[0]):
+            state[w] = saved[w]
+        c, d = count_guided(state, n, cdfs, guides, np.int64(0), tables[t, 0], tables[t, 1])
+        out[i, 0], out[i, 1], out[i, 2], out[i, 3] = a * 1000 + b, c * 1000 + d, 0, 0
+        i += 1
+
+
+def test_guided_draws_give_the_same_counts_and_leave_the_same_stream():
+    # the 40k kernel's count tables for heavy bolters against MEQ (all twelve tables, every
+    # row), 400 rounds from one stream: what makes the same seed give the same bits
+    from mathhammer.wh40k.api import GAME
+
+    plan = GAME.compile(['4x Heavy bolter: 36" A3 BS4+ S5 AP-1 D2 [SUSTAINED HITS 1]'],
+                        "10x Intercessor: T4 Sv3+ W2 [INFANTRY]").plan
+    cdfs = plan.count_cdfs
+    guides = guide_tables(cdfs)
+    rows = cdfs.shape[1] * cdfs.shape[2]
+    tables = np.array([[t, t + 1, n] for t in range(cdfs.shape[1] - 1)
+                       for n in range(cdfs.shape[2])], dtype=np.int64)
+    state = seed_streams(11, 1)[0]
+    seen = set()
+    for _ in range(400):
+        out = np.zeros((rows + len(tables), 4), dtype=np.int64)
+        _plain_and_guided_draws(state, cdfs, guides, tables, out)
+        assert (out[:, 0] == out[:, 1]).all() and (out[:, 2] == out[:, 3]).all()
+        seen.update(out[:rows, 0].tolist())
+    assert len(seen) > 10   # the draws spread over many counts, not one
