@@ -359,9 +359,8 @@ def run_chunks(first, step, streams, trials_per_chunk, plan, hists, local, scrat
                         current, wounds)
                     lost_total += lost
             if n_pending > 0:   # out of line: most trials hold none
-                lost_total += _held_mortals(state, scratch.pending, n_pending, command,
-                                            plan.dw_spill, batch, damage_maps, groups, cdfs,
-                                            guides, alive, current, wounds)
+                lost_total += _held_mortals(state, scratch.pending, n_pending, command, plan,
+                                            alive, current, wounds)
             _record_trial(state, lost_total, plan, alive, local)
         _store_chunk(c, local, hists)
 
@@ -467,10 +466,11 @@ def _save_and_inflict(state, b, to_save, command, plan, counts, alive, current, 
 
 
 @step_kernel
-def _held_mortals(state, pending, n_pending, command, dw_spill, batch, damage_maps, groups,
-                  cdfs, guides, alive, current, wounds):
+def _held_mortals(state, pending, n_pending, command, plan, alive, current, wounds):
     """[DEVASTATING WOUNDS] mortal wounds held to the end of the attacks (pairs of batch and
     Feel No Pain column in ``pending``), their Damage rolled now (2.2): wounds lost."""
+    dw_spill, batch, damage_maps, groups = plan.dw_spill, plan.batch, plan.damage_maps, plan.groups
+    cdfs, guides = plan.cdfs, plan.guides
     lost = 0
     for i in range(n_pending):
         if _first_alive(alive) < 0:
