@@ -82,7 +82,8 @@ def count_outcomes(state, n, cdfs, b, crit_table, rest_table):
 
 # The same three draws with a guide table (mathhammer.core.sampling.guide_tables): the same k
 # from the same uniform, the search started where the guide says. The 40k Monte Carlo kernel
-# uses them (a heavy-bolter trial 44 -> 25 ns); the scenario kernel's tables have no guides.
+# uses them (a heavy-bolter trial 44 -> 25 ns). The scenario kernel keeps the search from 0:
+# with guides its example compiled 6% longer cold and ran no faster (benchmarks/RESULTS.md).
 @inline_kernel
 def draw_guided(state, cdfs, guides, b, table, row, n):
     """:func:`draw_from_cdf`, its search started at ``guides[b, table, row]``'s entry for the
