@@ -64,6 +64,9 @@ nb_execution_in_temp = True  # they may write files (a scenario, a chart): never
 nb_execution_timeout = 600
 nb_execution_raise_on_error = True  # a notebook that fails fails the build
 nb_execution_show_tb = True
+# what a notebook writes on stderr depends on the building machine, not on the notebook: the
+# first compile's notice on an empty numba cache, a progress bar; the pages show neither
+nb_output_stderr = "remove"
 
 # -- the API reference: one page per public name --------------------------------------------
 autosummary_generate = True
