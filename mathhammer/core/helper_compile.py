@@ -137,6 +137,9 @@ class KernelHelpers(NamedTuple):
 
 _ASKED: set[str] = set()   # the kernels this process has asked for a helpers' process
 
+#: Set in the process a recording command re-runs itself as (:func:`record_in_empty_cache`).
+_RECORDING = "MATHHAMMER_RECORDING_HELPERS"
+
 
 def write_recorded_helpers(action: Callable[[], object], path: Path, package: str,
                            leave_out: frozenset[str] = frozenset()) -> int:
@@ -168,9 +171,6 @@ def record_in_empty_cache(module: str, record: Callable[[Path], int], default: P
         env = {**os.environ, "NUMBA_CACHE_DIR": cache, _RECORDING: "1", SWITCH: "0"}
         raise SystemExit(subprocess.call([sys.executable, "-m", module, *sys.argv[1:]],
                                          env=env))
-
-
-_RECORDING = "MATHHAMMER_RECORDING_HELPERS"
 
 
 def cache_index_seen(source: Path, name: str) -> bool:

@@ -27,6 +27,7 @@ HELPER_FILE = Path(__file__).with_name("helper_signatures.pickle")
 MONTE_CARLO_KERNEL = KernelHelpers(HELPER_FILE, Path(__file__).with_name("kernels.py"),
                                    "mathhammer.wh40k.monte_carlo.kernels:run_chunks")
 
+
 def compile_helpers_alongside() -> bool:
     """When the Monte Carlo kernel is not in numba's cache, start the process compiling its
     helpers and return whether one started (none on a process's later calls: by then this

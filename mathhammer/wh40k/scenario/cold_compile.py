@@ -33,6 +33,7 @@ SCENARIO_KERNEL = KernelHelpers(HELPER_FILE, KERNELS_FILE, f"{KERNELS_MODULE}:{K
 __all__ = ("HELPER_FILE", "KERNEL", "KERNELS_FILE", "KERNELS_MODULE", "SCENARIO_KERNEL",
            "SWITCH", "compile_helpers_alongside")
 
+
 def compile_helpers_alongside() -> bool:
     """When the scenario kernel is not in numba's cache, start the process compiling its
     helpers and return whether one started (:meth:`~mathhammer.core.helper_compile.
