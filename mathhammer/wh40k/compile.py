@@ -106,7 +106,7 @@ class CompiledPlan:
 
     @cached_property
     def count_guides(self) -> np.ndarray:
-        """``int32[B, COUNT_TABLES, N + 1, GUIDE_BUCKETS]``: where the Monte Carlo kernel's
+        """``uint8[B, COUNT_TABLES, N + 1, GUIDE_BUCKETS]``: where the Monte Carlo kernel's
         search of each row of :attr:`count_cdfs` starts
         (:func:`~mathhammer.core.sampling.guide_tables`), built on first use."""
         return guide_tables(self.count_cdfs)

@@ -4,7 +4,7 @@ from scipy import stats
 
 from mathhammer.core.jit import kernel
 from mathhammer.core.rng import seed_streams
-from mathhammer.core.sampling import (GUIDE_BUCKETS, binomial_cdf_rows, guide_tables,
+from mathhammer.core.sampling import (GUIDE_BUCKETS, GUIDE_MAX, binomial_cdf_rows, guide_tables,
                                       sample_binomial)
 
 
@@ -55,9 +55,23 @@ def test_a_guide_is_the_linear_searchs_answer_at_each_slices_start():
     for row in _random_rows(rng, 300) + [binomial_cdf_rows(p, 25)[n] for p in (1 / 6, 0.5, 35 / 36)
                                          for n in (0, 1, 12, 25)]:
         guide = guide_tables(row)
-        assert guide.shape == (GUIDE_BUCKETS,) and guide.dtype == np.int32
+        assert guide.shape == (GUIDE_BUCKETS,) and guide.dtype == np.uint8
         assert guide.tolist() == [_linear_search(j / GUIDE_BUCKETS, row, len(row))
                                   for j in range(GUIDE_BUCKETS)]
+
+
+def test_a_guide_past_one_byte_holds_its_largest_start_and_finds_the_same_draws():
+    # a row of 300 entries, 260 of them below the last slice's start (255 / 256)
+    row = np.concatenate([np.linspace(0.001, 0.996, 260), np.linspace(0.9965, 1.0, 40)])
+    guide = guide_tables(row)
+    exact = [_linear_search(j / GUIDE_BUCKETS, row, len(row)) for j in range(GUIDE_BUCKETS)]
+    assert max(exact) > GUIDE_MAX
+    assert guide.tolist() == [min(k, GUIDE_MAX) for k in exact]
+    for u in np.concatenate([row, np.nextafter(row, 0), np.linspace(0.99, 1, 400, endpoint=False)]):
+        if 0 <= u < 1:
+            start = int(guide[int(u * GUIDE_BUCKETS)])
+            assert _linear_search(u, row, len(row)) == \
+                start + _linear_search(u, row[start:], len(row) - start)
 
 
 def test_searching_from_the_guide_finds_what_searching_from_zero_finds():
