@@ -230,7 +230,9 @@ def compile_plan(weapons: Sequence[Weapon], target: TargetProfile,
         saves = np.array([t.saves for t in tables], dtype=np.int64)
     hazard_rolls = sum(w.count for w in weapons if w.has(ab.HAZARDOUS))
     if sampling_tables:
-        cdfs, shortcuts = _sampling_tables(rows, rolls, saves, damage_maps, damage_pmfs, groups)
+        mortals_at_once = not dw_at_unit_end(rules) and not dw_spill(rules)
+        cdfs, shortcuts = _sampling_tables(rows, rolls, saves, damage_maps, damage_pmfs, groups,
+                                           mortals_at_once)
     else:
         cdfs, shortcuts = (_NO_SAMPLING if len(rows) == 1 else
                            (np.ones((len(rows), COUNT_TABLES, 1, 1)),
@@ -269,14 +271,15 @@ _NO_SAMPLING = (_read_only(np.ones((1, COUNT_TABLES, 1, 1))),
 
 
 def _sampling_tables(rows: list[list[int]], rolls: np.ndarray, saves: np.ndarray,
-                     damage_maps: np.ndarray, damage_pmfs: np.ndarray, groups: np.ndarray
-                     ) -> tuple[np.ndarray, np.ndarray]:
-    """The count-sampling CDFs and exact shortcuts of every batch (see :func:`count_tables`)."""
+                     damage_maps: np.ndarray, damage_pmfs: np.ndarray, groups: np.ndarray,
+                     mortals_at_once: bool) -> tuple[np.ndarray, np.ndarray]:
+    """The count-sampling CDFs and exact shortcuts of every batch (see :func:`count_tables`
+    and :func:`batch_shortcuts`)."""
     width = damage_maps.shape[2]
     n_max = table_size(rows)
     if any(row[D_TABLE] for row in rows):
         n_max = max(n_max, width - 1)   # the DAMAGE_ROLLS tables hold every raw value
-    shortcuts = batch_shortcuts(rows, groups, n_max)
+    shortcuts = batch_shortcuts(rows, groups, n_max, damage_maps, mortals_at_once)
     cdfs = count_tables(rows, rolls, saves, damage_maps, groups, shortcuts, n_max)
     for b, row in enumerate(rows):
         if row[D_TABLE]:

@@ -5,27 +5,40 @@ import pytest
 
 from mathhammer.wh40k.plan_columns import (A_CONST, A_COUNT, A_SIDES, AUTO_HIT, BATCH_COLUMNS,
                                            CHAIN, CHAIN_KILLS, CHAIN_SPLIT, CHAIN_SUSTAINED,
-                                           DEVASTATING, DICE_TABLE, FIXED_DICE, FNP_COLUMN,
-                                           G_FNP, G_WOUNDS, LETHAL, N_WEAPONS, NO_CHAIN, NO_FNP,
+                                           D_CONST, D_COUNT, D_SIDES, D_TABLE, DEVASTATING,
+                                           DICE_TABLE, FIXED_DAMAGE, FIXED_DICE, FNP_COLUMN,
+                                           FNP_MORTAL_COLUMN, G_FNP, G_FNP_MORTAL, G_WOUNDS,
+                                           LETHAL, N_WEAPONS, NO_CHAIN, NO_FNP,
                                            SUS_CONST, SUS_COUNT)
-from mathhammer.wh40k.sampling_tables import batch_shortcuts, split_probabilities, table_size
+from mathhammer.wh40k.sampling_tables import batch_shortcuts as _batch_shortcuts
+from mathhammer.wh40k.sampling_tables import split_probabilities, table_size
 
 
 def row(**fields):
     out = [0] * BATCH_COLUMNS
     names = {"n": N_WEAPONS, "a_const": A_CONST, "a_count": A_COUNT, "a_sides": A_SIDES,
              "dev": DEVASTATING, "lethal": LETHAL, "sus_const": SUS_CONST,
-             "sus_count": SUS_COUNT, "auto_hit": AUTO_HIT, "fnp_column": FNP_COLUMN}
+             "sus_count": SUS_COUNT, "auto_hit": AUTO_HIT, "fnp_column": FNP_COLUMN,
+             "fnp_mortal_column": FNP_MORTAL_COLUMN, "d_const": D_CONST, "d_count": D_COUNT,
+             "d_sides": D_SIDES, "d_table": D_TABLE}
     for name, value in fields.items():
         out[names[name]] = value
     return out
 
 
-def groups(wounds=2, fnp=NO_FNP, count=1):
+def groups(wounds=2, fnp=NO_FNP, count=1, fnp_mortal=NO_FNP):
     out = np.zeros((count, 8), dtype=np.int64)
     out[:, G_WOUNDS] = wounds
     out[:, G_FNP] = fnp
+    out[:, G_FNP_MORTAL] = fnp_mortal
     return out
+
+
+def batch_shortcuts(rows, target, limit, damage_maps=None, mortals_at_once=True):
+    """The function under test, with damage maps that change nothing unless given."""
+    if damage_maps is None:
+        damage_maps = np.tile(np.arange(13), (len(rows), 2, 1))
+    return _batch_shortcuts(rows, target, limit, damage_maps, mortals_at_once)
 
 
 def test_table_size_covers_the_largest_pool():
@@ -60,3 +73,27 @@ def test_batch_shortcuts():
     assert sustained[0, CHAIN] == CHAIN_SUSTAINED
     # several allocation groups: saves differ between them, no chain
     assert batch_shortcuts([fixed], groups(count=2), 256)[0, CHAIN] == NO_CHAIN
+
+
+def test_fixed_damage_only_where_every_failure_and_mortal_wound_does_the_same():
+    plain = dict(n=5, a_const=3, d_const=2, fnp_column=G_FNP, fnp_mortal_column=G_FNP_MORTAL)
+
+    def fixed_damage(target=None, damage_maps=None, mortals_at_once=True, **changes):
+        one = row(**{**plain, **changes})
+        return int(batch_shortcuts([one], groups(3) if target is None else target, 256,
+                                   damage_maps, mortals_at_once)[0, FIXED_DAMAGE])
+
+    assert fixed_damage() == 2
+    assert fixed_damage(dev=1) == 2                                # D2 mortal wounds too
+    assert fixed_damage(d_count=1, d_sides=3) == 0                 # random damage
+    assert fixed_damage(d_table=1) == 0                            # a damage roll to draw
+    assert fixed_damage(target=groups(3, fnp=5)) == 0              # Feel No Pain
+    assert fixed_damage(target=groups(3, fnp_mortal=5)) == 2       # ... against mortals only
+    assert fixed_damage(target=groups(3, fnp_mortal=5), dev=1) == 0
+    assert fixed_damage(dev=1, mortals_at_once=False) == 0         # held, or spilling over
+    assert fixed_damage(mortals_at_once=False) == 2
+    reduced = np.tile(np.arange(13), (1, 2, 1))
+    reduced[0, 0, 2:] -= 1                                         # -1 Damage, not to mortals
+    assert fixed_damage(damage_maps=reduced) == 1
+    assert fixed_damage(damage_maps=reduced, dev=1) == 0
+    assert fixed_damage(target=groups(3, count=2)) == 0            # two allocation groups

@@ -126,15 +126,50 @@ def test_shortcuts_are_taken_only_where_no_critical_or_group_matters():
         plan = GAME.compile(case[0], case[1], **case[2]).plan
         return plan.shortcuts[0].tolist()
 
-    # [fixed attack dice or -1, chain, attack-dice table]
-    assert shortcuts(CASES[0]) == [20, CHAIN_SPLIT, 0]           # 10 rifles x A2
+    # [fixed attack dice or -1, chain, attack-dice table, fixed damage in one step or 0]
+    assert shortcuts(CASES[0]) == [20, CHAIN_SPLIT, 0, 1]        # 10 rifles x A2
     assert shortcuts(CASES[1])[1] == NO_CHAIN                    # sustained + lethal hits
     assert shortcuts(CASES[2])[1] == CHAIN_SPLIT                 # devastating wounds
-    assert shortcuts(CASES[5]) == [-1, CHAIN_KILLS, 1]           # 10 x AD6, W1 FNP5+
-    assert shortcuts(CASES[7]) == [2, CHAIN_SPLIT, 0]            # random damage still chains
+    assert shortcuts(CASES[5]) == [-1, CHAIN_KILLS, 1, 0]        # 10 x AD6, W1 FNP5+
+    assert shortcuts(CASES[7]) == [2, CHAIN_SPLIT, 0, 0]         # random damage still chains
     assert shortcuts(CASES[8])[1] == CHAIN_SPLIT                 # lethal hits alone
     assert shortcuts(CASES[9])[1] == CHAIN_SPLIT
-    assert shortcuts(CASES[10]) == [12, CHAIN_SUSTAINED, 0]
+    assert shortcuts(CASES[10]) == [12, CHAIN_SUSTAINED, 0, 2]
+    assert shortcuts(CASES[11])[3] == 0                          # mortal wounds held to the end
+
+
+ONE_STEP_CASES = [case[:2] + (case[2],) for case in CASES] + [
+    # batches whose damage lands between each other's: fixed D2 and D3 mortal wounds, a
+    # random-damage batch, then a D2 one against the wounded models it left
+    (["4x Hammer: Melee A3 WS3+ S8 AP-2 D2 [DEVASTATING WOUNDS]",
+      "Fist: Melee A4 WS3+ S8 AP-2 D 3 [DEVASTATING WOUNDS]",
+      "Claw: Melee A3 WS3+ S5 AP-2 DD3", "2x Axe: Melee A2 WS4+ S6 AP-1 D2"],
+     "5x T5 Sv2+ InSv4+ W3 [INFANTRY]", {}),
+    (['5x Bolter: 24" A2 BS3+ S4 AP0 D1 [DEVASTATING WOUNDS]', '2x Melta: 12" A1 BS3+ S9 AP-4 D4'],
+     "3x T6 Sv3+ W5", {}),
+]
+
+
+@pytest.mark.parametrize("weapon, target, options", ONE_STEP_CASES)
+def test_fixed_damage_in_one_step_gives_the_bits_of_the_steps_one_by_one(weapon, target,
+                                                                          options):
+    from mathhammer.wh40k.compile import FIXED_DAMAGE
+
+    plan = GAME.compile(weapon, target, **options).plan
+    by_steps = dataclasses.replace(plan, shortcuts=plan.shortcuts.copy())
+    by_steps.shortcuts[:, FIXED_DAMAGE] = 0
+    one_step = run_monte_carlo(plan, 20_000, seed=8).histograms
+    steps = run_monte_carlo(by_steps, 20_000, seed=8).histograms
+    assert one_step.keys() == steps.keys()
+    assert all(np.array_equal(one_step[k], steps[k]) for k in steps)
+
+
+def test_the_one_step_cases_take_it():
+    from mathhammer.wh40k.compile import FIXED_DAMAGE
+
+    taken = [GAME.compile(*case[:2], **case[2]).plan.shortcuts[:, FIXED_DAMAGE].tolist()
+             for case in ONE_STEP_CASES[-2:]]
+    assert taken == [[2, 3, 0, 2], [1, 4]]
 
 
 def test_attack_dice_table_is_the_exact_sum():
