@@ -190,23 +190,12 @@ def _attack_dice(state, batch, b):
 
 
 @inline_kernel
-def _damage_dice(state, count, sides, constant):
-    """``count`` D``sides`` + ``constant``, as :func:`~mathhammer.core.rng.roll_dice` rolls
-    them, inlined: its out-of-line call cost a lascannon trial more than its one die."""
-    total = constant
-    for _ in range(count):
-        face = d6(state)
-        total += (face + 1) // 2 if sides == 3 else face
-    return total
-
-
-@inline_kernel
 def _damage_once(state, batch, cdfs, guides, b):
     """Batch ``b``'s raw damage roll: its D dice, or a draw from its ``DAMAGE_ROLLS`` table
     (``D_TABLE``: a re-rolled Damage roll, a random [MELTA X])."""
     if batch[b, D_TABLE]:
         return draw_guided(state, cdfs, guides, b, DAMAGE_ROLLS, np.int64(0), cdfs.shape[3] - 1)
-    return _damage_dice(state, batch[b, D_COUNT], batch[b, D_SIDES], batch[b, D_CONST])
+    return roll_dice(state, batch[b, D_COUNT], batch[b, D_SIDES], batch[b, D_CONST])
 
 
 @inline_kernel
