@@ -105,7 +105,13 @@ def test_fixed_damage_allocation_shortcut_matches_one_at_a_time():
     from hypothesis import given, settings
     from hypothesis import strategies as st
 
-    from mathhammer.wh40k.monte_carlo.kernels import _allocate_fixed
+    import numba
+
+    from mathhammer.wh40k.monte_carlo.kernels import _allocate_fixed as inlined
+
+    @numba.njit
+    def _allocate_fixed(failed, damage, alive, current, wounds):   # called from Python
+        return inlined(failed, damage, alive, current, wounds)
 
     @settings(deadline=None, max_examples=400)
     @given(failed=st.integers(0, 40), damage=st.integers(1, 8), wounds=st.integers(1, 12),
