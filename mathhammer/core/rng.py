@@ -140,6 +140,14 @@ def uniform(state: npt.NDArray[np.uint64]) -> float:
 
 
 @step_kernel
+def draw_bits(state: npt.NDArray[np.uint64]) -> np.int64:
+    """The 53 random bits :func:`uniform` would scale to [0, 1), as an integer: the same
+    step of the stream (see :func:`mathhammer.core.sampling.draw_thresholds`)."""
+    bits: np.uint64 = next_u64(state)
+    return np.int64(bits >> np.uint64(11))
+
+
+@step_kernel
 def _next_scripted_face(state: npt.NDArray[np.uint64]) -> None:
     # No ``raise`` here: a function that can raise is never inlined by LLVM, which made every
     # ``d6`` call five times slower. Past the end of the script the stream returns 1s and

@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from mathhammer.core.sampling import guide_tables
+from mathhammer.core.sampling import draw_thresholds, guide_tables
 from mathhammer.errors import OptionError, UnsupportedError
 from mathhammer.wh40k import abilities as ab
 from mathhammer.wh40k.dice_laws import max_attack_dice
@@ -105,6 +105,13 @@ class CompiledPlan:
         return tuple(str(w) for w in self.weapons)
 
     @cached_property
+    def count_thresholds(self) -> np.ndarray:
+        """``int64``, the shape of :attr:`count_cdfs`: its entries as the integers the Monte
+        Carlo kernel compares a draw's random bits with
+        (:func:`~mathhammer.core.sampling.draw_thresholds`), built on first use."""
+        return draw_thresholds(self.count_cdfs)
+
+    @cached_property
     def count_guides(self) -> np.ndarray:
         """``uint8[B, COUNT_TABLES, N + 1, GUIDE_BUCKETS]``: where the Monte Carlo kernel's
         search of each row of :attr:`count_cdfs` starts
@@ -141,7 +148,7 @@ class CompiledPlan:
         return KernelArrays(
             batch=self.batch.copy(), shortcuts=self.shortcuts.copy(), rolls=self.rolls.copy(),
             saves=self.saves.copy(), damage_maps=self.damage_maps.copy(),
-            groups=self.groups.copy(), cdfs=self.count_cdfs.copy(),
+            groups=self.groups.copy(), thresholds=self.count_thresholds.copy(),
             guides=self.count_guides.copy(),
             hazard_rolls=int(self.hazard_rolls), hazard_mortals=int(self.hazard_mortals),
             hazard_fail_max=int(self.hazard_fail_max),
@@ -152,7 +159,7 @@ class CompiledPlan:
 class KernelArrays(NamedTuple):
     """A :class:`CompiledPlan` as the Monte Carlo kernel takes it: one argument (numba
     passes a named tuple of arrays as it passes the arrays). Fields as in
-    :class:`CompiledPlan` (``cdfs`` is its ``count_cdfs``, ``guides`` its
+    :class:`CompiledPlan` (``thresholds`` is its ``count_thresholds``, ``guides`` its
     ``count_guides``); built by :meth:`CompiledPlan.kernel_arrays`."""
 
     batch: np.ndarray
@@ -161,7 +168,7 @@ class KernelArrays(NamedTuple):
     saves: np.ndarray
     damage_maps: np.ndarray
     groups: np.ndarray
-    cdfs: np.ndarray
+    thresholds: np.ndarray
     guides: np.ndarray
     hazard_rolls: int
     hazard_mortals: int

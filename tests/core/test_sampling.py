@@ -3,8 +3,9 @@ import pytest
 from scipy import stats
 
 from mathhammer.core.jit import kernel
-from mathhammer.core.rng import seed_streams
-from mathhammer.core.sampling import (GUIDE_BUCKETS, GUIDE_MAX, binomial_cdf_rows, guide_tables,
+from mathhammer.core.rng import draw_bits, seed_streams, uniform
+from mathhammer.core.sampling import (DRAW_BITS, GUIDE_BUCKETS, GUIDE_MAX, GUIDE_SHIFT,
+                                      binomial_cdf_rows, draw_thresholds, guide_tables,
                                       sample_binomial)
 
 
@@ -94,3 +95,36 @@ def test_rows_that_do_not_rise_are_searched_from_zero():
     guides = guide_tables(rows[None, None])[0, 0]
     assert not guides[0].any() and not guides[1].any()
     assert guides[2, GUIDE_BUCKETS - 1] == 2 and guides[2].shape == (GUIDE_BUCKETS,)
+
+
+def test_integer_thresholds_decide_every_draw_as_the_float_cdf_does():
+    rng = np.random.default_rng(53)
+    scale = 2.0 ** DRAW_BITS
+    cdfs = np.concatenate([rng.uniform(size=300), rng.uniform(size=50) ** 40,
+                           np.arange(1, 50) / scale, 1 - np.arange(1, 50) / scale,
+                           [0.0, 1.0, 5e-324, 1e-300, 0.5, np.nextafter(1.0, 0)]])
+    thresholds = draw_thresholds(cdfs)
+    for cdf, threshold in zip(cdfs, thresholds.tolist()):
+        exact = int(np.floor(cdf * scale))
+        for bits in {0, exact - 1, exact, exact + 1, exact + 2, 2 ** DRAW_BITS - 1}:
+            if 0 <= bits < 2 ** DRAW_BITS:
+                assert (bits >= threshold) == (bits * (1 / scale) >= cdf)
+    assert draw_thresholds(np.array([np.nan]))[0] == 2 ** DRAW_BITS   # never passed
+    # the guide's slice of the bits is the float draw's slice
+    for bits in rng.integers(0, 2 ** DRAW_BITS, 1000).tolist() + [2 ** DRAW_BITS - 1]:
+        assert bits >> GUIDE_SHIFT == int(bits * (1 / scale) * GUIDE_BUCKETS)
+
+
+@kernel
+def _uniform_and_bits(state_a, state_b, out):
+    for i in range(out.shape[0]):
+        out[i, 0] = uniform(state_a)
+        out[i, 1] = draw_bits(state_b) * (1.0 / 9007199254740992.0)
+
+
+def test_draw_bits_are_the_uniforms_bits_from_the_same_step():
+    a, b = seed_streams(3, 1)[0], seed_streams(3, 1)[0]
+    out = np.zeros((500, 2))
+    _uniform_and_bits(a, b, out)
+    assert (out[:, 0] == out[:, 1]).all() and (a == b).all()
+    assert len(set(out[:, 0].tolist())) == 500

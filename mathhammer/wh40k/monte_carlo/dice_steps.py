@@ -9,8 +9,8 @@ from __future__ import annotations
 import numpy as np
 
 from mathhammer.core.jit import inline_kernel, step_kernel
-from mathhammer.core.rng import d6, roll_dice, uniform
-from mathhammer.core.sampling import GUIDE_BUCKETS
+from mathhammer.core.rng import d6, draw_bits, roll_dice, uniform
+from mathhammer.core.sampling import GUIDE_SHIFT
 from mathhammer.wh40k.compile import CRITICAL, SUCCESS
 
 
@@ -80,32 +80,33 @@ def count_outcomes(state, n, cdfs, b, crit_table, rest_table):
     return successes, criticals
 
 
-# The same three draws with a guide table (mathhammer.core.sampling.guide_tables): the same k
-# from the same uniform, the search started where the guide says. The 40k Monte Carlo kernel
-# uses them (a heavy-bolter trial 44 -> 25 ns). The scenario kernel keeps the search from 0:
-# with guides its example compiled 6% longer cold and ran no faster (benchmarks/RESULTS.md).
+# The same three draws with a guide table (mathhammer.core.sampling.guide_tables) and the
+# CDF as integer thresholds (sampling.draw_thresholds): the same k from the same step of the
+# stream, the search started where the guide says. The 40k Monte Carlo kernel uses them (a
+# heavy-bolter trial 44 -> 20 ns). The scenario kernel keeps the search from 0: with guides
+# its example compiled 6% longer cold and ran no faster (benchmarks/RESULTS.md).
 @inline_kernel
-def draw_guided(state, cdfs, guides, b, table, row, n):
-    """:func:`draw_from_cdf`, its search started at ``guides[b, table, row]``'s entry for the
-    draw's slice of [0, 1)."""
-    u = uniform(state)
-    k = min(np.int64(guides[b, table, row, np.int64(u * GUIDE_BUCKETS)]), n)
-    while k < n and u >= cdfs[b, table, row, k]:
+def draw_guided(state, thresholds, guides, b, table, row, n):
+    """:func:`draw_from_cdf` on the integer thresholds of the CDF, its search started at
+    ``guides[b, table, row]``'s entry for the draw's slice."""
+    bits = draw_bits(state)
+    k = min(np.int64(guides[b, table, row, bits >> GUIDE_SHIFT]), n)
+    while k < n and bits >= thresholds[b, table, row, k]:
         k += 1
     return k
 
 
 @inline_kernel
-def binomial_guided(state, cdfs, guides, b, table, n):
-    """:func:`binomial_at` with the guide table ``guides``."""
-    return draw_guided(state, cdfs, guides, b, table, n, n)
+def binomial_guided(state, thresholds, guides, b, table, n):
+    """:func:`binomial_at` with the integer thresholds and guide table."""
+    return draw_guided(state, thresholds, guides, b, table, n, n)
 
 
 @inline_kernel
-def count_guided(state, n, cdfs, guides, b, crit_table, rest_table):
-    """:func:`count_outcomes` with the guide table ``guides``."""
-    criticals = binomial_guided(state, cdfs, guides, b, crit_table, n)
-    successes = binomial_guided(state, cdfs, guides, b, rest_table, n - criticals)
+def count_guided(state, n, thresholds, guides, b, crit_table, rest_table):
+    """:func:`count_outcomes` with the integer thresholds and guide table."""
+    criticals = binomial_guided(state, thresholds, guides, b, crit_table, n)
+    successes = binomial_guided(state, thresholds, guides, b, rest_table, n - criticals)
     return successes, criticals
 
 

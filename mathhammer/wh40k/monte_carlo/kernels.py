@@ -190,25 +190,26 @@ def _attack_dice(state, batch, b):
 
 
 @inline_kernel
-def _damage_once(state, batch, cdfs, guides, b):
+def _damage_once(state, batch, thresholds, guides, b):
     """Batch ``b``'s raw damage roll: its D dice, or a draw from its ``DAMAGE_ROLLS`` table
     (``D_TABLE``: a re-rolled Damage roll, a random [MELTA X])."""
     if batch[b, D_TABLE]:
-        return draw_guided(state, cdfs, guides, b, DAMAGE_ROLLS, np.int64(0), cdfs.shape[3] - 1)
+        return draw_guided(state, thresholds, guides, b, DAMAGE_ROLLS, np.int64(0),
+                           thresholds.shape[3] - 1)
     return roll_dice(state, batch[b, D_COUNT], batch[b, D_SIDES], batch[b, D_CONST])
 
 
 @inline_kernel
-def _damage_with_command_reroll(state, batch, cdfs, guides, b, command):
+def _damage_with_command_reroll(state, batch, thresholds, guides, b, command):
     """Batch ``b``'s raw Damage roll with the Command Re-roll for Damage perhaps in hand: a
     result below ``COMMAND_DAMAGE_BELOW`` is rolled again, all of it or (``COMMAND_ONE_DIE``)
     its lowest die only. Returns (raw, command still in hand)."""
     if command != COMMAND_DAMAGE:
-        return _damage_once(state, batch, cdfs, guides, b), command
+        return _damage_once(state, batch, thresholds, guides, b), command
     if not batch[b, COMMAND_ONE_DIE]:
-        raw = _damage_once(state, batch, cdfs, guides, b)
+        raw = _damage_once(state, batch, thresholds, guides, b)
         if raw < batch[b, COMMAND_DAMAGE_BELOW]:
-            raw = _damage_once(state, batch, cdfs, guides, b)
+            raw = _damage_once(state, batch, thresholds, guides, b)
             command = 0
         return raw, command
     # never a D_TABLE batch (the compiler refuses that pair): roll the dice one by one
@@ -249,7 +250,7 @@ def run_chunks(first, step, streams, trials_per_chunk, plan, hists, local, scrat
     (:func:`mathhammer.core.threads.run_shares` starts one share per thread; the kernel
     releases the GIL). One trial resolves every batch (05-06), in order, against a fresh
     target. ``plan`` is a :class:`~mathhammer.wh40k.compile.KernelArrays` (the thread's own
-    copies). Its ``use_counts`` picks how pools no larger than the tables in ``cdfs`` are
+    copies). Its ``use_counts`` picks how pools no larger than the tables in ``thresholds`` are
     resolved: 2 takes every exact shortcut of ``shortcuts``
     (:func:`~mathhammer.wh40k.compile.batch_shortcuts`), 1 samples one count per roll
     (:mod:`mathhammer.core.sampling`), 0 rolls every die. A hazard roll fails on
@@ -264,13 +265,13 @@ def run_chunks(first, step, streams, trials_per_chunk, plan, hists, local, scrat
     (:class:`Scratch`) are the thread's own. (A separate trial function made the cold compile
     longer: benchmarks/RESULTS.md.)
     """
-    batch, shortcuts, rolls, cdfs = plan.batch, plan.shortcuts, plan.rolls, plan.cdfs
+    batch, shortcuts, rolls, thresholds = plan.batch, plan.shortcuts, plan.rolls, plan.thresholds
     guides = plan.guides
     damage_maps, groups, use_counts = plan.damage_maps, plan.groups, plan.use_counts
     state, alive, current = scratch.state, scratch.alive, scratch.current
     wounds = scratch.wounds
     n_groups = groups.shape[0]
-    limit = cdfs.shape[2] - 1
+    limit = thresholds.shape[2] - 1
     for c in range(first, streams.shape[0], step):
         _start_chunk(state, streams, c, local)
         for _ in range(trials_per_chunk[c]):
@@ -285,7 +286,8 @@ def run_chunks(first, step, streams, trials_per_chunk, plan, hists, local, scrat
                 dice = shortcuts[b, FIXED_DICE] if use_counts == 2 else -1
                 if dice < 0:
                     if use_counts == 2 and shortcuts[b, DICE_TABLE]:
-                        dice = draw_guided(state, cdfs, guides, b, ATTACK_DICE, np.int64(0), limit)
+                        dice = draw_guided(state, thresholds, guides, b, ATTACK_DICE,
+                                           np.int64(0), limit)
                     else:
                         dice = _attack_dice(state, batch, b)
                 failed = -1  # failed saves against group 0, once known as a count
@@ -293,17 +295,20 @@ def run_chunks(first, step, streams, trials_per_chunk, plan, hists, local, scrat
                 to_save = 0
                 chain = shortcuts[b, CHAIN] if use_counts == 2 and dice <= limit else NO_CHAIN
                 if chain == CHAIN_KILLS:
-                    kills = min(binomial_guided(state, cdfs, guides, b, KILLS_OF_ATTACKS, dice),
+                    kills = min(binomial_guided(state, thresholds, guides, b,
+                                                KILLS_OF_ATTACKS, dice),
                                alive[0])
                     alive[0] -= kills
                     lost_total += kills
                     continue
                 if chain == CHAIN_SPLIT or chain == CHAIN_SUSTAINED:
                     if chain == CHAIN_SUSTAINED:   # from here on, ``dice`` are wound dice
-                        dice = draw_guided(state, cdfs, guides, b, WOUND_DICE, np.int64(0), limit)
+                        dice = draw_guided(state, thresholds, guides, b, WOUND_DICE,
+                                           np.int64(0), limit)
                     if batch[b, DEVASTATING]:
-                        devastating = binomial_guided(state, cdfs, guides, b, DEV_OF_DICE, dice)
-                    failed = binomial_guided(state, cdfs, guides, b, FAILED_OF_REST,
+                        devastating = binomial_guided(state, thresholds, guides, b,
+                                                      DEV_OF_DICE, dice)
+                    failed = binomial_guided(state, thresholds, guides, b, FAILED_OF_REST,
                                              dice - devastating)
                 else:
                     # Hit roll (05.01). scenario_kernels._resolve_batch repeats the hit and wound
@@ -315,7 +320,7 @@ def run_chunks(first, step, streams, trials_per_chunk, plan, hists, local, scrat
                         hits, crits, command = roll_classified_command(
                             state, dice, rolls, b, HIT_CLASS, HIT_REROLL, command)
                     elif use_counts and dice <= limit:
-                        hits, crits = count_guided(state, dice, cdfs, guides, b, CRIT_HITS,
+                        hits, crits = count_guided(state, dice, thresholds, guides, b, CRIT_HITS,
                                                    HITS_OF_REST)
                     else:
                         hits, crits = roll_classified(state, dice, rolls, b, HIT_CLASS, HIT_REROLL)
@@ -338,7 +343,7 @@ def run_chunks(first, step, streams, trials_per_chunk, plan, hists, local, scrat
                             state, to_wound, rolls, b, WOUND_CLASS, WOUND_REROLL, command)
                     elif use_counts and to_wound <= limit:
                         wounds_normal, wounds_crit = count_guided(
-                            state, to_wound, cdfs, guides, b, CRIT_WOUNDS, WOUNDS_OF_REST)
+                            state, to_wound, thresholds, guides, b, CRIT_WOUNDS, WOUNDS_OF_REST)
                     else:
                         wounds_normal, wounds_crit = roll_classified(state, to_wound, rolls, b,
                                                                      WOUND_CLASS, WOUND_REROLL)
@@ -346,7 +351,8 @@ def run_chunks(first, step, streams, trials_per_chunk, plan, hists, local, scrat
                     to_save = wounds_normal + wounds_crit - devastating + auto_wounds
                     if use_counts and n_groups == 1 and to_save <= limit:
                         # One group: the order of the save dice cannot matter, only how many fail.
-                        failed = binomial_guided(state, cdfs, guides, b, FAILED_SAVES, to_save)
+                        failed = binomial_guided(state, thresholds, guides, b, FAILED_SAVES,
+                                                 to_save)
                         to_save = 0
                 if failed >= 0 and shortcuts[b, FIXED_DAMAGE] > 0:
                     # The failures and mortal wounds all do the same fixed damage: one step.
@@ -357,7 +363,7 @@ def run_chunks(first, step, streams, trials_per_chunk, plan, hists, local, scrat
                     continue
                 if failed > 0:
                     lost_total += _inflict_failed_saves(state, b, failed, batch, damage_maps,
-                                                        groups, cdfs, guides, alive, current,
+                                                        groups, thresholds, guides, alive, current,
                                                         wounds)
                 if to_save > 0:
                     lost, command = _save_and_inflict(state, b, to_save, command, plan,
@@ -411,7 +417,7 @@ def _fresh_target(groups, alive, wounds, current):
 
 
 @inline_kernel
-def _inflict_failed_saves(state, b, failed, batch, damage_maps, groups, cdfs, guides, alive,
+def _inflict_failed_saves(state, b, failed, batch, damage_maps, groups, thresholds, guides, alive,
                           current, wounds):
     """Failed saves, known as a count, against the one group (05.04, 05.05): wounds lost."""
     fnp = groups[0, batch[b, FNP_COLUMN]]
@@ -424,7 +430,7 @@ def _inflict_failed_saves(state, b, failed, batch, damage_maps, groups, cdfs, gu
     if batch[b, D_COUNT] == 0 and wounds[0] == 1:
         # One-wound models, fixed damage, Feel No Pain: each failed save kills on its own,
         # independently, until the unit is gone.
-        kills = min(binomial_guided(state, cdfs, guides, b, KILLS_OF_FAILED, failed),
+        kills = min(binomial_guided(state, thresholds, guides, b, KILLS_OF_FAILED, failed),
                     alive[0])
         alive[0] -= kills
         return kills
@@ -432,7 +438,7 @@ def _inflict_failed_saves(state, b, failed, batch, damage_maps, groups, cdfs, gu
     for _ in range(failed):
         if alive[0] == 0:
             break
-        raw = _damage_once(state, batch, cdfs, guides, b)
+        raw = _damage_once(state, batch, thresholds, guides, b)
         lost += _lose_wounds(state, np.int64(0), damage_maps[b, NORMAL_DAMAGE, raw], fnp, alive,
                              current, wounds)
     return lost
@@ -447,7 +453,7 @@ def _save_and_inflict(state, b, to_save, command, plan, counts, alive, current, 
     saves = plan.saves
     damage_maps = plan.damage_maps
     groups = plan.groups
-    cdfs = plan.cdfs
+    thresholds = plan.thresholds
     guides = plan.guides
     g0 = _first_alive(alive)
     for face in range(7):
@@ -468,7 +474,7 @@ def _save_and_inflict(state, b, to_save, command, plan, counts, alive, current, 
             if g < 0:
                 break
             if saves[b, g, SAVE_FAILS, face]:
-                raw, command = _damage_with_command_reroll(state, batch, cdfs, guides, b,
+                raw, command = _damage_with_command_reroll(state, batch, thresholds, guides, b,
                                                            command)
                 lost += _lose_wounds(state, g, damage_maps[b, NORMAL_DAMAGE, raw],
                                      groups[g, batch[b, FNP_COLUMN]], alive, current, wounds)
@@ -480,14 +486,14 @@ def _held_mortals(state, pending, n_pending, command, plan, alive, current, woun
     """[DEVASTATING WOUNDS] mortal wounds held to the end of the attacks (pairs of batch and
     Feel No Pain column in ``pending``), their Damage rolled now (2.2): wounds lost."""
     dw_spill, batch, damage_maps, groups = plan.dw_spill, plan.batch, plan.damage_maps, plan.groups
-    cdfs, guides = plan.cdfs, plan.guides
+    thresholds, guides = plan.thresholds, plan.guides
     lost = 0
     for i in range(n_pending):
         if _first_alive(alive) < 0:
             break
         b = pending[2 * i]
         fnp_column = pending[2 * i + 1]
-        damage, command = _mortal_damage(state, b, command, batch, damage_maps, cdfs,
+        damage, command = _mortal_damage(state, b, command, batch, damage_maps, thresholds,
                                          guides)
         if dw_spill:
             lost += _spill_mortals(state, damage, fnp_column, groups, alive, current, wounds)
@@ -498,10 +504,10 @@ def _held_mortals(state, pending, n_pending, command, plan, alive, current, woun
 
 
 @inline_kernel
-def _mortal_damage(state, b, command, batch, damage_maps, cdfs, guides):
+def _mortal_damage(state, b, command, batch, damage_maps, thresholds, guides):
     """One [DEVASTATING WOUNDS] critical wound's Damage roll, after the Command Re-roll if
     it is below average: (mortal wounds, Command Re-roll still in hand)."""
-    raw, command = _damage_with_command_reroll(state, batch, cdfs, guides, b, command)
+    raw, command = _damage_with_command_reroll(state, batch, thresholds, guides, b, command)
     return damage_maps[b, MORTAL_DAMAGE, raw], command
 
 
@@ -516,7 +522,7 @@ def _devastating_wounds(state, b, devastating, command, plan, pending, n_pending
     batch = plan.batch
     damage_maps = plan.damage_maps
     groups = plan.groups
-    cdfs = plan.cdfs
+    thresholds = plan.thresholds
     guides = plan.guides
     lost = 0
     if (groups.shape[0] == 1 and not dw_at_unit_end and not dw_spill
@@ -534,7 +540,7 @@ def _devastating_wounds(state, b, devastating, command, plan, pending, n_pending
             pending[2 * n_pending + 1] = fnp_column
             n_pending += 1
             continue
-        damage, command = _mortal_damage(state, b, command, batch, damage_maps, cdfs,
+        damage, command = _mortal_damage(state, b, command, batch, damage_maps, thresholds,
                                          guides)
         if dw_spill:
             lost += _spill_mortals(state, damage, fnp_column, groups, alive, current, wounds)

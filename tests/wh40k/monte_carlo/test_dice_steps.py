@@ -4,7 +4,7 @@ import numpy as np
 
 from mathhammer.core.jit import kernel
 from mathhammer.core.rng import scripted_dice_used, scripted_stream, seed_streams
-from mathhammer.core.sampling import guide_tables
+from mathhammer.core.sampling import draw_thresholds, guide_tables
 from mathhammer.wh40k.monte_carlo.dice_steps import (count_guided, count_outcomes, draw_from_cdf,
                                                      draw_guided, roll_classified,
                                                      roll_classified_command,
@@ -70,9 +70,10 @@ def test_roll_with_lowest_die_again():
 
 
 @kernel
-def _plain_and_guided_draws(state, cdfs, guides, tables, out):
-    """Each (table, row) draw twice from the same stream position: searched from 0, then
-    from the guide; the pair of counts of each table's crit and rest rows too."""
+def _plain_and_guided_draws(state, cdfs, thresholds, guides, tables, out):
+    """Each (table, row) draw twice from the same stream position: a float searched from 0,
+    then integer bits from the guide; the pair of counts of each table's crit and rest rows
+    too."""
     saved = state.copy()
     i = 0
     for t in range(cdfs.shape[1]):
@@ -83,7 +84,7 @@ def _plain_and_guided_draws(state, cdfs, guides, tables, out):
             out[i, 2] = state[0]
             for w in range(state.shape[0]):
                 state[w] = saved[w]
-            out[i, 1] = draw_guided(state, cdfs, guides, np.int64(0), t, row, row)
+            out[i, 1] = draw_guided(state, thresholds, guides, np.int64(0), t, row, row)
             out[i, 3] = state[0]
             i += 1
     for t in range(tables.shape[0]):
@@ -93,7 +94,8 @@ def _plain_and_guided_draws(state, cdfs, guides, tables, out):
         a, b = count_outcomes(state, n, cdfs, np.int64(0), tables[t, 0], tables[t, 1])
         for w in range(state.shape[0]):
             state[w] = saved[w]
-        c, d = count_guided(state, n, cdfs, guides, np.int64(0), tables[t, 0], tables[t, 1])
+        c, d = count_guided(state, n, thresholds, guides, np.int64(0), tables[t, 0],
+                            tables[t, 1])
         out[i, 0], out[i, 1], out[i, 2], out[i, 3] = a * 1000 + b, c * 1000 + d, 0, 0
         i += 1
 
@@ -106,7 +108,7 @@ def test_guided_draws_give_the_same_counts_and_leave_the_same_stream():
     plan = GAME.compile(['4x Heavy bolter: 36" A3 BS4+ S5 AP-1 D2 [SUSTAINED HITS 1]'],
                         "10x Intercessor: T4 Sv3+ W2 [INFANTRY]").plan
     cdfs = plan.count_cdfs
-    guides = guide_tables(cdfs)
+    guides, thresholds = guide_tables(cdfs), draw_thresholds(cdfs)
     rows = cdfs.shape[1] * cdfs.shape[2]
     tables = np.array([[t, t + 1, n] for t in range(cdfs.shape[1] - 1)
                        for n in range(cdfs.shape[2])], dtype=np.int64)
@@ -114,7 +116,7 @@ def test_guided_draws_give_the_same_counts_and_leave_the_same_stream():
     seen = set()
     for _ in range(400):
         out = np.zeros((rows + len(tables), 4), dtype=np.int64)
-        _plain_and_guided_draws(state, cdfs, guides, tables, out)
+        _plain_and_guided_draws(state, cdfs, thresholds, guides, tables, out)
         assert (out[:, 0] == out[:, 1]).all() and (out[:, 2] == out[:, 3]).all()
         seen.update(out[:rows, 0].tolist())
     assert len(seen) > 10   # the draws spread over many counts, not one
