@@ -208,7 +208,8 @@ def run_monte_carlo(plan: CompiledPlan, trials: int, seed: int | np.random.SeedS
 
     compile_helpers_alongside()   # first: on a cold cache, the helpers compile meanwhile
     from mathhammer.core.threads import run_shares, thread_count
-    from mathhammer.wh40k.monte_carlo.kernels import Histograms, Scratch, run_chunks
+    from mathhammer.wh40k.monte_carlo.kernels import (Histograms, Scratch, run_chain_chunks,
+                                                      run_chunks)
 
     from mathhammer.core.rng import chunk_streams   # numba: loaded when a run starts
 
@@ -218,14 +219,15 @@ def run_monte_carlo(plan: CompiledPlan, trials: int, seed: int | np.random.SeedS
     max_pending = sum(plan.max_dice(b) for b in range(plan.n_batches)) * 7 \
         if plan.dw_at_unit_end else 1
     n_groups = plan.groups.shape[0]
+    kernel = run_chain_chunks if plan.chains_only else run_chunks   # the same bits
 
     def share(first: int, step: int) -> None:
         # The thread's own copies of the tables and scratch: the kernel cannot allocate.
         scratch = Scratch(_scratch(streams.shape[1], np.uint64), _scratch(n_groups),
                           _scratch(n_groups), _scratch(n_groups), _scratch(7),
                           _scratch(2 * max_pending))
-        run_chunks(first, step, streams, per_chunk, plan.kernel_arrays(), hists,
-                   Histograms(*(_scratch(n) for n in sizes)), scratch)
+        kernel(first, step, streams, per_chunk, plan.kernel_arrays(), hists,
+               Histograms(*(_scratch(n) for n in sizes)), scratch)
 
     watch(lambda: run_shares(share, thread_count(chunks)), lambda: hists.models.sum(), trials,
           "simulate", progress=progress)

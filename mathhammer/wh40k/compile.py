@@ -23,9 +23,10 @@ from mathhammer.core.sampling import draw_thresholds, guide_tables
 from mathhammer.errors import OptionError, UnsupportedError
 from mathhammer.wh40k import abilities as ab
 from mathhammer.wh40k.dice_laws import max_attack_dice
-from mathhammer.wh40k.plan_columns import (AUTO_HIT, BONUS_COUNT, BONUS_DICE, BONUS_SIDES,
+from mathhammer.wh40k.plan_columns import (AUTO_HIT, BONUS_COUNT, BONUS_DICE, BONUS_SIDES, CHAIN,
                                            COMMAND_CODES, COUNT_TABLES, D_TABLE, DAMAGE_ROLLS,
-                                           G_MODELS, G_WOUNDS, SHORTCUT_COLUMNS, Sampling)
+                                           DEVASTATING, DICE_TABLE, FIXED_DICE, G_MODELS,
+                                           G_WOUNDS, NO_CHAIN, SHORTCUT_COLUMNS, Sampling)
 from mathhammer.wh40k.profiles import Modifiers, Rules, Situation, TargetProfile, Weapon
 from mathhammer.wh40k.sampling_tables import batch_shortcuts, count_tables, table_size
 from mathhammer.wh40k.weapon_tables import Defender, batch_tables
@@ -117,6 +118,23 @@ class CompiledPlan:
         search of each row of :attr:`count_cdfs` starts
         (:func:`~mathhammer.core.sampling.guide_tables`), built on first use."""
         return guide_tables(self.count_cdfs)
+
+    @property
+    def chains_only(self) -> bool:
+        """Whether every batch takes a chain shortcut (``CHAIN`` of :attr:`shortcuts`), its
+        attack dice fixed within the tables or drawn from them, against one group with every
+        shortcut allowed, no Command Re-roll and no [DEVASTATING WOUNDS] mortal wounds held
+        to the end of the attacks: then the Monte Carlo kernel's short trial loop
+        (``run_chain_chunks``) resolves the plan as the whole one would, bit for bit."""
+        if (self.use_counts != Sampling.EVERY_SHORTCUT or self.command_reroll
+                or self.groups.shape[0] != 1):
+            return False
+        if self.dw_at_unit_end and self.batch[:, DEVASTATING].any():
+            return False
+        fixed = self.shortcuts[:, FIXED_DICE]
+        dice_known = np.where(fixed >= 0, fixed <= self.count_limit,
+                              self.shortcuts[:, DICE_TABLE] == 1)
+        return bool((dice_known & (self.shortcuts[:, CHAIN] != NO_CHAIN)).all())
 
     @property
     def count_limit(self) -> int:

@@ -121,13 +121,14 @@ def simulate_from_exact(weapons: Any, target: Any, *, trials: int, seed: Any,
 
 
 def kernels_compiled() -> bool:
-    """Whether numba's cache holds the 40k simulation kernel (a first run compiles it).
+    """Whether numba's cache holds both trial loops of the 40k simulation kernel (a first
+    run compiles the one it needs; ``mathhammer warmup`` compiles both).
 
-    Reads whether the kernel's cache index exists, without loading or compiling anything;
+    Reads whether the kernels' cache indexes exist, without loading or compiling anything;
     when that cannot be told (another numba, a cache numba cannot write), answers True so
     that the kernel runs as always.
     """
     from mathhammer.core.jit import is_cached
-    from mathhammer.wh40k.monte_carlo.kernels import run_chunks
+    from mathhammer.wh40k.monte_carlo.kernels import run_chain_chunks, run_chunks
 
-    return is_cached(run_chunks)
+    return is_cached(run_chunks) and is_cached(run_chain_chunks)

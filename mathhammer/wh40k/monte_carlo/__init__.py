@@ -8,7 +8,8 @@ reads. Modules:
 - :mod:`.dice_steps`: one roll of a pool, die by die or as counts (shared with the
   whole-unit kernels of :mod:`mathhammer.wh40k.scenario`);
 - :mod:`.kernels`: the attack sequence, trial by trial, into per-chunk histograms
-  (:func:`run_chunks`, :class:`Histograms`, :class:`Scratch`);
+  (:func:`run_chunks`, and :func:`run_chain_chunks` for plans every batch of which takes a
+  chain shortcut; :class:`Histograms`, :class:`Scratch`);
 - :mod:`.cold_compile` and :mod:`.helper_recording`: on a cold cache, the kernel's helpers
   compiled in a second process meanwhile, from their recorded argument types.
 
@@ -23,6 +24,7 @@ from mathhammer.core.lazy import lazy_names
 
 _LAZY = {
     "run_chunks": "mathhammer.wh40k.monte_carlo.kernels",
+    "run_chain_chunks": "mathhammer.wh40k.monte_carlo.kernels",
     "Histograms": "mathhammer.wh40k.monte_carlo.kernels",
     "Scratch": "mathhammer.wh40k.monte_carlo.kernels",
 }

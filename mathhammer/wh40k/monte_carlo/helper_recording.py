@@ -4,9 +4,9 @@ helper's arguments)::
 
     python -m mathhammer.wh40k.monte_carlo.helper_recording [FILE]
 
-re-runs itself with an empty numba cache, compiles the kernel on a small question and writes
-the helpers it compiled, last called first, to the package's ``helper_signatures.pickle``
-(or ``FILE``).
+re-runs itself with an empty numba cache, compiles the kernel's two trial loops on two small
+questions and writes the helpers they compiled, last called first, to the package's
+``helper_signatures.pickle`` (or ``FILE``).
 """
 
 from __future__ import annotations
@@ -24,10 +24,13 @@ def record_helpers(path: Path = HELPER_FILE) -> int:
     from mathhammer.core.helper_compile import write_recorded_helpers
     from mathhammer.wh40k.api import simulate
 
-    return write_recorded_helpers(
-        lambda: simulate('Rifle: 24" A2 BS3+ S4 AP-1 D1', "2x Trooper: T4 Sv3+ W2", trials=64,
-                         seed=0, progress=False),
-        path, _MODULE.split(".")[0] + ".")
+    def both_trial_loops() -> None:   # run_chain_chunks, then run_chunks (no chain)
+        for abilities in ("", " [SUSTAINED HITS 1, LETHAL HITS]"):
+            simulate(f'Rifle: 24" A2 BS3+ S4 AP-1 D1{abilities}', "2x Trooper: T4 Sv3+ W2",
+                     trials=64, seed=0, progress=False)
+
+    return write_recorded_helpers(both_trial_loops, path, _MODULE.split(".")[0] + ".",
+                                  leave_out=frozenset({"run_chunks", "run_chain_chunks"}))
 
 
 def main() -> None:

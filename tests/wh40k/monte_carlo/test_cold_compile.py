@@ -55,7 +55,7 @@ def test_a_kernel_with_helpers_from_the_other_process_gives_the_same_bits(tmp_pa
     env = cache_with_helpers(tmp_path, HELPER_FILE)
     answer, compiled = run_with(env, _SIMULATE_AFTER, WEAPON, TARGET)
     helpers = {name for _, name, _, _ in _entries(HELPER_FILE)}
-    assert "run_chunks" in compiled and not helpers & set(compiled)
+    assert "run_chain_chunks" in compiled and not helpers & set(compiled)   # a chain plan
 
     here = simulate(WEAPON, TARGET, trials=20000, seed=7, progress=False)   # this session's
     assert json.loads(answer) == [here.pmf(name).tolist() for name in here.outcomes]

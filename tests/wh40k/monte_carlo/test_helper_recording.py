@@ -24,6 +24,9 @@ def test_the_shipped_signatures_are_the_ones_the_kernel_compiles_today(tmp_path)
     assert done.returncode == 0, done.stderr[-2000:]
     assert _entries(fresh) == _entries(HELPER_FILE)
     names = [name for _, name, _, _ in _entries(HELPER_FILE)]
-    # last called first: the chunk's end first, its start (the kernel's first call) last
-    assert names[0] == "_store_chunk" and names[-1] == "_start_chunk"
-    assert len(set(names)) == len(names) and "run_chunks" not in names
+    # last called first: the chain loop's start (the first call of all) last; then the whole
+    # loop's helpers the chain loop does not call, its hit and wound rolls among them
+    assert names[-1] == "_start_chunk" and "_store_chunk" in names
+    assert names.index("roll_classified") < names.index("draw_guided")
+    assert len(set(names)) == len(names)
+    assert "run_chunks" not in names and "run_chain_chunks" not in names

@@ -204,3 +204,51 @@ def test_wound_dice_table_of_sustained_hits_is_exact():
         brute[sum(0 if f <= 3 else 1 if f <= 5 else 3 for f in faces)] += 1 / 6 ** 3
     cdf = plan.count_cdfs[0, WOUND_DICE, 0, :10]
     assert np.allclose(cdf, np.cumsum(brute), atol=1e-15)
+
+
+def _run_kernel(kernel, plan, trials, seed):
+    """One thread's share of every chunk through ``kernel``, as run_monte_carlo runs it."""
+    from mathhammer.core.rng import chunk_streams
+    from mathhammer.wh40k.api import _scratch
+    from mathhammer.wh40k.monte_carlo.kernels import Histograms, Scratch
+
+    streams, per_chunk = chunk_streams(trials, seed, 64)
+    sizes = (plan.total_wounds + 1, plan.total_models + 1, plan.max_hazard_mortals + 1)
+    hists = Histograms(*(np.zeros((64, n), dtype=np.int64) for n in sizes))
+    n = plan.groups.shape[0]
+    scratch = Scratch(_scratch(streams.shape[1], np.uint64), _scratch(n), _scratch(n),
+                      _scratch(n), _scratch(7), _scratch(2))
+    kernel(0, 1, streams, per_chunk, plan.kernel_arrays(), hists,
+           Histograms(*(_scratch(k) for k in sizes)), scratch)
+    return hists
+
+
+def test_the_chain_loop_gives_the_bits_of_the_whole_kernel():
+    from mathhammer.wh40k.monte_carlo.kernels import run_chain_chunks, run_chunks
+
+    chains = 0
+    for weapon, target, options in ONE_STEP_CASES + [
+            ('3x Plasma: 24" A2 BS3+ S8 AP-3 D2 [HAZARDOUS]', "5x T5 Sv3+ W3", {})]:
+        plan = GAME.compile(weapon, target, **options).plan
+        if not plan.chains_only:
+            continue
+        chains += 1
+        whole = _run_kernel(run_chunks, plan, 20_000, 4)
+        short = _run_kernel(run_chain_chunks, plan, 20_000, 4)
+        assert all(np.array_equal(a, b) for a, b in zip(whole, short)), weapon
+    assert chains >= 12   # random attacks, FNP kills, random damage, sustained, devastating
+
+
+def test_which_plans_the_chain_loop_takes():
+    def chains_only(case, **more):
+        return GAME.compile(case[0], case[1], **{**case[2], **more}).plan.chains_only
+
+    assert chains_only(CASES[0]) and chains_only(CASES[5]) and chains_only(CASES[7])
+    assert chains_only(CASES[10])                                   # sustained, devastating
+    assert not chains_only(CASES[1])                                # sustained + lethal hits
+    assert not chains_only(CASES[4])                                # beyond the tables
+    assert not chains_only(CASES[11])                               # mortal wounds held
+    assert not chains_only(CASES[0], command_reroll="hit")          # every die rolled
+    plan = GAME.compile(*CASES[0][:2]).plan
+    two_groups = dataclasses.replace(plan, groups=np.repeat(plan.groups, 2, axis=0))
+    assert plan.chains_only and not two_groups.chains_only
