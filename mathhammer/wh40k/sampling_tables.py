@@ -10,12 +10,13 @@ from mathhammer.wh40k.dice_laws import (
 )
 from mathhammer.wh40k.plan_columns import (
     ATTACK_DICE, AUTO_HIT, A_CONST, A_COUNT, BONUS_COUNT, BONUS_DICE, CHAIN, CHAIN_KILLS,
-    CHAIN_SPLIT, CHAIN_SUSTAINED, COUNT_TABLES, CRIT_HITS, CRIT_WOUNDS, DEVASTATING, DEV_OF_DICE,
-    DICE_TABLE, D_CONST, D_COUNT, D_TABLE, FAILED_OF_REST, FAILED_SAVES, FIXED_DAMAGE, FIXED_DICE,
-    FNP_COLUMN, FNP_MORTAL_COLUMN, G_WOUNDS, HITS_OF_REST, HIT_CLASS, HIT_REROLL,
-    KILLS_OF_ATTACKS, KILLS_OF_FAILED, LETHAL, MORTAL_DAMAGE, NORMAL_DAMAGE, NO_FNP, N_WEAPONS,
-    RF_CONST, RF_COUNT, SAVE_FAILS, SAVE_REROLL, SHORTCUT_COLUMNS, SUS_CONST, SUS_COUNT,
-    SUS_SIDES, WOUNDS_OF_REST, WOUND_CLASS, WOUND_DICE, WOUND_REROLL
+    CHAIN_SPLIT, CHAIN_SUSTAINED, COUNT_TABLES, CRIT_HITS, CRIT_WOUNDS, DAMAGE_RECIPROCAL,
+    DEVASTATING, DEV_OF_DICE, DICE_TABLE, D_CONST, D_COUNT, D_TABLE, FAILED_OF_REST,
+    FAILED_SAVES, FIXED_DAMAGE, FIXED_DICE, FNP_COLUMN, FNP_MORTAL_COLUMN, G_WOUNDS,
+    HITS_OF_REST, HIT_CLASS, HIT_REROLL, KILL_RECIPROCAL, KILLS_OF_ATTACKS, KILLS_OF_FAILED,
+    LETHAL, MORTAL_DAMAGE, NORMAL_DAMAGE, NO_FNP, N_WEAPONS, RF_CONST, RF_COUNT, SAVE_FAILS,
+    SAVE_REROLL, SHORTCUT_COLUMNS, SUS_CONST, SUS_COUNT, SUS_SIDES, WOUNDS_OF_REST, WOUND_CLASS,
+    WOUND_DICE, WOUND_REROLL
 )
 
 
@@ -139,6 +140,9 @@ def batch_shortcuts(rows: list[list[int]], groups: np.ndarray, limit: int,
     held to the end of the attacks, not spilling: ``mortals_at_once``); else 0. Then every
     one of them does the same to the model it reaches, in any order, and the kernel
     allocates them all in one step (a thunder-hammer trial 39 -> 25 ns).
+    ``DAMAGE_RECIPROCAL`` and ``KILL_RECIPROCAL``, when that damage is below the group's W
+    and W plus the damage is below ``2**16``: ``ceil(2**32 / damage)`` and ``ceil(2**32 /
+    ceil(W / damage))``, with which the kernel multiplies instead of dividing; else 0.
     """
     out = np.zeros((len(rows), SHORTCUT_COLUMNS), dtype=np.int64)
     one_group = groups.shape[0] == 1
@@ -150,7 +154,11 @@ def batch_shortcuts(rows: list[list[int]], groups: np.ndarray, limit: int,
             out[b, DICE_TABLE] = int(max_attack_dice(row) <= limit)
         if not one_group:
             continue
-        out[b, FIXED_DAMAGE] = _fixed_damage(row, groups, damage_maps[b], mortals_at_once)
+        damage = _fixed_damage(row, groups, damage_maps[b], mortals_at_once)
+        out[b, FIXED_DAMAGE] = damage
+        if 0 < damage < groups[0, G_WOUNDS] and groups[0, G_WOUNDS] + damage < 2 ** 16:
+            out[b, DAMAGE_RECIPROCAL] = -(-2 ** 32 // damage)
+            out[b, KILL_RECIPROCAL] = -(-2 ** 32 // -(-int(groups[0, G_WOUNDS]) // damage))
         sustained = row[SUS_COUNT] > 0 or row[SUS_CONST] > 0
         if not sustained:
             crit_free = not row[LETHAL] and not row[DEVASTATING]

@@ -5,10 +5,11 @@ import pytest
 
 from mathhammer.wh40k.plan_columns import (A_CONST, A_COUNT, A_SIDES, AUTO_HIT, BATCH_COLUMNS,
                                            CHAIN, CHAIN_KILLS, CHAIN_SPLIT, CHAIN_SUSTAINED,
-                                           D_CONST, D_COUNT, D_SIDES, D_TABLE, DEVASTATING,
-                                           DICE_TABLE, FIXED_DAMAGE, FIXED_DICE, FNP_COLUMN,
+                                           D_CONST, D_COUNT, D_SIDES, D_TABLE,
+                                           DAMAGE_RECIPROCAL, DEVASTATING, DICE_TABLE,
+                                           FIXED_DAMAGE, FIXED_DICE, FNP_COLUMN,
                                            FNP_MORTAL_COLUMN, G_FNP, G_FNP_MORTAL, G_WOUNDS,
-                                           LETHAL, N_WEAPONS, NO_CHAIN, NO_FNP,
+                                           KILL_RECIPROCAL, LETHAL, N_WEAPONS, NO_CHAIN, NO_FNP,
                                            SUS_CONST, SUS_COUNT)
 from mathhammer.wh40k.sampling_tables import batch_shortcuts as _batch_shortcuts
 from mathhammer.wh40k.sampling_tables import split_probabilities, table_size
@@ -97,3 +98,29 @@ def test_fixed_damage_only_where_every_failure_and_mortal_wound_does_the_same():
     assert fixed_damage(damage_maps=reduced) == 1
     assert fixed_damage(damage_maps=reduced, dev=1) == 0
     assert fixed_damage(target=groups(3, count=2)) == 0            # two allocation groups
+
+
+def test_the_reciprocals_only_for_damage_below_w_and_small_numbers():
+    def columns(wounds, damage):
+        one = row(n=5, a_const=3, d_const=damage, fnp_column=G_FNP)
+        out = batch_shortcuts([one], groups(wounds), 256,
+                              np.tile(np.arange(damage + 1), (1, 2, 1)))
+        return out[0, [FIXED_DAMAGE, DAMAGE_RECIPROCAL, KILL_RECIPROCAL]].tolist()
+
+    assert columns(3, 2) == [2, 2 ** 31, 2 ** 31]            # two attacks a model
+    assert columns(10, 3) == [3, 1431655766, 2 ** 30]        # ceil(2**32 / 3); 4 attacks
+    assert columns(2, 2) == [2, 0, 0] and columns(1, 3) == [3, 0, 0]   # a model an attack
+    assert columns(2 ** 16 - 3, 3) == [3, 0, 0]              # past 2**16: it divides
+
+
+def test_multiplying_by_the_reciprocal_divides_exactly_below_2_16():
+    # x * ceil(2**32 / n) >> 32 == x // n for every n < 2**16 at the x < 2**16 where the
+    # rounding of the reciprocal weighs most (the largest x of remainder n - 1), and 2**16 - 1
+    n = np.arange(1, 2 ** 16, dtype=np.int64)
+    reciprocal = -(-2 ** 32 // n)
+    for x in ((2 ** 16 - 1) // n * n - 1, np.full_like(n, 2 ** 16 - 1), n - 1, n, 2 * n - 1):
+        ok = (x >= 0) & (x < 2 ** 16)
+        assert ((x * reciprocal >> 32) == x // n)[ok].all()
+    # the bound matters: far past it the same reciprocals fail
+    far = (2 ** 24 - 1) // n * n - 1
+    assert not ((far * reciprocal >> 32) == far // n).all()

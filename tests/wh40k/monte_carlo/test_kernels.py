@@ -101,17 +101,32 @@ def _sequential(failed, damage, alive, current, wounds):
     return lost, alive, current
 
 
+def _reciprocals(damage, wounds):
+    """The shortcut's reciprocals (sampling_tables.batch_shortcuts), or zeros where it sets
+    none."""
+    if not 0 < damage < wounds or wounds + damage >= 2 ** 16:
+        return (0, 0)
+    return (-(-2 ** 32 // damage), -(-2 ** 32 // -(-wounds // damage)))
+
+
+def _compiled_allocation():
+    import numba
+
+    from mathhammer.wh40k.monte_carlo.kernels import _allocate_fixed
+
+    @numba.njit
+    def allocate(failed, damage, alive, current, wounds, damage_reciprocal, kill_reciprocal):
+        return _allocate_fixed(failed, damage, alive, current, wounds,
+                               (damage_reciprocal, kill_reciprocal))   # called from Python
+
+    return allocate
+
+
 def test_fixed_damage_allocation_shortcut_matches_one_at_a_time():
     from hypothesis import given, settings
     from hypothesis import strategies as st
 
-    import numba
-
-    from mathhammer.wh40k.monte_carlo.kernels import _allocate_fixed as inlined
-
-    @numba.njit
-    def _allocate_fixed(failed, damage, alive, current, wounds):   # called from Python
-        return inlined(failed, damage, alive, current, wounds)
+    allocate = _compiled_allocation()
 
     @settings(deadline=None, max_examples=400)
     @given(failed=st.integers(0, 40), damage=st.integers(1, 8), wounds=st.integers(1, 12),
@@ -119,8 +134,32 @@ def test_fixed_damage_allocation_shortcut_matches_one_at_a_time():
     def check(failed, damage, wounds, alive, data):
         current = data.draw(st.integers(1, wounds))
         current = current if alive else wounds
-        assert _allocate_fixed(failed, damage, alive, current, wounds) == \
-            _sequential(failed, damage, alive, current, wounds)
+        expected = _sequential(failed, damage, alive, current, wounds)
+        assert allocate(failed, damage, alive, current, wounds, 0, 0) == expected
+        assert allocate(failed, damage, alive, current, wounds,
+                        *_reciprocals(damage, wounds)) == expected
+
+    check()
+
+
+def test_the_reciprocals_divide_exactly_wherever_the_shortcut_sets_them():
+    # large damage, W and counts: multiplying by the reciprocals against dividing (which the
+    # test above checks against allocating one attack at a time)
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    allocate = _compiled_allocation()
+
+    @settings(deadline=None, max_examples=600)
+    @given(damage=st.integers(1, 2 ** 15 - 1), data=st.data(), alive=st.integers(1, 2 ** 20),
+           failed=st.one_of(st.integers(0, 600), st.integers(0, 2 ** 18)))
+    def check(damage, data, alive, failed):
+        wounds = data.draw(st.integers(damage + 1, 2 ** 16 - damage - 1))
+        current = data.draw(st.one_of(st.just(wounds), st.integers(1, wounds)))
+        reciprocals = _reciprocals(damage, wounds)
+        assert reciprocals != (0, 0)
+        assert allocate(failed, damage, alive, current, wounds, *reciprocals) == \
+            allocate(failed, damage, alive, current, wounds, 0, 0)
 
     check()
 
@@ -132,15 +171,16 @@ def test_shortcuts_are_taken_only_where_no_critical_or_group_matters():
         plan = GAME.compile(case[0], case[1], **case[2]).plan
         return plan.shortcuts[0].tolist()
 
-    # [fixed attack dice or -1, chain, attack-dice table, fixed damage in one step or 0]
-    assert shortcuts(CASES[0]) == [20, CHAIN_SPLIT, 0, 1]        # 10 rifles x A2
+    # [fixed attack dice or -1, chain, attack-dice table, fixed damage in one step or 0,
+    #  its two reciprocals for damage below W]
+    assert shortcuts(CASES[0]) == [20, CHAIN_SPLIT, 0, 1, 0, 0]  # 10 rifles x A2
     assert shortcuts(CASES[1])[1] == NO_CHAIN                    # sustained + lethal hits
     assert shortcuts(CASES[2])[1] == CHAIN_SPLIT                 # devastating wounds
-    assert shortcuts(CASES[5]) == [-1, CHAIN_KILLS, 1, 0]        # 10 x AD6, W1 FNP5+
-    assert shortcuts(CASES[7]) == [2, CHAIN_SPLIT, 0, 0]         # random damage still chains
+    assert shortcuts(CASES[5]) == [-1, CHAIN_KILLS, 1, 0, 0, 0]  # 10 x AD6, W1 FNP5+
+    assert shortcuts(CASES[7]) == [2, CHAIN_SPLIT, 0, 0, 0, 0]   # random damage still chains
     assert shortcuts(CASES[8])[1] == CHAIN_SPLIT                 # lethal hits alone
     assert shortcuts(CASES[9])[1] == CHAIN_SPLIT
-    assert shortcuts(CASES[10]) == [12, CHAIN_SUSTAINED, 0, 2]
+    assert shortcuts(CASES[10]) == [12, CHAIN_SUSTAINED, 0, 2, 2 ** 31, 2 ** 31]  # D2, W3
     assert shortcuts(CASES[11])[3] == 0                          # mortal wounds held to the end
 
 
