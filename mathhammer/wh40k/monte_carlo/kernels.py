@@ -166,6 +166,16 @@ NO_RECIPROCALS = (np.int64(0), np.int64(0))
 
 
 @inline_kernel
+def _in_one_step(count, b, shortcuts, alive, current, wounds):
+    """``count`` failed saves and [DEVASTATING WOUNDS] mortal wounds of batch ``b``, all of
+    its ``FIXED_DAMAGE``, against the one group, allocated together: wounds lost."""
+    lost, alive[0], current[0] = _allocate_fixed(
+        count, shortcuts[b, FIXED_DAMAGE], alive[0], current[0], wounds[0],
+        (shortcuts[b, DAMAGE_RECIPROCAL], shortcuts[b, KILL_RECIPROCAL]))
+    return lost
+
+
+@inline_kernel
 def _mortal_target(alive, current, wounds):
     """06.02: a model that has lost wounds first, else the first group with a model left."""
     for g in range(alive.shape[0]):
@@ -371,13 +381,9 @@ def run_chunks(first, step, streams, trials_per_chunk, plan, hists, local, scrat
                         failed = binomial_guided(state, thresholds, guides, b, FAILED_SAVES,
                                                  to_save)
                         to_save = 0
-                if failed >= 0 and shortcuts[b, FIXED_DAMAGE] > 0:
-                    # The failures and mortal wounds all do the same fixed damage: one step.
-                    lost, alive[0], current[0] = _allocate_fixed(
-                        failed + devastating, shortcuts[b, FIXED_DAMAGE], alive[0], current[0],
-                        wounds[0], (shortcuts[b, DAMAGE_RECIPROCAL],
-                                    shortcuts[b, KILL_RECIPROCAL]))
-                    lost_total += lost
+                if failed >= 0 and shortcuts[b, FIXED_DAMAGE] > 0:   # the same fixed damage
+                    lost_total += _in_one_step(failed + devastating, b, shortcuts, alive,
+                                               current, wounds)
                     continue
                 if failed > 0:
                     lost_total += _inflict_failed_saves(state, b, failed, batch, damage_maps,
@@ -445,12 +451,9 @@ def run_chain_chunks(first, step, streams, trials_per_chunk, plan, hists, local,
                                                   dice)
                 failed = binomial_guided(state, thresholds, guides, b, FAILED_OF_REST,
                                          dice - devastating)
-                if shortcuts[b, FIXED_DAMAGE] > 0:
-                    lost, alive[0], current[0] = _allocate_fixed(
-                        failed + devastating, shortcuts[b, FIXED_DAMAGE], alive[0], current[0],
-                        wounds[0], (shortcuts[b, DAMAGE_RECIPROCAL],
-                                    shortcuts[b, KILL_RECIPROCAL]))
-                    lost_total += lost
+                if shortcuts[b, FIXED_DAMAGE] > 0:   # the same fixed damage: one step
+                    lost_total += _in_one_step(failed + devastating, b, shortcuts, alive,
+                                               current, wounds)
                     continue
                 if failed > 0:
                     lost_total += _inflict_failed_saves(state, b, failed, batch, damage_maps,
