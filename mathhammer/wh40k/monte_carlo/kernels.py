@@ -18,12 +18,12 @@ import numpy as np
 from mathhammer.core.jit import inline_kernel, lean_kernel, step_kernel
 from mathhammer.core.rng import d6, roll_dice
 from mathhammer.wh40k.compile import (
+    ATTACK_DICE,
+    AUTO_HIT,
     A_CONST,
     A_COUNT,
     A_REROLL_BELOW,
     A_SIDES,
-    ATTACK_DICE,
-    AUTO_HIT,
     BONUS_COUNT,
     BONUS_DICE,
     BONUS_SIDES,
@@ -35,36 +35,36 @@ from mathhammer.wh40k.compile import (
     COMMAND_ONE_DIE,
     CRIT_HITS,
     CRIT_WOUNDS,
+    DAMAGE_RECIPROCAL,
+    DAMAGE_ROLLS,
+    DEVASTATING,
+    DEV_OF_DICE,
+    DICE_TABLE,
     D_CONST,
     D_COUNT,
     D_SIDES,
     D_TABLE,
-    DAMAGE_ROLLS,
-    FNP_COLUMN,
-    FNP_MORTAL_COLUMN,
-    DEV_OF_DICE,
-    DEVASTATING,
-    DICE_TABLE,
     EXTRA_CRIT,
     FAILED_OF_REST,
     FAILED_SAVES,
-    DAMAGE_RECIPROCAL,
     FIXED_DAMAGE,
     FIXED_DICE,
-    KILL_RECIPROCAL,
+    FNP_COLUMN,
+    FNP_MORTAL_COLUMN,
     G_MODELS,
     G_WOUNDS,
+    HITS_OF_REST,
     HIT_CLASS,
     HIT_REROLL,
-    HITS_OF_REST,
     KILLS_OF_ATTACKS,
     KILLS_OF_FAILED,
+    KILL_RECIPROCAL,
     LETHAL,
     MORTAL_DAMAGE,
-    N_WEAPONS,
+    NORMAL_DAMAGE,
     NO_CHAIN,
     NO_FNP,
-    NORMAL_DAMAGE,
+    N_WEAPONS,
     RF_CONST,
     RF_COUNT,
     RF_SIDES,
@@ -73,10 +73,10 @@ from mathhammer.wh40k.compile import (
     SUS_CONST,
     SUS_COUNT,
     SUS_SIDES,
+    WOUNDS_OF_REST,
     WOUND_CLASS,
     WOUND_DICE,
     WOUND_REROLL,
-    WOUNDS_OF_REST,
 )
 from mathhammer.wh40k.monte_carlo.dice_steps import (binomial_guided, count_guided, draw_guided,
                                                      roll_classified, roll_classified_command,
@@ -217,6 +217,20 @@ def _attack_dice(state, batch, b):
 
 
 @inline_kernel
+def _split_chain(state, b, dice, chain, batch, thresholds, guides, limit):
+    """A ``CHAIN_SPLIT`` or ``CHAIN_SUSTAINED`` batch's attack dice, split by draws into
+    [DEVASTATING WOUNDS] mortal wounds and failed saves (under ``CHAIN_SUSTAINED`` the wound
+    dice drawn first): (mortal wounds, failed saves)."""
+    if chain == CHAIN_SUSTAINED:
+        dice = draw_guided(state, thresholds, guides, b, WOUND_DICE, np.int64(0), limit)
+    devastating = np.int64(0)
+    if batch[b, DEVASTATING]:
+        devastating = binomial_guided(state, thresholds, guides, b, DEV_OF_DICE, dice)
+    failed = binomial_guided(state, thresholds, guides, b, FAILED_OF_REST, dice - devastating)
+    return devastating, failed
+
+
+@inline_kernel
 def _damage_once(state, batch, thresholds, guides, b):
     """Batch ``b``'s raw damage roll: its D dice, or a draw from its ``DAMAGE_ROLLS`` table
     (``D_TABLE``: a re-rolled Damage roll, a random [MELTA X])."""
@@ -329,14 +343,8 @@ def run_chunks(first, step, streams, trials_per_chunk, plan, hists, local, scrat
                     lost_total += kills
                     continue
                 if chain == CHAIN_SPLIT or chain == CHAIN_SUSTAINED:
-                    if chain == CHAIN_SUSTAINED:   # from here on, ``dice`` are wound dice
-                        dice = draw_guided(state, thresholds, guides, b, WOUND_DICE,
-                                           np.int64(0), limit)
-                    if batch[b, DEVASTATING]:
-                        devastating = binomial_guided(state, thresholds, guides, b,
-                                                      DEV_OF_DICE, dice)
-                    failed = binomial_guided(state, thresholds, guides, b, FAILED_OF_REST,
-                                             dice - devastating)
+                    devastating, failed = _split_chain(state, b, dice, chain, batch,
+                                                       thresholds, guides, limit)
                 else:
                     # Hit roll (05.01). scenario_kernels._resolve_batch repeats the hit and wound
                     # steps on purpose: a shared function measured 30-40% slower per small trial.
@@ -442,15 +450,8 @@ def run_chain_chunks(first, step, streams, trials_per_chunk, plan, hists, local,
                     alive[0] -= kills
                     lost_total += kills
                     continue
-                if chain == CHAIN_SUSTAINED:
-                    dice = draw_guided(state, thresholds, guides, b, WOUND_DICE, np.int64(0),
-                                       limit)
-                devastating = 0
-                if batch[b, DEVASTATING]:
-                    devastating = binomial_guided(state, thresholds, guides, b, DEV_OF_DICE,
-                                                  dice)
-                failed = binomial_guided(state, thresholds, guides, b, FAILED_OF_REST,
-                                         dice - devastating)
+                devastating, failed = _split_chain(state, b, dice, chain, batch, thresholds,
+                                                   guides, limit)
                 if shortcuts[b, FIXED_DAMAGE] > 0:   # the same fixed damage: one step
                     lost_total += _in_one_step(failed + devastating, b, shortcuts, alive,
                                                current, wounds)
