@@ -214,6 +214,12 @@ def _add_rule_switches(rules: Any, edition_default: int | None) -> None:
                             "the lowest die (default) or the whole roll")
 
 
+#: The buff flags; any of them given, the buffs are read (and refused when incomplete), so
+#: ``--attribution-plot`` without ``--attribution`` or a broken ``--buffs`` file is never
+#: silently ignored.
+_BUFF_FLAGS = ("buff", "buffs", "attribution", "attribution_plot")
+
+
 def options_from_args(args: argparse.Namespace) -> dict[str, Any]:
     """The keyword options of :func:`mathhammer.simulate` from parsed flags."""
     options = {
@@ -239,7 +245,7 @@ def options_from_args(args: argparse.Namespace) -> dict[str, Any]:
     }
     if args.edition is not None:
         options["edition"] = args.edition
-    if getattr(args, "buff", None) or getattr(args, "attribution", False):
+    if any(getattr(args, name, None) for name in _BUFF_FLAGS):
         options["buffs"] = buffs_from_args(args)
     if args.crit_hits != 6 and args.overwatch:
         raise OptionError("--crit-hits has no effect in overwatch (snap shooting hits and "

@@ -98,3 +98,30 @@ def test_a_bad_buff_file_answers_in_one_line(capsys, tmp_path):
     code, _, err = run(capsys, "exact", GUN, "--target", TARGET, "--buffs", str(path),
                        "--buff", "Oath")
     assert code != 0 and len(err.strip().splitlines()) == 1 and "bad.toml" in err
+
+
+def test_attribution_plot_without_attribution_is_refused(capsys, tmp_path):
+    """It wrote no chart and exited 0 when no --buff was given either."""
+    chart = tmp_path / "gains.png"
+    code, out, err = run(capsys, "exact", GUN, "--target", TARGET, "--attribution-plot",
+                         str(chart))
+    assert code == 2 and out == "" and not chart.exists()
+    assert err.strip() == ("mathhammer: error: --attribution-plot draws the --attribution "
+                           "table: add --attribution")
+
+
+@pytest.mark.parametrize("command", ["exact", "compare"])
+def test_a_broken_buff_file_without_a_buff_is_refused(capsys, tmp_path, command):
+    """A --buffs file that cannot be read was never opened when no --buff named a buff."""
+    broken = tmp_path / "broken.toml"
+    broken.write_bytes(b"\xc1[buffs]\n")
+    code, out, err = run(capsys, command, GUN, "--target", TARGET, "--buffs", str(broken))
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
+    assert f"buff file '{broken}' cannot be read" in err
+
+
+def test_a_buff_file_alone_is_read_and_changes_nothing(capsys, buff_file):
+    code, out, err = run(capsys, "exact", GUN, "--target", TARGET, "--buffs", buff_file,
+                         "--json")
+    assert code == 0 and err == ""
+    assert json.loads(out)["damage"]["mean"] == mh.exact([GUN], TARGET).mean("damage")
