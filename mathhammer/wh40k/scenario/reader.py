@@ -25,6 +25,7 @@ from mathhammer.wh40k.scenario.activations import Activation, WeaponChoice
 from mathhammer.wh40k.scenario.model import (MAX_ACTIVATIONS, MAX_ROUNDS, RULE_CHOICES,
                                              OpenChoices, Scenario, ScenarioRules,
                                              check_precision_pick, check_precision_pick_kind)
+from mathhammer.wh40k.scenario.toml_lines import canonical_lines
 from mathhammer.wh40k.scenario.units import CarriedWeapon, ModelGroup, Unit, attach
 
 
@@ -267,7 +268,7 @@ class _Locator:
 
     def __init__(self, text: str, source: str) -> None:
         self.lines = text.splitlines()
-        self.stripped = [line.strip() for line in self.lines]
+        self.stripped = canonical_lines(text)   # [units."A B"] read as [units.A B]
         self.source = source
         self._headers: dict[str, list[int]] = {}
 
@@ -282,10 +283,11 @@ class _Locator:
         return f"{self.source}:{line}" if line else self.source
 
     def _starts(self, prefix: str) -> list[int]:
-        """0-based numbers of the lines that start with ``prefix`` (found once per prefix)."""
+        """0-based numbers of the lines that start with ``prefix`` as a whole key (found once
+        per prefix): ``units.Boy`` is not the start of ``units.Boyz = ...``."""
         if prefix not in self._headers:
             self._headers[prefix] = [i for i, text in enumerate(self.stripped)
-                                     if text.startswith(prefix)]
+                                     if _starts_with_key(text, prefix)]
         return self._headers[prefix]
 
     def _find(self, anchor, needle) -> int | None:
@@ -306,6 +308,12 @@ class _Locator:
                 if needle in self.lines[i]:
                     return i + 1
         return start + 1 if anchor is not None else None
+
+
+def _starts_with_key(line: str, key: str) -> bool:
+    """Whether canonical ``line`` starts with the header or whole dotted ``key``."""
+    return line.startswith(key) and (key.endswith("]") or line[len(key):len(key) + 1] in
+                                     ("", " ", "."))
 
 
 def _check_keys(spec: dict, allowed: set[str], what: str, locator=None, anchor=None) -> None:

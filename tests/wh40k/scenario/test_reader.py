@@ -99,3 +99,31 @@ def test_the_line_comes_from_the_error_s_fields_not_its_words():
     assert error.location == f"army.toml:{line_of(text, 'Bolt rifel')}"
     assert error.token == "Bolt rifel"
     assert str(error).startswith(f"{error.location}: ")
+
+
+_BAD_GROUP = 'models = [{ name = "Boy", count = 1.5, profile = "T5 Sv5+ W1" }]\n'
+
+
+@pytest.mark.parametrize("header, line", [
+    ('[units."Boyz"]\n' + _BAD_GROUP, 2),            # a quoted name (any name with a space)
+    ("[units.'Boyz']\n" + _BAD_GROUP, 2),            # a literal-string name
+    ("[ units . Boyz ]  # the mob\n" + _BAD_GROUP, 2),
+    ("[units]\nBoyz = { " + _BAD_GROUP.strip() + " }\n", 3),
+    ("units.Boyz.models = " + _BAD_GROUP.split("= ", 1)[1], 2),
+    ('[units."Big \\"Mob\\""]\n' + _BAD_GROUP, 2),
+])
+def test_an_error_in_a_unit_written_with_quotes_or_dots_names_its_line(header, line):
+    """These spellings of [units.Boyz] named the file only (the shipped optimise example
+    quotes its unit names): the error's line is the unit's header or key line."""
+    text = 'rounds = 1\n' + header
+    with pytest.raises(ScenarioError) as caught:
+        parse_scenario(text, "duel.toml")
+    assert str(caught.value).startswith(f"duel.toml:{line}: model group 'Boy': count = 1.5 "
+                                        "must be a whole number")
+
+
+def test_a_unit_name_that_begins_another_is_not_its_line():
+    text = ('[units.Boyz]\nmodels = [{ name = "Boy", count = 2, profile = "T5 Sv5+ W1" }]\n'
+            '[units.Boy]\n' + _BAD_GROUP)
+    with pytest.raises(ScenarioError, match=r"^s\.toml:3: model group 'Boy'"):
+        parse_scenario(text, "s.toml")
