@@ -380,8 +380,8 @@ def _costs(selection: Node, source: str | Path = "") -> tuple[float, dict[str, f
 def _cost_value(cost: Node, node: Node, source: str | Path) -> float:
     """A cost's value; a negative, huge or unreadable one is refused (it would change the
     list's points silently)."""
-    text = cost.get("value", "0").strip() or "0"
-    value = plain_number(text)
+    text = cost.get("value").strip()   # missing, empty or null: refused, not 0 points
+    value = plain_number(text) if text else None
     if value is None or value < 0:
         where = kw.clean(node.get("name")) or "the roster"
         raise RosterError(f"{source}: '{where}' costs '{shortened(text)}' "

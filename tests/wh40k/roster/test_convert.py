@@ -344,3 +344,21 @@ def test_incoming_links_in_the_associations_list(tmp_path):
     path.write_text(json.dumps(data))
     army = mh.load_roster(path)
     assert army.attached_to("Captain") == army.attached_to("Ancient") == "Intercessor Squad"
+
+
+@pytest.mark.parametrize("cost", [{"name": "pts", "value": ""}, {"name": "pts", "value": None},
+                                  {"name": "pts"}])
+def test_a_cost_without_a_value_is_refused_not_zero_points(tmp_path, cost):
+    """New Recruit writes every cost as {name, typeId, value: number}; a unit whose cost had
+    an empty, null or missing value was listed at 0 points (120 in the file it came from)."""
+    data = json.loads((FILES / "real_10e.json").read_text(encoding="utf-8"))
+    unit = data["roster"]["forces"][0]["selections"][2]
+    assert unit["name"] == "Split Horrors" and unit["costs"][0]["value"] == 120
+    unit["costs"] = [cost]
+    path = tmp_path / "list.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(RosterError) as caught:
+        mh.load_roster(path)
+    assert str(caught.value).startswith(f"{path}: 'Split Horrors' costs ''")
+    assert str(caught.value).endswith("a cost is a number from 0 to 999,999,999: export the "
+                                      "list again")
