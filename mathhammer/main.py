@@ -148,6 +148,12 @@ def command_line() -> int:
 
     from mathhammer.core.numba_startup import for_this_package_only
 
+    leftover = _leftover_folder()
+    if leftover is not None:
+        print(f"mathhammer: error: the folder {leftover} (left by an earlier installation: "
+              "numba's cache files, which pip does not remove) hides this installation; "
+              f"delete it (rm -r '{leftover}') and run again", file=sys.stderr)
+        return EXIT_USAGE
     for_this_package_only()
     gc.disable()
     collector = threading.Timer(COLLECT_GARBAGE_AFTER, _collect_from_now_on)
@@ -158,6 +164,20 @@ def command_line() -> int:
     finally:
         collector.cancel()
         _collect_from_now_on()
+
+
+def _leftover_folder() -> str | None:
+    """The folder that made ``mathhammer`` an empty namespace package, if one did.
+
+    Versions up to 0.1.0 let numba cache kernels inside the installed package; ``pip
+    uninstall`` leaves such files, and their folder, which Python then imports as
+    ``mathhammer`` ahead of a later editable install: its modules still load (the editable
+    finder), but the package's own ``__init__`` never runs.
+    """
+    package = sys.modules.get("mathhammer")
+    if package is None or getattr(package, "__file__", None) is not None:
+        return None
+    return next(iter(getattr(package, "__path__", [])), None)
 
 
 #: Seconds a command runs before the garbage collector starts (:func:`command_line`).

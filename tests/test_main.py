@@ -146,3 +146,35 @@ def _forget_numba_message_switches(monkeypatch) -> None:
     for name in ("NUMBA_COLOR_SCHEME", "NUMBA_DISABLE_ERROR_MESSAGE_HIGHLIGHTING"):
         monkeypatch.setenv(name, "")   # records the value to restore, then removes it
         monkeypatch.delenv(name)
+
+
+def test_a_leftover_folder_hiding_the_package_is_named_in_one_line(monkeypatch, capsys,
+                                                                     tmp_path):
+    # What `pip uninstall` of a version that cached kernels inside the package left behind:
+    # a folder with numba's files only, which Python imports as an empty namespace package
+    # ahead of a later editable install. The command says which folder and how to fix it,
+    # before it runs anything.
+    import sys
+    import types
+
+    from mathhammer import main as program
+
+    leftover = tmp_path / "site-packages" / "mathhammer"
+    (leftover / "__pycache__").mkdir(parents=True)
+    (leftover / "__pycache__" / "numba-sources.sha256").write_text("digest")
+    namespace = types.ModuleType("mathhammer")
+    namespace.__file__ = None
+    namespace.__path__ = [str(leftover)]
+    monkeypatch.setitem(sys.modules, "mathhammer", namespace)
+    monkeypatch.setattr(program, "main", lambda: pytest.fail("ran despite the leftover"))
+    assert program.command_line() == 2
+    err = capsys.readouterr().err
+    assert err == (f"mathhammer: error: the folder {leftover} (left by an earlier installation: "
+                   "numba's cache files, which pip does not remove) hides this installation; "
+                   f"delete it (rm -r '{leftover}') and run again\n")
+
+
+def test_the_installed_package_is_not_taken_for_a_leftover():
+    from mathhammer import main as program
+
+    assert program._leftover_folder() is None

@@ -19,12 +19,13 @@ modules and functions.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import pickle
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NamedTuple
+
+from mathhammer.core.kernel_cache import cache_folder, kernel_cache_folders
 
 
 class HelperCompile(NamedTuple):
@@ -179,13 +180,8 @@ def cache_index_seen(source: Path, name: str) -> bool:
     (a guess made before numba loads, so that the second process starts early; the process
     checks with numba itself before compiling)."""
     folder = source.resolve().parent
-    subfolder = f"{folder.name}_{hashlib.sha1(str(folder).encode()).hexdigest()}"
-    chosen = os.environ.get("NUMBA_CACHE_DIR")
-    if chosen:
-        places = [Path(chosen) / subfolder]
-    else:
-        user_cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-        places = [folder / "__pycache__", user_cache / "numba" / subfolder]
+    places = [cache_folder(folder)] if os.environ.get("NUMBA_CACHE_DIR") else \
+        kernel_cache_folders(folder)
     pattern = f"{source.stem}.{name}-*.nbi"
     return any(any(place.glob(pattern)) for place in places if place.is_dir())
 

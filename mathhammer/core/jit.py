@@ -10,14 +10,17 @@ from __future__ import annotations
 
 import hashlib
 import re
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from mathhammer.core import compile_notice, numba_startup
+from mathhammer.core.kernel_cache import cache_folder, kernel_cache_folders, user_cache_root
 
 with numba_startup.importing_numba():
     import numba
+    import numba.core.caching
     import numba.core.event
 
 JIT_OPTIONS: dict[str, Any] = {"cache": True, "nogil": True, "fastmath": False,
@@ -145,27 +148,29 @@ def is_cached(dispatcher: Any) -> bool:
 
 
 def clear_stale_caches(package_root: Path) -> bool:
-    """Delete numba's cache files under ``package_root`` when a kernel's source has changed.
+    """Delete numba's cache files of ``package_root``'s kernels when a kernel's source has
+    changed.
 
     numba keys a kernel's cache on the kernel's own source file only: when a helper it calls
     from another module changes (a dice step in ``core/rng.py``, say), or a constant it reads
     (a column number in a ``compile.py``), the old machine code is loaded again and silently
     computes the old rules. A digest of every module a kernel module imports, directly or
     not (:func:`kernel_sources`), kept beside the caches, catches that; on a mismatch every
-    ``.nbi``/``.nbc`` file goes and the kernels compile afresh once. A change elsewhere (a
-    chart, the CLI) keeps the caches. Returns whether caches were cleared. Caches numba keeps
-    elsewhere (a read-only installation) are not checked.
+    ``.nbi``/``.nbc`` file of the package's folders goes, wherever numba may have put it
+    (:func:`~mathhammer.core.kernel_cache.kernel_cache_folders`), and the kernels compile
+    afresh once. A change elsewhere (a chart, the CLI) keeps the caches. Returns whether
+    caches were cleared.
 
     Every process that imports a kernel runs this, so the stamp also keeps each source's
     size and modification time: while none has changed, the sources are not read again
     (27 ms of every warm command otherwise). A module that starts importing another changes
     itself, so the list of sources needs no new scan either.
     """
-    stamp = package_root / "__pycache__" / "numba-sources.sha256"
-    try:
-        recorded = stamp.read_text()
-    except OSError:
-        recorded = ""
+    places = kernel_cache_folders(package_root)
+    active = next((place for place in places if _writable(place)), None)
+    if active is None:
+        return False   # a read-only installation and cache: numba caches nothing here
+    recorded = _read(active / _STAMP)
     if recorded and _unchanged_since(package_root, recorded):
         return False
     sources = kernel_sources(package_root)
@@ -175,15 +180,45 @@ def clear_stale_caches(package_root: Path) -> bool:
         digest.update(path.read_bytes())
     stale = recorded.split("\n", 1)[0] != digest.hexdigest()
     if stale:
-        for cached in package_root.rglob("__pycache__/*.nb[ic]"):
-            cached.unlink(missing_ok=True)
-    try:
-        stamp.parent.mkdir(exist_ok=True)
-        stamp.write_text("\n".join([digest.hexdigest(),
-                                    *(_file_stamp(package_root, p) for p in sources)]))
-    except OSError:
-        pass  # a read-only installation: numba caches elsewhere, nothing to guard here
+        for source_folder in {path.parent for path in package_root.rglob("*.py")}:
+            for folder in kernel_cache_folders(source_folder):
+                for cached in folder.glob("*.nb[ic]"):
+                    _remove(cached)
+        for place in places:
+            _remove(place / _STAMP)   # an earlier version's too, inside the package
+    (active / _STAMP).write_text("\n".join([digest.hexdigest(),
+                                            *(_file_stamp(package_root, p) for p in sources)]))
     return stale
+
+
+_STAMP = "numba-sources.sha256"
+
+
+def _read(path: Path) -> str:
+    """``path``'s text, or ``""`` when it cannot be read."""
+    try:
+        return path.read_text()
+    except OSError:
+        return ""
+
+
+def _remove(path: Path) -> None:
+    """Delete the file ``path`` if it is there and may be deleted."""
+    try:
+        path.unlink(missing_ok=True)
+    except OSError:
+        pass   # not a folder on the way, or read-only: numba cannot have cached there
+
+
+def _writable(folder: Path) -> bool:
+    """Whether ``folder`` exists or can be made, and a file can be written in it: numba's own
+    test before it caches in a folder."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        tempfile.TemporaryFile(dir=folder).close()
+    except OSError:
+        return False
+    return True
 
 
 def _file_stamp(package_root: Path, path: Path) -> str:
@@ -240,6 +275,44 @@ def kernel_sources(package_root: Path) -> list[Path]:
     return sorted(files[name] for name in seen)
 
 
+def cache_outside_the_package(package_root: Path) -> None:
+    """Make numba cache the kernels of ``package_root``'s files in the user's numba cache
+    folder instead of the ``__pycache__`` folders inside the installed package
+    (:mod:`mathhammer.core.kernel_cache` says why), unless ``NUMBA_CACHE_DIR`` chooses a
+    folder. numba picks a function's cache place from a list of locator classes, first
+    that accepts it; this one accepts the package's files only, when the folder can be
+    written, and goes right after the one for ``NUMBA_CACHE_DIR``. The list is numba's
+    private (renamed in numba 0.60): without it numba keeps its own default.
+    """
+    caching: Any = numba.core.caching
+    impl = getattr(caching, "CacheImpl", None) or getattr(caching, "_CacheImpl", None)
+    base = (getattr(caching, "UserWideCacheLocator", None)
+            or getattr(caching, "_UserWideCacheLocator", None))
+    if impl is None or base is None or not isinstance(impl._locator_classes, list):
+        return
+    root = package_root.resolve()
+
+    class PackageCacheLocator(base):  # type: ignore[misc, valid-type]
+        """numba's user-wide locator for ``package_root``'s files, at the place
+        :func:`~mathhammer.core.kernel_cache.cache_folder` names."""
+
+        def __init__(self, py_func: Any, py_file: str) -> None:
+            super().__init__(py_func, py_file)
+            self._cache_path = str(cache_folder(Path(py_file).parent, user_cache_root()))
+
+        @classmethod
+        def from_function(cls, py_func: Any, py_file: str) -> Any:
+            if not Path(py_file).resolve().is_relative_to(root):
+                return None
+            return super().from_function(py_func, py_file)
+
+    classes = [c for c in impl._locator_classes if c.__name__ != PackageCacheLocator.__name__]
+    chosen = [i for i, c in enumerate(classes) if c.__name__.lstrip("_").startswith("UserProv")]
+    classes.insert(chosen[0] + 1 if chosen else 0, PackageCacheLocator)
+    impl._locator_classes[:] = classes
+
+
+cache_outside_the_package(Path(__file__).resolve().parents[1])
 clear_stale_caches(Path(__file__).resolve().parents[1])
 compile_notice.install()
 numba_startup.install()

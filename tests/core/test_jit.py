@@ -11,11 +11,14 @@ import pytest
 
 from mathhammer.core import jit
 from mathhammer.core.jit import clear_stale_caches, kernel_sources
+from mathhammer.core.kernel_cache import cache_folder
 
 
-def make_package(root):
+def make_package(root, monkeypatch):
     """A package ``pkg`` whose kernel module imports a helper module two ways, beside a
-    module no kernel imports."""
+    module no kernel imports, with numba's cache files of the kernel module where the
+    package's locator puts them (a ``NUMBA_CACHE_DIR`` of the test's own)."""
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(root / "numba-cache"))
     package = root / "pkg"
     (package / "a").mkdir(parents=True)
     (package / "core").mkdir()
@@ -25,30 +28,30 @@ def make_package(root):
     (package / "a" / "steps.py").write_text("from pkg.b import LIMIT\n")
     (package / "b.py").write_text("LIMIT = 2\n")
     (package / "charts.py").write_text("from pkg.b import LIMIT\nTITLE = 'x'\n")
-    cache = package / "a" / "__pycache__"
-    cache.mkdir()
+    cache = cache_folder(package / "a")
+    cache.mkdir(parents=True)
     (cache / "kernels.run-1.py311.nbi").write_text("index")
     (cache / "kernels.run-1.py311.1.nbc").write_text("code")
     (cache / "kernels.cpython-311.pyc").write_text("bytecode")
     return package, cache
 
 
-def test_kernel_sources_follow_imports_through_modules(tmp_path):
-    package, _ = make_package(tmp_path)
+def test_kernel_sources_follow_imports_through_modules(tmp_path, monkeypatch):
+    package, _ = make_package(tmp_path, monkeypatch)
     names = [p.relative_to(package).as_posix() for p in kernel_sources(package)]
     assert names == ["a/kernels.py", "a/steps.py", "b.py", "core/jit.py"]
 
 
-def test_caches_survive_while_sources_are_unchanged(tmp_path):
-    package, cache = make_package(tmp_path)
+def test_caches_survive_while_sources_are_unchanged(tmp_path, monkeypatch):
+    package, cache = make_package(tmp_path, monkeypatch)
     clear_stale_caches(package)               # first sight: no stamp, caches cleared
     (cache / "kernels.run-1.py311.nbi").write_text("index")
     assert clear_stale_caches(package) is False
     assert (cache / "kernels.run-1.py311.nbi").exists()
 
 
-def test_a_change_in_a_module_no_kernel_imports_keeps_the_caches(tmp_path):
-    package, cache = make_package(tmp_path)
+def test_a_change_in_a_module_no_kernel_imports_keeps_the_caches(tmp_path, monkeypatch):
+    package, cache = make_package(tmp_path, monkeypatch)
     clear_stale_caches(package)
     (cache / "kernels.run-1.py311.nbi").write_text("index")
     (package / "charts.py").write_text("TITLE = 'y'\n")
@@ -56,14 +59,44 @@ def test_a_change_in_a_module_no_kernel_imports_keeps_the_caches(tmp_path):
     assert (cache / "kernels.run-1.py311.nbi").exists()
 
 
-def test_a_change_in_an_imported_module_clears_every_cache(tmp_path):
-    package, cache = make_package(tmp_path)
+def test_a_change_in_an_imported_module_clears_every_cache(tmp_path, monkeypatch):
+    package, cache = make_package(tmp_path, monkeypatch)
     clear_stale_caches(package)
     (cache / "kernels.run-1.py311.nbi").write_text("index")
     (cache / "kernels.run-1.py311.1.nbc").write_text("code")
     (package / "b.py").write_text("LIMIT = 3\n")   # a constant two imports away changed
     assert clear_stale_caches(package) is True
     assert sorted(p.name for p in cache.iterdir()) == ["kernels.cpython-311.pyc"]
+
+
+def test_an_earlier_versions_cache_inside_the_package_goes_at_first_sight(tmp_path,
+                                                                         monkeypatch):
+    # Cache files and a stamp inside the installed package (where versions before this one
+    # kept them) outlive a ``pip uninstall`` and make the folder an empty namespace package:
+    # the first process of this version removes them, and keeps its own out of the package.
+    package, cache = make_package(tmp_path, monkeypatch)
+    legacy = package / "a" / "__pycache__"
+    legacy.mkdir()
+    (legacy / "kernels.run-1.py311.nbi").write_text("index")
+    (legacy / "kernels.cpython-311.pyc").write_text("bytecode")
+    (package / "__pycache__").mkdir()
+    (package / "__pycache__" / "numba-sources.sha256").write_text("old digest")
+    assert clear_stale_caches(package) is True
+    assert sorted(p.name for p in legacy.iterdir()) == ["kernels.cpython-311.pyc"]
+    assert list((package / "__pycache__").iterdir()) == []
+    assert (cache_folder(package) / "numba-sources.sha256").is_file()
+    assert clear_stale_caches(package) is False
+
+
+def test_the_stamp_falls_back_to_the_package_when_the_cache_cannot_be_written(tmp_path,
+                                                                              monkeypatch):
+    package, _ = make_package(tmp_path, monkeypatch)
+    blocked = tmp_path / "a-file"
+    blocked.write_text("not a folder")
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(blocked))   # no folder can be made under it
+    assert clear_stale_caches(package) is True
+    assert (package / "__pycache__" / "numba-sources.sha256").is_file()
+    assert clear_stale_caches(package) is False            # read back from there
 
 
 def _warmup_report(engines: list[str]) -> dict | None:
