@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import Any
 
 from mathhammer.cli.options import positive_int
@@ -70,6 +71,8 @@ def _run_units(args: argparse.Namespace) -> int:
     sheets = open_datasheets(args.data, legends=args.legends)
     found = sheets.find(args.find, args.faction) if args.find is not None \
         else sheets.names(args.faction)
+    if sheets.missing_note():   # on stderr: the listing (and its JSON) stays as it was
+        print(f"mathhammer: note: {sheets.missing_note()}", file=sys.stderr)
     if args.json:
         print(json.dumps([{"faction": f, "name": n} for f, n in found], indent=2,
                          ensure_ascii=False))

@@ -28,7 +28,7 @@ from mathhammer.wh40k.roster import keywords as kw
 from mathhammer.wh40k.roster.convert import EDITIONS, RosterEntry, read_entry
 from mathhammer.wh40k.roster.read import Node
 
-CACHE_VERSION = 7
+CACHE_VERSION = 8
 #: Unit sizes whose points are kept (a datasheet's largest legal unit is far smaller).
 MAX_SIZES = 200
 
@@ -173,10 +173,14 @@ class Datasheets:
     """
 
     def __init__(self, folder: Path, records: list[SheetRecord],
-                 templates: Path | None = None) -> None:
+                 templates: Path | None = None,
+                 missing: tuple[tuple[str, str], ...] = ()) -> None:
         self.folder = folder
         self.records = records
         self.templates = templates
+        #: ``(faction, catalogue)`` for each catalogue a faction links that the checkout
+        #: lacks (a partial download): the datasheets it holds are not listed.
+        self.missing = missing
         self._by_name: dict[str, list[SheetRecord]] = {}
         for record in records:
             self._by_name.setdefault(record.name.lower(), []).append(record)
@@ -186,6 +190,16 @@ class Datasheets:
 
     def __iter__(self) -> Iterator[SheetRecord]:
         return iter(self.records)
+
+    def missing_note(self) -> str | None:
+        """One line naming the catalogues the checkout lacks, or None when it lacks none."""
+        names = sorted({catalogue for _, catalogue in self.missing})
+        if not names:
+            return None
+        shown = ", ".join(f"'{name}'" for name in names[:3]) + (", ..." if len(names) > 3 else "")
+        return (f"{self.folder} lacks {len(names)} catalogue file(s) its factions link "
+                f"({shown}): their datasheets are not listed; complete or update the "
+                "checkout (git pull)")
 
     def names(self, faction: str | None = None) -> list[tuple[str, str]]:
         """``(faction, name)`` of every datasheet, sorted (of one faction, when given)."""
@@ -254,8 +268,10 @@ class Datasheets:
         if not found:
             near = did_you_mean(name, sorted({r.name for r in self.records}))
             where = f" of faction '{faction}'" if faction else ""
+            lacking = f"; {self.missing_note()}" if self.missing else ""
             raise UnknownDatasheetError(
-                f"no datasheet '{name}'{where} in {self.folder}{near}; {{find}} lists names",
+                f"no datasheet '{name}'{where} in {self.folder}{near}; {{find}} lists "
+                f"names{lacking}",
                 name=name, options={"find": Command("mathhammer units --find TEXT")})
         homes = [r for r in found if r.home]
         if len({r.faction for r in homes}) == 1:
@@ -288,16 +304,21 @@ def datasheets(folder: str | os.PathLike[str] | None = None, *, progress: bool |
     key = _cache_key(files, legends)
     cached = _read_cache(path, key)
     if cached is not None:
-        return Datasheets(path, cached, _cache_path(path).with_suffix(".templates"))
-    records = _build(files, legends, progress)
+        records, missing = cached
+        return Datasheets(path, records, _cache_path(path).with_suffix(".templates"),
+                          missing)
+    records, missing = _build(files, legends, progress)
     if not records:
         raise RosterError(f"{path}: the data files hold no datasheets (no unit or model "
                           "entries in a faction catalogue)")
-    _write_cache(path, key, records)
-    return Datasheets(path, records)
+    _write_cache(path, key, records, missing)
+    return Datasheets(path, records, missing=missing)
 
 
-def _build(files: list[DataFile], legends: bool, progress: bool | None) -> list[SheetRecord]:
+def _build(files: list[DataFile], legends: bool,
+           progress: bool | None) -> tuple[list[SheetRecord], tuple[tuple[str, str], ...]]:
+    """The checkout's datasheets, and ``(faction, catalogue)`` for each catalogue link whose
+    file the checkout lacks."""
     from mathhammer.core.progress import bar
 
     catalogues: list[CatalogueFile] = []
@@ -316,18 +337,22 @@ def _build(files: list[DataFile], legends: bool, progress: bool | None) -> list[
                        for link in root.list("catalogueLinks")]))
     library = Library(catalogues)
     records: list[SheetRecord] = []
+    missing: list[tuple[str, str]] = []
     for catalogue in catalogues:
         if catalogue.library or catalogue.root.tag != "catalogue":
             continue
         edition = EDITIONS.get(catalogue.system_id.strip())
         if edition is None:
             continue
+        missing += [(_faction(catalogue.name), kw.clean(link.get("name")) or link.get("targetId"))
+                    for link in catalogue.root.list("catalogueLinks")
+                    if link.get("targetId") not in library.catalogues]
         for entry in _root_entries(library, catalogue, legends):
             home = library.file_of.get(entry.get("id")) is catalogue
             record = _record(library, entry, catalogue, edition, home)
             if record is not None:
                 records.append(record)
-    return records
+    return records, tuple(dict.fromkeys(missing))
 
 
 def _root_entries(library: Library, catalogue: CatalogueFile, legends: bool) -> list[Node]:
@@ -435,22 +460,25 @@ def _cache_path(folder: Path) -> Path:
     return cache_folder() / f"bsdata-{name}.json"
 
 
-def _read_cache(folder: Path, key: str) -> list[SheetRecord] | None:
+def _read_cache(folder: Path, key: str
+                ) -> tuple[list[SheetRecord], tuple[tuple[str, str], ...]] | None:
     """The index of a checkout whose files have not changed since it was kept (the
-    selections stay in their own file, read one at a time)."""
+    selections stay in their own file, read one at a time), and its missing catalogues."""
     try:
         data = json.loads(_cache_path(folder).read_text(encoding="utf-8"))
         if data.get("key") != key:
             return None
-        return [SheetRecord(r["name"], r["faction"], r["edition"], r["single"],
-                            tuple(tuple(k) for k in r["kinds"]), tuple(r["points"]),
-                            r["largest"], tuple(r["at"]), tuple(r["notes"]), r["home"])
-                for r in data["sheets"]]
+        return ([SheetRecord(r["name"], r["faction"], r["edition"], r["single"],
+                             tuple(tuple(k) for k in r["kinds"]), tuple(r["points"]),
+                             r["largest"], tuple(r["at"]), tuple(r["notes"]), r["home"])
+                 for r in data["sheets"]],
+                tuple((str(f), str(c)) for f, c in data["missing"]))
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None  # no cache, or a damaged one: read the files again
 
 
-def _write_cache(folder: Path, key: str, records: list[SheetRecord]) -> None:
+def _write_cache(folder: Path, key: str, records: list[SheetRecord],
+                 missing: tuple[tuple[str, str], ...]) -> None:
     index = _cache_path(folder)
     sheets = []
     blobs = bytearray()
@@ -464,7 +492,8 @@ def _write_cache(folder: Path, key: str, records: list[SheetRecord]) -> None:
     try:
         index.parent.mkdir(parents=True, exist_ok=True)
         for path, content in ((index.with_suffix(".templates"), bytes(blobs)),
-                              (index, json.dumps({"key": key, "sheets": sheets}).encode())):
+                              (index, json.dumps({"key": key, "sheets": sheets,
+                                                  "missing": missing}).encode())):
             temporary = path.with_suffix(f".{os.getpid()}.tmp")
             temporary.write_bytes(content)
             os.replace(temporary, path)

@@ -5,6 +5,7 @@ the catalogues by hand (mathhammer/wh40k/bsdata/example.py says what they hold).
 from __future__ import annotations
 
 import io
+import json
 import os
 import zipfile
 
@@ -198,3 +199,35 @@ def test_a_scenario_unit_by_name_is_the_unit_typed_out(checkout, tmp_path):
     path.write_text(named.replace("@Drone Wing", "@Drone Wings"))
     refused(["run", str(path), "--data", str(folder)], f"{path}:", "no datasheet 'Drone Wings'",
             "did you mean 'Drone Wing'")
+
+
+@pytest.mark.parametrize("edition", [11, 10])
+def test_a_linked_catalogue_missing_from_the_checkout_is_named(tmp_path, edition):
+    # A partial download: the faction links its library, whose file is not there. Its
+    # datasheets cannot be listed; the listing says so on stderr (stdout unchanged) and a
+    # name that is not found says why it may be missing, in the same one line.
+    folder = write_checkout(tmp_path / "data", edition)
+    whole = datasheets(folder, progress=False)
+    assert whole.missing == () and whole.missing_note() is None
+    for library in folder.glob("Library - Test Armoury.*"):
+        library.unlink()
+    partial = datasheets(folder, progress=False)
+    assert partial.missing == (("Test Faction", "a library by another name"),)
+    note = (f"{folder.resolve()} lacks 1 catalogue file(s) its factions link ('a library by "
+            "another name'): their datasheets are not listed; complete or update the "
+            "checkout (git pull)")
+    assert partial.missing_note() == note
+    assert datasheets(folder, progress=False).missing == partial.missing   # from the cache
+
+    status, out, err, _ = run_cli(["units", "--data", str(folder), "--json"])
+    assert status == 0 and err == f"mathhammer: note: {note}\n"
+    assert {"faction": "Test Faction", "name": "Strike Squad"} in json.loads(out)
+    line = refused(["datasheet", "Intercessor Squad", "--data", str(folder)],
+                   "no datasheet 'Intercessor Squad'")
+    assert line.endswith(f"; {note}")
+
+
+def test_a_complete_checkout_lists_without_a_note(tmp_path):
+    folder = write_checkout(tmp_path / "data", 11)
+    status, _, err, _ = run_cli(["units", "--data", str(folder)])
+    assert status == 0 and err == ""
