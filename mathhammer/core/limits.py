@@ -8,6 +8,7 @@ refusal names the value, the limit and what to write instead.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -70,12 +71,81 @@ def refuse_foreign_digits(text: str, line: str | None = None) -> None:
                            "with the digits 0-9", token=char, column=index + 1, line=line)
 
 
+#: Characters no name or line may hold: the C0 and C1 controls and DEL (Unicode category
+#: Cc), which a terminal obeys as commands (``ESC ]0;`` retitles the window), and the
+#: bidirectional embedding, override and isolate characters, which reorder what is shown,
+#: and lone surrogates (a byte of a command-line argument that is not UTF-8, written back raw).
+#: A tab is taken where a reader treats it as a space (:func:`unsafe_character`).
+_UNSAFE = "\x0a-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff"
+_UNSAFE_RE = re.compile(f"[\x00-\x09{_UNSAFE}]")
+_UNSAFE_BUT_TAB_RE = re.compile(f"[\x00-\x08{_UNSAFE}]")
+
+
+def unsafe_character(text: str, tab: bool = True) -> tuple[int, str] | None:
+    r"""The 0-based index and character of the first control or text-direction character of
+    ``text``, if any (a tab counts only when ``tab`` is False).
+
+    Examples
+    --------
+    >>> unsafe_character("Bolt\x1b rifle")
+    (4, '\x1b')
+    >>> unsafe_character("Bolt\trifle") is None
+    True
+    """
+    match = (_UNSAFE_BUT_TAB_RE if tab else _UNSAFE_RE).search(text)
+    return None if match is None else (match.start(), match.group())
+
+
+def shown(text: str) -> str:
+    r"""``text`` with every control and text-direction character written as its escape
+    (``\x1b``, ``\u202e``), so a message naming it cannot drive the terminal.
+
+    Examples
+    --------
+    >>> print(shown("Bolt\x1b]0;x\x07 rifle"))
+    Bolt\x1b]0;x\x07 rifle
+    """
+    return _UNSAFE_RE.sub(lambda match: ascii(match.group())[1:-1], text)
+
+
+def describe_character(char: str) -> str:
+    r"""``'\x1b' (a control character)``: an unsafe character named by its escape."""
+    if unicodedata.category(char) == "Cc":
+        return f"'{shown(char)}' (a control character)"
+    if unicodedata.category(char) == "Cs":
+        return f"'{shown(char)}' (a byte that is not UTF-8 text)"
+    name = unicodedata.name(char, "").lower()
+    return f"'{shown(char)}' ({name}, a text-direction control)"
+
+
+def refuse_control_characters(text: str, line: str | None = None, what: str = "a line",
+                              tab: bool = True) -> None:
+    r"""Raise :class:`ProfileError` for a control or text-direction character in ``text``,
+    naming it as an escape and its column (``line`` is said escaped, never raw).
+
+    Examples
+    --------
+    >>> try:
+    ...     refuse_control_characters("Bolt\x1b rifle: A2")
+    ... except ProfileError as exc:
+    ...     print(exc)
+    '\x1b' (a control character) at column 5: a line is plain text: delete it
+    """
+    found = unsafe_character(text, tab)
+    if found is not None:
+        index, char = found
+        raise ProfileError(describe_character(char), detail=f": {what} is plain text: delete "
+                           "it", token=shown(char), column=index + 1, line=line)
+
+
 def check_line_numbers(line: str, limit: int = MAX_NUMBER) -> None:
     """Refuse a line holding a non-ASCII digit or a number larger than ``limit``.
 
     Every number on a Warmachine or Dust line (counts, characteristics, dice, cells) is small;
     checking the line once, in linear time, keeps overflows and huge arrays out of the engines.
+    A control or text-direction character (a tab aside) is refused too.
     """
+    refuse_control_characters(line, line)
     refuse_foreign_digits(line, line)
     name_start, name_end = _name_span(line)
     start = None

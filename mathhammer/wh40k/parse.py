@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from mathhammer.core.dice import DiceExpr
-from mathhammer.core.limits import MAX_MODELS, MAX_NUMBER, check_number_text, refuse_foreign_digits
+from mathhammer.core.limits import (MAX_MODELS, MAX_NUMBER, check_number_text,
+                                   refuse_control_characters, refuse_foreign_digits)
 from mathhammer.core.numbers import malformed_count, plain_marks, refuse_malformed_count
 from mathhammer.errors import ProfileError, UnknownWordError, did_you_mean
 from mathhammer.wh40k import abilities as ab
@@ -316,6 +317,7 @@ def _check_text(line: object, what: str, objects: str) -> None:
     if not isinstance(line, str):
         raise ProfileError(f"a {what} is a {what} line (text) or {objects}, not "
                            f"{type(line).__name__} {line!r:.60}")
+    refuse_control_characters(line, line, f"a {what} line")   # a tab is a space here
 
 
 # -- pieces of a line ---------------------------------------------------------------------

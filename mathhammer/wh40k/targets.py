@@ -33,7 +33,9 @@ from typing import Any
 from mathhammer.core.files import read_bounded, read_toml_tables
 from mathhammer.errors import OptionError, ProfileError, UnknownWordError, did_you_mean
 from mathhammer.wh40k.profiles import NO_SAVE, TargetProfile
-from mathhammer.core.limits import MAX_MODELS, check_number_text, refuse_foreign_digits
+from mathhammer.core.inputs import text as text_value
+from mathhammer.core.limits import (MAX_MODELS, check_number_text, describe_character,
+                                   refuse_foreign_digits, shown, unsafe_character)
 from mathhammer.core.numbers import refuse_malformed_count
 from mathhammer.core.reference_names import (UnknownTargetError, normalize, split_name_line,
                                              table_line as _line_of)
@@ -252,8 +254,8 @@ def _parse_text(raw: bytes, source: str) -> list[TargetEntry]:
     for key, table in document.items():
         if not isinstance(table, dict):
             line = _line_of(text, key)
-            raise ProfileError(f"{source}, line {line}: '{key}' must be a table "
-                               f"([{key}] followed by T = ..., Sv = ..., W = ...)")
+            raise ProfileError(f"{source}, line {line}: '{shown(key)}' must be a table "
+                               f"([{shown(key)}] followed by T = ..., Sv = ..., W = ...)")
         entries.append(_entry(key, table, text, source))
     return entries
 
@@ -261,8 +263,9 @@ def _parse_text(raw: bytes, source: str) -> list[TargetEntry]:
 def _entry(key: str, table: dict[str, Any], text: str, source: str) -> TargetEntry:
     def fail(message: str, field: str | None = None) -> ProfileError:
         line = _line_of(text, key, field)
-        return ProfileError(f"[{key}] {message}").located(f"{source}, line {line}")
+        return ProfileError(f"[{shown(key)}] {message}").located(f"{source}, line {line}")
 
+    _check_name_text(key, "the table name", fail)
     unknown = [f for f in table if f not in _FIELDS]
     if unknown:
         hint = did_you_mean(unknown[0], _FIELDS)
@@ -271,6 +274,8 @@ def _entry(key: str, table: dict[str, Any], text: str, source: str) -> TargetEnt
     aliases = table.get("aliases", [])
     if not isinstance(aliases, list) or not all(isinstance(a, str) for a in aliases):
         raise fail("aliases must be a list of strings", "aliases")
+    for alias in aliases:
+        _check_name_text(alias, "an alias", fail, "aliases")
     try:
         if "line" in table:
             if not isinstance(table["line"], str):
@@ -289,7 +294,7 @@ def _entry(key: str, table: dict[str, Any], text: str, source: str) -> TargetEnt
             raise
         raise fail(str(exc)) from None
     return TargetEntry(key=key, profile=profile, aliases=tuple(aliases),
-                       data=str(table.get("data", "")), note=str(table.get("note", "")),
+                       data=_text(table, "data", fail), note=_text(table, "note", fail),
                        source=source, other_editions=_other_editions(key, table, text, source))
 
 
@@ -303,7 +308,7 @@ def _other_editions(key: str, table: dict[str, Any], text: str,
     where = f"{key}.10e"
 
     def fail(message: str, field: str | None = None) -> ProfileError:
-        return ProfileError(f"[{where}] {message}").located(
+        return ProfileError(f"[{shown(where)}] {message}").located(
             f"{source}, line {_line_of(text, where, field)}")
 
     if not isinstance(sub, dict):
@@ -326,7 +331,7 @@ def _other_editions(key: str, table: dict[str, Any], text: str,
         if exc.location is not None:   # said at its line already
             raise
         raise fail(str(exc)) from None
-    return ((10, profile, str(sub.get("data", ""))),)
+    return ((10, profile, _text(sub, "data", fail)),)
 
 
 def _profile_from_fields(key: str, table: dict[str, Any], fail) -> TargetProfile:
@@ -347,17 +352,41 @@ def _profile_from_fields(key: str, table: dict[str, Any], fail) -> TargetProfile
     keywords = table.get("keywords", [])
     if not isinstance(keywords, list) or not all(isinstance(k, str) for k in keywords):
         raise fail("keywords must be a list of strings such as [\"INFANTRY\"]", "keywords")
+    for keyword in keywords:
+        _check_name_text(keyword, "a keyword", fail, "keywords")
     scope = table.get("InSv_scope", "all")
     if scope not in ("all", "ranged", "melee"):
         raise fail(f"InSv_scope = {scope!r} must be \"all\", \"ranged\" or \"melee\"",
                    "InSv_scope")
     return TargetProfile(
         toughness=_int(table, "T", fail), save=save, wounds=_int(table, "W", fail),
-        count=_int(table, "models", fail, default=1), name=str(table.get("name", key)),
+        count=_int(table, "models", fail, default=1), name=_text(table, "name", fail, key),
         invuln=_int(table, "InSv", fail, default=None), invuln_scope=scope,
         fnp=_int(table, "FNP", fail, default=None),
         fnp_mortal=_int(table, "FNP_mortal", fail, default=None),
         keywords=frozenset(keywords))
+
+
+def _text(table: dict[str, Any], field: str, fail, default: str = "") -> str:
+    """A text field (``name``, ``data``, ``note``): a string in quotes, without control
+    characters (``name = [[1]]`` or ``data = 4096`` is refused, not written out as text)."""
+    if field not in table:
+        return default
+    try:
+        value = text_value(table[field], field)
+    except OptionError as exc:
+        raise fail(f"{exc}: write it in quotes, {field} = \"...\"", field) from None
+    _check_name_text(value, field, fail, field)
+    return value
+
+
+def _check_name_text(value: str, what: str, fail, field: str | None = None) -> None:
+    """Refuse a control or text-direction character in a name or text of the file, named
+    as an escape (printed raw it would drive the terminal)."""
+    found = unsafe_character(value, tab=False)
+    if found is not None:
+        raise fail(f"{what} '{shown(value)}' holds {describe_character(found[1])}: delete it",
+                   field)
 
 
 _MISSING = object()

@@ -5,7 +5,8 @@ import pytest
 from mathhammer.core.limits import (allow_long_runs, MAX_DICE_PER_RUN, MAX_NUMBER, MAX_OUTCOME_VALUES,
                                     check_at_most, check_line_numbers, check_number_text,
                                     check_outcome_values, check_run_work, first_foreign_digit,
-                                    refuse_foreign_digits)
+                                    refuse_control_characters, refuse_foreign_digits, shown,
+                                    unsafe_character)
 from mathhammer.errors import OptionError, ProfileError
 
 
@@ -34,6 +35,34 @@ def test_line_numbers_skip_the_name_but_not_the_count():
         check_line_numbers("20000x Grunt: MAT7")
     with pytest.raises(ProfileError, match="'12345' at column 14 is too large"):
         check_line_numbers("Grunt: MAT7 P12345")
+
+
+@pytest.mark.parametrize("char, escape, kind", [
+    ("\x1b", "\\x1b", "a control character"), ("\x00", "\\x00", "a control character"),
+    ("\x7f", "\\x7f", "a control character"), ("\x9b", "\\x9b", "a control character"),
+    ("\u202e", "\\u202e", "right-to-left override, a text-direction control"),
+    ("\u2066", "\\u2066", "left-to-right isolate, a text-direction control"),
+    ("\udc9b", "\\udc9b", "a byte that is not UTF-8 text")])
+def test_control_characters_are_named_as_escapes(char, escape, kind):
+    line = f"Bolt{char} rifle: RAT6 POW12"
+    assert unsafe_character(line) == (4, char)
+    with pytest.raises(ProfileError) as info:
+        refuse_control_characters(line, line)
+    message = str(info.value)
+    assert message == (f"'{escape}' ({kind}) at column 5: a line is plain text: delete it "
+                       f"(in 'Bolt{escape} rifle: RAT6 POW12')")
+    assert char not in message
+    with pytest.raises(ProfileError, match="a line is plain text"):
+        check_line_numbers(line)   # Warmachine and Dust lines
+
+
+def test_a_tab_is_a_space_unless_refused_too():
+    assert unsafe_character("Bolt\trifle: RAT6") is None
+    refuse_control_characters("Bolt\trifle: RAT6")
+    check_line_numbers("Bolt\trifle: RAT6 POW12")
+    assert unsafe_character("Bolt\trifle", tab=False) == (4, "\t")
+    assert shown("a\tb\x1b]0;x\x07\u202ec") == "a\\tb\\x1b]0;x\\x07\\u202ec"
+    assert shown("Ork Boyz \u00e9\u2013\U0001f600") == "Ork Boyz \u00e9\u2013\U0001f600"
 
 
 def test_run_sizes():

@@ -22,6 +22,16 @@ def test_broken_lines_are_refused(weapon, fragments):
             :None if command == "simulate" else 5], *fragments)
 
 
+@pytest.mark.parametrize("weapon, target", [
+    ("Sh\x1bot: 3/1", TARGET), ("Shotgun: 3/1", "5x Laser\x07 Grenadier: INFANTRY2")])
+def test_control_characters_in_a_name_are_refused_as_escapes(weapon, target):
+    char, column = ("\x1b", 3) if "\x1b" in weapon else ("\x07", 9)
+    line = refused(["dust", "exact", weapon, "--target", target],
+                   f"'{ascii(char)[1:-1]}' (a control character) at column {column}: a line is "
+                   "plain text: delete it")
+    assert char not in line
+
+
 @pytest.mark.parametrize("weapon", ["Shotgun: 3/1 [EXTRA DICE 9999]", "10000x Shotgun: 3/1",
                                     "Phaser: 3z9999"])
 def test_exact_refuses_what_it_cannot_follow_and_points_to_simulate(weapon):

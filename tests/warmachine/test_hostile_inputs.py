@@ -20,6 +20,16 @@ def test_broken_lines_are_refused(weapon, target, fragment):
     refused(["warmachine", "exact", weapon, "--target", target], fragment)
 
 
+@pytest.mark.parametrize("weapon, target, column", [
+    ("Ri\x1bfle: RAT6 POW12", TARGET, 3), (WEAPON, "Heavy\u202e warjack: DEF12 ARM19 BOXES30", 6)])
+def test_control_characters_in_a_name_are_refused_as_escapes(weapon, target, column):
+    char = "\x1b" if "\x1b" in weapon else "\u202e"
+    line = refused(["warmachine", "exact", weapon, "--target", target],
+                   f"'{ascii(char)[1:-1]}' (", f"at column {column}: a line is plain text: "
+                   "delete it")
+    assert char not in line
+
+
 def test_exact_refuses_a_chain_too_long_and_points_to_simulate():
     refused(["warmachine", "exact", "10000x Battle hammer: MAT7 POW12", "--target",
              "Heavy: DEF12 ARM14 BOXES10000"], "10,000 attacks", "limit 200,000", "simulate")

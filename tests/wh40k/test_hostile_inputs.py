@@ -33,6 +33,24 @@ def test_numbers_beyond_the_limits_are_refused(weapon, target, fragments):
                 "simulate" else 4], *fragments)
 
 
+@pytest.mark.parametrize("weapon, target, escape, column, what", [
+    ('Bolt\x1b]0;x\x07 rifle: 24" A2 BS3+ S4 AP-1 D1', T, "\\x1b", 5, "weapon"),
+    ('Bolt\u202e rifle: 24" A2 BS3+ S4 AP-1 D1', T, "\\u202e", 5, "weapon"),
+    (W, "5x Inter\x9bcessor: T4 Sv3+ W2", "\\x9b", 9, "target"),
+    (W, "5x Inter\udc9bcessor: T4 Sv3+ W2", "\\udc9b", 9, "target"),  # a byte not UTF-8
+])
+def test_control_characters_are_refused_and_named_as_escapes(weapon, target, escape, column,
+                                                             what):
+    line = refused(["exact", weapon, "--target", target], f"'{escape}' (",
+                   f"at column {column}: a {what} line is plain text: delete it")
+    assert line.isprintable() and "\x1b" not in line and "\x07" not in line
+
+
+def test_a_tab_in_a_line_is_a_space():
+    assert parse_weapon('Bolt\trifle: 24" A2\tBS3+ S4 AP-1 D1').name == "Bolt\trifle"
+    assert parse_target("5x\tIntercessor: T4 Sv3+ W2").count == 5
+
+
 def test_bare_d3_and_d6_damage_are_ambiguous():
     line = refused(["exact", 'Meltagun: 12" A1 BS3+ S9 AP-4 D6', "--target",
                     "Rhino: T9 Sv3+ W10 [VEHICLE]"], "'D6'", "DD6", "D 6")

@@ -177,6 +177,40 @@ def test_bad_profiles_name_file_and_line(tmp_path, body, line, pattern):
         load_targets(write(tmp_path, body))
 
 
+@pytest.mark.parametrize("field, value, written", [
+    ("name", "[[[1]]]", "list [[[1]]]"), ("name", "9223372036854775807", "int 9223372036854775807"),
+    ("data", "{a={b=1}}", "dict {'a': {'b': 1}}"), ("data", "4096", "int 4096"),
+    ("note", "true", "bool True")])
+def test_text_fields_of_another_type_are_refused(tmp_path, field, value, written):
+    path = write(tmp_path, f"[A]\nT = 4\nSv = 3\nW = 2\n{field} = {value}\n")
+    with pytest.raises(ProfileError) as info:
+        load_targets(path)
+    assert str(info.value) == (f"{path}, line 5: [A] {field} must be text, not {written}: "
+                               f'write it in quotes, {field} = "..."')
+
+
+@pytest.mark.parametrize("line, escape, kind", [
+    ('name = "a\\u001b]0;pwn\\u0007b"', "a\\x1b]0;pwn\\x07b", "'\\x1b' (a control character)"),
+    ('note = "x\\u202ey"', "x\\u202ey",
+     "'\\u202e' (right-to-left override, a text-direction control)"),
+    ('keywords = ["INF\\u009b"]', "INF\\x9b", "'\\x9b' (a control character)")])
+def test_control_characters_in_names_are_refused_as_escapes(tmp_path, line, escape, kind):
+    path = write(tmp_path, f"[A]\nT = 4\nSv = 3\nW = 2\n{line}\n")
+    with pytest.raises(ProfileError) as info:
+        load_targets(path)
+    field = line.split()[0]
+    what = "a keyword" if field == "keywords" else field
+    assert str(info.value) == f"{path}, line 5: [A] {what} '{escape}' holds {kind}: delete it"
+
+
+def test_a_control_character_in_a_table_name_is_refused_as_an_escape(tmp_path):
+    path = write(tmp_path, '["A\\u001bB"]\nT = 4\nSv = 3\nW = 2\n')
+    with pytest.raises(ProfileError, match=r"\[A\\x1bB\] the table name 'A\\x1bB' holds "
+                       r"'\\x1b' \(a control character\): delete it") as info:
+        load_targets(path)
+    assert "\x1b" not in str(info.value)
+
+
 def test_not_utf8(tmp_path):
     path = tmp_path / "mine.toml"
     path.write_bytes(b'[A]\nname = "\xff"\n')

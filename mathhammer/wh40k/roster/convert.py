@@ -27,7 +27,7 @@ from mathhammer.wh40k.roster.defense import Effect
 from mathhammer.wh40k.roster.groups import ModelSelection, model_groups
 from mathhammer.wh40k.roster.leader_grants import LeaderGrant, about_attacks, read_grants
 from mathhammer.wh40k.roster.nodes import (
-    ability_texts, plain_number, raw_ability_texts, selection_count,
+    ability_texts, plain_number, raw_ability_texts, refuse_unsafe_text, selection_count,
     shortened, statline_profiles, subtree, visible_profiles, weapon_kind)
 from mathhammer.wh40k.roster.read import Node
 from mathhammer.wh40k.scenario.units import ModelGroup
@@ -135,6 +135,7 @@ def convert(root: Node, source: str | Path) -> RosterData:
     RosterError
         For an edition we do not read or a file that holds no forces.
     """
+    refuse_unsafe_text(root, source)
     edition = _edition(root, source)
     forces = _forces(root)
     if not forces:
@@ -217,6 +218,7 @@ def read_entry(selection: Node, source: str | Path) -> RosterEntry:
     RosterError
         Naming ``source`` and the unit, for a profile that cannot be used at all.
     """
+    refuse_unsafe_text(selection, source)
     return _entry(selection, source)
 
 

@@ -3,11 +3,13 @@ ability texts, categories, the selections below a node and their counts.
 
 BattleScribe and New Recruit store every datasheet as nested ``selections``; these helpers
 answer the small questions the conversion (:mod:`.convert`) and the model groups
-(:mod:`.groups`) ask of one node, refusing a damaged number in one line.
+(:mod:`.groups`) ask of one node, refusing a damaged number or a control character in one
+line.
 """
 
 from __future__ import annotations
 
+from mathhammer.core.limits import describe_character, shown, unsafe_character
 from mathhammer.core.numbers import real_number_text
 from mathhammer.errors import OptionError, RosterError
 from mathhammer.wh40k.roster import keywords as kw
@@ -133,3 +135,41 @@ def shortened(text: str, limit: int = 40) -> str:
     """``text`` cut to ``limit`` characters for a message (a damaged file's number may have
     thousands of digits)."""
     return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+_NAMES = ("name", "customName")
+
+
+def refuse_unsafe_text(node: Node, source, unit: str | None = None) -> None:
+    """Refuse a control or text-direction character in any name or text of ``node``'s tree
+    (printed raw, ``ESC ]0;`` would retitle the terminal), naming the file, the unit (the
+    top-level selection it lies in, else ``unit``) and the character as an escape.
+
+    Line breaks and tabs in a text are taken: every name and text is read with its white
+    space collapsed.
+
+    Raises
+    ------
+    RosterError
+        ``SOURCE: unit 'NAME': selection name 'Bolt\\x1b rifle' holds '\\x1b' (a control
+        character): rename it in your list builder``.
+    """
+    stack = [(node, unit)]
+    while stack:
+        item, owner = stack.pop()
+        if owner is None and item.tag == "selection":
+            owner = shown(kw.clean(item.get("name"))) or "Unnamed unit"
+        for key, value in [*item.attrs.items(), ("text", item.text)]:
+            found = unsafe_character(" ".join(value.split()))
+            if found is not None:
+                _refuse_character(source, owner, item, key, value, found[1])
+        stack.extend((child, owner) for child in item.children)
+
+
+def _refuse_character(source, owner: str | None, item: Node, key: str, value: str,
+                      char: str) -> None:
+    where = f"unit '{owner}'" if owner else "the roster"
+    fix = "rename it in your list builder" if key in _NAMES else "export the list again"
+    written = shortened(shown(" ".join(value.split())), 60)
+    raise RosterError(f"{source}: {where}: {item.tag} {key} '{written}' holds "
+                      f"{describe_character(char)}: {fix}")

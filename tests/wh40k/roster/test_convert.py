@@ -362,3 +362,47 @@ def test_a_cost_without_a_value_is_refused_not_zero_points(tmp_path, cost):
     assert str(caught.value).startswith(f"{path}: 'Split Horrors' costs ''")
     assert str(caught.value).endswith("a cost is a number from 0 to 999,999,999: export the "
                                       "list again")
+
+
+def _real_list(tmp_path, edit, suffix=".json"):
+    """real_10e.json with ``edit`` applied to its top-level selections, written out."""
+    data = json.loads((FILES / "real_10e.json").read_text(encoding="utf-8"))
+    edit(data["roster"]["forces"][0]["selections"])
+    path = tmp_path / f"list{suffix}"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("edit, message", [
+    (lambda units: units[1].update(name="Warded\x1b]0;x\x07 Sentinels"),
+     "unit 'Warded\\x1b]0;x\\x07 Sentinels': selection name 'Warded\\x1b]0;x\\x07 Sentinels' "
+     "holds '\\x1b' (a control character): rename it in your list builder"),
+    (lambda units: units[1]["selections"][0].update(name="Senti\u202enel"),
+     "unit 'Warded Sentinels': selection name 'Senti\\u202enel' holds '\\u202e' (right-to-left "
+     "override, a text-direction control): rename it in your list builder"),
+    (lambda units: units[2]["profiles"][0].update(name="Blue\x9b Horror"),
+     "unit 'Split Horrors': profile name 'Blue\\x9b Horror' holds '\\x9b' (a control "
+     "character): rename it in your list builder"),
+])
+def test_a_control_character_in_a_roster_name_is_refused_as_an_escape(tmp_path, edit, message):
+    path = _real_list(tmp_path, edit)
+    with pytest.raises(RosterError) as caught:
+        mh.load_roster(path)
+    assert str(caught.value) == f"{path}: {message}"
+
+
+def test_line_breaks_and_tabs_in_roster_texts_are_spaces(tmp_path):
+    def edit(units):
+        units[2]["profiles"][0]["name"] = "Blue\tHorror"
+        units[2]["profiles"][0]["characteristics"][0]["$text"] = '6"\r\n'
+    assert mh.load_roster(_real_list(tmp_path, edit)).entries[1].name == "Split Horrors"
+
+
+def test_a_control_character_in_an_xml_roster_is_refused(tmp_path):
+    text = (FILES / "real_10e.ros").read_text(encoding="utf-8")
+    path = tmp_path / "list.ros"
+    path.write_text(text.replace('name="Split Horrors"', 'name="Split&#x9b;Horrors"', 1),
+                    encoding="utf-8")
+    with pytest.raises(RosterError, match=r"unit 'Split\\x9bHorrors': selection name "
+                       r"'Split\\x9bHorrors' holds '\\x9b' \(a control character\)"):
+        mh.load_roster(path)

@@ -22,6 +22,9 @@ from tests.wh40k.roster import builder as b
 #: backslashes, a multi-line string's quotes, a table header and a key.
 HOSTILE = ('Evil\n[rules]\nedition = 1\r\n"""\'\'\'\\ "x" \u2028y\u2029\x85z\x0b\x0c\x1c'
            '\t\x7f\x00 # A placeholder target')
+#: What a name in a list file may hold of that: the reader refuses a control character that is
+#: not a space or line break (DEL, NUL: test_convert), so only a file name keeps them.
+NAME = HOSTILE.replace("\x7f\x00", "")
 KEYS = {"rounds", "rules", "units", "activations"}
 
 
@@ -38,7 +41,7 @@ def hostile_roster(name: str) -> dict:
     return b.roster(11, f"Faction {name}", [squad, lone])
 
 
-def write_roster(folder: Path, file_name: str, name: str = HOSTILE) -> Path:
+def write_roster(folder: Path, file_name: str, name: str = NAME) -> Path:
     path = folder / f"{file_name}.json"
     path.write_text(b.to_json(hostile_roster(name)), encoding="utf-8")
     return path
@@ -84,7 +87,7 @@ def test_names_keep_their_quotes_and_backslashes(tmp_path):
     army = mh.load_roster(write_roster(tmp_path, "army"))
     data = check_scenario(army.to_toml(), army)
     squad = next(e.name for e in army.entries if e.name.startswith("Squad"))
-    assert '"""\'\'\'\\ "x"' in squad and "\x7f" in squad  # what the reader kept
+    assert '"""\'\'\'\\ "x"' in squad  # what the reader kept
     assert data["units"][squad]["models"][0]["name"] == squad.replace("Squad", "Trooper", 1)
     assert data["activations"][0]["attacker"] == squad
 
@@ -143,7 +146,12 @@ def test_a_lone_surrogate_is_written_as_a_replacement_character():
 
 FILE_NAME = st.text(st.characters(codec="utf-8", exclude_characters="/\x00"), min_size=1,
                     max_size=30)
-UNIT_NAME = st.text(st.characters(codec="utf-8"), min_size=1, max_size=30)
+#: Any name a list file may hold: no control character but white space (read as a space), no
+#: text-direction override or isolate (the reader refuses those: test_convert).
+UNIT_NAME = st.text(st.characters(codec="utf-8", exclude_categories=("Cc",),
+                                  exclude_characters="\u202a\u202b\u202c\u202d\u202e"
+                                                     "\u2066\u2067\u2068\u2069")
+                    | st.sampled_from("\t\n\r\x0b\x0c\x1c\x1f\x85"), min_size=1, max_size=30)
 
 
 @settings(max_examples=25, deadline=None,

@@ -61,6 +61,26 @@ def test_scenario_errors_name_the_line(edit, fragment, needle):
     assert expected - 1 <= line <= expected + slack, message
 
 
+@pytest.mark.parametrize("edit, message", [
+    (('name = "Boy"', 'name = "B\\u001b]0;x\\u0007oy"'),
+     "model group name 'B\\x1b]0;x\\x07oy' holds '\\x1b' (a control character): delete it"),
+    (('name = "Krak"', 'name = "Kr\\u202eak"'), "weapon name 'Kr\\u202eak' holds '\\u202e' "
+     "(right-to-left override, a text-direction control): delete it"),
+    (('[units.Grots]', '[units."Gr\\u009bots"]'),
+     "unit name 'Gr\\x9bots' holds '\\x9b' (a control character): delete it"),
+    (('"Knife: Melee', '"Kn\\u0007ife: Melee'), "'\\x07' (a control character) at column 3: a "
+     "weapon line is plain text: delete it (in 'Kn\\x07ife: Melee A3 WS3+ S4 AP0 D1')"),
+])
+def test_control_characters_in_names_are_refused_as_escapes(edit, message):
+    text = BASE.replace(*edit, 1)
+    with pytest.raises(ScenarioError) as err:
+        parse_scenario(text, source="army.toml")
+    line = line_of(text, edit[1])
+    header = max(i + 1 for i, t in enumerate(text.splitlines()[:line]) if t.startswith("["))
+    assert str(err.value) in (f"army.toml:{line}: {message}", f"army.toml:{header}: {message}")
+    assert str(err.value).isprintable()
+
+
 def test_not_toml_and_unreadable_files(tmp_path, capsys):
     bad = tmp_path / "bad.toml"
     bad.write_text("[units.Squad\nmodels = 1")
