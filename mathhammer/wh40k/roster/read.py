@@ -22,8 +22,10 @@ import zipfile
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from mathhammer.core.files import FileTooLarge, read_bounded
+from mathhammer.core.limits import shown
 from mathhammer.errors import RosterError
 
 ROSTER_NAMESPACE = "http://www.battlescribe.net/schema/rosterSchema"
@@ -353,9 +355,10 @@ def _convert_json(path: Path, value: dict, kind: TreeKind = ROSTER,
     _, _, max_nodes = kind.limits()
     count = 0
     root = Node(root_tag)
-    stack = [(root_tag, value, root, 0)]
+    stack: list[tuple[str, dict[str, Any], Node, int, tuple[str, str]]] = [
+        (root_tag, value, root, 0, ("", ""))]
     while stack:
-        tag, item, node, depth = stack.pop()
+        tag, item, node, depth, owner = stack.pop()
         count += 1
         if count > max_nodes:
             raise RosterError(f"{path}: more than {max_nodes:,} JSON objects; a {kind.noun} "
@@ -367,7 +370,10 @@ def _convert_json(path: Path, value: dict, kind: TreeKind = ROSTER,
         if not isinstance(item, dict):
             node.text = _scalar(item)
             continue
+        owner = _owner(tag, item, owner)
         for key, sub in item.items():
+            if not isinstance(sub, (list, type(None))) and key in _SINGULAR:
+                _refuse_single_value(path, key, sub, _said(owner, kind.noun), kind)
             if key == "$text":
                 node.text = _scalar(sub).strip()
             elif isinstance(sub, list):
@@ -381,14 +387,48 @@ def _convert_json(path: Path, value: dict, kind: TreeKind = ROSTER,
                             "file is damaged or not a BattleScribe / New Recruit file")
                     child = Node(_SINGULAR.get(key, key))
                     wrapper.children.append(child)
-                    stack.append((child.tag, element, child, depth + 2))
+                    stack.append((child.tag, element, child, depth + 2, owner))
             elif isinstance(sub, dict):
                 child = Node(key)
                 node.children.append(child)
-                stack.append((key, sub, child, depth + 1))
+                stack.append((key, sub, child, depth + 1, owner))
             else:
                 node.attrs[key] = _scalar(sub)
     return root
+
+
+def _owner(tag: str, item: dict, outer: tuple[str, str]) -> tuple[str, str]:
+    """``(nearest named object, unit)`` of a JSON object, for messages: a top-level
+    selection is the unit; ``("", "")`` outside any named object."""
+    name = item.get("name")
+    if not isinstance(name, str) or not name.strip():
+        return outer
+    written = shown(" ".join(name.split()))[:60]
+    if tag == "selection" and not outer[1]:
+        return written, written
+    return written, outer[1]
+
+
+def _said(owner: tuple[str, str], noun: str) -> str:
+    """``unit 'A'``, ``'B' in unit 'A'``, ``'C'`` or ``the roster``."""
+    name, unit = owner
+    if not name:
+        return f"the {noun}"
+    if not unit:
+        return f"'{name}'"
+    return f"unit '{unit}'" if name == unit else f"'{name}' in unit '{unit}'"
+
+
+def _refuse_single_value(path: Path, key: str, value: object, owner: str,
+                         kind: TreeKind) -> None:
+    """Refuse one value where the format has a list (``"costs": "x"``): read as no costs or
+    no profiles it would change the points or the statlines without a word."""
+    written = "an object {...}" if isinstance(value, dict) else \
+        shown(json.dumps(value, ensure_ascii=False))[:40]
+    fix = "export the list again" if kind is ROSTER else f"the {kind.noun} is damaged: " \
+        "fetch it again"
+    raise RosterError(f"{path}: \"{key}\" of {owner} is {written}, not a list [...]; a "
+                      f"BattleScribe / New Recruit file writes \"{key}\" as a list: {fix}")
 
 
 def _scalar(value: object) -> str:

@@ -1,5 +1,6 @@
 """Hostile and broken files: one RosterError naming the file, raised before any large read."""
 
+import json
 import tracemalloc
 import zipfile
 
@@ -115,6 +116,40 @@ def test_deep_json_is_refused(tmp_path):
     path = tmp_path / "deep.json"
     path.write_text('{"roster": ' + "[" * 100_000 + "]" * 100_000 + "}")
     assert "nested" in _error(path)
+
+
+@pytest.mark.parametrize("path_in_file, value, written", [
+    (("forces", 0, "selections", 1, "costs"), "x", '"x"'),
+    (("forces", 0, "selections", 1, "profiles"), 2**63, "9223372036854775808"),
+    (("forces", 0, "selections", 1, "selections", 0, "selections", 0, "costs"), {"a": 1},
+     "an object {...}"),
+    (("costs",), 12, "12"),
+])
+def test_one_value_where_the_format_has_a_list_is_refused(tmp_path, path_in_file, value,
+                                                          written):
+    """ "costs": "x" read as no costs gave the unit 0 points; "profiles": 9 as no profiles gave
+    a placeholder statline and a note hiding the damage."""
+    data = json.loads((FILES / "real_10e.json").read_text(encoding="utf-8"))
+    node = data["roster"]
+    for step in path_in_file[:-1]:
+        node = node[step]
+    node[path_in_file[-1]] = value
+    path = tmp_path / "list.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    owner = {1: "'Test list'", 5: "unit 'Warded Sentinels'",
+             9: "'Ward carbine' in unit 'Warded Sentinels'"}[len(path_in_file)]
+    key = path_in_file[-1]
+    assert _error(path) == (f'{path}: "{key}" of {owner} is {written}, not a list [...]; a '
+                            f'BattleScribe / New Recruit file writes "{key}" as a list: '
+                            "export the list again")
+
+
+def test_a_null_list_is_an_empty_one(tmp_path):
+    data = json.loads((FILES / "real_10e.json").read_text(encoding="utf-8"))
+    data["roster"]["forces"][0]["selections"][1]["rules"] = None
+    path = tmp_path / "list.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert mh.load_roster(path).entries[0].name == "Warded Sentinels"
 
 
 def test_oversized_file_is_refused_before_reading(tmp_path, monkeypatch):
