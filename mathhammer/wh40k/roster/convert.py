@@ -353,6 +353,7 @@ def _split_models(selection: Node, source, name: str) -> tuple[list[ModelSelecti
             continue
         parts.append(node)
         stack.extend(reversed(node.list("selections")))
+    _check_datasheet_number(selection, bool(models), source, name)
     if selection.get("type").lower() == "model":
         itself = ModelSelection(selection, selection_count(selection, source, name),
                         kw.clean(selection.get("name")), parts)
@@ -361,6 +362,21 @@ def _split_models(selection: Node, source, name: str) -> tuple[list[ModelSelecti
         models = [ModelSelection(selection, max(selection_count(selection, source, name), 1),
                          kw.clean(selection.get("name")))]
     return models, parts
+
+
+def _check_datasheet_number(selection: Node, has_models: bool, source, name: str) -> None:
+    """A datasheet's own ``number``: at least 1 (0 would list a unit of no models at its full
+    points); exactly 1 for a single-model datasheet (type ``model``) and for a unit whose
+    model selections count its models: the numbers below it are totals (a model x9 > a weapon
+    x9 is nine weapons), so a number above 1 would not say how many models each copy has."""
+    number = selection_count(selection, source, name)
+    if number == 0:
+        raise RosterError(f"{source}: unit '{name}' has number 0: a datasheet in a list is "
+                          "taken at least once; export the list again")
+    if number > 1 and (has_models or selection.get("type").lower() == "model"):
+        raise RosterError(f"{source}: unit '{name}' has number {number}: a datasheet's "
+                          "selection is one unit, its model selections count its models; "
+                          "export the list again with each unit as a selection of its own")
 
 
 def _costs(selection: Node, source: str | Path = "") -> tuple[float, dict[str, float]]:

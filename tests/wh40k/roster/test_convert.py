@@ -406,3 +406,33 @@ def test_a_control_character_in_an_xml_roster_is_refused(tmp_path):
     with pytest.raises(RosterError, match=r"unit 'Split\\x9bHorrors': selection name "
                        r"'Split\\x9bHorrors' holds '\\x9b' \(a control character\)"):
         mh.load_roster(path)
+
+
+@pytest.mark.parametrize("index, name, number, rule", [
+    (2, "Split Horrors", 0, "a datasheet in a list is taken at least once"),
+    (3, "Star Engine", 0, "a datasheet in a list is taken at least once"),
+    (1, "Warded Sentinels", 2, "a datasheet's selection is one unit, its model selections "
+     "count its models"),
+    (3, "Star Engine", 3, "a datasheet's selection is one unit, its model selections count "
+     "its models"),
+])
+def test_a_datasheet_numbered_other_than_once_is_refused(tmp_path, index, name, number, rule):
+    """The numbers below a datasheet are totals (a model x9 > a weapon x9 is nine weapons):
+    'number = 2' on a unit gave the same list as 1, 'number = 0' listed '0 model(s), 300
+    points'."""
+    def edit(units):
+        assert units[index]["name"] == name and units[index]["number"] == 1
+        units[index]["number"] = number
+    path = _real_list(tmp_path, edit)
+    with pytest.raises(RosterError) as caught:
+        mh.load_roster(path)
+    fix = ("export the list again" if number == 0 else
+           "export the list again with each unit as a selection of its own")
+    assert str(caught.value) == f"{path}: unit '{name}' has number {number}: {rule}; {fix}"
+
+
+def test_a_model_selection_numbers_its_models(tmp_path):
+    def edit(units):
+        units[2]["selections"][0]["number"] = 7   # Split Horrors: 10 Blue Horrors in the file
+    army = mh.load_roster(_real_list(tmp_path, edit))
+    assert army.entries[1].models == 7
