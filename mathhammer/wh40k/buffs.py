@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from mathhammer.core.dice import DiceExpr
+from mathhammer.core.files import MAX_TOML_NESTING, NotAFile, read_bounded, too_deeply_nested
 from mathhammer.errors import MathhammerError, OptionError, ProfileError, did_you_mean
 from mathhammer.wh40k.buff_reader import (CONDITIONS, DEFENSIVE_KINDS, MAX_BUFF_TEXT, Buff,
                                           Grant, parse_buff)
@@ -72,13 +73,14 @@ def load_buff_file(path: str | Path) -> dict[str, Buff]:
     import tomllib
 
     file = Path(path)
+    text = _buff_file_text(file)
+    deep = too_deeply_nested(text)
+    if deep is not None:
+        raise OptionError(f"buff file '{file}', line {deep}: arrays or tables nested more "
+                          f"than {MAX_TOML_NESTING} deep; a buff file is one [buffs] table of "
+                          "name = \"text\"", token=str(file))
     try:
-        data = tomllib.loads(file.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise OptionError(f"buff file '{file}' does not exist", token=str(file)) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise OptionError(f"buff file '{file}' cannot be read: {exc}", token=str(file)) \
-            from None
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise OptionError(f"buff file '{file}' is not TOML: {exc}", token=str(file)) from None
     table = data.get("buffs")
@@ -97,6 +99,25 @@ def load_buff_file(path: str | Path) -> dict[str, Buff]:
             raise exc.located(f"{file}: buff '{key}'") from None
         out[key] = replace(buff, name=key)
     return out
+
+
+def _buff_file_text(file: Path) -> str:
+    """The text of a buff file: a regular file of UTF-8 text (a folder is named as one; a
+    pipe or device is refused, not waited on)."""
+    try:
+        return read_bounded(file).decode("utf-8")
+    except FileNotFoundError:
+        raise OptionError(f"buff file '{file}' does not exist", token=str(file)) from None
+    except NotAFile:
+        kind = "a folder" if file.is_dir() else "a device, pipe or socket, not a file"
+        raise OptionError(f"'{file}' is {kind}; give a buff file (.toml)",
+                          token=str(file)) from None
+    except OSError as exc:   # no permission; FileTooLarge says its limit
+        raise OptionError(f"buff file '{file}' cannot be read: {exc.strerror or exc}",
+                          token=str(file)) from None
+    except UnicodeDecodeError as exc:
+        raise OptionError(f"buff file '{file}' cannot be read: not UTF-8 text (byte "
+                          f"{exc.start}); save it as UTF-8", token=str(file)) from None
 
 
 def resolve_buffs(items: Iterable[str | Buff] | str | Buff | None,

@@ -120,6 +120,26 @@ def test_a_broken_buff_file_without_a_buff_is_refused(capsys, tmp_path, command)
     assert f"buff file '{broken}' cannot be read" in err
 
 
+def test_a_folder_pipe_or_deep_file_as_buff_file_is_refused_in_words(capsys, tmp_path):
+    """A folder said '[Errno 21] Is a directory'; a named pipe waited for a writer forever;
+    5,000 nested arrays ended in a RecursionError traceback."""
+    import os
+
+    fifo = tmp_path / "buffs.toml"
+    os.mkfifo(fifo)
+    deep = tmp_path / "deep.toml"
+    deep.write_text("[buffs]\nx = " + "[" * 5000 + "]" * 5000 + "\n", encoding="utf-8")
+    for path, message in [
+            (tmp_path, f"'{tmp_path}' is a folder; give a buff file (.toml)"),
+            (fifo, f"'{fifo}' is a device, pipe or socket, not a file; give a buff file "
+                   "(.toml)"),
+            (deep, f"buff file '{deep}', line 2: arrays or tables nested more than 50 deep; a "
+                   'buff file is one [buffs] table of name = "text"')]:
+        code, out, err = run(capsys, "exact", GUN, "--target", TARGET, "--buffs", str(path),
+                             "--buff", "Oath")
+        assert (code, out, err) == (2, "", f"mathhammer: error: {message}\n")
+
+
 def test_a_buff_file_alone_is_read_and_changes_nothing(capsys, buff_file):
     code, out, err = run(capsys, "exact", GUN, "--target", TARGET, "--buffs", buff_file,
                          "--json")
