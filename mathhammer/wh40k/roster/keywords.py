@@ -134,6 +134,9 @@ def _weapon_head(name: str, chars: dict[str, str], melee_type: bool, notes: list
     elif not melee:
         notes.append(f"{name}: Range '{rng}' cannot be read (a distance such as 24\"); the "
                      "weapon is kept without a range")
+    elif rng.lower() not in ("melee", "", "-"):
+        notes.append(f"{name}: Range '{rng[:40]}' cannot be read (a melee weapon's Range is "
+                     "Melee); the weapon is kept as a melee weapon")
     label = "WS" if melee else "BS"
     skill = _value(chars, label.lower() if label.lower() in chars else
                    ("bs" if melee else "ws"), label, notes, name)

@@ -146,7 +146,9 @@ def tree_from_bytes(data: bytes, source: str | Path, kind: TreeKind = ROSTER) ->
     text_head = data.lstrip(b"\xef\xbb\xbf \t\r\n")[:1]
     if data[:2] in (b"\xff\xfe", b"\xfe\xff"):  # UTF-16 with a byte-order mark
         text_head = b"<"
-    if text_head == b"{":
+    if text_head in (b"{", b"["):   # "[": JSON too, refused for its depth or its shape
+        if text_head == b"[" and kind is ROSTER:
+            _refuse_text_export(path, data)   # a text list may begin "[Army]"
         root = _from_json(path, data, kind)
     elif text_head == b"<":
         root = _from_xml(path, data, kind)

@@ -436,3 +436,17 @@ def test_a_model_selection_numbers_its_models(tmp_path):
         units[2]["selections"][0]["number"] = 7   # Split Horrors: 10 Blue Horrors in the file
     army = mh.load_roster(_real_list(tmp_path, edit))
     assert army.entries[1].models == 7
+
+
+def test_an_unreadable_range_on_a_melee_profile_is_a_note(tmp_path):
+    """It was dropped without a word (a ranged profile's says so)."""
+    def edit(units):
+        blade = next(p for p in units[4]["selections"][0]["profiles"]
+                     if p["typeName"] == "Melee Weapons")
+        blade["characteristics"][0] = {**blade["characteristics"][0], "$text": "x12"}
+    army = mh.load_roster(_real_list(tmp_path, edit))
+    entry = next(e for e in army.entries if e.name == "Oath Keeper")
+    assert ("Oathblade: Range 'x12' cannot be read (a melee weapon's Range is Melee); the "
+            "weapon is kept as a melee weapon") in entry.notes
+    assert any(w.name == "Oathblade" and w.profiles[0].melee
+               for g in entry.groups for w in g.weapons)

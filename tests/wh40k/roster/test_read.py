@@ -152,6 +152,20 @@ def test_a_null_list_is_an_empty_one(tmp_path):
     assert mh.load_roster(path).entries[0].name == "Warded Sentinels"
 
 
+@pytest.mark.parametrize("text, expected", [
+    ("[" * 100_000, "JSON nested too deeply; a roster is far shallower"),
+    ("[" * 100_000 + "]" * 100_000, "JSON nested too deeply; a roster is far shallower"),
+    ("[1, 2]", 'JSON but not a New Recruit roster: expected an object {"roster": {...}}, '
+     "found list"),
+])
+def test_a_json_array_is_read_as_json_not_as_an_unknown_file(tmp_path, text, expected):
+    """100,000 '[' said 'neither XML, a zip nor New Recruit JSON' when the problem is the
+    nesting."""
+    path = tmp_path / "deep.json"
+    path.write_text(text, encoding="utf-8")
+    assert _error(path) == f"{path}: {expected}"
+
+
 def test_oversized_file_is_refused_before_reading(tmp_path, monkeypatch):
     monkeypatch.setattr(read, "MAX_FILE_BYTES", 1000)
     assert "at most" in _error(FILES / "marines_10e.ros")
