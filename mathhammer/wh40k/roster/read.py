@@ -53,6 +53,11 @@ _SINGULAR = {"categories": "category", "entries": "entry", "forces": "force",
              "sharedInfoGroups": "infoGroup", "catalogueLinks": "catalogueLink",
              "categoryEntries": "categoryEntry", "profileTypes": "profileType",
              "costTypes": "costType"}
+#: ``(element, key)`` pairs where the format writes a number under a list key's name: a
+#: modifier's ``repeats`` list holds ``repeat`` elements, each with a ``repeats`` count
+#: (``"repeats": 1`` in BSData's 11th-edition JSON, ``<repeat repeats="1">`` in its XML), and
+#: a local condition group counts its repeats the same way (BattleScribe's schema).
+_ATTRIBUTES_NAMED_AS_LISTS = {("repeat", "repeats"), ("localConditionGroup", "repeats")}
 
 
 @dataclass(frozen=True)
@@ -374,7 +379,8 @@ def _convert_json(path: Path, value: dict, kind: TreeKind = ROSTER,
             continue
         owner = _owner(tag, item, owner)
         for key, sub in item.items():
-            if not isinstance(sub, (list, type(None))) and key in _SINGULAR:
+            if not isinstance(sub, (list, type(None))) and key in _SINGULAR and \
+                    (tag, key) not in _ATTRIBUTES_NAMED_AS_LISTS:
                 _refuse_single_value(path, key, sub, _said(owner, kind.noun), kind)
             if key == "$text":
                 node.text = _scalar(sub).strip()

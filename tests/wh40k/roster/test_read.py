@@ -238,3 +238,41 @@ def test_damaged_files_give_mathhammer_errors_only(tmp_path, name):
             army.to_dict()
         except MathhammerError as exc:
             assert "\n" not in str(exc)
+
+
+def _catalogue_with_repeat(modifier_extra: dict) -> bytes:
+    """A catalogue (BSData's 11th-edition JSON shape) with one modifier that repeats."""
+    repeat = {"value": 1, "repeats": 1, "field": "selections", "scope": "roster",
+              "childId": "a1", "shared": True, "roundUp": False}
+    group = {"type": "and", "repeats": 2, "field": "selections", "scope": "roster",
+             "conditions": [{"type": "atLeast", "value": 1, "field": "selections",
+                             "scope": "roster", "childId": "a1"}]}
+    modifier = {"type": "increment", "value": 5, "field": "points",
+                "repeats": [repeat], "localConditionGroups": [group], **modifier_extra}
+    entry = {"id": "e1", "name": "Champion", "type": "model", "modifiers": [modifier]}
+    return json.dumps({"catalogue": {"id": "c1", "name": "Xenos - Test", "type": "catalogue",
+                                     "sharedSelectionEntries": [entry]}}).encode()
+
+
+def test_a_repeats_count_is_an_attribute_of_its_repeat():
+    # BSData's wh40k-11e writes a modifier's "repeats" list of repeat objects, each with a
+    # "repeats" count of its own (as the XML's <repeat repeats="1">), and a local condition
+    # group's "repeats" count: read, not refused (2,062 of them in that checkout).
+    from mathhammer.wh40k.bsdata.files import CATALOGUE
+
+    root = read.tree_from_bytes(_catalogue_with_repeat({}), "c.json", CATALOGUE)
+    [entry] = root.list("sharedSelectionEntries")
+    [modifier] = entry.list("modifiers")
+    [repeat] = modifier.list("repeats")
+    [group] = modifier.list("localConditionGroups")
+    assert repeat.tag == "repeat" and repeat.get("repeats") == "1"
+    assert group.tag == "localConditionGroup" and group.get("repeats") == "2"
+
+
+def test_a_repeats_number_on_a_modifier_is_still_refused():
+    from mathhammer.wh40k.bsdata.files import CATALOGUE
+
+    data = json.loads(_catalogue_with_repeat({}))
+    data["catalogue"]["sharedSelectionEntries"][0]["modifiers"][0]["repeats"] = 1
+    with pytest.raises(RosterError, match='"repeats" of .* is 1, not a list'):
+        read.tree_from_bytes(json.dumps(data).encode(), "c.json", CATALOGUE)
