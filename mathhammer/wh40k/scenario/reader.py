@@ -26,6 +26,7 @@ from mathhammer.wh40k.scenario.activations import Activation, WeaponChoice
 from mathhammer.wh40k.scenario.model import (MAX_ACTIVATIONS, MAX_ROUNDS, RULE_CHOICES,
                                              OpenChoices, Scenario, ScenarioRules,
                                              check_precision_pick, check_precision_pick_kind)
+from mathhammer.wh40k.scenario.plain_text import refuse_unsafe_texts
 from mathhammer.wh40k.scenario.toml_lines import canonical_lines
 from mathhammer.wh40k.scenario.units import CarriedWeapon, ModelGroup, Unit, attach
 
@@ -88,6 +89,7 @@ def parse_scenario(text: str, source: str = "<scenario>", *,
         raise ScenarioError(f"{source}:{line}: a key or table name of too many dotted parts; "
                             "a scenario needs three at most ([units.NAME])") from None
     locator = _Locator(text, source)
+    refuse_unsafe_texts(data, locator)
     _check_keys(data, {"units", "activations", "rounds", "rules", "buffs"}, "the top level",
                 locator, None)
     library = _buff_library(data.get("buffs"), locator)

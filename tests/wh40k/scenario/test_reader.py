@@ -81,6 +81,76 @@ def test_control_characters_in_names_are_refused_as_escapes(edit, message):
     assert str(err.value).isprintable()
 
 
+_RLO = "(right-to-left override, a text-direction control)"
+
+
+@pytest.mark.parametrize("edit, message", [
+    (('[units.Squad]\n', '[units.Squad]\nattached = ["\\u001b"]\n'),
+     "unit 'Squad' attached '\\x1b' holds '\\x1b' (a control character): delete it"),
+    (('[units.Squad]\n', '[units.Squad]\nattached = "Cap\u202e1"\n'),
+     f"unit 'Squad' attached 'Cap\\u202e1' holds '\\u202e' {_RLO}: delete it"),
+    (('[units.Squad]\n', '[units.Squad]\nside = "A\\u001b"\n'),
+     "unit 'Squad' side 'A\\x1b' holds '\\x1b' (a control character): delete it"),
+    (('[units.Squad]\n', '[units.Squad]\nside = "A\u202e"\n'),
+     f"unit 'Squad' side 'A\\u202e' holds '\\u202e' {_RLO}: delete it"),
+    (('[units.Grots]\n', '[units.Grots]\nallocation_order = ["Gr\\u001bot"]\n'), "unit 'Grots' "
+     "allocation_order 'Gr\\x1bot' holds '\\x1b' (a control character): delete it"),
+    (('[units.Grots]\n', '[units.Grots]\n"\\u001b" = 1\n'),
+     "unit 'Grots' key '\\x1b' holds '\\x1b' (a control character): delete it"),
+    (('"T2 Sv7+ W1"', '"T2 Sv7+\\u001b W1"'), "'\\x1b' (a control character) at column 8: a "
+     "target line is plain text: delete it (in 'T2 Sv7+\\x1b W1')"),
+    (('target = "Mob"', 'target = "Mo\\u001bb"'),
+     "activation 1 target 'Mo\\x1bb' holds '\\x1b' (a control character): delete it"),
+    (('attacker = "Squad"', 'attacker = "Sq\u202euad"'),
+     f"activation 1 attacker 'Sq\\u202euad' holds '\\u202e' {_RLO}: delete it"),
+    (('target = "Mob"', 'target = "Mob"\nlabel = "x\\ty"'),
+     "activation 1 label 'x\\ty' holds '\\t' (a control character): delete it"),
+    (('target = "Mob"', 'target = "Mob"\nweapons = [{ name = "Bolt rifle", split = '
+                        '{ "Gr\\u009bots" = 1 } }]'),
+     "activation 1 weapons split key 'Gr\\x9bots' holds '\\x9b' (a control character): delete it"),
+    (('target = "Mob"', 'target = "Mob"\nbuffs = ["Oath\\u001b: re-roll hits"]'), "'\\x1b' (a "
+     "control character) at column 5: a buff is plain text: delete it (in 'Oath\\x1b: re-roll "
+     "hits')"),
+    (('target = "Mob"', 'target = "Mob"\n[buffs]\n"Oa\u202eth" = "re-roll hits"'),
+     f"buff name 'Oa\\u202eth' holds '\\u202e' {_RLO}: delete it"),
+    (('target = "Mob"', 'target = "Mob"\n[buffs]\nOath = "re-roll\\u001b hits"'), "'\\x1b' (a "
+     "control character) at column 8: a buff is plain text: delete it (in 're-roll\\x1b hits')"),
+    (('phase = "shooting"', 'phase = "shoo\\u001bting"'),
+     "activation 1 phase 'shoo\\x1bting' holds '\\x1b' (a control character): delete it"),
+])
+def test_control_characters_in_any_text_are_refused_at_their_line(edit, message, tmp_path,
+                                                                   capsys):
+    """attached, side, activation fields, [buffs], keys: every text is checked before it
+    can be echoed (``attaches unknown unit '\\x1b'`` printed it raw)."""
+    text = BASE.replace(*edit, 1)
+    assert text != BASE
+    file = tmp_path / "army.toml"
+    file.write_text(text, encoding="utf-8")
+    assert main(["run", str(file)]) == 2
+    err = capsys.readouterr().err
+    assert err == f"mathhammer: error: {file}:{line_of(text, edit[1].splitlines()[-1])}: " \
+        f"{message}\n"
+    assert err[:-1].isprintable()
+
+
+@pytest.mark.parametrize("edit, message", [
+    (('target = "Mob"', 'targets = ["Mob", "Gr\\u001bots"]'),
+     "activation 1 targets 'Gr\\x1bots' holds '\\x1b' (a control character): delete it"),
+    (('target = "Mob"', 'targets = ["Mob"]\nchoose = { reroll_hits = ["failed", "no\u202ene"] }'),
+     f"activation 1 choose reroll_hits 'no\\u202ene' holds '\\u202e' {_RLO}: delete it"),
+    (('target = "Mob"', 'targets = ["Mob"]\nchoose = { "re\\u001broll" = ["failed"] }'),
+     "activation 1 choose key 're\\x1broll' holds '\\x1b' (a control character): delete it"),
+])
+def test_control_characters_in_choose_and_targets_are_refused_by_optimise(edit, message,
+                                                                         tmp_path, capsys):
+    text = BASE.replace(*edit, 1)
+    file = tmp_path / "army.toml"
+    file.write_text(text, encoding="utf-8")
+    assert main(["optimise", str(file)]) == 2
+    assert capsys.readouterr().err == (f"mathhammer: error: {file}:"
+                                       f"{line_of(text, edit[1].splitlines()[-1])}: {message}\n")
+
+
 def test_not_toml_and_unreadable_files(tmp_path, capsys):
     bad = tmp_path / "bad.toml"
     bad.write_text("[units.Squad\nmodels = 1")
