@@ -108,6 +108,26 @@ def shown(text: str) -> str:
     return _UNSAFE_RE.sub(lambda match: ascii(match.group())[1:-1], text)
 
 
+#: How TOML writes a control character in a quoted string: ``\u001b``, ``\U0000001b`` or a
+#: short escape (``\t``, ``\n``...).
+_TOML_ESCAPE = r"\\u[0-9a-fA-F]{4}|\\U[0-9a-fA-F]{8}|\\[btnfr]"
+
+
+def written_pattern(text: str) -> str:
+    r"""A regular expression matching ``text`` as a TOML file may write it: each control or
+    text-direction character raw or as an escape (``"B\u001b"`` for ``B``), so a reader
+    finds the line of a name it refuses.
+
+    Examples
+    --------
+    >>> import re
+    >>> bool(re.search(written_pattern("B"), '["B\\u001b"]'))
+    True
+    """
+    return "".join(f"(?:{re.escape(char)}|{_TOML_ESCAPE})" if _UNSAFE_RE.match(char)
+                   else re.escape(char) for char in text)
+
+
 def describe_character(char: str) -> str:
     r"""``'\x1b' (a control character)``: an unsafe character named by its escape."""
     if unicodedata.category(char) == "Cc":

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from mathhammer.core.limits import written_pattern
 from mathhammer.errors import UnknownTargetError as UnknownTargetError  # its home before errors.py
 
 _COUNT_PREFIX_RE = re.compile(r"(\d+)\s*[x×]\s*")
@@ -66,14 +67,15 @@ def table_line(text: str, table: str, field: str | None = None) -> int:
     4
     """
     lines = text.splitlines()
-    quoted = "|".join(re.escape(form) for form in (f'"{table}"', f"'{table}'", table))
+    name = written_pattern(table)   # a refused control character may be written \u001b
+    quoted = "|".join((f'"{name}"', re.escape(f"'{table}'"), name))
     header = re.compile(r"^\s*\[\s*(?:" + quoted + r")\s*\]")
     start = next((i for i, line in enumerate(lines) if header.match(line)), None)
     if start is None:
         return 1
     if field is None:
         return start + 1
-    key_re = re.compile(r"^\s*\"?" + re.escape(field) + r"\"?\s*=")
+    key_re = re.compile(r"^\s*\"?" + written_pattern(field) + r"\"?\s*=")
     for i in range(start + 1, len(lines)):
         if lines[i].lstrip().startswith("["):
             break

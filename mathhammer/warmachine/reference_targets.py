@@ -31,7 +31,8 @@ from importlib import resources
 from typing import Any
 
 from mathhammer.core.files import read_bounded, read_toml_tables
-from mathhammer.core.limits import MAX_MODELS, check_number_text, refuse_foreign_digits
+from mathhammer.core.limits import (MAX_MODELS, check_number_text, describe_character,
+                                    refuse_foreign_digits, shown, unsafe_character)
 from mathhammer.core.numbers import refuse_malformed_count
 from mathhammer.core.reference_names import (UnknownTargetError, normalize, split_name_line,
                                              table_line as line_of)
@@ -242,6 +243,8 @@ def parse_targets_text(raw: bytes, source: str) -> list[TargetEntry]:
     seen: dict[str, str] = {}
     for key, table in document.items():
         line = line_of(text, key)
+        _check_text(key, "the table name", lambda message, _field: ProfileError(
+            f"{source}, line {line}: {message}"))
         if not isinstance(table, dict):
             raise ProfileError(f"{source}, line {line}: '{key:.60}' must be a table ([{key:.60}] "
                                "followed by DEF = ..., ARM = ..., BOXES = ...)")
@@ -261,6 +264,8 @@ def _entry(key: str, table: dict[str, Any], text: str, source: str) -> TargetEnt
 
     if not normalize(key) or split_name_line(key) != (None, key.strip(), None):
         raise fail("a target's name needs letters and no ':', '[' or ']' (e.g. [LIGHT_JACK])")
+    for field in table:
+        _check_text(field, "a field name", fail, field)
     unknown = [f for f in table if f not in FIELDS]
     if unknown:
         raise fail(f"unknown field '{unknown[0]:.40}'{did_you_mean(unknown[0], FIELDS)}; "
@@ -272,6 +277,11 @@ def _entry(key: str, table: dict[str, Any], text: str, source: str) -> TargetEnt
         value = table.get(field, [])
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             raise fail(f"{field} must be a list of strings", field)
+        for item in value:
+            _check_text(item, "an alias" if field == "aliases" else "a keyword", fail, field)
+    for field in ("name", "grid", "spiral", "data", "note"):
+        if field in table:
+            _check_text(table[field], field, fail, field)
     if "line" in table:
         others = [f for f in ("name", "models", *_STATS, "keywords", "grid", "spiral")
                   if f in table]
@@ -288,6 +298,17 @@ def _entry(key: str, table: dict[str, Any], text: str, source: str) -> TargetEnt
     return TargetEntry(key=key, target=target, aliases=tuple(table.get("aliases", [])),
                        data=table.get("data", ""), note=table.get("note", ""), source=source,
                        line=line_of(text, key))
+
+
+def _check_text(value: str, what: str, fail: Callable[[str, str | None], ProfileError],
+                field: str | None = None) -> None:
+    """Refuse a control or text-direction character in a name or text of the file, named as
+    an escape (printed raw, by a message or ``warmachine targets``, it would drive the
+    terminal); a tab too (a line's tab is a space, read by ``parse_target``)."""
+    found = unsafe_character(value, tab=False)
+    if found is not None:
+        raise fail(f"{what} '{shown(value):.60}' holds {describe_character(found[1])}: "
+                   "delete it", field)
 
 
 def _line_from_fields(key: str, table: dict[str, Any],

@@ -48,3 +48,11 @@ DEF = 1
 ])
 def test_table_line(table, field, line):
     assert table_line(TOML, table, field) == line
+
+
+@pytest.mark.parametrize("table, field, line", [
+    ("B\x1b", None, 3), ("B\x1b", "X\u202e", 4), ("B\x1b", "N\x08", 5), ("C\u202e", None, 6)])
+def test_table_line_finds_a_control_character_written_as_an_escape(table, field, line):
+    """A reader refusing a name with a control character names the line it is written on."""
+    text = '[A]\nx = 1\n["B\\u001b"]\n"X\u202e" = 1\n"N\\b" = 2\n["C\u202e"]\n'
+    assert table_line(text, table, field) == line

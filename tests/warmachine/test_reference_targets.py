@@ -341,6 +341,38 @@ def test_bad_names_and_files_exit_2_in_one_line(cli_main, capsys, tmp_path, argv
     assert err.count("\n") == 1 and words in err and "Traceback" not in err
 
 
+_STATS = "DEF = 12\nARM = 18\nBOXES = 10\n"
+_RLO = "(right-to-left override, a text-direction control)"
+
+
+@pytest.mark.parametrize("text, line, message", [
+    ('["Jack\\u001b"]\n' + _STATS, 1,
+     "the table name 'Jack\\x1b' holds '\\x1b' (a control character): delete it"),
+    ("[Jack]\n" + _STATS + 'aliases = ["heavy", "he\u202eavy"]\n', 5,
+     f"[Jack] an alias 'he\\u202eavy' holds '\\u202e' {_RLO}: delete it"),
+    ('[Jack]\nname = "Heavy\\u001b]0;x\\u0007 jack"\n' + _STATS, 2,
+     "[Jack] name 'Heavy\\x1b]0;x\\x07 jack' holds '\\x1b' (a control character): delete it"),
+    ("[Jack]\n" + _STATS + 'keywords = ["TOUGH\u202e"]\n', 5,
+     f"[Jack] a keyword 'TOUGH\\u202e' holds '\\u202e' {_RLO}: delete it"),
+    ("[Jack]\n" + _STATS + 'data = "rules\\u001b"\n', 5,
+     "[Jack] data 'rules\\x1b' holds '\\x1b' (a control character): delete it"),
+    ("[Jack]\n" + _STATS + 'note = "a\\tb"\n', 5,
+     "[Jack] note 'a\\tb' holds '\\t' (a control character): delete it"),
+    ("[Jack]\n" + _STATS + 'grid = "-/-/-/-/-/\\u001b"\n', 5,
+     "[Jack] grid '-/-/-/-/-/\\x1b' holds '\\x1b' (a control character): delete it"),
+    ("[Jack]\n" + _STATS + '"X\u202e" = 1\n', 5,
+     f"[Jack] a field name 'X\\u202e' holds '\\u202e' {_RLO}: delete it"),
+])
+def test_control_characters_in_a_targets_file_are_refused_as_escapes(cli_main, capsys, tmp_path,
+                                                                     text, line, message):
+    """Names, aliases, keywords, data and notes were listed raw by `warmachine targets`."""
+    path = _write(tmp_path, text)
+    code, out, err = _run(cli_main, capsys, "warmachine", "targets", "--targets-file", str(path))
+    assert (code, out) == (2, "")
+    assert err == f"mathhammer: error: {path}, line {line}: {message}\n"
+    assert err[:-1].isprintable()
+
+
 def test_the_modules_examples_run():
     module = importlib.import_module("mathhammer.warmachine.reference_targets")
     failures, tried = doctest.testmod(module)

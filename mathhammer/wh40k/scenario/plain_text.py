@@ -13,7 +13,7 @@ import re
 from typing import Any, Protocol
 
 from mathhammer.core.limits import (describe_character, refuse_control_characters, shown,
-                                    unsafe_character)
+                                    unsafe_character, written_pattern)
 from mathhammer.errors import ProfileError, ScenarioError
 
 
@@ -115,10 +115,7 @@ def _written(value: str, lines: list[str]) -> str | None:
     None when no line holds it so (a value over several lines, other characters escaped)."""
     if not value or "\n" in value:
         return None
-    escape = r"(?:\\u[0-9a-fA-F]{4}|\\U[0-9a-fA-F]{8}|\\[btnfr])"
-    pattern = re.compile("".join(
-        f"(?:{re.escape(char)}|{escape})" if unsafe_character(char, tab=False) else
-        re.escape(char) for char in value))
+    pattern = re.compile(written_pattern(value))
     for line in lines:
         match = pattern.search(line)
         if match:
