@@ -57,9 +57,9 @@ def split_name_line(text: str) -> tuple[str | None, str, str | None] | None:
     return (count, body, extra) if body else None
 
 
-def table_line(text: str, table: str, field: str | None = None) -> int:
+def table_line(text: str, table: str, field: str | None = None, parent: str = "") -> int:
     """1-based line of ``[table]`` (or of ``field =`` inside it) in TOML ``text``; 1 if not
-    found.
+    found. With ``parent``, the table is ``[parent.table]`` (``[units."Pounder"]``).
 
     Examples
     --------
@@ -69,7 +69,8 @@ def table_line(text: str, table: str, field: str | None = None) -> int:
     lines = text.splitlines()
     name = written_pattern(table)   # a refused control character may be written \u001b
     quoted = "|".join((f'"{name}"', re.escape(f"'{table}'"), name))
-    header = re.compile(r"^\s*\[\s*(?:" + quoted + r")\s*\]")
+    outer = re.escape(parent) + r"\s*\.\s*" if parent else ""
+    header = re.compile(r"^\s*\[\s*" + outer + "(?:" + quoted + r")\s*\]")
     start = next((i for i, line in enumerate(lines) if header.match(line)), None)
     if start is None:
         return 1

@@ -37,7 +37,9 @@ from mathhammer.dust.profiles import (
     AIRCRAFT, DOUBLE, HARD, INFANTRY, MAX_LEVELS, SOFT, VEHICLE, WEAPON_TAGS, Cell,
     ModelGroup, Target, Unit, Weapon, WeaponLine,
 )
-from mathhammer.core.limits import check_line_numbers
+from mathhammer.core.limits import (check_line_numbers, describe_character,
+                                    refuse_control_characters, shown, unsafe_character)
+from mathhammer.core.reference_names import table_line
 from mathhammer.core.numbers import plain_marks, refuse_malformed_count
 from mathhammer.errors import OptionError, ProfileError, UnknownWordError, did_you_mean
 
@@ -503,12 +505,49 @@ def load_units(path: str | Path, base: Path | None = None) -> dict[str, Unit]:
     units_table = data.get("units")
     if not isinstance(units_table, dict) or not units_table:
         raise ProfileError(f"unit file '{path}' has no [units.NAME] tables", token=str(path))
+    for name, table in units_table.items():
+        _refuse_unsafe_card_text(name, table, text, path)
     return {name: _unit_from_table(name, table, path) for name, table in units_table.items()}
+
+
+def _refuse_unsafe_card_text(name: str, table, text: str, path) -> None:
+    r"""Refuse a control or text-direction character in a unit card's name, keys, profile,
+    weapon lines and model weapon names (printed raw by a message or a result, it would drive
+    the terminal), named as an escape at its line: ``unit file 'F', line 3: unit name
+    'Pou\x1bnder' holds '\x1b' (a control character): delete it``. A tab in a line is a
+    space; in a name it is refused."""
+    table = table if isinstance(table, dict) else {}
+    models = table.get("models") if isinstance(table.get("models"), list) else []
+    unit = f"unit '{shown(name)}'"
+    names = [("unit name", name, None), *((f"{unit}: key", key, key) for key in table),
+             *((f"{unit}: a models weapon", weapon, "models") for entry in models
+               if isinstance(entry, dict) and isinstance(entry.get("weapons"), list)
+               for weapon in entry["weapons"] if isinstance(weapon, str))]
+    weapons = table.get("weapons") if isinstance(table.get("weapons"), list) else []
+    lines = [("profile", table.get("profile")), *(("weapons", w) for w in weapons)]
+    for what, value, field in names:
+        found = unsafe_character(value, tab=False)
+        if found is not None:
+            raise ProfileError(f"unit file '{path}', line "
+                               f"{table_line(text, name, field, parent='units')}: "
+                               f"{what} '{shown(value)}' holds "
+                               f"{describe_character(found[1])}: delete it",
+                               token=shown(value))
+    for field, line in lines:
+        try:
+            if isinstance(line, str):
+                refuse_control_characters(line, line, f"a {field.rstrip('s')} line")
+        except ProfileError as exc:
+            raise ProfileError(f"unit file '{path}', line "
+                               f"{table_line(text, name, field, parent='units')}: {unit}: "
+                               f"{exc}", token=exc.token) from None
 
 
 def load_unit(path: str | Path, name: str, base: Path | None = None,
               line: str | None = None) -> Unit:
     """One unit card of a TOML unit file, by name (case-insensitive)."""
+    written = line if line is not None else f"{path}#{name}"
+    refuse_control_characters(written, written, "a unit reference")
     units = load_units(path, base)
     for key, unit in units.items():
         if key.lower() == name.lower():

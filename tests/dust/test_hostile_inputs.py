@@ -32,6 +32,45 @@ def test_control_characters_in_a_name_are_refused_as_escapes(weapon, target):
     assert char not in line
 
 
+_CARD = '[units.Jeep]\nprofile = "VEHICLE6 BOXES4"\nweapons = ["Gun: INF 3/1 3/1 3/1 3/1"]\n'
+_RLO = "(right-to-left override, a text-direction control)"
+
+
+@pytest.mark.parametrize("card, line, message", [
+    ('[units."B\\u001b"]\nprofile = "VEHICLE6"\n', 4,
+     "unit name 'B\\x1b' holds '\\x1b' (a control character): delete it"),
+    ('[units."B\u202e"]\nprofile = "VEHICLE6"\n', 4,
+     f"unit name 'B\\u202e' holds '\\u202e' {_RLO}: delete it"),
+    ('[units.B]\nprofile = "VEHICLE6"\n"X\\u001b" = 1\n', 6,
+     "unit 'B': key 'X\\x1b' holds '\\x1b' (a control character): delete it"),
+    ("[ units . 'B' ]\nprofile = \"INFANTRY2\"\nweapons = [\"Gun: INF 3/1 3/1 3/1 3/1\"]\n"
+     'models = [{count = 2, weapons = ["G\\u001bun"]}]\n', 7,
+     "unit 'B': a models weapon 'G\\x1bun' holds '\\x1b' (a control character): delete it"),
+    ('[units.B]\nprofile = "VEHICLE6\\u001b"\n', 5, "unit 'B': '\\x1b' (a control character) "
+     "at column 9: a profile line is plain text: delete it (in 'VEHICLE6\\x1b')"),
+    ('[units.B]\nprofile = "VEHICLE6"\nweapons = ["G\u202eun: INF 3/1 3/1 3/1 3/1"]\n', 6,
+     f"unit 'B': '\\u202e' {_RLO} at column 2: a weapon line is plain text: delete it (in "
+     "'G\\u202eun: INF 3/1 3/1 3/1 3/1')"),
+])
+def test_control_characters_in_a_unit_file_are_refused_at_their_line(tmp_path, card, line,
+                                                                     message):
+    path = tmp_path / "cards.toml"
+    path.write_text(_CARD + card, encoding="utf-8")
+    refused_line = refused(["dust", "exact", f"{path}#Jeep/Gun", "--target", TARGET])
+    assert refused_line == f"mathhammer: error: unit file '{path}', line {line}: {message}"
+    assert refused_line.isprintable()
+
+
+@pytest.mark.parametrize("command, escape", [
+    (["exact", "seed.toml#Pou\x1bnder", "--target", TARGET], "\\x1b"),
+    (["exchange", "seed.toml#Pou\u202ender", "seed.toml#Assault Rangers"], "\\u202e")])
+def test_a_control_character_in_a_unit_reference_is_refused_as_an_escape(command, escape):
+    kind = "(a control character)" if escape == "\\x1b" else _RLO
+    assert refused(["dust", *command]) == (
+        f"mathhammer: error: '{escape}' {kind} at column 14: a unit reference is plain text: "
+        f"delete it (in 'seed.toml#Pou{escape}nder')")
+
+
 @pytest.mark.parametrize("weapon", ["Shotgun: 3/1 [EXTRA DICE 9999]", "10000x Shotgun: 3/1",
                                     "Phaser: 3z9999"])
 def test_exact_refuses_what_it_cannot_follow_and_points_to_simulate(weapon):
