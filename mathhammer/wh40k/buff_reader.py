@@ -45,7 +45,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from mathhammer.core.limits import MAX_NUMBER, check_number_text, refuse_foreign_digits
+from mathhammer.core.limits import (MAX_NUMBER, check_number_text, refuse_control_characters,
+                                    refuse_foreign_digits)
 from mathhammer.core.numbers import plain_marks
 from mathhammer.errors import ProfileError, did_you_mean
 from mathhammer.wh40k import abilities as ab
@@ -212,6 +213,7 @@ def parse_buff(text: str, name: str | None = None) -> Buff:
     if not text.strip():
         raise ProfileError("empty buff: write e.g. 'Oath of Moment: re-roll hits' or "
                            "'[LETHAL HITS] to INFANTRY'")
+    refuse_control_characters(text, text, "a buff")   # a tab is a space
     refuse_foreign_digits(text, text)
     plain = plain_marks(text)
     own_name, body = _split_name(plain, text)

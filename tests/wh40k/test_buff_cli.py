@@ -100,6 +100,35 @@ def test_a_bad_buff_file_answers_in_one_line(capsys, tmp_path):
     assert code != 0 and len(err.strip().splitlines()) == 1 and "bad.toml" in err
 
 
+_RLO = "(right-to-left override, a text-direction control)"
+
+
+@pytest.mark.parametrize("buff, escape, kind, column", [
+    ("Oa\x1bth: re-roll hits", "Oa\\x1bth: re-roll hits", "'\\x1b' (a control character)", 3),
+    ("Oath: re-roll\u202e hits", "Oath: re-roll\\u202e hits", f"'\\u202e' {_RLO}", 14)])
+def test_a_control_character_in_a_buff_is_refused_as_an_escape(capsys, buff, escape, kind,
+                                                               column):
+    code, out, err = run(capsys, "exact", GUN, "--target", TARGET, "--buff", buff)
+    assert (code, out) == (2, "")
+    assert err == (f"mathhammer: error: {kind} at column {column}: a buff is plain text: "
+                   f"delete it (in '{escape}')\n")
+
+
+@pytest.mark.parametrize("key, escape, kind", [
+    ('"Oa\\u001bth"', "Oa\\x1bth", "'\\x1b' (a control character)"),
+    ('"Oa\u202eth"', "Oa\\u202eth", f"'\\u202e' {_RLO}")])
+def test_a_control_character_in_a_buff_file_name_is_refused_at_its_line(capsys, tmp_path, key,
+                                                                        escape, kind):
+    """The name was echoed raw: "unknown buff 'Oath'; did you mean 'Oath<ESC>'?"."""
+    path = tmp_path / "buffs.toml"
+    path.write_text(f'[buffs]\nFury = "+1 strength"\n{key} = "re-roll hits"\n', encoding="utf-8")
+    code, out, err = run(capsys, "exact", GUN, "--target", TARGET, "--buffs", str(path),
+                         "--buff", "Oath")
+    assert (code, out) == (2, "")
+    assert err == (f"mathhammer: error: buff file '{path}', line 3: buff name '{escape}' holds "
+                   f"{kind}: rename it\n")
+
+
 def test_attribution_plot_without_attribution_is_refused(capsys, tmp_path):
     """It wrote no chart and exited 0 when no --buff was given either."""
     chart = tmp_path / "gains.png"
