@@ -269,6 +269,7 @@ def _entry(key: str, table: dict[str, Any], text: str, source: str) -> TargetEnt
     unknown = [f for f in table if f not in _FIELDS]
     if unknown:
         hint = did_you_mean(unknown[0], _FIELDS)
+        _check_name_text(unknown[0], "a field name", fail, unknown[0])
         raise fail(f"unknown field '{unknown[0]}'{hint}; fields: {', '.join(sorted(_FIELDS))}",
                    unknown[0])
     aliases = table.get("aliases", [])
@@ -316,6 +317,7 @@ def _other_editions(key: str, table: dict[str, Any], text: str,
     unknown = [f for f in sub if f not in _EDITION_FIELDS]
     if unknown:
         hint = did_you_mean(unknown[0], _EDITION_FIELDS)
+        _check_name_text(unknown[0], "a field name", fail, unknown[0])
         raise fail(f"unknown field '{unknown[0]}'{hint}", unknown[0])
     try:
         if "line" in table or "line" in sub:

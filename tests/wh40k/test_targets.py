@@ -203,6 +203,18 @@ def test_control_characters_in_names_are_refused_as_escapes(tmp_path, line, esca
     assert str(info.value) == f"{path}, line 5: [A] {what} '{escape}' holds {kind}: delete it"
 
 
+@pytest.mark.parametrize("table", ["[A]", "[A.10e]"])
+def test_a_control_character_in_an_unknown_field_name_is_refused_at_its_line(tmp_path, table):
+    """The unknown field was echoed raw ("unknown field 'X<ESC>'")."""
+    header = "" if table == "[A]" else f"{table}\n"
+    path = write(tmp_path, f'[A]\nT = 4\nSv = 3\nW = 2\n{header}"X\\u001b" = 1\n')
+    with pytest.raises(ProfileError) as info:
+        load_targets(path)
+    line = 5 if table == "[A]" else 6
+    assert str(info.value) == (f"{path}, line {line}: {table} a field name 'X\\x1b' holds "
+                               "'\\x1b' (a control character): delete it")
+
+
 def test_a_control_character_in_a_table_name_is_refused_as_an_escape(tmp_path):
     path = write(tmp_path, '["A\\u001bB"]\nT = 4\nSv = 3\nW = 2\n')
     with pytest.raises(ProfileError, match=r"\[A\\x1bB\] the table name 'A\\x1bB' holds "
