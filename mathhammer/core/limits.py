@@ -143,6 +143,9 @@ def refuse_control_characters(text: str, line: str | None = None, what: str = "a
     r"""Raise :class:`ProfileError` for a control or text-direction character in ``text``,
     naming it as an escape and its column (``line`` is said escaped, never raw).
 
+    White space at either end (a line break that ``readlines()`` or a text file left, a
+    Windows ``\r\n``) is taken: every line is stripped before it is read.
+
     Examples
     --------
     >>> try:
@@ -150,12 +153,17 @@ def refuse_control_characters(text: str, line: str | None = None, what: str = "a
     ... except ProfileError as exc:
     ...     print(exc)
     '\x1b' (a control character) at column 5: a line is plain text: delete it
+    >>> refuse_control_characters("Bolt rifle: A2\r\n") is None
+    True
     """
-    found = unsafe_character(text, tab)
+    lead = len(text) - len(text.lstrip())
+    found = unsafe_character(text.strip(), tab)
     if found is not None:
-        index, char = found
-        raise ProfileError(describe_character(char), detail=f": {what} is plain text: delete "
-                           "it", token=shown(char), column=index + 1, line=line)
+        index, char = found[0] + lead, found[1]
+        fix = f"{what} is one line: write a space instead" if char.isspace() else \
+            f"{what} is plain text: delete it"
+        raise ProfileError(describe_character(char), detail=f": {fix}", token=shown(char),
+                           column=index + 1, line=line)
 
 
 def check_line_numbers(line: str, limit: int = MAX_NUMBER) -> None:

@@ -65,6 +65,20 @@ def test_a_tab_is_a_space_unless_refused_too():
     assert shown("Ork Boyz \u00e9\u2013\U0001f600") == "Ork Boyz \u00e9\u2013\U0001f600"
 
 
+def test_line_breaks_at_the_ends_of_a_line_are_taken_inside_refused():
+    # readlines() leaves "\n", a Windows file "\r\n": lines are stripped, so those are taken
+    # (as before the control-character check); a break inside a line is not, and the fix
+    # is a space, not a deletion that would join two characteristics.
+    check_line_numbers("Rifle: RAT6 POW12\r\n")
+    refuse_control_characters("\n Bolt rifle: A2 BS3+\n")
+    with pytest.raises(ProfileError) as caught:
+        refuse_control_characters("Bolt rifle: A2\nBS3+", "Bolt rifle: A2\nBS3+", "a weapon line")
+    assert str(caught.value) == ("'\\n' (a control character) at column 15: a weapon line is "
+                                 "one line: write a space instead (in 'Bolt rifle: A2\\nBS3+')")
+    with pytest.raises(ProfileError, match="at column 7: a line is plain text: delete it"):
+        refuse_control_characters("\n Bolt\x1b rifle")   # the column counts the stripped part
+
+
 def test_run_sizes():
     check_outcome_values(MAX_OUTCOME_VALUES, "damage", "fewer models")
     with pytest.raises(OptionError, match="damage could reach 100,001 .limit 100,000.: "

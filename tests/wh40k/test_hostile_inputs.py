@@ -51,6 +51,13 @@ def test_a_tab_in_a_line_is_a_space():
     assert parse_target("5x\tIntercessor: T4 Sv3+ W2").count == 5
 
 
+def test_a_line_read_from_a_file_keeps_working():
+    # readlines() and Windows files leave a line break at the end of each line
+    for ending in ("\n", "\r\n"):
+        assert parse_weapon('Bolt rifle: 24" A2 BS3+ S4 AP-1 D1' + ending).name == "Bolt rifle"
+        assert parse_target("5x Intercessor: T4 Sv3+ W2" + ending).count == 5
+
+
 def test_bare_d3_and_d6_damage_are_ambiguous():
     line = refused(["exact", 'Meltagun: 12" A1 BS3+ S9 AP-4 D6', "--target",
                     "Rhino: T9 Sv3+ W10 [VEHICLE]"], "'D6'", "DD6", "D 6")
