@@ -66,6 +66,8 @@ def _check(path: tuple[Any, ...], value: str, is_key: bool, locator: _Locator) -
             refuse_control_characters(value, value, line)
         except ProfileError as exc:
             message = str(exc)
+        else:
+            return   # a line break at either end: the line's parser strips it
     else:
         message = (f"{_what(path, keys, shape, is_key)} '{shown(value)}' holds "
                    f"{describe_character(found[1])}: delete it")
