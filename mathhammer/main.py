@@ -14,7 +14,8 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from mathhammer.cli.options import EXIT_OK, EXIT_USAGE, ArgumentParser
+from mathhammer.cli.options import (EXIT_OK, EXIT_USAGE, ArgumentParser,
+                                    refuse_overwriting_inputs)
 from mathhammer.errors import MathhammerError, command_line_words, did_you_mean
 
 #: Each command and the module whose ``register(subparsers)`` adds it, in ``--help`` order.
@@ -95,6 +96,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         words = list(sys.argv[1:] if argv is None else argv)
         parser = build_parser(_command_word(words))
         args = _parse(parser, words)
+        refuse_overwriting_inputs(args)
         handler: Callable[[argparse.Namespace], int | None] = args.handler
         with contextlib.ExitStack() as stack:
             if getattr(args, "quiet", False):  # --quiet: no progress bars anywhere

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 from collections.abc import Sequence
 from typing import Any, NoReturn
@@ -128,6 +129,57 @@ def output_file(text: str) -> str:
     except NotAFile as exc:
         raise argparse.ArgumentTypeError(f"'{text}': {exc}") from None
     return text
+
+
+#: The options that name a file a command writes.
+OUTPUT_OPTIONS = ("csv", "plot", "to_scenario", "attribution_plot")
+#: What a command reads out of a folder it is given (``meta``'s rosters, ``--data``'s BSData).
+FOLDER_INPUTS = (".ros", ".rosz", ".json", ".cat", ".catz", ".gst", ".gstz")
+
+
+def refuse_overwriting_inputs(args: argparse.Namespace) -> None:
+    """Refuse an output option naming a file the same command reads.
+
+    ``run sc.toml --csv sc.toml`` or ``roster r.ros --to-scenario r.ros`` would replace the
+    input with the output; so would ``meta FOLDER --csv FOLDER/list.json``.
+
+    Raises
+    ------
+    OptionError
+        Naming the option, the file and what to give instead.
+    """
+    values = vars(args)
+    inputs = [path for key, value in values.items() if key not in OUTPUT_OPTIONS
+              for path in _path_words(value)]
+    for key in OUTPUT_OPTIONS:
+        out = values.get(key)
+        if not isinstance(out, str) or not os.path.isfile(out):
+            continue
+        if any(_reads(source, out) for source in inputs):
+            from mathhammer.core.limits import shown
+
+            option = "--" + key.replace("_", "-")
+            raise OptionError(f"{option} '{shown(out)}' is a file this command reads: writing "
+                              f"it would replace that input; give {option} another file name")
+
+
+def _path_words(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, (list, tuple)):
+        return [v for v in value if isinstance(v, str)]
+    return []
+
+
+def _reads(source: str, out: str) -> bool:
+    """Whether reading ``source`` (a file, or a folder's rosters or data) reads ``out``."""
+    try:
+        if os.path.isfile(source):
+            return os.path.samefile(source, out)
+        return (os.path.isdir(source) and out.lower().endswith(FOLDER_INPUTS)
+                and os.path.samefile(os.path.dirname(os.path.abspath(out)), source))
+    except (OSError, ValueError):
+        return False
 
 
 def chart_path(text: str) -> str:

@@ -59,3 +59,31 @@ def test_only_once():
     assert parser.parse_args(["--target", "MEQ"]).target == "MEQ"
     with pytest.raises(OptionError, match="given twice: keep one; to compare several targets"):
         parser.parse_args(["--target", "MEQ", "--target", "TEQ"])
+
+
+def test_an_output_naming_an_input_file_is_refused_and_the_input_kept(tmp_path):
+    import shutil
+
+    import mathhammer as mh
+    from tests.hostile import refused
+
+    roster = tmp_path / "r.ros"
+    shutil.copy("tests/wh40k/roster/files/marines_10e.ros", roster)
+    scenario = tmp_path / "sc.toml"
+    shutil.copy("examples/shoot_charge_fight.toml", scenario)
+    targets = tmp_path / "t.toml"
+    targets.write_text("[Foo]\nT = 4\nSv = 3\nW = 2\nmodels = 5\n", encoding="utf-8")
+    before = {path: path.read_bytes() for path in (roster, scenario, targets)}
+    weapon = 'Bolt rifle: 24" A2 BS3+ S4 AP-1 D1'
+    for argv, option, path in (
+            (["roster", str(roster), "--to-scenario"], "--to-scenario", roster),
+            (["run", str(scenario), "--trials", "100", "--csv"], "--csv", scenario),
+            (["exact", weapon, "--target", "Foo", "--targets-file", str(targets), "--csv"],
+             "--csv", targets),
+            (["meta", str(tmp_path), "--csv"], "--csv", roster)):
+        refused([*argv, str(path)], f"{option} '{path}' is a file this command reads",
+                f"give {option} another file name")
+    assert before == {path: path.read_bytes() for path in before}
+    with pytest.raises(OptionError, match="it is the roster file this list was read from"):
+        mh.load_roster(roster).to_toml(roster)
+    assert roster.read_bytes() == before[roster]

@@ -586,6 +586,9 @@ class Roster:
                 check_output_path(path)
             except NotAFile as exc:
                 raise OptionError(f"cannot write the scenario to '{path}': {exc}") from None
+            if self.source and os.path.isfile(path) and os.path.samefile(path, self.source):
+                raise OptionError(f"cannot write the scenario to '{path}': it is the roster "
+                                  "file this list was read from; give another file name")
         text = roster_toml(self)
         if path is not None:
             Path(path).write_text(text, encoding="utf-8")
