@@ -225,7 +225,11 @@ def _command_parser(parser: argparse.ArgumentParser,
 
 
 def _one_line(text: str) -> str:
-    return " ".join(text.split())
+    """``text`` on one line, each control character written as its escape (a file name
+    holding ``ESC`` is quoted in many messages and must not reach the terminal raw)."""
+    from mathhammer.core.limits import shown
+
+    return " ".join(shown(word) for word in text.split())
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -178,3 +178,13 @@ def test_the_installed_package_is_not_taken_for_a_leftover():
     from mathhammer import main as program
 
     assert program._leftover_folder() is None
+
+
+def test_an_error_naming_a_file_with_a_control_character_escapes_it(tmp_path, capsys):
+    bad = tmp_path / "j\x1b[31mred.ros"
+    bad.write_text("junk", encoding="utf-8")
+    assert main(["roster", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert "\x1b" not in err
+    assert err == (f"mathhammer: error: {tmp_path}/j\\x1b[31mred.ros: not a roster file: it is "
+                   "neither XML (.ros), a zip (.rosz) nor New Recruit JSON\n")

@@ -38,6 +38,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from mathhammer.core.limits import describe_character, shown, unsafe_character
 from mathhammer.core.trials import DEFAULT_GRID_TRIALS
 from mathhammer.errors import MathhammerError, OptionError, RosterError
 from mathhammer.wh40k.roster.api import Roster, load_roster
@@ -96,7 +97,7 @@ def read_lists(sources: str | os.PathLike[str] | Iterable[str | os.PathLike[str]
     edition = max(editions, key=lambda e: (editions[e], e)) if editions else 0
     for label, army in list(rosters.items()):
         if army.edition != edition:
-            where = army.source or label
+            where = shown(str(army.source or label))
             skipped.append(Skipped(where, f"{where}: a {army.edition}th-edition list among "
                                    f"{edition}th-edition ones"))
             del rosters[label]
@@ -135,6 +136,11 @@ def _read_files(paths: Sequence[Path]) -> tuple[dict[str, Roster], list[Skipped]
     rosters: dict[str, Roster] = {}
     skipped = []
     for path in paths:
+        unsafe = unsafe_character(path.stem, tab=False)
+        if unsafe is not None:  # the stem names the list in every table, printed as it is
+            skipped.append(Skipped(shown(str(path)), f"{shown(str(path))}: its file name holds "
+                                   f"{describe_character(unsafe[1])}: rename the file"))
+            continue
         try:
             army = load_roster(path)
         except (MathhammerError, OSError) as exc:
@@ -142,7 +148,8 @@ def _read_files(paths: Sequence[Path]) -> tuple[dict[str, Roster], list[Skipped]
             continue
         label = path.stem if path.stem not in rosters else path.name
         if not army.units:
-            skipped.append(Skipped(str(path), f"{path}: no unit with a statline"))
+            skipped.append(Skipped(shown(str(path)), f"{shown(str(path))}: no unit with a "
+                                   "statline"))
             continue
         rosters[label] = army
     return rosters, skipped

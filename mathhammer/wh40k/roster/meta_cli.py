@@ -9,6 +9,7 @@ from typing import Any
 
 from mathhammer.cli.options import (add_monte_carlo_options, add_output_options, positive_int,
                                     save_chart)
+from mathhammer.core.limits import shown
 from mathhammer.core.trials import DEFAULT_GRID_TRIALS
 from mathhammer.errors import OptionError
 
@@ -89,7 +90,7 @@ def _run(args: argparse.Namespace) -> int:
     finally:
         close()
     for skipped in result.skipped:
-        print(f"mathhammer: skipped: {skipped.reason}", file=sys.stderr)
+        print(f"mathhammer: skipped: {shown(skipped.reason)}", file=sys.stderr)
     team = result.team_table(args.team, args.against_team, args.metric) if args.team \
         else None
     if args.plot:

@@ -10,6 +10,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from mathhammer.core.limits import shown
 from mathhammer.errors import OptionError, did_you_mean
 from mathhammer.wh40k.roster.meta_settings import PLAN_RULE, Settings, Skipped
 from mathhammer.wh40k.roster.meta_words import DEFAULT_METRIC, METRICS
@@ -140,7 +141,7 @@ class MetaResult:
                  f"Pairings: {c['pairings']:,} unit pairings in {c['list_pairs']:,} list "
                  f"pairings; {c['solved']:,} solved, {c['from_cache']:,} from the cache "
                  f"(identical pairings), {c['resumed']:,} read back from --out"]
-        lines += [f"Skipped: {s.reason}" for s in self.skipped]
+        lines += [f"Skipped: {shown(s.reason)}" for s in self.skipped]  # a name may hold ESC
         return lines + self._leader_rolls()
 
     def _leader_rolls(self) -> list[str]:

@@ -36,6 +36,28 @@ def test_unreadable_and_other_edition_files_are_named_and_skipped(tmp_path, even
     assert all(os.path.basename(s.path) in s.reason for s in found.skipped)
 
 
+def test_a_file_name_with_a_control_character_is_skipped_and_named_escaped(tmp_path, event):
+    # the file name (without extension) labels the list in every table on stdout
+    import shutil
+
+    from mathhammer.core.limits import shown
+
+    for name in ("esc\x1b]0;pwn\x07.ros", "new\nline.ros", "bad\udcff.ros"):
+        shutil.copy(event[1], tmp_path / name)
+    (tmp_path / "notes\x1b[31m.ros").write_text("not a roster", encoding="utf-8")
+    found = read_lists([*event[:2], tmp_path])
+    assert list(found.rosters) == [p.stem for p in event[:2]]
+    reasons = sorted(shown(s.reason).replace(str(tmp_path), "DIR") for s in found.skipped)
+    assert reasons == [
+        "DIR/bad\\udcff.ros: its file name holds '\\udcff' (a byte that is not UTF-8 text): "
+        "rename the file",
+        "DIR/esc\\x1b]0;pwn\\x07.ros: its file name holds '\\x1b' (a control character): "
+        "rename the file",
+        "DIR/new\\nline.ros: its file name holds '\\n' (a control character): rename the file",
+        "DIR/notes\\x1b[31m.ros: its file name holds '\\x1b' (a control character): rename "
+        "the file"]
+
+
 def test_fewer_than_two_lists_is_one_line_naming_the_files(tmp_path):
     with pytest.raises(RosterError, match="found 0") as caught:
         read_lists(tmp_path)
