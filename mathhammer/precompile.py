@@ -10,7 +10,7 @@ only loads it from the cache.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from mathhammer.errors import OptionError, did_you_mean
@@ -104,6 +104,9 @@ def warmup(engines: Iterable[str] | None = None,
 def _checked(engines: Iterable[str]) -> list[str]:
     if isinstance(engines, str):
         engines = [engines]
+    if not isinstance(engines, Iterable) or isinstance(engines, (Mapping, bytes)):
+        raise OptionError(f"warmup(engines={engines!r:.40}): give a list of engine names "
+                          f"({', '.join(ENGINES)}), or None for all")
     names = []
     for name in engines:
         if name not in ENGINES:

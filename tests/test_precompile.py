@@ -27,6 +27,14 @@ def test_warmup_refuses_an_unknown_engine_in_one_line():
         mh.warmup(["dusty"])
 
 
+@pytest.mark.parametrize("engines", [True, 5, 1.5, {"40k": 1}, b"40k"])
+def test_warmup_refuses_what_is_not_a_list_of_names(engines):
+    # an int or a bool once ended in "TypeError: 'int' object is not iterable"
+    with pytest.raises(OptionError, match=r"^warmup\(engines=.*\): give a list of engine names "
+                       r"\(40k, scenario, warmachine, dust\), or None for all$"):
+        mh.warmup(engines)
+
+
 def test_warmup_command_prints_json(capsys):
     assert main(["warmup", "--engine", "40k", "--json"]) == 0
     assert list(json.loads(capsys.readouterr().out)["seconds"]) == ["40k"]
