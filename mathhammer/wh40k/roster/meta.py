@@ -34,7 +34,7 @@ import enum
 import hashlib
 import os
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -46,10 +46,14 @@ from mathhammer.wh40k.roster.meta_settings import PHASES, Pairing, Settings, Ski
 from mathhammer.wh40k.roster.meta_settings import PLAN_RULE as PLAN_RULE  # said by meta()'s users
 from mathhammer.wh40k.scenario.units import Unit
 
-#: Unit pairings a matrix may hold (each attacking unit of a list against each target unit
-#: of another, per phase): about 380 bytes each while the matrix is made (300 generated lists
-#: of 4 units, both phases: 2.9 million, 1.1 GB), so about 4 GB at the limit.
-MAX_PAIRINGS = 10_000_000
+#: Unit pairings a matrix may weigh (each attacking unit of a list against each target unit
+#: of another, per phase): about 2 microseconds each (300 generated lists of 4 units, both
+#: phases: 2.9 million in 6 s), so about 40 s at the limit.
+MAX_PAIRINGS = 20_000_000
+#: Plan rows a matrix may hold (each attacking unit's best target against every other list,
+#: per phase): about 400 bytes each while the matrix is made (those 300 lists: 717,600 rows,
+#: 600 MB in all), so about 2 GB at the limit.
+MAX_PLAN_ROWS = 5_000_000
 
 @dataclasses.dataclass(frozen=True)
 class Lists:
@@ -207,23 +211,64 @@ def digest(*parts: Any) -> str:
     return hashlib.sha256(repr(canonical(parts)).encode()).hexdigest()[:24]
 
 
+#: One unit pairing of a list pair: ``(unit, target label, phase, key, target unit)``.
+Row = tuple[str, str, str, str, Any]
+
+
+class Cells(Mapping[tuple[str, str], list[Row]]):
+    """Every list pair's unit pairings (:data:`Row`), made when a pair is asked for.
+
+    A pair's rows are the product of its two lists' units and the phases: kept for every
+    pair, they took memory that grows with the square of the number of lists (300 lists of 4
+    units: 2.9 million rows, 260 MB). Here only each list's units and the keys are kept.
+    """
+
+    def __init__(self, attackers: Mapping[str, list[tuple[Unit, str, Any]]],
+                 targets: Mapping[str, list[tuple[Any, str, Any]]], phases: Sequence[str],
+                 keys: Mapping[tuple[str, str, str], str]) -> None:
+        self._attackers, self._targets = attackers, targets
+        self._phases, self._keys = tuple(phases), keys
+        self._pairs = {(mine, theirs): None for mine in attackers for theirs in targets
+                       if mine != theirs}
+
+    def __getitem__(self, pair: tuple[str, str]) -> list[Row]:
+        if pair not in self._pairs:
+            raise KeyError(pair)
+        mine, theirs = pair
+        return [(unit.name, target.label, phase, self._keys[(unit_digest, target_digest, phase)],
+                 target_unit)
+                for unit, unit_digest, _ in self._attackers[mine]
+                for target, target_digest, target_unit in self._targets[theirs]
+                for phase in self._phases]
+
+    def __iter__(self) -> Iterator[tuple[str, str]]:
+        return iter(self._pairs)
+
+    def __len__(self) -> int:
+        return len(self._pairs)
+
+    def size(self) -> int:
+        """The unit pairings of every pair, counted without making them."""
+        return len(self._phases) * sum(len(self._attackers[mine]) * len(self._targets[theirs])
+                                       for mine, theirs in self._pairs)
+
+
 def pairings(lists: Mapping[str, Roster], settings: Settings, sides: Any = None,
-             progress: bool | None = None
-             ) -> tuple[dict[tuple[str, str], list[tuple[str, str, str, str, Any]]],
-                        dict[str, Pairing]]:
+             progress: bool | None = None) -> tuple[Cells, dict[str, Pairing]]:
     """Every list pair's cells and the unique pairings behind them; ``sides``
     (:class:`~mathhammer.wh40k.roster.meta_buffs.Sides`) gives each list's attacking and
     target sides with its buffs and its Leaders' grants (a pairing's roll grants are part
     of its key). A bar counts the attacking lists on a terminal (``progress``).
 
     A unit pairing's key is made once per attacker, target and phase, however many list
-    pairs hold them (an event's lists share datasheets): the same keys as one per cell.
+    pairs hold them (an event's lists share datasheets): the same keys as one per cell, the
+    unique pairings in the order the cells first meet them (the order they are solved in).
 
     Returns
     -------
     tuple
-        ``{(list, other): [(unit, target label, phase, digest, target unit), ...]}`` and
-        ``{digest: Pairing}``, one per distinct pairing.
+        :class:`Cells` (``{(list, other): [(unit, target label, phase, digest, target
+        unit), ...]}``) and ``{digest: Pairing}``, one per distinct pairing.
     """
     from mathhammer.core.progress import bar
     from mathhammer.wh40k.roster.analyse import analysis_targets
@@ -244,42 +289,50 @@ def pairings(lists: Mapping[str, Roster], settings: Settings, sides: Any = None,
         targets[label] = [(t, digest(target_key(t)), unit)
                           for t, unit in zip(made, lists[label].targets)]
     _check_size(attackers, targets, settings.phases)
-    cells: dict[tuple[str, str], list[tuple[str, str, str, str, Any]]] = {}
     unique: dict[str, Pairing] = {}
     keys: dict[tuple[str, str, str], str] = {}
     with bar(len(attackers), "keying pairings", progress=progress, unit="list") as shown:
         for mine, units in attackers.items():
             for theirs, found in targets.items():
-                if mine == theirs:
-                    continue
-                rows = cells[(mine, theirs)] = []
-                for unit, unit_digest, unit_rolls in units:
-                    for target, target_digest, target_unit in found:
-                        for phase in settings.phases:
-                            key = keys.get((unit_digest, target_digest, phase))
-                            if key is None:
-                                key = keys[(unit_digest, target_digest, phase)] = digest(
-                                    unit_digest, target_digest, phase, shared)
-                                unique.setdefault(key, Pairing(unit, target, phase, key,
-                                                               unit_rolls))
-                            rows.append((unit.name, target.label, phase, key, target_unit))
+                if mine != theirs:
+                    _key_pair(units, found, settings.phases, shared, keys, unique)
             shown.update(1)
-    return cells, unique
+    return Cells(attackers, targets, settings.phases, keys), unique
+
+
+def _key_pair(units: list[tuple[Unit, str, Any]], found: list[tuple[Any, str, Any]],
+              phases: Sequence[str], shared: str, keys: dict[tuple[str, str, str], str],
+              unique: dict[str, Pairing]) -> None:
+    """Key the unit pairings of one list pair that no earlier pair has keyed."""
+    for unit, unit_digest, unit_rolls in units:
+        for target, target_digest, _ in found:
+            for phase in phases:
+                if (unit_digest, target_digest, phase) not in keys:
+                    key = keys[(unit_digest, target_digest, phase)] = digest(
+                        unit_digest, target_digest, phase, shared)
+                    unique.setdefault(key, Pairing(unit, target, phase, key, unit_rolls))
 
 
 def _check_size(attackers: Mapping[str, list[Any]], targets: Mapping[str, list[Any]],
                 phases: Sequence[str]) -> None:
-    """Refuse, before any is made, more unit pairings than :data:`MAX_PAIRINGS`."""
+    """Refuse, before any is made, more unit pairings than :data:`MAX_PAIRINGS` or more
+    plan rows than :data:`MAX_PLAN_ROWS`."""
+    units = sum(map(len, attackers.values()))
     both = sum(len(attackers[label]) * len(targets.get(label, ())) for label in attackers)
-    total = len(phases) * (sum(map(len, attackers.values())) *
-                           sum(map(len, targets.values())) - both)
-    if total > MAX_PAIRINGS:
-        raise OptionError(
-            f"meta: {len(attackers)} lists make {total:,} unit pairings (each unit against "
-            f"each unit of every other list{', per phase' if len(phases) > 1 else ''}; limit "
-            f"{MAX_PAIRINGS:,}, about 4 GB): give fewer lists at once (a round's tables, a "
-            "pod)" + (" or one phase (--phase shooting; phases='shooting' in Python)"
-                       if len(phases) > 1 else ""))
+    weighed = len(phases) * (units * sum(map(len, targets.values())) - both)
+    planned = len(phases) * units * (len(targets) - 1)
+    per_phase = ", per phase" if len(phases) > 1 else ""
+    for count, what, limit, cost in (
+            (weighed, f"unit pairings (each unit against each unit of every other list"
+                      f"{per_phase}", MAX_PAIRINGS, "about 40 s"),
+            (planned, f"plan rows (each unit's best target against every other list"
+                      f"{per_phase}", MAX_PLAN_ROWS, "about 2 GB")):
+        if count > limit:
+            raise OptionError(
+                f"meta: {len(attackers)} lists make {count:,} {what}; limit {limit:,}, "
+                f"{cost}): give fewer lists at once (a round's tables, a pod)" +
+                (" or one phase (--phase shooting; phases='shooting' in Python)"
+                 if len(phases) > 1 else ""))
 
 
 # -- the matrix ---------------------------------------------------------------------------
@@ -355,7 +408,7 @@ def meta(sources: Any, *, phases: Iterable[str] | str = PHASES, method: str = "a
                                      progress=progress)
     plans = best_targets(cells, answers, progress)
     counts = {"lists": len(found.rosters), "list_pairs": len(cells),
-              "pairings": sum(len(rows) for rows in cells.values()), "unique": len(unique),
+              "pairings": cells.size(), "unique": len(unique),
               "solved": solved, "resumed": resumed}
     counts["from_cache"] = counts["pairings"] - solved - resumed
     methods = {a["method"] for a in answers.values()} - {"none"}
@@ -368,7 +421,7 @@ def meta(sources: Any, *, phases: Iterable[str] | str = PHASES, method: str = "a
     return result
 
 
-def best_targets(cells: Mapping[tuple[str, str], list[tuple[str, str, str, str, Any]]],
+def best_targets(cells: Mapping[tuple[str, str], list[Row]],
                  answers: Mapping[str, Mapping[str, Any]], progress: bool | None = None
                  ) -> list[dict[str, Any]]:
     """Each list's plan against each other list: one row per attacking unit and phase, at
@@ -385,7 +438,7 @@ def best_targets(cells: Mapping[tuple[str, str], list[tuple[str, str, str, str, 
     return rows
 
 
-def _best_of_pair(pair: tuple[str, str], found: list[tuple[str, str, str, str, Any]],
+def _best_of_pair(pair: tuple[str, str], found: list[Row],
                   answers: Mapping[str, Mapping[str, Any]],
                   points_per_model: dict[int, float]) -> list[dict[str, Any]]:
     """One list pair's plan rows (:func:`best_targets`)."""

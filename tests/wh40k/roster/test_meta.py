@@ -158,19 +158,39 @@ def test_every_cell_keeps_the_key_of_its_own_digest(event):
             assert unique[key].phase == phase
 
 
-def test_too_many_pairings_are_refused_before_any_is_made(event, monkeypatch, tmp_path):
-    # 4 lists of 3 units, each unit a target: 2 phases x (12 x 12 - 4 x 3 x 3) = 216 unit
-    # pairings, by hand
-    from mathhammer.cli import main
+def test_too_many_pairings_are_refused_before_any_is_made(event, monkeypatch):
+    # 4 lists of 3 units, each unit a target, 2 phases, by hand: unit pairings 2 x (12 x 12 -
+    # 4 x 3 x 3) = 216; plan rows (a unit's best target per other list) 2 x 12 x 3 = 72
     from mathhammer.wh40k.roster import meta as meta_module
 
+    fix = ("give fewer lists at once (a round's tables, a pod) or one phase (--phase "
+           "shooting; phases='shooting' in Python)")
     monkeypatch.setattr(meta_module, "MAX_PAIRINGS", 215)
     with pytest.raises(OptionError) as caught:
         meta(event, method="exact")
     assert str(caught.value) == (
         "meta: 4 lists make 216 unit pairings (each unit against each unit of every other "
-        "list, per phase; limit 215, about 4 GB): give fewer lists at once (a round's tables, "
-        "a pod) or one phase (--phase shooting; phases='shooting' in Python)")
+        f"list, per phase; limit 215, about 40 s): {fix}")
     assert meta(event, method="exact", phases="shooting").counts["pairings"] == 108
     monkeypatch.setattr(meta_module, "MAX_PAIRINGS", 216)
+    monkeypatch.setattr(meta_module, "MAX_PLAN_ROWS", 71)
+    with pytest.raises(OptionError) as caught:
+        meta(event, method="exact")
+    assert str(caught.value) == (
+        "meta: 4 lists make 72 plan rows (each unit's best target against every other list, "
+        f"per phase; limit 71, about 2 GB): {fix}")
+    monkeypatch.setattr(meta_module, "MAX_PLAN_ROWS", 72)
     assert meta(event, method="exact").counts["pairings"] == 216
+
+
+def test_cells_are_made_when_asked_and_counted_without_making_them(event):
+    from mathhammer.wh40k.roster.meta import Settings, pairings
+
+    found = read_lists(event)
+    settings = Settings.build(found.edition, "exact", 1, 1, "best", ("shooting",), {})
+    cells, _ = pairings(found.rosters, settings)
+    labels = list(found.rosters)
+    assert list(cells) == [(a, b) for a in labels for b in labels if a != b]
+    assert cells.size() == sum(len(rows) for rows in cells.values()) == 12 * 3 * 3
+    with pytest.raises(KeyError):
+        cells[(labels[0], labels[0])]
