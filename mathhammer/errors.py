@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Self
 
@@ -279,6 +279,18 @@ class UnknownDatasheetError(RosterError, UnknownNameError):
                  options: Mapping[str, object] | None = None) -> None:
         RosterError.__init__(self, message, token=name, options=options)
         self.name = name
+
+
+class AmbiguousDatasheetError(RosterError):
+    """A datasheet name several factions hold: ``factions`` lists them; each caller says how
+    its user picks one (``--faction`` for ``mathhammer datasheet``, ``@Name@Faction`` in a
+    line)."""
+
+    def __init__(self, message: str, *, name: str, factions: Sequence[str],
+                 options: Mapping[str, object] | None = None) -> None:
+        RosterError.__init__(self, message, token=name, options=options)
+        self.name = name
+        self.factions = tuple(factions)
 
 
 class UnknownWordError(ProfileError, UnknownNameError):

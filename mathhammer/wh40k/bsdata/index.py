@@ -18,14 +18,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mathhammer.errors import (NAMED, Command, MathhammerError, RosterError,
-                               UnknownDatasheetError, did_you_mean)
+from mathhammer.errors import (NAMED, AmbiguousDatasheetError, Command, MathhammerError,
+                               RosterError, UnknownDatasheetError, did_you_mean)
 from mathhammer.wh40k.bsdata import loadout
 from mathhammer.wh40k.bsdata.files import DataFile, data_files, data_folder, read_data_file
 from mathhammer.wh40k.bsdata.library import CatalogueFile, Library, is_hidden
 from mathhammer.wh40k.bsdata.modifiers import resolve
 from mathhammer.wh40k.roster import keywords as kw
-from mathhammer.wh40k.roster.convert import EDITIONS, RosterEntry, read_entry
+from mathhammer.wh40k.roster.convert import EDITIONS, RosterEntry, for_edition, read_entry
 from mathhammer.wh40k.roster.read import Node
 
 CACHE_VERSION = 8
@@ -235,7 +235,8 @@ class Datasheets:
         selection = _scaled(node_from_plain(self.template_of(record)), counts, record.single)
         changes: list[str] = []
         resolve(selection, changes, record.name)
-        entry = read_entry(selection, f"{self.folder}: {record.faction}")
+        entry = for_edition(read_entry(selection, f"{self.folder}: {record.faction}"),
+                            record.edition)
         total = sum(counts) if not record.single else 1
         points = record.points[min(total - record.min_size, len(record.points) - 1)] \
             if record.points else entry.points
@@ -278,9 +279,10 @@ class Datasheets:
             return homes[0]   # the faction that writes the datasheet, not one importing it
         factions = sorted({r.faction for r in (homes or found)})
         if len(factions) > 1:
-            raise RosterError(f"datasheet '{name}' is in {len(factions)} factions "
-                              f"({', '.join(factions[:6])}): {{choose one with faction}}",
-                              options={"faction": NAMED})
+            raise AmbiguousDatasheetError(
+                f"datasheet '{name}' is in {len(factions)} factions "
+                f"({', '.join(factions[:6])}): {{choose one with faction}}", name=name,
+                factions=factions, options={"faction": NAMED})
         return found[0]
 
 

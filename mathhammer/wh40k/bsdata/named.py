@@ -17,7 +17,7 @@ from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
-from mathhammer.errors import ProfileError, RosterError
+from mathhammer.errors import AmbiguousDatasheetError, ProfileError, RosterError
 from mathhammer.wh40k.bsdata.index import Datasheet, Datasheets, datasheets
 
 _FOLDER: ContextVar[str | None] = ContextVar("bsdata_folder", default=None)
@@ -83,7 +83,13 @@ def named_sheet(value: str | Datasheet) -> Datasheet:
     if isinstance(value, Datasheet):
         return value
     name, size, _, faction = parse_named(value)
-    return open_datasheets().get(name, size, faction)
+    try:
+        return open_datasheets().get(name, size, faction)
+    except AmbiguousDatasheetError as exc:   # its fix names --faction, which lines lack
+        shown = ", ".join(exc.factions[:6]) + (", ..." if len(exc.factions) > 6 else "")
+        raise RosterError(f"datasheet '{exc.name}' is in {len(exc.factions)} factions "
+                          f"({shown}): write '@{exc.name}@FACTION' in the line (any part of "
+                          f"one of their names, e.g. '@{exc.name}@{exc.factions[0]}')") from None
 
 
 def named_target_line(value: str | Datasheet) -> str:

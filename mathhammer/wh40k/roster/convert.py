@@ -17,10 +17,11 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from mathhammer.errors import ProfileError, RosterError
+from mathhammer.wh40k import abilities as ab
 from mathhammer.wh40k.roster import defense
 from mathhammer.wh40k.roster import keywords as kw
 from mathhammer.wh40k.roster.defense import Effect
@@ -151,13 +152,36 @@ def convert(root: Node, source: str | Path) -> RosterData:
                 entries.append(_entry(selection, source))
             else:
                 notes.append(_setting(selection, source))
-    entries = _unique_names(entries)
+    entries = [for_edition(e, edition) for e in _unique_names(entries)]
     total = _roster_points(root, source)
     if total is None:
         total = sum(e.points for e in entries)
     return RosterData(edition=edition, faction=" + ".join(factions), points=_tidy(total),
                       entries=tuple(entries), notes=tuple(n for n in notes if n),
                       name=kw.clean(root.get("name")))
+
+
+def for_edition(entry: RosterEntry, edition: int) -> RosterEntry:
+    """``entry`` without the weapon abilities ``edition`` does not have, each left out with a
+    note (BSData's 11th-edition data still gives some Knights' weapons 10th's [CONVERSION]:
+    kept, the whole list would be refused by the rules of its own edition)."""
+    notes: list[str] = []
+    groups = tuple(replace(g, weapons=tuple(
+        replace(w, profiles=tuple(_without_other_editions(p, edition, notes)
+                                  for p in w.profiles)) for w in g.weapons))
+        for g in entry.groups)
+    if not notes:
+        return entry
+    return replace(entry, groups=groups, notes=tuple(dict.fromkeys(entry.notes + tuple(notes))))
+
+
+def _without_other_editions(weapon: Any, edition: int, notes: list[str]) -> Any:
+    other = [a for a in weapon.abilities if ab.EDITION_ONLY.get(a.name, edition) != edition]
+    if not other:
+        return weapon
+    notes += [f"{weapon.name}: [{a.name}] is a rule of {ab.EDITION_ONLY[a.name]}th edition, "
+              f"not of {edition}th: left out" for a in other]
+    return replace(weapon, abilities=tuple(a for a in weapon.abilities if a not in other))
 
 
 def _edition(root: Node, source) -> int:

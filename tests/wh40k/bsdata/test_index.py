@@ -231,3 +231,20 @@ def test_a_complete_checkout_lists_without_a_note(tmp_path):
     folder = write_checkout(tmp_path / "data", 11)
     status, _, err, _ = run_cli(["units", "--data", str(folder)])
     assert status == 0 and err == ""
+
+
+def test_a_name_in_two_factions_says_how_a_line_picks_one(tmp_path):
+    # Two factions import the library that writes Drone Wing: 'datasheet' picks one with
+    # --faction, a line with @Name@Faction (exact has no --faction to give).
+    folder = write_checkout(tmp_path / "data", 11)
+    faction = json.loads((folder / "Xenos - Test Faction.json").read_text(encoding="utf-8"))
+    faction["catalogue"].update(id="other-faction-id", name="Xenos - Other Faction")
+    (folder / "Xenos - Other Faction.json").write_text(json.dumps(faction), encoding="utf-8")
+    line = refused(["exact", "@Drone Wing", "--target", "MEQ", "--data", str(folder)])
+    assert line == ("mathhammer: error: datasheet 'Drone Wing' is in 2 factions (Other "
+                    "Faction, Test Faction): write '@Drone Wing@FACTION' in the line (any part "
+                    "of one of their names, e.g. '@Drone Wing@Other Faction')")
+    refused(["datasheet", "Drone Wing", "--data", str(folder)], "choose one with --faction")
+    status, out, _, _ = run_cli(["exact", "@Drone Wing@Test", "--target", "MEQ", "--data",
+                                 str(folder)])
+    assert status == 0 and "Twin carbine" in out

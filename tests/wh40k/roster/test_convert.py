@@ -143,6 +143,23 @@ def test_10th_edition_conversion_is_kept_on_the_weapon():
     assert [a.name for a in incinerator.profiles[0].abilities] == ["CONVERSION", "RAPID FIRE"]
 
 
+def test_an_ability_of_the_other_edition_is_left_out_with_a_note(tmp_path):
+    # BSData's 11th-edition data still gives some weapons 10th's [CONVERSION]; under 11th
+    # rules the weapon would be refused and the whole list with it. The same list as an
+    # 11th-edition file: the ability goes, with a note; the 10th-edition file keeps it.
+    text = (FILES / "features_10e.ros").read_text(encoding="utf-8")
+    eleventh = tmp_path / "features_11e.ros"
+    eleventh.write_text(text.replace("sys-352e-adc2-7639-d6a9", "sys-352e-adc2-7639-d610"),
+                        encoding="utf-8")
+    plague = entry(mh.load_roster(eleventh), "Plague Marines")
+    incinerator = next(w for w in plague.groups[0].weapons if w.name == "Plasma incinerator")
+    assert [a.name for a in incinerator.profiles[0].abilities] == ["RAPID FIRE"]
+    assert ("Plasma incinerator: [CONVERSION] is a rule of 10th edition, not of 11th: left "
+            "out") in plague.notes
+    tenth = entry(mh.load_roster(FILES / "features_10e.ros"), "Plague Marines")
+    assert not any("rule of 10th edition" in n for n in tenth.notes)
+
+
 def test_unmodelled_keyword_becomes_a_note():
     plague = entry(mh.load_roster(FILES / "features_10e.ros"), "Plague Marines")
     assert "Plague knife: keyword 'Plague Weapon' is not modelled (ignored)" in plague.notes
