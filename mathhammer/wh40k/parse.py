@@ -105,8 +105,8 @@ def parse_weapon(line: str) -> Weapon:
     refuse_foreign_digits(line, line)
     text = plain_marks(line)
     count, body = _split_count(text, line)
+    name, body = _split_name(body, line)   # a name may hold brackets: 'Veteran [Crucible]'
     body, bracket = _split_brackets(body, line)
-    name, body = _split_name(body, line)
     values: dict[str, _Piece] = {}
     melee = False
     range_inches = None
@@ -193,8 +193,8 @@ def parse_target(line: str) -> TargetProfile:
     refuse_foreign_digits(line, line)
     text = plain_marks(line)
     count, body = _split_count(text, line)
+    name, body = _split_name(body, line)   # a name may hold brackets: 'Veteran [Crucible]'
     body, bracket = _split_brackets(body, line)
-    name, body = _split_name(body, line)
     fields: dict[str, Any] = {}
     for piece in _scan(body, line):
         token = _TARGET_TOKEN_RE.fullmatch(piece.text)
@@ -369,10 +369,25 @@ def _split_brackets(body: _Piece, line: str) -> tuple[_Piece, _Piece | None]:
     return _Piece(text[:start], body.column), inner
 
 
+def _colon_outside_brackets(text: str) -> int:
+    """The index of the first ``:`` of ``text`` outside square brackets, or -1."""
+    depth = 0
+    for index, char in enumerate(text):
+        if char == "[":
+            depth += 1
+        elif char == "]":
+            depth = max(depth - 1, 0)
+        elif char == ":" and depth == 0:
+            return index
+    return -1
+
+
 def _split_name(body: _Piece, line: str | None = None) -> tuple[str, _Piece]:
-    """The name before the colon, taken from the original ``line`` when given: curly quotes
-    and dashes in names survive (only the characteristics are normalised)."""
-    colon = body.text.find(":")
+    """The name before the first colon outside brackets (a scoped ability's colon, as in
+    ``[LETHAL HITS: VEHICLE]``, is not a name's; a name may hold brackets, as BSData's
+    ``Battlesuit Veteran [Crucible]`` does), taken from the original ``line`` when given:
+    curly quotes and dashes in names survive (only the characteristics are normalised)."""
+    colon = _colon_outside_brackets(body.text)
     if colon < 0:
         return "", body
     name = body.text[:colon].strip()

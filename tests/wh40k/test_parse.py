@@ -152,3 +152,23 @@ def test_target_round_trip(t, sv, inv, w, fnp, n, kws):
     target = TargetProfile(toughness=t, save=sv, wounds=w, count=n, invuln=inv, fnp=fnp,
                            keywords=frozenset(kws), name="Unit")
     assert parse_target(str(target)) == target
+
+
+def test_a_name_may_hold_brackets():
+    # BSData names datasheets 'Battlesuit Veteran [Crucible]' (110 of the two editions'
+    # current datasheets, 400 more with [Legends]): their target lines were refused as
+    # "nested brackets". The name ends at the first colon outside brackets.
+    target = parse_target("1x Battlesuit Veteran [Crucible]: T5 Sv2+ W6 [BATTLESUIT, INFANTRY]")
+    assert (target.name, target.count, target.toughness, target.wounds) == (
+        "Battlesuit Veteran [Crucible]", 1, 5, 6)
+    assert target.keywords == frozenset({"BATTLESUIT", "INFANTRY"})
+    assert parse_target(str(target)) == target
+    gun = parse_weapon('Gun [Mk II]: 24" A2 BS3+ S4 AP0 D1 [ASSAULT]')
+    assert gun.name == "Gun [Mk II]" and [a.name for a in gun.abilities] == ["ASSAULT"]
+
+
+def test_a_scoped_abilitys_colon_is_not_a_name():
+    nameless = parse_weapon("A2 BS3+ S4 AP0 D1 [LETHAL HITS: VEHICLE]")
+    assert nameless.name == "" and nameless.abilities[0].scope == ("VEHICLE",)
+    named = parse_weapon("Klaw: A2 WS3+ S4 AP0 D1 [LETHAL HITS: VEHICLE]")
+    assert named.name == "Klaw" and named.abilities[0].scope == ("VEHICLE",)
