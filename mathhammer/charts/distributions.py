@@ -42,6 +42,7 @@ from mathhammer.charts.panels import (
     series_index,
 )
 from mathhammer.core.inputs import chart_facet, chart_source, chart_sources, chart_texts
+from mathhammer.core.limits import check_chart_size
 from mathhammer.report.tables import format_estimate
 from mathhammer.errors import OptionError
 
@@ -230,6 +231,7 @@ def overlay(results: Mapping[Any, Any] | Sequence[Any], outcome: str = "damage",
         (every panel).
     """
     items, panels = _overlay_items(chart_sources(results, "results"), labels)
+    check_chart_size("overlay", len(items))
     facet = chart_facet(facet)
     named = [named_distribution(r, outcome) for _, r in items]
     against = _shared_target(items, panels)

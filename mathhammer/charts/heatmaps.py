@@ -29,6 +29,7 @@ from mathhammer.charts.layout import (
 )
 from mathhammer.charts.panels import chart_title, lines_per_row
 from mathhammer.core.inputs import chart_frame
+from mathhammer.core.limits import check_chart_size
 from mathhammer.report.labels import metric_label
 from mathhammer.report.tables import check_digits, estimate_parts
 
@@ -84,6 +85,8 @@ def heatmap(frame: pd.DataFrame, metric: str | None = None, *, ax: Axes | None =
     # dropna=False: a row or column with no value (a 0-point unit per 100 points) stays
     table = part.pivot_table(index=rows, columns=columns, values="value", aggfunc="first",
                              dropna=False, sort=False)
+    check_chart_size("heatmap", table.size, f"{table.shape[0]:,} {rows}s x "
+                     f"{table.shape[1]:,} {columns}s")
     values = table.to_numpy(dtype=float)
     errors = _stderr_grid(part, rows, columns, table)
     is_probability = metric.startswith("p_")

@@ -37,6 +37,7 @@ from mathhammer.charts.panels import (
     series_index,
 )
 from mathhammer.core.inputs import chart_frame
+from mathhammer.core.limits import check_chart_size
 from mathhammer.report.labels import metric_label
 from mathhammer.errors import OptionError
 
@@ -81,6 +82,7 @@ def sweep_lines(frame: pd.DataFrame, parameter: str | None = None, metric: str |
                   and not isinstance(s, bool) for s in settings)
     position = {s: (float(s) if numeric else i) for i, s in enumerate(settings)}
     groups = list(dict.fromkeys(zip(part["attacker"], part["target"])))
+    check_chart_size("lines", len(groups))
     several_targets = len({t for _, t in groups}) > 1
     several_attackers = len({a for a, _ in groups}) > 1
     names = [str(a) if not several_targets else f"{a} vs {t}" if several_attackers

@@ -101,6 +101,24 @@ def check_chart(args: argparse.Namespace, *, sweep_keeps_cells: bool = False) ->
     if kind == "overlay" and getattr(args, "sweep", None) and not sweep_keeps_cells:
         raise OptionError("--chart overlay draws the cells of one grid: with --sweep use "
                           "--chart lines, heatmap or bars")
+    _check_chart_size(kind, args)
+
+
+def _check_chart_size(kind: str, args: argparse.Namespace) -> None:
+    """Refuse a chart of more cells or series than it can draw in a few seconds (see
+    :func:`~mathhammer.core.limits.check_chart_size`), counted from the arguments."""
+    from mathhammer.core.limits import check_chart_size
+
+    lines = getattr(args, "weapons", None) or getattr(args, "attackers", None) or []
+    counts = [(len(lines), "attackers"), (len(args.target or []), "targets")]
+    if getattr(args, "sweep", None) and kind != "lines":   # a line per attacker and target
+        counts.append((len(parse_sweep(args.sweep)[1]), "settings"))
+    total = 1
+    for count, _ in counts:
+        total *= count
+    check_chart_size(kind, total, " x ".join(f"{count:,} {what.removesuffix('s')}"
+                                             if count == 1 else f"{count:,} {what}"
+                                             for count, what in counts))
 
 
 def parse_sweep(text: str) -> tuple[str, list[Any]]:

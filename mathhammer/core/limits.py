@@ -222,6 +222,54 @@ def check_outcome_values(values: int, what: str, fix: str) -> None:
         raise OptionError(f"{what} could reach {values:,} (limit {MAX_OUTCOME_VALUES:,}): {fix}")
 
 
+#: Most cells one heat map may draw (attackers x targets x sweep settings). Each cell prints
+#: its value and the figure grows to fit them, so time and memory grow with the cells
+#: (30 x 30: about 4 s; 200 x 200: over 2 min and 7 GB, a picture 135 inches wide).
+MAX_HEATMAP_CELLS = 1_000
+#: Most series (attacker and target pairs) one overlay or sweep-lines chart may draw, in
+#: panels of seven (200: about 4 s; 2,500: more than 3 min).
+MAX_CHART_SERIES = 200
+
+#: Each chart's limit (the name of its constant, read when a chart is checked), name and unit.
+_CHART_LIMITS = {"heatmap": ("MAX_HEATMAP_CELLS", "a heat map", "cells"),
+                 "overlay": ("MAX_CHART_SERIES", "an overlay", "curves"),
+                 "lines": ("MAX_CHART_SERIES", "a sweep chart", "lines")}
+
+
+def check_chart_size(kind: str, count: int, shape: str = "") -> None:
+    """Refuse a ``kind`` chart (``"heatmap"``, ``"overlay"`` or ``"lines"``) of ``count``
+    cells or series beyond its limit, before anything is drawn.
+
+    Parameters
+    ----------
+    kind
+        The chart; any other kind has no limit.
+    count
+        Its cells (a heat map) or series (one per attacker and target).
+    shape
+        How the count comes about, in words (``"200 attackers x 200 targets"``), said in
+        the refusal.
+
+    Examples
+    --------
+    >>> try:
+    ...     check_chart_size("heatmap", 40_000, "200 attackers x 200 targets")
+    ... except OptionError as exc:
+    ...     print(exc)
+    a heat map of 40,000 cells (200 attackers x 200 targets) is more than 1,000 cells: chart \
+fewer attackers or targets, or write the grid as a table (--csv, --markdown)
+    """
+    if kind not in _CHART_LIMITS:
+        return
+    constant, chart, unit = _CHART_LIMITS[kind]
+    limit: int = globals()[constant]
+    if count > limit:
+        said = f" ({shape})" if shape else ""
+        raise OptionError(f"{chart} of {count:,} {unit}{said} is more than {limit:,} {unit}: "
+                          "chart fewer attackers or targets, or write the grid as a table "
+                          "(--csv, --markdown)", token=kind)
+
+
 #: A pessimistic cost model of a Monte Carlo run on a 2-core machine, from the kernels'
 #: measured speeds (a one-die trial about 20 ns, 2,000 dice a trial about 18 us): seconds =
 #: trials x (SECONDS_PER_TRIAL + dice per trial x SECONDS_PER_DIE).

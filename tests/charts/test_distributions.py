@@ -51,6 +51,17 @@ def test_overlay_refusals():
         overlay([Distribution.from_pmf(TWO_HITS)] * 2, labels=["only one"])
 
 
+
+def test_an_overlay_beyond_the_series_limit_is_refused(monkeypatch):
+    # 50 x 50 curves ran for more than 200 s without a word
+    from mathhammer.core import limits
+
+    d = Distribution.from_pmf(TWO_HITS, label="hits")
+    monkeypatch.setattr(limits, "MAX_CHART_SERIES", 1)
+    with pytest.raises(OptionError, match="^an overlay of 2 curves is more than 1 curves"):
+        overlay({("Bolter", "MEQ"): d, ("Melta", "MEQ"): d})
+    assert len(overlay({("Bolter", "MEQ"): d}).lines) == 1
+
 @pytest.mark.parametrize("subplot", [False, True])
 def test_a_callers_axes_is_split_into_two_panels_that_do_not_overlap(subplot):
     """Drawn into a caller's axes (a subplot, or a free-standing ``fig.add_axes`` one), the

@@ -37,6 +37,16 @@ def test_sweep_lines_needs_to_know_the_swept_column():
         sweep_lines(sweep(), parameter="range")
 
 
+def test_sweep_lines_beyond_the_series_limit_are_refused(monkeypatch):
+    from mathhammer.core import limits
+
+    two = pd.concat([sweep(), sweep().assign(attacker="Melta")])
+    monkeypatch.setattr(limits, "MAX_CHART_SERIES", 1)
+    with pytest.raises(OptionError, match="^a sweep chart of 2 lines is more than 1 lines"):
+        sweep_lines(two)
+    assert len(sweep_lines(sweep()).lines) == 1
+
+
 def test_survival_curves_and_bands():
     frame = pd.DataFrame({"unit": ["A"] * 3 + ["B"] * 3, "round": [1, 2, 3] * 2,
                           "p_alive": [0.9, 0.6, 0.2, 1.0, 0.95, 0.9],

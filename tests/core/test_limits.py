@@ -88,3 +88,20 @@ def test_run_sizes():
         check_run_work(1_000, MAX_DICE_PER_RUN // 1_000, "dice")
         with pytest.raises(OptionError, match="more than 100,000,000,000 dice: lower --trials"):
             check_run_work(1_000, MAX_DICE_PER_RUN // 1_000 + 1, "dice")
+
+
+def test_check_chart_size_names_the_count_its_shape_and_the_limit():
+    from mathhammer.core.limits import MAX_CHART_SERIES, MAX_HEATMAP_CELLS, check_chart_size
+
+    check_chart_size("heatmap", MAX_HEATMAP_CELLS)
+    check_chart_size("overlay", MAX_CHART_SERIES)
+    check_chart_size("bars", 10**6)   # bars have no limit
+    with pytest.raises(OptionError) as caught:
+        check_chart_size("heatmap", 1_001, "11 attackers x 91 targets")
+    assert str(caught.value) == (
+        "a heat map of 1,001 cells (11 attackers x 91 targets) is more than 1,000 cells: "
+        "chart fewer attackers or targets, or write the grid as a table (--csv, --markdown)")
+    with pytest.raises(OptionError, match="^an overlay of 201 curves is more than 200 curves"):
+        check_chart_size("overlay", 201)
+    with pytest.raises(OptionError, match="^a sweep chart of 201 lines is more than 200 lines"):
+        check_chart_size("lines", 201)
