@@ -54,7 +54,8 @@ def _add_attack_arguments(parser: ArgumentParser) -> None:
                         help="e.g. '5x Intercessor: T4 Sv3+ W2 [INFANTRY]', or a reference "
                              "profile such as MEQ, '10x GEQ', KEQ")
     add_targets_file_option(parser)
-    add_situation_arguments(parser)
+    add_situation_arguments(parser, edition_default=None)
+    parser.set_defaults(edition_follows_data=True)
     add_buff_arguments(parser)
 
 
@@ -77,8 +78,28 @@ def target_from_args(text: str, args: argparse.Namespace) -> Any:
     from mathhammer.wh40k.api import named_target
 
     files = getattr(args, "targets_file", None) or []
-    edition = getattr(args, "edition", None) or 11
+    edition = rules_edition(args)
     return resolve_target(named_target(text), load_targets(*files) if files else None, edition)
+
+
+def rules_edition(args: argparse.Namespace) -> int:
+    """The rules edition of a command: ``--edition``; else, for a command whose edition
+    follows its data (``edition_follows_data``), the edition of the BSData data the first
+    ``@Name`` line comes from (10th-edition datasheets are read by 10th's rules, as a
+    10th-edition roster is); else 11. Kept in ``args.edition``."""
+    if getattr(args, "edition", None) is None:
+        args.edition = _data_edition(args) if getattr(args, "edition_follows_data", False) \
+            else None
+    return args.edition or 11
+
+
+def _data_edition(args: argparse.Namespace) -> int | None:
+    from mathhammer.wh40k.bsdata.named import is_named, named_sheet
+
+    targets = args.target if isinstance(args.target, list) else [args.target]
+    lines = [*(getattr(args, "weapons", None) or []), *targets]
+    named = [line for line in lines if is_named(line)]
+    return named_sheet(named[0]).edition if named else None
 
 
 def edition_type(text: str) -> int:
@@ -93,13 +114,15 @@ def edition_type(text: str) -> int:
 
 
 def add_edition_argument(parser: ArgumentParser, default: int | None = 11) -> None:
-    """``--edition {10,11}``: which edition's rules resolve the attacks."""
+    """``--edition {10,11}``: which edition's rules resolve the attacks (``default`` None:
+    the input's own, a roster's or the BSData data's of ``@Name`` lines)."""
     parser.add_argument("--edition", type=edition_type, default=default, metavar="{10,11}",
                         help="rules edition: 11 (default) or 10 (the 10th-edition rules: "
                              "cover on the armour save, Stealth -1 to hit, mandatory [LETHAL "
                              "HITS], ... see docs/guide/wh40k/editions.md)"
                         if default is not None else
-                        "rules edition 10 or 11, overriding the file's own")
+                        "rules edition 10 or 11, overriding the input's own (a roster's; "
+                        "the BSData data's when a line is @Name; else 11)")
 
 
 def add_situation_arguments(parser: ArgumentParser, edition_default: int | None = 11) -> None:
@@ -243,8 +266,8 @@ def options_from_args(args: argparse.Namespace) -> dict[str, Any]:
         "devastating_text": args.devastating_text,
         "cmd_reroll_multi_dice": args.cmd_reroll_multi_dice,
     }
-    if args.edition is not None:
-        options["edition"] = args.edition
+    if rules_edition(args) != 11 or args.edition is not None:
+        options["edition"] = rules_edition(args)
     if any(getattr(args, name, None) for name in _BUFF_FLAGS):
         options["buffs"] = buffs_from_args(args)
     if args.crit_hits != 6 and args.overwatch:

@@ -61,7 +61,8 @@ def register(subparsers: Any) -> None:
     grid.add_argument("--plot-outcome", default="damage", metavar="OUTCOME",
                       help="outcome of --plot-kind overlay: damage (default) or "
                            "models_destroyed")
-    add_situation_arguments(parser)
+    add_situation_arguments(parser, edition_default=None)
+    parser.set_defaults(edition_follows_data=True)
     add_buff_arguments(parser, plot=False)
     add_monte_carlo_options(parser, default_trials=DEFAULT_GRID_TRIALS,
                             trials_help="Monte Carlo trials per cell")

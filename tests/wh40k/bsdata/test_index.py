@@ -248,3 +248,24 @@ def test_a_name_in_two_factions_says_how_a_line_picks_one(tmp_path):
     status, out, _, _ = run_cli(["exact", "@Drone Wing@Test", "--target", "MEQ", "--data",
                                  str(folder)])
     assert status == 0 and "Twin carbine" in out
+
+
+@pytest.mark.parametrize("edition", [10, 11])
+def test_named_lines_are_read_by_the_rules_of_their_datas_edition(tmp_path, edition):
+    # 10th-edition datasheets under 10th's rules, as a 10th-edition roster is read;
+    # --edition still decides when given, and a line without @Name keeps the default 11.
+    folder = write_checkout(tmp_path / "data", edition)
+    data = ["--data", str(folder)]
+
+    def rules(*argv: str) -> str:
+        status, out, err, _ = run_cli(list(argv) + data)
+        assert status == 0, err
+        return out.splitlines()[0]
+
+    assert rules("exact", "@Strike Squad", "--target", "MEQ") == f"Rules:   {edition}th edition"
+    assert rules("exact", 'Gun: 24" A2 BS3+ S4 AP0 D1', "--target", "@Strike Squad") == \
+        f"Rules:   {edition}th edition"
+    assert rules("exact", "@Strike Squad", "--target", "MEQ", "--edition", "11") == \
+        "Rules:   11th edition"
+    assert rules("exact", 'Gun: 24" A2 BS3+ S4 AP0 D1', "--target", "MEQ") == \
+        "Rules:   11th edition"
