@@ -168,9 +168,11 @@ def estimate_parts(value: float, stderr: float | None, digits: int = DEFAULT_DIG
     if floored is not None or stderr == 0 or math.isinf(value):
         return format_value(value, digits, percent=percent), ""
     # the standard error sets the decimals, value and error alike ("1.328 ± 0.004" at any
-    # digits): never more than it supports, never fewer (no "± <0.01" beside "± 0.002")
-    places = min(_error_places(stderr * (100 if percent else 1)),
-                 _value_places(value, MAX_DIGITS, percent))
+    # digits): never more than it supports, never fewer (no "± <0.01" beside "± 0.002");
+    # a value of 0 (a tie between two estimates: "0.00 ± 0.05") has no figures to cap them
+    places = _error_places(stderr * (100 if percent else 1))
+    if value != 0:
+        places = min(places, _value_places(value, MAX_DIGITS, percent))
     error = _fixed(stderr, places, percent)
     if error.rstrip("%") == "0":
         error = "<" + _fixed(10.0 ** -places / (100 if percent else 1), places, percent)

@@ -107,6 +107,14 @@ def test_estimates_read_value_plus_minus_stderr_and_zeros_stay_zero():
     assert format_estimate(0.25, float("nan"), 3) == "0.250"
 
 
+def test_an_estimate_of_zero_with_an_error_reads_zero_plus_minus_the_error():
+    # a tie between two estimates (optimise's lead over an equal runner-up) raised
+    # ValueError: math domain error from log10(0)
+    assert format_estimate(0.0, 0.05, 3) == "0 ± 0.05"
+    assert format_estimate(0.0, 0.012, 3) == "0 ± 0.012"
+    assert format_estimate(0.0, 0.05, 3, percent=True) == "0% ± 5%"
+    assert estimate_parts(-0.0, 0.3, 3) == ("0", "± 0.3")
+
 def test_table_markdown_and_html():
     table = Table(pd.DataFrame({"unit": ["A <b>", "B|C"], "P": ["41.2%", "0%"]}), "caption")
     md = table.to_markdown().splitlines()
