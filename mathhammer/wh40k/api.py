@@ -345,6 +345,21 @@ def names_datasheet(value: Any) -> bool:
         type(value).__name__ == "Datasheet"
 
 
+def datasheet_edition(weapons: Any, target: Any) -> int | None:
+    """The edition of the BSData data the first ``@Name`` (or ``Datasheet``) among
+    ``weapons`` and ``target`` comes from, or None when none names a datasheet: a question
+    about datasheets is read by their edition's rules unless ``edition=`` says otherwise (as
+    a roster is by its own)."""
+    items = [weapons] if isinstance(weapons, str) or names_datasheet(weapons) else \
+        list(weapons) if isinstance(weapons, (list, tuple)) else []
+    for item in [*items, target]:
+        if names_datasheet(item):
+            from mathhammer.wh40k.bsdata.named import named_sheet
+
+            return int(named_sheet(item).edition)
+    return None
+
+
 def _named_weapons(value: Any) -> list[Any]:
     if not names_datasheet(value):
         return [value]
@@ -416,6 +431,10 @@ class Question:
         if "buffs" in options:
             options = {k: v for k, v in options.items() if k != "buffs"}
         self.weapons = parse_weapons(weapons)
+        if "edition" not in options and "rules" not in options:
+            data_edition = datasheet_edition(weapons, target)
+            if data_edition is not None:
+                options = {**options, "edition": data_edition}
         self.situation, self.modifiers, self.rules, self.monster_vehicle = \
             build_options(options)
         self.target = parse_target(target, self.rules.edition)

@@ -90,7 +90,7 @@ def compare(attackers: AttackerLike | Mapping[str, AttackerLike],
             method: str = AUTO, trials: int = DEFAULT_GRID_TRIALS, seed: SeedLike = 1,
             points: float | Sequence[float] | Mapping[str, float] | None = None,
             library: TargetLibrary | None = None, keep_results: bool = False,
-            client: Any = None, edition: int = 11, progress: bool | None = None,
+            client: Any = None, edition: int | None = None, progress: bool | None = None,
             unit_sizes: bool = True, buffs: Sequence[Any] = (), attribution: bool = False,
             **options: Any) -> pd.DataFrame | Comparison:
     """Every attacker against every target, under the same situation: a tidy frame.
@@ -132,7 +132,9 @@ def compare(attackers: AttackerLike | Mapping[str, AttackerLike],
         seeded from its own ``SeedSequence`` child, so the frame is bit-identical to a local
         run. The workers need mathhammer installed.
     edition
-        The rules edition, 11 (default) or 10 (see :class:`~mathhammer.wh40k.profiles.Rules`).
+        The rules edition, 11 or 10 (see :class:`~mathhammer.wh40k.profiles.Rules`); by
+        default the edition of the BSData data an ``@Name`` attacker or target comes from,
+        else 11.
     progress
         A progress bar on stderr, one step per cell, for a grid that runs longer than about
         2 s: ``None`` (default) when stderr is a terminal or in a notebook, ``True``/``False``
@@ -169,6 +171,7 @@ def compare(attackers: AttackerLike | Mapping[str, AttackerLike],
             compare, attackers, targets, method=method, trials=trials, seed=seed,
             points=points, library=library, client=client, edition=edition,
             progress=progress, unit_sizes=unit_sizes, **options), buffs, keep_results)
+    edition = _edition_of(attackers, targets) if edition is None else edition
     options["edition"] = edition
     attacker_list = _attackers(attackers)
     target_list = _targets(targets, library, edition,
@@ -410,6 +413,21 @@ def _weapon_label(weapon: Weapon) -> str:
     if not weapon.name:
         return str(weapon)
     return f"{weapon.count}x {weapon.name}" if weapon.count != 1 else weapon.name
+
+
+def _edition_of(attackers: Any, targets: Any) -> int:
+    """The edition of the data the first ``@Name`` attacker or target comes from, else 11."""
+    groups = attackers.values() if isinstance(attackers, Mapping) else [attackers]
+    spec_list = targets if isinstance(targets, (list, tuple)) else [targets]
+    for group in groups:
+        found = api.datasheet_edition(group, None)
+        if found is not None:
+            return found
+    for spec in spec_list:
+        found = api.datasheet_edition([], spec)
+        if found is not None:
+            return found
+    return 11
 
 
 def _targets(targets, library, edition: int = 11, unit_sizes: bool = False) -> list[_Target]:

@@ -269,3 +269,17 @@ def test_named_lines_are_read_by_the_rules_of_their_datas_edition(tmp_path, edit
         "Rules:   11th edition"
     assert rules("exact", 'Gun: 24" A2 BS3+ S4 AP0 D1', "--target", "MEQ") == \
         "Rules:   11th edition"
+
+
+def test_python_questions_about_datasheets_follow_their_datas_edition(tmp_path, monkeypatch):
+    folder = write_checkout(tmp_path / "data", 10)
+    monkeypatch.setenv("MATHHAMMER_DATA", str(folder))
+    assert mh.exact(["@Strike Squad"], "MEQ").inputs["rules"]["edition"] == 10
+    assert mh.exact('Gun: 24" A2 BS3+ S4 AP0 D1', "@Strike Squad").inputs["rules"][
+        "edition"] == 10
+    assert mh.exact(["@Strike Squad"], "MEQ", edition=11).inputs["rules"]["edition"] == 11
+    assert mh.exact('Gun: 24" A2 BS3+ S4 AP0 D1', "MEQ").inputs["rules"]["edition"] == 11
+    grid = mh.compare({"Squad": "@Strike Squad"}, ["MEQ"], method="exact")
+    assert grid.attrs["situation"] == "edition 10"
+    plain = mh.compare(['Gun: 24" A2 BS3+ S4 AP0 D1'], ["MEQ"], method="exact")
+    assert "edition 10" not in plain.attrs.get("situation", "")
