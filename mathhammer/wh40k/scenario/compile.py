@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from mathhammer.errors import MathhammerError, UnsupportedError
+from mathhammer.errors import MathhammerError, OptionError, UnsupportedError
 from mathhammer.wh40k import abilities as ab
 from mathhammer.wh40k.compile import (BATCH_COLUMNS, D_TABLE, FNP_COLUMN, FNP_MORTAL_COLUMN,
                                       G_FNP_PSYCHIC, N_WEAPONS, BatchTables, Defender,
@@ -56,7 +56,8 @@ def compile_scenario(scenario: Scenario) -> CompiledScenario:
     batch_rows = np.array(batches.rows, dtype=np.int64).reshape(n, SCENARIO_BATCH_COLUMNS)
     hit_cdfs, wound_cdfs, save_cdfs = _count_tables(
         batches.rows, contribs, subs, tables, wound, saves,
-        [scenario.units[name].models for name in layout.unit_names])
+        [scenario.units[name].models for name in layout.unit_names],
+        scenario.origins[0] if scenario.origins else "")
     return CompiledScenario(
         hit_cdfs=hit_cdfs, wound_cdfs=wound_cdfs, save_cdfs=save_cdfs,
         subs=subs, allocs=np.column_stack([np.array(layout.allocs, dtype=np.int64).reshape(-1, 6),
@@ -549,7 +550,25 @@ def wound_dice_bound(row, contribs: np.ndarray, subs: np.ndarray, target_models:
     return int(dice * (1 + sustained))
 
 
-def _count_tables(rows, contribs, subs, tables, wound, saves, unit_models):
+#: Most memory the binomial tables of one scenario's batches may take (each batch holds
+#: tables for up to 256 dice: 1,000 activations of 200-model units took 3 GB and 17 s).
+MAX_SCENARIO_TABLE_BYTES = 512 * 2**20
+
+
+def check_table_bytes(n_batches: int, n_t: int, n_max: int, origin: str = "") -> None:
+    """Refuse, before they are made, sampling tables of ``n_batches`` batches (``n_t``
+    toughness rows each) of up to ``n_max`` dice beyond :data:`MAX_SCENARIO_TABLE_BYTES`;
+    ``origin`` (``FILE:LINE``) names the scenario file."""
+    need = n_batches * (4 + 2 * n_t) * (n_max + 1) ** 2 * 8
+    if need > MAX_SCENARIO_TABLE_BYTES:
+        source = origin.rsplit(":", 1)[0] + ": " if origin else ""
+        raise OptionError(f"{source}the dice tables of {n_batches:,} weapon batches of up to "
+                          f"{n_max:,} dice need {need / 2**20:,.0f} MiB (limit "
+                          f"{MAX_SCENARIO_TABLE_BYTES // 2**20} MiB): fewer activations, or "
+                          "smaller units")
+
+
+def _count_tables(rows, contribs, subs, tables, wound, saves, unit_models, origin=""):
     """Binomial CDF tables so the kernel can sample outcome counts (see core.sampling)."""
     from mathhammer.core.sampling import TABLE_LIMIT, binomial_cdf_rows
     from mathhammer.wh40k.compile import (
@@ -568,6 +587,7 @@ def _count_tables(rows, contribs, subs, tables, wound, saves, unit_models):
     if any(t.row[D_TABLE] for t in tables):   # the damage CDFs hold every raw index
         n_max = max(n_max, max(len(t.damage_pmf) for t in tables) - 1)
     n_batches, n_t = wound.shape[0], wound.shape[1]
+    check_table_bytes(n_batches, n_t, n_max, origin)
     hit_cdfs = np.ones((n_batches, 2, n_max + 1, n_max + 1))
     wound_cdfs = np.ones((n_batches, n_t, 2, n_max + 1, n_max + 1))
     save_cdfs = np.ones((n_batches, 2, n_max + 1, n_max + 1))

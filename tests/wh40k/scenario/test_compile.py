@@ -58,3 +58,21 @@ def test_wound_dice_bound_of_the_shooting(plan):
                 for row in plan.batches[: first[K_N_BATCHES]])
     assert total == 12
     assert np.issubdtype(plan.batches.dtype, np.integer)
+
+
+def test_dice_tables_beyond_their_memory_limit_are_refused_before_they_are_made(plan,
+                                                                              monkeypatch):
+    # 1,000 activations of 200-model units made 3 GB of tables in 17 s before another limit
+    # refused the scenario; the estimate is the tables' own size, so the limit is exact
+    from mathhammer.errors import OptionError
+    from mathhammer.wh40k.scenario import compile as compile_module
+
+    need = plan.hit_cdfs.nbytes + plan.wound_cdfs.nbytes + plan.save_cdfs.nbytes
+    n_batches, n_max = plan.batches.shape[0], plan.hit_cdfs.shape[-1] - 1
+    monkeypatch.setattr(compile_module, "MAX_SCENARIO_TABLE_BYTES", need)
+    compile_scenario(load_scenario(EXAMPLE))
+    monkeypatch.setattr(compile_module, "MAX_SCENARIO_TABLE_BYTES", need - 1)
+    with pytest.raises(OptionError, match=f"^{EXAMPLE}: the dice tables of {n_batches} weapon "
+                                          f"batches of up to {n_max} dice need .* MiB "
+                                          r"\(limit 0 MiB\): fewer activations"):
+        compile_scenario(load_scenario(EXAMPLE))
