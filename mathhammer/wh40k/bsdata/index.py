@@ -351,6 +351,7 @@ def _build(files: list[DataFile], legends: bool,
                     if link.get("targetId") not in library.catalogues]
         for entry in _root_entries(library, catalogue, legends):
             home = library.file_of.get(entry.get("id")) is catalogue
+            library.start_datasheet()
             record = _record(library, entry, catalogue, edition, home)
             if record is not None:
                 records.append(record)

@@ -22,6 +22,10 @@ TARGET_TAGS = {"selectionEntry", "selectionEntryGroup", "profile", "rule", "info
 LINK_TAGS = {"entryLink", "infoLink", "categoryLink"}
 #: Deepest chain of entries (links followed included) walked below a datasheet.
 MAX_LINK_DEPTH = 40
+#: Most links followed while one datasheet is read. Links that fan out and meet again (a
+#: group linking twice to the next, thirty deep) are walked once per path: 2**30 of them ran
+#: for hours; a real datasheet follows a few hundred.
+MAX_LINKS_FOLLOWED = 100_000
 
 
 @dataclass
@@ -49,8 +53,14 @@ class Library:
         self.by_id: dict[str, Node] = {}
         self.file_of: dict[str, CatalogueFile] = {}
         self.catalogues = {f.id: f for f in files}
+        #: Links still to follow for the datasheet being read (None: no bound).
+        self.links_left: int | None = None
         for file in files:
             self._index(file)
+
+    def start_datasheet(self) -> None:
+        """Allow the next datasheet :data:`MAX_LINKS_FOLLOWED` links."""
+        self.links_left = MAX_LINKS_FOLLOWED
 
     def _index(self, file: CatalogueFile) -> None:
         stack = [file.root]
@@ -73,6 +83,13 @@ class Library:
         for a link whose target no file holds."""
         if node.tag not in LINK_TAGS:
             return node
+        if self.links_left is not None:
+            self.links_left -= 1
+            if self.links_left < 0:
+                if notes is not None and self.links_left == -1:
+                    notes.append(f"more than {MAX_LINKS_FOLLOWED:,} links followed (links "
+                                 "that fan out and meet again?): the rest are left out")
+                return None
         target = self.target(node)
         if target is None:
             if notes is not None:

@@ -283,3 +283,33 @@ def test_python_questions_about_datasheets_follow_their_datas_edition(tmp_path, 
     assert grid.attrs["situation"] == "edition 10"
     plain = mh.compare(['Gun: 24" A2 BS3+ S4 AP0 D1'], ["MEQ"], method="exact")
     assert "edition 10" not in plain.attrs.get("situation", "")
+
+
+def test_links_that_fan_out_and_meet_again_are_followed_a_bounded_number_of_times(
+        tmp_path, monkeypatch):
+    # a group linking twice to the next, thirty deep, walked 2**30 paths: `units` ran for
+    # hours; twelve deep is 4,096 paths, beyond a limit shrunk to 500
+    import json
+
+    from mathhammer.wh40k.bsdata import library
+
+    folder = write_checkout(tmp_path / "data", 11)
+    path = folder / "Xenos - Test Faction.json"
+    tree = json.loads(path.read_text(encoding="utf-8"))
+    catalogue = tree["catalogue"]
+    depth = 12
+    catalogue.setdefault("sharedSelectionEntryGroups", []).extend(
+        {"name": f"G{k}", "id": f"g{k}", "hidden": False,
+         "entryLinks": [{"name": f"G{k + 1}", "id": f"l{k}-{j}", "hidden": False,
+                         "type": "selectionEntryGroup", "targetId": f"g{k + 1}"}
+                        for j in range(2)] if k < depth else []}
+        for k in range(depth + 1))
+    squad = next(e for e in catalogue["sharedSelectionEntries"] if e["name"] == "Strike Squad")
+    squad.setdefault("entryLinks", []).append({"name": "G0", "id": "l-root", "hidden": False,
+                                "type": "selectionEntryGroup", "targetId": "g0"})
+    path.write_text(json.dumps(tree), encoding="utf-8")
+    monkeypatch.setattr(library, "MAX_LINKS_FOLLOWED", 500)
+    sheet = datasheets(folder, progress=False).get("Strike Squad")
+    assert "more than 500 links followed (links that fan out and meet again?): the rest are " \
+           "left out" in sheet.notes
+    assert [(m["name"], m["count"]) for m in sheet.models] == [("Sergeant", 1), ("Trooper", 4)]
