@@ -28,6 +28,7 @@ from mathhammer.errors import ProfileError, UnknownWordError, did_you_mean
 from mathhammer.wh40k import abilities as ab
 from mathhammer.wh40k.profiles import NO_SAVE, Ability, TargetProfile, Weapon
 
+_NAME_COLON_RE = re.compile(r"(?:[^\[:]|\[[^\]]*\])*:")   # a colon outside brackets
 _COUNT_RE = re.compile(r"\s*(-?\d+)\s*x\s+", re.IGNORECASE)
 _RANGE_RE = re.compile(r'(\d+)\s*(?:"|\'\'|in\b|inches\b)|(melee)\b', re.IGNORECASE)
 _WEAPON_TOKEN_RE = re.compile(r"(AP|A|BS|WS|S|D)\s*([^\s\[\]]+)", re.IGNORECASE)
@@ -369,27 +370,14 @@ def _split_brackets(body: _Piece, line: str) -> tuple[_Piece, _Piece | None]:
     return _Piece(text[:start], body.column), inner
 
 
-def _colon_outside_brackets(text: str) -> int:
-    """The index of the first ``:`` of ``text`` outside square brackets, or -1."""
-    depth = 0
-    for index, char in enumerate(text):
-        if char == "[":
-            depth += 1
-        elif char == "]":
-            depth = max(depth - 1, 0)
-        elif char == ":" and depth == 0:
-            return index
-    return -1
-
-
 def _split_name(body: _Piece, line: str | None = None) -> tuple[str, _Piece]:
-    """The name before the first colon outside brackets (a scoped ability's colon, as in
-    ``[LETHAL HITS: VEHICLE]``, is not a name's; a name may hold brackets, as BSData's
-    ``Battlesuit Veteran [Crucible]`` does), taken from the original ``line`` when given:
-    curly quotes and dashes in names survive (only the characteristics are normalised)."""
-    colon = _colon_outside_brackets(body.text)
-    if colon < 0:
+    """The name before the first colon outside brackets (``Veteran [Crucible]: ...``, not
+    ``[LETHAL HITS: VEHICLE]``'s), taken from the original ``line`` when given: curly quotes
+    and dashes in names survive (only the characteristics are normalised)."""
+    found = _NAME_COLON_RE.match(body.text)
+    if found is None:
         return "", body
+    colon = found.end() - 1
     name = body.text[:colon].strip()
     if line is not None:
         start = body.column - 1

@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mathhammer.core.comparison import results_out_deprecated
-from mathhammer.core.files import NotAFile, check_output_path
 from mathhammer.core.inputs import one_or_many, text
 from mathhammer.errors import MathhammerError, OptionError, RosterError, did_you_mean
 from mathhammer.wh40k.roster.convert import RosterData, RosterEntry, convert
@@ -576,19 +575,10 @@ class Roster:
     def to_toml(self, path: str | Path | None = None) -> str:
         """The units as a scenario file for ``mathhammer run`` (returned, and written to
         ``path`` when given); see :func:`mathhammer.wh40k.roster.scenario.roster_toml`."""
-        from mathhammer.wh40k.roster.scenario import roster_toml
+        from mathhammer.wh40k.roster.scenario import check_scenario_path, roster_toml
 
         if path is not None:
-            if not isinstance(path, (str, os.PathLike)):
-                raise OptionError(f"path must be a file name, not {type(path).__name__} "
-                                  f"{path!r:.60}")
-            try:
-                check_output_path(path)
-            except NotAFile as exc:
-                raise OptionError(f"cannot write the scenario to '{path}': {exc}") from None
-            if self.source and os.path.isfile(path) and os.path.samefile(path, self.source):
-                raise OptionError(f"cannot write the scenario to '{path}': it is the roster "
-                                  "file this list was read from; give another file name")
+            check_scenario_path(path, self.source)
         text = roster_toml(self)
         if path is not None:
             Path(path).write_text(text, encoding="utf-8")

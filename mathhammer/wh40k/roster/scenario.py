@@ -16,12 +16,31 @@ faction, notes) is written escaped: strings by :func:`toml_string`, comments by
 
 from __future__ import annotations
 
+import os
+from typing import Any
+
+from mathhammer.core.files import NotAFile, check_output_path
+from mathhammer.errors import OptionError
 from mathhammer.wh40k.scenario.units import CarriedWeapon, ModelGroup
 from mathhammer.wh40k.roster.convert import RosterLike
 
 
 PLACEHOLDER = "Enemy"
 PLACEHOLDER_MODELS = '{ name = "Intercessor", count = 5, profile = "T4 Sv3+ W2 [INFANTRY]" }'
+
+
+def check_scenario_path(path: Any, source: str) -> None:
+    """Refuse a ``path`` :meth:`~mathhammer.wh40k.roster.api.Roster.to_toml` cannot write:
+    not a file name, a folder or a missing one, or the roster file ``source`` itself."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise OptionError(f"path must be a file name, not {type(path).__name__} {path!r:.60}")
+    try:
+        check_output_path(path)
+    except NotAFile as exc:
+        raise OptionError(f"cannot write the scenario to '{path}': {exc}") from None
+    if source and os.path.isfile(path) and os.path.samefile(path, source):
+        raise OptionError(f"cannot write the scenario to '{path}': it is the roster file this "
+                          "list was read from; give another file name")
 
 
 def roster_toml(roster: RosterLike) -> str:
