@@ -217,21 +217,3 @@ def test_a_unit_name_that_begins_another_is_not_its_line():
             '[units.Boy]\n' + _BAD_GROUP)
     with pytest.raises(ScenarioError, match=r"^s\.toml:3: model group 'Boy'"):
         parse_scenario(text, "s.toml")
-
-
-def test_a_weapon_line_ending_in_a_line_break_is_read():
-    # A line break at the end of a profile line (a TOML "\n", a multi-line string) is white
-    # space the line's parser strips, as on the command line: taken, not refused (the check
-    # once found it, then had no message to raise).
-    from mathhammer.wh40k.scenario.plain_text import refuse_unsafe_texts
-
-    class NoLines:
-        lines: list[str] = []
-
-        def where(self, anchor, needle=None):
-            raise AssertionError("nothing to refuse")
-
-    weapons = ['Bolt rifle: 24" A2 BS3+ S4 AP-1 D1\n', 'Pistol: 12" A1 BS3+ S4 AP0 D1\r\n']
-    data = {"units": {"Squad": {"models": [{"name": "Marine", "profile": "T4 Sv3+ W2\n",
-                                            "weapons": weapons}]}}}
-    assert refuse_unsafe_texts(data, NoLines()) is None
