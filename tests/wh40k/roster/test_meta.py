@@ -158,28 +158,26 @@ def test_every_cell_keeps_the_key_of_its_own_digest(event):
             assert unique[key].phase == phase
 
 
-def test_too_many_pairings_are_refused_before_any_is_made(event, monkeypatch):
+@pytest.mark.parametrize("limit, count, what, cost", [
+    ("MAX_PAIRINGS", 216, "unit pairings (each unit against each unit of every other list",
+     "about 40 s"),
+    ("MAX_PLAN_ROWS", 72, "plan rows (each unit's best target against every other list",
+     "about 2 GB")])
+def test_too_many_pairings_are_refused_before_any_is_made(event, monkeypatch, limit, count,
+                                                          what, cost):
     # 4 lists of 3 units, each unit a target, 2 phases, by hand: unit pairings 2 x (12 x 12 -
     # 4 x 3 x 3) = 216; plan rows (a unit's best target per other list) 2 x 12 x 3 = 72
     from mathhammer.wh40k.roster import meta as meta_module
 
-    fix = ("give fewer lists at once (a round's tables, a pod) or one phase (--phase "
-           "shooting; phases='shooting' in Python)")
-    monkeypatch.setattr(meta_module, "MAX_PAIRINGS", 215)
+    monkeypatch.setattr(meta_module, limit, count - 1)
     with pytest.raises(OptionError) as caught:
         meta(event, method="exact")
     assert str(caught.value) == (
-        "meta: 4 lists make 216 unit pairings (each unit against each unit of every other "
-        f"list, per phase; limit 215, about 40 s): {fix}")
+        f"meta: 4 lists make {count} {what}, per phase; limit {count - 1}, {cost}): give "
+        "fewer lists at once (a round's tables, a pod) or one phase (--phase shooting; "
+        "phases='shooting' in Python)")
     assert meta(event, method="exact", phases="shooting").counts["pairings"] == 108
-    monkeypatch.setattr(meta_module, "MAX_PAIRINGS", 216)
-    monkeypatch.setattr(meta_module, "MAX_PLAN_ROWS", 71)
-    with pytest.raises(OptionError) as caught:
-        meta(event, method="exact")
-    assert str(caught.value) == (
-        "meta: 4 lists make 72 plan rows (each unit's best target against every other list, "
-        f"per phase; limit 71, about 2 GB): {fix}")
-    monkeypatch.setattr(meta_module, "MAX_PLAN_ROWS", 72)
+    monkeypatch.setattr(meta_module, limit, count)
     assert meta(event, method="exact").counts["pairings"] == 216
 
 
