@@ -174,7 +174,7 @@ class ProfileError(MathhammerError, ValueError):
         where = f" at column {column}" if column is not None and token is not None else ""
         text = f"{message}{where}{detail or ''}"
         if line is not None:
-            text = f"{text} (in {line!r})"
+            text = f"{text} (in {_line_shown(line, column)})"
         super().__init__(text)
         self.message = message
         self.detail = detail
@@ -192,6 +192,30 @@ class ProfileError(MathhammerError, ValueError):
                                 detail=f": {self.message}")
         return ProfileError(self.message, token=self.token, column=column, line=line,
                             detail=self.detail)
+
+
+#: The longest line an error quotes whole; a longer one is quoted around the column.
+LINE_SHOWN = 160
+
+
+def _line_shown(line: str, column: int | None) -> str:
+    """``line`` quoted for a message: whole, or :data:`LINE_SHOWN` characters around
+    ``column`` with its length (a refused line of 200 parts was echoed in 8,000 characters).
+
+    Examples
+    --------
+    >>> _line_shown("Gun: A1", 6)
+    "'Gun: A1'"
+    >>> shown = _line_shown("x" * 1000 + " Q", 1002)
+    >>> shown.startswith("'...xxx") and shown.endswith("x Q', a line of 1,002 characters")
+    True
+    """
+    if len(line) <= LINE_SHOWN:
+        return repr(line)
+    start = max(0, min((column or 1) - 1 - LINE_SHOWN // 2, len(line) - LINE_SHOWN))
+    part = line[start:start + LINE_SHOWN]
+    part = ("..." if start else "") + part + ("..." if start + LINE_SHOWN < len(line) else "")
+    return f"{part!r}, a line of {len(line):,} characters"
 
 
 #: An option named in a message: its value (``True`` for a switch), or :data:`NAMED` to name

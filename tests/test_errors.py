@@ -250,3 +250,19 @@ def test_no_code_rewrites_an_error_message_in_other_words():
                         is_message(n) for a in node.args for n in ast.walk(a)):
                     found.append(f"{path.name}:{node.lineno}")
     assert not found, f"an error message rewritten by code: {found}"
+
+
+def test_a_long_refused_line_is_quoted_around_its_column():
+    # A refused line of 200 parts was echoed whole (8,000 characters on one line); it is
+    # quoted 160 characters around the column, with its length.
+    from mathhammer.errors import ProfileError
+    from mathhammer.wh40k.parse import parse_weapon
+
+    line = "Gun: A1 BS3+ S4 AP0 D1 [" + ", ".join(["ASSAULT"] * 600) + ", QUUX]"
+    with pytest.raises(ProfileError) as caught:
+        parse_weapon(line)
+    message = str(caught.value)
+    assert "QUUX" in message and f", a line of {len(line):,} characters)" in message
+    assert len(message) < 700   # the known abilities and 160 characters of the line
+    short = ProfileError("unknown token 'Q'", token="Q", column=6, line="Gun: Q")
+    assert str(short) == "unknown token 'Q' at column 6 (in 'Gun: Q')"
