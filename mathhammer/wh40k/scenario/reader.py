@@ -16,8 +16,7 @@ import tomli
 
 from mathhammer.core.files import MAX_TOML_NESTING, read_bounded, too_deeply_nested
 from mathhammer.core.inputs import real_number, switch, text, texts
-from mathhammer.core.limits import (MAX_MODELS, MAX_NUMBER, describe_character, shown,
-                                   unsafe_character)
+from mathhammer.core.limits import MAX_MODELS, MAX_NUMBER
 from mathhammer.errors import MathhammerError, ScenarioError, did_you_mean
 from mathhammer.wh40k.options import build_checked
 from mathhammer.wh40k.parse import parse_target, parse_weapon
@@ -329,7 +328,6 @@ def _check_keys(spec: dict, allowed: set[str], what: str, locator=None, anchor=N
 
 
 def _unit_from_toml(name: str, spec: Any) -> tuple[Unit, str | None, list[str]]:
-    _name("unit", name)
     if not isinstance(spec, dict):
         raise ScenarioError(f"unit '{name}' must be a table with a models list")
     _check_keys(spec, {"models", "unit", "points", "attached", "allocation_order", "defense",
@@ -382,16 +380,6 @@ def _unit_from_toml(name: str, spec: Any) -> tuple[Unit, str | None, list[str]]:
     return unit, text(spec.get("side"), f"unit '{name}' side", optional=True), list(attached)
 
 
-def _name(what: str, name: str) -> str:
-    """``name`` when it holds no control or text-direction character (printed raw, one would
-    drive the terminal); else a :class:`ScenarioError` naming the character as an escape."""
-    found = unsafe_character(name, tab=False)
-    if found is not None:
-        raise ScenarioError(f"{what} name '{shown(name)}' holds "
-                            f"{describe_character(found[1])}: delete it")
-    return name
-
-
 def _named_groups(name: str, spec: dict) -> tuple[ModelGroup, ...]:
     """``unit = "@Necron Warriors:20"``: the datasheet's model groups (statlines and default
     weapons as the roster reader reads them), its points shared over its models."""
@@ -417,8 +405,7 @@ def _group_from_toml(unit: str, spec: Any) -> ModelGroup:
                             "{ name = ..., count = ..., profile = ..., weapons = [...] }")
     _check_keys(spec, {"name", "count", "profile", "weapons", "points"},
                 f"a model entry of unit '{unit}'")
-    name = _name("model group", text(spec.get("name", unit),
-                                      f"a model entry of unit '{unit}': name"))
+    name = text(spec.get("name", unit), f"a model entry of unit '{unit}': name")
     count = spec.get("count", 1)
     if not isinstance(count, int) or isinstance(count, bool):
         raise ScenarioError(f"model group '{name}': count = {count!r} must be a whole number")
@@ -458,8 +445,7 @@ def _weapon_from_toml(group: str, entry: Any) -> CarriedWeapon:
     profiles = tuple(p.with_count(1) for p in parsed)
     hunter = frozenset(k.upper() for k in texts(entry.get("hunter", []),
                                                    f"hunter of a weapon of '{group}'"))
-    name = _name("weapon", text(entry.get("name") or profiles[0].name,
-                                f"a weapon name of '{group}'"))
+    name = text(entry.get("name") or profiles[0].name, f"a weapon name of '{group}'")
     return CarriedWeapon(name, profiles, tuple(hunter for _ in profiles),
                          per_model=parsed[0].count)
 
