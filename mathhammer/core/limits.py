@@ -138,6 +138,26 @@ def describe_character(char: str) -> str:
     return f"'{shown(char)}' ({name}, a text-direction control)"
 
 
+def unsafe_text(value: str, what: str, fix: str = "delete it", *,
+                written: str | None = None) -> str | None:
+    r"""The refusal of a name or text holding a control or text-direction character (a tab
+    counts), or None when it holds none: ``"{what} '{written}' holds {character}: {fix}"``,
+    ``written`` being ``value`` with such characters escaped unless given (cut short, say).
+
+    Examples
+    --------
+    >>> print(unsafe_text("Bo\x1byz", "unit name"))
+    unit name 'Bo\x1byz' holds '\x1b' (a control character): delete it
+    >>> unsafe_text("Boyz", "unit name") is None
+    True
+    """
+    found = unsafe_character(value, tab=False)
+    if found is None:
+        return None
+    shown_text = shown(value) if written is None else written
+    return f"{what} '{shown_text}' holds {describe_character(found[1])}: {fix}"
+
+
 def refuse_control_characters(text: str, line: str | None = None, what: str = "a line",
                               tab: bool = True) -> None:
     r"""Raise :class:`ProfileError` for a control or text-direction character in ``text``,

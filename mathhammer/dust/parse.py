@@ -37,8 +37,8 @@ from mathhammer.dust.profiles import (
     AIRCRAFT, DOUBLE, HARD, INFANTRY, MAX_LEVELS, SOFT, VEHICLE, WEAPON_TAGS, Cell,
     ModelGroup, Target, Unit, Weapon, WeaponLine,
 )
-from mathhammer.core.limits import (check_line_numbers, describe_character,
-                                    refuse_control_characters, shown, unsafe_character)
+from mathhammer.core.limits import (check_line_numbers, refuse_control_characters, shown,
+                                    unsafe_text)
 from mathhammer.core.reference_names import table_line
 from mathhammer.core.numbers import plain_marks, refuse_malformed_count
 from mathhammer.errors import OptionError, ProfileError, UnknownWordError, did_you_mean
@@ -526,12 +526,10 @@ def _refuse_unsafe_card_text(name: str, table, text: str, path) -> None:
     weapons = table.get("weapons") if isinstance(table.get("weapons"), list) else []
     lines = [("profile", table.get("profile")), *(("weapons", w) for w in weapons)]
     for what, value, field in names:
-        found = unsafe_character(value, tab=False)
-        if found is not None:
+        problem = unsafe_text(value, what)
+        if problem is not None:
             raise ProfileError(f"unit file '{path}', line "
-                               f"{table_line(text, name, field, parent='units')}: "
-                               f"{what} '{shown(value)}' holds "
-                               f"{describe_character(found[1])}: delete it",
+                               f"{table_line(text, name, field, parent='units')}: {problem}",
                                token=shown(value))
     for field, line in lines:
         try:

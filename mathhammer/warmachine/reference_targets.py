@@ -31,8 +31,8 @@ from importlib import resources
 from typing import Any
 
 from mathhammer.core.files import read_bounded, read_toml_tables
-from mathhammer.core.limits import (MAX_MODELS, check_number_text, describe_character,
-                                    refuse_foreign_digits, shown, unsafe_character)
+from mathhammer.core.limits import (MAX_MODELS, check_number_text, refuse_foreign_digits, shown,
+                                    unsafe_text)
 from mathhammer.core.numbers import refuse_malformed_count
 from mathhammer.core.reference_names import (UnknownTargetError, normalize, split_name_line,
                                              table_line as line_of)
@@ -305,10 +305,9 @@ def _check_text(value: str, what: str, fail: Callable[[str, str | None], Profile
     """Refuse a control or text-direction character in a name or text of the file, named as
     an escape (printed raw, by a message or ``warmachine targets``, it would drive the
     terminal); a tab too (a line's tab is a space, read by ``parse_target``)."""
-    found = unsafe_character(value, tab=False)
-    if found is not None:
-        raise fail(f"{what} '{shown(value):.60}' holds {describe_character(found[1])}: "
-                   "delete it", field)
+    problem = unsafe_text(value, what, written=f"{shown(value):.60}")
+    if problem is not None:
+        raise fail(problem, field)
 
 
 def _line_from_fields(key: str, table: dict[str, Any],

@@ -26,7 +26,7 @@ from typing import Any
 
 from mathhammer.core.dice import DiceExpr
 from mathhammer.core.files import MAX_TOML_NESTING, NotAFile, read_bounded, too_deeply_nested
-from mathhammer.core.limits import describe_character, shown, unsafe_character
+from mathhammer.core.limits import shown, unsafe_text
 from mathhammer.core.reference_names import table_line
 from mathhammer.errors import MathhammerError, OptionError, ProfileError, did_you_mean
 from mathhammer.wh40k.buff_reader import (CONDITIONS, DEFENSIVE_KINDS, MAX_BUFF_TEXT, Buff,
@@ -92,11 +92,10 @@ def load_buff_file(path: str | Path) -> dict[str, Buff]:
                           token="buffs")
     out: dict[str, Buff] = {}
     for key in table:
-        found = unsafe_character(key, tab=False)
-        if found is not None:
-            raise OptionError(f"buff file '{file}', line {table_line(text, 'buffs', key)}: buff "
-                              f"name '{shown(key)}' holds {describe_character(found[1])}: "
-                              "rename it", token=shown(key))
+        problem = unsafe_text(key, "buff name", "rename it")
+        if problem is not None:
+            raise OptionError(f"buff file '{file}', line {table_line(text, 'buffs', key)}: "
+                              f"{problem}", token=shown(key))
     for key, text in table.items():
         if not isinstance(text, str):
             raise OptionError(f"buff file '{file}': buff '{key}' must be text such as "

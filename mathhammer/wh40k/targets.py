@@ -34,8 +34,8 @@ from mathhammer.core.files import read_bounded, read_toml_tables
 from mathhammer.errors import OptionError, ProfileError, UnknownWordError, did_you_mean
 from mathhammer.wh40k.profiles import NO_SAVE, TargetProfile
 from mathhammer.core.inputs import text as text_value
-from mathhammer.core.limits import (MAX_MODELS, check_number_text, describe_character,
-                                   refuse_foreign_digits, shown, unsafe_character)
+from mathhammer.core.limits import (MAX_MODELS, check_number_text, refuse_foreign_digits, shown,
+                                    unsafe_text)
 from mathhammer.core.numbers import refuse_malformed_count
 from mathhammer.core.reference_names import (UnknownTargetError, normalize, split_name_line,
                                              table_line as _line_of)
@@ -385,10 +385,9 @@ def _text(table: dict[str, Any], field: str, fail, default: str = "") -> str:
 def _check_name_text(value: str, what: str, fail, field: str | None = None) -> None:
     """Refuse a control or text-direction character in a name or text of the file, named
     as an escape (printed raw it would drive the terminal)."""
-    found = unsafe_character(value, tab=False)
-    if found is not None:
-        raise fail(f"{what} '{shown(value)}' holds {describe_character(found[1])}: delete it",
-                   field)
+    problem = unsafe_text(value, what)
+    if problem is not None:
+        raise fail(problem, field)
 
 
 _MISSING = object()

@@ -9,7 +9,7 @@ line.
 
 from __future__ import annotations
 
-from mathhammer.core.limits import describe_character, shown, unsafe_character
+from mathhammer.core.limits import shown, unsafe_character, unsafe_text
 from mathhammer.core.numbers import real_number_text
 from mathhammer.errors import OptionError, RosterError
 from mathhammer.wh40k.roster import keywords as kw
@@ -160,16 +160,11 @@ def refuse_unsafe_text(node: Node, source, unit: str | None = None) -> None:
         if owner is None and item.tag == "selection":
             owner = shown(kw.clean(item.get("name"))) or "Unnamed unit"
         for key, value in [*item.attrs.items(), ("text", item.text)]:
-            found = unsafe_character(" ".join(value.split()))
-            if found is not None:
-                _refuse_character(source, owner, item, key, value, found[1])
+            collapsed = " ".join(value.split())
+            if unsafe_character(collapsed) is not None:   # every text of a file: the cheap test
+                fix = "rename it in your list builder" if key in _NAMES else \
+                    "export the list again"
+                where = f"unit '{owner}'" if owner else "the roster"
+                raise RosterError(f"{source}: {where}: " + str(unsafe_text(
+                    collapsed, f"{item.tag} {key}", fix, written=shortened(shown(collapsed), 60))))
         stack.extend((child, owner) for child in item.children)
-
-
-def _refuse_character(source, owner: str | None, item: Node, key: str, value: str,
-                      char: str) -> None:
-    where = f"unit '{owner}'" if owner else "the roster"
-    fix = "rename it in your list builder" if key in _NAMES else "export the list again"
-    written = shortened(shown(" ".join(value.split())), 60)
-    raise RosterError(f"{source}: {where}: {item.tag} {key} '{written}' holds "
-                      f"{describe_character(char)}: {fix}")

@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 from typing import Any, Protocol
 
-from mathhammer.core.limits import (describe_character, refuse_control_characters, shown,
-                                    unsafe_character, written_pattern)
+from mathhammer.core.limits import (refuse_control_characters, shown, unsafe_character,
+                                    unsafe_text, written_pattern)
 from mathhammer.errors import ProfileError, ScenarioError
 
 
@@ -58,8 +58,7 @@ def _check(path: tuple[Any, ...], value: str, is_key: bool, locator: _Locator) -
     keys = tuple(part for part in path if isinstance(part, str))
     shape = (keys[0], *keys[2:]) if keys[:1] in (("units",), ("buffs",)) else keys
     line = None if is_key else _LINES.get(shape)
-    found = unsafe_character(value, tab=line is not None)
-    if found is None:
+    if unsafe_character(value, tab=line is not None) is None:
         return
     if line is not None:
         try:
@@ -69,8 +68,7 @@ def _check(path: tuple[Any, ...], value: str, is_key: bool, locator: _Locator) -
         else:
             return   # a line break at either end: the line's parser strips it
     else:
-        message = (f"{_what(path, keys, shape, is_key)} '{shown(value)}' holds "
-                   f"{describe_character(found[1])}: delete it")
+        message = str(unsafe_text(value, _what(path, keys, shape, is_key)))
     anchor, needle = _place(path, value, is_key, locator)
     raise ScenarioError(message, token=shown(needle) if needle else None,
                         location=locator.where(anchor, needle))
