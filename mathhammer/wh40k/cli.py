@@ -94,12 +94,10 @@ def rules_edition(args: argparse.Namespace) -> int:
 
 
 def _data_edition(args: argparse.Namespace) -> int | None:
-    from mathhammer.wh40k.bsdata.named import is_named, named_sheet
+    from mathhammer.wh40k.api import datasheet_edition
 
     targets = args.target if isinstance(args.target, list) else [args.target]
-    lines = [*(getattr(args, "weapons", None) or []), *targets]
-    named = [line for line in lines if is_named(line)]
-    return named_sheet(named[0]).edition if named else None
+    return datasheet_edition([*(getattr(args, "weapons", None) or []), *targets], None)
 
 
 def edition_type(text: str) -> int:
